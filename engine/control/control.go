@@ -1,0 +1,111 @@
+// Package control is the contract between rollscope's controllers and the
+// runners that drive them.
+//
+// A controller is written the way sample-controller is: event handlers only
+// enqueue keys, and Sync reads objects from listers and writes through
+// kubernetes.Interface. The same controller runs under two runners:
+//
+//   - the embedded simulation runner (engine/sim), which feeds listers from the
+//     in-memory API on a virtual clock, one sync at a time, so that a scenario
+//     and seed always produce the same trace;
+//   - a live runner on client-go shared informers and work queues, used for
+//     hollow nodes against a real API server.
+//
+// Nothing in a controller may depend on which runner drives it.
+package control
+
+import (
+	"context"
+	"math/rand"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes"
+	appslisters "k8s.io/client-go/listers/apps/v1"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	policylisters "k8s.io/client-go/listers/policy/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/utils/clock"
+)
+
+// Kind names a watched resource (the plural resource name of its API).
+type Kind string
+
+// The kinds the controllers watch.
+const (
+	Pods                   Kind = "pods"
+	Nodes                  Kind = "nodes"
+	Deployments            Kind = "deployments"
+	ReplicaSets            Kind = "replicasets"
+	ReplicationControllers Kind = "replicationcontrollers"
+	PodDisruptionBudgets   Kind = "poddisruptionbudgets"
+	DaemonSets             Kind = "daemonsets"
+	Events                 Kind = "events"
+)
+
+// AllKinds lists every kind a runner must be able to feed.
+var AllKinds = []Kind{Pods, Nodes, Deployments, ReplicaSets, ReplicationControllers, PodDisruptionBudgets, DaemonSets, Events}
+
+// Index names every runner registers on its pod and replica set indexers.
+const (
+	// IndexByController indexes objects by the UID of their controller owner reference.
+	IndexByController = "controller-uid"
+	// IndexByNode indexes pods by spec.nodeName ("" for unscheduled pods).
+	IndexByNode = "spec.nodeName"
+)
+
+// Listers give read access to the runner's caches. Objects returned are shared
+// and must never be modified; copy before changing.
+type Listers struct {
+	Pods                   corelisters.PodLister
+	Nodes                  corelisters.NodeLister
+	Deployments            appslisters.DeploymentLister
+	ReplicaSets            appslisters.ReplicaSetLister
+	ReplicationControllers corelisters.ReplicationControllerLister
+	PodDisruptionBudgets   policylisters.PodDisruptionBudgetLister
+	DaemonSets             appslisters.DaemonSetLister
+
+	// PodIndex and ReplicaSetIndex carry IndexByController (and, for pods,
+	// IndexByNode), so that a controller can find what it owns without
+	// scanning the namespace.
+	PodIndex        cache.Indexer
+	ReplicaSetIndex cache.Indexer
+	RCIndex         cache.Indexer
+}
+
+// Recorder records Kubernetes events about an object, as client-go's
+// record.EventRecorder does.
+type Recorder interface {
+	Eventf(obj runtime.Object, eventType, reason, messageFmt string, args ...any)
+}
+
+// Env is what a runner hands to each controller it drives.
+type Env struct {
+	Client  kubernetes.Interface
+	Listers Listers
+	Clock   clock.PassiveClock
+	Events  Recorder
+	// Rand is private to one controller and seeded by the runner, so that
+	// jitter is reproducible. It is only used from Sync.
+	Rand *rand.Rand
+}
+
+// Queue is a controller's work queue. Keys are deduplicated while waiting.
+type Queue interface {
+	Add(key string)
+	// AddAfter adds key once d has passed on the runner's clock.
+	AddAfter(key string, d time.Duration)
+}
+
+// Controller is an informer-driven controller.
+type Controller interface {
+	// Name is the component name used in events and logs.
+	Name() string
+	// Watches returns the handlers to register, per kind. Handlers must only
+	// enqueue keys on q: no I/O, no blocking.
+	Watches(q Queue) map[Kind]cache.ResourceEventHandler
+	// Sync reconciles one key. A returned error requeues the key with
+	// back-off; a controller that wants to be called again later without an
+	// error uses Queue.AddAfter.
+	Sync(ctx context.Context, key string) error
+}

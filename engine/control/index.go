@@ -1,0 +1,51 @@
+package control
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
+)
+
+// ControllerUIDIndexFunc indexes an object by its controller owner's UID.
+func ControllerUIDIndexFunc(obj any) ([]string, error) {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return nil, nil
+	}
+	if ref := v1.GetControllerOfNoCopy(m); ref != nil {
+		return []string{string(ref.UID)}, nil
+	}
+	return nil, nil
+}
+
+// NodeNameIndexFunc indexes a pod by spec.nodeName.
+func NodeNameIndexFunc(obj any) ([]string, error) {
+	if p, ok := obj.(*corev1.Pod); ok {
+		return []string{p.Spec.NodeName}, nil
+	}
+	return nil, nil
+}
+
+// Indexers returns the indexers a runner registers for kind.
+func Indexers(kind Kind) cache.Indexers {
+	ix := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
+	switch kind {
+	case Pods:
+		ix[IndexByController] = ControllerUIDIndexFunc
+		ix[IndexByNode] = NodeNameIndexFunc
+	case ReplicaSets, ReplicationControllers:
+		ix[IndexByController] = ControllerUIDIndexFunc
+	}
+	return ix
+}
+
+// Key returns the namespace/name key of obj, or "" when it has none. It
+// understands cache.DeletedFinalStateUnknown.
+func Key(obj any) string {
+	k, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
+	if err != nil {
+		return ""
+	}
+	return k
+}

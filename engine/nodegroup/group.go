@@ -1,0 +1,49 @@
+package nodegroup
+
+import (
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+)
+
+// Roles of a group, as kops names them.
+const (
+	RoleNode         = "Node"
+	RoleMaster       = "Master"
+	RoleControlPlane = "ControlPlane"
+	RoleAPIServer    = "APIServer"
+	RoleBastion      = "Bastion"
+)
+
+// Labels and annotations that tie a node to its group.
+const (
+	// LabelGroup names the instance group of a node (kops' own label).
+	LabelGroup = "kops.k8s.io/instancegroup"
+	// AnnotationSpec records the group spec a node was created from; a node
+	// is up to date when it equals the group's current Spec.
+	AnnotationSpec = "rollscope.dev/node-spec"
+)
+
+// Group is a kops-style instance group.
+type Group struct {
+	Name string
+	Role string // one of the Role constants; "" means RoleNode
+	Size int
+	// Capacity is the node's status capacity and allocatable: pods, cpu, memory.
+	Capacity corev1.ResourceList
+	// Spec is the group's current machine spec (image, version, ...). Nodes
+	// created from now on carry it.
+	Spec string
+	// InitialSpec, when set, is the spec of the nodes that exist at the start,
+	// which makes them outdated until they are replaced.
+	InitialSpec string
+	// MaxSurge and MaxUnavailable for node rolls (kops semantics).
+	MaxSurge, MaxUnavailable *intstr.IntOrString
+	// BootTime is how long a new node stays NotReady after it appears.
+	BootTime time.Duration
+	// Taints put on every node of the group at creation.
+	Taints []corev1.Taint
+	// Labels put on every node of the group at creation.
+	Labels map[string]string
+}
