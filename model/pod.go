@@ -1,0 +1,46 @@
+package model
+
+import (
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// PodCondition returns the condition of type t, or nil.
+func PodCondition(status *corev1.PodStatus, t corev1.PodConditionType) *corev1.PodCondition {
+	for i := range status.Conditions {
+		if status.Conditions[i].Type == t {
+			return &status.Conditions[i]
+		}
+	}
+	return nil
+}
+
+// IsPodReady reports whether the pod's Ready condition is True.
+func IsPodReady(p *corev1.Pod) bool {
+	c := PodCondition(&p.Status, corev1.PodReady)
+	return c != nil && c.Status == corev1.ConditionTrue
+}
+
+// IsPodAvailable reports whether the pod has been ready for at least
+// minReadySeconds at now, as upstream counts available replicas.
+func IsPodAvailable(p *corev1.Pod, minReadySeconds int32, now time.Time) bool {
+	c := PodCondition(&p.Status, corev1.PodReady)
+	if c == nil || c.Status != corev1.ConditionTrue {
+		return false
+	}
+	if minReadySeconds == 0 {
+		return true
+	}
+	min := time.Duration(minReadySeconds) * time.Second
+	return !c.LastTransitionTime.IsZero() && c.LastTransitionTime.Add(min).Before(now)
+}
+
+// IsPodActive reports whether a controller still counts the pod as one of its
+// replicas: not finished and not being deleted.
+func IsPodActive(p *corev1.Pod) bool {
+	return p.Status.Phase != corev1.PodSucceeded && p.Status.Phase != corev1.PodFailed && p.DeletionTimestamp == nil
+}
+
+// IsPodTerminating reports whether the pod is being deleted.
+func IsPodTerminating(p *corev1.Pod) bool { return p.DeletionTimestamp != nil }

@@ -1,0 +1,52 @@
+package model
+
+import (
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+func readyPod(since time.Time) *corev1.Pod {
+	return &corev1.Pod{Status: corev1.PodStatus{Conditions: []corev1.PodCondition{{
+		Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: metav1.NewTime(since),
+	}}}}
+}
+
+func TestIsPodAvailableHonoursMinReadySeconds(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 10, 0, time.UTC)
+	cases := []struct {
+		name     string
+		pod      *corev1.Pod
+		minReady int32
+		want     bool
+	}{
+		{"ready, no minReadySeconds", readyPod(now), 0, true},
+		{"ready exactly minReadySeconds ago is not yet available", readyPod(now.Add(-5 * time.Second)), 5, false},
+		{"ready longer than minReadySeconds", readyPod(now.Add(-6 * time.Second)), 5, true},
+		{"not ready", &corev1.Pod{}, 0, false},
+	}
+	for _, c := range cases {
+		if got := IsPodAvailable(c.pod, c.minReady, now); got != c.want {
+			t.Errorf("%s: IsPodAvailable = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestIsPodActive(t *testing.T) {
+	deleting := metav1.Now()
+	for _, c := range []struct {
+		pod  corev1.Pod
+		want bool
+	}{
+		{corev1.Pod{Status: corev1.PodStatus{Phase: corev1.PodRunning}}, true},
+		{corev1.Pod{Status: corev1.PodStatus{Phase: corev1.PodFailed}}, false},
+		{corev1.Pod{Status: corev1.PodStatus{Phase: corev1.PodSucceeded}}, false},
+		{corev1.Pod{ObjectMeta: metav1.ObjectMeta{DeletionTimestamp: &deleting}}, false},
+	} {
+		if got := IsPodActive(&c.pod); got != c.want {
+			t.Errorf("IsPodActive(phase %q, deleting %v) = %v, want %v", c.pod.Status.Phase, c.pod.DeletionTimestamp != nil, got, c.want)
+		}
+	}
+}
