@@ -1,0 +1,409 @@
+// Package sim drives rollscope's embedded controllers on a virtual clock.
+//
+// The runner feeds each controller's listers from the embedded API's commit
+// stream and runs one Sync at a time, so that the same scenario and seed
+// always produce the same sequence of API writes, and hence the same trace.
+// In `simulate` time jumps straight to the next timer; in the console it
+// follows real time times the chosen speed.
+package sim
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"math/rand"
+	"sync"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes"
+	appslisters "k8s.io/client-go/listers/apps/v1"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	policylisters "k8s.io/client-go/listers/policy/v1"
+	"k8s.io/client-go/tools/cache"
+
+	"rollscope/engine/control"
+)
+
+// Source is the embedded API's commit stream: fn is called inside every
+// committed write, in commit order, with the stored object.
+type Source interface {
+	Subscribe(fn func(watch.Event)) (cancel func())
+}
+
+// Observer sees every change after the controllers' caches have it, in
+// commit order, stamped with the virtual time it was applied at.
+type Observer func(now time.Time, ev watch.Event)
+
+// Runner is the deterministic controller runner of the embedded cluster.
+type Runner struct {
+	client kubernetes.Interface
+	clock  *Clock
+	start  time.Time
+	seed   int64
+
+	mu     sync.Mutex // guards inbox: writers may be on any goroutine
+	inbox  []watch.Event
+	wake   chan struct{}
+	cancel func()
+
+	indexers  map[control.Kind]cache.Indexer
+	listers   control.Listers
+	handlers  map[control.Kind][]cache.ResourceEventHandler
+	observers []Observer
+	ctrls     []*controllerState
+	next      int // round-robin position among controllers
+	timers    timerHeap
+	seq       uint64
+	scripted  int // scripted timers not yet fired
+
+	// SyncErrors receives controller errors after retries are exhausted;
+	// nil drops them.
+	SyncErrors func(controller, key string, err error)
+}
+
+// New returns a runner for the cluster behind client, fed by src. Create it
+// before any object exists, so that its caches see every change.
+func New(client kubernetes.Interface, src Source, clock *Clock, seed int64) *Runner {
+	r := &Runner{
+		client:   client,
+		clock:    clock,
+		start:    clock.Now(),
+		seed:     seed,
+		wake:     make(chan struct{}, 1),
+		indexers: map[control.Kind]cache.Indexer{},
+		handlers: map[control.Kind][]cache.ResourceEventHandler{},
+	}
+	for _, k := range control.AllKinds {
+		r.indexers[k] = cache.NewIndexer(cache.MetaNamespaceKeyFunc, control.Indexers(k))
+	}
+	r.listers = control.Listers{
+		Pods:                   corelisters.NewPodLister(r.indexers[control.Pods]),
+		Nodes:                  corelisters.NewNodeLister(r.indexers[control.Nodes]),
+		Deployments:            appslisters.NewDeploymentLister(r.indexers[control.Deployments]),
+		ReplicaSets:            appslisters.NewReplicaSetLister(r.indexers[control.ReplicaSets]),
+		ReplicationControllers: corelisters.NewReplicationControllerLister(r.indexers[control.ReplicationControllers]),
+		PodDisruptionBudgets:   policylisters.NewPodDisruptionBudgetLister(r.indexers[control.PodDisruptionBudgets]),
+		DaemonSets:             appslisters.NewDaemonSetLister(r.indexers[control.DaemonSets]),
+		PodIndex:               r.indexers[control.Pods],
+		ReplicaSetIndex:        r.indexers[control.ReplicaSets],
+		RCIndex:                r.indexers[control.ReplicationControllers],
+	}
+	r.cancel = src.Subscribe(r.receive)
+	return r
+}
+
+// Close stops receiving changes from the cluster.
+func (r *Runner) Close() { r.cancel() }
+
+// Clock is the runner's virtual clock.
+func (r *Runner) Clock() *Clock { return r.clock }
+
+// Start is the virtual time the runner was created at.
+func (r *Runner) Start() time.Time { return r.start }
+
+// Listers are the runner's caches, for observers and tests.
+func (r *Runner) Listers() control.Listers { return r.listers }
+
+// Env builds the environment for a controller named name: its own seeded
+// random source and an event recorder that writes through the API.
+func (r *Runner) Env(name string) *control.Env {
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(name))
+	return &control.Env{
+		Client:  r.client,
+		Listers: r.listers,
+		Clock:   r.clock,
+		Events:  &control.APIRecorder{Client: r.client, Clock: r.clock, Component: name},
+		Rand:    rand.New(rand.NewSource(r.seed ^ int64(h.Sum64()))),
+	}
+}
+
+// Add registers a controller. Controllers run round-robin in the order added.
+func (r *Runner) Add(c control.Controller) {
+	st := &controllerState{ctrl: c, runner: r, queued: map[string]bool{}, failures: map[string]int{}}
+	for _, k := range control.AllKinds {
+		if h, ok := c.Watches(st)[k]; ok && h != nil {
+			r.handlers[k] = append(r.handlers[k], h)
+		}
+	}
+	r.ctrls = append(r.ctrls, st)
+}
+
+// Observe registers an observer of every applied change.
+func (r *Runner) Observe(o Observer) { r.observers = append(r.observers, o) }
+
+// At runs fn on the runner's goroutine when the virtual clock reaches
+// Start()+d. Scripted actions use it, so they interleave reproducibly.
+func (r *Runner) At(d time.Duration, fn func()) {
+	r.scripted++
+	r.addTimer(&timer{at: r.start.Add(d), fn: func() { r.scripted--; fn() }})
+}
+
+// Do runs fn on the runner's goroutine at the current virtual time. It is how
+// another goroutine (the console) acts on a realtime runner.
+func (r *Runner) Do(fn func()) {
+	r.mu.Lock()
+	r.addTimerLocked(&timer{at: r.clock.Now(), fn: fn})
+	r.mu.Unlock()
+	r.poke()
+}
+
+func (r *Runner) addTimer(t *timer) {
+	r.mu.Lock()
+	r.addTimerLocked(t)
+	r.mu.Unlock()
+}
+
+func (r *Runner) addTimerLocked(t *timer) {
+	r.seq++
+	t.seq = r.seq
+	r.timers.push(t)
+}
+
+// receive is called inside the cluster's writes, on the writer's goroutine.
+func (r *Runner) receive(ev watch.Event) {
+	r.mu.Lock()
+	r.inbox = append(r.inbox, ev)
+	r.mu.Unlock()
+	r.poke()
+}
+
+func (r *Runner) poke() {
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+// drain applies every received change to the caches, the controllers'
+// handlers and the observers, in commit order.
+func (r *Runner) drain() {
+	for {
+		r.mu.Lock()
+		evs := r.inbox
+		r.inbox = nil
+		r.mu.Unlock()
+		if len(evs) == 0 {
+			return
+		}
+		now := r.clock.Now()
+		for _, ev := range evs {
+			r.apply(now, ev)
+		}
+	}
+}
+
+func (r *Runner) apply(now time.Time, ev watch.Event) {
+	kind, ok := KindOf(ev.Object)
+	if ok {
+		ix := r.indexers[kind]
+		hs := r.handlers[kind]
+		switch ev.Type {
+		case watch.Added, watch.Modified:
+			old, exists, _ := ix.Get(ev.Object)
+			_ = ix.Update(ev.Object)
+			for _, h := range hs {
+				if exists {
+					h.OnUpdate(old, ev.Object)
+				} else {
+					h.OnAdd(ev.Object, false)
+				}
+			}
+		case watch.Deleted:
+			_ = ix.Delete(ev.Object)
+			for _, h := range hs {
+				h.OnDelete(ev.Object)
+			}
+		}
+	}
+	for _, o := range r.observers {
+		o(now, ev)
+	}
+}
+
+// KindOf maps an object to the kind the controllers know it by.
+func KindOf(obj runtime.Object) (control.Kind, bool) {
+	switch obj.(type) {
+	case *corev1.Pod:
+		return control.Pods, true
+	case *corev1.Node:
+		return control.Nodes, true
+	case *appsv1.Deployment:
+		return control.Deployments, true
+	case *appsv1.ReplicaSet:
+		return control.ReplicaSets, true
+	case *corev1.ReplicationController:
+		return control.ReplicationControllers, true
+	case *policyv1.PodDisruptionBudget:
+		return control.PodDisruptionBudgets, true
+	case *appsv1.DaemonSet:
+		return control.DaemonSets, true
+	case *corev1.Event:
+		return control.Events, true
+	}
+	return "", false
+}
+
+// step runs one ready sync, round-robin across controllers. It reports false
+// when every queue is empty.
+func (r *Runner) step(ctx context.Context) bool {
+	for i := 0; i < len(r.ctrls); i++ {
+		st := r.ctrls[(r.next+i)%len(r.ctrls)]
+		key, ok := st.pop()
+		if !ok {
+			continue
+		}
+		r.next = (r.next + i + 1) % len(r.ctrls)
+		if err := st.ctrl.Sync(ctx, key); err != nil {
+			if !st.retry(key) && r.SyncErrors != nil {
+				r.SyncErrors(st.ctrl.Name(), key, err)
+			}
+		} else {
+			delete(st.failures, key)
+		}
+		r.drain()
+		return true
+	}
+	return false
+}
+
+// settle runs every sync that is ready at the current instant, including
+// timers that are due, until nothing is left to do now.
+func (r *Runner) settle(ctx context.Context) {
+	for ctx.Err() == nil {
+		r.drain()
+		if r.step(ctx) {
+			continue
+		}
+		if !r.fireDue() {
+			return
+		}
+	}
+}
+
+// fireDue fires every timer due at or before now. It reports whether any fired.
+func (r *Runner) fireDue() bool {
+	now := r.clock.Now()
+	fired := false
+	for {
+		r.mu.Lock()
+		t := r.timers.peek()
+		if t == nil || t.at.After(now) {
+			r.mu.Unlock()
+			return fired
+		}
+		r.timers.pop()
+		r.mu.Unlock()
+		fired = true
+		if t.fn != nil {
+			t.fn()
+			r.drain()
+		} else {
+			t.ctrl.Add(t.key)
+		}
+	}
+}
+
+func (r *Runner) nextTimer() (time.Time, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if t := r.timers.peek(); t != nil {
+		return t.at, true
+	}
+	return time.Time{}, false
+}
+
+// Settle runs everything that is due at the current virtual time, without
+// advancing the clock. Tests and setup code use it.
+func (r *Runner) Settle(ctx context.Context) { r.settle(ctx) }
+
+// PendingScripted is the number of scripted actions not yet run.
+func (r *Runner) PendingScripted() int { return r.scripted }
+
+// End reasons of a full-speed run.
+const (
+	EndQuiescent = "quiescent" // nothing left to do, or every rollout finished or failed
+	EndUntil     = "until"     // the --until limit was reached
+	EndLimit     = "limit"     // the safety limit on virtual time was reached
+	EndCanceled  = "canceled"
+)
+
+// RunOptions bound a full-speed run.
+type RunOptions struct {
+	// Until stops the run at Start()+Until; 0 means no limit.
+	Until time.Duration
+	// Limit is a safety cap on virtual time (default 48h).
+	Limit time.Duration
+	// Finished reports whether every rollout has finished or failed; when it
+	// does and no scripted action is left, the run ends even if timers remain
+	// (a crash-looping pod restarts forever).
+	Finished func() bool
+}
+
+// Run advances virtual time as fast as possible, from one timer to the next,
+// until the cluster is quiescent. The clock must be stopped (speed 0).
+func (r *Runner) Run(ctx context.Context, o RunOptions) (string, error) {
+	if r.clock.Speed() != 0 {
+		return "", fmt.Errorf("the simulation clock is running in real time; stop it before a full-speed run")
+	}
+	if o.Limit <= 0 {
+		o.Limit = 48 * time.Hour
+	}
+	for {
+		r.settle(ctx)
+		if ctx.Err() != nil {
+			return EndCanceled, ctx.Err()
+		}
+		at, ok := r.nextTimer()
+		if !ok {
+			return EndQuiescent, nil
+		}
+		if r.scripted == 0 && o.Finished != nil && o.Finished() {
+			return EndQuiescent, nil
+		}
+		if o.Until > 0 && at.After(r.start.Add(o.Until)) {
+			r.clock.advanceTo(r.start.Add(o.Until))
+			return EndUntil, nil
+		}
+		if at.After(r.start.Add(o.Limit)) {
+			r.clock.advanceTo(r.start.Add(o.Limit))
+			return EndLimit, nil
+		}
+		r.clock.advanceTo(at)
+	}
+}
+
+// RunRealtime follows the clock as it flows (speed × real time) until ctx is
+// done. Changes made by other goroutines wake it at once.
+func (r *Runner) RunRealtime(ctx context.Context) {
+	for {
+		r.settle(ctx)
+		var wait <-chan time.Time
+		var t *time.Timer
+		if at, ok := r.nextTimer(); ok {
+			if d, flowing := r.clock.realDelay(at); flowing {
+				t = time.NewTimer(d)
+				wait = t.C
+			}
+		}
+		select {
+		case <-ctx.Done():
+		case <-r.wake:
+		case <-wait:
+		}
+		if t != nil {
+			t.Stop()
+		}
+		if ctx.Err() != nil {
+			return
+		}
+	}
+}
+
+// Poke wakes a realtime run, for example after the clock's speed changed.
+func (r *Runner) Poke() { r.poke() }

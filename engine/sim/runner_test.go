@@ -1,0 +1,151 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/tools/cache"
+
+	"rollscope/engine/control"
+)
+
+// pushSource stands in for the embedded API's commit stream.
+type pushSource struct{ fn func(watch.Event) }
+
+func (p *pushSource) Subscribe(fn func(watch.Event)) func() { p.fn = fn; return func() { p.fn = nil } }
+
+// ticker re-arms itself every period until it has run n times, and records
+// the virtual times it ran at.
+type ticker struct {
+	q      control.Queue
+	clock  *Clock
+	period time.Duration
+	n      int
+	ran    []time.Duration
+	start  time.Time
+	fail   int // fail this many times first
+	seen   []string
+}
+
+func (t *ticker) Name() string { return "ticker" }
+func (t *ticker) Watches(q control.Queue) map[control.Kind]cache.ResourceEventHandler {
+	t.q = q
+	return map[control.Kind]cache.ResourceEventHandler{control.Pods: cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj any) { t.seen = append(t.seen, control.Key(obj)); q.Add("tick") },
+	}}
+}
+func (t *ticker) Sync(_ context.Context, key string) error {
+	if t.fail > 0 {
+		t.fail--
+		return errors.New("transient")
+	}
+	t.ran = append(t.ran, t.clock.Now().Sub(t.start))
+	if len(t.ran) < t.n {
+		t.q.AddAfter(key, t.period)
+	}
+	return nil
+}
+
+func newRunner(t *testing.T) (*Runner, *pushSource, *Clock) {
+	t.Helper()
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	clk := NewClock(start)
+	src := &pushSource{}
+	r := New(fake.NewSimpleClientset(), src, clk, 1)
+	return r, src, clk
+}
+
+func pod(name string) *corev1.Pod {
+	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name}}
+}
+
+func TestRunJumpsFromTimerToTimer(t *testing.T) {
+	r, src, clk := newRunner(t)
+	tk := &ticker{clock: clk, period: 10 * time.Second, n: 4, start: clk.Now()}
+	r.Add(tk)
+	src.fn(watch.Event{Type: watch.Added, Object: pod("a")})
+	end, err := r.Run(context.Background(), RunOptions{})
+	if err != nil || end != EndQuiescent {
+		t.Fatalf("Run = %q, %v; want quiescent", end, err)
+	}
+	want := []time.Duration{0, 10 * time.Second, 20 * time.Second, 30 * time.Second}
+	if fmt.Sprint(tk.ran) != fmt.Sprint(want) {
+		t.Fatalf("ticks at %v, want %v", tk.ran, want)
+	}
+	if got := clk.Now().Sub(r.Start()); got != 30*time.Second {
+		t.Fatalf("clock ended at +%v, want +30s", got)
+	}
+	if keys, _ := r.Listers().Pods.List(labels.Everything()); len(keys) != 1 {
+		t.Fatalf("pod cache has %d pods, want 1", len(keys))
+	}
+}
+
+func TestRunStopsAtUntil(t *testing.T) {
+	r, src, clk := newRunner(t)
+	tk := &ticker{clock: clk, period: 10 * time.Second, n: 100, start: clk.Now()}
+	r.Add(tk)
+	src.fn(watch.Event{Type: watch.Added, Object: pod("a")})
+	end, _ := r.Run(context.Background(), RunOptions{Until: 25 * time.Second})
+	if end != EndUntil || len(tk.ran) != 3 || clk.Now().Sub(r.Start()) != 25*time.Second {
+		t.Fatalf("end %q after %d ticks at +%v; want until after 3 ticks at +25s", end, len(tk.ran), clk.Now().Sub(r.Start()))
+	}
+}
+
+func TestFailedSyncIsRetriedWithBackoff(t *testing.T) {
+	r, src, clk := newRunner(t)
+	tk := &ticker{clock: clk, period: time.Second, n: 1, start: clk.Now(), fail: 3}
+	r.Add(tk)
+	src.fn(watch.Event{Type: watch.Added, Object: pod("a")})
+	if _, err := r.Run(context.Background(), RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// 5ms + 10ms + 20ms of back-off before the fourth attempt succeeds.
+	if len(tk.ran) != 1 || tk.ran[0] != 35*time.Millisecond {
+		t.Fatalf("ran at %v, want one successful sync at 35ms", tk.ran)
+	}
+}
+
+func TestScriptedActionsRunInOrderAndKeepTheRunAlive(t *testing.T) {
+	r, src, _ := newRunner(t)
+	var order []string
+	r.At(20*time.Second, func() { order = append(order, "b") })
+	r.At(10*time.Second, func() {
+		order = append(order, "a")
+		src.fn(watch.Event{Type: watch.Added, Object: pod("late")})
+	})
+	done := func() bool { return true }
+	if _, err := r.Run(context.Background(), RunOptions{Finished: done}); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(order) != "[a b]" {
+		t.Fatalf("scripted order %v, want [a b]", order)
+	}
+	if _, ok, _ := r.Listers().PodIndex.GetByKey("default/late"); !ok {
+		t.Fatal("a change made by a scripted action did not reach the caches")
+	}
+}
+
+func TestClockFlowsAtSpeedAndStops(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	real := start
+	c := NewClock(start)
+	c.realNow = func() time.Time { return real }
+	c.SetSpeed(10)
+	real = real.Add(2 * time.Second)
+	if got := c.Now().Sub(start); got != 20*time.Second {
+		t.Fatalf("at 10x after 2s real: +%v, want +20s", got)
+	}
+	c.SetSpeed(0)
+	real = real.Add(time.Hour)
+	if got := c.Now().Sub(start); got != 20*time.Second {
+		t.Fatalf("stopped clock moved to +%v", got)
+	}
+}
