@@ -19,8 +19,8 @@ func TestUpstreamDeploymentComplete(t *testing.T) {
 		t.Run(c.name(), func(t *testing.T) {
 			var in struct {
 				SpecReplicas, StatusReplicas, UpdatedReplicas, AvailableReplicas int32
-				MaxSurge, MaxUnavailable                                        *intstr.IntOrString
-				Generation, ObservedGeneration                                  int64
+				MaxSurge, MaxUnavailable                                         *intstr.IntOrString
+				Generation, ObservedGeneration                                   int64
 			}
 			var want struct{ Complete bool }
 			c.decode(t, &in, &want)
