@@ -1,0 +1,174 @@
+// Package actions changes rollouts the way kubectl does: each function sends
+// the same request kubectl sends for the matching command, so that what the
+// operator sees in rollscope is what kubectl would have done. The console's
+// keys and the scenario scripts both call these functions.
+package actions
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	appsv1 "k8s.io/api/apps/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
+)
+
+// ErrNothingToDo marks an action that was refused because the object is
+// already in the requested state; nothing was sent.
+var ErrNothingToDo = errors.New("nothing to do")
+
+// Target names a Deployment.
+type Target struct {
+	Namespace, Name string
+}
+
+func (t Target) String() string { return "deployment/" + t.Name }
+
+// describe turns an API error into a sentence naming what was attempted.
+func describe(what string, t Target, err error) error {
+	switch {
+	case apierrors.IsNotFound(err):
+		return fmt.Errorf("cannot %s: deployment %q not found in namespace %q: %w", what, t.Name, t.Namespace, err)
+	case apierrors.IsForbidden(err):
+		return fmt.Errorf("cannot %s %s: forbidden — ask for permission to patch deployments in %q: %w", what, t, t.Namespace, err)
+	case apierrors.IsInvalid(err):
+		return fmt.Errorf("cannot %s %s: the API server rejected it: %w", what, t, err)
+	}
+	return fmt.Errorf("cannot %s %s: %w", what, t, err)
+}
+
+func get(ctx context.Context, c kubernetes.Interface, t Target, what string) (*appsv1.Deployment, error) {
+	d, err := c.AppsV1().Deployments(t.Namespace).Get(ctx, t.Name, metav1.GetOptions{})
+	if err != nil {
+		return nil, describe(what, t, err)
+	}
+	return d, nil
+}
+
+func patch(ctx context.Context, c kubernetes.Interface, t Target, what string, pt types.PatchType, body []byte, sub ...string) error {
+	_, err := c.AppsV1().Deployments(t.Namespace).Patch(ctx, t.Name, pt, body, metav1.PatchOptions{}, sub...)
+	if err != nil {
+		return describe(what, t, err)
+	}
+	return nil
+}
+
+// obj is a JSON object under construction.
+type obj = map[string]any
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil { // maps of strings and numbers always marshal
+		panic(err)
+	}
+	return b
+}
+
+// SetImage sets one container's image, as `kubectl set image` does: a
+// strategic merge patch of the container list. A non-empty changeCause is
+// recorded in kubernetes.io/change-cause in the same patch.
+func SetImage(ctx context.Context, c kubernetes.Interface, t Target, container, image, changeCause string) error {
+	what := "set image"
+	if strings.TrimSpace(image) == "" {
+		return fmt.Errorf("cannot set image of %s: the image is empty — give a reference such as nginx:1.27", t)
+	}
+	d, err := get(ctx, c, t, what)
+	if err != nil {
+		return err
+	}
+	if !hasContainer(d, container) {
+		return fmt.Errorf("cannot set image of %s: it has no container %q (containers: %s)", t, container, strings.Join(containerNames(d), ", "))
+	}
+	p := obj{"spec": obj{"template": obj{"spec": obj{"containers": []obj{{"name": container, "image": image}}}}}}
+	if changeCause != "" {
+		p["metadata"] = obj{"annotations": obj{"kubernetes.io/change-cause": changeCause}}
+	}
+	return patch(ctx, c, t, what, types.StrategicMergePatchType, mustJSON(p))
+}
+
+// SetEnv sets (or, with remove, deletes) one environment variable of one
+// container, as `kubectl set env` does.
+func SetEnv(ctx context.Context, c kubernetes.Interface, t Target, container, name, value string, remove bool) error {
+	what := "set env"
+	d, err := get(ctx, c, t, what)
+	if err != nil {
+		return err
+	}
+	if !hasContainer(d, container) {
+		return fmt.Errorf("cannot set env of %s: it has no container %q (containers: %s)", t, container, strings.Join(containerNames(d), ", "))
+	}
+	env := obj{"name": name, "value": value}
+	if remove {
+		env = obj{"name": name, "$patch": "delete"}
+	}
+	p := obj{"spec": obj{"template": obj{"spec": obj{"containers": []obj{{"name": container, "env": []obj{env}}}}}}}
+	return patch(ctx, c, t, what, types.StrategicMergePatchType, mustJSON(p))
+}
+
+// Scale sets spec.replicas through the scale subresource, as `kubectl scale`.
+func Scale(ctx context.Context, c kubernetes.Interface, t Target, replicas int32) error {
+	if replicas < 0 {
+		return fmt.Errorf("cannot scale %s to %d: replicas must be 0 or more", t, replicas)
+	}
+	return patch(ctx, c, t, "scale", types.MergePatchType, mustJSON(obj{"spec": obj{"replicas": replicas}}), "scale")
+}
+
+// Pause sets spec.paused, as `kubectl rollout pause`.
+func Pause(ctx context.Context, c kubernetes.Interface, t Target) error {
+	d, err := get(ctx, c, t, "pause")
+	if err != nil {
+		return err
+	}
+	if d.Spec.Paused {
+		return fmt.Errorf("%s is already paused: %w", t, ErrNothingToDo)
+	}
+	return patch(ctx, c, t, "pause", types.StrategicMergePatchType, []byte(`{"spec":{"paused":true}}`))
+}
+
+// Resume clears spec.paused, as `kubectl rollout resume`.
+func Resume(ctx context.Context, c kubernetes.Interface, t Target) error {
+	d, err := get(ctx, c, t, "resume")
+	if err != nil {
+		return err
+	}
+	if !d.Spec.Paused {
+		return fmt.Errorf("%s is not paused: %w", t, ErrNothingToDo)
+	}
+	return patch(ctx, c, t, "resume", types.StrategicMergePatchType, []byte(`{"spec":{"paused":null}}`))
+}
+
+// Restart stamps the pod template with kubectl.kubernetes.io/restartedAt, as
+// `kubectl rollout restart`; now is the stamp (RFC 3339).
+func Restart(ctx context.Context, c kubernetes.Interface, t Target, now string) error {
+	d, err := get(ctx, c, t, "restart")
+	if err != nil {
+		return err
+	}
+	if d.Spec.Paused {
+		return fmt.Errorf("cannot restart %s: it is paused — resume it first (r)", t)
+	}
+	p := obj{"spec": obj{"template": obj{"metadata": obj{"annotations": obj{"kubectl.kubernetes.io/restartedAt": now}}}}}
+	return patch(ctx, c, t, "restart", types.StrategicMergePatchType, mustJSON(p))
+}
+
+func hasContainer(d *appsv1.Deployment, name string) bool {
+	for _, c := range d.Spec.Template.Spec.Containers {
+		if c.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func containerNames(d *appsv1.Deployment) []string {
+	var names []string
+	for _, c := range d.Spec.Template.Spec.Containers {
+		names = append(names, c.Name)
+	}
+	return names
+}
