@@ -1,0 +1,360 @@
+package scenario
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation"
+
+	"rollscope/engine/nodegroup"
+)
+
+var actionKinds = []string{ActionSetImage, ActionSetEnv, ActionPause, ActionResume, ActionUndo, ActionAbort, ActionScale, ActionRestart, ActionDrain, ActionRollNodes}
+
+// deploymentOnly are the actions that ReplicationControllers have no notion of.
+var deploymentOnly = []string{ActionPause, ActionResume, ActionUndo, ActionRestart}
+
+// actionReader reads the actions list against what the scenario declares.
+type actionReader struct {
+	*parser
+	sc   *Scenario
+	objs *objectSet
+}
+
+func (p *parser) actions(n *yaml.Node, sc *Scenario, objs *objectSet) ([]Action, error) {
+	items, err := p.sequence(n, "actions", "- {at: 60s, pause: deployment/frontend}")
+	if err != nil {
+		return nil, err
+	}
+	r := &actionReader{parser: p, sc: sc, objs: objs}
+	actions := make([]Action, 0, len(items))
+	for i, it := range items {
+		a, err := r.action(it, fmt.Sprintf("actions[%d]", i))
+		if err != nil {
+			return nil, err
+		}
+		actions = append(actions, a)
+	}
+	sort.SliceStable(actions, func(i, j int) bool { return actions[i].At < actions[j].At })
+	return actions, nil
+}
+
+func (r *actionReader) action(n *yaml.Node, where string) (Action, error) {
+	a := Action{Line: n.Line + r.offset}
+	f, err := r.mapping(n, where, append([]string{"at"}, actionKinds...)...)
+	if err != nil {
+		return a, err
+	}
+	at := f.get("at")
+	if at == nil {
+		return a, r.errorf(f.node, "%s has no at (add the time it happens, like at: 60s)", where)
+	}
+	if a.At, err = r.duration(at, where+".at"); err != nil {
+		return a, err
+	}
+	for _, key := range f.order {
+		if key == "at" {
+			continue
+		}
+		if a.Kind != "" {
+			return a, r.errorf(f.keys[key], "%s has both %s and %s (write one action per entry, each with its own at)", where, a.Kind, key)
+		}
+		a.Kind = key
+	}
+	if a.Kind == "" {
+		return a, r.errorf(f.node, "%s names no action (add one of: %s)", where, strings.Join(actionKinds, ", "))
+	}
+	where += "." + a.Kind
+	body := f.vals[a.Kind]
+	switch a.Kind {
+	case ActionSetImage:
+		err = r.setImage(&a, body, where)
+	case ActionSetEnv:
+		err = r.setEnv(&a, body, where)
+	case ActionPause, ActionResume, ActionAbort, ActionRestart:
+		a.Target, err = r.target(body, where, a.Kind)
+	case ActionUndo:
+		err = r.undo(&a, body, where)
+	case ActionScale:
+		err = r.scale(&a, body, where)
+	case ActionDrain:
+		err = r.drain(&a, body, where)
+	case ActionRollNodes:
+		err = r.rollNodes(&a, body, where)
+	}
+	return a, err
+}
+
+// target reads "kind/name" and checks that the object is declared and that
+// the action applies to its kind.
+func (r *actionReader) target(n *yaml.Node, where, action string) (Target, error) {
+	n = resolve(n)
+	if isNull(n) {
+		return Target{}, r.errorf(n, "%s has no target (write it like deployment/frontend)", where)
+	}
+	text, err := r.str(n, where)
+	if err != nil {
+		return Target{}, err
+	}
+	kind, name, ok := strings.Cut(text, "/")
+	if !ok || name == "" {
+		return Target{}, r.errorf(n, "%s target %q must be kind/name (write it like deployment/frontend or rc/frontend)", where, text)
+	}
+	var t Target
+	var apiKind string
+	switch strings.ToLower(kind) {
+	case "deployment", "deployments", "deploy":
+		t, apiKind = Target{Kind: TargetDeployment, Name: name}, "Deployment"
+	case "replicationcontroller", "replicationcontrollers", "rc":
+		t, apiKind = Target{Kind: TargetReplicationController, Name: name}, "ReplicationController"
+	default:
+		return Target{}, r.errorf(n, "%s target %q: actions apply to deployments and replication controllers (write deployment/NAME or rc/NAME)", where, text)
+	}
+	if t.Kind == TargetReplicationController && contains(deploymentOnly, action) {
+		return Target{}, r.errorf(n, "%s target %q: %s applies to deployments only (ReplicationControllers have no rollout history or pause)", where, text, action)
+	}
+	if _, ok := r.objs.find(apiKind, r.sc.Namespace, name); !ok {
+		return Target{}, r.errorf(n, "%s target %q: no %s %q in namespace %q among the objects (declare it under objects: or fix the name)", where, text, apiKind, name, r.sc.Namespace)
+	}
+	return t, nil
+}
+
+// template returns the pod template of a declared target.
+func (r *actionReader) template(t Target) *corev1.PodTemplateSpec {
+	var obj runtime.Object
+	switch t.Kind {
+	case TargetDeployment:
+		obj, _ = r.objs.find("Deployment", r.sc.Namespace, t.Name)
+	case TargetReplicationController:
+		obj, _ = r.objs.find("ReplicationController", r.sc.Namespace, t.Name)
+	}
+	switch o := obj.(type) {
+	case *appsv1.Deployment:
+		return &o.Spec.Template
+	case *corev1.ReplicationController:
+		return o.Spec.Template
+	}
+	return nil
+}
+
+// container resolves the container an action changes: the named one, which
+// must exist, or the only one when the template has a single container.
+func (r *actionReader) container(f *fields, t Target, where string) (string, error) {
+	tmpl := r.template(t)
+	var names []string
+	if tmpl != nil {
+		for _, c := range tmpl.Spec.InitContainers {
+			names = append(names, c.Name)
+		}
+		for _, c := range tmpl.Spec.Containers {
+			names = append(names, c.Name)
+		}
+	}
+	n := f.get("container")
+	if n == nil {
+		if tmpl != nil && len(tmpl.Spec.Containers) == 1 && len(tmpl.Spec.InitContainers) == 0 {
+			return tmpl.Spec.Containers[0].Name, nil
+		}
+		return "", r.errorf(f.node, "%s has no container and %s has several (add container: with one of: %s)", where, t, strings.Join(names, ", "))
+	}
+	name, err := r.str(n, where+".container")
+	if err != nil {
+		return "", err
+	}
+	if !contains(names, name) {
+		return "", r.errorf(n, "%s: %s has no container %q (its containers: %s)", where, t, name, strings.Join(names, ", "))
+	}
+	return name, nil
+}
+
+func (r *actionReader) setImage(a *Action, n *yaml.Node, where string) error {
+	f, err := r.mapping(n, where, "target", "container", "image")
+	if err != nil {
+		return err
+	}
+	if a.Target, err = r.target(f.get("target"), where, a.Kind); err != nil {
+		return err
+	}
+	if a.Container, err = r.container(f, a.Target, where); err != nil {
+		return err
+	}
+	img := f.get("image")
+	if img == nil {
+		return r.errorf(f.node, "%s has no image (add image: REPOSITORY:TAG)", where)
+	}
+	if a.Image, err = r.str(img, where+".image"); err != nil {
+		return err
+	}
+	if err := checkImage(a.Image); err != nil {
+		return r.errorf(img, "%s: %v", where, err)
+	}
+	return nil
+}
+
+func (r *actionReader) setEnv(a *Action, n *yaml.Node, where string) error {
+	f, err := r.mapping(n, where, "target", "container", "env")
+	if err != nil {
+		return err
+	}
+	if a.Target, err = r.target(f.get("target"), where, a.Kind); err != nil {
+		return err
+	}
+	if a.Container, err = r.container(f, a.Target, where); err != nil {
+		return err
+	}
+	env, err := r.stringMap(f.get("env"), where+".env")
+	if err != nil {
+		return err
+	}
+	if env == nil || len(env.entries) == 0 {
+		return r.errorf(firstNode(f.get("env"), f.node), "%s has no env (add env: {NAME: value}; an empty value removes NAME)", where)
+	}
+	for _, e := range env.entries {
+		if msgs := validation.IsRelaxedEnvVarName(e.key); len(msgs) > 0 {
+			return r.errorf(e.keyNode, "%s.env: %q is not a valid environment variable name: %s", where, e.key, msgs[0])
+		}
+	}
+	a.Env = env.values
+	return nil
+}
+
+func (r *actionReader) undo(a *Action, n *yaml.Node, where string) error {
+	if n = resolve(n); n != nil && n.Kind == yaml.ScalarNode {
+		var err error
+		a.Target, err = r.target(n, where, a.Kind)
+		return err
+	}
+	f, err := r.mapping(n, where, "target", "toRevision")
+	if err != nil {
+		return err
+	}
+	if a.Target, err = r.target(f.get("target"), where, a.Kind); err != nil {
+		return err
+	}
+	if rev := f.get("toRevision"); rev != nil {
+		if a.ToRevision, err = r.integer(rev, where+".toRevision"); err != nil {
+			return err
+		}
+		if a.ToRevision < 0 {
+			return r.errorf(rev, "%s.toRevision %d is negative (use a revision number from the history, or 0 for the previous one)", where, a.ToRevision)
+		}
+	}
+	return nil
+}
+
+func (r *actionReader) scale(a *Action, n *yaml.Node, where string) error {
+	f, err := r.mapping(n, where, "target", "replicas")
+	if err != nil {
+		return err
+	}
+	if a.Target, err = r.target(f.get("target"), where, a.Kind); err != nil {
+		return err
+	}
+	rn := f.get("replicas")
+	if rn == nil {
+		return r.errorf(f.node, "%s has no replicas (add replicas: N)", where)
+	}
+	v, err := r.integer(rn, where+".replicas")
+	if err != nil {
+		return err
+	}
+	if v < 0 || v > maxReplicas {
+		return r.errorf(rn, "%s.replicas %d is out of range (use 0 to %d)", where, v, maxReplicas)
+	}
+	a.Replicas = int32(v)
+	return nil
+}
+
+// scalarOr reads an action whose one argument may be written bare
+// (drain: nodes-0) or as a mapping (drain: {node: nodes-0}).
+func (r *actionReader) scalarOr(n *yaml.Node, where, key string) (string, *yaml.Node, error) {
+	n = resolve(n)
+	if n != nil && n.Kind == yaml.MappingNode {
+		f, err := r.mapping(n, where, key)
+		if err != nil {
+			return "", nil, err
+		}
+		v := f.get(key)
+		if v == nil {
+			return "", nil, r.errorf(n, "%s has no %s (add %s: NAME)", where, key, key)
+		}
+		s, err := r.str(v, where+"."+key)
+		return s, v, err
+	}
+	if isNull(n) {
+		return "", nil, r.errorf(n, "%s has no %s (write it like %s: {%s: NAME})", where, key, where, key)
+	}
+	s, err := r.str(n, where)
+	return s, n, err
+}
+
+func (r *actionReader) drain(a *Action, n *yaml.Node, where string) error {
+	node, at, err := r.scalarOr(n, where, "node")
+	if err != nil {
+		return err
+	}
+	if !startsWithNode(r.sc.NodeGroups, node) {
+		return r.errorf(at, "%s: node %q is not among the nodes the cluster starts with (nodes are named <group>-<index>: %s)", where, node, nodeRanges(r.sc.NodeGroups))
+	}
+	a.Node = node
+	return nil
+}
+
+func (r *actionReader) rollNodes(a *Action, n *yaml.Node, where string) error {
+	group, at, err := r.scalarOr(n, where, "group")
+	if err != nil {
+		return err
+	}
+	var names []string
+	for _, g := range r.sc.NodeGroups {
+		names = append(names, g.Name)
+	}
+	if !contains(names, group) {
+		known := strings.Join(names, ", ")
+		if known == "" {
+			known = "none declared; add nodeGroups:"
+		}
+		return r.errorf(at, "%s: no node group %q (groups: %s)", where, group, known)
+	}
+	a.Group = group
+	return nil
+}
+
+// startsWithNode reports whether name is "<group>-<i>" for a declared group
+// and an index below its size: the nodes that exist when the run begins.
+func startsWithNode(groups []nodegroup.Group, name string) bool {
+	for _, g := range groups {
+		idx, ok := strings.CutPrefix(name, g.Name+"-")
+		if !ok || idx == "" || (len(idx) > 1 && idx[0] == '0') {
+			continue
+		}
+		i, err := strconv.Atoi(idx)
+		if err == nil && i >= 0 && i < g.Size && strconv.Itoa(i) == idx {
+			return true
+		}
+	}
+	return false
+}
+
+func nodeRanges(groups []nodegroup.Group) string {
+	var parts []string
+	for _, g := range groups {
+		switch g.Size {
+		case 0:
+		case 1:
+			parts = append(parts, g.Name+"-0")
+		default:
+			parts = append(parts, fmt.Sprintf("%s-0 to %s-%d", g.Name, g.Name, g.Size-1))
+		}
+	}
+	if len(parts) == 0 {
+		return "no nodes are declared; add nodeGroups:"
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,438 @@
+package scenario
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/client-go/kubernetes/scheme"
+)
+
+// manifestKind is a kind that scenarios may declare, with the one API
+// version the embedded cluster serves for it.
+type manifestKind struct {
+	kind, apiVersion string
+	namespaced       bool
+}
+
+var manifestKinds = []manifestKind{
+	{"Deployment", "apps/v1", true},
+	{"ReplicaSet", "apps/v1", true},
+	{"ReplicationController", "v1", true},
+	{"PodDisruptionBudget", "policy/v1", true},
+	{"DaemonSet", "apps/v1", true},
+	{"Namespace", "v1", false},
+	{"ConfigMap", "v1", true},
+	{"Service", "v1", true},
+	{"Pod", "v1", true},
+}
+
+func lookupKind(kind string) (manifestKind, bool) {
+	for _, k := range manifestKinds {
+		if k.kind == kind {
+			return k, true
+		}
+	}
+	return manifestKind{}, false
+}
+
+func kindNames() string {
+	names := make([]string, len(manifestKinds))
+	for i, k := range manifestKinds {
+		names[i] = k.kind
+	}
+	return strings.Join(names, ", ")
+}
+
+// manifestDecoder decodes into client-go's typed objects and rejects unknown
+// and duplicate fields, as `kubectl apply --validate=strict` does.
+var manifestDecoder = serializer.NewCodecFactory(scheme.Scheme, serializer.EnableStrict).UniversalDeserializer()
+
+// objectKey identifies a declared object.
+type objectKey struct{ kind, namespace, name string }
+
+// declared is one object of the objects block and where it was written.
+type declared struct {
+	obj  runtime.Object
+	line int // file line of its metadata.name
+}
+
+// objectSet holds the decoded objects in file order and by key, so that
+// actions can check their targets.
+type objectSet struct {
+	list  []runtime.Object
+	byKey map[objectKey]declared
+}
+
+func (s *objectSet) find(kind, namespace, name string) (runtime.Object, bool) {
+	d, ok := s.byKey[objectKey{kind, namespace, name}]
+	return d.obj, ok
+}
+
+// objects decodes the multi-document manifest text of the objects key.
+func (p *parser) objects(n *yaml.Node, namespace string) (*objectSet, error) {
+	set := &objectSet{byKey: map[objectKey]declared{}}
+	if n == nil {
+		return set, nil
+	}
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
+		return nil, p.errorf(n, "objects must be a block of YAML manifests (write objects: | and indent the manifests under it)")
+	}
+	// The text of a literal block starts on the line after its "|"; a
+	// quoted or plain string starts on the key's own line.
+	base := n.Line - 1
+	if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		base = n.Line
+	}
+	for _, doc := range splitDocuments(n.Value) {
+		q := &parser{file: p.file, offset: p.offset + base + doc.line - 1}
+		obj, nameLine, err := q.manifest(doc.text, namespace)
+		if err != nil {
+			return nil, err
+		}
+		if obj == nil {
+			continue
+		}
+		m, _ := meta.Accessor(obj)
+		kind := obj.GetObjectKind().GroupVersionKind().Kind
+		key := objectKey{kind, m.GetNamespace(), m.GetName()}
+		if first, dup := set.byKey[key]; dup {
+			return nil, p.errorAt(nameLine-p.offset, "duplicate %s %q in namespace %q (first declared on line %d; names must be unique per kind)", kind, key.name, key.namespace, first.line)
+		}
+		set.byKey[key] = declared{obj: obj, line: nameLine}
+		set.list = append(set.list, obj)
+	}
+	return set, nil
+}
+
+// manifestText is one document of the objects block; line is where it starts
+// within the block (1-based).
+type manifestText struct {
+	text string
+	line int
+}
+
+// splitDocuments cuts a multi-document YAML text at its "---" lines, keeping
+// track of where each document starts so that errors point into the file.
+func splitDocuments(block string) []manifestText {
+	var docs []manifestText
+	var cur strings.Builder
+	start := 1
+	for i, line := range strings.SplitAfter(block, "\n") {
+		bare := strings.TrimRight(line, "\r\n")
+		if bare == "---" || strings.HasPrefix(bare, "--- ") || strings.HasPrefix(bare, "---\t") {
+			docs = append(docs, manifestText{cur.String(), start})
+			cur.Reset()
+			start = i + 1
+			// Whatever follows the marker on its line belongs to the next document.
+			cur.WriteString(strings.Repeat(" ", 3))
+			cur.WriteString(line[3:])
+			continue
+		}
+		cur.WriteString(line)
+	}
+	return append(docs, manifestText{cur.String(), start})
+}
+
+// manifest decodes one document. It returns nil for a document that holds
+// only comments, and the file line of metadata.name for later errors.
+func (p *parser) manifest(text, namespace string) (runtime.Object, int, error) {
+	dec := yaml.NewDecoder(strings.NewReader(text))
+	var doc yaml.Node
+	if err := decodeNode(dec, &doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, 0, nil
+		}
+		return nil, 0, p.syntaxError([]byte(text), err)
+	}
+	var extra yaml.Node
+	if err := decodeNode(dec, &extra); !errors.Is(err, io.EOF) {
+		if err != nil {
+			return nil, 0, p.syntaxError([]byte(text), err)
+		}
+		at := &extra
+		if len(extra.Content) > 0 {
+			if isNull(extra.Content[0]) {
+				at = nil
+			} else {
+				at = extra.Content[0]
+			}
+		}
+		if at != nil {
+			return nil, 0, p.errorf(at, "a second document starts here without a \"---\" line (separate manifests with a line holding only ---)")
+		}
+	}
+	if len(doc.Content) == 0 || isNull(doc.Content[0]) {
+		return nil, 0, nil
+	}
+	root := resolve(doc.Content[0])
+	if root.Kind != yaml.MappingNode {
+		return nil, 0, p.errorf(root, "a manifest must be a mapping with apiVersion, kind and metadata, not a %s", kindName(root))
+	}
+	if err := p.precheck(root, ""); err != nil {
+		return nil, 0, err
+	}
+	kindNode, apiNode := child(root, "kind"), child(root, "apiVersion")
+	if kindNode == nil || kindNode.Kind != yaml.ScalarNode || kindNode.Value == "" {
+		return nil, 0, p.errorf(root, "manifest has no kind (add kind: and apiVersion:, for example kind: Deployment and apiVersion: apps/v1)")
+	}
+	mk, ok := lookupKind(kindNode.Value)
+	if !ok {
+		return nil, 0, p.errorf(kindNode, "kind %q is not supported in scenarios (use one of: %s)", kindNode.Value, kindNames())
+	}
+	if apiNode == nil || apiNode.Kind != yaml.ScalarNode || apiNode.Value != mk.apiVersion {
+		got := "nothing"
+		if apiNode != nil {
+			got = describe(apiNode)
+		}
+		return nil, 0, p.errorf(firstNode(apiNode, kindNode), "%s needs apiVersion %q, got %s (write apiVersion: %s)", mk.kind, mk.apiVersion, got, mk.apiVersion)
+	}
+	name := ""
+	if n := fieldAt(root, "metadata.name"); n != nil && n.Kind == yaml.ScalarNode {
+		name = n.Value
+	}
+	obj, _, err := manifestDecoder.Decode([]byte(text), nil, nil)
+	if err != nil {
+		return nil, 0, p.decodeError(root, mk.kind, name, err)
+	}
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return nil, 0, p.errorf(kindNode, "cannot read the metadata of %s %q: %v", mk.kind, name, err)
+	}
+	if mk.namespaced && m.GetNamespace() == "" {
+		m.SetNamespace(namespace)
+	}
+	if prob := checkObject(obj); prob != nil {
+		return nil, 0, p.errorAt(locate(root, prob.path), "%s", prob.msg)
+	}
+	return obj, locate(root, "metadata.name") + p.offset, nil
+}
+
+// precheck walks a manifest before decoding for what the decoder would
+// report without a line: repeated keys and malformed resource quantities.
+// Aliases are not followed, so a hostile file cannot make it walk forever.
+func (p *parser) precheck(n *yaml.Node, at string) error {
+	switch n.Kind {
+	case yaml.MappingNode:
+		seen := map[string]int{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if k.Kind == yaml.ScalarNode {
+				if line, dup := seen[k.Value]; dup {
+					return p.errorf(k, "duplicate key %q in %s (first set on line %d; keep one)", k.Value, orTop(at), line+p.offset)
+				}
+				seen[k.Value] = k.Line
+			}
+			sub := joinPath(at, k.Value)
+			if isQuantityMap(k.Value, at) && v.Kind == yaml.MappingNode {
+				for j := 0; j+1 < len(v.Content); j += 2 {
+					qv := v.Content[j+1]
+					if qv.Kind != yaml.ScalarNode {
+						continue
+					}
+					if _, err := resource.ParseQuantity(qv.Value); err != nil {
+						return p.errorf(qv, "%s.%s %q is not a quantity (write it like \"500m\", \"2\" or \"128Mi\")", sub, v.Content[j].Value, qv.Value)
+					}
+				}
+			}
+			if err := p.precheck(v, sub); err != nil {
+				return err
+			}
+		}
+	case yaml.SequenceNode:
+		for i, it := range n.Content {
+			if err := p.precheck(it, fmt.Sprintf("%s[%d]", at, i)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// isQuantityMap tells the mappings whose values are resource quantities.
+func isQuantityMap(key, parent string) bool {
+	return (key == "requests" || key == "limits") && strings.HasSuffix(parent, "resources")
+}
+
+func joinPath(at, key string) string {
+	if at == "" {
+		return key
+	}
+	return at + "." + key
+}
+
+func orTop(at string) string {
+	if at == "" {
+		return "the manifest"
+	}
+	return at
+}
+
+var (
+	unknownFieldRE = regexp.MustCompile(`unknown field "([^"]*)"`)
+	wrongTypeRE    = regexp.MustCompile(`cannot unmarshal (\w+) into Go struct field \w+\.(\S+) of type (\S+)`)
+	yamlInnerRE    = regexp.MustCompile(`yaml: line (\d+): (.*)$`)
+)
+
+// decodeError turns a decoder error into one located line. The decoder names
+// fields by path; the path is looked up in the document to find the line.
+func (p *parser) decodeError(root *yaml.Node, kind, name string, err error) *Error {
+	text := oneLine(err.Error())
+	what := kind
+	if name != "" {
+		what = fmt.Sprintf("%s %q", kind, name)
+	}
+	if m := unknownFieldRE.FindStringSubmatch(text); m != nil {
+		return p.errorAt(locate(root, m[1]), "unknown field %q in %s (check the spelling: kubectl explain %s)", m[1], what, explainPath(kind, m[1]))
+	}
+	if m := wrongTypeRE.FindStringSubmatch(text); m != nil {
+		return p.errorAt(locate(root, m[2]), "%s of %s must be %s, not %s", m[2], what, goTypeName(m[3]), yamlTypeName(m[1]))
+	}
+	if m := yamlInnerRE.FindStringSubmatch(text); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return p.errorAt(line, "invalid YAML in %s: %s (check indentation and quoting)", what, m[2])
+	}
+	return p.errorAt(root.Line, "cannot decode %s: %s", what, text)
+}
+
+// explainPath is the kubectl explain argument for the parent of a field.
+func explainPath(kind, field string) string {
+	parent := field
+	if i := strings.LastIndex(field, "."); i >= 0 {
+		parent = field[:i]
+	} else {
+		parent = ""
+	}
+	var b bytes.Buffer
+	b.WriteString(strings.ToLower(kind))
+	for _, seg := range strings.Split(parent, ".") {
+		if seg == "" {
+			continue
+		}
+		if i := strings.IndexByte(seg, '['); i >= 0 {
+			seg = seg[:i]
+		}
+		b.WriteByte('.')
+		b.WriteString(seg)
+	}
+	return b.String()
+}
+
+func goTypeName(t string) string {
+	switch {
+	case strings.HasPrefix(t, "[]"):
+		return "a list"
+	case strings.HasPrefix(t, "map["):
+		return "a mapping"
+	}
+	switch strings.TrimLeft(t, "*") {
+	case "int32", "int64", "int":
+		return "a whole number"
+	case "bool":
+		return "true or false"
+	case "string":
+		return "text"
+	case "intstr.IntOrString":
+		return "a whole number or a percentage"
+	}
+	return "a mapping"
+}
+
+func yamlTypeName(jsonType string) string {
+	switch jsonType {
+	case "string":
+		return "text"
+	case "number":
+		return "a number"
+	case "bool":
+		return "true/false"
+	case "array":
+		return "a list"
+	case "object":
+		return "a mapping"
+	}
+	return jsonType
+}
+
+// child returns the value of key in mapping n, or nil.
+func child(n *yaml.Node, key string) *yaml.Node {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if resolve(n.Content[i]).Value == key {
+			return resolve(n.Content[i+1])
+		}
+	}
+	return nil
+}
+
+// fieldAt follows a field path such as "spec.template.spec.containers[0].image"
+// and returns the node there, or nil.
+func fieldAt(root *yaml.Node, p string) *yaml.Node {
+	n, complete := walk(root, p)
+	if !complete {
+		return nil
+	}
+	return n
+}
+
+// locate returns the document line of the field at p, or of the deepest
+// part of p that exists, so that an error points as close as it can.
+func locate(root *yaml.Node, p string) int {
+	n, _ := walk(root, p)
+	return n.Line
+}
+
+func walk(root *yaml.Node, p string) (*yaml.Node, bool) {
+	n := resolve(root)
+	for _, seg := range strings.Split(p, ".") {
+		key, rest, _ := strings.Cut(seg, "[")
+		if key != "" {
+			next := childKey(n, key)
+			if next == nil {
+				return n, false
+			}
+			n = next
+		}
+		for rest != "" {
+			idx, after, ok := strings.Cut(rest, "]")
+			i, err := strconv.Atoi(idx)
+			if !ok || err != nil || n.Kind != yaml.SequenceNode || i < 0 || i >= len(n.Content) {
+				return n, false
+			}
+			n = resolve(n.Content[i])
+			rest = strings.TrimPrefix(after, "[")
+		}
+	}
+	return n, true
+}
+
+// childKey is like child but returns the key node when the value is a
+// collection, whose own line may be after the key's.
+func childKey(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if resolve(n.Content[i]).Value == key {
+			v := resolve(n.Content[i+1])
+			if v.Kind == yaml.ScalarNode {
+				return v
+			}
+			// Keep the key's line while still walking into the value.
+			return &yaml.Node{Kind: v.Kind, Tag: v.Tag, Content: v.Content, Line: n.Content[i].Line, Column: n.Content[i].Column}
+		}
+	}
+	return nil
+}

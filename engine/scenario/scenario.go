@@ -1,0 +1,93 @@
+package scenario
+
+import (
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"rollscope/engine/kubelet"
+	"rollscope/engine/nodegroup"
+)
+
+// Scenario is a parsed and validated scenario file.
+type Scenario struct {
+	// Name defaults to the file name without its extension.
+	Name string
+	// Namespace holds the objects that do not name one, and is where action
+	// targets are looked up. Defaults to "default".
+	Namespace string
+	// Seed makes jitter reproducible: the same seed gives the same trace.
+	Seed       int64
+	NodeGroups []nodegroup.Group
+	// Images are in file order; the first matching rule wins.
+	Images []kubelet.ImageRule
+	// Objects are typed (*appsv1.Deployment, *corev1.ReplicationController,
+	// ...) in file order, with the namespace filled in for namespaced kinds.
+	Objects []runtime.Object
+	// Actions are sorted by At; actions at the same time keep file order.
+	Actions []Action
+}
+
+// Action kinds, as spelled in scenario files.
+const (
+	ActionSetImage  = "setImage"
+	ActionSetEnv    = "setEnv"
+	ActionPause     = "pause"
+	ActionResume    = "resume"
+	ActionUndo      = "undo"
+	ActionAbort     = "abort"
+	ActionScale     = "scale"
+	ActionRestart   = "restart"
+	ActionDrain     = "drain"
+	ActionRollNodes = "rollNodes"
+)
+
+// Target kinds. Scenario files may also write "deploy/NAME" and "rc/NAME".
+const (
+	TargetDeployment            = "deployment"
+	TargetReplicationController = "replicationcontroller"
+)
+
+// Target names the workload an action applies to, in the scenario's namespace.
+type Target struct {
+	Kind string // TargetDeployment or TargetReplicationController
+	Name string
+}
+
+// String is the kubectl-style "kind/name" form used in traces.
+func (t Target) String() string {
+	if t.Kind == "" && t.Name == "" {
+		return ""
+	}
+	return t.Kind + "/" + t.Name
+}
+
+// Action is one timed step of a scenario. Only the fields of its Kind are set.
+type Action struct {
+	// At is virtual time since the start of the run.
+	At time.Duration
+	// Line is where the action is written, for errors reported at run time.
+	Line int
+	Kind string // one of the Action constants
+
+	// Target is set for every kind but drain and rollNodes.
+	Target Target
+	// Container is set for setImage and setEnv. When the file leaves it out
+	// and the target's template has a single container, it is filled in.
+	Container string
+	// Image is the new image of Container (setImage).
+	Image string
+	// Env holds the variables to set on Container (setEnv). An empty value
+	// removes the variable, as `kubectl set env NAME-` does; a variable
+	// cannot be set to the empty string from a scenario.
+	Env map[string]string
+	// ToRevision is the revision to roll back to (undo); 0 means the
+	// previous one, as `kubectl rollout undo` does.
+	ToRevision int64
+	// Replicas is the new size (scale).
+	Replicas int32
+	// Node is the node to drain, "<group>-<index>" (drain).
+	Node string
+	// Group is the node group to roll (rollNodes).
+	Group string
+}
