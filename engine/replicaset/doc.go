@@ -1,0 +1,16 @@
+// Package replicaset is the embedded ReplicaSet and ReplicationController
+// controller: it keeps the number of active pods owned by each ReplicaSet (or
+// ReplicationController) at spec.replicas, adopting matching orphans and
+// releasing pods that no longer match, and reports replicas, ready and
+// available counts in status, the way kube-controller-manager's replicaset and
+// replicationmanager controllers do.
+//
+// Both kinds share one implementation: a ReplicationController is seen
+// through a small adapter (family.go) as a ReplicaSet with a map selector,
+// which is also how upstream builds its replication manager.
+//
+// Everything the controller decides is a function of its listers and its
+// clock: pods are taken in name order, created one after another inside each
+// slow-start batch and deleted one after another in victim order, so that a
+// simulation run is reproducible.
+package replicaset
