@@ -1,0 +1,168 @@
+package kubelet
+
+import (
+	"strings"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/cache"
+
+	"rollscope/engine/control"
+)
+
+// Options says which nodes a kubelet runs.
+type Options struct {
+	// Serves reports whether this kubelet runs the named node; nil means
+	// every node, as in the embedded cluster. Hollow nodes sharing one API
+	// server each serve their own.
+	Serves func(nodeName string) bool
+}
+
+// Kubelet runs the pods bound to the nodes it serves.
+type Kubelet struct {
+	env    *control.Env
+	rules  []ImageRule
+	serves func(string) bool
+	queue  control.Queue
+
+	mu       sync.Mutex
+	ruleOf   map[string]ImageRule // first-match cache, by image
+	progress map[types.UID]*podProgress
+	uidOf    map[string]types.UID // pod key → UID, to forget deleted pods
+	podIPs   uint32               // pod IPs handed out so far
+}
+
+// New returns a kubelet that treats images as rules say.
+func New(env *control.Env, rules []ImageRule, opts Options) *Kubelet {
+	serves := opts.Serves
+	if serves == nil {
+		serves = func(string) bool { return true }
+	}
+	return &Kubelet{
+		env:      env,
+		rules:    append([]ImageRule(nil), rules...),
+		serves:   serves,
+		ruleOf:   map[string]ImageRule{},
+		progress: map[types.UID]*podProgress{},
+		uidOf:    map[string]types.UID{},
+	}
+}
+
+// Name implements control.Controller.
+func (k *Kubelet) Name() string { return "kubelet" }
+
+// Watches implements control.Controller. Pod keys are "namespace/name"; a
+// node's key is its bare name (node names never contain '/'), synced when the
+// node becomes Ready so that the pods waiting on it carry on.
+func (k *Kubelet) Watches(q control.Queue) map[control.Kind]cache.ResourceEventHandler {
+	k.queue = q
+	return map[control.Kind]cache.ResourceEventHandler{
+		control.Pods: cache.ResourceEventHandlerFuncs{
+			AddFunc: func(obj any) {
+				if p, ok := obj.(*corev1.Pod); ok && k.runs(p) {
+					q.Add(control.Key(p))
+				}
+			},
+			UpdateFunc: func(oldObj, newObj any) {
+				old, ok1 := oldObj.(*corev1.Pod)
+				p, ok2 := newObj.(*corev1.Pod)
+				if ok1 && ok2 && k.runs(p) && needsSync(old, p) {
+					q.Add(control.Key(p))
+				}
+			},
+			DeleteFunc: func(obj any) {
+				// Sync finds the pod gone and forgets its progress.
+				if p, ok := obj.(*corev1.Pod); ok && !k.runs(p) {
+					return
+				}
+				if key := control.Key(obj); key != "" {
+					q.Add(key)
+				}
+			},
+		},
+		control.Nodes: cache.ResourceEventHandlerFuncs{
+			AddFunc: func(obj any) {
+				if n, ok := obj.(*corev1.Node); ok && k.serves(n.Name) {
+					q.Add(n.Name)
+				}
+			},
+			UpdateFunc: func(oldObj, newObj any) {
+				old, ok1 := oldObj.(*corev1.Node)
+				n, ok2 := newObj.(*corev1.Node)
+				if ok1 && ok2 && k.serves(n.Name) && nodeReady(old) != nodeReady(n) {
+					q.Add(n.Name)
+				}
+			},
+		},
+	}
+}
+
+// runs reports whether the pod is bound to a node this kubelet serves.
+func (k *Kubelet) runs(p *corev1.Pod) bool {
+	return p.Spec.NodeName != "" && k.serves(p.Spec.NodeName)
+}
+
+// needsSync tells the pod updates that change what the kubelet must do from
+// the kubelet's own status writes, whose follow-ups it has already scheduled.
+func needsSync(old, p *corev1.Pod) bool {
+	switch {
+	case old.UID != p.UID, old.Spec.NodeName != p.Spec.NodeName:
+		return true
+	case (old.DeletionTimestamp == nil) != (p.DeletionTimestamp == nil):
+		return true
+	case !equalGrace(old.DeletionGracePeriodSeconds, p.DeletionGracePeriodSeconds):
+		return true
+	case len(p.Spec.ReadinessGates) > 0:
+		// Another controller owns the gate conditions in the status.
+		return true
+	}
+	return false
+}
+
+func equalGrace(a, b *int64) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+// isNodeKey tells a node's key from a pod's "namespace/name".
+func isNodeKey(key string) bool { return !strings.Contains(key, "/") }
+
+// nodeReady reports whether the node's Ready condition is True.
+func nodeReady(n *corev1.Node) bool {
+	for _, c := range n.Status.Conditions {
+		if c.Type == corev1.NodeReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+// ruleFor returns the rule of an image, matched once per image.
+func (k *Kubelet) ruleFor(image string) ImageRule {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	r, ok := k.ruleOf[image]
+	if !ok {
+		r, _ = MatchRule(k.rules, image)
+		k.ruleOf[image] = r
+	}
+	return r
+}
+
+// requeue asks to sync key again at the given time. It asks again on every
+// sync rather than remembering what it asked: a queue may fold a waiting
+// timer into an earlier add of the same key.
+func (k *Kubelet) requeue(key string, at, now time.Time) {
+	if k.queue == nil || at.IsZero() {
+		return
+	}
+	if d := at.Sub(now); d > 0 {
+		k.queue.AddAfter(key, d)
+	} else {
+		k.queue.Add(key)
+	}
+}

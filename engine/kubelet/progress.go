@@ -1,0 +1,78 @@
+package kubelet
+
+import (
+	"net/netip"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// podProgress is what the kubelet keeps in memory about one pod, beyond what
+// the pod status says. Losing it (a restart) costs only what a real kubelet
+// restart costs: a fresh jitter draw and a fresh image pull back-off.
+type podProgress struct {
+	// jitter is drawn once per pod: each container's ready delay gets this
+	// fraction of its rule's Jitter.
+	jitter float64
+	// pulls holds each container's failed pulls, by container index.
+	pulls []pullProgress
+}
+
+// pullProgress is the image pull back-off of one container.
+type pullProgress struct {
+	failures int       // consecutive failed pulls
+	failedAt time.Time // when the last one failed
+	retryAt  time.Time // when the next pull starts
+}
+
+// progressFor returns the pod's progress, creating it (and drawing its
+// jitter) the first time the pod is seen.
+func (k *Kubelet) progressFor(key string, pod *corev1.Pod) *podProgress {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if prev, ok := k.uidOf[key]; ok && prev != pod.UID {
+		delete(k.progress, prev)
+	}
+	k.uidOf[key] = pod.UID
+	p := k.progress[pod.UID]
+	if p == nil {
+		p = &podProgress{jitter: k.env.Rand.Float64()}
+		k.progress[pod.UID] = p
+	}
+	if len(p.pulls) < len(pod.Spec.Containers) {
+		p.pulls = append(p.pulls, make([]pullProgress, len(pod.Spec.Containers)-len(p.pulls))...)
+	}
+	return p
+}
+
+// forget drops what the kubelet remembers about a pod that is gone.
+func (k *Kubelet) forget(key string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if uid, ok := k.uidOf[key]; ok {
+		delete(k.progress, uid)
+		delete(k.uidOf, key)
+	}
+}
+
+// forgetUID drops the progress of a pod that was deleted by UID.
+func (k *Kubelet) forgetUID(key string, uid types.UID) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	delete(k.progress, uid)
+	if k.uidOf[key] == uid {
+		delete(k.uidOf, key)
+	}
+}
+
+// nextPodIP hands out pod IPs from 100.64.0.0/10 in order, so that a run is
+// reproducible.
+func (k *Kubelet) nextPodIP() string {
+	k.mu.Lock()
+	k.podIPs++
+	n := k.podIPs
+	k.mu.Unlock()
+	v := uint32(100)<<24 | uint32(64)<<16 + n%(1<<22)
+	return netip.AddrFrom4([4]byte{byte(v >> 24), byte(v >> 16), byte(v >> 8), byte(v)}).String()
+}

@@ -1,0 +1,182 @@
+package kubelet
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// kubeletConditions are the pod conditions the kubelet owns, in the order it
+// writes them; conditions owned by others (PodScheduled, DisruptionTarget,
+// readiness gates) follow in their own order.
+var kubeletConditions = []corev1.PodConditionType{
+	corev1.PodReadyToStartContainers, corev1.PodInitialized, corev1.PodReady, corev1.ContainersReady,
+}
+
+// alignContainerStatuses returns one status per container of the spec, in
+// spec order, keeping what the pod status already says and starting the
+// others as ContainerCreating.
+func alignContainerStatuses(pod *corev1.Pod, have []corev1.ContainerStatus) []corev1.ContainerStatus {
+	out := make([]corev1.ContainerStatus, len(pod.Spec.Containers))
+	for i := range pod.Spec.Containers {
+		c := &pod.Spec.Containers[i]
+		if i < len(have) && have[i].Name == c.Name {
+			out[i] = have[i]
+			continue
+		}
+		found := false
+		for j := range have {
+			if have[j].Name == c.Name {
+				out[i], found = have[j], true
+				break
+			}
+		}
+		if !found {
+			out[i] = corev1.ContainerStatus{
+				Name:    c.Name,
+				Image:   c.Image,
+				Started: ptrTo(false),
+				State:   waiting(reasonContainerCreating, ""),
+			}
+		}
+	}
+	return out
+}
+
+// completedInitContainers reports init containers as having run to
+// completion when the pod started: the simulation gives them no time.
+func completedInitContainers(pod *corev1.Pod, at time.Time) []corev1.ContainerStatus {
+	if len(pod.Spec.InitContainers) == 0 {
+		return nil
+	}
+	out := make([]corev1.ContainerStatus, len(pod.Spec.InitContainers))
+	for i, c := range pod.Spec.InitContainers {
+		out[i] = corev1.ContainerStatus{
+			Name: c.Name, Image: c.Image, ImageID: imageID(c.Image), Ready: true, Started: ptrTo(false),
+			ContainerID: containerID(string(pod.UID), c.Name, 0),
+			State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{
+				Reason: "Completed", StartedAt: metav1.NewTime(at), FinishedAt: metav1.NewTime(at),
+				ContainerID: containerID(string(pod.UID), c.Name, 0),
+			}},
+		}
+	}
+	return out
+}
+
+// podPhase is Pending while a container has never started, then Running; a
+// pod that never restarts containers fails once all of them have exited.
+func podPhase(pod *corev1.Pod, statuses []corev1.ContainerStatus) corev1.PodPhase {
+	exited := 0
+	for i := range statuses {
+		s := &statuses[i]
+		switch {
+		case s.State.Running != nil:
+		case s.State.Terminated != nil:
+			exited++
+		case s.LastTerminationState.Terminated == nil:
+			return corev1.PodPending
+		}
+	}
+	if exited > 0 && exited == len(statuses) && pod.Spec.RestartPolicy == corev1.RestartPolicyNever {
+		return corev1.PodFailed
+	}
+	return corev1.PodRunning
+}
+
+// setConditions writes the kubelet's pod conditions from the container
+// statuses, changing a condition's lastTransitionTime only when its status
+// changes.
+func setConditions(pod *corev1.Pod, st *corev1.PodStatus, now time.Time) {
+	var unready []string
+	for i := range st.ContainerStatuses {
+		if !st.ContainerStatuses[i].Ready {
+			unready = append(unready, st.ContainerStatuses[i].Name)
+		}
+	}
+	containersReady := condition{status: corev1.ConditionTrue}
+	if len(unready) > 0 {
+		containersReady = condition{corev1.ConditionFalse, "ContainersNotReady",
+			fmt.Sprintf("containers with unready status: [%s]", strings.Join(unready, " "))}
+	}
+	ready := containersReady
+	if ready.status == corev1.ConditionTrue {
+		ready = readinessGates(pod, st)
+	}
+	want := map[corev1.PodConditionType]condition{
+		corev1.PodReadyToStartContainers: {status: corev1.ConditionTrue},
+		corev1.PodInitialized:            {status: corev1.ConditionTrue},
+		corev1.PodReady:                  ready,
+		corev1.ContainersReady:           containersReady,
+	}
+	out := make([]corev1.PodCondition, 0, len(st.Conditions)+len(kubeletConditions)+1)
+	for _, t := range kubeletConditions {
+		out = append(out, want[t].apply(t, findCondition(st.Conditions, t), now))
+	}
+	scheduled := false
+	for _, c := range st.Conditions {
+		if _, owned := want[c.Type]; owned {
+			continue
+		}
+		scheduled = scheduled || c.Type == corev1.PodScheduled
+		out = append(out, c)
+	}
+	if !scheduled {
+		// The pod is bound, so it was scheduled even if no scheduler said so.
+		out = append(out, corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionTrue, LastTransitionTime: metav1.NewTime(now)})
+	}
+	st.Conditions = out
+}
+
+// condition is the wanted state of one pod condition.
+type condition struct {
+	status          corev1.ConditionStatus
+	reason, message string
+}
+
+func (w condition) apply(t corev1.PodConditionType, have *corev1.PodCondition, now time.Time) corev1.PodCondition {
+	c := corev1.PodCondition{Type: t, Status: w.status, Reason: w.reason, Message: w.message, LastTransitionTime: metav1.NewTime(now)}
+	if have != nil && have.Status == w.status {
+		c.LastTransitionTime = have.LastTransitionTime
+		c.LastProbeTime = have.LastProbeTime
+	}
+	return c
+}
+
+// readinessGates is the Ready condition of a pod whose containers are all
+// ready: it still waits for every readiness gate's condition to be True.
+func readinessGates(pod *corev1.Pod, st *corev1.PodStatus) condition {
+	for _, g := range pod.Spec.ReadinessGates {
+		c := findCondition(st.Conditions, g.ConditionType)
+		if c == nil {
+			return condition{corev1.ConditionFalse, "ReadinessGatesNotReady",
+				fmt.Sprintf("corresponding condition of pod readiness gate %q does not exist.", g.ConditionType)}
+		}
+		if c.Status != corev1.ConditionTrue {
+			return condition{corev1.ConditionFalse, "ReadinessGatesNotReady",
+				fmt.Sprintf("the status of pod readiness gate %q is not \"True\", but %v", g.ConditionType, c.Status)}
+		}
+	}
+	return condition{status: corev1.ConditionTrue}
+}
+
+func findCondition(cs []corev1.PodCondition, t corev1.PodConditionType) *corev1.PodCondition {
+	for i := range cs {
+		if cs[i].Type == t {
+			return &cs[i]
+		}
+	}
+	return nil
+}
+
+// hostIP is the node's InternalIP, which is what the kubelet reports.
+func hostIP(node *corev1.Node) string {
+	for _, a := range node.Status.Addresses {
+		if a.Type == corev1.NodeInternalIP {
+			return a.Address
+		}
+	}
+	return ""
+}

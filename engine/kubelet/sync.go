@@ -1,0 +1,179 @@
+package kubelet
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
+
+	"rollscope/engine/control"
+)
+
+// maxStepsPerSync bounds how many steps one container catches up on in a
+// single sync (after its node was NotReady for long, say); the rest follows
+// in the next sync.
+const maxStepsPerSync = 32
+
+// Sync implements control.Controller: it moves one pod forward, or wakes the
+// pods of a node that became Ready.
+func (k *Kubelet) Sync(ctx context.Context, key string) error {
+	if isNodeKey(key) {
+		return k.syncNode(key)
+	}
+	ns, name, err := cache.SplitMetaNamespaceKey(key)
+	if err != nil {
+		return fmt.Errorf("kubelet: cannot sync %q: not a pod key: %w", key, err)
+	}
+	pod, err := k.env.Listers.Pods.Pods(ns).Get(name)
+	if apierrors.IsNotFound(err) {
+		k.forget(key)
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("kubelet: read pod %s from the cache: %w", key, err)
+	}
+	if !k.runs(pod) {
+		return nil
+	}
+	node, err := k.env.Listers.Nodes.Get(pod.Spec.NodeName)
+	if apierrors.IsNotFound(err) {
+		// The node is gone; the pod garbage collector deletes its pods.
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("kubelet: read node %s of pod %s from the cache: %w", pod.Spec.NodeName, key, err)
+	}
+	if !nodeReady(node) {
+		// A node whose kubelet is not up makes no progress; the node's own
+		// key wakes its pods when it becomes Ready.
+		return nil
+	}
+	prog := k.progressFor(key, pod)
+	if pod.DeletionTimestamp != nil {
+		return k.terminate(ctx, key, pod)
+	}
+	if pod.Status.Phase == corev1.PodSucceeded || pod.Status.Phase == corev1.PodFailed {
+		return nil
+	}
+	return k.advance(ctx, key, pod, node, prog)
+}
+
+// syncNode wakes every pod of a node that is Ready.
+func (k *Kubelet) syncNode(name string) error {
+	if !k.serves(name) || k.queue == nil {
+		return nil
+	}
+	node, err := k.env.Listers.Nodes.Get(name)
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("kubelet: read node %s from the cache: %w", name, err)
+	}
+	if !nodeReady(node) {
+		return nil
+	}
+	pods, err := k.env.Listers.PodIndex.ByIndex(control.IndexByNode, name)
+	if err != nil {
+		return fmt.Errorf("kubelet: list the pods of node %s: %w", name, err)
+	}
+	for _, obj := range pods {
+		if key := control.Key(obj); key != "" {
+			k.queue.Add(key)
+		}
+	}
+	return nil
+}
+
+// advance moves a running pod's containers through every step that is due,
+// writes the status when it changed and schedules the next step.
+func (k *Kubelet) advance(ctx context.Context, key string, pod *corev1.Pod, node *corev1.Node, prog *podProgress) error {
+	now := k.env.Clock.Now()
+	st := pod.Status.DeepCopy()
+	if st.StartTime == nil {
+		// First sight: the kubelet admits the pod and sets up its sandbox.
+		st.StartTime = ptrTo(metav1.NewTime(now))
+		if ip := hostIP(node); ip != "" {
+			st.HostIP, st.HostIPs = ip, []corev1.HostIP{{IP: ip}}
+		}
+		ip := k.nextPodIP()
+		st.PodIP, st.PodIPs = ip, []corev1.PodIP{{IP: ip}}
+		st.InitContainerStatuses = completedInitContainers(pod, now)
+	}
+	st.ContainerStatuses = alignContainerStatuses(pod, st.ContainerStatuses)
+
+	var next time.Time
+	var events []event
+	for i := range pod.Spec.Containers {
+		spec := &pod.Spec.Containers[i]
+		c := &container{
+			pod: pod, name: spec.Name, image: spec.Image, status: &st.ContainerStatuses[i],
+			rule: k.ruleFor(spec.Image), pull: &prog.pulls[i], jitter: prog.jitter,
+			started: st.StartTime.Time, restarts: pod.Spec.RestartPolicy != corev1.RestartPolicyNever, now: now,
+		}
+		due := catchUp(c)
+		events = append(events, c.events...)
+		if !due.IsZero() && (next.IsZero() || due.Before(next)) {
+			next = due
+		}
+	}
+	st.Phase = podPhase(pod, st.ContainerStatuses)
+	setConditions(pod, st, now)
+
+	if err := k.writeStatus(ctx, key, pod, st); err != nil {
+		return err
+	}
+	k.record(pod, events)
+	k.requeue(key, next, now)
+	return nil
+}
+
+// catchUp applies every step of c that is due and returns when the next one
+// is (zero when nothing more will happen without a change to the pod).
+func catchUp(c *container) time.Time {
+	for range maxStepsPerSync {
+		st, at := c.next()
+		if st == stepNone {
+			return time.Time{}
+		}
+		if at.After(c.now) {
+			return at
+		}
+		c.apply(st, at)
+	}
+	return c.now
+}
+
+// writeStatus posts st as the pod's status if it differs from what the pod
+// says, as the kubelet's status manager does.
+func (k *Kubelet) writeStatus(ctx context.Context, key string, pod *corev1.Pod, st *corev1.PodStatus) error {
+	if equality.Semantic.DeepEqual(&pod.Status, st) {
+		return nil
+	}
+	updated := pod.DeepCopy()
+	updated.Status = *st
+	if _, err := k.env.Client.CoreV1().Pods(pod.Namespace).UpdateStatus(ctx, updated, metav1.UpdateOptions{}); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil
+		}
+		return fmt.Errorf("kubelet: update the status of pod %s (it is retried): %w", key, err)
+	}
+	return nil
+}
+
+// record emits the Warning events of a sync. The routine Normal events
+// (Pulling, Pulled, Created, Started) are left out: a large rollout would
+// drown everything else in them.
+func (k *Kubelet) record(pod *corev1.Pod, events []event) {
+	if k.env.Events == nil {
+		return
+	}
+	for _, e := range events {
+		k.env.Events.Eventf(pod, corev1.EventTypeWarning, e.reason, "%s", e.message)
+	}
+}
