@@ -105,19 +105,25 @@ func setConditions(pod *corev1.Pod, st *corev1.PodStatus, now time.Time) {
 	if ready.status == corev1.ConditionTrue {
 		ready = readinessGates(pod, st)
 	}
-	want := map[corev1.PodConditionType]condition{
-		corev1.PodReadyToStartContainers: {status: corev1.ConditionTrue},
-		corev1.PodInitialized:            {status: corev1.ConditionTrue},
-		corev1.PodReady:                  ready,
-		corev1.ContainersReady:           containersReady,
+	want := func(t corev1.PodConditionType) (condition, bool) {
+		switch t {
+		case corev1.PodReadyToStartContainers, corev1.PodInitialized:
+			return condition{status: corev1.ConditionTrue}, true
+		case corev1.PodReady:
+			return ready, true
+		case corev1.ContainersReady:
+			return containersReady, true
+		}
+		return condition{}, false
 	}
 	out := make([]corev1.PodCondition, 0, len(st.Conditions)+len(kubeletConditions)+1)
 	for _, t := range kubeletConditions {
-		out = append(out, want[t].apply(t, findCondition(st.Conditions, t), now))
+		w, _ := want(t)
+		out = append(out, w.apply(t, findCondition(st.Conditions, t), now))
 	}
 	scheduled := false
 	for _, c := range st.Conditions {
-		if _, owned := want[c.Type]; owned {
+		if _, owned := want(c.Type); owned {
 			continue
 		}
 		scheduled = scheduled || c.Type == corev1.PodScheduled

@@ -155,9 +155,11 @@ func (k *Kubelet) writeStatus(ctx context.Context, key string, pod *corev1.Pod, 
 	if equality.Semantic.DeepEqual(&pod.Status, st) {
 		return nil
 	}
-	updated := pod.DeepCopy()
+	// A shallow copy is enough: the client only reads the object it sends,
+	// and the shared metadata and spec are never modified.
+	updated := *pod
 	updated.Status = *st
-	if _, err := k.env.Client.CoreV1().Pods(pod.Namespace).UpdateStatus(ctx, updated, metav1.UpdateOptions{}); err != nil {
+	if _, err := k.env.Client.CoreV1().Pods(pod.Namespace).UpdateStatus(ctx, &updated, metav1.UpdateOptions{}); err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil
 		}
