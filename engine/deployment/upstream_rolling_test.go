@@ -1,0 +1,190 @@
+package deployment
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+)
+
+// noTimestamp is upstream's zero creation time for rolling_test ReplicaSets.
+var noTimestamp time.Time
+
+func TestUpstreamReconcileNewReplicaSet(t *testing.T) {
+	for _, c := range casesOf(t, "reconcile_new_replica_set") {
+		t.Run(c.name(), func(t *testing.T) {
+			var in struct {
+				DeploymentReplicas       int32
+				MaxSurge, MaxUnavailable *intstr.IntOrString
+				NewRS, OldRS             struct{ SpecReplicas int32 }
+				AllRSsOrder              []string
+			}
+			var want struct {
+				Scaled             bool
+				NewRSReplicasAfter int32
+			}
+			c.decode(t, &in, &want)
+			// Upstream names both "foo-v2"; one API cannot hold two, and only
+			// the new one is ever written.
+			newOne := newRS("foo-v2", in.NewRS.SpecReplicas, nil, noTimestamp)
+			oldOne := newRS("foo-v1", in.OldRS.SpecReplicas, nil, noTimestamp)
+			byName := map[string]*appsv1.ReplicaSet{"newRS": newOne, "oldRS": oldOne}
+			var allRSs []*appsv1.ReplicaSet
+			for _, n := range in.AllRSsOrder {
+				allRSs = append(allRSs, byName[n])
+			}
+			d := newDeployment("foo", in.DeploymentReplicas, nil, in.MaxSurge, in.MaxUnavailable, map[string]string{"foo": "bar"})
+			f := newFixture(t, newOne, oldOne)
+
+			scaled, err := f.c.reconcileNewReplicaSet(context.Background(), allRSs, newOne, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if scaled != want.Scaled {
+				t.Errorf("scaled = %v, want %v", scaled, want.Scaled)
+			}
+			updates := f.rsUpdates()
+			if !want.Scaled {
+				if len(f.writes()) != 0 {
+					t.Errorf("unexpected writes: %v", f.writes())
+				}
+				return
+			}
+			if len(updates) != 1 || updates[0].Name != "foo-v2" {
+				t.Fatalf("want exactly one update of the new ReplicaSet, got %v", f.writes())
+			}
+			if got := *updates[0].Spec.Replicas; got != want.NewRSReplicasAfter {
+				t.Errorf("new ReplicaSet scaled to %d, want %d", got, want.NewRSReplicasAfter)
+			}
+		})
+	}
+}
+
+type rsAvailability struct{ SpecReplicas, AvailableReplicas int32 }
+
+func (r rsAvailability) build(name string, selector map[string]string) *appsv1.ReplicaSet {
+	rs := newRS(name, r.SpecReplicas, selector, noTimestamp)
+	rs.Status.AvailableReplicas = r.AvailableReplicas
+	return rs
+}
+
+func TestUpstreamReconcileOldReplicaSets(t *testing.T) {
+	for _, c := range casesOf(t, "reconcile_old_replica_sets") {
+		t.Run(c.name(), func(t *testing.T) {
+			var in struct {
+				DeploymentReplicas       int32
+				MaxSurge, MaxUnavailable *intstr.IntOrString
+				OldRS, NewRS             rsAvailability
+			}
+			var want struct {
+				Scaled             bool
+				OldRSReplicasAfter int32
+			}
+			c.decode(t, &in, &want)
+			newSelector, oldSelector := map[string]string{"foo": "new"}, map[string]string{"foo": "old"}
+			newOne := in.NewRS.build("foo-new", newSelector)
+			oldOne := in.OldRS.build("foo-old", oldSelector)
+			d := newDeployment("foo", in.DeploymentReplicas, nil, in.MaxSurge, in.MaxUnavailable, newSelector)
+			f := newFixture(t, newOne, oldOne)
+
+			scaled, err := f.c.reconcileOldReplicaSets(context.Background(), []*appsv1.ReplicaSet{oldOne, newOne}, []*appsv1.ReplicaSet{oldOne}, newOne, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if scaled != want.Scaled {
+				t.Errorf("scaled = %v, want %v", scaled, want.Scaled)
+			}
+			if got := *f.replicaSetNamed("foo-old").Spec.Replicas; got != want.OldRSReplicasAfter {
+				t.Errorf("old ReplicaSet at %d replicas, want %d", got, want.OldRSReplicasAfter)
+			}
+		})
+	}
+}
+
+func TestUpstreamCleanupUnhealthyReplicas(t *testing.T) {
+	for _, c := range casesOf(t, "cleanup_unhealthy_replicas") {
+		t.Run(c.name(), func(t *testing.T) {
+			var in struct {
+				DeploymentReplicas       int32
+				MaxSurge, MaxUnavailable *intstr.IntOrString
+				OldRS                    rsAvailability
+				MaxCleanupCount          int32
+			}
+			var want struct{ CleanupCount int32 }
+			c.decode(t, &in, &want)
+			oldRS := in.OldRS.build("foo-v2", nil)
+			d := newDeployment("foo", in.DeploymentReplicas, nil, in.MaxSurge, in.MaxUnavailable, nil)
+			f := newFixture(t, oldRS)
+
+			_, n, err := f.c.cleanupUnhealthyReplicas(context.Background(), []*appsv1.ReplicaSet{oldRS}, d, in.MaxCleanupCount)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n != want.CleanupCount {
+				t.Errorf("cleaned up %d, want %d", n, want.CleanupCount)
+			}
+			if got := *f.replicaSetNamed("foo-v2").Spec.Replicas; got != in.OldRS.SpecReplicas-want.CleanupCount {
+				t.Errorf("old ReplicaSet at %d replicas, want %d", got, in.OldRS.SpecReplicas-want.CleanupCount)
+			}
+		})
+	}
+}
+
+func TestUpstreamScaleDownOldReplicaSetsForRollingUpdate(t *testing.T) {
+	for _, c := range casesOf(t, "scale_down_old_rs_rolling") {
+		t.Run(c.name(), func(t *testing.T) {
+			var in struct {
+				DeploymentReplicas       int32
+				MaxSurge, MaxUnavailable *intstr.IntOrString
+				OldRS                    rsAvailability
+				AllRSs, OldRSs           []string
+			}
+			var want struct {
+				ScaledDown         bool `json:"scaledDownCount_gt_0"`
+				OldRSReplicasAfter int32
+			}
+			c.decode(t, &in, &want)
+			if len(in.AllRSs) != 1 || in.AllRSs[0] != "oldRS" || len(in.OldRSs) != 1 || in.OldRSs[0] != "oldRS" {
+				t.Fatalf("case shape not understood: allRSs %v oldRSs %v", in.AllRSs, in.OldRSs)
+			}
+			oldRS := in.OldRS.build("foo-v2", nil)
+			d := newDeployment("foo", in.DeploymentReplicas, nil, in.MaxSurge, in.MaxUnavailable, map[string]string{"foo": "bar"})
+			f := newFixture(t, oldRS)
+
+			n, err := f.c.scaleDownOldReplicaSetsForRollingUpdate(context.Background(), []*appsv1.ReplicaSet{oldRS}, []*appsv1.ReplicaSet{oldRS}, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (n > 0) != want.ScaledDown {
+				t.Errorf("scaled down %d, want scaled %v", n, want.ScaledDown)
+			}
+			updates := f.rsUpdates()
+			if !want.ScaledDown {
+				if len(f.writes()) != 0 {
+					t.Errorf("unexpected writes: %v", f.writes())
+				}
+				return
+			}
+			if len(updates) != 1 {
+				t.Fatalf("want exactly one update, got %v", f.writes())
+			}
+			if got := *updates[0].Spec.Replicas; got != want.OldRSReplicasAfter {
+				t.Errorf("old ReplicaSet scaled to %d, want %d", got, want.OldRSReplicasAfter)
+			}
+		})
+	}
+}
+
+// replicaSetNamed reads one ReplicaSet from the API.
+func (f *fixture) replicaSetNamed(name string) *appsv1.ReplicaSet {
+	f.t.Helper()
+	for _, rs := range f.replicaSets() {
+		if rs.Name == name {
+			return rs
+		}
+	}
+	f.t.Fatalf("no replica set %s", name)
+	return nil
+}
