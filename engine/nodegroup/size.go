@@ -1,0 +1,162 @@
+package nodegroup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+)
+
+// unseenTimeout is how long a created node may stay out of the cache before
+// the group stops counting on it (it was deleted before the cache saw it).
+const unseenTimeout = time.Minute
+
+// syncGroup keeps a group at its size: its first nodes at once, then a
+// replacement, after the launch delay, for every node that went away.
+func (c *Controller) syncGroup(ctx context.Context, name string) error {
+	pos, ok := c.group(name)
+	if !ok {
+		return nil
+	}
+	g := &c.groups[pos]
+	if g.Role == RoleBastion {
+		// Bastions are cloud instances, not Kubernetes nodes.
+		return nil
+	}
+	nodes, err := c.env.Listers.Nodes.List(labels.SelectorFromSet(labels.Set{LabelGroup: g.Name}))
+	if err != nil {
+		return fmt.Errorf("node group %s: list its nodes from the cache: %w", g.Name, err)
+	}
+	now := c.env.Clock.Now()
+	// Held throughout: node syncs clear expectations in the same state.
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st := c.stateLocked(g.Name)
+
+	counted := 0
+	exists := map[string]bool{}
+	for _, n := range nodes {
+		exists[n.Name] = true
+		delete(st.created, n.Name)
+		st.next = max(st.next, nodeIndex(g.Name, n.Name)+1)
+		if !detached(n) {
+			counted++
+		}
+	}
+	for n, at := range st.created {
+		if now.Sub(at) > unseenTimeout {
+			delete(st.created, n)
+			continue
+		}
+		counted++
+	}
+
+	if !st.seeded {
+		if len(nodes) > 0 && st.next >= g.Size {
+			// The group was already there (rollscope restarted).
+			st.seeded = true
+		} else {
+			return c.seed(ctx, g, pos, st, exists, now)
+		}
+	}
+
+	var errs []error
+	var waiting []time.Time
+	for _, at := range st.launches {
+		if at.After(now) {
+			waiting = append(waiting, at)
+			continue
+		}
+		if err := c.launch(ctx, g, pos, st, g.Spec, now); err != nil {
+			errs = append(errs, err)
+			waiting = append(waiting, now) // launch again on retry
+			continue
+		}
+		counted++
+	}
+	for missing := g.Size - counted - len(waiting); missing > 0; missing-- {
+		if c.LaunchDelay > 0 {
+			waiting = append(waiting, now.Add(c.LaunchDelay))
+			continue
+		}
+		if err := c.launch(ctx, g, pos, st, g.Spec, now); err != nil {
+			errs = append(errs, err)
+			waiting = append(waiting, now)
+		}
+	}
+	st.launches = waiting
+	if len(waiting) > 0 {
+		first := waiting[0]
+		for _, at := range waiting[1:] {
+			if at.Before(first) {
+				first = at
+			}
+		}
+		c.requeue(groupKeyPrefix+g.Name, first.Sub(now))
+	}
+	return errors.Join(errs...)
+}
+
+// seed creates the group's first nodes, <group>-0 … <group>-(Size-1), from
+// InitialSpec when set, so that they start out of date.
+func (c *Controller) seed(ctx context.Context, g *Group, pos int, st *groupState, exists map[string]bool, now time.Time) error {
+	spec := g.Spec
+	if g.InitialSpec != "" {
+		spec = g.InitialSpec
+	}
+	var errs []error
+	for i := range g.Size {
+		name := nodeName(g.Name, i)
+		if exists[name] {
+			continue
+		}
+		if _, ok := st.created[name]; ok {
+			continue
+		}
+		if err := c.create(ctx, g, pos, i, st, spec, now); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	st.seeded = true
+	st.next = max(st.next, g.Size)
+	return nil
+}
+
+// launch creates a replacement node with the next unused index.
+func (c *Controller) launch(ctx context.Context, g *Group, pos int, st *groupState, spec string, now time.Time) error {
+	index := st.next
+	st.next++
+	return c.create(ctx, g, pos, index, st, spec, now)
+}
+
+// create registers a node as its kubelet would: the object, then its status,
+// which a real API server drops from a create.
+func (c *Controller) create(ctx context.Context, g *Group, pos, index int, st *groupState, spec string, now time.Time) error {
+	node := newNode(g, pos, index, spec, now)
+	nodes := c.env.Client.CoreV1().Nodes()
+	created, err := nodes.Create(ctx, node, metav1.CreateOptions{})
+	if apierrors.IsAlreadyExists(err) {
+		st.created[node.Name] = now
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("node group %s: create node %s (it is retried): %w", g.Name, node.Name, err)
+	}
+	st.created[node.Name] = now
+	if readyCondition(created) == nil {
+		created.Status = node.Status
+		if _, err := nodes.UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
+			// The node's own sync posts the status again.
+			return fmt.Errorf("node group %s: post the status of new node %s (it is retried): %w", g.Name, node.Name, err)
+		}
+	}
+	c.requeue(node.Name, g.BootTime)
+	return nil
+}
