@@ -12,14 +12,23 @@ func EqualIgnoreHash(a, b *corev1.PodTemplateSpec) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return equality.Semantic.DeepEqual(withoutHashLabel(a), withoutHashLabel(b))
+	return equality.Semantic.DeepEqual(hashless(a), hashless(b))
 }
 
-// withoutHashLabel returns a copy of t without the pod-template-hash label.
-func withoutHashLabel(t *corev1.PodTemplateSpec) *corev1.PodTemplateSpec {
-	c := t.DeepCopy()
-	delete(c.Labels, PodTemplateHashLabel)
-	return c
+// hashless returns a shallow copy of t whose labels lack the
+// pod-template-hash label. It shares everything else with t, so it is only
+// for reading; this spares a deep copy on every comparison.
+func hashless(t *corev1.PodTemplateSpec) *corev1.PodTemplateSpec {
+	c := *t
+	if _, ok := c.Labels[PodTemplateHashLabel]; ok {
+		c.Labels = make(map[string]string, len(t.Labels)-1)
+		for k, v := range t.Labels {
+			if k != PodTemplateHashLabel {
+				c.Labels[k] = v
+			}
+		}
+	}
+	return &c
 }
 
 // FindNewReplicaSet returns the ReplicaSet running the deployment's current
@@ -65,5 +74,7 @@ func sameReplicaSet(a, b *appsv1.ReplicaSet) bool {
 // TemplateFromReplicaSet is the deployment template a rollback restores: the
 // ReplicaSet's template without its pod-template-hash label.
 func TemplateFromReplicaSet(rs *appsv1.ReplicaSet) corev1.PodTemplateSpec {
-	return *withoutHashLabel(&rs.Spec.Template)
+	t := rs.Spec.Template.DeepCopy()
+	delete(t.Labels, PodTemplateHashLabel)
+	return *t
 }

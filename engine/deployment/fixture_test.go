@@ -28,7 +28,7 @@ import (
 // directly (as sample-controller's tests do), a hand-driven clock, and
 // recording event and queue fakes.
 type fixture struct {
-	t        *testing.T
+	t        testing.TB
 	client   *fake.Clientset
 	indexers map[control.Kind]cache.Indexer
 	clock    *clocktesting.FakePassiveClock
@@ -41,7 +41,7 @@ var fixtureNow = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 // newFixture seeds objs into both the API and the listers. Objects created
 // through the fake API get a UID, as an API server would give them.
-func newFixture(t *testing.T, objs ...runtime.Object) *fixture {
+func newFixture(t testing.TB, objs ...runtime.Object) *fixture {
 	t.Helper()
 	f := &fixture{
 		t:        t,
