@@ -1,0 +1,160 @@
+package scheduler
+
+import (
+	"reflect"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/tools/cache"
+
+	"rollscope/engine/control"
+)
+
+// Name is the scheduler's name, in events and in the spec.schedulerName of
+// the pods it schedules.
+const Name = corev1.DefaultSchedulerName
+
+// retryInterval is how long a pod that fits nowhere waits before it is tried
+// again when no event has said that room was made, like kube-scheduler's
+// periodic flush of unschedulable pods.
+const retryInterval = 10 * time.Second
+
+// Controller is the embedded default-scheduler. It implements
+// control.Controller; its queue keys are pod keys.
+type Controller struct {
+	env *control.Env
+
+	mu    sync.Mutex
+	queue control.Queue
+	nodes *nodeCache
+	// waiting holds the pods that fit nowhere, with the cache version they
+	// last failed at: until the version moves, trying again is pointless.
+	waiting map[string]uint64
+	// retryAt holds when each waiting pod's periodic retry is due, so that a
+	// burst of failed attempts arms one timer, not one each.
+	retryAt map[string]time.Time
+}
+
+// New returns the scheduler.
+func New(env *control.Env) *Controller {
+	return &Controller{env: env, nodes: newNodeCache(), waiting: map[string]uint64{}, retryAt: map[string]time.Time{}}
+}
+
+// Name implements control.Controller.
+func (c *Controller) Name() string { return Name }
+
+// Watches implements control.Controller. Pod and node events keep the
+// per-node accounting current and enqueue the pods to schedule.
+func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEventHandler {
+	c.mu.Lock()
+	c.queue = q
+	c.mu.Unlock()
+	return map[control.Kind]cache.ResourceEventHandler{
+		control.Pods: cache.ResourceEventHandlerFuncs{
+			AddFunc:    func(obj any) { c.podChanged(nil, obj) },
+			UpdateFunc: c.podChanged,
+			DeleteFunc: c.podDeleted,
+		},
+		control.Nodes: cache.ResourceEventHandlerFuncs{
+			AddFunc:    c.nodeChanged,
+			UpdateFunc: func(_, obj any) { c.nodeChanged(obj) },
+			DeleteFunc: c.nodeDeleted,
+		},
+	}
+}
+
+// responsible reports whether p is a pod this scheduler should place.
+func responsible(p *corev1.Pod) bool {
+	return p.Spec.NodeName == "" && p.DeletionTimestamp == nil && !finished(p) &&
+		(p.Spec.SchedulerName == "" || p.Spec.SchedulerName == Name)
+}
+
+func podKey(p *corev1.Pod) string { return p.Namespace + "/" + p.Name }
+
+func (c *Controller) podChanged(oldObj, obj any) {
+	p, ok := obj.(*corev1.Pod)
+	if !ok {
+		return
+	}
+	key := podKey(p)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	freed := c.nodes.observePod(key, p)
+	if !responsible(p) {
+		c.forgetWaitingLocked(key)
+	} else {
+		if old, ok := oldObj.(*corev1.Pod); ok && (!reflect.DeepEqual(old.Spec, p.Spec) || !reflect.DeepEqual(old.Labels, p.Labels)) {
+			// The pod asks for something else now (a toleration, a selector):
+			// its last failure says nothing about this attempt.
+			delete(c.waiting, key)
+		}
+		if !c.nodes.isAssumed(key) && c.queue != nil {
+			c.queue.Add(key)
+		}
+	}
+	if freed {
+		c.retryWaitingLocked()
+	}
+}
+
+func (c *Controller) podDeleted(obj any) {
+	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = t.Obj
+	}
+	p, ok := obj.(*corev1.Pod)
+	if !ok {
+		return
+	}
+	key := podKey(p)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.forgetWaitingLocked(key)
+	if c.nodes.forgetPod(key, p.UID) {
+		c.retryWaitingLocked()
+	}
+}
+
+func (c *Controller) nodeChanged(obj any) {
+	n, ok := obj.(*corev1.Node)
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.nodes.setNode(n) {
+		c.retryWaitingLocked()
+	}
+}
+
+func (c *Controller) nodeDeleted(obj any) {
+	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = t.Obj
+	}
+	n, ok := obj.(*corev1.Node)
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.nodes.removeNode(n.Name) {
+		// Nothing fits better with a node fewer, but the waiting pods'
+		// "0/N nodes" message is now out of date.
+		c.retryWaitingLocked()
+	}
+}
+
+// retryWaitingLocked enqueues every pod that fits nowhere, in key order.
+func (c *Controller) retryWaitingLocked() {
+	if c.queue == nil {
+		return
+	}
+	for _, key := range sortedKeys(c.waiting) {
+		c.queue.Add(key)
+	}
+}
+
+func (c *Controller) forgetWaitingLocked(key string) {
+	delete(c.waiting, key)
+	delete(c.retryAt, key)
+}
