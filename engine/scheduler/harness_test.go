@@ -45,8 +45,10 @@ type queue struct {
 	after []string
 }
 
-func (q *queue) Add(key string)                      { q.added = append(q.added, key) }
-func (q *queue) AddAfter(key string, d time.Duration) { q.after = append(q.after, fmt.Sprintf("%s@%s", key, d)) }
+func (q *queue) Add(key string) { q.added = append(q.added, key) }
+func (q *queue) AddAfter(key string, d time.Duration) {
+	q.after = append(q.after, fmt.Sprintf("%s@%s", key, d))
+}
 
 type events struct{ lines []string }
 
@@ -263,7 +265,9 @@ func pod(name, cpu, memory string, opts ...podOpt) *corev1.Pod {
 	return p
 }
 
-func onNode(n string) podOpt { return func(p *corev1.Pod) { p.Spec.NodeName = n; p.Status.Phase = corev1.PodRunning } }
+func onNode(n string) podOpt {
+	return func(p *corev1.Pod) { p.Spec.NodeName = n; p.Status.Phase = corev1.PodRunning }
+}
 
 func tolerating(t corev1.Toleration) podOpt {
 	return func(p *corev1.Pod) { p.Spec.Tolerations = append(p.Spec.Tolerations, t) }
