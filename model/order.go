@@ -11,7 +11,11 @@ import (
 // order the cache listed the ReplicaSets in.
 
 // olderFirst orders by creation time, oldest first; equal times by name.
+// Nil entries go last.
 func olderFirst(a, b *appsv1.ReplicaSet) int {
+	if a == nil || b == nil {
+		return nilLast(a, b)
+	}
 	if a.CreationTimestamp.Equal(&b.CreationTimestamp) {
 		return compareStrings(a.Name, b.Name)
 	}
@@ -19,6 +23,19 @@ func olderFirst(a, b *appsv1.ReplicaSet) int {
 		return -1
 	}
 	return 1
+}
+
+// nilLast orders a nil ReplicaSet after any other.
+func nilLast(a, b *appsv1.ReplicaSet) int {
+	switch {
+	case a == nil && b == nil:
+		return 0
+	case a == nil:
+		return 1
+	case b == nil:
+		return -1
+	}
+	return 0
 }
 
 func compareStrings(a, b string) int {
@@ -38,13 +55,21 @@ func SortByCreationTimestamp(rss []*appsv1.ReplicaSet) {
 
 // SortByCreationTimestampNewestFirst sorts newest first (equal times by name descending).
 func SortByCreationTimestampNewestFirst(rss []*appsv1.ReplicaSet) {
-	slices.SortStableFunc(rss, func(a, b *appsv1.ReplicaSet) int { return olderFirst(b, a) })
+	slices.SortStableFunc(rss, func(a, b *appsv1.ReplicaSet) int {
+		if a == nil || b == nil {
+			return nilLast(a, b)
+		}
+		return olderFirst(b, a)
+	})
 }
 
 // SortBySizeNewer sorts the largest spec.replicas first; among equals the
 // newer ReplicaSet first. Proportional scale-up hands leftovers to the first.
 func SortBySizeNewer(rss []*appsv1.ReplicaSet) {
 	slices.SortStableFunc(rss, func(a, b *appsv1.ReplicaSet) int {
+		if a == nil || b == nil {
+			return nilLast(a, b)
+		}
 		if SpecReplicas(a) == SpecReplicas(b) {
 			return olderFirst(b, a)
 		}
@@ -56,6 +81,9 @@ func SortBySizeNewer(rss []*appsv1.ReplicaSet) {
 // older ReplicaSet first. Proportional scale-down takes leftovers from the first.
 func SortBySizeOlder(rss []*appsv1.ReplicaSet) {
 	slices.SortStableFunc(rss, func(a, b *appsv1.ReplicaSet) int {
+		if a == nil || b == nil {
+			return nilLast(a, b)
+		}
 		if SpecReplicas(a) == SpecReplicas(b) {
 			return olderFirst(a, b)
 		}
@@ -75,6 +103,9 @@ func bigger(a, b *appsv1.ReplicaSet) int {
 // the front.
 func SortByRevision(rss []*appsv1.ReplicaSet) {
 	slices.SortStableFunc(rss, func(a, b *appsv1.ReplicaSet) int {
+		if a == nil || b == nil {
+			return nilLast(a, b)
+		}
 		ra, errA := Revision(a)
 		rb, errB := Revision(b)
 		if errA != nil || errB != nil || ra == rb {

@@ -7,8 +7,11 @@ import (
 )
 
 // SpecReplicas is a ReplicaSet's spec.replicas; an unset value means 1, as
-// the API server defaults it.
+// the API server defaults it, and no ReplicaSet at all means 0.
 func SpecReplicas(rs *appsv1.ReplicaSet) int32 {
+	if rs == nil {
+		return 0
+	}
 	if rs.Spec.Replicas == nil {
 		return 1
 	}

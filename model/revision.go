@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"reflect"
 	"strconv"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -11,6 +12,9 @@ import (
 // Revision is the object's deployment.kubernetes.io/revision. An object
 // without the annotation is revision 0; one that does not parse is an error.
 func Revision(obj metav1.Object) (int64, error) {
+	if obj == nil || reflect.ValueOf(obj).IsNil() {
+		return 0, nil
+	}
 	v, ok := obj.GetAnnotations()[RevisionAnnotation]
 	if !ok {
 		return 0, nil

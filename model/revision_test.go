@@ -174,3 +174,23 @@ func TestHistoryTable(t *testing.T) {
 		t.Errorf("RolloutHistoryOutput = %q", got)
 	}
 }
+
+func TestNilReplicaSetsDoNotPanic(t *testing.T) {
+	var none *appsv1.ReplicaSet
+	rss := []*appsv1.ReplicaSet{revisioned("b", "2", "x", 1), none, revisioned("a", "1", "x", 0)}
+	for name, sort := range map[string]func([]*appsv1.ReplicaSet){
+		"ByCreationTimestamp": model.SortByCreationTimestamp, "NewestFirst": model.SortByCreationTimestampNewestFirst,
+		"BySizeNewer": model.SortBySizeNewer, "BySizeOlder": model.SortBySizeOlder, "ByRevision": model.SortByRevision,
+	} {
+		sort(rss)
+		if rss[2] != nil {
+			t.Errorf("Sort%s: nil entry not last: %v", name, rss)
+		}
+	}
+	if v, err := model.Revision(none); v != 0 || err != nil {
+		t.Errorf("Revision(nil) = %d, %v", v, err)
+	}
+	if model.MaxRevision(rss) != 2 || model.LastRevision(rss) != 1 || model.ReplicaCount(rss) != 0 || model.HistoryTable(rss) == "" {
+		t.Error("nil entries changed the sums")
+	}
+}

@@ -71,7 +71,11 @@ func (c *Controller) isScalingEvent(ctx context.Context, d *appsv1.Deployment, r
 // spec.replicas + maxSurge is shared out in proportion to size, leftovers to
 // the largest.
 func (c *Controller) scale(ctx context.Context, d *appsv1.Deployment, newRS *appsv1.ReplicaSet, oldRSs []*appsv1.ReplicaSet) error {
-	if rs := model.FindActiveOrLatest(newRS, oldRSs); rs != nil {
+	// Upstream sorts the old ReplicaSets newest first while looking for the
+	// active or latest one, and walks them in that order from then on.
+	olds := slices.Clone(oldRSs)
+	model.SortByCreationTimestampNewestFirst(olds)
+	if rs := model.FindActiveOrLatest(newRS, olds); rs != nil {
 		if model.SpecReplicas(rs) == model.DesiredReplicas(d) {
 			return nil
 		}
@@ -79,7 +83,7 @@ func (c *Controller) scale(ctx context.Context, d *appsv1.Deployment, newRS *app
 		return err
 	}
 	if model.IsSaturated(d, newRS) {
-		for _, old := range model.FilterActive(oldRSs) {
+		for _, old := range model.FilterActive(olds) {
 			if _, _, err := c.scaleReplicaSetAndRecordEvent(ctx, old, 0, d); err != nil {
 				return err
 			}
@@ -90,10 +94,6 @@ func (c *Controller) scale(ctx context.Context, d *appsv1.Deployment, newRS *app
 		// Recreate never runs two ReplicaSets at once on purpose; leave them.
 		return nil
 	}
-	// Upstream has just sorted the old ReplicaSets newest first (finding the
-	// active or latest one); that is the order when nothing needs moving.
-	olds := slices.Clone(oldRSs)
-	model.SortByCreationTimestampNewestFirst(olds)
 	active := model.FilterActive(append(olds, newRS))
 
 	allowed := int32(0)
