@@ -1,0 +1,165 @@
+package memapi
+
+import (
+	"math/rand"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/version"
+	"k8s.io/apimachinery/pkg/watch"
+	fakediscovery "k8s.io/client-go/discovery/fake"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/utils/clock"
+)
+
+// Options configures a Cluster.
+type Options struct {
+	// Clock stamps creationTimestamp and deletionTimestamp (and the other
+	// times the server sets); nil means the real clock.
+	Clock clock.PassiveClock
+	// Seed makes generateName suffixes and UIDs reproducible.
+	Seed int64
+}
+
+// watchHistoryPerResource is how many changes per resource a watch can be
+// resumed across; older resourceVersions get 410 Gone, as from the real
+// server's watch cache, and informers relist.
+const watchHistoryPerResource = 4096
+
+// clearActionsEvery bounds the fake clientset's record of actions, which it
+// would otherwise keep forever.
+const clearActionsEvery = 1024
+
+// Cluster is an in-memory Kubernetes API server.
+type Cluster struct {
+	clock  clock.PassiveClock
+	client *fake.Clientset
+	kinds  []*kind
+	calls  atomic.Uint64
+
+	// mu serialises every read and write of the store. Writes are committed,
+	// and watchers and subscribers told, while it is held.
+	mu           sync.Mutex
+	rv           uint64
+	tables       map[schema.GroupVersionResource]*table
+	owners       ownerIndex
+	live         map[string]location // UID → where the object is stored
+	names        *rand.Rand
+	seed         int64
+	uidCounter   uint64
+	historyLimit int
+
+	lastRV atomic.Uint64
+
+	subMu sync.Mutex // serialises changes to subs
+	subs  atomic.Pointer[[]*subscription]
+}
+
+type subscription struct{ fn func(watch.Event) }
+
+// New starts an empty cluster holding the namespaces "default",
+// "kube-system" and "kube-public".
+func New(opts Options) *Cluster {
+	return newCluster(opts, watchHistoryPerResource)
+}
+
+func newCluster(opts Options, historyLimit int) *Cluster {
+	c := &Cluster{
+		clock:        opts.Clock,
+		kinds:        servedKinds(),
+		tables:       map[schema.GroupVersionResource]*table{},
+		owners:       ownerIndex{},
+		live:         map[string]location{},
+		names:        rand.New(rand.NewSource(opts.Seed)),
+		seed:         opts.Seed,
+		historyLimit: historyLimit,
+	}
+	if c.clock == nil {
+		c.clock = clock.RealClock{}
+	}
+	for _, k := range c.kinds {
+		c.tables[k.gvr] = newTable(k, historyLimit)
+	}
+	c.mu.Lock()
+	for _, ns := range []string{metav1.NamespaceDefault, metav1.NamespaceSystem, metav1.NamespacePublic} {
+		// Cannot fail: the names are valid and the store is empty.
+		_, _ = c.create(c.tables[corev1.SchemeGroupVersion.WithResource("namespaces")], "", &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{})
+	}
+	c.mu.Unlock()
+
+	cs := fake.NewSimpleClientset()
+	cs.PrependReactor("*", "*", c.react)
+	cs.PrependWatchReactor("*", c.reactWatch)
+	cs.Resources = discoveryLists(c.kinds)
+	if d, ok := cs.Discovery().(*fakediscovery.FakeDiscovery); ok {
+		d.FakedServerVersion = &version.Info{Major: "1", Minor: "36", GitVersion: "v1.36.3", Platform: "linux/amd64"}
+	}
+	c.client = cs
+	return c
+}
+
+// Client returns the typed client of the cluster. Every call on it is
+// answered by this cluster.
+func (c *Cluster) Client() kubernetes.Interface { return c.client }
+
+// ResourceVersion returns the last committed resourceVersion.
+func (c *Cluster) ResourceVersion() uint64 { return c.lastRV.Load() }
+
+// Subscribe registers fn, called synchronously inside every committed write,
+// in commit order, with the stored object (shared: callers must not modify
+// it). Event types are watch.Added, watch.Modified and watch.Deleted. fn must
+// not block and must not call back into the cluster. cancel unregisters fn;
+// it may be called more than once, and from inside fn.
+func (c *Cluster) Subscribe(fn func(watch.Event)) (cancel func()) {
+	s := &subscription{fn: fn}
+	// Holding mu orders the registration with commits: fn sees exactly the
+	// writes committed after Subscribe returns.
+	c.mu.Lock()
+	c.subMu.Lock()
+	c.storeSubs(append(c.loadSubs(), s))
+	c.subMu.Unlock()
+	c.mu.Unlock()
+
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			c.subMu.Lock()
+			defer c.subMu.Unlock()
+			c.storeSubs(slices.DeleteFunc(c.loadSubs(), func(o *subscription) bool { return o == s }))
+		})
+	}
+}
+
+// loadSubs returns a private copy of the subscriber list.
+func (c *Cluster) loadSubs() []*subscription {
+	if p := c.subs.Load(); p != nil {
+		return slices.Clone(*p)
+	}
+	return nil
+}
+
+func (c *Cluster) storeSubs(s []*subscription) { c.subs.Store(&s) }
+
+// notify calls every subscriber with a committed change.
+func (c *Cluster) notify(ev watch.Event) {
+	p := c.subs.Load()
+	if p == nil {
+		return
+	}
+	for _, s := range *p {
+		s.fn(ev)
+	}
+}
+
+// now is the server's notion of the current time. Timestamps in object
+// metadata have a resolution of one second, as they do once a real server
+// has stored them.
+func (c *Cluster) now() metav1.Time {
+	return metav1.NewTime(c.clock.Now().Truncate(time.Second))
+}

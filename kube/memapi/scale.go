@@ -1,0 +1,131 @@
+package memapi
+
+import (
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apivalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// scaleOf returns the autoscaling/v1 Scale view of a scalable object.
+func scaleOf(obj runtime.Object) (*autoscalingv1.Scale, error) {
+	m := metaOf(obj)
+	s := &autoscalingv1.Scale{ObjectMeta: metav1.ObjectMeta{
+		Name: m.GetName(), Namespace: m.GetNamespace(), UID: m.GetUID(),
+		ResourceVersion: m.GetResourceVersion(), CreationTimestamp: m.GetCreationTimestamp(),
+	}}
+	var selector *metav1.LabelSelector
+	switch o := obj.(type) {
+	case *appsv1.Deployment:
+		s.Spec.Replicas, s.Status.Replicas, selector = deref(o.Spec.Replicas), o.Status.Replicas, o.Spec.Selector
+	case *appsv1.ReplicaSet:
+		s.Spec.Replicas, s.Status.Replicas, selector = deref(o.Spec.Replicas), o.Status.Replicas, o.Spec.Selector
+	case *corev1.ReplicationController:
+		s.Spec.Replicas, s.Status.Replicas = deref(o.Spec.Replicas), o.Status.Replicas
+		s.Status.Selector = labels.SelectorFromSet(o.Spec.Selector).String()
+		return s, nil
+	default:
+		return nil, fmt.Errorf("%T has no scale subresource", obj)
+	}
+	sel, err := metav1.LabelSelectorAsSelector(selector)
+	if err != nil {
+		return nil, fmt.Errorf("reading the selector of %s: %w", m.GetName(), err)
+	}
+	s.Status.Selector = sel.String()
+	return s, nil
+}
+
+// setReplicas sets spec.replicas of a scalable object.
+func setReplicas(obj runtime.Object, replicas int32) {
+	switch o := obj.(type) {
+	case *appsv1.Deployment:
+		o.Spec.Replicas = &replicas
+	case *appsv1.ReplicaSet:
+		o.Spec.Replicas = &replicas
+	case *corev1.ReplicationController:
+		o.Spec.Replicas = &replicas
+	}
+}
+
+func deref(p *int32) int32 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// getScale handles GET of the scale subresource. The caller holds c.mu.
+func (c *Cluster) getScale(t *table, namespace, name string) (runtime.Object, error) {
+	obj := t.get(namespace, name)
+	if obj == nil {
+		return nil, apierrors.NewNotFound(t.kind.groupResource(), name)
+	}
+	return c.scaleResult(obj)
+}
+
+func (c *Cluster) scaleResult(obj runtime.Object) (runtime.Object, error) {
+	s, err := scaleOf(obj)
+	if err != nil {
+		return nil, apierrors.NewInternalError(err)
+	}
+	return s, nil
+}
+
+// updateScale handles PUT of the scale subresource: the new replica count
+// is written to the object's spec (bumping its generation), conditional on
+// the Scale's resourceVersion when it carries one. The caller holds c.mu.
+func (c *Cluster) updateScale(t *table, namespace string, s *autoscalingv1.Scale, dryRun bool) (runtime.Object, error) {
+	k := t.kind
+	if s == nil {
+		return nil, apierrors.NewBadRequest("expected an autoscaling/v1 Scale")
+	}
+	if namespace == "" {
+		namespace = s.Namespace
+	}
+	old := t.get(namespace, s.Name)
+	if old == nil {
+		return nil, apierrors.NewNotFound(k.groupResource(), s.Name)
+	}
+	if errs := apivalidation.ValidateNonnegativeField(int64(s.Spec.Replicas), field.NewPath("spec", "replicas")); len(errs) > 0 {
+		return nil, apierrors.NewInvalid(autoscalingv1.SchemeGroupVersion.WithKind("Scale").GroupKind(), s.Name, errs)
+	}
+	if err := checkPreconditions(k, metaOf(old), s.UID, s.ResourceVersion); err != nil {
+		return nil, err
+	}
+	next := old.DeepCopyObject()
+	setReplicas(next, s.Spec.Replicas)
+	next = specWrite(k, old, next)
+	written, err := c.replace(t, old, next, "", dryRun)
+	if err != nil {
+		return nil, err
+	}
+	return c.scaleResult(written)
+}
+
+// patchScale handles PATCH of the scale subresource.
+func (c *Cluster) patchScale(t *table, namespace, name string, pt types.PatchType, data []byte, dryRun bool) (runtime.Object, error) {
+	obj := t.get(namespace, name)
+	if obj == nil {
+		return nil, apierrors.NewNotFound(t.kind.groupResource(), name)
+	}
+	current, err := scaleOf(obj)
+	if err != nil {
+		return nil, apierrors.NewInternalError(err)
+	}
+	patched := &autoscalingv1.Scale{}
+	if err := applyPatch(t.kind, name, pt, current, data, patched); err != nil {
+		return nil, err
+	}
+	if patched.Name != name {
+		return nil, apierrors.NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", patched.Name, name))
+	}
+	return c.updateScale(t, namespace, patched, dryRun)
+}

@@ -1,0 +1,159 @@
+package memapi
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
+)
+
+// objectKey names a stored object within its resource.
+type objectKey struct{ namespace, name string }
+
+func compareKeys(a, b objectKey) int {
+	return cmp.Or(cmp.Compare(a.namespace, b.namespace), cmp.Compare(a.name, b.name))
+}
+
+// table holds the objects of one resource. Stored objects are never modified
+// once committed: a write stores a new object, so an object handed to a
+// subscriber or queued for a watcher stays valid and unchanged.
+type table struct {
+	kind     *kind
+	objects  map[objectKey]runtime.Object
+	history  history
+	watchers map[*watcher]struct{}
+}
+
+func newTable(k *kind, historyLimit int) *table {
+	return &table{
+		kind:     k,
+		objects:  map[objectKey]runtime.Object{},
+		history:  history{limit: historyLimit},
+		watchers: map[*watcher]struct{}{},
+	}
+}
+
+// get returns the stored object (shared, read-only) or nil.
+func (t *table) get(namespace, name string) runtime.Object {
+	if !t.kind.namespaced {
+		namespace = ""
+	}
+	return t.objects[objectKey{namespace, name}]
+}
+
+// sorted returns the stored objects of namespace ("" = all) in key order, the
+// order the real server lists in.
+func (t *table) sorted(namespace string) []runtime.Object {
+	keys := make([]objectKey, 0, len(t.objects))
+	for k := range t.objects {
+		if namespace == "" || k.namespace == namespace {
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, compareKeys)
+	out := make([]runtime.Object, len(keys))
+	for i, k := range keys {
+		out[i] = t.objects[k]
+	}
+	return out
+}
+
+// metaOf returns the metadata of an API object. Every served kind has
+// ObjectMeta, so the error path only guards against foreign objects.
+func metaOf(obj runtime.Object) metav1.Object {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return &metav1.ObjectMeta{}
+	}
+	return m
+}
+
+func keyOf(m metav1.Object) objectKey { return objectKey{m.GetNamespace(), m.GetName()} }
+
+// commit makes one change visible: it gives obj the next resourceVersion,
+// stores or removes it, records it for watch replay, and tells watchers and
+// subscribers, in that order. obj must be a new object that nobody else
+// holds; from here on it belongs to the store and is never modified. prev is
+// the stored object it replaces (nil for Added).
+func (c *Cluster) commit(t *table, typ watch.EventType, obj, prev runtime.Object) {
+	c.rv++
+	m := metaOf(obj)
+	m.SetResourceVersion(strconv.FormatUint(c.rv, 10))
+	key := keyOf(m)
+	if typ == watch.Deleted {
+		delete(t.objects, key)
+		delete(c.live, string(m.GetUID()))
+	} else {
+		t.objects[key] = obj
+		c.live[string(m.GetUID())] = location{t.kind.gvr, key}
+	}
+	c.owners.update(t.kind.gvr, key, prev, obj, typ == watch.Deleted)
+
+	ev := change{rv: c.rv, typ: typ, obj: obj, prev: prev}
+	t.history.add(ev)
+	for w := range t.watchers {
+		w.offer(ev)
+	}
+	c.lastRV.Store(c.rv)
+	c.notify(watch.Event{Type: typ, Object: obj})
+}
+
+// change is one committed write, as kept for watchers.
+type change struct {
+	rv   uint64
+	typ  watch.EventType
+	obj  runtime.Object // the stored object; for Deleted, its final state
+	prev runtime.Object // the object it replaced, nil for Added
+}
+
+// location names where an object is stored.
+type location struct {
+	resource schema.GroupVersionResource
+	key      objectKey
+}
+
+// ownerIndex finds the dependents of an owner by its UID, for cascading
+// deletion without scanning every object.
+type ownerIndex map[string]map[location]struct{}
+
+func (ix ownerIndex) update(resource schema.GroupVersionResource, key objectKey, prev, obj runtime.Object, deleted bool) {
+	d := location{resource, key}
+	if prev != nil {
+		for _, ref := range metaOf(prev).GetOwnerReferences() {
+			if set := ix[string(ref.UID)]; set != nil {
+				delete(set, d)
+				if len(set) == 0 {
+					delete(ix, string(ref.UID))
+				}
+			}
+		}
+	}
+	if deleted || obj == nil {
+		return
+	}
+	for _, ref := range metaOf(obj).GetOwnerReferences() {
+		set := ix[string(ref.UID)]
+		if set == nil {
+			set = map[location]struct{}{}
+			ix[string(ref.UID)] = set
+		}
+		set[d] = struct{}{}
+	}
+}
+
+// dependents returns the dependents of owner in a stable order.
+func (ix ownerIndex) dependents(owner string) []location {
+	out := make([]location, 0, len(ix[owner]))
+	for d := range ix[owner] {
+		out = append(out, d)
+	}
+	slices.SortFunc(out, func(a, b location) int {
+		return cmp.Or(cmp.Compare(a.resource.String(), b.resource.String()), compareKeys(a.key, b.key))
+	})
+	return out
+}
