@@ -49,7 +49,12 @@ func FindNewReplicaSet(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) *appsv1.R
 // FindOldReplicaSets splits off every ReplicaSet but the new one: all of them
 // in their given order, and the required ones that still have replicas.
 func FindOldReplicaSets(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (required, all []*appsv1.ReplicaSet) {
-	newRS := FindNewReplicaSet(d, rss)
+	return OldReplicaSetsBesides(FindNewReplicaSet(d, rss), rss)
+}
+
+// OldReplicaSetsBesides is FindOldReplicaSets when the new ReplicaSet (nil
+// if none) is already known, sparing the template comparisons.
+func OldReplicaSetsBesides(newRS *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet) (required, all []*appsv1.ReplicaSet) {
 	for _, rs := range rss {
 		if rs == nil || (newRS != nil && sameReplicaSet(rs, newRS)) {
 			continue

@@ -18,21 +18,21 @@ import (
 // the old ones, bringing the new one's revision and annotations and the
 // deployment's revision up to date on the way.
 func (c *Controller) getAllReplicaSetsAndSyncRevision(ctx context.Context, d *appsv1.Deployment, rsList []*appsv1.ReplicaSet, create bool) (*appsv1.ReplicaSet, []*appsv1.ReplicaSet, error) {
-	_, oldRSs := model.FindOldReplicaSets(d, rsList)
-	newRS, err := c.getNewReplicaSet(ctx, d, rsList, oldRSs, create)
+	existing := model.FindNewReplicaSet(d, rsList)
+	_, oldRSs := model.OldReplicaSetsBesides(existing, rsList)
+	newRS, err := c.getNewReplicaSet(ctx, d, existing, oldRSs, create)
 	if err != nil {
 		return nil, nil, err
 	}
 	return newRS, oldRSs, nil
 }
 
-// getNewReplicaSet returns the ReplicaSet running the deployment's template,
-// or nil. An existing one gets the next revision (MaxRevision of the old ones
+// getNewReplicaSet returns the ReplicaSet running the deployment's template
+// (existing, found by the caller), or nil. An existing one gets the next revision (MaxRevision of the old ones
 // + 1, never lowered) and the deployment's annotations and minReadySeconds;
 // when that needs a write it returns right after it, and the deployment's
 // own revision follows on a later sync, as upstream.
-func (c *Controller) getNewReplicaSet(ctx context.Context, d *appsv1.Deployment, rsList, oldRSs []*appsv1.ReplicaSet, create bool) (*appsv1.ReplicaSet, error) {
-	existing := model.FindNewReplicaSet(d, rsList)
+func (c *Controller) getNewReplicaSet(ctx context.Context, d *appsv1.Deployment, existing *appsv1.ReplicaSet, oldRSs []*appsv1.ReplicaSet, create bool) (*appsv1.ReplicaSet, error) {
 	newRevision := strconv.FormatInt(model.MaxRevision(oldRSs)+1, 10)
 
 	if existing != nil {
