@@ -23,13 +23,19 @@ func TestErrorsReadAsUpstream(t *testing.T) {
 		msg    string
 	}{
 		{
-			name:   "get a missing deployment",
-			call:   func(f *fixture) error { _, err := f.client.AppsV1().Deployments("default").Get(ctx, "x", metav1.GetOptions{}); return err },
+			name: "get a missing deployment",
+			call: func(f *fixture) error {
+				_, err := f.client.AppsV1().Deployments("default").Get(ctx, "x", metav1.GetOptions{})
+				return err
+			},
 			reason: metav1.StatusReasonNotFound, msg: `deployments.apps "x" not found`,
 		},
 		{
-			name:   "get a missing pod",
-			call:   func(f *fixture) error { _, err := f.client.CoreV1().Pods("default").Get(ctx, "x", metav1.GetOptions{}); return err },
+			name: "get a missing pod",
+			call: func(f *fixture) error {
+				_, err := f.client.CoreV1().Pods("default").Get(ctx, "x", metav1.GetOptions{})
+				return err
+			},
 			reason: metav1.StatusReasonNotFound, msg: `pods "x" not found`,
 		},
 		{
@@ -88,18 +94,25 @@ func TestErrorsReadAsUpstream(t *testing.T) {
 			reason: metav1.StatusReasonInternalError, msg: `Internal error occurred: resourceVersion should not be set on objects to be created`,
 		},
 		{
-			name:   "create without a name",
-			call:   func(f *fixture) error { _, err := f.client.CoreV1().Pods("default").Create(ctx, pod("", "a"), metav1.CreateOptions{}); return err },
+			name: "create without a name",
+			call: func(f *fixture) error {
+				_, err := f.client.CoreV1().Pods("default").Create(ctx, pod("", "a"), metav1.CreateOptions{})
+				return err
+			},
 			reason: metav1.StatusReasonInvalid, msg: `Pod "" is invalid: metadata.name: Required value: name or generateName is required`,
 		},
 		{
-			name:   "delete a missing object",
-			call:   func(f *fixture) error { return f.client.CoreV1().ConfigMaps("default").Delete(ctx, "x", metav1.DeleteOptions{}) },
+			name: "delete a missing object",
+			call: func(f *fixture) error {
+				return f.client.CoreV1().ConfigMaps("default").Delete(ctx, "x", metav1.DeleteOptions{})
+			},
 			reason: metav1.StatusReasonNotFound, msg: `configmaps "x" not found`,
 		},
 		{
-			name:   "delete the default namespace",
-			call:   func(f *fixture) error { return f.client.CoreV1().Namespaces().Delete(ctx, "default", metav1.DeleteOptions{}) },
+			name: "delete the default namespace",
+			call: func(f *fixture) error {
+				return f.client.CoreV1().Namespaces().Delete(ctx, "default", metav1.DeleteOptions{})
+			},
 			reason: metav1.StatusReasonForbidden, msg: `namespaces "default" is forbidden: this namespace may not be deleted`,
 		},
 		{

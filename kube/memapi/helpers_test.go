@@ -8,6 +8,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes"
@@ -121,4 +122,12 @@ func (f *fixture) runningPod(t testing.TB, name, app, node string, ready bool) *
 	}
 	p.Status.Conditions = append(p.Status.Conditions, corev1.PodCondition{Type: corev1.PodReady, Status: status})
 	return must(f.client.CoreV1().Pods("default").UpdateStatus(ctx, p, metav1.UpdateOptions{}))(t)
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func intOrStr(v int) intstr.IntOrString { return intstr.FromInt(v) }
+
+func resources(cpu, memory string) corev1.ResourceList {
+	return corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu), corev1.ResourceMemory: resource.MustParse(memory)}
 }

@@ -1,6 +1,7 @@
 package memapi
 
 import (
+	"encoding/json"
 	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -110,8 +111,28 @@ func (c *Cluster) updateScale(t *table, namespace string, s *autoscalingv1.Scale
 	return c.scaleResult(written)
 }
 
-// patchScale handles PATCH of the scale subresource.
+// patchScale handles PATCH of the scale subresource. client-go reaches it
+// through the parent's typed Patch, which decodes the server's Scale into
+// the parent's type: the answer is that decoding, so that the typed client
+// gets what it would get from a real server (name, replicas) instead of a
+// type it cannot hold.
 func (c *Cluster) patchScale(t *table, namespace, name string, pt types.PatchType, data []byte, dryRun bool) (runtime.Object, error) {
+	s, err := c.patchScaleOnly(t, namespace, name, pt, data, dryRun)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return nil, apierrors.NewInternalError(fmt.Errorf("encoding the scale of %s: %w", name, err))
+	}
+	out := t.kind.newObject()
+	if err := json.Unmarshal(raw, out); err != nil {
+		return nil, apierrors.NewInternalError(fmt.Errorf("decoding the scale of %s as a %s: %w", name, t.kind.gvk.Kind, err))
+	}
+	return out, nil
+}
+
+func (c *Cluster) patchScaleOnly(t *table, namespace, name string, pt types.PatchType, data []byte, dryRun bool) (runtime.Object, error) {
 	obj := t.get(namespace, name)
 	if obj == nil {
 		return nil, apierrors.NewNotFound(t.kind.groupResource(), name)

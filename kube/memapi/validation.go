@@ -264,4 +264,3 @@ func validateBudgetSpec(s *policyv1.PodDisruptionBudgetSpec, spec *field.Path) f
 	}
 	return errs
 }
-
