@@ -1,0 +1,185 @@
+package trace
+
+import (
+	"strconv"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"rollscope/engine/nodegroup"
+	"rollscope/model"
+)
+
+// The projections below hold exactly the fields of one trace line, so that
+// comparing two of them tells whether a line is due. They are comparable
+// structs of scalars: no maps, no pointers.
+
+// objectKey identifies a namespaced object (namespace "" for nodes).
+type objectKey struct{ namespace, name string }
+
+type deploymentLine struct {
+	spec, replicas, updated, ready, available, unavailable int32
+	paused                                                 bool
+	progressing, availableCondition                        string
+}
+
+func projectDeployment(d *appsv1.Deployment) deploymentLine {
+	l := deploymentLine{
+		spec:        replicasOrOne(d.Spec.Replicas),
+		replicas:    d.Status.Replicas,
+		updated:     d.Status.UpdatedReplicas,
+		ready:       d.Status.ReadyReplicas,
+		available:   d.Status.AvailableReplicas,
+		unavailable: d.Status.UnavailableReplicas,
+		paused:      d.Spec.Paused,
+	}
+	for i := range d.Status.Conditions {
+		c := &d.Status.Conditions[i]
+		switch c.Type {
+		case appsv1.DeploymentProgressing:
+			l.progressing = c.Reason
+		case appsv1.DeploymentAvailable:
+			l.availableCondition = string(c.Status)
+		}
+	}
+	return l
+}
+
+// replicaSetLine serves ReplicaSets and ReplicationControllers alike; the
+// owner is kept as kind and name so that projecting it allocates nothing.
+type replicaSetLine struct {
+	ownerKind, ownerName             string
+	revision                         int64
+	spec, replicas, ready, available int32
+}
+
+func projectReplicaSet(rs *appsv1.ReplicaSet) replicaSetLine {
+	l := replicaSetLine{
+		revision:  revision(rs.Annotations),
+		spec:      replicasOrOne(rs.Spec.Replicas),
+		replicas:  rs.Status.Replicas,
+		ready:     rs.Status.ReadyReplicas,
+		available: rs.Status.AvailableReplicas,
+	}
+	if ref := metav1.GetControllerOfNoCopy(rs); ref != nil {
+		l.ownerKind, l.ownerName = lowerKind(ref.Kind), ref.Name
+	}
+	return l
+}
+
+// projectReplicationController has no owner: ReplicationControllers are
+// top-level workloads.
+func projectReplicationController(rc *corev1.ReplicationController) replicaSetLine {
+	return replicaSetLine{
+		revision:  revision(rc.Annotations),
+		spec:      replicasOrOne(rc.Spec.Replicas),
+		replicas:  rc.Status.Replicas,
+		ready:     rc.Status.ReadyReplicas,
+		available: rc.Status.AvailableReplicas,
+	}
+}
+
+// replicasOrOne applies the API default of one replica to an unset count.
+func replicasOrOne(r *int32) int32 {
+	if r == nil {
+		return 1
+	}
+	return *r
+}
+
+func revision(annotations map[string]string) int64 {
+	v, err := strconv.ParseInt(annotations[model.RevisionAnnotation], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return v
+}
+
+type nodeLine struct {
+	group                string
+	ready, unschedulable bool
+	pods                 int
+	upToDate             bool
+}
+
+// projectNode needs the count of active pods bound to the node, which the
+// writer tracks from pod events, and the group specs to judge upToDate.
+func projectNode(n *corev1.Node, pods int, specs map[string]string) nodeLine {
+	l := nodeLine{
+		group:         n.Labels[nodegroup.LabelGroup],
+		unschedulable: n.Spec.Unschedulable,
+		pods:          pods,
+		upToDate:      true,
+	}
+	for i := range n.Status.Conditions {
+		if c := &n.Status.Conditions[i]; c.Type == corev1.NodeReady {
+			l.ready = c.Status == corev1.ConditionTrue
+		}
+	}
+	// A node of a group the scenario does not declare has nothing to be
+	// out of date with.
+	if spec, ok := specs[l.group]; ok {
+		l.upToDate = n.Annotations[nodegroup.AnnotationSpec] == spec
+	}
+	return l
+}
+
+type eventLine struct {
+	objectKind, objectName string
+	reason, message        string
+}
+
+// projectEvent returns false for events about objects the trace does not follow.
+func projectEvent(e *corev1.Event) (eventLine, bool) {
+	switch e.InvolvedObject.Kind {
+	case "Deployment", "ReplicaSet", "ReplicationController", "Node", "PodDisruptionBudget":
+	default:
+		return eventLine{}, false
+	}
+	return eventLine{
+		objectKind: lowerKind(e.InvolvedObject.Kind),
+		objectName: e.InvolvedObject.Name,
+		reason:     e.Reason,
+		message:    e.Message,
+	}, true
+}
+
+// lowerKind gives the kubectl-style lower-case kind without allocating for
+// the kinds a trace meets.
+func lowerKind(kind string) string {
+	switch kind {
+	case "Deployment":
+		return "deployment"
+	case "ReplicaSet":
+		return "replicaset"
+	case "ReplicationController":
+		return "replicationcontroller"
+	case "Node":
+		return "node"
+	case "PodDisruptionBudget":
+		return "poddisruptionbudget"
+	case "DaemonSet":
+		return "daemonset"
+	case "StatefulSet":
+		return "statefulset"
+	case "Pod":
+		return "pod"
+	}
+	b := []byte(kind)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// podBinding is where an active pod counts: its node, or "" when it is
+// unscheduled or no longer active.
+func podBinding(p *corev1.Pod) string {
+	if !model.IsPodActive(p) {
+		return ""
+	}
+	return p.Spec.NodeName
+}

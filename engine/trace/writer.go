@@ -1,0 +1,224 @@
+package trace
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/watch"
+
+	"rollscope/engine/nodegroup"
+)
+
+// Format is how a trace is printed.
+type Format string
+
+const (
+	// JSONL prints one JSON object per line, for machines and diffs.
+	JSONL Format = "jsonl"
+	// Table prints a `kubectl get rs -w`-style table, for people.
+	Table Format = "table"
+)
+
+// ParseFormat checks a --format flag value.
+func ParseFormat(s string) (Format, error) {
+	switch Format(s) {
+	case JSONL, Table:
+		return Format(s), nil
+	}
+	return "", fmt.Errorf("unknown trace format %q (use %s or %s)", s, JSONL, Table)
+}
+
+// Writer turns the committed changes of a run into trace lines. It keeps the
+// last projection of every object it follows, so that a line is written only
+// when one of its fields changes. It is safe for use from several goroutines;
+// lines appear in call order.
+type Writer struct {
+	mu     sync.Mutex
+	out    *bufio.Writer
+	table  bool
+	start  time.Time
+	specs  map[string]string // node group → its current Spec
+	header bool
+	line   []byte // the line being encoded, reused
+
+	deployments map[objectKey]deploymentLine
+	replicaSets map[objectKey]replicaSetLine
+	rcs         map[objectKey]replicaSetLine
+	nodes       map[string]nodeLine
+	events      map[objectKey]eventLine
+	podNode     map[objectKey]string // active pod → the node it is bound to
+	nodePods    map[string]int       // node → active pods bound to it
+}
+
+// New writes a trace of format f to w. start is the virtual time of the
+// beginning of the run; groups give the spec that makes a node up to date.
+// An unknown format writes JSONL.
+func New(w io.Writer, f Format, start time.Time, groups []nodegroup.Group) *Writer {
+	specs := make(map[string]string, len(groups))
+	for _, g := range groups {
+		specs[g.Name] = g.Spec
+	}
+	return &Writer{
+		out:         bufio.NewWriterSize(w, 64<<10),
+		table:       f == Table,
+		start:       start,
+		specs:       specs,
+		deployments: map[objectKey]deploymentLine{},
+		replicaSets: map[objectKey]replicaSetLine{},
+		rcs:         map[objectKey]replicaSetLine{},
+		nodes:       map[string]nodeLine{},
+		events:      map[objectKey]eventLine{},
+		podNode:     map[objectKey]string{},
+		nodePods:    map[string]int{},
+	}
+}
+
+// Observe takes one committed change, in commit order. Objects the trace
+// does not follow are ignored; pods only feed the node lines' pod counts.
+func (w *Writer) Observe(now time.Time, ev watch.Event) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	deleted := ev.Type == watch.Deleted
+	if !deleted && ev.Type != watch.Added && ev.Type != watch.Modified {
+		return
+	}
+	t := now.Sub(w.start)
+	switch o := ev.Object.(type) {
+	case *corev1.Pod:
+		w.observePod(t, o, deleted)
+	case *appsv1.ReplicaSet:
+		key := objectKey{o.Namespace, o.Name}
+		if deleted {
+			delete(w.replicaSets, key)
+			w.writeDeleted(t, kindReplicaSet, key)
+			return
+		}
+		if l := projectReplicaSet(o); record(w.replicaSets, key, l) {
+			w.writeReplicaSet(t, kindReplicaSet, key, l)
+		}
+	case *corev1.ReplicationController:
+		key := objectKey{o.Namespace, o.Name}
+		if deleted {
+			delete(w.rcs, key)
+			w.writeDeleted(t, kindReplicationController, key)
+			return
+		}
+		if l := projectReplicationController(o); record(w.rcs, key, l) {
+			w.writeReplicaSet(t, kindReplicationController, key, l)
+		}
+	case *appsv1.Deployment:
+		key := objectKey{o.Namespace, o.Name}
+		if deleted {
+			delete(w.deployments, key)
+			w.writeDeleted(t, kindDeployment, key)
+			return
+		}
+		if l := projectDeployment(o); record(w.deployments, key, l) {
+			w.writeDeployment(t, key, l)
+		}
+	case *corev1.Node:
+		if deleted {
+			delete(w.nodes, o.Name)
+			w.writeDeleted(t, kindNode, objectKey{name: o.Name})
+			return
+		}
+		w.nodes[o.Name] = w.updateNode(t, o.Name, projectNode(o, w.nodePods[o.Name], w.specs))
+	case *corev1.Event:
+		key := objectKey{o.Namespace, o.Name}
+		if deleted {
+			// Events expire; that is not a change worth a line.
+			delete(w.events, key)
+			return
+		}
+		if l, ok := projectEvent(o); ok && record(w.events, key, l) {
+			w.writeEvent(t, l)
+		}
+	}
+}
+
+// record keeps l as the latest projection of key and reports whether it
+// differs from the one before, that is whether a line is due.
+func record[L comparable](m map[objectKey]L, key objectKey, l L) bool {
+	if old, ok := m[key]; ok && old == l {
+		return false
+	}
+	m[key] = l
+	return true
+}
+
+// updateNode writes the node's line when it differs from the last one and
+// returns the projection to keep.
+func (w *Writer) updateNode(t time.Duration, name string, l nodeLine) nodeLine {
+	if old, ok := w.nodes[name]; !ok || old != l {
+		w.writeNode(t, name, l)
+	}
+	return l
+}
+
+// observePod moves the pod's count between nodes when its binding changes,
+// and rewrites the lines of the nodes whose count changed.
+func (w *Writer) observePod(t time.Duration, p *corev1.Pod, deleted bool) {
+	key := objectKey{p.Namespace, p.Name}
+	was := w.podNode[key]
+	now := ""
+	if !deleted {
+		now = podBinding(p)
+	}
+	if was == now {
+		return
+	}
+	if now == "" {
+		delete(w.podNode, key)
+	} else {
+		w.podNode[key] = now
+	}
+	if was != "" {
+		w.addPods(t, was, -1)
+	}
+	if now != "" {
+		w.addPods(t, now, +1)
+	}
+}
+
+func (w *Writer) addPods(t time.Duration, node string, delta int) {
+	n := w.nodePods[node] + delta
+	if n == 0 {
+		delete(w.nodePods, node)
+	} else {
+		w.nodePods[node] = n
+	}
+	if l, ok := w.nodes[node]; ok {
+		l.pods = n
+		w.nodes[node] = w.updateNode(t, node, l)
+	}
+}
+
+// Action writes the outcome of a scenario or console action: result is "ok"
+// or the error text.
+func (w *Writer) Action(now time.Time, kind, target, result string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.writeAction(now.Sub(w.start), kind, target, result)
+}
+
+// End writes the last line of a run, saying why it stopped.
+func (w *Writer) End(now time.Time, reason string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.writeEnd(now.Sub(w.start), reason)
+}
+
+// Flush writes out buffered lines and reports the first write error, if any.
+func (w *Writer) Flush() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err := w.out.Flush(); err != nil {
+		return fmt.Errorf("write trace: %w", err)
+	}
+	return nil
+}
