@@ -58,30 +58,28 @@ func (p *parser) nodeGroups(n *yaml.Node) ([]nodegroup.Group, error) {
 // nodeGroup reads one group and returns the node of its name, where a
 // duplicate name is reported.
 func (p *parser) nodeGroup(n *yaml.Node, where string) (nodegroup.Group, *yaml.Node, error) {
-	g, err := p.nodeGroupFields(n, where)
-	if err != nil {
-		return g, nil, err
-	}
-	f, _ := p.mapping(n, where, nodeGroupKeys...)
-	return g, f.get("name"), nil
-}
-
-func (p *parser) nodeGroupFields(n *yaml.Node, where string) (nodegroup.Group, error) {
 	var g nodegroup.Group
 	f, err := p.mapping(n, where, nodeGroupKeys...)
 	if err != nil {
-		return g, err
+		return g, nil, err
 	}
 	nameNode := f.get("name")
 	if nameNode == nil {
-		return g, p.errorf(f.node, "%s has no name (add name: nodes)", where)
+		return g, nil, p.errorf(f.node, "%s has no name (add name: nodes)", where)
 	}
 	if g.Name, err = p.str(nameNode, where+".name"); err != nil {
-		return g, err
+		return g, nil, err
 	}
 	if msgs := validation.IsDNS1123Label(g.Name); len(msgs) > 0 {
-		return g, p.errorf(nameNode, "%s.name %q is not usable in node names: %s", where, g.Name, msgs[0])
+		return g, nil, p.errorf(nameNode, "%s.name %q is not usable in node names: %s", where, g.Name, msgs[0])
 	}
+	g, err = p.nodeGroupSettings(f, g, where)
+	return g, nameNode, err
+}
+
+// nodeGroupSettings reads everything of a group but its name.
+func (p *parser) nodeGroupSettings(f *fields, g nodegroup.Group, where string) (nodegroup.Group, error) {
+	var err error
 	g.Role = nodegroup.RoleNode
 	if r := f.get("role"); r != nil {
 		role, err := p.str(r, where+".role")

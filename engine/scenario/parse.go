@@ -113,23 +113,32 @@ func decodeNode(dec *yaml.Decoder, n *yaml.Node) (err error) {
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
-// syntaxError reports a YAML syntax error at its line. The parser names the
-// line for most errors; for the rest it is found by parsing ever longer
-// prefixes of the text until the same error appears.
+// syntaxError reports a YAML syntax error at its line. The parser's own line
+// is often where the enclosing block starts rather than where the mistake is,
+// so the line is found by parsing ever longer prefixes of the text until the
+// same error appears; the parser's line is the fallback.
 func (p *parser) syntaxError(data []byte, err error) *Error {
 	text := oneLine(err.Error())
-	if m := yamlLineRE.FindStringSubmatch(text); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		return p.errorAt(line, "invalid YAML: %s (check indentation, quoting and colons)", m[2])
-	}
 	msg := strings.TrimPrefix(text, "yaml: ")
-	return p.errorAt(syntaxErrorLine(data, err.Error()), "invalid YAML: %s (check indentation, quoting and colons)", msg)
+	line := syntaxErrorLine(data, err.Error())
+	if m := yamlLineRE.FindStringSubmatch(text); m != nil {
+		msg = m[2]
+		if line == 0 {
+			line, _ = strconv.Atoi(m[1])
+		}
+	}
+	if line == 0 {
+		line = bytes.Count(data, []byte("\n")) + 1
+	}
+	return p.errorAt(line, "invalid YAML: %s (check indentation, quoting and colons)", msg)
 }
 
 // maxLocatedLines bounds the prefix search of syntaxErrorLine, whose cost
 // grows with the square of the file's length.
 const maxLocatedLines = 2000
 
+// syntaxErrorLine returns the first line at which the text, cut just after
+// that line, fails with errText; 0 when none does.
 func syntaxErrorLine(data []byte, errText string) int {
 	lines := bytes.SplitAfter(data, []byte("\n"))
 	limit := min(len(lines), maxLocatedLines)
@@ -149,5 +158,5 @@ func syntaxErrorLine(data []byte, errText string) int {
 			break
 		}
 	}
-	return len(lines)
+	return 0
 }
