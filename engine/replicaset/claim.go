@@ -17,82 +17,81 @@ import (
 	"rollscope/model"
 )
 
-// candidatePods returns the active pods an owner may claim: those whose
-// controller reference names it, and orphans its selector matches. They come
-// sorted by name so that adoption and victim choice are reproducible.
-func (c *Controller) candidatePods(o owner, sel labels.Selector) ([]*corev1.Pod, error) {
+// candidates are the active pods an owner may claim: those whose controller
+// reference names it (from the controller-uid index), and orphans its
+// selector matches.
+type candidates struct {
+	owned, orphans []*corev1.Pod
+}
+
+func (c *Controller) candidatePods(o owner, sel labels.Selector) (candidates, error) {
+	var cs candidates
 	owned, err := c.env.Listers.PodIndex.ByIndex(control.IndexByController, string(o.rs.UID))
 	if err != nil {
-		return nil, fmt.Errorf("list pods owned by %s: %w", ownerKey(o), err)
+		return cs, fmt.Errorf("list pods owned by %s: %w", ownerKey(o), err)
 	}
-	matching, err := c.env.Listers.Pods.Pods(o.rs.Namespace).List(sel)
-	if err != nil {
-		return nil, fmt.Errorf("list pods matching %s: %w", ownerKey(o), err)
-	}
-	var pods []*corev1.Pod
+	cs.owned = make([]*corev1.Pod, 0, len(owned))
 	for _, obj := range owned {
 		if p, ok := obj.(*corev1.Pod); ok && p.Namespace == o.rs.Namespace && model.IsPodActive(p) {
-			pods = append(pods, p)
+			cs.owned = append(cs.owned, p)
 		}
 	}
-	for _, p := range matching {
-		if metav1.GetControllerOfNoCopy(p) == nil && model.IsPodActive(p) {
-			pods = append(pods, p)
+	for _, name := range c.orphans.names(o.rs.Namespace) {
+		p, err := c.env.Listers.Pods.Pods(o.rs.Namespace).Get(name)
+		if err != nil {
+			continue // deleted since; its event will update the set
+		}
+		if metav1.GetControllerOfNoCopy(p) == nil && model.IsPodActive(p) && sel.Matches(labels.Set(p.Labels)) {
+			cs.orphans = append(cs.orphans, p)
 		}
 	}
-	sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
-	return pods, nil
+	return cs, nil
 }
 
 // claim returns the pods the owner keeps: those it controls whose labels
-// still match, plus matching orphans it adopts. Pods it controls that no
-// longer match are released, so that relabelling a pod takes it out of
-// service without deleting it. An owner being deleted neither adopts nor
-// releases.
-func (c *Controller) claim(ctx context.Context, o owner, sel labels.Selector, pods []*corev1.Pod) ([]*corev1.Pod, error) {
-	var claimed []*corev1.Pod
+// still match, plus the orphans it adopts. Pods it controls that no longer
+// match are released, so that relabelling a pod takes it out of service
+// without deleting it. An owner being deleted neither adopts nor releases.
+// Adoptions and releases are made in pod name order.
+func (c *Controller) claim(ctx context.Context, o owner, sel labels.Selector, cs candidates) ([]*corev1.Pod, error) {
+	claimed := make([]*corev1.Pod, 0, len(cs.owned)+len(cs.orphans))
+	var release []*corev1.Pod
+	for _, p := range cs.owned {
+		if sel.Matches(labels.Set(p.Labels)) {
+			claimed = append(claimed, p)
+		} else {
+			release = append(release, p)
+		}
+	}
+	if o.rs.DeletionTimestamp != nil {
+		return claimed, nil
+	}
 	var errs []error
-	deleting := o.rs.DeletionTimestamp != nil
-	var adoptable *error // checked once, on the first orphan
-	for _, p := range pods {
-		matches := sel.Matches(labels.Set(p.Labels))
-		if ref := metav1.GetControllerOfNoCopy(p); ref != nil {
-			if ref.UID != o.rs.UID {
-				continue
-			}
-			if matches {
-				claimed = append(claimed, p)
-				continue
-			}
-			if deleting {
-				continue
-			}
-			if err := c.release(ctx, o, p); err != nil {
+	sortByName(release)
+	for _, p := range release {
+		if err := c.release(ctx, o, p); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(cs.orphans) > 0 {
+		if err := c.canAdopt(ctx, o); err != nil {
+			return claimed, errors.Join(append(errs, fmt.Errorf("cannot adopt pods: %w", err))...)
+		}
+	}
+	for _, p := range cs.orphans { // already in name order
+		if err := c.adopt(ctx, o, p); err != nil {
+			if !apierrors.IsNotFound(err) {
 				errs = append(errs, err)
 			}
-			continue
-		}
-		if deleting || !matches || p.DeletionTimestamp != nil || p.Namespace != o.rs.Namespace {
-			continue
-		}
-		if adoptable == nil {
-			err := c.canAdopt(ctx, o)
-			adoptable = &err
-		}
-		if *adoptable != nil {
-			errs = append(errs, fmt.Errorf("cannot adopt pod %s: %w", podKey(p), *adoptable))
-			continue
-		}
-		if err := c.adopt(ctx, o, p); err != nil {
-			if apierrors.IsNotFound(err) {
-				continue
-			}
-			errs = append(errs, err)
 			continue
 		}
 		claimed = append(claimed, p)
 	}
 	return claimed, errors.Join(errs...)
+}
+
+func sortByName(pods []*corev1.Pod) {
+	sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
 }
 
 // canAdopt re-reads the owner from the API: the cache may not show yet that

@@ -17,6 +17,8 @@ type Controller struct {
 	exp   *expectations
 	gates gates
 	burst int
+	// orphans are the pods without a controller, kept by the handlers.
+	orphans *orphanSet
 
 	mu    sync.Mutex
 	queue control.Queue
@@ -36,12 +38,13 @@ func NewReplicationController(env *control.Env) *Controller {
 
 func newController(env *control.Env, kind kindAdapter, name string) *Controller {
 	return &Controller{
-		env:   env,
-		kind:  kind,
-		name:  name,
-		exp:   newExpectations(env.Clock),
-		gates: defaultGates,
-		burst: burstReplicas,
+		env:     env,
+		kind:    kind,
+		name:    name,
+		exp:     newExpectations(env.Clock),
+		gates:   defaultGates,
+		burst:   burstReplicas,
+		orphans: newOrphanSet(),
 	}
 }
 

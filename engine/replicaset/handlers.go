@@ -70,6 +70,7 @@ func (c *Controller) podAdded(obj any) {
 	if !ok {
 		return
 	}
+	c.orphans.observe(p)
 	if p.DeletionTimestamp != nil {
 		// A pod that appears already terminating (e.g. after a controller
 		// restart) must not count as a creation.
@@ -94,6 +95,10 @@ func (c *Controller) podUpdated(oldObj, newObj any) {
 	cur, ok2 := newObj.(*corev1.Pod)
 	if !ok1 || !ok2 || cur.ResourceVersion == old.ResourceVersion {
 		// Periodic resyncs carry no news.
+		return
+	}
+	c.orphans.observe(cur)
+	if !mattersToOwner(old, cur) {
 		return
 	}
 	labelsChanged := !reflect.DeepEqual(cur.Labels, old.Labels)
@@ -141,6 +146,10 @@ func (c *Controller) podDeleted(obj any) {
 	if !ok {
 		return
 	}
+	if p.DeletionTimestamp == nil {
+		// Really gone, not just terminating.
+		c.orphans.remove(p.Namespace, p.Name)
+	}
 	o, ok := c.resolve(p.Namespace, metav1.GetControllerOfNoCopy(p))
 	if !ok {
 		return
@@ -179,4 +188,20 @@ func (c *Controller) ownerDeleted(obj any) {
 	}
 	c.exp.forget(ownerKey(o))
 	c.enqueue(o)
+}
+
+// mattersToOwner reports whether a pod update can change what its owner
+// does or reports: whether it counts (labels, controller, deletion, phase),
+// and whether and since when it is ready (status counts). Kubelet status
+// churn (container states, other conditions, IPs) does not, and skipping it
+// keeps a large simulated rollout from syncing its ReplicaSets once per
+// status write. Victim ranking reads other fields, but only when replicas
+// change, and then from the cache as it is.
+func mattersToOwner(old, cur *corev1.Pod) bool {
+	return !reflect.DeepEqual(old.Labels, cur.Labels) ||
+		!reflect.DeepEqual(old.OwnerReferences, cur.OwnerReferences) ||
+		(old.DeletionTimestamp == nil) != (cur.DeletionTimestamp == nil) ||
+		model.IsPodActive(old) != model.IsPodActive(cur) ||
+		model.IsPodReady(old) != model.IsPodReady(cur) ||
+		!readySince(old).Equal(readySince(cur))
 }

@@ -30,7 +30,7 @@ var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // only when the test calls observe, so a test decides when "the informer"
 // catches up with the API.
 type harness struct {
-	t      *testing.T
+	t      testing.TB
 	client *fake.Clientset
 	clock  *clocktesting.FakePassiveClock
 	ix     map[control.Kind]cache.Indexer
@@ -63,7 +63,7 @@ func (e *events) Eventf(obj runtime.Object, eventType, reason, format string, ar
 	e.lines = append(e.lines, eventType+" "+reason+" "+fmt.Sprintf(format, args...))
 }
 
-func newHarness(t *testing.T, rc bool, objs ...runtime.Object) *harness {
+func newHarness(t testing.TB, rc bool, objs ...runtime.Object) *harness {
 	t.Helper()
 	h := &harness{
 		t:      t,

@@ -2,6 +2,7 @@ package replicaset
 
 import (
 	"context"
+	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -43,6 +44,10 @@ func (c *Controller) manageReplicas(ctx context.Context, o owner, pods []*corev1
 		return err
 	case diff > 0:
 		n := min(diff, c.burst)
+		// Victims are ranked from a fixed (name) order, so that ties, and a
+		// delete-everything that is not ranked at all, are reproducible.
+		pods = slices.Clone(pods)
+		sortByName(pods)
 		victims := podsToDelete(pods, c.familyPods(o), n, c.env.Clock.Now(), c.gates)
 		keys := make([]string, len(victims))
 		for i, p := range victims {

@@ -24,22 +24,25 @@ const (
 const statusUpdateRetries = 1
 
 // calculateStatus counts pods (the owner's active pods, as they were before
-// this sync's creations and deletions) and sets or clears the ReplicaFailure
-// condition after manageErr.
-func (c *Controller) calculateStatus(o owner, pods []*corev1.Pod, manageErr error) appsv1.ReplicaSetStatus {
+// this sync's creations and deletions; all selected by sel) and sets or
+// clears the ReplicaFailure condition after manageErr.
+func (c *Controller) calculateStatus(o owner, sel labels.Selector, pods []*corev1.Pod, manageErr error) appsv1.ReplicaSetStatus {
 	rs := o.rs
 	status := rs.Status
 	status.Conditions = slices.Clone(rs.Status.Conditions)
 	templateLabels := labels.SelectorFromSet(rs.Spec.Template.Labels)
+	// When the selector is exactly the template's labels, every selected pod
+	// is fully labelled; large ReplicaSets are spared a lookup per pod.
+	allFullyLabeled := templateLabels.String() == sel.String()
 	now := c.env.Clock.Now()
 	var fullyLabeled, ready, available int32
 	for _, p := range pods {
-		if templateLabels.Matches(labels.Set(p.Labels)) {
+		if allFullyLabeled || templateLabels.Matches(labels.Set(p.Labels)) {
 			fullyLabeled++
 		}
 		if model.IsPodReady(p) {
 			ready++
-			if model.IsPodAvailable(p, rs.Spec.MinReadySeconds, now) {
+			if rs.Spec.MinReadySeconds == 0 || model.IsPodAvailable(p, rs.Spec.MinReadySeconds, now) {
 				available++
 			}
 		}

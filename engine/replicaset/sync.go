@@ -39,11 +39,11 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 	// Decide before reading pods: if creations or deletions are still in
 	// flight, the pod cache is behind and the pods must only be counted.
 	cacheTrusted := c.exp.satisfied(key)
-	pods, err := c.candidatePods(o, sel)
+	cs, err := c.candidatePods(o, sel)
 	if err != nil {
 		return err
 	}
-	pods, err = c.claim(ctx, o, sel, pods)
+	pods, err := c.claim(ctx, o, sel, cs)
 	if err != nil {
 		return err
 	}
@@ -53,7 +53,7 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 		manageErr = c.manageReplicas(ctx, o, pods)
 	}
 
-	updated, err := c.updateStatus(ctx, o, c.calculateStatus(o, pods, manageErr))
+	updated, err := c.updateStatus(ctx, o, c.calculateStatus(o, sel, pods, manageErr))
 	if err != nil {
 		return fmt.Errorf("update status of %s %s: %w", c.kind.gvk().Kind, key, err)
 	}
