@@ -80,6 +80,9 @@ func New(w io.Writer, f Format, start time.Time, groups []nodegroup.Group) *Writ
 
 // Observe takes one committed change, in commit order. Objects the trace
 // does not follow are ignored; pods only feed the node lines' pod counts.
+// A deletion writes one line with type, namespace, name and "deleted":true
+// (nodes have no namespace and their line none); an expired event writes
+// nothing.
 func (w *Writer) Observe(now time.Time, ev watch.Event) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -90,8 +93,14 @@ func (w *Writer) Observe(now time.Time, ev watch.Event) {
 	t := now.Sub(w.start)
 	switch o := ev.Object.(type) {
 	case *corev1.Pod:
+		if o == nil {
+			return
+		}
 		w.observePod(t, o, deleted)
 	case *appsv1.ReplicaSet:
+		if o == nil {
+			return
+		}
 		key := objectKey{o.Namespace, o.Name}
 		if deleted {
 			delete(w.replicaSets, key)
@@ -102,6 +111,9 @@ func (w *Writer) Observe(now time.Time, ev watch.Event) {
 			w.writeReplicaSet(t, kindReplicaSet, key, l)
 		}
 	case *corev1.ReplicationController:
+		if o == nil {
+			return
+		}
 		key := objectKey{o.Namespace, o.Name}
 		if deleted {
 			delete(w.rcs, key)
@@ -112,6 +124,9 @@ func (w *Writer) Observe(now time.Time, ev watch.Event) {
 			w.writeReplicaSet(t, kindReplicationController, key, l)
 		}
 	case *appsv1.Deployment:
+		if o == nil {
+			return
+		}
 		key := objectKey{o.Namespace, o.Name}
 		if deleted {
 			delete(w.deployments, key)
@@ -122,6 +137,9 @@ func (w *Writer) Observe(now time.Time, ev watch.Event) {
 			w.writeDeployment(t, key, l)
 		}
 	case *corev1.Node:
+		if o == nil {
+			return
+		}
 		if deleted {
 			delete(w.nodes, o.Name)
 			w.writeDeleted(t, kindNode, objectKey{name: o.Name})
@@ -129,6 +147,9 @@ func (w *Writer) Observe(now time.Time, ev watch.Event) {
 		}
 		w.nodes[o.Name] = w.updateNode(t, o.Name, projectNode(o, w.nodePods[o.Name], w.specs))
 	case *corev1.Event:
+		if o == nil {
+			return
+		}
 		key := objectKey{o.Namespace, o.Name}
 		if deleted {
 			// Events expire; that is not a change worth a line.

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -262,5 +264,59 @@ func TestTableColumnsAlign(t *testing.T) {
 	}
 	if at := strings.Index(header, "PROGRESSING"); !strings.HasSuffix(rows[3], "ReplicaSetUpdated") || strings.Index(rows[3], "ReplicaSetUpdated") != at {
 		t.Errorf("progressing reason not under its heading: %q", rows[3])
+	}
+}
+
+// TestConcurrentUse runs Observe, Action and End from several goroutines:
+// under -race this proves the writer's locking, and every line must still be
+// whole.
+func TestConcurrentUse(t *testing.T) {
+	var out bytes.Buffer
+	w := trace.New(&out, trace.JSONL, start, groups)
+	w.Observe(start, watch.Event{Type: watch.Added, Object: node("nodes-0", "v2", true, false)})
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 50 {
+				name := fmt.Sprintf("p-%d-%d", g, i)
+				w.Observe(at(float64(i)), watch.Event{Type: watch.Added, Object: pod(name, "nodes-0", corev1.PodRunning)})
+				w.Action(at(float64(i)), "scale", "deployment/frontend", "ok")
+			}
+		}()
+	}
+	wg.Wait()
+	w.End(at(100), "quiescent")
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	rows := lines(out.String())
+	// One node line per pod added (the count rises each time), one per action, the first node line and the end.
+	if want := 1 + 200 + 200 + 1; len(rows) != want {
+		t.Errorf("got %d lines, want %d", len(rows), want)
+	}
+	lastNode := ""
+	for _, r := range rows {
+		if strings.Contains(r, `"type":"node"`) {
+			lastNode = r
+		}
+	}
+	if !strings.Contains(lastNode, `"pods":200,`) {
+		t.Errorf("the last node line should count all 200 pods: %s", lastNode)
+	}
+	for _, r := range rows {
+		if !strings.HasPrefix(r, `{"t":`) || !strings.HasSuffix(r, "}") {
+			t.Fatalf("torn line: %q", r)
+		}
+	}
+}
+
+func TestTypedNilObjectsAreIgnored(t *testing.T) {
+	got := play(t, trace.JSONL, []step{
+		added(1, (*corev1.Pod)(nil)), added(1, (*corev1.Node)(nil)), added(1, (*corev1.Event)(nil)),
+	})
+	if got != "" {
+		t.Errorf("got %q", got)
 	}
 }
