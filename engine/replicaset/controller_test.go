@@ -1,6 +1,7 @@
 package replicaset
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -359,6 +360,54 @@ func TestHandlersEnqueueOwners(t *testing.T) {
 	h.hs["pods"].OnUpdate(ready, ready)
 	if len(h.queue.added) != 0 {
 		t.Errorf("resync enqueued %v", h.queue.added)
+	}
+
+	// Kubelet churn that changes neither readiness nor membership is too.
+	churned := ready.DeepCopy()
+	churned.ResourceVersion = "3"
+	churned.Status.PodIP = "10.0.0.7"
+	churned.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "php", Ready: true}}
+	h.hs["pods"].OnUpdate(ready, churned)
+	if len(h.queue.added) != 0 {
+		t.Errorf("status churn enqueued %v", h.queue.added)
+	}
+
+	// A relabelled pod is looked at: its owner must release it.
+	relabelled := churned.DeepCopy()
+	relabelled.ResourceVersion = "4"
+	relabelled.Labels = map[string]string{"app": "debug"}
+	h.hs["pods"].OnUpdate(churned, relabelled)
+	if !slices.Equal(h.queue.added, []string{"default/web"}) {
+		t.Errorf("relabel enqueued %v, want default/web", h.queue.added)
+	}
+}
+
+func TestOrphanAppearingLaterIsAdopted(t *testing.T) {
+	h := newHarness(t, false, newRS("web", 1))
+	if err := h.sync("default/web"); err != nil {
+		t.Fatal(err)
+	}
+	h.observe()
+	// Someone deletes the controller's pod and, by hand, creates a matching
+	// bare pod; then the controller's pod goes away.
+	pods := h.pods()
+	ctx := context.Background()
+	if _, err := h.client.CoreV1().Pods("default").Create(ctx, podOf(nil, "", "by-hand", "node-a", corev1.PodRunning, ago(time.Minute)), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.client.CoreV1().Pods("default").Delete(ctx, pods[0].Name, metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	h.observe()
+	h.actions()
+	if err := h.sync("default/web"); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.actions(); count(got, "create pods") != 0 || count(got, "patch pods") != 1 {
+		t.Errorf("actions %v, want the bare pod adopted (one patch) and nothing created", got)
+	}
+	if ref := controllerOf(*h.podNamed("by-hand")); ref == nil || ref.UID != "uid-web" {
+		t.Errorf("by-hand controlled by %+v, want web", ref)
 	}
 }
 

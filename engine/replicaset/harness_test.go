@@ -236,6 +236,16 @@ func (h *harness) pods() []corev1.Pod {
 	return list.Items
 }
 
+func (h *harness) podNamed(name string) *corev1.Pod {
+	h.t.Helper()
+	p, err := h.client.CoreV1().Pods("default").Get(context.Background(), name, metav1.GetOptions{})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.client.ClearActions()
+	return p
+}
+
 func (h *harness) replicaSet(name string) *appsv1.ReplicaSet {
 	h.t.Helper()
 	rs, err := h.client.AppsV1().ReplicaSets("default").Get(context.Background(), name, metav1.GetOptions{})
