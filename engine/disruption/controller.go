@@ -1,6 +1,7 @@
 package disruption
 
 import (
+	"reflect"
 	"sort"
 	"sync"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
+	"rollscope/model"
 )
 
 // Name is the controller's name in events, as in kube-controller-manager.
@@ -50,6 +52,11 @@ func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEve
 		control.Pods: cache.ResourceEventHandlerFuncs{
 			AddFunc: func(obj any) { c.podChanged(obj) },
 			UpdateFunc: func(oldObj, obj any) {
+				old, ok1 := oldObj.(*corev1.Pod)
+				cur, ok2 := obj.(*corev1.Pod)
+				if ok1 && ok2 && !mattersToBudget(old, cur) {
+					return
+				}
 				// A relabelled pod may have left one budget for another.
 				c.podChanged(oldObj)
 				c.podChanged(obj)
@@ -97,3 +104,14 @@ func (c *Controller) podChanged(obj any) {
 }
 
 func budgetKey(b *policyv1.PodDisruptionBudget) string { return b.Namespace + "/" + b.Name }
+
+// mattersToBudget reports whether a pod update can change a budget's status:
+// which budgets select it, whether it is healthy, and which controller's
+// scale it counts towards. Skipping the kubelet's other status writes keeps
+// a large simulated rollout from recounting its budget once per write.
+func mattersToBudget(old, cur *corev1.Pod) bool {
+	return !reflect.DeepEqual(old.Labels, cur.Labels) ||
+		!reflect.DeepEqual(old.OwnerReferences, cur.OwnerReferences) ||
+		(old.DeletionTimestamp == nil) != (cur.DeletionTimestamp == nil) ||
+		model.IsPodReady(old) != model.IsPodReady(cur)
+}

@@ -379,6 +379,19 @@ func TestPodEventsEnqueueTheBudgetsSelectingThem(t *testing.T) {
 		t.Errorf("enqueued %v, want %v", h.queue.added, want)
 	}
 	h.queue.added = nil
+	churn := p.DeepCopy()
+	churn.Status.PodIP = "10.0.0.9"
+	h.hs[control.Pods].OnUpdate(p, churn)
+	if len(h.queue.added) != 0 {
+		t.Errorf("a status write that changes no budget enqueued %v", h.queue.added)
+	}
+	unready := p.DeepCopy()
+	unready.Status.Conditions[0].Status = corev1.ConditionFalse
+	h.hs[control.Pods].OnUpdate(p, unready)
+	if want := []string{"default/a-all", "default/c-web", "default/a-all", "default/c-web"}; !slices.Equal(h.queue.added, want) {
+		t.Errorf("readiness change enqueued %v, want %v", h.queue.added, want)
+	}
+	h.queue.added = nil
 	moved := p.DeepCopy()
 	moved.Labels["app"] = "db"
 	h.hs[control.Pods].OnUpdate(p, moved)
