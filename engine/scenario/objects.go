@@ -1,12 +1,9 @@
 package scenario
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -106,7 +103,7 @@ func (p *parser) objects(n *yaml.Node, namespace string) (*objectSet, error) {
 		kind := obj.GetObjectKind().GroupVersionKind().Kind
 		key := objectKey{kind, m.GetNamespace(), m.GetName()}
 		if first, dup := set.byKey[key]; dup {
-			return nil, p.errorAt(nameLine-p.offset, "duplicate %s %q in namespace %q (first declared on line %d; names must be unique per kind)", kind, key.name, key.namespace, first.line)
+			return nil, p.errorAtFileLine(nameLine, "duplicate %s %q in namespace %q (first declared on line %d; names must be unique per kind)", kind, key.name, key.namespace, first.line)
 		}
 		set.byKey[key] = declared{obj: obj, line: nameLine}
 		set.list = append(set.list, obj)
@@ -275,164 +272,4 @@ func orTop(at string) string {
 		return "the manifest"
 	}
 	return at
-}
-
-var (
-	unknownFieldRE = regexp.MustCompile(`unknown field "([^"]*)"`)
-	wrongTypeRE    = regexp.MustCompile(`cannot unmarshal (\w+) into Go struct field \w+\.(\S+) of type (\S+)`)
-	yamlInnerRE    = regexp.MustCompile(`yaml: line (\d+): (.*)$`)
-)
-
-// decodeError turns a decoder error into one located line. The decoder names
-// fields by path; the path is looked up in the document to find the line.
-func (p *parser) decodeError(root *yaml.Node, kind, name string, err error) *Error {
-	text := oneLine(err.Error())
-	what := kind
-	if name != "" {
-		what = fmt.Sprintf("%s %q", kind, name)
-	}
-	if m := unknownFieldRE.FindStringSubmatch(text); m != nil {
-		return p.errorAt(locate(root, m[1]), "unknown field %q in %s (check the spelling: kubectl explain %s)", m[1], what, explainPath(kind, m[1]))
-	}
-	if m := wrongTypeRE.FindStringSubmatch(text); m != nil {
-		return p.errorAt(locate(root, m[2]), "%s of %s must be %s, not %s", m[2], what, goTypeName(m[3]), yamlTypeName(m[1]))
-	}
-	if m := yamlInnerRE.FindStringSubmatch(text); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		return p.errorAt(line, "invalid YAML in %s: %s (check indentation and quoting)", what, m[2])
-	}
-	return p.errorAt(root.Line, "cannot decode %s: %s", what, text)
-}
-
-// explainPath is the kubectl explain argument for the parent of a field.
-func explainPath(kind, field string) string {
-	parent := field
-	if i := strings.LastIndex(field, "."); i >= 0 {
-		parent = field[:i]
-	} else {
-		parent = ""
-	}
-	var b bytes.Buffer
-	b.WriteString(strings.ToLower(kind))
-	for _, seg := range strings.Split(parent, ".") {
-		if seg == "" {
-			continue
-		}
-		if i := strings.IndexByte(seg, '['); i >= 0 {
-			seg = seg[:i]
-		}
-		b.WriteByte('.')
-		b.WriteString(seg)
-	}
-	return b.String()
-}
-
-func goTypeName(t string) string {
-	switch {
-	case strings.HasPrefix(t, "[]"):
-		return "a list"
-	case strings.HasPrefix(t, "map["):
-		return "a mapping"
-	}
-	switch strings.TrimLeft(t, "*") {
-	case "int32", "int64", "int":
-		return "a whole number"
-	case "bool":
-		return "true or false"
-	case "string":
-		return "text"
-	case "intstr.IntOrString":
-		return "a whole number or a percentage"
-	}
-	return "a mapping"
-}
-
-func yamlTypeName(jsonType string) string {
-	switch jsonType {
-	case "string":
-		return "text"
-	case "number":
-		return "a number"
-	case "bool":
-		return "true/false"
-	case "array":
-		return "a list"
-	case "object":
-		return "a mapping"
-	}
-	return jsonType
-}
-
-// child returns the value of key in mapping n, or nil.
-func child(n *yaml.Node, key string) *yaml.Node {
-	n = resolve(n)
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if resolve(n.Content[i]).Value == key {
-			return resolve(n.Content[i+1])
-		}
-	}
-	return nil
-}
-
-// fieldAt follows a field path such as "spec.template.spec.containers[0].image"
-// and returns the node there, or nil.
-func fieldAt(root *yaml.Node, p string) *yaml.Node {
-	n, complete := walk(root, p)
-	if !complete {
-		return nil
-	}
-	return n
-}
-
-// locate returns the document line of the field at p, or of the deepest
-// part of p that exists, so that an error points as close as it can.
-func locate(root *yaml.Node, p string) int {
-	n, _ := walk(root, p)
-	return n.Line
-}
-
-func walk(root *yaml.Node, p string) (*yaml.Node, bool) {
-	n := resolve(root)
-	for _, seg := range strings.Split(p, ".") {
-		key, rest, _ := strings.Cut(seg, "[")
-		if key != "" {
-			next := childKey(n, key)
-			if next == nil {
-				return n, false
-			}
-			n = next
-		}
-		for rest != "" {
-			idx, after, ok := strings.Cut(rest, "]")
-			i, err := strconv.Atoi(idx)
-			if !ok || err != nil || n.Kind != yaml.SequenceNode || i < 0 || i >= len(n.Content) {
-				return n, false
-			}
-			n = resolve(n.Content[i])
-			rest = strings.TrimPrefix(after, "[")
-		}
-	}
-	return n, true
-}
-
-// childKey is like child but returns the key node when the value is a
-// collection, whose own line may be after the key's.
-func childKey(n *yaml.Node, key string) *yaml.Node {
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if resolve(n.Content[i]).Value == key {
-			v := resolve(n.Content[i+1])
-			if v.Kind == yaml.ScalarNode {
-				return v
-			}
-			// Keep the key's line while still walking into the value.
-			return &yaml.Node{Kind: v.Kind, Tag: v.Tag, Content: v.Content, Line: n.Content[i].Line, Column: n.Content[i].Column}
-		}
-	}
-	return nil
 }

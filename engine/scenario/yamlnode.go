@@ -30,6 +30,11 @@ func (p *parser) errorAt(line int, format string, args ...any) *Error {
 	return &Error{File: p.file, Line: line, Message: oneLine(fmt.Sprintf(format, args...))}
 }
 
+// errorAtFileLine reports at a line already counted from the top of the file.
+func (p *parser) errorAtFileLine(line int, format string, args ...any) *Error {
+	return &Error{File: p.file, Line: line, Message: oneLine(fmt.Sprintf(format, args...))}
+}
+
 // resolve follows an alias to the node it names.
 func resolve(n *yaml.Node) *yaml.Node {
 	if n != nil && n.Kind == yaml.AliasNode && n.Alias != nil {
