@@ -147,7 +147,7 @@ func TestParseNormalisesActions(t *testing.T) {
   - {at: 30s, setEnv: {target: rc/legacy, env: {MODE: fast, DEBUG: "", TRACE: ~}}}
   - {at: 30s, scale: {target: replicationcontroller/legacy, replicas: 0}}
   - {at: 1m, undo: {target: deploy/web, toRevision: 2}}
-  - {at: 0s, drain: spare-0}
+  - {at: 0, drain: spare-0}
   - {at: 2m, rollNodes: nodes}
   - {at: 10s, setImage: {target: deployments/web, container: sidecar, image: "envoyproxy/envoy:v1.31"}}
   - {at: 20s, restart: deployment/web}

@@ -17,6 +17,9 @@ func (p *parser) duration(n *yaml.Node, where string) (time.Duration, error) {
 	if n == nil || n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
 		return 0, p.errorf(n, "%s must be a duration like \"90s\" or \"1m30s\", got %s", where, describe(n))
 	}
+	if n.Tag == "!!int" && n.Value == "0" {
+		return 0, nil // zero needs no unit, as in Go
+	}
 	if n.Tag == "!!int" || n.Tag == "!!float" {
 		return 0, p.errorf(n, "%s %q has no unit (write it like \"%ss\")", where, n.Value, n.Value)
 	}
