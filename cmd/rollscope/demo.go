@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/watch"
+
+	"rollscope/engine/embedded"
+	"rollscope/engine/scenario"
+	"rollscope/engine/sim"
+	"rollscope/kube/memapi"
+	"rollscope/model"
+)
+
+type demoFlags struct {
+	scenario string
+	speed    float64
+	seed     int64
+	until    time.Duration
+}
+
+// addDemo registers the root command's flags. Until the console lands, the
+// root command runs the embedded cluster in real time and prints a status
+// line for each deployment whenever it changes.
+func addDemo(root *cobra.Command) func(*cobra.Command, []string) error {
+	f := &demoFlags{}
+	root.Flags().StringVar(&f.scenario, "scenario", "frontend", "built-in scenario name or scenario file for the embedded cluster")
+	root.Flags().Float64Var(&f.speed, "speed", 10, "virtual clock speed: multiples of real time")
+	root.Flags().Int64Var(&f.seed, "seed", 0, "jitter seed; overrides the scenario's seed")
+	root.Flags().DurationVar(&f.until, "until", 0, "stop after this much virtual time; 0 runs until interrupted")
+	return func(cmd *cobra.Command, _ []string) error {
+		return runDemo(cmd.Context(), cmd.OutOrStdout(), f)
+	}
+}
+
+func runDemo(ctx context.Context, out io.Writer, f *demoFlags) error {
+	if f.speed <= 0 {
+		return badInput("--speed %v must be more than 0 (1 is real time, 10 is ten times faster)", f.speed)
+	}
+	if f.until < 0 {
+		return badInput("--until %v is negative: give a positive duration such as 10m, or 0 for no limit", f.until)
+	}
+	sc, err := scenario.Load(f.scenario)
+	if err != nil {
+		return usageError{err}
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+	if f.until > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, time.Duration(float64(f.until)/f.speed))
+		defer cancel()
+	}
+
+	clock := sim.NewClock(epoch)
+	api := memapi.New(memapi.Options{Clock: clock, Seed: seedOf(sc, f.seed)})
+	st := &statusPrinter{out: out, last: map[string]string{}}
+	cl, err := embedded.Start(ctx, api, clock, sc, embedded.Options{
+		Seed: f.seed,
+		OnAction: func(now time.Time, kind, target, result string) {
+			fmt.Fprintf(out, "[%7.1fs] action %s %s: %s\n", now.Sub(epoch).Seconds(), kind, target, result)
+		},
+	})
+	if err != nil {
+		return usageError{err}
+	}
+	st.listers = cl.Runner.Listers().Deployments
+	cl.Runner.Observe(st.observe)
+	fmt.Fprintf(out, "rollscope: embedded cluster, scenario %q at %gx real time (Ctrl-C to stop)\n", sc.Name, f.speed)
+	clock.SetSpeed(f.speed)
+	cl.Runner.RunRealtime(ctx)
+	return nil
+}
+
+// statusPrinter prints one line per deployment when its rollout status changes.
+type statusPrinter struct {
+	out     io.Writer
+	listers interface {
+		List(labels.Selector) ([]*appsv1.Deployment, error)
+	}
+	last map[string]string
+}
+
+func (s *statusPrinter) observe(now time.Time, ev watch.Event) {
+	switch ev.Object.(type) {
+	case *appsv1.Deployment, *appsv1.ReplicaSet:
+	default:
+		return
+	}
+	if s.listers == nil {
+		return
+	}
+	ds, _ := s.listers.List(labels.Everything())
+	sort.Slice(ds, func(i, j int) bool { return ds[i].Name < ds[j].Name })
+	for _, d := range ds {
+		line := statusLine(d)
+		if s.last[d.Name] == line {
+			continue
+		}
+		s.last[d.Name] = line
+		fmt.Fprintf(s.out, "[%7.1fs] %s\n", now.Sub(epoch).Seconds(), line)
+	}
+}
+
+func statusLine(d *appsv1.Deployment) string {
+	msg, _, err := model.RolloutStatus(d, 0)
+	if err != nil {
+		msg = err.Error()
+	}
+	var spec int32 = 1
+	if d.Spec.Replicas != nil {
+		spec = *d.Spec.Replicas
+	}
+	paused := ""
+	if d.Spec.Paused {
+		paused = " PAUSED"
+	}
+	return fmt.Sprintf("deployment/%s%s %d desired · %d total · %d updated · %d available — %s",
+		d.Name, paused, spec, d.Status.Replicas, d.Status.UpdatedReplicas, d.Status.AvailableReplicas, strings.TrimSpace(msg))
+}

@@ -1,0 +1,62 @@
+// Command rollscope is a terminal console for Kubernetes rollouts. This file
+// holds flags and wiring only.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// usageError marks bad input: rollscope exits 2 and prints one line.
+type usageError struct{ err error }
+
+func (u usageError) Error() string { return u.err.Error() }
+func (u usageError) Unwrap() error { return u.err }
+
+func badInput(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+func main() {
+	root := newRoot()
+	if err := root.Execute(); err != nil {
+		fmt.Fprintln(os.Stderr, "rollscope: "+oneLine(err.Error()))
+		var u usageError
+		if errors.As(err, &u) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "rollscope",
+		Short: "A terminal console for Kubernetes rollouts",
+		Long: "rollscope watches a rollout live and drives it: set image, pause, resume, undo, abort, node drains.\n" +
+			"With no cluster flags it runs an embedded Kubernetes on a virtual clock, driven by a scenario.",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	demo := addDemo(root)
+	root.RunE = demo
+	root.AddCommand(newSimulate(), newScenarios())
+	return root
+}
+
+// oneLine keeps error output to a single line whatever the cause wrapped.
+func oneLine(s string) string {
+	out := make([]rune, 0, len(s))
+	for _, r := range s {
+		if r == '\n' || r == '\r' {
+			r = ' '
+		}
+		out = append(out, r)
+	}
+	return string(out)
+}

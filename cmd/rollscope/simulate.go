@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"rollscope/engine/embedded"
+	"rollscope/engine/scenario"
+	"rollscope/engine/sim"
+	"rollscope/engine/trace"
+	"rollscope/kube/memapi"
+)
+
+// epoch is where virtual time starts; traces count from it, so it never shows.
+var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+type simulateFlags struct {
+	file   string
+	format string
+	until  time.Duration
+	seed   int64
+}
+
+func newSimulate() *cobra.Command {
+	f := &simulateFlags{}
+	cmd := &cobra.Command{
+		Use:   "simulate -f FILE|NAME",
+		Short: "Run a scenario at full speed on the embedded cluster and print its trace",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runSimulate(cmd.Context(), f)
+		},
+	}
+	cmd.Flags().StringVarP(&f.file, "file", "f", "", "scenario file, or the name of a built-in scenario (see `rollscope scenarios`)")
+	cmd.Flags().StringVar(&f.format, "format", "jsonl", "trace format: jsonl or table")
+	cmd.Flags().DurationVar(&f.until, "until", 0, "stop after this much virtual time (for example 5m); 0 runs until every rollout has finished")
+	cmd.Flags().Int64Var(&f.seed, "seed", 0, "jitter seed; overrides the scenario's seed")
+	return cmd
+}
+
+func runSimulate(ctx context.Context, f *simulateFlags) error {
+	if f.file == "" {
+		return badInput("simulate needs a scenario: -f FILE or -f NAME (built-in: see `rollscope scenarios`)")
+	}
+	if f.format != "jsonl" && f.format != "table" {
+		return badInput("--format %q is not a trace format: use jsonl or table", f.format)
+	}
+	if f.until < 0 {
+		return badInput("--until %v is negative: give a positive duration such as 10m, or 0 for no limit", f.until)
+	}
+	sc, err := scenario.Load(f.file)
+	if err != nil {
+		return usageError{err}
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+
+	out := bufio.NewWriterSize(os.Stdout, 64<<10)
+	held := &heldWriter{w: out}
+	clock := sim.NewClock(epoch)
+	tw := trace.New(held, trace.Format(f.format), epoch, sc.NodeGroups)
+	api := memapi.New(memapi.Options{Clock: clock, Seed: seedOf(sc, f.seed)})
+	cl, err := embedded.Start(ctx, api, clock, sc, embedded.Options{
+		Seed:      f.seed,
+		Observers: []sim.Observer{tw.Observe},
+		OnAction:  tw.Action,
+	})
+	if err != nil {
+		// Nothing has been written: bad input leaves no partial trace.
+		return usageError{err}
+	}
+	if err := held.release(); err != nil {
+		return fmt.Errorf("writing the trace: %w", err)
+	}
+	reason, err := cl.Run(ctx, f.until)
+	tw.End(clock.Now(), reason)
+	if ferr := tw.Flush(); ferr != nil {
+		return fmt.Errorf("writing the trace: %w", ferr)
+	}
+	if ferr := out.Flush(); ferr != nil {
+		return fmt.Errorf("writing the trace: %w", ferr)
+	}
+	return err
+}
+
+// heldWriter keeps what is written until release, so that a scenario that
+// fails while its objects are created prints no trace at all.
+type heldWriter struct {
+	w        io.Writer
+	buf      bytes.Buffer
+	released bool
+}
+
+func (h *heldWriter) Write(p []byte) (int, error) {
+	if h.released {
+		return h.w.Write(p)
+	}
+	return h.buf.Write(p)
+}
+
+func (h *heldWriter) release() error {
+	h.released = true
+	_, err := h.buf.WriteTo(h.w)
+	return err
+}
+
+func seedOf(sc *scenario.Scenario, override int64) int64 {
+	if override != 0 {
+		return override
+	}
+	return sc.Seed
+}

@@ -1,0 +1,73 @@
+package embedded
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"rollscope/engine/actions"
+	"rollscope/engine/scenario"
+)
+
+// runAction performs one scripted action through the same engine functions
+// the console's keys use, and reports its result.
+func (c *Cluster) runAction(ctx context.Context, a scenario.Action) {
+	target := a.Target.String()
+	switch a.Kind {
+	case scenario.ActionDrain:
+		target = "node/" + a.Node
+	case scenario.ActionRollNodes:
+		target = "group/" + a.Group
+	}
+	result := "ok"
+	if err := c.perform(ctx, a); err != nil {
+		result = err.Error()
+		if errors.Is(err, actions.ErrNothingToDo) {
+			result = strings.TrimSuffix(result, ": "+actions.ErrNothingToDo.Error())
+		}
+	}
+	now := c.clock.Now()
+	for _, fn := range c.onAction {
+		fn(now, a.Kind, target, result)
+	}
+}
+
+// ErrNotSupported marks a scripted action whose engine has not landed yet.
+var ErrNotSupported = errors.New("not supported yet")
+
+func (c *Cluster) perform(ctx context.Context, a scenario.Action) error {
+	if a.Target.Kind == scenario.TargetReplicationController {
+		return fmt.Errorf("%s on %s: %w — ReplicationController rolling updates land with `rollscope rolling-update`", a.Kind, a.Target, ErrNotSupported)
+	}
+	t := actions.Target{Namespace: c.Scenario.Namespace, Name: a.Target.Name}
+	switch a.Kind {
+	case scenario.ActionSetImage:
+		cause := fmt.Sprintf("rollscope set image deployment/%s %s=%s", a.Target.Name, a.Container, a.Image)
+		return actions.SetImage(ctx, c.Client, t, a.Container, a.Image, cause)
+	case scenario.ActionSetEnv:
+		for _, name := range sortedKeys(a.Env) {
+			value := a.Env[name]
+			if err := actions.SetEnv(ctx, c.Client, t, a.Container, name, value, value == ""); err != nil {
+				return err
+			}
+		}
+		return nil
+	case scenario.ActionPause:
+		return actions.Pause(ctx, c.Client, t)
+	case scenario.ActionResume:
+		return actions.Resume(ctx, c.Client, t)
+	case scenario.ActionUndo:
+		return actions.Undo(ctx, c.Client, t, a.ToRevision)
+	case scenario.ActionScale:
+		return actions.Scale(ctx, c.Client, t, a.Replicas)
+	case scenario.ActionRestart:
+		return actions.Restart(ctx, c.Client, t, c.clock.Now().UTC().Format(time.RFC3339))
+	case scenario.ActionAbort:
+		return fmt.Errorf("abort: %w — it lands with the console's rollout actions", ErrNotSupported)
+	case scenario.ActionDrain, scenario.ActionRollNodes:
+		return fmt.Errorf("%s: %w — it lands with node drains", a.Kind, ErrNotSupported)
+	}
+	return fmt.Errorf("line %d: unknown action %q", a.Line, a.Kind)
+}

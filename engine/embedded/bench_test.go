@@ -1,0 +1,48 @@
+package embedded_test
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"rollscope/engine/embedded"
+	"rollscope/engine/scenario"
+	"rollscope/engine/sim"
+	"rollscope/kube/memapi"
+)
+
+// benchRollout runs a whole scenario (creation, settling, a rollout to a new
+// image) at full speed, the way `rollscope simulate` does minus the trace.
+func benchRollout(b *testing.B, file string) {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc, err := scenario.Parse(file, src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		clock := sim.NewClock(epoch)
+		api := memapi.New(memapi.Options{Clock: clock, Seed: sc.Seed})
+		c, err := embedded.Start(context.Background(), api, clock, sc, embedded.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		end, err := c.Run(context.Background(), 0)
+		if err != nil || end != sim.EndQuiescent {
+			b.Fatalf("run ended %q: %v", end, err)
+		}
+		b.ReportMetric(c.Elapsed().Seconds(), "virtual-s/op")
+		c.Runner.Close()
+	}
+}
+
+func BenchmarkRollout1kReplicas50Nodes(b *testing.B) {
+	benchRollout(b, "../../testdata/scenarios/rollout-1k.yaml")
+}
+
+func BenchmarkRollout10kReplicas500Nodes(b *testing.B) {
+	benchRollout(b, "../../testdata/scenarios/rollout-10k.yaml")
+}

@@ -1,0 +1,181 @@
+// Package embedded assembles rollscope's in-process Kubernetes: an API
+// backend, the deterministic runner, every simulated controller, and a
+// scenario's objects and scripted actions. `rollscope simulate` and the
+// console both start the embedded cluster through Start.
+package embedded
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes"
+
+	"rollscope/engine/deployment"
+	"rollscope/engine/disruption"
+	"rollscope/engine/kubelet"
+	"rollscope/engine/nodegroup"
+	"rollscope/engine/podgc"
+	"rollscope/engine/replicaset"
+	"rollscope/engine/scenario"
+	"rollscope/engine/scheduler"
+	"rollscope/engine/sim"
+)
+
+// Backend is the in-memory API the cluster runs on (kube/memapi in rollscope).
+type Backend interface {
+	Client() kubernetes.Interface
+	Subscribe(fn func(watch.Event)) (cancel func())
+}
+
+// ActionResult reports a scripted action once it has run.
+type ActionResult func(now time.Time, kind, target, result string)
+
+// Cluster is a running embedded cluster.
+type Cluster struct {
+	Runner   *sim.Runner
+	Client   kubernetes.Interface
+	Scenario *scenario.Scenario
+	clock    *sim.Clock
+	onAction []ActionResult
+}
+
+// Options tune Start.
+type Options struct {
+	// Seed overrides the scenario's seed when non-zero.
+	Seed int64
+	// Observers see every change from the first object on (the trace).
+	Observers []sim.Observer
+	// OnAction is told the result of every scripted action.
+	OnAction ActionResult
+}
+
+// Start registers the controllers, creates the scenario's objects and
+// schedules its actions. The runner has not run yet: call Run or
+// RunRealtime on c.Runner. An error means the scenario's objects could not
+// all be created; nothing has run.
+func Start(ctx context.Context, b Backend, clock *sim.Clock, sc *scenario.Scenario, o Options) (*Cluster, error) {
+	seed := sc.Seed
+	if o.Seed != 0 {
+		seed = o.Seed
+	}
+	client := b.Client()
+	r := sim.New(client, b, clock, seed)
+	for _, obs := range o.Observers {
+		r.Observe(obs)
+	}
+	c := &Cluster{Runner: r, Client: client, Scenario: sc, clock: clock}
+	if o.OnAction != nil {
+		c.onAction = append(c.onAction, o.OnAction)
+	}
+	r.Add(deployment.New(r.Env("deployment-controller")))
+	r.Add(replicaset.NewReplicaSet(r.Env("replicaset-controller")))
+	r.Add(replicaset.NewReplicationController(r.Env("replicationcontroller-controller")))
+	r.Add(disruption.New(r.Env("disruption-controller")))
+	r.Add(scheduler.New(r.Env("default-scheduler")))
+	r.Add(kubelet.New(r.Env("kubelet"), sc.Images, kubelet.Options{}))
+	r.Add(nodegroup.New(r.Env("node-group-controller"), sc.NodeGroups))
+	r.Add(podgc.New(r.Env("pod-garbage-collector")))
+
+	if err := createObjects(ctx, client, sc); err != nil {
+		r.Close()
+		return nil, err
+	}
+	for _, a := range sc.Actions {
+		a := a
+		r.At(a.At, func() { c.runAction(ctx, a) })
+	}
+	return c, nil
+}
+
+func createObjects(ctx context.Context, client kubernetes.Interface, sc *scenario.Scenario) error {
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: sc.Namespace}}
+	if _, err := client.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		return fmt.Errorf("scenario %s: cannot create namespace %q: %w", sc.Name, sc.Namespace, err)
+	}
+	for _, obj := range sc.Objects {
+		if err := create(ctx, client, obj); err != nil {
+			m, _ := meta.Accessor(obj)
+			kind := kindName(obj)
+			name := ""
+			if m != nil {
+				name = m.GetName()
+			}
+			return fmt.Errorf("scenario %s: cannot create %s %q: %w", sc.Name, kind, name, err)
+		}
+	}
+	return nil
+}
+
+// Finished reports whether every rollout in the cluster has finished or
+// failed and nothing is in flight: the point where `simulate` stops even
+// though crash-looping pods would go on restarting for ever.
+func (c *Cluster) Finished() bool {
+	l := c.Runner.Listers()
+	ds, _ := l.Deployments.List(everything)
+	for _, d := range ds {
+		if !deploymentSettled(d) {
+			return false
+		}
+	}
+	rcs, _ := l.ReplicationControllers.List(everything)
+	for _, rc := range rcs {
+		want := int32(1)
+		if rc.Spec.Replicas != nil {
+			want = *rc.Spec.Replicas
+		}
+		if rc.Status.ObservedGeneration < rc.Generation || rc.Status.Replicas != want {
+			return false
+		}
+	}
+	pods, _ := l.Pods.List(everything)
+	for _, p := range pods {
+		if p.DeletionTimestamp != nil {
+			return false
+		}
+	}
+	nodes, _ := l.Nodes.List(everything)
+	sizes := map[string]int{}
+	for _, n := range nodes {
+		sizes[nodegroup.GroupOf(n)]++
+	}
+	for _, g := range c.Scenario.NodeGroups {
+		if sizes[g.Name] < g.Size {
+			return false
+		}
+	}
+	return true
+}
+
+// Run runs the scenario at full speed until it is finished, until the
+// limit, or until ctx ends, and returns the end reason.
+func (c *Cluster) Run(ctx context.Context, until time.Duration) (string, error) {
+	return c.Runner.Run(ctx, sim.RunOptions{Until: until, Finished: c.Finished})
+}
+
+// Elapsed is the virtual time since the start.
+func (c *Cluster) Elapsed() time.Duration { return c.clock.Now().Sub(c.Runner.Start()) }
+
+func kindName(obj runtime.Object) string {
+	if k, ok := sim.KindOf(obj); ok {
+		return string(k)
+	}
+	return fmt.Sprintf("%T", obj)
+}
+
+// sortedKeys is used where results must not depend on map order.
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
