@@ -21,6 +21,11 @@ func (c *Cluster) bind(t *table, namespace string, b *corev1.Binding, opts metav
 	if namespace == "" {
 		namespace = b.Namespace
 	}
+	if namespace == "" {
+		// client-go's typed fake sends the Binding's namespace, not the
+		// client's, so an empty one cannot be recovered.
+		return apierrors.NewBadRequest(fmt.Sprintf("the Binding for pod %q has no metadata.namespace: set it to the pod's namespace", b.Name))
+	}
 	var errs field.ErrorList
 	if b.Target.Kind != "" && b.Target.Kind != "Node" {
 		errs = append(errs, field.NotSupported(field.NewPath("target", "kind"), b.Target.Kind, []string{"Node", "<empty>"}))

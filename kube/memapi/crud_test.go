@@ -11,6 +11,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
+	clienttesting "k8s.io/client-go/testing"
 
 	"rollscope/kube/memapi"
 )
@@ -388,5 +389,26 @@ func TestUnknownResourceIsNotFound(t *testing.T) {
 	_, err := f.client.BatchV1().Jobs("default").Get(ctx, "j", metav1.GetOptions{})
 	if !apierrors.IsNotFound(err) {
 		t.Fatalf("got %v, want NotFound for a resource the embedded cluster does not serve", err)
+	}
+}
+
+func TestTheFakeActionLogStaysBounded(t *testing.T) {
+	f := newFixture(t)
+	recorder, ok := f.client.(interface{ Actions() []clienttesting.Action })
+	if !ok {
+		t.Skip("the client does not expose its action log")
+	}
+	for range 5000 {
+		_, _ = f.client.CoreV1().Pods("default").Get(ctx, "p", metav1.GetOptions{})
+	}
+	eventually(t, "the action log was cleared", func() bool { return len(recorder.Actions()) <= 2048 })
+}
+
+func TestBindingNeedsItsNamespace(t *testing.T) {
+	f := newFixture(t)
+	must(f.client.CoreV1().Pods("default").Create(ctx, pod("p", "a"), metav1.CreateOptions{}))(t)
+	err := f.client.CoreV1().Pods("default").Bind(ctx, &corev1.Binding{ObjectMeta: metav1.ObjectMeta{Name: "p"}, Target: corev1.ObjectReference{Name: "n1"}}, metav1.CreateOptions{})
+	if !apierrors.IsBadRequest(err) {
+		t.Fatalf("binding without a namespace: %v", err)
 	}
 }

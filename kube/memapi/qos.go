@@ -1,8 +1,6 @@
 package memapi
 
-import (
-	corev1 "k8s.io/api/core/v1"
-)
+import corev1 "k8s.io/api/core/v1"
 
 // podQOS computes a pod's quality-of-service class as upstream does when
 // the pod is created: BestEffort without any cpu or memory requests or

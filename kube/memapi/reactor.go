@@ -2,6 +2,7 @@ package memapi
 
 import (
 	"fmt"
+	"net/http"
 	"runtime/debug"
 
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
@@ -11,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	clienttesting "k8s.io/client-go/testing"
-	"net/http"
 )
 
 // The fake clientset's discovery asks its reactors about these pseudo

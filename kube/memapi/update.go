@@ -1,13 +1,12 @@
 package memapi
 
 import (
+	appsv1 "k8s.io/api/apps/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
-
-	appsv1 "k8s.io/api/apps/v1"
 )
 
 // update replaces an object, as PUT does on the object ("" subresource) or
