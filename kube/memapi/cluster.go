@@ -45,15 +45,14 @@ type Cluster struct {
 
 	// mu serialises every read and write of the store. Writes are committed,
 	// and watchers and subscribers told, while it is held.
-	mu           sync.Mutex
-	rv           uint64
-	tables       map[schema.GroupVersionResource]*table
-	owners       ownerIndex
-	live         map[string]location // UID → where the object is stored
-	names        *rand.Rand
-	seed         int64
-	uidCounter   uint64
-	historyLimit int
+	mu         sync.Mutex
+	rv         uint64
+	tables     map[schema.GroupVersionResource]*table
+	owners     ownerIndex
+	live       map[string]location // UID → where the object is stored
+	names      *rand.Rand
+	seed       int64
+	uidCounter uint64
 
 	lastRV atomic.Uint64
 
@@ -71,14 +70,13 @@ func New(opts Options) *Cluster {
 
 func newCluster(opts Options, historyLimit int) *Cluster {
 	c := &Cluster{
-		clock:        opts.Clock,
-		kinds:        servedKinds(),
-		tables:       map[schema.GroupVersionResource]*table{},
-		owners:       ownerIndex{},
-		live:         map[string]location{},
-		names:        rand.New(rand.NewSource(opts.Seed)),
-		seed:         opts.Seed,
-		historyLimit: historyLimit,
+		clock:  opts.Clock,
+		kinds:  servedKinds(),
+		tables: map[schema.GroupVersionResource]*table{},
+		owners: ownerIndex{},
+		live:   map[string]location{},
+		names:  rand.New(rand.NewSource(opts.Seed)),
+		seed:   opts.Seed,
 	}
 	if c.clock == nil {
 		c.clock = clock.RealClock{}

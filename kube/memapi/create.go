@@ -66,8 +66,7 @@ func (c *Cluster) create(t *table, namespace string, obj runtime.Object, opts me
 
 // checkType refuses an object of another kind than the resource's.
 func checkType(k *kind, obj runtime.Object) error {
-	want := k.newObject()
-	if obj == nil || want == nil || reflect.TypeOf(obj) != reflect.TypeOf(want) {
+	if obj == nil || reflect.TypeOf(obj) != k.objType {
 		return apierrors.NewBadRequest(fmt.Sprintf("expected a %s object for %s, got %T", k.gvk.Kind, k.gvr.Resource, obj))
 	}
 	return nil

@@ -412,3 +412,16 @@ func TestBindingNeedsItsNamespace(t *testing.T) {
 		t.Fatalf("binding without a namespace: %v", err)
 	}
 }
+
+func TestRequestOptionsAreValidated(t *testing.T) {
+	f := newFixture(t)
+	must(f.client.CoreV1().Pods("default").Create(ctx, pod("p", "a"), metav1.CreateOptions{}))(t)
+	bad := metav1.DeletionPropagation("Sideways")
+	err := f.client.CoreV1().Pods("default").Delete(ctx, "p", metav1.DeleteOptions{PropagationPolicy: &bad})
+	if want := `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan", "nil"`; err == nil || err.Error() != want {
+		t.Fatalf("bad propagation policy:\n got %v\nwant %s", err, want)
+	}
+	if _, err := f.client.CoreV1().Pods("default").Create(ctx, pod("q", "a"), metav1.CreateOptions{DryRun: []string{"Some"}}); !apierrors.IsInvalid(err) {
+		t.Fatalf("bad dryRun value: %v", err)
+	}
+}

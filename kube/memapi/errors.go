@@ -7,7 +7,10 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // optimisticLockMessage is the real server's text for a stale resourceVersion.
@@ -47,6 +50,22 @@ func checkDeletePreconditions(k *kind, stored metav1.Object, p *metav1.Precondit
 	}
 	if p.ResourceVersion != nil && *p.ResourceVersion != stored.GetResourceVersion() {
 		return preconditionFailed(k, stored, fmt.Sprintf("Precondition failed: ResourceVersion in precondition: %v, ResourceVersion in object meta: %v", *p.ResourceVersion, stored.GetResourceVersion()))
+	}
+	return nil
+}
+
+// checkDeleteOptions applies the real server's checks of DeleteOptions.
+func checkDeleteOptions(opts *metav1.DeleteOptions) error {
+	if errs := metav1validation.ValidateDeleteOptions(opts); len(errs) > 0 {
+		return apierrors.NewInvalid(schema.GroupKind{Group: metav1.GroupName, Kind: "DeleteOptions"}, "", errs)
+	}
+	return nil
+}
+
+// checkDryRun refuses dryRun values other than "All", as the real server does.
+func checkDryRun(kindName string, dryRun []string) error {
+	if errs := metav1validation.ValidateDryRun(field.NewPath("dryRun"), dryRun); len(errs) > 0 {
+		return apierrors.NewInvalid(schema.GroupKind{Group: metav1.GroupName, Kind: kindName}, "", errs)
 	}
 	return nil
 }

@@ -1,6 +1,8 @@
 package memapi
 
 import (
+	"reflect"
+
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
@@ -33,6 +35,8 @@ type kind struct {
 	// fields lists the field selector labels the kind supports beyond
 	// metadata.name and metadata.namespace.
 	fields []string
+	// objType is the Go type of the kind's objects.
+	objType reflect.Type
 }
 
 func (k *kind) groupResource() schema.GroupResource { return k.gvr.GroupResource() }
@@ -125,8 +129,12 @@ func servedKinds() []*kind {
 		namespaced: true, status: true, generation: true, shortNames: []string{"pdb"}, name: apivalidation.NameIsDNSSubdomain,
 	}
 
-	return []*kind{
+	kinds := []*kind{
 		pods, nodes, namespaces, events, configMaps, secrets, services, serviceAccounts, endpoints, rcs, podTemplates,
 		deployments, replicaSets, daemonSets, statefulSets, revisions, pdbs,
 	}
+	for _, k := range kinds {
+		k.objType = reflect.TypeOf(k.newObject())
+	}
+	return kinds
 }

@@ -43,6 +43,9 @@ func (c *Cluster) react(action clienttesting.Action) (handled bool, ret runtime.
 // serve routes a request by verb and subresource. The caller holds c.mu.
 func (c *Cluster) serve(t *table, action clienttesting.Action) (runtime.Object, error) {
 	ns, sub := action.GetNamespace(), action.GetSubresource()
+	if err := checkRequestOptions(action); err != nil {
+		return nil, err
+	}
 	switch a := action.(type) {
 	case clienttesting.GetActionImpl:
 		switch {
@@ -86,6 +89,23 @@ func (c *Cluster) serve(t *table, action clienttesting.Action) (runtime.Object, 
 		return nil, c.deleteCollection(t, ns, a.ListRestrictions.Labels, a.ListRestrictions.Fields, a.DeleteOptions)
 	}
 	return nil, apierrors.NewGenericServerResponse(http.StatusNotFound, action.GetVerb(), t.kind.groupResource(), sub, "", 0, false)
+}
+
+// checkRequestOptions validates the options of a write before it is routed.
+func checkRequestOptions(action clienttesting.Action) error {
+	switch a := action.(type) {
+	case clienttesting.CreateActionImpl:
+		return checkDryRun("CreateOptions", a.CreateOptions.DryRun)
+	case clienttesting.UpdateActionImpl:
+		return checkDryRun("UpdateOptions", a.UpdateOptions.DryRun)
+	case clienttesting.PatchActionImpl:
+		return checkDryRun("PatchOptions", a.PatchOptions.DryRun)
+	case clienttesting.DeleteActionImpl:
+		return checkDeleteOptions(&a.DeleteOptions)
+	case clienttesting.DeleteCollectionActionImpl:
+		return checkDeleteOptions(&a.DeleteOptions)
+	}
+	return nil
 }
 
 // reactWatch answers every watch request of the typed clients.
