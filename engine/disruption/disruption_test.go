@@ -45,7 +45,7 @@ func (e *events) Eventf(obj runtime.Object, eventType, reason, format string, ar
 }
 
 type harness struct {
-	t      *testing.T
+	t      testing.TB
 	client *fake.Clientset
 	ctrl   *Controller
 	queue  *queue
@@ -54,7 +54,7 @@ type harness struct {
 }
 
 // newHarness puts objs both in the fake API and in the listers.
-func newHarness(t *testing.T, objs ...runtime.Object) *harness {
+func newHarness(t testing.TB, objs ...runtime.Object) *harness {
 	t.Helper()
 	ix := map[control.Kind]cache.Indexer{}
 	for _, k := range []control.Kind{control.Pods, control.PodDisruptionBudgets, control.ReplicaSets, control.Deployments, control.ReplicationControllers} {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sort"
 
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
@@ -61,38 +62,59 @@ func (c *Controller) budgetTarget(ctx context.Context, b *policyv1.PodDisruption
 // A pod without a controller is listed as unmanaged; a pod whose controller
 // cannot be found is an error, since the budget cannot be judged without it.
 func (c *Controller) controllersScale(ctx context.Context, pods []*corev1.Pod) (int32, []string, error) {
-	scale := map[types.UID]int32{}
+	scale := map[types.UID]int32{} // by the UID of the controller counted
+	// resolved records, per UID a pod's reference names (a ReplicaSet of a
+	// Deployment, say), whether a controller was found for it, so that each
+	// reference is resolved once rather than once per pod.
+	resolved := map[types.UID]bool{}
 	var unmanaged []string
+	orphaned := "" // the first, by name, of the pods whose controller is gone
 	for _, p := range pods {
 		ref := metav1.GetControllerOfNoCopy(p)
 		if ref == nil {
 			unmanaged = append(unmanaged, p.Name)
 			continue
 		}
-		if _, ok := scale[ref.UID]; ok {
-			continue
-		}
-		found := false
-		for _, find := range c.finders() {
-			uid, replicas, ok, err := find(ctx, ref, p.Namespace)
+		ok, seen := resolved[ref.UID]
+		if !seen {
+			uid, replicas, found, err := c.findController(ctx, ref, p.Namespace)
 			if err != nil {
 				return 0, nil, err
 			}
-			if ok {
+			if found {
 				scale[uid] = replicas
-				found = true
-				break
 			}
+			resolved[ref.UID], ok = found, found
 		}
-		if !found {
-			return 0, nil, fmt.Errorf("found no controllers for pod %q", p.Name)
+		if ok {
+			continue
 		}
+		// Upstream names the first such pod it meets, in cache order;
+		// naming the first by name gives the same error, reproducibly.
+		if orphaned == "" || p.Name < orphaned {
+			orphaned = p.Name
+		}
+	}
+	if orphaned != "" {
+		return 0, nil, fmt.Errorf("found no controllers for pod %q", orphaned)
 	}
 	var sum int32
 	for _, n := range scale {
 		sum += n
 	}
+	sort.Strings(unmanaged)
 	return sum, unmanaged, nil
+}
+
+// findController tries every finder on ref.
+func (c *Controller) findController(ctx context.Context, ref *metav1.OwnerReference, namespace string) (types.UID, int32, bool, error) {
+	for _, find := range c.finders() {
+		uid, replicas, ok, err := find(ctx, ref, namespace)
+		if err != nil || ok {
+			return uid, replicas, ok, err
+		}
+	}
+	return "", 0, false, nil
 }
 
 // finder resolves a controller reference of one kind to the controller's UID

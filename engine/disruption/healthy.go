@@ -1,6 +1,7 @@
 package disruption
 
 import (
+	"sort"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -18,9 +19,17 @@ import (
 func pendingEvictions(b *policyv1.PodDisruptionBudget, pods []*corev1.Pod, now time.Time, stale func(*corev1.Pod)) (map[string]metav1.Time, *time.Time) {
 	kept := map[string]metav1.Time{}
 	var recheck *time.Time
-	if b.Status.DisruptedPods == nil {
+	if len(b.Status.DisruptedPods) == 0 {
 		return kept, nil
 	}
+	var outlived []*corev1.Pod
+	defer func() {
+		// Reported in name order, whatever order pods came in.
+		sort.Slice(outlived, func(i, j int) bool { return outlived[i].Name < outlived[j].Name })
+		for _, p := range outlived {
+			stale(p)
+		}
+	}()
 	for _, p := range pods {
 		if p.DeletionTimestamp != nil {
 			continue // the eviction went through
@@ -31,7 +40,7 @@ func pendingEvictions(b *policyv1.PodDisruptionBudget, pods []*corev1.Pod, now t
 		}
 		expires := evicted.Add(deletionTimeout)
 		if expires.Before(now) {
-			stale(p)
+			outlived = append(outlived, p)
 			continue
 		}
 		if recheck == nil || expires.Before(*recheck) {

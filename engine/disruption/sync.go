@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
@@ -87,19 +86,15 @@ func (c *Controller) trySync(ctx context.Context, b *policyv1.PodDisruptionBudge
 	return err
 }
 
-// selectedPods lists the budget's pods in name order. A nil selector selects
-// nothing; an empty one selects every pod of the namespace.
+// selectedPods lists the budget's pods, in no particular order: everything
+// computed from them is a count, a map or sorted where it is shown. A nil
+// selector selects nothing; an empty one selects every pod of the namespace.
 func (c *Controller) selectedPods(b *policyv1.PodDisruptionBudget) ([]*corev1.Pod, error) {
 	sel, err := metav1.LabelSelectorAsSelector(b.Spec.Selector)
 	if err != nil {
 		return nil, fmt.Errorf("read selector of PodDisruptionBudget %s/%s: %w", b.Namespace, b.Name, err)
 	}
-	pods, err := c.env.Listers.Pods.Pods(b.Namespace).List(sel)
-	if err != nil {
-		return nil, err
-	}
-	sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
-	return pods, nil
+	return c.env.Listers.Pods.Pods(b.Namespace).List(sel)
 }
 
 // failSafe forbids disruptions after a failed sync.
