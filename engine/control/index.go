@@ -8,6 +8,8 @@ import (
 )
 
 // ControllerUIDIndexFunc indexes an object by its controller owner's UID.
+// Objects without a controller are indexed under Orphan, so that adoption
+// looks at the few orphans instead of scanning a namespace on every sync.
 func ControllerUIDIndexFunc(obj any) ([]string, error) {
 	m, err := meta.Accessor(obj)
 	if err != nil {
@@ -16,8 +18,11 @@ func ControllerUIDIndexFunc(obj any) ([]string, error) {
 	if ref := v1.GetControllerOfNoCopy(m); ref != nil {
 		return []string{string(ref.UID)}, nil
 	}
-	return nil, nil
+	return []string{Orphan}, nil
 }
+
+// Orphan is the IndexByController value of objects that have no controller.
+const Orphan = ""
 
 // NodeNameIndexFunc indexes a pod by spec.nodeName.
 func NodeNameIndexFunc(obj any) ([]string, error) {
