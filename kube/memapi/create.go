@@ -53,6 +53,11 @@ func (c *Cluster) create(t *table, namespace string, obj runtime.Object, opts me
 	if err := c.checkNamespaceExists(k, m.GetNamespace()); err != nil {
 		return nil, err
 	}
+	if p, ok := obj.(*corev1.Pod); ok {
+		if err := admitPod(p); err != nil {
+			return nil, err
+		}
+	}
 	if t.get(m.GetNamespace(), m.GetName()) != nil {
 		return nil, apierrors.NewAlreadyExists(k.groupResource(), m.GetName())
 	}

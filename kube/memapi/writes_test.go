@@ -220,3 +220,33 @@ func TestBudgetStatusIsClearedOnCreate(t *testing.T) {
 		t.Fatalf("create kept status.disruptionsAllowed=%d", b.Status.DisruptionsAllowed)
 	}
 }
+
+func TestPodsGetAdmissionDefaults(t *testing.T) {
+	f := newFixture(t)
+	p := must(f.client.CoreV1().Pods("default").Create(ctx, pod("p", "a"), metav1.CreateOptions{}))(t)
+	if p.Spec.Priority == nil || *p.Spec.Priority != 0 || p.Spec.PreemptionPolicy == nil || *p.Spec.PreemptionPolicy != corev1.PreemptLowerPriority {
+		t.Fatalf("priority %v preemption %v", p.Spec.Priority, p.Spec.PreemptionPolicy)
+	}
+	want := []corev1.Toleration{
+		{Key: corev1.TaintNodeNotReady, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute, TolerationSeconds: ptr[int64](300)},
+		{Key: corev1.TaintNodeUnreachable, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute, TolerationSeconds: ptr[int64](300)},
+	}
+	if len(p.Spec.Tolerations) != 2 || *p.Spec.Tolerations[0].TolerationSeconds != 300 || p.Spec.Tolerations[0].Key != want[0].Key || p.Spec.Tolerations[1].Key != want[1].Key {
+		t.Fatalf("tolerations %+v", p.Spec.Tolerations)
+	}
+
+	critical := pod("c", "a")
+	critical.Spec.PriorityClassName = "system-node-critical"
+	critical.Spec.Tolerations = []corev1.Toleration{{Operator: corev1.TolerationOpExists}}
+	critical = must(f.client.CoreV1().Pods("default").Create(ctx, critical, metav1.CreateOptions{}))(t)
+	if *critical.Spec.Priority != 2000001000 || len(critical.Spec.Tolerations) != 1 {
+		t.Fatalf("critical pod: priority %d tolerations %+v", *critical.Spec.Priority, critical.Spec.Tolerations)
+	}
+
+	unknown := pod("u", "a")
+	unknown.Spec.PriorityClassName = "gold"
+	_, err := f.client.CoreV1().Pods("default").Create(ctx, unknown, metav1.CreateOptions{})
+	if want := `pods "u" is forbidden: no PriorityClass with name gold was found`; err == nil || err.Error() != want {
+		t.Fatalf("unknown priority class: %v", err)
+	}
+}
