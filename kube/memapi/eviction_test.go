@@ -9,6 +9,7 @@ import (
 	policyv1beta1 "k8s.io/api/policy/v1beta1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // budgetStatus is what the disruption controller would have written.
@@ -226,12 +227,19 @@ func TestEvictionVariants(t *testing.T) {
 	if err := f.evict("b"); !apierrors.IsTooManyRequests(err) {
 		t.Fatalf("second eviction: %v, want 429", err)
 	}
-	// A dry run does not touch anything.
 	if err := f.evict("missing"); !apierrors.IsNotFound(err) {
 		t.Fatalf("evicting a missing pod: %v", err)
 	}
 	f.runningPod(t, "c", "other", "node-1", true)
 	rv := f.cluster.ResourceVersion()
+	wrong := types.UID("not-the-pod")
+	err := f.client.CoreV1().Pods("default").EvictV1(ctx, &policyv1.Eviction{
+		ObjectMeta: metav1.ObjectMeta{Name: "c", Namespace: "default"}, DeleteOptions: &metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &wrong}},
+	})
+	if !apierrors.IsConflict(err) || f.cluster.ResourceVersion() != rv {
+		t.Fatalf("eviction with a failing precondition: %v (rv %d, want %d unchanged)", err, f.cluster.ResourceVersion(), rv)
+	}
+	// A dry run does not touch anything.
 	noErr(t, f.client.CoreV1().Pods("default").EvictV1(ctx, &policyv1.Eviction{
 		ObjectMeta: metav1.ObjectMeta{Name: "c", Namespace: "default"}, DeleteOptions: &metav1.DeleteOptions{DryRun: []string{metav1.DryRunAll}},
 	}))

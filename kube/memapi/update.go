@@ -99,7 +99,7 @@ func (c *Cluster) replace(t *table, old, next runtime.Object, subresource string
 		}
 		return next.DeepCopyObject(), nil
 	}
-	if apiequality.Semantic.DeepEqual(next, old) {
+	if unchanged(next, old, subresource) {
 		return old.DeepCopyObject(), nil
 	}
 	if dryRun {
@@ -107,6 +107,20 @@ func (c *Cluster) replace(t *table, old, next runtime.Object, subresource string
 	}
 	c.commit(t, watch.Modified, next, old)
 	return next.DeepCopyObject(), nil
+}
+
+// unchanged reports whether a write would store what is already stored. A
+// status write only ever changes the status (and a Deployment's
+// annotations), so only those are compared: the comparison is the costliest
+// part of the kubelet's frequent status writes.
+func unchanged(next, old runtime.Object, subresource string) bool {
+	if subresource != "status" {
+		return apiequality.Semantic.DeepEqual(next, old)
+	}
+	if _, ok := next.(*appsv1.Deployment); ok && !apiequality.Semantic.DeepEqual(metaOf(next).GetAnnotations(), metaOf(old).GetAnnotations()) {
+		return false
+	}
+	return apiequality.Semantic.DeepEqual(part(next, "Status").Interface(), part(old, "Status").Interface())
 }
 
 // deletionDue reports whether an object's deletion waits only for its

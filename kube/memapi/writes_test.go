@@ -95,6 +95,12 @@ func TestStatusAndSpecWritesStayApart(t *testing.T) {
 			d.Spec.Paused, d.Labels, d.Annotations, d.Status.Replicas)
 	}
 
+	// Writing the same status again commits nothing.
+	again := must(deps.UpdateStatus(ctx, d, metav1.UpdateOptions{}))(t)
+	if again.ResourceVersion != d.ResourceVersion {
+		t.Fatalf("an unchanged status write moved the resourceVersion from %s to %s", d.ResourceVersion, again.ResourceVersion)
+	}
+
 	// A normal update keeps the stored status whatever the request says.
 	d.Status.Replicas = 99
 	d.Spec.Paused = true
