@@ -22,6 +22,9 @@
 //     removes its contents at once; the garbage collector does not delete
 //     objects created with owner references to objects that do not exist;
 //   - Services get no cluster IP and pods no service account token;
+//   - environment variable names must match [-._a-zA-Z][-._a-zA-Z0-9]*, the
+//     classic rule; since 1.34 a real server accepts any printable ASCII
+//     name without '=';
 //   - client-go's fake panics, before this package is reached, on a label or
 //     field selector that does not parse, and its Bind sends the Binding's
 //     namespace rather than the client's (so a Binding must name it).

@@ -107,7 +107,8 @@ func validatePorts(ports []corev1.ContainerPort, p *field.Path) field.ErrorList 
 }
 
 // validateEnv checks environment variable names with the classic rule
-// ([-._a-zA-Z][-._a-zA-Z0-9]*).
+// ([-._a-zA-Z][-._a-zA-Z0-9]*), which rollscope asks for even though
+// servers since 1.34 accept any printable ASCII name without '='.
 func validateEnv(env []corev1.EnvVar, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	for i, ev := range env {
