@@ -64,10 +64,12 @@ func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEve
 	}
 }
 
-// responsible reports whether p is a pod this scheduler should place.
+// responsible reports whether p is a pod this scheduler should place now:
+// unbound, alive, its own, and not held back by scheduling gates.
 func responsible(p *corev1.Pod) bool {
 	return p.Spec.NodeName == "" && p.DeletionTimestamp == nil && !finished(p) &&
-		(p.Spec.SchedulerName == "" || p.Spec.SchedulerName == Name)
+		(p.Spec.SchedulerName == "" || p.Spec.SchedulerName == Name) &&
+		len(p.Spec.SchedulingGates) == 0
 }
 
 func podKey(p *corev1.Pod) string { return p.Namespace + "/" + p.Name }

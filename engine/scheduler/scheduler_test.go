@@ -229,15 +229,30 @@ func TestTooManyPods(t *testing.T) {
 	}
 }
 
-func TestIgnoresPodsOfOtherSchedulersAndBoundPods(t *testing.T) {
+func TestIgnoresPodsOfOtherSchedulersGatedAndBoundPods(t *testing.T) {
 	other := pod("other", "", "", func(p *corev1.Pod) { p.Spec.SchedulerName = "volcano" })
-	h := newHarness(t, node("node-1", "8", "16Gi", 110), other, pod("bound", "", "", onNode("node-1")))
+	gated := pod("gated", "", "", func(p *corev1.Pod) { p.Spec.SchedulingGates = []corev1.PodSchedulingGate{{Name: "example.com/quota"}} })
+	h := newHarness(t, node("node-1", "8", "16Gi", 110), other, gated, pod("bound", "", "", onNode("node-1")))
 	h.run()
 	if n := h.pod("other").Spec.NodeName; n != "" {
 		t.Errorf("pod of another scheduler bound to %s", n)
 	}
-	if len(h.events.lines) != 0 {
-		t.Errorf("events %q, want none", h.events.lines)
+	if n := h.pod("gated").Spec.NodeName; n != "" {
+		t.Errorf("gated pod bound to %s", n)
+	}
+	// Lifting the gate lets it in.
+	g := h.pod("gated")
+	g.Spec.SchedulingGates = nil
+	if _, err := h.client.CoreV1().Pods("default").Update(context.Background(), g, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	h.observe()
+	h.run()
+	if n := h.pod("gated").Spec.NodeName; n != "node-1" {
+		t.Errorf("pod bound to %q once its gate was lifted, want node-1", n)
+	}
+	if len(h.events.lines) != 1 {
+		t.Errorf("events %q, want only the gated pod's Scheduled", h.events.lines)
 	}
 }
 
