@@ -32,7 +32,12 @@ type Controller struct {
 }
 
 // New returns the disruption controller.
-func New(env *control.Env) *Controller { return &Controller{env: env} }
+func New(env *control.Env) *Controller {
+	if env == nil {
+		env = &control.Env{} // Sync will say what is missing
+	}
+	return &Controller{env: env}
+}
 
 // Name implements control.Controller.
 func (c *Controller) Name() string { return Name }

@@ -399,3 +399,16 @@ func TestPodEventsEnqueueTheBudgetsSelectingThem(t *testing.T) {
 		t.Errorf("relabel enqueued %v, want %v (the budget it left and the one it joined)", h.queue.added, want)
 	}
 }
+
+func TestUnwiredControllerReportsInsteadOfPanicking(t *testing.T) {
+	c := New(nil)
+	for _, h := range c.Watches(&queue{}) {
+		h.OnAdd("not an object", false)
+		h.OnAdd(pod("p", ready, nil), false)
+		h.OnUpdate(nil, nil)
+		h.OnDelete(cache.DeletedFinalStateUnknown{Key: "default/p"})
+	}
+	if err := c.Sync(context.Background(), "default/pdb"); err == nil {
+		t.Error("sync without an environment succeeded")
+	}
+}

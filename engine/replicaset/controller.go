@@ -27,13 +27,24 @@ type Controller struct {
 // NewReplicaSet returns the controller of apps/v1 ReplicaSets, named
 // "replicaset-controller" as in kube-controller-manager.
 func NewReplicaSet(env *control.Env) *Controller {
+	env = orEmpty(env)
 	return newController(env, replicaSets{env: env}, "replicaset-controller")
 }
 
 // NewReplicationController returns the controller of v1
 // ReplicationControllers, named "replicationcontroller-controller".
 func NewReplicationController(env *control.Env) *Controller {
+	env = orEmpty(env)
 	return newController(env, replicationControllers{env: env}, "replicationcontroller-controller")
+}
+
+// orEmpty lets a controller built without an environment exist; its Sync then
+// says what is missing instead of crashing.
+func orEmpty(env *control.Env) *control.Env {
+	if env == nil {
+		return &control.Env{}
+	}
+	return env
 }
 
 func newController(env *control.Env, kind kindAdapter, name string) *Controller {

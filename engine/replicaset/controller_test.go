@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	k8stesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/cache"
 )
 
 func TestScaleUpCreatesPodsFromTheTemplate(t *testing.T) {
@@ -412,3 +413,18 @@ func TestOrphanAppearingLaterIsAdopted(t *testing.T) {
 }
 
 func controllerOf(p corev1.Pod) *metav1.OwnerReference { return metav1.GetControllerOf(&p) }
+
+func TestUnwiredControllerReportsInsteadOfPanicking(t *testing.T) {
+	for _, c := range []*Controller{NewReplicaSet(nil), NewReplicationController(nil)} {
+		hs := c.Watches(&queue{})
+		for _, h := range hs {
+			h.OnAdd("not an object", false)
+			h.OnAdd(podOf(nil, "", "p", "", corev1.PodPending, nil), false)
+			h.OnUpdate(nil, nil)
+			h.OnDelete(cache.DeletedFinalStateUnknown{Key: "default/p"})
+		}
+		if err := c.Sync(context.Background(), "default/web"); err == nil {
+			t.Errorf("%s: sync without an environment succeeded", c.Name())
+		}
+	}
+}

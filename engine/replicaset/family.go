@@ -2,6 +2,7 @@ package replicaset
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 
@@ -49,6 +50,9 @@ type kindAdapter interface {
 	writeStatus(ctx context.Context, o owner, status appsv1.ReplicaSetStatus) (owner, error)
 }
 
+// errNoLister is returned when the runner gave no cache of the owner kind.
+var errNoLister = errors.New("the runner gave no lister for this kind: wire control.Env fully before syncing")
+
 // replicaSets adapts apps/v1 ReplicaSets, which need no conversion.
 type replicaSets struct{ env *control.Env }
 
@@ -59,6 +63,9 @@ func (replicaSets) gvk() schema.GroupVersionKind {
 }
 
 func (a replicaSets) fromCache(namespace, name string) (owner, error) {
+	if a.env.Listers.ReplicaSets == nil {
+		return owner{}, errNoLister
+	}
 	rs, err := a.env.Listers.ReplicaSets.ReplicaSets(namespace).Get(name)
 	if err != nil {
 		return owner{}, err
@@ -83,6 +90,9 @@ func (replicaSets) fromEvent(obj any) (owner, bool) {
 }
 
 func (a replicaSets) list(namespace string) ([]owner, error) {
+	if a.env.Listers.ReplicaSets == nil {
+		return nil, errNoLister
+	}
 	all, err := a.env.Listers.ReplicaSets.ReplicaSets(namespace).List(labels.Everything())
 	if err != nil {
 		return nil, err
@@ -96,6 +106,9 @@ func (a replicaSets) list(namespace string) ([]owner, error) {
 }
 
 func (a replicaSets) controlledBy(uid string) []owner {
+	if a.env.Listers.ReplicaSetIndex == nil {
+		return nil
+	}
 	objs, err := a.env.Listers.ReplicaSetIndex.ByIndex(control.IndexByController, uid)
 	if err != nil {
 		return nil
@@ -143,6 +156,9 @@ func (replicationControllers) gvk() schema.GroupVersionKind {
 }
 
 func (a replicationControllers) fromCache(namespace, name string) (owner, error) {
+	if a.env.Listers.ReplicationControllers == nil {
+		return owner{}, errNoLister
+	}
 	rc, err := a.env.Listers.ReplicationControllers.ReplicationControllers(namespace).Get(name)
 	if err != nil {
 		return owner{}, err
@@ -167,6 +183,9 @@ func (replicationControllers) fromEvent(obj any) (owner, bool) {
 }
 
 func (a replicationControllers) list(namespace string) ([]owner, error) {
+	if a.env.Listers.ReplicationControllers == nil {
+		return nil, errNoLister
+	}
 	all, err := a.env.Listers.ReplicationControllers.ReplicationControllers(namespace).List(labels.Everything())
 	if err != nil {
 		return nil, err
@@ -180,6 +199,9 @@ func (a replicationControllers) list(namespace string) ([]owner, error) {
 }
 
 func (a replicationControllers) controlledBy(uid string) []owner {
+	if a.env.Listers.RCIndex == nil {
+		return nil
+	}
 	objs, err := a.env.Listers.RCIndex.ByIndex(control.IndexByController, uid)
 	if err != nil {
 		return nil

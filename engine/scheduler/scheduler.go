@@ -38,6 +38,9 @@ type Controller struct {
 
 // New returns the scheduler.
 func New(env *control.Env) *Controller {
+	if env == nil {
+		env = &control.Env{} // Sync will say what is missing
+	}
 	return &Controller{env: env, nodes: newNodeCache(), waiting: map[string]uint64{}, retryAt: map[string]time.Time{}}
 }
 

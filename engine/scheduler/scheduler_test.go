@@ -343,3 +343,16 @@ func BenchmarkSchedule10000PodsOn500Nodes(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/10000, "ns/pod")
 }
+
+func TestUnwiredSchedulerReportsInsteadOfPanicking(t *testing.T) {
+	s := New(nil)
+	for _, h := range s.Watches(&queue{}) {
+		h.OnAdd("not an object", false)
+		h.OnAdd(pod("p", "", ""), false)
+		h.OnUpdate(nil, nil)
+		h.OnDelete(cache.DeletedFinalStateUnknown{Key: "default/p"})
+	}
+	if err := s.Sync(context.Background(), "default/p"); err == nil {
+		t.Error("sync without an environment succeeded")
+	}
+}
