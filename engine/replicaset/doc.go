@@ -9,8 +9,14 @@
 // through a small adapter (family.go) as a ReplicaSet with a map selector,
 // which is also how upstream builds its replication manager.
 //
-// Everything the controller decides is a function of its listers and its
-// clock: pods are taken in name order, created one after another inside each
-// slow-start batch and deleted one after another in victim order, so that a
-// simulation run is reproducible.
+// Everything the controller decides is a function of its listers, the pod
+// events it has seen and its clock: pods are taken in name order, created one
+// after another inside each slow-start batch and deleted one after another in
+// victim order, so that a simulation run is reproducible.
+//
+// Owned pods come from the controller-uid index; orphans that an owner may
+// adopt come from a set the pod handlers keep (orphans.go), so the handlers
+// must see every pod from the start, as informers deliver them. Pod updates
+// that cannot change an owner's decisions or status (kubelet status churn)
+// do not enqueue it.
 package replicaset
