@@ -35,6 +35,9 @@ func benchRollout(b *testing.B, file string) {
 			b.Fatalf("run ended %q: %v", end, err)
 		}
 		b.ReportMetric(c.Elapsed().Seconds(), "virtual-s/op")
+		if i == 0 {
+			b.Logf("syncs per controller: %v", c.Runner.Syncs())
+		}
 		c.Runner.Close()
 	}
 }

@@ -16,6 +16,7 @@ type controllerState struct {
 	head     int
 	queued   map[string]bool
 	failures map[string]int
+	syncs    int
 }
 
 var _ control.Queue = (*controllerState)(nil)
@@ -51,6 +52,8 @@ func (c *controllerState) pop() (string, bool) {
 }
 
 func (c *controllerState) empty() bool { return c.head == len(c.fifo) }
+
+func (c *controllerState) len() int { return len(c.fifo) - c.head }
 
 // Upstream controllers retry failed keys with exponential back-off starting
 // at 5ms, up to 1000s, and give up after 15 retries.

@@ -249,24 +249,34 @@ func KindOf(obj runtime.Object) (control.Kind, bool) {
 	return "", false
 }
 
-// step runs one ready sync, round-robin across controllers. It reports false
-// when every queue is empty.
+// step gives the next controller with work its turn: it syncs every key that
+// was queued when the turn began, then passes the turn on. Taking turns a
+// queue at a time, rather than a key at a time, lets changes coalesce the way
+// informer lag coalesces them in a real controller manager: a ReplicaSet
+// syncs once after a batch of its pods changed, not once per pod. It reports
+// false when every queue is empty.
 func (r *Runner) step(ctx context.Context) bool {
 	for i := 0; i < len(r.ctrls); i++ {
 		st := r.ctrls[(r.next+i)%len(r.ctrls)]
-		key, ok := st.pop()
-		if !ok {
+		if st.empty() {
 			continue
 		}
 		r.next = (r.next + i + 1) % len(r.ctrls)
-		if err := st.ctrl.Sync(ctx, key); err != nil {
-			if !st.retry(key) && r.SyncErrors != nil {
-				r.SyncErrors(st.ctrl.Name(), key, err)
+		for n := st.len(); n > 0 && ctx.Err() == nil; n-- {
+			key, ok := st.pop()
+			if !ok {
+				break
 			}
-		} else {
-			delete(st.failures, key)
+			st.syncs++
+			if err := st.ctrl.Sync(ctx, key); err != nil {
+				if !st.retry(key) && r.SyncErrors != nil {
+					r.SyncErrors(st.ctrl.Name(), key, err)
+				}
+			} else {
+				delete(st.failures, key)
+			}
+			r.drain()
 		}
-		r.drain()
 		return true
 	}
 	return false
@@ -403,6 +413,15 @@ func (r *Runner) RunRealtime(ctx context.Context) {
 			return
 		}
 	}
+}
+
+// Syncs reports how many syncs each controller has run, by name.
+func (r *Runner) Syncs() map[string]int {
+	out := make(map[string]int, len(r.ctrls))
+	for _, st := range r.ctrls {
+		out[st.ctrl.Name()] += st.syncs
+	}
+	return out
 }
 
 // Poke wakes a realtime run, for example after the clock's speed changed.
