@@ -47,6 +47,12 @@ type Cluster struct {
 	onAction []ActionResult
 }
 
+// ReactionWindow is how often, at most, each embedded controller handles its
+// queue (virtual time). 100ms is in the range of a real control plane's
+// watch-to-reaction latency, and it lets a 10,000-pod rollout coalesce pod
+// churn into a few hundred ReplicaSet syncs instead of one per pod.
+const ReactionWindow = 100 * time.Millisecond
+
 // Options tune Start.
 type Options struct {
 	// Seed overrides the scenario's seed when non-zero.
@@ -68,6 +74,7 @@ func Start(ctx context.Context, b Backend, clock *sim.Clock, sc *scenario.Scenar
 	}
 	client := b.Client()
 	r := sim.New(client, b, clock, seed)
+	r.Window = ReactionWindow
 	for _, obs := range o.Observers {
 		r.Observe(obs)
 	}

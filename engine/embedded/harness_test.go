@@ -39,7 +39,14 @@ type run struct {
 	calm      map[string]bool
 	calmSpec  map[string]int32
 	unhealthy bool // the scenario has failing pods: skip the availability check
+	// lastChange is when anything last changed; a healthy rollout that is
+	// still in progress must never sit still for stallLimit.
+	lastChange time.Time
 }
+
+// stallLimit is far longer than any gap between pod changes in a healthy
+// rollout of the test scenarios (pull + start + ready + jitter + minReadySeconds).
+const stallLimit = 120 * time.Second
 
 // withFailingPods is for scenarios whose pods are meant to fail: the
 // availability invariant does not apply to them.
@@ -97,7 +104,15 @@ func (r *run) check(now time.Time, ev watch.Event) {
 	ds, _ := l.Deployments.List(labels.Everything())
 	for _, d := range ds {
 		r.checkDeployment(now, d)
+		if gap := now.Sub(r.lastChange); !r.unhealthy && !r.lastChange.IsZero() && gap > stallLimit && inProgress(d) {
+			r.violations = append(r.violations, fmt.Sprintf("t=%.3f %s: rollout in progress sat still for %v", now.Sub(epoch).Seconds(), d.Name, gap))
+		}
 	}
+	r.lastChange = now
+}
+
+func inProgress(d *appsv1.Deployment) bool {
+	return !d.Spec.Paused && !model.DeploymentComplete(d, &d.Status)
 }
 
 func (r *run) checkDeployment(now time.Time, d *appsv1.Deployment) {

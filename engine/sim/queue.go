@@ -17,6 +17,10 @@ type controllerState struct {
 	queued   map[string]bool
 	failures map[string]int
 	syncs    int
+	// nextTurn is the earliest virtual time this controller may run its
+	// queue again; waking says a timer for nextTurn is already pending.
+	nextTurn time.Time
+	waking   bool
 }
 
 var _ control.Queue = (*controllerState)(nil)
@@ -27,6 +31,21 @@ func (c *controllerState) Add(key string) {
 	}
 	c.queued[key] = true
 	c.fifo = append(c.fifo, key)
+	c.wakeAtTurn()
+}
+
+// ready reports whether the controller may take its turn at now.
+func (c *controllerState) ready(now time.Time) bool {
+	return !c.empty() && !now.Before(c.nextTurn)
+}
+
+// wakeAtTurn makes sure the clock stops at nextTurn while work is waiting.
+func (c *controllerState) wakeAtTurn() {
+	if c.waking || c.empty() || !c.runner.clock.Now().Before(c.nextTurn) {
+		return
+	}
+	c.waking = true
+	c.runner.addTimer(&timer{at: c.nextTurn, ctrl: c})
 }
 
 func (c *controllerState) AddAfter(key string, d time.Duration) {

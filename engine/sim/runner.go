@@ -64,6 +64,11 @@ type Runner struct {
 	// SyncErrors receives controller errors after retries are exhausted;
 	// nil drops them.
 	SyncErrors func(controller, key string, err error)
+	// Window is how often, at most, a controller takes its turn, in virtual
+	// time. Changes that arrive within a window are handled in one batch, as
+	// the latency of a real API server and informers batches them; a
+	// level-triggered controller reaches the same decisions either way.
+	Window time.Duration
 }
 
 // New returns a runner for the cluster behind client, fed by src. Create it
@@ -256,12 +261,15 @@ func KindOf(obj runtime.Object) (control.Kind, bool) {
 // syncs once after a batch of its pods changed, not once per pod. It reports
 // false when every queue is empty.
 func (r *Runner) step(ctx context.Context) bool {
+	now := r.clock.Now()
 	for i := 0; i < len(r.ctrls); i++ {
 		st := r.ctrls[(r.next+i)%len(r.ctrls)]
-		if st.empty() {
+		if !st.ready(now) {
 			continue
 		}
 		r.next = (r.next + i + 1) % len(r.ctrls)
+		st.nextTurn = now.Add(r.Window)
+		defer st.wakeAtTurn()
 		for n := st.len(); n > 0 && ctx.Err() == nil; n-- {
 			key, ok := st.pop()
 			if !ok {
@@ -310,10 +318,17 @@ func (r *Runner) fireDue() bool {
 		r.timers.pop()
 		r.mu.Unlock()
 		fired = true
-		if t.fn != nil {
+		switch {
+		case t.fn != nil:
 			t.fn()
 			r.drain()
-		} else {
+		case t.key == "":
+			// The controller's turn has come. It may already have taken it
+			// early (another timer at the same instant ran settle first) and
+			// have work again for a later turn: re-arm in that case.
+			t.ctrl.waking = false
+			t.ctrl.wakeAtTurn()
+		default:
 			t.ctrl.Add(t.key)
 		}
 	}

@@ -149,3 +149,67 @@ func TestClockFlowsAtSpeedAndStops(t *testing.T) {
 		t.Fatalf("stopped clock moved to +%v", got)
 	}
 }
+
+// counter counts its syncs and the keys it saw in each.
+type counter struct {
+	q     control.Queue
+	clock *Clock
+	start time.Time
+	turns []string
+}
+
+func (c *counter) Name() string { return "counter" }
+func (c *counter) Watches(q control.Queue) map[control.Kind]cache.ResourceEventHandler {
+	c.q = q
+	return map[control.Kind]cache.ResourceEventHandler{control.Pods: cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj any) { q.Add("all") },
+	}}
+}
+func (c *counter) Sync(_ context.Context, key string) error {
+	c.turns = append(c.turns, c.clock.Now().Sub(c.start).String())
+	return nil
+}
+
+func TestWindowCoalescesChangesIntoOneTurn(t *testing.T) {
+	r, src, clk := newRunner(t)
+	r.Window = 100 * time.Millisecond
+	c := &counter{clock: clk, start: clk.Now()}
+	r.Add(c)
+	// Ten pods appear 10ms apart: with a 100ms window the controller syncs
+	// at 0 (first pod), then once at 100ms for the nine that followed.
+	for i := 0; i < 10; i++ {
+		i := i
+		r.At(time.Duration(i)*10*time.Millisecond, func() {
+			src.fn(watch.Event{Type: watch.Added, Object: pod(fmt.Sprint("p", i))})
+		})
+	}
+	if _, err := r.Run(context.Background(), RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(c.turns) != "[0s 100ms]" {
+		t.Fatalf("synced at %v, want [0s 100ms]", c.turns)
+	}
+}
+
+// A controller that took its turn before its wake timer fired must still be
+// woken for work queued after that turn.
+func TestWindowNeverLosesAWakeUp(t *testing.T) {
+	r, src, clk := newRunner(t)
+	r.Window = 100 * time.Millisecond
+	c := &counter{clock: clk, start: clk.Now()}
+	r.Add(c)
+	add := func(name string) func() {
+		return func() { src.fn(watch.Event{Type: watch.Added, Object: pod(name)}) }
+	}
+	r.At(0, add("a"))                     // turn at 0, next turn not before 100ms
+	r.At(50*time.Millisecond, add("b"))   // arms a wake-up at 100ms
+	r.At(100*time.Millisecond, add("c"))  // fires first at 100ms: the turn runs before the wake-up timer
+	r.At(100*time.Millisecond, func() {}) // keeps the instant busy
+	r.At(100*time.Millisecond, add("d"))  // queued after the 100ms turn: needs a turn at 200ms
+	if _, err := r.Run(context.Background(), RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(c.turns); got != "[0s 100ms 200ms]" {
+		t.Fatalf("turns at %v, want [0s 100ms 200ms]", got)
+	}
+}
