@@ -3,28 +3,46 @@ package control
 import (
 	"context"
 	"fmt"
+	"math"
+	"strings"
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/utils/clock"
 )
 
-// APIRecorder writes events through the API, as client-go's event broadcaster
-// does, but synchronously and with names that depend only on the object and a
-// counter, so that a simulation run is reproducible.
+// APIRecorder writes events through the API as client-go's event
+// broadcaster does — through client-go's own EventCorrelator, so similar
+// events are aggregated, repeats only bump a count, and each object's events
+// are rate-limited (a burst of 25, then one per five minutes) — but
+// synchronously, on the runner's clock, and with names that depend only on
+// the object and a counter, so that a simulation run is reproducible.
 type APIRecorder struct {
 	Client    kubernetes.Interface
 	Clock     clock.PassiveClock
 	Component string
 
-	mu sync.Mutex
-	n  uint64
+	mu         sync.Mutex
+	n          uint64
+	spam       *record.EventSourceObjectSpamFilter
+	correlator *record.EventCorrelator
 }
+
+// client-go's defaults for an event broadcaster's spam filter: each object
+// gets a burst of 25 events, then one every five minutes.
+const (
+	spamBurst     = 25
+	spamQPS       = 1.0 / 300
+	spamCacheSize = 4096
+)
 
 // Eventf implements Recorder. Failures to record are ignored, as upstream does.
 func (r *APIRecorder) Eventf(obj runtime.Object, eventType, reason, messageFmt string, args ...any) {
@@ -68,5 +86,52 @@ func (r *APIRecorder) Eventf(obj runtime.Object, eventType, reason, messageFmt s
 		LastTimestamp:  now,
 		Count:          1,
 	}
-	_, _ = r.Client.CoreV1().Events(ns).Create(context.Background(), ev, metav1.CreateOptions{})
+	r.send(ev)
+}
+
+// send is client-go's recordToSink for one event: correlate, then create a
+// new event or patch the count of the one it repeats. Failures are dropped,
+// as upstream drops events the server rejects.
+func (r *APIRecorder) send(ev *corev1.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.correlator == nil {
+		// The spam filter runs first, on its own: upstream runs it last,
+		// after building a patch for every event it then drops, but it keys
+		// on source, object and type, which aggregation never changes, so
+		// it takes the same decisions. The correlator's own filter is
+		// opened wide so that it never drops twice.
+		r.spam = record.NewEventSourceObjectSpamFilter(spamCacheSize, spamBurst, spamQPS, r.Clock, spamKey)
+		r.correlator = record.NewEventCorrelatorWithOptions(record.CorrelatorOptions{Clock: r.Clock, BurstSize: math.MaxInt32, QPS: math.MaxFloat32})
+	}
+	if r.spam.Filter(ev) {
+		return
+	}
+	result, err := r.correlator.EventCorrelate(ev)
+	if err != nil || result.Skip {
+		return
+	}
+	ctx := context.Background()
+	events := r.Client.CoreV1().Events(result.Event.Namespace)
+	var stored *corev1.Event
+	if result.Event.Count > 1 {
+		stored, err = events.Patch(ctx, result.Event.Name, types.StrategicMergePatchType, result.Patch, metav1.PatchOptions{})
+	}
+	if result.Event.Count <= 1 || apierrors.IsNotFound(err) {
+		result.Event.ResourceVersion = ""
+		stored, err = events.Create(ctx, result.Event, metav1.CreateOptions{})
+	}
+	if err == nil {
+		r.correlator.UpdateState(stored)
+	}
+}
+
+// spamKey is client-go's spam key: events about one object, of one type,
+// from one source share a rate limit.
+func spamKey(e *corev1.Event) string {
+	return strings.Join([]string{
+		e.Source.Component, e.Source.Host,
+		e.InvolvedObject.Kind, e.InvolvedObject.Namespace, e.InvolvedObject.Name,
+		string(e.InvolvedObject.UID), e.InvolvedObject.APIVersion, e.Type,
+	}, "")
 }
