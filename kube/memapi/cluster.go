@@ -104,7 +104,7 @@ func newCluster(opts Options, historyLimit int) *Cluster {
 
 // Client returns the typed client of the cluster. Every call on it is
 // answered by this cluster.
-func (c *Cluster) Client() kubernetes.Interface { return c.client }
+func (c *Cluster) Client() kubernetes.Interface { return directClient{c.client, c} }
 
 // ResourceVersion returns the last committed resourceVersion.
 func (c *Cluster) ResourceVersion() uint64 { return c.lastRV.Load() }

@@ -404,12 +404,18 @@ func TestTheFakeActionLogStaysBounded(t *testing.T) {
 	eventually(t, "the action log was cleared", func() bool { return len(recorder.Actions()) <= 2048 })
 }
 
-func TestBindingNeedsItsNamespace(t *testing.T) {
+// A real client posts a Binding to the namespace of the pods client, and the
+// API server fills in a Binding that names none; so does the embedded one.
+func TestBindingTakesTheClientsNamespace(t *testing.T) {
 	f := newFixture(t)
 	must(f.client.CoreV1().Pods("default").Create(ctx, pod("p", "a"), metav1.CreateOptions{}))(t)
 	err := f.client.CoreV1().Pods("default").Bind(ctx, &corev1.Binding{ObjectMeta: metav1.ObjectMeta{Name: "p"}, Target: corev1.ObjectReference{Name: "n1"}}, metav1.CreateOptions{})
-	if !apierrors.IsBadRequest(err) {
+	if err != nil {
 		t.Fatalf("binding without a namespace: %v", err)
+	}
+	p := must(f.client.CoreV1().Pods("default").Get(ctx, "p", metav1.GetOptions{}))(t)
+	if p.Spec.NodeName != "n1" {
+		t.Fatalf("pod bound to %q, want n1", p.Spec.NodeName)
 	}
 }
 

@@ -2,6 +2,7 @@ package memapi
 
 import (
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -74,6 +75,9 @@ func specWrite(k *kind, old, req runtime.Object) runtime.Object {
 // with the request's status. Deployments also take the request's
 // annotations, which upstream keeps on deployment status updates.
 func statusWrite(old, req runtime.Object) runtime.Object {
+	if p, ok := old.(*corev1.Pod); ok {
+		return podStatusWrite(p, req.(*corev1.Pod))
+	}
 	next := old.DeepCopyObject()
 	copyStatus(next, req)
 	if d, ok := next.(*appsv1.Deployment); ok {
@@ -81,6 +85,21 @@ func statusWrite(old, req runtime.Object) runtime.Object {
 	}
 	applyDefaults(next)
 	return next
+}
+
+// podStatusWrite is statusWrite for the kubelet's frequent pod status
+// writes. The new version shares the stored spec instead of copying it:
+// stored objects are never modified (every write path copies before it
+// changes anything), and the spec, already defaulted when the pod was
+// created, cannot change through the status subresource.
+func podStatusWrite(old, req *corev1.Pod) *corev1.Pod {
+	next := *old
+	next.ObjectMeta = *old.ObjectMeta.DeepCopy()
+	next.Status = req.Status
+	if next.Status.QOSClass == "" {
+		next.Status.QOSClass = old.Status.QOSClass // immutable once set
+	}
+	return &next
 }
 
 // replace validates and commits next over old. A write that changes nothing

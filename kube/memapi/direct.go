@@ -1,0 +1,160 @@
+package memapi
+
+import (
+	"context"
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/fake"
+	appsv1client "k8s.io/client-go/kubernetes/typed/apps/v1"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
+	clienttesting "k8s.io/client-go/testing"
+)
+
+// directClient is the cluster's kubernetes.Interface. The fake clientset's
+// typed clients route every call through Fake.Invokes, which deep-copies the
+// request twice, records it for ever and takes a global lock; that is most of
+// the cost of a simulated 10,000-pod rollout. The writes the controllers make
+// most often (pods, events, ReplicaSets, Deployments) are therefore served
+// here directly: the same action, the same reactor, one copy of the request.
+// Every other call goes through the fake as before.
+type directClient struct {
+	*fake.Clientset
+	c *Cluster
+}
+
+var _ kubernetes.Interface = directClient{}
+
+func (d directClient) CoreV1() corev1client.CoreV1Interface {
+	return directCore{d.Clientset.CoreV1(), d.c}
+}
+
+func (d directClient) AppsV1() appsv1client.AppsV1Interface {
+	return directApps{d.Clientset.AppsV1(), d.c}
+}
+
+type directCore struct {
+	corev1client.CoreV1Interface
+	c *Cluster
+}
+
+func (d directCore) Pods(ns string) corev1client.PodInterface {
+	return directPods{d.CoreV1Interface.Pods(ns), d.c, ns}
+}
+
+func (d directCore) Events(ns string) corev1client.EventInterface {
+	return directEvents{d.CoreV1Interface.Events(ns), d.c, ns}
+}
+
+type directApps struct {
+	appsv1client.AppsV1Interface
+	c *Cluster
+}
+
+func (d directApps) ReplicaSets(ns string) appsv1client.ReplicaSetInterface {
+	return directReplicaSets{d.AppsV1Interface.ReplicaSets(ns), d.c, ns}
+}
+
+func (d directApps) Deployments(ns string) appsv1client.DeploymentInterface {
+	return directDeployments{d.AppsV1Interface.Deployments(ns), d.c, ns}
+}
+
+var (
+	podsResource        = corev1.SchemeGroupVersion.WithResource("pods")
+	eventsResource      = corev1.SchemeGroupVersion.WithResource("events")
+	replicaSetsResource = appsv1.SchemeGroupVersion.WithResource("replicasets")
+	deploymentsResource = appsv1.SchemeGroupVersion.WithResource("deployments")
+)
+
+// invoke serves one action as the fake would have, and types the answer.
+func invoke[T runtime.Object](c *Cluster, action clienttesting.Action) (T, error) {
+	var zero T
+	_, obj, err := c.react(action)
+	if err != nil {
+		return zero, err
+	}
+	if obj == nil {
+		return zero, nil
+	}
+	out, ok := obj.(T)
+	if !ok {
+		return zero, fmt.Errorf("the embedded API server answered %s %s with a %T", action.GetVerb(), action.GetResource().Resource, obj)
+	}
+	return out, nil
+}
+
+type directPods struct {
+	corev1client.PodInterface
+	c  *Cluster
+	ns string
+}
+
+func (p directPods) Create(_ context.Context, pod *corev1.Pod, o metav1.CreateOptions) (*corev1.Pod, error) {
+	return invoke[*corev1.Pod](p.c, clienttesting.NewCreateActionWithOptions(podsResource, p.ns, pod.DeepCopy(), o))
+}
+
+func (p directPods) Update(_ context.Context, pod *corev1.Pod, o metav1.UpdateOptions) (*corev1.Pod, error) {
+	return invoke[*corev1.Pod](p.c, clienttesting.NewUpdateActionWithOptions(podsResource, p.ns, pod.DeepCopy(), o))
+}
+
+// UpdateStatus sends only what a status write reads: the pod's identity,
+// its resourceVersion precondition and a copy of its status. The stored spec
+// and metadata are kept, as on a real server, so copying the whole pod (the
+// kubelet's most frequent write) would only make garbage.
+func (p directPods) UpdateStatus(_ context.Context, pod *corev1.Pod, o metav1.UpdateOptions) (*corev1.Pod, error) {
+	req := &corev1.Pod{ObjectMeta: statusIdentity(&pod.ObjectMeta), Status: *pod.Status.DeepCopy()}
+	return invoke[*corev1.Pod](p.c, clienttesting.NewUpdateSubresourceActionWithOptions(podsResource, "status", p.ns, req, o))
+}
+
+// statusIdentity is the part of an object's metadata a status write reads.
+func statusIdentity(m *metav1.ObjectMeta) metav1.ObjectMeta {
+	return metav1.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: m.UID, ResourceVersion: m.ResourceVersion}
+}
+
+func (p directPods) Delete(_ context.Context, name string, o metav1.DeleteOptions) error {
+	_, _, err := p.c.react(clienttesting.NewDeleteActionWithOptions(podsResource, p.ns, name, o))
+	return err
+}
+
+func (p directPods) Bind(_ context.Context, b *corev1.Binding, o metav1.CreateOptions) error {
+	_, _, err := p.c.react(clienttesting.NewCreateSubresourceActionWithOptions(podsResource, b.Name, "binding", p.ns, b.DeepCopy(), o))
+	return err
+}
+
+type directEvents struct {
+	corev1client.EventInterface
+	c  *Cluster
+	ns string
+}
+
+func (e directEvents) Create(_ context.Context, ev *corev1.Event, o metav1.CreateOptions) (*corev1.Event, error) {
+	return invoke[*corev1.Event](e.c, clienttesting.NewCreateActionWithOptions(eventsResource, e.ns, ev.DeepCopy(), o))
+}
+
+type directReplicaSets struct {
+	appsv1client.ReplicaSetInterface
+	c  *Cluster
+	ns string
+}
+
+func (r directReplicaSets) Update(_ context.Context, rs *appsv1.ReplicaSet, o metav1.UpdateOptions) (*appsv1.ReplicaSet, error) {
+	return invoke[*appsv1.ReplicaSet](r.c, clienttesting.NewUpdateActionWithOptions(replicaSetsResource, r.ns, rs.DeepCopy(), o))
+}
+
+func (r directReplicaSets) UpdateStatus(_ context.Context, rs *appsv1.ReplicaSet, o metav1.UpdateOptions) (*appsv1.ReplicaSet, error) {
+	return invoke[*appsv1.ReplicaSet](r.c, clienttesting.NewUpdateSubresourceActionWithOptions(replicaSetsResource, "status", r.ns, rs.DeepCopy(), o))
+}
+
+type directDeployments struct {
+	appsv1client.DeploymentInterface
+	c  *Cluster
+	ns string
+}
+
+func (d directDeployments) UpdateStatus(_ context.Context, dep *appsv1.Deployment, o metav1.UpdateOptions) (*appsv1.Deployment, error) {
+	return invoke[*appsv1.Deployment](d.c, clienttesting.NewUpdateSubresourceActionWithOptions(deploymentsResource, "status", d.ns, dep.DeepCopy(), o))
+}
