@@ -1,9 +1,12 @@
 package model
 
 import (
+	"maps"
+	"slices"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // PodCondition returns the condition of type t, or nil.
@@ -44,3 +47,19 @@ func IsPodActive(p *corev1.Pod) bool {
 
 // IsPodTerminating reports whether the pod is being deleted.
 func IsPodTerminating(p *corev1.Pod) bool { return p.DeletionTimestamp != nil }
+
+// LabelsOrOwnersChanged reports whether an update changed what selects a pod
+// or who controls it. Controllers ask this of every pod update, most of which
+// are kubelet status writes, so it compares fields rather than reflecting.
+func LabelsOrOwnersChanged(old, cur *corev1.Pod) bool {
+	return !maps.Equal(old.Labels, cur.Labels) || !slices.EqualFunc(old.OwnerReferences, cur.OwnerReferences, sameOwnerReference)
+}
+
+func sameOwnerReference(a, b metav1.OwnerReference) bool {
+	return a.UID == b.UID && a.Name == b.Name && a.Kind == b.Kind && a.APIVersion == b.APIVersion &&
+		sameBool(a.Controller, b.Controller) && sameBool(a.BlockOwnerDeletion, b.BlockOwnerDeletion)
+}
+
+func sameBool(a, b *bool) bool {
+	return (a == nil) == (b == nil) && (a == nil || *a == *b)
+}

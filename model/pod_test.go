@@ -50,3 +50,30 @@ func TestIsPodActive(t *testing.T) {
 		}
 	}
 }
+
+func TestLabelsOrOwnersChanged(t *testing.T) {
+	yes := true
+	base := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{
+		Labels:          map[string]string{"app": "web"},
+		OwnerReferences: []metav1.OwnerReference{{UID: "u1", Name: "rs", Kind: "ReplicaSet", APIVersion: "apps/v1", Controller: &yes}},
+	}}
+	statusOnly := base.DeepCopy()
+	statusOnly.Status.Phase = corev1.PodRunning
+	relabelled := base.DeepCopy()
+	relabelled.Labels["app"] = "api"
+	released := base.DeepCopy()
+	released.OwnerReferences = nil
+	notController := base.DeepCopy()
+	notController.OwnerReferences[0].Controller = nil
+	for name, c := range map[string]struct {
+		cur  *corev1.Pod
+		want bool
+	}{
+		"status write": {statusOnly, false}, "relabelled": {relabelled, true},
+		"released": {released, true}, "no longer the controller": {notController, true},
+	} {
+		if got := LabelsOrOwnersChanged(base, c.cur); got != c.want {
+			t.Errorf("%s: LabelsOrOwnersChanged = %v, want %v", name, got, c.want)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package disruption
 
 import (
-	"reflect"
 	"sort"
 	"sync"
 	"time"
@@ -115,8 +114,7 @@ func budgetKey(b *policyv1.PodDisruptionBudget) string { return b.Namespace + "/
 // scale it counts towards. Skipping the kubelet's other status writes keeps
 // a large simulated rollout from recounting its budget once per write.
 func mattersToBudget(old, cur *corev1.Pod) bool {
-	return !reflect.DeepEqual(old.Labels, cur.Labels) ||
-		!reflect.DeepEqual(old.OwnerReferences, cur.OwnerReferences) ||
+	return model.LabelsOrOwnersChanged(old, cur) ||
 		(old.DeletionTimestamp == nil) != (cur.DeletionTimestamp == nil) ||
 		model.IsPodReady(old) != model.IsPodReady(cur)
 }

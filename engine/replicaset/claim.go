@@ -10,7 +10,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 
 	"rollscope/engine/control"
@@ -24,7 +23,7 @@ type candidates struct {
 	owned, orphans []*corev1.Pod
 }
 
-func (c *Controller) candidatePods(o owner, sel labels.Selector) (candidates, error) {
+func (c *Controller) candidatePods(o owner, sel labelMatcher) (candidates, error) {
 	var cs candidates
 	owned, err := c.env.Listers.PodIndex.ByIndex(control.IndexByController, string(o.rs.UID))
 	if err != nil {
@@ -41,7 +40,7 @@ func (c *Controller) candidatePods(o owner, sel labels.Selector) (candidates, er
 		if err != nil {
 			continue // deleted since; its event will update the set
 		}
-		if metav1.GetControllerOfNoCopy(p) == nil && model.IsPodActive(p) && sel.Matches(labels.Set(p.Labels)) {
+		if metav1.GetControllerOfNoCopy(p) == nil && model.IsPodActive(p) && sel.Matches(p.Labels) {
 			cs.orphans = append(cs.orphans, p)
 		}
 	}
@@ -53,11 +52,11 @@ func (c *Controller) candidatePods(o owner, sel labels.Selector) (candidates, er
 // match are released, so that relabelling a pod takes it out of service
 // without deleting it. An owner being deleted neither adopts nor releases.
 // Adoptions and releases are made in pod name order.
-func (c *Controller) claim(ctx context.Context, o owner, sel labels.Selector, cs candidates) ([]*corev1.Pod, error) {
+func (c *Controller) claim(ctx context.Context, o owner, sel labelMatcher, cs candidates) ([]*corev1.Pod, error) {
 	claimed := make([]*corev1.Pod, 0, len(cs.owned)+len(cs.orphans))
 	var release []*corev1.Pod
 	for _, p := range cs.owned {
-		if sel.Matches(labels.Set(p.Labels)) {
+		if sel.Matches(p.Labels) {
 			claimed = append(claimed, p)
 		} else {
 			release = append(release, p)

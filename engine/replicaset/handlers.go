@@ -198,8 +198,7 @@ func (c *Controller) ownerDeleted(obj any) {
 // status write. Victim ranking reads other fields, but only when replicas
 // change, and then from the cache as it is.
 func mattersToOwner(old, cur *corev1.Pod) bool {
-	return !reflect.DeepEqual(old.Labels, cur.Labels) ||
-		!reflect.DeepEqual(old.OwnerReferences, cur.OwnerReferences) ||
+	return model.LabelsOrOwnersChanged(old, cur) ||
 		(old.DeletionTimestamp == nil) != (cur.DeletionTimestamp == nil) ||
 		model.IsPodActive(old) != model.IsPodActive(cur) ||
 		model.IsPodReady(old) != model.IsPodReady(cur) ||

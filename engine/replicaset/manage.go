@@ -7,6 +7,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"rollscope/engine/control"
 )
 
 // desiredReplicas is spec.replicas, which the API defaults to 1.
@@ -78,6 +80,10 @@ func (c *Controller) familyPods(o owner) []*corev1.Pod {
 	if ref == nil {
 		return nil
 	}
+	// Upstream lists the namespace with each sibling's selector. The pods
+	// such a selector matches are the sibling's own and orphans, so look at
+	// exactly those through the controller index instead of scanning.
+	orphans, _ := c.env.Listers.PodIndex.ByIndex(control.IndexByController, control.Orphan)
 	seen := make(map[string]bool)
 	var out []*corev1.Pod
 	for _, sibling := range c.kind.controlledBy(string(ref.UID)) {
@@ -85,12 +91,14 @@ func (c *Controller) familyPods(o owner) []*corev1.Pod {
 		if err != nil {
 			continue
 		}
-		pods, err := c.env.Listers.Pods.Pods(sibling.rs.Namespace).List(sel)
-		if err != nil {
-			continue
-		}
-		for _, p := range pods {
-			if !seen[p.Name] {
+		match := newLabelMatcher(sel)
+		owned, _ := c.env.Listers.PodIndex.ByIndex(control.IndexByController, string(sibling.rs.UID))
+		for _, list := range [][]any{owned, orphans} {
+			for _, obj := range list {
+				p, ok := obj.(*corev1.Pod)
+				if !ok || p.Namespace != sibling.rs.Namespace || seen[p.Name] || !match.Matches(p.Labels) {
+					continue
+				}
 				seen[p.Name] = true
 				out = append(out, p)
 			}

@@ -28,19 +28,63 @@ var defaultGates = gates{PodDeletionCost: true, LogarithmicScaleDown: true}
 // deletionOrder sorts pods so that the best victims for a scale-down come
 // first; it is upstream's ActivePodsWithRanks. rank[i] is the number of active
 // pods of the same family (ReplicaSets sharing a controller owner) on the node
-// of pods[i]: pods that are doubled up on a node are removed first.
+// of pods[i]: pods that are doubled up on a node are removed first. Each
+// pod's sort key is worked out once, so sorting a 10,000-pod ReplicaSet costs
+// comparisons, not condition lookups and logarithms.
 type deletionOrder struct {
-	pods  []*corev1.Pod
-	rank  []int
-	now   time.Time
-	gates gates
+	pods []*corev1.Pod
+	keys []victimKey
+}
+
+// victimKey is what upstream's comparison reads of one pod.
+type victimKey struct {
+	unassigned    bool
+	node          string
+	phase         int
+	ready         bool
+	cost          int32
+	rank          int
+	readySince    time.Time
+	readyBucket   int64
+	restarts      int32
+	created       time.Time
+	createdBucket int64
+	uid           string
+	logarithmic   bool // compare times by age bucket (LogarithmicScaleDown with a known now)
+}
+
+func newDeletionOrder(pods []*corev1.Pod, rank []int, now time.Time, g gates) deletionOrder {
+	o := deletionOrder{pods: pods, keys: make([]victimKey, len(pods))}
+	for i, p := range pods {
+		k := victimKey{
+			unassigned: p.Spec.NodeName == "",
+			node:       p.Spec.NodeName,
+			phase:      phaseOrder[p.Status.Phase],
+			ready:      model.IsPodReady(p),
+			rank:       rank[i],
+			readySince: readySince(p),
+			restarts:   maxRestarts(p),
+			created:    p.CreationTimestamp.Time,
+			uid:        string(p.UID),
+		}
+		if g.PodDeletionCost {
+			k.cost = deletionCost(p)
+		}
+		if g.LogarithmicScaleDown && !now.IsZero() {
+			k.logarithmic = true
+			k.readyBucket = ageBucket(k.readySince, now)
+			k.createdBucket = ageBucket(k.created, now)
+		}
+		o.keys[i] = k
+	}
+	return o
 }
 
 func (o deletionOrder) Len() int { return len(o.pods) }
 
 func (o deletionOrder) Swap(i, j int) {
 	o.pods[i], o.pods[j] = o.pods[j], o.pods[i]
-	o.rank[i], o.rank[j] = o.rank[j], o.rank[i]
+	o.keys[i], o.keys[j] = o.keys[j], o.keys[i]
 }
 
 // phaseOrder ranks phases from the cheapest to lose to the most expensive; a
@@ -49,38 +93,31 @@ var phaseOrder = map[corev1.PodPhase]int{corev1.PodPending: 0, corev1.PodUnknown
 
 // Less reports whether pods[i] should be deleted before pods[j].
 func (o deletionOrder) Less(i, j int) bool {
-	a, b := o.pods[i], o.pods[j]
+	a, b := &o.keys[i], &o.keys[j]
 	// A pod that is not on a node yet costs nothing to lose.
-	if a.Spec.NodeName != b.Spec.NodeName && (a.Spec.NodeName == "" || b.Spec.NodeName == "") {
-		return a.Spec.NodeName == ""
+	if a.node != b.node && (a.unassigned || b.unassigned) {
+		return a.unassigned
 	}
-	if pa, pb := phaseOrder[a.Status.Phase], phaseOrder[b.Status.Phase]; pa != pb {
-		return pa < pb
+	if a.phase != b.phase {
+		return a.phase < b.phase
 	}
-	readyA, readyB := model.IsPodReady(a), model.IsPodReady(b)
-	if readyA != readyB {
-		return !readyA
+	if a.ready != b.ready {
+		return !a.ready
 	}
-	if o.gates.PodDeletionCost {
-		if ca, cb := deletionCost(a), deletionCost(b); ca != cb {
-			return ca < cb
-		}
+	if a.cost != b.cost {
+		return a.cost < b.cost
 	}
-	if o.rank[i] != o.rank[j] {
-		return o.rank[i] > o.rank[j]
+	if a.rank != b.rank {
+		return a.rank > b.rank
 	}
-	if readyA && readyB {
-		ta, tb := readySince(a), readySince(b)
-		if !ta.Equal(tb) {
-			return o.newerFirst(ta, tb, a, b)
-		}
+	if a.ready && b.ready && !a.readySince.Equal(b.readySince) {
+		return newerFirst(a.readySince, b.readySince, a.readyBucket, b.readyBucket, a, b)
 	}
-	if ra, rb := maxRestarts(a), maxRestarts(b); ra != rb {
-		return ra > rb
+	if a.restarts != b.restarts {
+		return a.restarts > b.restarts
 	}
-	ca, cb := a.CreationTimestamp.Time, b.CreationTimestamp.Time
-	if !ca.Equal(cb) {
-		return o.newerFirst(ca, cb, a, b)
+	if !a.created.Equal(b.created) {
+		return newerFirst(a.created, b.created, a.createdBucket, b.createdBucket, a, b)
 	}
 	return false
 }
@@ -89,13 +126,12 @@ func (o deletionOrder) Less(i, j int) bool {
 // unknown, zero one) comes first. With LogarithmicScaleDown, times whose ages
 // fall in the same power-of-two bucket are equal and the UID decides, which
 // spreads scale-down over pods of similar age.
-func (o deletionOrder) newerFirst(ta, tb time.Time, a, b *corev1.Pod) bool {
-	if !o.gates.LogarithmicScaleDown || o.now.IsZero() || ta.IsZero() || tb.IsZero() {
+func newerFirst(ta, tb time.Time, ba, bb int64, a, b *victimKey) bool {
+	if !a.logarithmic || ta.IsZero() || tb.IsZero() {
 		return afterOrZero(ta, tb)
 	}
-	ba, bb := ageBucket(ta, o.now), ageBucket(tb, o.now)
 	if ba == bb {
-		return a.UID < b.UID
+		return a.uid < b.uid
 	}
 	return ba < bb
 }
@@ -175,9 +211,10 @@ func rankByColocation(pods, related []*corev1.Pod, now time.Time, g gates) delet
 			onNode[p.Spec.NodeName]++
 		}
 	}
-	o := deletionOrder{pods: append([]*corev1.Pod(nil), pods...), rank: make([]int, len(pods)), now: now, gates: g}
-	for i, p := range o.pods {
-		o.rank[i] = onNode[p.Spec.NodeName]
+	sorted := append([]*corev1.Pod(nil), pods...)
+	rank := make([]int, len(sorted))
+	for i, p := range sorted {
+		rank[i] = onNode[p.Spec.NodeName]
 	}
-	return o
+	return newDeletionOrder(sorted, rank, now, g)
 }

@@ -39,11 +39,12 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 	// Decide before reading pods: if creations or deletions are still in
 	// flight, the pod cache is behind and the pods must only be counted.
 	cacheTrusted := c.exp.satisfied(key)
-	cs, err := c.candidatePods(o, sel)
+	match := newLabelMatcher(sel)
+	cs, err := c.candidatePods(o, match)
 	if err != nil {
 		return err
 	}
-	pods, err := c.claim(ctx, o, sel, cs)
+	pods, err := c.claim(ctx, o, match, cs)
 	if err != nil {
 		return err
 	}

@@ -233,12 +233,7 @@ func TestUpstreamActivePodsWithRanks(t *testing.T) {
 			if !ok1 || !ok2 || len(ranks) != 2 {
 				t.Fatalf("%s: expected %s and %s with two ranks, got %v and ranks %v", c.ID, forward, backward, want, ranks)
 			}
-			o := deletionOrder{
-				pods:  []*corev1.Pod{first.pod(t, now), second.pod(t, now)},
-				rank:  ranks,
-				now:   at(t, in.Now, now),
-				gates: in.Gates,
-			}
+			o := newDeletionOrder([]*corev1.Pod{first.pod(t, now), second.pod(t, now)}, ranks, at(t, in.Now, now), in.Gates)
 			if got := o.Less(0, 1); got != wantForward {
 				t.Errorf("%s: %s = %v, want %v", c.Source.Case, forward, got, wantForward)
 			}
