@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
+	"runtime/pprof"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -27,6 +29,8 @@ type simulateFlags struct {
 	format string
 	until  time.Duration
 	seed   int64
+	// cpuProfile writes a CPU profile of the run, for work on performance.
+	cpuProfile string
 }
 
 func newSimulate() *cobra.Command {
@@ -43,6 +47,8 @@ func newSimulate() *cobra.Command {
 	cmd.Flags().StringVar(&f.format, "format", "jsonl", "trace format: jsonl or table")
 	cmd.Flags().DurationVar(&f.until, "until", 0, "stop after this much virtual time (for example 5m); 0 runs until every rollout has finished")
 	cmd.Flags().Int64Var(&f.seed, "seed", 0, "jitter seed; overrides the scenario's seed")
+	cmd.Flags().StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
+	_ = cmd.Flags().MarkHidden("cpuprofile")
 	return cmd
 }
 
@@ -66,6 +72,18 @@ func runSimulate(ctx context.Context, f *simulateFlags) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
 
+	debug.SetGCPercent(embedded.SimulationGCPercent)
+	if f.cpuProfile != "" {
+		pf, err := os.Create(f.cpuProfile)
+		if err != nil {
+			return badInput("--cpuprofile: %v", err)
+		}
+		defer pf.Close()
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			return fmt.Errorf("starting the CPU profile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	out := bufio.NewWriterSize(os.Stdout, 64<<10)
 	held := &heldWriter{w: out}
 	clock := sim.NewClock(epoch)

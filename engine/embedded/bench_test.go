@@ -3,6 +3,7 @@ package embedded_test
 import (
 	"context"
 	"os"
+	"runtime/debug"
 	"testing"
 
 	"rollscope/engine/embedded"
@@ -22,6 +23,7 @@ func benchRollout(b *testing.B, file string) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	defer debug.SetGCPercent(debug.SetGCPercent(embedded.SimulationGCPercent))
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		clock := sim.NewClock(epoch)
