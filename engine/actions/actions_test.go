@@ -91,7 +91,9 @@ func TestActionsSendWhatKubectlSends(t *testing.T) {
 		body      string
 	}{
 		{"set image with change-cause", []runtime.Object{deployment(false, "a:1")},
-			func(c *fake.Clientset) error { return SetImage(ctx, c, target, "app", "a:2", "rollscope set image deployment/web app=a:2") },
+			func(c *fake.Clientset) error {
+				return SetImage(ctx, c, target, "app", "a:2", "rollscope set image deployment/web app=a:2")
+			},
 			types.StrategicMergePatchType, "",
 			`{"metadata":{"annotations":{"kubernetes.io/change-cause":"rollscope set image deployment/web app=a:2"}},"spec":{"template":{"spec":{"containers":[{"image":"a:2","name":"app"}]}}}}`},
 		{"set image without recording", []runtime.Object{deployment(false, "a:1")},
