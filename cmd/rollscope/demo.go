@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"sort"
 	"strings"
 	"time"
@@ -16,7 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	"rollscope/engine/embedded"
-	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
 	"rollscope/kube/memapi"
 	"rollscope/model"
@@ -47,17 +44,11 @@ func runDemo(ctx context.Context, out io.Writer, f *demoFlags) error {
 	if f.speed <= 0 {
 		return badInput("--speed %v must be more than 0 (1 is real time, 10 is ten times faster)", f.speed)
 	}
-	if f.until < 0 {
-		return badInput("--until %v is negative: give a positive duration such as 10m, or 0 for no limit", f.until)
-	}
-	sc, err := scenario.Load(f.scenario)
+	sc, err := loadScenario(f.scenario, f.until)
 	if err != nil {
-		return usageError{err}
+		return err
 	}
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	ctx, stop := interruptible(ctx)
 	defer stop()
 	if f.until > 0 {
 		var cancel context.CancelFunc

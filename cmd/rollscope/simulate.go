@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"runtime/pprof"
 	"time"
@@ -59,17 +58,11 @@ func runSimulate(ctx context.Context, f *simulateFlags) error {
 	if f.format != "jsonl" && f.format != "table" {
 		return badInput("--format %q is not a trace format: use jsonl or table", f.format)
 	}
-	if f.until < 0 {
-		return badInput("--until %v is negative: give a positive duration such as 10m, or 0 for no limit", f.until)
-	}
-	sc, err := scenario.Load(f.file)
+	sc, err := loadScenario(f.file, f.until)
 	if err != nil {
-		return usageError{err}
+		return err
 	}
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	ctx, stop := interruptible(ctx)
 	defer stop()
 
 	debug.SetGCPercent(embedded.SimulationGCPercent)
