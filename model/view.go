@@ -1,0 +1,194 @@
+package model
+
+import (
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// This file is the contract between the watch bridge (kube/watch), the
+// console's picture of the cluster (Cluster, in this package) and the screen
+// (ui): the bridge delivers Batches, Cluster.Apply folds them in, and the
+// screen renders the views below. Views are plain values: rendering never
+// reads a Kubernetes object.
+
+// Batch is one coalesced update from the watch bridge: the current version
+// of every object that changed since the last batch, read from the informer
+// caches, and the objects that went away.
+type Batch struct {
+	// At is when the batch was read, on the cluster's clock (virtual time
+	// in the embedded cluster); timeline entries are stamped with it.
+	At      time.Time
+	Objects []runtime.Object
+	Deleted []ObjectRef
+	Watch   WatchStatus
+}
+
+// ObjectRef names an object. Kind is the API kind: Deployment, ReplicaSet,
+// Pod, Node, PodDisruptionBudget, Event, ReplicationController.
+type ObjectRef struct {
+	Kind, Namespace, Name string
+}
+
+// WatchStatus says whether the console's picture can be trusted.
+type WatchStatus struct {
+	// Synced is true once every informer has listed what it watches.
+	Synced bool
+	// Connected is false while a watch is failing; Problem says why.
+	Connected bool
+	Problem   string
+	// Since is when the current state (connected or not) began.
+	Since time.Time
+}
+
+// Condition is a condition as the screen shows it.
+type Condition struct {
+	Status  string // "True", "False", "Unknown", or "" when absent
+	Reason  string
+	Message string
+}
+
+// Headroom is how much of a rollout budget is in use. A rollout stalls when
+// a budget is exhausted: Used >= Limit.
+type Headroom struct {
+	Used, Limit int32
+}
+
+// Exhausted reports whether the budget is used up.
+func (h Headroom) Exhausted() bool { return h.Used >= h.Limit }
+
+// RolloutView is everything the screen shows about one Deployment.
+type RolloutView struct {
+	Namespace, Name string
+	Generation      int64
+	Observed        bool   // status.observedGeneration >= generation
+	Strategy        string // RollingUpdate or Recreate
+	Replicas        int32
+	// MaxSurge and MaxUnavailable are resolved with upstream rounding; the
+	// Spec fields keep what the user wrote ("25%", "3").
+	MaxSurge, MaxUnavailable         int32
+	MaxSurgeSpec, MaxUnavailableSpec string
+	MinReadySeconds                  int32
+	ProgressDeadlineSeconds          int32 // 0 when none
+	Paused                           bool
+	Revision                         int64
+	Progressing, Available           Condition
+	// Status is `kubectl rollout status`'s sentence for the current state;
+	// Done is true once the rollout has finished.
+	Status string
+	Done   bool
+
+	// Surge: pods in use (Σ ReplicaSet spec.replicas) against replicas +
+	// maxSurge. Unavailable: replicas that are not available against
+	// maxUnavailable.
+	Surge, Unavailable Headroom
+
+	ReplicaSets []ReplicaSetRow // newest revision first
+	History     []RevisionRow   // oldest revision first, as kubectl prints it
+}
+
+// ReplicaSetRole says what a ReplicaSet is to its rollout.
+type ReplicaSetRole int
+
+const (
+	// RoleOld is a ReplicaSet of an earlier template.
+	RoleOld ReplicaSetRole = iota
+	// RoleNew runs the current template while a rollout is in progress.
+	RoleNew
+	// RoleStable runs the current template and the rollout is complete.
+	RoleStable
+)
+
+// ReplicaSetRow is one ReplicaSet of a rollout.
+type ReplicaSetRow struct {
+	Name, Hash string
+	Revision   int64
+	Role       ReplicaSetRole
+	Images     []string
+	Desired    int32 // spec.replicas
+	Current    int32 // status.replicas
+	Ready      int32
+	Available  int32
+	Created    time.Time
+	Pods       []PodRow // by name
+}
+
+// PodState is a pod's state as the glyph grid shows it.
+type PodState int
+
+const (
+	PodPending     PodState = iota // not scheduled yet, or waiting on an image pull
+	PodCreating                    // scheduled, containers being created
+	PodNotReady                    // running, not ready
+	PodReady                       // ready
+	PodCrashLoop                   // a container is in CrashLoopBackOff or image pull back-off
+	PodTerminating                 // being deleted
+	PodFailed                      // phase Failed or Succeeded
+)
+
+// PodRow is one pod.
+type PodRow struct {
+	Name, Node string
+	Phase      string
+	State      PodState
+	Ready      string // "1/2": ready containers / containers
+	Restarts   int32
+	Created    time.Time
+	// Reason is the most telling reason: a waiting or terminated
+	// container's reason, an Unschedulable condition, or the pod's reason.
+	Reason string
+}
+
+// NodeRow is one node.
+type NodeRow struct {
+	Name, Group string
+	Ready       bool
+	Schedulable bool // false when cordoned (spec.unschedulable)
+	Taints      []string
+	Pods        int // active pods bound to the node
+	UpToDate    bool
+	// Drain is the state of a drain or roll in progress, "" when none.
+	Drain string
+}
+
+// RevisionRow is one revision of a Deployment's history.
+type RevisionRow struct {
+	Revision    int64
+	ChangeCause string
+	Images      []string
+	Created     time.Time
+	Replicas    int32
+	Current     bool
+	// Gone is set for a revision known from a ReplicaSet's revision-history
+	// whose ReplicaSet was cleaned up by revisionHistoryLimit.
+	Gone bool
+}
+
+// TimelineKind sorts timeline entries.
+type TimelineKind int
+
+const (
+	TimelineScale     TimelineKind = iota // a ReplicaSet changed size
+	TimelineCondition                     // a Deployment condition changed
+	TimelineEvent                         // a Kubernetes event
+	TimelineAction                        // an action taken from the console
+)
+
+// TimelineEntry is one line of the timeline.
+type TimelineEntry struct {
+	Time    time.Time
+	Kind    TimelineKind
+	Object  string // "replicaset/frontend-7b7d5974f6"
+	Message string
+	Warning bool
+}
+
+// DeploymentSummary is one line of the deployment picker.
+type DeploymentSummary struct {
+	Namespace, Name string
+	Replicas        int32
+	Updated         int32
+	Available       int32
+	Paused          bool
+	Done            bool
+}
