@@ -192,3 +192,9 @@ type DeploymentSummary struct {
 	Paused          bool
 	Done            bool
 }
+
+// DiffLine is one line of a pod-template diff between two revisions.
+type DiffLine struct {
+	Op   byte // ' ' unchanged, '+' only in the newer template, '-' only in the older
+	Text string
+}
