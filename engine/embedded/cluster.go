@@ -10,6 +10,7 @@ import (
 	"sort"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -18,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 
+	"rollscope/engine/control"
 	"rollscope/engine/deployment"
 	"rollscope/engine/disruption"
 	"rollscope/engine/kubelet"
@@ -136,7 +138,7 @@ func (c *Cluster) Finished() bool {
 	l := c.Runner.Listers()
 	ds, _ := l.Deployments.List(everything)
 	for _, d := range ds {
-		if !deploymentSettled(d) {
+		if !deploymentSettled(d, c.owned(d)) {
 			return false
 		}
 	}
@@ -167,6 +169,18 @@ func (c *Cluster) Finished() bool {
 		}
 	}
 	return true
+}
+
+// owned lists the ReplicaSets d controls, from the runner's cache.
+func (c *Cluster) owned(d *appsv1.Deployment) []*appsv1.ReplicaSet {
+	objs, _ := c.Runner.Listers().ReplicaSetIndex.ByIndex(control.IndexByController, string(d.UID))
+	out := make([]*appsv1.ReplicaSet, 0, len(objs))
+	for _, o := range objs {
+		if rs, ok := o.(*appsv1.ReplicaSet); ok {
+			out = append(out, rs)
+		}
+	}
+	return out
 }
 
 // Run runs the scenario at full speed until it is finished, until the

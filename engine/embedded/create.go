@@ -47,15 +47,23 @@ func create(ctx context.Context, c kubernetes.Interface, obj runtime.Object) err
 }
 
 // deploymentSettled: the controller has seen the latest spec and the rollout
-// is complete, has failed its progress deadline, or is paused.
-func deploymentSettled(d *appsv1.Deployment) bool {
+// is complete, has failed its progress deadline, or is paused with its pods
+// settled (pausing holds the ReplicaSets' sizes, but pods already starting
+// still become ready).
+func deploymentSettled(d *appsv1.Deployment, owned []*appsv1.ReplicaSet) bool {
 	if d.Status.ObservedGeneration < d.Generation {
 		return false
 	}
-	if d.Spec.Paused {
+	if c := model.GetDeploymentCondition(d.Status, appsv1.DeploymentProgressing); c != nil && c.Reason == "ProgressDeadlineExceeded" {
 		return true
 	}
-	if c := model.GetDeploymentCondition(d.Status, appsv1.DeploymentProgressing); c != nil && c.Reason == "ProgressDeadlineExceeded" {
+	if d.Spec.Paused {
+		for _, rs := range owned {
+			spec := model.SpecReplicas(rs)
+			if rs.Status.Replicas != spec || rs.Status.AvailableReplicas != spec {
+				return false
+			}
+		}
 		return true
 	}
 	return model.DeploymentComplete(d, &d.Status)

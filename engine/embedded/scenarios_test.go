@@ -246,3 +246,55 @@ func TestThousandReplicaRollout(t *testing.T) {
 		t.Fatalf("the rollout finished at +%v, want well under 120s", got)
 	}
 }
+
+// Each built-in scenario shows what its name promises.
+func TestBuiltinScenariosDoWhatTheySay(t *testing.T) {
+	t.Run("canary holds part-way while paused", func(t *testing.T) {
+		r := startRun(t, load(t, "canary"), 0)
+		d := r.deployment("frontend")
+		if !d.Spec.Paused {
+			t.Fatal("canary is not paused at the end")
+		}
+		rss := r.owned(d)
+		newRS := model.FindNewReplicaSet(d, rss)
+		if newRS == nil || *newRS.Spec.Replicas == 0 || *newRS.Spec.Replicas >= *d.Spec.Replicas {
+			t.Fatalf("the new ReplicaSet should hold part of the replicas while paused, got %v", newRS)
+		}
+		for _, rs := range rss {
+			if rs.Status.AvailableReplicas != *rs.Spec.Replicas {
+				t.Errorf("run ended before %s settled: %d of %d available", rs.Name, rs.Status.AvailableReplicas, *rs.Spec.Replicas)
+			}
+		}
+		if c := model.GetDeploymentCondition(d.Status, appsv1.DeploymentProgressing); c == nil || c.Reason != "DeploymentPaused" {
+			t.Errorf("Progressing condition %+v, want reason DeploymentPaused", c)
+		}
+	})
+	t.Run("crashloop exceeds its progress deadline", func(t *testing.T) {
+		r := startRun(t, load(t, "crashloop"), 0, withFailingPods)
+		d := r.deployment("frontend")
+		c := model.GetDeploymentCondition(d.Status, appsv1.DeploymentProgressing)
+		if c == nil || c.Reason != "ProgressDeadlineExceeded" || c.Status != "False" {
+			t.Fatalf("Progressing condition %+v, want False/ProgressDeadlineExceeded", c)
+		}
+		newRS := model.FindNewReplicaSet(d, r.owned(d))
+		if want := `ReplicaSet "` + newRS.Name + `" has timed out progressing.`; c.Message != want {
+			t.Errorf("message %q, want %q", c.Message, want)
+		}
+		if msg, _, err := model.RolloutStatus(d, 0); err == nil || !strings.Contains(err.Error(), "exceeded its progress deadline") {
+			t.Errorf("rollout status %q / %v, want kubectl's progress-deadline error", msg, err)
+		}
+	})
+	t.Run("node-upgrade says node rolls are not supported yet", func(t *testing.T) {
+		r := startRun(t, load(t, "node-upgrade"), 0)
+		found := false
+		for _, a := range r.actions {
+			if strings.HasPrefix(a, "rollNodes") && strings.Contains(a, "not supported yet") {
+				found = true
+			}
+		}
+		if !found {
+			t.Fatalf("the rollNodes action should answer that it is not supported yet: %v", r.actions)
+		}
+		r.requireComplete("api")
+	})
+}
