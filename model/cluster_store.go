@@ -1,0 +1,179 @@
+package model
+
+import (
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// The put and delete steps of Apply, one per kind: each stores the object,
+// refiles it in the indexes when what it is filed under changed, and notes on
+// the timeline what the change means to a rollout. Each reports whether the
+// picture changed.
+
+func (c *Cluster) putDeployment(d *appsv1.Deployment, u update) bool {
+	key := objectKey(d.Namespace, d.Name)
+	old := c.deployments[key]
+	if old != nil && sameResourceVersion(old, d) {
+		return false
+	}
+	if old != nil && old.UID != d.UID {
+		// A deployment recreated under the same name starts a new story.
+		delete(c.timelines, key)
+		old = nil
+	}
+	c.deployments[key] = d
+	if old != nil {
+		c.noteConditions(key, old, d, u.at)
+	}
+	return true
+}
+
+func (c *Cluster) putReplicaSet(rs *appsv1.ReplicaSet, u update) bool {
+	key := objectKey(rs.Namespace, rs.Name)
+	old := c.replicaSets[key]
+	if old != nil && sameResourceVersion(old, rs) {
+		return false
+	}
+	oldOwner, hadOwner := replicaSetOwner(old)
+	owner, hasOwner := replicaSetOwner(rs)
+	c.replicaSetsByOwner.move(oldOwner, hadOwner, owner, hasOwner, key)
+	c.replicaSets[key] = rs
+	c.noteScale(old, rs, u)
+	return true
+}
+
+func (c *Cluster) putPod(p *corev1.Pod) bool {
+	key := objectKey(p.Namespace, p.Name)
+	old := c.pods[key]
+	var oldPod *corev1.Pod
+	if old != nil {
+		if sameResourceVersion(old.pod, p) {
+			return false
+		}
+		oldPod = old.pod
+	}
+	oldOwner, hadOwner := podOwner(oldPod)
+	owner, hasOwner := podOwner(p)
+	c.podsByOwner.move(oldOwner, hadOwner, owner, hasOwner, key)
+	oldNode, hadNode := nodeOf(oldPod)
+	node, hasNode := nodeOf(p)
+	c.podsByNode.move(oldNode, hadNode, node, hasNode, key)
+	c.pods[key] = &podEntry{pod: p, row: podRow(p)}
+	return true
+}
+
+func (c *Cluster) putNode(n *corev1.Node) bool {
+	old := c.nodes[n.Name]
+	if old != nil && sameResourceVersion(old, n) {
+		return false
+	}
+	c.nodes[n.Name] = n
+	return true
+}
+
+func (c *Cluster) putEvent(e *corev1.Event, u update) bool {
+	key := objectKey(e.Namespace, e.Name)
+	old := c.events[key]
+	if old != nil && sameResourceVersion(old, e) {
+		return false
+	}
+	var oldAbout ObjectRef
+	if old != nil {
+		oldAbout = involved(old)
+	}
+	c.eventsByObject.move(oldAbout, old != nil, involved(e), true, key)
+	c.events[key] = e
+	if old == nil || recounted(old, e) {
+		c.noteEvent(e, u.at)
+	}
+	return true
+}
+
+// delete forgets the object ref names; the timeline keeps what happened to
+// it, except that a deleted deployment's timeline goes with it.
+func (c *Cluster) delete(ref ObjectRef) bool {
+	key := objectKey(ref.Namespace, ref.Name)
+	switch ref.Kind {
+	case "Deployment":
+		if _, ok := c.deployments[key]; !ok {
+			return false
+		}
+		delete(c.deployments, key)
+		delete(c.timelines, key)
+	case "ReplicaSet":
+		rs, ok := c.replicaSets[key]
+		if !ok {
+			return false
+		}
+		if owner, has := replicaSetOwner(rs); has {
+			c.replicaSetsByOwner.remove(owner, key)
+		}
+		delete(c.replicaSets, key)
+	case "Pod":
+		pe, ok := c.pods[key]
+		if !ok {
+			return false
+		}
+		if owner, has := podOwner(pe.pod); has {
+			c.podsByOwner.remove(owner, key)
+		}
+		if node, has := nodeOf(pe.pod); has {
+			c.podsByNode.remove(node, key)
+		}
+		delete(c.pods, key)
+	case "Node":
+		if _, ok := c.nodes[ref.Name]; !ok {
+			return false
+		}
+		delete(c.nodes, ref.Name)
+	case "Event":
+		e, ok := c.events[key]
+		if !ok {
+			return false
+		}
+		c.eventsByObject.remove(involved(e), key)
+		delete(c.events, key)
+	default:
+		return false
+	}
+	return true
+}
+
+// replicaSetOwner and podOwner are the UID of the object's controlling
+// owner; a nil object or one without a controller has none.
+func replicaSetOwner(rs *appsv1.ReplicaSet) (types.UID, bool) {
+	if rs == nil {
+		return "", false
+	}
+	return controllerUID(rs)
+}
+
+func podOwner(p *corev1.Pod) (types.UID, bool) {
+	if p == nil {
+		return "", false
+	}
+	return controllerUID(p)
+}
+
+func controllerUID(obj metav1.Object) (types.UID, bool) {
+	if ref := controllerOf(obj); ref != nil {
+		return ref.UID, true
+	}
+	return "", false
+}
+
+// nodeOf is the node a pod is bound to, if any.
+func nodeOf(p *corev1.Pod) (string, bool) {
+	if p == nil || p.Spec.NodeName == "" {
+		return "", false
+	}
+	return p.Spec.NodeName, true
+}
+
+// involved is the object an event is about.
+func involved(e *corev1.Event) ObjectRef {
+	o := e.InvolvedObject
+	return ObjectRef{Kind: o.Kind, Namespace: o.Namespace, Name: o.Name}
+}

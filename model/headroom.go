@@ -1,0 +1,16 @@
+package model
+
+import appsv1 "k8s.io/api/apps/v1"
+
+// RolloutHeadroom is how much of the deployment's two rolling-update budgets
+// its ReplicaSets use. Surge counts the pods asked for (Σ spec.replicas)
+// against replicas + maxSurge; Unavailable counts the replicas not yet
+// available (Σ status.availableReplicas short of replicas) against
+// maxUnavailable. A Recreate deployment has neither budget: both limits are
+// zero beyond spec.replicas.
+func RolloutHeadroom(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (surge, unavailable Headroom) {
+	replicas := DesiredReplicas(d)
+	surge = Headroom{Used: ReplicaCount(rss), Limit: replicas + MaxSurge(d)}
+	unavailable = Headroom{Used: max(0, replicas-AvailableReplicaCount(rss)), Limit: MaxUnavailable(d)}
+	return surge, unavailable
+}

@@ -1,0 +1,153 @@
+package model
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+)
+
+// Rollout is everything the screen shows about one deployment, or false when
+// the deployment is not in the picture. now is the cluster's clock; the view
+// is derived from the objects' recorded status, which the controllers keep
+// against that clock, so nothing in it is recomputed from now.
+func (c *Cluster) Rollout(namespace, name string, now time.Time) (RolloutView, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	d := c.deployments[objectKey(namespace, name)]
+	if d == nil {
+		return RolloutView{}, false
+	}
+	rss := c.ownedReplicaSets(d)
+	newRS := FindNewReplicaSet(d, rss)
+	status, done := rolloutStatus(d)
+	v := RolloutView{
+		Namespace: d.Namespace, Name: d.Name,
+		Generation:              d.Generation,
+		Observed:                d.Status.ObservedGeneration >= d.Generation,
+		Strategy:                string(d.Spec.Strategy.Type),
+		Replicas:                DesiredReplicas(d),
+		MaxSurge:                MaxSurge(d),
+		MaxUnavailable:          MaxUnavailable(d),
+		MinReadySeconds:         d.Spec.MinReadySeconds,
+		ProgressDeadlineSeconds: deref(d.Spec.ProgressDeadlineSeconds),
+		Paused:                  d.Spec.Paused,
+		Revision:                revisionOrZero(d),
+		Progressing:             condition(d, appsv1.DeploymentProgressing),
+		Available:               condition(d, appsv1.DeploymentAvailable),
+		Status:                  status,
+		Done:                    done,
+		History:                 historyRows(d, rss, newRS),
+	}
+	if ms, mu := rollingParams(d); IsRollingUpdate(d) {
+		v.MaxSurgeSpec, v.MaxUnavailableSpec = intOrStringSpec(ms), intOrStringSpec(mu)
+	}
+	v.Surge, v.Unavailable = RolloutHeadroom(d, rss)
+	for _, rs := range rss {
+		v.ReplicaSets = append(v.ReplicaSets, c.replicaSetRow(rs, newRS, done))
+	}
+	slices.SortFunc(v.ReplicaSets, func(a, b ReplicaSetRow) int {
+		return cmp.Or(cmp.Compare(b.Revision, a.Revision), b.Created.Compare(a.Created), strings.Compare(a.Name, b.Name))
+	})
+	return v, true
+}
+
+// ownedReplicaSets are the ReplicaSets whose controller reference names d,
+// as kubectl selects them: by the owner's UID, not by label selector.
+func (c *Cluster) ownedReplicaSets(d *appsv1.Deployment) []*appsv1.ReplicaSet {
+	var rss []*appsv1.ReplicaSet
+	for _, key := range c.replicaSetsByOwner.sorted(d.UID) {
+		if rs := c.replicaSets[key]; rs != nil && rs.Namespace == d.Namespace {
+			rss = append(rss, rs)
+		}
+	}
+	return rss
+}
+
+// replicaSetRow is rs with its pods, by name. The ReplicaSet running the
+// current template is the new one while the rollout runs and the stable one
+// once it is done.
+func (c *Cluster) replicaSetRow(rs, newRS *appsv1.ReplicaSet, done bool) ReplicaSetRow {
+	role := RoleOld
+	if newRS != nil && sameReplicaSet(rs, newRS) {
+		role = RoleNew
+		if done {
+			role = RoleStable
+		}
+	}
+	row := ReplicaSetRow{
+		Name:      rs.Name,
+		Hash:      rs.Labels[PodTemplateHashLabel],
+		Revision:  revisionOrZero(rs),
+		Role:      role,
+		Images:    images(&rs.Spec.Template),
+		Desired:   SpecReplicas(rs),
+		Current:   rs.Status.Replicas,
+		Ready:     rs.Status.ReadyReplicas,
+		Available: rs.Status.AvailableReplicas,
+		Created:   rs.CreationTimestamp.Time,
+	}
+	keys := c.podsByOwner.sorted(rs.UID)
+	row.Pods = make([]PodRow, 0, len(keys))
+	for _, key := range keys {
+		if pe := c.pods[key]; pe != nil && pe.pod.Namespace == rs.Namespace {
+			row.Pods = append(row.Pods, pe.row)
+		}
+	}
+	return row
+}
+
+// rolloutStatus is kubectl's sentence without its newline; kubectl's error
+// (a missed progress deadline) is the sentence when there is one.
+func rolloutStatus(d *appsv1.Deployment) (string, bool) {
+	msg, done, err := RolloutStatus(d, 0)
+	if err != nil {
+		return err.Error(), false
+	}
+	return strings.TrimSuffix(msg, "\n"), done
+}
+
+func condition(d *appsv1.Deployment, t appsv1.DeploymentConditionType) Condition {
+	c := GetDeploymentCondition(d.Status, t)
+	if c == nil {
+		return Condition{}
+	}
+	return Condition{Status: string(c.Status), Reason: c.Reason, Message: c.Message}
+}
+
+// revisionOrZero is the object's revision; one that does not parse shows as
+// 0, as if it had none, rather than hiding the object.
+func revisionOrZero(obj metav1.Object) int64 {
+	n, _ := Revision(obj)
+	return n
+}
+
+// intOrStringSpec is a maxSurge or maxUnavailable as the user wrote it, ""
+// when unset.
+func intOrStringSpec(v *intstr.IntOrString) string {
+	if v == nil {
+		return ""
+	}
+	return v.String()
+}
+
+// images lists the template's container images in order.
+func images(t *corev1.PodTemplateSpec) []string {
+	out := make([]string, 0, len(t.Spec.Containers))
+	for _, ct := range t.Spec.Containers {
+		out = append(out, ct.Image)
+	}
+	return out
+}
+
+func deref(p *int32) int32 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
