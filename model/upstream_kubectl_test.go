@@ -7,11 +7,12 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"rollscope/model"
+	"rollscope/model/upstreamcases"
 )
 
 func TestUpstreamKubectlRolloutStatus(t *testing.T) {
-	for _, c := range casesOf(t, "kubectl_rollout_status") {
-		t.Run(c.name(), func(t *testing.T) {
+	for _, c := range upstreamcases.ByGroup(t, "kubectl_rollout_status") {
+		t.Run(c.Name(), func(t *testing.T) {
 			var in struct {
 				Name         string
 				Generation   int64
@@ -24,7 +25,7 @@ func TestUpstreamKubectlRolloutStatus(t *testing.T) {
 				Done    bool
 				Error   *string
 			}
-			c.decode(t, &in, &want)
+			c.Decode(t, &in, &want)
 			d := &appsv1.Deployment{}
 			d.Name, d.Generation, d.Status = in.Name, in.Generation, in.Status
 			d.Spec.Replicas = &in.SpecReplicas
@@ -43,8 +44,8 @@ func TestUpstreamKubectlRolloutStatus(t *testing.T) {
 }
 
 func TestUpstreamKubectlRollbackPatch(t *testing.T) {
-	for _, c := range casesOf(t, "kubectl_rollback_patch") {
-		t.Run(c.name(), func(t *testing.T) {
+	for _, c := range upstreamcases.ByGroup(t, "kubectl_rollback_patch") {
+		t.Run(c.Name(), func(t *testing.T) {
 			var in struct {
 				PodTemplate corev1.PodTemplateSpec
 				Annotations map[string]string
@@ -53,7 +54,7 @@ func TestUpstreamKubectlRollbackPatch(t *testing.T) {
 				PatchType string
 				Patch     string
 			}
-			c.decode(t, &in, &want)
+			c.Decode(t, &in, &want)
 			if want.PatchType != "application/json-patch+json" {
 				t.Fatalf("case expects patch type %q; RollbackPatch produces JSON patches only", want.PatchType)
 			}
@@ -79,15 +80,15 @@ func TestUpstreamKubectlRollbackPatch(t *testing.T) {
 }
 
 func TestUpstreamKubectlRolloutHistoryOutput(t *testing.T) {
-	for _, c := range casesOf(t, "kubectl_rollout_history_output") {
-		t.Run(c.name(), func(t *testing.T) {
+	for _, c := range upstreamcases.ByGroup(t, "kubectl_rollout_history_output") {
+		t.Run(c.Name(), func(t *testing.T) {
 			var in struct {
 				Resource          string
 				Revision          int64
 				ViewHistoryOutput string
 			}
 			var want struct{ Stdout string }
-			c.decode(t, &in, &want)
+			c.Decode(t, &in, &want)
 			if got := model.RolloutHistoryOutput(in.Resource, in.Revision, in.ViewHistoryOutput); got != want.Stdout {
 				t.Errorf("RolloutHistoryOutput = %q, want %q", got, want.Stdout)
 			}

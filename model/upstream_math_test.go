@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"rollscope/model"
+	"rollscope/model/upstreamcases"
 )
 
 // rollingDeployment builds a deployment with the given strategy, replicas
@@ -23,8 +24,8 @@ func rollingDeployment(strategy string, replicas *int32, maxSurge, maxUnavailabl
 }
 
 func TestUpstreamResolveFenceposts(t *testing.T) {
-	for _, c := range casesOf(t, "resolve_fenceposts") {
-		t.Run(c.name(), func(t *testing.T) {
+	for _, c := range upstreamcases.ByGroup(t, "resolve_fenceposts") {
+		t.Run(c.Name(), func(t *testing.T) {
 			var in struct {
 				MaxSurge, MaxUnavailable *intstr.IntOrString
 				Desired                  int32
@@ -33,7 +34,7 @@ func TestUpstreamResolveFenceposts(t *testing.T) {
 				Surge, Unavailable int32
 				Error              bool
 			}
-			c.decode(t, &in, &want)
+			c.Decode(t, &in, &want)
 			s, u, err := model.ResolveFenceposts(in.MaxSurge, in.MaxUnavailable, in.Desired)
 			if (err != nil) != want.Error || s != want.Surge || u != want.Unavailable {
 				t.Errorf("ResolveFenceposts(%v, %v, %d) = %d, %d, %v; want %d, %d, error %v",
@@ -50,11 +51,11 @@ type strategyInput struct {
 }
 
 func TestUpstreamMaxUnavailable(t *testing.T) {
-	for _, c := range casesOf(t, "max_unavailable") {
-		t.Run(c.name(), func(t *testing.T) {
+	for _, c := range upstreamcases.ByGroup(t, "max_unavailable") {
+		t.Run(c.Name(), func(t *testing.T) {
 			var in strategyInput
 			var want struct{ MaxUnavailable int32 }
-			c.decode(t, &in, &want)
+			c.Decode(t, &in, &want)
 			d := rollingDeployment(in.Strategy, in.Replicas, in.MaxSurge, in.MaxUnavailable)
 			if got := model.MaxUnavailable(d); got != want.MaxUnavailable {
 				t.Errorf("MaxUnavailable = %d, want %d", got, want.MaxUnavailable)
@@ -64,11 +65,11 @@ func TestUpstreamMaxUnavailable(t *testing.T) {
 }
 
 func TestUpstreamMinAvailable(t *testing.T) {
-	for _, c := range casesOf(t, "min_available") {
-		t.Run(c.name(), func(t *testing.T) {
+	for _, c := range upstreamcases.ByGroup(t, "min_available") {
+		t.Run(c.Name(), func(t *testing.T) {
 			var in strategyInput
 			var want struct{ MinAvailable int32 }
-			c.decode(t, &in, &want)
+			c.Decode(t, &in, &want)
 			d := rollingDeployment(in.Strategy, in.Replicas, in.MaxSurge, in.MaxUnavailable)
 			if got := model.MinAvailable(d); got != want.MinAvailable {
 				t.Errorf("MinAvailable = %d, want %d", got, want.MinAvailable)
@@ -78,8 +79,8 @@ func TestUpstreamMinAvailable(t *testing.T) {
 }
 
 func TestUpstreamNewRSNewReplicas(t *testing.T) {
-	for _, c := range casesOf(t, "new_rs_new_replicas") {
-		t.Run(c.name(), func(t *testing.T) {
+	for _, c := range upstreamcases.ByGroup(t, "new_rs_new_replicas") {
+		t.Run(c.Name(), func(t *testing.T) {
 			var in struct {
 				Strategy                 string
 				DeploymentReplicas       int32
@@ -88,7 +89,7 @@ func TestUpstreamNewRSNewReplicas(t *testing.T) {
 				AllRSsReplicas           []int32
 			}
 			var want struct{ NewReplicas int32 }
-			c.decode(t, &in, &want)
+			c.Decode(t, &in, &want)
 			d := rollingDeployment(in.Strategy, &in.DeploymentReplicas, in.MaxSurge, in.MaxUnavailable)
 			if in.Strategy == string(appsv1.RecreateDeploymentStrategyType) {
 				// The upstream test sets the rolling parameters whatever the type.
@@ -132,15 +133,15 @@ func (r rsCounts) replicaSet() *appsv1.ReplicaSet {
 
 func TestUpstreamReplicaCounts(t *testing.T) {
 	for _, group := range []string{"replica_counts", "replica_counts_terminating"} {
-		for _, c := range casesOf(t, group) {
-			t.Run(c.name(), func(t *testing.T) {
+		for _, c := range upstreamcases.ByGroup(t, group) {
+			t.Run(c.Name(), func(t *testing.T) {
 				var in struct{ ReplicaSets []rsCounts }
 				var want struct {
 					Spec        int32  `json:"GetReplicaCountForReplicaSets"`
 					Actual      int32  `json:"GetActualReplicaCountForReplicaSets"`
 					Terminating *int32 `json:"GetTerminatingReplicaCountForReplicaSets"`
 				}
-				c.decode(t, &in, &want)
+				c.Decode(t, &in, &want)
 				var rss []*appsv1.ReplicaSet
 				for _, r := range in.ReplicaSets {
 					rss = append(rss, r.replicaSet())

@@ -12,18 +12,19 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"rollscope/model"
+	"rollscope/model/upstreamcases"
 )
 
 func TestUpstreamDeploymentComplete(t *testing.T) {
-	for _, c := range casesOf(t, "deployment_complete") {
-		t.Run(c.name(), func(t *testing.T) {
+	for _, c := range upstreamcases.ByGroup(t, "deployment_complete") {
+		t.Run(c.Name(), func(t *testing.T) {
 			var in struct {
 				SpecReplicas, StatusReplicas, UpdatedReplicas, AvailableReplicas int32
 				MaxSurge, MaxUnavailable                                         *intstr.IntOrString
 				Generation, ObservedGeneration                                   int64
 			}
 			var want struct{ Complete bool }
-			c.decode(t, &in, &want)
+			c.Decode(t, &in, &want)
 			d := rollingDeployment("RollingUpdate", &in.SpecReplicas, in.MaxSurge, in.MaxUnavailable)
 			d.Generation = in.Generation
 			d.Status = appsv1.DeploymentStatus{
@@ -49,11 +50,11 @@ func (s statusCounts) status() appsv1.DeploymentStatus {
 }
 
 func TestUpstreamDeploymentProgressing(t *testing.T) {
-	for _, c := range casesOf(t, "deployment_progressing") {
-		t.Run(c.name(), func(t *testing.T) {
+	for _, c := range upstreamcases.ByGroup(t, "deployment_progressing") {
+		t.Run(c.Name(), func(t *testing.T) {
 			var in struct{ OldStatus, NewStatus statusCounts }
 			var want struct{ Progressing bool }
-			c.decode(t, &in, &want)
+			c.Decode(t, &in, &want)
 			d := &appsv1.Deployment{Status: in.OldStatus.status()}
 			s := in.NewStatus.status()
 			if got := model.DeploymentProgressing(d, &s); got != want.Progressing {
@@ -82,15 +83,15 @@ func (c conditionInput) condition() appsv1.DeploymentCondition {
 }
 
 func TestUpstreamDeploymentTimedOut(t *testing.T) {
-	for _, c := range casesOf(t, "deployment_timed_out") {
-		t.Run(c.name(), func(t *testing.T) {
+	for _, c := range upstreamcases.ByGroup(t, "deployment_timed_out") {
+		t.Run(c.Name(), func(t *testing.T) {
 			var in struct {
 				ProgressDeadlineSeconds *int32
 				ProgressingCondition    conditionInput
 				Now                     *time.Time
 			}
 			var want struct{ TimedOut bool }
-			c.decode(t, &in, &want)
+			c.Decode(t, &in, &want)
 			d := &appsv1.Deployment{}
 			d.Spec.ProgressDeadlineSeconds = in.ProgressDeadlineSeconds
 			d.Status.Conditions = []appsv1.DeploymentCondition{in.ProgressingCondition.condition()}
@@ -106,14 +107,14 @@ func TestUpstreamDeploymentTimedOut(t *testing.T) {
 }
 
 func TestUpstreamReplicasAnnotationsNeedUpdate(t *testing.T) {
-	for _, c := range casesOf(t, "replicas_annotations_need_update") {
-		t.Run(c.name(), func(t *testing.T) {
+	for _, c := range upstreamcases.ByGroup(t, "replicas_annotations_need_update") {
+		t.Run(c.Name(), func(t *testing.T) {
 			var in struct {
 				Annotations                  map[string]string
 				DesiredReplicas, MaxReplicas int32
 			}
 			var want struct{ NeedUpdate bool }
-			c.decode(t, &in, &want)
+			c.Decode(t, &in, &want)
 			rs := &appsv1.ReplicaSet{}
 			rs.Annotations = in.Annotations
 			if got := model.ReplicasAnnotationsNeedUpdate(rs, in.DesiredReplicas, in.MaxReplicas); got != want.NeedUpdate {
@@ -126,8 +127,8 @@ func TestUpstreamReplicasAnnotationsNeedUpdate(t *testing.T) {
 var callPattern = regexp.MustCompile(`^SetNewReplicaSetAnnotations\(d, rs, newRevision='(\d+)', exists=(true|false), revHistoryLimitInChars=(\d+)\)$`)
 
 func TestUpstreamRevisionHistoryAnnotation(t *testing.T) {
-	for _, c := range casesOf(t, "revision_history_annotation") {
-		t.Run(c.name(), func(t *testing.T) {
+	for _, c := range upstreamcases.ByGroup(t, "revision_history_annotation") {
+		t.Run(c.Name(), func(t *testing.T) {
 			var in struct {
 				DeploymentAnnotations  map[string]string
 				RsAnnotationsInitially map[string]string
@@ -149,7 +150,7 @@ func TestUpstreamRevisionHistoryAnnotation(t *testing.T) {
 				MaxReplicas     string `json:"max-replicas"`
 				Saturated       *bool
 			}
-			c.decode(t, &in, &want)
+			c.Decode(t, &in, &want)
 			switch {
 			case len(in.Calls) > 0:
 				d := &appsv1.Deployment{}

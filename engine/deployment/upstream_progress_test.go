@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"rollscope/model"
+	"rollscope/model/upstreamcases"
 )
 
 type conditionInput struct {
@@ -68,8 +69,8 @@ func (r rsStatusInput) build() *appsv1.ReplicaSet {
 }
 
 func TestUpstreamSyncRolloutStatus(t *testing.T) {
-	for _, c := range casesOf(t, "sync_rollout_status") {
-		t.Run(c.name(), func(t *testing.T) {
+	for _, c := range upstreamcases.ByGroup(t, "sync_rollout_status") {
+		t.Run(c.Name(), func(t *testing.T) {
 			var in struct {
 				Deployment struct {
 					ProgressDeadlineSeconds *int32
@@ -91,7 +92,7 @@ func TestUpstreamSyncRolloutStatus(t *testing.T) {
 					Reason string
 				}
 			}
-			c.decode(t, &in, &want)
+			c.Decode(t, &in, &want)
 			s := in.Deployment.Status
 			d := progressDeployment(in.Deployment.ProgressDeadlineSeconds, in.Deployment.Replicas, in.Deployment.Strategy, in.Deployment.Generation,
 				appsv1.DeploymentStatus{Replicas: s.Replicas, UpdatedReplicas: s.UpdatedReplicas, AvailableReplicas: s.AvailableReplicas,
@@ -141,8 +142,8 @@ func TestUpstreamSyncRolloutStatus(t *testing.T) {
 }
 
 func TestUpstreamRequeueStuckDeployment(t *testing.T) {
-	for _, c := range casesOf(t, "requeue_stuck_deployment") {
-		t.Run(c.name(), func(t *testing.T) {
+	for _, c := range upstreamcases.ByGroup(t, "requeue_stuck_deployment") {
+		t.Run(c.Name(), func(t *testing.T) {
 			type counts struct{ Replicas, UpdatedReplicas, AvailableReplicas int32 }
 			var in struct {
 				ProgressDeadlineSeconds *int32
@@ -153,7 +154,7 @@ func TestUpstreamRequeueStuckDeployment(t *testing.T) {
 				Now                     *time.Time
 			}
 			var want struct{ RequeueAfterSeconds float64 }
-			c.decode(t, &in, &want)
+			c.Decode(t, &in, &want)
 			for i := range in.Conditions {
 				if in.Conditions[i].Type == "" {
 					in.Conditions[i].Type = appsv1.DeploymentProgressing

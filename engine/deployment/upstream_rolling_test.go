@@ -7,14 +7,16 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"rollscope/model/upstreamcases"
 )
 
 // noTimestamp is upstream's zero creation time for rolling_test ReplicaSets.
 var noTimestamp time.Time
 
 func TestUpstreamReconcileNewReplicaSet(t *testing.T) {
-	for _, c := range casesOf(t, "reconcile_new_replica_set") {
-		t.Run(c.name(), func(t *testing.T) {
+	for _, c := range upstreamcases.ByGroup(t, "reconcile_new_replica_set") {
+		t.Run(c.Name(), func(t *testing.T) {
 			var in struct {
 				DeploymentReplicas       int32
 				MaxSurge, MaxUnavailable *intstr.IntOrString
@@ -25,7 +27,7 @@ func TestUpstreamReconcileNewReplicaSet(t *testing.T) {
 				Scaled             bool
 				NewRSReplicasAfter int32
 			}
-			c.decode(t, &in, &want)
+			c.Decode(t, &in, &want)
 			// Upstream names both "foo-v2"; one API cannot hold two, and only
 			// the new one is ever written.
 			newOne := newRS("foo-v2", in.NewRS.SpecReplicas, nil, noTimestamp)
@@ -71,8 +73,8 @@ func (r rsAvailability) build(name string, selector map[string]string) *appsv1.R
 }
 
 func TestUpstreamReconcileOldReplicaSets(t *testing.T) {
-	for _, c := range casesOf(t, "reconcile_old_replica_sets") {
-		t.Run(c.name(), func(t *testing.T) {
+	for _, c := range upstreamcases.ByGroup(t, "reconcile_old_replica_sets") {
+		t.Run(c.Name(), func(t *testing.T) {
 			var in struct {
 				DeploymentReplicas       int32
 				MaxSurge, MaxUnavailable *intstr.IntOrString
@@ -82,7 +84,7 @@ func TestUpstreamReconcileOldReplicaSets(t *testing.T) {
 				Scaled             bool
 				OldRSReplicasAfter int32
 			}
-			c.decode(t, &in, &want)
+			c.Decode(t, &in, &want)
 			newSelector, oldSelector := map[string]string{"foo": "new"}, map[string]string{"foo": "old"}
 			newOne := in.NewRS.build("foo-new", newSelector)
 			oldOne := in.OldRS.build("foo-old", oldSelector)
@@ -104,8 +106,8 @@ func TestUpstreamReconcileOldReplicaSets(t *testing.T) {
 }
 
 func TestUpstreamCleanupUnhealthyReplicas(t *testing.T) {
-	for _, c := range casesOf(t, "cleanup_unhealthy_replicas") {
-		t.Run(c.name(), func(t *testing.T) {
+	for _, c := range upstreamcases.ByGroup(t, "cleanup_unhealthy_replicas") {
+		t.Run(c.Name(), func(t *testing.T) {
 			var in struct {
 				DeploymentReplicas       int32
 				MaxSurge, MaxUnavailable *intstr.IntOrString
@@ -113,7 +115,7 @@ func TestUpstreamCleanupUnhealthyReplicas(t *testing.T) {
 				MaxCleanupCount          int32
 			}
 			var want struct{ CleanupCount int32 }
-			c.decode(t, &in, &want)
+			c.Decode(t, &in, &want)
 			oldRS := in.OldRS.build("foo-v2", nil)
 			d := newDeployment("foo", in.DeploymentReplicas, nil, in.MaxSurge, in.MaxUnavailable, nil)
 			f := newFixture(t, oldRS)
@@ -133,8 +135,8 @@ func TestUpstreamCleanupUnhealthyReplicas(t *testing.T) {
 }
 
 func TestUpstreamScaleDownOldReplicaSetsForRollingUpdate(t *testing.T) {
-	for _, c := range casesOf(t, "scale_down_old_rs_rolling") {
-		t.Run(c.name(), func(t *testing.T) {
+	for _, c := range upstreamcases.ByGroup(t, "scale_down_old_rs_rolling") {
+		t.Run(c.Name(), func(t *testing.T) {
 			var in struct {
 				DeploymentReplicas       int32
 				MaxSurge, MaxUnavailable *intstr.IntOrString
@@ -145,7 +147,7 @@ func TestUpstreamScaleDownOldReplicaSetsForRollingUpdate(t *testing.T) {
 				ScaledDown         bool `json:"scaledDownCount_gt_0"`
 				OldRSReplicasAfter int32
 			}
-			c.decode(t, &in, &want)
+			c.Decode(t, &in, &want)
 			if len(in.AllRSs) != 1 || in.AllRSs[0] != "oldRS" || len(in.OldRSs) != 1 || in.OldRSs[0] != "oldRS" {
 				t.Fatalf("case shape not understood: allRSs %v oldRSs %v", in.AllRSs, in.OldRSs)
 			}

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"rollscope/model"
+	"rollscope/model/upstreamcases"
 )
 
 type scaleRSInput struct {
@@ -22,8 +23,8 @@ type scaleRSInput struct {
 }
 
 func TestUpstreamScaleProportional(t *testing.T) {
-	for _, c := range casesOf(t, "scale_proportional") {
-		t.Run(c.name(), func(t *testing.T) {
+	for _, c := range upstreamcases.ByGroup(t, "scale_proportional") {
+		t.Run(c.Name(), func(t *testing.T) {
 			type deploymentInput struct {
 				Replicas                 int32
 				MaxSurge, MaxUnavailable *intstr.IntOrString
@@ -40,7 +41,7 @@ func TestUpstreamScaleProportional(t *testing.T) {
 				OldRSReplicas   []int32
 				IgnoreUpdatesTo []string
 			}
-			c.decode(t, &in, &want)
+			c.Decode(t, &in, &want)
 			d := newDeployment("foo", in.Deployment.Replicas, nil, in.Deployment.MaxSurge, in.Deployment.MaxUnavailable, nil)
 			old := newDeployment("foo", in.OldDeployment.Replicas, nil, in.OldDeployment.MaxSurge, in.OldDeployment.MaxUnavailable, nil)
 
@@ -102,8 +103,8 @@ func TestUpstreamScaleProportional(t *testing.T) {
 }
 
 func TestUpstreamCleanupDeployment(t *testing.T) {
-	for _, c := range casesOf(t, "cleanup_deployment") {
-		t.Run(c.name(), func(t *testing.T) {
+	for _, c := range upstreamcases.ByGroup(t, "cleanup_deployment") {
+		t.Run(c.Name(), func(t *testing.T) {
 			var in struct {
 				OldRSs []struct {
 					Name                           string
@@ -114,7 +115,7 @@ func TestUpstreamCleanupDeployment(t *testing.T) {
 				RevisionHistoryLimit int32
 			}
 			var want struct{ Deletions int }
-			c.decode(t, &in, &want)
+			c.Decode(t, &in, &want)
 			selector := map[string]string{"foo": "bar"}
 			var olds []*appsv1.ReplicaSet
 			var objs []runtime.Object
@@ -142,8 +143,8 @@ func TestUpstreamCleanupDeployment(t *testing.T) {
 }
 
 func TestUpstreamCleanupDeploymentOrder(t *testing.T) {
-	for _, c := range casesOf(t, "cleanup_deployment_order") {
-		t.Run(c.name(), func(t *testing.T) {
+	for _, c := range upstreamcases.ByGroup(t, "cleanup_deployment_order") {
+		t.Run(c.Name(), func(t *testing.T) {
 			var in struct {
 				OldRSs []struct {
 					Name                           string
@@ -154,7 +155,7 @@ func TestUpstreamCleanupDeploymentOrder(t *testing.T) {
 				RevisionHistoryLimit int32
 			}
 			var want struct{ DeletedRSs []string }
-			c.decode(t, &in, &want)
+			c.Decode(t, &in, &want)
 			selector := map[string]string{"foo": "bar"}
 			var olds []*appsv1.ReplicaSet
 			var objs []runtime.Object

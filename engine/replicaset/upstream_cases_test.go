@@ -3,7 +3,6 @@ package replicaset
 import (
 	"encoding/json"
 	"errors"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -11,55 +10,12 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"rollscope/model/upstreamcases"
 )
 
-// upstreamCase is one entry of testdata/upstream-cases.json.
-type upstreamCase struct {
-	ID     string `json:"id"`
-	Group  string `json:"group"`
-	Source struct {
-		Case string `json:"case"`
-	} `json:"source"`
-	Input    json.RawMessage `json:"input"`
-	Expected json.RawMessage `json:"expected"`
-}
-
-func loadCases(t *testing.T, group string) []upstreamCase {
-	t.Helper()
-	raw, err := os.ReadFile("../../testdata/upstream-cases.json")
-	if err != nil {
-		t.Fatalf("read upstream cases: %v", err)
-	}
-	var file struct {
-		Cases []upstreamCase `json:"cases"`
-	}
-	if err := json.Unmarshal(raw, &file); err != nil {
-		t.Fatalf("parse upstream cases: %v", err)
-	}
-	var out []upstreamCase
-	for _, c := range file.Cases {
-		if c.Group == group {
-			out = append(out, c)
-		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("no %s cases in testdata/upstream-cases.json", group)
-	}
-	return out
-}
-
-func decode(t *testing.T, c upstreamCase, input, expected any) {
-	t.Helper()
-	if err := json.Unmarshal(c.Input, input); err != nil {
-		t.Fatalf("%s: input: %v", c.ID, err)
-	}
-	if err := json.Unmarshal(c.Expected, expected); err != nil {
-		t.Fatalf("%s: expected: %v", c.ID, err)
-	}
-}
-
 func TestUpstreamSlowStartBatch(t *testing.T) {
-	for _, c := range loadCases(t, "slow_start_batch") {
+	for _, c := range upstreamcases.ByGroup(t, "slow_start_batch") {
 		t.Run(c.ID, func(t *testing.T) {
 			var in struct {
 				Count, InitialBatchSize, FnSucceedsForFirstNCalls int
@@ -69,7 +25,7 @@ func TestUpstreamSlowStartBatch(t *testing.T) {
 				Error       bool
 				FnCallCount int
 			}
-			decode(t, c, &in, &want)
+			c.Decode(t, &in, &want)
 			calls := 0
 			got, err := slowStart(in.Count, in.InitialBatchSize, func() error {
 				calls++
@@ -87,7 +43,7 @@ func TestUpstreamSlowStartBatch(t *testing.T) {
 }
 
 func TestUpstreamGetPodsToDelete(t *testing.T) {
-	for _, c := range loadCases(t, "get_pods_to_delete") {
+	for _, c := range upstreamcases.ByGroup(t, "get_pods_to_delete") {
 		t.Run(c.ID, func(t *testing.T) {
 			var in struct {
 				PodDefs map[string]struct {
@@ -100,7 +56,7 @@ func TestUpstreamGetPodsToDelete(t *testing.T) {
 				Diff        int
 			}
 			var want struct{ PodsToDelete []string }
-			decode(t, c, &in, &want)
+			c.Decode(t, &in, &want)
 			build := func(name string) *corev1.Pod {
 				def, ok := in.PodDefs[name]
 				if !ok {
@@ -204,7 +160,7 @@ func (r rankedPod) pod(t *testing.T, now time.Time) *corev1.Pod {
 
 func TestUpstreamActivePodsWithRanks(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	for _, c := range loadCases(t, "active_pods_with_ranks") {
+	for _, c := range upstreamcases.ByGroup(t, "active_pods_with_ranks") {
 		t.Run(c.ID, func(t *testing.T) {
 			var in struct {
 				P1, P2, Lesser, Greater *rankedPod
@@ -214,7 +170,7 @@ func TestUpstreamActivePodsWithRanks(t *testing.T) {
 				Gates                   gates
 			}
 			var want map[string]bool
-			decode(t, c, &in, &want)
+			c.Decode(t, &in, &want)
 			var first, second *rankedPod
 			var ranks []int
 			var forward, backward string
