@@ -37,7 +37,7 @@ func renderTemplate(t *corev1.PodTemplateSpec) ([]string, error) {
 func renderValue(lines *[]string, indent string, v any) {
 	switch v := v.(type) {
 	case map[string]any:
-		for _, k := range sortedAnyKeys(v) {
+		for _, k := range mapKeys(v, false) {
 			renderEntry(lines, indent, k+":", v[k])
 		}
 	case []any:
@@ -48,7 +48,8 @@ func renderValue(lines *[]string, indent string, v any) {
 }
 
 // renderEntry writes one "key:" or "-" line with its value: inline for a
-// scalar, as an indented block for a non-empty map or list.
+// scalar, as an indented block for a non-empty map or list. A map in a list
+// starts on the item's own line ("- name: web"), as YAML writes it.
 func renderEntry(lines *[]string, indent, head string, v any) {
 	switch val := v.(type) {
 	case nil:
@@ -59,6 +60,14 @@ func renderEntry(lines *[]string, indent, head string, v any) {
 	case map[string]any:
 		if len(val) == 0 {
 			*lines = append(*lines, indent+head+" {}")
+			return
+		}
+		if head == "-" {
+			first := len(*lines)
+			for _, k := range mapKeys(val, true) {
+				renderEntry(lines, indent+"  ", k+":", val[k])
+			}
+			(*lines)[first] = indent + "- " + strings.TrimPrefix((*lines)[first], indent+"  ")
 			return
 		}
 		*lines = append(*lines, indent+head)
@@ -75,12 +84,12 @@ func renderEntry(lines *[]string, indent, head string, v any) {
 	}
 }
 
-// scalar writes a JSON scalar; strings are quoted only when they would
-// otherwise read as something else.
+// scalar writes a JSON scalar; strings are quoted only when YAML would
+// otherwise read them as something else ("true", "8080", "a: b").
 func scalar(v any) string {
 	switch v := v.(type) {
 	case string:
-		if v == "" || strings.ContainsAny(v, ":#\n\"'{}[],&*!|>%@`") || strings.TrimSpace(v) != v || !isPlainWord(v) {
+		if needsQuotes(v) {
 			return strconv.Quote(v)
 		}
 		return v
@@ -90,6 +99,13 @@ func scalar(v any) string {
 		return strconv.FormatBool(v)
 	}
 	return fmt.Sprint(v)
+}
+
+func needsQuotes(s string) bool {
+	return s == "" || strings.TrimSpace(s) != s || strings.ContainsAny(s, "\n\t\"") ||
+		strings.ContainsAny(s[:1], "-?:,[]{}#&*!|>'%@`") ||
+		strings.Contains(s, ": ") || strings.Contains(s, " #") || strings.HasSuffix(s, ":") ||
+		!isPlainWord(s)
 }
 
 // isPlainWord reports whether a string would not be read as a number, a
@@ -105,11 +121,20 @@ func isPlainWord(s string) bool {
 	return true
 }
 
-func sortedAnyKeys(m map[string]any) []string {
+// mapKeys lists m's keys in order; nameFirst moves "name" to the front.
+func mapKeys(m map[string]any, nameFirst bool) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
-	slices.Sort(keys)
+	slices.SortFunc(keys, func(a, b string) int {
+		if nameFirst && (a == "name") != (b == "name") {
+			if a == "name" {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
 	return keys
 }

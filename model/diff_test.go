@@ -1,0 +1,91 @@
+package model_test
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"rollscope/model"
+)
+
+// changed is the diff's '+' and '-' lines, trimmed, as "+text" / "-text".
+func changed(diff []model.DiffLine) []string {
+	var out []string
+	for _, l := range diff {
+		if l.Op != ' ' {
+			out = append(out, string(l.Op)+strings.TrimSpace(l.Text))
+		}
+	}
+	return out
+}
+
+func TestRevisionDiffShowsImageChange(t *testing.T) {
+	m := newMidRollout()
+	c := loaded(m.objects()...)
+	diff, err := c.RevisionDiff(shop, "frontend", 2)
+	if err != nil {
+		t.Fatalf("RevisionDiff(2): %v", err)
+	}
+	// Only the image changed; the pod-template-hash labels differ too but
+	// are not part of the template's meaning.
+	if got, want := changed(diff), []string{"-image: web:v1", "+image: web:v2"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("changed lines = %q, want %q", got, want)
+	}
+	var text []string
+	for _, l := range diff {
+		text = append(text, l.Text)
+	}
+	if rendered := strings.Join(text, "\n"); !strings.Contains(rendered, "containerPort: 8080") || !strings.Contains(rendered, "app: frontend") {
+		t.Errorf("diff does not show the unchanged template around the change:\n%s", rendered)
+	}
+
+	first, err := c.RevisionDiff(shop, "frontend", 1)
+	if err != nil {
+		t.Fatalf("RevisionDiff(1): %v", err)
+	}
+	for _, l := range first {
+		if l.Op != '+' {
+			t.Fatalf("the first revision's diff has %q, want every line added", string(l.Op)+l.Text)
+		}
+	}
+}
+
+func TestRevisionDiffErrors(t *testing.T) {
+	c := loaded(newMidRollout().objects()...)
+	if _, err := c.RevisionDiff(shop, "frontend", 9); !errors.Is(err, model.ErrUnknownRevision) {
+		t.Errorf("RevisionDiff of a missing revision: err = %v, want ErrUnknownRevision", err)
+	}
+	if _, err := c.RevisionDiff(shop, "nope", 1); !errors.Is(err, model.ErrUnknownDeployment) {
+		t.Errorf("RevisionDiff of a missing deployment: err = %v, want ErrUnknownDeployment", err)
+	}
+}
+
+func TestTemplateDiff(t *testing.T) {
+	base := podTemplate("web", "web:v1")
+	withEnv := podTemplate("web", "web:v1")
+	withEnv.Spec.Containers[0].Env = []corev1.EnvVar{{Name: "MODE", Value: "true"}}
+	withEnv.Annotations = map[string]string{"note": "a: b"}
+	cases := []struct {
+		name     string
+		from, to *corev1.PodTemplateSpec
+		want     []string
+	}{
+		{name: "same", from: &base, to: &base},
+		{name: "both nil", from: nil, to: nil},
+		{name: "env and annotation added", from: &base, to: &withEnv,
+			// Values that would read as something else unquoted are quoted.
+			want: []string{"+annotations:", `+note: "a: b"`, "+env:", "+- name: MODE", `+value: "true"`}},
+		{name: "removed", from: &withEnv, to: &base,
+			want: []string{"-annotations:", `-note: "a: b"`, "-env:", "-- name: MODE", `-value: "true"`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := changed(model.TemplateDiff(tc.from, tc.to)); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("changed lines = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,99 @@
+package model_test
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"rollscope/model"
+)
+
+func withConditions(d *appsv1.Deployment, progressing, available [2]string) *appsv1.Deployment {
+	d = d.DeepCopy()
+	d.Status.Conditions = []appsv1.DeploymentCondition{
+		{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionStatus(progressing[0]), Reason: progressing[1]},
+		{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionStatus(available[0]), Reason: available[1]},
+	}
+	return d
+}
+
+func TestTimelineInOrder(t *testing.T) {
+	d := deployment("frontend", "web:v2", 3, "2")
+	v1 := ownedReplicaSet(d, "v1", "1", "web:v1", 3, 3, at(-10))
+	v2 := ownedReplicaSet(d, "v2", "2", "web:v2", 1, 0, at(1))
+	elsewhere := deployment("api", "api:v1", 1, "1")
+	c := model.NewCluster()
+
+	// The initial listing is the baseline: only events, which carry their
+	// own history, make entries.
+	c.Apply(model.Batch{At: t0, Watch: synced, Objects: []runtime.Object{
+		withConditions(d, [2]string{"True", "NewReplicaSetAvailable"}, [2]string{"True", "MinimumReplicasAvailable"}),
+		v1, elsewhere,
+		event("e1", "Deployment", "frontend", "ScalingReplicaSet", "Scaled up replica set frontend-v1 to 3", 1, at(-5)),
+		event("e0", "Deployment", "api", "ScalingReplicaSet", "Scaled up replica set api-1 to 1", 1, at(-4)),
+	}})
+	// The batch lists the new ReplicaSet and its event before the
+	// deployment; entries still come in the order things happened.
+	c.Apply(model.Batch{At: at(1), Watch: synced, Objects: []runtime.Object{
+		v2,
+		event("e2", "Deployment", "frontend", "ScalingReplicaSet", "Scaled up replica set frontend-v2 to 1", 1, at(1)),
+		withConditions(d, [2]string{"True", "ReplicaSetUpdated"}, [2]string{"True", "MinimumReplicasAvailable"}),
+	}})
+	v1Smaller := v1.DeepCopy()
+	*v1Smaller.Spec.Replicas = 2
+	again := event("e1", "Deployment", "frontend", "ScalingReplicaSet", "Scaled up replica set frontend-v1 to 3", 2, at(2))
+	failed := event("e3", "ReplicaSet", "frontend-v2", "FailedCreate", "pods \"frontend-v2-x\" is forbidden: exceeded quota", 1, time.Time{})
+	failed.Type = corev1.EventTypeWarning
+	c.Apply(model.Batch{At: at(2), Watch: synced, Objects: []runtime.Object{
+		withConditions(d, [2]string{"True", "ReplicaSetUpdated"}, [2]string{"False", "MinimumReplicasUnavailable"}),
+		v1Smaller, again, failed,
+	}})
+	c.AddAction(shop, "frontend", model.TimelineEntry{Time: at(3), Object: "deployment/frontend", Message: "paused"})
+
+	want := []model.TimelineEntry{
+		{Time: at(-5), Kind: model.TimelineEvent, Object: "deployment/frontend", Message: "ScalingReplicaSet: Scaled up replica set frontend-v1 to 3"},
+		{Time: at(1), Kind: model.TimelineCondition, Object: "deployment/frontend", Message: "Progressing=True ReplicaSetUpdated"},
+		{Time: at(1), Kind: model.TimelineScale, Object: "replicaset/frontend-v2", Message: "replicaset/frontend-v2 created with 1 replicas"},
+		{Time: at(1), Kind: model.TimelineEvent, Object: "deployment/frontend", Message: "ScalingReplicaSet: Scaled up replica set frontend-v2 to 1"},
+		{Time: at(2), Kind: model.TimelineCondition, Object: "deployment/frontend", Message: "Available=False MinimumReplicasUnavailable", Warning: true},
+		{Time: at(2), Kind: model.TimelineScale, Object: "replicaset/frontend-v1", Message: "replicaset/frontend-v1 scaled from 3 to 2"},
+		{Time: at(2), Kind: model.TimelineEvent, Object: "deployment/frontend", Message: "ScalingReplicaSet: Scaled up replica set frontend-v1 to 3 (x2)"},
+		{Time: at(2), Kind: model.TimelineEvent, Object: "replicaset/frontend-v2", Message: "FailedCreate: pods \"frontend-v2-x\" is forbidden: exceeded quota", Warning: true},
+		{Time: at(3), Kind: model.TimelineAction, Object: "deployment/frontend", Message: "paused"},
+	}
+	got := c.Timeline(shop, "frontend")
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Timeline:")
+		for _, e := range got {
+			t.Errorf("  got  %v %d %s %q %v", e.Time.Format(time.TimeOnly), e.Kind, e.Object, e.Message, e.Warning)
+		}
+		for _, e := range want {
+			t.Errorf("  want %v %d %s %q %v", e.Time.Format(time.TimeOnly), e.Kind, e.Object, e.Message, e.Warning)
+		}
+	}
+
+	// A deleted deployment takes its timeline with it.
+	c.Apply(model.Batch{At: at(4), Watch: synced, Deleted: []model.ObjectRef{{Kind: "Deployment", Namespace: shop, Name: "frontend"}}})
+	if got := c.Timeline(shop, "frontend"); got != nil {
+		t.Errorf("Timeline of a deleted deployment = %d entries, want none", len(got))
+	}
+}
+
+func TestTimelineIsBounded(t *testing.T) {
+	c := loaded(deployment("frontend", "web:v1", 1, "1"))
+	for i := range 2*model.TimelineLimit + 500 {
+		c.AddAction(shop, "frontend", model.TimelineEntry{Time: t0.Add(time.Duration(i) * time.Second), Message: fmt.Sprint(i)})
+	}
+	got := c.Timeline(shop, "frontend")
+	if len(got) != model.TimelineLimit {
+		t.Fatalf("Timeline holds %d entries, want the last %d", len(got), model.TimelineLimit)
+	}
+	if first, last := got[0].Message, got[len(got)-1].Message; first != "1500" || last != "2499" {
+		t.Errorf("Timeline runs from %s to %s, want 1500 to 2499", first, last)
+	}
+}
