@@ -1,0 +1,43 @@
+package watch
+
+import (
+	"sync"
+
+	"rollscope/model"
+)
+
+// dirtySet is the objects that changed since the last batch. Handlers add to
+// it from the informers' goroutines; the pump takes it whole. Whether an
+// object was updated or deleted is not kept: the pump asks the informer cache,
+// which by then holds the object's latest state or no longer holds it.
+type dirtySet struct {
+	mu   sync.Mutex
+	refs map[model.ObjectRef]struct{}
+	// spare is the map handed out by the previous take, cleared and reused
+	// so that steady churn allocates no new maps.
+	spare map[model.ObjectRef]struct{}
+}
+
+func newDirtySet() *dirtySet {
+	return &dirtySet{refs: map[model.ObjectRef]struct{}{}, spare: map[model.ObjectRef]struct{}{}}
+}
+
+func (d *dirtySet) mark(ref model.ObjectRef) {
+	d.mu.Lock()
+	d.refs[ref] = struct{}{}
+	d.mu.Unlock()
+}
+
+// take returns the marked objects and starts a new, empty set. The returned
+// map is valid until the next take.
+func (d *dirtySet) take() map[model.ObjectRef]struct{} {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if len(d.refs) == 0 {
+		return nil
+	}
+	taken := d.refs
+	clear(d.spare)
+	d.refs, d.spare = d.spare, taken
+	return taken
+}

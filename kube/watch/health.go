@@ -1,0 +1,72 @@
+package watch
+
+import (
+	"errors"
+	"io"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
+	"k8s.io/client-go/tools/cache"
+)
+
+// failed records a list/watch failure reported by the informer's reflector,
+// which retries on its own with backoff.
+func (s *source) failed(_ *cache.Reflector, err error) {
+	if routineWatchEnd(err) {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.problem = "watch failed: " + describe(err) + " — retrying"
+	s.problemRV = s.informer.LastSyncResourceVersion()
+	s.heard.Store(false)
+	s.failing.Store(true)
+}
+
+// alive notes that the informer delivered an event, which it only does
+// after a successful list or watch.
+func (s *source) alive() {
+	if s.failing.Load() {
+		s.heard.Store(true)
+	}
+}
+
+// currentProblem says what is failing, "" when the informer is healthy. A
+// failure is over once the informer delivered an event or its cache moved to
+// a new resourceVersion: both only follow a successful list or watch.
+func (s *source) currentProblem() string {
+	if !s.failing.Load() {
+		return ""
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.heard.Load() || s.informer.LastSyncResourceVersion() != s.problemRV {
+		s.problem, s.problemRV = "", ""
+		s.failing.Store(false)
+	}
+	return s.problem
+}
+
+// routineWatchEnd reports errors that are part of a healthy watch's life:
+// the server closing a watch, or a resourceVersion too old to resume from,
+// after which the reflector simply lists again.
+func routineWatchEnd(err error) bool {
+	return errors.Is(err, io.EOF) || apierrors.IsResourceExpired(err) || apierrors.IsGone(err)
+}
+
+// describe shortens an error to what an operator acts on.
+func describe(err error) string {
+	switch {
+	case utilnet.IsConnectionRefused(err):
+		return "connection refused"
+	case utilnet.IsConnectionReset(err):
+		return "connection reset"
+	case errors.Is(err, io.ErrUnexpectedEOF) || utilnet.IsProbableEOF(err):
+		return "connection closed"
+	}
+	var status apierrors.APIStatus
+	if errors.As(err, &status) && status.Status().Message != "" {
+		return status.Status().Message
+	}
+	return err.Error()
+}

@@ -1,0 +1,86 @@
+package watch
+
+import (
+	"cmp"
+	"slices"
+
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"rollscope/model"
+)
+
+// pump sends one batch if anything changed since the last one. Before the
+// first batch it waits for the caches to sync, or until waited says it has
+// waited long enough.
+func (b *Bridge) pump(waited bool) {
+	b.refreshStatus()
+	if !b.sentFirst && !b.status.Synced && !waited {
+		return
+	}
+	refs := b.dirty.take()
+	if b.sentFirst && len(refs) == 0 && b.status == b.sent {
+		return
+	}
+	batch := b.read(refs)
+	batch.Watch = b.status
+	batch.At = b.clock.Now()
+	b.send(batch)
+	b.sentFirst, b.sent = true, b.status
+}
+
+// refreshStatus works out whether the caches are synced and the watches
+// healthy.
+func (b *Bridge) refreshStatus() {
+	synced, problem := true, ""
+	for _, s := range b.sources {
+		if !b.status.Synced && !s.handled.HasSynced() {
+			synced = false
+		}
+		if p := s.currentProblem(); p != "" && problem == "" {
+			problem = p
+		}
+	}
+	// Synced never goes back: caches stay filled through a disconnection,
+	// and Connected says whether they are still current.
+	b.status.Synced = b.status.Synced || synced
+	connected := problem == ""
+	if connected != b.status.Connected {
+		b.status.Connected = connected
+		b.status.Since = b.clock.Now()
+	}
+	b.status.Problem = problem
+}
+
+// read builds a batch from the caches: the current state of every changed
+// object that is still there, and the names of those that are gone. Kinds
+// come in the bridge's order, then namespace and name, so that the same
+// changes always make the same batch.
+func (b *Bridge) read(refs map[model.ObjectRef]struct{}) model.Batch {
+	rank := make(map[string]int, len(b.sources))
+	for i, s := range b.sources {
+		rank[s.kind] = i
+	}
+	sorted := make([]model.ObjectRef, 0, len(refs))
+	for ref := range refs {
+		sorted = append(sorted, ref)
+	}
+	slices.SortFunc(sorted, func(x, y model.ObjectRef) int {
+		return cmp.Or(cmp.Compare(rank[x.Kind], rank[y.Kind]), cmp.Compare(x.Namespace, y.Namespace), cmp.Compare(x.Name, y.Name))
+	})
+
+	var batch model.Batch
+	for _, ref := range sorted {
+		s := b.byKind[ref.Kind]
+		if s == nil {
+			continue
+		}
+		if obj, ok := s.get(ref); ok {
+			if o, ok := obj.(runtime.Object); ok {
+				batch.Objects = append(batch.Objects, o)
+				continue
+			}
+		}
+		batch.Deleted = append(batch.Deleted, ref)
+	}
+	return batch
+}
