@@ -1,0 +1,21 @@
+package ui
+
+import (
+	"time"
+
+	"rollscope/model"
+)
+
+// watchBanner says why the picture on screen cannot be fully trusted, ""
+// when it can.
+func watchBanner(ws model.WatchStatus, now time.Time) string {
+	switch {
+	case !ws.Connected && ws.Problem != "":
+		return "watch lost " + age(now, ws.Since) + " ago: " + ws.Problem + " — showing the last known state, reconnecting"
+	case !ws.Connected:
+		return "not connected to the cluster — showing the last known state, reconnecting"
+	case !ws.Synced:
+		return "listing the cluster… the picture is incomplete until every watch has synced"
+	}
+	return ""
+}

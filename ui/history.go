@@ -1,0 +1,167 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"rollscope/model"
+)
+
+// historyPane lists the Deployment's revisions, oldest first as kubectl
+// prints them; enter shows how the selected revision's pod template differs
+// from the current one.
+type historyPane struct {
+	s    *screen
+	w, h int
+	rows list
+
+	// diff is open when diffRev != 0.
+	diffRev  int64
+	diff     []model.DiffLine
+	diffErr  error
+	diffRows list
+}
+
+func newHistoryPane(s *screen) *historyPane { return &historyPane{s: s} }
+
+var historyColumns = []column{
+	{Title: "", Width: 1}, {Title: "REV", Width: 4, Right: true}, {Title: "REPLICAS", Width: 8, Right: true},
+	{Title: "AGE", Width: 4, Right: true}, {Title: "IMAGES", Width: 24}, {Title: "CHANGE-CAUSE", Width: 0, Min: 20},
+}
+
+func (p *historyPane) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.rows.height = h - 1
+	p.diffRows.height = h - 1
+}
+
+func (p *historyPane) KeyMap() help.KeyMap {
+	k := p.s.keys
+	if p.diffRev != 0 {
+		back := k.Back
+		back.SetHelp(back.Help().Key, "close diff")
+		return paneKeys{k.Up, k.Down, back}
+	}
+	sel := k.Select
+	sel.SetHelp(sel.Help().Key, "diff with current")
+	return paneKeys{k.Up, k.Down, sel, k.Undo}
+}
+
+// diffOpen reports whether the pane is showing a diff, so the root lets esc
+// close it rather than treating it as a global key.
+func (p *historyPane) diffOpen() bool { return p.diffRev != 0 }
+
+func (p *historyPane) Update(msg tea.Msg) (Pane, tea.Cmd) {
+	hist := p.s.rollout.History
+	keyAt := func(i int) string { return itoa(hist[i].Revision) }
+	if _, ok := msg.(refreshedMsg); ok {
+		if p.rows.selected == "" {
+			// Start on the current revision: the one to compare from.
+			for i, r := range hist {
+				if r.Current {
+					p.rows.cursor = i
+				}
+			}
+		}
+		p.rows.follow(len(hist), keyAt)
+		return p, nil
+	}
+	if p.diffRev != 0 {
+		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, p.s.keys.Back) {
+			p.diffRev, p.diff, p.diffErr = 0, nil, nil
+			return p, nil
+		}
+		p.diffRows.move(msg, p.s.keys, len(p.diff), func(i int) string { return itoa(i) })
+		return p, nil
+	}
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, p.s.keys.Select) && len(hist) > 0 {
+		p.rows.clamp(len(hist))
+		rev := hist[p.rows.cursor].Revision
+		p.diffRev = rev
+		p.diff, p.diffErr = p.s.src.RevisionDiff(p.s.namespace, p.s.deployment, rev)
+		p.diffRows = list{height: p.h - 1}
+		return p, nil
+	}
+	p.rows.move(msg, p.s.keys, len(hist), keyAt)
+	return p, nil
+}
+
+func (p *historyPane) View() string {
+	if p.h <= 0 {
+		return ""
+	}
+	if p.diffRev != 0 {
+		return p.diffView()
+	}
+	hist := p.s.rollout.History
+	widths := layoutColumns(historyColumns, p.w)
+	lines := make([]string, 0, p.h)
+	lines = append(lines, p.s.paints.header.on(headerRow(widths, historyColumns, p.w)))
+	if len(hist) == 0 {
+		lines = append(lines, fit(p.s.paints.muted.on("no revisions yet"), p.w))
+		return strings.Join(lines, "\n")
+	}
+	start, end := p.rows.window(len(hist))
+	for i := start; i < end; i++ {
+		lines = append(lines, p.revisionRow(hist[i], widths, i == p.rows.cursor))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (p *historyPane) revisionRow(r model.RevisionRow, widths []int, sel bool) string {
+	mark, replicas, cause := " ", itoa(r.Replicas), r.ChangeCause
+	if r.Current {
+		mark = "*"
+	}
+	if r.Gone {
+		replicas = "gone"
+	}
+	if cause == "" {
+		cause = "<none>"
+	}
+	cells := []string{mark, itoa(r.Revision), replicas, age(p.s.now, r.Created), strings.Join(r.Images, ","), cause}
+	return p.rows.render(itoa(r.Revision), strings.Join(cells, "|"), p.w, sel, func() string {
+		line := row(widths, historyColumns, cells, p.w)
+		switch {
+		case sel:
+			return p.s.paints.selected.on(line)
+		case r.Current:
+			return p.s.paints.accent.on(line)
+		case r.Gone:
+			return p.s.paints.muted.on(line)
+		}
+		return line
+	})
+}
+
+func (p *historyPane) diffView() string {
+	lines := make([]string, 0, p.h)
+	title := fmt.Sprintf("revision %d → current (revision %d) pod template", p.diffRev, p.s.rollout.Revision)
+	lines = append(lines, p.s.paints.header.on(fit(title, p.w)))
+	switch {
+	case p.diffErr != nil:
+		lines = append(lines, fit(p.s.paints.bad.on("cannot diff: "+p.diffErr.Error()), p.w))
+	case len(p.diff) == 0:
+		lines = append(lines, fit(p.s.paints.muted.on("no differences: this is the current template"), p.w))
+	default:
+		start, end := p.diffRows.window(len(p.diff))
+		for i := start; i < end; i++ {
+			d := p.diff[i]
+			text := fit(string(d.Op)+" "+d.Text, p.w)
+			switch d.Op {
+			case '+':
+				text = p.s.paints.ok.on(text)
+			case '-':
+				text = p.s.paints.bad.on(text)
+			default:
+				text = p.s.paints.muted.on(text)
+			}
+			lines = append(lines, text)
+		}
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,333 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"rollscope/model"
+	"rollscope/themes"
+)
+
+// fakeClock is the embedded cluster's clock as the console sees it.
+type fakeClock struct {
+	speed  float64
+	paused bool
+}
+
+func (c *fakeClock) Speed() float64     { return c.speed }
+func (c *fakeClock) SetSpeed(f float64) { c.speed = f }
+func (c *fakeClock) Paused() bool       { return c.paused }
+func (c *fakeClock) SetPaused(p bool)   { c.paused = p }
+
+func newTestModel(t testing.TB, src Source, embedded EmbeddedControls, w, h int) Model {
+	t.Helper()
+	opts := Options{Cluster: src, Namespace: "shop", Deployment: "frontend", Context: "kind-dev",
+		Theme: themes.Dark(), Clock: fixedClock}
+	if embedded != nil {
+		opts.Embedded, opts.Context = embedded, "embedded"
+	}
+	m := New(opts)
+	return send(m, tea.WindowSizeMsg{Width: w, Height: h})
+}
+
+func send(m Model, msgs ...tea.Msg) Model {
+	for _, msg := range msgs {
+		next, _ := m.Update(msg)
+		m = next.(Model)
+	}
+	return m
+}
+
+func press(s string) tea.KeyPressMsg {
+	switch s {
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	}
+	r := []rune(s)
+	return tea.KeyPressMsg{Code: r[0], Text: s}
+}
+
+func typed(s string) []tea.Msg {
+	var out []tea.Msg
+	for _, r := range s {
+		out = append(out, press(string(r)))
+	}
+	return out
+}
+
+func plain(m Model) string { return ansi.Strip(m.Render()) }
+
+func TestKeyStringsMatchBindings(t *testing.T) {
+	for _, k := range []string{"tab", "shift+tab", "enter", "esc", "space", "ctrl+c", "?", ":", "+"} {
+		if got := press(k).String(); got != k {
+			t.Errorf("press(%q).String() = %q", k, got)
+		}
+	}
+}
+
+func TestTabMovesFocusAroundThePanes(t *testing.T) {
+	m := newTestModel(t, midRollout(), nil, 80, 24)
+	want := []focus{focusPods, focusNodes, focusHistory, focusTimeline, focusReplicaSets}
+	for _, f := range want {
+		m = send(m, press("tab"))
+		if m.focus != f {
+			t.Fatalf("focus = %v, want %v", m.focus, f)
+		}
+	}
+	m = send(m, press("shift+tab"))
+	if m.focus != focusTimeline {
+		t.Fatalf("shift+tab from ReplicaSets: focus = %v, want Timeline", m.focus)
+	}
+	if !strings.Contains(plain(m), "TIME") {
+		t.Error("at 80 columns the focused timeline pane must be the one on screen")
+	}
+}
+
+func TestQuit(t *testing.T) {
+	m := newTestModel(t, midRollout(), nil, 80, 24)
+	for _, k := range []string{"q", "ctrl+c"} {
+		_, cmd := m.Update(press(k))
+		if cmd == nil {
+			t.Fatalf("%s: no command", k)
+		}
+		if _, ok := cmd().(tea.QuitMsg); !ok {
+			t.Errorf("%s did not quit", k)
+		}
+	}
+}
+
+func TestHelpOverlayTogglesAndListsDisabledActionsWithReason(t *testing.T) {
+	m := newTestModel(t, midRollout(), nil, 160, 48)
+	m = send(m, press("?"))
+	if !m.showHelp {
+		t.Fatal("? did not open help")
+	}
+	out := plain(m)
+	for _, want := range []string{"set image — not yet available", "drain node — not yet available",
+		"clock faster — only in embedded mode", "crash loop", "switch deployment"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("help lacks %q", want)
+		}
+	}
+	m = send(m, press("esc"))
+	if m.showHelp {
+		t.Fatal("esc did not close help")
+	}
+	m = send(m, press("?"), press("?"))
+	if m.showHelp {
+		t.Fatal("? did not toggle help off")
+	}
+}
+
+func TestDisabledActionKeySaysWhy(t *testing.T) {
+	m := newTestModel(t, midRollout(), nil, 80, 24)
+	m = send(m, press("i"))
+	if !strings.Contains(m.toast, "set image: not yet available") {
+		t.Errorf("toast = %q", m.toast)
+	}
+	m = send(m, press("+"))
+	if !strings.Contains(m.toast, "only in embedded mode") {
+		t.Errorf("+ outside embedded mode: toast = %q", m.toast)
+	}
+	if !strings.Contains(plain(m), "only in embedded mode") {
+		t.Error("the reason is not on screen")
+	}
+}
+
+func TestSpeedKeysSteerTheEmbeddedClock(t *testing.T) {
+	clock := &fakeClock{speed: 1}
+	m := newTestModel(t, midRollout(), clock, 80, 24)
+	m = send(m, press("+"), press("+"))
+	if clock.speed != 4 {
+		t.Errorf("after ++ speed = %v, want 4", clock.speed)
+	}
+	m = send(m, press("-"))
+	if clock.speed != 2 {
+		t.Errorf("after - speed = %v, want 2", clock.speed)
+	}
+	for range 20 {
+		m = send(m, press("+"))
+	}
+	if clock.speed != maxSpeed {
+		t.Errorf("speed = %v, want it capped at %v", clock.speed, float64(maxSpeed))
+	}
+	m = send(m, press("space"))
+	if !clock.paused {
+		t.Fatal("space did not pause the clock")
+	}
+	if !strings.Contains(plain(m), "CLOCK PAUSED") {
+		t.Error("header does not say the clock is paused")
+	}
+	m = send(m, press("space"))
+	if clock.paused || clock.speed != maxSpeed {
+		t.Errorf("space again: paused=%v speed=%v, want running at the same speed", clock.paused, clock.speed)
+	}
+}
+
+func TestPickerSwitchesDeployment(t *testing.T) {
+	tests := []struct {
+		name string
+		keys []tea.Msg
+		want string
+	}{
+		{"command with a name", append(append([]tea.Msg{press(":")}, typed("checkout")...), press("enter")), "checkout"},
+		{"command with the resource prefix", append(append([]tea.Msg{press(":")}, typed("deploy checkout")...), press("enter")), "checkout"},
+		{"filter then pick", append(append([]tea.Msg{press("/")}, typed("chk")...), press("backspace"), press("backspace"), press("enter")), "checkout"},
+		{"arrow to the next", []tea.Msg{press("/"), press("down"), press("enter")}, "search"},
+		{"esc keeps the current one", append(append([]tea.Msg{press(":")}, typed("checkout")...), press("esc")), "frontend"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newTestModel(t, midRollout(), nil, 80, 24)
+			m = send(m, tc.keys...)
+			if m.picker != nil {
+				t.Fatal("picker still open")
+			}
+			if m.s.deployment != tc.want {
+				t.Errorf("deployment = %q, want %q", m.s.deployment, tc.want)
+			}
+		})
+	}
+}
+
+func TestPickerTypingQDoesNotQuit(t *testing.T) {
+	m := newTestModel(t, midRollout(), nil, 80, 24)
+	m = send(m, press(":"))
+	_, cmd := m.Update(press("q"))
+	if cmd != nil {
+		t.Fatal("q in the picker returned a command; it must be text")
+	}
+}
+
+func TestPickerUnknownNameSaysSo(t *testing.T) {
+	m := newTestModel(t, midRollout(), nil, 80, 24)
+	m = send(m, append(append([]tea.Msg{press(":")}, typed("nope")...), press("enter"))...)
+	if m.s.deployment != "frontend" || !strings.Contains(m.toast, `no deployment matches "nope"`) {
+		t.Errorf("deployment = %q, toast = %q", m.s.deployment, m.toast)
+	}
+}
+
+func TestBatchIsAppliedAndRendered(t *testing.T) {
+	src := midRollout()
+	src.watch = model.WatchStatus{}
+	m := newTestModel(t, src, nil, 80, 24)
+	if !strings.Contains(plain(m), "not connected") {
+		t.Fatal("no banner before the first batch")
+	}
+	lost := model.WatchStatus{Synced: true, Connected: false, Problem: "connection refused", Since: t0.Add(-30 * time.Second)}
+	m = send(m, model.Batch{At: t0, Watch: lost})
+	if len(src.applied) != 1 {
+		t.Fatalf("batches applied = %d", len(src.applied))
+	}
+	if out := plain(m); !strings.Contains(out, "watch lost 30s ago: connection refused") {
+		t.Errorf("banner missing:\n%s", out)
+	}
+	m = send(m, model.Batch{At: t0, Watch: model.WatchStatus{Synced: true, Connected: true},
+		Deleted: []model.ObjectRef{{Kind: "Deployment", Namespace: "shop", Name: "frontend"}}})
+	out := plain(m)
+	if strings.Contains(out, "watch lost") {
+		t.Error("banner still shown once connected")
+	}
+	if !strings.Contains(out, "deployment shop/frontend not found") {
+		t.Errorf("deleted deployment still shown:\n%s", out)
+	}
+}
+
+func TestFirstDeploymentIsChosenWhenNoneGiven(t *testing.T) {
+	m := New(Options{Cluster: midRollout(), Namespace: "shop", Clock: fixedClock})
+	if m.s.deployment != "checkout" {
+		t.Errorf("deployment = %q, want the first in the namespace", m.s.deployment)
+	}
+}
+
+func TestReplicaSetSelectionDrivesPodsPane(t *testing.T) {
+	m := newTestModel(t, midRollout(), nil, 160, 48)
+	if !strings.Contains(plain(m), "Pods of frontend-7b7d5974f6") {
+		t.Fatal("pods pane does not start on the newest ReplicaSet")
+	}
+	m = send(m, press("j"))
+	if m.s.selectedRS != "frontend-5d9c8f7b6c" {
+		t.Fatalf("selected = %q", m.s.selectedRS)
+	}
+	if out := plain(m); !strings.Contains(out, "Pods of frontend-5d9c8f7b6c (9)") ||
+		!strings.Contains(out, "frontend-5d9c8f7b6c-00008") {
+		t.Errorf("pods pane did not follow the selection:\n%s", out)
+	}
+	// The selection stays on its ReplicaSet when a newer one appears above.
+	src := m.s.src.(*fakeSource)
+	v := src.rollouts["shop/frontend"]
+	v.ReplicaSets = append([]model.ReplicaSetRow{{Name: "frontend-aaaaaaaaaa", Revision: 4, Role: model.RoleNew}}, v.ReplicaSets...)
+	src.rollouts["shop/frontend"] = v
+	m = send(m, model.Batch{At: t0, Watch: src.watch})
+	if m.s.selectedRS != "frontend-5d9c8f7b6c" {
+		t.Errorf("after a new ReplicaSet the selection moved to %q", m.s.selectedRS)
+	}
+}
+
+func TestHistoryEnterOpensDiffAndEscClosesIt(t *testing.T) {
+	m := newTestModel(t, midRollout(), nil, 80, 24)
+	m = send(m, press("tab"), press("tab"), press("tab"))
+	if m.focus != focusHistory {
+		t.Fatalf("focus = %v", m.focus)
+	}
+	m = send(m, press("k"), press("enter"))
+	out := plain(m)
+	for _, want := range []string{"revision 2 → current (revision 3)", "-   image: nginx:1.27", "+   image: nginx:1.28"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("diff lacks %q:\n%s", want, out)
+		}
+	}
+	m = send(m, press("esc"))
+	if strings.Contains(plain(m), "→ current") {
+		t.Error("esc did not close the diff")
+	}
+	m = send(m, press("k"), press("enter"))
+	if !strings.Contains(plain(m), "cannot diff: revision 1 is not in the history any more") {
+		t.Errorf("diff error not shown:\n%s", plain(m))
+	}
+}
+
+func TestMouseWheelScrollsFocusedPane(t *testing.T) {
+	src := midRollout()
+	for i := 4; i < 40; i++ {
+		src.nodes = append(src.nodes, model.NodeRow{Name: "node-" + itoa(i), Ready: true, Schedulable: true})
+	}
+	m := newTestModel(t, src, nil, 80, 24)
+	m = send(m, press("tab"), press("tab"))
+	m = send(m, tea.MouseWheelMsg{Button: tea.MouseWheelDown}, tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	np := m.panes[focusNodes].(*nodesPane)
+	if np.rows.cursor != 6 {
+		t.Errorf("cursor = %d after two wheel steps, want 6", np.rows.cursor)
+	}
+}
+
+func TestExhaustedSurgeIsShownWithNumbers(t *testing.T) {
+	m := newTestModel(t, midRollout(), nil, 80, 24)
+	out := plain(m)
+	if !strings.Contains(out, "13/13 full") || !strings.Contains(out, "0/2") {
+		t.Errorf("headroom numbers missing:\n%s", out)
+	}
+	if !strings.Contains(out, "maxSurge 3 (25%)") {
+		t.Errorf("strategy line missing the resolved and spec values:\n%s", out)
+	}
+}

@@ -1,0 +1,180 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+
+	"rollscope/model"
+)
+
+// replicaSetsPane lists the rollout's ReplicaSets, newest first, each
+// followed by a grid of one glyph per pod.
+type replicaSetsPane struct {
+	s      *screen
+	w, h   int
+	cursor int
+	offset int // in lines, not ReplicaSets: glyph lines scroll too
+	rows   list
+}
+
+func newReplicaSetsPane(s *screen) *replicaSetsPane { return &replicaSetsPane{s: s} }
+
+var rsColumns = []column{
+	{Title: "", Width: 1}, {Title: "REV", Width: 4, Right: true}, {Title: "ROLE", Width: 6},
+	{Title: "HASH", Width: 10}, {Title: "DESIRED", Width: 7, Right: true}, {Title: "CUR", Width: 4, Right: true},
+	{Title: "READY", Width: 5, Right: true}, {Title: "AVAIL", Width: 5, Right: true},
+	{Title: "AGE", Width: 4, Right: true}, {Title: "IMAGES", Width: 0, Min: 12},
+}
+
+func (p *replicaSetsPane) SetSize(w, h int) { p.w, p.h = w, h }
+
+func (p *replicaSetsPane) KeyMap() help.KeyMap {
+	return paneKeys{p.s.keys.Up, p.s.keys.Down}
+}
+
+func (p *replicaSetsPane) Update(msg tea.Msg) (Pane, tea.Cmd) {
+	rss := p.s.rollout.ReplicaSets
+	keyAt := func(i int) string { return rss[i].Name }
+	switch msg.(type) {
+	case refreshedMsg:
+		p.rows.selected = p.s.selectedRS
+		p.rows.cursor = p.cursor
+		p.rows.height = len(rss) // the ReplicaSets always fit as a list
+		p.rows.follow(len(rss), keyAt)
+	default:
+		p.rows.height = len(rss)
+		if !p.rows.move(msg, p.s.keys, len(rss), keyAt) {
+			return p, nil
+		}
+	}
+	p.cursor = p.rows.cursor
+	p.s.selectedRS = p.rows.selected
+	return p, nil
+}
+
+func (p *replicaSetsPane) gridWidth() int { return max(p.w-2, 1) }
+
+func (p *replicaSetsPane) glyphLines(rs model.ReplicaSetRow) int {
+	gw := p.gridWidth()
+	return (len(rs.Pods) + gw - 1) / gw
+}
+
+func (p *replicaSetsPane) View() string {
+	if p.h <= 0 {
+		return ""
+	}
+	lines := make([]string, 0, p.h)
+	rss := p.s.rollout.ReplicaSets
+	widths := layoutColumns(rsColumns, p.w)
+	lines = append(lines, p.s.paints.header.on(headerRow(widths, rsColumns, p.w)))
+	if len(rss) == 0 {
+		lines = append(lines, fit(p.s.paints.muted.on("no ReplicaSets yet"), p.w))
+		return strings.Join(lines, "\n")
+	}
+	body := p.h - 1
+
+	// Keep the selected ReplicaSet's row, and as much of its grid as fits,
+	// in view.
+	start := 0
+	for i := 0; i < p.cursor && i < len(rss); i++ {
+		start += 1 + p.glyphLines(rss[i])
+	}
+	if p.cursor < len(rss) {
+		end := start + 1 + p.glyphLines(rss[p.cursor])
+		if start < p.offset {
+			p.offset = start
+		} else if end > p.offset+body {
+			p.offset = min(start, end-body)
+		}
+	}
+
+	line := 0
+	for i, rs := range rss {
+		if len(lines) > body {
+			break
+		}
+		if line >= p.offset {
+			lines = append(lines, p.rsRow(rs, widths, i == p.cursor))
+		}
+		line++
+		n := p.glyphLines(rs)
+		if line+n <= p.offset {
+			line += n
+			continue
+		}
+		for j := 0; j < n && len(lines) <= body; j++ {
+			if line >= p.offset {
+				lines = append(lines, p.gridLine(rs, j))
+			}
+			line++
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func roleName(r model.ReplicaSetRole) string {
+	switch r {
+	case model.RoleNew:
+		return "new"
+	case model.RoleStable:
+		return "stable"
+	default:
+		return "old"
+	}
+}
+
+func (p *replicaSetsPane) rsRow(rs model.ReplicaSetRow, widths []int, sel bool) string {
+	ageStr := age(p.s.now, rs.Created)
+	images := strings.Join(rs.Images, ",")
+	sig := strings.Join([]string{roleName(rs.Role), itoa(rs.Revision), itoa(rs.Desired), itoa(rs.Current),
+		itoa(rs.Ready), itoa(rs.Available), ageStr, images}, "|")
+	return p.rows.render("rs/"+rs.Name, sig, p.w, sel, func() string {
+		mark := " "
+		if sel {
+			mark = "▶"
+		}
+		cells := []string{mark, itoa(rs.Revision), roleName(rs.Role), rs.Hash, itoa(rs.Desired),
+			itoa(rs.Current), itoa(rs.Ready), itoa(rs.Available), ageStr, images}
+		line := row(widths, rsColumns, cells, p.w)
+		if sel {
+			return p.s.paints.selected.on(line)
+		}
+		switch rs.Role {
+		case model.RoleNew:
+			return p.s.paints.roleNew.on(line)
+		case model.RoleStable:
+			return p.s.paints.roleStable.on(line)
+		default:
+			return p.s.paints.roleOld.on(line)
+		}
+	})
+}
+
+// gridLine draws line j of a ReplicaSet's pod grid, colouring runs of one
+// state with one escape sequence.
+func (p *replicaSetsPane) gridLine(rs model.ReplicaSetRow, j int) string {
+	gw := p.gridWidth()
+	pods := rs.Pods[j*gw : min((j+1)*gw, len(rs.Pods))]
+	sig := make([]byte, len(pods))
+	for i, pod := range pods {
+		sig[i] = byte('0' + stateIndex(pod.State))
+	}
+	return p.rows.render("grid/"+rs.Name+"/"+itoa(j), string(sig), p.w, false, func() string {
+		var b strings.Builder
+		b.WriteString("  ")
+		for i := 0; i < len(pods); {
+			st := stateIndex(pods[i].State)
+			k := i
+			var run strings.Builder
+			for k < len(pods) && stateIndex(pods[k].State) == st {
+				run.WriteString(podGlyphs[st])
+				k++
+			}
+			b.WriteString(p.s.paints.pod[st].on(run.String()))
+			i = k
+		}
+		return fit(b.String(), p.w)
+	})
+}

@@ -1,0 +1,154 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// View draws the whole screen: exactly the terminal's height in lines, none
+// wider than its width.
+func (m Model) View() tea.View {
+	v := tea.NewView(m.Render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "rollscope " + m.s.namespace + "/" + m.s.deployment
+	return v
+}
+
+// Render is the screen's content as a string, the part of View tests and
+// golden files look at.
+func (m Model) Render() string {
+	w, h := m.size()
+	lines := make([]string, 0, h)
+	lines = append(lines, m.headerLines(w)...)
+	bodyH := max(h-len(lines)-1, 0)
+	switch {
+	case m.picker != nil:
+		lines = append(lines, m.picker.view(m.s, w, bodyH)...)
+	case m.showHelp:
+		lines = append(lines, m.helpLines(w, bodyH)...)
+	default:
+		lines = append(lines, m.body(bodyH)...)
+	}
+	lines = append(lines, m.footer(w))
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for len(lines) < h {
+		lines = append(lines, strings.Repeat(" ", w))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m *Model) body(bodyH int) []string {
+	grid := m.grid()
+	single := len(grid) == 1 && len(grid[0]) == 1
+	sep := m.s.styles.Separator.Render("│")
+	out := make([]string, 0, bodyH)
+	for _, line := range grid {
+		rowH := line[0].h
+		cells := make([][]string, len(line))
+		for c, sl := range line {
+			var title string
+			if single {
+				title = m.tabStrip(sl.w)
+			} else {
+				title = m.paneTitle(sl.pane, sl.w)
+			}
+			content := strings.Split(m.panes[sl.pane].View(), "\n")
+			col := make([]string, 0, rowH)
+			col = append(col, title)
+			for _, l := range content {
+				if len(col) >= rowH {
+					break
+				}
+				col = append(col, fit(l, sl.w))
+			}
+			for len(col) < rowH {
+				col = append(col, strings.Repeat(" ", sl.w))
+			}
+			cells[c] = col
+		}
+		for i := 0; i < rowH; i++ {
+			parts := make([]string, len(cells))
+			for c := range cells {
+				parts[c] = cells[c][i]
+			}
+			out = append(out, strings.Join(parts, sep))
+		}
+	}
+	return out
+}
+
+func (m *Model) paneTitle(f focus, w int) string {
+	st := m.s.styles
+	title := " " + f.String() + m.paneSubtitle(f) + " "
+	if f == m.focus {
+		return fit(st.PaneTitleFocus.Render(title), w)
+	}
+	return fit(st.PaneTitle.Render(title), w)
+}
+
+// paneSubtitle says what a pane is showing when it is not obvious.
+func (m *Model) paneSubtitle(f focus) string {
+	switch f {
+	case focusPods:
+		if rs, ok := m.s.replicaSet(); ok {
+			return " of " + rs.Name + " (" + itoa(len(rs.Pods)) + ")"
+		}
+	case focusNodes:
+		return " (" + itoa(len(m.s.nodes)) + ")"
+	case focusHistory:
+		if hp, ok := m.panes[focusHistory].(*historyPane); ok && hp.diffOpen() {
+			return " · diff"
+		}
+	}
+	return ""
+}
+
+// tabStrip names every pane, the focused one highlighted, when only one
+// pane fits.
+func (m *Model) tabStrip(w int) string {
+	st := m.s.styles
+	parts := make([]string, 0, paneCount)
+	for f := focus(0); f < paneCount; f++ {
+		name := f.String()
+		if f == m.focus {
+			parts = append(parts, st.PaneTitleFocus.Render(name+m.paneSubtitle(f)))
+		} else {
+			parts = append(parts, st.PaneTitle.Render(name))
+		}
+	}
+	return fit(" "+strings.Join(parts, st.Separator.Render(" │ ")), w)
+}
+
+// footer is the toast when there is one, else the focused pane's keys and
+// the global ones.
+func (m *Model) footer(w int) string {
+	st := m.s.styles
+	if m.toast != "" {
+		return fit(st.Warn.Render(" "+m.toast), w)
+	}
+	var bindings []key.Binding
+	switch {
+	case m.picker != nil:
+		bindings = []key.Binding{
+			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "show")),
+			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		}
+	case m.showHelp:
+		bindings = []key.Binding{m.keys.Back, m.keys.Down}
+	default:
+		bindings = append(m.panes[m.focus].KeyMap().ShortHelp(), m.keys.ShortHelp()...)
+	}
+	parts := make([]string, 0, len(bindings))
+	for _, b := range bindings {
+		if !b.Enabled() {
+			continue
+		}
+		parts = append(parts, st.HelpKey.Render(b.Help().Key)+" "+st.HelpDesc.Render(b.Help().Desc))
+	}
+	return fit(" "+strings.Join(parts, st.Muted.Render(" · ")), w)
+}
