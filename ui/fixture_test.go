@@ -30,14 +30,14 @@ func (f *fakeSource) Apply(b model.Batch) bool {
 	}
 	return true
 }
-func (f *fakeSource) Watch() model.WatchStatus                 { return f.watch }
+func (f *fakeSource) Watch() model.WatchStatus               { return f.watch }
 func (f *fakeSource) Deployments() []model.DeploymentSummary { return f.deployments }
 func (f *fakeSource) Rollout(ns, name string, _ time.Time) (model.RolloutView, bool) {
 	r, ok := f.rollouts[ns+"/"+name]
 	return r, ok
 }
-func (f *fakeSource) Nodes() []model.NodeRow                           { return f.nodes }
-func (f *fakeSource) Timeline(string, string) []model.TimelineEntry   { return f.timeline }
+func (f *fakeSource) Nodes() []model.NodeRow                        { return f.nodes }
+func (f *fakeSource) Timeline(string, string) []model.TimelineEntry { return f.timeline }
 func (f *fakeSource) RevisionDiff(ns, name string, rev int64) ([]model.DiffLine, error) {
 	d, ok := f.diffs[rev]
 	if !ok {
