@@ -26,6 +26,8 @@ func (c *Cluster) putDeployment(d *appsv1.Deployment, u update) bool {
 	c.deployments[key] = d
 	if old != nil {
 		c.noteConditions(key, old, d, u.at)
+	} else {
+		c.replayEvents(ObjectRef{Kind: "Deployment", Namespace: d.Namespace, Name: d.Name}, u.at)
 	}
 	return true
 }
@@ -41,6 +43,9 @@ func (c *Cluster) putReplicaSet(rs *appsv1.ReplicaSet, u update) bool {
 	c.replicaSetsByOwner.move(oldOwner, hadOwner, owner, hasOwner, key)
 	c.replicaSets[key] = rs
 	c.noteScale(old, rs, u)
+	if old == nil {
+		c.replayEvents(ObjectRef{Kind: "ReplicaSet", Namespace: rs.Namespace, Name: rs.Name}, u.at)
+	}
 	return true
 }
 

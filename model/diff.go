@@ -45,7 +45,7 @@ func (c *Cluster) RevisionDiff(namespace, name string, revision int64) ([]DiffLi
 	templates := revisionTemplates(c.ownedReplicaSets(d))
 	to, ok := templates[revision]
 	if !ok {
-		return nil, fmt.Errorf("show the changes of deployment %s/%s at revision %d: %w; its ReplicaSet was cleaned up by revisionHistoryLimit — pick a revision the history lists",
+		return nil, fmt.Errorf("show the changes of deployment %s/%s at revision %d: %w: no ReplicaSet ran it (it never existed, or revisionHistoryLimit cleaned it up) — pick a revision the history lists",
 			namespace, name, revision, ErrUnknownRevision)
 	}
 	var from *corev1.PodTemplateSpec

@@ -23,10 +23,26 @@ func diffLines(a, b []string) []DiffLine {
 	return out
 }
 
+// maxDiffCells bounds the longest-common-subsequence table (4 bytes a
+// cell): two templates of a couple of thousand differing lines each still
+// diff exactly, anything larger is shown as replaced wholesale rather than
+// costing the console hundreds of megabytes.
+const maxDiffCells = 1 << 22
+
 // diffMiddle diffs what is left once the common ends are gone, removals
 // before additions where both are possible, as unified diffs read.
 func diffMiddle(a, b []string) []DiffLine {
 	n, m := len(a), len(b)
+	if (n+1)*(m+1) > maxDiffCells {
+		out := make([]DiffLine, 0, n+m)
+		for _, s := range a {
+			out = append(out, DiffLine{Op: '-', Text: s})
+		}
+		for _, s := range b {
+			out = append(out, DiffLine{Op: '+', Text: s})
+		}
+		return out
+	}
 	// lcs[i][j] is the length of the longest common subsequence of a[i:] and b[j:].
 	lcs := make([][]int32, n+1)
 	for i := range lcs {

@@ -89,3 +89,28 @@ func TestTemplateDiff(t *testing.T) {
 		})
 	}
 }
+
+// Two huge templates that share nothing still diff, wholesale, without
+// building a table the size of their product.
+func TestTemplateDiffHugeTemplates(t *testing.T) {
+	huge := func(image string) *corev1.PodTemplateSpec {
+		tpl := podTemplate("web", image)
+		for i := range 3000 {
+			tpl.Spec.Containers = append(tpl.Spec.Containers, corev1.Container{Name: image + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + strings.Repeat("y", i/26)})
+		}
+		return &tpl
+	}
+	diff := model.TemplateDiff(huge("a"), huge("b"))
+	var plus, minus int
+	for _, l := range diff {
+		switch l.Op {
+		case '+':
+			plus++
+		case '-':
+			minus++
+		}
+	}
+	if plus == 0 || minus == 0 {
+		t.Errorf("diff of two different huge templates: %d added, %d removed lines, want both", plus, minus)
+	}
+}

@@ -6,8 +6,8 @@ import appsv1 "k8s.io/api/apps/v1"
 // its ReplicaSets use. Surge counts the pods asked for (Σ spec.replicas)
 // against replicas + maxSurge; Unavailable counts the replicas not yet
 // available (Σ status.availableReplicas short of replicas) against
-// maxUnavailable. A Recreate deployment has neither budget: both limits are
-// zero beyond spec.replicas.
+// maxUnavailable. A Recreate deployment has no surge or unavailability
+// allowance, so its limits are spec.replicas and zero.
 func RolloutHeadroom(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (surge, unavailable Headroom) {
 	replicas := DesiredReplicas(d)
 	surge = Headroom{Used: ReplicaCount(rss), Limit: replicas + MaxSurge(d)}

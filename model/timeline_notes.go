@@ -7,6 +7,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // The timeline entries Apply derives from what changed between batches.
@@ -54,19 +55,22 @@ func (c *Cluster) noteConditions(key string, old, cur *appsv1.Deployment, at tim
 }
 
 // noteEvent records an event about a deployment or one of its ReplicaSets,
-// at the time the event last happened when it says so.
+// at the time the event last happened when it says so. An event about an
+// object not in the picture yet is kept (and indexed) without an entry;
+// replayEvents notes it when the object arrives.
 func (c *Cluster) noteEvent(e *corev1.Event, at time.Time) {
 	about := involved(e)
 	var deployment string
 	switch about.Kind {
 	case "Deployment":
 		deployment = objectKey(about.Namespace, about.Name)
-		if _, ok := c.deployments[deployment]; !ok {
+		d, ok := c.deployments[deployment]
+		if !ok || !sameUID(e, d.UID) {
 			return
 		}
 	case "ReplicaSet":
 		rs := c.replicaSets[objectKey(about.Namespace, about.Name)]
-		if rs == nil {
+		if rs == nil || !sameUID(e, rs.UID) {
 			return
 		}
 		var ok bool
@@ -90,6 +94,22 @@ func (c *Cluster) noteEvent(e *corev1.Event, at time.Time) {
 		Time: at, Kind: TimelineEvent, Object: strings.ToLower(about.Kind) + "/" + about.Name, Message: msg,
 		Warning: e.Type == corev1.EventTypeWarning,
 	})
+}
+
+// replayEvents notes the events already held about an object seen for the
+// first time: the watch may deliver an event before the object it is about.
+func (c *Cluster) replayEvents(about ObjectRef, at time.Time) {
+	for _, key := range c.eventsByObject.sorted(about) {
+		if e := c.events[key]; e != nil {
+			c.noteEvent(e, at)
+		}
+	}
+}
+
+// sameUID reports whether the event is about the object with uid, not an
+// earlier one of the same name; events that do not say are taken at their word.
+func sameUID(e *corev1.Event, uid types.UID) bool {
+	return e.InvolvedObject.UID == "" || uid == "" || e.InvolvedObject.UID == uid
 }
 
 // deploymentOf is the key of the known deployment controlling rs.

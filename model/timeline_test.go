@@ -97,3 +97,25 @@ func TestTimelineIsBounded(t *testing.T) {
 		t.Errorf("Timeline runs from %s to %s, want 1500 to 2499", first, last)
 	}
 }
+
+// The watch can deliver an event before the object it is about; the entry
+// appears when the object does, at the event's own time, and only once.
+func TestTimelineEventBeforeItsObject(t *testing.T) {
+	d := deployment("frontend", "web:v2", 1, "2")
+	rs := ownedReplicaSet(d, "v2", "2", "web:v2", 1, 0, at(1))
+	early := event("e1", "ReplicaSet", "frontend-v2", "SuccessfulCreate", "Created pod: frontend-v2-a", 1, at(1))
+	stale := event("e2", "Deployment", "frontend", "ScalingReplicaSet", "about an earlier frontend", 1, at(0))
+	stale.InvolvedObject.UID = "uid-an-earlier-frontend"
+	c := model.NewCluster()
+	c.Apply(model.Batch{At: at(1), Watch: synced, Objects: []runtime.Object{early, stale}})
+	c.Apply(model.Batch{At: at(2), Watch: synced, Objects: []runtime.Object{d}})
+	c.Apply(model.Batch{At: at(3), Watch: synced, Objects: []runtime.Object{rs}})
+	c.Apply(model.Batch{At: at(4), Watch: synced, Objects: []runtime.Object{d.DeepCopy(), rs.DeepCopy()}})
+	want := []model.TimelineEntry{
+		{Time: at(1), Kind: model.TimelineEvent, Object: "replicaset/frontend-v2", Message: "SuccessfulCreate: Created pod: frontend-v2-a"},
+		{Time: at(3), Kind: model.TimelineScale, Object: "replicaset/frontend-v2", Message: "replicaset/frontend-v2 created with 1 replicas"},
+	}
+	if got := c.Timeline(shop, "frontend"); !reflect.DeepEqual(got, want) {
+		t.Errorf("Timeline:\n got %+v\nwant %+v", got, want)
+	}
+}

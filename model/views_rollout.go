@@ -13,9 +13,11 @@ import (
 )
 
 // Rollout is everything the screen shows about one deployment, or false when
-// the deployment is not in the picture. now is the cluster's clock; the view
-// is derived from the objects' recorded status, which the controllers keep
-// against that clock, so nothing in it is recomputed from now.
+// the deployment is not in the picture. now is the cluster's clock (virtual
+// in the embedded cluster). The view reads the status the controllers
+// recorded against that clock and recomputes nothing from it, so the figures
+// on screen are the ones kubectl would print; now is taken so that every view
+// the screen renders is asked about the same moment.
 func (c *Cluster) Rollout(namespace, name string, now time.Time) (RolloutView, bool) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
