@@ -13,7 +13,7 @@ func (m *Model) headerLines(w int) []string {
 	s, st := m.s, m.s.styles
 	var out []string
 
-	if banner := watchBanner(m.s.src.Watch(), m.s.now); banner != "" {
+	if banner := watchBanner(m.s.watch, m.s.now); banner != "" {
 		out = append(out, st.Banner.Render(fit(" "+banner, w)))
 	}
 

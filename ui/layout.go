@@ -27,7 +27,7 @@ func (m *Model) size() (int, int) {
 // headerHeight mirrors headerLines without drawing it.
 func (m *Model) headerHeight() int {
 	n := 1
-	if watchBanner(m.s.src.Watch(), m.s.now) != "" {
+	if watchBanner(m.s.watch, m.s.now) != "" {
 		n++
 	}
 	if !m.s.haveRollout {

@@ -195,6 +195,7 @@ func (m *Model) changeSpeed(factor float64) {
 func (m *Model) refresh() {
 	s := m.s
 	s.now = m.clock()
+	s.watch = s.src.Watch()
 	if s.deployment == "" {
 		for _, d := range s.src.Deployments() {
 			if s.namespace == "" || d.Namespace == s.namespace {

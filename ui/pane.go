@@ -56,6 +56,7 @@ type screen struct {
 	haveRollout           bool
 	nodes                 []model.NodeRow
 	timeline              []model.TimelineEntry
+	watch                 model.WatchStatus
 
 	// selectedRS is the ReplicaSet under the ReplicaSets pane's cursor.
 	selectedRS string
@@ -99,3 +100,6 @@ func newPaints(s themes.Styles) paints {
 	}
 	return p
 }
+
+// Every pane's View returns at most its height in lines, each exactly its
+// width in cells: the root joins them side by side without measuring.

@@ -60,11 +60,16 @@ func (m *Model) body(bodyH int) []string {
 			content := strings.Split(m.panes[sl.pane].View(), "\n")
 			col := make([]string, 0, rowH)
 			col = append(col, title)
+			// Panes draw every line exactly their width (fit), so lines
+			// are not measured again here: measuring is most of a frame.
 			for _, l := range content {
 				if len(col) >= rowH {
 					break
 				}
-				col = append(col, fit(l, sl.w))
+				if l == "" {
+					l = strings.Repeat(" ", sl.w)
+				}
+				col = append(col, l)
 			}
 			for len(col) < rowH {
 				col = append(col, strings.Repeat(" ", sl.w))

@@ -1,0 +1,66 @@
+package ui
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"rollscope/model"
+)
+
+// bigCluster is a rollout of 10,000 pods halfway through, on 1,000 nodes.
+func bigCluster() *fakeSource {
+	src := midRollout()
+	v := src.rollouts["shop/frontend"]
+	states := make([]model.PodState, 5000)
+	for i := range states {
+		states[i] = model.PodState(i % 7)
+	}
+	v.ReplicaSets[0].Pods = pods("frontend-7b7d5974f6", "node", t0.Add(-time.Minute), states...)
+	for i := range states {
+		states[i] = model.PodReady
+	}
+	v.ReplicaSets[1].Pods = pods("frontend-5d9c8f7b6c", "node", t0.Add(-time.Hour), states...)
+	v.Replicas = 10000
+	src.rollouts["shop/frontend"] = v
+	src.nodes = make([]model.NodeRow, 1000)
+	for i := range src.nodes {
+		src.nodes[i] = model.NodeRow{Name: fmt.Sprintf("node-%04d", i), Group: "pool-" + itoa(i%3),
+			Ready: i%97 != 0, Schedulable: i%50 != 0, Pods: 10, UpToDate: i%2 == 0}
+	}
+	return src
+}
+
+func BenchmarkView10kPods1kNodes(b *testing.B) {
+	for _, sz := range sizes {
+		b.Run(itoa(sz.w)+"x"+itoa(sz.h), func(b *testing.B) {
+			m := newTestModel(b, bigCluster(), &fakeClock{speed: 1}, sz.w, sz.h)
+			m = send(m, press("tab")) // the pods pane: 5,000 rows
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				_ = m.View()
+			}
+		})
+	}
+}
+
+// BenchmarkKeyRoundTrip is a key press through Update and the next frame.
+func BenchmarkKeyRoundTrip(b *testing.B) {
+	m := newTestModel(b, bigCluster(), nil, 160, 48)
+	m = send(m, press("tab"))
+	down, up := press("j"), press("k")
+	b.ReportAllocs()
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		k := down
+		if i%2 == 1 {
+			k = up
+		}
+		next, _ := m.Update(k)
+		m = next.(Model)
+		_ = m.View()
+		i++
+	}
+}
