@@ -1,0 +1,36 @@
+package connect
+
+import (
+	"github.com/spf13/pflag"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+)
+
+// Flags are the connection flags kubectl users know.
+type Flags struct {
+	config *genericclioptions.ConfigFlags
+}
+
+// NewFlags returns the flags with kubectl's defaults.
+func NewFlags() *Flags {
+	config := genericclioptions.NewConfigFlags(true)
+	// rollscope uses no discovery, so it has no cache to place.
+	config.CacheDir = nil
+	return &Flags{config: config}
+}
+
+// AddTo registers --kubeconfig, --context, -n/--namespace, --cluster,
+// --user, -s/--server, --request-timeout and kubectl's other connection and
+// impersonation flags on fs.
+func (f *Flags) AddTo(fs *pflag.FlagSet) { f.config.AddFlags(fs) }
+
+// Live reports whether the flags ask for a real cluster: any of
+// --kubeconfig, --context, --cluster, --user or --server was given. Without
+// them rollscope runs its embedded cluster.
+func (f *Flags) Live() bool {
+	for _, v := range []*string{f.config.KubeConfig, f.config.Context, f.config.ClusterName, f.config.AuthInfoName, f.config.APIServer} {
+		if v != nil && *v != "" {
+			return true
+		}
+	}
+	return false
+}
