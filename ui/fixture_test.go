@@ -18,6 +18,9 @@ type fakeSource struct {
 	timeline    []model.TimelineEntry
 	diffs       map[int64][]model.DiffLine
 	applied     []model.Batch
+	// unchanged makes Apply report that a batch changed nothing.
+	unchanged    bool
+	rolloutReads int
 }
 
 func (f *fakeSource) Apply(b model.Batch) bool {
@@ -28,11 +31,12 @@ func (f *fakeSource) Apply(b model.Batch) bool {
 	for _, o := range b.Deleted {
 		delete(f.rollouts, o.Namespace+"/"+o.Name)
 	}
-	return true
+	return !f.unchanged
 }
 func (f *fakeSource) Watch() model.WatchStatus               { return f.watch }
 func (f *fakeSource) Deployments() []model.DeploymentSummary { return f.deployments }
 func (f *fakeSource) Rollout(ns, name string, _ time.Time) (model.RolloutView, bool) {
+	f.rolloutReads++
 	r, ok := f.rollouts[ns+"/"+name]
 	return r, ok
 }

@@ -87,3 +87,14 @@ func TestEveryScreenFitsSmallTerminals(t *testing.T) {
 		}
 	}
 }
+
+func TestFooterStaysOnTheLastLine(t *testing.T) {
+	for _, k := range []string{"/", ":", "?"} {
+		m := newTestModel(t, midRollout(), nil, 80, 24)
+		m = send(m, press(k))
+		lines := strings.Split(plain(m), "\n")
+		if last := lines[len(lines)-1]; !strings.Contains(last, "esc") {
+			t.Errorf("after %s the last line is %q, want the footer", k, last)
+		}
+	}
+}

@@ -58,6 +58,10 @@ func (p *historyPane) diffOpen() bool { return p.diffRev != 0 }
 func (p *historyPane) Update(msg tea.Msg) (Pane, tea.Cmd) {
 	hist := p.s.rollout.History
 	keyAt := func(i int) string { return itoa(hist[i].Revision) }
+	if f, ok := msg.(focusMsg); ok {
+		p.rows.focused = bool(f)
+		return p, nil
+	}
 	if _, ok := msg.(refreshedMsg); ok {
 		if p.rows.selected == "" {
 			// Start on the current revision: the one to compare from.
@@ -107,7 +111,7 @@ func (p *historyPane) View() string {
 	}
 	start, end := p.rows.window(len(hist))
 	for i := start; i < end; i++ {
-		lines = append(lines, p.revisionRow(hist[i], widths, i == p.rows.cursor))
+		lines = append(lines, p.revisionRow(hist[i], widths, p.rows.highlighted(i)))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -13,8 +13,17 @@ type list struct {
 	// selected is the key of the row under the cursor, so the selection
 	// follows its object when rows are inserted above it.
 	selected string
-	cache    map[string]cachedRow
+	// focused is set while the list's pane has the focus; only then is
+	// the cursor row highlighted.
+	focused bool
+	cache   map[string]cachedRow
 }
+
+// focusMsg tells a pane it gained (true) or lost (false) the focus.
+type focusMsg bool
+
+// highlighted reports whether row i is drawn as the selection.
+func (l *list) highlighted(i int) bool { return l.focused && i == l.cursor }
 
 type cachedRow struct {
 	sig   string

@@ -73,6 +73,7 @@ func New(opts Options) Model {
 		focusTimeline:    newTimelinePane(s),
 	}
 	m.refresh()
+	m.setFocus(focusReplicaSets)
 	return m
 }
 
@@ -91,8 +92,11 @@ func (m Model) Init() tea.Cmd { return tick() }
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case model.Batch:
-		m.s.src.Apply(msg)
-		m.refresh()
+		// A batch that changed nothing visible (and left the watch as it
+		// was) costs no refresh: at 20 batches a second that matters.
+		if m.s.src.Apply(msg) || m.s.src.Watch() != m.s.watch {
+			m.refresh()
+		}
 		return m, nil
 	case tickMsg:
 		m.refresh()
@@ -178,7 +182,9 @@ func (m Model) toFocused(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) setFocus(f focus) {
+	m.panes[m.focus], _ = m.panes[m.focus].Update(focusMsg(false))
 	m.focus = f
+	m.panes[m.focus], _ = m.panes[m.focus].Update(focusMsg(true))
 	m.layout()
 }
 

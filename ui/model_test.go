@@ -331,3 +331,18 @@ func TestExhaustedSurgeIsShownWithNumbers(t *testing.T) {
 		t.Errorf("strategy line missing the resolved and spec values:\n%s", out)
 	}
 }
+
+func TestUnchangedBatchCostsNoRefresh(t *testing.T) {
+	src := midRollout()
+	m := newTestModel(t, src, nil, 80, 24)
+	src.unchanged = true
+	reads := src.rolloutReads
+	m = send(m, model.Batch{At: t0, Watch: src.watch})
+	if src.rolloutReads != reads {
+		t.Errorf("an unchanged batch re-read the rollout")
+	}
+	send(m, model.Batch{At: t0, Watch: model.WatchStatus{Synced: true}})
+	if src.rolloutReads == reads {
+		t.Errorf("a batch that changed the watch status did not refresh")
+	}
+}

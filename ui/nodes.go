@@ -35,6 +35,10 @@ func (p *nodesPane) KeyMap() help.KeyMap {
 func (p *nodesPane) Update(msg tea.Msg) (Pane, tea.Cmd) {
 	nodes := p.s.nodes
 	keyAt := func(i int) string { return nodes[i].Name }
+	if f, ok := msg.(focusMsg); ok {
+		p.rows.focused = bool(f)
+		return p, nil
+	}
 	if _, ok := msg.(refreshedMsg); ok {
 		p.rows.follow(len(nodes), keyAt)
 		return p, nil
@@ -57,7 +61,7 @@ func (p *nodesPane) View() string {
 	}
 	start, end := p.rows.window(len(nodes))
 	for i := start; i < end; i++ {
-		lines = append(lines, p.nodeRow(nodes[i], widths, i == p.rows.cursor))
+		lines = append(lines, p.nodeRow(nodes[i], widths, p.rows.highlighted(i)))
 	}
 	return strings.Join(lines, "\n")
 }

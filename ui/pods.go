@@ -39,6 +39,10 @@ func (p *podsPane) pods() []model.PodRow {
 func (p *podsPane) Update(msg tea.Msg) (Pane, tea.Cmd) {
 	pods := p.pods()
 	keyAt := func(i int) string { return pods[i].Name }
+	if f, ok := msg.(focusMsg); ok {
+		p.rows.focused = bool(f)
+		return p, nil
+	}
 	if _, ok := msg.(refreshedMsg); ok {
 		p.rows.follow(len(pods), keyAt)
 		return p, nil
@@ -61,7 +65,7 @@ func (p *podsPane) View() string {
 	}
 	start, end := p.rows.window(len(pods))
 	for i := start; i < end; i++ {
-		lines = append(lines, p.podRow(pods[i], widths, i == p.rows.cursor))
+		lines = append(lines, p.podRow(pods[i], widths, p.rows.highlighted(i)))
 	}
 	return strings.Join(lines, "\n")
 }

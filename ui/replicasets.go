@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -37,7 +38,10 @@ func (p *replicaSetsPane) KeyMap() help.KeyMap {
 func (p *replicaSetsPane) Update(msg tea.Msg) (Pane, tea.Cmd) {
 	rss := p.s.rollout.ReplicaSets
 	keyAt := func(i int) string { return rss[i].Name }
-	switch msg.(type) {
+	switch msg := msg.(type) {
+	case focusMsg:
+		p.rows.focused = bool(msg)
+		return p, nil
 	case refreshedMsg:
 		p.rows.selected = p.s.selectedRS
 		p.rows.cursor = p.cursor
@@ -96,7 +100,7 @@ func (p *replicaSetsPane) View() string {
 			break
 		}
 		if line >= p.offset {
-			lines = append(lines, p.rsRow(rs, widths, i == p.cursor))
+			lines = append(lines, p.rsRow(rs, widths, i == p.cursor, i == p.cursor && p.rows.focused))
 		}
 		line++
 		n := p.glyphLines(rs)
@@ -125,14 +129,16 @@ func roleName(r model.ReplicaSetRole) string {
 	}
 }
 
-func (p *replicaSetsPane) rsRow(rs model.ReplicaSetRow, widths []int, sel bool) string {
+// The cursor row is marked ▶ even when the pane is not focused, because
+// it chooses the pods the pods pane lists.
+func (p *replicaSetsPane) rsRow(rs model.ReplicaSetRow, widths []int, cursor, sel bool) string {
 	ageStr := age(p.s.now, rs.Created)
 	images := strings.Join(rs.Images, ",")
-	sig := strings.Join([]string{roleName(rs.Role), itoa(rs.Revision), itoa(rs.Desired), itoa(rs.Current),
+	sig := strings.Join([]string{strconv.FormatBool(cursor), roleName(rs.Role), itoa(rs.Revision), itoa(rs.Desired), itoa(rs.Current),
 		itoa(rs.Ready), itoa(rs.Available), ageStr, images}, "|")
 	return p.rows.render("rs/"+rs.Name, sig, p.w, sel, func() string {
 		mark := " "
-		if sel {
+		if cursor {
 			mark = "▶"
 		}
 		cells := []string{mark, itoa(rs.Revision), roleName(rs.Role), rs.Hash, itoa(rs.Desired),

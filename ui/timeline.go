@@ -48,6 +48,10 @@ func timelineKind(k model.TimelineKind) string {
 func (p *timelinePane) Update(msg tea.Msg) (Pane, tea.Cmd) {
 	tl := p.s.timeline
 	keyAt := func(i int) string { return itoa(i) }
+	if f, ok := msg.(focusMsg); ok {
+		p.rows.focused = bool(f)
+		return p, nil
+	}
 	if _, ok := msg.(refreshedMsg); ok {
 		if p.follow {
 			p.rows.cursor = len(tl) - 1
@@ -76,7 +80,7 @@ func (p *timelinePane) View() string {
 	start, end := p.rows.window(len(tl))
 	for i := start; i < end; i++ {
 		e := tl[i]
-		sel := i == p.rows.cursor
+		sel := p.rows.highlighted(i)
 		cells := []string{e.Time.Format("15:04:05"), e.Message, timelineKind(e.Kind), e.Object}
 		line := row(widths, timelineColumns, cells, p.w)
 		switch {

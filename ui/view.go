@@ -32,6 +32,11 @@ func (m Model) Render() string {
 	default:
 		lines = append(lines, m.body(bodyH)...)
 	}
+	// Overlays may be shorter than the body; the footer stays at the
+	// bottom.
+	for len(lines) < h-1 {
+		lines = append(lines, strings.Repeat(" ", w))
+	}
 	lines = append(lines, m.footer(w))
 	if len(lines) > h {
 		lines = lines[:h]
