@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -229,5 +230,18 @@ func TestLive(t *testing.T) {
 		if got := parse(t, c.args...).Live(); got != c.want {
 			t.Errorf("Live() with %v = %v, want %v", c.args, got, c.want)
 		}
+	}
+}
+
+func TestConnectGivesUpOnASilentServer(t *testing.T) {
+	isolate(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	t.Cleanup(srv.Close)
+	c, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	_, err := parse(t, "--kubeconfig", kubeconfig(t, srv.URL)).Connect(c)
+	want := "the API server " + srv.URL + " did not answer in time — is the cluster up, and is --context right?"
+	if err == nil || err.Error() != want {
+		t.Errorf("error = %v, want %s", err, want)
 	}
 }

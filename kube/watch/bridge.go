@@ -96,7 +96,7 @@ func New(client kubernetes.Interface, scope Scope, clk clock.PassiveClock, send 
 }
 
 func (b *Bridge) add(kind string, inf cache.SharedIndexInformer) {
-	s := &source{kind: kind, informer: inf}
+	s := &source{kind: kind, informer: inf, rank: len(b.sources)}
 	// Neither call can fail on an informer that has not started; should
 	// one fail anyway, Run reports it rather than watching half blind.
 	if err := inf.SetWatchErrorHandler(s.failed); err != nil {

@@ -2,17 +2,21 @@ package watch_test
 
 import (
 	"context"
+	"errors"
 	"net"
 	"os"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
 
@@ -292,4 +296,22 @@ func TestRunTwiceIsRefused(t *testing.T) {
 	if err := b.Run(c); err == nil {
 		t.Fatal("second Run was accepted")
 	}
+}
+
+func TestForbiddenNodesDoNotHoldUpTheRest(t *testing.T) {
+	client := fake.NewClientset(pod("default", "web"))
+	client.PrependReactor("list", "nodes", func(k8stesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "nodes"}, "", errors.New(`User "dev" cannot list resource "nodes"`))
+	})
+	r := run(t, client, watch.Scope{Namespace: "default"}, watch.Options{})
+	eventually(t, "a synced batch", func() bool {
+		b, _ := r.snapshot()
+		return len(b) > 0 && b[len(b)-1].Watch.Synced
+	})
+	eventually(t, "the pod and the problem with nodes", func() bool {
+		o, _ := r.find(model.ObjectRef{Kind: "Pod", Namespace: "default", Name: "web"})
+		b, _ := r.snapshot()
+		w := b[len(b)-1].Watch
+		return o != nil && !w.Connected && strings.Contains(w.Problem, `nodes is forbidden: User "dev" cannot list resource "nodes"`)
+	})
 }

@@ -20,6 +20,7 @@ func (s *source) failed(_ *cache.Reflector, err error) {
 	s.problem = "watch failed: " + describe(err) + " — retrying"
 	s.problemRV = s.informer.LastSyncResourceVersion()
 	s.heard.Store(false)
+	s.forbidden.Store(apierrors.IsForbidden(err))
 	s.failing.Store(true)
 }
 
@@ -42,6 +43,7 @@ func (s *source) currentProblem() string {
 	defer s.mu.Unlock()
 	if s.heard.Load() || s.informer.LastSyncResourceVersion() != s.problemRV {
 		s.problem, s.problemRV = "", ""
+		s.forbidden.Store(false)
 		s.failing.Store(false)
 	}
 	return s.problem

@@ -33,7 +33,10 @@ func (b *Bridge) pump(waited bool) {
 func (b *Bridge) refreshStatus() {
 	synced, problem := true, ""
 	for _, s := range b.sources {
-		if !b.status.Synced && !s.handled.HasSynced() {
+		// A kind the user may not list cannot sync; waiting for it would
+		// keep the screen "waiting for the cluster" forever, so it shows as
+		// a problem instead while the rest of the picture is trusted.
+		if !b.status.Synced && !s.handled.HasSynced() && !s.forbidden.Load() {
 			synced = false
 		}
 		if p := s.currentProblem(); p != "" && problem == "" {
@@ -56,24 +59,17 @@ func (b *Bridge) refreshStatus() {
 // come in the bridge's order, then namespace and name, so that the same
 // changes always make the same batch.
 func (b *Bridge) read(refs map[model.ObjectRef]struct{}) model.Batch {
-	rank := make(map[string]int, len(b.sources))
-	for i, s := range b.sources {
-		rank[s.kind] = i
-	}
 	sorted := make([]model.ObjectRef, 0, len(refs))
 	for ref := range refs {
 		sorted = append(sorted, ref)
 	}
 	slices.SortFunc(sorted, func(x, y model.ObjectRef) int {
-		return cmp.Or(cmp.Compare(rank[x.Kind], rank[y.Kind]), cmp.Compare(x.Namespace, y.Namespace), cmp.Compare(x.Name, y.Name))
+		return cmp.Or(cmp.Compare(b.byKind[x.Kind].rank, b.byKind[y.Kind].rank), cmp.Compare(x.Namespace, y.Namespace), cmp.Compare(x.Name, y.Name))
 	})
 
 	var batch model.Batch
 	for _, ref := range sorted {
 		s := b.byKind[ref.Kind]
-		if s == nil {
-			continue
-		}
 		if obj, ok := s.get(ref); ok {
 			if o, ok := obj.(runtime.Object); ok {
 				batch.Objects = append(batch.Objects, o)

@@ -14,6 +14,7 @@ import (
 // and whether its list/watch is failing.
 type source struct {
 	kind     string // model.ObjectRef.Kind
+	rank     int    // where the kind comes in a batch
 	informer cache.SharedIndexInformer
 	handled  cache.ResourceEventHandlerRegistration
 
@@ -24,6 +25,9 @@ type source struct {
 	problemRV string // the cache's resourceVersion when the failure was seen
 	failing   atomic.Bool
 	heard     atomic.Bool // an event arrived since the failure
+	// forbidden is set while the cluster refuses this kind to the user
+	// (403), as it refuses nodes to someone who may only read a namespace.
+	forbidden atomic.Bool
 }
 
 // handler marks changed objects dirty and never blocks: a handler that
