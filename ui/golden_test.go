@@ -42,19 +42,7 @@ func TestGoldenScreens(t *testing.T) {
 				m = send(m, sc.keys...)
 				got := ansi.Strip(m.Render()) + "\n"
 				checkFits(t, m.Render(), sz.w, sz.h)
-				path := filepath.Join("testdata", name+".golden")
-				if *update {
-					if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("%v (run go test ./ui/... -update to create it)", err)
-				}
-				if got != string(want) {
-					t.Errorf("screen differs from %s (run with -update if the change is intended)\n got:\n%s\nwant:\n%s", path, got, want)
-				}
+				compareGolden(t, name, got)
 			})
 		}
 	}
@@ -96,5 +84,24 @@ func TestFooterStaysOnTheLastLine(t *testing.T) {
 		if last := lines[len(lines)-1]; !strings.Contains(last, "esc") {
 			t.Errorf("after %s the last line is %q, want the footer", k, last)
 		}
+	}
+}
+
+// compareGolden checks got against testdata/name.golden, rewriting it with
+// -update.
+func compareGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./ui/... -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("screen differs from %s (run with -update if the change is intended)\n got:\n%s\nwant:\n%s", path, got, want)
 	}
 }

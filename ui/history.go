@@ -30,7 +30,7 @@ func newHistoryPane(s *screen) *historyPane { return &historyPane{s: s} }
 
 var historyColumns = []column{
 	{Title: "", Width: 1}, {Title: "REV", Width: 4, Right: true}, {Title: "REPLICAS", Width: 8, Right: true},
-	{Title: "AGE", Width: 4, Right: true}, {Title: "IMAGES", Width: 24}, {Title: "CHANGE-CAUSE", Width: 0, Min: 20},
+	{Title: "AGE", Width: 4, Right: true}, {Title: "CHANGE-CAUSE", Width: 0, Min: 20}, {Title: "IMAGES", Width: 0, Min: 10},
 }
 
 func (p *historyPane) SetSize(w, h int) {
@@ -127,7 +127,7 @@ func (p *historyPane) revisionRow(r model.RevisionRow, widths []int, sel bool) s
 	if cause == "" {
 		cause = "<none>"
 	}
-	cells := []string{mark, itoa(r.Revision), replicas, age(p.s.now, r.Created), strings.Join(r.Images, ","), cause}
+	cells := []string{mark, itoa(r.Revision), replicas, age(p.s.now, r.Created), cause, strings.Join(r.Images, ",")}
 	return p.rows.render(itoa(r.Revision), strings.Join(cells, "|"), p.w, sel, func() string {
 		line := row(widths, historyColumns, cells, p.w)
 		switch {
