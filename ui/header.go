@@ -141,8 +141,8 @@ func (m *Model) clockText() string {
 		return ""
 	}
 	st := m.s.styles
-	speed := "×" + formatSpeed(m.embedded.Speed())
-	if m.embedded.Paused() {
+	speed := "×" + formatSpeed(m.s.speed)
+	if m.s.clockPaused {
 		speed = st.Badge.Render(" CLOCK PAUSED ")
 	}
 	return st.Label.Render("clock") + " " + st.Text.Render(m.s.now.Format("15:04:05")) + " " + speed

@@ -53,7 +53,8 @@ func New(opts Options) Model {
 	}
 	theme := opts.Theme
 	if theme.Name == "" && !theme.Plain {
-		theme = themes.Dark()
+		// No theme chosen: dark, or none at all when NO_COLOR asks.
+		theme = themes.Auto(true)
 	}
 	styles := theme.Styles()
 	context := opts.Context
@@ -161,6 +162,7 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case key.Matches(msg, k.PauseClock):
 		m.embedded.SetPaused(!m.embedded.Paused())
+		m.readClock()
 		return m, nil
 	}
 	if desc, reason, ok := k.disabledFor(msg); ok {
@@ -193,7 +195,16 @@ func (m *Model) changeSpeed(factor float64) {
 	sp := m.embedded.Speed() * factor
 	sp = min(max(sp, minSpeed), maxSpeed)
 	m.embedded.SetSpeed(sp)
+	m.readClock()
 	m.toast = "clock speed ×" + formatSpeed(sp)
+}
+
+// readClock notes the embedded clock's speed for the header, so View does
+// not call out to the clock.
+func (m *Model) readClock() {
+	if m.embedded != nil {
+		m.s.speed, m.s.clockPaused = m.embedded.Speed(), m.embedded.Paused()
+	}
 }
 
 // refresh reads the views for the selected deployment from the source.
@@ -202,6 +213,7 @@ func (m *Model) refresh() {
 	s := m.s
 	s.now = m.clock()
 	s.watch = s.src.Watch()
+	m.readClock()
 	if s.deployment == "" {
 		for _, d := range s.src.Deployments() {
 			if s.namespace == "" || d.Namespace == s.namespace {

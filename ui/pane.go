@@ -57,6 +57,8 @@ type screen struct {
 	nodes                 []model.NodeRow
 	timeline              []model.TimelineEntry
 	watch                 model.WatchStatus
+	speed                 float64 // the embedded clock's, read in Update
+	clockPaused           bool
 
 	// selectedRS is the ReplicaSet under the ReplicaSets pane's cursor.
 	selectedRS string

@@ -133,8 +133,12 @@ func (p *picker) view(s *screen, w, h int) []string {
 		case d.Done:
 			state = "complete"
 		}
+		name := d.Name
+		if s.namespace == "" {
+			name = d.Namespace + "/" + d.Name
+		}
 		line := fit(fmt.Sprintf(" %-30s %3d/%-3d available  %3d updated  %s",
-			d.Name, d.Available, d.Replicas, d.Updated, state), w)
+			name, d.Available, d.Replicas, d.Updated, state), w)
 		if i == p.rows.cursor {
 			line = st.Selected.Render(line)
 		}
