@@ -12,6 +12,8 @@ func watchBanner(ws model.WatchStatus, now time.Time) string {
 	switch {
 	case !ws.Connected && ws.Problem != "":
 		return "watch lost " + age(now, ws.Since) + " ago: " + ws.Problem + " — showing the last known state, reconnecting"
+	case !ws.Connected && !ws.Synced:
+		return "connecting to the cluster and listing what it runs…"
 	case !ws.Connected:
 		return "not connected to the cluster — showing the last known state, reconnecting"
 	case !ws.Synced:

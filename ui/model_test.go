@@ -231,7 +231,7 @@ func TestBatchIsAppliedAndRendered(t *testing.T) {
 	src := midRollout()
 	src.watch = model.WatchStatus{}
 	m := newTestModel(t, src, nil, 80, 24)
-	if !strings.Contains(plain(m), "not connected") {
+	if !strings.Contains(plain(m), "connecting to the cluster") {
 		t.Fatal("no banner before the first batch")
 	}
 	lost := model.WatchStatus{Synced: true, Connected: false, Problem: "connection refused", Since: t0.Add(-30 * time.Second)}

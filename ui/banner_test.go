@@ -1,0 +1,30 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"rollscope/model"
+)
+
+func TestWatchBanner(t *testing.T) {
+	tests := []struct {
+		name string
+		ws   model.WatchStatus
+		want string
+	}{
+		{"before the first batch", model.WatchStatus{}, "connecting"},
+		{"listing", model.WatchStatus{Connected: true}, "incomplete until every watch has synced"},
+		{"lost with a reason", model.WatchStatus{Synced: true, Problem: "Unauthorized", Since: t0.Add(-90 * time.Second)},
+			"watch lost 90s ago: Unauthorized"},
+		{"lost", model.WatchStatus{Synced: true}, "not connected"},
+		{"healthy", model.WatchStatus{Synced: true, Connected: true}, ""},
+	}
+	for _, tc := range tests {
+		got := watchBanner(tc.ws, t0)
+		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("%s: banner = %q, want it to contain %q", tc.name, got, tc.want)
+		}
+	}
+}
