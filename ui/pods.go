@@ -20,7 +20,7 @@ type podsPane struct {
 func newPodsPane(s *screen) *podsPane { return &podsPane{s: s} }
 
 var podColumns = []column{
-	{Title: "", Width: 1}, {Title: "NAME", Width: 0, Min: 24}, {Title: "READY", Width: 5, Right: true},
+	{Title: "", Width: 1}, {Title: "NAME", Width: 0, Min: 28}, {Title: "READY", Width: 5, Right: true},
 	{Title: "REASON", Width: 18}, {Title: "RESTARTS", Width: 8, Right: true}, {Title: "AGE", Width: 4, Right: true},
 	{Title: "NODE", Width: 14}, {Title: "PHASE", Width: 9},
 }

@@ -93,7 +93,8 @@ type column struct {
 // with everything after it (width 0).
 func layoutColumns(cols []column, total int) []int {
 	widths := make([]int, len(cols))
-	used, flex := 0, 0
+	// Every column but the first is preceded by a space.
+	used, flex := -1, 0
 	for _, c := range cols {
 		if c.Width == 0 {
 			flex++
