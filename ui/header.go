@@ -37,7 +37,7 @@ func (m *Model) headerLines(w int) []string {
 	}
 	r := s.rollout
 
-	strategy := st.Text.Render(r.Strategy)
+	strategy := st.Text.Render(r.Strategy) + "  " + st.Label.Render("replicas") + " " + st.Text.Render(itoa(r.Replicas))
 	if r.Strategy != "Recreate" {
 		strategy += "  " + st.Label.Render("maxSurge") + " " + st.Text.Render(resolved(r.MaxSurge, r.MaxSurgeSpec)) +
 			"  " + st.Label.Render("maxUnavailable") + " " + st.Text.Render(resolved(r.MaxUnavailable, r.MaxUnavailableSpec))
@@ -46,7 +46,6 @@ func (m *Model) headerLines(w int) []string {
 	if r.ProgressDeadlineSeconds > 0 {
 		strategy += "  " + st.Label.Render("deadline") + " " + st.Text.Render(itoa(r.ProgressDeadlineSeconds)+"s")
 	}
-	strategy += "  " + st.Label.Render("replicas") + " " + st.Text.Render(itoa(r.Replicas))
 	out = append(out, fit(strategy, w))
 
 	out = append(out, fit(m.condition("Progressing", r.Progressing)+"   "+m.condition("Available", r.Available), w))

@@ -20,9 +20,9 @@ type podsPane struct {
 func newPodsPane(s *screen) *podsPane { return &podsPane{s: s} }
 
 var podColumns = []column{
-	{Title: "", Width: 1}, {Title: "NAME", Width: 0, Min: 28}, {Title: "READY", Width: 5, Right: true},
-	{Title: "REASON", Width: 18}, {Title: "RESTARTS", Width: 8, Right: true}, {Title: "AGE", Width: 4, Right: true},
-	{Title: "NODE", Width: 14}, {Title: "PHASE", Width: 9},
+	{Title: "", Width: 1}, {Title: "NAME", Width: 0, Min: 26}, {Title: "READY", Width: 5, Right: true},
+	{Title: "STATUS", Width: 16}, {Title: "RESTARTS", Width: 8, Right: true}, {Title: "AGE", Width: 4, Right: true},
+	{Title: "NODE", Width: 12}, {Title: "PHASE", Width: 9},
 }
 
 func (p *podsPane) SetSize(w, h int) { p.w, p.h = w, h; p.rows.height = h - 1 }
@@ -73,7 +73,17 @@ func (p *podsPane) View() string {
 func (p *podsPane) podRow(pod model.PodRow, widths []int, sel bool) string {
 	ageStr := age(p.s.now, pod.Created)
 	st := stateIndex(pod.State)
-	cells := []string{podGlyphs[st], pod.Name, pod.Ready, pod.Reason, itoa(pod.Restarts), ageStr, pod.Node, pod.Phase}
+	// STATUS is kubectl's: the telling reason when there is one, else the
+	// phase; PHASE itself only shows where there is room.
+	status := pod.Reason
+	if status == "" {
+		status = pod.Phase
+	}
+	node := pod.Node
+	if node == "" {
+		node = "<none>"
+	}
+	cells := []string{podGlyphs[st], pod.Name, pod.Ready, status, itoa(pod.Restarts), ageStr, node, pod.Phase}
 	sig := strings.Join(cells, "|")
 	return p.rows.render(pod.Name, sig, p.w, sel, func() string {
 		if sel {
