@@ -121,7 +121,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
-	if key.Matches(msg, k.Quit) && (m.picker == nil || msg.String() == "ctrl+c") {
+	// In the picker a printable quit key ("q") is part of the name typed.
+	if key.Matches(msg, k.Quit) && (m.picker == nil || msg.Text == "") {
 		return m, tea.Quit
 	}
 	if m.picker != nil {

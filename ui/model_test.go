@@ -217,6 +217,9 @@ func TestPickerTypingQDoesNotQuit(t *testing.T) {
 	if cmd != nil {
 		t.Fatal("q in the picker returned a command; it must be text")
 	}
+	if _, cmd := m.Update(press("ctrl+c")); cmd == nil {
+		t.Fatal("ctrl+c does not quit from the picker")
+	}
 }
 
 func TestPickerUnknownNameSaysSo(t *testing.T) {
