@@ -21,7 +21,7 @@ func BenchmarkSyncThreeReplicaSets(b *testing.B) {
 	if len(f.replicaSets()) != 3 {
 		b.Fatalf("setup: %d ReplicaSets, want 3", len(f.replicaSets()))
 	}
-	f.client.ClearActions()
+	f.Client.ClearActions()
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {

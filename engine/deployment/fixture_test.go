@@ -2,8 +2,6 @@ package deployment
 
 import (
 	"context"
-	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,140 +11,71 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/client-go/kubernetes/fake"
-	appslisters "k8s.io/client-go/listers/apps/v1"
-	corelisters "k8s.io/client-go/listers/core/v1"
 	k8stesting "k8s.io/client-go/testing"
-	"k8s.io/client-go/tools/cache"
-	clocktesting "k8s.io/utils/clock/testing"
 
 	"rollscope/engine/control"
+	"rollscope/engine/control/controltest"
 	"rollscope/model"
 )
 
 // fixture is a controller on a fake clientset, with listers the test seeds
 // directly (as sample-controller's tests do), a hand-driven clock, and
-// recording event and queue fakes.
+// recording event and queue fakes. The controller's handlers are not
+// registered: a test calls them itself.
 type fixture struct {
-	t        testing.TB
-	client   *fake.Clientset
-	indexers map[control.Kind]cache.Indexer
-	clock    *clocktesting.FakePassiveClock
-	events   *recordedEvents
-	queue    *recordedQueue
-	c        *Controller
+	*controltest.Harness
+	c *Controller
 }
 
-var fixtureNow = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+var fixtureNow = controltest.Start
 
 // newFixture seeds objs into both the API and the listers. Objects created
 // through the fake API get a UID, as an API server would give them.
 func newFixture(t testing.TB, objs ...runtime.Object) *fixture {
 	t.Helper()
-	f := &fixture{
-		t:        t,
-		client:   fake.NewSimpleClientset(objs...),
-		indexers: map[control.Kind]cache.Indexer{},
-		clock:    clocktesting.NewFakePassiveClock(fixtureNow),
-		events:   &recordedEvents{},
-		queue:    &recordedQueue{},
-	}
-	f.client.PrependReactor("create", "*", func(a k8stesting.Action) (bool, runtime.Object, error) {
+	f := &fixture{Harness: controltest.New(t, objs...)}
+	f.Client.PrependReactor("create", "*", func(a k8stesting.Action) (bool, runtime.Object, error) {
 		if m, ok := a.(k8stesting.CreateAction).GetObject().(metav1.Object); ok && m.GetUID() == "" {
 			m.SetUID(types.UID("uid-" + m.GetName()))
 		}
 		return false, nil, nil
 	})
-	for _, k := range []control.Kind{control.Deployments, control.ReplicaSets, control.Pods} {
-		f.indexers[k] = cache.NewIndexer(cache.MetaNamespaceKeyFunc, control.Indexers(k))
-	}
-	for _, o := range objs {
-		f.addToCache(o)
-	}
-	env := &control.Env{
-		Client: f.client,
-		Listers: control.Listers{
-			Deployments:     appslisters.NewDeploymentLister(f.indexers[control.Deployments]),
-			ReplicaSets:     appslisters.NewReplicaSetLister(f.indexers[control.ReplicaSets]),
-			Pods:            corelisters.NewPodLister(f.indexers[control.Pods]),
-			ReplicaSetIndex: f.indexers[control.ReplicaSets],
-			PodIndex:        f.indexers[control.Pods],
-		},
-		Clock:  f.clock,
-		Events: f.events,
-	}
-	f.c = New(env)
-	f.c.Watches(f.queue)
+	f.c = New(f.Env)
+	f.c.Watches(f.Queue)
 	return f
-}
-
-func (f *fixture) addToCache(o runtime.Object) {
-	switch o.(type) {
-	case *appsv1.Deployment:
-		_ = f.indexers[control.Deployments].Add(o)
-	case *appsv1.ReplicaSet:
-		_ = f.indexers[control.ReplicaSets].Add(o)
-	case *corev1.Pod:
-		_ = f.indexers[control.Pods].Add(o)
-	}
 }
 
 // refreshCaches makes the listers show what the API holds now, as informers
 // would once they caught up.
 func (f *fixture) refreshCaches() {
-	f.t.Helper()
-	ctx := context.Background()
-	ds, err := f.client.AppsV1().Deployments("").List(ctx, metav1.ListOptions{})
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	rss, err := f.client.AppsV1().ReplicaSets("").List(ctx, metav1.ListOptions{})
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	pods, err := f.client.CoreV1().Pods("").List(ctx, metav1.ListOptions{})
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	var dl, rl, pl []any
-	for i := range ds.Items {
-		dl = append(dl, &ds.Items[i])
-	}
-	for i := range rss.Items {
-		rl = append(rl, &rss.Items[i])
-	}
-	for i := range pods.Items {
-		pl = append(pl, &pods.Items[i])
-	}
-	_ = f.indexers[control.Deployments].Replace(dl, "")
-	_ = f.indexers[control.ReplicaSets].Replace(rl, "")
-	_ = f.indexers[control.Pods].Replace(pl, "")
+	f.T.Helper()
+	f.Observe(control.Deployments, control.ReplicaSets, control.Pods)
 }
 
 // sync runs one Sync of key and fails the test on error.
 func (f *fixture) sync(key string) {
-	f.t.Helper()
+	f.T.Helper()
 	if err := f.c.Sync(context.Background(), key); err != nil {
-		f.t.Fatalf("Sync(%s): %v", key, err)
+		f.T.Fatalf("Sync(%s): %v", key, err)
 	}
 }
 
 // deployment reads a deployment from the API.
 func (f *fixture) deployment(name string) *appsv1.Deployment {
-	f.t.Helper()
-	d, err := f.client.AppsV1().Deployments(metav1.NamespaceDefault).Get(context.Background(), name, metav1.GetOptions{})
+	f.T.Helper()
+	d, err := f.Client.AppsV1().Deployments(metav1.NamespaceDefault).Get(context.Background(), name, metav1.GetOptions{})
 	if err != nil {
-		f.t.Fatalf("get deployment %s: %v", name, err)
+		f.T.Fatalf("get deployment %s: %v", name, err)
 	}
 	return d
 }
 
 // replicaSets reads every ReplicaSet from the API, oldest first.
 func (f *fixture) replicaSets() []*appsv1.ReplicaSet {
-	f.t.Helper()
-	l, err := f.client.AppsV1().ReplicaSets(metav1.NamespaceDefault).List(context.Background(), metav1.ListOptions{})
+	f.T.Helper()
+	l, err := f.Client.AppsV1().ReplicaSets(metav1.NamespaceDefault).List(context.Background(), metav1.ListOptions{})
 	if err != nil {
-		f.t.Fatal(err)
+		f.T.Fatal(err)
 	}
 	var out []*appsv1.ReplicaSet
 	for i := range l.Items {
@@ -159,7 +88,7 @@ func (f *fixture) replicaSets() []*appsv1.ReplicaSet {
 // writes lists the create/update/patch/delete actions recorded so far.
 func (f *fixture) writes() []k8stesting.Action {
 	var out []k8stesting.Action
-	for _, a := range f.client.Actions() {
+	for _, a := range f.Client.Actions() {
 		switch a.GetVerb() {
 		case "create", "update", "patch", "delete":
 			out = append(out, a)
@@ -171,54 +100,12 @@ func (f *fixture) writes() []k8stesting.Action {
 // rsUpdates lists the ReplicaSets written by update actions, in order.
 func (f *fixture) rsUpdates() []*appsv1.ReplicaSet {
 	var out []*appsv1.ReplicaSet
-	for _, a := range f.client.Actions() {
+	for _, a := range f.Client.Actions() {
 		if u, ok := a.(k8stesting.UpdateAction); ok && a.GetResource().Resource == "replicasets" {
 			out = append(out, u.GetObject().(*appsv1.ReplicaSet))
 		}
 	}
 	return out
-}
-
-// recordedEvents is a control.Recorder that keeps "Type Reason Message" lines.
-type recordedEvents struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-func (r *recordedEvents) Eventf(_ runtime.Object, eventType, reason, format string, args ...any) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.lines = append(r.lines, eventType+" "+reason+" "+fmt.Sprintf(format, args...))
-}
-
-func (r *recordedEvents) all() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]string(nil), r.lines...)
-}
-
-// recordedQueue is a control.Queue that remembers what was asked of it.
-type recordedQueue struct {
-	mu    sync.Mutex
-	added []string
-	after []delayedKey
-}
-
-type delayedKey struct {
-	key   string
-	after time.Duration
-}
-
-func (q *recordedQueue) Add(key string) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	q.added = append(q.added, key)
-}
-
-func (q *recordedQueue) AddAfter(key string, d time.Duration) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	q.after = append(q.after, delayedKey{key, d})
 }
 
 // newDeployment mirrors upstream's test helper: RollingUpdate with maxSurge

@@ -20,7 +20,7 @@ func TestReplicaSetEventsEnqueueTheDeploymentsConcerned(t *testing.T) {
 	api.Name, api.UID = "api", "uid-api"
 	api.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "api"}}
 	f := newFixture(t, web, alsoWeb, api)
-	h := f.c.Watches(f.queue)[control.ReplicaSets]
+	h := f.c.Watches(f.Queue)[control.ReplicaSets]
 
 	owned := newRS("web-1", 1, nil, fixtureNow)
 	owned.Labels = map[string]string{"app": "web"}
@@ -55,10 +55,10 @@ func TestReplicaSetEventsEnqueueTheDeploymentsConcerned(t *testing.T) {
 		}, []string{"default/web"}},
 		{"orphan deleted", func() { h.OnDelete(orphan) }, nil},
 	} {
-		f.queue.added = nil
+		f.Queue.Added = nil
 		c.fire()
-		if !slices.Equal(f.queue.added, c.want) {
-			t.Errorf("%s: enqueued %v, want %v", c.name, f.queue.added, c.want)
+		if !slices.Equal(f.Queue.Added, c.want) {
+			t.Errorf("%s: enqueued %v, want %v", c.name, f.Queue.Added, c.want)
 		}
 	}
 }
@@ -71,8 +71,8 @@ func TestSyncOfAVanishedDeploymentIsANoOp(t *testing.T) {
 	if err := f.c.Sync(context.Background(), "a/b/c"); err == nil {
 		t.Error("Sync of a malformed key: want an error")
 	}
-	if len(f.client.Actions()) != 0 {
-		t.Errorf("actions: %v", f.client.Actions())
+	if len(f.Client.Actions()) != 0 {
+		t.Errorf("actions: %v", f.Client.Actions())
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	k8stesting "k8s.io/client-go/testing"
 
+	"rollscope/engine/control/controltest"
 	"rollscope/model"
 )
 
@@ -47,12 +48,12 @@ func webDeployment(replicas int32, image string, strategy appsv1.DeploymentStrat
 // settle plays the ReplicaSet controller: every ReplicaSet runs, readies and
 // makes available exactly its spec.replicas.
 func (f *fixture) settle() {
-	f.t.Helper()
+	f.T.Helper()
 	for _, rs := range f.replicaSets() {
 		n := model.SpecReplicas(rs)
 		rs.Status = appsv1.ReplicaSetStatus{Replicas: n, ReadyReplicas: n, AvailableReplicas: n, ObservedGeneration: rs.Generation}
-		if _, err := f.client.AppsV1().ReplicaSets(rs.Namespace).UpdateStatus(context.Background(), rs, metav1.UpdateOptions{}); err != nil {
-			f.t.Fatal(err)
+		if _, err := f.Client.AppsV1().ReplicaSets(rs.Namespace).UpdateStatus(context.Background(), rs, metav1.UpdateOptions{}); err != nil {
+			f.T.Fatal(err)
 		}
 	}
 	f.refreshCaches()
@@ -60,30 +61,30 @@ func (f *fixture) settle() {
 
 // edit changes the deployment through the API and lets the caches see it.
 func (f *fixture) edit(change func(d *appsv1.Deployment)) {
-	f.t.Helper()
+	f.T.Helper()
 	d := f.deployment("web")
 	change(d)
-	if _, err := f.client.AppsV1().Deployments(d.Namespace).Update(context.Background(), d, metav1.UpdateOptions{}); err != nil {
-		f.t.Fatal(err)
+	if _, err := f.Client.AppsV1().Deployments(d.Namespace).Update(context.Background(), d, metav1.UpdateOptions{}); err != nil {
+		f.T.Fatal(err)
 	}
 	f.refreshCaches()
 }
 
 // syncAndSee runs one sync and refreshes the caches with what it wrote.
 func (f *fixture) syncAndSee() {
-	f.t.Helper()
+	f.T.Helper()
 	f.sync(webKey)
 	f.refreshCaches()
 }
 
 func (f *fixture) byImage(image string) *appsv1.ReplicaSet {
-	f.t.Helper()
+	f.T.Helper()
 	for _, rs := range f.replicaSets() {
 		if rs.Spec.Template.Spec.Containers[0].Image == image {
 			return rs
 		}
 	}
-	f.t.Fatalf("no replica set runs %s; have %v", image, f.replicaSets())
+	f.T.Fatalf("no replica set runs %s; have %v", image, f.replicaSets())
 	return nil
 }
 
@@ -125,7 +126,7 @@ func TestFirstSyncCreatesTheFirstReplicaSet(t *testing.T) {
 		c.Message != fmt.Sprintf("Created new replica set %q", rs.Name) {
 		t.Errorf("Progressing = %+v, want NewReplicaSetCreated", c)
 	}
-	if ev := f.events.all(); !slices.Equal(ev, []string{"Normal ScalingReplicaSet Scaled up replica set " + rs.Name + " from 0 to 10"}) {
+	if ev := f.Events.Lines; !slices.Equal(ev, []string{"Normal ScalingReplicaSet Scaled up replica set " + rs.Name + " from 0 to 10"}) {
 		t.Errorf("events = %q", ev)
 	}
 }
@@ -136,7 +137,7 @@ func TestRollingUpdateStaysWithinSurgeAndUnavailability(t *testing.T) {
 		t.Fatalf("v1 rollout not complete: %+v", c)
 	}
 	oldName := f.byImage("web:v1").Name
-	f.events.lines = nil
+	f.Events.Lines = nil
 
 	f.edit(func(d *appsv1.Deployment) { d.Spec.Template.Spec.Containers[0].Image = "web:v2" })
 	// Upstream's worked example: new created with 3, old scaled to 8, new to 5.
@@ -196,7 +197,7 @@ func TestRollingUpdateStaysWithinSurgeAndUnavailability(t *testing.T) {
 		"Normal ScalingReplicaSet Scaled up replica set " + newName + " from 5 to 10",
 		"Normal ScalingReplicaSet Scaled down replica set " + oldName + " from 3 to 0",
 	}
-	if ev := f.events.all(); !slices.Equal(ev, wantEvents) {
+	if ev := f.Events.Lines; !slices.Equal(ev, wantEvents) {
 		t.Errorf("events =\n%s\nwant\n%s", strings.Join(ev, "\n"), strings.Join(wantEvents, "\n"))
 	}
 }
@@ -207,8 +208,8 @@ func TestPausedDeploymentCreatesNoReplicaSet(t *testing.T) {
 		d.Spec.Paused = true
 		d.Spec.Template.Spec.Containers[0].Image = "web:v2"
 	})
-	f.client.ClearActions()
-	f.events.lines = nil
+	f.Client.ClearActions()
+	f.Events.Lines = nil
 	f.syncAndSee()
 
 	for _, a := range f.writes() {
@@ -262,7 +263,7 @@ func TestRecreateWaitsForOldPods(t *testing.T) {
 			},
 			Status: corev1.PodStatus{Phase: corev1.PodRunning},
 		}
-		if _, err := f.client.CoreV1().Pods(p.Namespace).Create(context.Background(), p, metav1.CreateOptions{}); err != nil {
+		if _, err := f.Client.CoreV1().Pods(p.Namespace).Create(context.Background(), p, metav1.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		pods = append(pods, p)
@@ -283,23 +284,23 @@ func TestRecreateWaitsForOldPods(t *testing.T) {
 
 	// Each deleted pod is seen; only the last one wakes the deployment.
 	for i, p := range pods {
-		if err := f.client.CoreV1().Pods(p.Namespace).Delete(context.Background(), p.Name, metav1.DeleteOptions{}); err != nil {
+		if err := f.Client.CoreV1().Pods(p.Namespace).Delete(context.Background(), p.Name, metav1.DeleteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		f.refreshCaches()
-		f.queue.added = nil
+		f.Queue.Added = nil
 		f.c.podDeleted(p)
-		if last := i == len(pods)-1; last != slices.Contains(f.queue.added, webKey) {
-			t.Errorf("pod %d deleted: enqueued %v, want enqueued only after the last", i, f.queue.added)
+		if last := i == len(pods)-1; last != slices.Contains(f.Queue.Added, webKey) {
+			t.Errorf("pod %d deleted: enqueued %v, want enqueued only after the last", i, f.Queue.Added)
 		}
 	}
-	f.events.lines = nil
+	f.Events.Lines = nil
 	f.syncAndSee()
 	n := f.byImage("web:v2")
 	if *n.Spec.Replicas != 10 {
 		t.Errorf("new ReplicaSet created with %d, want all 10 at once", *n.Spec.Replicas)
 	}
-	if ev := f.events.all(); !slices.Equal(ev, []string{"Normal ScalingReplicaSet Scaled up replica set " + n.Name + " from 0 to 10"}) {
+	if ev := f.Events.Lines; !slices.Equal(ev, []string{"Normal ScalingReplicaSet Scaled up replica set " + n.Name + " from 0 to 10"}) {
 		t.Errorf("events = %q", ev)
 	}
 }
@@ -320,7 +321,7 @@ func TestRollbackAnnotationRestoresTheTemplate(t *testing.T) {
 	}
 
 	f.edit(func(d *appsv1.Deployment) { d.Annotations[model.RollbackToAnnotation] = "0" })
-	f.events.lines = nil
+	f.Events.Lines = nil
 	f.syncAndSee()
 	d := f.deployment("web")
 	if img := d.Spec.Template.Spec.Containers[0].Image; img != "web:v1" {
@@ -335,7 +336,7 @@ func TestRollbackAnnotationRestoresTheTemplate(t *testing.T) {
 	if _, ok := d.Annotations[model.ChangeCauseAnnotation]; ok {
 		t.Errorf("change cause of v2 kept after rolling back to v1: %v", d.Annotations)
 	}
-	if ev := f.events.all(); !slices.Equal(ev, []string{`Normal DeploymentRollback Rolled back deployment "web" to revision 1`}) {
+	if ev := f.Events.Lines; !slices.Equal(ev, []string{`Normal DeploymentRollback Rolled back deployment "web" to revision 1`}) {
 		t.Errorf("events = %q", ev)
 	}
 
@@ -354,15 +355,15 @@ func TestRollbackAnnotationRestoresTheTemplate(t *testing.T) {
 func TestRollbackToTheCurrentTemplateIsRefused(t *testing.T) {
 	f := rolledOut(t, appsv1.RollingUpdateDeploymentStrategyType)
 	f.edit(func(d *appsv1.Deployment) { d.Annotations = map[string]string{model.RollbackToAnnotation: "1"} })
-	f.events.lines = nil
+	f.Events.Lines = nil
 	f.syncAndSee()
-	if ev := f.events.all(); !slices.Equal(ev, []string{`Warning DeploymentRollbackTemplateUnchanged The rollback revision contains the same template as current deployment "web"`}) {
+	if ev := f.Events.Lines; !slices.Equal(ev, []string{`Warning DeploymentRollbackTemplateUnchanged The rollback revision contains the same template as current deployment "web"`}) {
 		t.Errorf("events = %q", ev)
 	}
 	f.edit(func(d *appsv1.Deployment) { d.Annotations = map[string]string{model.RollbackToAnnotation: "7"} })
-	f.events.lines = nil
+	f.Events.Lines = nil
 	f.syncAndSee()
-	if ev := f.events.all(); !slices.Equal(ev, []string{"Warning DeploymentRollbackRevisionNotFound Unable to find the revision to rollback to."}) {
+	if ev := f.Events.Lines; !slices.Equal(ev, []string{"Warning DeploymentRollbackRevisionNotFound Unable to find the revision to rollback to."}) {
 		t.Errorf("events = %q", ev)
 	}
 	if _, ok := f.deployment("web").Annotations[model.RollbackToAnnotation]; ok {
@@ -398,7 +399,7 @@ func TestEmptySelectorSelectsNothingAndWarns(t *testing.T) {
 	d.Generation = 4
 	f := newFixture(t, d)
 	f.syncAndSee()
-	if ev := f.events.all(); !slices.Equal(ev, []string{"Warning SelectingAll This deployment is selecting all pods. A non-empty selector is required."}) {
+	if ev := f.Events.Lines; !slices.Equal(ev, []string{"Warning SelectingAll This deployment is selecting all pods. A non-empty selector is required."}) {
 		t.Errorf("events = %q", ev)
 	}
 	if len(f.replicaSets()) != 0 {
@@ -420,7 +421,7 @@ func TestAdoptsMatchingOrphansAndReleasesMismatches(t *testing.T) {
 	f.syncAndSee()
 
 	var patched []string
-	for _, a := range f.client.Actions() {
+	for _, a := range f.Client.Actions() {
 		if p, ok := a.(k8stesting.PatchAction); ok {
 			patched = append(patched, p.GetName()+" "+string(p.GetPatch()))
 		}
@@ -444,12 +445,12 @@ func TestProgressDeadlineExceeded(t *testing.T) {
 	f := newFixture(t, d)
 	f.syncAndSee() // created; no pod ever becomes available
 	f.syncAndSee()
-	f.queue.after = nil
+	f.Queue.After = nil
 	f.syncAndSee()
-	if !slices.Contains(f.queue.after, delayedKey{webKey, 61 * time.Second}) {
-		t.Errorf("no progress check queued for the deadline: %v", f.queue.after)
+	if !slices.Contains(f.Queue.After, controltest.Delayed{Key: webKey, Delay: 61 * time.Second}) {
+		t.Errorf("no progress check queued for the deadline: %v", f.Queue.After)
 	}
-	f.clock.SetTime(fixtureNow.Add(61 * time.Second))
+	f.Clock.SetTime(fixtureNow.Add(61 * time.Second))
 	f.syncAndSee()
 	c := model.GetDeploymentCondition(f.deployment("web").Status, appsv1.DeploymentProgressing)
 	name := f.byImage("web:v1").Name

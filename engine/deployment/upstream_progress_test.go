@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"rollscope/engine/control/controltest"
 	"rollscope/model"
 	"rollscope/model/upstreamcases"
 )
@@ -168,7 +169,7 @@ func TestUpstreamRequeueStuckDeployment(t *testing.T) {
 			s := appsv1.DeploymentStatus{Replicas: in.NewStatus.Replicas, UpdatedReplicas: in.NewStatus.UpdatedReplicas, AvailableReplicas: in.NewStatus.AvailableReplicas}
 			f := newFixture(t)
 			if in.Now != nil {
-				f.clock.SetTime(*in.Now)
+				f.Clock.SetTime(*in.Now)
 			}
 
 			got := f.c.requeueStuckDeployment(d, s)
@@ -180,15 +181,15 @@ func TestUpstreamRequeueStuckDeployment(t *testing.T) {
 			if got != wantAfter {
 				t.Errorf("requeueStuckDeployment = %v, want %v", got, wantAfter)
 			}
-			var wantQueued []delayedKey
+			var wantQueued []controltest.Delayed
 			switch {
 			case wantAfter == 0:
-				wantQueued = []delayedKey{{"default/progress-test", rateLimitedRequeue}}
+				wantQueued = []controltest.Delayed{{Key: "default/progress-test", Delay: rateLimitedRequeue}}
 			case wantAfter > 0:
-				wantQueued = []delayedKey{{"default/progress-test", wantAfter + time.Second}}
+				wantQueued = []controltest.Delayed{{Key: "default/progress-test", Delay: wantAfter + time.Second}}
 			}
-			if len(f.queue.after) != len(wantQueued) || (len(wantQueued) == 1 && f.queue.after[0] != wantQueued[0]) {
-				t.Errorf("queued %v, want %v", f.queue.after, wantQueued)
+			if len(f.Queue.After) != len(wantQueued) || (len(wantQueued) == 1 && f.Queue.After[0] != wantQueued[0]) {
+				t.Errorf("queued %v, want %v", f.Queue.After, wantQueued)
 			}
 		})
 	}

@@ -181,12 +181,12 @@ func TestUpstreamScaleDownOldReplicaSetsForRollingUpdate(t *testing.T) {
 
 // replicaSetNamed reads one ReplicaSet from the API.
 func (f *fixture) replicaSetNamed(name string) *appsv1.ReplicaSet {
-	f.t.Helper()
+	f.T.Helper()
 	for _, rs := range f.replicaSets() {
 		if rs.Name == name {
 			return rs
 		}
 	}
-	f.t.Fatalf("no replica set %s", name)
+	f.T.Fatalf("no replica set %s", name)
 	return nil
 }

@@ -187,7 +187,7 @@ func TestUpstreamCleanupDeploymentOrder(t *testing.T) {
 // deleted lists the names of the objects deleted through the API.
 func (f *fixture) deleted() []string {
 	var out []string
-	for _, a := range f.client.Actions() {
+	for _, a := range f.Client.Actions() {
 		if d, ok := a.(interface{ GetName() string }); ok && a.GetVerb() == "delete" {
 			out = append(out, d.GetName())
 		}

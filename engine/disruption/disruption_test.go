@@ -2,7 +2,6 @@ package disruption
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -16,93 +15,34 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/client-go/kubernetes/fake"
-	appslisters "k8s.io/client-go/listers/apps/v1"
-	corelisters "k8s.io/client-go/listers/core/v1"
-	policylisters "k8s.io/client-go/listers/policy/v1"
 	"k8s.io/client-go/tools/cache"
-	clocktesting "k8s.io/utils/clock/testing"
 
 	"rollscope/engine/control"
+	"rollscope/engine/control/controltest"
 )
 
 var now = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 
-type queue struct {
-	added []string
-	after []string
-}
-
-func (q *queue) Add(key string) { q.added = append(q.added, key) }
-func (q *queue) AddAfter(key string, d time.Duration) {
-	q.after = append(q.after, fmt.Sprintf("%s@%s", key, d))
-}
-
-type events struct{ lines []string }
-
-func (e *events) Eventf(obj runtime.Object, eventType, reason, format string, args ...any) {
-	e.lines = append(e.lines, reason+": "+fmt.Sprintf(format, args...))
-}
-
 type harness struct {
-	t      testing.TB
-	client *fake.Clientset
-	ctrl   *Controller
-	queue  *queue
-	events *events
-	hs     map[control.Kind]cache.ResourceEventHandler
+	*controltest.Harness
+	ctrl *Controller
 }
 
 // newHarness puts objs both in the fake API and in the listers.
 func newHarness(t testing.TB, objs ...runtime.Object) *harness {
 	t.Helper()
-	ix := map[control.Kind]cache.Indexer{}
-	for _, k := range []control.Kind{control.Pods, control.PodDisruptionBudgets, control.ReplicaSets, control.Deployments, control.ReplicationControllers} {
-		ix[k] = cache.NewIndexer(cache.MetaNamespaceKeyFunc, control.Indexers(k))
-	}
-	for _, obj := range objs {
-		var k control.Kind
-		switch obj.(type) {
-		case *corev1.Pod:
-			k = control.Pods
-		case *policyv1.PodDisruptionBudget:
-			k = control.PodDisruptionBudgets
-		case *appsv1.ReplicaSet:
-			k = control.ReplicaSets
-		case *appsv1.Deployment:
-			k = control.Deployments
-		case *corev1.ReplicationController:
-			k = control.ReplicationControllers
-		default:
-			continue // API only (StatefulSets)
-		}
-		if err := ix[k].Add(obj); err != nil {
-			t.Fatal(err)
-		}
-	}
-	h := &harness{t: t, client: fake.NewSimpleClientset(objs...), queue: &queue{}, events: &events{}}
-	h.ctrl = New(&control.Env{
-		Client: h.client,
-		Clock:  clocktesting.NewFakePassiveClock(now),
-		Events: h.events,
-		Listers: control.Listers{
-			Pods:                   corelisters.NewPodLister(ix[control.Pods]),
-			PodDisruptionBudgets:   policylisters.NewPodDisruptionBudgetLister(ix[control.PodDisruptionBudgets]),
-			ReplicaSets:            appslisters.NewReplicaSetLister(ix[control.ReplicaSets]),
-			Deployments:            appslisters.NewDeploymentLister(ix[control.Deployments]),
-			ReplicationControllers: corelisters.NewReplicationControllerLister(ix[control.ReplicationControllers]),
-			PodIndex:               ix[control.Pods],
-		},
-	})
-	h.hs = h.ctrl.Watches(h.queue)
+	h := &harness{Harness: controltest.New(t, objs...)}
+	h.Clock.SetTime(now)
+	h.ctrl = New(h.Env)
+	h.Watch(h.ctrl)
 	return h
 }
 
 func (h *harness) budget(name string) policyv1.PodDisruptionBudgetStatus {
-	h.t.Helper()
-	b, err := h.client.PolicyV1().PodDisruptionBudgets("default").Get(context.Background(), name, metav1.GetOptions{})
+	h.T.Helper()
+	b, err := h.Client.PolicyV1().PodDisruptionBudgets("default").Get(context.Background(), name, metav1.GetOptions{})
 	if err != nil {
-		h.t.Fatal(err)
+		h.T.Fatal(err)
 	}
 	return b.Status
 }
@@ -287,12 +227,12 @@ func TestEvictedPodsCountAsUnhealthyUntilTheyGo(t *testing.T) {
 	if st.CurrentHealthy != 2 || st.DisruptionsAllowed != 0 {
 		t.Errorf("currentHealthy %d allowed %d, want 2 and 0", st.CurrentHealthy, st.DisruptionsAllowed)
 	}
-	if !slices.Contains(h.events.lines, "NotDeleted: Pod was expected by PDB default/default to be deleted but it wasn't") {
-		t.Errorf("events %q, want NotDeleted for never-deleted", h.events.lines)
+	if !slices.Contains(h.Events.Lines, "Warning NotDeleted Pod was expected by PDB default/default to be deleted but it wasn't") {
+		t.Errorf("events %q, want NotDeleted for never-deleted", h.Events.Lines)
 	}
 	// The earlier eviction goes stale first: 120s - 50s.
-	if !slices.Equal(h.queue.after, []string{"default/pdb@1m10s"}) {
-		t.Errorf("rechecks %v, want default/pdb in 70s", h.queue.after)
+	if !slices.Equal(h.Queue.After, []controltest.Delayed{{Key: "default/pdb", Delay: 70 * time.Second}}) {
+		t.Errorf("rechecks %v, want default/pdb in 70s", h.Queue.After)
 	}
 }
 
@@ -303,7 +243,7 @@ func TestUnchangedStatusIsNotWritten(t *testing.T) {
 	if err := h.ctrl.Sync(ctx, "default/pdb"); err != nil {
 		t.Fatal(err)
 	}
-	b, err := h.client.PolicyV1().PodDisruptionBudgets("default").Get(ctx, "pdb", metav1.GetOptions{})
+	b, err := h.Client.PolicyV1().PodDisruptionBudgets("default").Get(ctx, "pdb", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +252,7 @@ func TestUnchangedStatusIsNotWritten(t *testing.T) {
 	if err := h2.ctrl.Sync(ctx, "default/pdb"); err != nil {
 		t.Fatal(err)
 	}
-	for _, a := range h2.client.Actions() {
+	for _, a := range h2.Client.Actions() {
 		if a.GetVerb() == "update" {
 			t.Errorf("status written again with nothing changed: %v", a)
 		}
@@ -330,8 +270,8 @@ func TestUnmanagedPodsAreReportedAndLeftOut(t *testing.T) {
 	if st.ExpectedPods != 2 || st.CurrentHealthy != 3 || st.DisruptionsAllowed != 1 {
 		t.Errorf("status %+v, want expected 2 (the stray pod has no controller), healthy 3, allowed 1", st)
 	}
-	if len(h.events.lines) != 1 || !strings.HasPrefix(h.events.lines[0], "UnmanagedPods: Pods selected by this PodDisruptionBudget") {
-		t.Errorf("events %q, want one UnmanagedPods warning", h.events.lines)
+	if len(h.Events.Lines) != 1 || !strings.HasPrefix(h.Events.Lines[0], "Warning UnmanagedPods Pods selected by this PodDisruptionBudget") {
+		t.Errorf("events %q, want one UnmanagedPods warning", h.Events.Lines)
 	}
 }
 
@@ -349,8 +289,8 @@ func TestMissingControllerFailsSafe(t *testing.T) {
 	if st.DisruptionsAllowed != 0 || cond == nil || cond.Status != metav1.ConditionFalse || cond.Reason != "SyncFailed" || cond.Message != err.Error() {
 		t.Errorf("allowed %d condition %+v, want 0 and DisruptionAllowed=False/SyncFailed", st.DisruptionsAllowed, cond)
 	}
-	if !slices.Contains(h.events.lines, `CalculateExpectedPodCountFailed: Failed to calculate the number of expected pods: found no controllers for pod "a"`) {
-		t.Errorf("events %q", h.events.lines)
+	if !slices.Contains(h.Events.Lines, `Warning CalculateExpectedPodCountFailed Failed to calculate the number of expected pods: found no controllers for pod "a"`) {
+		t.Errorf("events %q", h.Events.Lines)
 	}
 }
 
@@ -359,8 +299,8 @@ func TestNoPodsEvent(t *testing.T) {
 	if err := h.ctrl.Sync(context.Background(), "default/pdb"); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(h.events.lines, []string{"NoPods: No matching pods found"}) {
-		t.Errorf("events %q", h.events.lines)
+	if !slices.Equal(h.Events.Lines, []string{"Normal NoPods No matching pods found"}) {
+		t.Errorf("events %q", h.Events.Lines)
 	}
 	if err := h.ctrl.Sync(context.Background(), "default/gone"); err != nil {
 		t.Errorf("sync of a deleted budget: %v", err)
@@ -374,35 +314,35 @@ func TestPodEventsEnqueueTheBudgetsSelectingThem(t *testing.T) {
 	all.Spec.Selector = &metav1.LabelSelector{}
 	h := newHarness(t, budget("c-web", ints(1), nil), other, all)
 	p := pod("a", ready, nil)
-	h.hs[control.Pods].OnAdd(p, false)
-	if want := []string{"default/a-all", "default/c-web"}; !slices.Equal(h.queue.added, want) {
-		t.Errorf("enqueued %v, want %v", h.queue.added, want)
+	h.Handlers[control.Pods].OnAdd(p, false)
+	if want := []string{"default/a-all", "default/c-web"}; !slices.Equal(h.Queue.Added, want) {
+		t.Errorf("enqueued %v, want %v", h.Queue.Added, want)
 	}
-	h.queue.added = nil
+	h.Queue.Added = nil
 	churn := p.DeepCopy()
 	churn.Status.PodIP = "10.0.0.9"
-	h.hs[control.Pods].OnUpdate(p, churn)
-	if len(h.queue.added) != 0 {
-		t.Errorf("a status write that changes no budget enqueued %v", h.queue.added)
+	h.Handlers[control.Pods].OnUpdate(p, churn)
+	if len(h.Queue.Added) != 0 {
+		t.Errorf("a status write that changes no budget enqueued %v", h.Queue.Added)
 	}
 	unready := p.DeepCopy()
 	unready.Status.Conditions[0].Status = corev1.ConditionFalse
-	h.hs[control.Pods].OnUpdate(p, unready)
-	if want := []string{"default/a-all", "default/c-web", "default/a-all", "default/c-web"}; !slices.Equal(h.queue.added, want) {
-		t.Errorf("readiness change enqueued %v, want %v", h.queue.added, want)
+	h.Handlers[control.Pods].OnUpdate(p, unready)
+	if want := []string{"default/a-all", "default/c-web", "default/a-all", "default/c-web"}; !slices.Equal(h.Queue.Added, want) {
+		t.Errorf("readiness change enqueued %v, want %v", h.Queue.Added, want)
 	}
-	h.queue.added = nil
+	h.Queue.Added = nil
 	moved := p.DeepCopy()
 	moved.Labels["app"] = "db"
-	h.hs[control.Pods].OnUpdate(p, moved)
-	if want := []string{"default/a-all", "default/c-web", "default/a-all", "default/b-other"}; !slices.Equal(h.queue.added, want) {
-		t.Errorf("relabel enqueued %v, want %v (the budget it left and the one it joined)", h.queue.added, want)
+	h.Handlers[control.Pods].OnUpdate(p, moved)
+	if want := []string{"default/a-all", "default/c-web", "default/a-all", "default/b-other"}; !slices.Equal(h.Queue.Added, want) {
+		t.Errorf("relabel enqueued %v, want %v (the budget it left and the one it joined)", h.Queue.Added, want)
 	}
 }
 
 func TestUnwiredControllerReportsInsteadOfPanicking(t *testing.T) {
 	c := New(nil)
-	for _, h := range c.Watches(&queue{}) {
+	for _, h := range c.Watches(controltest.New(t).Queue) {
 		h.OnAdd("not an object", false)
 		h.OnAdd(pod("p", ready, nil), false)
 		h.OnUpdate(nil, nil)

@@ -78,13 +78,13 @@ func TestCrashLoopBacksOffFrom10sDoublingTo5m(t *testing.T) {
 		t.Errorf("lastState.terminated = %+v, want exit code 1, reason Error", last)
 	}
 	backOffEvents := 0
-	for _, e := range h.events.all {
+	for _, e := range h.Events.Lines {
 		if strings.HasPrefix(e, "Warning BackOff Back-off restarting failed container a in pod api_default(uid-api)") {
 			backOffEvents++
 		}
 	}
 	if backOffEvents != len(got) {
-		t.Errorf("%d BackOff warnings for %d back-offs: %q", backOffEvents, len(got), h.events.all)
+		t.Errorf("%d BackOff warnings for %d back-offs: %q", backOffEvents, len(got), h.Events.Lines)
 	}
 }
 
@@ -94,7 +94,7 @@ func TestCrashingPodThatNeverRestartsFails(t *testing.T) {
 	p := h.addPod("job", "n1", "task")
 	p = h.mustPod(p.Name)
 	p.Spec.RestartPolicy = corev1.RestartPolicyNever
-	if _, err := h.client.CoreV1().Pods("default").Update(t.Context(), p, metav1UpdateOptions); err != nil {
+	if _, err := h.Client.CoreV1().Pods("default").Update(t.Context(), p, metav1UpdateOptions); err != nil {
 		t.Fatal(err)
 	}
 	h.observe()

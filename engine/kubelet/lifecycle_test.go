@@ -82,11 +82,11 @@ func TestPodGoesPendingRunningReadyAtTheRuleTimes(t *testing.T) {
 	if !p.Status.ContainerStatuses[0].Ready {
 		t.Error("container not ready")
 	}
-	if len(h.events.all) != 0 {
-		t.Errorf("a healthy pod records no events, got %q", h.events.all)
+	if len(h.Events.Lines) != 0 {
+		t.Errorf("a healthy pod records no events, got %q", h.Events.Lines)
 	}
-	if len(h.queue.due) != 0 {
-		t.Errorf("a ready pod leaves nothing scheduled, got %v", h.queue.due)
+	if len(h.Queue.Waiting()) != 0 {
+		t.Errorf("a ready pod leaves nothing scheduled, got %v", h.Queue.Waiting())
 	}
 }
 
@@ -218,7 +218,7 @@ func TestReadinessGatesHoldTheReadyCondition(t *testing.T) {
 	p := h.addPod("p", "n1", "img")
 	p = h.mustPod(p.Name)
 	p.Spec.ReadinessGates = []corev1.PodReadinessGate{{ConditionType: "example.com/lb"}}
-	if _, err := h.client.CoreV1().Pods("default").Update(t.Context(), p, metav1UpdateOptions); err != nil {
+	if _, err := h.Client.CoreV1().Pods("default").Update(t.Context(), p, metav1UpdateOptions); err != nil {
 		t.Fatal(err)
 	}
 	h.observe()
@@ -232,7 +232,7 @@ func TestReadinessGatesHoldTheReadyCondition(t *testing.T) {
 		t.Error("ContainersReady should be True: every container is ready")
 	}
 	p.Status.Conditions = append(p.Status.Conditions, corev1.PodCondition{Type: "example.com/lb", Status: corev1.ConditionTrue})
-	if _, err := h.client.CoreV1().Pods("default").UpdateStatus(t.Context(), p, metav1UpdateOptions); err != nil {
+	if _, err := h.Client.CoreV1().Pods("default").UpdateStatus(t.Context(), p, metav1UpdateOptions); err != nil {
 		t.Fatal(err)
 	}
 	h.observe()

@@ -62,7 +62,7 @@ func TestPullErrorBacksOffAndThePodNeverStarts(t *testing.T) {
 	}
 	wantEvent := `Warning Failed Failed to pull image "nginx:missing": rpc error: code = NotFound`
 	n := 0
-	for _, e := range h.events.all {
+	for _, e := range h.Events.Lines {
 		if strings.HasPrefix(e, wantEvent) {
 			n++
 		}

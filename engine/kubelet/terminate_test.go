@@ -26,7 +26,7 @@ func TestDeletedPodIsRemovedAfterStopTimeOrGracePeriod(t *testing.T) {
 			h.addNode("n1", true)
 			h.addPod("p", "n1", "img")
 			h.runFor(time.Minute)
-			h.client.ClearActions()
+			h.Client.ClearActions()
 
 			h.deletePod("p", c.grace)
 			h.runFor(0)
@@ -48,7 +48,7 @@ func TestDeletedPodIsRemovedAfterStopTimeOrGracePeriod(t *testing.T) {
 				t.Fatalf("not removed %v after the delete request", c.want)
 			}
 			var deletes []clienttesting.DeleteActionImpl
-			for _, a := range h.client.Actions() {
+			for _, a := range h.Client.Actions() {
 				if d, ok := a.(clienttesting.DeleteActionImpl); ok {
 					deletes = append(deletes, d)
 				}

@@ -78,8 +78,8 @@ func TestGroupCreatesItsFirstNodesBootingFromTheInitialSpec(t *testing.T) {
 	if len(n.Spec.Taints) != 1 || n.Spec.Taints[0].Key != "dedicated" {
 		t.Errorf("taints = %v, want only the group's own", n.Spec.Taints)
 	}
-	if len(h.queue.due) != 0 {
-		t.Errorf("a settled group leaves timers behind: %v", h.queue.due)
+	if len(h.Queue.Waiting()) != 0 {
+		t.Errorf("a settled group leaves timers behind: %v", h.Queue.Waiting())
 	}
 }
 
@@ -123,11 +123,11 @@ func TestDetachedNodeIsReplacedButKept(t *testing.T) {
 	h.runFor(time.Minute)
 	n := h.node("nodes-0")
 	n.Annotations[AnnotationDetached] = "true"
-	if _, err := h.client.CoreV1().Nodes().Update(t.Context(), n, updateOptions); err != nil {
+	if _, err := h.Client.CoreV1().Nodes().Update(t.Context(), n, updateOptions); err != nil {
 		t.Fatal(err)
 	}
 	h.observe()
-	h.queue.Add(groupKeyPrefix + "nodes") // the roller's detach wakes the group
+	h.Queue.Add(groupKeyPrefix + "nodes") // the roller's detach wakes the group
 	h.runFor(time.Minute)
 	if got, want := h.names(), []string{"nodes-0", "nodes-1", "nodes-2", "nodes-3"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("nodes = %v, want %v: a surge node next to the detached one", got, want)
@@ -141,7 +141,7 @@ func TestNodesComeUpAgainstARealAPIServer(t *testing.T) {
 	g.BootTime = 0
 	g.Taints = nil
 	h := newHarness(t, []Group{g}, nil)
-	h.client.PrependReactor("create", "nodes", func(a clienttesting.Action) (bool, runtime.Object, error) {
+	h.Client.PrependReactor("create", "nodes", func(a clienttesting.Action) (bool, runtime.Object, error) {
 		n := a.(clienttesting.CreateAction).GetObject().(*corev1.Node)
 		n.Status = corev1.NodeStatus{}
 		if !hasNotReadyTaint(n) {
@@ -151,7 +151,7 @@ func TestNodesComeUpAgainstARealAPIServer(t *testing.T) {
 	})
 	h.runFor(time.Second)
 	statusUpdates := 0
-	for _, a := range h.client.Actions() {
+	for _, a := range h.Client.Actions() {
 		if a.GetVerb() == "update" && a.GetSubresource() == "status" {
 			statusUpdates++
 		}

@@ -1,77 +1,35 @@
 package podgc
 
 import (
-	"context"
-	"math/rand"
 	"reflect"
-	"sort"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/kubernetes/fake"
-	corelisters "k8s.io/client-go/listers/core/v1"
 	clienttesting "k8s.io/client-go/testing"
-	"k8s.io/client-go/tools/cache"
-	testingclock "k8s.io/utils/clock/testing"
 
 	"rollscope/engine/control"
+	"rollscope/engine/control/controltest"
 )
 
-var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-
-type recordingQueue struct {
-	clock *testingclock.FakePassiveClock
-	due   map[string]time.Time
-}
-
-func (q *recordingQueue) Add(key string) { q.AddAfter(key, 0) }
-
-func (q *recordingQueue) AddAfter(key string, d time.Duration) {
-	at := q.clock.Now().Add(d)
-	if cur, ok := q.due[key]; !ok || at.Before(cur) {
-		q.due[key] = at
-	}
-}
+var t0 = controltest.Start
 
 type harness struct {
-	t        *testing.T
-	clock    *testingclock.FakePassiveClock
-	client   *fake.Clientset
-	pods     cache.Indexer
-	nodes    cache.Indexer
-	queue    *recordingQueue
-	gc       *Controller
-	handlers map[control.Kind]cache.ResourceEventHandler
+	*controltest.Harness
+	gc *Controller
 }
 
 // newHarness starts with nodes n1 and n2 and pods a1, a2 on n1, b1 on n2 and
 // an unbound pod u.
 func newHarness(t *testing.T, quarantine time.Duration) *harness {
-	clock := testingclock.NewFakePassiveClock(t0)
-	h := &harness{
-		t:      t,
-		clock:  clock,
-		client: fake.NewSimpleClientset(),
-		pods:   cache.NewIndexer(cache.MetaNamespaceKeyFunc, control.Indexers(control.Pods)),
-		nodes:  cache.NewIndexer(cache.MetaNamespaceKeyFunc, control.Indexers(control.Nodes)),
-		queue:  &recordingQueue{clock: clock, due: map[string]time.Time{}},
-	}
-	h.gc = New(&control.Env{
-		Client:  h.client,
-		Listers: control.Listers{Pods: corelisters.NewPodLister(h.pods), Nodes: corelisters.NewNodeLister(h.nodes), PodIndex: h.pods},
-		Clock:   clock,
-		Rand:    rand.New(rand.NewSource(1)),
-	})
+	h := &harness{Harness: controltest.New(t)}
+	h.gc = New(h.Env)
 	h.gc.Quarantine = quarantine
-	h.handlers = h.gc.Watches(h.queue)
+	h.Watch(h.gc)
 	for _, n := range []string{"n1", "n2"} {
-		node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: n}}
-		_ = h.client.Tracker().Add(node)
-		_ = h.nodes.Add(node)
-		h.handlers[control.Nodes].OnAdd(node, false)
+		h.Add(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: n}})
 	}
 	for name, node := range map[string]string{"a1": "n1", "a2": "n1", "b1": "n2", "u": ""} {
 		p := &corev1.Pod{
@@ -82,63 +40,32 @@ func newHarness(t *testing.T, quarantine time.Duration) *harness {
 		if node == "" {
 			p.Status.Phase = corev1.PodPending
 		}
-		_ = h.client.Tracker().Add(p)
-		_ = h.pods.Add(p)
-		h.handlers[control.Pods].OnAdd(p, false)
+		h.Add(p)
 	}
 	return h
 }
 
 // run syncs due keys, in time order, until the given time.
 func (h *harness) run(until time.Duration) {
-	h.t.Helper()
-	for {
-		best, bestAt := "", time.Time{}
-		for k, at := range h.queue.due {
-			if !at.After(t0.Add(until)) && (best == "" || at.Before(bestAt) || (at.Equal(bestAt) && k < best)) {
-				best, bestAt = k, at
-			}
-		}
-		if best == "" {
-			break
-		}
-		delete(h.queue.due, best)
-		if bestAt.After(h.clock.Now()) {
-			h.clock.SetTime(bestAt)
-		}
-		if err := h.gc.Sync(context.Background(), best); err != nil {
-			h.t.Fatalf("Sync(%q): %v", best, err)
-		}
-	}
-	h.clock.SetTime(t0.Add(until))
+	h.T.Helper()
+	h.RunUntil(t0.Add(until), nil)
 }
 
 func (h *harness) removeNode(name string) {
-	obj, _, _ := h.nodes.GetByKey(name)
-	if err := h.client.CoreV1().Nodes().Delete(context.Background(), name, metav1.DeleteOptions{}); err != nil {
-		h.t.Fatal(err)
+	h.T.Helper()
+	obj, ok, _ := h.Indexer(control.Nodes).GetByKey(name)
+	if !ok {
+		h.T.Fatalf("node %s is not in the cache", name)
 	}
-	_ = h.nodes.Delete(obj)
-	h.handlers[control.Nodes].OnDelete(obj)
+	h.Delete(obj.(*corev1.Node))
 }
 
-func (h *harness) podNames() []string {
-	list, err := h.client.CoreV1().Pods("").List(context.Background(), metav1.ListOptions{})
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	var out []string
-	for _, p := range list.Items {
-		out = append(out, p.Name)
-	}
-	sort.Strings(out)
-	return out
-}
+func (h *harness) podNames() []string { return h.Names(control.Pods) }
 
 func TestPodsOfAVanishedNodeAreForceDeletedAfterQuarantine(t *testing.T) {
 	h := newHarness(t, DefaultQuarantine)
 	h.run(time.Minute)
-	h.client.ClearActions()
+	h.Client.ClearActions()
 
 	h.removeNode("n1")
 	h.run(time.Minute + DefaultQuarantine - time.Millisecond)
@@ -151,7 +78,7 @@ func TestPodsOfAVanishedNodeAreForceDeletedAfterQuarantine(t *testing.T) {
 	}
 
 	failed, deleted := map[string]bool{}, map[string]bool{}
-	for _, a := range h.client.Actions() {
+	for _, a := range h.Client.Actions() {
 		switch a := a.(type) {
 		case clienttesting.UpdateActionImpl:
 			p := a.GetObject().(*corev1.Pod)
@@ -191,7 +118,9 @@ func TestNodeThatComesBackKeepsItsPods(t *testing.T) {
 	h.removeNode("n1")
 	h.run(10 * time.Second)
 	back := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1"}}
-	_ = h.nodes.Add(back)
+	if err := h.Indexer(control.Nodes).Add(back); err != nil {
+		t.Fatal(err)
+	}
 	h.run(time.Minute)
 	if got, want := h.podNames(), []string{"a1", "a2", "b1", "u"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("pods = %v, want %v: n1 is back", got, want)
@@ -201,9 +130,7 @@ func TestNodeThatComesBackKeepsItsPods(t *testing.T) {
 func TestPodBoundToAMissingNodeIsCollectedWithoutQuarantine(t *testing.T) {
 	h := newHarness(t, 0)
 	p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "late", Namespace: "default", UID: "uid-late"}, Spec: corev1.PodSpec{NodeName: "gone"}}
-	_ = h.client.Tracker().Add(p)
-	_ = h.pods.Add(p)
-	h.handlers[control.Pods].OnAdd(p, false)
+	h.Add(p)
 	h.run(0)
 	if got, want := h.podNames(), []string{"a1", "a2", "b1", "u"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("pods = %v, want %v: the pod bound to a node that does not exist is gone", got, want)

@@ -18,24 +18,24 @@ func BenchmarkSyncSteadyReplicaSet10000Pods(b *testing.B) {
 	h := newHarness(b, false, rs)
 	for i := range 10000 {
 		p := podOf(rs, "ReplicaSet", fmt.Sprintf("web-%05d", i), fmt.Sprintf("node-%03d", i%500), corev1.PodRunning, ago(time.Hour))
-		if err := h.ix["pods"].Add(p); err != nil {
+		if err := h.Indexer("pods").Add(p); err != nil {
 			b.Fatal(err)
 		}
-		h.hs["pods"].OnAdd(p, false)
+		h.Handlers["pods"].OnAdd(p, false)
 	}
 	ctx := context.Background()
 	// The first sync writes status; the cache then shows it.
 	if err := h.ctrl.Sync(ctx, "default/web"); err != nil {
 		b.Fatal(err)
 	}
-	written, err := h.client.AppsV1().ReplicaSets("default").Get(ctx, "web", metav1.GetOptions{})
+	written, err := h.Client.AppsV1().ReplicaSets("default").Get(ctx, "web", metav1.GetOptions{})
 	if err != nil || written.Status.Replicas != 10000 {
 		b.Fatalf("status after the first sync: %+v, %v", written.Status, err)
 	}
-	if err := h.ix["replicasets"].Update(written); err != nil {
+	if err := h.Indexer("replicasets").Update(written); err != nil {
 		b.Fatal(err)
 	}
-	h.client.ClearActions()
+	h.Client.ClearActions()
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := h.ctrl.Sync(ctx, "default/web"); err != nil {

@@ -16,6 +16,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
+
+	"rollscope/engine/control/controltest"
 )
 
 func TestScaleUpCreatesPodsFromTheTemplate(t *testing.T) {
@@ -48,15 +50,15 @@ func TestScaleUpCreatesPodsFromTheTemplate(t *testing.T) {
 		"Normal SuccessfulCreate Created pod: web-00002",
 		"Normal SuccessfulCreate Created pod: web-00003",
 	}
-	if !slices.Equal(h.events.lines, want) {
-		t.Errorf("events %q, want %q", h.events.lines, want)
+	if !slices.Equal(h.Events.Lines, want) {
+		t.Errorf("events %q, want %q", h.Events.Lines, want)
 	}
 }
 
 func TestScaleUpStopsAfterTheFirstFailedBatch(t *testing.T) {
 	h := newHarness(t, false, newRS("web", 10))
 	calls := 0
-	h.client.PrependReactor("create", "pods", func(k8stesting.Action) (bool, runtime.Object, error) {
+	h.Client.PrependReactor("create", "pods", func(k8stesting.Action) (bool, runtime.Object, error) {
 		calls++
 		if calls >= 5 {
 			return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "pods"}, "", errors.New("exceeded quota"))
@@ -76,13 +78,13 @@ func TestScaleUpStopsAfterTheFirstFailedBatch(t *testing.T) {
 		t.Errorf("%d pods exist, want 4", n)
 	}
 	failed := 0
-	for _, l := range h.events.lines {
+	for _, l := range h.Events.Lines {
 		if strings.HasPrefix(l, "Warning FailedCreate Error creating: ") && strings.Contains(l, "exceeded quota") {
 			failed++
 		}
 	}
 	if failed != 3 {
-		t.Errorf("events %q: want 3 FailedCreate events", h.events.lines)
+		t.Errorf("events %q: want 3 FailedCreate events", h.Events.Lines)
 	}
 	rs := h.replicaSet("web")
 	if len(rs.Status.Conditions) != 1 || rs.Status.Conditions[0].Type != appsv1.ReplicaSetReplicaFailure ||
@@ -140,13 +142,13 @@ func TestSyncDoesNotCreateTwiceBeforeTheCacheCatchesUp(t *testing.T) {
 func TestExpectationsExpireAfterFiveMinutes(t *testing.T) {
 	h := newHarness(t, false, newRS("web", 2))
 	// The API accepts the creates but the pods never show up (a lost watch).
-	h.client.PrependReactor("create", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
+	h.Client.PrependReactor("create", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
 		return true, a.(k8stesting.CreateAction).GetObject(), nil
 	})
 	if err := h.sync("default/web"); err != nil {
 		t.Fatal(err)
 	}
-	h.clock.SetTime(t0.Add(4 * time.Minute))
+	h.Clock.SetTime(t0.Add(4 * time.Minute))
 	h.actions()
 	if err := h.sync("default/web"); err != nil {
 		t.Fatal(err)
@@ -154,7 +156,7 @@ func TestExpectationsExpireAfterFiveMinutes(t *testing.T) {
 	if n := count(h.actions(), "create pods"); n != 0 {
 		t.Errorf("created %d pods while creations were in flight, want 0", n)
 	}
-	h.clock.SetTime(t0.Add(5*time.Minute + time.Second))
+	h.Clock.SetTime(t0.Add(5*time.Minute + time.Second))
 	if err := h.sync("default/web"); err != nil {
 		t.Fatal(err)
 	}
@@ -188,8 +190,8 @@ func TestScaleDownDeletesTheCheapestPodsFirst(t *testing.T) {
 		"Normal SuccessfulDelete Deleted pod: pending",
 		"Normal SuccessfulDelete Deleted pod: not-ready",
 	}
-	if !slices.Equal(h.events.lines, want) {
-		t.Errorf("events %q, want %q", h.events.lines, want)
+	if !slices.Equal(h.Events.Lines, want) {
+		t.Errorf("events %q, want %q", h.Events.Lines, want)
 	}
 	// Status counts the pods as they were when the sync started.
 	if st := h.replicaSet("web").Status; st.Replicas != 5 || st.ReadyReplicas != 2 {
@@ -226,8 +228,8 @@ func TestScaleDownPrefersPodsDoubledUpWithTheirFamily(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"Normal SuccessfulDelete Deleted pod: new-on-b"}
-	if !slices.Equal(h.events.lines, want) {
-		t.Errorf("events %q, want %q (node-b also runs a pod of the old ReplicaSet)", h.events.lines, want)
+	if !slices.Equal(h.Events.Lines, want) {
+		t.Errorf("events %q, want %q (node-b also runs a pod of the old ReplicaSet)", h.Events.Lines, want)
 	}
 }
 
@@ -254,8 +256,8 @@ func TestStatusCountsAvailabilityWithMinReadySeconds(t *testing.T) {
 	}
 	// All ready, not all available: nothing will announce the moment they
 	// become available, so the controller must look again by itself.
-	if !slices.Contains(h.queue.after, delayed{"default/web", 10 * time.Second}) {
-		t.Errorf("requeues %v, want default/web after 10s", h.queue.after)
+	if !slices.Contains(h.Queue.After, controltest.Delayed{Key: "default/web", Delay: 10 * time.Second}) {
+		t.Errorf("requeues %v, want default/web after 10s", h.Queue.After)
 	}
 
 	// Same pods, same status: no write.
@@ -267,7 +269,7 @@ func TestStatusCountsAvailabilityWithMinReadySeconds(t *testing.T) {
 	if n := count(h.actions(), "update replicasets/status"); n != 0 {
 		t.Errorf("%d status writes with nothing changed, want 0", n)
 	}
-	h.clock.SetTime(t0.Add(6 * time.Second))
+	h.Clock.SetTime(t0.Add(6 * time.Second))
 	if err := h.sync("default/web"); err != nil {
 		t.Fatal(err)
 	}
@@ -339,28 +341,28 @@ func TestHandlersEnqueueOwners(t *testing.T) {
 	rs.Spec.MinReadySeconds = 30
 	other := newRS("also-web", 1)
 	h := newHarness(t, false, rs, other)
-	h.queue.added = nil
+	h.Queue.Added = nil
 
 	// An orphan is offered to every owner that selects it, in name order.
-	h.hs["pods"].OnAdd(podOf(nil, "", "orphan", "", corev1.PodPending, nil), false)
-	if want := []string{"default/also-web", "default/web"}; !slices.Equal(h.queue.added, want) {
-		t.Errorf("orphan enqueued %v, want %v", h.queue.added, want)
+	h.Handlers["pods"].OnAdd(podOf(nil, "", "orphan", "", corev1.PodPending, nil), false)
+	if want := []string{"default/also-web", "default/web"}; !slices.Equal(h.Queue.Added, want) {
+		t.Errorf("orphan enqueued %v, want %v", h.Queue.Added, want)
 	}
 
 	// A pod becoming ready is looked at again once it can be available.
 	notReady := podOf(rs, "ReplicaSet", "p", "node-a", corev1.PodRunning, nil)
 	ready := podOf(rs, "ReplicaSet", "p", "node-a", corev1.PodRunning, ago(0))
 	ready.ResourceVersion = "2"
-	h.hs["pods"].OnUpdate(notReady, ready)
-	if !slices.Contains(h.queue.after, delayed{"default/web", 31 * time.Second}) {
-		t.Errorf("delayed %v, want default/web after minReadySeconds+1s", h.queue.after)
+	h.Handlers["pods"].OnUpdate(notReady, ready)
+	if !slices.Contains(h.Queue.After, controltest.Delayed{Key: "default/web", Delay: 31 * time.Second}) {
+		t.Errorf("delayed %v, want default/web after minReadySeconds+1s", h.Queue.After)
 	}
 
 	// A resync (same resourceVersion) is ignored.
-	h.queue.added = nil
-	h.hs["pods"].OnUpdate(ready, ready)
-	if len(h.queue.added) != 0 {
-		t.Errorf("resync enqueued %v", h.queue.added)
+	h.Queue.Added = nil
+	h.Handlers["pods"].OnUpdate(ready, ready)
+	if len(h.Queue.Added) != 0 {
+		t.Errorf("resync enqueued %v", h.Queue.Added)
 	}
 
 	// Kubelet churn that changes neither readiness nor membership is too.
@@ -368,18 +370,18 @@ func TestHandlersEnqueueOwners(t *testing.T) {
 	churned.ResourceVersion = "3"
 	churned.Status.PodIP = "10.0.0.7"
 	churned.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "php", Ready: true}}
-	h.hs["pods"].OnUpdate(ready, churned)
-	if len(h.queue.added) != 0 {
-		t.Errorf("status churn enqueued %v", h.queue.added)
+	h.Handlers["pods"].OnUpdate(ready, churned)
+	if len(h.Queue.Added) != 0 {
+		t.Errorf("status churn enqueued %v", h.Queue.Added)
 	}
 
 	// A relabelled pod is looked at: its owner must release it.
 	relabelled := churned.DeepCopy()
 	relabelled.ResourceVersion = "4"
 	relabelled.Labels = map[string]string{"app": "debug"}
-	h.hs["pods"].OnUpdate(churned, relabelled)
-	if !slices.Equal(h.queue.added, []string{"default/web"}) {
-		t.Errorf("relabel enqueued %v, want default/web", h.queue.added)
+	h.Handlers["pods"].OnUpdate(churned, relabelled)
+	if !slices.Equal(h.Queue.Added, []string{"default/web"}) {
+		t.Errorf("relabel enqueued %v, want default/web", h.Queue.Added)
 	}
 }
 
@@ -393,10 +395,10 @@ func TestOrphanAppearingLaterIsAdopted(t *testing.T) {
 	// bare pod; then the controller's pod goes away.
 	pods := h.pods()
 	ctx := context.Background()
-	if _, err := h.client.CoreV1().Pods("default").Create(ctx, podOf(nil, "", "by-hand", "node-a", corev1.PodRunning, ago(time.Minute)), metav1.CreateOptions{}); err != nil {
+	if _, err := h.Client.CoreV1().Pods("default").Create(ctx, podOf(nil, "", "by-hand", "node-a", corev1.PodRunning, ago(time.Minute)), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.client.CoreV1().Pods("default").Delete(ctx, pods[0].Name, metav1.DeleteOptions{}); err != nil {
+	if err := h.Client.CoreV1().Pods("default").Delete(ctx, pods[0].Name, metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	h.observe()
@@ -415,8 +417,9 @@ func TestOrphanAppearingLaterIsAdopted(t *testing.T) {
 func controllerOf(p corev1.Pod) *metav1.OwnerReference { return metav1.GetControllerOf(&p) }
 
 func TestUnwiredControllerReportsInsteadOfPanicking(t *testing.T) {
+	q := controltest.New(t).Queue
 	for _, c := range []*Controller{NewReplicaSet(nil), NewReplicationController(nil)} {
-		hs := c.Watches(&queue{})
+		hs := c.Watches(q)
 		for _, h := range hs {
 			h.OnAdd("not an object", false)
 			h.OnAdd(podOf(nil, "", "p", "", corev1.PodPending, nil), false)

@@ -4,24 +4,18 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strconv"
 	"testing"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/kubernetes/fake"
-	appslisters "k8s.io/client-go/listers/apps/v1"
-	corelisters "k8s.io/client-go/listers/core/v1"
 	k8stesting "k8s.io/client-go/testing"
-	"k8s.io/client-go/tools/cache"
-	clocktesting "k8s.io/utils/clock/testing"
 
 	"rollscope/engine/control"
+	"rollscope/engine/control/controltest"
 )
 
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -30,170 +24,48 @@ var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // only when the test calls observe, so a test decides when "the informer"
 // catches up with the API.
 type harness struct {
-	t      testing.TB
-	client *fake.Clientset
-	clock  *clocktesting.FakePassiveClock
-	ix     map[control.Kind]cache.Indexer
-	ctrl   *Controller
-	queue  *queue
-	events *events
-	hs     map[control.Kind]cache.ResourceEventHandler
-	names  int
-	rv     int
-}
-
-// queue records what the controller enqueues.
-type queue struct {
-	added []string
-	after []delayed
-}
-
-type delayed struct {
-	key string
-	d   time.Duration
-}
-
-func (q *queue) Add(key string)                       { q.added = append(q.added, key) }
-func (q *queue) AddAfter(key string, d time.Duration) { q.after = append(q.after, delayed{key, d}) }
-
-// events records events as "Type Reason Message" lines.
-type events struct{ lines []string }
-
-func (e *events) Eventf(obj runtime.Object, eventType, reason, format string, args ...any) {
-	e.lines = append(e.lines, eventType+" "+reason+" "+fmt.Sprintf(format, args...))
+	*controltest.Harness
+	ctrl  *Controller
+	names int
 }
 
 func newHarness(t testing.TB, rc bool, objs ...runtime.Object) *harness {
 	t.Helper()
-	h := &harness{
-		t:      t,
-		client: fake.NewSimpleClientset(objs...),
-		clock:  clocktesting.NewFakePassiveClock(t0),
-		ix:     map[control.Kind]cache.Indexer{},
-		queue:  &queue{},
-		events: &events{},
-	}
-	for _, k := range []control.Kind{control.Pods, control.ReplicaSets, control.ReplicationControllers} {
-		h.ix[k] = cache.NewIndexer(cache.MetaNamespaceKeyFunc, control.Indexers(k))
-	}
+	h := &harness{Harness: controltest.New(t)}
+	h.Clock.SetTime(t0)
 	// The fake API neither generates names nor assigns UIDs.
-	h.client.PrependReactor("create", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
+	h.Client.PrependReactor("create", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
 		p := a.(k8stesting.CreateAction).GetObject().(*corev1.Pod)
 		if p.Name == "" {
 			h.names++
 			p.Name = fmt.Sprintf("%s%05d", p.GenerateName, h.names)
 		}
 		p.UID = types.UID("uid-" + p.Name)
-		p.CreationTimestamp = metav1.NewTime(h.clock.Now())
+		p.CreationTimestamp = metav1.NewTime(h.Clock.Now())
 		return false, nil, nil
 	})
-	env := &control.Env{
-		Client: h.client,
-		Clock:  h.clock,
-		Events: h.events,
-		Listers: control.Listers{
-			Pods:                   corelisters.NewPodLister(h.ix[control.Pods]),
-			ReplicaSets:            appslisters.NewReplicaSetLister(h.ix[control.ReplicaSets]),
-			ReplicationControllers: corelisters.NewReplicationControllerLister(h.ix[control.ReplicationControllers]),
-			PodIndex:               h.ix[control.Pods],
-			ReplicaSetIndex:        h.ix[control.ReplicaSets],
-			RCIndex:                h.ix[control.ReplicationControllers],
-		},
-	}
 	if rc {
-		h.ctrl = NewReplicationController(env)
+		h.ctrl = NewReplicationController(h.Env)
 	} else {
-		h.ctrl = NewReplicaSet(env)
+		h.ctrl = NewReplicaSet(h.Env)
 	}
-	h.hs = h.ctrl.Watches(h.queue)
+	h.Watch(h.ctrl)
+	h.AddToAPI(objs...)
 	h.observe()
-	h.client.ClearActions()
-	h.queue.added = nil
+	h.Client.ClearActions()
+	h.Queue.Added = nil
 	return h
 }
 
 // observe brings the listers up to date with the API and calls the
 // controller's handlers for every difference, as an informer would.
 func (h *harness) observe() {
-	h.t.Helper()
-	ctx := context.Background()
-	var current []runtime.Object
-	pods, err := h.client.CoreV1().Pods("").List(ctx, metav1.ListOptions{})
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	for i := range pods.Items {
-		current = append(current, &pods.Items[i])
-	}
-	h.reconcile(control.Pods, current)
-	current = nil
-	rss, err := h.client.AppsV1().ReplicaSets("").List(ctx, metav1.ListOptions{})
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	for i := range rss.Items {
-		current = append(current, &rss.Items[i])
-	}
-	h.reconcile(control.ReplicaSets, current)
-	current = nil
-	rcs, err := h.client.CoreV1().ReplicationControllers("").List(ctx, metav1.ListOptions{})
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	for i := range rcs.Items {
-		current = append(current, &rcs.Items[i])
-	}
-	h.reconcile(control.ReplicationControllers, current)
-}
-
-func (h *harness) reconcile(kind control.Kind, current []runtime.Object) {
-	ix := h.ix[kind]
-	handler := h.hs[kind]
-	seen := map[string]bool{}
-	sort.Slice(current, func(i, j int) bool { return control.Key(current[i]) < control.Key(current[j]) })
-	for _, obj := range current {
-		key := control.Key(obj)
-		seen[key] = true
-		old, exists, _ := ix.GetByKey(key)
-		if exists && equality.Semantic.DeepEqual(withoutVersion(old), withoutVersion(obj)) {
-			continue
-		}
-		// The fake API does not bump resourceVersions; the controller
-		// ignores updates that keep one, as informer resyncs do.
-		h.rv++
-		obj.(metav1.Object).SetResourceVersion(strconv.Itoa(h.rv))
-		if err := ix.Update(obj); err != nil {
-			h.t.Fatal(err)
-		}
-		if handler == nil {
-			continue
-		}
-		if exists {
-			handler.OnUpdate(old, obj)
-		} else {
-			handler.OnAdd(obj, false)
-		}
-	}
-	for _, key := range ix.ListKeys() {
-		if seen[key] {
-			continue
-		}
-		old, _, _ := ix.GetByKey(key)
-		_ = ix.Delete(old)
-		if handler != nil {
-			handler.OnDelete(old)
-		}
-	}
-}
-
-func withoutVersion(obj any) runtime.Object {
-	c := obj.(runtime.Object).DeepCopyObject()
-	c.(metav1.Object).SetResourceVersion("")
-	return c
+	h.T.Helper()
+	h.Observe(control.Pods, control.ReplicaSets, control.ReplicationControllers)
 }
 
 func (h *harness) sync(key string) error {
-	h.t.Helper()
+	h.T.Helper()
 	return h.ctrl.Sync(context.Background(), key)
 }
 
@@ -201,7 +73,7 @@ func (h *harness) sync(key string) error {
 // the last call, and forgets them.
 func (h *harness) actions() []string {
 	var out []string
-	for _, a := range h.client.Actions() {
+	for _, a := range h.Client.Actions() {
 		if a.GetVerb() == "list" || a.GetVerb() == "watch" {
 			continue
 		}
@@ -211,7 +83,7 @@ func (h *harness) actions() []string {
 		}
 		out = append(out, s)
 	}
-	h.client.ClearActions()
+	h.Client.ClearActions()
 	return out
 }
 
@@ -226,33 +98,33 @@ func count(actions []string, want string) int {
 }
 
 func (h *harness) pods() []corev1.Pod {
-	h.t.Helper()
-	list, err := h.client.CoreV1().Pods("").List(context.Background(), metav1.ListOptions{})
+	h.T.Helper()
+	list, err := h.Client.CoreV1().Pods("").List(context.Background(), metav1.ListOptions{})
 	if err != nil {
-		h.t.Fatal(err)
+		h.T.Fatal(err)
 	}
-	h.client.ClearActions()
+	h.Client.ClearActions()
 	sort.Slice(list.Items, func(i, j int) bool { return list.Items[i].Name < list.Items[j].Name })
 	return list.Items
 }
 
 func (h *harness) podNamed(name string) *corev1.Pod {
-	h.t.Helper()
-	p, err := h.client.CoreV1().Pods("default").Get(context.Background(), name, metav1.GetOptions{})
+	h.T.Helper()
+	p, err := h.Client.CoreV1().Pods("default").Get(context.Background(), name, metav1.GetOptions{})
 	if err != nil {
-		h.t.Fatal(err)
+		h.T.Fatal(err)
 	}
-	h.client.ClearActions()
+	h.Client.ClearActions()
 	return p
 }
 
 func (h *harness) replicaSet(name string) *appsv1.ReplicaSet {
-	h.t.Helper()
-	rs, err := h.client.AppsV1().ReplicaSets("default").Get(context.Background(), name, metav1.GetOptions{})
+	h.T.Helper()
+	rs, err := h.Client.AppsV1().ReplicaSets("default").Get(context.Background(), name, metav1.GetOptions{})
 	if err != nil {
-		h.t.Fatal(err)
+		h.T.Fatal(err)
 	}
-	h.client.ClearActions()
+	h.Client.ClearActions()
 	return rs
 }
 

@@ -8,15 +8,17 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"rollscope/engine/control/controltest"
 )
 
 func (h *harness) replicationController(name string) *corev1.ReplicationController {
-	h.t.Helper()
-	rc, err := h.client.CoreV1().ReplicationControllers("default").Get(context.Background(), name, metav1.GetOptions{})
+	h.T.Helper()
+	rc, err := h.Client.CoreV1().ReplicationControllers("default").Get(context.Background(), name, metav1.GetOptions{})
 	if err != nil {
-		h.t.Fatal(err)
+		h.T.Fatal(err)
 	}
-	h.client.ClearActions()
+	h.Client.ClearActions()
 	return rc
 }
 
@@ -47,7 +49,7 @@ func TestReplicationControllerScalesLikeAReplicaSet(t *testing.T) {
 		p.Status.Phase = corev1.PodRunning
 		p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue,
 			LastTransitionTime: metav1.NewTime(t0.Add(-time.Duration(5+10*i) * time.Second))}}
-		if _, err := h.client.CoreV1().Pods("default").UpdateStatus(ctx, &p, metav1.UpdateOptions{}); err != nil {
+		if _, err := h.Client.CoreV1().Pods("default").UpdateStatus(ctx, &p, metav1.UpdateOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -59,19 +61,19 @@ func TestReplicationControllerScalesLikeAReplicaSet(t *testing.T) {
 	if st.Replicas != 3 || st.FullyLabeledReplicas != 3 || st.ReadyReplicas != 3 || st.AvailableReplicas != 2 || st.ObservedGeneration != 1 {
 		t.Errorf("status %+v, want 3 replicas, 3 ready, 2 available (one ready for only 5s of 10)", st)
 	}
-	if !slices.Contains(h.queue.after, delayed{"default/frontend", 10 * time.Second}) {
-		t.Errorf("requeues %v, want default/frontend after minReadySeconds", h.queue.after)
+	if !slices.Contains(h.Queue.After, controltest.Delayed{Key: "default/frontend", Delay: 10 * time.Second}) {
+		t.Errorf("requeues %v, want default/frontend after minReadySeconds", h.Queue.After)
 	}
 
 	// Scale down to 1: the most recently ready pod goes first.
 	rc = h.replicationController("frontend")
 	one := int32(1)
 	rc.Spec.Replicas = &one
-	if _, err := h.client.CoreV1().ReplicationControllers("default").Update(ctx, rc, metav1.UpdateOptions{}); err != nil {
+	if _, err := h.Client.CoreV1().ReplicationControllers("default").Update(ctx, rc, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	h.observe()
-	h.events.lines = nil
+	h.Events.Lines = nil
 	if err := h.sync("default/frontend"); err != nil {
 		t.Fatal(err)
 	}
@@ -82,8 +84,8 @@ func TestReplicationControllerScalesLikeAReplicaSet(t *testing.T) {
 	if !slices.Equal(left, []string{pods[2].Name}) {
 		t.Errorf("pods left %v, want the longest-ready %s", left, pods[2].Name)
 	}
-	if len(h.events.lines) != 2 {
-		t.Errorf("events %q, want two SuccessfulDelete", h.events.lines)
+	if len(h.Events.Lines) != 2 {
+		t.Errorf("events %q, want two SuccessfulDelete", h.Events.Lines)
 	}
 }
 

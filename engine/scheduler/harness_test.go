@@ -3,24 +3,18 @@ package scheduler
 import (
 	"context"
 	"fmt"
-	"sort"
-	"strconv"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/kubernetes/fake"
-	corelisters "k8s.io/client-go/listers/core/v1"
 	k8stesting "k8s.io/client-go/testing"
-	"k8s.io/client-go/tools/cache"
-	clocktesting "k8s.io/utils/clock/testing"
 
 	"rollscope/engine/control"
+	"rollscope/engine/control/controltest"
 )
 
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -29,52 +23,20 @@ var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // subresource sets spec.nodeName, as the API server's does. Listers and
 // handlers see the API only when the test calls observe.
 type harness struct {
-	t      *testing.T
-	client *fake.Clientset
-	clock  *clocktesting.FakePassiveClock
-	ix     map[control.Kind]cache.Indexer
-	sched  *Controller
-	queue  *queue
-	events *events
-	hs     map[control.Kind]cache.ResourceEventHandler
-	rv     int
-}
-
-type queue struct {
-	added []string
-	after []string
-}
-
-func (q *queue) Add(key string) { q.added = append(q.added, key) }
-func (q *queue) AddAfter(key string, d time.Duration) {
-	q.after = append(q.after, fmt.Sprintf("%s@%s", key, d))
-}
-
-type events struct{ lines []string }
-
-func (e *events) Eventf(obj runtime.Object, eventType, reason, format string, args ...any) {
-	e.lines = append(e.lines, eventType+" "+reason+" "+fmt.Sprintf(format, args...))
+	*controltest.Harness
+	sched *Controller
 }
 
 func newHarness(t *testing.T, objs ...runtime.Object) *harness {
 	t.Helper()
-	h := &harness{
-		t:      t,
-		client: fake.NewSimpleClientset(objs...),
-		clock:  clocktesting.NewFakePassiveClock(t0),
-		ix:     map[control.Kind]cache.Indexer{},
-		queue:  &queue{},
-		events: &events{},
-	}
-	for _, k := range []control.Kind{control.Pods, control.Nodes} {
-		h.ix[k] = cache.NewIndexer(cache.MetaNamespaceKeyFunc, control.Indexers(k))
-	}
-	h.client.PrependReactor("create", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
+	h := &harness{Harness: controltest.New(t)}
+	h.Clock.SetTime(t0)
+	h.Client.PrependReactor("create", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
 		if a.GetSubresource() != "binding" {
 			return false, nil, nil
 		}
 		b := a.(k8stesting.CreateAction).GetObject().(*corev1.Binding)
-		obj, err := h.client.Tracker().Get(corev1.SchemeGroupVersion.WithResource("pods"), b.Namespace, b.Name)
+		obj, err := h.Client.Tracker().Get(corev1.SchemeGroupVersion.WithResource("pods"), b.Namespace, b.Name)
 		if err != nil {
 			return true, nil, err
 		}
@@ -83,125 +45,60 @@ func newHarness(t *testing.T, objs ...runtime.Object) *harness {
 			return true, nil, fmt.Errorf("pod %s is already assigned to node %q", p.Name, p.Spec.NodeName)
 		}
 		p.Spec.NodeName = b.Target.Name
-		return true, nil, h.client.Tracker().Update(corev1.SchemeGroupVersion.WithResource("pods"), p, p.Namespace)
+		return true, nil, h.Client.Tracker().Update(corev1.SchemeGroupVersion.WithResource("pods"), p, p.Namespace)
 	})
-	h.sched = New(&control.Env{
-		Client: h.client,
-		Clock:  h.clock,
-		Events: h.events,
-		Listers: control.Listers{
-			Pods:     corelisters.NewPodLister(h.ix[control.Pods]),
-			Nodes:    corelisters.NewNodeLister(h.ix[control.Nodes]),
-			PodIndex: h.ix[control.Pods],
-		},
-	})
-	h.hs = h.sched.Watches(h.queue)
+	h.sched = New(h.Env)
+	h.Watch(h.sched)
+	h.AddToAPI(objs...)
 	h.observe()
-	h.client.ClearActions()
+	h.Client.ClearActions()
 	return h
 }
 
 // observe feeds the listers and handlers with the API's current state.
 func (h *harness) observe() {
-	h.t.Helper()
-	ctx := context.Background()
-	nodes, err := h.client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	var objs []runtime.Object
-	for i := range nodes.Items {
-		objs = append(objs, &nodes.Items[i])
-	}
-	h.reconcile(control.Nodes, objs)
-	pods, err := h.client.CoreV1().Pods("").List(ctx, metav1.ListOptions{})
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	objs = nil
-	for i := range pods.Items {
-		objs = append(objs, &pods.Items[i])
-	}
-	h.reconcile(control.Pods, objs)
-}
-
-func (h *harness) reconcile(kind control.Kind, current []runtime.Object) {
-	ix, handler := h.ix[kind], h.hs[kind]
-	seen := map[string]bool{}
-	sort.Slice(current, func(i, j int) bool { return control.Key(current[i]) < control.Key(current[j]) })
-	for _, obj := range current {
-		key := control.Key(obj)
-		seen[key] = true
-		old, exists, _ := ix.GetByKey(key)
-		if exists && equality.Semantic.DeepEqual(withoutVersion(old), withoutVersion(obj)) {
-			continue
-		}
-		h.rv++
-		obj.(metav1.Object).SetResourceVersion(strconv.Itoa(h.rv))
-		_ = ix.Update(obj)
-		if exists {
-			handler.OnUpdate(old, obj)
-		} else {
-			handler.OnAdd(obj, false)
-		}
-	}
-	for _, key := range ix.ListKeys() {
-		if !seen[key] {
-			old, _, _ := ix.GetByKey(key)
-			_ = ix.Delete(old)
-			handler.OnDelete(old)
-		}
-	}
-}
-
-func withoutVersion(obj any) runtime.Object {
-	c := obj.(runtime.Object).DeepCopyObject()
-	c.(metav1.Object).SetResourceVersion("")
-	return c
+	h.T.Helper()
+	h.Observe(control.Nodes, control.Pods)
 }
 
 // run syncs every queued key until the queue is empty, observing the API
 // after each sync as the simulation runner does. Delayed keys are not run.
 func (h *harness) run() {
-	h.t.Helper()
-	for i := 0; len(h.queue.added) > 0; i++ {
+	h.T.Helper()
+	for i := 0; len(h.Queue.Added) > 0; i++ {
 		if i > 10000 {
-			h.t.Fatal("the scheduler keeps enqueueing: busy loop")
+			h.T.Fatal("the scheduler keeps enqueueing: busy loop")
 		}
-		key := h.queue.added[0]
-		h.queue.added = h.queue.added[1:]
+		key := h.Queue.Added[0]
+		h.Queue.Added = h.Queue.Added[1:]
 		if err := h.sched.Sync(context.Background(), key); err != nil {
-			h.t.Fatalf("sync %s: %v", key, err)
+			h.T.Fatalf("sync %s: %v", key, err)
 		}
 		h.observe()
 	}
 }
 
 func (h *harness) create(objs ...runtime.Object) {
-	h.t.Helper()
-	for _, obj := range objs {
-		if err := h.client.Tracker().Add(obj); err != nil {
-			h.t.Fatal(err)
-		}
-	}
+	h.T.Helper()
+	h.AddToAPI(objs...)
 	h.observe()
 }
 
 func (h *harness) pod(name string) *corev1.Pod {
-	h.t.Helper()
-	p, err := h.client.CoreV1().Pods("default").Get(context.Background(), name, metav1.GetOptions{})
+	h.T.Helper()
+	p, err := h.Client.CoreV1().Pods("default").Get(context.Background(), name, metav1.GetOptions{})
 	if err != nil {
-		h.t.Fatal(err)
+		h.T.Fatal(err)
 	}
 	return p
 }
 
 // placements maps node name → number of pods bound to it.
 func (h *harness) placements() map[string]int {
-	h.t.Helper()
-	pods, err := h.client.CoreV1().Pods("").List(context.Background(), metav1.ListOptions{})
+	h.T.Helper()
+	pods, err := h.Client.CoreV1().Pods("").List(context.Background(), metav1.ListOptions{})
 	if err != nil {
-		h.t.Fatal(err)
+		h.T.Fatal(err)
 	}
 	out := map[string]int{}
 	for _, p := range pods.Items {

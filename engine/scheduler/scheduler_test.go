@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -18,6 +19,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"rollscope/engine/control"
+	"rollscope/engine/control/controltest"
 	"rollscope/model"
 )
 
@@ -39,8 +41,8 @@ func TestSpreadsPodsByLoad(t *testing.T) {
 	if n := h.pod("p1").Spec.NodeName; n != "node-b" {
 		t.Errorf("p1 went to %s, want node-b (least loaded, first by name)", n)
 	}
-	if !slices.Contains(h.events.lines, "Normal Scheduled Successfully assigned default/p1 to node-b") {
-		t.Errorf("events %q: want a Scheduled event for p1", h.events.lines)
+	if !slices.Contains(h.Events.Lines, "Normal Scheduled Successfully assigned default/p1 to node-b") {
+		t.Errorf("events %q: want a Scheduled event for p1", h.Events.Lines)
 	}
 }
 
@@ -150,29 +152,29 @@ func TestUnschedulablePodStaysPendingWithUpstreamMessage(t *testing.T) {
 	if p.Spec.NodeName != "" || c == nil || c.Status != corev1.ConditionFalse || c.Reason != "Unschedulable" || c.Message != msg {
 		t.Fatalf("node %q, condition %+v; want Pending with PodScheduled=False Unschedulable %q", p.Spec.NodeName, c, msg)
 	}
-	if want := "Warning FailedScheduling " + msg; !slices.Equal(h.events.lines, []string{want}) {
-		t.Errorf("events %q, want [%q]", h.events.lines, want)
+	if want := "Warning FailedScheduling " + msg; !slices.Equal(h.Events.Lines, []string{want}) {
+		t.Errorf("events %q, want [%q]", h.Events.Lines, want)
 	}
-	if !slices.Equal(h.queue.after, []string{"default/big@10s"}) {
-		t.Errorf("delayed %v, want one periodic retry after 10s", h.queue.after)
+	if !slices.Equal(h.Queue.After, []controltest.Delayed{{Key: "default/big", Delay: 10 * time.Second}}) {
+		t.Errorf("delayed %v, want one periodic retry after 10s", h.Queue.After)
 	}
 
 	// The periodic retry finds nothing changed: no work, no write, no new timer.
-	h.client.ClearActions()
+	h.Client.ClearActions()
 	if err := h.sched.Sync(context.Background(), "default/big"); err != nil {
 		t.Fatal(err)
 	}
-	if a := h.client.Actions(); len(a) != 0 || len(h.queue.after) != 1 {
-		t.Errorf("retry with nothing changed made %d API calls and %d timers, want none", len(a), len(h.queue.after)-1)
+	if a := h.Client.Actions(); len(a) != 0 || len(h.Queue.After) != 1 {
+		t.Errorf("retry with nothing changed made %d API calls and %d timers, want none", len(a), len(h.Queue.After)-1)
 	}
 
 	// Uncordoning a big node makes room at once.
-	n, err := h.client.CoreV1().Nodes().Get(context.Background(), "node-1", metav1.GetOptions{})
+	n, err := h.Client.CoreV1().Nodes().Get(context.Background(), "node-1", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	n.Spec.Unschedulable = false
-	if _, err := h.client.CoreV1().Nodes().Update(context.Background(), n, metav1.UpdateOptions{}); err != nil {
+	if _, err := h.Client.CoreV1().Nodes().Update(context.Background(), n, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	h.observe()
@@ -193,7 +195,7 @@ func TestRetriesWhenRoomIsFreed(t *testing.T) {
 	if msg := model.PodCondition(&h.pod("late").Status, corev1.PodScheduled).Message; msg != "0/1 nodes are available: 1 Insufficient cpu." {
 		t.Fatalf("message %q", msg)
 	}
-	if err := h.client.CoreV1().Pods("default").Delete(context.Background(), "a", metav1.DeleteOptions{}); err != nil {
+	if err := h.Client.CoreV1().Pods("default").Delete(context.Background(), "a", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	h.observe()
@@ -219,7 +221,7 @@ func TestTooManyPods(t *testing.T) {
 	// A finished pod no longer holds its slot.
 	a := h.pod("a")
 	a.Status.Phase = corev1.PodSucceeded
-	if _, err := h.client.CoreV1().Pods("default").UpdateStatus(context.Background(), a, metav1.UpdateOptions{}); err != nil {
+	if _, err := h.Client.CoreV1().Pods("default").UpdateStatus(context.Background(), a, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	h.observe()
@@ -243,7 +245,7 @@ func TestIgnoresPodsOfOtherSchedulersGatedAndBoundPods(t *testing.T) {
 	// Lifting the gate lets it in.
 	g := h.pod("gated")
 	g.Spec.SchedulingGates = nil
-	if _, err := h.client.CoreV1().Pods("default").Update(context.Background(), g, metav1.UpdateOptions{}); err != nil {
+	if _, err := h.Client.CoreV1().Pods("default").Update(context.Background(), g, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	h.observe()
@@ -251,8 +253,8 @@ func TestIgnoresPodsOfOtherSchedulersGatedAndBoundPods(t *testing.T) {
 	if n := h.pod("gated").Spec.NodeName; n != "node-1" {
 		t.Errorf("pod bound to %q once its gate was lifted, want node-1", n)
 	}
-	if len(h.events.lines) != 1 {
-		t.Errorf("events %q, want only the gated pod's Scheduled", h.events.lines)
+	if len(h.Events.Lines) != 1 {
+		t.Errorf("events %q, want only the gated pod's Scheduled", h.Events.Lines)
 	}
 }
 
@@ -280,8 +282,8 @@ func TestAssumedPodsCountBeforeTheCacheSeesTheBinding(t *testing.T) {
 	if got := h.placements(); !maps.Equal(got, map[string]int{"node-a": 2, "node-b": 2}) {
 		t.Errorf("placements %v, want 2 per node: each binding must count before it is observed", got)
 	}
-	if strings.Contains(strings.Join(h.events.lines, "\n"), "FailedScheduling") {
-		t.Errorf("events %q", h.events.lines)
+	if strings.Contains(strings.Join(h.Events.Lines, "\n"), "FailedScheduling") {
+		t.Errorf("events %q", h.Events.Lines)
 	}
 }
 
@@ -325,7 +327,7 @@ func BenchmarkSchedule10000PodsOn500Nodes(b *testing.B) {
 		ix := cache.NewIndexer(cache.MetaNamespaceKeyFunc, control.Indexers(control.Pods))
 		s := New(&control.Env{Client: client, Clock: clocktesting.NewFakePassiveClock(t0),
 			Listers: control.Listers{Pods: corelisters.NewPodLister(ix), PodIndex: ix}})
-		q := &queue{}
+		q := controltest.New(b).Queue
 		hs := s.Watches(q)
 		for _, n := range nodes {
 			hs[control.Nodes].OnAdd(n, false)
@@ -335,7 +337,7 @@ func BenchmarkSchedule10000PodsOn500Nodes(b *testing.B) {
 			hs[control.Pods].OnAdd(p, false)
 		}
 		b.StartTimer()
-		for _, key := range q.added {
+		for _, key := range q.Added {
 			if err := s.Sync(ctx, key); err != nil {
 				b.Fatal(err)
 			}
@@ -346,7 +348,7 @@ func BenchmarkSchedule10000PodsOn500Nodes(b *testing.B) {
 
 func TestUnwiredSchedulerReportsInsteadOfPanicking(t *testing.T) {
 	s := New(nil)
-	for _, h := range s.Watches(&queue{}) {
+	for _, h := range s.Watches(controltest.New(t).Queue) {
 		h.OnAdd("not an object", false)
 		h.OnAdd(pod("p", "", ""), false)
 		h.OnUpdate(nil, nil)

@@ -1,0 +1,51 @@
+package controltest
+
+import (
+	"math/rand"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	appslisters "k8s.io/client-go/listers/apps/v1"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	policylisters "k8s.io/client-go/listers/policy/v1"
+
+	"rollscope/engine/control"
+)
+
+// apiKinds is the API type each watched kind lists.
+var apiKinds = map[control.Kind]schema.GroupVersionKind{
+	control.Pods:                   corev1.SchemeGroupVersion.WithKind("Pod"),
+	control.Nodes:                  corev1.SchemeGroupVersion.WithKind("Node"),
+	control.Deployments:            appsv1.SchemeGroupVersion.WithKind("Deployment"),
+	control.ReplicaSets:            appsv1.SchemeGroupVersion.WithKind("ReplicaSet"),
+	control.ReplicationControllers: corev1.SchemeGroupVersion.WithKind("ReplicationController"),
+	control.PodDisruptionBudgets:   policyv1.SchemeGroupVersion.WithKind("PodDisruptionBudget"),
+	control.DaemonSets:             appsv1.SchemeGroupVersion.WithKind("DaemonSet"),
+	control.Events:                 corev1.SchemeGroupVersion.WithKind("Event"),
+}
+
+// newEnv wires every lister to the harness's caches, so that one harness
+// serves any controller. Rand is seeded alike in every run.
+func newEnv(h *Harness) *control.Env {
+	ix := h.indexers
+	return &control.Env{
+		Client: h.Client,
+		Listers: control.Listers{
+			Pods:                   corelisters.NewPodLister(ix[control.Pods]),
+			Nodes:                  corelisters.NewNodeLister(ix[control.Nodes]),
+			Deployments:            appslisters.NewDeploymentLister(ix[control.Deployments]),
+			ReplicaSets:            appslisters.NewReplicaSetLister(ix[control.ReplicaSets]),
+			ReplicationControllers: corelisters.NewReplicationControllerLister(ix[control.ReplicationControllers]),
+			PodDisruptionBudgets:   policylisters.NewPodDisruptionBudgetLister(ix[control.PodDisruptionBudgets]),
+			DaemonSets:             appslisters.NewDaemonSetLister(ix[control.DaemonSets]),
+			PodIndex:               ix[control.Pods],
+			ReplicaSetIndex:        ix[control.ReplicaSets],
+			RCIndex:                ix[control.ReplicationControllers],
+		},
+		Clock:  h.Clock,
+		Events: h.Events,
+		Rand:   rand.New(rand.NewSource(1)),
+	}
+}
