@@ -46,9 +46,9 @@ type Writer struct {
 	header bool
 	line   []byte // the line being encoded, reused
 
-	deployments map[objectKey]deploymentLine
-	replicaSets map[objectKey]replicaSetLine
-	rcs         map[objectKey]replicaSetLine
+	deployments followed[*appsv1.Deployment, deploymentLine]
+	replicaSets followed[*appsv1.ReplicaSet, replicaSetLine]
+	rcs         followed[*corev1.ReplicationController, replicaSetLine]
 	nodes       map[string]nodeLine
 	events      map[objectKey]eventLine
 	podNode     map[objectKey]string // active pod → the node it is bound to
@@ -68,13 +68,17 @@ func New(w io.Writer, f Format, start time.Time, groups []nodegroup.Group) *Writ
 		table:       f == Table,
 		start:       start,
 		specs:       specs,
-		deployments: map[objectKey]deploymentLine{},
-		replicaSets: map[objectKey]replicaSetLine{},
-		rcs:         map[objectKey]replicaSetLine{},
-		nodes:       map[string]nodeLine{},
-		events:      map[objectKey]eventLine{},
-		podNode:     map[objectKey]string{},
-		nodePods:    map[string]int{},
+		deployments: follow(kindDeployment, projectDeployment, (*Writer).writeDeployment),
+		replicaSets: follow(kindReplicaSet, projectReplicaSet, func(w *Writer, t time.Duration, key objectKey, l replicaSetLine) {
+			w.writeReplicaSet(t, kindReplicaSet, key, l)
+		}),
+		rcs: follow(kindReplicationController, projectReplicationController, func(w *Writer, t time.Duration, key objectKey, l replicaSetLine) {
+			w.writeReplicaSet(t, kindReplicationController, key, l)
+		}),
+		nodes:    map[string]nodeLine{},
+		events:   map[objectKey]eventLine{},
+		podNode:  map[objectKey]string{},
+		nodePods: map[string]int{},
 	}
 }
 
@@ -91,85 +95,56 @@ func (w *Writer) Observe(now time.Time, ev watch.Event) {
 		return
 	}
 	t := now.Sub(w.start)
+	// A typed nil in the event is not an object: it is skipped.
 	switch o := ev.Object.(type) {
 	case *corev1.Pod:
-		if o == nil {
-			return
+		if o != nil {
+			w.observePod(t, o, deleted)
 		}
-		w.observePod(t, o, deleted)
 	case *appsv1.ReplicaSet:
-		if o == nil {
-			return
-		}
-		key := objectKey{o.Namespace, o.Name}
-		if deleted {
-			delete(w.replicaSets, key)
-			w.writeDeleted(t, kindReplicaSet, key)
-			return
-		}
-		if l := projectReplicaSet(o); record(w.replicaSets, key, l) {
-			w.writeReplicaSet(t, kindReplicaSet, key, l)
+		if o != nil {
+			w.replicaSets.observe(w, t, objectKey{o.Namespace, o.Name}, o, deleted)
 		}
 	case *corev1.ReplicationController:
-		if o == nil {
-			return
-		}
-		key := objectKey{o.Namespace, o.Name}
-		if deleted {
-			delete(w.rcs, key)
-			w.writeDeleted(t, kindReplicationController, key)
-			return
-		}
-		if l := projectReplicationController(o); record(w.rcs, key, l) {
-			w.writeReplicaSet(t, kindReplicationController, key, l)
+		if o != nil {
+			w.rcs.observe(w, t, objectKey{o.Namespace, o.Name}, o, deleted)
 		}
 	case *appsv1.Deployment:
-		if o == nil {
-			return
-		}
-		key := objectKey{o.Namespace, o.Name}
-		if deleted {
-			delete(w.deployments, key)
-			w.writeDeleted(t, kindDeployment, key)
-			return
-		}
-		if l := projectDeployment(o); record(w.deployments, key, l) {
-			w.writeDeployment(t, key, l)
+		if o != nil {
+			w.deployments.observe(w, t, objectKey{o.Namespace, o.Name}, o, deleted)
 		}
 	case *corev1.Node:
-		if o == nil {
-			return
+		if o != nil {
+			w.observeNode(t, o, deleted)
 		}
-		if deleted {
-			delete(w.nodes, o.Name)
-			w.writeDeleted(t, kindNode, objectKey{name: o.Name})
-			return
-		}
-		w.nodes[o.Name] = w.updateNode(t, o.Name, projectNode(o, w.nodePods[o.Name], w.specs))
 	case *corev1.Event:
-		if o == nil {
-			return
-		}
-		key := objectKey{o.Namespace, o.Name}
-		if deleted {
-			// Events expire; that is not a change worth a line.
-			delete(w.events, key)
-			return
-		}
-		if l, ok := projectEvent(o); ok && record(w.events, key, l) {
-			w.writeEvent(t, l)
+		if o != nil {
+			w.observeEvent(t, o, deleted)
 		}
 	}
 }
 
-// record keeps l as the latest projection of key and reports whether it
-// differs from the one before, that is whether a line is due.
-func record[L comparable](m map[objectKey]L, key objectKey, l L) bool {
-	if old, ok := m[key]; ok && old == l {
-		return false
+// observeNode writes the node's line when it changed, or its deletion.
+func (w *Writer) observeNode(t time.Duration, n *corev1.Node, deleted bool) {
+	if deleted {
+		delete(w.nodes, n.Name)
+		w.writeDeleted(t, kindNode, objectKey{name: n.Name})
+		return
 	}
-	m[key] = l
-	return true
+	w.nodes[n.Name] = w.updateNode(t, n.Name, projectNode(n, w.nodePods[n.Name], w.specs))
+}
+
+// observeEvent writes an event's line when it is new or changed. Events
+// expire; that is not a change worth a line.
+func (w *Writer) observeEvent(t time.Duration, e *corev1.Event, deleted bool) {
+	key := objectKey{e.Namespace, e.Name}
+	if deleted {
+		delete(w.events, key)
+		return
+	}
+	if l, ok := projectEvent(e); ok && record(w.events, key, l) {
+		w.writeEvent(t, l)
+	}
 }
 
 // updateNode writes the node's line when it differs from the last one and
