@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
 )
@@ -67,60 +68,26 @@ func (a replicaSets) fromCache(namespace, name string) (owner, error) {
 		return owner{}, errNoLister
 	}
 	rs, err := a.env.Listers.ReplicaSets.ReplicaSets(namespace).Get(name)
-	if err != nil {
-		return owner{}, err
-	}
-	return owner{rs: rs, source: rs}, nil
+	return found(rs, err, rsOwner)
 }
 
 func (a replicaSets) fromAPI(ctx context.Context, namespace, name string) (owner, error) {
 	rs, err := a.env.Client.AppsV1().ReplicaSets(namespace).Get(ctx, name, metav1.GetOptions{})
-	if err != nil {
-		return owner{}, err
-	}
-	return owner{rs: rs, source: rs}, nil
+	return found(rs, err, rsOwner)
 }
 
-func (replicaSets) fromEvent(obj any) (owner, bool) {
-	rs, ok := obj.(*appsv1.ReplicaSet)
-	if !ok {
-		return owner{}, false
-	}
-	return owner{rs: rs, source: rs}, true
-}
+func (replicaSets) fromEvent(obj any) (owner, bool) { return asOwner(obj, rsOwner) }
 
 func (a replicaSets) list(namespace string) ([]owner, error) {
 	if a.env.Listers.ReplicaSets == nil {
 		return nil, errNoLister
 	}
 	all, err := a.env.Listers.ReplicaSets.ReplicaSets(namespace).List(labels.Everything())
-	if err != nil {
-		return nil, err
-	}
-	out := make([]owner, 0, len(all))
-	for _, rs := range all {
-		out = append(out, owner{rs: rs, source: rs})
-	}
-	sortOwners(out)
-	return out, nil
+	return inNameOrder(all, err, rsOwner)
 }
 
 func (a replicaSets) controlledBy(uid string) []owner {
-	if a.env.Listers.ReplicaSetIndex == nil {
-		return nil
-	}
-	objs, err := a.env.Listers.ReplicaSetIndex.ByIndex(control.IndexByController, uid)
-	if err != nil {
-		return nil
-	}
-	var out []owner
-	for _, obj := range objs {
-		if o, ok := a.fromEvent(obj); ok {
-			out = append(out, o)
-		}
-	}
-	sortOwners(out)
-	return out
+	return controlledIn(a.env.Listers.ReplicaSetIndex, uid, a.fromEvent)
 }
 
 func (replicaSets) podSelector(rs *appsv1.ReplicaSet) (labels.Selector, error) {
@@ -142,7 +109,7 @@ func (a replicaSets) writeStatus(ctx context.Context, o owner, status appsv1.Rep
 	if err != nil {
 		return owner{}, err
 	}
-	return owner{rs: updated, source: updated}, nil
+	return rsOwner(updated), nil
 }
 
 // replicationControllers adapts v1 ReplicationControllers: a map selector,
@@ -160,60 +127,26 @@ func (a replicationControllers) fromCache(namespace, name string) (owner, error)
 		return owner{}, errNoLister
 	}
 	rc, err := a.env.Listers.ReplicationControllers.ReplicationControllers(namespace).Get(name)
-	if err != nil {
-		return owner{}, err
-	}
-	return rcOwner(rc), nil
+	return found(rc, err, rcOwner)
 }
 
 func (a replicationControllers) fromAPI(ctx context.Context, namespace, name string) (owner, error) {
 	rc, err := a.env.Client.CoreV1().ReplicationControllers(namespace).Get(ctx, name, metav1.GetOptions{})
-	if err != nil {
-		return owner{}, err
-	}
-	return rcOwner(rc), nil
+	return found(rc, err, rcOwner)
 }
 
-func (replicationControllers) fromEvent(obj any) (owner, bool) {
-	rc, ok := obj.(*corev1.ReplicationController)
-	if !ok {
-		return owner{}, false
-	}
-	return rcOwner(rc), true
-}
+func (replicationControllers) fromEvent(obj any) (owner, bool) { return asOwner(obj, rcOwner) }
 
 func (a replicationControllers) list(namespace string) ([]owner, error) {
 	if a.env.Listers.ReplicationControllers == nil {
 		return nil, errNoLister
 	}
 	all, err := a.env.Listers.ReplicationControllers.ReplicationControllers(namespace).List(labels.Everything())
-	if err != nil {
-		return nil, err
-	}
-	out := make([]owner, 0, len(all))
-	for _, rc := range all {
-		out = append(out, rcOwner(rc))
-	}
-	sortOwners(out)
-	return out, nil
+	return inNameOrder(all, err, rcOwner)
 }
 
 func (a replicationControllers) controlledBy(uid string) []owner {
-	if a.env.Listers.RCIndex == nil {
-		return nil
-	}
-	objs, err := a.env.Listers.RCIndex.ByIndex(control.IndexByController, uid)
-	if err != nil {
-		return nil
-	}
-	var out []owner
-	for _, obj := range objs {
-		if o, ok := a.fromEvent(obj); ok {
-			out = append(out, o)
-		}
-	}
-	sortOwners(out)
-	return out
+	return controlledIn(a.env.Listers.RCIndex, uid, a.fromEvent)
 }
 
 func (replicationControllers) podSelector(rs *appsv1.ReplicaSet) (labels.Selector, error) {
@@ -291,6 +224,61 @@ func rcOwner(rc *corev1.ReplicationController) owner {
 		})
 	}
 	return owner{rs: rs, source: rc}
+}
+
+// rsOwner is a ReplicaSet as an owner: it needs no conversion.
+func rsOwner(rs *appsv1.ReplicaSet) owner { return owner{rs: rs, source: rs} }
+
+// found turns what a Get returned into an owner.
+func found[T any](obj T, err error, convert func(T) owner) (owner, error) {
+	if err != nil {
+		return owner{}, err
+	}
+	return convert(obj), nil
+}
+
+// asOwner converts obj when it is of the owner kind T; an event handler
+// may be handed anything.
+func asOwner[T any](obj any, convert func(T) owner) (owner, bool) {
+	o, ok := obj.(T)
+	if !ok {
+		return owner{}, false
+	}
+	return convert(o), true
+}
+
+// inNameOrder turns what a lister returned into owners, in name order.
+func inNameOrder[T any](objs []T, err error, convert func(T) owner) ([]owner, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := make([]owner, 0, len(objs))
+	for _, o := range objs {
+		out = append(out, convert(o))
+	}
+	sortOwners(out)
+	return out, nil
+}
+
+// controlledIn returns the owners in index whose controller has uid, in
+// name order; convert skips objects of another kind. Without an index (a
+// runner that wired none) there are none.
+func controlledIn(index cache.Indexer, uid string, convert func(any) (owner, bool)) []owner {
+	if index == nil {
+		return nil
+	}
+	objs, err := index.ByIndex(control.IndexByController, uid)
+	if err != nil {
+		return nil
+	}
+	var out []owner
+	for _, obj := range objs {
+		if o, ok := convert(obj); ok {
+			out = append(out, o)
+		}
+	}
+	sortOwners(out)
+	return out
 }
 
 func sortOwners(os []owner) {
