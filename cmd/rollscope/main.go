@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -34,19 +36,27 @@ func main() {
 
 func newRoot() *cobra.Command {
 	root := &cobra.Command{
-		Use:   "rollscope",
+		Use:   commandName() + " [deploy/NAME]",
 		Short: "A terminal console for Kubernetes rollouts",
 		Long: "rollscope watches a rollout live and drives it: set image, pause, resume, undo, abort, node drains.\n" +
 			"With no cluster flags it runs an embedded Kubernetes on a virtual clock, driven by a scenario.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Args:          cobra.NoArgs,
+		Args:          cobra.MaximumNArgs(1),
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	demo := addDemo(root)
-	root.RunE = demo
+	root.RunE = addConsole(root)
 	root.AddCommand(newSimulate(), newScenarios())
 	return root
+}
+
+// commandName is how the user invoked rollscope: installed as
+// kubectl-rollscope, kubectl runs it as `kubectl rollscope`.
+func commandName() string {
+	if strings.HasPrefix(filepath.Base(os.Args[0]), "kubectl-") {
+		return "kubectl rollscope"
+	}
+	return "rollscope"
 }
 
 // oneLine keeps error output to a single line whatever the cause wrapped.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"rollscope/engine/scenario"
 )
@@ -39,7 +41,10 @@ type result struct {
 
 func rollscope(t *testing.T, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
+	// A run that should end but does not fails instead of hanging CI.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

@@ -8,46 +8,20 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/cobra"
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/watch"
 
 	"rollscope/engine/embedded"
+	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
 	"rollscope/kube/memapi"
 	"rollscope/model"
 )
 
-type demoFlags struct {
-	scenario string
-	speed    float64
-	seed     int64
-	until    time.Duration
-}
-
-// addDemo registers the root command's flags. Until the console lands, the
-// root command runs the embedded cluster in real time and prints a status
-// line for each deployment whenever it changes.
-func addDemo(root *cobra.Command) func(*cobra.Command, []string) error {
-	f := &demoFlags{}
-	root.Flags().StringVar(&f.scenario, "scenario", "frontend", "built-in scenario name or scenario file for the embedded cluster")
-	root.Flags().Float64Var(&f.speed, "speed", 10, "virtual clock speed: multiples of real time")
-	root.Flags().Int64Var(&f.seed, "seed", 0, "jitter seed; overrides the scenario's seed")
-	root.Flags().DurationVar(&f.until, "until", 0, "stop after this much virtual time; 0 runs until interrupted")
-	return func(cmd *cobra.Command, _ []string) error {
-		return runDemo(cmd.Context(), cmd.OutOrStdout(), f)
-	}
-}
-
-func runDemo(ctx context.Context, out io.Writer, f *demoFlags) error {
-	if f.speed <= 0 {
-		return badInput("--speed %v must be more than 0 (1 is real time, 10 is ten times faster)", f.speed)
-	}
-	sc, err := loadScenario(f.scenario, f.until)
-	if err != nil {
-		return err
-	}
+// runPlain runs the embedded cluster in real time and prints a status line
+// for each deployment whenever it changes: the console for a pipe or a log.
+func runPlain(ctx context.Context, out io.Writer, f *rootFlags, sc *scenario.Scenario) error {
 	ctx, stop := interruptible(ctx)
 	defer stop()
 	if f.until > 0 {

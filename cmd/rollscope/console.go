@@ -1,0 +1,194 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/spf13/cobra"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+
+	"rollscope/engine/embedded"
+	"rollscope/engine/scenario"
+	"rollscope/engine/sim"
+	"rollscope/kube/connect"
+	"rollscope/kube/memapi"
+	"rollscope/kube/watch"
+	"rollscope/model"
+	"rollscope/themes"
+	"rollscope/ui"
+)
+
+// rootFlags are the flags of the console itself.
+type rootFlags struct {
+	scenario string
+	speed    float64
+	seed     int64
+	until    time.Duration
+	theme    string
+	plain    bool
+	conn     *connect.Flags
+}
+
+// addConsole registers the console's flags on root and returns its run
+// function. With no cluster flags the console runs the embedded cluster;
+// --kubeconfig, --context and the other kubectl flags pick a live one.
+func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
+	f := &rootFlags{conn: connect.NewFlags()}
+	fs := root.Flags()
+	fs.StringVar(&f.scenario, "scenario", "frontend", "embedded cluster: built-in scenario name or scenario file")
+	fs.Float64Var(&f.speed, "speed", 10, "embedded cluster: virtual clock speed, in multiples of real time")
+	fs.Int64Var(&f.seed, "seed", 0, "embedded cluster: jitter seed; overrides the scenario's seed")
+	fs.DurationVar(&f.until, "until", 0, "embedded cluster with --plain: stop after this much virtual time")
+	fs.StringVar(&f.theme, "theme", "", "colour theme: dark, light, high-contrast, colorblind, or a theme file (default: from the terminal background)")
+	fs.BoolVar(&f.plain, "plain", false, "print status lines instead of the console (the default when stdout is not a terminal)")
+	f.conn.AddTo(fs)
+	return func(cmd *cobra.Command, args []string) error {
+		name, err := deploymentArg(args)
+		if err != nil {
+			return err
+		}
+		if f.speed <= 0 {
+			return badInput("--speed %v must be more than 0 (1 is real time, 10 is ten times faster)", f.speed)
+		}
+		// Every flag is checked before anything starts, whichever mode runs.
+		theme, keys, err := consoleSettings(f)
+		if err != nil {
+			return err
+		}
+		ctx, stop := interruptible(cmd.Context())
+		defer stop()
+		if f.conn.Live() {
+			return runLive(ctx, f, name, theme, keys)
+		}
+		sc, err := loadScenario(f.scenario, f.until)
+		if err != nil {
+			return err
+		}
+		if f.plain || !isTerminal(os.Stdout) {
+			return runPlain(ctx, cmd.OutOrStdout(), f, sc)
+		}
+		return runEmbedded(ctx, f, sc, name, theme, keys)
+	}
+}
+
+// deploymentArg reads the optional deploy/NAME (or NAME) argument.
+func deploymentArg(args []string) (string, error) {
+	if len(args) == 0 {
+		return "", nil
+	}
+	kind, name, found := strings.Cut(args[0], "/")
+	if !found {
+		return kind, nil
+	}
+	switch kind {
+	case "deploy", "deployment", "deployments", "deployment.apps", "deployments.apps":
+		return name, nil
+	}
+	return "", badInput("%q: rollscope opens deployments (deploy/NAME or NAME); ReplicationControllers and node groups come with their own commands", args[0])
+}
+
+// runEmbedded runs the scenario's cluster in real time × speed and the
+// console on it, watching it through client-go informers like a live one.
+func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, name string, theme themes.Theme, keys *ui.KeyMap) error {
+	clock := sim.NewClock(epoch)
+	api := memapi.New(memapi.Options{Clock: clock, Seed: seedOf(sc, f.seed)})
+	cl, err := embedded.Start(ctx, api, clock, sc, embedded.Options{Seed: f.seed})
+	if err != nil {
+		return usageError{err}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	clock.SetSpeed(f.speed)
+	go cl.Runner.RunRealtime(ctx)
+	return runConsole(ctx, api.Client(), ui.Options{
+		Cluster:    model.NewCluster(),
+		Namespace:  sc.Namespace,
+		Deployment: name,
+		Context:    "embedded",
+		Theme:      theme,
+		Clock:      clock.Now,
+		Embedded:   &simControls{clock: clock, runner: cl.Runner, speed: f.speed},
+		Keys:       keys,
+	}, clock)
+}
+
+// runLive connects to the cluster the kubectl flags name.
+func runLive(ctx context.Context, f *rootFlags, name string, theme themes.Theme, keys *ui.KeyMap) error {
+	quietClientGo()
+	conn, err := f.conn.Connect(ctx)
+	if err != nil {
+		return err
+	}
+	return runConsole(ctx, conn.Client, ui.Options{
+		Cluster:    model.NewCluster(),
+		Namespace:  conn.Namespace,
+		Deployment: name,
+		Context:    conn.Context,
+		Theme:      theme,
+		Keys:       keys,
+	}, nil)
+}
+
+// runConsole runs the Bubble Tea program with the watch bridge feeding it.
+// clk is the cluster's clock, nil for a live cluster's real one.
+func runConsole(ctx context.Context, client kubernetes.Interface, opts ui.Options, clk clock.PassiveClock) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	p := tea.NewProgram(ui.New(opts), tea.WithContext(ctx))
+	bridge := watch.New(client, watch.Scope{Namespace: opts.Namespace}, clk, func(b model.Batch) { p.Send(b) }, watch.Options{})
+	go func() {
+		if err := bridge.Run(ctx); err != nil {
+			p.Send(model.Batch{Watch: model.WatchStatus{Problem: err.Error()}})
+		}
+	}()
+	if _, err := p.Run(); err != nil && ctx.Err() == nil {
+		return fmt.Errorf("the console stopped: %w", err)
+	}
+	return nil
+}
+
+// consoleSettings reads the theme and the key map the console will use.
+func consoleSettings(f *rootFlags) (themes.Theme, *ui.KeyMap, error) {
+	var theme themes.Theme
+	switch {
+	case f.theme != "":
+		t, err := themes.Load(f.theme)
+		if err != nil {
+			return theme, nil, usageError{err}
+		}
+		theme = t
+	case themes.NoColorRequested():
+		theme = themes.NoColor()
+	case isTerminal(os.Stdin) && isTerminal(os.Stdout):
+		theme = themes.Auto(lipgloss.HasDarkBackground(os.Stdin, os.Stdout))
+	default:
+		theme = themes.Auto(true)
+	}
+	keys, err := ui.LoadKeyMap("")
+	if err != nil {
+		return theme, nil, usageError{err}
+	}
+	return theme, &keys, nil
+}
+
+// quietClientGo keeps client-go's logging and API warnings off the screen:
+// the console reports watch problems itself.
+func quietClientGo() {
+	klog.SetOutput(io.Discard)
+	klog.LogToStderr(false)
+	rest.SetDefaultWarningHandler(rest.NoWarnings{})
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
