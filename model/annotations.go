@@ -22,6 +22,9 @@ const (
 	PodTemplateHashLabel = "pod-template-hash"
 	// PodDeletionCostAnnotation orders pods for scale-down (lower cost goes first).
 	PodDeletionCostAnnotation = "controller.kubernetes.io/pod-deletion-cost"
+	// NeedsUpdateAnnotation marks a node whose instance group has a newer
+	// spec than the one it runs (kops sets it; rollscope's node groups too).
+	NeedsUpdateAnnotation = "kops.k8s.io/needs-update"
 	// MirrorPodAnnotation marks static pods mirrored by a kubelet.
 	MirrorPodAnnotation = "kubernetes.io/config.mirror"
 

@@ -26,8 +26,10 @@ const (
 // with the latest creation time (to the second, as the API keeps it), the
 // spec most of them carry, the greatest one on a tie. A node without the
 // annotation, or in a group where no node has one, cannot be judged and
-// counts as up to date. Until a roll creates a node from a new spec, every
-// node therefore shows as up to date.
+// counts as up to date. A node marked kops.k8s.io/needs-update (kops marks
+// outdated nodes, and so do rollscope's node groups) is outdated whatever
+// its annotation says: that is how a group's target spec reaches the console
+// before a roll has created any node from it.
 func (c *Cluster) Nodes() []NodeRow {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
@@ -36,6 +38,7 @@ func (c *Cluster) Nodes() []NodeRow {
 	for _, n := range c.nodes {
 		group := n.Labels[NodeGroupLabel]
 		spec, hasSpec := n.Annotations[NodeSpecAnnotation]
+		_, needsUpdate := n.Annotations[NeedsUpdateAnnotation]
 		rows = append(rows, NodeRow{
 			Name:        n.Name,
 			Group:       group,
@@ -43,7 +46,7 @@ func (c *Cluster) Nodes() []NodeRow {
 			Schedulable: !n.Spec.Unschedulable,
 			Taints:      taints(n),
 			Pods:        c.activePodsOn(n.Name),
-			UpToDate:    !hasSpec || newest[group] == "" || spec == newest[group],
+			UpToDate:    !needsUpdate && (!hasSpec || newest[group] == "" || spec == newest[group]),
 			Drain:       n.Annotations[DrainAnnotation],
 		})
 	}

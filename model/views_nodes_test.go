@@ -49,3 +49,23 @@ func TestNodes(t *testing.T) {
 		t.Errorf("Nodes:\n got %+v\nwant %+v", got, want)
 	}
 }
+
+// kops' needs-update mark makes a node outdated even when no node of its
+// group runs a newer spec yet: the start of every node roll.
+func TestNeedsUpdateMarksANodeOutdated(t *testing.T) {
+	c := model.NewCluster()
+	node := func(name string, marked bool) *corev1.Node {
+		n := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, ResourceVersion: "1",
+			Labels:      map[string]string{model.NodeGroupLabel: "nodes"},
+			Annotations: map[string]string{model.NodeSpecAnnotation: "v1"}}}
+		if marked {
+			n.Annotations[model.NeedsUpdateAnnotation] = ""
+		}
+		return n
+	}
+	c.Apply(model.Batch{Objects: []runtime.Object{node("a", true), node("b", false)}})
+	rows := c.Nodes()
+	if len(rows) != 2 || rows[0].UpToDate || !rows[1].UpToDate {
+		t.Fatalf("rows %+v: want a outdated (marked), b up to date", rows)
+	}
+}

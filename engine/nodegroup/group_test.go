@@ -9,6 +9,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/runtime"
 	clienttesting "k8s.io/client-go/testing"
+
+	"rollscope/model"
 )
 
 var workers = Group{
@@ -39,6 +41,9 @@ func TestGroupCreatesItsFirstNodesBootingFromTheInitialSpec(t *testing.T) {
 	}
 	if UpToDate(n, []Group{workers}) {
 		t.Error("a node of the initial spec is up to date")
+	}
+	if _, marked := n.Annotations[model.NeedsUpdateAnnotation]; !marked {
+		t.Errorf("a node of the initial spec lacks %s, which kops and the console read: %v", model.NeedsUpdateAnnotation, n.Annotations)
 	}
 	if !hasNotReadyTaint(n) || len(n.Spec.Taints) != 2 || n.Spec.Taints[0].Key != "dedicated" {
 		t.Errorf("taints = %v, want the group's taint and not-ready:NoSchedule", n.Spec.Taints)
@@ -96,8 +101,8 @@ func TestTerminatedNodeIsReplacedWithTheCurrentSpecAfterTheLaunchDelay(t *testin
 		t.Fatalf("nodes = %v, want %v: a replacement takes the next unused index", got, want)
 	}
 	n := h.node("nodes-3")
-	if n.Annotations[AnnotationSpec] != "v1.36.3" || !UpToDate(n, []Group{workers}) {
-		t.Errorf("replacement spec %q, want the group's current spec", n.Annotations[AnnotationSpec])
+	if _, marked := n.Annotations[model.NeedsUpdateAnnotation]; n.Annotations[AnnotationSpec] != "v1.36.3" || !UpToDate(n, []Group{workers}) || marked {
+		t.Errorf("replacement spec %q (annotations %v), want the group's current spec, not marked for update", n.Annotations[AnnotationSpec], n.Annotations)
 	}
 	if n.Status.NodeInfo.KubeletVersion != "v1.36.3" {
 		t.Errorf("replacement kubeletVersion %q", n.Status.NodeInfo.KubeletVersion)

@@ -9,6 +9,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"rollscope/model"
 )
 
 // DefaultKubeletVersion is reported by nodes whose spec is not a version: the
@@ -88,11 +90,16 @@ func newNode(g *Group, groupPos, index int, spec string, now time.Time) *corev1.
 	if booting {
 		taints = append(taints, notReadyTaint)
 	}
+	annotations := map[string]string{AnnotationSpec: spec}
+	if spec != g.Spec {
+		// As kops marks a node its group has moved past.
+		annotations[model.NeedsUpdateAnnotation] = ""
+	}
 	n := &corev1.Node{
 		ObjectMeta: metav1.ObjectMeta{
 			Name:        name,
 			Labels:      labels,
-			Annotations: map[string]string{AnnotationSpec: spec},
+			Annotations: annotations,
 		},
 		Spec: corev1.NodeSpec{Taints: taints},
 	}
