@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -152,4 +152,3 @@ func golden(t *testing.T, path, got string) {
 		t.Errorf("screen differs from %s (-update to accept):\n--- got\n%s--- want\n%s", path, got, want)
 	}
 }
-
