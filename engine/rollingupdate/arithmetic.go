@@ -1,0 +1,122 @@
+package rollingupdate
+
+import (
+	"errors"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"rollscope/model"
+)
+
+// Limits are an update's resolved bounds, fixed when it starts from the
+// desired size of the next controller.
+type Limits struct {
+	Desired        int32
+	MaxSurge       int32
+	MaxUnavailable int32
+	// MinAvailable is how many pods must stay available while old pods go.
+	MinAvailable int32
+}
+
+// NewLimits resolves maxSurge and maxUnavailable against desired the way the
+// legacy updater does: surge rounds up, unavailability down, both zero lets
+// one pod go; scaling to zero may take every old pod at once.
+func NewLimits(desired, oldReplicas int32, maxSurge, maxUnavailable intstr.IntOrString) (Limits, error) {
+	surge, unavailable, err := model.ResolveFenceposts(&maxSurge, &maxUnavailable, desired)
+	if err != nil {
+		return Limits{}, fmt.Errorf("rolling update limits: %w", err)
+	}
+	if desired > 0 && surge == 0 && unavailable == 0 {
+		return Limits{}, errors.New("one of maxSurge or maxUnavailable must be specified")
+	}
+	l := Limits{Desired: desired, MaxSurge: surge, MaxUnavailable: unavailable, MinAvailable: max(0, desired-unavailable)}
+	if desired == 0 {
+		l.MaxUnavailable = oldReplicas
+		l.MinAvailable = 0
+	}
+	return l, nil
+}
+
+// Ceiling is the most pods the update may run at once.
+func (l Limits) Ceiling() int32 { return l.Desired + l.MaxSurge }
+
+// Move is one scaling decision.
+type Move int
+
+// The moves of a rollout step.
+const (
+	// Hold: nothing to scale now (waiting for readiness).
+	Hold Move = iota
+	// ScaleNext scales the next controller up to To.
+	ScaleNext
+	// ScaleOld scales the old controller down to To.
+	ScaleOld
+	// Complete: the next controller has the desired size and the old none.
+	Complete
+)
+
+// Decision is what Next decided.
+type Decision struct {
+	Move Move
+	To   int32
+}
+
+// Availability counts available pods of the old and the next controller; it
+// is asked only when a scale-down is being considered, as upstream asks.
+type Availability func() (oldAvailable, nextAvailable int32, err error)
+
+// Next decides the rollout step for the current sizes: scale the next
+// controller up when the ceiling allows, else scale the old one down as far
+// as availability allows. Applied repeatedly, with a wait after each
+// scale-up, it makes the same calls in the same order as the legacy
+// updater's loop (scale up, wait the update period, scale down).
+func Next(l Limits, oldSize, nextSize int32, available Availability) (Decision, error) {
+	if nextSize == l.Desired && oldSize == 0 {
+		return Decision{Move: Complete}, nil
+	}
+	if to, ok := scaleUpTo(l, oldSize, nextSize); ok {
+		return Decision{Move: ScaleNext, To: to}, nil
+	}
+	if oldSize == 0 {
+		return Decision{Move: Hold}, nil
+	}
+	_, nextAvailable, err := available()
+	if err != nil {
+		return Decision{}, err
+	}
+	if to, ok := scaleDownTo(l, oldSize, nextSize, nextAvailable); ok {
+		return Decision{Move: ScaleOld, To: to}, nil
+	}
+	return Decision{Move: Hold}, nil
+}
+
+// scaleUpTo is the legacy scale-up: fill up to desired + maxSurge pods, or
+// straight to desired once the old controller is empty.
+func scaleUpTo(l Limits, oldSize, nextSize int32) (int32, bool) {
+	if nextSize == l.Desired {
+		return 0, false
+	}
+	increment := l.Ceiling() - (oldSize + nextSize)
+	if oldSize == 0 {
+		increment = l.Desired - nextSize
+	}
+	if increment <= 0 {
+		return 0, false
+	}
+	return min(nextSize+increment, l.Desired), true
+}
+
+// scaleDownTo is the legacy scale-down: remove as many old pods as keeps
+// minAvailable, not counting next pods that are not yet available.
+func scaleDownTo(l Limits, oldSize, nextSize, nextAvailable int32) (int32, bool) {
+	decrement := (oldSize + nextSize) - l.MinAvailable - (nextSize - nextAvailable)
+	if decrement <= 0 {
+		return 0, false
+	}
+	to := max(0, oldSize-decrement)
+	if nextSize == l.Desired && nextAvailable == l.Desired {
+		to = 0
+	}
+	return to, true
+}
