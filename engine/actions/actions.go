@@ -16,6 +16,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/util/retry"
 )
 
 // ErrNothingToDo marks an action that was refused because the object is
@@ -32,6 +33,12 @@ func (t Target) String() string { return "deployment/" + t.Name }
 // describe turns an API error into a sentence naming what was attempted.
 func describe(what string, t Target, err error) error {
 	switch {
+	case errors.Is(err, context.DeadlineExceeded), apierrors.IsTimeout(err), apierrors.IsServerTimeout(err):
+		return fmt.Errorf("cannot %s %s: the API server did not answer in time — nothing may have changed; look, then try again: %w", what, t, err)
+	case strings.Contains(err.Error(), "admission webhook"):
+		return fmt.Errorf("cannot %s %s: an admission webhook denied it: %w", what, t, err)
+	case apierrors.IsConflict(err):
+		return fmt.Errorf("cannot %s %s: it kept changing under us (conflict after retries) — try again: %w", what, t, err)
 	case apierrors.IsNotFound(err):
 		return fmt.Errorf("cannot %s: deployment %q not found in namespace %q: %w", what, t.Name, t.Namespace, err)
 	case apierrors.IsForbidden(err):
@@ -61,6 +68,13 @@ func patch(ctx context.Context, c kubernetes.Interface, t Target, what string, p
 // obj is a JSON object under construction.
 type obj = map[string]any
 
+// write runs one read-then-write attempt again, from a fresh read, while the
+// API server answers 409 Conflict: another writer changed the object between
+// our read and our write.
+func write(attempt func() error) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, attempt)
+}
+
 func mustJSON(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil { // maps of strings and numbers always marshal
@@ -74,86 +88,101 @@ func mustJSON(v any) []byte {
 // recorded in kubernetes.io/change-cause in the same patch.
 func SetImage(ctx context.Context, c kubernetes.Interface, t Target, container, image, changeCause string) error {
 	what := "set image"
-	if strings.TrimSpace(image) == "" {
-		return fmt.Errorf("cannot set image of %s: the image is empty — give a reference such as nginx:1.27", t)
+	if err := CheckImage(image); err != nil {
+		return fmt.Errorf("cannot set image of %s: %w", t, err)
 	}
-	d, err := get(ctx, c, t, what)
-	if err != nil {
-		return err
-	}
-	if !hasContainer(d, container) {
-		return fmt.Errorf("cannot set image of %s: it has no container %q (containers: %s)", t, container, strings.Join(containerNames(d), ", "))
-	}
-	p := obj{"spec": obj{"template": obj{"spec": obj{"containers": []obj{{"name": container, "image": image}}}}}}
-	if changeCause != "" {
-		p["metadata"] = obj{"annotations": obj{"kubernetes.io/change-cause": changeCause}}
-	}
-	return patch(ctx, c, t, what, types.StrategicMergePatchType, mustJSON(p))
+	return write(func() error {
+		d, err := get(ctx, c, t, what)
+		if err != nil {
+			return err
+		}
+		if !hasContainer(d, container) {
+			return fmt.Errorf("cannot set image of %s: it has no container %q (containers: %s)", t, container, strings.Join(containerNames(d), ", "))
+		}
+		p := obj{"spec": obj{"template": obj{"spec": obj{"containers": []obj{{"name": container, "image": image}}}}}}
+		if changeCause != "" {
+			p["metadata"] = obj{"annotations": obj{"kubernetes.io/change-cause": changeCause}}
+		}
+		return patch(ctx, c, t, what, types.StrategicMergePatchType, mustJSON(p))
+	})
 }
 
 // SetEnv sets (or, with remove, deletes) one environment variable of one
 // container, as `kubectl set env` does.
 func SetEnv(ctx context.Context, c kubernetes.Interface, t Target, container, name, value string, remove bool) error {
 	what := "set env"
-	d, err := get(ctx, c, t, what)
-	if err != nil {
-		return err
+	if err := CheckEnvName(name); err != nil {
+		return fmt.Errorf("cannot set env of %s: %w", t, err)
 	}
-	if !hasContainer(d, container) {
-		return fmt.Errorf("cannot set env of %s: it has no container %q (containers: %s)", t, container, strings.Join(containerNames(d), ", "))
-	}
-	env := obj{"name": name, "value": value}
-	if remove {
-		env = obj{"name": name, "$patch": "delete"}
-	}
-	p := obj{"spec": obj{"template": obj{"spec": obj{"containers": []obj{{"name": container, "env": []obj{env}}}}}}}
-	return patch(ctx, c, t, what, types.StrategicMergePatchType, mustJSON(p))
+	return write(func() error {
+		d, err := get(ctx, c, t, what)
+		if err != nil {
+			return err
+		}
+		if !hasContainer(d, container) {
+			return fmt.Errorf("cannot set env of %s: it has no container %q (containers: %s)", t, container, strings.Join(containerNames(d), ", "))
+		}
+		env := obj{"name": name, "value": value}
+		if remove {
+			env = obj{"name": name, "$patch": "delete"}
+		}
+		p := obj{"spec": obj{"template": obj{"spec": obj{"containers": []obj{{"name": container, "env": []obj{env}}}}}}}
+		return patch(ctx, c, t, what, types.StrategicMergePatchType, mustJSON(p))
+	})
 }
 
 // Scale sets spec.replicas through the scale subresource, as `kubectl scale`.
 func Scale(ctx context.Context, c kubernetes.Interface, t Target, replicas int32) error {
-	if replicas < 0 {
-		return fmt.Errorf("cannot scale %s to %d: replicas must be 0 or more", t, replicas)
+	if err := CheckReplicas(int64(replicas)); err != nil {
+		return fmt.Errorf("cannot scale %s to %d: %w", t, replicas, err)
 	}
-	return patch(ctx, c, t, "scale", types.MergePatchType, mustJSON(obj{"spec": obj{"replicas": replicas}}), "scale")
+	return write(func() error {
+		return patch(ctx, c, t, "scale", types.MergePatchType, mustJSON(obj{"spec": obj{"replicas": replicas}}), "scale")
+	})
 }
 
 // Pause sets spec.paused, as `kubectl rollout pause`.
 func Pause(ctx context.Context, c kubernetes.Interface, t Target) error {
-	d, err := get(ctx, c, t, "pause")
-	if err != nil {
-		return err
-	}
-	if d.Spec.Paused {
-		return fmt.Errorf("%s is already paused: %w", t, ErrNothingToDo)
-	}
-	return patch(ctx, c, t, "pause", types.StrategicMergePatchType, []byte(`{"spec":{"paused":true}}`))
+	return write(func() error {
+		d, err := get(ctx, c, t, "pause")
+		if err != nil {
+			return err
+		}
+		if d.Spec.Paused {
+			return fmt.Errorf("%s is already paused: %w", t, ErrNothingToDo)
+		}
+		return patch(ctx, c, t, "pause", types.StrategicMergePatchType, []byte(`{"spec":{"paused":true}}`))
+	})
 }
 
 // Resume clears spec.paused, as `kubectl rollout resume`.
 func Resume(ctx context.Context, c kubernetes.Interface, t Target) error {
-	d, err := get(ctx, c, t, "resume")
-	if err != nil {
-		return err
-	}
-	if !d.Spec.Paused {
-		return fmt.Errorf("%s is not paused: %w", t, ErrNothingToDo)
-	}
-	return patch(ctx, c, t, "resume", types.StrategicMergePatchType, []byte(`{"spec":{"paused":null}}`))
+	return write(func() error {
+		d, err := get(ctx, c, t, "resume")
+		if err != nil {
+			return err
+		}
+		if !d.Spec.Paused {
+			return fmt.Errorf("%s is not paused: %w", t, ErrNothingToDo)
+		}
+		return patch(ctx, c, t, "resume", types.StrategicMergePatchType, []byte(`{"spec":{"paused":null}}`))
+	})
 }
 
 // Restart stamps the pod template with kubectl.kubernetes.io/restartedAt, as
 // `kubectl rollout restart`; now is the stamp (RFC 3339).
 func Restart(ctx context.Context, c kubernetes.Interface, t Target, now string) error {
-	d, err := get(ctx, c, t, "restart")
-	if err != nil {
-		return err
-	}
-	if d.Spec.Paused {
-		return fmt.Errorf("cannot restart %s: it is paused — resume it first (r)", t)
-	}
-	p := obj{"spec": obj{"template": obj{"metadata": obj{"annotations": obj{"kubectl.kubernetes.io/restartedAt": now}}}}}
-	return patch(ctx, c, t, "restart", types.StrategicMergePatchType, mustJSON(p))
+	return write(func() error {
+		d, err := get(ctx, c, t, "restart")
+		if err != nil {
+			return err
+		}
+		if d.Spec.Paused {
+			return fmt.Errorf("cannot restart %s: it is paused — resume it first (r)", t)
+		}
+		p := obj{"spec": obj{"template": obj{"metadata": obj{"annotations": obj{"kubectl.kubernetes.io/restartedAt": now}}}}}
+		return patch(ctx, c, t, "restart", types.StrategicMergePatchType, mustJSON(p))
+	})
 }
 
 func hasContainer(d *appsv1.Deployment, name string) bool {

@@ -2,6 +2,7 @@ package actions
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -11,6 +12,10 @@ import (
 
 	"rollscope/model"
 )
+
+// ErrPaused marks an undo refused because the deployment is paused, as
+// kubectl refuses it; resuming first is the way out.
+var ErrPaused = errors.New("paused deployments cannot be rolled back")
 
 // OwnedReplicaSets lists the ReplicaSets that d controls, as kubectl finds
 // them: selected by d's selector and owned by d's UID.
@@ -40,28 +45,30 @@ func Undo(ctx context.Context, c kubernetes.Interface, t Target, toRevision int6
 	if toRevision < 0 {
 		return fmt.Errorf("cannot undo %s: revision %d does not exist — revisions are 1 or more (0 means the previous one)", t, toRevision)
 	}
-	d, err := get(ctx, c, t, "undo")
-	if err != nil {
-		return err
-	}
-	rss, err := OwnedReplicaSets(ctx, c, d)
-	if err != nil {
-		return err
-	}
-	rs, err := model.FindRevision(d, rss, toRevision)
-	if err != nil {
-		return fmt.Errorf("cannot undo %s: %w", t, err)
-	}
-	if d.Spec.Paused {
-		return fmt.Errorf("cannot undo %s: it is paused — resume it first (r)", t)
-	}
-	if model.EqualIgnoreHash(&rs.Spec.Template, &d.Spec.Template) {
-		rev, _ := model.Revision(rs)
-		return fmt.Errorf("%s is already at revision %d: %w", t, rev, ErrNothingToDo)
-	}
-	body, err := model.RollbackPatch(d, rs)
-	if err != nil {
-		return fmt.Errorf("cannot undo %s: %w", t, err)
-	}
-	return patch(ctx, c, t, "undo", types.JSONPatchType, body)
+	return write(func() error {
+		d, err := get(ctx, c, t, "undo")
+		if err != nil {
+			return err
+		}
+		rss, err := OwnedReplicaSets(ctx, c, d)
+		if err != nil {
+			return err
+		}
+		rs, err := model.FindRevision(d, rss, toRevision)
+		if err != nil {
+			return fmt.Errorf("cannot undo %s: %w", t, err)
+		}
+		if d.Spec.Paused {
+			return fmt.Errorf("cannot undo %s: it is paused — resume it first (r): %w", t, ErrPaused)
+		}
+		if model.EqualIgnoreHash(&rs.Spec.Template, &d.Spec.Template) {
+			rev, _ := model.Revision(rs)
+			return fmt.Errorf("%s is already at revision %d: %w", t, rev, ErrNothingToDo)
+		}
+		body, err := model.RollbackPatch(d, rs)
+		if err != nil {
+			return fmt.Errorf("cannot undo %s: %w", t, err)
+		}
+		return patch(ctx, c, t, "undo", types.JSONPatchType, body)
+	})
 }
