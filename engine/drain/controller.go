@@ -1,0 +1,265 @@
+package drain
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/cache"
+
+	"rollscope/engine/control"
+)
+
+// Controller drains the nodes that carry AnnotationRequest. Its keys are
+// node names.
+type Controller struct {
+	env   *control.Env
+	queue control.Queue
+
+	mu sync.Mutex
+	// retryAt is when a pod a budget refused may be evicted again. It is
+	// only a pacing aid: after a restart refused pods are tried at once.
+	retryAt map[types.UID]time.Time
+
+	evictions atomic.Int64
+}
+
+// New returns a drain controller.
+func New(env *control.Env) *Controller {
+	return &Controller{env: env, retryAt: map[types.UID]time.Time{}}
+}
+
+// Name implements control.Controller.
+func (c *Controller) Name() string { return "drain-controller" }
+
+// Evictions is how many pods the controller has evicted or deleted so far.
+func (c *Controller) Evictions() int64 { return c.evictions.Load() }
+
+// Watches implements control.Controller: a node with a drain request, and
+// any pod leaving a node, queue the node.
+func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEventHandler {
+	c.queue = q
+	onNode := func(obj any) {
+		if n, ok := obj.(*corev1.Node); ok {
+			if _, requested := n.Annotations[AnnotationRequest]; requested {
+				q.Add(n.Name)
+			}
+		}
+	}
+	onPodGone := func(obj any) {
+		if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+			obj = tomb.Obj
+		}
+		if p, ok := obj.(*corev1.Pod); ok && p.Spec.NodeName != "" {
+			q.Add(p.Spec.NodeName)
+		}
+	}
+	return map[control.Kind]cache.ResourceEventHandler{
+		control.Nodes: cache.ResourceEventHandlerFuncs{
+			AddFunc:    onNode,
+			UpdateFunc: func(_, newObj any) { onNode(newObj) },
+		},
+		control.Pods: cache.ResourceEventHandlerFuncs{DeleteFunc: onPodGone},
+	}
+}
+
+// Sync implements control.Controller: one step of one node's drain.
+func (c *Controller) Sync(ctx context.Context, name string) error {
+	node, err := c.env.Listers.Nodes.Get(name)
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("drain: read node %s from the cache: %w", name, err)
+	}
+	raw, requested := node.Annotations[AnnotationRequest]
+	state := node.Annotations[AnnotationState]
+	if !requested || state == StateDrained || state == StateFailed {
+		return nil
+	}
+	now := c.env.Clock.Now()
+	opts, err := ParseOptions(raw)
+	if err != nil {
+		return c.fail(ctx, node, err.Error())
+	}
+	if !node.Spec.Unschedulable || state == "" {
+		return c.cordon(ctx, node, now)
+	}
+	started, err := time.Parse(time.RFC3339Nano, node.Annotations[AnnotationStarted])
+	if err != nil {
+		started = now // a hand-edited annotation: time from now
+	}
+
+	pods, err := podsOn(c.env.Listers, name)
+	if err != nil {
+		return err
+	}
+	plan := Filter(pods, opts, daemonSetLookup(c.env.Listers), now)
+	if err := plan.Err(); err != nil {
+		// kubectl refuses the whole node and leaves it cordoned.
+		return c.fail(ctx, node, err.Error())
+	}
+
+	left, blocked, err := c.evict(ctx, plan.Evict, opts, now)
+	if err != nil {
+		return err
+	}
+	if len(left) == 0 {
+		c.env.Events.Eventf(node, corev1.EventTypeNormal, "Drained", "Node %s drained", name)
+		return c.record(ctx, node, map[string]string{
+			AnnotationState: StateDrained, AnnotationPodsLeft: "0", AnnotationBlocked: "", AnnotationMessage: plan.WarningText(),
+		})
+	}
+	if opts.Timeout > 0 {
+		deadline := started.Add(time.Duration(opts.Timeout))
+		if !now.Before(deadline) {
+			return c.fail(ctx, node, fmt.Sprintf("drain did not finish within %v: %d pods left (%s); the node stays cordoned — uncordon it or drain again with a longer timeout",
+				time.Duration(opts.Timeout), len(left), strings.Join(left, ", ")))
+		}
+		c.queue.AddAfter(name, deadline.Sub(now))
+	}
+	st := StateDraining
+	var why []string
+	for _, b := range blocked {
+		why = append(why, b.String())
+	}
+	if len(blocked) > 0 {
+		st = StateBlocked
+		c.queue.AddAfter(name, c.nextRetry(now))
+	}
+	return c.record(ctx, node, map[string]string{
+		AnnotationState: st, AnnotationPodsLeft: strconv.Itoa(len(left)), AnnotationBlocked: strings.Join(why, "; "), AnnotationMessage: plan.WarningText(),
+	})
+}
+
+// cordon marks the node unschedulable and starts the drain's clock in one write.
+func (c *Controller) cordon(ctx context.Context, node *corev1.Node, now time.Time) error {
+	n := node.DeepCopy()
+	n.Spec.Unschedulable = true
+	n.Annotations[AnnotationState] = StateDraining
+	if _, ok := n.Annotations[AnnotationStarted]; !ok {
+		n.Annotations[AnnotationStarted] = now.UTC().Format(time.RFC3339Nano)
+	}
+	if _, err := c.env.Client.CoreV1().Nodes().Update(ctx, n, metav1.UpdateOptions{}); err != nil {
+		return fmt.Errorf("drain: unable to cordon node %q (it is retried): %w", node.Name, err)
+	}
+	if !node.Spec.Unschedulable {
+		c.env.Events.Eventf(node, corev1.EventTypeNormal, "NodeNotSchedulable", "Node %s cordoned for a drain", node.Name)
+	}
+	return nil
+}
+
+// evict evicts (or deletes) every pod not yet going, and returns the pods
+// still on the node and the ones a budget held back.
+func (c *Controller) evict(ctx context.Context, pods []*corev1.Pod, o Options, now time.Time) (left []string, blocked []BlockedPod, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, pod := range pods {
+		name := pod.Namespace + "/" + pod.Name
+		if pod.DeletionTimestamp != nil {
+			left = append(left, name)
+			continue
+		}
+		if at, ok := c.retryAt[pod.UID]; ok && now.Before(at) {
+			left = append(left, name)
+			blocked = append(blocked, c.blockedBy(pod))
+			continue
+		}
+		err := c.remove(ctx, pod, o)
+		switch {
+		case err == nil:
+			delete(c.retryAt, pod.UID)
+			c.evictions.Add(1)
+			left = append(left, name) // until it is gone
+		case apierrors.IsNotFound(err):
+			delete(c.retryAt, pod.UID)
+		case apierrors.IsTooManyRequests(err):
+			c.retryAt[pod.UID] = now.Add(RetryDelay)
+			left = append(left, name)
+			blocked = append(blocked, c.blockedBy(pod))
+		case apierrors.IsForbidden(err) && apierrors.HasStatusCause(err, corev1.NamespaceTerminatingCause):
+			// The namespace is going away with its pods; retry later.
+			c.retryAt[pod.UID] = now.Add(RetryDelay)
+			left = append(left, name)
+		default:
+			return nil, nil, fmt.Errorf("drain: error when evicting pods/%q -n %q (it is retried): %w", pod.Name, pod.Namespace, err)
+		}
+	}
+	return left, blocked, nil
+}
+
+func (c *Controller) remove(ctx context.Context, pod *corev1.Pod, o Options) error {
+	del := metav1.DeleteOptions{GracePeriodSeconds: o.GracePeriodSeconds}
+	if o.GracePeriodSeconds != nil && *o.GracePeriodSeconds < 0 {
+		del.GracePeriodSeconds = nil
+	}
+	pods := c.env.Client.CoreV1().Pods(pod.Namespace)
+	if o.DisableEviction {
+		return pods.Delete(ctx, pod.Name, del)
+	}
+	return pods.EvictV1(ctx, &policyv1.Eviction{
+		ObjectMeta:    metav1.ObjectMeta{Name: pod.Name, Namespace: pod.Namespace},
+		DeleteOptions: &del,
+	})
+}
+
+func (c *Controller) blockedBy(pod *corev1.Pod) BlockedPod {
+	b := BlockedPod{Pod: pod.Namespace + "/" + pod.Name}
+	if budgets := budgetsFor(c.env.Listers.PodDisruptionBudgets, pod); len(budgets) > 0 {
+		b.Budget = budgets[0]
+	}
+	return b
+}
+
+// nextRetry is how long until the first refused pod may be tried again.
+func (c *Controller) nextRetry(now time.Time) time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	next := RetryDelay
+	for _, at := range c.retryAt {
+		if d := at.Sub(now); d > 0 && d < next {
+			next = d
+		}
+	}
+	return next
+}
+
+func (c *Controller) fail(ctx context.Context, node *corev1.Node, msg string) error {
+	c.env.Events.Eventf(node, corev1.EventTypeWarning, "DrainFailed", "Unable to drain node %q: %s", node.Name, msg)
+	return c.record(ctx, node, map[string]string{AnnotationState: StateFailed, AnnotationMessage: msg, AnnotationBlocked: ""})
+}
+
+// record writes the given annotations ("" removes one) when any differs.
+func (c *Controller) record(ctx context.Context, node *corev1.Node, set map[string]string) error {
+	changed := false
+	for k, v := range set {
+		cur, ok := node.Annotations[k]
+		if (v == "" && ok) || (v != "" && cur != v) {
+			changed = true
+		}
+	}
+	if !changed {
+		return nil
+	}
+	n := node.DeepCopy()
+	for k, v := range set {
+		if v == "" {
+			delete(n.Annotations, k)
+		} else {
+			n.Annotations[k] = v
+		}
+	}
+	if _, err := c.env.Client.CoreV1().Nodes().Update(ctx, n, metav1.UpdateOptions{}); err != nil {
+		return fmt.Errorf("drain: record the progress of node %s (it is retried): %w", node.Name, err)
+	}
+	return nil
+}
