@@ -26,9 +26,7 @@ func CalculateStatus(allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, d *a
 		UnavailableReplicas: unavailable,
 		CollisionCount:      d.Status.CollisionCount,
 	}
-	for _, c := range d.Status.Conditions {
-		s.Conditions = append(s.Conditions, c)
-	}
+	s.Conditions = append(s.Conditions, d.Status.Conditions...)
 	if available >= DesiredReplicas(d)-MaxUnavailable(d) {
 		SetDeploymentCondition(&s, NewDeploymentCondition(appsv1.DeploymentAvailable, corev1.ConditionTrue,
 			ReasonMinimumReplicasAvailable, "Deployment has minimum availability.", now))

@@ -37,11 +37,7 @@ func trim(obj any) (any, error) {
 
 func trimMeta(m metav1.Object) {
 	m.SetManagedFields(nil)
-	if a := m.GetAnnotations(); a != nil {
-		if _, ok := a[lastApplied]; ok {
-			delete(a, lastApplied)
-		}
-	}
+	delete(m.GetAnnotations(), lastApplied) // a no-op on a nil map
 }
 
 // trimPodSpec keeps what a pod row shows (node, images, container names and
