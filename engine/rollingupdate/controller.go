@@ -1,0 +1,159 @@
+package rollingupdate
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/tools/cache"
+
+	"rollscope/engine/control"
+)
+
+// Controller runs updates requested by the RequestAnnotation on a
+// ReplicationController, one step per Sync, waiting on the runner's clock.
+// It keeps no state of its own beyond what it printed: a new Controller
+// continues any update from the objects.
+type Controller struct {
+	env *control.Env
+	// Progress, when set, is told kubectl's progress lines as they happen.
+	Progress func(namespace, line string)
+	// Failed, when set, is told an update that cannot go on (bad request).
+	Failed func(namespace, name string, err error)
+
+	queue    control.Queue
+	mu       sync.Mutex
+	sessions map[string]*Session
+}
+
+// NewController returns the rolling-update controller for env.
+func NewController(env *control.Env) *Controller {
+	return &Controller{env: env, sessions: map[string]*Session{}}
+}
+
+// Name is the component name.
+func (c *Controller) Name() string { return "rolling-update" }
+
+// Watches enqueues every ReplicationController that takes part in an update.
+func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEventHandler {
+	c.queue = q
+	enqueue := func(obj any) {
+		rc, ok := obj.(*corev1.ReplicationController)
+		if !ok || !takesPart(rc) {
+			return
+		}
+		q.Add(rc.Namespace + "/" + rc.Name)
+	}
+	return map[control.Kind]cache.ResourceEventHandler{
+		control.ReplicationControllers: cache.ResourceEventHandlerFuncs{
+			AddFunc:    enqueue,
+			UpdateFunc: func(_, cur any) { enqueue(cur) },
+		},
+	}
+}
+
+func takesPart(rc *corev1.ReplicationController) bool {
+	_, req := rc.Annotations[RequestAnnotation]
+	_, src := rc.Annotations[SourceAnnotation]
+	_, ren := rc.Annotations[RenameAnnotation]
+	_, copied := rc.Annotations[RenamingAnnotation]
+	return req || src || ren || copied
+}
+
+// Sync takes one step of the update rc key takes part in and schedules the
+// next step for both controllers (either may be the one that remains).
+func (c *Controller) Sync(ctx context.Context, key string) error {
+	ns, name, err := cache.SplitMetaNamespaceKey(key)
+	if err != nil {
+		return fmt.Errorf("rolling update: bad key %q: %w", key, err)
+	}
+	u := &Updater{Client: c.env.Client, Namespace: ns, Now: c.env.Clock.Now}
+	rc, err := u.get(ctx, name)
+	if err != nil || rc == nil {
+		return err
+	}
+	req, ok, err := c.request(ctx, u, rc)
+	if err != nil {
+		c.fail(ns, name, err)
+		return nil
+	}
+	if !ok {
+		return nil
+	}
+	s := c.session(ns + "/" + req.Old)
+	out, err := u.Step(ctx, req, s)
+	for _, l := range out.Lines {
+		if c.Progress != nil {
+			c.Progress(ns, strings.TrimSuffix(l, "\n"))
+		}
+	}
+	if IsBadRequest(err) {
+		c.fail(ns, req.Old, err)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if out.Done {
+		c.mu.Lock()
+		delete(c.sessions, ns+"/"+req.Old)
+		c.mu.Unlock()
+		return nil
+	}
+	if c.queue != nil {
+		c.queue.AddAfter(ns+"/"+req.Old, out.Wait)
+		if out.Next != "" {
+			c.queue.AddAfter(ns+"/"+out.Next, out.Wait)
+		}
+	}
+	return nil
+}
+
+// request is the update rc takes part in: its own request, or, for a next
+// controller, the request on its source or one rebuilt from its annotations.
+func (c *Controller) request(ctx context.Context, u *Updater, rc *corev1.ReplicationController) (Request, bool, error) {
+	if v, ok := rc.Annotations[RequestAnnotation]; ok {
+		r, err := ParseRequest(rc.Name, v)
+		return r, err == nil, err
+	}
+	if _, ok := rc.Annotations[RenamingAnnotation]; ok {
+		return Request{Old: rc.Name}, true, nil
+	}
+	source := rc.Annotations[RenameAnnotation]
+	if src, ok := rc.Annotations[SourceAnnotation]; ok {
+		source, _, _ = strings.Cut(src, ":")
+	}
+	if source == "" {
+		return Request{}, false, nil
+	}
+	old, err := u.get(ctx, source)
+	if err != nil {
+		return Request{}, false, err
+	}
+	if old != nil {
+		if v, ok := old.Annotations[RequestAnnotation]; ok {
+			r, err := ParseRequest(old.Name, v)
+			return r, err == nil, err
+		}
+	}
+	return Request{Old: source, Next: rc.Name}, true, nil
+}
+
+func (c *Controller) session(key string) *Session {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s, ok := c.sessions[key]
+	if !ok {
+		s = &Session{}
+		c.sessions[key] = s
+	}
+	return s
+}
+
+func (c *Controller) fail(ns, name string, err error) {
+	if c.Failed != nil {
+		c.Failed(ns, name, err)
+	}
+}

@@ -1,0 +1,90 @@
+package rollingupdate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/clock"
+)
+
+// ErrNoProgress is returned by Run when nothing changed for the timeout.
+var ErrNoProgress = errors.New("timed out waiting for any update progress to be made")
+
+// Run drives an update to the end on clk, printing kubectl's progress lines
+// to out, as the headless command does against a live cluster. A timeout of
+// zero waits for ever. Stopping it (ctx, an error) leaves the update where it
+// was: running it again continues.
+func Run(ctx context.Context, u *Updater, req Request, timeout time.Duration, clk clock.Clock, out io.Writer) error {
+	s := &Session{}
+	lastProgress := clk.Now()
+	for {
+		o, err := u.Step(ctx, req, s)
+		for _, l := range o.Lines {
+			fmt.Fprint(out, l)
+		}
+		if err != nil {
+			return err
+		}
+		if o.Done {
+			return nil
+		}
+		if o.Wrote {
+			lastProgress = clk.Now()
+		} else if timeout > 0 && clk.Since(lastProgress) > timeout {
+			return fmt.Errorf("rolling update of replicationcontroller %q: %w (run the same command again to continue, or abort with --rollback)", req.Old, ErrNoProgress)
+		}
+		if o.Wait <= 0 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("rolling update of replicationcontroller %q stopped: %w (run the same command again to continue)", req.Old, err)
+			}
+			continue
+		}
+		t := clk.NewTimer(o.Wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("rolling update of replicationcontroller %q stopped: %w (run the same command again to continue)", req.Old, ctx.Err())
+		case <-t.C():
+		}
+	}
+}
+
+// DryRun describes what the update would do, writing nothing.
+func DryRun(ctx context.Context, u *Updater, req Request, out io.Writer) error {
+	req = req.withDefaults()
+	old, err := u.get(ctx, req.Old)
+	if err != nil {
+		return err
+	}
+	if old == nil {
+		return badRequest("replicationcontroller %q not found in namespace %q", req.Old, u.Namespace)
+	}
+	if req.Rollback {
+		name := req.Next
+		if name == "" {
+			name = old.Annotations[NextAnnotation]
+		}
+		fmt.Fprintf(out, "Rolling back replicationcontroller %q: scale it back to %s replicas and delete %q (dry run)\n", old.Name, old.Annotations[OriginalAnnotation], name)
+		return nil
+	}
+	if req.Image == "" {
+		return badRequest("give --image for a dry run of an update of %q", old.Name)
+	}
+	next, err := nextController(old, req)
+	if err != nil {
+		return err
+	}
+	oc, _ := container(&old.Spec.Template.Spec, req.Container)
+	fmt.Fprintf(out, "Rolling from:\n  replicationcontroller/%s  image %s  replicas %d  selector %s\n", old.Name, oc.Image, size(old), metav1.FormatLabelSelector(&metav1.LabelSelector{MatchLabels: old.Spec.Selector}))
+	fmt.Fprintf(out, "To:\n  replicationcontroller/%s  image %s  replicas %d  selector %s\n", next.Name, req.Image, size(old), metav1.FormatLabelSelector(&metav1.LabelSelector{MatchLabels: next.Spec.Selector}))
+	if req.Next == "" {
+		fmt.Fprintf(out, "Then %s is renamed to %s. (dry run)\n", next.Name, old.Name)
+	} else {
+		fmt.Fprintf(out, "Then %s is deleted. (dry run)\n", old.Name)
+	}
+	return nil
+}
