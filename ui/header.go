@@ -26,6 +26,9 @@ func (m *Model) headerLines(w int) []string {
 			left += " " + st.Badge.Render(" PAUSED ")
 		}
 	}
+	if s.readOnly {
+		left += " " + st.Badge.Render(" READ-ONLY ")
+	}
 	out = append(out, joinEnds(left, m.clockText(), w))
 
 	if !s.haveRollout {

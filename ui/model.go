@@ -28,6 +28,16 @@ type Model struct {
 	picker     *picker
 	// toast is a one-line message in the footer until the next key.
 	toast string
+
+	actions   Actions
+	assumeYes bool
+	readOnly  bool
+	record    bool
+	// dialog is the action being built, nil when none.
+	dialog *dialog
+	// busy names the request on its way, "" when none: one at a time, so
+	// a key pressed twice sends nothing twice.
+	busy string
 }
 
 // New builds the console. With no Cluster it shows an empty, waiting
@@ -43,6 +53,7 @@ func New(opts Options) Model {
 		km.Disable("slower", why)
 		km.Disable("pause-clock", why)
 	}
+	enableActions(&km, opts)
 	clock := opts.Clock
 	if clock == nil {
 		clock = time.Now
@@ -63,9 +74,10 @@ func New(opts Options) Model {
 	}
 	s := &screen{
 		styles: styles, paints: newPaints(styles), keys: &km, src: src,
-		namespace: opts.Namespace, deployment: opts.Deployment,
+		namespace: opts.Namespace, deployment: opts.Deployment, readOnly: opts.ReadOnly,
 	}
-	m := Model{s: s, keys: &km, clock: clock, context: context, embedded: opts.Embedded}
+	m := Model{s: s, keys: &km, clock: clock, context: context, embedded: opts.Embedded,
+		actions: opts.Actions, assumeYes: opts.AssumeYes, readOnly: opts.ReadOnly, record: opts.Record}
 	m.panes = [paneCount]Pane{
 		focusReplicaSets: newReplicaSetsPane(s),
 		focusPods:        newPodsPane(s),
@@ -115,6 +127,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		m.toast = ""
 		return m.key(msg)
+	case inspectedMsg:
+		return m.inspected(msg)
+	case actionDoneMsg:
+		return m.done(msg)
+	case previewMsg:
+		return m.previewed(msg)
 	}
 	return m, nil
 }
@@ -122,8 +140,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
 	// In the picker a printable quit key ("q") is part of the name typed.
-	if key.Matches(msg, k.Quit) && (m.picker == nil || msg.Text == "") {
+	if key.Matches(msg, k.Quit) && (m.picker == nil && m.dialog == nil || msg.Text == "") {
 		return m, tea.Quit
+	}
+	if m.dialog != nil {
+		return m.dialogKey(msg)
 	}
 	if m.picker != nil {
 		return m.pickerKey(msg)
@@ -165,6 +186,9 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.embedded.SetPaused(!m.embedded.Paused())
 		m.readClock()
 		return m, nil
+	}
+	if kind, ok := m.actionKind(msg); ok {
+		return m.startAction(kind)
 	}
 	if desc, reason, ok := k.disabledFor(msg); ok {
 		m.toast = desc + ": " + reason
@@ -228,6 +252,7 @@ func (m *Model) refresh() {
 		s.rollout, s.haveRollout = s.src.Rollout(s.namespace, s.deployment, s.now)
 		s.timeline = s.src.Timeline(s.namespace, s.deployment)
 	}
+	s.applyPausedWant()
 	s.nodes = s.src.Nodes()
 	for i := range m.panes {
 		m.panes[i], _ = m.panes[i].Update(refreshedMsg{})

@@ -26,4 +26,18 @@ type Options struct {
 	Embedded EmbeddedControls
 	// Keys overrides the default key map (see LoadKeyMap).
 	Keys *KeyMap
+	// Actions changes the cluster for the rollout keys; with none they
+	// stay disabled.
+	Actions Actions
+	// AssumeYes sends an action without asking for y (--yes).
+	AssumeYes bool
+	// ReadOnly disables every key that would change the cluster and says
+	// so in the header (--read-only).
+	ReadOnly bool
+	// Record says set image records kubernetes.io/change-cause, for the
+	// confirmation to mention it (--record).
+	Record bool
+	// Denied disables actions the cluster will not allow, by action name
+	// ("set-image", "undo", ...), with the reason (see kube/access).
+	Denied map[string]string
 }

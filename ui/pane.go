@@ -62,6 +62,11 @@ type screen struct {
 
 	// selectedRS is the ReplicaSet under the ReplicaSets pane's cursor.
 	selectedRS string
+	// pausedWant is the paused state an action just set (see
+	// applyPausedWant).
+	pausedWant *pausedWant
+	// readOnly puts READ-ONLY in the header.
+	readOnly bool
 }
 
 // replicaSet returns the selected ReplicaSet, or the newest one.

@@ -27,6 +27,8 @@ func (m Model) Render() string {
 	switch {
 	case m.picker != nil:
 		lines = append(lines, m.picker.view(m.s, w, bodyH)...)
+	case m.dialog != nil:
+		lines = append(lines, m.dialog.view(m.s, w, bodyH)...)
 	case m.showHelp:
 		lines = append(lines, m.helpLines(w, bodyH)...)
 	default:
@@ -140,6 +142,9 @@ func (m *Model) footer(w int) string {
 	st := m.s.styles
 	if m.toast != "" {
 		return fit(st.Warn.Render(" "+m.toast), w)
+	}
+	if m.dialog != nil {
+		return fit(st.HelpDesc.Render(" "+m.dialog.hint(m.assumeYes)), w)
 	}
 	var bindings []key.Binding
 	switch {

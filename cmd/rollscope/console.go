@@ -36,6 +36,7 @@ type rootFlags struct {
 	theme    string
 	plain    bool
 	conn     *connect.Flags
+	acts     actionFlags
 }
 
 // addConsole registers the console's flags on root and returns its run
@@ -51,6 +52,7 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 	fs.StringVar(&f.theme, "theme", "", "colour theme: dark, light, high-contrast, colorblind, or a theme file (default: from the terminal background)")
 	fs.BoolVar(&f.plain, "plain", false, "print status lines instead of the console (the default when stdout is not a terminal)")
 	f.conn.AddTo(fs)
+	f.acts.addTo(fs)
 	return func(cmd *cobra.Command, args []string) error {
 		name, err := deploymentArg(args)
 		if err != nil {
@@ -109,7 +111,7 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, name 
 	defer cancel()
 	clock.SetSpeed(f.speed)
 	go cl.Runner.RunRealtime(ctx)
-	return runConsole(ctx, api.Client(), ui.Options{
+	opts := ui.Options{
 		Cluster:    model.NewCluster(),
 		Namespace:  sc.Namespace,
 		Deployment: name,
@@ -118,7 +120,9 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, name 
 		Clock:      clock.Now,
 		Embedded:   &simControls{clock: clock, runner: cl.Runner, speed: f.speed},
 		Keys:       keys,
-	}, clock)
+	}
+	f.acts.apply(&opts, api.Client(), clock.Now)
+	return runConsole(ctx, api.Client(), opts, clock)
 }
 
 // runLive connects to the cluster the kubectl flags name.
@@ -128,14 +132,16 @@ func runLive(ctx context.Context, f *rootFlags, name string, theme themes.Theme,
 	if err != nil {
 		return err
 	}
-	return runConsole(ctx, conn.Client, ui.Options{
+	opts := ui.Options{
 		Cluster:    model.NewCluster(),
 		Namespace:  conn.Namespace,
 		Deployment: name,
 		Context:    conn.Context,
 		Theme:      theme,
 		Keys:       keys,
-	}, nil)
+	}
+	f.acts.apply(&opts, conn.Client, time.Now)
+	return runConsole(ctx, conn.Client, opts, nil)
 }
 
 // runConsole runs the Bubble Tea program with the watch bridge feeding it.

@@ -1,0 +1,139 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+)
+
+// view draws the dialog in place of the panes: what is being built, why
+// input was refused, and at the confirmation what will be sent.
+func (d *dialog) view(s *screen, w, h int) []string {
+	if h <= 0 {
+		return nil
+	}
+	st := s.styles
+	out := make([]string, 0, h)
+	add := func(line string) { out = append(out, fit(line, w)) }
+	add(st.Accent.Render(" " + d.heading()))
+	switch d.stage {
+	case stagePickContainer:
+		add(st.Muted.Render(" which container? ↑/↓ then enter"))
+		for i, c := range d.containers {
+			line := fit(fmt.Sprintf("   %-24s %s", c.Name, c.Image), w)
+			if i == d.cursor {
+				line = st.Selected.Render(line)
+			}
+			out = append(out, line)
+		}
+	case stageInput:
+		add(st.Muted.Render(" " + d.prompt))
+		add(st.Accent.Render(" > ") + st.Text.Render(d.input) + "█")
+		if d.req.Kind == ActSetEnv {
+			for _, c := range d.containers {
+				if c.Name == d.req.Container && len(c.Env) > 0 {
+					add(st.Muted.Render(" now: " + strings.Join(c.Env, "  ")))
+				}
+			}
+		}
+		if len(d.completions) > 0 {
+			add(st.Muted.Render(" earlier: " + strings.Join(d.completions, "  ")))
+		}
+	case stagePickRevision:
+		add(st.Muted.Render(" undo to which revision? ↑/↓ then enter"))
+		for i, r := range d.revisions {
+			note := ""
+			switch {
+			case r.Current:
+				note = " (current)"
+			case r.Gone:
+				note = " (gone)"
+			}
+			cause := r.ChangeCause
+			if cause == "" {
+				cause = "<none>"
+			}
+			line := fit(fmt.Sprintf("   %4d%-10s %-40s %s", r.Revision, note, cause, strings.Join(r.Images, ",")), w)
+			switch {
+			case i == d.cursor:
+				line = st.Selected.Render(line)
+			case r.Gone:
+				line = st.Muted.Render(line)
+			}
+			out = append(out, line)
+		}
+	}
+	if d.problem != "" {
+		add(st.Bad.Render(" ✖ " + d.problem))
+	}
+	if d.refusal != "" {
+		add(st.Warn.Render(" " + d.refusal))
+	}
+	if d.stage == stageConfirm || d.stage == stagePickRevision {
+		if d.stage == stageConfirm && d.refusal == "" {
+			add(st.Text.Render(" will send the same as: ") + st.Accent.Render(d.req.Kubectl()))
+		}
+		for _, p := range d.plan {
+			add(st.Text.Render("   " + p))
+		}
+		if d.req.Kind == ActUndo && d.stage == stageConfirm && d.refusal == "" {
+			switch {
+			case !d.diffReady:
+				add(st.Muted.Render(" reading the pod template of revision " + itoa(d.req.Revision) + " …"))
+			case d.diffErr != nil:
+				add(st.Bad.Render(" cannot preview: " + d.diffErr.Error()))
+			default:
+				add(st.Muted.Render(fmt.Sprintf(" pod template: current → revision %d", d.req.Revision)))
+			}
+		}
+		for _, l := range d.diff {
+			if len(out) >= h {
+				break
+			}
+			text := fit("   "+string(l.Op)+" "+l.Text, w)
+			switch l.Op {
+			case '+':
+				text = s.paints.ok.on(text)
+			case '-':
+				text = s.paints.bad.on(text)
+			default:
+				text = s.paints.muted.on(text)
+			}
+			out = append(out, text)
+		}
+	}
+	if len(out) > h {
+		out = out[:h]
+	}
+	return out
+}
+
+// heading names the dialog.
+func (d *dialog) heading() string {
+	r := d.req
+	what := map[ActionKind]string{
+		ActSetImage: "Set image", ActSetEnv: "Set env", ActScale: "Scale", ActRestart: "Restart",
+		ActPause: "Pause rollout", ActResume: "Resume rollout", ActUndo: "Undo to a revision", ActAbort: "Abort rollout",
+	}[r.Kind]
+	h := what + " · deployment/" + r.Deployment
+	if r.Container != "" {
+		h += " · container " + r.Container
+	}
+	return h
+}
+
+// hint is the dialog's own key help.
+func (d *dialog) hint(assumeYes bool) string {
+	switch {
+	case d.stage == stageConfirm && d.refusal != "":
+		return "enter/esc close — nothing will be sent"
+	case d.stage == stageConfirm:
+		return "y send · n/esc cancel"
+	case d.stage == stageInput:
+		send := "enter next"
+		if assumeYes {
+			send = "enter send (--yes)"
+		}
+		return send + " · tab complete · ctrl+u clear · esc cancel"
+	}
+	return "↑/↓ move · enter choose · esc cancel"
+}
