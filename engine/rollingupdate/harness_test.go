@@ -101,6 +101,14 @@ func (w *world) run(done func() bool, limit time.Duration) {
 	}
 }
 
+// runFor runs the cluster at full speed for d of virtual time.
+func (w *world) runFor(d time.Duration) {
+	w.t.Helper()
+	if _, err := w.cluster.Runner.Run(context.Background(), sim.RunOptions{Until: w.cluster.Elapsed() + d}); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
 // request asks the controller for an update by annotating web, as the
 // console's key or a scenario action would.
 func (w *world) request(r Request) {

@@ -127,6 +127,7 @@ func nextController(old *corev1.ReplicationController, req Request) (*corev1.Rep
 		return nil, badRequest("replicationcontroller %q has no pod template", old.Name)
 	}
 	delete(tmpl.Labels, key)
+	delete(tmpl.Labels, RenamingLabel)
 	c, err := container(&tmpl.Spec, req.Container)
 	if err != nil {
 		return nil, err

@@ -140,18 +140,8 @@ func (u *Updater) nextName(ctx context.Context, req Request, old *corev1.Replica
 	if req.Next != "" {
 		return req.Next, nil
 	}
-	if old != nil {
-		if n := old.Annotations[NextAnnotation]; n != "" {
-			return n, nil
-		}
-		if req.Image == "" {
-			return "", nil
-		}
-		next, err := nextController(old, req)
-		if err != nil {
-			return "", err
-		}
-		return next.Name, nil
+	if old != nil && old.Annotations[NextAnnotation] != "" {
+		return old.Annotations[NextAnnotation], nil
 	}
 	rcs, err := u.Client.CoreV1().ReplicationControllers(u.Namespace).List(ctx, metav1.ListOptions{})
 	if err != nil {
@@ -162,7 +152,14 @@ func (u *Updater) nextName(ctx context.Context, req Request, old *corev1.Replica
 			return rcs.Items[i].Name, nil
 		}
 	}
-	return "", nil
+	if old == nil || req.Image == "" {
+		return "", nil
+	}
+	next, err := nextController(old, req)
+	if err != nil {
+		return "", err
+	}
+	return next.Name, nil
 }
 
 // withoutOld: the old name is free. Either the rename is half done, or an
