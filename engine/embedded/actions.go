@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"rollscope/engine/actions"
+	"rollscope/engine/drain"
+	"rollscope/engine/noderoll"
 	"rollscope/engine/scenario"
 )
 
@@ -66,8 +68,11 @@ func (c *Cluster) perform(ctx context.Context, a scenario.Action) error {
 		return actions.Restart(ctx, c.Client, t, c.clock.Now().UTC().Format(time.RFC3339))
 	case scenario.ActionAbort:
 		return fmt.Errorf("abort: %w — it lands with the console's rollout actions", ErrNotSupported)
-	case scenario.ActionDrain, scenario.ActionRollNodes:
-		return fmt.Errorf("%s: %w — it lands with node drains", a.Kind, ErrNotSupported)
+	case scenario.ActionDrain:
+		// kubectl drain --ignore-daemonsets: the flag every node drain runbook adds.
+		return drain.Request(ctx, c.Client, a.Node, drain.Options{IgnoreDaemonSets: true})
+	case scenario.ActionRollNodes:
+		return noderoll.Request(ctx, c.Client, a.Group, noderoll.Options{}, c.clock.Now())
 	}
 	return fmt.Errorf("line %d: unknown action %q", a.Line, a.Kind)
 }

@@ -22,8 +22,10 @@ import (
 	"rollscope/engine/control"
 	"rollscope/engine/deployment"
 	"rollscope/engine/disruption"
+	"rollscope/engine/drain"
 	"rollscope/engine/kubelet"
 	"rollscope/engine/nodegroup"
+	"rollscope/engine/noderoll"
 	"rollscope/engine/podgc"
 	"rollscope/engine/replicaset"
 	"rollscope/engine/scenario"
@@ -98,8 +100,10 @@ func Start(ctx context.Context, b Backend, clock *sim.Clock, sc *scenario.Scenar
 	r.Add(disruption.New(r.Env("disruption-controller")))
 	r.Add(scheduler.New(r.Env("default-scheduler")))
 	r.Add(kubelet.New(r.Env("kubelet"), sc.Images, kubelet.Options{}))
-	r.Add(nodegroup.New(r.Env("node-group-controller"), sc.NodeGroups))
+	r.Add(noderoll.WakeGroupsOnDetach(nodegroup.New(r.Env("node-group-controller"), sc.NodeGroups), func(g string) string { return "group:" + g }))
 	r.Add(podgc.New(r.Env("pod-garbage-collector")))
+	r.Add(drain.New(r.Env("drain-controller")))
+	r.Add(noderoll.New(r.Env("node-roll-controller"), sc.NodeGroups))
 
 	if err := createObjects(ctx, client, sc); err != nil {
 		r.Close()
@@ -161,6 +165,9 @@ func (c *Cluster) Finished() bool {
 	nodes, _ := l.Nodes.List(everything)
 	sizes := map[string]int{}
 	for _, n := range nodes {
+		if noderoll.Busy(n) {
+			return false
+		}
 		sizes[nodegroup.GroupOf(n)]++
 	}
 	for _, g := range c.Scenario.NodeGroups {

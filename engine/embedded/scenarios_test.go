@@ -284,17 +284,4 @@ func TestBuiltinScenariosDoWhatTheySay(t *testing.T) {
 			t.Errorf("rollout status %q / %v, want kubectl's progress-deadline error", msg, err)
 		}
 	})
-	t.Run("node-upgrade says node rolls are not supported yet", func(t *testing.T) {
-		r := startRun(t, load(t, "node-upgrade"), 0)
-		found := false
-		for _, a := range r.actions {
-			if strings.HasPrefix(a, "rollNodes") && strings.Contains(a, "not supported yet") {
-				found = true
-			}
-		}
-		if !found {
-			t.Fatalf("the rollNodes action should answer that it is not supported yet: %v", r.actions)
-		}
-		r.requireComplete("api")
-	})
 }

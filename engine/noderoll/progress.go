@@ -1,0 +1,22 @@
+package noderoll
+
+import (
+	corev1 "k8s.io/api/core/v1"
+
+	"rollscope/engine/drain"
+)
+
+// Busy reports whether a roll or a drain is still under way on the node:
+// a roll that is running, paused or waiting for the operator, or a drain
+// requested and neither drained nor failed. A full-speed simulation does not
+// end while any node is busy.
+func Busy(n *corev1.Node) bool {
+	if active, _ := activeRoll([]*corev1.Node{n}); active {
+		return true
+	}
+	if _, ok := n.Annotations[drain.AnnotationRequest]; ok {
+		s := n.Annotations[drain.AnnotationState]
+		return s != drain.StateDrained && s != drain.StateFailed
+	}
+	return false
+}
