@@ -21,7 +21,7 @@ import (
 	"rollscope/engine/control/controltest"
 )
 
-var now = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+var now = controltest.Start
 
 type harness struct {
 	*controltest.Harness
@@ -32,7 +32,6 @@ type harness struct {
 func newHarness(t testing.TB, objs ...runtime.Object) *harness {
 	t.Helper()
 	h := &harness{Harness: controltest.New(t, objs...)}
-	h.Clock.SetTime(now)
 	h.ctrl = New(h.Env)
 	h.Watch(h.ctrl)
 	return h

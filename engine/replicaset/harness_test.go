@@ -18,7 +18,7 @@ import (
 	"rollscope/engine/control/controltest"
 )
 
-var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+var t0 = controltest.Start
 
 // harness runs one controller against a fake clientset. The listers are fed
 // only when the test calls observe, so a test decides when "the informer"
@@ -32,7 +32,6 @@ type harness struct {
 func newHarness(t testing.TB, rc bool, objs ...runtime.Object) *harness {
 	t.Helper()
 	h := &harness{Harness: controltest.New(t)}
-	h.Clock.SetTime(t0)
 	// The fake API neither generates names nor assigns UIDs.
 	h.Client.PrependReactor("create", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
 		p := a.(k8stesting.CreateAction).GetObject().(*corev1.Pod)

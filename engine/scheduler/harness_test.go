@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"testing"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -17,7 +16,7 @@ import (
 	"rollscope/engine/control/controltest"
 )
 
-var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+var t0 = controltest.Start
 
 // harness runs the scheduler against a fake clientset whose binding
 // subresource sets spec.nodeName, as the API server's does. Listers and
@@ -30,7 +29,6 @@ type harness struct {
 func newHarness(t *testing.T, objs ...runtime.Object) *harness {
 	t.Helper()
 	h := &harness{Harness: controltest.New(t)}
-	h.Clock.SetTime(t0)
 	h.Client.PrependReactor("create", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
 		if a.GetSubresource() != "binding" {
 			return false, nil, nil
