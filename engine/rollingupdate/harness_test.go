@@ -173,7 +173,7 @@ func (w *world) settledAt(image string) bool {
 func (w *world) describe() string {
 	var b strings.Builder
 	for _, rc := range w.rcs() {
-		fmt.Fprintf(&b, "rc %s size %d status %d/%d ready gen %d/%d image %s selector %v annotations %v\n", rc.Name, size(&rc),
+		fmt.Fprintf(&b, "rc %s uid %s size %d status %d/%d ready gen %d/%d image %s selector %v annotations %v\n", rc.Name, rc.UID, size(&rc),
 			rc.Status.Replicas, rc.Status.ReadyReplicas, rc.Status.ObservedGeneration, rc.Generation,
 			rc.Spec.Template.Spec.Containers[0].Image, rc.Spec.Selector, rc.Annotations)
 	}
@@ -183,6 +183,9 @@ func (w *world) describe() string {
 		owner := "none"
 		if o := metav1.GetControllerOf(&p); o != nil {
 			owner = o.Name
+		}
+		if o := metav1.GetControllerOf(&p); o != nil {
+			owner += "/" + string(o.UID)
 		}
 		fmt.Fprintf(&b, "pod %s owner %s image %s labels %v terminating %v\n", p.Name, owner, p.Spec.Containers[0].Image, p.Labels, p.DeletionTimestamp != nil)
 	}
@@ -231,14 +234,26 @@ type crashingClient struct {
 	kubernetes.Interface
 	budget int64
 	writes atomic.Int64
+	// crashAfter, when set, ends the budget at the write it returns true
+	// for: "delete web", "create web", "update web", ...
+	crashAfter func(write string) bool
 }
 
-func (c *crashingClient) write() error {
+func (c *crashingClient) write(verb, name string) error {
 	n := c.writes.Add(1)
 	if b := atomic.LoadInt64(&c.budget); b >= 0 && n > b {
 		return errCrashed
 	}
+	if c.crashAfter != nil && c.crashAfter(verb+" "+name) {
+		atomic.StoreInt64(&c.budget, n)
+	}
 	return nil
+}
+
+// crashed reports whether a write has failed since the budget ran out.
+func (c *crashingClient) crashed() bool {
+	b := atomic.LoadInt64(&c.budget)
+	return b >= 0 && c.writes.Load() > b
 }
 
 func (c *crashingClient) CoreV1() typedcorev1.CoreV1Interface {
@@ -264,21 +279,21 @@ type crashingRCs struct {
 }
 
 func (r crashingRCs) Create(ctx context.Context, rc *corev1.ReplicationController, o metav1.CreateOptions) (*corev1.ReplicationController, error) {
-	if err := r.c.write(); err != nil {
+	if err := r.c.write("create", rc.Name); err != nil {
 		return nil, err
 	}
 	return r.ReplicationControllerInterface.Create(ctx, rc, o)
 }
 
 func (r crashingRCs) Update(ctx context.Context, rc *corev1.ReplicationController, o metav1.UpdateOptions) (*corev1.ReplicationController, error) {
-	if err := r.c.write(); err != nil {
+	if err := r.c.write("update", rc.Name); err != nil {
 		return nil, err
 	}
 	return r.ReplicationControllerInterface.Update(ctx, rc, o)
 }
 
 func (r crashingRCs) Delete(ctx context.Context, name string, o metav1.DeleteOptions) error {
-	if err := r.c.write(); err != nil {
+	if err := r.c.write("delete", name); err != nil {
 		return err
 	}
 	return r.ReplicationControllerInterface.Delete(ctx, name, o)
@@ -290,14 +305,14 @@ type crashingPods struct {
 }
 
 func (p crashingPods) Update(ctx context.Context, pod *corev1.Pod, o metav1.UpdateOptions) (*corev1.Pod, error) {
-	if err := p.c.write(); err != nil {
+	if err := p.c.write("update pod", pod.Name); err != nil {
 		return nil, err
 	}
 	return p.PodInterface.Update(ctx, pod, o)
 }
 
 func (p crashingPods) Delete(ctx context.Context, name string, o metav1.DeleteOptions) error {
-	if err := p.c.write(); err != nil {
+	if err := p.c.write("delete pod", name); err != nil {
 		return err
 	}
 	return p.PodInterface.Delete(ctx, name, o)

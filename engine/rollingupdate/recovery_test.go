@@ -24,8 +24,7 @@ func TestCrashAfterEveryWrite(t *testing.T) {
 		w := newWorld(t)
 		atomic.StoreInt64(&w.client.budget, int64(n))
 		w.request(fastRequest())
-		crashed := func() bool { return w.client.writes.Load() > int64(n) }
-		w.run(crashed, time.Hour)
+		w.run(w.client.crashed, time.Hour)
 		// Dead for a while: the rest of the cluster goes on.
 		w.runFor(30 * time.Second)
 		atomic.StoreInt64(&w.client.budget, -1)

@@ -8,8 +8,34 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/utils/clock"
 )
+
+// Clock is what Run waits on: real time against a live cluster, or an
+// embedded cluster's virtual time, which a rehearsal advances by running the
+// cluster for the wait.
+type Clock interface {
+	Now() time.Time
+	// Wait returns after d, or with ctx's error when ctx ends first.
+	Wait(ctx context.Context, d time.Duration) error
+}
+
+// RealClock is the wall clock.
+type RealClock struct{}
+
+// Now is time.Now.
+func (RealClock) Now() time.Time { return time.Now() }
+
+// Wait sleeps for d unless ctx ends first.
+func (RealClock) Wait(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
 
 // ErrNoProgress is returned by Run when nothing changed for the timeout.
 var ErrNoProgress = errors.New("timed out waiting for any update progress to be made")
@@ -18,7 +44,7 @@ var ErrNoProgress = errors.New("timed out waiting for any update progress to be 
 // to out, as the headless command does against a live cluster. A timeout of
 // zero waits for ever. Stopping it (ctx, an error) leaves the update where it
 // was: running it again continues.
-func Run(ctx context.Context, u *Updater, req Request, timeout time.Duration, clk clock.Clock, out io.Writer) error {
+func Run(ctx context.Context, u *Updater, req Request, timeout time.Duration, clk Clock, out io.Writer) error {
 	s := &Session{}
 	lastProgress := clk.Now()
 	for {
@@ -34,7 +60,7 @@ func Run(ctx context.Context, u *Updater, req Request, timeout time.Duration, cl
 		}
 		if o.Wrote {
 			lastProgress = clk.Now()
-		} else if timeout > 0 && clk.Since(lastProgress) > timeout {
+		} else if timeout > 0 && clk.Now().Sub(lastProgress) > timeout {
 			return fmt.Errorf("rolling update of replicationcontroller %q: %w (run the same command again to continue, or abort with --rollback)", req.Old, ErrNoProgress)
 		}
 		if o.Wait <= 0 {
@@ -43,12 +69,8 @@ func Run(ctx context.Context, u *Updater, req Request, timeout time.Duration, cl
 			}
 			continue
 		}
-		t := clk.NewTimer(o.Wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return fmt.Errorf("rolling update of replicationcontroller %q stopped: %w (run the same command again to continue)", req.Old, ctx.Err())
-		case <-t.C():
+		if err := clk.Wait(ctx, o.Wait); err != nil {
+			return fmt.Errorf("rolling update of replicationcontroller %q stopped: %w (run the same command again to continue)", req.Old, err)
 		}
 	}
 }

@@ -97,6 +97,9 @@ func (u *Updater) step(ctx context.Context, req Request, s *Session, nextOut *st
 	if old != nil && next == nil && old.Annotations[RenamingAnnotation] != "" {
 		// The next controller is gone and its pods are orphans: the copy
 		// takes them over at the next controller's size.
+		if req.Rollback {
+			return Outcome{}, errRenaming(old.Name, nextName)
+		}
 		o, err := u.write(PhaseRename, 0, u.update(ctx, renamed(old)))
 		o.Lines = []string{fmt.Sprintf("replicationcontroller/%s rolling updated\n", old.Name)}
 		o.Done = err == nil
@@ -131,7 +134,12 @@ func (u *Updater) step(ctx context.Context, req Request, s *Session, nextOut *st
 // already runs the new version, so there is nothing to go back to but a new
 // update.
 func errRenaming(old, next string) error {
-	return badRequest("cannot roll back replicationcontroller %q: the update has finished scaling and %q is being renamed to it, so there is no old controller left to restore; let the update finish, then start a new rolling update with the old image", old, next)
+	if next == "" {
+		next = "the next controller"
+	} else {
+		next = strconv.Quote(next)
+	}
+	return badRequest("cannot roll back replicationcontroller %q: the update has finished scaling and %s is being renamed to it, so there is no old controller left to restore; let the update finish, then start a new rolling update with the old image", old, next)
 }
 
 // nextName finds the next controller's name: as given, as recorded on the old
