@@ -62,18 +62,26 @@ func (d *dialog) view(s *screen, w, h int) []string {
 			out = append(out, line)
 		}
 	}
+	// Reasons and plans wrap: cut off, they would lose their point.
+	wrapped := func(style func(...string) string, indent, text string) {
+		for _, l := range wrap(text, w-len([]rune(indent))) {
+			add(style(indent + l))
+			indent = strings.Repeat(" ", len([]rune(indent)))
+		}
+	}
 	if d.problem != "" {
-		add(st.Bad.Render(" ✖ " + d.problem))
+		wrapped(st.Bad.Render, " ✖ ", d.problem)
 	}
 	if d.refusal != "" {
-		add(st.Warn.Render(" " + d.refusal))
+		wrapped(st.Warn.Render, " ", d.refusal)
 	}
 	if d.stage == stageConfirm || d.stage == stagePickRevision {
 		if d.stage == stageConfirm && d.refusal == "" {
-			add(st.Text.Render(" will send the same as: ") + st.Accent.Render(d.req.Kubectl()))
+			add(st.Text.Render(" will send the same as:"))
+			wrapped(st.Accent.Render, "   ", d.req.Kubectl())
 		}
 		for _, p := range d.plan {
-			add(st.Text.Render("   " + p))
+			wrapped(st.Text.Render, "   ", p)
 		}
 		if d.req.Kind == ActUndo && d.stage == stageConfirm && d.refusal == "" {
 			switch {
@@ -81,6 +89,8 @@ func (d *dialog) view(s *screen, w, h int) []string {
 				add(st.Muted.Render(" reading the pod template of revision " + itoa(d.req.Revision) + " …"))
 			case d.diffErr != nil:
 				add(st.Bad.Render(" cannot preview: " + d.diffErr.Error()))
+			case len(d.diff) == 0:
+				add(st.Muted.Render(fmt.Sprintf(" pod template: revision %d is the same as the current one", d.req.Revision)))
 			default:
 				add(st.Muted.Render(fmt.Sprintf(" pod template: current → revision %d", d.req.Revision)))
 			}
@@ -136,4 +146,26 @@ func (d *dialog) hint(assumeYes bool) string {
 		return send + " · tab complete · ctrl+u clear · esc cancel"
 	}
 	return "↑/↓ move · enter choose · esc cancel"
+}
+
+// wrap breaks text into lines of at most w cells at spaces; a word longer
+// than w is left whole for fit to cut.
+func wrap(text string, w int) []string {
+	if w <= 0 {
+		return []string{text}
+	}
+	var out []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		switch {
+		case line == "":
+			line = word
+		case widthOf(line)+1+widthOf(word) <= w:
+			line += " " + word
+		default:
+			out = append(out, line)
+			line = word
+		}
+	}
+	return append(out, line)
 }
