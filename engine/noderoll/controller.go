@@ -373,6 +373,7 @@ func (c *Controller) setState(ctx context.Context, r *roll, state, message strin
 	r.state = state
 	return nil
 }
+
 // summary lists nodes by name for messages.
 func summary(nodes []string) string {
 	if len(nodes) == 0 {
