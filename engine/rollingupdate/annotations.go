@@ -31,13 +31,18 @@ const (
 	// pods before they are orphaned.
 	RenamingAnnotation = "rollscope.dev/renaming"
 	RenamingLabel      = "rollscope.dev/renaming"
+	// DriverAnnotation on the next controller (and its renamed copy) says
+	// that Controller drives the update, so that it goes on after the old
+	// controller, and the request on it, are gone. An update that kubectl
+	// or the headless command started is left to them.
+	DriverAnnotation = "rollscope.dev/rolling-update-driver"
 	// RequestAnnotation on the old controller asks Controller for an update;
 	// its value is a Request as JSON.
 	RequestAnnotation = "rollscope.dev/rolling-update"
 )
 
 // rolloutAnnotations are removed from the controller that remains.
-var rolloutAnnotations = []string{SourceAnnotation, DesiredAnnotation, OriginalAnnotation, NextAnnotation, RenameAnnotation, RenamingAnnotation, RequestAnnotation}
+var rolloutAnnotations = []string{SourceAnnotation, DesiredAnnotation, OriginalAnnotation, NextAnnotation, RenameAnnotation, RenamingAnnotation, DriverAnnotation, RequestAnnotation}
 
 // DefaultDeploymentKey is the label that tells the two controllers' pods apart.
 const DefaultDeploymentKey = "deployment"
@@ -66,6 +71,8 @@ type Request struct {
 	MaxUnavailable *intstr.IntOrString `json:"maxUnavailable,omitempty"`
 	// Rollback aborts: the old controller grows back, the next one goes.
 	Rollback bool `json:"rollback,omitempty"`
+	// Driver, when set, is written to DriverAnnotation (Controller sets it).
+	Driver string `json:"-"`
 }
 
 // Duration is a time.Duration written as "1m30s" in JSON.

@@ -54,12 +54,14 @@ func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEve
 	}
 }
 
+// driverName is what Controller writes to DriverAnnotation.
+const driverName = "controller"
+
+// takesPart reports whether rc is part of an update this controller drives:
+// it carries a request, or it is the next controller of one.
 func takesPart(rc *corev1.ReplicationController) bool {
 	_, req := rc.Annotations[RequestAnnotation]
-	_, src := rc.Annotations[SourceAnnotation]
-	_, ren := rc.Annotations[RenameAnnotation]
-	_, copied := rc.Annotations[RenamingAnnotation]
-	return req || src || ren || copied
+	return req || rc.Annotations[DriverAnnotation] == driverName
 }
 
 // Sync takes one step of the update rc key takes part in and schedules the
@@ -82,6 +84,7 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 	if !ok {
 		return nil
 	}
+	req.Driver = driverName
 	s := c.session(ns + "/" + req.Old)
 	out, err := u.Step(ctx, req, s)
 	for _, l := range out.Lines {
@@ -117,6 +120,9 @@ func (c *Controller) request(ctx context.Context, u *Updater, rc *corev1.Replica
 	if v, ok := rc.Annotations[RequestAnnotation]; ok {
 		r, err := ParseRequest(rc.Name, v)
 		return r, err == nil, err
+	}
+	if !takesPart(rc) {
+		return Request{}, false, nil
 	}
 	if _, ok := rc.Annotations[RenamingAnnotation]; ok {
 		return Request{Old: rc.Name}, true, nil

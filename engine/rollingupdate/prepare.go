@@ -107,6 +107,9 @@ func (u *Updater) prepare(ctx context.Context, req Request, old *corev1.Replicat
 	if req.Next == "" {
 		next.Annotations[RenameAnnotation] = old.Name
 	}
+	if req.Driver != "" {
+		next.Annotations[DriverAnnotation] = req.Driver
+	}
 	if _, err := u.Client.CoreV1().ReplicationControllers(u.Namespace).Create(ctx, next, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
 		return Outcome{}, fmt.Errorf("create replicationcontroller %q for the update of %q: %w", next.Name, old.Name, err)
 	}
@@ -186,6 +189,9 @@ func renamedCopy(next *corev1.ReplicationController, name string) *corev1.Replic
 		rc.Annotations = map[string]string{}
 	}
 	rc.Annotations[RenamingAnnotation] = strconv.Itoa(int(size(next)))
+	if d := next.Annotations[DriverAnnotation]; d != "" {
+		rc.Annotations[DriverAnnotation] = d
+	}
 	zero := int32(0)
 	rc.Spec.Replicas = &zero
 	if rc.Spec.Selector == nil {
@@ -208,6 +214,7 @@ func renamed(rc *corev1.ReplicationController) *corev1.ReplicationController {
 	n, _ := annotationInt(rc, RenamingAnnotation)
 	rc.Spec.Replicas = &n
 	delete(rc.Annotations, RenamingAnnotation)
+	delete(rc.Annotations, DriverAnnotation)
 	delete(rc.Spec.Selector, RenamingLabel)
 	if rc.Spec.Template != nil {
 		delete(rc.Spec.Template.Labels, RenamingLabel)

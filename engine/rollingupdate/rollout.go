@@ -28,7 +28,7 @@ func (u *Updater) forward(ctx context.Context, req Request, old, next *corev1.Re
 	if hasSrc && src != sourceID(old) {
 		return Outcome{}, badRequest("Missing/unexpected annotations for controller %s, expected %s : %s", next.Name, sourceID(old), src)
 	}
-	if _, ok := annotationInt(next, DesiredAnnotation); !ok || !hasSrc {
+	if _, ok := annotationInt(next, DesiredAnnotation); !ok || !hasSrc || (req.Driver != "" && next.Annotations[DriverAnnotation] != req.Driver) {
 		// A partial rollout that lost its annotations: the desired size is
 		// the old controller's size before the update.
 		rc := next.DeepCopy()
@@ -43,6 +43,9 @@ func (u *Updater) forward(ctx context.Context, req Request, old, next *corev1.Re
 			rc.Annotations[DesiredAnnotation] = strconv.Itoa(int(desired))
 		}
 		rc.Annotations[SourceAnnotation] = sourceID(old)
+		if req.Driver != "" {
+			rc.Annotations[DriverAnnotation] = req.Driver
+		}
 		return u.write(PhaseRollout, 0, u.update(ctx, rc))
 	}
 	if _, ok := annotationInt(old, OriginalAnnotation); !ok || old.Annotations[NextAnnotation] != next.Name {

@@ -1,0 +1,102 @@
+package rollingupdate
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRunPrintsKubectlsLines runs the headless driver in the embedded
+// cluster on virtual time and checks its transcript, line for line.
+func TestRunPrintsKubectlsLines(t *testing.T) {
+	w := newWorld(t)
+	u := &Updater{Client: w.cluster.Client, Namespace: "default", Now: w.env.Clock.Now}
+	var out bytes.Buffer
+	req := fastRequest()
+	req.Old = "web"
+	if err := Run(context.Background(), u, req, time.Minute, VirtualClock{Runner: w.cluster.Runner}, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	want := `Created web-6b54f9ff4f
+Scaling up web-6b54f9ff4f from 0 to 4, scaling down web from 4 to 0 (keep 4 pods available, don't exceed 5 pods)
+Scaling web-6b54f9ff4f up to 1
+Scaling web down to 3
+Scaling web-6b54f9ff4f up to 2
+Scaling web down to 2
+Scaling web-6b54f9ff4f up to 3
+Scaling web down to 1
+Scaling web-6b54f9ff4f up to 4
+Scaling web down to 0
+Update succeeded. Deleting old controller: web
+Renaming web-6b54f9ff4f to web
+replicationcontroller/web rolling updated
+`
+	if out.String() != want {
+		t.Errorf("transcript\n got:\n%s\nwant:\n%s", out.String(), want)
+	}
+	w.run(func() bool { return w.settledAt(newImage) }, time.Minute)
+	if w.mostPods > replicas+maxSurge {
+		t.Errorf("%d pods at once", w.mostPods)
+	}
+}
+
+// TestRunStoppedThenRunAgainContinues: a headless run stopped part way
+// (Ctrl-C) and run again says it continues and finishes.
+func TestRunStoppedThenRunAgainContinues(t *testing.T) {
+	w := newWorld(t)
+	u := &Updater{Client: w.cluster.Client, Namespace: "default", Now: w.env.Clock.Now}
+	req := fastRequest()
+	req.Old, req.Next = "web", "web-v2"
+	ctx, cancel := context.WithCancel(context.Background())
+	var first bytes.Buffer
+	clk := stopAfter{VirtualClock{Runner: w.cluster.Runner}, 4, cancel}
+	if err := Run(ctx, u, req, time.Minute, &clk, &first); !errors.Is(err, context.Canceled) {
+		t.Fatalf("first run: got %v, want it stopped", err)
+	}
+	var second bytes.Buffer
+	if err := Run(context.Background(), u, req, time.Minute, VirtualClock{Runner: w.cluster.Runner}, &second); err != nil {
+		t.Fatalf("second run: %v\n%s", err, second.String())
+	}
+	if !strings.HasPrefix(second.String(), "Continuing update with existing controller web-v2.\n") ||
+		!strings.HasSuffix(second.String(), "Update succeeded. Deleting web\nreplicationcontroller/web rolling updated to \"web-v2\"\n") {
+		t.Errorf("second run printed:\n%s", second.String())
+	}
+	rcs := w.rcs()
+	if len(rcs) != 1 || rcs[0].Name != "web-v2" || size(&rcs[0]) != replicas || hasRolloutAnnotations(&rcs[0]) {
+		t.Errorf("after the update: %s", w.describe())
+	}
+}
+
+// TestRunTimesOutWithoutProgress: an update that cannot move (the new
+// image never becomes ready) stops after --timeout with kubectl's message.
+func TestRunTimesOutWithoutProgress(t *testing.T) {
+	w := newWorld(t)
+	u := &Updater{Client: w.cluster.Client, Namespace: "default", Now: w.env.Clock.Now}
+	req := fastRequest()
+	req.Old, req.Image = "web", "nginx:broken"
+	var out bytes.Buffer
+	err := Run(context.Background(), u, req, 30*time.Second, VirtualClock{Runner: w.cluster.Runner}, &out)
+	if !errors.Is(err, ErrNoProgress) {
+		t.Fatalf("got %v, want a timeout\n%s", err, out.String())
+	}
+}
+
+// stopAfter cancels the run at its nth wait, as Ctrl-C would.
+type stopAfter struct {
+	VirtualClock
+	n      int
+	cancel func()
+}
+
+func (s *stopAfter) Wait(ctx context.Context, d time.Duration) error {
+	if s.n--; s.n == 0 {
+		s.cancel()
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return s.VirtualClock.Wait(ctx, d)
+}
