@@ -185,7 +185,7 @@ func (c *Controller) evict(ctx context.Context, pods []*corev1.Pod, o Options, n
 		case apierrors.IsTooManyRequests(err):
 			c.retryAt[pod.UID] = now.Add(RetryDelay)
 			left = append(left, name)
-			blocked = append(blocked, c.blockedBy(pod))
+			blocked = append(blocked, c.refusedBy(ctx, pod))
 		case apierrors.IsForbidden(err) && apierrors.HasStatusCause(err, corev1.NamespaceTerminatingCause):
 			// The namespace is going away with its pods; retry later.
 			c.retryAt[pod.UID] = now.Add(RetryDelay)
@@ -216,6 +216,21 @@ func (c *Controller) blockedBy(pod *corev1.Pod) BlockedPod {
 	b := BlockedPod{Pod: pod.Namespace + "/" + pod.Name}
 	if budgets := budgetsFor(c.env.Listers.PodDisruptionBudgets, pod); len(budgets) > 0 {
 		b.Budget = budgets[0]
+	}
+	return b
+}
+
+// refusedBy is blockedBy with the budget read from the API: the cache does
+// not have the disruptions this sync's evictions just took.
+func (c *Controller) refusedBy(ctx context.Context, pod *corev1.Pod) BlockedPod {
+	b := c.blockedBy(pod)
+	if b.Budget.Name == "" {
+		return b
+	}
+	pdb, err := c.env.Client.PolicyV1().PodDisruptionBudgets(b.Budget.Namespace).Get(ctx, b.Budget.Name, metav1.GetOptions{})
+	if err == nil {
+		b.Budget.DisruptionsAllowed = pdb.Status.DisruptionsAllowed
+		b.Budget.CurrentHealthy, b.Budget.DesiredHealthy = pdb.Status.CurrentHealthy, pdb.Status.DesiredHealthy
 	}
 	return b
 }
