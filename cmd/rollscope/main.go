@@ -47,6 +47,7 @@ func newRoot() *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.RunE = addConsole(root)
 	root.AddCommand(newSimulate(), newScenarios())
+	root.AddCommand(newRollingUpdate())
 	return root
 }
 
