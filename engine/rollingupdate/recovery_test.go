@@ -1,6 +1,8 @@
 package rollingupdate
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -39,6 +41,41 @@ func TestCrashAfterEveryWrite(t *testing.T) {
 		}
 		if last := w.lines[len(w.lines)-1]; !strings.Contains(last, "rolling updated") {
 			t.Errorf("crash after write %d: last line %q", n, last)
+		}
+	}
+}
+
+// TestHeadlessRunKilledAfterEveryWriteThenRunAgain is the command-line story:
+// `rollscope rolling-update web --image=...` is killed after its Nth write,
+// for every N, and the same command run again finishes the update.
+func TestHeadlessRunKilledAfterEveryWriteThenRunAgain(t *testing.T) {
+	run := func(w *world, budget int64) error {
+		client := &crashingClient{Interface: w.cluster.Client, budget: budget}
+		u := &Updater{Client: client, Namespace: "default", Now: w.env.Clock.Now}
+		req := fastRequest()
+		req.Old = "web"
+		var out strings.Builder
+		return Run(context.Background(), u, req, time.Minute, VirtualClock{Runner: w.cluster.Runner}, &out)
+	}
+	for n := int64(1); ; n++ {
+		w := newWorld(t)
+		err := run(w, n)
+		if err == nil {
+			if n < 15 {
+				t.Fatalf("the update finished within %d writes; the test would cover too little", n)
+			}
+			break
+		}
+		if !errors.Is(err, errCrashed) {
+			t.Fatalf("killed after write %d: got %v", n, err)
+		}
+		w.runFor(30 * time.Second)
+		if err := run(w, -1); err != nil {
+			t.Fatalf("run again after write %d: %v", n, err)
+		}
+		w.run(func() bool { return w.settledAt(newImage) }, time.Minute)
+		if w.mostPods > replicas+maxSurge {
+			t.Errorf("killed after write %d: %d pods ran at once, more than replicas + maxSurge = %d", n, w.mostPods, replicas+maxSurge)
 		}
 	}
 }
