@@ -11,6 +11,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"rollscope/engine/actions"
+	"rollscope/kube/access"
 	"rollscope/model"
 	"rollscope/ui"
 )
@@ -161,4 +162,19 @@ func (a *clusterActions) UndoPreview(ctx context.Context, namespace, name string
 	}
 	back := model.TemplateFromReplicaSet(rs)
 	return model.TemplateDiff(&d.Spec.Template, &back), nil
+}
+
+// accessTimeout bounds the permission checks at start: a slow API server
+// delays the first frame by at most this much.
+const accessTimeout = 5 * time.Second
+
+// checkAccess disables the keys a live cluster will not allow, with the
+// reason (SelfSubjectAccessReviews). The embedded cluster has no RBAC.
+func (f *actionFlags) checkAccess(ctx context.Context, opts *ui.Options, client kubernetes.Interface, namespace string) {
+	if f.readOnly {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, accessTimeout)
+	defer cancel()
+	opts.Denied = access.Denied(ctx, client, namespace)
 }

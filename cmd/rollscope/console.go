@@ -141,6 +141,7 @@ func runLive(ctx context.Context, f *rootFlags, name string, theme themes.Theme,
 		Keys:       keys,
 	}
 	f.acts.apply(&opts, conn.Client, time.Now)
+	f.acts.checkAccess(ctx, &opts, conn.Client, conn.Namespace)
 	return runConsole(ctx, conn.Client, opts, nil)
 }
 
