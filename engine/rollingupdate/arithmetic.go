@@ -62,9 +62,10 @@ type Decision struct {
 	To   int32
 }
 
-// Availability counts available pods of the old and the next controller; it
-// is asked only when a scale-down is being considered, as upstream asks.
-type Availability func() (oldAvailable, nextAvailable int32, err error)
+// Availability counts the next controller's available pods. It is asked
+// only when a scale-down is being considered, as upstream asks (upstream
+// counts the old controller's too, and does not use them).
+type Availability func() (nextAvailable int32, err error)
 
 // Next decides the rollout step for the current sizes: scale the next
 // controller up when the ceiling allows, else scale the old one down as far
@@ -81,7 +82,7 @@ func Next(l Limits, oldSize, nextSize int32, available Availability) (Decision, 
 	if oldSize == 0 {
 		return Decision{Move: Hold}, nil
 	}
-	_, nextAvailable, err := available()
+	nextAvailable, err := available()
 	if err != nil {
 		return Decision{}, err
 	}

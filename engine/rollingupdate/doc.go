@@ -6,8 +6,10 @@
 //
 // The update is a step function: Step reads both controllers and their pods,
 // makes at most one write and says how long to wait before the next step.
-// Two drivers run it: Controller, a control.Controller requested by an
-// annotation on the old controller (the embedded cluster on virtual time), and
-// Run, a loop on a clock for the headless command against a live cluster.
-// The scaling arithmetic (Limits, Next) is the legacy updater's, exactly.
+// Two drivers run it: Controller, a control.Controller requested by
+// RequestAnnotation on the old controller (the embedded cluster on virtual
+// time), and Run, a loop on a Clock for the headless command: RealClock
+// against a live cluster, VirtualClock for a rehearsal on the embedded one.
+// The scaling arithmetic (Limits, Next) is the legacy updater's, exactly;
+// Describe reads an update's state back for display.
 package rollingupdate

@@ -114,8 +114,8 @@ func (u *Updater) rollout(ctx context.Context, req Request, source, target *core
 		// size before the next decision.
 		return Outcome{Phase: PhaseRollout, Wait: poll, Lines: lines}, nil
 	}
-	d, err := Next(l, size(source), size(target), func() (int32, int32, error) {
-		return u.available(ctx, source, target)
+	d, err := Next(l, size(source), size(target), func() (int32, error) {
+		return u.available(ctx, target)
 	})
 	if err != nil {
 		return Outcome{}, err
@@ -153,28 +153,20 @@ func (u *Updater) scale(ctx context.Context, rc *corev1.ReplicationController, t
 	return u.update(ctx, rc)
 }
 
-// available counts the available pods (minReadySeconds on the cluster's
-// clock, not terminating) of each controller, by its selector.
-func (u *Updater) available(ctx context.Context, source, target *corev1.ReplicationController) (int32, int32, error) {
-	count := func(rc *corev1.ReplicationController) (int32, error) {
-		pods, err := u.pods(ctx, rc.Spec.Selector)
-		if err != nil {
-			return 0, err
-		}
-		var n int32
-		for i := range pods {
-			if pods[i].DeletionTimestamp == nil && model.IsPodAvailable(&pods[i], rc.Spec.MinReadySeconds, u.now()) {
-				n++
-			}
-		}
-		return n, nil
-	}
-	a, err := count(source)
+// available counts rc's available pods (minReadySeconds on the cluster's
+// clock, not terminating), by its selector.
+func (u *Updater) available(ctx context.Context, rc *corev1.ReplicationController) (int32, error) {
+	pods, err := u.pods(ctx, rc.Spec.Selector)
 	if err != nil {
-		return 0, 0, err
+		return 0, err
 	}
-	b, err := count(target)
-	return a, b, err
+	var n int32
+	for i := range pods {
+		if pods[i].DeletionTimestamp == nil && model.IsPodAvailable(&pods[i], rc.Spec.MinReadySeconds, u.now()) {
+			n++
+		}
+	}
+	return n, nil
 }
 
 func (u *Updater) now() time.Time {

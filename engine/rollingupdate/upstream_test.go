@@ -26,7 +26,6 @@ type transcriptCase struct {
 	MaxSurge       intstr.IntOrString `json:"maxSurge"`
 	Script         []struct {
 		Type     string `json:"type"`
-		OldReady int32  `json:"oldReady"`
 		NewReady int32  `json:"newReady"`
 		To       int32  `json:"to"`
 		Noop     bool   `json:"noop"`
@@ -85,13 +84,12 @@ func replay(in transcriptCase) (string, error) {
 			return out.String(), fmt.Errorf("no end after %d steps", steps)
 		}
 		var pending int = -1
-		d, err := Next(l, oldSize, nextSize, func() (int32, int32, error) {
+		d, err := Next(l, oldSize, nextSize, func() (int32, error) {
 			if len(downs) == 0 {
-				return 0, 0, fmt.Errorf("availability asked more often than the script answers (old %d, next %d)", oldSize, nextSize)
+				return 0, fmt.Errorf("availability asked more often than the script answers (old %d, next %d)", oldSize, nextSize)
 			}
 			pending, downs = downs[0], downs[1:]
-			s := in.Script[pending]
-			return s.OldReady, s.NewReady, nil
+			return in.Script[pending].NewReady, nil
 		})
 		if err != nil {
 			return out.String(), err
