@@ -79,3 +79,29 @@ func TestHeadlessRunKilledAfterEveryWriteThenRunAgain(t *testing.T) {
 		}
 	}
 }
+
+// TestCustomDeploymentKeySurvivesLosingTheRequest: the request, and with it
+// --deployment-label-key, goes with the old controller; the rename still
+// finishes from what the next controller carries.
+func TestCustomDeploymentKeySurvivesLosingTheRequest(t *testing.T) {
+	for _, after := range []string{"delete web", "create web", "delete web-6b54f9ff4f"} {
+		t.Run(after, func(t *testing.T) {
+			w := newWorld(t)
+			w.client.crashAfter = func(write string) bool { return write == after }
+			req := fastRequest()
+			req.DeploymentKey = "track"
+			w.request(req)
+			w.run(w.client.crashed, time.Hour)
+			w.runFor(30 * time.Second)
+			w.client.crashAfter = nil
+			atomic.StoreInt64(&w.client.budget, -1)
+			w.ctrl.restart(w)
+			w.cluster.Runner.Do(func() {})
+			w.run(func() bool { return w.settledAt(newImage) }, time.Hour)
+			rc := w.rcs()[0]
+			if rc.Spec.Selector["track"] == "" {
+				t.Errorf("selector %v lacks the deployment key track", rc.Spec.Selector)
+			}
+		})
+	}
+}

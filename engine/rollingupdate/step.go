@@ -115,10 +115,9 @@ func (u *Updater) step(ctx context.Context, req Request, s *Session, nextOut *st
 	case next == nil:
 		return u.withoutNext(ctx, req, old, nextName, s)
 	}
-	if req.DeploymentKey != "" && old.Spec.Selector[req.DeploymentKey] != "" &&
-		old.Spec.Selector[req.DeploymentKey] == next.Spec.Selector[req.DeploymentKey] {
-		// The old name already holds a copy of next: the last write of the
-		// rename is left.
+	if _, ok := old.Annotations[RenamingAnnotation]; ok && next.Annotations[RenameAnnotation] == old.Name {
+		// The old name already holds a copy of next, not yet in charge:
+		// next goes, leaving its pods to the copy.
 		if req.Rollback {
 			return Outcome{}, errRenaming(req.Old, next.Name)
 		}
