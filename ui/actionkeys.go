@@ -37,6 +37,58 @@ type previewMsg struct {
 	err      error
 }
 
+// forecastMsg brings the confirmation its forecast.
+type forecastMsg struct {
+	req  ActionRequest
+	text string
+	err  error
+}
+
+// startsRollout reports whether the action starts a rollout the forecast
+// can describe.
+func startsRollout(k ActionKind) bool { return k == ActSetImage || k == ActUndo || k == ActAbort }
+
+// forecast asks what the rollout will do.
+func (m Model) forecast(r ActionRequest) tea.Cmd {
+	acts := m.actions
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), ActionTimeout)
+		defer cancel()
+		text, err := acts.Forecast(ctx, r)
+		return forecastMsg{req: r, text: text, err: err}
+	}
+}
+
+// forecasted shows the forecast, if its confirmation is still open.
+func (m Model) forecasted(msg forecastMsg) (tea.Model, tea.Cmd) {
+	d := m.dialog
+	if d == nil || d.stage != stageConfirm || d.req != msg.req {
+		return m, nil
+	}
+	if msg.err != nil {
+		d.forecast = "no forecast: " + msg.err.Error()
+	} else {
+		d.forecast = msg.text
+	}
+	return m, nil
+}
+
+// confirming is what opening a confirmation asks for in the background:
+// the forecast and, for an undo, the template diff.
+func (m Model) confirming(d *dialog) tea.Cmd {
+	if d.refusal != "" {
+		return nil
+	}
+	var cmds []tea.Cmd
+	if startsRollout(d.req.Kind) {
+		cmds = append(cmds, m.forecast(d.req))
+	}
+	if d.req.Kind == ActUndo {
+		cmds = append(cmds, m.preview(d.req))
+	}
+	return tea.Batch(cmds...)
+}
+
 // actionRecorder is a Source that keeps the console's actions in the
 // timeline; model.Cluster is one.
 type actionRecorder interface {
@@ -133,6 +185,9 @@ func (m Model) openDialog(d *dialog) (tea.Model, tea.Cmd) {
 		if d.stage == stageConfirm && m.assumeYes && d.refusal == "" {
 			return m.send()
 		}
+		if d.stage == stageConfirm {
+			return m, m.confirming(d)
+		}
 	}
 	return m, nil
 }
@@ -199,9 +254,7 @@ func (m Model) dialogKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if m.assumeYes && d.refusal == "" {
 			return m.send()
 		}
-		if d.req.Kind == ActUndo && d.refusal == "" {
-			return m, m.preview(d.req)
-		}
+		return m, m.confirming(d)
 	}
 	if d.stage == stagePickRevision {
 		m.prepare(d) // the preview follows the cursor

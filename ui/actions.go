@@ -28,6 +28,9 @@ type Actions interface {
 	// went back to revision: '-' lines the current template has, '+'
 	// lines the revision brings back.
 	UndoPreview(ctx context.Context, namespace, name string, revision int64) ([]model.DiffLine, error)
+	// Forecast says what the rollout a set image, undo or abort starts
+	// will do: scaling steps, peak pods, lowest availability, duration.
+	Forecast(ctx context.Context, r ActionRequest) (string, error)
 }
 
 // ErrNothingToDo marks an action that sent nothing because the deployment

@@ -48,6 +48,10 @@ func (f *fakeActions) Do(_ context.Context, r ActionRequest) (string, error) {
 	return f.result, f.err
 }
 
+func (f *fakeActions) Forecast(_ context.Context, r ActionRequest) (string, error) {
+	return "4 scaling steps in 2 waves, at most 13 pods, never fewer than 8 available, about 22s", nil
+}
+
 func (f *fakeActions) UndoPreview(context.Context, string, string, int64) ([]model.DiffLine, error) {
 	return f.diff, nil
 }
@@ -79,16 +83,23 @@ func run(m Model, msgs ...tea.Msg) Model {
 	for _, msg := range msgs {
 		next, cmd := m.Update(msg)
 		m = next.(Model)
-		for cmd != nil {
-			out := cmd()
-			switch out.(type) {
-			case inspectedMsg, actionDoneMsg, previewMsg:
-				next, cmd = m.Update(out)
-				m = next.(Model)
-			default:
-				cmd = nil
-			}
+		m = runCmd(m, cmd)
+	}
+	return m
+}
+
+func runCmd(m Model, cmd tea.Cmd) Model {
+	if cmd == nil {
+		return m
+	}
+	switch out := cmd().(type) {
+	case tea.BatchMsg:
+		for _, c := range out {
+			m = runCmd(m, c)
 		}
+	case inspectedMsg, actionDoneMsg, previewMsg, forecastMsg:
+		next, more := m.Update(out)
+		m = runCmd(next.(Model), more)
 	}
 	return m
 }

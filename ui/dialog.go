@@ -46,6 +46,8 @@ type dialog struct {
 	// diffErr when it could not be read.
 	diffReady bool
 	diffErr   error
+	// forecast is what the rollout will do, "" until it is known.
+	forecast string
 	// refusal, when set, is why nothing will be sent; the confirmation
 	// then only closes.
 	refusal string

@@ -83,6 +83,13 @@ func (d *dialog) view(s *screen, w, h int) []string {
 		for _, p := range d.plan {
 			wrapped(st.Text.Render, "   ", p)
 		}
+		if d.stage == stageConfirm && d.refusal == "" && startsRollout(d.req.Kind) {
+			f := d.forecast
+			if f == "" {
+				f = "working out what the rollout will do …"
+			}
+			wrapped(st.Accent.Render, " forecast: ", f)
+		}
 		if d.req.Kind == ActUndo && d.stage == stageConfirm && d.refusal == "" {
 			switch {
 			case !d.diffReady:

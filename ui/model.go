@@ -133,6 +133,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.done(msg)
 	case previewMsg:
 		return m.previewed(msg)
+	case forecastMsg:
+		return m.forecasted(msg)
 	}
 	return m, nil
 }
