@@ -1,6 +1,7 @@
 package embedded_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -26,6 +27,7 @@ import (
 	"rollscope/engine/noderoll"
 	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
+	"rollscope/engine/trace"
 	"rollscope/kube/memapi"
 	"rollscope/model"
 )
@@ -722,5 +724,78 @@ func BenchmarkNodeRoll500(b *testing.B) {
 				evicted, len(r.terminated), wall.Round(time.Millisecond), r.clock.Now().Sub(virtualStart))
 		}
 		r.cluster.Runner.Close()
+	}
+}
+
+func TestDrainPreviewListsPodsBudgetsAndBlockers(t *testing.T) {
+	// Four pods on two nodes with two slots each: two per node. minAvailable
+	// 3 of 4 allows one disruption, so a node's second pod will wait.
+	r := startRollRun(t, groupScenario("Node", 2, 2, 4, 3, "", "1"))
+	r.runFor(time.Minute)
+	p, err := drain.PreviewDrain(r.cluster.Runner.Listers(), "pool-0", drain.Options{}, r.clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Plan.Evict) != 2 || p.Plan.Err() != nil {
+		t.Fatalf("preview evicts %d pods (refusal %v), want the node's 2 pods", len(p.Plan.Evict), p.Plan.Err())
+	}
+	if len(p.Budgets) != 1 || p.Budgets[0].Name != "web" || p.Budgets[0].DisruptionsAllowed != 1 {
+		t.Fatalf("budgets %+v, want web allowing 1 disruption", p.Budgets)
+	}
+	if len(p.Blocked) != 1 || p.Blocked[0].Pod != "default/"+p.Plan.Evict[1].Name {
+		t.Fatalf("blocked %+v, want the node's second pod", p.Blocked)
+	}
+	if _, err := drain.PreviewDrain(r.cluster.Runner.Listers(), "pool-7", drain.Options{}, r.clock.Now()); err == nil || !strings.Contains(err.Error(), "no such node") {
+		t.Errorf("preview of an unknown node: %v", err)
+	}
+}
+
+func TestScenarioDrainActionDrainsTheNodeAndTracesIt(t *testing.T) {
+	src := groupScenario("Node", 3, 10, 4, 3, "", "1") + `
+actions:
+  - {at: 30s, drain: {node: pool-1}}
+`
+	var results []string
+	sc, err := scenario.Parse("drain.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := sim.NewClock(epoch)
+	api := memapi.New(memapi.Options{Clock: clock, Seed: sc.Seed})
+	var out bytes.Buffer
+	tw := trace.New(&out, trace.JSONL, epoch, sc.NodeGroups)
+	c, err := embedded.Start(context.Background(), api, clock, sc, embedded.Options{
+		Observers: []sim.Observer{tw.Observe},
+		OnAction:  func(_ time.Time, kind, target, result string) { results = append(results, kind+" "+target+": "+result) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if end, err := c.Run(context.Background(), 0); err != nil || end != sim.EndQuiescent {
+		t.Fatalf("run ended %q: %v", end, err)
+	}
+	if len(results) != 1 || results[0] != "drain node/pool-1: ok" {
+		t.Fatalf("action results %v", results)
+	}
+	n, err := api.Client().CoreV1().Nodes().Get(context.Background(), "pool-1", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.Annotations[drain.AnnotationState] != drain.StateDrained || !n.Spec.Unschedulable || n.Annotations[drain.AnnotationPodsLeft] != "0" {
+		t.Errorf("pool-1 state %q unschedulable %v pods left %q, want drained, cordoned, 0",
+			n.Annotations[drain.AnnotationState], n.Spec.Unschedulable, n.Annotations[drain.AnnotationPodsLeft])
+	}
+	if pods, _ := c.Runner.Listers().PodIndex.ByIndex("spec.nodeName", "pool-1"); len(pods) != 0 {
+		t.Errorf("%d pods still on pool-1", len(pods))
+	}
+	d, _ := c.Runner.Listers().Deployments.Deployments("default").Get("web")
+	if d.Status.AvailableReplicas != 4 {
+		t.Errorf("web has %d available, want 4 (rescheduled elsewhere)", d.Status.AvailableReplicas)
+	}
+	if err := tw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if want := `"type":"node","name":"pool-1","group":"pool","ready":true,"unschedulable":true,"pods":0`; !strings.Contains(out.String(), want) {
+		t.Errorf("the trace has no node line for the drained node (%s)", want)
 	}
 }

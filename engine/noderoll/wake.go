@@ -1,6 +1,7 @@
 package noderoll
 
 import (
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
@@ -12,7 +13,7 @@ import (
 // replacement without waiting for its next unrelated sync. The node-group
 // controller queues a group only when one of its nodes is deleted; until it
 // also does so on detach, the embedded cluster registers it through this.
-// groupKey must be the node-group controller's key for a group.
+// groupKey must return the node-group controller's queue key for a group.
 func WakeGroupsOnDetach(groups control.Controller, groupKey func(group string) string) control.Controller {
 	return wakeOnDetach{Controller: groups, key: groupKey}
 }
@@ -23,7 +24,7 @@ type wakeOnDetach struct {
 }
 
 // Watches adds, to the wrapped controller's node handlers, one that queues
-// a node's group when the node is detached.
+// a node's group when the node becomes detached.
 func (w wakeOnDetach) Watches(q control.Queue) map[control.Kind]cache.ResourceEventHandler {
 	handlers := w.Controller.Watches(q)
 	inner := handlers[control.Nodes]
@@ -37,14 +38,10 @@ func (w wakeOnDetach) Watches(q control.Queue) map[control.Kind]cache.ResourceEv
 			if inner != nil {
 				inner.OnUpdate(oldObj, newObj)
 			}
-			if n, ok := newObj.(interface{ GetAnnotations() map[string]string }); ok {
-				old, _ := oldObj.(interface{ GetAnnotations() map[string]string })
-				was := old != nil && old.GetAnnotations()[nodegroup.AnnotationDetached] == "true"
-				if !was && n.GetAnnotations()[nodegroup.AnnotationDetached] == "true" {
-					if node, ok := newObj.(interface{ GetLabels() map[string]string }); ok {
-						q.Add(w.key(node.GetLabels()[nodegroup.LabelGroup]))
-					}
-				}
+			old, ok1 := oldObj.(*corev1.Node)
+			n, ok2 := newObj.(*corev1.Node)
+			if ok1 && ok2 && !detached(old) && detached(n) {
+				q.Add(w.key(nodegroup.GroupOf(n)))
 			}
 		},
 		DeleteFunc: func(obj any) {
