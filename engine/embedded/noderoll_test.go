@@ -799,3 +799,29 @@ actions:
 		t.Errorf("the trace has no node line for the drained node (%s)", want)
 	}
 }
+
+func TestPauseFinishesTheNodeInFlightAndStartsNoMore(t *testing.T) {
+	r := startRollRun(t, groupScenario("Node", 3, 10, 4, 3, "", "1"))
+	r.runFor(time.Minute)
+	r.requestRoll("pool", noderoll.Options{})
+	r.runUntil(5*time.Minute, "the first node draining", func() bool { return r.maxDraining > 0 })
+	ctx := context.Background()
+	if err := noderoll.Pause(ctx, r.api.Client(), "pool"); err != nil {
+		t.Fatal(err)
+	}
+	r.runFor(10 * time.Minute)
+	if len(r.terminated) != 1 || len(r.outdated()) != 2 {
+		t.Fatalf("paused roll: terminated %v, outdated %v; want the node in flight finished and no other started", r.terminated, r.outdated())
+	}
+	if err := noderoll.Pause(ctx, r.api.Client(), "pool"); err == nil || !strings.Contains(err.Error(), "it is paused") {
+		t.Errorf("pausing twice: %v", err)
+	}
+	if err := noderoll.Resume(ctx, r.api.Client(), "pool"); err != nil {
+		t.Fatal(err)
+	}
+	r.finish()
+	if len(r.outdated()) != 0 {
+		t.Errorf("resumed roll left %v outdated", r.outdated())
+	}
+	r.requireNoBudgetViolations()
+}
