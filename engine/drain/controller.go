@@ -240,9 +240,11 @@ func (c *Controller) nextRetry(now time.Time) time.Duration {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	next := RetryDelay
-	for _, at := range c.retryAt {
+	for uid, at := range c.retryAt {
 		if d := at.Sub(now); d > 0 && d < next {
 			next = d
+		} else if d <= -RetryDelay {
+			delete(c.retryAt, uid) // the pod went away without being tried again
 		}
 	}
 	return next
