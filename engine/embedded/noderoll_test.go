@@ -825,3 +825,23 @@ func TestPauseFinishesTheNodeInFlightAndStartsNoMore(t *testing.T) {
 	}
 	r.requireNoBudgetViolations()
 }
+
+func TestDisableEvictionDeletesDespiteTheBudget(t *testing.T) {
+	// minAvailable 4 of 4: eviction would never be allowed.
+	r := startRollRun(t, groupScenario("Node", 3, 10, 4, 4, "", "1"))
+	r.runFor(time.Minute)
+	var busy string
+	for _, n := range r.nodes() {
+		if pods, _ := r.cluster.Runner.Listers().PodIndex.ByIndex("spec.nodeName", n.Name); len(pods) > 0 {
+			busy = n.Name
+			break
+		}
+	}
+	if err := drain.Request(context.Background(), r.api.Client(), busy, drain.Options{DisableEviction: true}); err != nil {
+		t.Fatal(err)
+	}
+	r.runUntil(time.Minute, "drained", func() bool { return r.node(busy).Annotations[drain.AnnotationState] == drain.StateDrained })
+	if len(r.blocked) != 0 {
+		t.Errorf("a drain with eviction disabled was blocked: %v", r.blocked)
+	}
+}
