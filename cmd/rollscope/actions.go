@@ -117,12 +117,27 @@ func (a *clusterActions) Do(ctx context.Context, r ui.ActionRequest) (string, er
 	case ui.ActResume:
 		err = actions.Resume(ctx, c, t)
 	case ui.ActUndo:
+		resumed := false
 		if r.ResumeFirst {
-			if err := actions.Resume(ctx, c, t); err != nil && !errors.Is(err, actions.ErrNothingToDo) {
+			// A revision that is not there is refused before the resume.
+			if _, err := a.UndoPreview(ctx, r.Namespace, r.Deployment, r.Revision); err != nil {
+				return "", fmt.Errorf("cannot undo deployment/%s: %w", r.Deployment, err)
+			}
+			switch err := actions.Resume(ctx, c, t); {
+			case err == nil:
+				resumed = true
+			case !errors.Is(err, actions.ErrNothingToDo):
 				return "", err
 			}
 		}
 		err = actions.Undo(ctx, c, t, r.Revision)
+		if err != nil && resumed {
+			// Leave the cluster as it was: paused, on the same template.
+			if perr := actions.Pause(ctx, c, t); perr != nil {
+				return "", fmt.Errorf("%w — and it stays resumed: pausing it again failed too: %w", err, perr)
+			}
+			return "", fmt.Errorf("%w — paused it again, as it was", err)
+		}
 	case ui.ActAbort:
 		var done actions.Aborted
 		done, err = actions.Abort(ctx, c, t)

@@ -11,9 +11,14 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
 
 	"rollscope/ui"
 )
@@ -246,4 +251,59 @@ func TestClusterActionsForecast(t *testing.T) {
 	if want := "6 scaling steps in 2 waves, at most 5 pods, never fewer than 3 available, about 24s"; got != want {
 		t.Fatalf("forecast %q, want %q", got, want)
 	}
+}
+
+// An undo that resumes first and then fails pauses the deployment again:
+// a failed action leaves the cluster as it was. A missing revision is
+// refused before the resume.
+func TestResumeFirstUndoThatFailsPausesAgain(t *testing.T) {
+	d, one := undoFixture()
+	c := fake.NewSimpleClientset(d, one)
+	c.PrependReactor("patch", "deployments", func(act clienttesting.Action) (bool, runtime.Object, error) {
+		if act.(clienttesting.PatchAction).GetPatchType() == types.JSONPatchType {
+			return true, nil, apierrors.NewForbidden(schema.GroupResource{Group: "apps", Resource: "deployments"}, "web", errors.New("no"))
+		}
+		return false, nil, nil
+	})
+	a := &clusterActions{client: c, now: time.Now}
+	_, err := a.Do(context.Background(), ui.ActionRequest{Kind: ui.ActUndo, Namespace: "default", Deployment: "web", Revision: 1, ResumeFirst: true})
+	if err == nil || !strings.Contains(err.Error(), "forbidden") || !strings.Contains(err.Error(), "paused it again") {
+		t.Fatalf("error %v", err)
+	}
+	got, err := c.AppsV1().Deployments("default").Get(context.Background(), "web", metav1.GetOptions{})
+	if err != nil || !got.Spec.Paused {
+		t.Fatalf("after the failed undo the deployment is paused=%v (%v), want paused as before", got.Spec.Paused, err)
+	}
+
+	c = fake.NewSimpleClientset(d, one)
+	a = &clusterActions{client: c, now: time.Now}
+	_, err = a.Do(context.Background(), ui.ActionRequest{Kind: ui.ActUndo, Namespace: "default", Deployment: "web", Revision: 4, ResumeFirst: true})
+	if err == nil || !strings.Contains(err.Error(), "unable to find specified revision 4") {
+		t.Fatalf("error %v", err)
+	}
+	for _, act := range c.Actions() {
+		if act.GetVerb() == "patch" {
+			t.Fatalf("an undo to a missing revision sent %v", act)
+		}
+	}
+}
+
+// undoFixture is a paused deployment on a:2 with revision 1 (a:1) kept.
+func undoFixture() (*appsv1.Deployment, *appsv1.ReplicaSet) {
+	replicas := int32(1)
+	yes := true
+	tpl := func(img string) corev1.PodTemplateSpec {
+		return corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
+			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: img}}}}
+	}
+	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default", UID: "d"},
+		Spec: appsv1.DeploymentSpec{Replicas: &replicas, Paused: true, Template: tpl("a:2"),
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}}
+	one := &appsv1.ReplicaSet{
+		ObjectMeta: metav1.ObjectMeta{Name: "web-1", Namespace: "default", UID: "r", Labels: map[string]string{"app": "web"},
+			Annotations:     map[string]string{"deployment.kubernetes.io/revision": "1"},
+			OwnerReferences: []metav1.OwnerReference{{Kind: "Deployment", Name: "web", UID: "d", Controller: &yes}}},
+		Spec: appsv1.ReplicaSetSpec{Replicas: &replicas, Template: tpl("a:1")},
+	}
+	return d, one
 }
