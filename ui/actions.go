@@ -130,7 +130,7 @@ func (r ActionRequest) Kubectl() string {
 		}
 		return undo
 	case ActAbort:
-		return "(no kubectl equivalent: the template of the stable revision goes back, with a rollscope.dev/aborted note)"
+		return "no kubectl command does this: one update of " + d + ", written with the resourceVersion read"
 	}
 	return ""
 }

@@ -77,7 +77,11 @@ func (d *dialog) view(s *screen, w, h int) []string {
 	}
 	if d.stage == stageConfirm || d.stage == stagePickRevision {
 		if d.stage == stageConfirm && d.refusal == "" {
-			add(st.Text.Render(" will send the same as:"))
+			if d.req.Kind == ActAbort {
+				add(st.Text.Render(" will send:"))
+			} else {
+				add(st.Text.Render(" will send the same as:"))
+			}
 			wrapped(st.Accent.Render, "   ", d.req.Kubectl())
 		}
 		for _, p := range d.plan {
