@@ -210,6 +210,20 @@ func (a *clusterActions) Forecast(ctx context.Context, r ui.ActionRequest) (stri
 	}
 	var target *appsv1.ReplicaSet
 	switch r.Kind {
+	case ui.ActSetImage:
+		// Setting an image an earlier revision ran brings its
+		// ReplicaSet back rather than creating one.
+		next := d.Spec.Template.DeepCopy()
+		for i := range next.Spec.Containers {
+			if next.Spec.Containers[i].Name == r.Container {
+				next.Spec.Containers[i].Image = r.Image
+			}
+		}
+		for _, rs := range rss {
+			if model.EqualIgnoreHash(&rs.Spec.Template, next) {
+				target = rs
+			}
+		}
 	case ui.ActUndo:
 		if target, err = model.FindRevision(d, rss, r.Revision); err != nil {
 			return "", err

@@ -251,6 +251,14 @@ func TestClusterActionsForecast(t *testing.T) {
 	if want := "6 scaling steps in 2 waves, at most 5 pods, never fewer than 3 available, about 24s"; got != want {
 		t.Fatalf("forecast %q, want %q", got, want)
 	}
+	// Back to the image the only ReplicaSet runs: nothing to roll.
+	got, err = a.Forecast(context.Background(), ui.ActionRequest{Kind: ui.ActSetImage, Namespace: "default", Deployment: "web", Container: "app", Image: "a:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(got, "0 scaling steps in 0 waves") {
+		t.Fatalf("forecast %q for the image already running", got)
+	}
 }
 
 // An undo that resumes first and then fails pauses the deployment again:
