@@ -30,10 +30,11 @@ func TemplateDiff(from, to *corev1.PodTemplateSpec) []DiffLine {
 	return diffLines(a, b)
 }
 
-// RevisionDiff is the template change revision made: the diff from the
-// deployment's previous known revision (the highest one below it) to it. The
-// first revision diffs against nothing. A revision the history shows as Gone
-// still diffs, from the ReplicaSet a rollback reused for it.
+// RevisionDiff is what separates revision from the deployment's current pod
+// template: '-' lines are in the revision only, '+' lines in the current
+// template only — what rolling back to it would undo. The current revision
+// diffs as all unchanged. A revision the history shows as Gone still diffs,
+// from the ReplicaSet a rollback reused for it.
 func (c *Cluster) RevisionDiff(namespace, name string, revision int64) ([]DiffLine, error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
@@ -43,19 +44,12 @@ func (c *Cluster) RevisionDiff(namespace, name string, revision int64) ([]DiffLi
 			revision, namespace, name, ErrUnknownDeployment)
 	}
 	templates := revisionTemplates(c.ownedReplicaSets(d))
-	to, ok := templates[revision]
+	from, ok := templates[revision]
 	if !ok {
 		return nil, fmt.Errorf("show the changes of deployment %s/%s at revision %d: %w: no ReplicaSet ran it (it never existed, or revisionHistoryLimit cleaned it up) — pick a revision the history lists",
 			namespace, name, revision, ErrUnknownRevision)
 	}
-	var from *corev1.PodTemplateSpec
-	var prev int64
-	for r, t := range templates {
-		if r < revision && r > prev {
-			prev, from = r, t
-		}
-	}
-	return TemplateDiff(from, to), nil
+	return TemplateDiff(from, &d.Spec.Template), nil
 }
 
 // revisionTemplates maps each revision the ReplicaSets ran as to its pod
