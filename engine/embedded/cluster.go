@@ -100,7 +100,7 @@ func Start(ctx context.Context, b Backend, clock *sim.Clock, sc *scenario.Scenar
 	r.Add(disruption.New(r.Env("disruption-controller")))
 	r.Add(scheduler.New(r.Env("default-scheduler")))
 	r.Add(kubelet.New(r.Env("kubelet"), sc.Images, kubelet.Options{}))
-	r.Add(noderoll.WakeGroupsOnDetach(nodegroup.New(r.Env("node-group-controller"), sc.NodeGroups), func(g string) string { return "group:" + g }))
+	r.Add(nodegroup.New(r.Env("node-group-controller"), sc.NodeGroups))
 	r.Add(podgc.New(r.Env("pod-garbage-collector")))
 	r.Add(drain.New(r.Env("drain-controller")))
 	r.Add(noderoll.New(r.Env("node-roll-controller"), sc.NodeGroups))

@@ -74,8 +74,18 @@ func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEve
 	}
 	return map[control.Kind]cache.ResourceEventHandler{
 		control.Nodes: cache.ResourceEventHandlerFuncs{
-			AddFunc:    onNode,
-			UpdateFunc: func(_, newObj any) { onNode(newObj) },
+			AddFunc: onNode,
+			UpdateFunc: func(oldObj, newObj any) {
+				onNode(newObj)
+				// A node detached for a surge (or re-attached) changes the
+				// group's count at once: the group launches or drops a
+				// replacement without waiting for its next unrelated sync.
+				old, ok1 := oldObj.(*corev1.Node)
+				n, ok2 := newObj.(*corev1.Node)
+				if ok1 && ok2 && c.owns(n) && old.Annotations[AnnotationDetached] != n.Annotations[AnnotationDetached] {
+					q.Add(groupKeyPrefix + GroupOf(n))
+				}
+			},
 			DeleteFunc: func(obj any) {
 				if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 					obj = tomb.Obj
