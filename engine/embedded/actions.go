@@ -41,7 +41,7 @@ var ErrNotSupported = errors.New("not supported yet")
 
 func (c *Cluster) perform(ctx context.Context, a scenario.Action) error {
 	if a.Target.Kind == scenario.TargetReplicationController {
-		return fmt.Errorf("%s on %s: %w — ReplicationController rolling updates land with `rollscope rolling-update`", a.Kind, a.Target, ErrNotSupported)
+		return fmt.Errorf("%s on %s: %w in scenarios — rehearse it with `rollscope rolling-update RC --image IMAGE --scenario FILE`", a.Kind, a.Target, ErrNotSupported)
 	}
 	t := actions.Target{Namespace: c.Scenario.Namespace, Name: a.Target.Name}
 	switch a.Kind {
@@ -67,7 +67,8 @@ func (c *Cluster) perform(ctx context.Context, a scenario.Action) error {
 	case scenario.ActionRestart:
 		return actions.Restart(ctx, c.Client, t, c.clock.Now().UTC().Format(time.RFC3339))
 	case scenario.ActionAbort:
-		return fmt.Errorf("abort: %w — it lands with the console's rollout actions", ErrNotSupported)
+		_, err := actions.Abort(ctx, c.Client, t)
+		return err
 	case scenario.ActionDrain:
 		// kubectl drain --ignore-daemonsets: the flag every node drain runbook adds.
 		return drain.Request(ctx, c.Client, a.Node, drain.Options{IgnoreDaemonSets: true})
