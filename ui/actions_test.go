@@ -164,7 +164,7 @@ func TestSetImagePicksTheContainerWhenThereAreSeveral(t *testing.T) {
 	m = run(m, press("j"), press("enter"))
 	m = run(m, ctrlU)
 	m = run(m, typed("envoy:1.31")...)
-	m = run(m, press("enter"), press("y"))
+	run(m, press("enter"), press("y"))
 	if len(acts.sent) != 1 || acts.sent[0].Container != "sidecar" || acts.sent[0].Image != "envoy:1.31" {
 		t.Fatalf("sent %+v, want sidecar=envoy:1.31", acts.sent)
 	}
@@ -196,7 +196,7 @@ func TestBadInputIsRefusedInTheDialog(t *testing.T) {
 			if s := plain(m); !strings.Contains(s, tc.want) || !strings.Contains(s, "✖") {
 				t.Errorf("the dialog does not say %q:\n%s", tc.want, s)
 			}
-			m = run(m, press("enter"), press("y"))
+			run(m, press("enter"), press("y"))
 			if len(acts.sent) != 0 {
 				t.Fatalf("bad input was sent: %+v", acts.sent)
 			}

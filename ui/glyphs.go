@@ -24,13 +24,6 @@ var podStateNames = [...]string{
 	model.PodFailed:      "failed / exited",
 }
 
-func glyph(s model.PodState) string {
-	if s < 0 || int(s) >= len(podGlyphs) {
-		return "?"
-	}
-	return podGlyphs[s]
-}
-
 // stateIndex keeps an unknown state from indexing out of range.
 func stateIndex(s model.PodState) int {
 	if s < 0 || int(s) >= len(podGlyphs) {

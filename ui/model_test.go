@@ -178,7 +178,7 @@ func TestSpeedKeysSteerTheEmbeddedClock(t *testing.T) {
 	if !strings.Contains(plain(m), "CLOCK PAUSED") {
 		t.Error("header does not say the clock is paused")
 	}
-	m = send(m, press("space"))
+	send(m, press("space"))
 	if clock.paused || clock.speed != maxSpeed {
 		t.Errorf("space again: paused=%v speed=%v, want running at the same speed", clock.paused, clock.speed)
 	}

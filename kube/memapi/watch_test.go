@@ -111,7 +111,7 @@ func TestWatchSelectorsFollowObjectsInAndOut(t *testing.T) {
 	p.Labels["app"] = "a"
 	p = must(pods.Update(ctx, p, metav1.UpdateOptions{}))(t) // rv 5: enters app=a
 	p.Annotations = map[string]string{"x": "y"}
-	p = must(pods.Update(ctx, p, metav1.UpdateOptions{}))(t) // rv 6: stays
+	must(pods.Update(ctx, p, metav1.UpdateOptions{}))(t) // rv 6: stays
 	noErr(t, pods.Bind(ctx, &corev1.Binding{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "default"}, Target: corev1.ObjectReference{Name: "n1"}}, metav1.CreateOptions{}))
 	p = must(pods.Get(ctx, "p", metav1.GetOptions{}))(t) // rv 7: enters nodeName=n1
 	p.Labels["app"] = "c"
