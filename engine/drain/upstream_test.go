@@ -2,7 +2,6 @@ package drain
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -11,41 +10,9 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"rollscope/model/upstreamcases"
 )
-
-type upstreamCase struct {
-	ID     string `json:"id"`
-	Group  string `json:"group"`
-	Source struct {
-		Case string `json:"case"`
-	} `json:"source"`
-	Input    json.RawMessage `json:"input"`
-	Expected json.RawMessage `json:"expected"`
-}
-
-func loadCases(t *testing.T, group string) []upstreamCase {
-	t.Helper()
-	b, err := os.ReadFile("../../testdata/upstream-cases.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var file struct {
-		Cases []upstreamCase `json:"cases"`
-	}
-	if err := json.Unmarshal(b, &file); err != nil {
-		t.Fatal(err)
-	}
-	var out []upstreamCase
-	for _, c := range file.Cases {
-		if c.Group == group {
-			out = append(out, c)
-		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("no %s cases in upstream-cases.json", group)
-	}
-	return out
-}
 
 var now = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
@@ -109,7 +76,7 @@ func optionsFromArgs(t *testing.T, args []string) Options {
 }
 
 func TestUpstreamKubectlDrainCases(t *testing.T) {
-	for _, c := range loadCases(t, "kubectl_drain") {
+	for _, c := range upstreamcases.ByGroup(t, "kubectl_drain") {
 		t.Run(c.ID+" "+c.Source.Case, func(t *testing.T) {
 			var in struct {
 				Pod  *string  `json:"pod"`
@@ -159,7 +126,7 @@ func TestUpstreamKubectlDrainCases(t *testing.T) {
 }
 
 func TestUpstreamSkipDeletedCases(t *testing.T) {
-	for _, c := range loadCases(t, "kubectl_drain_skip_deleted") {
+	for _, c := range upstreamcases.ByGroup(t, "kubectl_drain_skip_deleted") {
 		var in struct {
 			Age  *int `json:"deletionTimestampAgeSeconds"`
 			Skip int  `json:"skipWaitForDeleteTimeoutSeconds"`

@@ -2,7 +2,6 @@ package noderoll
 
 import (
 	"encoding/json"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -10,38 +9,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"rollscope/engine/nodegroup"
+
+	"rollscope/model/upstreamcases"
 )
-
-type upstreamCase struct {
-	ID     string `json:"id"`
-	Group  string `json:"group"`
-	Source struct {
-		Case string `json:"case"`
-	} `json:"source"`
-	Input    json.RawMessage `json:"input"`
-	Expected json.RawMessage `json:"expected"`
-}
-
-func loadCases(t *testing.T, group string) []upstreamCase {
-	t.Helper()
-	b, err := os.ReadFile("../../testdata/upstream-cases.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var file struct {
-		Cases []upstreamCase `json:"cases"`
-	}
-	if err := json.Unmarshal(b, &file); err != nil {
-		t.Fatal(err)
-	}
-	var out []upstreamCase
-	for _, c := range file.Cases {
-		if c.Group == group {
-			out = append(out, c)
-		}
-	}
-	return out
-}
 
 // parseIntOrString reads a JSON value as intstr.Parse does: "0" is the
 // integer 0, "0%" a percentage; JSON numbers are integers; null is unset.
@@ -61,7 +31,7 @@ func parseIntOrString(raw json.RawMessage) *intstr.IntOrString {
 }
 
 func TestUpstreamKopsResolveSettingsCases(t *testing.T) {
-	cases := loadCases(t, "kops_resolve_settings")
+	cases := upstreamcases.ByGroup(t, "kops_resolve_settings")
 	if len(cases) != 12 {
 		t.Fatalf("%d kops_resolve_settings cases, want 12", len(cases))
 	}
