@@ -1,0 +1,211 @@
+package controlplane_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"rollscope/engine/kubelet"
+	"rollscope/engine/nodegroup"
+	"rollscope/test/e2e/controlplane"
+	"rollscope/test/e2e/hollow"
+)
+
+// TestDeploymentRollsOutOnHollowNodes is the smoke test of the live setup:
+// the real controller manager turns a Deployment into a ReplicaSet and pods,
+// the real scheduler binds them to hollow nodes, rollscope's simulated
+// kubelet makes them ready, and the Deployment becomes available. The
+// view-only user can read all of it and write none of it.
+func TestDeploymentRollsOutOnHollowNodes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a real control plane")
+	}
+	cp := controlplane.StartForTest(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+
+	admin := clientFromKubeconfig(t, cp.AdminKubeconfig)
+	viewer := clientFromKubeconfig(t, cp.ViewerKubeconfig)
+
+	nodes := hollow.Nodes{
+		Groups: []nodegroup.Group{{
+			Name:     "hollow",
+			Size:     2,
+			Spec:     "v1",
+			BootTime: time.Second,
+			Capacity: corev1.ResourceList{
+				corev1.ResourcePods:   resource.MustParse("110"),
+				corev1.ResourceCPU:    resource.MustParse("4"),
+				corev1.ResourceMemory: resource.MustParse("8Gi"),
+			},
+		}},
+		Images:  []kubelet.ImageRule{{Match: "*", Pull: 500 * time.Millisecond, Start: 200 * time.Millisecond, Ready: 300 * time.Millisecond}},
+		OnError: func(c, key string, err error) { t.Logf("hollow %s %s: %v", c, key, err) },
+	}
+	runCtx, stopNodes := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- nodes.Run(runCtx, admin) }()
+	t.Cleanup(func() {
+		stopNodes()
+		if err := <-done; err != nil {
+			t.Errorf("hollow nodes: %v", err)
+		}
+	})
+
+	waitFor(ctx, t, "two Ready hollow nodes without the not-ready taint", func() (bool, string, error) {
+		list, err := admin.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return false, "", err
+		}
+		var ready []string
+		for _, n := range list.Items {
+			if nodeReady(&n) && !hasTaint(&n, corev1.TaintNodeNotReady) && !n.Status.Capacity.Pods().IsZero() {
+				ready = append(ready, n.Name)
+			}
+		}
+		return len(ready) == 2, fmt.Sprintf("%d nodes, ready and untainted: %v", len(list.Items), ready), nil
+	})
+
+	const ns = "smoke"
+	if _, err := admin.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("creating namespace %s: %v", ns, err)
+	}
+	replicas := int32(3)
+	labels := map[string]string{"app": "web"}
+	deploy := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: ns},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: &replicas,
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "registry.example/web:v1"}}},
+			},
+		},
+	}
+	if _, err := admin.AppsV1().Deployments(ns).Create(ctx, deploy, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("creating deployment %s/web: %v", ns, err)
+	}
+
+	waitFor(ctx, t, "the deployment to be available with 3 ready replicas", func() (bool, string, error) {
+		d, err := admin.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
+		if err != nil {
+			return false, "", err
+		}
+		return d.Status.ReadyReplicas == 3 && d.Status.AvailableReplicas == 3 && d.Status.UpdatedReplicas == 3,
+			fmt.Sprintf("status %+v", d.Status), nil
+	})
+
+	rsList, err := admin.AppsV1().ReplicaSets(ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatalf("listing replica sets: %v", err)
+	}
+	if len(rsList.Items) != 1 || rsList.Items[0].Annotations["deployment.kubernetes.io/revision"] != "1" {
+		t.Fatalf("want one replica set at revision 1 made by the controller manager, got %d: %+v", len(rsList.Items), rsList.Items)
+	}
+	pods, err := admin.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		t.Fatalf("listing pods: %v", err)
+	}
+	for _, p := range pods.Items {
+		if !strings.HasPrefix(p.Spec.NodeName, "hollow-") || p.Status.Phase != corev1.PodRunning {
+			t.Errorf("pod %s: node %q phase %s, want bound to a hollow node and Running", p.Name, p.Spec.NodeName, p.Status.Phase)
+		}
+	}
+
+	// The view-only user reads everything rollscope watches...
+	if _, err := viewer.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{}); err != nil {
+		t.Errorf("viewer reading the deployment: %v", err)
+	}
+	if _, err := viewer.CoreV1().Nodes().List(ctx, metav1.ListOptions{}); err != nil {
+		t.Errorf("viewer listing nodes: %v", err)
+	}
+	// ...and every write is refused with 403 Forbidden.
+	writes := map[string]func() error{
+		"scale the deployment": func() error {
+			_, err := viewer.AppsV1().Deployments(ns).UpdateScale(ctx, "web", &autoscalingv1.Scale{
+				ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: ns},
+				Spec:       autoscalingv1.ScaleSpec{Replicas: 5},
+			}, metav1.UpdateOptions{})
+			return err
+		},
+		"delete a pod": func() error {
+			return viewer.CoreV1().Pods(ns).Delete(ctx, pods.Items[0].Name, metav1.DeleteOptions{})
+		},
+		"cordon a node": func() error {
+			_, err := viewer.CoreV1().Nodes().Patch(ctx, "hollow-0", "application/merge-patch+json", []byte(`{"spec":{"unschedulable":true}}`), metav1.PatchOptions{})
+			return err
+		},
+	}
+	for what, write := range writes {
+		if err := write(); !apierrors.IsForbidden(err) {
+			t.Errorf("viewer trying to %s: got %v, want 403 Forbidden", what, err)
+		}
+	}
+}
+
+func clientFromKubeconfig(t *testing.T, path string) kubernetes.Interface {
+	t.Helper()
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("kubeconfig %s: %v", path, err)
+	}
+	cfg, err := clientcmd.BuildConfigFromFlags("", path)
+	if err != nil {
+		t.Fatalf("loading kubeconfig %s: %v", path, err)
+	}
+	c, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		t.Fatalf("client from %s: %v", path, err)
+	}
+	return c
+}
+
+// waitFor polls cond until it holds, failing the test with cond's last
+// description when ctx ends first.
+func waitFor(ctx context.Context, t *testing.T, what string, cond func() (bool, string, error)) {
+	t.Helper()
+	last := ""
+	err := wait.PollUntilContextCancel(ctx, 200*time.Millisecond, true, func(context.Context) (bool, error) {
+		ok, state, err := cond()
+		if err != nil {
+			last = err.Error()
+			return false, nil
+		}
+		last = state
+		return ok, nil
+	})
+	if err != nil {
+		t.Fatalf("waiting for %s: %v; last seen: %s", what, err, last)
+	}
+}
+
+func nodeReady(n *corev1.Node) bool {
+	for _, c := range n.Status.Conditions {
+		if c.Type == corev1.NodeReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+func hasTaint(n *corev1.Node, key string) bool {
+	for _, taint := range n.Spec.Taints {
+		if taint.Key == key {
+			return true
+		}
+	}
+	return false
+}

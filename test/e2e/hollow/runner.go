@@ -1,0 +1,184 @@
+package hollow
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"sync"
+	"time"
+
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	appslisters "k8s.io/client-go/listers/apps/v1"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	policylisters "k8s.io/client-go/listers/policy/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/utils/clock"
+
+	"rollscope/engine/control"
+)
+
+// Runner drives control.Controllers against a real API server.
+type Runner struct {
+	client    kubernetes.Interface
+	factory   informers.SharedInformerFactory
+	informers map[control.Kind]cache.SharedIndexInformer
+	listers   control.Listers
+	onError   func(controller, key string, err error)
+
+	mu          sync.Mutex
+	controllers []control.Controller
+	seed        int64
+}
+
+// NewRunner prepares informers for every kind a controller may watch or list.
+// onError, if set, hears about every failed sync (the key is retried with
+// back-off either way).
+func NewRunner(client kubernetes.Interface, onError func(controller, key string, err error)) (*Runner, error) {
+	factory := informers.NewSharedInformerFactory(client, 0)
+	r := &Runner{
+		client:  client,
+		factory: factory,
+		onError: onError,
+		informers: map[control.Kind]cache.SharedIndexInformer{
+			control.Pods:                   factory.Core().V1().Pods().Informer(),
+			control.Nodes:                  factory.Core().V1().Nodes().Informer(),
+			control.Deployments:            factory.Apps().V1().Deployments().Informer(),
+			control.ReplicaSets:            factory.Apps().V1().ReplicaSets().Informer(),
+			control.ReplicationControllers: factory.Core().V1().ReplicationControllers().Informer(),
+			control.PodDisruptionBudgets:   factory.Policy().V1().PodDisruptionBudgets().Informer(),
+			control.DaemonSets:             factory.Apps().V1().DaemonSets().Informer(),
+			control.Events:                 factory.Core().V1().Events().Informer(),
+		},
+	}
+	for kind, inf := range r.informers {
+		extra := cache.Indexers{}
+		for name, fn := range control.Indexers(kind) {
+			// The factory's informers already index by namespace.
+			if name != cache.NamespaceIndex {
+				extra[name] = fn
+			}
+		}
+		if len(extra) > 0 {
+			if err := inf.AddIndexers(extra); err != nil {
+				return nil, fmt.Errorf("adding the %s indexers: %w", kind, err)
+			}
+		}
+	}
+	idx := func(k control.Kind) cache.Indexer { return r.informers[k].GetIndexer() }
+	r.listers = control.Listers{
+		Pods:                   corelisters.NewPodLister(idx(control.Pods)),
+		Nodes:                  corelisters.NewNodeLister(idx(control.Nodes)),
+		Deployments:            appslisters.NewDeploymentLister(idx(control.Deployments)),
+		ReplicaSets:            appslisters.NewReplicaSetLister(idx(control.ReplicaSets)),
+		ReplicationControllers: corelisters.NewReplicationControllerLister(idx(control.ReplicationControllers)),
+		PodDisruptionBudgets:   policylisters.NewPodDisruptionBudgetLister(idx(control.PodDisruptionBudgets)),
+		DaemonSets:             appslisters.NewDaemonSetLister(idx(control.DaemonSets)),
+		PodIndex:               idx(control.Pods),
+		ReplicaSetIndex:        idx(control.ReplicaSets),
+		RCIndex:                idx(control.ReplicationControllers),
+	}
+	return r, nil
+}
+
+// Env returns the environment for one controller: the runner's client and
+// listers, the wall clock, an event recorder writing through the API under
+// component, and a random source of its own.
+func (r *Runner) Env(component string) *control.Env {
+	r.mu.Lock()
+	r.seed++
+	seed := r.seed
+	r.mu.Unlock()
+	return &control.Env{
+		Client:  r.client,
+		Listers: r.listers,
+		Clock:   clock.RealClock{},
+		Events:  &control.APIRecorder{Client: r.client, Clock: clock.RealClock{}, Component: component},
+		Rand:    rand.New(rand.NewSource(seed)),
+	}
+}
+
+// Add registers a controller built on an Env of this runner. Add all of them
+// before Run.
+func (r *Runner) Add(c control.Controller) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.controllers = append(r.controllers, c)
+}
+
+// Run starts the informers, waits for their caches, and syncs every
+// controller's keys until ctx ends. Each controller has a single worker: its
+// Env.Rand is not safe for concurrent use, and the embedded engine syncs one
+// key at a time too.
+func (r *Runner) Run(ctx context.Context) error {
+	r.mu.Lock()
+	controllers := append([]control.Controller(nil), r.controllers...)
+	r.mu.Unlock()
+
+	var queues []workqueue.TypedRateLimitingInterface[string]
+	for _, c := range controllers {
+		q := workqueue.NewTypedRateLimitingQueueWithConfig(
+			workqueue.DefaultTypedControllerRateLimiter[string](),
+			workqueue.TypedRateLimitingQueueConfig[string]{Name: c.Name()})
+		queues = append(queues, q)
+		for kind, handler := range c.Watches(liveQueue{q}) {
+			inf, ok := r.informers[kind]
+			if !ok {
+				return fmt.Errorf("controller %s watches %s, which the hollow-node runner does not feed", c.Name(), kind)
+			}
+			if _, err := inf.AddEventHandler(handler); err != nil {
+				return fmt.Errorf("registering %s's %s handler: %w", c.Name(), kind, err)
+			}
+		}
+	}
+	r.factory.Start(ctx.Done())
+	for kind, ok := range r.factory.WaitForCacheSync(ctx.Done()) {
+		if !ok {
+			return fmt.Errorf("the %v cache never synced: %w", kind, context.Cause(ctx))
+		}
+	}
+
+	var wg sync.WaitGroup
+	for i, c := range controllers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.work(ctx, c, queues[i])
+		}()
+	}
+	<-ctx.Done()
+	for _, q := range queues {
+		q.ShutDown()
+	}
+	wg.Wait()
+	r.factory.Shutdown()
+	return nil
+}
+
+func (r *Runner) work(ctx context.Context, c control.Controller, q workqueue.TypedRateLimitingInterface[string]) {
+	for {
+		key, shutdown := q.Get()
+		if shutdown {
+			return
+		}
+		if err := c.Sync(ctx, key); err != nil && ctx.Err() == nil {
+			if r.onError != nil {
+				r.onError(c.Name(), key, err)
+			}
+			q.AddRateLimited(key)
+		} else {
+			q.Forget(key)
+		}
+		q.Done(key)
+	}
+}
+
+// liveQueue adapts a client-go work queue to control.Queue.
+type liveQueue struct {
+	q workqueue.TypedRateLimitingInterface[string]
+}
+
+func (l liveQueue) Add(key string) { l.q.Add(key) }
+
+func (l liveQueue) AddAfter(key string, d time.Duration) { l.q.AddAfter(key, d) }
