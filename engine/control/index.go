@@ -54,3 +54,14 @@ func Key(obj any) string {
 	}
 	return k
 }
+
+// Deleted reads the object of a delete notification: informers hand over
+// either the object or, when they missed the deletion, a
+// cache.DeletedFinalStateUnknown tombstone holding its last known state.
+func Deleted[T any](obj any) (T, bool) {
+	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = tomb.Obj
+	}
+	t, ok := obj.(T)
+	return t, ok
+}

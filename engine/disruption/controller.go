@@ -89,10 +89,7 @@ func (c *Controller) budgetChanged(obj any) {
 // enqueueing all, in name order, is a harmless superset that keeps runs
 // reproducible.
 func (c *Controller) podChanged(obj any) {
-	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-		obj = t.Obj
-	}
-	p, ok := obj.(*corev1.Pod)
+	p, ok := control.Deleted[*corev1.Pod](obj)
 	q := c.q()
 	if !ok || q == nil || c.env.Listers.PodDisruptionBudgets == nil {
 		return

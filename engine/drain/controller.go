@@ -56,10 +56,7 @@ func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEve
 		}
 	}
 	onPodGone := func(obj any) {
-		if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-			obj = tomb.Obj
-		}
-		if p, ok := obj.(*corev1.Pod); ok && p.Spec.NodeName != "" {
+		if p, ok := control.Deleted[*corev1.Pod](obj); ok && p.Spec.NodeName != "" {
 			q.Add(p.Spec.NodeName)
 		}
 	}

@@ -87,10 +87,7 @@ func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEve
 				}
 			},
 			DeleteFunc: func(obj any) {
-				if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-					obj = tomb.Obj
-				}
-				if n, ok := obj.(*corev1.Node); ok && c.owns(n) {
+				if n, ok := control.Deleted[*corev1.Node](obj); ok && c.owns(n) {
 					q.Add(groupKeyPrefix + GroupOf(n))
 				}
 			},

@@ -59,10 +59,7 @@ func (c *Controller) Name() string { return "node-roll-controller" }
 func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEventHandler {
 	c.queue = q
 	onNode := func(obj any) {
-		if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-			obj = tomb.Obj
-		}
-		if n, ok := obj.(*corev1.Node); ok {
+		if n, ok := control.Deleted[*corev1.Node](obj); ok {
 			if g := nodegroup.GroupOf(n); g != "" {
 				q.Add(g)
 			}

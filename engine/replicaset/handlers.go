@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/tools/cache"
 
+	"rollscope/engine/control"
 	"rollscope/model"
 )
 
@@ -139,10 +140,7 @@ func (c *Controller) podUpdated(oldObj, newObj any) {
 }
 
 func (c *Controller) podDeleted(obj any) {
-	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-		obj = t.Obj
-	}
-	p, ok := obj.(*corev1.Pod)
+	p, ok := control.Deleted[*corev1.Pod](obj)
 	if !ok {
 		return
 	}

@@ -104,10 +104,7 @@ func (c *Controller) podChanged(oldObj, obj any) {
 }
 
 func (c *Controller) podDeleted(obj any) {
-	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-		obj = t.Obj
-	}
-	p, ok := obj.(*corev1.Pod)
+	p, ok := control.Deleted[*corev1.Pod](obj)
 	if !ok {
 		return
 	}
@@ -133,10 +130,7 @@ func (c *Controller) nodeChanged(obj any) {
 }
 
 func (c *Controller) nodeDeleted(obj any) {
-	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-		obj = t.Obj
-	}
-	n, ok := obj.(*corev1.Node)
+	n, ok := control.Deleted[*corev1.Node](obj)
 	if !ok {
 		return
 	}
