@@ -127,7 +127,11 @@ func Start(ctx context.Context, cfg Config) (cp *ControlPlane, err error) {
 	if cp.ViewerKubeconfig, err = writeKubeconfig(filepath.Join(dir, "viewer.kubeconfig"), ViewerUser, cp.URL, cp.CAData, cp.viewerToken); err != nil {
 		return cp, err
 	}
-	componentKubeconfig, err := writeKubeconfig(filepath.Join(dir, "components.kubeconfig"), "system:kube-controller-manager", cp.URL, cp.CAData, tokens.components)
+	kcmKubeconfig, err := writeKubeconfig(filepath.Join(dir, "kube-controller-manager.kubeconfig"), "system:kube-controller-manager", cp.URL, cp.CAData, tokens.controllerManager)
+	if err != nil {
+		return cp, err
+	}
+	schedulerKubeconfig, err := writeKubeconfig(filepath.Join(dir, "kube-scheduler.kubeconfig"), "system:kube-scheduler", cp.URL, cp.CAData, tokens.scheduler)
 	if err != nil {
 		return cp, err
 	}
@@ -166,7 +170,7 @@ func Start(ctx context.Context, cfg Config) (cp *ControlPlane, err error) {
 		"--v=1",
 	}}
 	cp.controllerManager = &process{name: "kube-controller-manager", path: bins.Path(cpbuild.KubeControllerMgr), logPath: filepath.Join(logs, "kube-controller-manager.log"), args: []string{
-		"--kubeconfig=" + componentKubeconfig,
+		"--kubeconfig=" + kcmKubeconfig,
 		"--controllers=" + strings.Join(cfg.Controllers, ","),
 		"--leader-elect=false",
 		"--bind-address=127.0.0.1",
@@ -179,7 +183,7 @@ func Start(ctx context.Context, cfg Config) (cp *ControlPlane, err error) {
 		"--v=1",
 	}}
 	cp.scheduler = &process{name: "kube-scheduler", path: bins.Path(cpbuild.KubeScheduler), logPath: filepath.Join(logs, "kube-scheduler.log"), args: []string{
-		"--kubeconfig=" + componentKubeconfig,
+		"--kubeconfig=" + schedulerKubeconfig,
 		"--leader-elect=false",
 		"--bind-address=127.0.0.1",
 		fmt.Sprintf("--secure-port=%d", schedPort),
@@ -216,13 +220,13 @@ func Start(ctx context.Context, cfg Config) (cp *ControlPlane, err error) {
 	return cp, nil
 }
 
-type tokens struct{ components string }
+type tokens struct{ controllerManager, scheduler string }
 
 // writeTokens writes the static token file: the admin and the components are
 // system:masters, the viewer only in ViewerGroup.
 func (cp *ControlPlane) writeTokens(path string) (tokens, error) {
 	var t tokens
-	for _, dst := range []*string{&cp.adminToken, &cp.viewerToken, &t.components} {
+	for _, dst := range []*string{&cp.adminToken, &cp.viewerToken, &t.controllerManager, &t.scheduler} {
 		b := make([]byte, 16)
 		if _, err := rand.Read(b); err != nil {
 			return t, fmt.Errorf("generating a token: %w", err)
@@ -231,11 +235,13 @@ func (cp *ControlPlane) writeTokens(path string) (tokens, error) {
 	}
 	// The controller manager runs every controller under its own identity
 	// (--use-service-account-credentials=false), which needs more than the
-	// bootstrap system:kube-controller-manager role grants.
+	// bootstrap system:kube-controller-manager role grants; the components
+	// are trusted like the admin.
 	lines := []string{
 		fmt.Sprintf("%s,%s,%s,\"system:masters\"", cp.adminToken, AdminUser, AdminUser),
 		fmt.Sprintf("%s,%s,%s,\"%s\"", cp.viewerToken, ViewerUser, ViewerUser, ViewerGroup),
-		fmt.Sprintf("%s,system:kube-controller-manager,system:kube-controller-manager,\"system:masters\"", t.components),
+		fmt.Sprintf("%s,system:kube-controller-manager,system:kube-controller-manager,\"system:masters\"", t.controllerManager),
+		fmt.Sprintf("%s,system:kube-scheduler,system:kube-scheduler,\"system:masters\"", t.scheduler),
 	}
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
 		return t, fmt.Errorf("writing the token file %s: %w", path, err)
@@ -254,8 +260,13 @@ func (cp *ControlPlane) StartAPIServer(ctx context.Context) error {
 
 // StopAPIServer stops the API server and waits until it has exited, leaving
 // etcd, the controller manager and the scheduler running: clients see the
-// connection refused until StartAPIServer.
-func (cp *ControlPlane) StopAPIServer() { cp.apiserver.stop(30 * time.Second) }
+// connection refused until StartAPIServer. With clients watching, the API
+// server stops listening at once on SIGTERM but does not exit for a minute
+// (its HTTP server waits for the watch connections), so after a short grace
+// it is killed, as a crashed or evicted API server would be.
+func (cp *ControlPlane) StopAPIServer() { cp.apiserver.stop(apiServerStopGrace) }
+
+const apiServerStopGrace = 3 * time.Second
 
 // AdminConfig returns a REST config for the admin user.
 func (cp *ControlPlane) AdminConfig() *rest.Config { return cp.restConfig(cp.adminToken) }

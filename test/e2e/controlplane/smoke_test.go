@@ -65,6 +65,7 @@ func TestDeploymentRollsOutOnHollowNodes(t *testing.T) {
 		}
 	})
 
+	phase := time.Now()
 	waitFor(ctx, t, "two Ready hollow nodes without the not-ready taint", func() (bool, string, error) {
 		list, err := admin.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
 		if err != nil {
@@ -78,6 +79,9 @@ func TestDeploymentRollsOutOnHollowNodes(t *testing.T) {
 		}
 		return len(ready) == 2, fmt.Sprintf("%d nodes, ready and untainted: %v", len(list.Items), ready), nil
 	})
+
+	t.Logf("hollow nodes ready in %s", time.Since(phase).Round(time.Millisecond))
+	phase = time.Now()
 
 	const ns = "smoke"
 	if _, err := admin.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
@@ -108,6 +112,8 @@ func TestDeploymentRollsOutOnHollowNodes(t *testing.T) {
 		return d.Status.ReadyReplicas == 3 && d.Status.AvailableReplicas == 3 && d.Status.UpdatedReplicas == 3,
 			fmt.Sprintf("status %+v", d.Status), nil
 	})
+
+	t.Logf("deployment of 3 available in %s", time.Since(phase).Round(time.Millisecond))
 
 	rsList, err := admin.AppsV1().ReplicaSets(ns).List(ctx, metav1.ListOptions{})
 	if err != nil {
@@ -155,6 +161,38 @@ func TestDeploymentRollsOutOnHollowNodes(t *testing.T) {
 			t.Errorf("viewer trying to %s: got %v, want 403 Forbidden", what, err)
 		}
 	}
+
+	// The API server goes away and comes back on the same port: the data is
+	// in etcd, and the controller manager, the scheduler and the hollow nodes
+	// reconnect by themselves and carry on with a scale-up.
+	phase = time.Now()
+	cp.StopAPIServer()
+	t.Logf("API server stopped in %s", time.Since(phase).Round(time.Millisecond))
+	phase = time.Now()
+	if _, err := admin.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{}); err == nil {
+		t.Fatal("reading the deployment with the API server stopped succeeded; want a connection error")
+	}
+	if err := cp.StartAPIServer(ctx); err != nil {
+		t.Fatalf("restarting the API server: %v", err)
+	}
+	t.Logf("API server restarted in %s", time.Since(phase).Round(time.Millisecond))
+	phase = time.Now()
+	scale, err := admin.AppsV1().Deployments(ns).GetScale(ctx, "web", metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("reading the deployment's scale after the restart: %v", err)
+	}
+	scale.Spec.Replicas = 4
+	if _, err := admin.AppsV1().Deployments(ns).UpdateScale(ctx, "web", scale, metav1.UpdateOptions{}); err != nil {
+		t.Fatalf("scaling to 4 after the restart: %v", err)
+	}
+	waitFor(ctx, t, "4 ready replicas after the API server restart", func() (bool, string, error) {
+		d, err := admin.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
+		if err != nil {
+			return false, "", err
+		}
+		return d.Status.ReadyReplicas == 4 && d.Status.AvailableReplicas == 4, fmt.Sprintf("status %+v", d.Status), nil
+	})
+	t.Logf("scaled to 4 after the restart in %s", time.Since(phase).Round(time.Millisecond))
 }
 
 func clientFromKubeconfig(t *testing.T, path string) kubernetes.Interface {
