@@ -1,0 +1,111 @@
+package controlplane
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const helperEnv = "ROLLSCOPE_CONTROLPLANE_HELPER"
+
+// TestComponentsDieWithTheTestBinary checks the parent-death signal: a test
+// binary killed outright (Ctrl-C, a go test timeout) runs no cleanups, and
+// its components must not outlive it. A helper copy of this test binary
+// starts a component and is then SIGKILLed.
+func TestComponentsDieWithTheTestBinary(t *testing.T) {
+	if os.Getenv(helperEnv) != "" {
+		p := &process{name: "sleeper", path: "/bin/sleep", args: []string{"300"}, logPath: filepath.Join(os.TempDir(), "rollscope-helper-sleeper.log")}
+		if err := p.start(); err != nil {
+			fmt.Println("error", err)
+			os.Exit(1)
+		}
+		fmt.Println("pid", p.cmd.Process.Pid)
+		select {}
+	}
+	helper := exec.Command(os.Args[0], "-test.run=^TestComponentsDieWithTheTestBinary$")
+	helper.Env = append(os.Environ(), helperEnv+"=1")
+	out, err := helper.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := helper.Start(); err != nil {
+		t.Fatalf("starting the helper: %v", err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		_ = helper.Process.Kill()
+		t.Fatalf("reading the helper's component pid: %v", err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, "pid ")))
+	if err != nil {
+		_ = helper.Process.Kill()
+		t.Fatalf("the helper said %q, want its component's pid", line)
+	}
+	_ = helper.Process.Kill()
+	_ = helper.Wait()
+
+	deadline := time.Now().Add(10 * time.Second)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("component pid %d still runs 10s after its parent was killed", pid)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// alive reports whether pid runs; a zombie nobody has reaped yet counts as dead.
+func alive(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	// The state follows the command name in parentheses: "pid (comm) S ...".
+	s := string(stat)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+}
+
+// TestStopEndsTheWholeProcessGroup: a component's own children (none of ours
+// has any, but a wrapper script would) go down with it.
+func TestStopEndsTheWholeProcessGroup(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "child.pid")
+	p := &process{name: "wrapper", path: "/bin/sh", args: []string{"-c", "sleep 300 & echo $! > " + pidFile + "; wait"}, logPath: filepath.Join(dir, "wrapper.log")}
+	if err := p.start(); err != nil {
+		t.Fatal(err)
+	}
+	var child int
+	for deadline := time.Now().Add(5 * time.Second); child == 0; {
+		if data, err := os.ReadFile(pidFile); err == nil && strings.HasSuffix(string(data), "\n") {
+			child, _ = strconv.Atoi(strings.TrimSpace(string(data)))
+		}
+		if time.Now().After(deadline) {
+			p.stop(time.Second)
+			t.Fatal("the wrapper never wrote its child's pid")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	p.stop(5 * time.Second)
+	if !p.exited() {
+		t.Fatal("stop returned with the process still running")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for alive(child) {
+		if time.Now().After(deadline) {
+			_ = syscall.Kill(child, syscall.SIGKILL)
+			t.Fatalf("the wrapper's child %d survived stop", child)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if log := p.tail(5); !strings.Contains(log, "wrapper exited") {
+		t.Errorf("the log does not record the exit:\n%s", log)
+	}
+}

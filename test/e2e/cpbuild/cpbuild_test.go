@@ -1,0 +1,88 @@
+package cpbuild
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// writeFakes puts a file for every binary into dir with the given mode.
+func writeFakes(t *testing.T, dir string, mode os.FileMode) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range packages {
+		if err := os.WriteFile(filepath.Join(dir, p.name), []byte("#!/bin/sh\n"), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestEnsureFindsCachedBinariesWithoutBuilding(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	root := t.TempDir()
+	t.Setenv(CacheEnv, root)
+	moduleDir, err := ModuleDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	versions, err := PinnedVersions(t.Context(), moduleDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if versions.Kubernetes != "v1.36.3" {
+		t.Errorf("go.mod pins kubernetes %s, want v1.36.3", versions.Kubernetes)
+	}
+	want := filepath.Join(root, versions.Key())
+	writeFakes(t, want, 0o755)
+
+	bins, err := Ensure(t.Context(), func(line string) { t.Errorf("Ensure logged %q; want a silent cache hit", line) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bins.Built || bins.Dir != want {
+		t.Errorf("Ensure = dir %s built %v, want the cached %s without building", bins.Dir, bins.Built, want)
+	}
+	if got := bins.Path(KubeAPIServer); got != filepath.Join(want, "kube-apiserver") {
+		t.Errorf("Path(KubeAPIServer) = %s", got)
+	}
+}
+
+func TestCompleteNeedsEveryBinaryExecutable(t *testing.T) {
+	cases := []struct {
+		name  string
+		setup func(t *testing.T, dir string)
+		want  bool
+	}{
+		{"all four executable", func(t *testing.T, dir string) { writeFakes(t, dir, 0o755) }, true},
+		{"empty directory", func(t *testing.T, dir string) {}, false},
+		{"not executable", func(t *testing.T, dir string) { writeFakes(t, dir, 0o644) }, false},
+		{"one missing", func(t *testing.T, dir string) {
+			writeFakes(t, dir, 0o755)
+			if err := os.Remove(filepath.Join(dir, KubeScheduler)); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"a directory in place of a binary", func(t *testing.T, dir string) {
+			writeFakes(t, dir, 0o755)
+			if err := os.Remove(filepath.Join(dir, Etcd)); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Mkdir(filepath.Join(dir, Etcd), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			tc.setup(t, dir)
+			if got := complete(Binaries{Dir: dir}); got != tc.want {
+				t.Errorf("complete = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
