@@ -153,6 +153,15 @@ func Ensure(ctx context.Context, log func(string)) (Binaries, error) {
 		bins.Took = time.Since(start)
 		return bins, nil
 	}
+	unlock, err := lockBuild(ctx, root, versions.Key(), log)
+	if err != nil {
+		return Binaries{}, err
+	}
+	defer unlock()
+	if complete(bins) { // built by whoever held the lock before us
+		bins.Took = time.Since(start)
+		return bins, nil
+	}
 	log(fmt.Sprintf("building the control plane (kubernetes %s, etcd %s) into %s; a cold build takes about 10 minutes on 2 cores",
 		versions.Kubernetes, versions.Etcd, bins.Dir))
 	if err := build(ctx, moduleDir, root, bins); err != nil {
@@ -218,7 +227,9 @@ func build(ctx context.Context, moduleDir, root string, bins Binaries) error {
 func goCmd(ctx context.Context, dir string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOFLAGS=-mod=mod")
+	// go.mod and go.sum pin every source; -mod=readonly refuses to build
+	// anything they do not (whatever GOFLAGS the caller has).
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOFLAGS=-mod=readonly")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -3,6 +3,7 @@ package cpbuild
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -84,5 +85,35 @@ func TestCompleteNeedsEveryBinaryExecutable(t *testing.T) {
 				t.Errorf("complete = %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestBuildLockWaitsForTheHolder(t *testing.T) {
+	root := t.TempDir()
+	unlock, err := lockBuild(t.Context(), root, "k", func(string) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string, 1)
+	go func() {
+		second, err := lockBuild(t.Context(), root, "k", func(line string) {
+			select {
+			case got <- line:
+			default:
+			}
+		})
+		if err != nil {
+			got <- "error: " + err.Error()
+			return
+		}
+		second()
+		got <- "locked"
+	}()
+	if line := <-got; !strings.Contains(line, "waiting") {
+		t.Fatalf("second locker said %q first, want that it waits", line)
+	}
+	unlock()
+	if line := <-got; line != "locked" {
+		t.Fatalf("second locker: %q after the first unlocked, want locked", line)
 	}
 }
