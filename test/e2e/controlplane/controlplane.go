@@ -75,8 +75,12 @@ type ControlPlane struct {
 
 // Start writes the key material and starts etcd, the API server, the
 // controller manager and the scheduler, waiting until each is healthy and the
-// view-only user's role exists. On error everything started is stopped again.
-func Start(ctx context.Context, cfg Config) (cp *ControlPlane, err error) {
+// view-only user's role exists. On error everything started is stopped again
+// and the directory is kept for its logs.
+//
+// Ports are picked free just before the components bind them; if another
+// process takes one in between, Start tries again on fresh ports.
+func Start(ctx context.Context, cfg Config) (*ControlPlane, error) {
 	if cfg.StartTimeout == 0 {
 		cfg.StartTimeout = 2 * time.Minute
 	}
@@ -86,6 +90,40 @@ func Start(ctx context.Context, cfg Config) (cp *ControlPlane, err error) {
 	ctx, cancel := context.WithTimeout(ctx, cfg.StartTimeout)
 	defer cancel()
 
+	const attempts = 3
+	for attempt := 1; ; attempt++ {
+		cp, err := startOnce(ctx, cfg)
+		if err == nil {
+			return cp, nil
+		}
+		if attempt == attempts || ctx.Err() != nil || !strings.Contains(err.Error(), "address already in use") {
+			return nil, err
+		}
+		// A lost race for a port: start over in a clean directory.
+		if cfg.Dir == "" && cp != nil {
+			_ = os.RemoveAll(cp.Dir)
+		} else if err := clearDir(cfg.Dir); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func clearDir(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("clearing %s for another start: %w", dir, err)
+	}
+	for _, e := range entries {
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			return fmt.Errorf("clearing %s for another start: %w", dir, err)
+		}
+	}
+	return nil
+}
+
+// startOnce is one attempt of Start. On error it returns the stopped control
+// plane too, so that Start can clean up its directory.
+func startOnce(ctx context.Context, cfg Config) (cp *ControlPlane, err error) {
 	dir := cfg.Dir
 	if dir == "" {
 		if dir, err = os.MkdirTemp("", "rollscope-controlplane-"); err != nil {
