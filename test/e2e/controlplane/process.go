@@ -28,7 +28,9 @@ type process struct {
 
 // start launches the process in its own process group, appending its output
 // to its log file. The parent-death signal kills it if the test binary dies
-// without running its cleanups (a Ctrl-C or a go test timeout).
+// without running its cleanups (a Ctrl-C or a go test timeout). Linux sends
+// it when the forking thread exits; the Go runtime only retires threads left
+// locked by LockOSThread, which nothing here does.
 func (p *process) start() error {
 	if p.cmd != nil && !p.exited() {
 		return fmt.Errorf("starting %s: it is already running as pid %d", p.name, p.cmd.Process.Pid)
