@@ -57,6 +57,11 @@ func (v Versions) Key() string {
 type Binaries struct {
 	Dir      string
 	Versions Versions
+	// Modules is a digest of every module version the binaries are compiled
+	// from. The directory is named after Versions alone, so it is readable;
+	// a dependency moved by the product's go.mod changes Modules and makes
+	// Ensure build again.
+	Modules string
 	// Built says whether this call compiled them (false: found in the cache).
 	Built bool
 	// Took is how long finding or building them took.
@@ -148,7 +153,11 @@ func Ensure(ctx context.Context, log func(string)) (Binaries, error) {
 	if err != nil {
 		return Binaries{}, err
 	}
-	bins := Binaries{Dir: filepath.Join(root, versions.Key()), Versions: versions}
+	modules, err := moduleSet(ctx, moduleDir)
+	if err != nil {
+		return Binaries{}, err
+	}
+	bins := Binaries{Dir: filepath.Join(root, versions.Key()), Versions: versions, Modules: modules.digest()}
 	if complete(bins) {
 		bins.Took = time.Since(start)
 		return bins, nil
@@ -164,7 +173,7 @@ func Ensure(ctx context.Context, log func(string)) (Binaries, error) {
 	}
 	log(fmt.Sprintf("building the control plane (kubernetes %s, etcd %s) into %s; a cold build takes about 10 minutes on 2 cores",
 		versions.Kubernetes, versions.Etcd, bins.Dir))
-	if err := build(ctx, moduleDir, root, bins); err != nil {
+	if err := build(ctx, moduleDir, root, bins, modules); err != nil {
 		return Binaries{}, err
 	}
 	bins.Built = true
@@ -174,6 +183,10 @@ func Ensure(ctx context.Context, log func(string)) (Binaries, error) {
 }
 
 func complete(b Binaries) bool {
+	stamp, err := os.ReadFile(filepath.Join(b.Dir, stampFile))
+	if err != nil || strings.TrimSpace(string(stamp)) != b.Modules {
+		return false
+	}
 	for _, p := range packages {
 		info, err := os.Stat(b.Path(p.name))
 		if err != nil || !info.Mode().IsRegular() || info.Mode().Perm()&0o100 == 0 {
@@ -185,7 +198,7 @@ func complete(b Binaries) bool {
 
 // build compiles into a scratch directory beside the final one and renames it
 // into place, so an interrupted build never leaves a half-filled cache entry.
-func build(ctx context.Context, moduleDir, root string, bins Binaries) error {
+func build(ctx context.Context, moduleDir, root string, bins Binaries, modules modules) error {
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return fmt.Errorf("creating the control-plane cache %s: %w", root, err)
 	}
@@ -214,6 +227,13 @@ func build(ctx context.Context, moduleDir, root string, bins Binaries) error {
 		if _, err := goCmd(ctx, moduleDir, "build", "-trimpath", "-ldflags", ldflags, "-o", filepath.Join(scratch, p.name), p.pkg); err != nil {
 			return fmt.Errorf("building %s from %s: %w", p.name, p.pkg, err)
 		}
+	}
+	// The stamp goes in last: a scratch directory is only complete with it.
+	if err := os.WriteFile(filepath.Join(scratch, modulesFile), []byte(strings.Join(modules, "\n")+"\n"), 0o644); err != nil {
+		return fmt.Errorf("recording the modules of the build: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(scratch, stampFile), []byte(bins.Modules+"\n"), 0o644); err != nil {
+		return fmt.Errorf("stamping the build: %w", err)
 	}
 	if err := os.RemoveAll(bins.Dir); err != nil {
 		return fmt.Errorf("clearing the stale cache entry %s: %w", bins.Dir, err)

@@ -3,12 +3,21 @@ package cpbuild
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// writeFakes puts a file for every binary into dir with the given mode.
+const fakeDigest = "0123abcd"
+
+// writeFakes puts a file for every binary into dir with the given mode, and
+// the stamp of a build from the module set fakeDigest.
 func writeFakes(t *testing.T, dir string, mode os.FileMode) {
+	t.Helper()
+	writeFakesStamped(t, dir, mode, fakeDigest)
+}
+
+func writeFakesStamped(t *testing.T, dir string, mode os.FileMode, digest string) {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -17,6 +26,9 @@ func writeFakes(t *testing.T, dir string, mode os.FileMode) {
 		if err := os.WriteFile(filepath.Join(dir, p.name), []byte("#!/bin/sh\n"), mode); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, stampFile), []byte(digest+"\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -37,8 +49,15 @@ func TestEnsureFindsCachedBinariesWithoutBuilding(t *testing.T) {
 	if versions.Kubernetes != "v1.36.3" {
 		t.Errorf("go.mod pins kubernetes %s, want v1.36.3", versions.Kubernetes)
 	}
+	set, err := moduleSet(t.Context(), moduleDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(set, "k8s.io/kubernetes@v1.36.3") || !slices.Contains(set, "k8s.io/client-go@v0.36.3=>k8s.io/client-go@v0.36.3") {
+		t.Errorf("the module set lacks kubernetes or the pinned client-go: %v", set)
+	}
 	want := filepath.Join(root, versions.Key())
-	writeFakes(t, want, 0o755)
+	writeFakesStamped(t, want, 0o755, set.digest())
 
 	bins, err := Ensure(t.Context(), func(line string) { t.Errorf("Ensure logged %q; want a silent cache hit", line) })
 	if err != nil {
@@ -60,6 +79,13 @@ func TestCompleteNeedsEveryBinaryExecutable(t *testing.T) {
 	}{
 		{"all four executable", func(t *testing.T, dir string) { writeFakes(t, dir, 0o755) }, true},
 		{"empty directory", func(t *testing.T, dir string) {}, false},
+		{"built from other modules", func(t *testing.T, dir string) { writeFakesStamped(t, dir, 0o755, "ffff") }, false},
+		{"no stamp (an older or interrupted build)", func(t *testing.T, dir string) {
+			writeFakes(t, dir, 0o755)
+			if err := os.Remove(filepath.Join(dir, stampFile)); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
 		{"not executable", func(t *testing.T, dir string) { writeFakes(t, dir, 0o644) }, false},
 		{"one missing", func(t *testing.T, dir string) {
 			writeFakes(t, dir, 0o755)
@@ -81,7 +107,7 @@ func TestCompleteNeedsEveryBinaryExecutable(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			tc.setup(t, dir)
-			if got := complete(Binaries{Dir: dir}); got != tc.want {
+			if got := complete(Binaries{Dir: dir, Modules: fakeDigest}); got != tc.want {
 				t.Errorf("complete = %v, want %v", got, tc.want)
 			}
 		})
