@@ -69,6 +69,9 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 		ctx, stop := interruptible(cmd.Context())
 		defer stop()
 		if f.conn.Live() {
+			if f.plain || !isTerminal(os.Stdout) {
+				return runLivePlain(ctx, cmd.OutOrStdout(), f, name)
+			}
 			return runLive(ctx, f, name, theme, keys)
 		}
 		sc, err := loadScenario(f.scenario, f.until)

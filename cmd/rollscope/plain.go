@@ -16,6 +16,7 @@ import (
 	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
 	"rollscope/kube/memapi"
+	kubewatch "rollscope/kube/watch"
 	"rollscope/model"
 )
 
@@ -95,4 +96,42 @@ func statusLine(d *appsv1.Deployment) string {
 	}
 	return fmt.Sprintf("deployment/%s%s %d desired · %d total · %d updated · %d available — %s",
 		d.Name, paused, spec, d.Status.Replicas, d.Status.UpdatedReplicas, d.Status.AvailableReplicas, strings.TrimSpace(msg))
+}
+
+// runLivePlain prints the status lines for a live cluster, from the same
+// watch bridge and model the console uses.
+func runLivePlain(ctx context.Context, out io.Writer, f *rootFlags, name string) error {
+	quietClientGo()
+	conn, err := f.conn.Connect(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "rollscope: watching namespace %q of context %q (Ctrl-C to stop)\n", conn.Namespace, conn.Context)
+	cluster := model.NewCluster()
+	last := map[string]string{}
+	bridge := kubewatch.New(conn.Client, kubewatch.Scope{Namespace: conn.Namespace}, nil, func(b model.Batch) {
+		if !cluster.Apply(b) {
+			return
+		}
+		for _, d := range cluster.Deployments() {
+			if name != "" && d.Name != name {
+				continue
+			}
+			v, ok := cluster.Rollout(d.Namespace, d.Name, b.At)
+			if !ok {
+				continue
+			}
+			paused := ""
+			if d.Paused {
+				paused = " PAUSED"
+			}
+			line := fmt.Sprintf("deployment/%s%s %d desired · %d updated · %d available — %s",
+				d.Name, paused, d.Replicas, d.Updated, d.Available, strings.TrimSpace(v.Status))
+			if last[d.Namespace+"/"+d.Name] != line {
+				last[d.Namespace+"/"+d.Name] = line
+				fmt.Fprintf(out, "[%s] %s\n", b.At.Format("15:04:05"), line)
+			}
+		}
+	}, kubewatch.Options{})
+	return bridge.Run(ctx)
 }
