@@ -18,48 +18,35 @@ func SpecReplicas(rs *appsv1.ReplicaSet) int32 {
 	return *rs.Spec.Replicas
 }
 
-// ReplicaCount sums spec.replicas: the pods the ReplicaSets are asked to run.
-func ReplicaCount(rss []*appsv1.ReplicaSet) int32 {
+// sumOver adds up one count over the ReplicaSets, skipping nil entries.
+func sumOver(rss []*appsv1.ReplicaSet, count func(*appsv1.ReplicaSet) int32) int32 {
 	var n int32
 	for _, rs := range rss {
 		if rs != nil {
-			n += SpecReplicas(rs)
+			n += count(rs)
 		}
 	}
 	return n
+}
+
+// ReplicaCount sums spec.replicas: the pods the ReplicaSets are asked to run.
+func ReplicaCount(rss []*appsv1.ReplicaSet) int32 {
+	return sumOver(rss, SpecReplicas)
 }
 
 // ActualReplicaCount sums status.replicas: the pods the ReplicaSets run now.
 func ActualReplicaCount(rss []*appsv1.ReplicaSet) int32 {
-	var n int32
-	for _, rs := range rss {
-		if rs != nil {
-			n += rs.Status.Replicas
-		}
-	}
-	return n
+	return sumOver(rss, func(rs *appsv1.ReplicaSet) int32 { return rs.Status.Replicas })
 }
 
 // ReadyReplicaCount sums status.readyReplicas.
 func ReadyReplicaCount(rss []*appsv1.ReplicaSet) int32 {
-	var n int32
-	for _, rs := range rss {
-		if rs != nil {
-			n += rs.Status.ReadyReplicas
-		}
-	}
-	return n
+	return sumOver(rss, func(rs *appsv1.ReplicaSet) int32 { return rs.Status.ReadyReplicas })
 }
 
 // AvailableReplicaCount sums status.availableReplicas.
 func AvailableReplicaCount(rss []*appsv1.ReplicaSet) int32 {
-	var n int32
-	for _, rs := range rss {
-		if rs != nil {
-			n += rs.Status.AvailableReplicas
-		}
-	}
-	return n
+	return sumOver(rss, func(rs *appsv1.ReplicaSet) int32 { return rs.Status.AvailableReplicas })
 }
 
 // TerminatingReplicaCount sums status.terminatingReplicas. A ReplicaSet its
