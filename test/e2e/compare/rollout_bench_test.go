@@ -17,7 +17,7 @@ import (
 	"rollscope/engine/sim"
 	"rollscope/kube/memapi"
 	"rollscope/test/e2e/controlplane"
-	"rollscope/test/e2e/hollow"
+	"rollscope/engine/live"
 )
 
 const rollout100 = "../testdata/rollout-100.yaml"
@@ -58,7 +58,7 @@ func BenchmarkRollout100(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		nodes := hollow.Nodes{Groups: sc.NodeGroups, Images: sc.Images}
+		nodes := live.Nodes{Groups: sc.NodeGroups, Images: sc.Images}
 		ctx, stop := context.WithCancel(b.Context())
 		done := make(chan error, 1)
 		go func() { done <- nodes.Run(ctx, client) }()

@@ -21,7 +21,7 @@ import (
 	"rollscope/engine/kubelet"
 	"rollscope/engine/nodegroup"
 	"rollscope/test/e2e/controlplane"
-	"rollscope/test/e2e/hollow"
+	"rollscope/engine/live"
 )
 
 // TestDeploymentRollsOutOnHollowNodes is the smoke test of the live setup:
@@ -40,7 +40,7 @@ func TestDeploymentRollsOutOnHollowNodes(t *testing.T) {
 	admin := clientFromKubeconfig(t, cp.AdminKubeconfig)
 	viewer := clientFromKubeconfig(t, cp.ViewerKubeconfig)
 
-	nodes := hollow.Nodes{
+	nodes := live.Nodes{
 		Groups: []nodegroup.Group{{
 			Name:     "hollow",
 			Size:     2,

@@ -25,7 +25,7 @@ import (
 	"rollscope/engine/nodegroup"
 	"rollscope/test/e2e/controlplane"
 	"rollscope/test/e2e/cpbuild"
-	"rollscope/test/e2e/hollow"
+	"rollscope/engine/live"
 )
 
 func main() {
@@ -56,7 +56,7 @@ func run(nodeCount int, keep bool) error {
 	fmt.Printf("admin:     --kubeconfig %s\nview-only: --kubeconfig %s\n", cp.AdminKubeconfig, cp.ViewerKubeconfig)
 
 	var hollowErr chan error
-	group := hollow.Nodes{
+	group := live.Nodes{
 		Groups: []nodegroup.Group{{
 			Name:     "hollow",
 			Size:     nodeCount,

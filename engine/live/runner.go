@@ -1,4 +1,4 @@
-package hollow
+package live
 
 import (
 	"context"
@@ -125,7 +125,7 @@ func (r *Runner) Run(ctx context.Context) error {
 		for kind, handler := range c.Watches(liveQueue{q}) {
 			inf, ok := r.informers[kind]
 			if !ok {
-				return fmt.Errorf("controller %s watches %s, which the hollow-node runner does not feed", c.Name(), kind)
+				return fmt.Errorf("controller %s watches %s, which the live runner does not feed", c.Name(), kind)
 			}
 			if _, err := inf.AddEventHandler(handler); err != nil {
 				return fmt.Errorf("registering %s's %s handler: %w", c.Name(), kind, err)

@@ -1,4 +1,4 @@
-package hollow
+package live
 
 import (
 	"context"
