@@ -13,11 +13,11 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"rollscope/engine/embedded"
+	"rollscope/engine/live"
 	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
 	"rollscope/kube/memapi"
 	"rollscope/test/e2e/controlplane"
-	"rollscope/engine/live"
 )
 
 const rollout100 = "../testdata/rollout-100.yaml"

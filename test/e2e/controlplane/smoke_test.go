@@ -19,9 +19,9 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"rollscope/engine/kubelet"
+	"rollscope/engine/live"
 	"rollscope/engine/nodegroup"
 	"rollscope/test/e2e/controlplane"
-	"rollscope/engine/live"
 )
 
 // TestDeploymentRollsOutOnHollowNodes is the smoke test of the live setup:

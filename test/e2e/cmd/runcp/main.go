@@ -22,10 +22,10 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"rollscope/engine/kubelet"
+	"rollscope/engine/live"
 	"rollscope/engine/nodegroup"
 	"rollscope/test/e2e/controlplane"
 	"rollscope/test/e2e/cpbuild"
-	"rollscope/engine/live"
 )
 
 func main() {
