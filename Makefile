@@ -3,14 +3,19 @@ GO ?= go
 # Packages with goroutines of their own: they also run under the race detector.
 RACE_PKGS := ./engine/... ./kube/... ./cmd/...
 
-.PHONY: all build test vet fmt-check race unit bench fuzz clean
+# The end-to-end suite: its own module (test/e2e), a real control plane built
+# from the Kubernetes and etcd Go modules into a cache outside the repository
+# ($$XDG_CACHE_HOME/rollscope/controlplane), so only the first run builds it.
+E2E_DIR := test/e2e
+
+.PHONY: all build test vet fmt-check race unit e2e controlplane bench fuzz clean
 
 all: build
 
 build:
 	$(GO) build -o bin/rollscope ./cmd/rollscope
 
-test: fmt-check vet unit race
+test: fmt-check vet unit race e2e
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -18,12 +23,22 @@ fmt-check:
 
 vet:
 	$(GO) vet ./...
+	cd $(E2E_DIR) && $(GO) vet ./...
 
 unit:
 	$(GO) test -count=1 ./...
 
 race:
 	$(GO) test -count=1 -race $(RACE_PKGS)
+
+# Builds (or finds cached) etcd, kube-apiserver, kube-controller-manager and
+# kube-scheduler before the tests start, so the build is not counted against
+# go test's timeout.
+controlplane:
+	cd $(E2E_DIR) && $(GO) run ./cmd/buildcp
+
+e2e: controlplane
+	cd $(E2E_DIR) && $(GO) test -count=1 -timeout 40m ./...
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
