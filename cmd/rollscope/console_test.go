@@ -1,69 +1,34 @@
 package main
 
 import (
-	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
-	"time"
+
+	"rollscope/internal/tmuxtest"
 )
 
 // tmuxConsole runs the real binary in a detached tmux session of its own
-// tmux server, so the tests never touch the user's sessions.
+// tmux server (internal/tmuxtest), so the tests never touch the user's
+// sessions. The methods keep the names the console tests use.
 type tmuxConsole struct {
-	t      *testing.T
-	socket string
+	t *testing.T
+	*tmuxtest.Session
 }
 
 func startConsole(t *testing.T, width, height int, args ...string) *tmuxConsole {
 	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("tmux is not installed; .ci/run installs it")
-		}
-		t.Skip("tmux is not installed")
-	}
-	c := &tmuxConsole{t: t, socket: fmt.Sprintf("rollscope-test-%d-%d", os.Getpid(), time.Now().UnixNano())}
-	// The shell line reports how the console ended, after it has left the
-	// alternate screen: what a user sees when rollscope exits.
-	cmd := fmt.Sprintf("%s %s; echo \"rollscope exited $?\"; sleep 60", binary, strings.Join(args, " "))
-	c.tmux("new-session", "-d", "-s", "console", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), cmd)
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", c.socket, "kill-server").Run() })
-	return c
+	return &tmuxConsole{t: t, Session: tmuxtest.Start(t, width, height, append([]string{binary}, args...)...)}
 }
 
-func (c *tmuxConsole) tmux(args ...string) string {
-	c.t.Helper()
-	out, err := exec.Command("tmux", append([]string{"-L", c.socket}, args...)...).CombinedOutput()
-	if err != nil {
-		c.t.Fatalf("tmux %v: %v: %s", args, err, out)
-	}
-	return string(out)
-}
+func (c *tmuxConsole) tmux(args ...string) string { c.t.Helper(); return c.Tmux(args...) }
 
-func (c *tmuxConsole) screen() string { return c.tmux("capture-pane", "-p", "-t", "console") }
+func (c *tmuxConsole) screen() string { return c.Screen() }
 
-func (c *tmuxConsole) keys(keys ...string) {
-	c.tmux(append([]string{"send-keys", "-t", "console"}, keys...)...)
-}
+func (c *tmuxConsole) keys(keys ...string) { c.t.Helper(); c.Keys(keys...) }
 
 // waitFor polls the screen until it shows want. The limit only bounds a
 // failing test; it asserts nothing about speed.
-func (c *tmuxConsole) waitFor(want string) string {
-	c.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		s := c.screen()
-		if strings.Contains(s, want) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			c.t.Fatalf("the screen never showed %q; it shows:\n%s", want, s)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
+func (c *tmuxConsole) waitFor(want string) string { c.t.Helper(); return c.WaitFor(want) }
 
 func TestConsoleShowsTheFrontendRolloutLive(t *testing.T) {
 	c := startConsole(t, 100, 30, "--speed", "40")
