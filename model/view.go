@@ -149,6 +149,9 @@ type NodeRow struct {
 	UpToDate    bool
 	// Drain is the state of a drain or roll in progress, "" when none.
 	Drain string
+	// Progress is the drain and roll as the node's rollscope.dev
+	// annotations tell them.
+	Progress NodeProgress
 }
 
 // RevisionRow is one revision of a Deployment's history.

@@ -48,6 +48,7 @@ func (c *Cluster) Nodes() []NodeRow {
 			Pods:        c.activePodsOn(n.Name),
 			UpToDate:    !needsUpdate && (!hasSpec || newest[group] == "" || spec == newest[group]),
 			Drain:       n.Annotations[DrainAnnotation],
+			Progress:    nodeProgress(n),
 		})
 	}
 	slices.SortFunc(rows, func(a, b NodeRow) int {

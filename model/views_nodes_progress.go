@@ -1,0 +1,189 @@
+package model
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// Annotations the drain and node-roll controllers keep on a node, as the
+// console reads them (engine/drain and engine/noderoll write them).
+const (
+	DrainRequestAnnotation  = Prefix + "drain-request"
+	DrainPodsLeftAnnotation = Prefix + "drain-pods-left"
+	DrainBlockedAnnotation  = Prefix + "drain-blocked"
+	DrainMessageAnnotation  = Prefix + "drain-message"
+	RollAnnotation          = Prefix + "roll"
+	RollStateAnnotation     = Prefix + "roll-state"
+	RollMessageAnnotation   = Prefix + "roll-message"
+	RollNodeAnnotation      = Prefix + "roll-node"
+)
+
+// Roll states that still have work to do; the others (stopped, failed,
+// finished) are the roll's last word.
+const (
+	RollRunning = "running"
+	RollPaused  = "paused"
+	RollWaiting = "waiting"
+)
+
+// NodeProgress is a node's drain and roll as its annotations tell them, so
+// the console shows the same thing after a restart as before it.
+type NodeProgress struct {
+	// DrainRequested is set while a drain is asked of the node.
+	DrainRequested bool
+	// PodsLeft is how many pods the drain still waits for, once
+	// PodsLeftKnown (the drain has said).
+	PodsLeft      int
+	PodsLeftKnown bool
+	// Blocked are the pods a PodDisruptionBudget holds back, each with
+	// the budget and the disruptions it allows ("ns/pod: PodDisruptionBudget
+	// ns/name allows 0 disruptions (6 healthy, 6 needed)").
+	Blocked []string
+	// DrainMessage is why a drain failed, or kubectl's warnings.
+	DrainMessage string
+	// Roll is the node-group roll the node is in; Roll.State is "" when
+	// it is in none.
+	Roll NodeRoll
+}
+
+// NodeRoll is one node's view of its group's roll.
+type NodeRoll struct {
+	// ID tells rolls apart (the time the roll was requested).
+	ID    string
+	State string // running, paused, waiting, stopped, failed, finished
+	// Message says why a roll failed or what a stop left behind.
+	Message string
+	// Step is the node's own step: "" (not started yet), "draining", or
+	// "drained" (left cordoned for the user's machinery to replace).
+	Step string
+	// Stepping is set for a roll that waits for n after every node.
+	Stepping bool
+	// Count is how many nodes the roll replaces in all.
+	Count int
+}
+
+// Active reports whether the roll still has work to do.
+func (r NodeRoll) Active() bool {
+	return r.State == RollRunning || r.State == RollPaused || r.State == RollWaiting
+}
+
+// rollSpec is the part of the roll annotation the console shows.
+type rollSpec struct {
+	ID    string `json:"id"`
+	Step  bool   `json:"step"`
+	Count int    `json:"count"`
+}
+
+// nodeProgress reads n's drain and roll annotations.
+func nodeProgress(n *corev1.Node) NodeProgress {
+	a := n.Annotations
+	p := NodeProgress{DrainMessage: a[DrainMessageAnnotation]}
+	_, p.DrainRequested = a[DrainRequestAnnotation]
+	if v, err := strconv.Atoi(a[DrainPodsLeftAnnotation]); err == nil {
+		p.PodsLeft, p.PodsLeftKnown = v, true
+	}
+	for _, b := range strings.Split(a[DrainBlockedAnnotation], "; ") {
+		if b = strings.TrimSpace(b); b != "" {
+			p.Blocked = append(p.Blocked, b)
+		}
+	}
+	if raw, ok := a[RollAnnotation]; ok {
+		var sp rollSpec
+		// A roll annotation the console cannot read still puts the
+		// node in a roll: its state is shown as written.
+		_ = json.Unmarshal([]byte(raw), &sp)
+		p.Roll = NodeRoll{ID: sp.ID, State: a[RollStateAnnotation], Message: a[RollMessageAnnotation],
+			Step: a[RollNodeAnnotation], Stepping: sp.Step, Count: sp.Count}
+		if p.Roll.State == "" {
+			p.Roll.State = RollRunning
+		}
+	}
+	return p
+}
+
+// GroupRoll is a node group's roll as the console shows it, gathered from
+// the nodes still in it.
+type GroupRoll struct {
+	Group, ID, State, Message string
+	Stepping                  bool
+	// Count is how many nodes the roll replaces; Left how many of them
+	// are still in the group carrying the roll (not yet replaced), and
+	// Draining and Drained how many of those are at that step.
+	Count, Left, Draining, Drained int
+}
+
+// Active reports whether the roll still has work to do.
+func (g GroupRoll) Active() bool {
+	return NodeRoll{State: g.State}.Active()
+}
+
+// GroupRolls gathers the rolls of the rows' groups, in group order. A group
+// whose nodes disagree (a node written before the others) shows the state
+// most of its nodes carry, an active one on a tie.
+func GroupRolls(rows []NodeRow) []GroupRoll {
+	var out []GroupRoll
+	index := map[string]int{}
+	votes := map[string]map[string]int{}
+	for _, r := range rows {
+		roll := r.Progress.Roll
+		if roll.State == "" {
+			continue
+		}
+		i, ok := index[r.Group]
+		if !ok {
+			i = len(out)
+			index[r.Group] = i
+			out = append(out, GroupRoll{Group: r.Group, ID: roll.ID, Stepping: roll.Stepping, Count: roll.Count})
+			votes[r.Group] = map[string]int{}
+		}
+		g := &out[i]
+		g.Left++
+		switch roll.Step {
+		case "draining":
+			g.Draining++
+		case "drained":
+			g.Drained++
+		}
+		if g.Message == "" {
+			g.Message = roll.Message
+		}
+		votes[r.Group][roll.State]++
+	}
+	for i := range out {
+		v := votes[out[i].Group]
+		best := ""
+		for state := range v {
+			if best == "" || preferState(v, state, best) {
+				best = state
+			}
+		}
+		out[i].State = best
+	}
+	return out
+}
+
+// preferState reports whether state a wins over b: more nodes carry it,
+// or as many and it is active while b is not, or the first by name.
+func preferState(votes map[string]int, a, b string) bool {
+	if votes[a] != votes[b] {
+		return votes[a] > votes[b]
+	}
+	aa, ab := (NodeRoll{State: a}).Active(), (NodeRoll{State: b}).Active()
+	if aa != ab {
+		return aa
+	}
+	return a < b
+}
+
+// RollOf is the roll of group, if its nodes carry one.
+func RollOf(rows []NodeRow, group string) (GroupRoll, bool) {
+	for _, g := range GroupRolls(rows) {
+		if g.Group == group {
+			return g, true
+		}
+	}
+	return GroupRoll{}, false
+}
