@@ -1,4 +1,4 @@
-package rollingupdate
+package rollingupdate_test
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	. "rollscope/engine/rollingupdate"
 )
 
 // TestAbortMidRollout asks for a rollback once pods of both versions run:
@@ -106,7 +108,7 @@ func TestAbortInTheRenamePhaseIsRefused(t *testing.T) {
 func (w *world) sizes() map[string]int32 {
 	out := map[string]int32{}
 	for _, rc := range w.rcs() {
-		out[rc.Name] = size(&rc)
+		out[rc.Name] = Size(&rc)
 	}
 	return out
 }

@@ -1,45 +1,18 @@
 package rollingupdate
 
 import (
-	"errors"
-	"fmt"
-
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"rollscope/model"
 )
 
-// Limits are an update's resolved bounds, fixed when it starts from the
-// desired size of the next controller.
-type Limits struct {
-	Desired        int32
-	MaxSurge       int32
-	MaxUnavailable int32
-	// MinAvailable is how many pods must stay available while old pods go.
-	MinAvailable int32
-}
+// Limits are an update's resolved bounds (see model.RCLimits).
+type Limits = model.RCLimits
 
-// NewLimits resolves maxSurge and maxUnavailable against desired the way the
-// legacy updater does: surge rounds up, unavailability down, both zero lets
-// one pod go; scaling to zero may take every old pod at once.
+// NewLimits resolves maxSurge and maxUnavailable the legacy updater's way.
 func NewLimits(desired, oldReplicas int32, maxSurge, maxUnavailable intstr.IntOrString) (Limits, error) {
-	surge, unavailable, err := model.ResolveFenceposts(&maxSurge, &maxUnavailable, desired)
-	if err != nil {
-		return Limits{}, fmt.Errorf("rolling update limits: %w", err)
-	}
-	if desired > 0 && surge == 0 && unavailable == 0 {
-		return Limits{}, errors.New("one of maxSurge or maxUnavailable must be specified")
-	}
-	l := Limits{Desired: desired, MaxSurge: surge, MaxUnavailable: unavailable, MinAvailable: max(0, desired-unavailable)}
-	if desired == 0 {
-		l.MaxUnavailable = oldReplicas
-		l.MinAvailable = 0
-	}
-	return l, nil
+	return model.NewRCLimits(desired, oldReplicas, maxSurge, maxUnavailable)
 }
-
-// Ceiling is the most pods the update may run at once.
-func (l Limits) Ceiling() int32 { return l.Desired + l.MaxSurge }
 
 // Move is one scaling decision.
 type Move int

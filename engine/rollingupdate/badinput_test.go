@@ -1,4 +1,4 @@
-package rollingupdate
+package rollingupdate_test
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes/fake"
+
+	. "rollscope/engine/rollingupdate"
 )
 
 func webRC(image string, annotations map[string]string) *corev1.ReplicationController {

@@ -1,4 +1,4 @@
-package rollingupdate
+package rollingupdate_test
 
 import (
 	"context"
@@ -13,6 +13,8 @@ import (
 	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
 	"rollscope/kube/memapi"
+
+	. "rollscope/engine/rollingupdate"
 )
 
 // BenchmarkRehearsal100 is `rollscope rolling-update web --image=... --scenario`

@@ -1,4 +1,4 @@
-package rollingupdate
+package rollingupdate_test
 
 import (
 	"context"
@@ -25,6 +25,8 @@ import (
 	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
 	"rollscope/kube/memapi"
+
+	. "rollscope/engine/rollingupdate"
 )
 
 var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -153,7 +155,7 @@ func (w *world) settledAt(image string) bool {
 		return false
 	}
 	rc := rcs[0]
-	if hasRolloutAnnotations(&rc) || size(&rc) != replicas || rc.Spec.Template.Spec.Containers[0].Image != image ||
+	if HasRolloutAnnotations(&rc) || Size(&rc) != replicas || rc.Spec.Template.Spec.Containers[0].Image != image ||
 		rc.Status.ReadyReplicas != replicas || rc.Status.ObservedGeneration < rc.Generation {
 		return false
 	}
@@ -173,7 +175,7 @@ func (w *world) settledAt(image string) bool {
 func (w *world) describe() string {
 	var b strings.Builder
 	for _, rc := range w.rcs() {
-		fmt.Fprintf(&b, "rc %s uid %s size %d status %d/%d ready gen %d/%d image %s selector %v annotations %v\n", rc.Name, rc.UID, size(&rc),
+		fmt.Fprintf(&b, "rc %s uid %s size %d status %d/%d ready gen %d/%d image %s selector %v annotations %v\n", rc.Name, rc.UID, Size(&rc),
 			rc.Status.Replicas, rc.Status.ReadyReplicas, rc.Status.ObservedGeneration, rc.Generation,
 			rc.Spec.Template.Spec.Containers[0].Image, rc.Spec.Selector, rc.Annotations)
 	}

@@ -1,4 +1,4 @@
-package rollingupdate
+package rollingupdate_test
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	. "rollscope/engine/rollingupdate"
 )
 
 // TestCrashAfterEveryWrite kills the update after its Nth write, for every N

@@ -77,7 +77,7 @@ func Run(ctx context.Context, u *Updater, req Request, timeout time.Duration, cl
 
 // DryRun describes what the update would do, writing nothing.
 func DryRun(ctx context.Context, u *Updater, req Request, out io.Writer) error {
-	req = req.withDefaults()
+	req = req.WithDefaults()
 	old, err := u.get(ctx, req.Old)
 	if err != nil {
 		return err

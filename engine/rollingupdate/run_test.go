@@ -1,4 +1,4 @@
-package rollingupdate
+package rollingupdate_test
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	. "rollscope/engine/rollingupdate"
 )
 
 // TestRunPrintsKubectlsLines runs the headless driver in the embedded
@@ -65,7 +67,7 @@ func TestRunStoppedThenRunAgainContinues(t *testing.T) {
 		t.Errorf("second run printed:\n%s", second.String())
 	}
 	rcs := w.rcs()
-	if len(rcs) != 1 || rcs[0].Name != "web-v2" || size(&rcs[0]) != replicas || hasRolloutAnnotations(&rcs[0]) {
+	if len(rcs) != 1 || rcs[0].Name != "web-v2" || Size(&rcs[0]) != replicas || HasRolloutAnnotations(&rcs[0]) {
 		t.Errorf("after the update: %s", w.describe())
 	}
 }

@@ -1,10 +1,12 @@
-package rollingupdate
+package rollingupdate_test
 
 import (
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+
+	. "rollscope/engine/rollingupdate"
 )
 
 // TestDescribeFollowsTheUpdate reads the status from every controller the

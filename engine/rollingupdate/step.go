@@ -12,19 +12,21 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+
+	"rollscope/model"
 )
 
 // Phase is where an update stands, as read from the objects.
-type Phase string
+type Phase = model.RCPhase
 
 // The phases the console and the progress lines name.
 const (
-	PhasePrepare  Phase = "prepare"
-	PhaseRollout  Phase = "rollout"
-	PhaseRename   Phase = "rename"
-	PhaseFinish   Phase = "finish"
-	PhaseDone     Phase = "done"
-	PhaseRollback Phase = "rollback"
+	PhasePrepare  = model.RCPhasePrepare
+	PhaseRollout  = model.RCPhaseRollout
+	PhaseRename   = model.RCPhaseRename
+	PhaseFinish   = model.RCPhaseFinish
+	PhaseDone     = model.RCPhaseDone
+	PhaseRollback = model.RCPhaseRollback
 )
 
 // Outcome is what one step did and when the next is due.
@@ -73,7 +75,7 @@ func badRequest(format string, args ...any) error {
 // objects, so a step after a crash continues where the last write left off.
 func (u *Updater) Step(ctx context.Context, req Request, s *Session) (Outcome, error) {
 	var next string
-	o, err := u.step(ctx, req.withDefaults(), s, &next)
+	o, err := u.step(ctx, req.WithDefaults(), s, &next)
 	o.Next = next
 	return o, err
 }
@@ -289,13 +291,5 @@ func size(rc *corev1.ReplicationController) int32 {
 }
 
 func annotationInt(rc *corev1.ReplicationController, key string) (int32, bool) {
-	v, ok := rc.Annotations[key]
-	if !ok {
-		return 0, false
-	}
-	n, err := strconv.ParseInt(v, 10, 32)
-	if err != nil || n < 0 {
-		return 0, false
-	}
-	return int32(n), true
+	return model.RCAnnotationInt(rc, key)
 }

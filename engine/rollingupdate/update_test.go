@@ -1,8 +1,10 @@
-package rollingupdate
+package rollingupdate_test
 
 import (
 	"testing"
 	"time"
+
+	. "rollscope/engine/rollingupdate"
 )
 
 func fastRequest() Request {
