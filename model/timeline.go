@@ -12,6 +12,9 @@ const TimelineLimit = 1000
 // limit before it is cut back, so that trimming costs nothing per entry.
 type timeline struct {
 	entries []TimelineEntry
+	// abortSeen is the highest aborted revision the deployment's
+	// annotations have named (see noteAbort).
+	abortSeen int64
 }
 
 // add files e by its time; entries with equal times keep their arrival order.
@@ -49,12 +52,17 @@ func (c *Cluster) Timeline(namespace, name string) []TimelineEntry {
 
 // AddAction records an action taken from the console (a pause, an undo, a
 // scale) on the deployment's timeline. The entry is marked TimelineAction
-// whatever kind e says.
+// whatever kind e says. An abort the watch has already noted is told once,
+// in the console's words.
 func (c *Cluster) AddAction(namespace, name string, e TimelineEntry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e.Kind = TimelineAction
-	c.note(objectKey(namespace, name), e)
+	key := objectKey(namespace, name)
+	if t := c.timelines[key]; t != nil {
+		t.replaceSeenAbort(e)
+	}
+	c.note(key, e)
 }
 
 func (c *Cluster) note(deployment string, e TimelineEntry) {

@@ -35,8 +35,11 @@ func (c *Cluster) noteScale(old, cur *appsv1.ReplicaSet, u update) {
 }
 
 // noteConditions records changes of the Progressing and Available
-// conditions' status or reason; a new message alone is not a change.
+// conditions' status or reason; a new message alone is not a change. It is
+// where Apply compares a deployment with its last state, so it also notes an
+// abort recorded since (noteAbort).
 func (c *Cluster) noteConditions(key string, old, cur *appsv1.Deployment, at time.Time) {
+	defer c.noteAbort(key, old, cur, at)
 	for _, t := range []appsv1.DeploymentConditionType{appsv1.DeploymentProgressing, appsv1.DeploymentAvailable} {
 		was := GetDeploymentCondition(old.Status, t)
 		now := GetDeploymentCondition(cur.Status, t)

@@ -16,6 +16,7 @@ import (
 // the old number into that annotation, so a Gone revision ran the same
 // template as the ReplicaSet that lists it: its images are that
 // ReplicaSet's. Revisions that do not parse are left out, as kubectl does.
+// The row of a revision whose rollout was aborted says so in its change cause.
 func historyRows(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet) []RevisionRow {
 	current := revisionOrZero(d)
 	if newRS != nil {
@@ -48,12 +49,27 @@ func historyRows(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, newRS *appsv1.R
 			}
 		}
 	}
+	for r, a := range aborts(d, rss) {
+		if row, ok := byRevision[r]; ok {
+			row.ChangeCause = abortedCause(a, row.ChangeCause)
+			byRevision[r] = row
+		}
+	}
 	rows := make([]RevisionRow, 0, len(byRevision))
 	for _, row := range byRevision {
 		rows = append(rows, row)
 	}
 	slices.SortFunc(rows, func(a, b RevisionRow) int { return cmp.Compare(a.Revision, b.Revision) })
 	return rows
+}
+
+// abortedCause puts the abort first in the change cause of the aborted
+// revision: that it never finished matters more than why it was started.
+func abortedCause(a Abort, cause string) string {
+	if cause == "" {
+		return a.String()
+	}
+	return a.String() + " (" + cause + ")"
 }
 
 // changeCause is what `kubectl rollout history` shows for the ReplicaSet:

@@ -3,7 +3,6 @@ package actions
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -13,27 +12,16 @@ import (
 )
 
 // Annotations abort leaves on the deployment, so the timeline and the
-// history can say what was aborted after rollscope restarts.
+// history can say what was aborted after rollscope restarts. The model
+// reads them back; both use its names.
 const (
-	// AbortedRevisionAnnotation is the revision whose rollout was aborted.
-	AbortedRevisionAnnotation = model.Prefix + "aborted-revision"
-	// AbortedToAnnotation is the revision the abort went back to, numbered
-	// as it was before the abort (the controller renumbers it).
-	AbortedToAnnotation = model.Prefix + "aborted-to-revision"
-	// AbortedAnnotation is the sentence the timeline shows.
-	AbortedAnnotation = model.Prefix + "aborted"
+	AbortedRevisionAnnotation = model.AbortedRevisionAnnotation
+	AbortedToAnnotation       = model.AbortedToAnnotation
+	AbortedAnnotation         = model.AbortedAnnotation
 )
 
-// Aborted says what an abort did.
-type Aborted struct {
-	// Revision is the revision whose rollout was stopped; Back is the
-	// stable revision the deployment returned to.
-	Revision, Back int64
-}
-
-func (a Aborted) String() string {
-	return fmt.Sprintf("revision %d aborted, back on revision %d", a.Revision, a.Back)
-}
+// Aborted says what an abort did: "revision 7 aborted, back on revision 6".
+type Aborted = model.Abort
 
 // Abort stops an in-flight rollout and returns the deployment to its stable
 // ReplicaSet, the last one that was serving before the rollout began. It
@@ -66,9 +54,7 @@ func Abort(ctx context.Context, c kubernetes.Interface, t Target) (Aborted, erro
 		if u.Annotations == nil {
 			u.Annotations = map[string]string{}
 		}
-		u.Annotations[AbortedRevisionAnnotation] = strconv.FormatInt(aborted, 10)
-		u.Annotations[AbortedToAnnotation] = strconv.FormatInt(back, 10)
-		u.Annotations[AbortedAnnotation] = done.String()
+		done.Annotate(u.Annotations)
 		if _, err := c.AppsV1().Deployments(t.Namespace).Update(ctx, u, metav1.UpdateOptions{}); err != nil {
 			return describe("abort", t, err)
 		}
