@@ -160,7 +160,10 @@ func Request(ctx context.Context, c kubernetes.Interface, group string, o Option
 	if err != nil {
 		return fmt.Errorf("cannot roll group %q: %w", group, err)
 	}
-	if (o.MaxSurge != nil || o.MaxUnavailable != nil) && s.MaxSurge == 0 && s.MaxUnavailable == 0 {
+	// Only when both are given: one left out may come from the group's own
+	// settings, which the controller resolves when the roll starts (and
+	// fails the roll, saying why, if it still comes to nothing).
+	if o.MaxSurge != nil && o.MaxUnavailable != nil && s.MaxSurge == 0 && s.MaxUnavailable == 0 {
 		return fmt.Errorf("cannot roll group %q: maxSurge and maxUnavailable are both 0, so no node could ever be replaced (raise one of them)", group)
 	}
 	if len(outdated) == 0 {

@@ -15,7 +15,7 @@ import (
 	"rollscope/engine/nodegroup"
 )
 
-var actionKinds = []string{ActionSetImage, ActionSetEnv, ActionPause, ActionResume, ActionUndo, ActionAbort, ActionScale, ActionRestart, ActionDrain, ActionRollNodes}
+var actionKinds = []string{ActionSetImage, ActionSetEnv, ActionPause, ActionResume, ActionUndo, ActionAbort, ActionScale, ActionRestart, ActionDrain, ActionRollNodes, ActionNextNode}
 
 // deploymentOnly are the actions that ReplicationControllers have no notion of.
 var deploymentOnly = []string{ActionPause, ActionResume, ActionUndo, ActionRestart}
@@ -40,6 +40,9 @@ func (p *parser) actions(n *yaml.Node, sc *Scenario, objs *objectSet) ([]Action,
 			return nil, err
 		}
 		actions = append(actions, a)
+	}
+	if err := r.checkSteps(actions, items); err != nil {
+		return nil, err
 	}
 	sort.SliceStable(actions, func(i, j int) bool { return actions[i].At < actions[j].At })
 	return actions, nil
@@ -87,6 +90,8 @@ func (r *actionReader) action(n *yaml.Node, where string) (Action, error) {
 		err = r.drain(&a, body, where)
 	case ActionRollNodes:
 		err = r.rollNodes(&a, body, where)
+	case ActionNextNode:
+		a.Group, err = r.groupName(body, where)
 	}
 	return a, err
 }
@@ -303,26 +308,6 @@ func (r *actionReader) drain(a *Action, n *yaml.Node, where string) error {
 		return r.errorf(at, "%s: node %q is not among the nodes the cluster starts with (nodes are named <group>-<index>: %s)", where, node, nodeRanges(r.sc.NodeGroups))
 	}
 	a.Node = node
-	return nil
-}
-
-func (r *actionReader) rollNodes(a *Action, n *yaml.Node, where string) error {
-	group, at, err := r.scalarOr(n, where, "group")
-	if err != nil {
-		return err
-	}
-	var names []string
-	for _, g := range r.sc.NodeGroups {
-		names = append(names, g.Name)
-	}
-	if !contains(names, group) {
-		known := strings.Join(names, ", ")
-		if known == "" {
-			known = "none declared; add nodeGroups:"
-		}
-		return r.errorf(at, "%s: no node group %q (groups: %s)", where, group, known)
-	}
-	a.Group = group
 	return nil
 }
 

@@ -19,6 +19,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(src)
 	}
 	f.Add([]byte(workload + "  - {at: 5s, drain: nodes-1}\n"))
+	f.Add([]byte(workload + "  - {at: 5s, rollNodes: {group: nodes, step: true, maxSurge: 1, maxUnavailable: 10%, interval: 5s, drainTimeout: 1m}}\n  - {at: 1m, nextNode: nodes}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sc, err := scenario.Parse("f.yaml", data)
 		if (sc == nil) == (err == nil) {

@@ -7,6 +7,7 @@ import (
 
 	"rollscope/engine/kubelet"
 	"rollscope/engine/nodegroup"
+	"rollscope/engine/noderoll"
 )
 
 // Scenario is a parsed and validated scenario file.
@@ -40,6 +41,7 @@ const (
 	ActionRestart   = "restart"
 	ActionDrain     = "drain"
 	ActionRollNodes = "rollNodes"
+	ActionNextNode  = "nextNode"
 )
 
 // Target kinds. Scenario files may also write "deploy/NAME" and "rc/NAME".
@@ -70,7 +72,7 @@ type Action struct {
 	Line int
 	Kind string // one of the Action constants
 
-	// Target is set for every kind but drain and rollNodes.
+	// Target is set for every kind but drain, rollNodes and nextNode.
 	Target Target
 	// Container is set for setImage and setEnv. When the file leaves it out
 	// and the target's template has a single container, it is filled in.
@@ -88,6 +90,10 @@ type Action struct {
 	Replicas int32
 	// Node is the node to drain, "<group>-<index>" (drain).
 	Node string
-	// Group is the node group to roll (rollNodes).
+	// Group is the node group to roll (rollNodes), or whose stepped roll
+	// takes its next node (nextNode).
 	Group string
+	// Roll holds the options of a rollNodes action; unset surge and
+	// unavailability come from the group.
+	Roll noderoll.Options
 }

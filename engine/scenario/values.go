@@ -73,7 +73,7 @@ func (p *parser) intOrPercent(n *yaml.Node, where string, maxPercent int) (*ints
 		return nil, p.errorf(n, "%s must be a whole number or a percentage like \"25%%\", got %q", where, n.Value)
 	}
 	if maxPercent >= 0 && pct > maxPercent {
-		return nil, p.errorf(n, "%s %q is more than %d%% (at most the whole group can be unavailable)", where, n.Value, maxPercent)
+		return nil, p.errorf(n, "%s %q is more than %d%% of the group (write a percentage from 0%% to %d%%, or a node count like 2)", where, n.Value, maxPercent, maxPercent)
 	}
 	x := intstr.FromString(n.Value)
 	return &x, nil
