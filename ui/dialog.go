@@ -51,6 +51,9 @@ type dialog struct {
 	// refusal, when set, is why nothing will be sent; the confirmation
 	// then only closes.
 	refusal string
+	// node, when set, is a node dialog (cordon, drain, roll), which draws
+	// and handles keys on its own (nodedialog.go).
+	node *nodeDialog
 }
 
 // dialogResult is what a key did to the dialog.

@@ -8,6 +8,9 @@ import (
 // view draws the dialog in place of the panes: what is being built, why
 // input was refused, and at the confirmation what will be sent.
 func (d *dialog) view(s *screen, w, h int) []string {
+	if d.node != nil {
+		return d.node.view(s, w, h)
+	}
 	if h <= 0 {
 		return nil
 	}
@@ -144,6 +147,9 @@ func (d *dialog) heading() string {
 
 // hint is the dialog's own key help.
 func (d *dialog) hint(assumeYes bool) string {
+	if d.node != nil {
+		return d.node.hint(assumeYes)
+	}
 	switch {
 	case d.stage == stageConfirm && d.refusal != "":
 		return "enter/esc close — nothing will be sent"

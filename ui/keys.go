@@ -20,6 +20,10 @@ type KeyMap struct {
 	Pause, Resume, Undo, Abort       key.Binding
 	Cordon, Uncordon, Drain          key.Binding
 	RollGroup, NextStep              key.Binding
+	// MarkNode, PauseRoll and StopRoll belong to the Nodes pane: there
+	// space and x steer the roll, elsewhere they keep their global
+	// meaning (pause the clock, abort the rollout).
+	MarkNode, PauseRoll, StopRoll key.Binding
 
 	// disabled says why a binding does nothing, by action name; the help
 	// overlay shows it and pressing the key repeats it.
@@ -65,11 +69,14 @@ func DefaultKeyMap() KeyMap {
 		Uncordon:   b("uncordon node", "C"),
 		Drain:      b("drain node", "d"),
 		RollGroup:  b("roll node group", "D"),
-		NextStep:   b("next drain step", "n"),
+		NextStep:   b("next node (stepped roll)", "n"),
+		MarkNode:   b("mark node for c/C/d", "m"),
+		PauseRoll:  b("pause/resume roll in Nodes", "space"),
+		StopRoll:   b("stop roll in Nodes", "x"),
 		disabled:   map[string]string{},
 	}
 	for _, name := range []string{"set-image", "set-env", "scale", "restart", "pause", "resume",
-		"undo", "abort", "cordon", "uncordon", "drain", "roll-group", "next-step"} {
+		"undo", "abort", "cordon", "uncordon", "drain", "roll-group", "next-step", "pause-roll", "stop-roll"} {
 		k.Disable(name, notYet)
 	}
 	return k
@@ -93,6 +100,7 @@ func (k *KeyMap) actionNames() []struct {
 		{"pause", &k.Pause}, {"resume", &k.Resume}, {"undo", &k.Undo}, {"abort", &k.Abort},
 		{"cordon", &k.Cordon}, {"uncordon", &k.Uncordon}, {"drain", &k.Drain},
 		{"roll-group", &k.RollGroup}, {"next-step", &k.NextStep},
+		{"mark-node", &k.MarkNode}, {"pause-roll", &k.PauseRoll}, {"stop-roll", &k.StopRoll},
 	}
 }
 
@@ -166,7 +174,7 @@ func (k *KeyMap) groups() []helpGroup {
 		g("Move", "up", "down", "page-up", "page-down", "top", "bottom"),
 		g("Clock (embedded)", "faster", "slower", "pause-clock"),
 		g("Rollout", "set-image", "set-env", "scale", "restart", "pause", "resume", "undo", "abort"),
-		g("Nodes", "cordon", "uncordon", "drain", "roll-group", "next-step"),
+		g("Nodes", "mark-node", "cordon", "uncordon", "drain", "roll-group", "next-step", "pause-roll", "stop-roll"),
 	}
 }
 

@@ -30,6 +30,7 @@ type Model struct {
 	toast string
 
 	actions   Actions
+	nodeActs  NodeActions
 	assumeYes bool
 	readOnly  bool
 	record    bool
@@ -54,6 +55,7 @@ func New(opts Options) Model {
 		km.Disable("pause-clock", why)
 	}
 	enableActions(&km, opts)
+	enableNodeActions(&km, opts)
 	clock := opts.Clock
 	if clock == nil {
 		clock = time.Now
@@ -78,6 +80,7 @@ func New(opts Options) Model {
 	}
 	m := Model{s: s, keys: &km, clock: clock, context: context, embedded: opts.Embedded,
 		actions: opts.Actions, assumeYes: opts.AssumeYes, readOnly: opts.ReadOnly, record: opts.Record}
+	m.nodeActs, _ = opts.Actions.(NodeActions)
 	m.panes = [paneCount]Pane{
 		focusReplicaSets: newReplicaSetsPane(s),
 		focusPods:        newPodsPane(s),
@@ -135,6 +138,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.previewed(msg)
 	case forecastMsg:
 		return m.forecasted(msg)
+	case nodePreviewMsg:
+		return m.previewedDrain(msg)
+	case nodeDoneMsg:
+		return m.nodeDone(msg)
 	}
 	return m, nil
 }
@@ -144,6 +151,9 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	// In the picker a printable quit key ("q") is part of the name typed.
 	if key.Matches(msg, k.Quit) && (m.picker == nil && m.dialog == nil || msg.Text == "") {
 		return m, tea.Quit
+	}
+	if m.dialog != nil && m.dialog.node != nil {
+		return m.nodeDialogKey(msg)
 	}
 	if m.dialog != nil {
 		return m.dialogKey(msg)
@@ -161,6 +171,11 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.scrollHelp(true)
 		}
 		return m, nil
+	}
+	// The node keys come first: in the Nodes pane space and x steer a
+	// roll instead of the clock and the rollout.
+	if next, cmd, ok := m.nodeKey(msg); ok {
+		return next, cmd
 	}
 	switch {
 	case key.Matches(msg, k.Help):

@@ -1,59 +1,140 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
 )
 
 // nodesPane lists the nodes: readiness, cordons, taints, pods, whether they
-// run the current node version, and any drain in progress.
+// run the current node version, any drain or roll in progress, and the
+// marks c, C and d act on. Above the list, one line per node-group roll;
+// below it, why the selected node's drain waits or failed.
 type nodesPane struct {
 	s    *screen
 	w, h int
 	rows list
+	// marked are the nodes m marked, by name.
+	marked map[string]bool
+	notes  progressNotes
 }
 
-func newNodesPane(s *screen) *nodesPane { return &nodesPane{s: s} }
+func newNodesPane(s *screen) *nodesPane { return &nodesPane{s: s, marked: map[string]bool{}} }
 
 var nodeColumns = []column{
 	{Title: "NAME", Width: 0, Min: 12}, {Title: "GROUP", Width: 10}, {Title: "READY", Width: 8},
-	{Title: "SCHED", Width: 8}, {Title: "PODS", Width: 5, Right: true}, {Title: "VERSION", Width: 10},
-	{Title: "DRAIN", Width: 12}, {Title: "TAINTS", Width: 0, Min: 6},
+	{Title: "SCHED", Width: 8}, {Title: "PODS", Width: 5, Right: true}, {Title: "VERSION", Width: 8},
+	{Title: "DRAIN", Width: 14}, {Title: "ROLL", Width: 8}, {Title: "TAINTS", Width: 0, Min: 6},
 }
 
-func (p *nodesPane) SetSize(w, h int) { p.w, p.h = w, h; p.rows.height = h - 1 }
+func (p *nodesPane) SetSize(w, h int) { p.w, p.h = w, h; p.fitRows() }
+
+// fitRows leaves room for the roll lines above the list and the detail
+// lines below it.
+func (p *nodesPane) fitRows() {
+	p.rows.height = max(p.h-1-len(p.rollLines())-len(p.detailLines()), 1)
+}
 
 func (p *nodesPane) KeyMap() help.KeyMap {
 	k := p.s.keys
-	return paneKeys{k.Up, k.Down, k.Cordon, k.Drain}
+	keys := paneKeys{k.MarkNode, k.Cordon, k.Drain, k.RollGroup}
+	if g, ok := p.selectedRoll(); ok && g.Active() {
+		keys = paneKeys{k.NextStep, k.PauseRoll, k.StopRoll, k.Drain}
+	}
+	return keys
 }
 
 func (p *nodesPane) Update(msg tea.Msg) (Pane, tea.Cmd) {
 	nodes := p.s.nodes
 	keyAt := func(i int) string { return nodes[i].Name }
-	if f, ok := msg.(focusMsg); ok {
-		p.rows.focused = bool(f)
+	switch msg := msg.(type) {
+	case focusMsg:
+		p.rows.focused = bool(msg)
 		return p, nil
-	}
-	if _, ok := msg.(refreshedMsg); ok {
+	case refreshedMsg:
+		p.noteProgress()
+		p.dropGoneMarks()
+		p.fitRows()
 		p.rows.follow(len(nodes), keyAt)
 		return p, nil
+	case tea.KeyPressMsg:
+		if key.Matches(msg, p.s.keys.MarkNode) && len(nodes) > 0 {
+			p.rows.clamp(len(nodes))
+			name := nodes[p.rows.cursor].Name
+			if p.marked[name] {
+				delete(p.marked, name)
+			} else {
+				p.marked[name] = true
+			}
+			// Marking moves on, so a run of nodes is marked by holding m.
+			p.rows.move(tea.KeyPressMsg{Code: tea.KeyDown}, p.s.keys, len(nodes), keyAt)
+			return p, nil
+		}
 	}
 	p.rows.move(msg, p.s.keys, len(nodes), keyAt)
+	p.fitRows()
 	return p, nil
+}
+
+// dropGoneMarks forgets the marks of nodes that are no longer listed.
+func (p *nodesPane) dropGoneMarks() {
+	for name := range p.marked {
+		if !slices.ContainsFunc(p.s.nodes, func(n model.NodeRow) bool { return n.Name == name }) {
+			delete(p.marked, name)
+		}
+	}
+}
+
+// selected is the node under the cursor.
+func (p *nodesPane) selected() (model.NodeRow, bool) {
+	nodes := p.s.nodes
+	if len(nodes) == 0 {
+		return model.NodeRow{}, false
+	}
+	p.rows.clamp(len(nodes))
+	return nodes[p.rows.cursor], true
+}
+
+// targets are the marked nodes, or the node under the cursor when none is
+// marked: what c, C and d act on.
+func (p *nodesPane) targets() []string {
+	var out []string
+	for _, n := range p.s.nodes {
+		if p.marked[n.Name] {
+			out = append(out, n.Name)
+		}
+	}
+	if len(out) == 0 {
+		if n, ok := p.selected(); ok {
+			out = append(out, n.Name)
+		}
+	}
+	return out
+}
+
+// selectedRoll is the roll of the selected node's group, if it has one.
+func (p *nodesPane) selectedRoll() (model.GroupRoll, bool) {
+	n, ok := p.selected()
+	if !ok || n.Group == "" {
+		return model.GroupRoll{}, false
+	}
+	return model.RollOf(p.s.nodes, n.Group)
 }
 
 func (p *nodesPane) View() string {
 	if p.h <= 0 {
 		return ""
 	}
+	p.fitRows()
 	nodes := p.s.nodes
 	widths := layoutColumns(nodeColumns, p.w)
 	lines := make([]string, 0, p.h)
+	lines = append(lines, p.rollLines()...)
 	lines = append(lines, p.s.paints.header.on(headerRow(widths, nodeColumns, p.w)))
 	if len(nodes) == 0 {
 		lines = append(lines, fit(p.s.paints.muted.on("no nodes"), p.w))
@@ -63,7 +144,127 @@ func (p *nodesPane) View() string {
 	for i := start; i < end; i++ {
 		lines = append(lines, p.nodeRow(nodes[i], widths, p.rows.highlighted(i)))
 	}
+	if detail := p.detailLines(); len(detail) > 0 {
+		for len(lines) < p.h-len(detail) {
+			lines = append(lines, strings.Repeat(" ", p.w))
+		}
+		lines = append(lines, detail...)
+	}
+	if len(lines) > p.h {
+		lines = lines[:p.h]
+	}
 	return strings.Join(lines, "\n")
+}
+
+// rollLines are one line per group roll: its state, how far it is, what
+// the keys do next, and its message.
+func (p *nodesPane) rollLines() []string {
+	var out []string
+	for _, g := range model.GroupRolls(p.s.nodes) {
+		out = append(out, p.rollLine(g))
+	}
+	// The pane keeps at least its header and one node row.
+	if len(out) > p.h-2 {
+		out = out[:max(p.h-2, 0)]
+	}
+	return out
+}
+
+func (p *nodesPane) rollLine(g model.GroupRoll) string {
+	text := "roll " + g.Group + ": " + g.State
+	if g.Stepping {
+		text += " · stepped"
+	}
+	if g.Count > 0 {
+		text += " · " + itoa(g.Count-g.Left) + "/" + itoa(g.Count) + " replaced"
+	}
+	if g.Draining > 0 {
+		text += " · " + itoa(g.Draining) + " draining"
+	}
+	if g.Drained > 0 {
+		text += " · " + itoa(g.Drained) + " drained"
+	}
+	switch g.State {
+	case model.RollWaiting:
+		text += " — n next node · space pause · x stop"
+	case model.RollPaused:
+		text += " — space or n resume · x stop"
+	case model.RollRunning:
+		text += " — space pause · x stop"
+	}
+	if g.Message != "" {
+		text += " — " + g.Message
+	}
+	paint := p.s.paints.accent
+	switch g.State {
+	case "failed":
+		paint = p.s.paints.bad
+	case "stopped", model.RollPaused, model.RollWaiting:
+		paint = p.s.paints.warn
+	case "finished":
+		paint = p.s.paints.ok
+	}
+	return fit(paint.on(" "+text), p.w)
+}
+
+// detailLines say why the selected node's drain waits or failed: the pods
+// a PodDisruptionBudget holds back, with the disruptions it allows, or the
+// drain's message.
+func (p *nodesPane) detailLines() []string {
+	n, ok := p.selected()
+	if !ok {
+		return nil
+	}
+	var texts []string
+	for _, b := range n.Progress.Blocked {
+		texts = append(texts, n.Name+" waits: "+b)
+	}
+	if m := n.Progress.DrainMessage; m != "" {
+		texts = append(texts, n.Name+": "+m)
+	}
+	// Two lines at most, and only when the list keeps some room.
+	if len(texts) > 2 {
+		texts = append(texts[:1], "… and "+itoa(len(texts)-1)+" more")
+	}
+	if p.h-1-len(p.rollLines())-len(texts) < 2 {
+		return nil
+	}
+	out := make([]string, len(texts))
+	for i, t := range texts {
+		paint := p.s.paints.warn
+		if n.Drain == "failed" {
+			paint = p.s.paints.bad
+		}
+		out[i] = fit(paint.on(" "+t), p.w)
+	}
+	return out
+}
+
+// drainText is the DRAIN cell: the drain's state and, while it runs, the
+// pods it still waits for.
+func drainText(n model.NodeRow) string {
+	d := n.Drain
+	if d == "" {
+		return "-"
+	}
+	if pr := n.Progress; pr.PodsLeftKnown && (d == "draining" || d == "blocked") {
+		d += " " + itoa(pr.PodsLeft) + " left"
+	}
+	return d
+}
+
+// rollText is the ROLL cell: the node's step in its group's roll.
+func rollText(n model.NodeRow) string {
+	r := n.Progress.Roll
+	switch {
+	case r.State == "":
+		return "-"
+	case r.Step != "":
+		return r.Step
+	case r.Active():
+		return "next"
+	}
+	return r.State
 }
 
 func (p *nodesPane) nodeRow(n model.NodeRow, widths []int, sel bool) string {
@@ -81,19 +282,19 @@ func (p *nodesPane) nodeRow(n model.NodeRow, widths []int, sel bool) string {
 	if taints == "" {
 		taints = "-"
 	}
-	drain := n.Drain
-	if drain == "" {
-		drain = "-"
+	name := "  " + n.Name
+	if p.marked[n.Name] {
+		name = "* " + n.Name
 	}
-	cells := []string{n.Name, n.Group, ready, sched, itoa(n.Pods), version, drain, taints}
+	cells := []string{name, n.Group, ready, sched, itoa(n.Pods), version, drainText(n), rollText(n), taints}
 	return p.rows.render(n.Name, strings.Join(cells, "|"), p.w, sel, func() string {
 		line := row(widths, nodeColumns, cells, p.w)
 		switch {
 		case sel:
 			return p.s.paints.selected.on(line)
-		case !n.Ready:
+		case !n.Ready || n.Drain == "failed":
 			return p.s.paints.bad.on(line)
-		case !n.Schedulable || n.Drain != "":
+		case !n.Schedulable || n.Drain != "" || n.Progress.Roll.Active():
 			return p.s.paints.warn.on(line)
 		case !n.UpToDate:
 			return p.s.paints.muted.on(line)

@@ -1,0 +1,197 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+)
+
+// view draws the node dialog in place of the panes: the form, the drain
+// preview, and at the confirmation what will be sent.
+func (d *nodeDialog) view(s *screen, w, h int) []string {
+	if h <= 0 {
+		return nil
+	}
+	st := s.styles
+	out := make([]string, 0, h)
+	add := func(line string) { out = append(out, fit(line, w)) }
+	wrapped := func(style func(...string) string, indent, text string) {
+		for _, l := range wrap(text, w-len([]rune(indent))) {
+			add(style(indent + l))
+			indent = strings.Repeat(" ", len([]rune(indent)))
+		}
+	}
+	add(st.Accent.Render(" " + d.heading()))
+	if gone := goneNodes(s, d); len(gone) > 0 {
+		wrapped(st.Bad.Render, " ✖ ", strings.Join(gone, ", ")+" no longer exists (deleted or replaced while this dialog was open): nothing will be sent — esc and pick a node again")
+	}
+	for i, f := range d.fields {
+		value := f.text
+		if f.toggle {
+			value = "[ ]"
+			if f.on {
+				value = "[x]"
+			}
+		} else if i == d.cursor && !d.confirming {
+			value += "█"
+		}
+		line := fmt.Sprintf("   %-22s %-12s %s", f.label, value, f.hint)
+		if i == d.cursor && !d.confirming {
+			add(st.Selected.Render(fit(line, w)))
+		} else {
+			add(st.Text.Render(line))
+		}
+	}
+	if d.problem != "" {
+		wrapped(st.Bad.Render, " ✖ ", d.problem)
+	}
+	if d.confirming {
+		add(st.Text.Render(" will send the same as:"))
+		for _, c := range d.kubectl() {
+			wrapped(st.Accent.Render, "   ", c)
+		}
+		for _, p := range d.planLines() {
+			wrapped(st.Text.Render, "   ", p)
+		}
+	}
+	if d.kind == nodeDrain {
+		out = append(out, d.previewLines(s, w)...)
+	}
+	if len(out) > h {
+		out = out[:h]
+	}
+	return out
+}
+
+// heading names the dialog.
+func (d *nodeDialog) heading() string {
+	nodes := strings.Join(d.nodes, ", ")
+	switch d.kind {
+	case nodeCordon:
+		return "Cordon · " + nodes
+	case nodeUncordon:
+		return "Uncordon · " + nodes
+	case nodeDrain:
+		return "Drain · " + nodes
+	case nodeRoll:
+		return fmt.Sprintf("Roll node group %s · %d of %d nodes outdated", d.group, d.roll.Outdated, d.roll.Size)
+	case nodeStopRoll:
+		return "Stop the roll · group " + d.group
+	}
+	return "Node action"
+}
+
+// kubectl is what the request amounts to, as commands an operator knows.
+func (d *nodeDialog) kubectl() []string {
+	switch d.kind {
+	case nodeCordon, nodeUncordon:
+		verb := map[nodeDialogKind]string{nodeCordon: "cordon", nodeUncordon: "uncordon"}[d.kind]
+		return []string{"kubectl " + verb + " " + strings.Join(d.nodes, " ")}
+	case nodeDrain:
+		out := make([]string, 0, len(d.nodes))
+		for _, n := range d.nodes {
+			out = append(out, d.drain.Kubectl(n))
+		}
+		return out
+	case nodeRoll:
+		c := "kops rolling-update cluster --instance-group " + d.group + " --yes"
+		if d.roll.MaxSurge != "" {
+			c += " --max-surge " + d.roll.MaxSurge
+		}
+		if d.roll.MaxUnavailable != "" {
+			c += " --max-unavailable " + d.roll.MaxUnavailable
+		}
+		if d.roll.Interval > 0 {
+			c += " --node-interval " + d.roll.Interval.String()
+		}
+		if d.roll.Step {
+			c += " --interactive"
+		}
+		return []string{c}
+	}
+	return []string{"no kubectl command does this: rollscope.dev/roll-state: stopped on the group's nodes"}
+}
+
+// planLines say what happens after y.
+func (d *nodeDialog) planLines() []string {
+	switch d.kind {
+	case nodeCordon:
+		return []string{"marks the nodes unschedulable: running pods stay, new pods go elsewhere"}
+	case nodeUncordon:
+		return []string{"marks the nodes schedulable again"}
+	case nodeDrain:
+		return []string{"cordons, then evicts through the Eviction API (retried every 5 s while a PodDisruptionBudget refuses); a refused or timed-out drain leaves the node cordoned and says why"}
+	case nodeRoll:
+		out := []string{d.plan}
+		defaults := d.defaults
+		switch {
+		case !defaults.Live:
+			out = append(out, "per node: cordon → drain → the group replaces it with the current spec → wait the interval → validate")
+		case defaults.DeleteNodes:
+			out = append(out, "per node: cordon → drain → delete the Node object (--delete-nodes) → wait the interval → validate; your own machinery must bring the replacement")
+		default:
+			out = append(out, "per node: cordon → drain → leave it cordoned for your own machinery to replace (no --delete-nodes) → validate, waiting for the replacement capacity")
+		}
+		if d.roll.Step {
+			out = append(out, "stepped: waits after every node until n")
+		}
+		return out
+	case nodeStopRoll:
+		return []string{"drains in flight are cancelled and their nodes stay cordoned; drained nodes stay cordoned; the other nodes are left alone"}
+	}
+	return nil
+}
+
+// previewLines show what the drain will do to each node's pods.
+func (d *nodeDialog) previewLines(s *screen, w int) []string {
+	st := s.styles
+	var out []string
+	add := func(style func(...string) string, indent, text string) {
+		for _, l := range wrap(text, w-len([]rune(indent))) {
+			out = append(out, fit(style(indent+l), w))
+			indent = strings.Repeat(" ", len([]rune(indent)))
+		}
+	}
+	switch {
+	case d.previewErr != "":
+		add(st.Bad.Render, " cannot preview: ", d.previewErr)
+		return out
+	case !d.previewed:
+		add(st.Muted.Render, " ", "reading the pods and PodDisruptionBudgets of the node …")
+		return out
+	}
+	for _, n := range d.nodes {
+		p := d.previews[n]
+		head := fmt.Sprintf(" %s: evicts %d pods", n, len(p.Evict))
+		if d.drain.DisableEviction || d.fields[drainDisableEviction].on {
+			head = fmt.Sprintf(" %s: deletes %d pods (eviction disabled: no PodDisruptionBudget is asked)", n, len(p.Evict))
+		}
+		add(st.Text.Render, "", head)
+		if len(p.Evict) > 0 {
+			add(st.Muted.Render, "   ", strings.Join(p.Evict, " "))
+		}
+		for _, b := range p.Budgets {
+			add(st.Text.Render, "   ", b)
+		}
+		for _, b := range p.Blocked {
+			add(st.Warn.Render, "   will wait: ", b)
+		}
+		for _, g := range p.Warnings {
+			add(st.Muted.Render, "   ", g.Message+": "+strings.Join(g.Pods, ", "))
+		}
+		for _, g := range p.Refusals {
+			add(st.Bad.Render, "   refused: ", "cannot delete "+g.Message+": "+strings.Join(g.Pods, ", "))
+		}
+	}
+	return out
+}
+
+// hint is the dialog's own key help.
+func (d *nodeDialog) hint(assumeYes bool) string {
+	switch {
+	case d.confirming:
+		return "y send · n/esc cancel"
+	case assumeYes:
+		return "↑/↓ field · space toggle · type to edit · enter send (--yes) · esc cancel"
+	}
+	return "↑/↓ field · space toggle · type to edit · enter next · esc cancel"
+}
