@@ -42,6 +42,11 @@ type Group struct {
 	MaxSurge, MaxUnavailable *intstr.IntOrString
 	// BootTime is how long a new node stays NotReady after it appears.
 	BootTime time.Duration
+	// LaunchDelay, when positive, is how long this group's cloud takes to
+	// bring a replacement for a terminated node, instead of the
+	// controller's LaunchDelay: instance types and clouds differ, and hollow
+	// nodes on a real control plane want seconds, not the default.
+	LaunchDelay time.Duration
 	// Taints put on every node of the group at creation.
 	Taints []corev1.Taint
 	// Labels put on every node of the group at creation.

@@ -123,6 +123,22 @@ func TestTerminatedNodeIsReplacedWithTheCurrentSpecAfterTheLaunchDelay(t *testin
 	}
 }
 
+func TestAGroupsOwnLaunchDelayWins(t *testing.T) {
+	g := workers
+	g.LaunchDelay = 3 * time.Second
+	h := newHarness(t, []Group{g}, nil)
+	h.runFor(time.Minute)
+	h.terminate("nodes-0")
+	h.runFor(3*time.Second - time.Millisecond)
+	if got := h.names(); len(got) != 2 {
+		t.Fatalf("nodes = %v before the group's 3s launch delay, want two", got)
+	}
+	h.runFor(time.Millisecond)
+	if got, want := h.names(), []string{"nodes-1", "nodes-2", "nodes-3"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("nodes = %v at the group's 3s launch delay (the controller's is %v), want %v", got, DefaultLaunchDelay, want)
+	}
+}
+
 func TestDetachedNodeIsReplacedButKept(t *testing.T) {
 	h := newHarness(t, []Group{workers}, nil)
 	h.runFor(time.Minute)

@@ -78,9 +78,13 @@ func (c *Controller) syncGroup(ctx context.Context, name string) error {
 		}
 		counted++
 	}
+	delay := c.LaunchDelay
+	if g.LaunchDelay > 0 {
+		delay = g.LaunchDelay
+	}
 	for missing := g.Size - counted - len(waiting); missing > 0; missing-- {
-		if c.LaunchDelay > 0 {
-			waiting = append(waiting, now.Add(c.LaunchDelay))
+		if delay > 0 {
+			waiting = append(waiting, now.Add(delay))
 			continue
 		}
 		if err := c.launch(ctx, g, pos, st, g.Spec, now); err != nil {
