@@ -28,6 +28,7 @@ import (
 	"rollscope/engine/noderoll"
 	"rollscope/engine/podgc"
 	"rollscope/engine/replicaset"
+	"rollscope/engine/rollingupdate"
 	"rollscope/engine/scenario"
 	"rollscope/engine/scheduler"
 	"rollscope/engine/sim"
@@ -73,6 +74,10 @@ type Options struct {
 	Observers []sim.Observer
 	// OnAction is told the result of every scripted action.
 	OnAction ActionResult
+	// RollingUpdate, when set, builds the rolling-update controller in
+	// place of rollingupdate.NewController: a test that kills and restarts
+	// it.
+	RollingUpdate func(*control.Env) control.Controller
 }
 
 // Start registers the controllers, creates the scenario's objects and
@@ -104,6 +109,11 @@ func Start(ctx context.Context, b Backend, clock *sim.Clock, sc *scenario.Scenar
 	r.Add(podgc.New(r.Env("pod-garbage-collector")))
 	r.Add(drain.New(r.Env("drain-controller")))
 	r.Add(noderoll.New(r.Env("node-roll-controller"), sc.NodeGroups))
+	if o.RollingUpdate != nil {
+		r.Add(o.RollingUpdate(r.Env("rolling-update")))
+	} else {
+		r.Add(rollingupdate.NewController(r.Env("rolling-update")))
+	}
 
 	if err := createObjects(ctx, client, sc); err != nil {
 		r.Close()

@@ -79,6 +79,7 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 	req, ok, err := c.request(ctx, u, rc)
 	if err != nil {
 		c.fail(ns, name, err)
+		c.record(rc, corev1.EventTypeWarning, "RollingUpdateFailed", err.Error())
 		return nil
 	}
 	if !ok {
@@ -88,12 +89,17 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 	s := c.session(ns + "/" + req.Old)
 	out, err := u.Step(ctx, req, s)
 	for _, l := range out.Lines {
+		line := strings.TrimSuffix(l, "\n")
+		// The lines are events on the controller too, so that whoever
+		// watches the cluster (the console) sees the update's progress.
+		c.record(rc, corev1.EventTypeNormal, "RollingUpdate", line)
 		if c.Progress != nil {
-			c.Progress(ns, strings.TrimSuffix(l, "\n"))
+			c.Progress(ns, line)
 		}
 	}
 	if IsBadRequest(err) {
 		c.fail(ns, req.Old, err)
+		c.record(rc, corev1.EventTypeWarning, "RollingUpdateFailed", err.Error())
 		return nil
 	}
 	if err != nil {
@@ -156,6 +162,14 @@ func (c *Controller) session(key string) *Session {
 		c.sessions[key] = s
 	}
 	return s
+}
+
+// record posts an event about rc when the runner gave the controller a
+// recorder.
+func (c *Controller) record(rc *corev1.ReplicationController, eventType, reason, message string) {
+	if c.env.Events != nil {
+		c.env.Events.Eventf(rc, eventType, reason, "%s", message)
+	}
 }
 
 func (c *Controller) fail(ns, name string, err error) {

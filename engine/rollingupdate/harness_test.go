@@ -64,17 +64,21 @@ func newWorld(t *testing.T) *world {
 	w := &world{t: t}
 	c, err := embedded.Start(context.Background(), api, clock, sc, embedded.Options{
 		Observers: []sim.Observer{w.observe},
+		// The cluster's rolling-update controller, with a client that can
+		// be made to fail, in a process that can be killed and restarted.
+		RollingUpdate: func(env *control.Env) control.Controller {
+			w.env = env
+			w.client = &crashingClient{Interface: env.Client, budget: -1}
+			env.Client = w.client
+			w.ctrl = &restartable{}
+			w.ctrl.restart(w)
+			return w.ctrl
+		},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	w.cluster = c
-	w.env = c.Runner.Env("rolling-update")
-	w.client = &crashingClient{Interface: w.env.Client, budget: -1}
-	w.env.Client = w.client
-	w.ctrl = &restartable{}
-	w.ctrl.restart(w)
-	c.Runner.Add(w.ctrl)
 	w.run(func() bool { return w.settledAt(oldImage) }, time.Hour)
 	return w
 }
