@@ -301,3 +301,14 @@ func rcSize(rc *corev1.ReplicationController) int32 {
 	}
 	return *rc.Spec.Replicas
 }
+
+// RCUpdating reports whether rc takes part in a rolling update, asked for or
+// under way: something is still to happen to it.
+func RCUpdating(rc *corev1.ReplicationController) bool {
+	for _, a := range RCUpdateAnnotations {
+		if _, ok := rc.Annotations[a]; ok {
+			return true
+		}
+	}
+	return false
+}

@@ -10,6 +10,7 @@ import (
 	"rollscope/engine/actions"
 	"rollscope/engine/drain"
 	"rollscope/engine/noderoll"
+	"rollscope/engine/rollingupdate"
 	"rollscope/engine/scenario"
 )
 
@@ -41,7 +42,7 @@ var ErrNotSupported = errors.New("not supported yet")
 
 func (c *Cluster) perform(ctx context.Context, a scenario.Action) error {
 	if a.Target.Kind == scenario.TargetReplicationController {
-		return fmt.Errorf("%s on %s: %w in scenarios — rehearse it with `rollscope rolling-update RC --image IMAGE --scenario FILE`", a.Kind, a.Target, ErrNotSupported)
+		return rollingupdate.PerformScripted(ctx, c.Client, c.Scenario.Namespace, a)
 	}
 	t := actions.Target{Namespace: c.Scenario.Namespace, Name: a.Target.Name}
 	switch a.Kind {

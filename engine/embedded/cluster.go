@@ -32,6 +32,7 @@ import (
 	"rollscope/engine/scenario"
 	"rollscope/engine/scheduler"
 	"rollscope/engine/sim"
+	"rollscope/model"
 )
 
 // Backend is the in-memory API the cluster runs on (kube/memapi in rollscope).
@@ -162,7 +163,7 @@ func (c *Cluster) Finished() bool {
 		if rc.Spec.Replicas != nil {
 			want = *rc.Spec.Replicas
 		}
-		if rc.Status.ObservedGeneration < rc.Generation || rc.Status.Replicas != want {
+		if rc.Status.ObservedGeneration < rc.Generation || rc.Status.Replicas != want || model.RCUpdating(rc) {
 			return false
 		}
 	}

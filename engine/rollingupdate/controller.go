@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/cache"
@@ -26,11 +27,15 @@ type Controller struct {
 	queue    control.Queue
 	mu       sync.Mutex
 	sessions map[string]*Session
+	// due is when each update's next step is due. Every change to the
+	// controllers wakes Sync, and without it a step would follow the last
+	// one at once instead of after the update period.
+	due map[string]time.Time
 }
 
 // NewController returns the rolling-update controller for env.
 func NewController(env *control.Env) *Controller {
-	return &Controller{env: env, sessions: map[string]*Session{}}
+	return &Controller{env: env, sessions: map[string]*Session{}, due: map[string]time.Time{}}
 }
 
 // Name is the component name.
@@ -86,7 +91,19 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 		return nil
 	}
 	req.Driver = driverName
-	s := c.session(ns + "/" + req.Old)
+	key = ns + "/" + req.Old
+	// An abort does not wait out the period the update was waiting.
+	dueKey := key
+	if req.Rollback {
+		dueKey += " rollback"
+	}
+	if wait := c.wait(dueKey); wait > 0 {
+		if c.queue != nil {
+			c.queue.AddAfter(key, wait)
+		}
+		return nil
+	}
+	s := c.session(key)
 	out, err := u.Step(ctx, req, s)
 	for _, l := range out.Lines {
 		line := strings.TrimSuffix(l, "\n")
@@ -107,12 +124,17 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 	}
 	if out.Done {
 		c.mu.Lock()
-		delete(c.sessions, ns+"/"+req.Old)
+		delete(c.sessions, key)
+		delete(c.due, key)
+		delete(c.due, key+" rollback")
 		c.mu.Unlock()
 		return nil
 	}
+	c.mu.Lock()
+	c.due[dueKey] = c.env.Clock.Now().Add(out.Wait)
+	c.mu.Unlock()
 	if c.queue != nil {
-		c.queue.AddAfter(ns+"/"+req.Old, out.Wait)
+		c.queue.AddAfter(key, out.Wait)
 		if out.Next != "" {
 			c.queue.AddAfter(ns+"/"+out.Next, out.Wait)
 		}
@@ -151,6 +173,17 @@ func (c *Controller) request(ctx context.Context, u *Updater, rc *corev1.Replica
 		}
 	}
 	return Request{Old: source, Next: rc.Name}, true, nil
+}
+
+// wait is how long the update of key has yet to wait for its next step.
+func (c *Controller) wait(key string) time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	due, ok := c.due[key]
+	if !ok {
+		return 0
+	}
+	return due.Sub(c.env.Clock.Now())
 }
 
 func (c *Controller) session(key string) *Session {
