@@ -45,7 +45,11 @@ func (d *nodeDialog) view(s *screen, w, h int) []string {
 		wrapped(st.Bad.Render, " ✖ ", d.problem)
 	}
 	if d.confirming {
-		add(st.Text.Render(" will send the same as:"))
+		if d.kind == nodeStopRoll {
+			add(st.Text.Render(" will write rollscope.dev/roll-state: stopped on the group's nodes"))
+		} else {
+			add(st.Text.Render(" will send the same as:"))
+		}
 		for _, c := range d.kubectl() {
 			wrapped(st.Accent.Render, "   ", c)
 		}
@@ -108,7 +112,7 @@ func (d *nodeDialog) kubectl() []string {
 		}
 		return []string{c}
 	}
-	return []string{"no kubectl command does this: rollscope.dev/roll-state: stopped on the group's nodes"}
+	return nil
 }
 
 // planLines say what happens after y.

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 
@@ -65,7 +66,7 @@ func (m Model) nodeKey(msg tea.KeyPressMsg) (_ tea.Model, _ tea.Cmd, ok bool) {
 		if roll.State == model.RollPaused {
 			steer = RollResume
 		}
-		mm, cmd := m.steer(roll.Group, steer)
+		mm, cmd := m.steer(roll.Group, steer, steer.String()+" the roll of group "+roll.Group)
 		return mm, cmd, true
 	case key.Matches(msg, k.NextStep):
 		group, why := m.rollToContinue(np, inNodes)
@@ -73,7 +74,11 @@ func (m Model) nodeKey(msg tea.KeyPressMsg) (_ tea.Model, _ tea.Cmd, ok bool) {
 			m.toast = why
 			return m, nil, true
 		}
-		mm, cmd := m.steer(group, RollContinue)
+		summary := "next node of the roll of group " + group
+		if g, _ := model.RollOf(m.s.nodes, group); resumable(g) {
+			summary = "resume the " + g.State + " roll of group " + group + " (the outdated nodes left, same settings)"
+		}
+		mm, cmd := m.steer(group, RollContinue, summary)
 		return mm, cmd, true
 	case key.Matches(msg, k.Cordon), key.Matches(msg, k.Uncordon), key.Matches(msg, k.Drain), key.Matches(msg, k.RollGroup):
 		if !inNodes {
@@ -90,14 +95,14 @@ func (m Model) nodeKey(msg tea.KeyPressMsg) (_ tea.Model, _ tea.Cmd, ok bool) {
 // the Nodes pane, else the only roll in progress.
 func (m *Model) rollToContinue(np *nodesPane, inNodes bool) (string, string) {
 	if inNodes {
-		if g, ok := np.selectedRoll(); ok && g.Active() {
+		if g, ok := np.selectedRoll(); ok && (g.Active() || resumable(g)) {
 			return g.Group, ""
 		}
-		return "", "no roll in progress in this node's group — D starts one"
+		return "", "no roll in this node's group — D starts one"
 	}
 	var active []string
 	for _, g := range model.GroupRolls(m.s.nodes) {
-		if g.Active() {
+		if g.Active() || resumable(g) {
 			active = append(active, g.Group)
 		}
 	}
@@ -109,6 +114,10 @@ func (m *Model) rollToContinue(np *nodesPane, inNodes bool) (string, string) {
 	}
 	return "", "rolls of " + strings.Join(active, ", ") + " are in progress — pick a node of one in the Nodes pane, then n"
 }
+
+// resumable reports whether n starts an ended roll again: a stopped or
+// failed one, whose outdated nodes are left.
+func resumable(g model.GroupRoll) bool { return g.State == "stopped" || g.State == "failed" }
 
 // startNodeAction opens the dialog for c, C, d or D.
 func (m Model) startNodeAction(np *nodesPane, msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
@@ -322,12 +331,11 @@ func (m Model) sendNode() (tea.Model, tea.Cmd) {
 }
 
 // steer sends n, space or x to a roll: no dialog, one request.
-func (m Model) steer(group string, s RollSteer) (tea.Model, tea.Cmd) {
+func (m Model) steer(group string, s RollSteer, summary string) (tea.Model, tea.Cmd) {
 	if m.busy != "" {
 		m.toast = "still waiting for " + m.busy + " — one action at a time"
 		return m, nil
 	}
-	summary := s.String() + " the roll of group " + group
 	m.busy = summary
 	m.toast = "sending " + summary + " …"
 	acts := m.nodeActs
@@ -343,7 +351,10 @@ func (m Model) steer(group string, s RollSteer) (tea.Model, tea.Cmd) {
 func (m Model) nodeDone(msg nodeDoneMsg) (tea.Model, tea.Cmd) {
 	m.busy = ""
 	line, warning := msg.summary+": "+msg.result, false
-	if msg.err != nil {
+	switch {
+	case errors.Is(msg.err, ErrNothingToDo):
+		line = msg.summary + ": nothing sent — " + msg.err.Error()
+	case msg.err != nil:
 		line, warning = msg.summary+": failed — "+msg.err.Error(), true
 	}
 	if np, ok := m.panes[focusNodes].(*nodesPane); ok && msg.err == nil {

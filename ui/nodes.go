@@ -191,6 +191,8 @@ func (p *nodesPane) rollLine(g model.GroupRoll) string {
 		text += " — space or n resume · x stop"
 	case model.RollRunning:
 		text += " — space pause · x stop"
+	case "stopped", "failed":
+		text += " — n resumes it (the outdated nodes left, same settings)"
 	}
 	if g.Message != "" {
 		text += " — " + g.Message

@@ -37,6 +37,7 @@ type rootFlags struct {
 	plain    bool
 	conn     *connect.Flags
 	acts     actionFlags
+	nodes    nodeFlags
 }
 
 // addConsole registers the console's flags on root and returns its run
@@ -53,6 +54,7 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 	fs.BoolVar(&f.plain, "plain", false, "print status lines instead of the console (the default when stdout is not a terminal)")
 	f.conn.AddTo(fs)
 	f.acts.addTo(fs)
+	f.nodes.addTo(fs)
 	return func(cmd *cobra.Command, args []string) error {
 		name, err := deploymentArg(args)
 		if err != nil {
@@ -125,6 +127,7 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, name 
 		Keys:       keys,
 	}
 	f.acts.apply(&opts, api.Client(), clock.Now)
+	f.nodes.apply(&opts, api.Client(), clock.Now, false)
 	return runConsole(ctx, api.Client(), opts, clock)
 }
 
@@ -144,7 +147,16 @@ func runLive(ctx context.Context, f *rootFlags, name string, theme themes.Theme,
 		Keys:       keys,
 	}
 	f.acts.apply(&opts, conn.Client, time.Now)
+	f.nodes.apply(&opts, conn.Client, time.Now, true)
 	f.acts.checkAccess(ctx, &opts, conn.Client, conn.Namespace)
+	f.nodes.checkNodeAccess(ctx, &opts, conn.Client)
+	if !f.acts.readOnly {
+		stop, err := startNodeControllers(ctx, conn.Client)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	return runConsole(ctx, conn.Client, opts, nil)
 }
 

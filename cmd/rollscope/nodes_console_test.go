@@ -1,0 +1,65 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// A stepped node-group roll driven from the console on the embedded
+// node-upgrade scenario: D with step on, two nodes with n, x to stop, and n
+// to take the stopped roll up again. (The restart of rollscope mid-roll is
+// covered against a real control plane in test/e2e/nodesconsole: the
+// embedded cluster lives in the process and ends with it.)
+func TestConsoleStepsANodeGroupRoll(t *testing.T) {
+	// Slow enough that the clock can be paused before the scenario's own
+	// rollNodes at 30s of virtual time.
+	c := startConsole(t, 160, 45, "--scenario", "node-upgrade", "--speed", "2")
+	c.waitFor("deploy api")
+	c.keys("Space") // pause the clock: the roll starts from the dialog
+	c.waitFor("CLOCK PAUSED")
+	c.keys("Tab", "Tab")
+	c.waitFor("nodes-0")
+
+	c.keys("D")
+	s := c.waitFor("Roll node group nodes · 4 of 4 nodes outdated")
+	if !strings.Contains(s, "maxUnavailable") || !strings.Contains(s, "[ ]") {
+		t.Fatalf("the roll dialog lacks its fields or starts stepped without --step:\n%s", s)
+	}
+	// Bad input is refused with the reason before anything is sent.
+	c.keys("Down", "1", "5", "0", "%", "Enter")
+	c.waitFor("maxUnavailable 150% is outside 0%–100%")
+	c.keys("BSpace", "BSpace", "BSpace", "BSpace", "Down", "Down", "Space", "Enter")
+	s = c.waitFor("will send the same as:")
+	if !strings.Contains(s, "--interactive") || !strings.Contains(s, "stepped: waits after every node until n") {
+		t.Fatalf("the confirmation does not say the roll is stepped:\n%s", s)
+	}
+	c.keys("y")
+	c.waitFor("roll group nodes: requested")
+	c.waitFor("roll nodes: running")
+
+	// Back to the clock: in the Nodes pane space would pause the roll.
+	c.keys("Tab", "Space", "BTab", "+", "+", "+", "+")
+	c.waitFor("roll nodes: waiting · stepped · 0/4 replaced")
+	c.keys("n")
+	c.waitFor("roll nodes: waiting · stepped · 1/4 replaced")
+	c.keys("n")
+	c.waitFor("roll nodes: waiting · stepped · 2/4 replaced")
+
+	c.keys("x")
+	c.waitFor("Stop the roll · group nodes")
+	c.keys("y")
+	s = c.waitFor("roll nodes: stopped")
+	if !strings.Contains(s, "n resumes it") {
+		t.Errorf("a stopped roll does not say how to take it up again:\n%s", s)
+	}
+	// Elsewhere x is still the rollout abort.
+	c.keys("Tab")
+	c.keys("x")
+	c.waitFor("nothing to abort")
+
+	c.keys("n")
+	c.waitFor("resume the stopped roll of group nodes (the outdated nodes left, same settings): ok")
+	c.waitFor("roll nodes: waiting · stepped")
+	c.keys("q")
+	c.waitFor("rollscope exited 0")
+}
