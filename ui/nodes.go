@@ -161,7 +161,7 @@ func (p *nodesPane) View() string {
 func (p *nodesPane) rollLines() []string {
 	var out []string
 	for _, g := range model.GroupRolls(p.s.nodes) {
-		out = append(out, p.rollLine(g))
+		out = append(out, p.rollLine(g)...)
 	}
 	// The pane keeps at least its header and one node row.
 	if len(out) > p.h-2 {
@@ -170,7 +170,7 @@ func (p *nodesPane) rollLines() []string {
 	return out
 }
 
-func (p *nodesPane) rollLine(g model.GroupRoll) string {
+func (p *nodesPane) rollLine(g model.GroupRoll) []string {
 	text := "roll " + g.Group + ": " + g.State
 	if g.Stepping {
 		text += " · stepped"
@@ -206,7 +206,19 @@ func (p *nodesPane) rollLine(g model.GroupRoll) string {
 	case "finished":
 		paint = p.s.paints.ok
 	}
-	return fit(paint.on(" "+text), p.w)
+	// Two lines at most: what to press next must not be cut off.
+	lines := wrap(text, p.w-3)
+	if len(lines) > 2 {
+		lines = lines[:2]
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		if i > 0 {
+			l = "  " + l
+		}
+		out[i] = fit(paint.on(" "+l), p.w)
+	}
+	return out
 }
 
 // detailLines say why the selected node's drain waits or failed: the pods
@@ -224,23 +236,31 @@ func (p *nodesPane) detailLines() []string {
 	if m := n.Progress.DrainMessage; m != "" {
 		texts = append(texts, n.Name+": "+m)
 	}
-	// Two lines at most, and only when the list keeps some room.
-	if len(texts) > 2 {
-		texts = append(texts[:1], "… and "+itoa(len(texts)-1)+" more")
+	paint := p.s.paints.warn
+	if n.Drain == "failed" {
+		paint = p.s.paints.bad
 	}
-	if p.h-1-len(p.rollLines())-len(texts) < 2 {
-		return nil
-	}
-	out := make([]string, len(texts))
-	for i, t := range texts {
-		paint := p.s.paints.warn
-		if n.Drain == "failed" {
-			paint = p.s.paints.bad
+	// Wrapped, three lines at most, and only when the list keeps room.
+	var out []string
+	for _, t := range texts {
+		for i, l := range wrap(t, p.w-3) {
+			if i > 0 {
+				l = "  " + l
+			}
+			out = append(out, fit(paint.on(" "+l), p.w))
 		}
-		out[i] = fit(paint.on(" "+t), p.w)
+	}
+	if len(out) > maxDetailLines {
+		out = out[:maxDetailLines]
+	}
+	if p.h-1-len(p.rollLines())-len(out) < 2 {
+		return nil
 	}
 	return out
 }
+
+// maxDetailLines bounds the lines below the node list.
+const maxDetailLines = 3
 
 // drainText is the DRAIN cell: the drain's state and, while it runs, the
 // pods it still waits for.
