@@ -7,13 +7,10 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
-	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
 	"rollscope/engine/actions"
-	"rollscope/engine/forecast"
 	"rollscope/kube/access"
 	"rollscope/model"
 	"rollscope/ui"
@@ -197,57 +194,8 @@ func (f *actionFlags) checkAccess(ctx context.Context, opts *ui.Options, client 
 	opts.Denied = access.Denied(ctx, client, namespace)
 }
 
-// Forecast runs the deployment controller's arithmetic on the rollout the
-// request would start, with the pod readiness time observed so far.
+// Forecast rehearses the request on a copy of the deployment, running the
+// real deployment and ReplicaSet controllers on it (forecast.go).
 func (a *clusterActions) Forecast(ctx context.Context, r ui.ActionRequest) (string, error) {
-	d, err := a.client.AppsV1().Deployments(r.Namespace).Get(ctx, r.Deployment, metav1.GetOptions{})
-	if err != nil {
-		return "", fmt.Errorf("cannot read deployment/%s: %w", r.Deployment, err)
-	}
-	rss, err := actions.OwnedReplicaSets(ctx, a.client, d)
-	if err != nil {
-		return "", err
-	}
-	var target *appsv1.ReplicaSet
-	switch r.Kind {
-	case ui.ActSetImage:
-		// Setting an image an earlier revision ran brings its
-		// ReplicaSet back rather than creating one.
-		next := d.Spec.Template.DeepCopy()
-		for i := range next.Spec.Containers {
-			if next.Spec.Containers[i].Name == r.Container {
-				next.Spec.Containers[i].Image = r.Image
-			}
-		}
-		for _, rs := range rss {
-			if model.EqualIgnoreHash(&rs.Spec.Template, next) {
-				target = rs
-			}
-		}
-	case ui.ActUndo:
-		if target, err = model.FindRevision(d, rss, r.Revision); err != nil {
-			return "", err
-		}
-	case ui.ActAbort:
-		if target, _, err = actions.StableReplicaSet(d, rss); err != nil {
-			return "", err
-		}
-	}
-	sel, err := metav1.LabelSelectorAsSelector(d.Spec.Selector)
-	if err != nil {
-		return "", fmt.Errorf("deployment/%s has an invalid selector: %w", r.Deployment, err)
-	}
-	list, err := a.client.CoreV1().Pods(r.Namespace).List(ctx, metav1.ListOptions{LabelSelector: sel.String()})
-	if err != nil {
-		return "", fmt.Errorf("cannot list the pods of deployment/%s: %w", r.Deployment, err)
-	}
-	pods := make([]*corev1.Pod, len(list.Items))
-	for i := range list.Items {
-		pods[i] = &list.Items[i]
-	}
-	f, err := forecast.Rollout(forecast.ForTemplate(d, rss, target, forecast.PodReadyTime(d, pods)))
-	if err != nil {
-		return "", err
-	}
-	return f.String(), nil
+	return forecastRequest(ctx, a.client, a.now(), r)
 }

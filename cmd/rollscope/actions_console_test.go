@@ -16,7 +16,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
 
@@ -210,54 +209,6 @@ func TestClusterActionsNothingToDo(t *testing.T) {
 	_, err := a.Do(context.Background(), ui.ActionRequest{Kind: ui.ActPause, Namespace: "default", Deployment: "web"})
 	if !errors.Is(err, ui.ErrNothingToDo) || !strings.Contains(err.Error(), "already paused") {
 		t.Fatalf("error %v, want ErrNothingToDo saying already paused", err)
-	}
-}
-
-// The forecast reads the deployment, its ReplicaSets and its pods' readiness.
-func TestClusterActionsForecast(t *testing.T) {
-	replicas := int32(4)
-	yes := true
-	quarter := intstr.FromString("25%")
-	created := metav1.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	tpl := corev1.PodTemplateSpec{
-		ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
-		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: "a:1"}}},
-	}
-	d := &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default", UID: "d"},
-		Spec: appsv1.DeploymentSpec{Replicas: &replicas, MinReadySeconds: 5, Template: tpl,
-			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType, RollingUpdate: &appsv1.RollingUpdateDeployment{
-				MaxSurge: &quarter, MaxUnavailable: &quarter}},
-			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}},
-	}
-	rs := &appsv1.ReplicaSet{
-		ObjectMeta: metav1.ObjectMeta{Name: "web-1", Namespace: "default", UID: "r", Labels: map[string]string{"app": "web"},
-			Annotations:     map[string]string{"deployment.kubernetes.io/revision": "1"},
-			OwnerReferences: []metav1.OwnerReference{{Kind: "Deployment", Name: "web", UID: "d", Controller: &yes}}},
-		Spec:   appsv1.ReplicaSetSpec{Replicas: &replicas, Template: tpl},
-		Status: appsv1.ReplicaSetStatus{Replicas: 4, AvailableReplicas: 4},
-	}
-	pod := &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Name: "web-1-a", Namespace: "default", Labels: map[string]string{"app": "web"}, CreationTimestamp: created},
-		Status: corev1.PodStatus{Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue,
-			LastTransitionTime: metav1.NewTime(created.Add(7 * time.Second))}}},
-	}
-	a := &clusterActions{client: fake.NewSimpleClientset(d, rs, pod), now: time.Now}
-	// 25% of 4: maxSurge 1, maxUnavailable 1; a pod takes 7s + 5s.
-	got, err := a.Forecast(context.Background(), ui.ActionRequest{Kind: ui.ActSetImage, Namespace: "default", Deployment: "web", Container: "app", Image: "a:2"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := "6 scaling steps in 2 waves, at most 5 pods, never fewer than 3 available, about 24s"; got != want {
-		t.Fatalf("forecast %q, want %q", got, want)
-	}
-	// Back to the image the only ReplicaSet runs: nothing to roll.
-	got, err = a.Forecast(context.Background(), ui.ActionRequest{Kind: ui.ActSetImage, Namespace: "default", Deployment: "web", Container: "app", Image: "a:1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasPrefix(got, "0 scaling steps in 0 waves") {
-		t.Fatalf("forecast %q for the image already running", got)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes"
 
 	"rollscope/engine/actions"
 	"rollscope/engine/embedded"
@@ -20,7 +21,8 @@ import (
 var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // observed is what a rollout did on the embedded cluster after the set
-// image: ReplicaSet scalings, the most pods wanted, the fewest available.
+// image: ReplicaSet scalings, the most pods wanted, the fewest available,
+// and when the ReplicaSets last changed (the last new pods available).
 type observed struct {
 	steps        int
 	peak, lowest int32
@@ -43,6 +45,8 @@ func (o *observed) observe(now time.Time, ev watch.Event) {
 	}
 	if *rs.Spec.Replicas != o.spec[rs.Name] {
 		o.steps++
+	}
+	if *rs.Spec.Replicas != o.spec[rs.Name] || rs.Status.AvailableReplicas != o.avail[rs.Name] {
 		o.finished = now.Sub(o.start)
 	}
 	o.spec[rs.Name], o.avail[rs.Name] = *rs.Spec.Replicas, rs.Status.AvailableReplicas
@@ -76,8 +80,75 @@ objects: |
         containers: [{name: app, image: "app:v1"}]
 `
 
-// The forecast of a set image matches what the embedded cluster's
-// controllers then do, scaling for scaling.
+// memapiBackend gives each simulated forecast a fresh embedded API, as the
+// console does.
+func memapiBackend(clock *sim.Clock) forecast.Backend {
+	return memapi.New(memapi.Options{Clock: clock, Seed: 1})
+}
+
+func setImage(image string) forecast.Change {
+	return func(ctx context.Context, c kubernetes.Interface, t actions.Target) error {
+		return actions.SetImage(ctx, c, t, "app", image, "")
+	}
+}
+
+var web = actions.Target{Namespace: "default", Name: "web"}
+
+// watched starts the forecast scenario on the embedded cluster, with an
+// observer of its ReplicaSets.
+func watched(t *testing.T, replicas int32, surge, unavail string) (*embedded.Cluster, *sim.Clock, *observed) {
+	t.Helper()
+	sc, err := scenario.Parse("f.yaml", []byte(fmt.Sprintf(scenarioFmt, replicas, surge, unavail)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := sim.NewClock(epoch)
+	api := memapi.New(memapi.Options{Clock: clock, Seed: 1})
+	o := &observed{spec: map[string]int32{}, avail: map[string]int32{}, lowest: 1 << 30}
+	cl, err := embedded.Start(context.Background(), api, clock, sc, embedded.Options{Observers: []sim.Observer{o.observe}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cl, clock, o
+}
+
+// rehearse forecasts change from the cluster's state now, then sends it
+// to the cluster and starts watching what it does. It returns the state
+// read, the readiness estimate and the simulated forecast.
+func rehearse(t *testing.T, cl *embedded.Cluster, clock *sim.Clock, o *observed, change forecast.Change) (forecast.State, forecast.Readiness, forecast.Forecast) {
+	ctx := context.Background()
+	st, err := forecast.ReadState(ctx, cl.Client, "default", "web", clock.Now())
+	if err != nil {
+		t.Error(err)
+		return st, forecast.Readiness{}, forecast.Forecast{}
+	}
+	ready := forecast.ObservedReadiness(st.Deployment, st.Pods)
+	f, err := forecast.Simulate(ctx, memapiBackend, st, ready, change)
+	if err != nil {
+		t.Error(err)
+	}
+	o.watching, o.start = true, clock.Now()
+	if err := change(ctx, cl.Client, web); err != nil {
+		t.Error(err)
+	}
+	return st, ready, f
+}
+
+// matches checks the simulation against what the cluster did: the same
+// steps, peak and lowest, and the duration within a tenth (and a second).
+func (o *observed) matches(t *testing.T, simulated forecast.Forecast) {
+	t.Helper()
+	if simulated.Steps != o.steps || simulated.PeakPods != o.peak || simulated.LowestAvailable != o.lowest || simulated.Outcome != forecast.Finished {
+		t.Errorf("simulation %+v; the cluster did %d steps, peak %d, lowest %d", simulated, o.steps, o.peak, o.lowest)
+	}
+	if d := simulated.Duration - o.finished; d < -o.finished/10-time.Second || d > o.finished/10+time.Second {
+		t.Errorf("simulated duration %v, the cluster took %v", simulated.Duration, o.finished)
+	}
+}
+
+// The forecast of a set image, simulated on a copy and by the arithmetic,
+// matches what the embedded cluster's controllers then do, scaling for
+// scaling; the simulated duration is what the cluster takes.
 func TestForecastMatchesTheEmbeddedCluster(t *testing.T) {
 	cases := []struct {
 		replicas             int32
@@ -92,25 +163,10 @@ func TestForecastMatchesTheEmbeddedCluster(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(fmt.Sprintf("%d-%s-%s", tc.replicas, tc.surge, tc.unavail), func(t *testing.T) {
-			sc, err := scenario.Parse("f.yaml", []byte(fmt.Sprintf(scenarioFmt, tc.replicas, tc.surge, tc.unavail)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			clock := sim.NewClock(epoch)
-			api := memapi.New(memapi.Options{Clock: clock, Seed: 1})
-			o := &observed{spec: map[string]int32{}, avail: map[string]int32{}, lowest: 1 << 30}
-			ctx := context.Background()
-			cl, err := embedded.Start(ctx, api, clock, sc, embedded.Options{Observers: []sim.Observer{o.observe}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			cl.Runner.At(60*time.Second, func() {
-				o.watching, o.start = true, clock.Now()
-				if err := actions.SetImage(ctx, cl.Client, actions.Target{Namespace: "default", Name: "web"}, "app", "app:v2", ""); err != nil {
-					t.Error(err)
-				}
-			})
-			if _, err := cl.Run(ctx, 30*time.Minute); err != nil {
+			cl, clock, o := watched(t, tc.replicas, tc.surge, tc.unavail)
+			var simulated forecast.Forecast
+			cl.Runner.At(60*time.Second, func() { _, _, simulated = rehearse(t, cl, clock, o, setImage("app:v2")) })
+			if _, err := cl.Run(context.Background(), 30*time.Minute); err != nil {
 				t.Fatal(err)
 			}
 			f, err := forecast.Rollout(forecast.Input{Replicas: tc.replicas, MaxSurge: tc.maxSurge, MaxUnavailable: tc.maxUnavail,
@@ -119,9 +175,10 @@ func TestForecastMatchesTheEmbeddedCluster(t *testing.T) {
 				t.Fatal(err)
 			}
 			if f.Steps != o.steps || f.PeakPods != o.peak || f.LowestAvailable != o.lowest {
-				t.Errorf("forecast %d steps, peak %d, lowest %d; the cluster did %d, %d, %d", f.Steps, f.PeakPods, f.LowestAvailable, o.steps, o.peak, o.lowest)
+				t.Errorf("arithmetic %d steps, peak %d, lowest %d; the cluster did %d, %d, %d", f.Steps, f.PeakPods, f.LowestAvailable, o.steps, o.peak, o.lowest)
 			}
-			t.Logf("forecast %v; the cluster took %v", f, o.finished)
+			o.matches(t, simulated)
+			t.Logf("simulation %v; arithmetic %v; the cluster took %v", simulated, f, o.finished)
 		})
 	}
 }

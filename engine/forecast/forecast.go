@@ -45,16 +45,35 @@ type Forecast struct {
 	// PeakPods is the most pods wanted at once; LowestAvailable the fewest
 	// available at any moment.
 	PeakPods, LowestAvailable int32
-	// Duration is Waves × PodReady; zero when PodReady is unknown.
+	// Duration is how long the rollout takes: Waves × PodReady for the
+	// arithmetic (zero when PodReady is unknown); the virtual time to the
+	// outcome for a simulation.
 	Duration time.Duration
+	// Outcome is how a simulated rollout ends (Finished,
+	// DeadlineExceeded, Held); "" for the arithmetic, which always
+	// finishes.
+	Outcome string
+	// Readiness is what a simulation assumed about new pods.
+	Readiness Readiness
 }
 
 func (f Forecast) String() string {
 	s := fmt.Sprintf("%d scaling steps in %d waves, at most %d pods, never fewer than %d available", f.Steps, f.Waves, f.PeakPods, f.LowestAvailable)
-	if f.Duration > 0 {
-		s += ", about " + f.Duration.Round(time.Second).String()
-	} else {
+	d := f.Duration.Round(time.Second).String()
+	switch {
+	case f.Outcome == DeadlineExceeded:
+		s += ", then stops after about " + d + ": progress deadline exceeded"
+	case f.Outcome == Held:
+		s += ", then holds part way after about " + d
+	case f.Duration > 0:
+		s += ", about " + d
+	case f.Outcome == Finished && f.Steps == 0:
+		s += ", nothing to roll"
+	case f.Outcome == "":
 		s += ", duration unknown (no pod readiness observed yet)"
+	}
+	if f.Readiness.Ready > 0 {
+		s += "; " + f.Readiness.String()
 	}
 	return s
 }

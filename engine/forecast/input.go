@@ -39,26 +39,14 @@ func ForTemplate(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, target *appsv1.
 	return in
 }
 
-// PodReadyTime estimates how long a new pod of d takes to become available:
-// the median, over pods that are ready, of creation to Ready, plus
-// minReadySeconds. It is 0 when no pod has been seen becoming ready.
+// PodReadyTime estimates how long a new pod of d takes to become available
+// for the arithmetic: the median, over pods that are ready, of creation to
+// Ready, plus minReadySeconds. It is 0 when no pod has been seen becoming
+// ready.
 func PodReadyTime(d *appsv1.Deployment, pods []*corev1.Pod) time.Duration {
-	var times []time.Duration
-	for _, p := range pods {
-		if p == nil || p.DeletionTimestamp != nil {
-			continue
-		}
-		for _, c := range p.Status.Conditions {
-			if c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue {
-				if dt := c.LastTransitionTime.Sub(p.CreationTimestamp.Time); dt > 0 {
-					times = append(times, dt)
-				}
-			}
-		}
-	}
-	if len(times) == 0 {
+	r := ObservedReadiness(d, pods)
+	if r.Observed == 0 {
 		return 0
 	}
-	slices.Sort(times)
-	return times[len(times)/2] + time.Duration(d.Spec.MinReadySeconds)*time.Second
+	return r.Available()
 }

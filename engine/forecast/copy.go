@@ -1,0 +1,168 @@
+package forecast
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
+)
+
+// State is a deployment as observed on the cluster, the starting point of a
+// forecast.
+type State struct {
+	Deployment *appsv1.Deployment
+	// ReplicaSets are those the deployment controls; Pods those of its
+	// pods that exist (others are ignored).
+	ReplicaSets []*appsv1.ReplicaSet
+	Pods        []*corev1.Pod
+	// Now is when it was observed: the forecast's clock starts there.
+	Now time.Time
+}
+
+// seeded is the copy once built.
+type seeded struct {
+	// rv is the resourceVersion of the copy's last write: changes up to it
+	// are the copy being built, not the rollout.
+	rv uint64
+	// due are the ready times of pods copied not ready.
+	due map[string]time.Time
+}
+
+// seed writes st into the empty API behind c, keeping names, labels,
+// annotations, specs and statuses, and re-pointing owner references at the
+// copies' new UIDs. The server stamps every object created now; a pod that
+// was not ready is given its ready time from its real creation, so a pod
+// half way through starting needs only the rest of the time.
+func seed(ctx context.Context, c kubernetes.Interface, st State, ready time.Duration) (seeded, error) {
+	s := seeded{due: map[string]time.Time{}}
+	d := st.Deployment
+	ns := d.Namespace
+	if _, err := c.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		return s, copyErr("namespace "+ns, err)
+	}
+	dc := &appsv1.Deployment{ObjectMeta: fresh(d.ObjectMeta, nil), Spec: *d.Spec.DeepCopy()}
+	created, err := c.AppsV1().Deployments(ns).Create(ctx, dc, metav1.CreateOptions{})
+	if err != nil {
+		return s, copyErr("deployment/"+d.Name, err)
+	}
+	created.Status = *d.Status.DeepCopy()
+	created.Status.ObservedGeneration = created.Generation
+	if created, err = c.AppsV1().Deployments(ns).UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
+		return s, copyErr("deployment/"+d.Name+" status", err)
+	}
+	s.note(created.ResourceVersion)
+	owner := ownerRef("Deployment", created.Name, created.UID)
+	rsUID := map[types.UID]metav1.OwnerReference{}
+	for _, rs := range st.ReplicaSets {
+		if ref := metav1.GetControllerOf(rs); rs == nil || ref == nil || ref.UID != d.UID {
+			continue
+		}
+		cp := &appsv1.ReplicaSet{ObjectMeta: fresh(rs.ObjectMeta, &owner), Spec: *rs.Spec.DeepCopy()}
+		got, err := c.AppsV1().ReplicaSets(ns).Create(ctx, cp, metav1.CreateOptions{})
+		if err != nil {
+			return s, copyErr("replicaset/"+rs.Name, err)
+		}
+		got.Status = *rs.Status.DeepCopy()
+		got.Status.ObservedGeneration = got.Generation
+		if got, err = c.AppsV1().ReplicaSets(ns).UpdateStatus(ctx, got, metav1.UpdateOptions{}); err != nil {
+			return s, copyErr("replicaset/"+rs.Name+" status", err)
+		}
+		s.note(got.ResourceVersion)
+		rsUID[rs.UID] = ownerRef("ReplicaSet", got.Name, got.UID)
+	}
+	for _, p := range st.Pods {
+		if err := s.seedPod(ctx, c, p, rsUID, st.Now, ready); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}
+
+// seedPod copies one live pod of the deployment's ReplicaSets, ready or
+// not as it was.
+func (s *seeded) seedPod(ctx context.Context, c kubernetes.Interface, p *corev1.Pod, rsUID map[types.UID]metav1.OwnerReference, now time.Time, ready time.Duration) error {
+	if p == nil || p.DeletionTimestamp != nil || p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
+		return nil
+	}
+	ref := metav1.GetControllerOf(p)
+	if ref == nil {
+		return nil
+	}
+	owner, ok := rsUID[ref.UID]
+	if !ok {
+		return nil
+	}
+	cp := &corev1.Pod{ObjectMeta: fresh(p.ObjectMeta, &owner), Spec: *p.Spec.DeepCopy()}
+	// Unbound, like the pods the copy's ReplicaSets create: deleting one
+	// is immediate, and a pod waiting out its grace period no longer
+	// counts for the controllers anyway.
+	cp.Spec.NodeName = ""
+	got, err := c.CoreV1().Pods(p.Namespace).Create(ctx, cp, metav1.CreateOptions{})
+	if err != nil {
+		return copyErr("pod/"+p.Name, err)
+	}
+	if !podReady(p) {
+		s.due[p.Namespace+"/"+p.Name] = later(now, p.CreationTimestamp.Add(ready))
+		s.note(got.ResourceVersion)
+		return nil
+	}
+	got.Status = *p.Status.DeepCopy()
+	if got, err = c.CoreV1().Pods(p.Namespace).UpdateStatus(ctx, got, metav1.UpdateOptions{}); err != nil {
+		return copyErr("pod/"+p.Name+" status", err)
+	}
+	s.note(got.ResourceVersion)
+	return nil
+}
+
+// fresh is m as a new object: no identity, history or owners of its own
+// but owner.
+func fresh(m metav1.ObjectMeta, owner *metav1.OwnerReference) metav1.ObjectMeta {
+	out := metav1.ObjectMeta{
+		Name: m.Name, Namespace: m.Namespace,
+		Labels: copyMap(m.Labels), Annotations: copyMap(m.Annotations),
+	}
+	if owner != nil {
+		out.OwnerReferences = []metav1.OwnerReference{*owner}
+	}
+	return out
+}
+
+func ownerRef(kind, name string, uid types.UID) metav1.OwnerReference {
+	yes := true
+	return metav1.OwnerReference{APIVersion: "apps/v1", Kind: kind, Name: name, UID: uid, Controller: &yes, BlockOwnerDeletion: &yes}
+}
+
+func copyMap(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+func (s *seeded) note(rv string) {
+	if n, err := strconv.ParseUint(rv, 10, 64); err == nil && n > s.rv {
+		s.rv = n
+	}
+}
+
+func copyErr(what string, err error) error {
+	return fmt.Errorf("cannot copy %s into the forecast's cluster: %w", what, err)
+}

@@ -1,0 +1,186 @@
+package forecast
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes"
+
+	"rollscope/engine/actions"
+	"rollscope/engine/deployment"
+	"rollscope/engine/replicaset"
+	"rollscope/engine/sim"
+	"rollscope/model"
+)
+
+// Backend is the empty in-memory API a forecast runs on (kube/memapi in
+// rollscope), created by the caller on the clock it is given: the engine
+// does not know the embedded API's package.
+type Backend interface {
+	Client() kubernetes.Interface
+	Subscribe(fn func(watch.Event)) (cancel func())
+}
+
+// NewBackend creates a fresh Backend whose server stamps times from clock.
+type NewBackend func(clock *sim.Clock) Backend
+
+// Change is the action being forecast, applied to the copy by the same
+// engine/actions call its key sends to the cluster.
+type Change func(ctx context.Context, c kubernetes.Interface, t actions.Target) error
+
+// Outcomes of a simulated rollout.
+const (
+	// Finished: every replica runs the new template, available.
+	Finished = "finished"
+	// DeadlineExceeded: the controller gave up on progress
+	// (progressDeadlineSeconds) before the rollout finished.
+	DeadlineExceeded = "progress deadline exceeded"
+	// Held: the rollout stops part way and waits, e.g. on a paused deployment.
+	Held = "held"
+)
+
+// ErrPausedCopy is a change that leaves the deployment paused: nothing
+// rolls until it is resumed, so there is nothing to forecast.
+var ErrPausedCopy = errors.New("the deployment is paused: nothing rolls until it is resumed (r)")
+
+// simulationLimit bounds the virtual time of a forecast; a real rollout
+// this long has long since hit its progress deadline.
+const simulationLimit = 7 * 24 * time.Hour
+
+// Simulate forecasts change by doing it: it copies st into a fresh API from
+// newBackend, applies change there, and runs the real deployment and
+// ReplicaSet controllers at full speed on a virtual clock starting at
+// st.Now, with pods becoming ready as fast as ready says, until the rollout
+// finishes or passes its progress deadline. Nothing is sent to the
+// cluster st was read from.
+func Simulate(ctx context.Context, newBackend NewBackend, st State, ready Readiness, change Change) (Forecast, error) {
+	if st.Deployment == nil {
+		return Forecast{}, errors.New("cannot forecast: no deployment given")
+	}
+	clock := sim.NewClock(st.Now)
+	b := newBackend(clock)
+	client := b.Client()
+	r := sim.New(client, b, clock, 1)
+	defer r.Close()
+	r.Window = reactionWindow
+	// The ReplicaSet controller turns first so that the deployment
+	// controller's first look sees statuses it computed from the pods.
+	rsEnv := r.Env("replicaset-controller")
+	rsEnv.Events = quiet{}
+	r.Add(replicaset.NewReplicaSet(rsEnv))
+	dEnv := r.Env("deployment-controller")
+	dEnv.Events = quiet{}
+	r.Add(deployment.New(dEnv))
+	kubelet := &readiness{env: r.Env("kubelet"), ready: ready.Ready, waves: map[time.Time]bool{}}
+	r.Add(kubelet)
+
+	s, err := seed(ctx, client, st, ready.Ready)
+	if err != nil {
+		return Forecast{}, err
+	}
+	kubelet.due = s.due
+	m := newMeter(s.rv)
+	m.start(st)
+	r.Observe(m.observe)
+	t := actions.Target{Namespace: st.Deployment.Namespace, Name: st.Deployment.Name}
+	if err := change(ctx, client, t); err != nil {
+		return Forecast{}, err
+	}
+	done := func() bool { return m.outcome(r, t) != "" }
+	if _, err := r.Run(ctx, sim.RunOptions{Finished: done, Limit: simulationLimit}); err != nil {
+		return Forecast{}, fmt.Errorf("cannot forecast: %w", err)
+	}
+	f := m.f
+	f.Waves = len(kubelet.waves)
+	f.Duration = clock.Now().Sub(st.Now)
+	f.Readiness = ready
+	f.Outcome = m.outcome(r, t)
+	if f.Outcome == "" {
+		d, _ := r.Listers().Deployments.Deployments(t.Namespace).Get(t.Name)
+		if d != nil && d.Spec.Paused {
+			return Forecast{}, ErrPausedCopy
+		}
+		f.Outcome = Held
+	}
+	return f, nil
+}
+
+// reactionWindow is the embedded cluster's (engine/embedded.ReactionWindow):
+// the forecast's controllers react as fast as the embedded cluster's, so
+// that a forecast on the embedded cluster is what then happens there.
+const reactionWindow = 250 * time.Millisecond
+
+// meter measures the rollout from the ReplicaSets' changes, as an operator
+// watching `kubectl get rs -w` would count them.
+type meter struct {
+	after       uint64
+	spec, avail map[string]int32
+	f           Forecast
+}
+
+func newMeter(after uint64) *meter {
+	return &meter{after: after, spec: map[string]int32{}, avail: map[string]int32{}}
+}
+
+// start takes the observed ReplicaSets as the baseline.
+func (m *meter) start(st State) {
+	for _, rs := range st.ReplicaSets {
+		if ref := metav1.GetControllerOf(rs); ref != nil && ref.UID == st.Deployment.UID {
+			m.spec[rs.Name], m.avail[rs.Name] = model.SpecReplicas(rs), rs.Status.AvailableReplicas
+		}
+	}
+	m.f.PeakPods, m.f.LowestAvailable = m.totals()
+}
+
+func (m *meter) totals() (pods, available int32) {
+	for name, n := range m.spec {
+		pods += n
+		available += m.avail[name]
+	}
+	return pods, available
+}
+
+func (m *meter) observe(_ time.Time, ev watch.Event) {
+	rs, ok := ev.Object.(*appsv1.ReplicaSet)
+	if !ok || ev.Type == watch.Deleted {
+		return
+	}
+	if mo, err := meta.Accessor(rs); err == nil {
+		if rv, err := strconv.ParseUint(mo.GetResourceVersion(), 10, 64); err == nil && rv <= m.after {
+			return // the copy being built
+		}
+	}
+	n := model.SpecReplicas(rs)
+	if n != m.spec[rs.Name] {
+		m.f.Steps++
+	}
+	m.spec[rs.Name], m.avail[rs.Name] = n, rs.Status.AvailableReplicas
+	pods, available := m.totals()
+	m.f.PeakPods, m.f.LowestAvailable = max(m.f.PeakPods, pods), min(m.f.LowestAvailable, available)
+}
+
+// outcome is how the rollout ended, "" while it goes on.
+func (m *meter) outcome(r *sim.Runner, t actions.Target) string {
+	d, err := r.Listers().Deployments.Deployments(t.Namespace).Get(t.Name)
+	if err != nil {
+		return ""
+	}
+	if c := model.GetDeploymentCondition(d.Status, appsv1.DeploymentProgressing); c != nil &&
+		c.Status == corev1.ConditionFalse && c.Reason == model.ReasonProgressDeadlineExceeded {
+		return DeadlineExceeded
+	}
+	want := model.DesiredReplicas(d)
+	s := d.Status
+	if s.ObservedGeneration >= d.Generation && s.UpdatedReplicas == want && s.Replicas == want && s.AvailableReplicas == want {
+		return Finished
+	}
+	return ""
+}
