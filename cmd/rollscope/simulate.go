@@ -17,6 +17,7 @@ import (
 	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
 	"rollscope/engine/trace"
+	"rollscope/kube/connect"
 	"rollscope/kube/memapi"
 )
 
@@ -28,24 +29,44 @@ type simulateFlags struct {
 	format string
 	until  time.Duration
 	seed   int64
+	// conn are kubectl's connection flags: any of them picks a live cluster.
+	conn          *connect.Flags
+	noHollowNodes bool
+	// speed is refused: it is the console's flag, and has no meaning here.
+	speed    float64
+	speedSet bool
 	// cpuProfile writes a CPU profile of the run, for work on performance.
 	cpuProfile string
 }
 
 func newSimulate() *cobra.Command {
-	f := &simulateFlags{}
+	f := &simulateFlags{conn: connect.NewFlags()}
 	cmd := &cobra.Command{
-		Use:   "simulate -f FILE|NAME",
-		Short: "Run a scenario at full speed on the embedded cluster and print its trace",
-		Args:  cobra.NoArgs,
+		Use:   "simulate -f FILE|NAME [--kubeconfig FILE] [--context NAME] [--no-hollow-nodes]",
+		Short: "Run a scenario and print its trace: at full speed on the embedded cluster, or in real time on a live one",
+		Long: "Without cluster flags, simulate runs the scenario on the embedded cluster at full speed.\n" +
+			"With --kubeconfig, --context or another kubectl connection flag it runs the same scenario on that\n" +
+			"cluster in real time, in a fresh namespace rollscope-sim-<scenario>-<id>, with the real controller\n" +
+			"manager doing the rolling, and writes the same trace (t is then wall seconds since the objects were\n" +
+			"created). The scenario's node groups run as hollow nodes (rollscope's kubelet simulator, with the\n" +
+			"scenario's image behaviour), and its pods are kept on them. With --no-hollow-nodes the cluster's own\n" +
+			"nodes run the pods: images are then really pulled and started by the real kubelets, the scenario's\n" +
+			"images: rules do not apply, and drain and rollNodes actions are not supported.\n" +
+			"The namespace and hollow nodes are removed on exit, also on Ctrl-C.",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			f.speedSet = cmd.Flags().Changed("speed")
 			return runSimulate(cmd.Context(), f)
 		},
 	}
 	cmd.Flags().StringVarP(&f.file, "file", "f", "", "scenario file, or the name of a built-in scenario (see `rollscope scenarios`)")
 	cmd.Flags().StringVar(&f.format, "format", "jsonl", "trace format: jsonl or table")
-	cmd.Flags().DurationVar(&f.until, "until", 0, "stop after this much virtual time (for example 5m); 0 runs until every rollout has finished")
-	cmd.Flags().Int64Var(&f.seed, "seed", 0, "jitter seed; overrides the scenario's seed")
+	cmd.Flags().DurationVar(&f.until, "until", 0, "stop after this much virtual time (wall time on a live cluster), for example 5m; 0 runs until every rollout has finished")
+	cmd.Flags().Int64Var(&f.seed, "seed", 0, "jitter seed; overrides the scenario's seed (embedded cluster)")
+	cmd.Flags().BoolVar(&f.noHollowNodes, "no-hollow-nodes", false, "live cluster: run the pods on the cluster's own nodes (real kubelets, real images) instead of hollow nodes")
+	cmd.Flags().Float64Var(&f.speed, "speed", 0, "")
+	_ = cmd.Flags().MarkHidden("speed")
+	f.conn.AddTo(cmd.Flags())
 	cmd.Flags().StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
 	_ = cmd.Flags().MarkHidden("cpuprofile")
 	return cmd
@@ -58,9 +79,21 @@ func runSimulate(ctx context.Context, f *simulateFlags) error {
 	if f.format != "jsonl" && f.format != "table" {
 		return badInput("--format %q is not a trace format: use jsonl or table", f.format)
 	}
+	if f.speedSet {
+		if f.conn.Live() {
+			return badInput("--speed has no meaning on a live cluster: a live simulate runs in real time")
+		}
+		return badInput("--speed is the console's: simulate runs the embedded cluster at full speed")
+	}
+	if f.noHollowNodes && !f.conn.Live() {
+		return badInput("--no-hollow-nodes is for a live cluster: add --kubeconfig or --context, or leave it out")
+	}
 	sc, err := loadScenario(f.file, f.until)
 	if err != nil {
 		return err
+	}
+	if f.conn.Live() {
+		return runLiveSimulate(ctx, f, sc)
 	}
 	ctx, stop := interruptible(ctx)
 	defer stop()

@@ -7,15 +7,11 @@ package embedded
 import (
 	"context"
 	"fmt"
-	"sort"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 
@@ -26,13 +22,13 @@ import (
 	"rollscope/engine/kubelet"
 	"rollscope/engine/nodegroup"
 	"rollscope/engine/noderoll"
+	"rollscope/engine/play"
 	"rollscope/engine/podgc"
 	"rollscope/engine/replicaset"
 	"rollscope/engine/rollingupdate"
 	"rollscope/engine/scenario"
 	"rollscope/engine/scheduler"
 	"rollscope/engine/sim"
-	"rollscope/model"
 )
 
 // Backend is the in-memory API the cluster runs on (kube/memapi in rollscope).
@@ -132,73 +128,13 @@ func createObjects(ctx context.Context, client kubernetes.Interface, sc *scenari
 	if _, err := client.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
 		return fmt.Errorf("scenario %s: cannot create namespace %q: %w", sc.Name, sc.Namespace, err)
 	}
-	for _, obj := range sc.Objects {
-		if err := create(ctx, client, obj); err != nil {
-			m, _ := meta.Accessor(obj)
-			kind := kindName(obj)
-			name := ""
-			if m != nil {
-				name = m.GetName()
-			}
-			return fmt.Errorf("scenario %s: cannot create %s %q: %w", sc.Name, kind, name, err)
-		}
-	}
-	return nil
+	return play.CreateAll(ctx, client, sc.Name, sc.Objects)
 }
 
 // Finished reports whether every rollout in the cluster has finished or
-// failed and nothing is in flight: the point where `simulate` stops even
-// though crash-looping pods would go on restarting for ever.
+// failed and nothing is in flight (play.Finished, shared with live runs).
 func (c *Cluster) Finished() bool {
-	l := c.Runner.Listers()
-	ds, _ := l.Deployments.List(everything)
-	for _, d := range ds {
-		if !deploymentSettled(d, c.owned(d)) {
-			return false
-		}
-	}
-	rcs, _ := l.ReplicationControllers.List(everything)
-	for _, rc := range rcs {
-		want := int32(1)
-		if rc.Spec.Replicas != nil {
-			want = *rc.Spec.Replicas
-		}
-		if rc.Status.ObservedGeneration < rc.Generation || rc.Status.Replicas != want || model.RCUpdating(rc) {
-			return false
-		}
-	}
-	pods, _ := l.Pods.List(everything)
-	for _, p := range pods {
-		if p.DeletionTimestamp != nil {
-			return false
-		}
-	}
-	nodes, _ := l.Nodes.List(everything)
-	sizes := map[string]int{}
-	for _, n := range nodes {
-		if noderoll.Busy(n) {
-			return false
-		}
-		sizes[nodegroup.GroupOf(n)]++
-	}
-	for _, g := range c.Scenario.NodeGroups {
-		if sizes[g.Name] < g.Size {
-			return false
-		}
-	}
-	return true
-}
-
-// owned lists the ReplicaSets d controls, from the runner's cache.
-func (c *Cluster) owned(d *appsv1.Deployment) []*appsv1.ReplicaSet {
-	objs, _ := c.Runner.Listers().ReplicaSetIndex.ByIndex(control.IndexByController, string(d.UID))
-	out := make([]*appsv1.ReplicaSet, 0, len(objs))
-	for _, o := range objs {
-		if rs, ok := o.(*appsv1.ReplicaSet); ok {
-			out = append(out, rs)
-		}
-	}
-	return out
+	return play.Finished(c.Runner.Listers(), c.Scenario.NodeGroups)
 }
 
 // Run runs the scenario at full speed until it is finished, until the
@@ -209,20 +145,3 @@ func (c *Cluster) Run(ctx context.Context, until time.Duration) (string, error) 
 
 // Elapsed is the virtual time since the start.
 func (c *Cluster) Elapsed() time.Duration { return c.clock.Now().Sub(c.Runner.Start()) }
-
-func kindName(obj runtime.Object) string {
-	if k, ok := sim.KindOf(obj); ok {
-		return string(k)
-	}
-	return fmt.Sprintf("%T", obj)
-}
-
-// sortedKeys is used where results must not depend on map order.
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}

@@ -34,11 +34,16 @@ func (n Nodes) Run(ctx context.Context, client kubernetes.Interface) error {
 	if err != nil {
 		return err
 	}
-	groups := nodegroup.New(r.Env("node-group-controller"), n.Groups)
-	kubelets := kubelet.New(r.Env("kubelet"), n.Images, kubelet.Options{Serves: n.serves})
-	r.Add(groups)
-	r.Add(kubelets)
+	n.AddTo(r)
 	return r.Run(ctx)
+}
+
+// AddTo registers the groups' node controller and their kubelets on r, for
+// a runner that runs more than hollow nodes (a live simulation also runs
+// drains and node rolls on them).
+func (n Nodes) AddTo(r *Runner) {
+	r.Add(nodegroup.New(r.Env("node-group-controller"), n.Groups))
+	r.Add(kubelet.New(r.Env("kubelet"), n.Images, kubelet.Options{Serves: n.serves}))
 }
 
 // serves reports whether a node belongs to one of the groups: the node group

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	appslisters "k8s.io/client-go/listers/apps/v1"
@@ -30,17 +31,27 @@ type Runner struct {
 	mu          sync.Mutex
 	controllers []control.Controller
 	seed        int64
+	synced      chan struct{}
 }
 
 // NewRunner prepares informers for every kind a controller may watch or list.
 // onError, if set, hears about every failed sync (the key is retried with
 // back-off either way).
 func NewRunner(client kubernetes.Interface, onError func(controller, key string, err error)) (*Runner, error) {
-	factory := informers.NewSharedInformerFactory(client, 0)
+	return NewRunnerIn(client, metav1.NamespaceAll, onError)
+}
+
+// NewRunnerIn is NewRunner with the namespaced kinds (pods, workloads,
+// events) watched in namespace only; nodes are always watched whole. A run
+// that owns a namespace needs no more, and on a big cluster it keeps the
+// caches small.
+func NewRunnerIn(client kubernetes.Interface, namespace string, onError func(controller, key string, err error)) (*Runner, error) {
+	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(namespace))
 	r := &Runner{
 		client:  client,
 		factory: factory,
 		onError: onError,
+		synced:  make(chan struct{}),
 		informers: map[control.Kind]cache.SharedIndexInformer{
 			control.Pods:                   factory.Core().V1().Pods().Informer(),
 			control.Nodes:                  factory.Core().V1().Nodes().Informer(),
@@ -81,6 +92,13 @@ func NewRunner(client kubernetes.Interface, onError func(controller, key string,
 	}
 	return r, nil
 }
+
+// Listers read the runner's caches.
+func (r *Runner) Listers() control.Listers { return r.listers }
+
+// Synced is closed once Run has filled the caches and the controllers are
+// working.
+func (r *Runner) Synced() <-chan struct{} { return r.synced }
 
 // Env returns the environment for one controller: the runner's client and
 // listers, the wall clock, an event recorder writing through the API under
@@ -138,6 +156,8 @@ func (r *Runner) Run(ctx context.Context) error {
 			return fmt.Errorf("the %v cache never synced: %w", kind, context.Cause(ctx))
 		}
 	}
+
+	close(r.synced)
 
 	var wg sync.WaitGroup
 	for i, c := range controllers {

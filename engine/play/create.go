@@ -1,4 +1,4 @@
-package embedded
+package play
 
 import (
 	"context"
@@ -7,18 +7,39 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
 
-	"rollscope/model"
+	"rollscope/engine/sim"
 )
 
-var everything = labels.Everything()
+// CreateAll creates a scenario's objects in order; the first that the API
+// refuses stops it, named in the error.
+func CreateAll(ctx context.Context, c kubernetes.Interface, scenarioName string, objs []runtime.Object) error {
+	for _, obj := range objs {
+		if err := Create(ctx, c, obj); err != nil {
+			name := ""
+			if m, _ := meta.Accessor(obj); m != nil {
+				name = m.GetName()
+			}
+			return fmt.Errorf("scenario %s: cannot create %s %q: %w", scenarioName, kindName(obj), name, err)
+		}
+	}
+	return nil
+}
 
-// create sends one scenario object to the API with the typed client of its kind.
-func create(ctx context.Context, c kubernetes.Interface, obj runtime.Object) error {
+func kindName(obj runtime.Object) string {
+	if k, ok := sim.KindOf(obj); ok {
+		return string(k)
+	}
+	return fmt.Sprintf("%T", obj)
+}
+
+// Create sends one scenario object to the API with the typed client of its
+// kind. The object is copied: the scenario stays as it was parsed.
+func Create(ctx context.Context, c kubernetes.Interface, obj runtime.Object) error {
 	o := metav1.CreateOptions{}
 	var err error
 	switch x := obj.(type) {
@@ -44,27 +65,4 @@ func create(ctx context.Context, c kubernetes.Interface, obj runtime.Object) err
 		err = fmt.Errorf("objects of type %T are not supported in scenarios", obj)
 	}
 	return err
-}
-
-// deploymentSettled: the controller has seen the latest spec and the rollout
-// is complete, has failed its progress deadline, or is paused with its pods
-// settled (pausing holds the ReplicaSets' sizes, but pods already starting
-// still become ready).
-func deploymentSettled(d *appsv1.Deployment, owned []*appsv1.ReplicaSet) bool {
-	if d.Status.ObservedGeneration < d.Generation {
-		return false
-	}
-	if c := model.GetDeploymentCondition(d.Status, appsv1.DeploymentProgressing); c != nil && c.Reason == "ProgressDeadlineExceeded" {
-		return true
-	}
-	if d.Spec.Paused {
-		for _, rs := range owned {
-			spec := model.SpecReplicas(rs)
-			if rs.Status.Replicas != spec || rs.Status.AvailableReplicas != spec {
-				return false
-			}
-		}
-		return true
-	}
-	return model.DeploymentComplete(d, &d.Status)
 }

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"rollscope/engine/live"
+	"rollscope/engine/scenario"
+	"rollscope/engine/sim"
+	"rollscope/engine/trace"
+)
+
+// cleanupTimeout bounds the cleanup of a live simulate: deleting the
+// namespace, waiting for it to go, deleting the hollow nodes.
+const cleanupTimeout = 2 * time.Minute
+
+// runLiveSimulate plays the scenario on the cluster the kubectl flags name,
+// in real time, writes the trace as the embedded run does, and removes what
+// it made on the way out, Ctrl-C and errors included.
+func runLiveSimulate(ctx context.Context, f *simulateFlags, sc *scenario.Scenario) error {
+	quietClientGo()
+	ctx, stop := stopOnSignals(ctx)
+	defer stop()
+	conn, err := f.conn.Connect(ctx)
+	if err != nil {
+		return err
+	}
+	out := bufio.NewWriterSize(os.Stdout, 64<<10)
+	held := &heldWriter{w: out}
+	tw := trace.New(held, trace.Format(f.format), epoch, sc.NodeGroups)
+	s := &live.Simulation{
+		Scenario:    sc,
+		HollowNodes: !f.noHollowNodes,
+		Until:       f.until,
+		Epoch:       epoch,
+		Observe:     tw.Observe,
+		OnAction:    tw.Action,
+		Progress:    func(line string) { fmt.Fprintln(os.Stderr, "rollscope: "+line) },
+	}
+	run, err := s.Start(ctx, conn.Client)
+	if err != nil {
+		return setupError(conn.Context, err)
+	}
+	if err := run.Begin(ctx); err != nil {
+		// Nothing has been written: the trace starts with the objects.
+		return errors.Join(usageError{err}, cleanUp(run))
+	}
+	if err := held.release(); err != nil {
+		return errors.Join(fmt.Errorf("writing the trace: %w", err), cleanUp(run))
+	}
+	reason, at, err := run.Play(ctx)
+	tw.End(at, reason)
+	werr := tw.Flush()
+	if werr == nil {
+		werr = out.Flush()
+	}
+	if werr != nil {
+		werr = fmt.Errorf("writing the trace: %w", werr)
+	}
+	cerr := cleanUp(run)
+	if reason == sim.EndCanceled {
+		err = fmt.Errorf("simulate interrupted; namespace %s removed", run.Namespace)
+		if cerr != nil {
+			err = errors.New("simulate interrupted")
+		}
+	}
+	return errors.Join(err, werr, cerr)
+}
+
+// cleanUp removes the run's namespace and hollow nodes, with its own
+// deadline: the run's context may already be over. A Ctrl-C during the
+// cleanup cuts it short, and the error then names what is left.
+func cleanUp(run *live.Run) error {
+	ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
+	defer cancel()
+	ctx, stop := stopOnSignals(ctx)
+	defer stop()
+	return run.Cleanup(ctx)
+}
+
+// stopOnSignals ends ctx on Ctrl-C and on SIGTERM (a CI job or a pod being
+// stopped), so that a live simulate cleans up either way.
+func stopOnSignals(ctx context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+}
+
+// setupError says what a refused setup means for the operator.
+func setupError(context string, err error) error {
+	if errors.Is(err, live.ErrForbidden) {
+		return &lineError{
+			line: fmt.Sprintf("context %q may not create namespaces or nodes: a live simulate runs in a namespace of its own, with hollow nodes unless --no-hollow-nodes — use a context that may, or leave out the cluster flags to simulate on the embedded cluster (%v)", context, err),
+			err:  err,
+		}
+	}
+	return fmt.Errorf("setting up the simulation: %w", err)
+}
+
+// lineError is an error whose text is written for the operator; the cause
+// stays reachable for errors.Is and errors.As.
+type lineError struct {
+	line string
+	err  error
+}
+
+func (e *lineError) Error() string { return e.line }
+func (e *lineError) Unwrap() error { return e.err }
