@@ -7,6 +7,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
@@ -85,18 +88,40 @@ func New(client kubernetes.Interface, scope Scope, clk clock.PassiveClock, send 
 	b.factories = []informers.SharedInformerFactory{namespaced, clusterWide}
 
 	// Nodes first and events last: a batch lists owners before what they own.
-	b.add("Node", clusterWide.Core().V1().Nodes().Informer())
-	b.add("Deployment", namespaced.Apps().V1().Deployments().Informer())
-	b.add("ReplicationController", namespaced.Core().V1().ReplicationControllers().Informer())
-	b.add("ReplicaSet", namespaced.Apps().V1().ReplicaSets().Informer())
-	b.add("Pod", namespaced.Core().V1().Pods().Informer())
-	b.add("PodDisruptionBudget", namespaced.Policy().V1().PodDisruptionBudgets().Informer())
-	b.add("Event", namespaced.Core().V1().Events().Informer())
+	ns := scope.Namespace
+	b.add("Node", func(s *source) cache.SharedIndexInformer {
+		return observedInformer(clusterWide, s, &corev1.Node{}, func(c kubernetes.Interface) calls[*corev1.NodeList] { return c.CoreV1().Nodes() })
+	})
+	b.add("Deployment", func(s *source) cache.SharedIndexInformer {
+		return observedInformer(namespaced, s, &appsv1.Deployment{}, func(c kubernetes.Interface) calls[*appsv1.DeploymentList] { return c.AppsV1().Deployments(ns) })
+	})
+	b.add("ReplicationController", func(s *source) cache.SharedIndexInformer {
+		return observedInformer(namespaced, s, &corev1.ReplicationController{}, func(c kubernetes.Interface) calls[*corev1.ReplicationControllerList] {
+			return c.CoreV1().ReplicationControllers(ns)
+		})
+	})
+	b.add("ReplicaSet", func(s *source) cache.SharedIndexInformer {
+		return observedInformer(namespaced, s, &appsv1.ReplicaSet{}, func(c kubernetes.Interface) calls[*appsv1.ReplicaSetList] { return c.AppsV1().ReplicaSets(ns) })
+	})
+	b.add("Pod", func(s *source) cache.SharedIndexInformer {
+		return observedInformer(namespaced, s, &corev1.Pod{}, func(c kubernetes.Interface) calls[*corev1.PodList] { return c.CoreV1().Pods(ns) })
+	})
+	b.add("PodDisruptionBudget", func(s *source) cache.SharedIndexInformer {
+		return observedInformer(namespaced, s, &policyv1.PodDisruptionBudget{}, func(c kubernetes.Interface) calls[*policyv1.PodDisruptionBudgetList] {
+			return c.PolicyV1().PodDisruptionBudgets(ns)
+		})
+	})
+	b.add("Event", func(s *source) cache.SharedIndexInformer {
+		return observedInformer(namespaced, s, &corev1.Event{}, func(c kubernetes.Interface) calls[*corev1.EventList] { return c.CoreV1().Events(ns) })
+	})
 	return b
 }
 
-func (b *Bridge) add(kind string, inf cache.SharedIndexInformer) {
-	s := &source{kind: kind, informer: inf, rank: len(b.sources)}
+// add watches one kind with the informer informerOf makes for its source.
+func (b *Bridge) add(kind string, informerOf func(*source) cache.SharedIndexInformer) {
+	s := &source{kind: kind, rank: len(b.sources)}
+	inf := informerOf(s)
+	s.informer = inf
 	// Neither call can fail on an informer that has not started; should
 	// one fail anyway, Run reports it rather than watching half blind.
 	if err := inf.SetWatchErrorHandler(s.failed); err != nil {

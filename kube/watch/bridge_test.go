@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -17,6 +18,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	apiwatch "k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
 
@@ -313,5 +315,54 @@ func TestForbiddenNodesDoNotHoldUpTheRest(t *testing.T) {
 		b, _ := r.snapshot()
 		w := b[len(b)-1].Watch
 		return o != nil && !w.Connected && strings.Contains(w.Problem, `nodes is forbidden: User "dev" cannot list resource "nodes"`)
+	})
+}
+
+// An API server that goes away once the watches are established: the
+// reflector retries the refused watch by itself without telling the watch
+// error handler, and the bridge must still say it lost the cluster, then
+// that it is back.
+func TestRefusedWatchIsReportedAndClears(t *testing.T) {
+	client := fake.NewClientset(pod("default", "web"))
+	var (
+		down    atomic.Bool
+		mu      sync.Mutex
+		current *apiwatch.FakeWatcher
+	)
+	client.PrependWatchReactor("pods", func(k8stesting.Action) (bool, apiwatch.Interface, error) {
+		if down.Load() {
+			return true, nil, refused
+		}
+		w := apiwatch.NewFake()
+		mu.Lock()
+		current = w
+		mu.Unlock()
+		return true, w, nil
+	})
+	r := run(t, client, watch.Scope{}, watch.Options{})
+	eventually(t, "a synced, connected batch over an established pod watch", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		b, _ := r.snapshot()
+		return current != nil && len(b) > 0 && b[len(b)-1].Watch.Synced && b[len(b)-1].Watch.Connected
+	})
+
+	// The API server goes away: its watch ends, and every new one is
+	// refused.
+	down.Store(true)
+	mu.Lock()
+	current.Stop()
+	mu.Unlock()
+	eventually(t, "a batch saying the watch is failing", func() bool {
+		b, _ := r.snapshot()
+		w := b[len(b)-1].Watch
+		return !w.Connected && w.Problem == "watch failed: connection refused — retrying"
+	})
+
+	down.Store(false)
+	eventually(t, "a batch saying the watch is back", func() bool {
+		b, _ := r.snapshot()
+		w := b[len(b)-1].Watch
+		return w.Connected && w.Problem == ""
 	})
 }

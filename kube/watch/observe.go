@@ -1,0 +1,67 @@
+package watch
+
+import (
+	"context"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	apiwatch "k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/cache"
+)
+
+// calls is one kind's list and watch in a typed client, as
+// client.AppsV1().Deployments(ns) offers them.
+type calls[L runtime.Object] interface {
+	List(ctx context.Context, opts metav1.ListOptions) (L, error)
+	Watch(ctx context.Context, opts metav1.ListOptions) (apiwatch.Interface, error)
+}
+
+// observedInformer makes the factory's informer for obj on a list and watch
+// that report each call's outcome to s.
+//
+// client-go's reflector retries a watch that the API server refuses
+// (connection refused) by itself, with back-off, without calling the watch
+// error handler: once the watches are established, a bridge that only
+// heard that handler would never learn that the API server went away, and
+// would show a stale picture as if it were live. Every list and watch call
+// therefore reports here: a failed one marks the kind failing, a successful
+// one says the API server answers again.
+func observedInformer[L runtime.Object](f informers.SharedInformerFactory, s *source, obj runtime.Object, api func(kubernetes.Interface) calls[L]) cache.SharedIndexInformer {
+	return f.InformerFor(obj, func(client kubernetes.Interface, resync time.Duration) cache.SharedIndexInformer {
+		c := api(client)
+		lw := &cache.ListWatch{
+			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+				list, err := c.List(ctx, opts)
+				s.called(ctx, err)
+				return list, err
+			},
+			WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (apiwatch.Interface, error) {
+				w, err := c.Watch(ctx, opts)
+				s.called(ctx, err)
+				return w, err
+			},
+		}
+		// As client-go's own informers do: streaming lists only where the
+		// client supports them (fake clientsets do not).
+		return cache.NewSharedIndexInformerWithOptions(cache.ToListWatcherWithWatchListSemantics(lw, client), obj,
+			cache.SharedIndexInformerOptions{
+				ResyncPeriod: resync,
+				Indexers:     cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
+			})
+	})
+}
+
+// called hears the outcome of one list or watch call.
+func (s *source) called(ctx context.Context, err error) {
+	switch {
+	case err == nil:
+		s.alive()
+	case ctx.Err() != nil:
+		// The bridge is stopping; nothing failed.
+	default:
+		s.failed(nil, err)
+	}
+}
