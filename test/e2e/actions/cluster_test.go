@@ -1,0 +1,270 @@
+package actions
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+
+	"rollscope/engine/actions"
+	"rollscope/engine/kubelet"
+	"rollscope/engine/live"
+	"rollscope/engine/nodegroup"
+	"rollscope/model"
+	"rollscope/test/e2e/controlplane"
+)
+
+// patience bounds every wait on the cluster. It only bounds a failing test:
+// nothing here asserts how fast the cluster is.
+const patience = 3 * time.Minute
+
+// The hollow kubelets' images: a pod is ready about 1.5 s after it is
+// bound; the slow image takes 4 s, so that a rollout of it is still under
+// way when a test pauses or aborts it.
+var images = []kubelet.ImageRule{
+	{Match: "e2e.example/slow:*", Pull: 200 * time.Millisecond, Start: 200 * time.Millisecond, Ready: 4 * time.Second},
+	{Match: "*", Pull: 200 * time.Millisecond, Start: 200 * time.Millisecond, Ready: 1100 * time.Millisecond},
+}
+
+// env is the control plane the tests share: an admin client for setting up
+// and reading, and the cluster's config for clients that count requests.
+type env struct {
+	cp    *controlplane.ControlPlane
+	admin kubernetes.Interface
+}
+
+// start starts the control plane and two hollow nodes, Ready and
+// schedulable.
+func start(t *testing.T) *env {
+	t.Helper()
+	cp := controlplane.StartForTest(t)
+	admin, err := cp.AdminClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := live.Nodes{
+		Groups: []nodegroup.Group{{Name: "hollow", Size: 2, Spec: "v1", BootTime: 300 * time.Millisecond,
+			Capacity: corev1.ResourceList{corev1.ResourcePods: resource.MustParse("110"),
+				corev1.ResourceCPU: resource.MustParse("16"), corev1.ResourceMemory: resource.MustParse("32Gi")}}},
+		Images: images,
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- nodes.Run(ctx, admin) }()
+	t.Cleanup(func() {
+		stop()
+		if err := <-done; err != nil {
+			t.Errorf("hollow nodes: %v", err)
+		}
+	})
+	e := &env{cp: cp, admin: admin}
+	e.poll(t, "two schedulable hollow nodes", func(ctx context.Context) (bool, string, error) {
+		list, err := admin.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return false, "", err
+		}
+		ready := 0
+		for _, n := range list.Items {
+			if schedulable(&n) {
+				ready++
+			}
+		}
+		return ready == 2, fmt.Sprintf("%d of %d nodes schedulable", ready, len(list.Items)), nil
+	})
+	return e
+}
+
+func schedulable(n *corev1.Node) bool {
+	for _, taint := range n.Spec.Taints {
+		if taint.Effect == corev1.TaintEffectNoSchedule {
+			return false
+		}
+	}
+	for _, c := range n.Status.Conditions {
+		if c.Type == corev1.NodeReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+// poll waits until check says done, failing the test with the last state
+// it described.
+func (e *env) poll(t *testing.T, what string, check func(ctx context.Context) (bool, string, error)) {
+	t.Helper()
+	last := "nothing read yet"
+	err := wait.PollUntilContextTimeout(t.Context(), 200*time.Millisecond, patience, true, func(ctx context.Context) (bool, error) {
+		done, state, err := check(ctx)
+		if err != nil {
+			last = "error: " + err.Error()
+			return false, nil
+		}
+		last = state
+		return done, nil
+	})
+	if err != nil {
+		t.Fatalf("waiting for %s: %v; last seen: %s", what, err, last)
+	}
+}
+
+// deployment is one test's deployment web in namespace ns: replicas of
+// container app on image img, rolled one pod at a time (maxSurge 1,
+// maxUnavailable 0).
+func (e *env) deployment(t *testing.T, ns, img string, replicas int32) actions.Target {
+	t.Helper()
+	ctx := t.Context()
+	if _, err := e.admin.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	one, zero := intstr.FromInt32(1), intstr.FromInt32(0)
+	labels := map[string]string{"app": "web"}
+	d := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: ns},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: &replicas,
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType,
+				RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &one, MaxUnavailable: &zero}},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: img}}},
+			},
+		},
+	}
+	if _, err := e.admin.AppsV1().Deployments(ns).Create(ctx, d, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	target := actions.Target{Namespace: ns, Name: "web"}
+	e.rolledOut(t, target, image(img))
+	return target
+}
+
+// get reads the deployment.
+func (e *env) get(t *testing.T, target actions.Target) *appsv1.Deployment {
+	t.Helper()
+	d, err := e.admin.AppsV1().Deployments(target.Namespace).Get(t.Context(), target.Name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// rolledOut waits until the deployment's template is what want says and
+// it has rolled out everywhere, as `kubectl rollout status` decides it,
+// with no old pods left.
+func (e *env) rolledOut(t *testing.T, target actions.Target, want template) *appsv1.Deployment {
+	t.Helper()
+	var last *appsv1.Deployment
+	e.poll(t, target.String()+" rolled out "+want.what, func(ctx context.Context) (bool, string, error) {
+		d, err := e.admin.AppsV1().Deployments(target.Namespace).Get(ctx, target.Name, metav1.GetOptions{})
+		if err != nil {
+			return false, "", err
+		}
+		last = d
+		status, done, err := model.RolloutStatus(d, 0)
+		if err != nil {
+			return false, "", err
+		}
+		return done && want.ok(d) && d.Status.Replicas == model.DesiredReplicas(d), status, nil
+	})
+	return last
+}
+
+// template is what a test waits for the deployment's template to be.
+type template struct {
+	what string
+	ok   func(*appsv1.Deployment) bool
+}
+
+// image is a template running img.
+func image(img string) template {
+	return template{"on " + img, func(d *appsv1.Deployment) bool { return d.Spec.Template.Spec.Containers[0].Image == img }}
+}
+
+// replicaSets are the deployment's ReplicaSets by revision.
+func (e *env) replicaSets(ctx context.Context, target actions.Target) (map[int64]*appsv1.ReplicaSet, error) {
+	d, err := e.admin.AppsV1().Deployments(target.Namespace).Get(ctx, target.Name, metav1.GetOptions{})
+	if err != nil {
+		return nil, err
+	}
+	rss, err := actions.OwnedReplicaSets(ctx, e.admin, d)
+	if err != nil {
+		return nil, err
+	}
+	out := map[int64]*appsv1.ReplicaSet{}
+	for _, rs := range rss {
+		if rev, err := model.Revision(rs); err == nil {
+			out[rev] = rs
+		}
+	}
+	return out, nil
+}
+
+// counted is a client whose writes (every request but GET, LIST and
+// WATCH) are counted, and which can run a hook before a write goes out.
+type counted struct {
+	kubernetes.Interface
+	mu     sync.Mutex
+	writes []string
+	// before, when set, runs before each write is sent.
+	before func(method, path string)
+}
+
+func (e *env) counting(t *testing.T) *counted {
+	t.Helper()
+	c := &counted{}
+	cfg := rest.CopyConfig(e.cp.AdminConfig())
+	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper {
+		return roundTripper(func(r *http.Request) (*http.Response, error) {
+			if r.Method != http.MethodGet {
+				c.mu.Lock()
+				c.writes = append(c.writes, r.Method+" "+r.URL.Path)
+				hook := c.before
+				c.mu.Unlock()
+				if hook != nil {
+					hook(r.Method, r.URL.Path)
+				}
+			}
+			return rt.RoundTrip(r)
+		})
+	})
+	client, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Interface = client
+	return c
+}
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// sent is what the client has written since the last call.
+func (c *counted) sent() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := c.writes
+	c.writes = nil
+	return out
+}
+
+// nothingSent fails the test when the client wrote anything.
+func (c *counted) nothingSent(t *testing.T, what string) {
+	t.Helper()
+	if w := c.sent(); len(w) > 0 {
+		t.Errorf("%s sent %s, want nothing", what, strings.Join(w, ", "))
+	}
+}
