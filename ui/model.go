@@ -39,6 +39,8 @@ type Model struct {
 	// busy names the request on its way, "" when none: one at a time, so
 	// a key pressed twice sends nothing twice.
 	busy string
+	// rc is the ReplicationController view (`:rc NAME`), nil when closed.
+	rc *rcScreen
 }
 
 // New builds the console. With no Cluster it shows an empty, waiting
@@ -138,6 +140,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.previewed(msg)
 	case forecastMsg:
 		return m.forecasted(msg)
+	case rcPlannedMsg:
+		return m.rcPlanned(msg)
+	case rcDoneMsg:
+		return m.rcDone(msg)
 	case nodePreviewMsg:
 		return m.previewedDrain(msg)
 	case nodeDoneMsg:
@@ -149,7 +155,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
 	// In the picker a printable quit key ("q") is part of the name typed.
-	if key.Matches(msg, k.Quit) && (m.picker == nil && m.dialog == nil || msg.Text == "") {
+	typing := m.picker != nil || m.dialog != nil || (m.rc != nil && m.rc.dialog != nil)
+	if key.Matches(msg, k.Quit) && (!typing || msg.Text == "") {
 		return m, tea.Quit
 	}
 	if m.dialog != nil && m.dialog.node != nil {
@@ -159,7 +166,15 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.dialogKey(msg)
 	}
 	if m.picker != nil {
+		if next, ok := m.rcPickerKey(msg); ok {
+			return next, nil
+		}
 		return m.pickerKey(msg)
+	}
+	if m.rc != nil && !m.showHelp {
+		if next, cmd, ok := m.rcKey(msg); ok {
+			return next, cmd
+		}
 	}
 	if m.showHelp {
 		switch {
@@ -271,6 +286,7 @@ func (m *Model) refresh() {
 	}
 	s.applyPausedWant()
 	s.nodes = s.src.Nodes()
+	m.refreshRC()
 	for i := range m.panes {
 		m.panes[i], _ = m.panes[i].Update(refreshedMsg{})
 	}

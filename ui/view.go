@@ -31,6 +31,8 @@ func (m Model) Render() string {
 		lines = append(lines, m.dialog.view(m.s, w, bodyH)...)
 	case m.showHelp:
 		lines = append(lines, m.helpLines(w, bodyH)...)
+	case m.rc != nil:
+		lines = append(lines, m.rcLines(w, bodyH)...)
 	default:
 		lines = append(lines, m.body(bodyH)...)
 	}

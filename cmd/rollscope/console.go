@@ -117,7 +117,7 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, name 
 	clock.SetSpeed(f.speed)
 	go cl.Runner.RunRealtime(ctx)
 	opts := ui.Options{
-		Cluster:    model.NewCluster(),
+		Cluster:    model.NewRCCluster(),
 		Namespace:  sc.Namespace,
 		Deployment: name,
 		Context:    "embedded",
@@ -139,7 +139,7 @@ func runLive(ctx context.Context, f *rootFlags, name string, theme themes.Theme,
 		return err
 	}
 	opts := ui.Options{
-		Cluster:    model.NewCluster(),
+		Cluster:    model.NewRCCluster(),
 		Namespace:  conn.Namespace,
 		Deployment: name,
 		Context:    conn.Context,
@@ -151,7 +151,7 @@ func runLive(ctx context.Context, f *rootFlags, name string, theme themes.Theme,
 	f.acts.checkAccess(ctx, &opts, conn.Client, conn.Namespace)
 	f.nodes.checkNodeAccess(ctx, &opts, conn.Client)
 	if !f.acts.readOnly {
-		stop, err := startNodeControllers(ctx, conn.Client)
+		stop, err := startLiveControllers(ctx, conn.Client)
 		if err != nil {
 			return err
 		}

@@ -19,6 +19,7 @@ import (
 	"rollscope/engine/nodegroup"
 	"rollscope/engine/noderoll"
 	"rollscope/engine/play"
+	"rollscope/engine/rollingupdate"
 	"rollscope/engine/scenario"
 )
 
@@ -132,6 +133,9 @@ func (r *Run) setUp(ctx context.Context) error {
 		return err
 	}
 	r.runner = runner
+	// A scenario's setImage or abort on a ReplicationController asks this
+	// controller for the rolling update.
+	runner.Add(rollingupdate.NewController(runner.Env("rolling-update")))
 	if r.sim.HollowNodes {
 		r.nodes.AddTo(runner)
 		runner.Add(drain.New(runner.Env("drain-controller")))

@@ -13,6 +13,7 @@ import (
 	"rollscope/engine/actions"
 	"rollscope/engine/drain"
 	"rollscope/engine/noderoll"
+	"rollscope/engine/rollingupdate"
 	"rollscope/engine/scenario"
 )
 
@@ -68,7 +69,9 @@ func Outcome(err error) string {
 // console's keys use.
 func (p Player) Perform(ctx context.Context, a scenario.Action) error {
 	if a.Target.Kind == scenario.TargetReplicationController {
-		return fmt.Errorf("%s on %s: %w in scenarios — rehearse it with `rollscope rolling-update RC --image IMAGE --scenario FILE`", a.Kind, a.Target, ErrNotSupported)
+		// The rolling-update controller carries the update out; the
+		// action only asks for it.
+		return rollingupdate.PerformScripted(ctx, p.Client, p.Namespace, a)
 	}
 	t := actions.Target{Namespace: p.Namespace, Name: a.Target.Name}
 	switch a.Kind {

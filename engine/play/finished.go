@@ -30,7 +30,9 @@ func Finished(l control.Listers, groups []nodegroup.Group) bool {
 		if rc.Spec.Replicas != nil {
 			want = *rc.Spec.Replicas
 		}
-		if rc.Status.ObservedGeneration < rc.Generation || rc.Status.Replicas != want {
+		// An RC that takes part in a rolling update is not done until the
+		// update is.
+		if rc.Status.ObservedGeneration < rc.Generation || rc.Status.Replicas != want || model.RCUpdating(rc) {
 			return false
 		}
 	}

@@ -1,0 +1,242 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"rollscope/model"
+)
+
+// The ReplicationController view (`:rc NAME`) shows a legacy rolling
+// update: the old and the next controller side by side, the phase, the
+// headroom, the update's annotations and its progress lines; i starts an
+// update, x aborts one, esc goes back to the deployment.
+
+// rcSource is a Source that also keeps ReplicationControllers
+// (model.RCCluster).
+type rcSource interface {
+	RCUpdate(namespace, name string) (model.RCUpdateView, bool)
+}
+
+// rcScreen is the open view.
+type rcScreen struct {
+	namespace, name string
+	view            model.RCUpdateView
+	found           bool
+	dialog          *rcDialog
+}
+
+// rcName reads `:rc NAME`, `:rc/NAME` and the long spellings from the
+// picker's query.
+func rcName(query string) (string, bool) {
+	q := strings.TrimSpace(query)
+	for _, prefix := range []string{"rc/", "rc ", "replicationcontroller/", "replicationcontroller ", "replicationcontrollers/"} {
+		if strings.HasPrefix(q, prefix) {
+			return strings.TrimSpace(q[len(prefix):]), true
+		}
+	}
+	return "", false
+}
+
+// rcPickerKey opens the view when enter ends an `:rc NAME` query; ok is
+// false for every other key, which the picker handles.
+func (m Model) rcPickerKey(msg tea.KeyPressMsg) (Model, bool) {
+	p := m.picker
+	if p.mode != ':' || msg.Code != tea.KeyEnter {
+		return m, false
+	}
+	name, ok := rcName(p.query)
+	if !ok {
+		return m, false
+	}
+	m.picker = nil
+	if name == "" {
+		m.toast = "give the ReplicationController's name: :rc NAME"
+		return m, true
+	}
+	if _, ok := m.s.src.(rcSource); !ok {
+		m.toast = "this console does not watch ReplicationControllers"
+		return m, true
+	}
+	m.rc = &rcScreen{namespace: m.s.namespace, name: name}
+	m.refreshRC()
+	return m, true
+}
+
+// refreshRC reads the view again; called from refresh.
+func (m *Model) refreshRC() {
+	r := m.rc
+	if r == nil {
+		return
+	}
+	if src, ok := m.s.src.(rcSource); ok {
+		r.view, r.found = src.RCUpdate(r.namespace, r.name)
+	}
+}
+
+// rcKey handles the view's keys; ok is false for keys it leaves to the
+// global ones (:, ?, q, the clock).
+func (m Model) rcKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
+	r := m.rc
+	if r.dialog != nil {
+		next, cmd := m.rcDialogKey(msg)
+		return next, cmd, true
+	}
+	if key.Matches(msg, m.keys.Back) {
+		m.rc = nil
+		return m, nil, true
+	}
+	kind, ok := m.actionKind(msg)
+	if !ok || (kind != ActSetImage && kind != ActAbort) {
+		return m, nil, false
+	}
+	switch {
+	case m.actions == nil:
+		m.toast = "rolling update: no cluster to act on"
+	case m.busy != "":
+		m.toast = "still waiting for " + m.busy + " — one action at a time"
+	case !r.found:
+		m.toast = "replicationcontroller " + r.name + " not found in namespace " + orDash(r.namespace)
+	case kind == ActSetImage && r.view.Updating:
+		m.toast = "rc/" + r.name + " is already being updated — let it finish or abort it with x"
+	case kind == ActSetImage:
+		r.dialog = newRCDialog()
+	default:
+		if why := abortRefusal(r.view); why != "" {
+			m.toast = why
+			return m, nil, true
+		}
+		v := r.view
+		r.dialog = &rcDialog{abort: true, lines: []string{
+			fmt.Sprintf("%s grows back to %d replicas (%s), %s shrinks to 0 and is deleted", v.Old.Name, rcOriginal(v), strings.Join(v.Old.Images, ","), v.Next.Name),
+			"The same limits apply with the roles swapped",
+		}}
+	}
+	return m, nil, true
+}
+
+// abortRefusal says why there is nothing to abort, "" when there is. The
+// way back comes first: the footer may cut the rest.
+func abortRefusal(v model.RCUpdateView) string {
+	const instead = "start a new rolling update with the old image (i) to go back"
+	switch {
+	case !v.Updating:
+		return "no update of rc/" + v.Name + " to abort: " + instead
+	case v.Phase == model.RCPhaseRename || v.Old.Images == nil:
+		return "nothing old left to restore (" + v.Next.Name + " is being renamed to " + v.Name + "): let it finish, then " + instead
+	case v.Next.Images == nil:
+		return "nothing to abort, " + orDash(v.Next.Name) + " does not exist: " + instead
+	case v.Rollback:
+		return "the update of rc/" + v.Name + " is already being rolled back"
+	}
+	return ""
+}
+
+// rcOriginal is the size an abort restores.
+func rcOriginal(v model.RCUpdateView) int32 {
+	for _, a := range v.Old.Annotations {
+		if n, ok := strings.CutPrefix(a, "original-replicas="); ok {
+			var i int32
+			if _, err := fmt.Sscan(n, &i); err == nil {
+				return i
+			}
+		}
+	}
+	return v.Desired
+}
+
+// rcLines draws the view in the body's place.
+func (m *Model) rcLines(w, h int) []string {
+	r := m.rc
+	st := m.s.styles
+	out := make([]string, 0, h)
+	if !r.found {
+		out = append(out, fit(st.Accent.Render("rc/"+r.name), w),
+			fit(st.Muted.Render("replicationcontroller "+r.name+" not found in namespace "+orDash(r.namespace)+" — esc goes back"), w))
+		return out
+	}
+	v := r.view
+	phase := string(v.Phase)
+	if v.Rollback {
+		phase += " (rolling back)"
+	}
+	title := st.Accent.Render("rc/"+v.Name) + "  " + st.Label.Render("phase ") + st.Text.Render(phase) +
+		"  " + st.Label.Render("desired ") + st.Text.Render(itoa(v.Desired))
+	if v.Updating {
+		title += "  " + st.Label.Render("maxSurge ") + st.Text.Render(itoa(v.Limits.MaxSurge)) +
+			"  " + st.Label.Render("maxUnavailable ") + st.Text.Render(itoa(v.Limits.MaxUnavailable))
+		if v.Request != nil {
+			title += "  " + st.Label.Render("update period ") + st.Text.Render(time.Duration(v.Request.WithDefaults().UpdatePeriod).String())
+		}
+	}
+	out = append(out, fit(title, w))
+	half := (w - 2) / 2
+	out = append(out, fit(m.bar("surge", v.Surge, st.SurgeBar.Render, half)+"  "+
+		m.bar("unavailable", v.Unavailable, st.UnavailableBar.Render, w-2-half), w))
+	left := m.rcColumn("old", v.Old, half)
+	right := m.rcColumn("next", v.Next, w-2-half)
+	for i := 0; i < max(len(left), len(right)); i++ {
+		l, rt := strings.Repeat(" ", half), ""
+		if i < len(left) {
+			l = left[i]
+		}
+		if i < len(right) {
+			rt = right[i]
+		}
+		out = append(out, fit(l+st.Separator.Render("│ ")+rt, w))
+	}
+	if len(v.Events) > 0 {
+		out = append(out, fit(st.Label.Render("progress"), w))
+		for _, e := range v.Events {
+			line := "  " + e.Time.UTC().Format("15:04:05") + "  " + e.Message
+			if e.Warning {
+				line = st.Bad.Render(fit(line, w))
+			}
+			out = append(out, fit(line, w))
+		}
+	}
+	if r.dialog != nil {
+		out = append(out, "")
+		out = append(out, r.dialog.view(m.s, v.Name, w)...)
+	} else {
+		out = append(out, fit(st.Muted.Render("i new image · x abort · esc back · : another"), w))
+	}
+	if len(out) > h {
+		out = out[:h]
+	}
+	return out
+}
+
+// rcColumn draws one controller: name, image, sizes, annotations, pods.
+func (m *Model) rcColumn(role string, c model.RCRow, w int) []string {
+	st := m.s.styles
+	if c.Name == "" {
+		return []string{fit(st.Label.Render(role+" ")+st.Muted.Render("none"), w)}
+	}
+	if c.Images == nil {
+		return []string{fit(st.Label.Render(role+" ")+st.Text.Render(c.Name)+st.Muted.Render(" (gone)"), w)}
+	}
+	out := []string{
+		fit(st.Label.Render(role+" ")+st.Text.Render(c.Name), w),
+		fit("  "+strings.Join(c.Images, ","), w),
+		fit(fmt.Sprintf("  desired/current/ready %d/%d/%d", c.Desired, c.Current, c.Ready), w),
+	}
+	for _, a := range c.Annotations {
+		out = append(out, fit(st.Muted.Render("  "+a), w))
+	}
+	gw := max(w-2, 1)
+	for i := 0; i < len(c.Pods); i += gw {
+		var b strings.Builder
+		b.WriteString("  ")
+		for _, p := range c.Pods[i:min(i+gw, len(c.Pods))] {
+			s := stateIndex(p.State)
+			b.WriteString(m.s.paints.pod[s].on(podGlyphs[s]))
+		}
+		out = append(out, fit(b.String(), w))
+	}
+	return out
+}

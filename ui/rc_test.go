@@ -1,0 +1,251 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"rollscope/model"
+	"rollscope/themes"
+)
+
+// rcFixture is the mid-rollout fixture with a ReplicationController web
+// that may be in the middle of an update.
+type rcFixture struct {
+	*fakeSource
+	views map[string]model.RCUpdateView
+}
+
+func (f *rcFixture) RCUpdate(ns, name string) (model.RCUpdateView, bool) {
+	v, ok := f.views[ns+"/"+name]
+	return v, ok
+}
+
+// rcMidUpdate is web halfway from nginx:1.25 to nginx:1.27: web at 2, the
+// next controller at 3 of which 2 ready, 4 desired.
+func rcMidUpdate() model.RCUpdateView {
+	return model.RCUpdateView{
+		Namespace: "shop", Name: "web", Updating: true, Phase: model.RCPhaseRollout, Desired: 4,
+		Limits: model.RCLimits{Desired: 4, MaxSurge: 1, MinAvailable: 4},
+		Old: model.RCRow{Name: "web", Images: []string{"nginx:1.25"}, Desired: 2, Current: 2, Ready: 2, Available: 2,
+			Annotations: []string{"next-controller-id=web-6b54f9ff4f", "original-replicas=4"},
+			Pods:        pods("web-", "nodes-0", t0, model.PodReady, model.PodReady)},
+		Next: model.RCRow{Name: "web-6b54f9ff4f", Images: []string{"nginx:1.27"}, Desired: 3, Current: 3, Ready: 2, Available: 2,
+			Annotations: []string{"desired-replicas=4", "rollscope.dev/rename-to=web", "update-source-id=web:1f0c"},
+			Pods:        pods("web-6b54f9ff4f-", "nodes-1", t0, model.PodReady, model.PodReady, model.PodNotReady)},
+		Surge:       model.Headroom{Used: 5, Limit: 5},
+		Unavailable: model.Headroom{Used: 0, Limit: 0},
+		Events: []model.TimelineEntry{
+			{Time: t0.Add(-time.Minute), Message: "Scaling web-6b54f9ff4f up to 3"},
+			{Time: t0, Message: "Scaling web down to 2"},
+		},
+	}
+}
+
+// rcSettled is web alone on nginx:1.25.
+func rcSettled() model.RCUpdateView {
+	return model.RCUpdateView{Namespace: "shop", Name: "web", Phase: model.RCPhaseDone, Desired: 4,
+		Old:   model.RCRow{Name: "web", Images: []string{"nginx:1.25"}, Desired: 4, Current: 4, Ready: 4, Available: 4, Pods: pods("web-", "nodes-0", t0, model.PodReady, model.PodReady, model.PodReady, model.PodReady)},
+		Surge: model.Headroom{Used: 4, Limit: 5}}
+}
+
+func newRCFixture(v model.RCUpdateView) *rcFixture {
+	return &rcFixture{fakeSource: midRollout(), views: map[string]model.RCUpdateView{"shop/web": v}}
+}
+
+// fakeRCActions records what the view asks for.
+type fakeRCActions struct {
+	*fakeActions
+	planned  []RCUpdateInput
+	started  []model.RCUpdateRequest
+	aborted  []string
+	planErr  error
+	startErr error
+}
+
+func (f *fakeRCActions) PlanRCUpdate(_ context.Context, _ string, in RCUpdateInput) (RCPlan, error) {
+	f.planned = append(f.planned, in)
+	if f.planErr != nil {
+		return RCPlan{}, f.planErr
+	}
+	return RCPlan{Request: model.RCUpdateRequest{Old: in.Name, Image: in.Image}, Next: "web-7d9c", Rename: true, Container: "nginx",
+		FromImage: "nginx:1.25", Replicas: 4, Limits: model.RCLimits{Desired: 4, MaxSurge: 1, MinAvailable: 4}, UpdatePeriod: time.Minute}, nil
+}
+
+func (f *fakeRCActions) StartRCUpdate(_ context.Context, _ string, req model.RCUpdateRequest) error {
+	f.started = append(f.started, req)
+	return f.startErr
+}
+
+func (f *fakeRCActions) AbortRCUpdate(_ context.Context, _, name string) error {
+	f.aborted = append(f.aborted, name)
+	return nil
+}
+
+func newRCModel(t *testing.T, src Source, acts *fakeRCActions, w, h int) Model {
+	t.Helper()
+	opts := Options{Cluster: src, Namespace: "shop", Deployment: "frontend", Context: "kind-dev",
+		Theme: themes.Dark(), Clock: fixedClock}
+	if acts != nil {
+		opts.Actions = acts
+	}
+	return send(New(opts), tea.WindowSizeMsg{Width: w, Height: h})
+}
+
+// rcRun sends msgs and runs the commands they return, as the runtime does.
+func rcRun(m Model, msgs ...tea.Msg) Model {
+	for _, msg := range msgs {
+		next, cmd := m.Update(msg)
+		m = next.(Model)
+		for cmd != nil {
+			out := cmd()
+			cmd = nil
+			switch out.(type) {
+			case rcPlannedMsg, rcDoneMsg:
+				next, cmd = m.Update(out)
+				m = next.(Model)
+			}
+		}
+	}
+	return m
+}
+
+func openRC(name string) []tea.Msg {
+	return append(append([]tea.Msg{press(":")}, typed("rc "+name)...), press("enter"))
+}
+
+func TestRCViewShowsBothControllers(t *testing.T) {
+	for _, sz := range sizes {
+		m := newRCModel(t, newRCFixture(rcMidUpdate()), nil, sz.w, sz.h)
+		m = send(m, openRC("web")...)
+		screen := plain(m)
+		for _, want := range []string{"rc/web", "phase rollout", "old web", "next web-6b54f9ff4f", "nginx:1.27",
+			"desired/current/ready 3/3/2", "original-replicas=4", "desired-replicas=4", "surge", "5/5 full", "●●◐",
+			"Scaling web down to 2"} {
+			if !strings.Contains(screen, want) {
+				t.Errorf("%dx%d: the view lacks %q:\n%s", sz.w, sz.h, want, screen)
+			}
+		}
+		checkFits(t, m.Render(), sz.w, sz.h)
+		compareGolden(t, "rc-"+itoa(sz.w)+"x"+itoa(sz.h), ansi.Strip(m.Render())+"\n")
+		if m = send(m, press("esc")); strings.Contains(plain(m), "phase rollout") {
+			t.Error("esc did not go back to the deployment")
+		}
+	}
+}
+
+func TestRCViewOfAnUnknownController(t *testing.T) {
+	m := send(newRCModel(t, newRCFixture(rcSettled()), nil, 80, 24), openRC("nope")...)
+	if !strings.Contains(plain(m), "replicationcontroller nope not found in namespace shop") {
+		t.Errorf("no not-found message:\n%s", plain(m))
+	}
+}
+
+func TestRCImageDialogPlansThenSendsOnY(t *testing.T) {
+	acts := &fakeRCActions{fakeActions: oneContainer()}
+	m := newRCModel(t, newRCFixture(rcSettled()), acts, 80, 24)
+	m = rcRun(m, openRC("web")...)
+	m = rcRun(m, press("i"))
+	// q is part of what is typed, not quit.
+	m = rcRun(m, typed("quay.io/nginx:1.27")...)
+	if !strings.Contains(plain(m), "image           quay.io/nginx:1.27█") {
+		t.Fatalf("the dialog does not show the image typed:\n%s", plain(m))
+	}
+	m = rcRun(m, press("tab"), press("tab"), press("tab"), press("backspace"), press("backspace"))
+	m = rcRun(m, typed("5s")...)
+	m = rcRun(m, press("enter"))
+	if len(acts.planned) != 1 || acts.planned[0] != (RCUpdateInput{Name: "web", Image: "quay.io/nginx:1.27", MaxSurge: "1", MaxUnavailable: "0", UpdatePeriod: "5s"}) {
+		t.Fatalf("planned %+v", acts.planned)
+	}
+	screen := plain(m)
+	for _, want := range []string{"send?", "nginx:1.25 → quay.io/nginx:1.27", "Create web-7d9c at 0 and grow it to 4 replicas", "at most 5 pods, at least 4 available", "renamed back to web"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the confirmation lacks %q:\n%s", want, screen)
+		}
+	}
+	compareGolden(t, "rc-image-confirm-80x24", screen+"\n")
+	if len(acts.started) != 0 {
+		t.Fatal("sent before y")
+	}
+	m = rcRun(m, press("y"))
+	if len(acts.started) != 1 || acts.started[0].Image != "quay.io/nginx:1.27" {
+		t.Errorf("started %+v, want one update to quay.io/nginx:1.27", acts.started)
+	}
+	if !strings.Contains(plain(m), "✔ rolling update of rc/web to quay.io/nginx:1.27: asked") {
+		t.Errorf("no confirmation in the footer:\n%s", plain(m))
+	}
+}
+
+func TestRCImageDialogShowsTheRefusal(t *testing.T) {
+	acts := &fakeRCActions{fakeActions: oneContainer(), planErr: errors.New(`image "Nginx:1" is not a valid reference`)}
+	m := newRCModel(t, newRCFixture(rcSettled()), acts, 80, 24)
+	m = rcRun(m, openRC("web")...)
+	m = rcRun(m, press("i"))
+	m = rcRun(m, typed("Nginx:1")...)
+	m = rcRun(m, press("enter"))
+	if !strings.Contains(plain(m), `✖ image "Nginx:1" is not a valid reference`) {
+		t.Errorf("refusal not shown:\n%s", plain(m))
+	}
+	if m = rcRun(m, press("y")); len(acts.started) != 0 {
+		t.Errorf("y after a refusal sent %v", acts.started)
+	}
+	if m = rcRun(m, press("esc")); m.rc.dialog != nil || len(acts.started) != 0 {
+		t.Error("esc did not cancel the dialog")
+	}
+}
+
+func TestRCAbort(t *testing.T) {
+	acts := &fakeRCActions{fakeActions: oneContainer()}
+	m := newRCModel(t, newRCFixture(rcMidUpdate()), acts, 80, 24)
+	m = rcRun(m, openRC("web")...)
+	m = rcRun(m, press("i"))
+	if !strings.Contains(plain(m), "already being updated") {
+		t.Errorf("i during an update does not say so:\n%s", plain(m))
+	}
+	m = rcRun(m, press("x"))
+	if !strings.Contains(strings.Join(strings.Fields(plain(m)), " "), "web grows back to 4 replicas (nginx:1.25), web-6b54f9ff4f shrinks to 0 and is deleted") {
+		t.Errorf("the abort confirmation does not say what happens:\n%s", plain(m))
+	}
+	m = rcRun(m, press("y"))
+	if len(acts.aborted) != 1 || acts.aborted[0] != "web" {
+		t.Errorf("aborted %v, want web", acts.aborted)
+	}
+}
+
+func TestRCAbortWithoutAnUpdateSaysWhatToDoInstead(t *testing.T) {
+	for name, v := range map[string]model.RCUpdateView{
+		"no update": rcSettled(),
+		"no next controller": func() model.RCUpdateView {
+			v := rcMidUpdate()
+			v.Phase, v.Next = model.RCPhasePrepare, model.RCRow{Name: "web-6b54f9ff4f"}
+			return v
+		}(),
+	} {
+		acts := &fakeRCActions{fakeActions: oneContainer()}
+		m := newRCModel(t, newRCFixture(v), acts, 120, 30)
+		m = rcRun(m, openRC("web")...)
+		m = rcRun(m, press("x"))
+		screen := plain(m)
+		m = rcRun(m, press("y"))
+		if !strings.Contains(screen, "start a new rolling update with the old image") || len(acts.aborted) != 0 {
+			t.Errorf("%s: x did not explain (aborted %v):\n%s", name, acts.aborted, screen)
+		}
+	}
+}
+
+func TestRCKeysOffWhenReadOnly(t *testing.T) {
+	acts := &fakeRCActions{fakeActions: oneContainer()}
+	opts := Options{Cluster: newRCFixture(rcMidUpdate()), Namespace: "shop", Deployment: "frontend", Theme: themes.Dark(),
+		Clock: fixedClock, Actions: acts, ReadOnly: true}
+	m := send(New(opts), tea.WindowSizeMsg{Width: 80, Height: 24})
+	m = rcRun(m, openRC("web")...)
+	m = rcRun(m, press("x"), press("y"))
+	if len(acts.aborted) != 0 || m.rc.dialog != nil {
+		t.Errorf("x worked with --read-only")
+	}
+}
