@@ -111,13 +111,17 @@ func (s *Scenario) finalRows(run *Run) finalRows {
 		if strconv.FormatInt(l.Revision, 10) != f.Revision || l.Spec != f.Spec {
 			problem("ReplicaSet %s: the trace ends at revision %d spec %d, the API says revision %s spec %d", f.Name, l.Revision, l.Spec, f.Revision, f.Spec)
 		}
+		if h := templateHash(f.Template, run.Final.CollisionCount); h != f.Hash {
+			problem("ReplicaSet %s carries pod-template-hash %s, but rollscope hashes its template to %s", f.Name, f.Hash, h)
+		}
 		key := f.Images + " revision " + f.Revision
 		if _, dup := out.rs[key]; dup {
 			problem("two ReplicaSets run %s", key)
 		}
 		out.keys = append(out.keys, key)
 		out.rs[key] = []field{
-			{"pod-template-hash", f.Hash}, {"creation order", r.label[f.Name]},
+			{"template hash without the live run's node pinning", templateHash(unpinned(f.Template, &s.Deployment.Spec.Template), run.Final.CollisionCount)},
+			{"creation order", r.label[f.Name]},
 			{"spec.replicas", itoa(l.Spec)}, {"replicas", itoa(l.Replicas)}, {"ready", itoa(l.Ready)}, {"available", itoa(l.Available)},
 			{"revision-history", f.History},
 		}

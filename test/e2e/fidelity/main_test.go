@@ -40,5 +40,7 @@ func requireAgree(t *testing.T, s *Scenario, a, b *Run) {
 	t.Helper()
 	if diffs := Compare(s, a, b); len(diffs) > 0 {
 		t.Error(s.Report(a, b, diffs))
+	} else if testing.Verbose() {
+		t.Logf("%s: %s and %s agree\n%s", s.File, a.Source(), b.Source(), s.SideBySide(a, b))
 	}
 }
