@@ -208,7 +208,7 @@ func TestANodeThatVanishedIsNotDrained(t *testing.T) {
 	m, acts := newNodeModel(t, src, nil)
 	m = runNodes(m, append(toNodes, press("j"), press("j"), press("d"), press("enter"))...)
 	src.nodes = append(src.nodes[:2], src.nodes[3:]...) // node-2 is gone
-	m = runNodes(m, tickMsg{})
+	m = runNodes(m, model.Batch{})
 	if s := plain(m); !strings.Contains(s, "node-2 no longer exists") {
 		t.Errorf("the dialog does not say the node is gone:\n%s", s)
 	}
@@ -298,5 +298,33 @@ func TestReadOnlyDisablesTheNodeKeysAndSaysWhy(t *testing.T) {
 	}
 	if ansi.Strip(m.Render()) == "" {
 		t.Error("empty screen")
+	}
+}
+
+// A drain that timed out says so in the pane and in the timeline, after the
+// block it waited on.
+func TestATimedOutDrainSaysWhyInThePaneAndTheTimeline(t *testing.T) {
+	src := rollingNodes()
+	m, _ := newNodeModel(t, src, nil)
+	src.nodes[1].Drain = "failed"
+	src.nodes[1].Progress = model.NodeProgress{DrainRequested: true,
+		DrainMessage: "drain did not complete within 10s; the node stays cordoned"}
+	m = runNodes(m, append(toNodes, press("j"), model.Batch{})...)
+	s := plain(m)
+	for _, want := range []string{"failed", "node-1: drain did not complete within 10s; the node stays cordoned"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("nodes pane lacks %q:\n%s", want, s)
+		}
+	}
+	var notes []string
+	for _, e := range src.actions {
+		if e.Object == "node/node-1" {
+			notes = append(notes, e.Message)
+		}
+	}
+	last := src.actions[len(src.actions)-1]
+	if len(notes) != 2 || !strings.HasPrefix(notes[0], "drain blocked: ") ||
+		!strings.Contains(last.Message, "drain failed: drain did not complete within 10s") || !last.Warning {
+		t.Errorf("timeline notes for node-1 %q: want the block, then one warning saying the drain failed and why", notes)
 	}
 }
