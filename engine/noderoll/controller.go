@@ -119,6 +119,13 @@ func (c *Controller) Sync(ctx context.Context, group string) error {
 		return nil
 	}
 
+	if !m.validated && requestArriving(&r, now) {
+		// The node events of the rest of the request queue the group
+		// again; the timer only covers a request that never completes.
+		c.queue.AddAfter(group, time.Second)
+		return nil
+	}
+
 	var inFlight, todo []*corev1.Node
 	begun := len(r.inRoll) < r.spec.Count
 	for _, n := range r.inRoll {
@@ -154,11 +161,19 @@ func (c *Controller) Sync(ctx context.Context, group string) error {
 			return c.validationFailed(ctx, &r, m, now, "before the roll", reason)
 		}
 		m.failingSince = time.Time{}
-		m.validated = true
-		if err := c.taint(ctx, todo); err != nil {
+		// Validated only once every node is tainted: a failed taint is
+		// retried with the check before it.
+		tainted, err := c.taint(ctx, todo)
+		if err != nil {
 			return err
 		}
+		m.validated = true
 		c.env.Events.Eventf(r.inRoll[0], corev1.EventTypeNormal, "RollStarted", "Rolling %d nodes of group %s", len(r.inRoll), group)
+		if tainted {
+			// The taints' node events queue the group again; the nodes
+			// read now are older than the taints.
+			return nil
+		}
 	}
 	if !m.gateFrom.IsZero() {
 		due := m.gateFrom.Add(r.spec.interval())

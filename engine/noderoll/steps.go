@@ -13,8 +13,9 @@ import (
 )
 
 // taint puts kops' scheduled-for-update taint on the nodes to replace that
-// are schedulable and not tainted yet.
-func (c *Controller) taint(ctx context.Context, nodes []*corev1.Node) error {
+// are schedulable and not tainted yet, and reports whether it wrote any.
+func (c *Controller) taint(ctx context.Context, nodes []*corev1.Node) (bool, error) {
+	wrote := false
 	for _, n := range nodes {
 		if n.Spec.Unschedulable || hasTaint(n) {
 			continue
@@ -22,10 +23,11 @@ func (c *Controller) taint(ctx context.Context, nodes []*corev1.Node) error {
 		u := n.DeepCopy()
 		u.Spec.Taints = append(u.Spec.Taints, TaintScheduledForUpdate)
 		if _, err := c.env.Client.CoreV1().Nodes().Update(ctx, u, metav1.UpdateOptions{}); err != nil && !apierrors.IsNotFound(err) {
-			return fmt.Errorf("node roll: taint node %s %s (it is retried): %w", n.Name, TaintScheduledForUpdate.Key, err)
+			return wrote, fmt.Errorf("node roll: taint node %s %s (it is retried): %w", n.Name, TaintScheduledForUpdate.Key, err)
 		}
+		wrote = true
 	}
-	return nil
+	return wrote, nil
 }
 
 func hasTaint(n *corev1.Node) bool {
