@@ -1,0 +1,290 @@
+package noderoll
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
+
+	"rollscope/engine/drain"
+	"rollscope/engine/kubelet"
+	"rollscope/engine/live"
+	"rollscope/engine/nodegroup"
+	"rollscope/engine/noderoll"
+	"rollscope/model"
+	"rollscope/test/e2e/controlplane"
+)
+
+// patience bounds every wait on the cluster. It only bounds a failing test:
+// the tests assert nothing about speed.
+const patience = 2 * time.Minute
+
+// Pods are ready about 0.7 s after they are bound and go 0.3 s after an
+// eviction, so that a drain waiting on a budget waits on the 5 s retry.
+var images = []kubelet.ImageRule{{Match: "*", Pull: 200 * time.Millisecond, Start: 200 * time.Millisecond, Ready: 300 * time.Millisecond, Stop: 300 * time.Millisecond}}
+
+// hollowGroup is a group of nodes on spec v1 whose group asks for v2, so
+// that every node starts outdated; replacements come a second after a node
+// is deleted and boot in half a second.
+func hollowGroup(name, role string, size, pods int) nodegroup.Group {
+	return nodegroup.Group{
+		Name: name, Role: role, Size: size, InitialSpec: "v1", Spec: "v2",
+		BootTime: 500 * time.Millisecond, LaunchDelay: time.Second,
+		Capacity: corev1.ResourceList{
+			corev1.ResourcePods:   resource.MustParse(fmt.Sprint(pods)),
+			corev1.ResourceCPU:    resource.MustParse("8"),
+			corev1.ResourceMemory: resource.MustParse("16Gi"),
+		},
+	}
+}
+
+// cluster is the control plane the package's cases share, with every
+// case's hollow node group running on it.
+type cluster struct {
+	admin  kubernetes.Interface
+	groups []nodegroup.Group
+}
+
+func startCluster(t *testing.T, groups []nodegroup.Group) *cluster {
+	t.Helper()
+	cp := controlplane.StartForTest(t)
+	admin, err := cp.AdminClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := live.Nodes{Groups: groups, Images: images, OnError: func(c, key string, err error) { t.Logf("hollow %s %s: %v", c, key, err) }}
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- nodes.Run(ctx, admin) }()
+	t.Cleanup(func() {
+		stop()
+		if err := <-done; err != nil {
+			t.Errorf("hollow nodes: %v", err)
+		}
+	})
+	c := &cluster{admin: admin, groups: groups}
+	want := 0
+	for _, g := range groups {
+		want += g.Size
+	}
+	poll(t, fmt.Sprintf("%d Ready hollow nodes", want), func(ctx context.Context) (bool, string, error) {
+		list, err := admin.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return false, "", err
+		}
+		ready := 0
+		for _, n := range list.Items {
+			if nodeReady(&n) && !hasTaint(&n, corev1.TaintNodeNotReady) {
+				ready++
+			}
+		}
+		return ready == want, fmt.Sprintf("%d of %d nodes ready and untainted", ready, len(list.Items)), nil
+	})
+	return c
+}
+
+// roller runs rollscope's drain and roll controllers against the API
+// server, as rollscope does beside the console. kill stops it the way
+// killing rollscope does: whatever the controllers knew in memory is lost,
+// what they wrote on the nodes stays.
+type roller struct {
+	kill func()
+}
+
+func startRoller(t *testing.T, client kubernetes.Interface) *roller {
+	t.Helper()
+	r, err := live.NewRunner(client, func(c, key string, err error) { t.Logf("%s %s: %v", c, key, err) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Add(drain.New(r.Env("drain-controller")))
+	r.Add(noderoll.New(r.Env("node-roll-controller"), nil))
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	ro := &roller{kill: sync.OnceFunc(func() {
+		stop()
+		if err := <-done; err != nil {
+			t.Errorf("roll controllers: %v", err)
+		}
+	})}
+	t.Cleanup(ro.kill)
+	return ro
+}
+
+// workload is a Deployment pinned to one group's nodes, and its budget.
+type workload struct {
+	namespace, group  string
+	replicas, minimum int32 // minimum 0: no PodDisruptionBudget
+}
+
+// create makes the namespace, the Deployment and its budget, and waits until
+// every pod is available and the disruption controller has counted them.
+func (w workload) create(t *testing.T, c kubernetes.Interface) {
+	t.Helper()
+	ctx := t.Context()
+	if _, err := c.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: w.namespace}}, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("creating namespace %s: %v", w.namespace, err)
+	}
+	t.Cleanup(func() {
+		// Nothing waits for it: the namespace controller takes the pods away.
+		_ = c.CoreV1().Namespaces().Delete(context.Background(), w.namespace, metav1.DeleteOptions{})
+	})
+	labels := map[string]string{"app": "web"}
+	d := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: w.namespace},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: &w.replicas,
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec: corev1.PodSpec{
+					NodeSelector:                  map[string]string{nodegroup.LabelGroup: w.group},
+					TerminationGracePeriodSeconds: ptr(int64(1)),
+					Containers:                    []corev1.Container{{Name: "web", Image: "e2e.example/web:1"}},
+				},
+			},
+		},
+	}
+	if _, err := c.AppsV1().Deployments(w.namespace).Create(ctx, d, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("creating deployment %s/web: %v", w.namespace, err)
+	}
+	if w.minimum > 0 {
+		min := intstr.FromInt32(w.minimum)
+		pdb := &policyv1.PodDisruptionBudget{
+			ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: w.namespace},
+			Spec:       policyv1.PodDisruptionBudgetSpec{MinAvailable: &min, Selector: &metav1.LabelSelector{MatchLabels: labels}},
+		}
+		if _, err := c.PolicyV1().PodDisruptionBudgets(w.namespace).Create(ctx, pdb, metav1.CreateOptions{}); err != nil {
+			t.Fatalf("creating budget %s/web: %v", w.namespace, err)
+		}
+	}
+	poll(t, fmt.Sprintf("%s/web available with %d pods and its budget counted", w.namespace, w.replicas), func(ctx context.Context) (bool, string, error) {
+		d, err := c.AppsV1().Deployments(w.namespace).Get(ctx, "web", metav1.GetOptions{})
+		if err != nil {
+			return false, "", err
+		}
+		state := fmt.Sprintf("deployment %d/%d available", d.Status.AvailableReplicas, w.replicas)
+		if d.Status.AvailableReplicas != w.replicas {
+			return false, state, nil
+		}
+		if w.minimum == 0 {
+			return true, state, nil
+		}
+		pdb, err := c.PolicyV1().PodDisruptionBudgets(w.namespace).Get(ctx, "web", metav1.GetOptions{})
+		if err != nil {
+			return false, "", err
+		}
+		st := pdb.Status
+		state += fmt.Sprintf(", budget observed %d of %d, %d healthy, %d allowed", st.ObservedGeneration, pdb.Generation, st.CurrentHealthy, st.DisruptionsAllowed)
+		return st.ObservedGeneration == pdb.Generation && st.CurrentHealthy == w.replicas && st.DisruptionsAllowed == w.replicas-w.minimum, state, nil
+	})
+}
+
+// available is how many of the workload's pods are available now.
+func (w workload) available(t *testing.T, c kubernetes.Interface) int32 {
+	t.Helper()
+	d, err := c.AppsV1().Deployments(w.namespace).Get(t.Context(), "web", metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("reading %s/web: %v", w.namespace, err)
+	}
+	return d.Status.AvailableReplicas
+}
+
+// roll requests a roll of group that deletes each drained node, so that the
+// hollow group replaces it, and waits one second between nodes.
+func roll(t *testing.T, c kubernetes.Interface, group string, o noderoll.Options) {
+	t.Helper()
+	o.DeleteNodes = true
+	o.Interval = drain.Duration(time.Second)
+	if err := noderoll.Request(t.Context(), c, group, o, time.Now()); err != nil {
+		t.Fatalf("requesting the roll of %s: %v", group, err)
+	}
+}
+
+// waitRolled waits until group has size Ready nodes, all on the group's
+// current spec and none left in a roll; a failed roll fails the test at once
+// with its message.
+func waitRolled(t *testing.T, c kubernetes.Interface, g nodegroup.Group) {
+	t.Helper()
+	poll(t, fmt.Sprintf("group %s rolled to %s", g.Name, g.Spec), func(ctx context.Context) (bool, string, error) {
+		nodes, err := groupNodes(ctx, c, g.Name)
+		if err != nil {
+			return false, "", err
+		}
+		var outdated, notReady, inRoll []string
+		for _, n := range nodes {
+			if n.Annotations[noderoll.AnnotationState] == noderoll.StateFailed {
+				t.Fatalf("the roll of %s failed: %s", g.Name, n.Annotations[noderoll.AnnotationMessage])
+			}
+			if _, ok := n.Annotations[model.NeedsUpdateAnnotation]; ok || n.Annotations[nodegroup.AnnotationSpec] != g.Spec {
+				outdated = append(outdated, n.Name)
+			}
+			if !nodeReady(&n) {
+				notReady = append(notReady, n.Name)
+			}
+			if _, ok := n.Annotations[noderoll.AnnotationRoll]; ok {
+				inRoll = append(inRoll, n.Name)
+			}
+		}
+		state := fmt.Sprintf("%d nodes, outdated %v, not ready %v, in the roll %v", len(nodes), outdated, notReady, inRoll)
+		return len(nodes) == g.Size && len(outdated)+len(notReady)+len(inRoll) == 0, state, nil
+	})
+}
+
+func groupNodes(ctx context.Context, c kubernetes.Interface, group string) ([]corev1.Node, error) {
+	list, err := c.CoreV1().Nodes().List(ctx, metav1.ListOptions{LabelSelector: nodegroup.LabelGroup + "=" + group})
+	if err != nil {
+		return nil, err
+	}
+	return list.Items, nil
+}
+
+// poll waits until check says done, failing the test with the last state it
+// described. API errors are retried until patience runs out.
+func poll(t *testing.T, what string, check func(ctx context.Context) (bool, string, error)) {
+	t.Helper()
+	last := "nothing read yet"
+	err := wait.PollUntilContextTimeout(t.Context(), 200*time.Millisecond, patience, true, func(ctx context.Context) (bool, error) {
+		done, state, err := check(ctx)
+		if err != nil {
+			last = "error: " + err.Error()
+			return false, nil
+		}
+		last = state
+		return done, nil
+	})
+	if err != nil {
+		t.Fatalf("waiting for %s: %v; last seen: %s", what, err, last)
+	}
+}
+
+func nodeReady(n *corev1.Node) bool {
+	for _, c := range n.Status.Conditions {
+		if c.Type == corev1.NodeReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+func hasTaint(n *corev1.Node, key string) bool {
+	for _, taint := range n.Spec.Taints {
+		if taint.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+func ptr[T any](v T) *T { return &v }
