@@ -845,3 +845,27 @@ func TestDisableEvictionDeletesDespiteTheBudget(t *testing.T) {
 		t.Errorf("a drain with eviction disabled was blocked: %v", r.blocked)
 	}
 }
+
+// A scripted stepped roll takes one node, waits, and takes the next on
+// nextNode, as the console's n does; its options come from the scenario.
+func TestScenarioSteppedRollTakesTheNextNodeOnNextNode(t *testing.T) {
+	src := groupScenario("Node", 3, 10, 4, 3, "", "") + `
+actions:
+  - {at: 1m, rollNodes: {group: pool, step: true, maxUnavailable: 2, interval: 5s}}
+  - {at: 5m, nextNode: pool}
+`
+	r := startRollRun(t, src)
+	r.runFor(4 * time.Minute)
+	state := func() string { return r.node(r.outdated()[0]).Annotations[noderoll.AnnotationState] }
+	if len(r.terminated) != 1 || state() != noderoll.StateWaiting {
+		t.Fatalf("before nextNode: terminated %v, roll %q; want one node replaced and the roll waiting", r.terminated, state())
+	}
+	if r.maxDraining != 1 {
+		t.Errorf("%d nodes drained at once in step mode (maxUnavailable 2), want 1", r.maxDraining)
+	}
+	r.runFor(5 * time.Minute)
+	if len(r.terminated) != 2 || len(r.outdated()) != 1 || state() != noderoll.StateWaiting {
+		t.Fatalf("after one nextNode: terminated %v, outdated %v, roll %q; want a second node replaced and the roll waiting again", r.terminated, r.outdated(), state())
+	}
+	r.requireNoBudgetViolations()
+}

@@ -46,7 +46,7 @@ func Target(a scenario.Action) string {
 	switch a.Kind {
 	case scenario.ActionDrain:
 		return "node/" + a.Node
-	case scenario.ActionRollNodes:
+	case scenario.ActionRollNodes, scenario.ActionNextNode:
 		return "group/" + a.Group
 	}
 	return a.Target.String()
@@ -111,7 +111,13 @@ func (p Player) Perform(ctx context.Context, a scenario.Action) error {
 		if err != nil {
 			return err
 		}
-		return noderoll.Request(ctx, p.Client, group, noderoll.Options{}, p.Now())
+		return noderoll.Request(ctx, p.Client, group, a.Roll, p.Now())
+	case scenario.ActionNextNode:
+		group, err := mapName(p.Group, a.Group)
+		if err != nil {
+			return err
+		}
+		return noderoll.Continue(ctx, p.Client, group)
 	}
 	return fmt.Errorf("line %d: unknown action %q", a.Line, a.Kind)
 }
