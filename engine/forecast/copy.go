@@ -85,8 +85,8 @@ func seed(ctx context.Context, c kubernetes.Interface, st State, ready time.Dura
 	return s, nil
 }
 
-// seedPod copies one live pod of the deployment's ReplicaSets, ready or
-// not as it was.
+// seedPod copies one live pod of the deployment's ReplicaSets, ready (since
+// when it was) or not.
 func (s *seeded) seedPod(ctx context.Context, c kubernetes.Interface, p *corev1.Pod, rsUID map[types.UID]metav1.OwnerReference, now time.Time, ready time.Duration) error {
 	if p == nil || p.DeletionTimestamp != nil || p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
 		return nil
@@ -99,11 +99,7 @@ func (s *seeded) seedPod(ctx context.Context, c kubernetes.Interface, p *corev1.
 	if !ok {
 		return nil
 	}
-	cp := &corev1.Pod{ObjectMeta: fresh(p.ObjectMeta, &owner), Spec: *p.Spec.DeepCopy()}
-	// Unbound, like the pods the copy's ReplicaSets create: deleting one
-	// is immediate, and a pod waiting out its grace period no longer
-	// counts for the controllers anyway.
-	cp.Spec.NodeName = ""
+	cp := &corev1.Pod{ObjectMeta: fresh(p.ObjectMeta, &owner), Spec: slim(&p.Spec)}
 	got, err := c.CoreV1().Pods(p.Namespace).Create(ctx, cp, metav1.CreateOptions{})
 	if err != nil {
 		return copyErr("pod/"+p.Name, err)
@@ -113,12 +109,30 @@ func (s *seeded) seedPod(ctx context.Context, c kubernetes.Interface, p *corev1.
 		s.note(got.ResourceVersion)
 		return nil
 	}
-	got.Status = *p.Status.DeepCopy()
+	cond := readyCondition(p)
+	got.Status = corev1.PodStatus{Phase: corev1.PodRunning, StartTime: p.Status.StartTime, Conditions: []corev1.PodCondition{
+		{Type: corev1.ContainersReady, Status: corev1.ConditionTrue, LastTransitionTime: cond.LastTransitionTime},
+		*cond.DeepCopy(),
+	}}
 	if got, err = c.CoreV1().Pods(p.Namespace).UpdateStatus(ctx, got, metav1.UpdateOptions{}); err != nil {
 		return copyErr("pod/"+p.Name+" status", err)
 	}
 	s.note(got.ResourceVersion)
 	return nil
+}
+
+// slim is what the copy keeps of a copied pod's spec: its containers'
+// names and images. The controllers never read the rest, and real pod specs
+// (probes, volumes, environments) would only cost copying and validation,
+// a thousand times over. It is unbound, like the pods the copy's
+// ReplicaSets create: deleting one is immediate, and a pod waiting out its
+// grace period no longer counts for the controllers anyway.
+func slim(spec *corev1.PodSpec) corev1.PodSpec {
+	out := corev1.PodSpec{Containers: make([]corev1.Container, len(spec.Containers))}
+	for i, c := range spec.Containers {
+		out.Containers[i] = corev1.Container{Name: c.Name, Image: c.Image}
+	}
+	return out
 }
 
 // fresh is m as a new object: no identity, history or owners of its own

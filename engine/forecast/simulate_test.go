@@ -211,3 +211,25 @@ func cpuTime() time.Duration {
 // within a frame or two (target: under 100 ms for 1,000 replicas).
 func BenchmarkSimulate100(b *testing.B)  { benchmarkSimulate(b, 100) }
 func BenchmarkSimulate1000(b *testing.B) { benchmarkSimulate(b, 1000) }
+
+// Recreate: every old pod goes, then the new ones come up in one wave; the
+// arithmetic, exact here, agrees.
+func TestSimulateRecreateAgreesWithTheArithmetic(t *testing.T) {
+	st := steady(5, "1", "0", 0, 6*time.Second)
+	st.Deployment.Spec.Strategy = appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType}
+	f, err := simulate(t, st, setImage("app:v2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ready := forecast.ObservedReadiness(st.Deployment, st.Pods)
+	a, err := forecast.Rollout(forecast.ForTemplate(st.Deployment, st.ReplicaSets, nil, ready.Available()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Steps != a.Steps || f.PeakPods != a.PeakPods || f.LowestAvailable != a.LowestAvailable || f.Outcome != forecast.Finished {
+		t.Errorf("simulation %+v, arithmetic %+v", f, a)
+	}
+	if f.Duration < 6*time.Second || f.Duration > 8*time.Second {
+		t.Errorf("duration %v, want one wave of 6s and a few reaction windows", f.Duration)
+	}
+}
