@@ -19,13 +19,15 @@ type Permission struct {
 	Verb, Group, Resource, Subresource string
 }
 
+// String writes the permission as `kubectl auth can-i` takes it:
+// "patch deployments.apps/scale" (resource.group/subresource).
 func (p Permission) String() string {
 	r := p.Resource
-	if p.Subresource != "" {
-		r += "/" + p.Subresource
-	}
 	if p.Group != "" {
 		r += "." + p.Group
+	}
+	if p.Subresource != "" {
+		r += "/" + p.Subresource
 	}
 	return p.Verb + " " + r
 }

@@ -87,7 +87,7 @@ func TestAReviewThatFailsDeniesNothing(t *testing.T) {
 }
 
 func TestPermissionString(t *testing.T) {
-	if s := patchScale.String(); s != "patch deployments/scale.apps" {
+	if s := patchScale.String(); s != "patch deployments.apps/scale" {
 		t.Fatalf("%q", s)
 	}
 }
