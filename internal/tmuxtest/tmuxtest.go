@@ -100,7 +100,9 @@ func (s *Session) Kill() { _ = exec.Command("tmux", "-L", s.socket, "kill-server
 func (s *Session) Screen() string { return s.Tmux("capture-pane", "-p", "-t", target) }
 
 // Keys types keys as tmux send-keys names them ("q", "Enter", "C-u"; "-l"
-// first to send the rest literally).
+// first to send the rest literally). After "Escape", wait for the screen to
+// show its effect before the next key: a terminal program reads an ESC
+// followed at once by a key as alt+key.
 func (s *Session) Keys(keys ...string) {
 	s.t.Helper()
 	s.Tmux(append([]string{"send-keys", "-t", target}, keys...)...)
