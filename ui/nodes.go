@@ -42,9 +42,9 @@ func (p *nodesPane) fitRows() {
 
 func (p *nodesPane) KeyMap() help.KeyMap {
 	k := p.s.keys
-	keys := paneKeys{k.MarkNode, k.Cordon, k.Drain, k.RollGroup}
+	keys := paneKeys{k.Up, k.Down, k.MarkNode, k.Cordon, k.Drain, k.RollGroup}
 	if g, ok := p.selectedRoll(); ok && g.Active() {
-		keys = paneKeys{k.NextStep, k.PauseRoll, k.StopRoll, k.Drain}
+		keys = paneKeys{k.Up, k.Down, k.NextStep, k.PauseRoll, k.StopRoll}
 	}
 	return keys
 }
