@@ -27,12 +27,8 @@ func Compare(s *Scenario, a, b *Run) []string {
 		diffs = append(diffs, s.Violations(r.Trace)...)
 	}
 	fa, fb := s.finalRows(a), s.finalRows(b)
-	for _, r := range []struct {
-		run  *Run
-		rows finalRows
-	}{{a, fa}, {b, fb}} {
-		diffs = append(diffs, r.rows.problems...)
-	}
+	diffs = append(diffs, fa.problems...)
+	diffs = append(diffs, fb.problems...)
 	diffs = append(diffs, compareFields("Deployment "+s.Deployment.Name+" at the end", a.Source(), b.Source(), fa.deployment, fb.deployment)...)
 	diffs = append(diffs, compareReplicaSets(a.Source(), b.Source(), fa, fb)...)
 	if s.OneStepAtATime() {
