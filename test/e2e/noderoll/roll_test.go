@@ -60,8 +60,12 @@ func (c *cluster) budgetWaits(t *testing.T) {
 	if len(s.blocked) == 0 {
 		t.Fatal("no drain ever waited on the PodDisruptionBudget; six pods on three nodes must make one wait")
 	}
-	if want := "PodDisruptionBudget budget/web allows 0 disruptions (5 healthy, 5 needed)"; !strings.Contains(s.blocked[0], want) {
-		t.Errorf("blocked annotation %q, want it to name the budget and what it allows: %q", s.blocked[0], want)
+	// The healthy count is the budget's status read just after the 429: the
+	// disruption controller may not have counted the evicted pod out yet.
+	for _, want := range []string{"PodDisruptionBudget budget/web allows 0 disruptions (", " healthy, 5 needed)"} {
+		if !strings.Contains(s.blocked[0], want) {
+			t.Errorf("blocked annotation %q, want it to name the budget and what it allows: %q", s.blocked[0], want)
+		}
 	}
 	if want := []string{"budget-0", "budget-1", "budget-2"}; !sameNames(s.deleted, want) {
 		t.Errorf("deleted %v, want the three old nodes %v", s.deleted, want)
