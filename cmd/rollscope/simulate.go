@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime/debug"
 	"runtime/pprof"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -139,14 +140,18 @@ func runSimulate(ctx context.Context, f *simulateFlags) error {
 }
 
 // heldWriter keeps what is written until release, so that a scenario that
-// fails while its objects are created prints no trace at all.
+// fails while its objects are created prints no trace at all. A live run
+// writes from its informers' goroutines while it is released.
 type heldWriter struct {
+	mu       sync.Mutex
 	w        io.Writer
 	buf      bytes.Buffer
 	released bool
 }
 
 func (h *heldWriter) Write(p []byte) (int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	if h.released {
 		return h.w.Write(p)
 	}
@@ -154,6 +159,8 @@ func (h *heldWriter) Write(p []byte) (int, error) {
 }
 
 func (h *heldWriter) release() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	h.released = true
 	_, err := h.buf.WriteTo(h.w)
 	return err

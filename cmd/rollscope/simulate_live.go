@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +8,8 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+
+	"k8s.io/apimachinery/pkg/watch"
 
 	"rollscope/engine/live"
 	"rollscope/engine/scenario"
@@ -31,16 +32,23 @@ func runLiveSimulate(ctx context.Context, f *simulateFlags, sc *scenario.Scenari
 	if err != nil {
 		return err
 	}
-	out := bufio.NewWriterSize(os.Stdout, 64<<10)
-	held := &heldWriter{w: out}
+	// Real time is slow enough to write each line as it happens, which is
+	// what someone (or a test) following the trace needs.
+	held := &heldWriter{w: os.Stdout}
 	tw := trace.New(held, trace.Format(f.format), epoch, sc.NodeGroups)
 	s := &live.Simulation{
 		Scenario:    sc,
 		HollowNodes: !f.noHollowNodes,
 		Until:       f.until,
 		Epoch:       epoch,
-		Observe:     tw.Observe,
-		OnAction:    tw.Action,
+		Observe: func(at time.Time, ev watch.Event) {
+			tw.Observe(at, ev)
+			_ = tw.Flush()
+		},
+		OnAction: func(at time.Time, kind, target, result string) {
+			tw.Action(at, kind, target, result)
+			_ = tw.Flush()
+		},
 		Progress:    func(line string) { fmt.Fprintln(os.Stderr, "rollscope: "+line) },
 	}
 	run, err := s.Start(ctx, conn.Client)
@@ -57,9 +65,6 @@ func runLiveSimulate(ctx context.Context, f *simulateFlags, sc *scenario.Scenari
 	reason, at, err := run.Play(ctx)
 	tw.End(at, reason)
 	werr := tw.Flush()
-	if werr == nil {
-		werr = out.Flush()
-	}
 	if werr != nil {
 		werr = fmt.Errorf("writing the trace: %w", werr)
 	}

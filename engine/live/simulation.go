@@ -154,9 +154,10 @@ func (r *Run) setUp(ctx context.Context) error {
 		return context.Cause(ctx)
 	}
 	if len(r.groups) == 0 {
+		r.progress("simulating in namespace %s on the cluster's own nodes", r.Namespace)
 		return nil
 	}
-	r.progress("starting %d hollow nodes", r.nodeCount())
+	r.progress("simulating in namespace %s; starting %d hollow nodes", r.Namespace, r.nodeCount())
 	return r.waitFor(ctx, "the hollow nodes to be Ready", func(context.Context) (bool, error) {
 		return r.nodesReady(), nil
 	})
