@@ -27,7 +27,7 @@ func (s *Scenario) rows(tr *Trace) []row {
 		var key, text string
 		switch {
 		case l.Type == typeDeployment && mine:
-			key = fmt.Sprintf("deploy spec %d cur %d upd %d ready %d avail %d unavail %d %s avail=%s", l.Spec, l.Replicas, l.Updated, l.Ready, l.Available, l.Unavailable, l.Progressing, l.AvailableCondition)
+			key = fmt.Sprintf("deploy spec %d cur %d upd %d ready %d avail %d unavail %d %s avail=%s", l.Spec, l.Replicas, l.Updated, l.Ready, l.Available, l.Unavailable, orDash(l.Progressing), orDash(l.AvailableCondition))
 			if l.Paused {
 				key += " paused"
 			}
@@ -158,4 +158,12 @@ func align(a, b []row) []hunk {
 	}
 	flush()
 	return out
+}
+
+// orDash shows a condition that is not set yet.
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
