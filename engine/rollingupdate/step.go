@@ -123,6 +123,11 @@ func (u *Updater) step(ctx context.Context, req Request, s *Session, nextOut *st
 		if req.Rollback {
 			return Outcome{}, errRenaming(req.Old, next.Name)
 		}
+		if next.DeletionTimestamp != nil {
+			// The garbage collector is orphaning its pods; the copy may
+			// take them over once next is gone.
+			return Outcome{Phase: PhaseRename, Wait: time.Duration(req.PollInterval)}, nil
+		}
 		return u.write(PhaseRename, 0, u.deleteRC(ctx, next, metav1.DeletePropagationOrphan))
 	}
 	if req.Rollback || old.Annotations[SourceAnnotation] == sourceID(next) {
