@@ -129,14 +129,8 @@ func sizes(t *testing.T, lines []traceLine) map[string][]int32 {
 func TestScriptedSetImageRunsTheRollingUpdate(t *testing.T) {
 	c, lines := simulate(t, "legacy-rc-setimage.yaml")
 	onlyWeb(t, c, newImage)
-	var actions []string
-	for _, l := range lines {
-		if l.Type == "action" {
-			actions = append(actions, l.Action+" "+l.Result)
-		}
-	}
-	if strings.Join(actions, ";") != "setImage ok" {
-		t.Errorf("actions in the trace: %v, want the setImage, ok", actions)
+	if got := actionResults(lines); got != "setImage ok" {
+		t.Errorf("actions in the trace: %s, want the setImage, ok", got)
 	}
 	s := sizes(t, lines)
 	var next string
@@ -158,20 +152,25 @@ func TestScriptedSetImageRunsTheRollingUpdate(t *testing.T) {
 func TestScriptedAbortGoesBack(t *testing.T) {
 	c, lines := simulate(t, "legacy-rc-abort.yaml")
 	onlyWeb(t, c, oldImage)
-	var results []string
-	for _, l := range lines {
-		if l.Type == "action" {
-			results = append(results, l.Action+" "+l.Result)
-		}
-	}
-	if strings.Join(results, ";") != "setImage ok;abort ok" {
-		t.Errorf("actions in the trace: %v, want setImage and abort, both ok", results)
+	if got := actionResults(lines); got != "setImage ok;abort ok" {
+		t.Errorf("actions in the trace: %s, want setImage and abort, both ok", got)
 	}
 	s := sizes(t, lines)
 	web := s["web"]
 	if len(web) < 3 || web[len(web)-1] != replicas || web[1] >= replicas {
 		t.Errorf("web sizes %v, want it to shrink during the update and grow back to %d", web, replicas)
 	}
+}
+
+// actionResults are the trace's action lines, "kind result;…".
+func actionResults(lines []traceLine) string {
+	var out []string
+	for _, l := range lines {
+		if l.Type == "action" {
+			out = append(out, l.Action+" "+l.Result)
+		}
+	}
+	return strings.Join(out, ";")
 }
 
 func contains(s []int32, v int32) bool {
