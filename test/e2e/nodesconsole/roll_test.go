@@ -83,6 +83,7 @@ func TestSteppedRollSurvivesAConsoleRestart(t *testing.T) {
 	s := console(t, argv)
 	s.Keys("Tab", "Tab")
 	s.WaitFor(group + "-0")
+	drainAndUncordon(t, s, admin)
 	s.Keys("D")
 	s.WaitFor(fmt.Sprintf("Roll node group %s · %d of %d nodes outdated", group, groupSize, groupSize))
 	// A short interval keeps the test short; --step has the toggle on.
@@ -126,6 +127,46 @@ func TestSteppedRollSurvivesAConsoleRestart(t *testing.T) {
 	}
 	s.Keys("q")
 	s.WaitFor("rollscope exited 0")
+}
+
+// drainAndUncordon drains the first node from the console — the preview
+// read from the live API, the evictions made by the console's own drain
+// controller — and uncordons it again.
+func drainAndUncordon(t *testing.T, s *tmuxtest.Session, c kubernetes.Interface) {
+	node := group + "-0"
+	s.Keys("d")
+	s.WaitFor("Drain · " + node)
+	screen := s.WaitFor(node + ": evicts 1 pods")
+	if !regexp.MustCompile(`PodDisruptionBudget shop/web allows 1 disruptions \(4 healthy, 3 needed\)`).MatchString(screen) {
+		t.Errorf("the drain preview does not show the budget and what it allows:\n%s", screen)
+	}
+	s.Keys("Enter")
+	s.WaitFor("kubectl drain " + node + " --ignore-daemonsets")
+	s.Keys("y")
+	s.WaitFor("drain " + node + ": requested")
+	waitFor(t, node+" drained by the console's controller", func(ctx context.Context) (bool, string, error) {
+		pods, err := c.CoreV1().Pods(namespace).List(ctx, metav1.ListOptions{FieldSelector: "spec.nodeName=" + node})
+		if err != nil {
+			return false, "", err
+		}
+		n, err := c.CoreV1().Nodes().Get(ctx, node, metav1.GetOptions{})
+		if err != nil {
+			return false, "", err
+		}
+		state := n.Annotations[model.DrainAnnotation]
+		return state == "drained" && len(pods.Items) == 0 && n.Spec.Unschedulable,
+			fmt.Sprintf("drain %q, %d pods left, unschedulable %v", state, len(pods.Items), n.Spec.Unschedulable), nil
+	})
+	s.WaitUntil(node+" drained and cordoned in the pane", func(screen string) bool {
+		return regexp.MustCompile(node + `\s+` + group + `\s+Ready\s+cordoned\s+0\s+outdated\s+drained`).MatchString(screen)
+	})
+	s.Keys("C")
+	s.WaitFor("kubectl uncordon " + node)
+	s.Keys("y")
+	s.WaitFor("uncordon " + node + ": ok")
+	waitFor(t, "the workload available again, every node schedulable", func(ctx context.Context) (bool, string, error) {
+		return settled(ctx, c, "v1")
+	})
 }
 
 // logNodesOnFailure shows what the roll left on the nodes when the test
