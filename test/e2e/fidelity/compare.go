@@ -88,7 +88,8 @@ func (s *Scenario) finalRows(run *Run) finalRows {
 		{"paused", strconv.FormatBool(d.Paused)},
 	}
 	for _, c := range run.Final.Conditions {
-		out.deployment = append(out.deployment, field{c.Type, c.Status + " " + c.Reason})
+		// Messages name ReplicaSets, whose names differ between runs.
+		out.deployment = append(out.deployment, field{c.Type, c.Status + " " + c.Reason + ": " + r.relabel(c.Message)})
 	}
 	problem := func(format string, args ...any) {
 		out.problems = append(out.problems, run.Source()+": "+fmt.Sprintf(format, args...))

@@ -18,8 +18,8 @@ type Final struct {
 	CollisionCount *int32
 }
 
-// Condition is one Deployment condition, without its times and message.
-type Condition struct{ Type, Status, Reason string }
+// Condition is one Deployment condition, without its times.
+type Condition struct{ Type, Status, Reason, Message string }
 
 // FinalReplicaSet is a ReplicaSet of the Deployment at the end of a run.
 type FinalReplicaSet struct {
@@ -38,7 +38,7 @@ func finalOf(d *appsv1.Deployment, rss []appsv1.ReplicaSet) Final {
 	f := Final{CollisionCount: d.Status.CollisionCount}
 	for _, c := range d.Status.Conditions {
 		if c.Type == appsv1.DeploymentProgressing || c.Type == appsv1.DeploymentAvailable {
-			f.Conditions = append(f.Conditions, Condition{string(c.Type), string(c.Status), c.Reason})
+			f.Conditions = append(f.Conditions, Condition{string(c.Type), string(c.Status), c.Reason, c.Message})
 		}
 	}
 	sort.Slice(f.Conditions, func(i, j int) bool { return f.Conditions[i].Type < f.Conditions[j].Type })
