@@ -39,6 +39,9 @@ type memo struct {
 	gateFrom time.Time
 	// failingSince is when the current validation first failed.
 	failingSince time.Time
+	// draining are the nodes seen draining and not yet terminated by the
+	// roll: one that leaves the cache was deleted by someone else.
+	draining map[string]bool
 }
 
 // New returns a roll controller. groups are the node groups the cluster
@@ -133,11 +136,13 @@ func (c *Controller) Sync(ctx context.Context, group string) error {
 		begun = begun || step != "" || detached(n)
 		switch step {
 		case NodeDraining:
+			m.draining[n.Name] = true
 			done, err := c.finishNode(ctx, &r, n)
 			if err != nil || r.state == StateFailed {
 				return err
 			}
 			if done {
+				delete(m.draining, n.Name)
 				m.gateFrom = now
 			} else {
 				inFlight = append(inFlight, n)
@@ -146,6 +151,9 @@ func (c *Controller) Sync(ctx context.Context, group string) error {
 		default:
 			todo = append(todo, n)
 		}
+	}
+	if err := c.vanished(ctx, &r, m, now); err != nil {
+		return err
 	}
 	if len(todo) == 0 && len(inFlight) == 0 {
 		return c.finish(ctx, &r)
@@ -334,7 +342,7 @@ func (c *Controller) memo(group, id string) *memo {
 	defer c.mu.Unlock()
 	m := c.memos[group]
 	if m == nil || m.id != id {
-		m = &memo{id: id}
+		m = &memo{id: id, draining: map[string]bool{}}
 		c.memos[group] = m
 	}
 	return m
