@@ -49,11 +49,14 @@ func runLiveSimulate(ctx context.Context, f *simulateFlags, sc *scenario.Scenari
 			tw.Action(at, kind, target, result)
 			_ = tw.Flush()
 		},
-		Progress:    func(line string) { fmt.Fprintln(os.Stderr, "rollscope: "+line) },
+		Progress: func(line string) { fmt.Fprintln(os.Stderr, "rollscope: "+line) },
 	}
 	run, err := s.Start(ctx, conn.Client)
 	if err != nil {
-		return setupError(conn.Context, err)
+		if ctx.Err() != nil {
+			return errors.Join(errors.New("simulate interrupted while it was setting up"), cleanUp(run))
+		}
+		return errors.Join(setupError(conn.Context, err), cleanUp(run))
 	}
 	if err := run.Begin(ctx); err != nil {
 		// Nothing has been written: the trace starts with the objects.

@@ -89,8 +89,8 @@ const settleTime = time.Second
 const checkEvery = 200 * time.Millisecond
 
 // Start prepares a run: the namespace, its default service account, the
-// hollow nodes Ready. On an error the run has already been cleaned up as
-// far as possible; the error says what is left, if anything.
+// hollow nodes Ready. The run is returned even with an error: Cleanup
+// removes whatever Start made before it failed.
 func (s *Simulation) Start(ctx context.Context, client kubernetes.Interface) (*Run, error) {
 	rng := s.Rand
 	if rng == nil {
@@ -103,10 +103,7 @@ func (s *Simulation) Start(ctx context.Context, client kubernetes.Interface) (*R
 		r.groups = r.names.Groups(s.Scenario.NodeGroups)
 	}
 	r.nodes = Nodes{Groups: r.groups, Images: s.Scenario.Images, OnError: s.OnError}
-	if err := r.setUp(ctx); err != nil {
-		return nil, errors.Join(err, r.Cleanup(context.WithoutCancel(ctx)))
-	}
-	return r, nil
+	return r, r.setUp(ctx)
 }
 
 func (r *Run) setUp(ctx context.Context) error {
