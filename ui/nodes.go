@@ -22,6 +22,8 @@ type nodesPane struct {
 	// marked are the nodes m marked, by name.
 	marked map[string]bool
 	notes  progressNotes
+	// rolls are the group rolls of the nodes, gathered once per refresh.
+	rolls []model.GroupRoll
 }
 
 func newNodesPane(s *screen) *nodesPane { return &nodesPane{s: s, marked: map[string]bool{}} }
@@ -57,6 +59,7 @@ func (p *nodesPane) Update(msg tea.Msg) (Pane, tea.Cmd) {
 		p.rows.focused = bool(msg)
 		return p, nil
 	case refreshedMsg:
+		p.rolls = model.GroupRolls(nodes)
 		p.noteProgress()
 		p.dropGoneMarks()
 		p.fitRows()
@@ -123,7 +126,12 @@ func (p *nodesPane) selectedRoll() (model.GroupRoll, bool) {
 	if !ok || n.Group == "" {
 		return model.GroupRoll{}, false
 	}
-	return model.RollOf(p.s.nodes, n.Group)
+	for _, g := range p.rolls {
+		if g.Group == n.Group {
+			return g, true
+		}
+	}
+	return model.GroupRoll{}, false
 }
 
 func (p *nodesPane) View() string {
@@ -160,7 +168,7 @@ func (p *nodesPane) View() string {
 // the keys do next, and its message.
 func (p *nodesPane) rollLines() []string {
 	var out []string
-	for _, g := range model.GroupRolls(p.s.nodes) {
+	for _, g := range p.rolls {
 		out = append(out, p.rollLine(g)...)
 	}
 	// The pane keeps at least its header and one node row.

@@ -55,7 +55,7 @@ func (p *nodesPane) noteProgress() {
 		}
 	}
 	groups := map[string]bool{}
-	for _, g := range model.GroupRolls(p.s.nodes) {
+	for _, g := range p.rolls {
 		groups[g.Group] = true
 		if g.State == n.rolls[g.Group] {
 			continue
