@@ -31,7 +31,8 @@ import (
 const patience = 2 * time.Minute
 
 // The hollow kubelets' images: a pod is ready about 1.5 s after it is
-// bound, or 3 s for the slow image of the fault flow.
+// bound, or 3.4 s for the slow image, whose rollouts the canary and the
+// fault flows catch half way.
 var images = []kubelet.ImageRule{
 	{Match: "e2e.example/slow:*", Pull: 200 * time.Millisecond, Start: 200 * time.Millisecond, Ready: 3 * time.Second},
 	{Match: "*", Pull: 200 * time.Millisecond, Start: 200 * time.Millisecond, Ready: 1100 * time.Millisecond},

@@ -16,8 +16,8 @@ func watchFlow(t *testing.T, c *cluster) {
 	c.create(t, r)
 	old := c.newReplicaSet(t, r.namespace, r.name, r.image)
 	s := c.console(t, c.cp.AdminKubeconfig, r.namespace, r.name)
-	screen := s.WaitUntil("revision 1 with 4 ready pods", wantRow(old, "stable", 4))
-	screen = s.WaitFor("successfully rolled out")
+	s.WaitUntil("revision 1 with 4 ready pods", wantRow(old, "stable", 4))
+	screen := s.WaitFor("successfully rolled out")
 	for _, want := range []string{"ctx rollscope-e2e-admin", "ns watch", "deploy web", "rev 1", "maxSurge 1", "maxUnavailable 0", "hollow-0"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("the console lacks %q:\n%s", want, screen)
@@ -39,13 +39,14 @@ func watchFlow(t *testing.T, c *cluster) {
 	// surge budget is used up.
 	var steps []int
 	surgeFull := false
-	screen = s.WaitUntil("the new ReplicaSet at 4 ready pods", func(screen string) bool {
+	wrongRole := ""
+	s.WaitUntil("the new ReplicaSet at 4 ready pods", func(screen string) bool {
 		role, counts, ok := rsRow(screen, hash)
 		if !ok {
 			return false
 		}
-		if role != "new" && role != "stable" {
-			t.Errorf("the new ReplicaSet %s is shown as %q:\n%s", hash, role, screen)
+		if role != "new" && role != "stable" && wrongRole == "" {
+			wrongRole = role + " in:\n" + screen
 		}
 		if len(steps) == 0 || steps[len(steps)-1] != counts[0] {
 			steps = append(steps, counts[0])
@@ -53,6 +54,9 @@ func watchFlow(t *testing.T, c *cluster) {
 		surgeFull = surgeFull || strings.Contains(screen, "surge") && strings.Contains(screen, "5/5 full")
 		return counts == [4]int{4, 4, 4, 4}
 	})
+	if wrongRole != "" {
+		t.Errorf("the new ReplicaSet %s was shown as %s", hash, wrongRole)
+	}
 	for i := 1; i < len(steps); i++ {
 		if steps[i] < steps[i-1] {
 			t.Errorf("the new ReplicaSet shrank on screen: desired sizes %v", steps)
@@ -64,7 +68,7 @@ func watchFlow(t *testing.T, c *cluster) {
 	if !surgeFull {
 		t.Errorf("the surge bar never showed the budget used up (5/5 full) during the rollout")
 	}
-	screen = s.WaitUntil("the old ReplicaSet scaled to 0", wantRow(old, "old", 0))
+	s.WaitUntil("the old ReplicaSet scaled to 0", wantRow(old, "old", 0))
 	screen = s.WaitFor("successfully rolled out")
 	if !strings.Contains(screen, "rev 2") {
 		t.Errorf("the finished rollout is not on revision 2:\n%s", screen)
