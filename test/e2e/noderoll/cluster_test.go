@@ -31,7 +31,13 @@ const patience = 2 * time.Minute
 
 // Pods are ready about 0.7 s after they are bound and go 0.3 s after an
 // eviction, so that a drain waiting on a budget waits on the 5 s retry.
-var images = []kubelet.ImageRule{{Match: "*", Pull: 200 * time.Millisecond, Start: 200 * time.Millisecond, Ready: 300 * time.Millisecond, Stop: 300 * time.Millisecond}}
+// slowStop pods take 5 s to exit, keeping their node's drain under way.
+var images = []kubelet.ImageRule{
+	{Match: slowStop + ":*", Pull: 200 * time.Millisecond, Start: 200 * time.Millisecond, Ready: 300 * time.Millisecond, Stop: 5 * time.Second},
+	{Match: "*", Pull: 200 * time.Millisecond, Start: 200 * time.Millisecond, Ready: 300 * time.Millisecond, Stop: 300 * time.Millisecond},
+}
+
+const slowStop = "e2e.example/slow-stop"
 
 // hollowGroup is a group of nodes on spec v1 whose group asks for v2, so
 // that every node starts outdated; replacements come a second after a node
@@ -126,6 +132,8 @@ func startRoller(t *testing.T, client kubernetes.Interface) *roller {
 type workload struct {
 	namespace, group  string
 	replicas, minimum int32 // minimum 0: no PodDisruptionBudget
+	// slow: the pods take 5 s to exit after an eviction.
+	slow bool
 }
 
 // create makes the namespace, the Deployment and its budget, and waits until
@@ -141,6 +149,10 @@ func (w workload) create(t *testing.T, c kubernetes.Interface) {
 		_ = c.CoreV1().Namespaces().Delete(context.Background(), w.namespace, metav1.DeleteOptions{})
 	})
 	labels := map[string]string{"app": "web"}
+	image, grace := "e2e.example/web:1", int64(1)
+	if w.slow {
+		image, grace = slowStop+":1", 30
+	}
 	d := &appsv1.Deployment{
 		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: w.namespace},
 		Spec: appsv1.DeploymentSpec{
@@ -150,8 +162,8 @@ func (w workload) create(t *testing.T, c kubernetes.Interface) {
 				ObjectMeta: metav1.ObjectMeta{Labels: labels},
 				Spec: corev1.PodSpec{
 					NodeSelector:                  map[string]string{nodegroup.LabelGroup: w.group},
-					TerminationGracePeriodSeconds: ptr(int64(1)),
-					Containers:                    []corev1.Container{{Name: "web", Image: "e2e.example/web:1"}},
+					TerminationGracePeriodSeconds: &grace,
+					Containers:                    []corev1.Container{{Name: "web", Image: image}},
 				},
 			},
 		},
@@ -286,5 +298,3 @@ func hasTaint(n *corev1.Node, key string) bool {
 	}
 	return false
 }
-
-func ptr[T any](v T) *T { return &v }

@@ -3,6 +3,7 @@ package noderoll
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"testing"
@@ -50,8 +51,12 @@ type seen struct {
 	detachedAt   map[string]int
 	freshReadyAt int
 	deleted      []string
-	// drainStarted names the nodes in the order the roll started them.
+	// drainStarted names the nodes in the order the roll started them;
+	// readyAtStart is how many of the group's nodes were Ready then.
 	drainStarted []string
+	readyAtStart map[string]int
+	// rollMessages are the roll-message annotations seen, in order.
+	rollMessages []string
 	// blocked are the drain-blocked annotations seen, in order.
 	blocked []string
 	// armed: the budget has been met once; from then on, fewer healthy
@@ -63,7 +68,7 @@ type seen struct {
 // observe starts watching; the watch ends with the test.
 func observe(t *testing.T, c kubernetes.Interface, group, namespace string, minimum int) *observer {
 	t.Helper()
-	o := &observer{group: group, minimum: minimum, seen: seen{detachedAt: map[string]int{}}}
+	o := &observer{group: group, minimum: minimum, seen: seen{detachedAt: map[string]int{}, readyAtStart: map[string]int{}}}
 	ctx, stop := context.WithCancel(context.Background())
 	nodes := informers.NewSharedInformerFactoryWithOptions(c, 0, informers.WithTweakListOptions(func(l *metav1.ListOptions) {
 		l.LabelSelector = nodegroup.LabelGroup + "=" + group
@@ -123,13 +128,19 @@ func (o *observer) sawNodes(objs []any, deleted string) {
 	if deleted != "" {
 		o.seen.deleted = append(o.seen.deleted, deleted)
 	}
-	draining, detached, tainted := 0, 0, 0
+	draining, detached, tainted, ready := 0, 0, 0, 0
+	for _, obj := range objs {
+		if nodeReady(obj.(*corev1.Node)) {
+			ready++
+		}
+	}
 	for _, obj := range objs {
 		n := obj.(*corev1.Node)
 		if n.Annotations[noderoll.AnnotationNode] == noderoll.NodeDraining {
 			draining++
 			if !slices.Contains(o.seen.drainStarted, n.Name) {
 				o.seen.drainStarted = append(o.seen.drainStarted, n.Name)
+				o.seen.readyAtStart[n.Name] = ready
 			}
 		}
 		if n.Annotations[nodegroup.AnnotationDetached] == "true" {
@@ -146,6 +157,9 @@ func (o *observer) sawNodes(objs []any, deleted string) {
 		}
 		if b := n.Annotations[drain.AnnotationBlocked]; b != "" && (len(o.seen.blocked) == 0 || o.seen.blocked[len(o.seen.blocked)-1] != b) {
 			o.seen.blocked = append(o.seen.blocked, b)
+		}
+		if m := n.Annotations[noderoll.AnnotationMessage]; m != "" && !slices.Contains(o.seen.rollMessages, m) {
+			o.seen.rollMessages = append(o.seen.rollMessages, m)
 		}
 	}
 	o.seen.maxDraining = max(o.seen.maxDraining, draining)
@@ -197,12 +211,11 @@ func (o *observer) snapshot() seen {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	s := o.seen
-	s.detachedAt = map[string]int{}
-	for k, v := range o.seen.detachedAt {
-		s.detachedAt[k] = v
-	}
+	s.detachedAt = maps.Clone(o.seen.detachedAt)
 	s.deleted = append([]string(nil), o.seen.deleted...)
 	s.drainStarted = append([]string(nil), o.seen.drainStarted...)
+	s.readyAtStart = maps.Clone(o.seen.readyAtStart)
+	s.rollMessages = append([]string(nil), o.seen.rollMessages...)
 	s.blocked = append([]string(nil), o.seen.blocked...)
 	s.violations = append([]string(nil), o.seen.violations...)
 	return s

@@ -26,6 +26,7 @@ var (
 	mastersGroup = hollowGroup("masters", nodegroup.RoleControlPlane, 3, 10)
 	resumeGroup  = hollowGroup("resume", nodegroup.RoleNode, 3, 3)
 	stuckGroup   = hollowGroup("stuck", nodegroup.RoleNode, 2, 10)
+	vanishGroup  = hollowGroup("vanish", nodegroup.RoleNode, 2, 2)
 )
 
 // TestNodeRollsOnARealControlPlane runs issue 6's cases one after the other
@@ -34,12 +35,13 @@ func TestNodeRollsOnARealControlPlane(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a real control plane")
 	}
-	c := startCluster(t, []nodegroup.Group{budgetGroup, aloneGroup, twentyGroup, mastersGroup, resumeGroup, stuckGroup})
+	c := startCluster(t, []nodegroup.Group{budgetGroup, aloneGroup, twentyGroup, mastersGroup, resumeGroup, stuckGroup, vanishGroup})
 	t.Run("budget makes the drain wait, then it proceeds", c.budgetWaits)
 	t.Run("first node alone", c.firstNodeAlone)
 	t.Run("twenty nodes, maxSurge 2, maxUnavailable 10%", c.twentyNodes)
 	t.Run("masters never surge", c.mastersNeverSurge)
 	t.Run("killed mid-node, resumed from the annotations", c.killAndResume)
+	t.Run("roll goes on when someone else deletes the node it drains", c.nodeDeletedMidRoll)
 	t.Run("drain that times out, and a node deleted mid-drain", c.drainTimesOutAndNodeGoes)
 }
 
@@ -172,24 +174,7 @@ func (c *cluster) killAndResume(t *testing.T) {
 	first := startRoller(t, c.admin)
 	roll(t, c.admin, w.group, noderoll.Options{})
 
-	var mid string
-	poll(t, "a node of the roll mid-drain, pods still on it", func(ctx context.Context) (bool, string, error) {
-		nodes, err := groupNodes(ctx, c.admin, w.group)
-		if err != nil {
-			return false, "", err
-		}
-		var states []string
-		for _, n := range nodes {
-			st := n.Annotations[drain.AnnotationState]
-			states = append(states, fmt.Sprintf("%s=%s/%s", n.Name, n.Annotations[noderoll.AnnotationNode], st))
-			if n.Annotations[noderoll.AnnotationNode] == noderoll.NodeDraining && (st == drain.StateDraining || st == drain.StateBlocked) &&
-				n.Annotations[drain.AnnotationPodsLeft] != "" && n.Annotations[drain.AnnotationPodsLeft] != "0" {
-				mid = n.Name
-				return true, "", nil
-			}
-		}
-		return false, strings.Join(states, " "), nil
-	})
+	mid := waitMidDrain(t, c, w.group)
 	first.kill()
 
 	n, err := c.admin.CoreV1().Nodes().Get(t.Context(), mid, metav1.GetOptions{})
@@ -212,6 +197,62 @@ func (c *cluster) killAndResume(t *testing.T) {
 		t.Errorf("deleted %v, at most %d draining at once; want the 3 old nodes, one at a time across the restart", s.deleted, s.maxDraining)
 	}
 	o.requireNoViolations(t)
+}
+
+// An autoscaler or a spot termination deletes the node the roll is
+// draining: the roll says so, counts it as replaced, and starts the next
+// node only once the group has validated again (its replacement Ready).
+func (c *cluster) nodeDeletedMidRoll(t *testing.T) {
+	// Three slow-to-exit pods on two nodes of two slots: both nodes hold
+	// one at least, and each drain lasts the 5 s the evicted pods take.
+	w := workload{namespace: "vanish", group: vanishGroup.Name, replicas: 3, slow: true}
+	w.create(t, c.admin)
+	o := observe(t, c.admin, w.group, w.namespace, 0)
+	startRoller(t, c.admin)
+	roll(t, c.admin, w.group, noderoll.Options{})
+	mid := waitMidDrain(t, c, w.group)
+	if err := c.admin.CoreV1().Nodes().Delete(t.Context(), mid, metav1.DeleteOptions{}); err != nil {
+		t.Fatalf("deleting node %s mid-drain: %v", mid, err)
+	}
+	waitRolled(t, c.admin, vanishGroup)
+
+	s := o.snapshot()
+	want := fmt.Sprintf("node %s was deleted while it drained, not by this roll; the roll validates the cluster before the next node", mid)
+	if !slices.Contains(s.rollMessages, want) {
+		t.Errorf("roll messages %q, want %q", s.rollMessages, want)
+	}
+	if len(s.drainStarted) != 2 || s.drainStarted[0] != mid {
+		t.Fatalf("drains started %v, want %s and then the other old node", s.drainStarted, mid)
+	}
+	if next := s.drainStarted[1]; s.readyAtStart[next] != vanishGroup.Size {
+		t.Errorf("%s started draining with %d of the group's nodes Ready, want %d: the replacement of %s first",
+			next, s.readyAtStart[next], vanishGroup.Size, mid)
+	}
+}
+
+// waitMidDrain waits for a node of the group's roll to be draining with pods
+// still on it, and names it.
+func waitMidDrain(t *testing.T, c *cluster, group string) string {
+	t.Helper()
+	var mid string
+	poll(t, "a node of the roll mid-drain, pods still on it", func(ctx context.Context) (bool, string, error) {
+		nodes, err := groupNodes(ctx, c.admin, group)
+		if err != nil {
+			return false, "", err
+		}
+		var states []string
+		for _, n := range nodes {
+			st := n.Annotations[drain.AnnotationState]
+			states = append(states, fmt.Sprintf("%s=%s/%s", n.Name, n.Annotations[noderoll.AnnotationNode], st))
+			if n.Annotations[noderoll.AnnotationNode] == noderoll.NodeDraining && (st == drain.StateDraining || st == drain.StateBlocked) &&
+				n.Annotations[drain.AnnotationPodsLeft] != "" && n.Annotations[drain.AnnotationPodsLeft] != "0" {
+				mid = n.Name
+				return true, "", nil
+			}
+		}
+		return false, strings.Join(states, " "), nil
+	})
+	return mid
 }
 
 // waitAvailable waits for every pod of w to be available again: the roll
