@@ -17,7 +17,9 @@ func (s *source) failed(_ *cache.Reflector, err error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.problem = "watch failed: " + describe(err) + " — retrying"
+	// The reason only: the console's banner already says the watch was
+	// lost and is reconnecting.
+	s.problem = describe(err)
 	s.problemRV = s.informer.LastSyncResourceVersion()
 	s.heard.Store(false)
 	s.forbidden.Store(apierrors.IsForbidden(err))
