@@ -83,62 +83,75 @@ func (c *cluster) killWhen(t *testing.T, ns, what string, at func(web, next int3
 	t.Logf("killed mid-way:\n%s", out.String())
 }
 
+// TestRollingUpdateOnARealControlPlane runs every flow side by side on one
+// control plane, each in its own namespace.
 func TestRollingUpdateOnARealControlPlane(t *testing.T) {
 	c := startCluster(t)
+	for name, flow := range map[string]func(*testing.T, *cluster){
+		"full update with the rename":    fullFlow,
+		"killed mid-way, then run again": crashFlow,
+		"abort from mid-rollout":         abortFlow,
+		"console":                        consoleFlow,
+	} {
+		t.Run(name, func(t *testing.T) { t.Parallel(); flow(t, c) })
+	}
+}
 
-	t.Run("full update with the rename", func(t *testing.T) {
-		c.web(t, "rc-full")
-		pods := watchPods(t, c.admin, "rc-full")
-		out, err := c.rollingUpdate(t, "rc-full", "--image", newImage)
-		if err != nil {
-			t.Fatalf("rolling-update: %v\n%s", err, out)
+// fullFlow updates web to the new image, NEXT derived and renamed back.
+func fullFlow(t *testing.T, c *cluster) {
+	c.web(t, "rc-full")
+	pods := watchPods(t, c.admin, "rc-full")
+	out, err := c.rollingUpdate(t, "rc-full", "--image", newImage)
+	if err != nil {
+		t.Fatalf("rolling-update: %v\n%s", err, out)
+	}
+	for _, want := range []string{"Created web-", "Scaling up web-", "(keep 3 pods available, don't exceed 4 pods)",
+		"Update succeeded. Deleting old controller: web", "Renaming web-", "replicationcontroller/web rolling updated"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %q:\n%s", want, out)
 		}
-		for _, want := range []string{"Created web-", "Scaling up web-", "(keep 3 pods available, don't exceed 4 pods)",
-			"Update succeeded. Deleting old controller: web", "Renaming web-", "replicationcontroller/web rolling updated"} {
-			if !strings.Contains(out, want) {
-				t.Errorf("the output lacks %q:\n%s", want, out)
-			}
-		}
-		c.settled(t, "rc-full", newImage)
-		if n := pods.max(); n > replicas+maxSurge {
-			t.Errorf("%d pods ran at once, more than replicas + maxSurge = %d", n, replicas+maxSurge)
-		}
-	})
+	}
+	c.settled(t, "rc-full", newImage)
+	if n := pods.max(); n > replicas+maxSurge {
+		t.Errorf("%d pods ran at once, more than replicas + maxSurge = %d", n, replicas+maxSurge)
+	}
+}
 
-	t.Run("killed mid-way, then run again", func(t *testing.T) {
-		c.web(t, "rc-crash")
-		pods := watchPods(t, c.admin, "rc-crash")
-		c.killWhen(t, "rc-crash", "the update half-way", func(web, next int32) bool { return next >= 2 && web < replicas }, "--image", newImage)
-		out, err := c.rollingUpdate(t, "rc-crash", "--image", newImage)
-		if err != nil {
-			t.Fatalf("rolling-update run again: %v\n%s", err, out)
-		}
-		if !strings.Contains(out, "Continuing update with existing controller web-") {
-			t.Errorf("the second run did not continue the update:\n%s", out)
-		}
-		c.settled(t, "rc-crash", newImage)
-		if n := pods.max(); n > replicas+maxSurge {
-			t.Errorf("%d pods ran at once, more than replicas + maxSurge = %d", n, replicas+maxSurge)
-		}
-	})
+// crashFlow kills the update half-way; the same command then finishes it.
+func crashFlow(t *testing.T, c *cluster) {
+	c.web(t, "rc-crash")
+	pods := watchPods(t, c.admin, "rc-crash")
+	c.killWhen(t, "rc-crash", "the update half-way", func(web, next int32) bool { return next >= 2 && web < replicas }, "--image", newImage)
+	out, err := c.rollingUpdate(t, "rc-crash", "--image", newImage)
+	if err != nil {
+		t.Fatalf("rolling-update run again: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "Continuing update with existing controller web-") {
+		t.Errorf("the second run did not continue the update:\n%s", out)
+	}
+	c.settled(t, "rc-crash", newImage)
+	if n := pods.max(); n > replicas+maxSurge {
+		t.Errorf("%d pods ran at once, more than replicas + maxSurge = %d", n, replicas+maxSurge)
+	}
+}
 
-	t.Run("abort from mid-rollout", func(t *testing.T) {
-		c.web(t, "rc-abort")
-		pods := watchPods(t, c.admin, "rc-abort")
-		// The update is killed after its first scale-down, waiting out
-		// the update period before the next scale-up.
-		c.killWhen(t, "rc-abort", "the first old pod gone", func(web, next int32) bool { return web == replicas-1 && next >= 1 },
-			"--image", newImage, "--update-period", "5s")
-		out, err := c.rollingUpdate(t, "rc-abort", "--rollback")
-		if err != nil {
-			t.Fatalf("rolling-update --rollback: %v\n%s", err, out)
-		}
-		if !strings.Contains(out, `Setting "web" replicas to 3`) {
-			t.Errorf("the rollback did not restore the original size:\n%s", out)
-		}
-		c.settled(t, "rc-abort", oldImage)
-		if n := pods.max(); n > replicas+maxSurge {
-			t.Errorf("%d pods ran at once, more than replicas + maxSurge = %d", n, replicas+maxSurge)
-		}
-	})
+// abortFlow aborts an update killed after its first scale-down.
+func abortFlow(t *testing.T, c *cluster) {
+	c.web(t, "rc-abort")
+	pods := watchPods(t, c.admin, "rc-abort")
+	// The update is killed after its first scale-down, waiting out
+	// the update period before the next scale-up.
+	c.killWhen(t, "rc-abort", "the first old pod gone", func(web, next int32) bool { return web == replicas-1 && next >= 1 },
+		"--image", newImage, "--update-period", "5s")
+	out, err := c.rollingUpdate(t, "rc-abort", "--rollback")
+	if err != nil {
+		t.Fatalf("rolling-update --rollback: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, `Setting "web" replicas to 3`) {
+		t.Errorf("the rollback did not restore the original size:\n%s", out)
+	}
+	c.settled(t, "rc-abort", oldImage)
+	if n := pods.max(); n > replicas+maxSurge {
+		t.Errorf("%d pods ran at once, more than replicas + maxSurge = %d", n, replicas+maxSurge)
+	}
 }
