@@ -115,6 +115,10 @@ func (m Model) rcKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 			fmt.Sprintf("%s grows back to %d replicas (%s), %s shrinks to 0 and is deleted", v.Old.Name, rcOriginal(v), strings.Join(v.Old.Images, ","), v.Next.Name),
 			"The same limits apply with the roles swapped",
 		}}
+		if m.assumeYes {
+			next, cmd := m.rcSend()
+			return next, cmd, true
+		}
 	}
 	return m, nil, true
 }

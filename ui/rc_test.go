@@ -249,3 +249,15 @@ func TestRCKeysOffWhenReadOnly(t *testing.T) {
 		t.Errorf("x worked with --read-only")
 	}
 }
+
+func TestRCAbortWithYesSendsAtOnce(t *testing.T) {
+	acts := &fakeRCActions{fakeActions: oneContainer()}
+	opts := Options{Cluster: newRCFixture(rcMidUpdate()), Namespace: "shop", Deployment: "frontend", Theme: themes.Dark(),
+		Clock: fixedClock, Actions: acts, AssumeYes: true}
+	m := send(New(opts), tea.WindowSizeMsg{Width: 80, Height: 24})
+	m = rcRun(m, openRC("web")...)
+	m = rcRun(m, press("x"))
+	if len(acts.aborted) != 1 {
+		t.Errorf("x with --yes sent %v, want the abort at once", acts.aborted)
+	}
+}
