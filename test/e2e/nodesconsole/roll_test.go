@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -79,6 +80,8 @@ func TestSteppedRollSurvivesAConsoleRestart(t *testing.T) {
 		return settled(ctx, admin, "v1")
 	})
 
+	viewerIsRefused(t, bin, cp.ViewerKubeconfig)
+
 	argv := []string{bin, "--kubeconfig", cp.AdminKubeconfig, "-n", namespace, "--delete-nodes", "--step", "deploy/web"}
 	s := console(t, argv)
 	s.Keys("Tab", "Tab")
@@ -124,6 +127,25 @@ func TestSteppedRollSurvivesAConsoleRestart(t *testing.T) {
 	}
 	if pdb.Status.CurrentHealthy < pdb.Status.DesiredHealthy {
 		t.Errorf("the budget is broken after the roll: %d healthy, %d needed", pdb.Status.CurrentHealthy, pdb.Status.DesiredHealthy)
+	}
+	s.Keys("q")
+	s.WaitFor("rollscope exited 0")
+}
+
+// viewerIsRefused checks that a view-only user gets the node keys disabled
+// with the permission missing (SelfSubjectAccessReview), before typing
+// anything into a dialog.
+func viewerIsRefused(t *testing.T, bin, kubeconfig string) {
+	s := console(t, []string{bin, "--kubeconfig", kubeconfig, "-n", namespace, "deploy/web"})
+	s.Keys("Tab", "Tab")
+	s.WaitFor(group + "-0")
+	// Each refusal is a toast until the next key; no Escape between them,
+	// which the terminal would read with the next key as alt+key.
+	for _, k := range []string{"c", "d", "D"} {
+		s.Keys(k)
+		s.WaitFor("not allowed: you may not update nodes cluster-wide")
+		s.Keys("j")
+		s.WaitUntil("the toast gone", func(screen string) bool { return !strings.Contains(screen, "not allowed") })
 	}
 	s.Keys("q")
 	s.WaitFor("rollscope exited 0")
