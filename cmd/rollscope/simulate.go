@@ -52,7 +52,8 @@ func newSimulate() *cobra.Command {
 			"created). The scenario's node groups run as hollow nodes (rollscope's kubelet simulator, with the\n" +
 			"scenario's image behaviour), and its pods are kept on them. With --no-hollow-nodes the cluster's own\n" +
 			"nodes run the pods: images are then really pulled and started by the real kubelets, the scenario's\n" +
-			"images: rules do not apply, and drain and rollNodes actions are not supported.\n" +
+			"images: rules do not apply, and drain and rollNodes actions are not supported. -n/--namespace is not\n" +
+			"where the run goes (it always makes its own namespace); --seed applies to the embedded cluster only.\n" +
 			"The namespace and hollow nodes are removed on exit, also on Ctrl-C.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 
@@ -107,6 +109,12 @@ func (s *Simulation) Start(ctx context.Context, client kubernetes.Interface) (*R
 }
 
 func (r *Run) setUp(ctx context.Context) error {
+	for _, g := range r.groups {
+		// The group's name is the value of its nodes' group label.
+		if errs := validation.IsValidLabelValue(g.Name); len(errs) > 0 {
+			return fmt.Errorf("node group %q runs as hollow group %q, which is not a valid label value (%s): shorten the group's name", strings.TrimPrefix(g.Name, r.names.prefix), g.Name, strings.Join(errs, "; "))
+		}
+	}
 	if err := r.mayCreate(ctx); err != nil {
 		return err
 	}

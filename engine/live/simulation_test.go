@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -246,5 +247,23 @@ func TestSimulationEndsWhenEveryRolloutHasFinished(t *testing.T) {
 	}
 	if at.Before(s.Epoch) {
 		t.Errorf("the end is at %v, before the run's epoch %v", at, s.Epoch)
+	}
+}
+
+// A node group whose hollow name would not fit in a label is refused
+// before anything is made.
+func TestSimulationRefusesAGroupNameTooLongForTheRun(t *testing.T) {
+	client := apiServerLike(t)
+	s, _ := testSimulation(t)
+	s.Scenario.NodeGroups[0].Name = strings.Repeat("n", 60)
+	run, err := s.Start(t.Context(), client)
+	if err == nil || !strings.Contains(err.Error(), "shorten the group's name") {
+		t.Fatalf("Start: %v, want the group's name refused", err)
+	}
+	if err := run.Cleanup(t.Context()); err != nil {
+		t.Errorf("Cleanup: %v", err)
+	}
+	if n := len(client.Actions()); n != 0 {
+		t.Errorf("%d requests sent for a refused run, want none", n)
 	}
 }

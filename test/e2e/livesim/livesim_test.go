@@ -78,6 +78,7 @@ func TestSimulateOnALiveCluster(t *testing.T) {
 				t.Errorf("exit code %d, want 1", code)
 			}
 			stderr := run.stderr.String()
+			t.Logf("refused: %s", stderr)
 			if strings.Count(stderr, "\n") != 0 || !strings.Contains(stderr, "may not create namespaces") {
 				t.Errorf("stderr is not one line saying the user may not create namespaces:\n%s", stderr)
 			}
