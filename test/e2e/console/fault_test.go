@@ -1,10 +1,14 @@
 package console
 
 import (
+	"context"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // lostForAWhile is the banner of a watch lost 5 s or more ago because the
@@ -73,4 +77,35 @@ func faultFlow(t *testing.T, c *cluster) {
 	if sizes[hash] != 6 || sizes[old] != 0 || len(sizes) != 2 {
 		t.Errorf("the API has ReplicaSets %v; the console showed %s at 6 and %s at 0", sizes, hash, old)
 	}
+
+	// No pod missed across the reconnection: every old pod's deletion
+	// reached the screen, and the new ReplicaSet's pods are exactly the
+	// API's.
+	var pods []string
+	c.poll(t, "only the new ReplicaSet's 6 pods left", func(ctx context.Context) (bool, string, error) {
+		list, err := c.admin.CoreV1().Pods(r.namespace).List(ctx, metav1.ListOptions{LabelSelector: "app=web"})
+		if err != nil {
+			return false, "", err
+		}
+		pods = pods[:0]
+		for _, p := range list.Items {
+			pods = append(pods, p.Name)
+		}
+		return len(pods) == 6 && strings.Count(strings.Join(pods, " "), "web-"+hash+"-") == 6, fmt.Sprint(pods), nil
+	})
+	s.WaitUntil("no pod of the old ReplicaSet", func(screen string) bool {
+		return strings.Contains(screen, "Pods of web-"+old+" (0)") && !strings.Contains(screen, "web-"+old+"-")
+	})
+	s.Keys("k") // select the new ReplicaSet, above the old one
+	s.WaitUntil("the new ReplicaSet's pods, the same as the API's", func(screen string) bool {
+		if !strings.Contains(screen, "Pods of web-"+hash+" (6)") {
+			return false
+		}
+		for _, p := range pods {
+			if !strings.Contains(screen, p) {
+				return false
+			}
+		}
+		return true
+	})
 }
