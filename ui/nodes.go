@@ -45,8 +45,11 @@ func (p *nodesPane) fitRows() {
 func (p *nodesPane) KeyMap() help.KeyMap {
 	k := p.s.keys
 	keys := paneKeys{k.Up, k.Down, k.MarkNode, k.Cordon, k.Drain, k.RollGroup}
-	if g, ok := p.selectedRoll(); ok && g.Active() {
+	switch g, ok := p.selectedRoll(); {
+	case ok && g.Active():
 		keys = paneKeys{k.Up, k.Down, k.NextStep, k.PauseRoll, k.StopRoll}
+	case ok && resumable(g):
+		keys = paneKeys{k.Up, k.Down, k.NextStep, k.MarkNode, k.Cordon, k.Drain}
 	}
 	return keys
 }
