@@ -76,7 +76,10 @@ type RCUpdateView struct {
 	// Name until it has been created).
 	Old, Next RCRow
 	Desired   int32
-	Limits    RCLimits
+	// Original is the old controller's size before the update, which an
+	// abort restores (0 when not recorded).
+	Original int32
+	Limits   RCLimits
 	// Surge: pods asked for (both controllers' spec.replicas) against
 	// desired + maxSurge. Unavailable: desired pods not available against
 	// maxUnavailable.
@@ -147,6 +150,9 @@ func (c *RCCluster) RCUpdate(namespace, name string) (RCUpdateView, bool) {
 		*r.row = c.rcRow(rc)
 		available += rc.Status.AvailableReplicas
 		v.Events = append(v.Events, c.rcEvents(rc)...)
+	}
+	if old := byName[s.Old]; old != nil {
+		v.Original, _ = RCAnnotationInt(old, RCOriginalAnnotation)
 	}
 	slices.SortStableFunc(v.Events, func(a, b TimelineEntry) int { return a.Time.Compare(b.Time) })
 	if len(v.Events) > rcEventLimit {

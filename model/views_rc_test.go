@@ -65,7 +65,7 @@ func TestRCUpdateMidRollout(t *testing.T) {
 		if !ok || !v.Updating || v.Phase != model.RCPhaseRollout || v.Rollback {
 			t.Fatalf("%s: ok %v, view %+v, want a rollout in progress", name, ok, v)
 		}
-		if v.Old.Name != "web" || v.Next.Name != "web-next" || v.Old.Desired != 2 || v.Next.Desired != 3 || v.Next.Ready != 2 || v.Desired != 4 {
+		if v.Old.Name != "web" || v.Next.Name != "web-next" || v.Old.Desired != 2 || v.Next.Desired != 3 || v.Next.Ready != 2 || v.Desired != 4 || v.Original != 4 {
 			t.Errorf("%s: controllers %+v / %+v, desired %d", name, v.Old, v.Next, v.Desired)
 		}
 		if len(v.Old.Pods) != 2 || len(v.Next.Pods) != 3 || v.Next.Pods[2].State != model.PodNotReady {

@@ -142,13 +142,8 @@ func abortRefusal(v model.RCUpdateView) string {
 
 // rcOriginal is the size an abort restores.
 func rcOriginal(v model.RCUpdateView) int32 {
-	for _, a := range v.Old.Annotations {
-		if n, ok := strings.CutPrefix(a, "original-replicas="); ok {
-			var i int32
-			if _, err := fmt.Sscan(n, &i); err == nil {
-				return i
-			}
-		}
+	if v.Original > 0 {
+		return v.Original
 	}
 	return v.Desired
 }

@@ -30,7 +30,7 @@ func (f *rcFixture) RCUpdate(ns, name string) (model.RCUpdateView, bool) {
 // next controller at 3 of which 2 ready, 4 desired.
 func rcMidUpdate() model.RCUpdateView {
 	return model.RCUpdateView{
-		Namespace: "shop", Name: "web", Updating: true, Phase: model.RCPhaseRollout, Desired: 4,
+		Namespace: "shop", Name: "web", Updating: true, Phase: model.RCPhaseRollout, Desired: 4, Original: 4,
 		Limits: model.RCLimits{Desired: 4, MaxSurge: 1, MinAvailable: 4},
 		Old: model.RCRow{Name: "web", Images: []string{"nginx:1.25"}, Desired: 2, Current: 2, Ready: 2, Available: 2,
 			Annotations: []string{"next-controller-id=web-6b54f9ff4f", "original-replicas=4"},
