@@ -67,6 +67,25 @@ func (m Model) rcPickerKey(msg tea.KeyPressMsg) (Model, bool) {
 	return m, true
 }
 
+// rcQueryLines replace the deployment list while `:rc NAME` is typed, so
+// that the picker does not say no deployment matches; nil otherwise.
+func (m *Model) rcQueryLines(w int) []string {
+	p := m.picker
+	if p.mode != ':' {
+		return nil
+	}
+	name, ok := rcName(p.query)
+	if !ok {
+		return nil
+	}
+	st := m.s.styles
+	hint := "enter opens the rolling update view of replicationcontroller " + name + " in " + orDash(m.s.namespace)
+	if name == "" {
+		hint = "type the ReplicationController's name"
+	}
+	return []string{fit(st.Accent.Render(":"+p.query+"█")+"  "+st.Muted.Render(hint), w)}
+}
+
 // refreshRC reads the view again; called from refresh.
 func (m *Model) refreshRC() {
 	r := m.rc

@@ -139,6 +139,15 @@ func TestRCViewShowsBothControllers(t *testing.T) {
 	}
 }
 
+func TestRCQueryIsNotADeploymentSearch(t *testing.T) {
+	m := newRCModel(t, newRCFixture(rcSettled()), nil, 120, 30)
+	m = send(m, press(":"))
+	m = send(m, typed("rc we")...)
+	if s := plain(m); !strings.Contains(s, "enter opens the rolling update view of replicationcontroller we in shop") || strings.Contains(s, "no deployment matches") {
+		t.Errorf("typing :rc NAME does not say what enter does:\n%s", s)
+	}
+}
+
 func TestRCViewOfAnUnknownController(t *testing.T) {
 	m := send(newRCModel(t, newRCFixture(rcSettled()), nil, 80, 24), openRC("nope")...)
 	if !strings.Contains(plain(m), "replicationcontroller nope not found in namespace shop") {

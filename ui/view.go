@@ -25,6 +25,8 @@ func (m Model) Render() string {
 	lines = append(lines, m.headerLines(w)...)
 	bodyH := max(h-len(lines)-1, 0)
 	switch {
+	case m.picker != nil && m.rcQueryLines(w) != nil:
+		lines = append(lines, m.rcQueryLines(w)...)
 	case m.picker != nil:
 		lines = append(lines, m.picker.view(m.s, w, bodyH)...)
 	case m.dialog != nil:
