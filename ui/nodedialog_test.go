@@ -328,3 +328,20 @@ func TestATimedOutDrainSaysWhyInThePaneAndTheTimeline(t *testing.T) {
 		t.Errorf("timeline notes for node-1 %q: want the block, then one warning saying the drain failed and why", notes)
 	}
 }
+
+// With --yes a cordon is sent on c and a drain on enter, without y.
+func TestYesSendsNodeRequestsWithoutAskingForY(t *testing.T) {
+	m, acts := newNodeModel(t, rollingNodes(), func(o *Options) { o.AssumeYes = true })
+	m = runNodes(m, append(toNodes, press("c"))...)
+	if len(acts.cordoned) != 1 || acts.cordoned[0] != "node-0" {
+		t.Fatalf("--yes: c cordoned %v, want node-0 at once", acts.cordoned)
+	}
+	m = runNodes(m, press("d"))
+	if s := plain(m); !strings.Contains(s, "enter send (--yes)") {
+		t.Errorf("the drain form does not say enter sends:\n%s", s)
+	}
+	runNodes(m, press("enter"))
+	if len(acts.drained) != 1 {
+		t.Errorf("--yes: enter in the drain form drained %v, want node-0", acts.drained)
+	}
+}
