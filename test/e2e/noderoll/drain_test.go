@@ -9,14 +9,17 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"rollscope/engine/drain"
+	"rollscope/engine/noderoll"
 )
 
 // A budget that allows no disruption at all (minAvailable = replicas) makes
 // a drain with a timeout fail, saying so on the node, which stays cordoned;
 // a node deleted while its drain waits is gone for every later request,
-// with an error that says so.
+// with an error that says so; rolls of an unknown group or with more than
+// the whole group unavailable are refused before anything is written.
 func (c *cluster) drainTimesOutAndNodeGoes(t *testing.T) {
 	w := workload{namespace: "stuck", group: stuckGroup.Name, replicas: 2, minimum: 2}
 	w.create(t, c.admin)
@@ -74,6 +77,24 @@ func (c *cluster) drainTimesOutAndNodeGoes(t *testing.T) {
 	}
 	if err := drain.Request(ctx, c.admin, "stuck-99", drain.Options{}); err == nil || !strings.Contains(err.Error(), `cannot drain node "stuck-99": no such node`) {
 		t.Errorf("draining a node that never existed: %v", err)
+	}
+	// Rolls refused before anything is written: an unknown group, and more
+	// than the whole group unavailable.
+	if err := noderoll.Request(ctx, c.admin, "gpu", noderoll.Options{}, time.Now()); err == nil ||
+		!strings.Contains(err.Error(), `node group "gpu" has no nodes (groups: alone, budget, masters, resume, stuck, twenty, vanish)`) {
+		t.Errorf("rolling a group that does not exist: %v", err)
+	}
+	over := intstr.FromString("150%")
+	if err := noderoll.Request(ctx, c.admin, w.group, noderoll.Options{MaxUnavailable: &over}, time.Now()); err == nil ||
+		!strings.Contains(err.Error(), `maxUnavailable 150% is outside 0%–100% of the group's nodes (write at most 100%, or a node count)`) {
+		t.Errorf("rolling with maxUnavailable 150%%: %v", err)
+	}
+	if nodes, err := groupNodes(ctx, c.admin, w.group); err == nil {
+		for _, n := range nodes {
+			if _, ok := n.Annotations[noderoll.AnnotationRoll]; ok {
+				t.Errorf("a refused roll was written on node %s", n.Name)
+			}
+		}
 	}
 	// The group brings a machine of the current spec in its place.
 	poll(t, "group stuck back at 2 Ready nodes", func(ctx context.Context) (bool, string, error) {
