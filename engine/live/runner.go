@@ -7,8 +7,10 @@ import (
 	"sync"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/informers"
+	coreinformers "k8s.io/client-go/informers/core/v1"
 	"k8s.io/client-go/kubernetes"
 	appslisters "k8s.io/client-go/listers/apps/v1"
 	corelisters "k8s.io/client-go/listers/core/v1"
@@ -38,15 +40,34 @@ type Runner struct {
 // onError, if set, hears about every failed sync (the key is retried with
 // back-off either way).
 func NewRunner(client kubernetes.Interface, onError func(controller, key string, err error)) (*Runner, error) {
-	return NewRunnerIn(client, metav1.NamespaceAll, onError)
+	return NewScopedRunner(client, Scope{}, onError)
 }
 
-// NewRunnerIn is NewRunner with the namespaced kinds (pods, workloads,
-// events) watched in namespace only; nodes are always watched whole. A run
-// that owns a namespace needs no more, and on a big cluster it keeps the
-// caches small.
-func NewRunnerIn(client kubernetes.Interface, namespace string, onError func(controller, key string, err error)) (*Runner, error) {
-	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(namespace))
+// Scope narrows what a runner watches.
+type Scope struct {
+	// Namespace, when set, is the only namespace whose pods, workloads and
+	// events are watched.
+	Namespace string
+	// NodeSelector, when set, is a label selector: only the nodes it
+	// selects are watched, so the controllers (drains, rolls, node groups)
+	// never act on anyone else's.
+	NodeSelector string
+}
+
+// NewScopedRunner is NewRunner watching only what scope selects. A run that
+// owns a namespace and a set of nodes needs no more; on a big cluster it
+// keeps the caches small, and next to another run it keeps the two apart.
+func NewScopedRunner(client kubernetes.Interface, scope Scope, onError func(controller, key string, err error)) (*Runner, error) {
+	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(scope.Namespace))
+	if scope.NodeSelector != "" {
+		// Registered first, this filtered informer is the factory's node
+		// informer from now on.
+		factory.InformerFor(&corev1.Node{}, func(c kubernetes.Interface, resync time.Duration) cache.SharedIndexInformer {
+			return coreinformers.NewFilteredNodeInformer(c, resync, cache.Indexers{}, func(o *metav1.ListOptions) {
+				o.LabelSelector = scope.NodeSelector
+			})
+		})
+	}
 	r := &Runner{
 		client:  client,
 		factory: factory,

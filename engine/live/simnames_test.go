@@ -92,6 +92,21 @@ func TestTheTraceShowsHollowNodesUnderTheScenariosNames(t *testing.T) {
 			t.Errorf("node %s, not the run's, is shown", other.Name)
 		}
 	}
+	event := func(node string) *corev1.Event {
+		return &corev1.Event{
+			ObjectMeta:     metav1.ObjectMeta{Name: node + ".1", Namespace: "default"},
+			InvolvedObject: corev1.ObjectReference{Kind: "Node", Name: node},
+			Reason:         "TerminatedNode", Message: "Terminated node " + node + " of group sim-b2c4d-nodes",
+		}
+	}
+	ev, ok = h.forTrace(watch.Event{Type: watch.Added, Object: event("sim-b2c4d-nodes-0")})
+	if e, _ := ev.Object.(*corev1.Event); !ok || e.InvolvedObject.Name != "nodes-0" || e.Message != "Terminated node nodes-0 of group nodes" {
+		t.Errorf("an event about the run's node is shown as %+v (shown %v), want it about nodes-0 of group nodes", ev.Object, ok)
+	}
+	if _, ok := h.forTrace(watch.Event{Type: watch.Added, Object: event("worker-1")}); ok {
+		t.Error("an event about a node that is not the run's is shown")
+	}
+
 	ev, ok = h.forTrace(watch.Event{Type: watch.Modified, Object: pod})
 	if p, _ := ev.Object.(*corev1.Pod); !ok || p.Spec.NodeName != "nodes-0" || pod.Spec.NodeName != "sim-b2c4d-nodes-0" {
 		t.Errorf("pod shown bound to %q (cache: %q), want nodes-0", p.Spec.NodeName, pod.Spec.NodeName)

@@ -84,6 +84,12 @@ func (h hollowNames) forTrace(ev watch.Event) (watch.Event, bool) {
 		n.Name = name
 		n.Labels = h.scenarioLabels(o.Labels)
 		ev.Object = &n
+	case *corev1.Event:
+		e, ok := h.nodeEventForTrace(o)
+		if !ok {
+			return ev, false
+		}
+		ev.Object = e
 	case *corev1.Pod:
 		if name, ok := h.scenarioNode(o.Spec.NodeName); ok {
 			p := *o

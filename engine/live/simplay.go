@@ -30,6 +30,11 @@ func (r *Run) Begin(ctx context.Context) error {
 	if err := r.runner.Observe(r.observe); err != nil {
 		return err
 	}
+	if r.nodesStarted {
+		if err := r.observeNodeEvents(r.runCtx); err != nil {
+			return err
+		}
+	}
 	var pin *corev1.Taint
 	if r.sim.HollowNodes {
 		t := r.names.taint()

@@ -70,6 +70,7 @@ type Run struct {
 	groups    []nodegroup.Group // the hollow groups, as the cluster names them
 	nodes     Nodes
 	runner    *Runner
+	runCtx    context.Context // lasts until Cleanup stops the run's watches
 	stop      context.CancelFunc
 	done      chan error
 	// madeNamespace and nodesStarted say what Cleanup has to remove.
@@ -133,7 +134,10 @@ func (r *Run) setUp(ctx context.Context) error {
 		return err
 	}
 
-	runner, err := NewRunnerIn(r.client, r.Namespace, r.sim.OnError)
+	// The run watches its own namespace and its own nodes only: another
+	// run's drain or roll controller must not act on this run's nodes.
+	scope := Scope{Namespace: r.Namespace, NodeSelector: labels.Set{LabelSimulation: r.Namespace}.String()}
+	runner, err := NewScopedRunner(r.client, scope, r.sim.OnError)
 	if err != nil {
 		return err
 	}
@@ -147,7 +151,7 @@ func (r *Run) setUp(ctx context.Context) error {
 		runner.Add(noderoll.New(runner.Env("node-roll-controller"), r.groups))
 	}
 	runCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
-	r.stop = stop
+	r.stop, r.runCtx = stop, runCtx
 	r.nodesStarted = len(r.groups) > 0
 	go func() { r.done <- runner.Run(runCtx) }()
 	select {

@@ -70,6 +70,19 @@ func TestSimulateOnALiveCluster(t *testing.T) {
 			}
 			checkCleanedUp(ctx, t, client, ns)
 		})
+		t.Run("drain", func(t *testing.T) {
+			t.Parallel()
+			run := finishedRun(ctx, t, bin, cp.AdminKubeconfig, drainScenario)
+			drained := lastNodeLine(run, "nodes-1")
+			if drained["unschedulable"] != true || drained["pods"] != 0.0 {
+				t.Errorf("nodes-1 at the end: %v, want cordoned with no pods; trace:\n%s", drained, run.text())
+			}
+			if other := lastNodeLine(run, "nodes-0"); other["pods"] != 4.0 {
+				t.Errorf("nodes-0 at the end: %v, want all 4 pods", other)
+			}
+			checkNodeEvent(t, run, "nodes-1", "Drained", "Node nodes-1 drained")
+			checkCleanedUp(ctx, t, client, run.namespace(t))
+		})
 		t.Run("view-only user", func(t *testing.T) {
 			t.Parallel()
 			before := simulationNamespaces(ctx, t, cp)
@@ -166,4 +179,46 @@ func simulationNamespaces(ctx context.Context, t *testing.T, cp *controlplane.Co
 		out[ns.Name] = true
 	}
 	return out
+}
+
+// finishedRun runs a scenario to its end and checks that every scripted
+// action ran and the run ended on its own.
+func finishedRun(ctx context.Context, t *testing.T, bin, kubeconfig, file string) *simRun {
+	t.Helper()
+	run := startSim(t, bin, kubeconfig, "-f", file)
+	if code := run.wait(ctx, t); code != 0 {
+		t.Fatalf("exit code %d, stderr: %s", code, run.stderr.String())
+	}
+	if reason := endReason(t, run); reason != "quiescent" {
+		t.Errorf("end reason %q, want quiescent", reason)
+	}
+	for _, l := range run.trace() {
+		if l["type"] == "action" && l["result"] != "ok" {
+			t.Errorf("action line %v, want ok", l)
+		}
+	}
+	return run
+}
+
+// lastNodeLine is the trace's last line about a node, by its scenario name.
+func lastNodeLine(run *simRun, name string) map[string]any {
+	var last map[string]any
+	for _, l := range run.trace() {
+		if l["type"] == "node" && l["name"] == name {
+			last = l
+		}
+	}
+	return last
+}
+
+// checkNodeEvent: the trace shows an event about a hollow node under its
+// scenario name, with the scenario's names in the message.
+func checkNodeEvent(t *testing.T, run *simRun, node, reason, message string) {
+	t.Helper()
+	for _, l := range run.trace() {
+		if l["type"] == "event" && l["object"] == "node/"+node && l["reason"] == reason && l["message"] == message {
+			return
+		}
+	}
+	t.Errorf("no %s event about node/%s saying %q in the trace:\n%s", reason, node, message, run.text())
 }

@@ -22,6 +22,8 @@ import (
 const (
 	rolloutScenario = "../testdata/livesim/rollout.yaml"
 	smallScenario   = "../testdata/livesim/small.yaml"
+	// drainScenario drains one of two nodes.
+	drainScenario = "../testdata/livesim/drain.yaml"
 )
 
 // simRun is one `rollscope simulate` process, its trace read as it comes.
