@@ -75,7 +75,7 @@ func runLiveSimulate(ctx context.Context, f *simulateFlags, sc *scenario.Scenari
 	if reason == sim.EndCanceled {
 		err = fmt.Errorf("simulate interrupted; namespace %s removed", run.Namespace)
 		if cerr != nil {
-			err = errors.New("simulate interrupted")
+			err, cerr = fmt.Errorf("simulate interrupted; %w", cerr), nil
 		}
 	}
 	return errors.Join(err, werr, cerr)

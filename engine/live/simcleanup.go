@@ -26,8 +26,10 @@ type LeftBehind struct {
 	Err      error
 }
 
+// Error names what is left and how to remove it; the causes stay in Err,
+// out of the line.
 func (l *LeftBehind) Error() string {
-	return fmt.Sprintf("left behind %s (%v) — remove with: %s", strings.Join(l.What, " and "), l.Err, strings.Join(l.Commands, "; "))
+	return fmt.Sprintf("left behind %s — remove with: %s", strings.Join(l.What, " and "), strings.Join(l.Commands, "; "))
 }
 
 func (l *LeftBehind) Unwrap() error { return l.Err }
@@ -81,15 +83,15 @@ func (r *Run) Cleanup(ctx context.Context) error {
 // go. Only a refused delete is an error.
 func (r *Run) deleteNamespace(ctx context.Context) error {
 	r.progress("deleting namespace %s", r.Namespace)
-	if r.nodesStarted {
-		r.stopHollowPods(ctx)
-	}
 	err := r.client.CoreV1().Namespaces().Delete(ctx, r.Namespace, metav1.DeleteOptions{})
 	if apierrors.IsNotFound(err) {
 		return nil
 	}
 	if err != nil {
 		return fmt.Errorf("deleting namespace %s: %w", r.Namespace, err)
+	}
+	if r.nodesStarted {
+		r.stopHollowPods(ctx)
 	}
 	gone := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, NamespaceGoneTimeout, true, func(ctx context.Context) (bool, error) {
 		_, err := r.client.CoreV1().Namespaces().Get(ctx, r.Namespace, metav1.GetOptions{})
@@ -101,18 +103,12 @@ func (r *Run) deleteNamespace(ctx context.Context) error {
 	return nil
 }
 
-// stopHollowPods removes the workloads and then their pods at once: pods on
+// stopHollowPods removes the pods of the deleted namespace at once: pods on
 // hollow nodes run nothing, and the namespace controller would otherwise
-// wait out their grace periods before the namespace goes. Failures are left
-// to the namespace's deletion, which removes everything anyway.
+// wait out their grace periods before the namespace goes. The terminating
+// namespace takes no new pods. A failure is left to the namespace's own
+// deletion, which removes them anyway.
 func (r *Run) stopHollowPods(ctx context.Context) {
-	all, ns := metav1.ListOptions{}, r.Namespace
-	background := metav1.DeletePropagationBackground
-	del := metav1.DeleteOptions{PropagationPolicy: &background}
-	_ = r.client.AppsV1().Deployments(ns).DeleteCollection(ctx, del, all)
-	_ = r.client.AppsV1().ReplicaSets(ns).DeleteCollection(ctx, del, all)
-	_ = r.client.AppsV1().DaemonSets(ns).DeleteCollection(ctx, del, all)
-	_ = r.client.CoreV1().ReplicationControllers(ns).DeleteCollection(ctx, del, all)
 	now := int64(0)
-	_ = r.client.CoreV1().Pods(ns).DeleteCollection(ctx, metav1.DeleteOptions{GracePeriodSeconds: &now}, all)
+	_ = r.client.CoreV1().Pods(r.Namespace).DeleteCollection(ctx, metav1.DeleteOptions{GracePeriodSeconds: &now}, metav1.ListOptions{})
 }
