@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -51,6 +52,11 @@ func Run(ctx context.Context, u *Updater, req Request, timeout time.Duration, cl
 		o, err := u.Step(ctx, req, s)
 		for _, l := range o.Lines {
 			fmt.Fprint(out, l)
+		}
+		if apierrors.IsConflict(err) && ctx.Err() == nil {
+			// The replication controller wrote the object between the
+			// step's read and its write: read again and decide again.
+			continue
 		}
 		if err != nil {
 			return err

@@ -8,6 +8,13 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+
 	. "rollscope/engine/rollingupdate"
 )
 
@@ -101,4 +108,56 @@ func (s *stopAfter) Wait(ctx context.Context, d time.Duration) error {
 		return err
 	}
 	return s.VirtualClock.Wait(ctx, d)
+}
+
+// conflictingRCs answers every other update of a ReplicationController with
+// a conflict, as a real API server does when the replication controller
+// wrote its status between the updater's read and its write.
+type conflictingRCs struct {
+	typedcorev1.ReplicationControllerInterface
+	n *int
+}
+
+func (r conflictingRCs) Update(ctx context.Context, rc *corev1.ReplicationController, o metav1.UpdateOptions) (*corev1.ReplicationController, error) {
+	*r.n++
+	if *r.n%2 == 1 {
+		return nil, apierrors.NewConflict(schema.GroupResource{Resource: "replicationcontrollers"}, rc.Name, errors.New("the object has been modified"))
+	}
+	return r.ReplicationControllerInterface.Update(ctx, rc, o)
+}
+
+type conflictingCore struct {
+	typedcorev1.CoreV1Interface
+	n *int
+}
+
+func (c conflictingCore) ReplicationControllers(ns string) typedcorev1.ReplicationControllerInterface {
+	return conflictingRCs{ReplicationControllerInterface: c.CoreV1Interface.ReplicationControllers(ns), n: c.n}
+}
+
+type conflictingClient struct {
+	kubernetes.Interface
+	n *int
+}
+
+func (c conflictingClient) CoreV1() typedcorev1.CoreV1Interface {
+	return conflictingCore{CoreV1Interface: c.Interface.CoreV1(), n: c.n}
+}
+
+// TestRunReadsAgainAfterAConflict: a write refused for a stale read is not
+// the end of the headless run.
+func TestRunReadsAgainAfterAConflict(t *testing.T) {
+	w := newWorld(t)
+	var n int
+	u := &Updater{Client: conflictingClient{Interface: w.cluster.Client, n: &n}, Namespace: "default", Now: w.env.Clock.Now}
+	req := fastRequest()
+	req.Old = "web"
+	var out bytes.Buffer
+	if err := Run(context.Background(), u, req, time.Minute, VirtualClock{Runner: w.cluster.Runner}, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if n < 10 {
+		t.Errorf("only %d updates were tried; the conflicts were not exercised", n)
+	}
+	w.run(func() bool { return w.settledAt(newImage) }, time.Minute)
 }

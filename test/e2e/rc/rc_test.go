@@ -92,6 +92,7 @@ func TestRollingUpdateOnARealControlPlane(t *testing.T) {
 		"killed mid-way, then run again": crashFlow,
 		"abort from mid-rollout":         abortFlow,
 		"console":                        consoleFlow,
+		"abort refused while renaming":   renameFlow,
 	} {
 		t.Run(name, func(t *testing.T) { t.Parallel(); flow(t, c) })
 	}
