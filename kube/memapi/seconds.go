@@ -1,0 +1,99 @@
+package memapi
+
+import (
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// A real API server keeps metav1.Time to the second: both its JSON
+// (RFC 3339 without fractions) and its protobuf form (seconds only) drop the
+// rest on the way to etcd, so every reader sees whole seconds. Controllers
+// compare those times with the clock — a pod's Ready transition plus
+// minReadySeconds, a Progressing condition's last update plus the progress
+// deadline — so keeping the fractions would make the embedded cluster's
+// availability and deadlines fire up to a second later than a real one's.
+// toSeconds truncates the times of the kinds rollscope's controllers read,
+// as storing them does. metav1.MicroTime (an Event's eventTime) keeps its
+// microseconds, as it does upstream.
+func toSeconds(obj runtime.Object, m metav1.Object) {
+	if ts := m.GetCreationTimestamp(); !ts.IsZero() {
+		m.SetCreationTimestamp(truncated(ts))
+	}
+	if ts := m.GetDeletionTimestamp(); ts != nil {
+		t := truncated(*ts)
+		m.SetDeletionTimestamp(&t)
+	}
+	switch o := obj.(type) {
+	case *corev1.Pod:
+		podToSeconds(&o.Status)
+	case *appsv1.Deployment:
+		for i := range o.Status.Conditions {
+			c := &o.Status.Conditions[i]
+			c.LastUpdateTime, c.LastTransitionTime = truncated(c.LastUpdateTime), truncated(c.LastTransitionTime)
+		}
+	case *appsv1.ReplicaSet:
+		for i := range o.Status.Conditions {
+			o.Status.Conditions[i].LastTransitionTime = truncated(o.Status.Conditions[i].LastTransitionTime)
+		}
+	case *corev1.ReplicationController:
+		for i := range o.Status.Conditions {
+			o.Status.Conditions[i].LastTransitionTime = truncated(o.Status.Conditions[i].LastTransitionTime)
+		}
+	case *corev1.Node:
+		for i := range o.Status.Conditions {
+			c := &o.Status.Conditions[i]
+			c.LastHeartbeatTime, c.LastTransitionTime = truncated(c.LastHeartbeatTime), truncated(c.LastTransitionTime)
+		}
+		for i := range o.Spec.Taints {
+			if o.Spec.Taints[i].TimeAdded != nil {
+				t := truncated(*o.Spec.Taints[i].TimeAdded)
+				o.Spec.Taints[i].TimeAdded = &t
+			}
+		}
+	case *corev1.Event:
+		o.FirstTimestamp, o.LastTimestamp = truncated(o.FirstTimestamp), truncated(o.LastTimestamp)
+	case *policyv1.PodDisruptionBudget:
+		for i := range o.Status.Conditions {
+			o.Status.Conditions[i].LastTransitionTime = truncated(o.Status.Conditions[i].LastTransitionTime)
+		}
+		for name, t := range o.Status.DisruptedPods {
+			o.Status.DisruptedPods[name] = truncated(t)
+		}
+	}
+}
+
+func podToSeconds(s *corev1.PodStatus) {
+	if s.StartTime != nil {
+		t := truncated(*s.StartTime)
+		s.StartTime = &t
+	}
+	for i := range s.Conditions {
+		c := &s.Conditions[i]
+		c.LastProbeTime, c.LastTransitionTime = truncated(c.LastProbeTime), truncated(c.LastTransitionTime)
+	}
+	for _, list := range [][]corev1.ContainerStatus{s.InitContainerStatuses, s.ContainerStatuses, s.EphemeralContainerStatuses} {
+		for i := range list {
+			stateToSeconds(&list[i].State)
+			stateToSeconds(&list[i].LastTerminationState)
+		}
+	}
+}
+
+func stateToSeconds(s *corev1.ContainerState) {
+	if r := s.Running; r != nil {
+		r.StartedAt = truncated(r.StartedAt)
+	}
+	if t := s.Terminated; t != nil {
+		t.StartedAt, t.FinishedAt = truncated(t.StartedAt), truncated(t.FinishedAt)
+	}
+}
+
+func truncated(t metav1.Time) metav1.Time {
+	if t.IsZero() {
+		return t
+	}
+	return metav1.NewTime(t.Truncate(1e9))
+}
