@@ -83,6 +83,7 @@ func (r *Run) Cleanup(ctx context.Context) error {
 // go. Only a refused delete is an error.
 func (r *Run) deleteNamespace(ctx context.Context) error {
 	r.progress("deleting namespace %s", r.Namespace)
+	r.deleteWorkloads(ctx)
 	err := r.client.CoreV1().Namespaces().Delete(ctx, r.Namespace, metav1.DeleteOptions{})
 	if apierrors.IsNotFound(err) {
 		return nil
@@ -101,6 +102,20 @@ func (r *Run) deleteNamespace(ctx context.Context) error {
 		r.progress("namespace %s is still terminating; it goes once its pods have stopped (kubectl get namespace %s)", r.Namespace, r.Namespace)
 	}
 	return nil
+}
+
+// deleteWorkloads deletes the run's workloads before their pods go, so that
+// each one's last state in the API is its state at the end of the run, as
+// the trace's last line shows it, for anyone who watched the run. The
+// namespace's deletion removes whatever a failure here leaves.
+func (r *Run) deleteWorkloads(ctx context.Context) {
+	all, ns := metav1.ListOptions{}, r.Namespace
+	background := metav1.DeletePropagationBackground
+	del := metav1.DeleteOptions{PropagationPolicy: &background}
+	_ = r.client.AppsV1().Deployments(ns).DeleteCollection(ctx, del, all)
+	_ = r.client.AppsV1().ReplicaSets(ns).DeleteCollection(ctx, del, all)
+	_ = r.client.AppsV1().DaemonSets(ns).DeleteCollection(ctx, del, all)
+	_ = r.client.CoreV1().ReplicationControllers(ns).DeleteCollection(ctx, del, all)
 }
 
 // stopHollowPods removes the pods of the deleted namespace at once: pods on

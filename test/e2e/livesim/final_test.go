@@ -7,13 +7,16 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
@@ -28,24 +31,49 @@ import (
 
 var interrupt = os.Interrupt
 
-// apiRecord keeps, for every Deployment and ReplicaSet of the cluster, its
-// last state: the state it was deleted in once the run has cleaned up. The
-// test's own informers relist after an API server outage, as rollscope's do.
+// apiRecord keeps every state the API showed of every Deployment and
+// ReplicaSet, and when each simulation namespace began to terminate. The
+// API's final state of a run's objects is their last state before that: the
+// run's cleanup changes them afterwards (their pods go first). The test's
+// own informers relist after an API server outage, as rollscope's do.
 type apiRecord struct {
-	mu      sync.Mutex
-	objects map[string]runtime.Object // "kind ns/name"
-	deleted map[string]bool
+	mu          sync.Mutex
+	states      map[string][]state // by "kind ns/name", in the order seen
+	deleted     map[string]bool
+	terminating map[string]int64 // namespace → resourceVersion of its deletion
+}
+
+type state struct {
+	rv  int64
+	obj runtime.Object
+}
+
+// version reads a resourceVersion as the number etcd makes it. The API
+// calls it opaque; on this test's own etcd it orders every write.
+func version(t *testing.T, m metav1.Object) int64 {
+	v, err := strconv.ParseInt(m.GetResourceVersion(), 10, 64)
+	if err != nil {
+		t.Errorf("resourceVersion %q of %s: %v", m.GetResourceVersion(), m.GetName(), err)
+	}
+	return v
 }
 
 func recordAPI(ctx context.Context, t *testing.T, client kubernetes.Interface) *apiRecord {
 	t.Helper()
-	a := &apiRecord{objects: map[string]runtime.Object{}, deleted: map[string]bool{}}
+	a := &apiRecord{states: map[string][]state{}, deleted: map[string]bool{}, terminating: map[string]int64{}}
 	keep := func(obj any, deleted bool) {
 		if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
 			obj = tomb.Obj
 		}
+		a.mu.Lock()
+		defer a.mu.Unlock()
 		var key string
 		switch o := obj.(type) {
+		case *corev1.Namespace:
+			if _, seen := a.terminating[o.Name]; !seen && o.DeletionTimestamp != nil {
+				a.terminating[o.Name] = version(t, o)
+			}
+			return
 		case *appsv1.Deployment:
 			key = "deployment " + o.Namespace + "/" + o.Name
 		case *appsv1.ReplicaSet:
@@ -53,10 +81,12 @@ func recordAPI(ctx context.Context, t *testing.T, client kubernetes.Interface) *
 		default:
 			return
 		}
-		a.mu.Lock()
-		defer a.mu.Unlock()
-		a.objects[key] = obj.(runtime.Object)
-		a.deleted[key] = deleted
+		m, _ := meta.Accessor(obj)
+		if deleted {
+			a.deleted[key] = true
+			return
+		}
+		a.states[key] = append(a.states[key], state{rv: version(t, m), obj: obj.(runtime.Object)})
 	}
 	h := cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(o any) { keep(o, false) },
@@ -64,7 +94,7 @@ func recordAPI(ctx context.Context, t *testing.T, client kubernetes.Interface) *
 		DeleteFunc: func(o any) { keep(o, true) },
 	}
 	f := informers.NewSharedInformerFactory(client, 0)
-	for _, inf := range []cache.SharedIndexInformer{f.Apps().V1().Deployments().Informer(), f.Apps().V1().ReplicaSets().Informer()} {
+	for _, inf := range []cache.SharedIndexInformer{f.Apps().V1().Deployments().Informer(), f.Apps().V1().ReplicaSets().Informer(), f.Core().V1().Namespaces().Informer()} {
 		if _, err := inf.AddEventHandler(h); err != nil {
 			t.Fatal(err)
 		}
@@ -80,8 +110,9 @@ func recordAPI(ctx context.Context, t *testing.T, client kubernetes.Interface) *
 	return a
 }
 
-// finalIn waits until every Deployment and ReplicaSet of namespace has been
-// deleted (the run's cleanup) and returns their last states.
+// finalIn waits until namespace has begun to terminate and every
+// Deployment and ReplicaSet in it is deleted, and returns each one's last
+// state from before the namespace's deletion.
 func (a *apiRecord) finalIn(ctx context.Context, t *testing.T, namespace string) []runtime.Object {
 	t.Helper()
 	var out []runtime.Object
@@ -90,19 +121,28 @@ func (a *apiRecord) finalIn(ctx context.Context, t *testing.T, namespace string)
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		out, alive = nil, nil
-		for key, obj := range a.objects {
+		deletedAt, terminating := a.terminating[namespace]
+		for key, states := range a.states {
 			if !strings.Contains(key, " "+namespace+"/") {
 				continue
 			}
-			out = append(out, obj)
 			if !a.deleted[key] {
 				alive = append(alive, key)
 			}
+			var last runtime.Object
+			for _, s := range states {
+				if s.rv < deletedAt {
+					last = s.obj
+				}
+			}
+			if last != nil {
+				out = append(out, last)
+			}
 		}
-		return len(out) > 0 && len(alive) == 0, nil
+		return terminating && len(out) > 0 && len(alive) == 0, nil
 	})
 	if err != nil {
-		t.Fatalf("the workloads of namespace %s were not all deleted after the run: %d seen, still there: %v", namespace, len(out), alive)
+		t.Fatalf("namespace %s was not deleted with its workloads after the run: %d final states, still there: %v", namespace, len(out), alive)
 	}
 	return out
 }
