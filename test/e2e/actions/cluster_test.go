@@ -14,7 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
@@ -24,6 +23,7 @@ import (
 	"rollscope/engine/nodegroup"
 	"rollscope/model"
 	"rollscope/test/e2e/controlplane"
+	"rollscope/test/e2e/e2etest"
 )
 
 // patience bounds every wait on the cluster. It only bounds a failing test:
@@ -60,15 +60,7 @@ func start(t *testing.T) *env {
 				corev1.ResourceCPU: resource.MustParse("16"), corev1.ResourceMemory: resource.MustParse("32Gi")}}},
 		Images: images,
 	}
-	ctx, stop := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- nodes.Run(ctx, admin) }()
-	t.Cleanup(func() {
-		stop()
-		if err := <-done; err != nil {
-			t.Errorf("hollow nodes: %v", err)
-		}
-	})
+	e2etest.RunHollowNodes(t, admin, nodes)
 	e := &env{cp: cp, admin: admin}
 	e.poll(t, "two schedulable hollow nodes", func(ctx context.Context) (bool, string, error) {
 		list, err := admin.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
@@ -77,7 +69,7 @@ func start(t *testing.T) *env {
 		}
 		ready := 0
 		for _, n := range list.Items {
-			if schedulable(&n) {
+			if e2etest.Schedulable(&n) {
 				ready++
 			}
 		}
@@ -86,37 +78,11 @@ func start(t *testing.T) *env {
 	return e
 }
 
-func schedulable(n *corev1.Node) bool {
-	for _, taint := range n.Spec.Taints {
-		if taint.Effect == corev1.TaintEffectNoSchedule {
-			return false
-		}
-	}
-	for _, c := range n.Status.Conditions {
-		if c.Type == corev1.NodeReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
-}
-
 // poll waits until check says done, failing the test with the last state
 // it described.
 func (e *env) poll(t *testing.T, what string, check func(ctx context.Context) (bool, string, error)) {
 	t.Helper()
-	last := "nothing read yet"
-	err := wait.PollUntilContextTimeout(t.Context(), 200*time.Millisecond, patience, true, func(ctx context.Context) (bool, error) {
-		done, state, err := check(ctx)
-		if err != nil {
-			last = "error: " + err.Error()
-			return false, nil
-		}
-		last = state
-		return done, nil
-	})
-	if err != nil {
-		t.Fatalf("waiting for %s: %v; last seen: %s", what, err, last)
-	}
+	e2etest.Poll(t, patience, what, check)
 }
 
 // deployment is one test's deployment web in namespace ns: replicas of
@@ -125,9 +91,7 @@ func (e *env) poll(t *testing.T, what string, check func(ctx context.Context) (b
 func (e *env) deployment(t *testing.T, ns, img string, replicas int32) actions.Target {
 	t.Helper()
 	ctx := t.Context()
-	if _, err := e.admin.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	e2etest.Namespace(t, e.admin, ns, patience)
 	one, zero := intstr.FromInt32(1), intstr.FromInt32(0)
 	labels := map[string]string{"app": "web"}
 	d := &appsv1.Deployment{

@@ -18,6 +18,7 @@ import (
 	"rollscope/engine/sim"
 	"rollscope/kube/memapi"
 	"rollscope/test/e2e/controlplane"
+	"rollscope/test/e2e/e2etest"
 )
 
 const rollout100 = "../testdata/rollout-100.yaml"
@@ -59,15 +60,8 @@ func BenchmarkRollout100(b *testing.B) {
 			b.Fatal(err)
 		}
 		nodes := live.Nodes{Groups: sc.NodeGroups, Images: sc.Images}
-		ctx, stop := context.WithCancel(b.Context())
-		done := make(chan error, 1)
-		go func() { done <- nodes.Run(ctx, client) }()
-		b.Cleanup(func() {
-			stop()
-			if err := <-done; err != nil {
-				b.Errorf("hollow nodes: %v", err)
-			}
-		})
+		e2etest.RunHollowNodes(b, client, nodes)
+		ctx := b.Context()
 		waitFor(b, "the scenario's nodes", func() (bool, error) {
 			list, err := client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
 			if err != nil {

@@ -15,7 +15,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 
 	"rollscope/engine/kubelet"
@@ -23,6 +22,7 @@ import (
 	"rollscope/engine/nodegroup"
 	"rollscope/internal/tmuxtest"
 	"rollscope/test/e2e/controlplane"
+	"rollscope/test/e2e/e2etest"
 	"rollscope/test/e2e/rollscopebin"
 )
 
@@ -69,15 +69,7 @@ func startCluster(t *testing.T) *cluster {
 		// are retried, so they are not the test's business.
 		OnError: func(string, string, error) {},
 	}
-	ctx, stop := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- nodes.Run(ctx, admin) }()
-	t.Cleanup(func() {
-		stop()
-		if err := <-done; err != nil {
-			t.Errorf("hollow nodes: %v", err)
-		}
-	})
+	e2etest.RunHollowNodes(t, admin, nodes)
 	// No wait for the nodes here: every flow waits for its deployment to
 	// be rolled out, which needs them Ready and schedulable.
 	return &cluster{cp: cp, admin: admin, bin: bin}
@@ -87,19 +79,7 @@ func startCluster(t *testing.T) *cluster {
 // described. Errors from the API are retried: the fault flow takes it away.
 func (c *cluster) poll(t *testing.T, what string, check func(ctx context.Context) (bool, string, error)) {
 	t.Helper()
-	last := "nothing read yet"
-	err := wait.PollUntilContextTimeout(t.Context(), 200*time.Millisecond, patience, true, func(ctx context.Context) (bool, error) {
-		done, state, err := check(ctx)
-		if err != nil {
-			last = "error: " + err.Error()
-			return false, nil
-		}
-		last = state
-		return done, nil
-	})
-	if err != nil {
-		t.Fatalf("waiting for %s: %v; last seen: %s", what, err, last)
-	}
+	e2etest.Poll(t, patience, what, check)
 }
 
 // steady reads something from the API a few times, a second apart, and
@@ -139,14 +119,7 @@ type rollout struct {
 func (c *cluster) create(t *testing.T, r rollout) {
 	t.Helper()
 	ctx := t.Context()
-	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: r.namespace}}
-	if _, err := c.admin.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{}); err != nil {
-		t.Fatalf("creating namespace %s: %v", r.namespace, err)
-	}
-	c.poll(t, "the default service account in "+r.namespace, func(ctx context.Context) (bool, string, error) {
-		_, err := c.admin.CoreV1().ServiceAccounts(r.namespace).Get(ctx, "default", metav1.GetOptions{})
-		return err == nil, "not there yet", nil
-	})
+	e2etest.Namespace(t, c.admin, r.namespace, patience)
 	one := intstr.FromInt32(1)
 	zero := intstr.FromInt32(0)
 	labels := map[string]string{"app": r.name}

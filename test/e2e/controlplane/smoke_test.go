@@ -22,6 +22,7 @@ import (
 	"rollscope/engine/live"
 	"rollscope/engine/nodegroup"
 	"rollscope/test/e2e/controlplane"
+	"rollscope/test/e2e/e2etest"
 )
 
 // TestDeploymentRollsOutOnHollowNodes is the smoke test of the live setup:
@@ -55,15 +56,7 @@ func TestDeploymentRollsOutOnHollowNodes(t *testing.T) {
 		Images:  []kubelet.ImageRule{{Match: "*", Pull: 500 * time.Millisecond, Start: 200 * time.Millisecond, Ready: 300 * time.Millisecond}},
 		OnError: func(c, key string, err error) { t.Logf("hollow %s %s: %v", c, key, err) },
 	}
-	runCtx, stopNodes := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- nodes.Run(runCtx, admin) }()
-	t.Cleanup(func() {
-		stopNodes()
-		if err := <-done; err != nil {
-			t.Errorf("hollow nodes: %v", err)
-		}
-	})
+	e2etest.RunHollowNodes(t, admin, nodes)
 
 	phase := time.Now()
 	waitFor(ctx, t, "two Ready hollow nodes without the not-ready taint", func() (bool, string, error) {
@@ -73,7 +66,7 @@ func TestDeploymentRollsOutOnHollowNodes(t *testing.T) {
 		}
 		var ready []string
 		for _, n := range list.Items {
-			if nodeReady(&n) && !hasTaint(&n, corev1.TaintNodeNotReady) && !n.Status.Capacity.Pods().IsZero() {
+			if e2etest.NodeReady(&n) && !e2etest.HasTaint(&n, corev1.TaintNodeNotReady) && !n.Status.Capacity.Pods().IsZero() {
 				ready = append(ready, n.Name)
 			}
 		}
@@ -228,22 +221,4 @@ func waitFor(ctx context.Context, t *testing.T, what string, cond func() (bool, 
 	if err != nil {
 		t.Fatalf("waiting for %s: %v; last seen: %s", what, err, last)
 	}
-}
-
-func nodeReady(n *corev1.Node) bool {
-	for _, c := range n.Status.Conditions {
-		if c.Type == corev1.NodeReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
-}
-
-func hasTaint(n *corev1.Node, key string) bool {
-	for _, taint := range n.Spec.Taints {
-		if taint.Key == key {
-			return true
-		}
-	}
-	return false
 }

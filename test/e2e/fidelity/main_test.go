@@ -1,21 +1,16 @@
 package fidelity
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
 	"rollscope/test/e2e/rollscopebin"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	rollscopebin.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { rollscopebin.Main(m) }
 
-// scenarioFiles lists the fidelity scenarios, in the order the brief of
-// the suite gives them.
+// scenarioFiles lists the fidelity scenarios, in the order test/e2e's
+// README lists them.
 var scenarioFiles = []string{
 	"one-at-a-time", "quarter", "surge-min-ready", "recreate", "scale-up",
 	"new-image-mid-rollout", "pause-resume", "undo", "crashloop",

@@ -13,7 +13,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 
 	"rollscope/engine/drain"
@@ -23,6 +22,7 @@ import (
 	"rollscope/engine/noderoll"
 	"rollscope/model"
 	"rollscope/test/e2e/controlplane"
+	"rollscope/test/e2e/e2etest"
 )
 
 // patience bounds every wait on the cluster. It only bounds a failing test:
@@ -69,15 +69,7 @@ func startCluster(t *testing.T, groups []nodegroup.Group) *cluster {
 		t.Fatal(err)
 	}
 	nodes := live.Nodes{Groups: groups, Images: images, OnError: func(c, key string, err error) { t.Logf("hollow %s %s: %v", c, key, err) }}
-	ctx, stop := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- nodes.Run(ctx, admin) }()
-	t.Cleanup(func() {
-		stop()
-		if err := <-done; err != nil {
-			t.Errorf("hollow nodes: %v", err)
-		}
-	})
+	e2etest.RunHollowNodes(t, admin, nodes)
 	c := &cluster{admin: admin, groups: groups}
 	want := 0
 	for _, g := range groups {
@@ -90,7 +82,7 @@ func startCluster(t *testing.T, groups []nodegroup.Group) *cluster {
 		}
 		ready := 0
 		for _, n := range list.Items {
-			if nodeReady(&n) && !hasTaint(&n, corev1.TaintNodeNotReady) {
+			if e2etest.NodeReady(&n) && !e2etest.HasTaint(&n, corev1.TaintNodeNotReady) {
 				ready++
 			}
 		}
@@ -141,9 +133,7 @@ type workload struct {
 func (w workload) create(t *testing.T, c kubernetes.Interface) {
 	t.Helper()
 	ctx := t.Context()
-	if _, err := c.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: w.namespace}}, metav1.CreateOptions{}); err != nil {
-		t.Fatalf("creating namespace %s: %v", w.namespace, err)
-	}
+	e2etest.Namespace(t, c, w.namespace, patience)
 	t.Cleanup(func() {
 		// Nothing waits for it: the namespace controller takes the pods away.
 		_ = c.CoreV1().Namespaces().Delete(context.Background(), w.namespace, metav1.DeleteOptions{})
@@ -242,7 +232,7 @@ func waitRolled(t *testing.T, c kubernetes.Interface, g nodegroup.Group) {
 			if _, ok := n.Annotations[model.NeedsUpdateAnnotation]; ok || n.Annotations[nodegroup.AnnotationSpec] != g.Spec {
 				outdated = append(outdated, n.Name)
 			}
-			if !nodeReady(&n) {
+			if !e2etest.NodeReady(&n) {
 				notReady = append(notReady, n.Name)
 			}
 			if _, ok := n.Annotations[noderoll.AnnotationRoll]; ok {
@@ -266,35 +256,5 @@ func groupNodes(ctx context.Context, c kubernetes.Interface, group string) ([]co
 // described. API errors are retried until patience runs out.
 func poll(t *testing.T, what string, check func(ctx context.Context) (bool, string, error)) {
 	t.Helper()
-	last := "nothing read yet"
-	err := wait.PollUntilContextTimeout(t.Context(), 200*time.Millisecond, patience, true, func(ctx context.Context) (bool, error) {
-		done, state, err := check(ctx)
-		if err != nil {
-			last = "error: " + err.Error()
-			return false, nil
-		}
-		last = state
-		return done, nil
-	})
-	if err != nil {
-		t.Fatalf("waiting for %s: %v; last seen: %s", what, err, last)
-	}
-}
-
-func nodeReady(n *corev1.Node) bool {
-	for _, c := range n.Status.Conditions {
-		if c.Type == corev1.NodeReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
-}
-
-func hasTaint(n *corev1.Node, key string) bool {
-	for _, taint := range n.Spec.Taints {
-		if taint.Key == key {
-			return true
-		}
-	}
-	return false
+	e2etest.Poll(t, patience, what, check)
 }

@@ -1,6 +1,8 @@
 package noderoll
 
 import (
+	"rollscope/test/e2e/e2etest"
+
 	"context"
 	"fmt"
 	"strings"
@@ -106,7 +108,7 @@ func (c *cluster) drainTimesOutAndNodeGoes(t *testing.T) {
 		ready := 0
 		for _, n := range nodes {
 			names = append(names, n.Name)
-			if nodeReady(&n) && n.Name != node {
+			if e2etest.NodeReady(&n) && n.Name != node {
 				ready++
 			}
 		}

@@ -1,6 +1,8 @@
 package noderoll
 
 import (
+	"rollscope/test/e2e/e2etest"
+
 	"context"
 	"fmt"
 	"maps"
@@ -130,7 +132,7 @@ func (o *observer) sawNodes(objs []any, deleted string) {
 	}
 	draining, detached, tainted, ready := 0, 0, 0, 0
 	for _, obj := range objs {
-		if nodeReady(obj.(*corev1.Node)) {
+		if e2etest.NodeReady(obj.(*corev1.Node)) {
 			ready++
 		}
 	}
@@ -149,10 +151,10 @@ func (o *observer) sawNodes(objs []any, deleted string) {
 				o.seen.detachedAt[n.Name] = o.seen.events
 			}
 		}
-		if hasTaint(n, noderoll.TaintScheduledForUpdate.Key) {
+		if e2etest.HasTaint(n, noderoll.TaintScheduledForUpdate.Key) {
 			tainted++
 		}
-		if _, outdated := n.Annotations[model.NeedsUpdateAnnotation]; !outdated && nodeReady(n) && o.seen.freshReadyAt == 0 {
+		if _, outdated := n.Annotations[model.NeedsUpdateAnnotation]; !outdated && e2etest.NodeReady(n) && o.seen.freshReadyAt == 0 {
 			o.seen.freshReadyAt = o.seen.events
 		}
 		if b := n.Annotations[drain.AnnotationBlocked]; b != "" && (len(o.seen.blocked) == 0 || o.seen.blocked[len(o.seen.blocked)-1] != b) {

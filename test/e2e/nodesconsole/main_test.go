@@ -1,14 +1,9 @@
 package nodesconsole
 
 import (
-	"os"
 	"testing"
 
 	"rollscope/test/e2e/rollscopebin"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	rollscopebin.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { rollscopebin.Main(m) }

@@ -15,7 +15,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 
 	"rollscope/engine/kubelet"
@@ -24,6 +23,7 @@ import (
 	"rollscope/internal/tmuxtest"
 	"rollscope/model"
 	"rollscope/test/e2e/controlplane"
+	"rollscope/test/e2e/e2etest"
 	"rollscope/test/e2e/rollscopebin"
 )
 
@@ -225,28 +225,14 @@ func console(t *testing.T, argv []string) *tmuxtest.Session {
 
 func runHollowNodes(t *testing.T, c kubernetes.Interface) {
 	nodes := hollowNodes()
-	ctx, stop := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- nodes.Run(ctx, c) }()
-	t.Cleanup(func() {
-		stop()
-		if err := <-done; err != nil {
-			t.Errorf("hollow nodes: %v", err)
-		}
-	})
+	e2etest.RunHollowNodes(t, c, nodes)
 }
 
 // createWorkload is four pods behind a budget that lets one go at a time:
 // every drain waits on it.
 func createWorkload(t *testing.T, c kubernetes.Interface) {
 	ctx := t.Context()
-	if _, err := c.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, "the default service account", func(ctx context.Context) (bool, string, error) {
-		_, err := c.CoreV1().ServiceAccounts(namespace).Get(ctx, "default", metav1.GetOptions{})
-		return err == nil, "not there yet", nil
-	})
+	e2etest.Namespace(t, c, namespace, patience)
 	replicas := int32(4)
 	labels := map[string]string{"app": "web"}
 	d := &appsv1.Deployment{
@@ -309,17 +295,5 @@ func settled(ctx context.Context, c kubernetes.Interface, spec string) (bool, st
 // waitFor polls check until it is done, failing with the last state seen.
 func waitFor(t *testing.T, what string, check func(ctx context.Context) (bool, string, error)) {
 	t.Helper()
-	last := "nothing read yet"
-	err := wait.PollUntilContextTimeout(t.Context(), 200*time.Millisecond, patience, true, func(ctx context.Context) (bool, error) {
-		done, state, err := check(ctx)
-		if err != nil {
-			last = "error: " + err.Error()
-			return false, nil
-		}
-		last = state
-		return done, nil
-	})
-	if err != nil {
-		t.Fatalf("waiting for %s: %v; last seen: %s", what, err, last)
-	}
+	e2etest.Poll(t, patience, what, check)
 }

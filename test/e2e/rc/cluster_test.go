@@ -11,7 +11,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
@@ -20,6 +19,7 @@ import (
 	"rollscope/engine/live"
 	"rollscope/engine/nodegroup"
 	"rollscope/test/e2e/controlplane"
+	"rollscope/test/e2e/e2etest"
 )
 
 // patience bounds every wait on the cluster; it asserts nothing about speed.
@@ -55,15 +55,7 @@ func startCluster(t *testing.T) *cluster {
 			corev1.ResourceCPU: resource.MustParse("8"), corev1.ResourceMemory: resource.MustParse("16Gi")}}
 	nodes := live.Nodes{Groups: []nodegroup.Group{group}, Images: images,
 		OnError: func(c, key string, err error) { t.Logf("hollow %s %s: %v", c, key, err) }}
-	ctx, stop := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- nodes.Run(ctx, admin) }()
-	t.Cleanup(func() {
-		stop()
-		if err := <-done; err != nil {
-			t.Errorf("hollow nodes: %v", err)
-		}
-	})
+	e2etest.RunHollowNodes(t, admin, nodes)
 	c := &cluster{cp: cp, admin: admin}
 	poll(t, "2 Ready hollow nodes", func(ctx context.Context) (bool, string, error) {
 		list, err := admin.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
@@ -87,19 +79,7 @@ func startCluster(t *testing.T) *cluster {
 // it described.
 func poll(t *testing.T, what string, check func(ctx context.Context) (bool, string, error)) {
 	t.Helper()
-	last := "nothing read yet"
-	err := wait.PollUntilContextTimeout(t.Context(), 200*time.Millisecond, patience, true, func(ctx context.Context) (bool, error) {
-		done, state, err := check(ctx)
-		if err != nil {
-			last = "error: " + err.Error()
-			return false, nil
-		}
-		last = state
-		return done, nil
-	})
-	if err != nil {
-		t.Fatalf("waiting for %s: %v; last seen: %s", what, err, last)
-	}
+	e2etest.Poll(t, patience, what, check)
 }
 
 // web creates namespace ns with the ReplicationController web of replicas
@@ -107,9 +87,7 @@ func poll(t *testing.T, what string, check func(ctx context.Context) (bool, stri
 func (c *cluster) web(t *testing.T, ns string) {
 	t.Helper()
 	ctx := t.Context()
-	if _, err := c.admin.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	e2etest.Namespace(t, c.admin, ns, patience)
 	n := int32(replicas)
 	labels := map[string]string{"app": "web"}
 	rc := &corev1.ReplicationController{

@@ -51,7 +51,15 @@ func Path(t testing.TB) string {
 	return path
 }
 
-// Cleanup removes the built binary; call it from TestMain after m.Run.
+// Main is a TestMain for packages that use Path: it runs the tests, then
+// removes the binary.
+func Main(m *testing.M) {
+	code := m.Run()
+	Cleanup()
+	os.Exit(code)
+}
+
+// Cleanup removes the built binary; Main calls it after the tests.
 func Cleanup() {
 	if path != "" {
 		_ = os.RemoveAll(filepath.Dir(path))

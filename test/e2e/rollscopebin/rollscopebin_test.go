@@ -1,17 +1,12 @@
 package rollscopebin
 
 import (
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { Main(m) }
 
 // The binary built is the product's: its help names the console's commands.
 func TestPathBuildsTheProduct(t *testing.T) {
