@@ -111,17 +111,29 @@ func newNodeModel(t *testing.T, src Source, edit func(*Options)) (Model, *fakeNo
 	return m, acts
 }
 
-// runNodes sends msgs and feeds back what their commands return, as the
-// Bubble Tea runtime does.
+// runNodes sends msgs and feeds back what the node actions' commands
+// return, as the Bubble Tea runtime does.
 func runNodes(m Model, msgs ...tea.Msg) Model {
+	return runFeeding(m, func(msg tea.Msg) bool {
+		switch msg.(type) {
+		case nodePreviewMsg, nodeDoneMsg:
+			return true
+		}
+		return false
+	}, msgs...)
+}
+
+// runFeeding sends msgs and, as the runtime does, runs the commands they
+// return, feeding back the results feed picks (the others would start
+// timers or real I/O).
+func runFeeding(m Model, feed func(tea.Msg) bool, msgs ...tea.Msg) Model {
 	for _, msg := range msgs {
 		next, cmd := m.Update(msg)
 		m = next.(Model)
 		for cmd != nil {
 			out := cmd()
 			cmd = nil
-			switch out.(type) {
-			case nodePreviewMsg, nodeDoneMsg:
+			if feed(out) {
 				next, cmd = m.Update(out)
 				m = next.(Model)
 			}

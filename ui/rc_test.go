@@ -99,20 +99,13 @@ func newRCModel(t *testing.T, src Source, acts *fakeRCActions, w, h int) Model {
 
 // rcRun sends msgs and runs the commands they return, as the runtime does.
 func rcRun(m Model, msgs ...tea.Msg) Model {
-	for _, msg := range msgs {
-		next, cmd := m.Update(msg)
-		m = next.(Model)
-		for cmd != nil {
-			out := cmd()
-			cmd = nil
-			switch out.(type) {
-			case rcPlannedMsg, rcDoneMsg:
-				next, cmd = m.Update(out)
-				m = next.(Model)
-			}
+	return runFeeding(m, func(msg tea.Msg) bool {
+		switch msg.(type) {
+		case rcPlannedMsg, rcDoneMsg:
+			return true
 		}
-	}
-	return m
+		return false
+	}, msgs...)
 }
 
 func openRC(name string) []tea.Msg {
