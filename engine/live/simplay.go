@@ -72,7 +72,9 @@ func (r *Run) Play(ctx context.Context) (reason string, at time.Time, err error)
 	next := 0
 	lastAction := r.start
 	var finishedSince time.Time
+	var h health
 	for {
+		r.probe(ctx, &h)
 		for next < len(actions) && time.Since(r.start) >= actions[next].At {
 			a := actions[next]
 			next++

@@ -133,6 +133,11 @@ func TestSimulateOnALiveCluster(t *testing.T) {
 			t.Fatalf("exit code %d, stderr: %s", code, run.stderr.String())
 		}
 		t.Logf("rollscope exited %s after the API server was back", time.Since(restarted).Round(time.Millisecond))
+		// The outage is said while it lasts, not only in the trace's silence.
+		stderr := run.stderr.String()
+		if !strings.Contains(stderr, "lost the API server") || !strings.Contains(stderr, "the API server answers again") {
+			t.Errorf("stderr does not tell of the outage and the recovery:\n%s", stderr)
+		}
 		if reason := endReason(t, run); reason != "quiescent" {
 			t.Errorf("end reason %q, want quiescent", reason)
 		}
