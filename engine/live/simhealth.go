@@ -2,8 +2,10 @@ package live
 
 import (
 	"context"
+	"errors"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -28,12 +30,15 @@ func (r *Run) probe(ctx context.Context, h *health) {
 	pctx, cancel := context.WithTimeout(ctx, probeEvery/2)
 	_, err := r.client.CoreV1().Namespaces().Get(pctx, r.Namespace, metav1.GetOptions{})
 	cancel()
+	// Any answer of the server's own (a 404 too) means it is there.
+	var status apierrors.APIStatus
+	answered := err == nil || errors.As(err, &status)
 	switch {
 	case ctx.Err() != nil:
-	case err != nil && h.lostAt.IsZero():
+	case !answered && h.lostAt.IsZero():
 		h.lostAt = now
 		r.progress("lost the API server (%v); the run goes on and catches up when it answers again", err)
-	case err == nil && !h.lostAt.IsZero():
+	case answered && !h.lostAt.IsZero():
 		r.progress("the API server answers again after %s", time.Since(h.lostAt).Round(100*time.Millisecond))
 		h.lostAt = time.Time{}
 	}
