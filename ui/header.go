@@ -32,7 +32,7 @@ func (m *Model) headerLines(w int) []string {
 	out = append(out, joinEnds(left, m.clockText(), w))
 
 	if !s.haveRollout {
-		msg := "no deployment selected — press : to pick one"
+		msg := "no deployment selected — press : to pick one, or :rc NAME for a ReplicationController"
 		if s.deployment != "" {
 			msg = fmt.Sprintf("deployment %s/%s not found (yet) — press : to pick another", s.namespace, s.deployment)
 		}

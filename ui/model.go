@@ -90,6 +90,9 @@ func New(opts Options) Model {
 		focusHistory:     newHistoryPane(s),
 		focusTimeline:    newTimelinePane(s),
 	}
+	if _, ok := src.(rcSource); ok && opts.RC != "" {
+		m.rc = &rcScreen{namespace: opts.Namespace, name: opts.RC}
+	}
 	m.refresh()
 	m.setFocus(focusReplicaSets)
 	return m

@@ -14,6 +14,9 @@ type Options struct {
 	// Namespace and Deployment select the rollout shown first. With no
 	// Deployment, the first one in Namespace is shown once it appears.
 	Namespace, Deployment string
+	// RC, when set, opens the rolling update view of this
+	// ReplicationController in Namespace first (`rollscope rc/NAME`).
+	RC string
 	// Context is the kubeconfig context shown in the header; "embedded"
 	// for the embedded cluster.
 	Context string

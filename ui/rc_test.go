@@ -263,3 +263,20 @@ func TestRCAbortWithYesSendsAtOnce(t *testing.T) {
 		t.Errorf("x with --yes sent %v, want the abort at once", acts.aborted)
 	}
 }
+
+// `rollscope rc/web` opens the view straight away, the same view `:rc web`
+// opens; esc goes to the deployments.
+func TestRCViewOpensFirstWhenAsked(t *testing.T) {
+	opts := Options{Cluster: newRCFixture(rcMidUpdate()), Namespace: "shop", RC: "web", Context: "kind-dev",
+		Theme: themes.Dark(), Clock: fixedClock}
+	m := send(New(opts), tea.WindowSizeMsg{Width: 120, Height: 30})
+	opts.RC = ""
+	viaKeys := send(New(opts), tea.WindowSizeMsg{Width: 120, Height: 30})
+	viaKeys = send(viaKeys, openRC("web")...)
+	if got, want := plain(m), plain(viaKeys); got != want {
+		t.Errorf("Options.RC opened:\n%s\nwant what :rc web opens:\n%s", got, want)
+	}
+	if m = send(m, press("esc")); strings.Contains(plain(m), "phase rollout") {
+		t.Error("esc did not leave the view")
+	}
+}

@@ -56,9 +56,12 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 	f.acts.addTo(fs)
 	f.nodes.addTo(fs)
 	return func(cmd *cobra.Command, args []string) error {
-		name, err := deploymentArg(args)
+		open, err := targetArg(args)
 		if err != nil {
 			return err
+		}
+		if open.rc != "" && (f.plain || !isTerminal(os.Stdout)) {
+			return badInput("rc/%s: --plain follows deployments; open the ReplicationController in the console, or run rollscope rolling-update for progress lines", open.rc)
 		}
 		if f.speed <= 0 {
 			return badInput("--speed %v must be more than 0 (1 is real time, 10 is ten times faster)", f.speed)
@@ -72,9 +75,9 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 		defer stop()
 		if f.conn.Live() {
 			if f.plain || !isTerminal(os.Stdout) {
-				return runLivePlain(ctx, cmd.OutOrStdout(), f, name)
+				return runLivePlain(ctx, cmd.OutOrStdout(), f, open.deployment)
 			}
-			return runLive(ctx, f, name, theme, keys)
+			return runLive(ctx, f, open, theme, keys)
 		}
 		sc, err := loadScenario(f.scenario, f.until)
 		if err != nil {
@@ -83,29 +86,38 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 		if f.plain || !isTerminal(os.Stdout) {
 			return runPlain(ctx, cmd.OutOrStdout(), f, sc)
 		}
-		return runEmbedded(ctx, f, sc, name, theme, keys)
+		return runEmbedded(ctx, f, sc, open, theme, keys)
 	}
 }
 
-// deploymentArg reads the optional deploy/NAME (or NAME) argument.
-func deploymentArg(args []string) (string, error) {
+// target is what the console opens first: a deployment, or the rolling
+// update view of a ReplicationController.
+type target struct{ deployment, rc string }
+
+// targetArg reads the optional deploy/NAME (or NAME) or rc/NAME argument.
+func targetArg(args []string) (target, error) {
 	if len(args) == 0 {
-		return "", nil
+		return target{}, nil
 	}
 	kind, name, found := strings.Cut(args[0], "/")
 	if !found {
-		return kind, nil
+		return target{deployment: kind}, nil
+	}
+	if name == "" {
+		return target{}, badInput("%q names no object: write %sNAME", args[0], args[0])
 	}
 	switch kind {
 	case "deploy", "deployment", "deployments", "deployment.apps", "deployments.apps":
-		return name, nil
+		return target{deployment: name}, nil
+	case "rc", "replicationcontroller", "replicationcontrollers":
+		return target{rc: name}, nil
 	}
-	return "", badInput("%q: rollscope opens deployments (deploy/NAME or NAME); ReplicationControllers and node groups come with their own commands", args[0])
+	return target{}, badInput("%q: rollscope opens deployments (deploy/NAME or NAME) and ReplicationControllers (rc/NAME); node groups are in the Nodes pane", args[0])
 }
 
 // runEmbedded runs the scenario's cluster in real time × speed and the
 // console on it, watching it through client-go informers like a live one.
-func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, name string, theme themes.Theme, keys *ui.KeyMap) error {
+func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, open target, theme themes.Theme, keys *ui.KeyMap) error {
 	clock := sim.NewClock(epoch)
 	api := memapi.New(memapi.Options{Clock: clock, Seed: seedOf(sc, f.seed)})
 	cl, err := embedded.Start(ctx, api, clock, sc, embedded.Options{Seed: f.seed})
@@ -119,7 +131,8 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, name 
 	opts := ui.Options{
 		Cluster:    model.NewRCCluster(),
 		Namespace:  sc.Namespace,
-		Deployment: name,
+		Deployment: open.deployment,
+		RC:         open.rc,
 		Context:    "embedded",
 		Theme:      theme,
 		Clock:      clock.Now,
@@ -132,7 +145,7 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, name 
 }
 
 // runLive connects to the cluster the kubectl flags name.
-func runLive(ctx context.Context, f *rootFlags, name string, theme themes.Theme, keys *ui.KeyMap) error {
+func runLive(ctx context.Context, f *rootFlags, open target, theme themes.Theme, keys *ui.KeyMap) error {
 	quietClientGo()
 	conn, err := f.conn.Connect(ctx)
 	if err != nil {
@@ -141,7 +154,8 @@ func runLive(ctx context.Context, f *rootFlags, name string, theme themes.Theme,
 	opts := ui.Options{
 		Cluster:    model.NewRCCluster(),
 		Namespace:  conn.Namespace,
-		Deployment: name,
+		Deployment: open.deployment,
+		RC:         open.rc,
 		Context:    conn.Context,
 		Theme:      theme,
 		Keys:       keys,
