@@ -2,7 +2,6 @@ package actions
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -62,19 +61,7 @@ func start(t *testing.T) *env {
 	}
 	e2etest.RunHollowNodes(t, admin, nodes)
 	e := &env{cp: cp, admin: admin}
-	e.poll(t, "two schedulable hollow nodes", func(ctx context.Context) (bool, string, error) {
-		list, err := admin.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
-		if err != nil {
-			return false, "", err
-		}
-		ready := 0
-		for _, n := range list.Items {
-			if e2etest.Schedulable(&n) {
-				ready++
-			}
-		}
-		return ready == 2, fmt.Sprintf("%d of %d nodes schedulable", ready, len(list.Items)), nil
-	})
+	e2etest.WaitSchedulable(t, admin, 2, patience)
 	return e
 }
 

@@ -6,6 +6,7 @@ package e2etest
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -99,5 +100,24 @@ func Namespace(t testing.TB, client kubernetes.Interface, ns string, patience ti
 	Poll(t, patience, "the default service account of "+ns, func(ctx context.Context) (bool, string, error) {
 		_, err := client.CoreV1().ServiceAccounts(ns).Get(ctx, "default", metav1.GetOptions{})
 		return err == nil, "not there yet", nil
+	})
+}
+
+// WaitSchedulable waits until want nodes are Schedulable: hollow nodes
+// registered, Ready, and rid of the not-ready taint they start with.
+func WaitSchedulable(t testing.TB, client kubernetes.Interface, want int, patience time.Duration) {
+	t.Helper()
+	Poll(t, patience, fmt.Sprintf("%d schedulable nodes", want), func(ctx context.Context) (bool, string, error) {
+		list, err := client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return false, "", err
+		}
+		ready := 0
+		for _, n := range list.Items {
+			if Schedulable(&n) && !n.Spec.Unschedulable {
+				ready++
+			}
+		}
+		return ready == want, fmt.Sprintf("%d of %d nodes schedulable", ready, len(list.Items)), nil
 	})
 }

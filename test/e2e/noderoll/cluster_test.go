@@ -75,19 +75,7 @@ func startCluster(t *testing.T, groups []nodegroup.Group) *cluster {
 	for _, g := range groups {
 		want += g.Size
 	}
-	poll(t, fmt.Sprintf("%d Ready hollow nodes", want), func(ctx context.Context) (bool, string, error) {
-		list, err := admin.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
-		if err != nil {
-			return false, "", err
-		}
-		ready := 0
-		for _, n := range list.Items {
-			if e2etest.NodeReady(&n) && !e2etest.HasTaint(&n, corev1.TaintNodeNotReady) {
-				ready++
-			}
-		}
-		return ready == want, fmt.Sprintf("%d of %d nodes ready and untainted", ready, len(list.Items)), nil
-	})
+	e2etest.WaitSchedulable(t, admin, want, patience)
 	return c
 }
 

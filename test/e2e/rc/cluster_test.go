@@ -57,21 +57,7 @@ func startCluster(t *testing.T) *cluster {
 		OnError: func(c, key string, err error) { t.Logf("hollow %s %s: %v", c, key, err) }}
 	e2etest.RunHollowNodes(t, admin, nodes)
 	c := &cluster{cp: cp, admin: admin}
-	poll(t, "2 Ready hollow nodes", func(ctx context.Context) (bool, string, error) {
-		list, err := admin.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
-		if err != nil {
-			return false, "", err
-		}
-		ready := 0
-		for _, n := range list.Items {
-			for _, cond := range n.Status.Conditions {
-				if cond.Type == corev1.NodeReady && cond.Status == corev1.ConditionTrue && !n.Spec.Unschedulable {
-					ready++
-				}
-			}
-		}
-		return ready == 2, fmt.Sprintf("%d of %d nodes Ready", ready, len(list.Items)), nil
-	})
+	e2etest.WaitSchedulable(t, admin, 2, patience)
 	return c
 }
 
