@@ -206,7 +206,7 @@ func TestRollDialogRefusesBadSettingsAndSendsAStepRoll(t *testing.T) {
 	if s := plain(send(m, wide)); !strings.Contains(s, "kops rolling-update cluster --instance-group pool-a --yes --max-unavailable 1 --node-interval 15s --interactive") {
 		t.Fatalf("confirmation lacks the kops command:\n%s", s)
 	}
-	m = runNodes(m, press("y"))
+	runNodes(m, press("y"))
 	want := RollRequest{Group: "pool-a", MaxUnavailable: "1", Interval: 15e9, Step: true, Size: 2, Outdated: 1}
 	if len(acts.rolls) != 1 || acts.rolls[0] != want {
 		t.Fatalf("sent %+v, want %+v", acts.rolls, want)

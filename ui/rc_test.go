@@ -213,7 +213,7 @@ func TestRCAbort(t *testing.T) {
 	if !strings.Contains(strings.Join(strings.Fields(plain(m)), " "), "web grows back to 4 replicas (nginx:1.25), web-6b54f9ff4f shrinks to 0 and is deleted") {
 		t.Errorf("the abort confirmation does not say what happens:\n%s", plain(m))
 	}
-	m = rcRun(m, press("y"))
+	rcRun(m, press("y"))
 	if len(acts.aborted) != 1 || acts.aborted[0] != "web" {
 		t.Errorf("aborted %v, want web", acts.aborted)
 	}
@@ -233,7 +233,7 @@ func TestRCAbortWithoutAnUpdateSaysWhatToDoInstead(t *testing.T) {
 		m = rcRun(m, openRC("web")...)
 		m = rcRun(m, press("x"))
 		screen := plain(m)
-		m = rcRun(m, press("y"))
+		rcRun(m, press("y"))
 		if !strings.Contains(screen, "start a new rolling update with the old image") || len(acts.aborted) != 0 {
 			t.Errorf("%s: x did not explain (aborted %v):\n%s", name, acts.aborted, screen)
 		}
@@ -258,7 +258,7 @@ func TestRCAbortWithYesSendsAtOnce(t *testing.T) {
 		Clock: fixedClock, Actions: acts, AssumeYes: true}
 	m := send(New(opts), tea.WindowSizeMsg{Width: 80, Height: 24})
 	m = rcRun(m, openRC("web")...)
-	m = rcRun(m, press("x"))
+	rcRun(m, press("x"))
 	if len(acts.aborted) != 1 {
 		t.Errorf("x with --yes sent %v, want the abort at once", acts.aborted)
 	}

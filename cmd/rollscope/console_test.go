@@ -20,10 +20,6 @@ func startConsole(t *testing.T, width, height int, args ...string) *tmuxConsole 
 	return &tmuxConsole{t: t, Session: tmuxtest.Start(t, width, height, append([]string{binary}, args...)...)}
 }
 
-func (c *tmuxConsole) tmux(args ...string) string { c.t.Helper(); return c.Tmux(args...) }
-
-func (c *tmuxConsole) screen() string { return c.Screen() }
-
 func (c *tmuxConsole) keys(keys ...string) { c.t.Helper(); c.Keys(keys...) }
 
 // waitFor polls the screen until it shows want. The limit only bounds a
