@@ -102,16 +102,6 @@ func (e *env) deployment(t *testing.T, ns, img string, replicas int32) actions.T
 	return target
 }
 
-// get reads the deployment.
-func (e *env) get(t *testing.T, target actions.Target) *appsv1.Deployment {
-	t.Helper()
-	d, err := e.admin.AppsV1().Deployments(target.Namespace).Get(t.Context(), target.Name, metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
 // rolledOut waits until the deployment's template is what want says and
 // it has rolled out everywhere, as `kubectl rollout status` decides it,
 // with no old pods left.
