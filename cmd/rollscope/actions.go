@@ -13,6 +13,7 @@ import (
 	"rollscope/engine/actions"
 	"rollscope/kube/access"
 	"rollscope/model"
+	"rollscope/model/action"
 	"rollscope/ui"
 )
 
@@ -123,7 +124,7 @@ func (a *clusterActions) Do(ctx context.Context, r ui.ActionRequest) (string, er
 			switch err := actions.Resume(ctx, c, t); {
 			case err == nil:
 				resumed = true
-			case !errors.Is(err, actions.ErrNothingToDo):
+			case !errors.Is(err, action.ErrNothingToDo):
 				return "", err
 			}
 		}
@@ -144,7 +145,7 @@ func (a *clusterActions) Do(ctx context.Context, r ui.ActionRequest) (string, er
 	default:
 		return "", fmt.Errorf("unknown action %d", r.Kind)
 	}
-	if errors.Is(err, actions.ErrNothingToDo) {
+	if errors.Is(err, action.ErrNothingToDo) {
 		return "", nothingToDo{err}
 	}
 	if err != nil {

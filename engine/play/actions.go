@@ -15,6 +15,7 @@ import (
 	"rollscope/engine/noderoll"
 	"rollscope/engine/rollingupdate"
 	"rollscope/engine/scenario"
+	"rollscope/model/action"
 )
 
 // ErrNotSupported marks a scripted action that cannot run where the
@@ -59,8 +60,8 @@ func Outcome(err error) string {
 		return "ok"
 	}
 	result := err.Error()
-	if errors.Is(err, actions.ErrNothingToDo) {
-		result = strings.TrimSuffix(result, ": "+actions.ErrNothingToDo.Error())
+	if errors.Is(err, action.ErrNothingToDo) {
+		result = strings.TrimSuffix(result, ": "+action.ErrNothingToDo.Error())
 	}
 	return result
 }

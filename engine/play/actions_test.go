@@ -12,9 +12,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes/fake"
 
-	"rollscope/engine/actions"
 	"rollscope/engine/drain"
 	"rollscope/engine/scenario"
+	"rollscope/model/action"
 )
 
 func TestTargetNamesWhatTheActionAppliesTo(t *testing.T) {
@@ -37,7 +37,7 @@ func TestOutcomeSaysNothingToDoPlainly(t *testing.T) {
 	if got := Outcome(nil); got != "ok" {
 		t.Errorf("Outcome(nil) = %q", got)
 	}
-	err := fmt.Errorf("deployment web is already paused: %w", actions.ErrNothingToDo)
+	err := fmt.Errorf("deployment web is already paused: %w", action.ErrNothingToDo)
 	if got := Outcome(err); got != "deployment web is already paused" {
 		t.Errorf("Outcome(%v) = %q", err, got)
 	}
