@@ -1,7 +1,7 @@
 // Package actions changes rollouts the way kubectl does: each function sends
 // the same request kubectl sends for the matching command, so that what the
 // operator sees in rollscope is what kubectl would have done. The console's
-// keys and the scenario scripts both call these functions.
+// keys and the scenario scripts reach them through engine/perform.
 package actions
 
 import (
