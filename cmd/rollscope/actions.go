@@ -192,7 +192,12 @@ func (f *actionFlags) checkAccess(ctx context.Context, opts *ui.Options, client 
 	}
 	ctx, cancel := context.WithTimeout(ctx, accessTimeout)
 	defer cancel()
-	opts.Denied = access.Denied(ctx, client, namespace)
+	// The node keys' answers are asked again, with --delete-nodes, by
+	// checkNodeAccess and replace these.
+	opts.Denied = map[string]string{}
+	for name, why := range access.Denied(ctx, client, namespace, false) {
+		opts.Denied[string(name)] = why
+	}
 }
 
 // Forecast rehearses the request on a copy of the deployment, running the
