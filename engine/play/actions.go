@@ -65,7 +65,7 @@ func Outcome(err error) string {
 // requests it stands for, in order, through perform.Send. The first that
 // fails stops it.
 func (p Player) Perform(ctx context.Context, a scenario.Action) error {
-	reqs, err := p.Requests(a)
+	reqs, err := p.requests(a)
 	if err != nil {
 		return err
 	}

@@ -95,23 +95,23 @@ func TestPlayerActsInItsNamespaceOnMappedNodes(t *testing.T) {
 func TestRequestsAreWhatTheKeysSend(t *testing.T) {
 	p := Player{Namespace: "run-1", Group: func(name string) (string, error) { return "sim-" + name, nil }}
 	web := scenario.Target{Kind: scenario.TargetDeployment, Name: "web"}
-	env, err := p.Requests(scenario.Action{Kind: scenario.ActionSetEnv, Target: web, Container: "app", Env: map[string]string{"B": "2", "A": ""}})
+	env, err := p.requests(scenario.Action{Kind: scenario.ActionSetEnv, Target: web, Container: "app", Env: map[string]string{"B": "2", "A": ""}})
 	if err != nil || len(env) != 2 || env[0].Env != "A-" || env[1].Env != "B=2" || env[1].Action != action.SetEnv || env[1].Namespace != "run-1" {
 		t.Errorf("setEnv requests %+v, %v; want A- then B=2 in run-1", env, err)
 	}
 	surge, unavail := intstr.FromInt32(2), intstr.FromString("25%")
-	roll, err := p.Requests(scenario.Action{Kind: scenario.ActionRollNodes, Group: "nodes",
+	roll, err := p.requests(scenario.Action{Kind: scenario.ActionRollNodes, Group: "nodes",
 		Roll: noderoll.Options{MaxSurge: &surge, MaxUnavailable: &unavail, Step: true, DrainTimeout: drain.Duration(time.Minute)}})
 	want := action.RollSettings{MaxSurge: "2", MaxUnavailable: "25%", Step: true, DrainTimeout: time.Minute}
 	if err != nil || len(roll) != 1 || roll[0].Action != action.RollGroup || roll[0].Name != "sim-nodes" || roll[0].Roll != want {
 		t.Errorf("rollNodes requests %+v, %v; want a roll of sim-nodes with %+v", roll, err, want)
 	}
 	rc := scenario.Target{Kind: scenario.TargetReplicationController, Name: "web"}
-	update, err := p.Requests(scenario.Action{Kind: scenario.ActionSetImage, Target: rc, Container: "nginx", Image: "nginx:1.27"})
+	update, err := p.requests(scenario.Action{Kind: scenario.ActionSetImage, Target: rc, Container: "nginx", Image: "nginx:1.27"})
 	if err != nil || len(update) != 1 || update[0].Action != action.RCUpdate || update[0].RCUpdate.Old != "web" || update[0].RCUpdate.Image != "nginx:1.27" {
 		t.Errorf("setImage on an RC: %+v, %v; want a rolling update of web", update, err)
 	}
-	_, err = p.Requests(scenario.Action{Kind: scenario.ActionScale, Target: rc, Line: 12})
+	_, err = p.requests(scenario.Action{Kind: scenario.ActionScale, Target: rc, Line: 12})
 	if !errors.Is(err, ErrNotAnUpdate) || !strings.HasPrefix(err.Error(), "line 12: scale on ") {
 		t.Errorf("scale on an RC: %v, want ErrNotAnUpdate naming the line", err)
 	}

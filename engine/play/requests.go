@@ -16,11 +16,11 @@ import (
 // rolling-update meaning for.
 var ErrNotAnUpdate = errors.New("not a rolling update action")
 
-// Requests are what a scripted action asks of the cluster, in the order
+// requests are what a scripted action asks of the cluster, in the order
 // they are sent: one request, except a setEnv of several variables, which
 // sets them one by one in name order. Node and group names are the
 // cluster's.
-func (p Player) Requests(a scenario.Action) ([]action.Request, error) {
+func (p Player) requests(a scenario.Action) ([]action.Request, error) {
 	if a.Target.Kind == scenario.TargetReplicationController {
 		return rcRequests(a, p.Namespace)
 	}
