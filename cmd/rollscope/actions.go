@@ -13,6 +13,7 @@ import (
 	"rollscope/engine/actions"
 	"rollscope/kube/access"
 	"rollscope/model"
+	"rollscope/model/action"
 	"rollscope/ui"
 )
 
@@ -123,7 +124,7 @@ func (a *clusterActions) Do(ctx context.Context, r ui.ActionRequest) (string, er
 			switch err := actions.Resume(ctx, c, t); {
 			case err == nil:
 				resumed = true
-			case !errors.Is(err, actions.ErrNothingToDo):
+			case !errors.Is(err, action.ErrNothingToDo):
 				return "", err
 			}
 		}
@@ -144,7 +145,7 @@ func (a *clusterActions) Do(ctx context.Context, r ui.ActionRequest) (string, er
 	default:
 		return "", fmt.Errorf("unknown action %d", r.Kind)
 	}
-	if errors.Is(err, actions.ErrNothingToDo) {
+	if errors.Is(err, action.ErrNothingToDo) {
 		return "", nothingToDo{err}
 	}
 	if err != nil {
@@ -191,7 +192,12 @@ func (f *actionFlags) checkAccess(ctx context.Context, opts *ui.Options, client 
 	}
 	ctx, cancel := context.WithTimeout(ctx, accessTimeout)
 	defer cancel()
-	opts.Denied = access.Denied(ctx, client, namespace)
+	// The node keys' answers are asked again, with --delete-nodes, by
+	// checkNodeAccess and replace these.
+	opts.Denied = map[string]string{}
+	for name, why := range access.Denied(ctx, client, namespace, false) {
+		opts.Denied[string(name)] = why
+	}
 }
 
 // Forecast rehearses the request on a copy of the deployment, running the

@@ -12,6 +12,7 @@ import (
 	"rollscope/engine/forecast"
 	"rollscope/engine/sim"
 	"rollscope/kube/memapi"
+	"rollscope/model/action"
 	"rollscope/ui"
 )
 
@@ -52,7 +53,7 @@ func forecastChange(r ui.ActionRequest) (forecast.Change, error) {
 	case ui.ActUndo:
 		return func(ctx context.Context, c kubernetes.Interface, t actions.Target) error {
 			if r.ResumeFirst {
-				if err := actions.Resume(ctx, c, t); err != nil && !errors.Is(err, actions.ErrNothingToDo) {
+				if err := actions.Resume(ctx, c, t); err != nil && !errors.Is(err, action.ErrNothingToDo) {
 					return err
 				}
 			}

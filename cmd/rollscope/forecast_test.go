@@ -14,6 +14,7 @@ import (
 	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
 	"rollscope/kube/memapi"
+	"rollscope/model/action"
 	"rollscope/ui"
 )
 
@@ -70,7 +71,7 @@ func TestConsoleForecastRehearsesOnACopy(t *testing.T) {
 	}
 	// A finished rollout has nothing to abort; the engine's words come back.
 	_, err = a.Forecast(context.Background(), ui.ActionRequest{Kind: ui.ActAbort, Namespace: "default", Deployment: "frontend"})
-	if !errors.Is(err, actions.ErrNothingToDo) {
+	if !errors.Is(err, action.ErrNothingToDo) {
 		t.Errorf("forecast of an abort with nothing to abort: %v", err)
 	}
 	// Scaling starts no rollout.

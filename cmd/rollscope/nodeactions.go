@@ -11,10 +11,10 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes"
 
-	"rollscope/engine/actions"
 	"rollscope/engine/drain"
 	"rollscope/engine/nodegroup"
 	"rollscope/engine/noderoll"
+	"rollscope/model/action"
 	"rollscope/ui"
 )
 
@@ -126,7 +126,7 @@ func orGroup(v string) string {
 
 func (a *nodeActions) Roll(ctx context.Context, r ui.RollRequest) error {
 	err := noderoll.Request(ctx, a.client, r.Group, a.rollOptions(r), a.now())
-	if errors.Is(err, actions.ErrNothingToDo) {
+	if errors.Is(err, action.ErrNothingToDo) {
 		return nothingToDo{err}
 	}
 	return err

@@ -9,6 +9,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"rollscope/model"
+	"rollscope/model/action"
 )
 
 // Annotations abort leaves on the deployment, so the timeline and the
@@ -29,7 +30,7 @@ type Aborted = model.Abort
 // patch) so that it never overwrites a change it did not see, and clears
 // spec.paused so that a paused canary is rolled back too. On a finished
 // rollout, or one with nothing to go back to, it sends nothing and returns
-// an error wrapping ErrNothingToDo.
+// an error wrapping action.ErrNothingToDo.
 func Abort(ctx context.Context, c kubernetes.Interface, t Target) (Aborted, error) {
 	var done Aborted
 	err := write(func() error {
@@ -76,7 +77,7 @@ func StableReplicaSet(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (stable *a
 		aborted = model.MaxRevision(rss) + 1
 	}
 	if rolloutFinished(d, newRS) {
-		return nil, aborted, fmt.Errorf("the rollout of revision %d has finished — nothing to abort (undo goes back to an earlier revision): %w", aborted, ErrNothingToDo)
+		return nil, aborted, fmt.Errorf("the rollout of revision %d has finished — nothing to abort (undo goes back to an earlier revision): %w", aborted, action.ErrNothingToDo)
 	}
 	_, old := model.FindOldReplicaSets(d, rss)
 	var bestRev int64
@@ -91,7 +92,7 @@ func StableReplicaSet(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (stable *a
 		}
 	}
 	if stable == nil {
-		return nil, aborted, fmt.Errorf("revision %d is the first: there is no earlier revision to go back to — nothing to abort: %w", aborted, ErrNothingToDo)
+		return nil, aborted, fmt.Errorf("revision %d is the first: there is no earlier revision to go back to — nothing to abort: %w", aborted, action.ErrNothingToDo)
 	}
 	return stable, aborted, nil
 }

@@ -13,6 +13,7 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 
 	"rollscope/model"
+	"rollscope/model/action"
 )
 
 // midRollout is web rolling from revision 1 (a:1, 3 available) to
@@ -100,7 +101,7 @@ func TestAbortRefusesWithNothingToAbort(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := fake.NewSimpleClientset(tc.d, replicaSet("two", "2", "a:2"))
 			_, err := Abort(ctx, c, target)
-			if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, ErrNothingToDo) {
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, action.ErrNothingToDo) {
 				t.Fatalf("error %v, want ErrNothingToDo saying %q", err, tc.want)
 			}
 			if w := writes(c); len(w) != 0 {

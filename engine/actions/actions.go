@@ -1,7 +1,7 @@
 // Package actions changes rollouts the way kubectl does: each function sends
 // the same request kubectl sends for the matching command, so that what the
 // operator sees in rollscope is what kubectl would have done. The console's
-// keys and the scenario scripts both call these functions.
+// keys and the scenario scripts reach them through engine/perform.
 package actions
 
 import (
@@ -17,11 +17,9 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/util/retry"
-)
 
-// ErrNothingToDo marks an action that was refused because the object is
-// already in the requested state; nothing was sent.
-var ErrNothingToDo = errors.New("nothing to do")
+	"rollscope/model/action"
+)
 
 // Target names a Deployment.
 type Target struct {
@@ -149,7 +147,7 @@ func Pause(ctx context.Context, c kubernetes.Interface, t Target) error {
 			return err
 		}
 		if d.Spec.Paused {
-			return fmt.Errorf("%s is already paused: %w", t, ErrNothingToDo)
+			return fmt.Errorf("%s is already paused: %w", t, action.ErrNothingToDo)
 		}
 		return patch(ctx, c, t, "pause", types.StrategicMergePatchType, []byte(`{"spec":{"paused":true}}`))
 	})
@@ -163,7 +161,7 @@ func Resume(ctx context.Context, c kubernetes.Interface, t Target) error {
 			return err
 		}
 		if !d.Spec.Paused {
-			return fmt.Errorf("%s is not paused: %w", t, ErrNothingToDo)
+			return fmt.Errorf("%s is not paused: %w", t, action.ErrNothingToDo)
 		}
 		return patch(ctx, c, t, "resume", types.StrategicMergePatchType, []byte(`{"spec":{"paused":null}}`))
 	})

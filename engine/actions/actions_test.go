@@ -15,6 +15,7 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 
 	"rollscope/model"
+	"rollscope/model/action"
 )
 
 var ctx = context.Background()
@@ -202,8 +203,8 @@ func TestRefusalsSendNothing(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want one saying %q", err, tc.want)
 			}
-			if errors.Is(err, ErrNothingToDo) != tc.nothing {
-				t.Fatalf("errors.Is(err, ErrNothingToDo) = %v, want %v", !tc.nothing, tc.nothing)
+			if errors.Is(err, action.ErrNothingToDo) != tc.nothing {
+				t.Fatalf("errors.Is(err, action.ErrNothingToDo) = %v, want %v", !tc.nothing, tc.nothing)
 			}
 			if w := writes(c); len(w) != 0 {
 				t.Fatalf("a refused action sent %d writes: %v", len(w), w)

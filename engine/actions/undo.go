@@ -11,6 +11,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"rollscope/model"
+	"rollscope/model/action"
 )
 
 // ErrPaused marks an undo refused because the deployment is paused, as
@@ -63,7 +64,7 @@ func Undo(ctx context.Context, c kubernetes.Interface, t Target, toRevision int6
 		}
 		if model.EqualIgnoreHash(&rs.Spec.Template, &d.Spec.Template) {
 			rev, _ := model.Revision(rs)
-			return fmt.Errorf("%s is already at revision %d: %w", t, rev, ErrNothingToDo)
+			return fmt.Errorf("%s is already at revision %d: %w", t, rev, action.ErrNothingToDo)
 		}
 		body, err := model.RollbackPatch(d, rs)
 		if err != nil {

@@ -7,9 +7,8 @@ import (
 	"rollscope/engine/scenario"
 )
 
-// runAction performs one scripted action through the engine functions the
-// console's keys use (engine/play, shared with live runs), and reports its
-// result.
+// runAction performs one scripted action as the console's keys would
+// (engine/play, shared with live runs), and reports its result.
 func (c *Cluster) runAction(ctx context.Context, a scenario.Action) {
 	p := play.Player{Client: c.Client, Namespace: c.Scenario.Namespace, Now: c.clock.Now}
 	target, result := p.Run(ctx, a)

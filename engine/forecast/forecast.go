@@ -1,41 +1,19 @@
 // Package forecast says what a rollout will do before it starts: how many
 // times the deployment controller will scale a ReplicaSet, the most pods
-// that will exist at once, the fewest that will be available, and — from
-// how long pods have taken to become available — about how long it will
-// take. It steps the controller's own arithmetic (new ReplicaSet scale-up
-// bounded by replicas + maxSurge, old ReplicaSets scaled down while
-// availability stays at replicas - maxUnavailable) on a copy of the
-// numbers, assuming every pod takes the same time to become available.
+// that will exist at once, the fewest that will be available, and about
+// how long it will take. It rehearses the action: ReadState reads the
+// deployment, its ReplicaSets and pods, Simulate copies them into a fresh
+// in-memory API, applies the change there, and runs the real deployment
+// and ReplicaSet controllers at full speed on a virtual clock, pods
+// becoming ready as fast as the deployment's have so far
+// (ObservedReadiness). Nothing is sent to the cluster the state was read
+// from.
 package forecast
 
 import (
-	"errors"
 	"fmt"
 	"time"
 )
-
-// Input is the rollout as it stands when the action would be sent.
-type Input struct {
-	// Recreate is true for the Recreate strategy.
-	Recreate bool
-	// Replicas is spec.replicas; MaxSurge and MaxUnavailable are resolved
-	// as the controller resolves them (percentages rounded up and down).
-	Replicas, MaxSurge, MaxUnavailable int32
-	// Old are the ReplicaSets of other templates, oldest first: the order
-	// the controller scales them down in.
-	Old []Set
-	// New and NewAvailable are those of the ReplicaSet of the template
-	// being rolled out (0 and 0 for a template never run).
-	New, NewAvailable int32
-	// PodReady is how long a new pod takes from creation to available
-	// (ready + minReadySeconds); 0 when nothing has been observed.
-	PodReady time.Duration
-}
-
-// Set is one ReplicaSet's pods: wanted (spec.replicas) and available.
-type Set struct {
-	Replicas, Available int32
-}
 
 // Forecast is what the rollout will do.
 type Forecast struct {
@@ -45,15 +23,12 @@ type Forecast struct {
 	// PeakPods is the most pods wanted at once; LowestAvailable the fewest
 	// available at any moment.
 	PeakPods, LowestAvailable int32
-	// Duration is how long the rollout takes: Waves × PodReady for the
-	// arithmetic (zero when PodReady is unknown); the virtual time to the
-	// outcome for a simulation.
+	// Duration is the virtual time the rehearsal took to its outcome.
 	Duration time.Duration
-	// Outcome is how a simulated rollout ends (Finished,
-	// DeadlineExceeded, Held); "" for the arithmetic, which always
-	// finishes.
+	// Outcome is how the rehearsed rollout ends: Finished,
+	// DeadlineExceeded or Held.
 	Outcome string
-	// Readiness is what a simulation assumed about new pods.
+	// Readiness is what the rehearsal assumed about new pods.
 	Readiness Readiness
 }
 
@@ -69,176 +44,9 @@ func (f Forecast) String() string {
 		s += ", about " + d
 	case f.Outcome == Finished && f.Steps == 0:
 		s += ", nothing to roll"
-	case f.Outcome == "":
-		s += ", duration unknown (no pod readiness observed yet)"
 	}
 	if f.Readiness.Ready > 0 {
 		s += "; " + f.Readiness.String()
 	}
 	return s
-}
-
-// ErrStuck is a rollout that can never progress: maxSurge and
-// maxUnavailable both 0 (the API server refuses it too).
-var ErrStuck = errors.New("maxSurge and maxUnavailable are both 0: the rollout cannot progress")
-
-// maxWaves bounds the loop against inputs no real rollout has.
-const maxWaves = 1 << 20
-
-// Rollout steps the controller's arithmetic until the new ReplicaSet holds
-// every replica, available, and the old ones are empty.
-func Rollout(in Input) (Forecast, error) {
-	if in.Replicas < 0 || in.New < 0 || in.MaxSurge < 0 || in.MaxUnavailable < 0 {
-		return Forecast{}, fmt.Errorf("cannot forecast a rollout with negative counts: %+v", in)
-	}
-	s := state{in: in, newRS: in.New, newAvail: min(in.NewAvailable, in.New)}
-	for _, o := range in.Old {
-		if o.Replicas < 0 {
-			return Forecast{}, fmt.Errorf("cannot forecast a rollout with negative counts: %+v", in)
-		}
-		s.old = append(s.old, Set{Replicas: o.Replicas, Available: min(max(o.Available, 0), o.Replicas)})
-	}
-	if in.Recreate {
-		return s.recreate(), nil
-	}
-	if in.MaxSurge == 0 && in.MaxUnavailable == 0 {
-		return Forecast{}, ErrStuck
-	}
-	s.f.PeakPods = s.total()
-	s.f.LowestAvailable = s.available()
-	for !s.done() {
-		if s.f.Waves > maxWaves {
-			return Forecast{}, fmt.Errorf("the rollout does not finish within %d waves: %+v", maxWaves, in)
-		}
-		if s.scaleUp() || s.scaleDown() {
-			continue
-		}
-		// Nothing more to do until the new pods are available.
-		if s.newAvail == s.newRS {
-			return Forecast{}, fmt.Errorf("the rollout would stall: %+v", in)
-		}
-		s.newAvail = s.newRS
-		s.f.Waves++
-	}
-	s.f.Duration = time.Duration(s.f.Waves) * in.PodReady
-	return s.f, nil
-}
-
-type state struct {
-	in              Input
-	newRS, newAvail int32
-	old             []Set
-	f               Forecast
-}
-
-func (s *state) oldPods() (n int32) {
-	for _, o := range s.old {
-		n += o.Replicas
-	}
-	return n
-}
-
-func (s *state) total() int32 { return s.newRS + s.oldPods() }
-
-func (s *state) available() int32 {
-	n := s.newAvail
-	for _, o := range s.old {
-		n += o.Available
-	}
-	return n
-}
-
-func (s *state) done() bool {
-	return s.newRS == s.in.Replicas && s.newAvail == s.in.Replicas && s.oldPods() == 0
-}
-
-// note counts one ReplicaSet scaling and what it did to the totals.
-func (s *state) note() {
-	s.f.Steps++
-	s.f.PeakPods = max(s.f.PeakPods, s.total())
-	s.f.LowestAvailable = min(s.f.LowestAvailable, s.available())
-}
-
-// scaleUp is the controller's new ReplicaSet size: up to replicas +
-// maxSurge pods in all, never more than replicas in the new one.
-func (s *state) scaleUp() bool {
-	r := s.in.Replicas
-	if s.newRS > r {
-		s.newRS, s.newAvail = r, min(s.newAvail, r)
-		s.note()
-		return true
-	}
-	up := min(r+s.in.MaxSurge-s.total(), r-s.newRS)
-	if up <= 0 {
-		return false
-	}
-	s.newRS += up
-	s.note()
-	return true
-}
-
-// scaleDown is the controller's old ReplicaSet scale-down in one sync:
-// first the old pods that are not available, as far as replicas -
-// maxUnavailable allows counting new pods not yet available against it,
-// then available old pods down to replicas - maxUnavailable available.
-func (s *state) scaleDown() bool {
-	minAvailable := s.in.Replicas - s.in.MaxUnavailable
-	maxDown := s.total() - minAvailable - (s.newRS - s.newAvail)
-	if maxDown <= 0 || s.oldPods() == 0 {
-		return false
-	}
-	changed := false
-	cleaned := int32(0)
-	for i := range s.old {
-		o := &s.old[i]
-		if cleaned >= maxDown {
-			break
-		}
-		unhealthy := o.Replicas - o.Available
-		if unhealthy <= 0 {
-			continue
-		}
-		c := min(unhealthy, maxDown-cleaned)
-		o.Replicas -= c
-		cleaned += c
-		s.note()
-		changed = true
-	}
-	excess := s.available() - minAvailable
-	for i := range s.old {
-		o := &s.old[i]
-		if excess <= 0 {
-			break
-		}
-		if o.Replicas == 0 {
-			continue
-		}
-		c := min(o.Replicas, excess)
-		// The ReplicaSet controller deletes unavailable pods first.
-		o.Available -= max(0, c-(o.Replicas-o.Available))
-		o.Replicas -= c
-		excess -= c
-		s.note()
-		changed = true
-	}
-	return changed
-}
-
-// recreate scales every old ReplicaSet to 0, then brings up the new one in
-// one wave once the old pods are gone.
-func (s *state) recreate() Forecast {
-	f := Forecast{PeakPods: max(s.total(), s.in.Replicas), LowestAvailable: 0}
-	for _, o := range s.old {
-		if o.Replicas > 0 {
-			f.Steps++
-		}
-	}
-	if s.newRS != s.in.Replicas {
-		f.Steps++
-	}
-	if s.newAvail < s.in.Replicas {
-		f.Waves = 1
-	}
-	f.Duration = time.Duration(f.Waves) * s.in.PodReady
-	return f
 }

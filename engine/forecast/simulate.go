@@ -32,8 +32,8 @@ type Backend interface {
 // NewBackend creates a fresh Backend whose server stamps times from clock.
 type NewBackend func(clock *sim.Clock) Backend
 
-// Change is the action being forecast, applied to the copy by the same
-// engine/actions call its key sends to the cluster.
+// Change is the action being forecast, applied to the copy the way its key
+// sends it to the cluster (engine/perform hands in its own dispatch).
 type Change func(ctx context.Context, c kubernetes.Interface, t actions.Target) error
 
 // Outcomes of a simulated rollout.

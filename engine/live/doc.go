@@ -3,8 +3,9 @@
 // Runner is the live counterpart of the embedded engine's simulation runner
 // (engine/sim): it feeds the controllers' listers from client-go shared
 // informers and drives each controller from a rate-limited work queue on the
-// wall clock. The console uses it for the controllers that carry out
-// operator requests kept on the objects (drains, node-group rolls), and
+// wall clock. The console uses it, through StartConsoleControllers, for the
+// controllers that carry out operator requests kept on the objects (drains,
+// node-group rolls, ReplicationController rolling updates), and
 // Nodes uses it for hollow nodes: rollscope's node-group and kubelet
 // simulators (engine/nodegroup, engine/kubelet) keeping Node objects with
 // capacity and a Ready condition, whose pods, once bound by the real

@@ -15,10 +15,10 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/util/retry"
 
-	"rollscope/engine/actions"
 	"rollscope/engine/drain"
 	"rollscope/engine/nodegroup"
 	"rollscope/model"
+	"rollscope/model/action"
 )
 
 // Annotations a roll keeps on the nodes it replaces.
@@ -167,7 +167,7 @@ func Request(ctx context.Context, c kubernetes.Interface, group string, o Option
 		return fmt.Errorf("cannot roll group %q: maxSurge and maxUnavailable are both 0, so no node could ever be replaced (raise one of them)", group)
 	}
 	if len(outdated) == 0 {
-		return fmt.Errorf("group %q: no node needs an update (none is marked %s): %w", group, model.NeedsUpdateAnnotation, actions.ErrNothingToDo)
+		return fmt.Errorf("group %q: no node needs an update (none is marked %s): %w", group, model.NeedsUpdateAnnotation, action.ErrNothingToDo)
 	}
 	sp := spec{Options: o, ID: now.UTC().Format(time.RFC3339Nano), Group: group, Role: role, Size: attached, Count: len(outdated)}
 	raw, _ := json.Marshal(sp) // plain fields always marshal

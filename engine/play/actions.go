@@ -3,18 +3,14 @@ package play
 import (
 	"context"
 	"errors"
-	"fmt"
-	"sort"
 	"strings"
 	"time"
 
 	"k8s.io/client-go/kubernetes"
 
-	"rollscope/engine/actions"
-	"rollscope/engine/drain"
-	"rollscope/engine/noderoll"
-	"rollscope/engine/rollingupdate"
+	"rollscope/engine/perform"
 	"rollscope/engine/scenario"
+	"rollscope/model/action"
 )
 
 // ErrNotSupported marks a scripted action that cannot run where the
@@ -59,82 +55,24 @@ func Outcome(err error) string {
 		return "ok"
 	}
 	result := err.Error()
-	if errors.Is(err, actions.ErrNothingToDo) {
-		result = strings.TrimSuffix(result, ": "+actions.ErrNothingToDo.Error())
+	if errors.Is(err, action.ErrNothingToDo) {
+		result = strings.TrimSuffix(result, ": "+action.ErrNothingToDo.Error())
 	}
 	return result
 }
 
-// Perform runs one scripted action through the same engine functions the
-// console's keys use.
+// Perform runs one scripted action as the console's keys would: as the
+// requests it stands for, in order, through perform.Send. The first that
+// fails stops it.
 func (p Player) Perform(ctx context.Context, a scenario.Action) error {
-	if a.Target.Kind == scenario.TargetReplicationController {
-		// The rolling-update controller carries the update out; the
-		// action only asks for it.
-		return rollingupdate.PerformScripted(ctx, p.Client, p.Namespace, a)
-	}
-	t := actions.Target{Namespace: p.Namespace, Name: a.Target.Name}
-	switch a.Kind {
-	case scenario.ActionSetImage:
-		cause := fmt.Sprintf("rollscope set image deployment/%s %s=%s", a.Target.Name, a.Container, a.Image)
-		return actions.SetImage(ctx, p.Client, t, a.Container, a.Image, cause)
-	case scenario.ActionSetEnv:
-		for _, name := range sortedKeys(a.Env) {
-			value := a.Env[name]
-			if err := actions.SetEnv(ctx, p.Client, t, a.Container, name, value, value == ""); err != nil {
-				return err
-			}
-		}
-		return nil
-	case scenario.ActionPause:
-		return actions.Pause(ctx, p.Client, t)
-	case scenario.ActionResume:
-		return actions.Resume(ctx, p.Client, t)
-	case scenario.ActionUndo:
-		return actions.Undo(ctx, p.Client, t, a.ToRevision)
-	case scenario.ActionScale:
-		return actions.Scale(ctx, p.Client, t, a.Replicas)
-	case scenario.ActionRestart:
-		return actions.Restart(ctx, p.Client, t, p.Now().UTC().Format(time.RFC3339))
-	case scenario.ActionAbort:
-		_, err := actions.Abort(ctx, p.Client, t)
+	reqs, err := p.requests(a)
+	if err != nil {
 		return err
-	case scenario.ActionDrain:
-		node, err := mapName(p.Node, a.Node)
-		if err != nil {
+	}
+	for _, r := range reqs {
+		if _, err := perform.Send(ctx, p.Client, p.Now, r); err != nil {
 			return err
 		}
-		// kubectl drain --ignore-daemonsets: the flag every node drain runbook adds.
-		return drain.Request(ctx, p.Client, node, drain.Options{IgnoreDaemonSets: true})
-	case scenario.ActionRollNodes:
-		group, err := mapName(p.Group, a.Group)
-		if err != nil {
-			return err
-		}
-		return noderoll.Request(ctx, p.Client, group, a.Roll, p.Now())
-	case scenario.ActionNextNode:
-		group, err := mapName(p.Group, a.Group)
-		if err != nil {
-			return err
-		}
-		return noderoll.Continue(ctx, p.Client, group)
 	}
-	return fmt.Errorf("line %d: unknown action %q", a.Line, a.Kind)
-}
-
-func mapName(fn func(string) (string, error), name string) (string, error) {
-	if fn == nil {
-		return name, nil
-	}
-	return fn(name)
-}
-
-// sortedKeys is used where results must not depend on map order.
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+	return nil
 }

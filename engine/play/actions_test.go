@@ -4,17 +4,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes/fake"
 
-	"rollscope/engine/actions"
 	"rollscope/engine/drain"
+	"rollscope/engine/noderoll"
 	"rollscope/engine/scenario"
+	"rollscope/model/action"
 )
 
 func TestTargetNamesWhatTheActionAppliesTo(t *testing.T) {
@@ -37,7 +40,7 @@ func TestOutcomeSaysNothingToDoPlainly(t *testing.T) {
 	if got := Outcome(nil); got != "ok" {
 		t.Errorf("Outcome(nil) = %q", got)
 	}
-	err := fmt.Errorf("deployment web is already paused: %w", actions.ErrNothingToDo)
+	err := fmt.Errorf("deployment web is already paused: %w", action.ErrNothingToDo)
 	if got := Outcome(err); got != "deployment web is already paused" {
 		t.Errorf("Outcome(%v) = %q", err, got)
 	}
@@ -83,5 +86,33 @@ func TestPlayerActsInItsNamespaceOnMappedNodes(t *testing.T) {
 	err = p.Perform(ctx, scenario.Action{Kind: scenario.ActionRollNodes, Group: "nodes"})
 	if !errors.Is(err, ErrNotSupported) {
 		t.Errorf("rollNodes where groups cannot be rolled: %v, want ErrNotSupported", err)
+	}
+}
+
+// A scripted action is the request the console's key sends: setEnv's
+// variables one by one in name order (empty removes), a roll with its
+// options as the dialog gives them, the node and group names mapped.
+func TestRequestsAreWhatTheKeysSend(t *testing.T) {
+	p := Player{Namespace: "run-1", Group: func(name string) (string, error) { return "sim-" + name, nil }}
+	web := scenario.Target{Kind: scenario.TargetDeployment, Name: "web"}
+	env, err := p.requests(scenario.Action{Kind: scenario.ActionSetEnv, Target: web, Container: "app", Env: map[string]string{"B": "2", "A": ""}})
+	if err != nil || len(env) != 2 || env[0].Env != "A-" || env[1].Env != "B=2" || env[1].Action != action.SetEnv || env[1].Namespace != "run-1" {
+		t.Errorf("setEnv requests %+v, %v; want A- then B=2 in run-1", env, err)
+	}
+	surge, unavail := intstr.FromInt32(2), intstr.FromString("25%")
+	roll, err := p.requests(scenario.Action{Kind: scenario.ActionRollNodes, Group: "nodes",
+		Roll: noderoll.Options{MaxSurge: &surge, MaxUnavailable: &unavail, Step: true, DrainTimeout: drain.Duration(time.Minute)}})
+	want := action.RollSettings{MaxSurge: "2", MaxUnavailable: "25%", Step: true, DrainTimeout: time.Minute}
+	if err != nil || len(roll) != 1 || roll[0].Action != action.RollGroup || roll[0].Name != "sim-nodes" || roll[0].Roll != want {
+		t.Errorf("rollNodes requests %+v, %v; want a roll of sim-nodes with %+v", roll, err, want)
+	}
+	rc := scenario.Target{Kind: scenario.TargetReplicationController, Name: "web"}
+	update, err := p.requests(scenario.Action{Kind: scenario.ActionSetImage, Target: rc, Container: "nginx", Image: "nginx:1.27"})
+	if err != nil || len(update) != 1 || update[0].Action != action.RCUpdate || update[0].RCUpdate.Old != "web" || update[0].RCUpdate.Image != "nginx:1.27" {
+		t.Errorf("setImage on an RC: %+v, %v; want a rolling update of web", update, err)
+	}
+	_, err = p.requests(scenario.Action{Kind: scenario.ActionScale, Target: rc, Line: 12})
+	if !errors.Is(err, ErrNotAnUpdate) || !strings.HasPrefix(err.Error(), "line 12: scale on ") {
+		t.Errorf("scale on an RC: %v, want ErrNotAnUpdate naming the line", err)
 	}
 }

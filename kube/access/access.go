@@ -1,66 +1,43 @@
-// Package access asks the API server which rollout actions the current user
-// may take, with SelfSubjectAccessReviews, so that the console can show the
-// keys it may not use as disabled, with the reason, instead of failing
-// after the operator has typed an image.
+// Package access asks the API server which of rollscope's actions the
+// current user may take, with SelfSubjectAccessReviews, so that the
+// console can show the keys it may not use as disabled, with the reason,
+// instead of failing after the operator has typed an image. What each
+// action needs is its action.Spec's Needs: this package only asks.
 package access
 
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	authorizationv1 "k8s.io/api/authorization/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+
+	"rollscope/model/action"
 )
 
-// Permission is one verb on one resource in the namespace.
-type Permission struct {
-	Verb, Group, Resource, Subresource string
+// Denied asks about every permission of every action once, and returns
+// the actions the user may not take with the reason, by action name.
+// Namespaced permissions are asked in namespace, cluster-wide ones (nodes,
+// evictions) with no namespace. With deleteNodes (--delete-nodes) a
+// node-group roll must also delete Node objects. A review that cannot be
+// made (the API refuses the review itself) denies nothing: the action will
+// then say why when it is tried.
+func Denied(ctx context.Context, c kubernetes.Interface, namespace string, deleteNodes bool) map[action.Name]string {
+	return denied(ctx, c, namespace, deleteNodes, action.Specs())
 }
 
-// String writes the permission as `kubectl auth can-i` takes it:
-// "patch deployments.apps/scale" (resource.group/subresource).
-func (p Permission) String() string {
-	r := p.Resource
-	if p.Group != "" {
-		r += "." + p.Group
-	}
-	if p.Subresource != "" {
-		r += "/" + p.Subresource
-	}
-	return p.Verb + " " + r
-}
-
-var (
-	getDeployments   = Permission{Verb: "get", Group: "apps", Resource: "deployments"}
-	patchDeployments = Permission{Verb: "patch", Group: "apps", Resource: "deployments"}
-	patchScale       = Permission{Verb: "patch", Group: "apps", Resource: "deployments", Subresource: "scale"}
-	updateDeployment = Permission{Verb: "update", Group: "apps", Resource: "deployments"}
-	listReplicaSets  = Permission{Verb: "list", Group: "apps", Resource: "replicasets"}
-)
-
-// Needs is what each action sends, by the console's action name: the reads
-// the engine makes before writing and the write itself.
-var Needs = map[string][]Permission{
-	"set-image": {getDeployments, patchDeployments},
-	"set-env":   {getDeployments, patchDeployments},
-	"scale":     {patchScale},
-	"restart":   {getDeployments, patchDeployments},
-	"pause":     {getDeployments, patchDeployments},
-	"resume":    {getDeployments, patchDeployments},
-	"undo":      {getDeployments, listReplicaSets, patchDeployments},
-	"abort":     {getDeployments, listReplicaSets, updateDeployment},
-}
-
-// Denied asks about every permission the actions need, once each, and
-// returns the actions the user may not take with the reason, by action
-// name. A review that cannot be made (the API refuses the review itself)
-// denies nothing: the action will then say why when it is tried.
-func Denied(ctx context.Context, c kubernetes.Interface, namespace string) map[string]string {
-	answers := map[Permission]string{} // "" when allowed
-	out := map[string]string{}
-	for action, perms := range Needs {
+// denied is Denied for specs only.
+func denied(ctx context.Context, c kubernetes.Interface, namespace string, deleteNodes bool, specs []action.Spec) map[action.Name]string {
+	answers := map[action.Permission]string{} // "" when allowed
+	out := map[action.Name]string{}
+	for _, s := range specs {
+		perms := s.Needs
+		if s.Name == action.RollGroup && deleteNodes {
+			perms = append(slices.Clip(perms), action.DeleteNodes)
+		}
 		var missing []string
 		for _, p := range perms {
 			why, asked := answers[p]
@@ -73,15 +50,19 @@ func Denied(ctx context.Context, c kubernetes.Interface, namespace string) map[s
 			}
 		}
 		if len(missing) > 0 {
-			out[action] = "not allowed: " + strings.Join(missing, "; ")
+			out[s.Name] = "not allowed: " + strings.Join(missing, "; ")
 		}
 	}
 	return out
 }
 
-// review says why p is denied in namespace, "" when it is allowed or the
-// answer is unknown.
-func review(ctx context.Context, c kubernetes.Interface, namespace string, p Permission) string {
+// review says why p is denied, "" when it is allowed or the answer is
+// unknown.
+func review(ctx context.Context, c kubernetes.Interface, namespace string, p action.Permission) string {
+	where := fmt.Sprintf("in namespace %q", namespace)
+	if p.ClusterWide {
+		namespace, where = "", "cluster-wide"
+	}
 	r := &authorizationv1.SelfSubjectAccessReview{Spec: authorizationv1.SelfSubjectAccessReviewSpec{
 		ResourceAttributes: &authorizationv1.ResourceAttributes{
 			Namespace: namespace, Verb: p.Verb, Group: p.Group, Resource: p.Resource, Subresource: p.Subresource,
@@ -91,7 +72,7 @@ func review(ctx context.Context, c kubernetes.Interface, namespace string, p Per
 	if err != nil || got.Status.Allowed {
 		return ""
 	}
-	why := fmt.Sprintf("you may not %s in namespace %q", p, namespace)
+	why := fmt.Sprintf("you may not %s %s", p, where)
 	if got.Status.Reason != "" {
 		why += " (" + got.Status.Reason + ")"
 	}

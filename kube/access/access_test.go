@@ -3,6 +3,7 @@ package access
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -10,10 +11,12 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
+
+	"rollscope/model/action"
 )
 
 // rbac answers reviews from a set of allowed "verb resource/subresource".
-func rbac(c *fake.Clientset, allowed map[string]bool, asked *[]string) {
+func rbac(c *fake.Clientset, allowed []string, asked *[]string) {
 	c.PrependReactor("create", "selfsubjectaccessreviews", func(a clienttesting.Action) (bool, runtime.Object, error) {
 		r := a.(clienttesting.CreateAction).GetObject().(*authorizationv1.SelfSubjectAccessReview)
 		ra := r.Spec.ResourceAttributes
@@ -23,7 +26,7 @@ func rbac(c *fake.Clientset, allowed map[string]bool, asked *[]string) {
 		}
 		*asked = append(*asked, ra.Namespace+":"+key)
 		out := r.DeepCopy()
-		out.Status.Allowed = allowed[key]
+		out.Status.Allowed = slices.Contains(allowed, key)
 		if !out.Status.Allowed {
 			out.Status.Reason = "RBAC: no rule"
 		}
@@ -31,63 +34,100 @@ func rbac(c *fake.Clientset, allowed map[string]bool, asked *[]string) {
 	})
 }
 
+// everything is every permission rollscope's actions need.
+var everything = []string{
+	"get deployments", "patch deployments", "patch deployments/scale", "update deployments", "list replicasets",
+	"get nodes", "list nodes", "update nodes", "create pods/eviction",
+	"get replicationcontrollers", "update replicationcontrollers", "create replicationcontrollers", "delete replicationcontrollers",
+	"list pods", "update pods",
+}
+
+func without(perms ...string) []string {
+	return slices.DeleteFunc(slices.Clone(everything), func(p string) bool { return slices.Contains(perms, p) })
+}
+
+func writes() []action.Name {
+	var out []action.Name
+	for _, s := range action.Specs() {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
 func TestDeniedNamesEachActionTheUserMayNotTake(t *testing.T) {
 	cases := []struct {
 		name    string
 		allowed []string
-		denied  []string
+		denied  []action.Name
 	}{
-		{"everything", []string{"get deployments", "patch deployments", "patch deployments/scale", "update deployments", "list replicasets"}, nil},
-		{"read only", []string{"get deployments", "list replicasets"},
-			[]string{"set-image", "set-env", "scale", "restart", "pause", "resume", "undo", "abort"}},
-		{"no scale subresource", []string{"get deployments", "patch deployments", "update deployments", "list replicasets"}, []string{"scale"}},
-		{"cannot list replica sets", []string{"get deployments", "patch deployments", "patch deployments/scale", "update deployments"}, []string{"undo", "abort"}},
+		{"everything", everything, nil},
+		{"read only", []string{"get deployments", "list replicasets", "get nodes", "list nodes", "get replicationcontrollers", "list pods"}, writes()},
+		{"no scale subresource", without("patch deployments/scale"), []action.Name{action.Scale}},
+		{"cannot list replica sets", without("list replicasets"), []action.Name{action.Undo, action.Abort}},
+		{"cannot evict", without("create pods/eviction"), []action.Name{action.Drain, action.RollGroup}},
+		// The rolling-update controller relabels pods as the same user.
+		{"cannot relabel pods", without("update pods"), []action.Name{action.RCUpdate, action.RCAbort}},
+		{"cannot create controllers", without("create replicationcontrollers"), []action.Name{action.RCUpdate}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			allowed := map[string]bool{}
-			for _, a := range tc.allowed {
-				allowed[a] = true
-			}
-			c := fake.NewSimpleClientset()
+			c := fake.NewClientset()
 			var asked []string
-			rbac(c, allowed, &asked)
-			got := Denied(context.Background(), c, "shop")
+			rbac(c, tc.allowed, &asked)
+			got := Denied(context.Background(), c, "shop", false)
 			if len(got) != len(tc.denied) {
 				t.Fatalf("denied %v, want exactly %v", got, tc.denied)
 			}
 			for _, a := range tc.denied {
-				if !strings.Contains(got[a], "not allowed: you may not") || !strings.Contains(got[a], `in namespace "shop"`) {
-					t.Errorf("%s: reason %q", a, got[a])
+				s, _ := action.Lookup(a)
+				where := `in namespace "shop"`
+				if s.On == action.OnNode || s.On == action.OnNodeGroup {
+					where = "cluster-wide"
+				}
+				if !strings.HasPrefix(got[a], "not allowed: you may not ") || !strings.Contains(got[a], where) {
+					t.Errorf("%s: reason %q, want it to say %s", a, got[a], where)
 				}
 			}
-			// Each permission is asked once, in the namespace shown.
+			// Each permission is asked once: the node ones cluster-wide,
+			// the others in the namespace shown.
 			seen := map[string]bool{}
 			for _, q := range asked {
-				if seen[q] || !strings.HasPrefix(q, "shop:") {
-					t.Errorf("asked %q twice or in the wrong namespace: %v", q, asked)
+				ns, perm, _ := strings.Cut(q, ":")
+				clusterWide := strings.HasSuffix(perm, " nodes") || perm == "create pods/eviction"
+				if seen[q] || (ns == "") != clusterWide || (ns != "" && ns != "shop") {
+					t.Errorf("asked %q twice or in the wrong place: %v", q, asked)
 				}
 				seen[q] = true
 			}
-			if len(asked) != 5 {
-				t.Errorf("asked %d reviews, want 5: %v", len(asked), asked)
+			if len(asked) != len(everything) {
+				t.Errorf("asked %d reviews, want %d: %v", len(asked), len(everything), asked)
 			}
 		})
 	}
 }
 
-func TestAReviewThatFailsDeniesNothing(t *testing.T) {
-	c := fake.NewSimpleClientset()
-	c.PrependReactor("create", "selfsubjectaccessreviews", func(clienttesting.Action) (bool, runtime.Object, error) {
-		return true, nil, errors.New("the server could not find the requested resource")
-	})
-	if got := Denied(context.Background(), c, "shop"); len(got) != 0 {
-		t.Fatalf("denied %v when the reviews could not be made", got)
+// --delete-nodes makes a roll delete Node objects: asked only then.
+func TestDeleteNodesIsAskedOnlyWhenRollsDeleteNodes(t *testing.T) {
+	var asked []string
+	c := fake.NewClientset()
+	rbac(c, everything, &asked)
+	if got := Denied(context.Background(), c, "shop", false); len(got) != 0 || slices.Contains(asked, ":delete nodes") {
+		t.Errorf("without --delete-nodes: denied %v, asked %v; want delete nodes never asked", got, asked)
+	}
+	c = fake.NewClientset()
+	rbac(c, everything, &asked)
+	got := Denied(context.Background(), c, "shop", true)
+	if len(got) != 1 || !strings.Contains(got[action.RollGroup], "you may not delete nodes cluster-wide (RBAC: no rule)") {
+		t.Errorf("with --delete-nodes: denied %v, want roll-group for want of delete nodes", got)
 	}
 }
 
-func TestPermissionString(t *testing.T) {
-	if s := patchScale.String(); s != "patch deployments.apps/scale" {
-		t.Fatalf("%q", s)
+func TestAReviewThatFailsDeniesNothing(t *testing.T) {
+	c := fake.NewClientset()
+	c.PrependReactor("create", "selfsubjectaccessreviews", func(clienttesting.Action) (bool, runtime.Object, error) {
+		return true, nil, errors.New("the server could not find the requested resource")
+	})
+	if got := Denied(context.Background(), c, "shop", true); len(got) != 0 {
+		t.Fatalf("denied %v when the reviews could not be made", got)
 	}
 }

@@ -76,6 +76,10 @@ type RollSettings struct {
 	Interval time.Duration
 	// Step waits for n after every node.
 	Step bool
+	// DrainTimeout and ValidationTimeout are kops' --drain-timeout and
+	// --validation-timeout; zero is kops' 15 minutes. Scenario files set
+	// them; the dialog leaves them at kops' defaults.
+	DrainTimeout, ValidationTimeout time.Duration
 	// Size and Outdated are the group's node counts as the console sees
 	// them, for the plan's arithmetic.
 	Size, Outdated int

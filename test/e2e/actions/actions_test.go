@@ -16,6 +16,7 @@ import (
 
 	"rollscope/engine/actions"
 	"rollscope/model"
+	"rollscope/model/action"
 )
 
 // sentOnlyAtLeast fails the test unless the client sent only the write
@@ -262,7 +263,7 @@ func testPauseResume(t *testing.T, e *env) {
 	if fmt.Sprint(now) != fmt.Sprint(held) || now[2] == 4 {
 		t.Errorf("the paused rollout moved: sizes %v when the pause was seen, %v after", held, now)
 	}
-	if err := actions.Pause(ctx, c, target); !errors.Is(err, actions.ErrNothingToDo) {
+	if err := actions.Pause(ctx, c, target); !errors.Is(err, action.ErrNothingToDo) {
 		t.Errorf("pausing twice: %v, want nothing to do", err)
 	}
 	c.nothingSent(t, "pausing twice")
@@ -272,7 +273,7 @@ func testPauseResume(t *testing.T, e *env) {
 	}
 	c.sentOnly(t, "resume", "PATCH "+deploymentPath(target, ""))
 	e.rolledOut(t, target, image("e2e.example/slow:v2"))
-	if err := actions.Resume(ctx, c, target); !errors.Is(err, actions.ErrNothingToDo) {
+	if err := actions.Resume(ctx, c, target); !errors.Is(err, action.ErrNothingToDo) {
 		t.Errorf("resuming a running deployment: %v, want nothing to do", err)
 	}
 	c.nothingSent(t, "resuming a running deployment")
@@ -326,7 +327,7 @@ func testUndo(t *testing.T, e *env) {
 	if err := actions.Undo(ctx, c, target, 9); err == nil || !strings.Contains(err.Error(), "unable to find specified revision 9") {
 		t.Errorf("undo to a missing revision: %v", err)
 	}
-	if err := actions.Undo(ctx, c, target, 4); !errors.Is(err, actions.ErrNothingToDo) || !strings.Contains(err.Error(), "already at revision 4") {
+	if err := actions.Undo(ctx, c, target, 4); !errors.Is(err, action.ErrNothingToDo) || !strings.Contains(err.Error(), "already at revision 4") {
 		t.Errorf("undo to the current revision: %v", err)
 	}
 	c.nothingSent(t, "refused undos")
@@ -373,7 +374,7 @@ func testAbort(t *testing.T, e *env) {
 	// meet a conflict of its own and be sent again.
 	c.sentOnlyAtLeast(t, "abort", "PUT "+deploymentPath(target, ""), 1)
 	e.abortedBack(t, target)
-	if _, err := actions.Abort(ctx, c, target); !errors.Is(err, actions.ErrNothingToDo) {
+	if _, err := actions.Abort(ctx, c, target); !errors.Is(err, action.ErrNothingToDo) {
 		t.Errorf("abort of a finished rollout: %v, want nothing to do", err)
 	}
 	c.nothingSent(t, "abort of a finished rollout")

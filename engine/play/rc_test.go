@@ -1,4 +1,4 @@
-package rollingupdate_test
+package play_test
 
 import (
 	"bytes"
@@ -16,9 +16,19 @@ import (
 	"rollscope/engine/sim"
 	"rollscope/engine/trace"
 	"rollscope/kube/memapi"
-
-	. "rollscope/engine/rollingupdate"
+	"rollscope/model"
 )
+
+// The legacy-rc scenarios' controller web: 4 replicas, updated from
+// oldImage to newImage with kubectl's maxSurge 1.
+const (
+	oldImage = "nginx:1.25"
+	newImage = "nginx:1.27"
+	replicas = 4
+	maxSurge = 1
+)
+
+var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // traceLine is the part of a JSONL trace line these tests read.
 type traceLine struct {
@@ -82,8 +92,8 @@ func onlyWeb(t *testing.T, c *embedded.Cluster, image string) {
 		t.Fatalf("controllers at the end: %+v, want web alone", rcs.Items)
 	}
 	rc := rcs.Items[0]
-	if got := rc.Spec.Template.Spec.Containers[0].Image; got != image || Size(&rc) != replicas || rc.Status.ReadyReplicas != replicas || HasRolloutAnnotations(&rc) {
-		t.Errorf("web at the end: image %s, size %d, ready %d, annotations %v; want %s at %d, all ready, no update left", got, Size(&rc), rc.Status.ReadyReplicas, rc.Annotations, image, replicas)
+	if got := rc.Spec.Template.Spec.Containers[0].Image; got != image || *rc.Spec.Replicas != replicas || rc.Status.ReadyReplicas != replicas || model.RCUpdating(&rc) {
+		t.Errorf("web at the end: image %s, size %d, ready %d, annotations %v; want %s at %d, all ready, no update left", got, *rc.Spec.Replicas, rc.Status.ReadyReplicas, rc.Annotations, image, replicas)
 	}
 	pods, err := c.Client.CoreV1().Pods("default").List(ctx, metav1.ListOptions{})
 	if err != nil {

@@ -1,0 +1,41 @@
+package live
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"k8s.io/client-go/kubernetes"
+
+	"rollscope/engine/drain"
+	"rollscope/engine/noderoll"
+	"rollscope/engine/rollingupdate"
+)
+
+// StartConsoleControllers runs, until stop is called or ctx ends, the
+// controllers that carry out what the console's keys ask of a live
+// cluster: the node keys write drain and roll requests on the nodes, the
+// ReplicationController view writes rolling update requests on the
+// controllers (the embedded cluster runs its own). One runner serves all
+// three, so their caches are shared. Requests left by an earlier rollscope
+// are picked up where they were. stop ends them and waits.
+func StartConsoleControllers(ctx context.Context, client kubernetes.Interface) (stop func(), err error) {
+	r, err := NewRunner(client, nil)
+	if err != nil {
+		return nil, fmt.Errorf("cannot start the drain, node-roll and rolling-update controllers: %w", err)
+	}
+	r.Add(drain.New(r.Env("drain-controller")))
+	// A live cluster's node groups are not rollscope's: no group specs.
+	r.Add(noderoll.New(r.Env("node-roll-controller"), nil))
+	r.Add(rollingupdate.NewController(r.Env("rolling-update")))
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		// Run only fails when the caches never sync, which only happens
+		// when ctx ends: the watch banner reports a broken connection.
+		_ = r.Run(ctx)
+	}()
+	return func() { cancel(); wg.Wait() }, nil
+}

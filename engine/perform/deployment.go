@@ -1,0 +1,91 @@
+package perform
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"rollscope/engine/actions"
+	"rollscope/model"
+	"rollscope/model/action"
+)
+
+// changeCause is what set image records, or "" with Record off.
+func (c *Cluster) changeCause(r action.Request) string {
+	if !c.cfg.Record {
+		return ""
+	}
+	return action.ChangeCause(r.Name, r.Container, r.Image)
+}
+
+// undo is kubectl's rollout undo with the way out of its refusal to roll
+// back a paused deployment: with ResumeFirst it resumes first — once the
+// revision is known to exist, so that a bad revision changes nothing — and
+// pauses again when the undo then fails, leaving the deployment as it was.
+func (c *Cluster) undo(ctx context.Context, r action.Request) error {
+	cl, t := c.cfg.Client, actions.Target{Namespace: r.Namespace, Name: r.Name}
+	resumed := false
+	if r.ResumeFirst {
+		if _, err := c.UndoPreview(ctx, r.Namespace, r.Name, r.Revision); err != nil {
+			return fmt.Errorf("cannot undo deployment/%s: %w", r.Name, err)
+		}
+		switch err := actions.Resume(ctx, cl, t); {
+		case err == nil:
+			resumed = true
+		case !errors.Is(err, action.ErrNothingToDo):
+			return err
+		}
+	}
+	err := actions.Undo(ctx, cl, t, r.Revision)
+	if err != nil && resumed {
+		if perr := actions.Pause(ctx, cl, t); perr != nil {
+			return fmt.Errorf("%w — and it stays resumed: pausing it again failed too: %w", err, perr)
+		}
+		return fmt.Errorf("%w — paused it again, as it was", err)
+	}
+	return err
+}
+
+// Containers reads a deployment's containers, for the set image and set
+// env dialogs.
+func (c *Cluster) Containers(ctx context.Context, namespace, deployment string) ([]action.Container, error) {
+	d, err := c.cfg.Client.AppsV1().Deployments(namespace).Get(ctx, deployment, metav1.GetOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("cannot read deployment/%s: %w", deployment, err)
+	}
+	var out []action.Container
+	for _, ct := range d.Spec.Template.Spec.Containers {
+		ac := action.Container{Name: ct.Name, Image: ct.Image}
+		for _, e := range ct.Env {
+			v := e.Value
+			if e.ValueFrom != nil {
+				v = "(from a reference)"
+			}
+			ac.Env = append(ac.Env, e.Name+"="+v)
+		}
+		out = append(out, ac)
+	}
+	return out, nil
+}
+
+// UndoPreview diffs the current pod template against the one undo would
+// bring back, read from the API as kubectl reads it: '-' lines the
+// current template has, '+' lines the revision brings back.
+func (c *Cluster) UndoPreview(ctx context.Context, namespace, deployment string, revision int64) ([]model.DiffLine, error) {
+	d, err := c.cfg.Client.AppsV1().Deployments(namespace).Get(ctx, deployment, metav1.GetOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("cannot read deployment/%s: %w", deployment, err)
+	}
+	rss, err := actions.OwnedReplicaSets(ctx, c.cfg.Client, d)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := model.FindRevision(d, rss, revision)
+	if err != nil {
+		return nil, err
+	}
+	back := model.TemplateFromReplicaSet(rs)
+	return model.TemplateDiff(&d.Spec.Template, &back), nil
+}

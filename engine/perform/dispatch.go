@@ -1,0 +1,136 @@
+package perform
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"k8s.io/client-go/kubernetes"
+
+	"rollscope/engine/actions"
+	"rollscope/engine/drain"
+	"rollscope/engine/noderoll"
+	"rollscope/engine/rollingupdate"
+	"rollscope/model/action"
+)
+
+// op is one request as this package carries it out: what is refused
+// before sending (nil: nothing), and the sending.
+type op struct {
+	check func() error
+	send  func(ctx context.Context) (string, error)
+}
+
+// refuse is the check's verdict: nil when there is nothing to check.
+func (o op) refuse() error {
+	if o.check == nil {
+		return nil
+	}
+	return o.check()
+}
+
+// The words Send answers with, when the request did not fail.
+const (
+	sentOK       = "ok"
+	drainSent    = "requested — the Nodes pane shows its progress"
+	rollSent     = "requested"
+	rollStopped  = "stopped; drained nodes stay cordoned"
+	rcUpdateSent = "asked"
+)
+
+// dispatch is rollscope's one switch over action names: the console's
+// keys, the forecast's rehearsal and scenario scripts all reach the engine
+// through it.
+func (c *Cluster) dispatch(r action.Request) op {
+	cl, t, now := c.cfg.Client, actions.Target{Namespace: r.Namespace, Name: r.Name}, c.cfg.Now
+	switch r.Action {
+	case action.SetImage:
+		return op{check: func() error { return checkImage(r) }, send: func(ctx context.Context) (string, error) {
+			return said(sentOK, actions.SetImage(ctx, cl, t, r.Container, r.Image, c.changeCause(r)))
+		}}
+	case action.SetEnv:
+		return op{check: func() error { return checkEnv(r) }, send: func(ctx context.Context) (string, error) {
+			name, value, remove, err := r.EnvChange()
+			if err != nil {
+				return "", err
+			}
+			return said(sentOK, actions.SetEnv(ctx, cl, t, r.Container, name, value, remove))
+		}}
+	case action.Scale:
+		return op{check: func() error { return actions.CheckReplicas(int64(r.Replicas)) }, send: func(ctx context.Context) (string, error) {
+			return said(sentOK, actions.Scale(ctx, cl, t, r.Replicas))
+		}}
+	case action.Restart:
+		return op{send: func(ctx context.Context) (string, error) {
+			return said(sentOK, actions.Restart(ctx, cl, t, now().UTC().Format(time.RFC3339)))
+		}}
+	case action.Pause:
+		return op{send: func(ctx context.Context) (string, error) { return said(sentOK, actions.Pause(ctx, cl, t)) }}
+	case action.Resume:
+		return op{send: func(ctx context.Context) (string, error) { return said(sentOK, actions.Resume(ctx, cl, t)) }}
+	case action.Undo:
+		return op{check: func() error { return checkRevision(r.Revision) }, send: func(ctx context.Context) (string, error) {
+			return said(sentOK, c.undo(ctx, r))
+		}}
+	case action.Abort:
+		return op{send: func(ctx context.Context) (string, error) {
+			done, err := actions.Abort(ctx, cl, t)
+			return said(done.String(), err)
+		}}
+	case action.Cordon:
+		return op{send: func(ctx context.Context) (string, error) { return c.eachNode(ctx, r, sentOK, drain.Cordon) }}
+	case action.Uncordon:
+		return op{send: func(ctx context.Context) (string, error) { return c.eachNode(ctx, r, sentOK, drain.Uncordon) }}
+	case action.Drain:
+		o := drainOptions(r.Drain)
+		return op{send: func(ctx context.Context) (string, error) {
+			return c.eachNode(ctx, r, drainSent, func(ctx context.Context, cl kubernetes.Interface, node string) error {
+				return drain.Request(ctx, cl, node, o)
+			})
+		}}
+	case action.RollGroup:
+		return op{check: func() error { _, err := c.PlanRoll(r.Name, r.Roll); return err }, send: func(ctx context.Context) (string, error) {
+			return said(rollSent, noderoll.Request(ctx, cl, r.Name, c.rollOptions(r.Roll), now()))
+		}}
+	case action.NextStep:
+		return op{send: func(ctx context.Context) (string, error) {
+			return said(sentOK, noderoll.ContinueOrRestart(ctx, cl, r.Name, now()))
+		}}
+	case action.PauseRoll:
+		steer := noderoll.Pause
+		if r.ResumeRoll {
+			steer = noderoll.Resume
+		}
+		return op{send: func(ctx context.Context) (string, error) { return said(sentOK, steer(ctx, cl, r.Name)) }}
+	case action.StopRoll:
+		return op{send: func(ctx context.Context) (string, error) { return said(rollStopped, noderoll.Stop(ctx, cl, r.Name)) }}
+	case action.RCUpdate:
+		return op{send: func(ctx context.Context) (string, error) {
+			return said(rcUpdateSent, rollingupdate.Ask(ctx, cl, r.Namespace, rcUpdate(r)))
+		}}
+	case action.RCAbort:
+		return op{send: func(ctx context.Context) (string, error) {
+			return said(rcUpdateSent, rollingupdate.AskAbort(ctx, cl, r.Namespace, r.Name))
+		}}
+	}
+	unknown := unknownAction(r.Action)
+	return op{check: func() error { return unknown }, send: func(context.Context) (string, error) { return "", unknown }}
+}
+
+// said is words when err is nil, and err otherwise.
+func said(words string, err error) (string, error) {
+	if err != nil {
+		return "", err
+	}
+	return words, nil
+}
+
+// unknownAction refuses a name no spec has, listing the ones there are.
+func unknownAction(n action.Name) error {
+	var names []string
+	for _, s := range action.Specs() {
+		names = append(names, string(s.Name))
+	}
+	return fmt.Errorf("rollscope has no action %q — use one of %s", n, strings.Join(names, ", "))
+}

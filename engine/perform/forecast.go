@@ -1,0 +1,46 @@
+package perform
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"k8s.io/client-go/kubernetes"
+
+	"rollscope/engine/actions"
+	"rollscope/engine/forecast"
+	"rollscope/model/action"
+)
+
+// Forecast says what the rollout r would start will do: it reads the
+// deployment, its ReplicaSets and pods as they are now, and rehearses r on
+// a copy in a fresh API from Config.Rehearsal, pods becoming ready as fast
+// as the deployment's have so far. The copy gets exactly what the cluster
+// would: the same dispatch as Send. Nothing is sent to the cluster.
+func (c *Cluster) Forecast(ctx context.Context, r action.Request) (string, error) {
+	if !r.Spec().Forecast {
+		return "", fmt.Errorf("%s starts no rollout: there is nothing to forecast", r.Summary())
+	}
+	if c.cfg.Rehearsal == nil {
+		return "", errors.New("cannot forecast: this console has no rehearsal cluster — send the action without a forecast")
+	}
+	st, err := forecast.ReadState(ctx, c.cfg.Client, r.Namespace, r.Name, c.cfg.Now())
+	if err != nil {
+		return "", err
+	}
+	f, err := forecast.Simulate(ctx, c.cfg.Rehearsal, st, forecast.ObservedReadiness(st.Deployment, st.Pods), c.rehearse(r))
+	if err != nil {
+		return "", err
+	}
+	return f.String(), nil
+}
+
+// rehearse is r sent to the copy: what the cluster would get, without a
+// change-cause (nobody reads the copy's).
+func (c *Cluster) rehearse(r action.Request) forecast.Change {
+	return func(ctx context.Context, rehearsal kubernetes.Interface, t actions.Target) error {
+		r.Namespace, r.Name = t.Namespace, t.Name
+		_, err := New(Config{Client: rehearsal, Now: c.cfg.Now}).dispatch(r).send(ctx)
+		return err
+	}
+}
