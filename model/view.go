@@ -147,7 +147,8 @@ type NodeRow struct {
 	Taints      []string
 	Pods        int // active pods bound to the node
 	UpToDate    bool
-	// Drain is the state of a drain or roll in progress, "" when none.
+	// Drain is the state of the node's drain (DrainDraining, DrainBlocked,
+	// DrainDrained or DrainFailed), "" when none was asked.
 	Drain string
 	// Progress is the drain and roll as the node's rollscope.dev
 	// annotations tell them.

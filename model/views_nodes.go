@@ -8,16 +8,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
-// Labels and annotations the node view reads.
-const (
-	// NodeGroupLabel names a node's instance group (kops' own label).
-	NodeGroupLabel = "kops.k8s.io/instancegroup"
-	// NodeSpecAnnotation records the group spec a node was created from.
-	NodeSpecAnnotation = Prefix + "node-spec"
-	// DrainAnnotation is the state of a drain or roll of the node in progress.
-	DrainAnnotation = Prefix + "drain"
-)
-
 // Nodes is the node list, by group then name.
 //
 // A node is up to date when its node-spec annotation is its group's newest
@@ -47,7 +37,7 @@ func (c *Cluster) Nodes() []NodeRow {
 			Taints:      taints(n),
 			Pods:        c.activePodsOn(n.Name),
 			UpToDate:    !needsUpdate && (!hasSpec || newest[group] == "" || spec == newest[group]),
-			Drain:       n.Annotations[DrainAnnotation],
+			Drain:       n.Annotations[DrainStateAnnotation],
 			Progress:    nodeProgress(n),
 		})
 	}

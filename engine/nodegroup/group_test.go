@@ -31,13 +31,13 @@ func TestGroupCreatesItsFirstNodesBootingFromTheInitialSpec(t *testing.T) {
 	n := h.node("nodes-1")
 	wantLabels := map[string]string{
 		"kubernetes.io/hostname": "nodes-1", "kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64",
-		"node-role.kubernetes.io/node": "", LabelGroup: "nodes", "tier": "web",
+		"node-role.kubernetes.io/node": "", model.NodeGroupLabel: "nodes", "tier": "web",
 	}
 	if !reflect.DeepEqual(n.Labels, wantLabels) {
 		t.Errorf("labels = %v, want %v", n.Labels, wantLabels)
 	}
-	if n.Annotations[AnnotationSpec] != "v1.35.2" {
-		t.Errorf("spec annotation %q, want the initial spec", n.Annotations[AnnotationSpec])
+	if n.Annotations[model.NodeSpecAnnotation] != "v1.35.2" {
+		t.Errorf("spec annotation %q, want the initial spec", n.Annotations[model.NodeSpecAnnotation])
 	}
 	if UpToDate(n, []Group{workers}) {
 		t.Error("a node of the initial spec is up to date")
@@ -101,8 +101,8 @@ func TestTerminatedNodeIsReplacedWithTheCurrentSpecAfterTheLaunchDelay(t *testin
 		t.Fatalf("nodes = %v, want %v: a replacement takes the next unused index", got, want)
 	}
 	n := h.node("nodes-3")
-	if _, marked := n.Annotations[model.NeedsUpdateAnnotation]; n.Annotations[AnnotationSpec] != "v1.36.3" || !UpToDate(n, []Group{workers}) || marked {
-		t.Errorf("replacement spec %q (annotations %v), want the group's current spec, not marked for update", n.Annotations[AnnotationSpec], n.Annotations)
+	if _, marked := n.Annotations[model.NeedsUpdateAnnotation]; n.Annotations[model.NodeSpecAnnotation] != "v1.36.3" || !UpToDate(n, []Group{workers}) || marked {
+		t.Errorf("replacement spec %q (annotations %v), want the group's current spec, not marked for update", n.Annotations[model.NodeSpecAnnotation], n.Annotations)
 	}
 	if n.Status.NodeInfo.KubeletVersion != "v1.36.3" {
 		t.Errorf("replacement kubeletVersion %q", n.Status.NodeInfo.KubeletVersion)
@@ -143,7 +143,7 @@ func TestDetachedNodeIsReplacedButKept(t *testing.T) {
 	h := newHarness(t, []Group{workers}, nil)
 	h.runFor(time.Minute)
 	n := h.node("nodes-0")
-	n.Annotations[AnnotationDetached] = "true"
+	n.Annotations[model.DetachedAnnotation] = "true"
 	if _, err := h.Client.CoreV1().Nodes().Update(t.Context(), n, updateOptions); err != nil {
 		t.Fatal(err)
 	}
@@ -235,9 +235,9 @@ func TestGroupOfAndUpToDate(t *testing.T) {
 	node := func(group, spec string) *corev1.Node {
 		n := &corev1.Node{}
 		n.Labels = map[string]string{}
-		n.Annotations = map[string]string{AnnotationSpec: spec}
+		n.Annotations = map[string]string{model.NodeSpecAnnotation: spec}
 		if group != "" {
-			n.Labels[LabelGroup] = group
+			n.Labels[model.NodeGroupLabel] = group
 		}
 		return n
 	}

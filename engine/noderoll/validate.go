@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	"rollscope/engine/control"
-	"rollscope/engine/nodegroup"
+	"rollscope/model"
 )
 
 // validate is the cluster check kops runs between nodes, in rollscope's
@@ -29,7 +29,7 @@ func validate(l control.Listers, nodes []*corev1.Node, sp spec) string {
 	}
 	capacity := 0
 	for _, n := range nodes {
-		if ready(n) && !detached(n) && n.Annotations[AnnotationNode] != NodeDone {
+		if ready(n) && !detached(n) && n.Annotations[model.RollNodeAnnotation] != model.RollStepDrained {
 			capacity++
 		}
 	}
@@ -80,5 +80,5 @@ func ready(n *corev1.Node) bool {
 }
 
 func detached(n *corev1.Node) bool {
-	return n.Annotations[nodegroup.AnnotationDetached] == "true"
+	return n.Annotations[model.DetachedAnnotation] == "true"
 }
