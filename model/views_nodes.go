@@ -32,7 +32,7 @@ func (c *Cluster) Nodes() []NodeRow {
 		rows = append(rows, NodeRow{
 			Name:        n.Name,
 			Group:       group,
-			Ready:       nodeReady(n),
+			Ready:       NodeReady(n),
 			Schedulable: !n.Spec.Unschedulable,
 			Taints:      taints(n),
 			Pods:        c.activePodsOn(n.Name),
@@ -92,15 +92,6 @@ func (c *Cluster) activePodsOn(node string) int {
 		}
 	}
 	return n
-}
-
-func nodeReady(n *corev1.Node) bool {
-	for _, c := range n.Status.Conditions {
-		if c.Type == corev1.NodeReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
 }
 
 // taints are written as kubectl describe writes them: "key=value:Effect",

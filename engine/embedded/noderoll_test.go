@@ -62,15 +62,6 @@ type rollRun struct {
 	firstFreshReady time.Time
 }
 
-func ready(n *corev1.Node) bool {
-	for _, c := range n.Status.Conditions {
-		if c.Type == corev1.NodeReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
-}
-
 func startRollRun(t testing.TB, src string) *rollRun {
 	t.Helper()
 	sc, err := scenario.Parse("roll.yaml", []byte(src))
@@ -156,7 +147,7 @@ func (r *rollRun) observe(now time.Time, ev watch.Event) {
 					tainted++
 				}
 			}
-			if _, outdated := n.Annotations[model.NeedsUpdateAnnotation]; !outdated && ready(n) && r.firstFreshReady.IsZero() {
+			if _, outdated := n.Annotations[model.NeedsUpdateAnnotation]; !outdated && model.NodeReady(n) && r.firstFreshReady.IsZero() {
 				r.firstFreshReady = now
 			}
 			if n.Annotations[model.DetachedAnnotation] == "true" && !r.everDetached[n.Name] {

@@ -213,7 +213,7 @@ func (c *Controller) advance(ctx context.Context, r *roll, m *memo, inFlight, to
 	}
 	noneUpToDate := true
 	for _, n := range r.nodes {
-		if _, inRoll := n.Annotations[model.RollAnnotation]; !inRoll && !detached(n) && ready(n) {
+		if _, inRoll := n.Annotations[model.RollAnnotation]; !inRoll && !detached(n) && model.NodeReady(n) {
 			noneUpToDate = false
 			break
 		}

@@ -110,11 +110,7 @@ func projectNode(n *corev1.Node, pods int, specs map[string]string) nodeLine {
 		unschedulable: n.Spec.Unschedulable,
 		pods:          pods,
 		upToDate:      true,
-	}
-	for i := range n.Status.Conditions {
-		if c := &n.Status.Conditions[i]; c.Type == corev1.NodeReady {
-			l.ready = c.Status == corev1.ConditionTrue
-		}
+		ready:         model.NodeReady(n),
 	}
 	// A node of a group the scenario does not declare has nothing to be
 	// out of date with.

@@ -220,7 +220,7 @@ func waitRolled(t *testing.T, c kubernetes.Interface, g nodegroup.Group) {
 			if _, ok := n.Annotations[model.NeedsUpdateAnnotation]; ok || n.Annotations[model.NodeSpecAnnotation] != g.Spec {
 				outdated = append(outdated, n.Name)
 			}
-			if !e2etest.NodeReady(&n) {
+			if !model.NodeReady(&n) {
 				notReady = append(notReady, n.Name)
 			}
 			if _, ok := n.Annotations[model.RollAnnotation]; ok {

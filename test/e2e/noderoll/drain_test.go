@@ -14,7 +14,6 @@ import (
 	"rollscope/engine/drain"
 	"rollscope/engine/noderoll"
 	"rollscope/model"
-	"rollscope/test/e2e/e2etest"
 )
 
 // A budget that allows no disruption at all (minAvailable = replicas) makes
@@ -108,7 +107,7 @@ func (c *cluster) drainTimesOutAndNodeGoes(t *testing.T) {
 		ready := 0
 		for _, n := range nodes {
 			names = append(names, n.Name)
-			if e2etest.NodeReady(&n) && n.Name != node {
+			if model.NodeReady(&n) && n.Name != node {
 				ready++
 			}
 		}

@@ -129,7 +129,7 @@ func (o *observer) sawNodes(objs []any, deleted string) {
 	}
 	draining, detached, tainted, ready := 0, 0, 0, 0
 	for _, obj := range objs {
-		if e2etest.NodeReady(obj.(*corev1.Node)) {
+		if model.NodeReady(obj.(*corev1.Node)) {
 			ready++
 		}
 	}
@@ -151,7 +151,7 @@ func (o *observer) sawNodes(objs []any, deleted string) {
 		if e2etest.HasTaint(n, noderoll.TaintScheduledForUpdate.Key) {
 			tainted++
 		}
-		if _, outdated := n.Annotations[model.NeedsUpdateAnnotation]; !outdated && e2etest.NodeReady(n) && o.seen.freshReadyAt == 0 {
+		if _, outdated := n.Annotations[model.NeedsUpdateAnnotation]; !outdated && model.NodeReady(n) && o.seen.freshReadyAt == 0 {
 			o.seen.freshReadyAt = o.seen.events
 		}
 		if b := n.Annotations[model.DrainBlockedAnnotation]; b != "" && (len(o.seen.blocked) == 0 || o.seen.blocked[len(o.seen.blocked)-1] != b) {
