@@ -191,10 +191,16 @@ type TimelineEntry struct {
 type DeploymentSummary struct {
 	Namespace, Name string
 	Replicas        int32
-	Updated         int32
-	Available       int32
-	Paused          bool
-	Done            bool
+	// Total is status.replicas: the pods of every revision the
+	// deployment counts, above Replicas while a rollout surges.
+	Total     int32
+	Updated   int32
+	Available int32
+	Paused    bool
+	// Status is `kubectl rollout status`'s sentence; Done is true once the
+	// rollout has finished.
+	Status string
+	Done   bool
 }
 
 // DiffLine is one line of a pod-template diff between two revisions.
