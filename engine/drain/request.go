@@ -30,22 +30,6 @@ func Request(ctx context.Context, c kubernetes.Interface, node string, o Options
 	})
 }
 
-// Cancel withdraws a drain request. The node stays cordoned and the pods
-// already evicted stay gone; the recorded outcome is kept, with "cancelled"
-// as its message when the drain had not finished.
-func Cancel(ctx context.Context, c kubernetes.Interface, node string) error {
-	return update(ctx, c, node, "cancel the drain of", func(ann map[string]string) {
-		if _, ok := ann[model.DrainRequestAnnotation]; !ok {
-			return
-		}
-		delete(ann, model.DrainRequestAnnotation)
-		if s := ann[model.DrainStateAnnotation]; s != model.DrainDrained && s != model.DrainFailed {
-			ann[model.DrainStateAnnotation] = model.DrainFailed
-			ann[model.DrainMessageAnnotation] = "drain cancelled; the node stays cordoned"
-		}
-	})
-}
-
 // Cordon marks node unschedulable (kubectl cordon); Uncordon undoes it.
 func Cordon(ctx context.Context, c kubernetes.Interface, node string) error {
 	return setUnschedulable(ctx, c, node, true)

@@ -39,7 +39,7 @@ func TestGroupCreatesItsFirstNodesBootingFromTheInitialSpec(t *testing.T) {
 	if n.Annotations[model.NodeSpecAnnotation] != "v1.35.2" {
 		t.Errorf("spec annotation %q, want the initial spec", n.Annotations[model.NodeSpecAnnotation])
 	}
-	if UpToDate(n, []Group{workers}) {
+	if n.Annotations[model.NodeSpecAnnotation] == workers.Spec {
 		t.Error("a node of the initial spec is up to date")
 	}
 	if _, marked := n.Annotations[model.NeedsUpdateAnnotation]; !marked {
@@ -101,7 +101,7 @@ func TestTerminatedNodeIsReplacedWithTheCurrentSpecAfterTheLaunchDelay(t *testin
 		t.Fatalf("nodes = %v, want %v: a replacement takes the next unused index", got, want)
 	}
 	n := h.node("nodes-3")
-	if _, marked := n.Annotations[model.NeedsUpdateAnnotation]; n.Annotations[model.NodeSpecAnnotation] != "v1.36.3" || !UpToDate(n, []Group{workers}) || marked {
+	if _, marked := n.Annotations[model.NeedsUpdateAnnotation]; n.Annotations[model.NodeSpecAnnotation] != "v1.36.3" || marked {
 		t.Errorf("replacement spec %q (annotations %v), want the group's current spec, not marked for update", n.Annotations[model.NodeSpecAnnotation], n.Annotations)
 	}
 	if n.Status.NodeInfo.KubeletVersion != "v1.36.3" {
@@ -230,34 +230,18 @@ func TestRolesAndBastions(t *testing.T) {
 	}
 }
 
-func TestGroupOfAndUpToDate(t *testing.T) {
-	groups := []Group{{Name: "nodes", Spec: "v2"}}
-	node := func(group, spec string) *corev1.Node {
+func TestGroupOf(t *testing.T) {
+	node := func(group string) *corev1.Node {
 		n := &corev1.Node{}
 		n.Labels = map[string]string{}
-		n.Annotations = map[string]string{model.NodeSpecAnnotation: spec}
 		if group != "" {
 			n.Labels[model.NodeGroupLabel] = group
 		}
 		return n
 	}
-	cases := []struct {
-		name     string
-		node     *corev1.Node
-		group    string
-		upToDate bool
-	}{
-		{"current spec", node("nodes", "v2"), "nodes", true},
-		{"older spec", node("nodes", "v1"), "nodes", false},
-		{"no group", node("", "v1"), "", true},
-		{"unknown group", node("gpu", "v1"), "gpu", true},
-	}
-	for _, c := range cases {
-		if got := GroupOf(c.node); got != c.group {
-			t.Errorf("%s: GroupOf = %q, want %q", c.name, got, c.group)
-		}
-		if got := UpToDate(c.node, groups); got != c.upToDate {
-			t.Errorf("%s: UpToDate = %v, want %v", c.name, got, c.upToDate)
+	for _, group := range []string{"nodes", "gpu", ""} {
+		if got := GroupOf(node(group)); got != group {
+			t.Errorf("GroupOf = %q, want %q", got, group)
 		}
 	}
 }

@@ -66,9 +66,8 @@ func (c *cluster) drainTimesOutAndNodeGoes(t *testing.T) {
 		t.Fatalf("deleting node %s mid-drain: %v", node, err)
 	}
 	for what, call := range map[string]func() error{
-		"drain":               func() error { return drain.Request(ctx, c.admin, node, drain.Options{}) },
-		"cancel the drain of": func() error { return drain.Cancel(ctx, c.admin, node) },
-		"cordon":              func() error { return drain.Cordon(ctx, c.admin, node) },
+		"drain":  func() error { return drain.Request(ctx, c.admin, node, drain.Options{}) },
+		"cordon": func() error { return drain.Cordon(ctx, c.admin, node) },
 	} {
 		err := call()
 		want := fmt.Sprintf("cannot %s node %q: no such node (it may have been deleted or replaced; list the nodes to pick another)", what, node)
