@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -30,8 +29,6 @@ type Controller struct {
 	// retryAt is when a pod a budget refused may be evicted again. It is
 	// only a pacing aid: after a restart refused pods are tried at once.
 	retryAt map[types.UID]time.Time
-
-	evictions atomic.Int64
 }
 
 // New returns a drain controller.
@@ -41,9 +38,6 @@ func New(env *control.Env) *Controller {
 
 // Name implements control.Controller.
 func (c *Controller) Name() string { return "drain-controller" }
-
-// Evictions is how many pods the controller has evicted or deleted so far.
-func (c *Controller) Evictions() int64 { return c.evictions.Load() }
 
 // Watches implements control.Controller: a node with a drain request, and
 // any pod leaving a node, queue the node.
@@ -176,7 +170,6 @@ func (c *Controller) evict(ctx context.Context, pods []*corev1.Pod, o Options, n
 		switch {
 		case err == nil:
 			delete(c.retryAt, pod.UID)
-			c.evictions.Add(1)
 			left = append(left, name) // until it is gone
 		case apierrors.IsNotFound(err):
 			delete(c.retryAt, pod.UID)

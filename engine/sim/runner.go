@@ -343,9 +343,6 @@ func (r *Runner) nextTimer() (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// PendingScripted is the number of scripted actions not yet run.
-func (r *Runner) PendingScripted() int { return r.scripted }
-
 // End reasons of a full-speed run.
 const (
 	EndQuiescent = "quiescent" // nothing left to do, or every rollout finished or failed
