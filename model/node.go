@@ -14,3 +14,9 @@ func NodeReady(n *corev1.Node) bool {
 	}
 	return false
 }
+
+// NodeDetached reports whether the node carries DetachedAnnotation "true":
+// its group no longer counts it and has launched its replacement.
+func NodeDetached(n *corev1.Node) bool {
+	return n.Annotations[DetachedAnnotation] == "true"
+}

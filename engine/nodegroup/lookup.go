@@ -11,7 +11,3 @@ import (
 func GroupOf(node *corev1.Node) string {
 	return node.Labels[model.NodeGroupLabel]
 }
-
-func detached(node *corev1.Node) bool {
-	return node.Annotations[model.DetachedAnnotation] == "true"
-}

@@ -45,7 +45,7 @@ func (c *Controller) syncGroup(ctx context.Context, name string) error {
 		exists[n.Name] = true
 		delete(st.created, n.Name)
 		st.next = max(st.next, nodeIndex(g.Name, n.Name)+1)
-		if !detached(n) {
+		if !model.NodeDetached(n) {
 			counted++
 		}
 	}

@@ -22,7 +22,7 @@ func requestArriving(r *roll, now time.Time) bool {
 		return false
 	}
 	for _, n := range r.inRoll {
-		if n.Annotations[model.RollNodeAnnotation] != "" || detached(n) {
+		if n.Annotations[model.RollNodeAnnotation] != "" || model.NodeDetached(n) {
 			return false // under way: nodes missing were terminated
 		}
 	}

@@ -134,7 +134,7 @@ func (c *Controller) Sync(ctx context.Context, group string) error {
 	begun := len(r.inRoll) < r.spec.Count
 	for _, n := range r.inRoll {
 		step := n.Annotations[model.RollNodeAnnotation]
-		begun = begun || step != "" || detached(n)
+		begun = begun || step != "" || model.NodeDetached(n)
 		switch step {
 		case model.RollStepDraining:
 			m.draining[n.Name] = true
@@ -213,7 +213,7 @@ func (c *Controller) advance(ctx context.Context, r *roll, m *memo, inFlight, to
 	}
 	noneUpToDate := true
 	for _, n := range r.nodes {
-		if _, inRoll := n.Annotations[model.RollAnnotation]; !inRoll && !detached(n) && model.NodeReady(n) {
+		if _, inRoll := n.Annotations[model.RollAnnotation]; !inRoll && !model.NodeDetached(n) && model.NodeReady(n) {
 			noneUpToDate = false
 			break
 		}
@@ -229,14 +229,14 @@ func (c *Controller) advance(ctx context.Context, r *roll, m *memo, inFlight, to
 	// up to date, detach one first and validate (kops' toe-dip).
 	var attached, isDetached []*corev1.Node
 	for _, n := range todo {
-		if detached(n) {
+		if model.NodeDetached(n) {
 			isDetached = append(isDetached, n)
 		} else {
 			attached = append(attached, n)
 		}
 	}
 	for _, n := range inFlight {
-		if detached(n) {
+		if model.NodeDetached(n) {
 			isDetached = append(isDetached, n)
 		}
 	}
@@ -277,7 +277,7 @@ func (c *Controller) advance(ctx context.Context, r *roll, m *memo, inFlight, to
 func isDetachedTodo(todo []*corev1.Node) []*corev1.Node {
 	var out []*corev1.Node
 	for _, n := range todo {
-		if detached(n) {
+		if model.NodeDetached(n) {
 			out = append(out, n)
 		}
 	}
@@ -300,7 +300,7 @@ func (c *Controller) settings(r *roll) (Settings, error) {
 	}
 	numInstances := 0
 	for _, n := range r.nodes {
-		if !detached(n) {
+		if !model.NodeDetached(n) {
 			numInstances++
 		}
 	}

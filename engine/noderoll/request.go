@@ -127,7 +127,7 @@ func Request(ctx context.Context, c kubernetes.Interface, group string, o Option
 	role := nodegroup.RoleNode
 	for _, n := range nodes {
 		role = roleOf(n)
-		if n.Annotations[model.DetachedAnnotation] != "true" {
+		if !model.NodeDetached(n) {
 			attached++
 		}
 		if _, ok := n.Annotations[model.NeedsUpdateAnnotation]; ok {

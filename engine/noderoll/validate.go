@@ -29,7 +29,7 @@ func validate(l control.Listers, nodes []*corev1.Node, sp spec) string {
 	}
 	capacity := 0
 	for _, n := range nodes {
-		if model.NodeReady(n) && !detached(n) && n.Annotations[model.RollNodeAnnotation] != model.RollStepDrained {
+		if model.NodeReady(n) && !model.NodeDetached(n) && n.Annotations[model.RollNodeAnnotation] != model.RollStepDrained {
 			capacity++
 		}
 	}
@@ -68,8 +68,4 @@ func validate(l control.Listers, nodes []*corev1.Node, sp spec) string {
 		}
 	}
 	return ""
-}
-
-func detached(n *corev1.Node) bool {
-	return n.Annotations[model.DetachedAnnotation] == "true"
 }
