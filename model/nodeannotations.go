@@ -54,6 +54,10 @@ const (
 	DrainFailed   = "failed"   // refused pods, timed out, or invalid options; the node stays cordoned
 )
 
+// DrainOver reports whether a drain in state has said its last word:
+// drained or failed. Any other state, or none yet, is still under way.
+func DrainOver(state string) bool { return state == DrainDrained || state == DrainFailed }
+
 // Roll states, the values of RollStateAnnotation. Running, paused and
 // waiting still have work to do; the others are the roll's last word.
 const (
@@ -64,6 +68,17 @@ const (
 	RollFailed   = "failed"   // a drain failed or the cluster did not validate
 	RollFinished = "finished" // every node drained (live cluster without node deletion)
 )
+
+// RollActive reports whether a roll in state still has work to do:
+// running, paused or waiting for the operator.
+func RollActive(state string) bool {
+	return state == RollRunning || state == RollPaused || state == RollWaiting
+}
+
+// RollResumable reports whether a roll in state ended in a way the operator
+// can start again with its saved settings: stopped or failed, with its
+// outdated nodes left. A finished roll has nothing left to do.
+func RollResumable(state string) bool { return state == RollStopped || state == RollFailed }
 
 // A node's steps in a roll, the values of RollNodeAnnotation.
 const (

@@ -46,7 +46,7 @@ type NodeRoll struct {
 
 // Active reports whether the roll still has work to do.
 func (r NodeRoll) Active() bool {
-	return r.State == RollRunning || r.State == RollPaused || r.State == RollWaiting
+	return RollActive(r.State)
 }
 
 // rollSpec is the part of the roll annotation the console shows.

@@ -75,7 +75,7 @@ func (c *Controller) Sync(ctx context.Context, name string) error {
 	}
 	raw, requested := node.Annotations[model.DrainRequestAnnotation]
 	state := node.Annotations[model.DrainStateAnnotation]
-	if !requested || state == model.DrainDrained || state == model.DrainFailed {
+	if !requested || model.DrainOver(state) {
 		return nil
 	}
 	now := c.env.Clock.Now()

@@ -15,8 +15,7 @@ func Busy(n *corev1.Node) bool {
 		return true
 	}
 	if _, ok := n.Annotations[model.DrainRequestAnnotation]; ok {
-		s := n.Annotations[model.DrainStateAnnotation]
-		return s != model.DrainDrained && s != model.DrainFailed
+		return !model.DrainOver(n.Annotations[model.DrainStateAnnotation])
 	}
 	return false
 }

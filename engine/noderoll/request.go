@@ -264,8 +264,7 @@ func activeRoll(nodes []*corev1.Node) (bool, string) {
 		if _, ok := n.Annotations[model.RollAnnotation]; !ok {
 			continue
 		}
-		switch s := n.Annotations[model.RollStateAnnotation]; s {
-		case model.RollRunning, model.RollPaused, model.RollWaiting:
+		if s := n.Annotations[model.RollStateAnnotation]; model.RollActive(s) {
 			return true, s
 		}
 	}
