@@ -45,9 +45,6 @@ func IsPodActive(p *corev1.Pod) bool {
 	return p.Status.Phase != corev1.PodSucceeded && p.Status.Phase != corev1.PodFailed && p.DeletionTimestamp == nil
 }
 
-// IsPodTerminating reports whether the pod is being deleted.
-func IsPodTerminating(p *corev1.Pod) bool { return p.DeletionTimestamp != nil }
-
 // LabelsOrOwnersChanged reports whether an update changed what selects a pod
 // or who controls it. Controllers ask this of every pod update, most of which
 // are kubelet status writes, so it compares fields rather than reflecting.

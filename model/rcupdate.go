@@ -30,22 +30,22 @@ const (
 	// RCRenameAnnotation on the next controller: the name it takes back when
 	// the update is done (NEXT was not named). Without it, a crash after the
 	// old controller is deleted would leave nothing that says so.
-	RCRenameAnnotation = "rollscope.dev/rename-to"
+	RCRenameAnnotation = Prefix + "rename-to"
 	// RCRenamingAnnotation on the copy of the next controller that takes
 	// the old name: the size it takes once the next controller is gone.
 	// While it is there, the copy's selector also requires RCRenamingLabel,
 	// which no pod has, so that it neither creates pods nor adopts the next
 	// controller's pods before they are orphaned.
-	RCRenamingAnnotation = "rollscope.dev/renaming"
-	RCRenamingLabel      = "rollscope.dev/renaming"
+	RCRenamingAnnotation = Prefix + "renaming"
+	RCRenamingLabel      = Prefix + "renaming"
 	// RCDriverAnnotation on the next controller (and its renamed copy) says
 	// that the rolling-update controller drives the update, so that it goes
 	// on after the old controller, and the request on it, are gone. An
 	// update that kubectl or the headless command started is left to them.
-	RCDriverAnnotation = "rollscope.dev/rolling-update-driver"
+	RCDriverAnnotation = Prefix + "rolling-update-driver"
 	// RCRequestAnnotation on the old controller asks the rolling-update
 	// controller for an update; its value is an RCUpdateRequest as JSON.
-	RCRequestAnnotation = "rollscope.dev/rolling-update"
+	RCRequestAnnotation = Prefix + "rolling-update"
 )
 
 // RCUpdateAnnotations are every annotation an update puts on a controller;

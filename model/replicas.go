@@ -49,28 +49,6 @@ func AvailableReplicaCount(rss []*appsv1.ReplicaSet) int32 {
 	return sumOver(rss, func(rs *appsv1.ReplicaSet) int32 { return rs.Status.AvailableReplicas })
 }
 
-// TerminatingReplicaCount sums status.terminatingReplicas. A ReplicaSet its
-// controller has never observed (observedGeneration 0) without a count is
-// skipped; an observed one without a count makes the total unknown (nil),
-// because its controller does not report terminating pods.
-func TerminatingReplicaCount(rss []*appsv1.ReplicaSet) *int32 {
-	var n int32
-	for _, rs := range rss {
-		if rs == nil {
-			continue
-		}
-		switch {
-		case rs.Status.TerminatingReplicas != nil:
-			n += *rs.Status.TerminatingReplicas
-		case rs.Status.ObservedGeneration == 0:
-			continue
-		default:
-			return nil
-		}
-	}
-	return &n
-}
-
 // IsActive reports whether a ReplicaSet is asked to run any pod.
 func IsActive(rs *appsv1.ReplicaSet) bool {
 	return rs != nil && SpecReplicas(rs) > 0

@@ -121,22 +121,6 @@ func TestFindRevisionAsKubectlUndo(t *testing.T) {
 	}
 }
 
-func TestUndoCheck(t *testing.T) {
-	d := deploymentWith("v2")
-	same := revisioned("same", "2", "v2", 0)
-	other := revisioned("other", "1", "v1", 0)
-	if skip, err := model.UndoCheck(d, same, 0); err != nil || skip != "skipped rollback (current template already matches revision 0)" {
-		t.Errorf("UndoCheck(same template) = %q, %v", skip, err)
-	}
-	if skip, err := model.UndoCheck(d, other, 1); err != nil || skip != "" {
-		t.Errorf("UndoCheck(other template) = %q, %v; want go ahead", skip, err)
-	}
-	d.Spec.Paused = true
-	if _, err := model.UndoCheck(d, other, 1); err != model.ErrRollbackPaused {
-		t.Errorf("UndoCheck(paused) error = %v, want ErrRollbackPaused", err)
-	}
-}
-
 func TestRollbackPatchKeepsDeploymentOwnAnnotations(t *testing.T) {
 	d := deploymentWith("v2")
 	d.Annotations = map[string]string{model.RevisionAnnotation: "2", model.LastAppliedAnnotation: "{}", "team": "web"}
@@ -156,25 +140,6 @@ func TestRollbackPatchKeepsDeploymentOwnAnnotations(t *testing.T) {
 	}
 }
 
-func TestHistoryTable(t *testing.T) {
-	r1 := revisioned("r1", "1", "v1", 1)
-	r2 := revisioned("r2", "2", "v2", 2)
-	r2.Annotations[model.ChangeCauseAnnotation] = "kubectl set image deployment/foo web=v2"
-	bad := revisioned("bad", "x", "v0", 0)
-	want := "REVISION  CHANGE-CAUSE\n" +
-		"1         <none>\n" +
-		"2         kubectl set image deployment/foo web=v2\n"
-	if got := model.HistoryTable([]*appsv1.ReplicaSet{r2, bad, r1}); got != want {
-		t.Errorf("HistoryTable =\n%q\nwant\n%q", got, want)
-	}
-	if got := model.HistoryTable(nil); got != "No rollout history found." {
-		t.Errorf("HistoryTable(nil) = %q", got)
-	}
-	if got := model.RolloutHistoryOutput("deployment.apps/foo", 0, model.HistoryTable([]*appsv1.ReplicaSet{r1})); got != "deployment.apps/foo \nREVISION  CHANGE-CAUSE\n1         <none>\n\n" {
-		t.Errorf("RolloutHistoryOutput = %q", got)
-	}
-}
-
 func TestNilReplicaSetsDoNotPanic(t *testing.T) {
 	var none *appsv1.ReplicaSet
 	rss := []*appsv1.ReplicaSet{revisioned("b", "2", "x", 1), none, revisioned("a", "1", "x", 0)}
@@ -190,7 +155,7 @@ func TestNilReplicaSetsDoNotPanic(t *testing.T) {
 	if v, err := model.Revision(none); v != 0 || err != nil {
 		t.Errorf("Revision(nil) = %d, %v", v, err)
 	}
-	if model.MaxRevision(rss) != 2 || model.LastRevision(rss) != 1 || model.ReplicaCount(rss) != 0 || model.HistoryTable(rss) == "" {
+	if model.MaxRevision(rss) != 2 || model.LastRevision(rss) != 1 || model.ReplicaCount(rss) != 0 {
 		t.Error("nil entries changed the sums")
 	}
 }

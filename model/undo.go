@@ -2,16 +2,12 @@ package model
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 )
-
-// ErrRollbackPaused is kubectl's refusal to undo a paused deployment.
-var ErrRollbackPaused = errors.New("you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again")
 
 // FindRevision picks the ReplicaSet `kubectl rollout undo --to-revision`
 // goes back to among rss, the ReplicaSets the deployment owns: the one at
@@ -58,20 +54,6 @@ func kubectlOrder(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) []*appsv1.Repl
 		all = append(all, newRS)
 	}
 	return all
-}
-
-// UndoCheck is what kubectl decides before patching an undo to rs: an error
-// for a paused deployment, or a skip message (printed after
-// "deployment.apps/<name> ") when the template already matches. toRevision is
-// the revision asked for, 0 when defaulted, as kubectl prints it.
-func UndoCheck(d *appsv1.Deployment, rs *appsv1.ReplicaSet, toRevision int64) (skip string, err error) {
-	if d.Spec.Paused {
-		return "", ErrRollbackPaused
-	}
-	if EqualIgnoreHash(&rs.Spec.Template, &d.Spec.Template) {
-		return fmt.Sprintf("skipped rollback (current template already matches revision %d)", toRevision), nil
-	}
-	return "", nil
 }
 
 // RollbackPatch is the JSON patch (application/json-patch+json) `kubectl

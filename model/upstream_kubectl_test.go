@@ -78,20 +78,3 @@ func TestUpstreamKubectlRollbackPatch(t *testing.T) {
 		})
 	}
 }
-
-func TestUpstreamKubectlRolloutHistoryOutput(t *testing.T) {
-	for _, c := range upstreamcases.ByGroup(t, "kubectl_rollout_history_output") {
-		t.Run(c.Name(), func(t *testing.T) {
-			var in struct {
-				Resource          string
-				Revision          int64
-				ViewHistoryOutput string
-			}
-			var want struct{ Stdout string }
-			c.Decode(t, &in, &want)
-			if got := model.RolloutHistoryOutput(in.Resource, in.Revision, in.ViewHistoryOutput); got != want.Stdout {
-				t.Errorf("RolloutHistoryOutput = %q, want %q", got, want.Stdout)
-			}
-		})
-	}
-}

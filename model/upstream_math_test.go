@@ -137,9 +137,8 @@ func TestUpstreamReplicaCounts(t *testing.T) {
 			t.Run(c.Name(), func(t *testing.T) {
 				var in struct{ ReplicaSets []rsCounts }
 				var want struct {
-					Spec        int32  `json:"GetReplicaCountForReplicaSets"`
-					Actual      int32  `json:"GetActualReplicaCountForReplicaSets"`
-					Terminating *int32 `json:"GetTerminatingReplicaCountForReplicaSets"`
+					Spec   int32 `json:"GetReplicaCountForReplicaSets"`
+					Actual int32 `json:"GetActualReplicaCountForReplicaSets"`
 				}
 				c.Decode(t, &in, &want)
 				var rss []*appsv1.ReplicaSet
@@ -151,16 +150,6 @@ func TestUpstreamReplicaCounts(t *testing.T) {
 				}
 				if got := model.ActualReplicaCount(rss); got != want.Actual {
 					t.Errorf("ActualReplicaCount = %d, want %d", got, want.Actual)
-				}
-				if group != "replica_counts_terminating" {
-					return
-				}
-				got := model.TerminatingReplicaCount(rss)
-				switch {
-				case want.Terminating == nil && got != nil:
-					t.Errorf("TerminatingReplicaCount = %d, want unknown (nil)", *got)
-				case want.Terminating != nil && (got == nil || *got != *want.Terminating):
-					t.Errorf("TerminatingReplicaCount = %v, want %d", got, *want.Terminating)
 				}
 			})
 		}

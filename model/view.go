@@ -147,7 +147,8 @@ type NodeRow struct {
 	Taints      []string
 	Pods        int // active pods bound to the node
 	UpToDate    bool
-	// Drain is the state of a drain or roll in progress, "" when none.
+	// Drain is the state of the node's drain (DrainDraining, DrainBlocked,
+	// DrainDrained or DrainFailed), "" when none was asked.
 	Drain string
 	// Progress is the drain and roll as the node's rollscope.dev
 	// annotations tell them.
@@ -190,10 +191,16 @@ type TimelineEntry struct {
 type DeploymentSummary struct {
 	Namespace, Name string
 	Replicas        int32
-	Updated         int32
-	Available       int32
-	Paused          bool
-	Done            bool
+	// Total is status.replicas: the pods of every revision the
+	// deployment counts, above Replicas while a rollout surges.
+	Total     int32
+	Updated   int32
+	Available int32
+	Paused    bool
+	// Status is `kubectl rollout status`'s sentence; Done is true once the
+	// rollout has finished.
+	Status string
+	Done   bool
 }
 
 // DiffLine is one line of a pod-template diff between two revisions.

@@ -2,6 +2,7 @@ package model
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -12,13 +13,15 @@ func (c *Cluster) Deployments() []DeploymentSummary {
 	defer c.mu.RUnlock()
 	out := make([]DeploymentSummary, 0, len(c.deployments))
 	for _, d := range c.deployments {
-		_, done := rolloutStatus(d)
+		status, done := rolloutStatus(d)
 		out = append(out, DeploymentSummary{
 			Namespace: d.Namespace, Name: d.Name,
 			Replicas:  DesiredReplicas(d),
+			Total:     d.Status.Replicas,
 			Updated:   d.Status.UpdatedReplicas,
 			Available: d.Status.AvailableReplicas,
 			Paused:    d.Spec.Paused,
+			Status:    status,
 			Done:      done,
 		})
 	}
@@ -26,4 +29,17 @@ func (c *Cluster) Deployments() []DeploymentSummary {
 		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name))
 	})
 	return out
+}
+
+// StatusLine is a deployment's line in rollscope's plain output, the same
+// embedded and live: "deployment/frontend 25 desired · 26 total · 3 updated
+// · 23 available — Waiting for deployment "frontend" rollout to finish: ...",
+// with PAUSED after the name of a paused deployment.
+func StatusLine(d DeploymentSummary) string {
+	paused := ""
+	if d.Paused {
+		paused = " PAUSED"
+	}
+	return fmt.Sprintf("deployment/%s%s %d desired · %d total · %d updated · %d available — %s",
+		d.Name, paused, d.Replicas, d.Total, d.Updated, d.Available, d.Status)
 }

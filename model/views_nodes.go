@@ -8,16 +8,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
-// Labels and annotations the node view reads.
-const (
-	// NodeGroupLabel names a node's instance group (kops' own label).
-	NodeGroupLabel = "kops.k8s.io/instancegroup"
-	// NodeSpecAnnotation records the group spec a node was created from.
-	NodeSpecAnnotation = Prefix + "node-spec"
-	// DrainAnnotation is the state of a drain or roll of the node in progress.
-	DrainAnnotation = Prefix + "drain"
-)
-
 // Nodes is the node list, by group then name.
 //
 // A node is up to date when its node-spec annotation is its group's newest
@@ -42,12 +32,12 @@ func (c *Cluster) Nodes() []NodeRow {
 		rows = append(rows, NodeRow{
 			Name:        n.Name,
 			Group:       group,
-			Ready:       nodeReady(n),
+			Ready:       NodeReady(n),
 			Schedulable: !n.Spec.Unschedulable,
 			Taints:      taints(n),
 			Pods:        c.activePodsOn(n.Name),
 			UpToDate:    !needsUpdate && (!hasSpec || newest[group] == "" || spec == newest[group]),
-			Drain:       n.Annotations[DrainAnnotation],
+			Drain:       n.Annotations[DrainStateAnnotation],
 			Progress:    nodeProgress(n),
 		})
 	}
@@ -102,15 +92,6 @@ func (c *Cluster) activePodsOn(node string) int {
 		}
 	}
 	return n
-}
-
-func nodeReady(n *corev1.Node) bool {
-	for _, c := range n.Status.Conditions {
-		if c.Type == corev1.NodeReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
 }
 
 // taints are written as kubectl describe writes them: "key=value:Effect",

@@ -8,27 +8,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
-// Annotations the drain and node-roll controllers keep on a node, as the
-// console reads them (engine/drain and engine/noderoll write them).
-const (
-	DrainRequestAnnotation  = Prefix + "drain-request"
-	DrainPodsLeftAnnotation = Prefix + "drain-pods-left"
-	DrainBlockedAnnotation  = Prefix + "drain-blocked"
-	DrainMessageAnnotation  = Prefix + "drain-message"
-	RollAnnotation          = Prefix + "roll"
-	RollStateAnnotation     = Prefix + "roll-state"
-	RollMessageAnnotation   = Prefix + "roll-message"
-	RollNodeAnnotation      = Prefix + "roll-node"
-)
-
-// Roll states that still have work to do; the others (stopped, failed,
-// finished) are the roll's last word.
-const (
-	RollRunning = "running"
-	RollPaused  = "paused"
-	RollWaiting = "waiting"
-)
-
 // NodeProgress is a node's drain and roll as its annotations tell them, so
 // the console shows the same thing after a restart as before it.
 type NodeProgress struct {
@@ -53,11 +32,11 @@ type NodeProgress struct {
 type NodeRoll struct {
 	// ID tells rolls apart (the time the roll was requested).
 	ID    string
-	State string // running, paused, waiting, stopped, failed, finished
+	State string // one of the Roll states: RollRunning ... RollFinished
 	// Message says why a roll failed or what a stop left behind.
 	Message string
-	// Step is the node's own step: "" (not started yet), "draining", or
-	// "drained" (left cordoned for the user's machinery to replace).
+	// Step is the node's own step: "" (not started yet), RollStepDraining,
+	// or RollStepDrained (left cordoned for the user's machinery to replace).
 	Step string
 	// Stepping is set for a roll that waits for n after every node.
 	Stepping bool
@@ -67,7 +46,7 @@ type NodeRoll struct {
 
 // Active reports whether the roll still has work to do.
 func (r NodeRoll) Active() bool {
-	return r.State == RollRunning || r.State == RollPaused || r.State == RollWaiting
+	return RollActive(r.State)
 }
 
 // rollSpec is the part of the roll annotation the console shows.
@@ -142,9 +121,9 @@ func GroupRolls(rows []NodeRow) []GroupRoll {
 		g := &out[i]
 		g.Left++
 		switch roll.Step {
-		case "draining":
+		case RollStepDraining:
 			g.Draining++
-		case "drained":
+		case RollStepDrained:
 			g.Drained++
 		}
 		if g.Message == "" {

@@ -24,13 +24,13 @@ func TestNodeProgressIsReadFromTheAnnotations(t *testing.T) {
 	c := model.NewCluster()
 	c.Apply(model.Batch{Objects: []runtime.Object{
 		annotatedNode("nodes-1", "nodes", map[string]string{
-			model.DrainRequestAnnotation: "{}", model.DrainAnnotation: "blocked", model.DrainPodsLeftAnnotation: "2",
+			model.DrainRequestAnnotation: "{}", model.DrainStateAnnotation: "blocked", model.DrainPodsLeftAnnotation: "2",
 			model.DrainBlockedAnnotation: blocked, model.RollAnnotation: roll, model.RollStateAnnotation: "waiting",
 			model.RollNodeAnnotation: "draining"}),
 		annotatedNode("nodes-2", "nodes", map[string]string{model.RollAnnotation: roll, model.RollStateAnnotation: "waiting"}),
 		annotatedNode("nodes-3", "nodes", map[string]string{model.RollAnnotation: roll, model.RollStateAnnotation: "running",
 			model.RollNodeAnnotation: "drained", model.RollMessageAnnotation: "left cordoned"}),
-		annotatedNode("other-1", "other", map[string]string{model.DrainAnnotation: "failed",
+		annotatedNode("other-1", "other", map[string]string{model.DrainStateAnnotation: "failed",
 			model.DrainMessageAnnotation: "drain did not complete within 10s"}),
 	}})
 	rows := c.Nodes()

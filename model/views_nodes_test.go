@@ -17,7 +17,7 @@ func TestNodes(t *testing.T) {
 	// created last from spec v2, so v1 nodes are outdated. The masters'
 	// group has two newest nodes on different specs: the greater one wins.
 	m.nodes[0].Spec.Unschedulable = true
-	m.nodes[0].Annotations[model.DrainAnnotation] = "evicting 2 pods"
+	m.nodes[0].Annotations[model.DrainStateAnnotation] = "evicting 2 pods"
 	m.nodes[1].Spec.Taints = []corev1.Taint{
 		{Key: "dedicated", Value: "web", Effect: corev1.TaintEffectNoSchedule},
 		{Key: "node.kubernetes.io/unreachable", Effect: corev1.TaintEffectNoExecute},

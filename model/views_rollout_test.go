@@ -155,9 +155,12 @@ func TestDeploymentsSortedWithProgress(t *testing.T) {
 	c := loaded(m.d, b, other)
 	got := c.Deployments()
 	want := []model.DeploymentSummary{
-		{Namespace: "a-team", Name: "zeta", Replicas: 1},
-		{Namespace: shop, Name: "api", Replicas: 2, Paused: true},
-		{Namespace: shop, Name: "frontend", Replicas: 4, Updated: 2, Available: 4},
+		{Namespace: "a-team", Name: "zeta", Replicas: 1,
+			Status: `Waiting for deployment "zeta" rollout to finish: 0 out of 1 new replicas have been updated...`},
+		{Namespace: shop, Name: "api", Replicas: 2, Paused: true,
+			Status: `Waiting for deployment "api" rollout to finish: 0 out of 2 new replicas have been updated...`},
+		{Namespace: shop, Name: "frontend", Replicas: 4, Total: 5, Updated: 2, Available: 4,
+			Status: `Waiting for deployment "frontend" rollout to finish: 2 out of 4 new replicas have been updated...`},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Deployments:\n got %+v\nwant %+v", got, want)

@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sort"
-	"strings"
+	"sync"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
-	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/utils/clock"
 
 	"rollscope/engine/embedded"
 	"rollscope/engine/scenario"
@@ -21,7 +19,8 @@ import (
 )
 
 // runPlain runs the embedded cluster in real time and prints a status line
-// for each deployment whenever it changes: the console for a pipe or a log.
+// for each deployment whenever it changes, stamped with the virtual time:
+// the console for a pipe or a log.
 func runPlain(ctx context.Context, out io.Writer, f *rootFlags, sc *scenario.Scenario) error {
 	ctx, stop := interruptible(ctx)
 	defer stop()
@@ -31,75 +30,33 @@ func runPlain(ctx context.Context, out io.Writer, f *rootFlags, sc *scenario.Sce
 		defer cancel()
 	}
 
-	clock := sim.NewClock(epoch)
-	api := memapi.New(memapi.Options{Clock: clock, Seed: seedOf(sc, f.seed)})
-	st := &statusPrinter{out: out, last: map[string]string{}}
-	cl, err := embedded.Start(ctx, api, clock, sc, embedded.Options{
-		Seed: f.seed,
-		OnAction: func(now time.Time, kind, target, result string) {
-			fmt.Fprintf(out, "[%7.1fs] action %s %s: %s\n", now.Sub(epoch).Seconds(), kind, target, result)
-		},
-	})
+	clk := sim.NewClock(epoch)
+	api := memapi.New(memapi.Options{Clock: clk, Seed: seedOf(sc, f.seed)})
+	p := newStatusPrinter(out, "", func(at time.Time) string { return fmt.Sprintf("%7.1fs", at.Sub(epoch).Seconds()) })
+	cl, err := embedded.Start(ctx, api, clk, sc, embedded.Options{Seed: f.seed, OnAction: p.action})
 	if err != nil {
 		return usageError{err}
 	}
-	st.listers = cl.Runner.Listers().Deployments
-	cl.Runner.Observe(st.observe)
 	fmt.Fprintf(out, "rollscope: embedded cluster, scenario %q at %gx real time (Ctrl-C to stop)\n", sc.Name, f.speed)
-	clock.SetSpeed(f.speed)
+
+	// The printer watches memapi through client-go informers, as the
+	// console does, a batch every tenth of a virtual second so that the
+	// stamps say when each change happened. It outlives the run by a
+	// moment, on a stopped clock, so that the last changes are printed too.
+	interval := min(max(time.Duration(float64(100*time.Millisecond)/f.speed), time.Millisecond), kubewatch.DefaultInterval)
+	watching, stopWatching := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan error, 1)
+	go func() { done <- p.watch(watching, api.Client(), kubewatch.Scope{}, clk, interval) }()
+	clk.SetSpeed(f.speed)
 	cl.Runner.RunRealtime(ctx)
-	return nil
+	clk.SetSpeed(0)
+	time.Sleep(3 * interval)
+	stopWatching()
+	return <-done
 }
 
-// statusPrinter prints one line per deployment when its rollout status changes.
-type statusPrinter struct {
-	out     io.Writer
-	listers interface {
-		List(labels.Selector) ([]*appsv1.Deployment, error)
-	}
-	last map[string]string
-}
-
-func (s *statusPrinter) observe(now time.Time, ev watch.Event) {
-	switch ev.Object.(type) {
-	case *appsv1.Deployment, *appsv1.ReplicaSet:
-	default:
-		return
-	}
-	if s.listers == nil {
-		return
-	}
-	ds, _ := s.listers.List(labels.Everything())
-	sort.Slice(ds, func(i, j int) bool { return ds[i].Name < ds[j].Name })
-	for _, d := range ds {
-		line := statusLine(d)
-		if s.last[d.Name] == line {
-			continue
-		}
-		s.last[d.Name] = line
-		fmt.Fprintf(s.out, "[%7.1fs] %s\n", now.Sub(epoch).Seconds(), line)
-	}
-}
-
-func statusLine(d *appsv1.Deployment) string {
-	msg, _, err := model.RolloutStatus(d, 0)
-	if err != nil {
-		msg = err.Error()
-	}
-	var spec int32 = 1
-	if d.Spec.Replicas != nil {
-		spec = *d.Spec.Replicas
-	}
-	paused := ""
-	if d.Spec.Paused {
-		paused = " PAUSED"
-	}
-	return fmt.Sprintf("deployment/%s%s %d desired · %d total · %d updated · %d available — %s",
-		d.Name, paused, spec, d.Status.Replicas, d.Status.UpdatedReplicas, d.Status.AvailableReplicas, strings.TrimSpace(msg))
-}
-
-// runLivePlain prints the status lines for a live cluster, from the same
-// watch bridge and model the console uses.
+// runLivePlain prints the status lines of a live cluster, stamped with the
+// wall clock; name, when set, limits them to that deployment.
 func runLivePlain(ctx context.Context, out io.Writer, f *rootFlags, name string) error {
 	quietClientGo()
 	conn, err := f.conn.Connect(ctx)
@@ -107,31 +64,55 @@ func runLivePlain(ctx context.Context, out io.Writer, f *rootFlags, name string)
 		return err
 	}
 	fmt.Fprintf(out, "rollscope: watching namespace %q of context %q (Ctrl-C to stop)\n", conn.Namespace, conn.Context)
-	cluster := model.NewCluster()
-	last := map[string]string{}
-	bridge := kubewatch.New(conn.Client, kubewatch.Scope{Namespace: conn.Namespace}, nil, func(b model.Batch) {
-		if !cluster.Apply(b) {
-			return
+	p := newStatusPrinter(out, name, func(at time.Time) string { return at.Format("15:04:05") })
+	return p.watch(ctx, conn.Client, kubewatch.Scope{Namespace: conn.Namespace}, nil, kubewatch.DefaultInterval)
+}
+
+// statusPrinter prints a deployment's model.StatusLine whenever it changes,
+// and the embedded cluster's scripted actions, each line after its stamp.
+type statusPrinter struct {
+	mu      sync.Mutex // the watch and the embedded runner both print
+	out     io.Writer
+	name    string // the one deployment to follow; "" follows all
+	stamp   func(time.Time) string
+	cluster *model.Cluster
+	last    map[string]string // namespace/name → its last line
+}
+
+func newStatusPrinter(out io.Writer, name string, stamp func(time.Time) string) *statusPrinter {
+	return &statusPrinter{out: out, name: name, stamp: stamp, cluster: model.NewCluster(), last: map[string]string{}}
+}
+
+// watch feeds the printer from the same watch bridge and model.Cluster the
+// console uses, a batch at most every interval, until ctx is done. clk
+// stamps the lines: the embedded cluster's virtual clock, or nil for the
+// wall clock.
+func (p *statusPrinter) watch(ctx context.Context, client kubernetes.Interface, scope kubewatch.Scope, clk clock.PassiveClock, interval time.Duration) error {
+	return kubewatch.New(client, scope, clk, p.batch, kubewatch.Options{Interval: interval}).Run(ctx)
+}
+
+func (p *statusPrinter) batch(b model.Batch) {
+	if !p.cluster.Apply(b) {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, d := range p.cluster.Deployments() {
+		if p.name != "" && d.Name != p.name {
+			continue
 		}
-		for _, d := range cluster.Deployments() {
-			if name != "" && d.Name != name {
-				continue
-			}
-			v, ok := cluster.Rollout(d.Namespace, d.Name, b.At)
-			if !ok {
-				continue
-			}
-			paused := ""
-			if d.Paused {
-				paused = " PAUSED"
-			}
-			line := fmt.Sprintf("deployment/%s%s %d desired · %d updated · %d available — %s",
-				d.Name, paused, d.Replicas, d.Updated, d.Available, strings.TrimSpace(v.Status))
-			if last[d.Namespace+"/"+d.Name] != line {
-				last[d.Namespace+"/"+d.Name] = line
-				fmt.Fprintf(out, "[%s] %s\n", b.At.Format("15:04:05"), line)
-			}
+		line, key := model.StatusLine(d), d.Namespace+"/"+d.Name
+		if p.last[key] == line {
+			continue
 		}
-	}, kubewatch.Options{})
-	return bridge.Run(ctx)
+		p.last[key] = line
+		fmt.Fprintf(p.out, "[%s] %s\n", p.stamp(b.At), line)
+	}
+}
+
+// action prints a scripted action of the embedded cluster as it is sent.
+func (p *statusPrinter) action(at time.Time, kind, target, result string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(p.out, "[%s] action %s %s: %s\n", p.stamp(at), kind, target, result)
 }

@@ -72,7 +72,7 @@ func (c *Controller) reconcileOldReplicaSets(ctx context.Context, allRSs, oldRSs
 	if model.ReplicaCount(oldRSs) == 0 {
 		return false, nil
 	}
-	minAvailable := model.DesiredReplicas(d) - model.MaxUnavailable(d)
+	minAvailable := model.MinAvailable(d)
 	newUnavailable := model.SpecReplicas(newRS) - newRS.Status.AvailableReplicas
 	maxScaledDown := model.ReplicaCount(allRSs) - minAvailable - newUnavailable
 	if maxScaledDown <= 0 {
@@ -120,7 +120,7 @@ func (c *Controller) cleanupUnhealthyReplicas(ctx context.Context, oldRSs []*app
 // scaleDownOldReplicaSetsForRollingUpdate removes available old pods, oldest
 // ReplicaSet first, while more than minAvailable pods are available in all.
 func (c *Controller) scaleDownOldReplicaSetsForRollingUpdate(ctx context.Context, allRSs, oldRSs []*appsv1.ReplicaSet, d *appsv1.Deployment) (int32, error) {
-	minAvailable := model.DesiredReplicas(d) - model.MaxUnavailable(d)
+	minAvailable := model.MinAvailable(d)
 	available := model.AvailableReplicaCount(allRSs)
 	if available <= minAvailable {
 		return 0, nil

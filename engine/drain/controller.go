@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -17,9 +16,10 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
+	"rollscope/model"
 )
 
-// Controller drains the nodes that carry AnnotationRequest. Its keys are
+// Controller drains the nodes that carry model.DrainRequestAnnotation. Its keys are
 // node names.
 type Controller struct {
 	env   *control.Env
@@ -29,8 +29,6 @@ type Controller struct {
 	// retryAt is when a pod a budget refused may be evicted again. It is
 	// only a pacing aid: after a restart refused pods are tried at once.
 	retryAt map[types.UID]time.Time
-
-	evictions atomic.Int64
 }
 
 // New returns a drain controller.
@@ -41,16 +39,13 @@ func New(env *control.Env) *Controller {
 // Name implements control.Controller.
 func (c *Controller) Name() string { return "drain-controller" }
 
-// Evictions is how many pods the controller has evicted or deleted so far.
-func (c *Controller) Evictions() int64 { return c.evictions.Load() }
-
 // Watches implements control.Controller: a node with a drain request, and
 // any pod leaving a node, queue the node.
 func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEventHandler {
 	c.queue = q
 	onNode := func(obj any) {
 		if n, ok := obj.(*corev1.Node); ok {
-			if _, requested := n.Annotations[AnnotationRequest]; requested {
+			if _, requested := n.Annotations[model.DrainRequestAnnotation]; requested {
 				q.Add(n.Name)
 			}
 		}
@@ -78,9 +73,9 @@ func (c *Controller) Sync(ctx context.Context, name string) error {
 	if err != nil {
 		return fmt.Errorf("drain: read node %s from the cache: %w", name, err)
 	}
-	raw, requested := node.Annotations[AnnotationRequest]
-	state := node.Annotations[AnnotationState]
-	if !requested || state == StateDrained || state == StateFailed {
+	raw, requested := node.Annotations[model.DrainRequestAnnotation]
+	state := node.Annotations[model.DrainStateAnnotation]
+	if !requested || model.DrainOver(state) {
 		return nil
 	}
 	now := c.env.Clock.Now()
@@ -91,7 +86,7 @@ func (c *Controller) Sync(ctx context.Context, name string) error {
 	if !node.Spec.Unschedulable || state == "" {
 		return c.cordon(ctx, node, now)
 	}
-	started, err := time.Parse(time.RFC3339Nano, node.Annotations[AnnotationStarted])
+	started, err := time.Parse(time.RFC3339Nano, node.Annotations[model.DrainStartedAnnotation])
 	if err != nil {
 		started = now // a hand-edited annotation: time from now
 	}
@@ -113,7 +108,7 @@ func (c *Controller) Sync(ctx context.Context, name string) error {
 	if len(left) == 0 {
 		c.env.Events.Eventf(node, corev1.EventTypeNormal, "Drained", "Node %s drained", name)
 		return c.record(ctx, node, map[string]string{
-			AnnotationState: StateDrained, AnnotationPodsLeft: "0", AnnotationBlocked: "", AnnotationMessage: plan.WarningText(),
+			model.DrainStateAnnotation: model.DrainDrained, model.DrainPodsLeftAnnotation: "0", model.DrainBlockedAnnotation: "", model.DrainMessageAnnotation: plan.WarningText(),
 		})
 	}
 	if opts.Timeout > 0 {
@@ -124,17 +119,17 @@ func (c *Controller) Sync(ctx context.Context, name string) error {
 		}
 		c.queue.AddAfter(name, deadline.Sub(now))
 	}
-	st := StateDraining
+	st := model.DrainDraining
 	var why []string
 	for _, b := range blocked {
 		why = append(why, b.String())
 	}
 	if len(blocked) > 0 {
-		st = StateBlocked
+		st = model.DrainBlocked
 		c.queue.AddAfter(name, c.nextRetry(now))
 	}
 	return c.record(ctx, node, map[string]string{
-		AnnotationState: st, AnnotationPodsLeft: strconv.Itoa(len(left)), AnnotationBlocked: strings.Join(why, "; "), AnnotationMessage: plan.WarningText(),
+		model.DrainStateAnnotation: st, model.DrainPodsLeftAnnotation: strconv.Itoa(len(left)), model.DrainBlockedAnnotation: strings.Join(why, "; "), model.DrainMessageAnnotation: plan.WarningText(),
 	})
 }
 
@@ -142,9 +137,9 @@ func (c *Controller) Sync(ctx context.Context, name string) error {
 func (c *Controller) cordon(ctx context.Context, node *corev1.Node, now time.Time) error {
 	n := node.DeepCopy()
 	n.Spec.Unschedulable = true
-	n.Annotations[AnnotationState] = StateDraining
-	if _, ok := n.Annotations[AnnotationStarted]; !ok {
-		n.Annotations[AnnotationStarted] = now.UTC().Format(time.RFC3339Nano)
+	n.Annotations[model.DrainStateAnnotation] = model.DrainDraining
+	if _, ok := n.Annotations[model.DrainStartedAnnotation]; !ok {
+		n.Annotations[model.DrainStartedAnnotation] = now.UTC().Format(time.RFC3339Nano)
 	}
 	if _, err := c.env.Client.CoreV1().Nodes().Update(ctx, n, metav1.UpdateOptions{}); err != nil {
 		return fmt.Errorf("drain: unable to cordon node %q (it is retried): %w", node.Name, err)
@@ -175,7 +170,6 @@ func (c *Controller) evict(ctx context.Context, pods []*corev1.Pod, o Options, n
 		switch {
 		case err == nil:
 			delete(c.retryAt, pod.UID)
-			c.evictions.Add(1)
 			left = append(left, name) // until it is gone
 		case apierrors.IsNotFound(err):
 			delete(c.retryAt, pod.UID)
@@ -249,7 +243,7 @@ func (c *Controller) nextRetry(now time.Time) time.Duration {
 
 func (c *Controller) fail(ctx context.Context, node *corev1.Node, msg string) error {
 	c.env.Events.Eventf(node, corev1.EventTypeWarning, "DrainFailed", "Unable to drain node %q: %s", node.Name, msg)
-	return c.record(ctx, node, map[string]string{AnnotationState: StateFailed, AnnotationMessage: msg, AnnotationBlocked: ""})
+	return c.record(ctx, node, map[string]string{model.DrainStateAnnotation: model.DrainFailed, model.DrainMessageAnnotation: msg, model.DrainBlockedAnnotation: ""})
 }
 
 // record writes the given annotations ("" removes one) when any differs.

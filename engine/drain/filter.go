@@ -9,6 +9,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"rollscope/model"
 )
 
 // Messages of kubectl drain's pod filters; tools and people grep for them.
@@ -20,9 +22,6 @@ const (
 	msgUnreplicated       = "Pods that declare no controller (use --force to override)"
 	msgDeletingUnreplicat = "deleting Pods that declare no controller"
 )
-
-// mirrorAnnotation marks a static pod's mirror in the API.
-const mirrorAnnotation = "kubernetes.io/config.mirror"
 
 // verdict is one filter's decision about one pod.
 type verdict struct {
@@ -159,7 +158,7 @@ func daemonSetPod(pod *corev1.Pod, o Options, daemonSets DaemonSetLookup) verdic
 }
 
 func mirrorPod(pod *corev1.Pod) verdict {
-	if _, ok := pod.Annotations[mirrorAnnotation]; ok {
+	if _, ok := pod.Annotations[model.MirrorPodAnnotation]; ok {
 		return verdict{kind: skip}
 	}
 	return verdict{evict: true}

@@ -8,32 +8,9 @@ import (
 	"rollscope/model"
 )
 
-// Annotations the drain controller reads and writes on a node.
-const (
-	// AnnotationRequest asks for a drain; its value is Options as JSON.
-	AnnotationRequest = model.Prefix + "drain-request"
-	// AnnotationState is the drain's state (one of the State constants);
-	// model.NodeRow.Drain shows it.
-	AnnotationState = model.DrainAnnotation
-	// AnnotationStarted is when the drain started (RFC 3339), for Timeout.
-	AnnotationStarted = model.Prefix + "drain-started"
-	// AnnotationPodsLeft is how many pods the drain still waits for.
-	AnnotationPodsLeft = model.Prefix + "drain-pods-left"
-	// AnnotationBlocked names the pods a PodDisruptionBudget refuses to let
-	// go, with the budget and the disruptions it allows, "; "-separated.
-	AnnotationBlocked = model.Prefix + "drain-blocked"
-	// AnnotationMessage is why a drain failed, or the warnings of one that
-	// succeeded ("ignoring DaemonSet-managed Pods: ...").
-	AnnotationMessage = model.Prefix + "drain-message"
-)
-
-// States of a drain, the values of AnnotationState.
-const (
-	StateDraining = "draining" // evicting, or waiting for evicted pods to go
-	StateBlocked  = "blocked"  // a PodDisruptionBudget refuses an eviction; retried every 5 s
-	StateDrained  = "drained"  // every pod that had to go is gone; the node stays cordoned
-	StateFailed   = "failed"   // refused pods, timed out, or invalid options; the node stays cordoned
-)
+// AnnotationRequest is model.DrainRequestAnnotation, under the name
+// rollscope's older callers know; new code uses model's.
+const AnnotationRequest = model.DrainRequestAnnotation
 
 // RetryDelay is how long a drain waits before evicting again a pod whose
 // PodDisruptionBudget refused (kubectl's EvictErrorRetryDelay).

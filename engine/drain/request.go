@@ -8,10 +8,12 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/util/retry"
+
+	"rollscope/model"
 )
 
 // progress are the annotations a drain writes; a new request clears them.
-var progress = []string{AnnotationState, AnnotationStarted, AnnotationPodsLeft, AnnotationBlocked, AnnotationMessage}
+var progress = []string{model.DrainStateAnnotation, model.DrainStartedAnnotation, model.DrainPodsLeftAnnotation, model.DrainBlockedAnnotation, model.DrainMessageAnnotation}
 
 // Request asks the drain controller to drain node with o, replacing any
 // earlier request and its recorded outcome. It is what the console's `d` and
@@ -24,23 +26,7 @@ func Request(ctx context.Context, c kubernetes.Interface, node string, o Options
 		for _, k := range progress {
 			delete(ann, k)
 		}
-		ann[AnnotationRequest] = o.encode()
-	})
-}
-
-// Cancel withdraws a drain request. The node stays cordoned and the pods
-// already evicted stay gone; the recorded outcome is kept, with "cancelled"
-// as its message when the drain had not finished.
-func Cancel(ctx context.Context, c kubernetes.Interface, node string) error {
-	return update(ctx, c, node, "cancel the drain of", func(ann map[string]string) {
-		if _, ok := ann[AnnotationRequest]; !ok {
-			return
-		}
-		delete(ann, AnnotationRequest)
-		if s := ann[AnnotationState]; s != StateDrained && s != StateFailed {
-			ann[AnnotationState] = StateFailed
-			ann[AnnotationMessage] = "drain cancelled; the node stays cordoned"
-		}
+		ann[model.DrainRequestAnnotation] = o.encode()
 	})
 }
 

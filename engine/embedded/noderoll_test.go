@@ -23,7 +23,6 @@ import (
 
 	"rollscope/engine/drain"
 	"rollscope/engine/embedded"
-	"rollscope/engine/nodegroup"
 	"rollscope/engine/noderoll"
 	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
@@ -61,15 +60,6 @@ type rollRun struct {
 	// when an up-to-date node was first Ready.
 	detachedAt      []time.Time
 	firstFreshReady time.Time
-}
-
-func ready(n *corev1.Node) bool {
-	for _, c := range n.Status.Conditions {
-		if c.Type == corev1.NodeReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
 }
 
 func startRollRun(t testing.TB, src string) *rollRun {
@@ -157,20 +147,20 @@ func (r *rollRun) observe(now time.Time, ev watch.Event) {
 					tainted++
 				}
 			}
-			if _, outdated := n.Annotations[model.NeedsUpdateAnnotation]; !outdated && ready(n) && r.firstFreshReady.IsZero() {
+			if _, outdated := n.Annotations[model.NeedsUpdateAnnotation]; !outdated && model.NodeReady(n) && r.firstFreshReady.IsZero() {
 				r.firstFreshReady = now
 			}
-			if n.Annotations[nodegroup.AnnotationDetached] == "true" && !r.everDetached[n.Name] {
+			if n.Annotations[model.DetachedAnnotation] == "true" && !r.everDetached[n.Name] {
 				r.detachedAt = append(r.detachedAt, now)
 			}
-			if n.Annotations[noderoll.AnnotationNode] == noderoll.NodeDraining || isDraining(n) {
+			if n.Annotations[model.RollNodeAnnotation] == model.RollStepDraining || isDraining(n) {
 				draining++
 			}
-			if n.Annotations[nodegroup.AnnotationDetached] == "true" {
+			if n.Annotations[model.DetachedAnnotation] == "true" {
 				detached++
 				r.everDetached[n.Name] = true
 			}
-			if b := n.Annotations[drain.AnnotationBlocked]; b != "" && (len(r.blocked) == 0 || r.blocked[len(r.blocked)-1] != b) {
+			if b := n.Annotations[model.DrainBlockedAnnotation]; b != "" && (len(r.blocked) == 0 || r.blocked[len(r.blocked)-1] != b) {
 				r.blocked = append(r.blocked, b)
 			}
 		}
@@ -191,8 +181,8 @@ func (r *rollRun) observe(now time.Time, ev watch.Event) {
 }
 
 func isDraining(n *corev1.Node) bool {
-	s := n.Annotations[drain.AnnotationState]
-	return s == drain.StateDraining || s == drain.StateBlocked
+	s := n.Annotations[model.DrainStateAnnotation]
+	return s == model.DrainDraining || s == model.DrainBlocked
 }
 
 // checkBudgets counts a violation whenever a budget, once met, has fewer
@@ -479,13 +469,13 @@ func TestSteppedRollWaitsForContinueAndStopLeavesTheRest(t *testing.T) {
 	r.requestRoll("pool", noderoll.Options{Step: true})
 	state := func() string {
 		for _, n := range r.nodes() {
-			if s, ok := n.Annotations[noderoll.AnnotationState]; ok {
+			if s, ok := n.Annotations[model.RollStateAnnotation]; ok {
 				return s
 			}
 		}
 		return ""
 	}
-	r.runUntil(10*time.Minute, "waiting after the first node", func() bool { return state() == noderoll.StateWaiting })
+	r.runUntil(10*time.Minute, "waiting after the first node", func() bool { return state() == model.RollWaiting })
 	if len(r.terminated) != 1 {
 		t.Fatalf("terminated %v before the first continue, want one node", r.terminated)
 	}
@@ -496,14 +486,14 @@ func TestSteppedRollWaitsForContinueAndStopLeavesTheRest(t *testing.T) {
 	// The waiting state survives a restart.
 	r.restart()
 	r.runFor(time.Minute)
-	if len(r.terminated) != 1 || state() != noderoll.StateWaiting {
+	if len(r.terminated) != 1 || state() != model.RollWaiting {
 		t.Fatalf("after a restart: terminated %v, state %q; want still waiting", r.terminated, state())
 	}
 	ctx := context.Background()
 	if err := noderoll.Continue(ctx, r.api.Client(), "pool"); err != nil {
 		t.Fatal(err)
 	}
-	r.runUntil(10*time.Minute, "waiting after the second node", func() bool { return state() == noderoll.StateWaiting && len(r.terminated) == 2 })
+	r.runUntil(10*time.Minute, "waiting after the second node", func() bool { return state() == model.RollWaiting && len(r.terminated) == 2 })
 	if err := noderoll.Stop(ctx, r.api.Client(), "pool"); err != nil {
 		t.Fatal(err)
 	}
@@ -512,11 +502,11 @@ func TestSteppedRollWaitsForContinueAndStopLeavesTheRest(t *testing.T) {
 		t.Errorf("after stop: terminated %v, outdated %v; want two replaced and two untouched", r.terminated, r.outdated())
 	}
 	for _, n := range r.nodes() {
-		if _, in := n.Annotations[noderoll.AnnotationRoll]; in && (n.Spec.Unschedulable || n.Annotations[drain.AnnotationRequest] != "") {
-			t.Errorf("stop touched node %s: unschedulable %v, drain %q", n.Name, n.Spec.Unschedulable, n.Annotations[drain.AnnotationRequest])
+		if _, in := n.Annotations[model.RollAnnotation]; in && (n.Spec.Unschedulable || n.Annotations[model.DrainRequestAnnotation] != "") {
+			t.Errorf("stop touched node %s: unschedulable %v, drain %q", n.Name, n.Spec.Unschedulable, n.Annotations[model.DrainRequestAnnotation])
 		}
 	}
-	if s := state(); s != noderoll.StateStopped {
+	if s := state(); s != model.RollStopped {
 		t.Errorf("state %q, want stopped", s)
 	}
 	if err := noderoll.Continue(ctx, r.api.Client(), "pool"); err == nil || !strings.Contains(err.Error(), "it is stopped") {
@@ -559,7 +549,7 @@ func TestBadInputSaysWhatIsWrong(t *testing.T) {
 			t.Errorf("error %v", err)
 		}
 		for _, n := range r.nodes() {
-			if _, ok := n.Annotations[noderoll.AnnotationRoll]; ok {
+			if _, ok := n.Annotations[model.RollAnnotation]; ok {
 				t.Errorf("a refused roll left its annotation on %s", n.Name)
 			}
 		}
@@ -577,15 +567,15 @@ func TestBadInputSaysWhatIsWrong(t *testing.T) {
 			t.Fatal(err)
 		}
 		r.runFor(29 * time.Second)
-		if s := r.node(busy).Annotations[drain.AnnotationState]; s != drain.StateBlocked {
+		if s := r.node(busy).Annotations[model.DrainStateAnnotation]; s != model.DrainBlocked {
 			t.Fatalf("state %q before the timeout, want blocked", s)
 		}
 		r.runFor(2 * time.Second)
 		n := r.node(busy)
-		msg := n.Annotations[drain.AnnotationMessage]
-		if n.Annotations[drain.AnnotationState] != drain.StateFailed || !strings.Contains(msg, "drain did not finish within 30s") ||
+		msg := n.Annotations[model.DrainMessageAnnotation]
+		if n.Annotations[model.DrainStateAnnotation] != model.DrainFailed || !strings.Contains(msg, "drain did not finish within 30s") ||
 			!strings.Contains(msg, "the node stays cordoned") {
-			t.Errorf("state %q message %q, want failed and a message naming the timeout", n.Annotations[drain.AnnotationState], msg)
+			t.Errorf("state %q message %q, want failed and a message naming the timeout", n.Annotations[model.DrainStateAnnotation], msg)
 		}
 		if !n.Spec.Unschedulable {
 			t.Error("a timed-out drain uncordoned the node; it must say it stays cordoned and keep it so")
@@ -600,8 +590,8 @@ func TestRollFailsOnATimedOutDrainAndSaysWhatItLeft(t *testing.T) {
 	r.finish()
 	var msg string
 	for _, n := range r.nodes() {
-		if n.Annotations[noderoll.AnnotationState] == noderoll.StateFailed {
-			msg = n.Annotations[noderoll.AnnotationMessage]
+		if n.Annotations[model.RollStateAnnotation] == model.RollFailed {
+			msg = n.Annotations[model.RollMessageAnnotation]
 		}
 	}
 	if !strings.Contains(msg, "drain did not finish within 1m0s") || !strings.Contains(msg, "stays cordoned, the nodes not yet rolled are untouched") {
@@ -646,7 +636,7 @@ func TestUpstreamKopsRollingUpdateCases(t *testing.T) {
 			for i := range c.group.Count - c.group.NeedUpdate {
 				n := r.node(fmt.Sprintf("%s-%d", c.group.Name, i))
 				delete(n.Annotations, model.NeedsUpdateAnnotation)
-				n.Annotations[nodegroup.AnnotationSpec] = "v2"
+				n.Annotations[model.NodeSpecAnnotation] = "v2"
 				if _, err := r.api.Client().CoreV1().Nodes().Update(context.Background(), n, metav1.UpdateOptions{}); err != nil {
 					t.Fatal(err)
 				}
@@ -781,9 +771,9 @@ actions:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n.Annotations[drain.AnnotationState] != drain.StateDrained || !n.Spec.Unschedulable || n.Annotations[drain.AnnotationPodsLeft] != "0" {
+	if n.Annotations[model.DrainStateAnnotation] != model.DrainDrained || !n.Spec.Unschedulable || n.Annotations[model.DrainPodsLeftAnnotation] != "0" {
 		t.Errorf("pool-1 state %q unschedulable %v pods left %q, want drained, cordoned, 0",
-			n.Annotations[drain.AnnotationState], n.Spec.Unschedulable, n.Annotations[drain.AnnotationPodsLeft])
+			n.Annotations[model.DrainStateAnnotation], n.Spec.Unschedulable, n.Annotations[model.DrainPodsLeftAnnotation])
 	}
 	if pods, _ := c.Runner.Listers().PodIndex.ByIndex("spec.nodeName", "pool-1"); len(pods) != 0 {
 		t.Errorf("%d pods still on pool-1", len(pods))
@@ -840,7 +830,7 @@ func TestDisableEvictionDeletesDespiteTheBudget(t *testing.T) {
 	if err := drain.Request(context.Background(), r.api.Client(), busy, drain.Options{DisableEviction: true}); err != nil {
 		t.Fatal(err)
 	}
-	r.runUntil(time.Minute, "drained", func() bool { return r.node(busy).Annotations[drain.AnnotationState] == drain.StateDrained })
+	r.runUntil(time.Minute, "drained", func() bool { return r.node(busy).Annotations[model.DrainStateAnnotation] == model.DrainDrained })
 	if len(r.blocked) != 0 {
 		t.Errorf("a drain with eviction disabled was blocked: %v", r.blocked)
 	}
@@ -856,15 +846,15 @@ actions:
 `
 	r := startRollRun(t, src)
 	r.runFor(4 * time.Minute)
-	state := func() string { return r.node(r.outdated()[0]).Annotations[noderoll.AnnotationState] }
-	if len(r.terminated) != 1 || state() != noderoll.StateWaiting {
+	state := func() string { return r.node(r.outdated()[0]).Annotations[model.RollStateAnnotation] }
+	if len(r.terminated) != 1 || state() != model.RollWaiting {
 		t.Fatalf("before nextNode: terminated %v, roll %q; want one node replaced and the roll waiting", r.terminated, state())
 	}
 	if r.maxDraining != 1 {
 		t.Errorf("%d nodes drained at once in step mode (maxUnavailable 2), want 1", r.maxDraining)
 	}
 	r.runFor(5 * time.Minute)
-	if len(r.terminated) != 2 || len(r.outdated()) != 1 || state() != noderoll.StateWaiting {
+	if len(r.terminated) != 2 || len(r.outdated()) != 1 || state() != model.RollWaiting {
 		t.Fatalf("after one nextNode: terminated %v, outdated %v, roll %q; want a second node replaced and the roll waiting again", r.terminated, r.outdated(), state())
 	}
 	r.requireNoBudgetViolations()

@@ -10,6 +10,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
+	"rollscope/model"
 )
 
 // Options says which nodes a kubelet runs.
@@ -91,7 +92,7 @@ func (k *Kubelet) Watches(q control.Queue) map[control.Kind]cache.ResourceEventH
 			UpdateFunc: func(oldObj, newObj any) {
 				old, ok1 := oldObj.(*corev1.Node)
 				n, ok2 := newObj.(*corev1.Node)
-				if ok1 && ok2 && k.serves(n.Name) && nodeReady(old) != nodeReady(n) {
+				if ok1 && ok2 && k.serves(n.Name) && model.NodeReady(old) != model.NodeReady(n) {
 					q.Add(n.Name)
 				}
 			},
@@ -130,16 +131,6 @@ func equalGrace(a, b *int64) bool {
 
 // isNodeKey tells a node's key from a pod's "namespace/name".
 func isNodeKey(key string) bool { return !strings.Contains(key, "/") }
-
-// nodeReady reports whether the node's Ready condition is True.
-func nodeReady(n *corev1.Node) bool {
-	for _, c := range n.Status.Conditions {
-		if c.Type == corev1.NodeReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
-}
 
 // ruleFor returns the rule of an image, matched once per image.
 func (k *Kubelet) ruleFor(image string) ImageRule {

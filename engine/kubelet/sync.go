@@ -12,6 +12,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
+	"rollscope/model"
 )
 
 // maxStepsPerSync bounds how many steps one container catches up on in a
@@ -48,7 +49,7 @@ func (k *Kubelet) Sync(ctx context.Context, key string) error {
 	if err != nil {
 		return fmt.Errorf("kubelet: read node %s of pod %s from the cache: %w", pod.Spec.NodeName, key, err)
 	}
-	if !nodeReady(node) {
+	if !model.NodeReady(node) {
 		// A node whose kubelet is not up makes no progress; the node's own
 		// key wakes its pods when it becomes Ready.
 		return nil
@@ -75,7 +76,7 @@ func (k *Kubelet) syncNode(name string) error {
 	if err != nil {
 		return fmt.Errorf("kubelet: read node %s from the cache: %w", name, err)
 	}
-	if !nodeReady(node) {
+	if !model.NodeReady(node) {
 		return nil
 	}
 	pods, err := k.env.Listers.PodIndex.ByIndex(control.IndexByNode, name)

@@ -14,6 +14,7 @@ import (
 
 	"rollscope/engine/kubelet"
 	"rollscope/engine/nodegroup"
+	"rollscope/model"
 )
 
 // Nodes are hollow nodes: the node groups' nodes and the kubelets that run
@@ -68,7 +69,7 @@ func (n Nodes) Delete(ctx context.Context, client kubernetes.Interface) error {
 	for _, g := range n.Groups {
 		names = append(names, g.Name)
 	}
-	req, err := labels.NewRequirement(nodegroup.LabelGroup, selection.In, names)
+	req, err := labels.NewRequirement(model.NodeGroupLabel, selection.In, names)
 	if err != nil {
 		return fmt.Errorf("selecting the nodes of groups %v: %w", names, err)
 	}

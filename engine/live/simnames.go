@@ -131,8 +131,8 @@ func (h hollowNames) scenarioLabels(labels map[string]string) map[string]string 
 	for k, v := range labels {
 		out[k] = v
 	}
-	if g, ok := strings.CutPrefix(out[nodegroup.LabelGroup], h.prefix); ok {
-		out[nodegroup.LabelGroup] = g
+	if g, ok := strings.CutPrefix(out[model.NodeGroupLabel], h.prefix); ok {
+		out[model.NodeGroupLabel] = g
 	}
 	return out
 }

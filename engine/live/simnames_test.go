@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	"rollscope/engine/nodegroup"
+	"rollscope/model"
 )
 
 func TestNamespaceForNamesTheScenarioInADNSLabel(t *testing.T) {
@@ -74,17 +75,17 @@ func TestHollowGroupsAreTheRunsOwn(t *testing.T) {
 func TestTheTraceShowsHollowNodesUnderTheScenariosNames(t *testing.T) {
 	h := testNames()
 	ours := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "sim-b2c4d-nodes-0", Labels: map[string]string{
-		nodegroup.LabelGroup: "sim-b2c4d-nodes", LabelSimulation: "rollscope-sim-web-b2c4d"}}}
+		model.NodeGroupLabel: "sim-b2c4d-nodes", LabelSimulation: "rollscope-sim-web-b2c4d"}}}
 	theirs := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "worker-1"}}
 	otherRun := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "sim-zzzzz-nodes-0", Labels: map[string]string{LabelSimulation: "rollscope-sim-web-zzzzz"}}}
 	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "web-1", Namespace: "rollscope-sim-web-b2c4d"}, Spec: corev1.PodSpec{NodeName: "sim-b2c4d-nodes-0"}}
 
 	ev, ok := h.forTrace(watch.Event{Type: watch.Modified, Object: ours})
 	n, _ := ev.Object.(*corev1.Node)
-	if !ok || n == nil || n.Name != "nodes-0" || n.Labels[nodegroup.LabelGroup] != "nodes" {
+	if !ok || n == nil || n.Name != "nodes-0" || n.Labels[model.NodeGroupLabel] != "nodes" {
 		t.Errorf("the run's node is shown as %+v (shown %v), want nodes-0 of group nodes", ev.Object, ok)
 	}
-	if ours.Name != "sim-b2c4d-nodes-0" || ours.Labels[nodegroup.LabelGroup] != "sim-b2c4d-nodes" {
+	if ours.Name != "sim-b2c4d-nodes-0" || ours.Labels[model.NodeGroupLabel] != "sim-b2c4d-nodes" {
 		t.Errorf("the cached node was changed: %+v", ours.ObjectMeta)
 	}
 	for _, other := range []*corev1.Node{theirs, otherRun} {

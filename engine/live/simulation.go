@@ -23,6 +23,7 @@ import (
 	"rollscope/engine/play"
 	"rollscope/engine/rollingupdate"
 	"rollscope/engine/scenario"
+	"rollscope/model"
 )
 
 // Simulation plays a scenario on a live cluster in real time: its objects
@@ -251,7 +252,7 @@ func (r *Run) nodesReady() bool {
 	ready := map[string]int{}
 	nodes, _ := r.runner.Listers().Nodes.List(everything())
 	for _, n := range nodes {
-		if nodeReady(n) && !notReadyTaint(n) {
+		if model.NodeReady(n) && !notReadyTaint(n) {
 			ready[nodegroup.GroupOf(n)]++
 		}
 	}
@@ -263,15 +264,9 @@ func (r *Run) nodesReady() bool {
 	return true
 }
 
-func nodeReady(n *corev1.Node) bool {
-	for _, c := range n.Status.Conditions {
-		if c.Type == corev1.NodeReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
-}
-
+// notReadyTaint is not readiness: a node's Ready condition turns True before
+// the node lifecycle takes off its node.kubernetes.io/not-ready taint, and
+// until then the scheduler keeps pods off it, so a run waits for both.
 func notReadyTaint(n *corev1.Node) bool {
 	for _, t := range n.Spec.Taints {
 		if t.Key == corev1.TaintNodeNotReady {

@@ -19,9 +19,9 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
 
-	"rollscope/engine/drain"
 	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
+	"rollscope/model"
 )
 
 const testScenario = `name: web
@@ -175,7 +175,7 @@ func TestSimulationCleansUpWhenInterrupted(t *testing.T) {
 	drained, err := client.CoreV1().Nodes().Get(ctx, "sim-"+run.Namespace[len(run.Namespace)-5:]+"-nodes-1", metav1.GetOptions{})
 	if err != nil {
 		t.Errorf("the run's node nodes-1: %v", err)
-	} else if _, asked := drained.Annotations[drain.AnnotationRequest]; !asked {
+	} else if _, asked := drained.Annotations[model.DrainRequestAnnotation]; !asked {
 		t.Errorf("the drain was not asked of the run's node: annotations %v", drained.Annotations)
 	}
 

@@ -7,6 +7,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"rollscope/model"
 )
 
 // syncNode boots one of the groups' nodes: NotReady and tainted for the
@@ -37,7 +39,7 @@ func (c *Controller) syncNode(ctx context.Context, name string) error {
 			since = now
 		}
 		updated := node.DeepCopy()
-		updated.Status = nodeStatus(g, node, pos, max(nodeIndex(g.Name, name), 0), node.Annotations[AnnotationSpec], since, false)
+		updated.Status = nodeStatus(g, node, pos, max(nodeIndex(g.Name, name), 0), node.Annotations[model.NodeSpecAnnotation], since, false)
 		if _, err := c.env.Client.CoreV1().Nodes().UpdateStatus(ctx, updated, metav1.UpdateOptions{}); err != nil {
 			return fmt.Errorf("node group %s: post the status of node %s (it is retried): %w", g.Name, name, err)
 		}

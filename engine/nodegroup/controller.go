@@ -10,6 +10,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
+	"rollscope/model"
 )
 
 // DefaultLaunchDelay is how long the cloud takes from terminating a group's
@@ -82,7 +83,7 @@ func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEve
 				// replacement without waiting for its next unrelated sync.
 				old, ok1 := oldObj.(*corev1.Node)
 				n, ok2 := newObj.(*corev1.Node)
-				if ok1 && ok2 && c.owns(n) && old.Annotations[AnnotationDetached] != n.Annotations[AnnotationDetached] {
+				if ok1 && ok2 && c.owns(n) && old.Annotations[model.DetachedAnnotation] != n.Annotations[model.DetachedAnnotation] {
 					q.Add(groupKeyPrefix + GroupOf(n))
 				}
 			},

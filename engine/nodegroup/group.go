@@ -5,6 +5,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"rollscope/model"
 )
 
 // Roles of a group, as kops names them.
@@ -16,14 +18,9 @@ const (
 	RoleBastion      = "Bastion"
 )
 
-// Labels and annotations that tie a node to its group.
-const (
-	// LabelGroup names the instance group of a node (kops' own label).
-	LabelGroup = "kops.k8s.io/instancegroup"
-	// AnnotationSpec records the group spec a node was created from; a node
-	// is up to date when it equals the group's current Spec.
-	AnnotationSpec = "rollscope.dev/node-spec"
-)
+// LabelGroup is model.NodeGroupLabel, under the name rollscope's older
+// callers know; new code uses model's.
+const LabelGroup = model.NodeGroupLabel
 
 // Group is a kops-style instance group.
 type Group struct {

@@ -31,15 +31,15 @@ func TestGroupCreatesItsFirstNodesBootingFromTheInitialSpec(t *testing.T) {
 	n := h.node("nodes-1")
 	wantLabels := map[string]string{
 		"kubernetes.io/hostname": "nodes-1", "kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64",
-		"node-role.kubernetes.io/node": "", LabelGroup: "nodes", "tier": "web",
+		"node-role.kubernetes.io/node": "", model.NodeGroupLabel: "nodes", "tier": "web",
 	}
 	if !reflect.DeepEqual(n.Labels, wantLabels) {
 		t.Errorf("labels = %v, want %v", n.Labels, wantLabels)
 	}
-	if n.Annotations[AnnotationSpec] != "v1.35.2" {
-		t.Errorf("spec annotation %q, want the initial spec", n.Annotations[AnnotationSpec])
+	if n.Annotations[model.NodeSpecAnnotation] != "v1.35.2" {
+		t.Errorf("spec annotation %q, want the initial spec", n.Annotations[model.NodeSpecAnnotation])
 	}
-	if UpToDate(n, []Group{workers}) {
+	if n.Annotations[model.NodeSpecAnnotation] == workers.Spec {
 		t.Error("a node of the initial spec is up to date")
 	}
 	if _, marked := n.Annotations[model.NeedsUpdateAnnotation]; !marked {
@@ -101,8 +101,8 @@ func TestTerminatedNodeIsReplacedWithTheCurrentSpecAfterTheLaunchDelay(t *testin
 		t.Fatalf("nodes = %v, want %v: a replacement takes the next unused index", got, want)
 	}
 	n := h.node("nodes-3")
-	if _, marked := n.Annotations[model.NeedsUpdateAnnotation]; n.Annotations[AnnotationSpec] != "v1.36.3" || !UpToDate(n, []Group{workers}) || marked {
-		t.Errorf("replacement spec %q (annotations %v), want the group's current spec, not marked for update", n.Annotations[AnnotationSpec], n.Annotations)
+	if _, marked := n.Annotations[model.NeedsUpdateAnnotation]; n.Annotations[model.NodeSpecAnnotation] != "v1.36.3" || marked {
+		t.Errorf("replacement spec %q (annotations %v), want the group's current spec, not marked for update", n.Annotations[model.NodeSpecAnnotation], n.Annotations)
 	}
 	if n.Status.NodeInfo.KubeletVersion != "v1.36.3" {
 		t.Errorf("replacement kubeletVersion %q", n.Status.NodeInfo.KubeletVersion)
@@ -143,7 +143,7 @@ func TestDetachedNodeIsReplacedButKept(t *testing.T) {
 	h := newHarness(t, []Group{workers}, nil)
 	h.runFor(time.Minute)
 	n := h.node("nodes-0")
-	n.Annotations[AnnotationDetached] = "true"
+	n.Annotations[model.DetachedAnnotation] = "true"
 	if _, err := h.Client.CoreV1().Nodes().Update(t.Context(), n, updateOptions); err != nil {
 		t.Fatal(err)
 	}
@@ -230,34 +230,18 @@ func TestRolesAndBastions(t *testing.T) {
 	}
 }
 
-func TestGroupOfAndUpToDate(t *testing.T) {
-	groups := []Group{{Name: "nodes", Spec: "v2"}}
-	node := func(group, spec string) *corev1.Node {
+func TestGroupOf(t *testing.T) {
+	node := func(group string) *corev1.Node {
 		n := &corev1.Node{}
 		n.Labels = map[string]string{}
-		n.Annotations = map[string]string{AnnotationSpec: spec}
 		if group != "" {
-			n.Labels[LabelGroup] = group
+			n.Labels[model.NodeGroupLabel] = group
 		}
 		return n
 	}
-	cases := []struct {
-		name     string
-		node     *corev1.Node
-		group    string
-		upToDate bool
-	}{
-		{"current spec", node("nodes", "v2"), "nodes", true},
-		{"older spec", node("nodes", "v1"), "nodes", false},
-		{"no group", node("", "v1"), "", true},
-		{"unknown group", node("gpu", "v1"), "gpu", true},
-	}
-	for _, c := range cases {
-		if got := GroupOf(c.node); got != c.group {
-			t.Errorf("%s: GroupOf = %q, want %q", c.name, got, c.group)
-		}
-		if got := UpToDate(c.node, groups); got != c.upToDate {
-			t.Errorf("%s: UpToDate = %v, want %v", c.name, got, c.upToDate)
+	for _, group := range []string{"nodes", "gpu", ""} {
+		if got := GroupOf(node(group)); got != group {
+			t.Errorf("GroupOf = %q, want %q", got, group)
 		}
 	}
 }

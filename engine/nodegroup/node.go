@@ -80,7 +80,7 @@ func newNode(g *Group, groupPos, index int, spec string, now time.Time) *corev1.
 		corev1.LabelOSStable:   "linux",
 		corev1.LabelArchStable: "amd64",
 		roleLabel(g.Role):      "",
-		LabelGroup:             g.Name,
+		model.NodeGroupLabel:   g.Name,
 	}
 	for k, v := range g.Labels {
 		labels[k] = v
@@ -90,7 +90,7 @@ func newNode(g *Group, groupPos, index int, spec string, now time.Time) *corev1.
 	if booting {
 		taints = append(taints, notReadyTaint)
 	}
-	annotations := map[string]string{AnnotationSpec: spec}
+	annotations := map[string]string{model.NodeSpecAnnotation: spec}
 	if spec != g.Spec {
 		// As kops marks a node its group has moved past.
 		annotations[model.NeedsUpdateAnnotation] = ""

@@ -9,6 +9,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+
+	"rollscope/model"
 )
 
 // unseenTimeout is how long a created node may stay out of the cache before
@@ -27,7 +29,7 @@ func (c *Controller) syncGroup(ctx context.Context, name string) error {
 		// Bastions are cloud instances, not Kubernetes nodes.
 		return nil
 	}
-	nodes, err := c.env.Listers.Nodes.List(labels.SelectorFromSet(labels.Set{LabelGroup: g.Name}))
+	nodes, err := c.env.Listers.Nodes.List(labels.SelectorFromSet(labels.Set{model.NodeGroupLabel: g.Name}))
 	if err != nil {
 		return fmt.Errorf("node group %s: list its nodes from the cache: %w", g.Name, err)
 	}
@@ -43,7 +45,7 @@ func (c *Controller) syncGroup(ctx context.Context, name string) error {
 		exists[n.Name] = true
 		delete(st.created, n.Name)
 		st.next = max(st.next, nodeIndex(g.Name, n.Name)+1)
-		if !detached(n) {
+		if !model.NodeDetached(n) {
 			counted++
 		}
 	}

@@ -22,7 +22,7 @@ func requestArriving(r *roll, now time.Time) bool {
 		return false
 	}
 	for _, n := range r.inRoll {
-		if n.Annotations[AnnotationNode] != "" || detached(n) {
+		if n.Annotations[model.RollNodeAnnotation] != "" || model.NodeDetached(n) {
 			return false // under way: nodes missing were terminated
 		}
 	}
@@ -32,7 +32,7 @@ func requestArriving(r *roll, now time.Time) bool {
 	}
 	for _, n := range r.nodes {
 		_, outdated := n.Annotations[model.NeedsUpdateAnnotation]
-		_, inRoll := n.Annotations[AnnotationRoll]
+		_, inRoll := n.Annotations[model.RollAnnotation]
 		if outdated && !inRoll {
 			return true
 		}

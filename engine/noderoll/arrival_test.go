@@ -10,7 +10,6 @@ import (
 
 	"rollscope/engine/control"
 	"rollscope/engine/control/controltest"
-	"rollscope/engine/nodegroup"
 	"rollscope/model"
 )
 
@@ -22,12 +21,12 @@ func TestRollWaitsForItsWholeRequestToReachTheCache(t *testing.T) {
 	sp := `{"id":"` + controltest.Start.Format(time.RFC3339Nano) + `","group":"pool","role":"Node","size":2,"count":2,"maxUnavailable":2}`
 	node := func(name string, inRoll bool) *corev1.Node {
 		n := &corev1.Node{
-			ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{nodegroup.LabelGroup: "pool"},
+			ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{model.NodeGroupLabel: "pool"},
 				Annotations: map[string]string{model.NeedsUpdateAnnotation: ""}},
 			Status: corev1.NodeStatus{Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}}},
 		}
 		if inRoll {
-			n.Annotations[AnnotationRoll], n.Annotations[AnnotationState] = sp, StateRunning
+			n.Annotations[model.RollAnnotation], n.Annotations[model.RollStateAnnotation] = sp, model.RollRunning
 		}
 		return n
 	}
@@ -58,7 +57,7 @@ func TestRollWaitsForItsWholeRequestToReachTheCache(t *testing.T) {
 		if !hasTaint(n) {
 			t.Errorf("%s lacks %s once the whole request arrived", name, TaintScheduledForUpdate.Key)
 		}
-		if n.Annotations[AnnotationNode] == NodeDraining {
+		if n.Annotations[model.RollNodeAnnotation] == model.RollStepDraining {
 			draining = append(draining, name)
 		}
 	}

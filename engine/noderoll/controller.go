@@ -15,9 +15,10 @@ import (
 
 	"rollscope/engine/control"
 	"rollscope/engine/nodegroup"
+	"rollscope/model"
 )
 
-// Controller rolls the node groups whose nodes carry AnnotationRoll. Its
+// Controller rolls the node groups whose nodes carry model.RollAnnotation. Its
 // keys are group names.
 type Controller struct {
 	env    *control.Env
@@ -87,14 +88,14 @@ type roll struct {
 
 // Sync implements control.Controller: one step of one group's roll.
 func (c *Controller) Sync(ctx context.Context, group string) error {
-	nodes, err := c.env.Listers.Nodes.List(labels.SelectorFromSet(labels.Set{nodegroup.LabelGroup: group}))
+	nodes, err := c.env.Listers.Nodes.List(labels.SelectorFromSet(labels.Set{model.NodeGroupLabel: group}))
 	if err != nil {
 		return fmt.Errorf("node roll %s: list its nodes from the cache: %w", group, err)
 	}
 	sort.Slice(nodes, func(i, j int) bool { return nodes[i].Name < nodes[j].Name })
 	r := roll{nodes: nodes}
 	for _, n := range nodes {
-		if _, ok := n.Annotations[AnnotationRoll]; ok {
+		if _, ok := n.Annotations[model.RollAnnotation]; ok {
 			r.inRoll = append(r.inRoll, n)
 		}
 	}
@@ -102,21 +103,21 @@ func (c *Controller) Sync(ctx context.Context, group string) error {
 		c.forget(group)
 		return nil
 	}
-	if r.spec, err = parseSpec(r.inRoll[0].Annotations[AnnotationRoll]); err != nil {
-		return c.setState(ctx, &r, StateFailed, err.Error())
+	if r.spec, err = parseSpec(r.inRoll[0].Annotations[model.RollAnnotation]); err != nil {
+		return c.setState(ctx, &r, model.RollFailed, err.Error())
 	}
-	r.state = r.inRoll[0].Annotations[AnnotationState]
+	r.state = r.inRoll[0].Annotations[model.RollStateAnnotation]
 	m := c.memo(group, r.spec.ID)
 	now := c.env.Clock.Now()
 
 	switch r.state {
-	case StateStopped:
+	case model.RollStopped:
 		return c.stop(ctx, &r)
-	case StateFailed, StateFinished:
+	case model.RollFailed, model.RollFinished:
 		return nil
 	}
 	if wait, err := c.earlierGroupRolling(group, r.spec.Role); err != nil {
-		return c.setState(ctx, &r, StateFailed, err.Error())
+		return c.setState(ctx, &r, model.RollFailed, err.Error())
 	} else if wait != "" {
 		c.queue.AddAfter(group, ValidateTick)
 		return nil
@@ -132,13 +133,13 @@ func (c *Controller) Sync(ctx context.Context, group string) error {
 	var inFlight, todo []*corev1.Node
 	begun := len(r.inRoll) < r.spec.Count
 	for _, n := range r.inRoll {
-		step := n.Annotations[AnnotationNode]
-		begun = begun || step != "" || detached(n)
+		step := n.Annotations[model.RollNodeAnnotation]
+		begun = begun || step != "" || model.NodeDetached(n)
 		switch step {
-		case NodeDraining:
+		case model.RollStepDraining:
 			m.draining[n.Name] = true
 			done, err := c.finishNode(ctx, &r, n)
-			if err != nil || r.state == StateFailed {
+			if err != nil || r.state == model.RollFailed {
 				return err
 			}
 			if done {
@@ -147,7 +148,7 @@ func (c *Controller) Sync(ctx context.Context, group string) error {
 			} else {
 				inFlight = append(inFlight, n)
 			}
-		case NodeDone:
+		case model.RollStepDrained:
 		default:
 			todo = append(todo, n)
 		}
@@ -194,11 +195,11 @@ func (c *Controller) Sync(ctx context.Context, group string) error {
 		}
 		m.failingSince = time.Time{}
 		m.gateFrom = time.Time{}
-		if r.spec.Step && len(inFlight) == 0 && r.state == StateRunning {
-			return c.setState(ctx, &r, StateWaiting, "")
+		if r.spec.Step && len(inFlight) == 0 && r.state == model.RollRunning {
+			return c.setState(ctx, &r, model.RollWaiting, "")
 		}
 	}
-	if r.state != StateRunning {
+	if r.state != model.RollRunning {
 		return nil
 	}
 	return c.advance(ctx, &r, m, inFlight, todo, now)
@@ -208,18 +209,18 @@ func (c *Controller) Sync(ctx context.Context, group string) error {
 func (c *Controller) advance(ctx context.Context, r *roll, m *memo, inFlight, todo []*corev1.Node, now time.Time) error {
 	settings, err := c.settings(r)
 	if err != nil {
-		return c.setState(ctx, r, StateFailed, err.Error())
+		return c.setState(ctx, r, model.RollFailed, err.Error())
 	}
 	noneUpToDate := true
 	for _, n := range r.nodes {
-		if _, inRoll := n.Annotations[AnnotationRoll]; !inRoll && !detached(n) && ready(n) {
+		if _, inRoll := n.Annotations[model.RollAnnotation]; !inRoll && !model.NodeDetached(n) && model.NodeReady(n) {
 			noneUpToDate = false
 			break
 		}
 	}
 	surge, concurrency := settings.Concurrency(r.spec.Role, len(todo)+len(inFlight), r.spec.Step)
 	if concurrency < 1 {
-		return c.setState(ctx, r, StateFailed, fmt.Sprintf("group %s resolves to maxSurge %d and maxUnavailable %d: no node could ever be replaced (raise one of them)",
+		return c.setState(ctx, r, model.RollFailed, fmt.Sprintf("group %s resolves to maxSurge %d and maxUnavailable %d: no node could ever be replaced (raise one of them)",
 			r.spec.Group, settings.MaxSurge, settings.MaxUnavailable))
 	}
 
@@ -228,14 +229,14 @@ func (c *Controller) advance(ctx context.Context, r *roll, m *memo, inFlight, to
 	// up to date, detach one first and validate (kops' toe-dip).
 	var attached, isDetached []*corev1.Node
 	for _, n := range todo {
-		if detached(n) {
+		if model.NodeDetached(n) {
 			isDetached = append(isDetached, n)
 		} else {
 			attached = append(attached, n)
 		}
 	}
 	for _, n := range inFlight {
-		if detached(n) {
+		if model.NodeDetached(n) {
 			isDetached = append(isDetached, n)
 		}
 	}
@@ -276,7 +277,7 @@ func (c *Controller) advance(ctx context.Context, r *roll, m *memo, inFlight, to
 func isDetachedTodo(todo []*corev1.Node) []*corev1.Node {
 	var out []*corev1.Node
 	for _, n := range todo {
-		if detached(n) {
+		if model.NodeDetached(n) {
 			out = append(out, n)
 		}
 	}
@@ -299,7 +300,7 @@ func (c *Controller) settings(r *roll) (Settings, error) {
 	}
 	numInstances := 0
 	for _, n := range r.nodes {
-		if !detached(n) {
+		if !model.NodeDetached(n) {
 			numInstances++
 		}
 	}
@@ -364,7 +365,7 @@ func (c *Controller) validationFailed(ctx context.Context, r *roll, m *memo, now
 	if now.Sub(m.failingSince) >= timeout {
 		msg := fmt.Sprintf("cluster did not validate within %v %s: %s — the roll stopped (fail on validate); nodes already replaced stay replaced, the rest are untouched", timeout, when, reason)
 		c.env.Events.Eventf(r.inRoll[0], corev1.EventTypeWarning, "RollFailed", "Group %s: %s", r.spec.Group, msg)
-		return c.setState(ctx, r, StateFailed, msg)
+		return c.setState(ctx, r, model.RollFailed, msg)
 	}
 	c.queue.AddAfter(r.spec.Group, min(ValidateTick, m.failingSince.Add(timeout).Sub(now)))
 	return nil
@@ -375,14 +376,14 @@ func (c *Controller) validationFailed(ctx context.Context, r *roll, m *memo, now
 func (c *Controller) setState(ctx context.Context, r *roll, state, message string) error {
 	for _, n := range r.inRoll {
 		err := annotate(ctx, c.env.Client, n.Name, func(ann map[string]string) bool {
-			if _, ok := ann[AnnotationRoll]; !ok || (ann[AnnotationState] == state && ann[AnnotationMessage] == message) {
+			if _, ok := ann[model.RollAnnotation]; !ok || (ann[model.RollStateAnnotation] == state && ann[model.RollMessageAnnotation] == message) {
 				return false
 			}
-			ann[AnnotationState] = state
+			ann[model.RollStateAnnotation] = state
 			if message == "" {
-				delete(ann, AnnotationMessage)
+				delete(ann, model.RollMessageAnnotation)
 			} else {
-				ann[AnnotationMessage] = message
+				ann[model.RollMessageAnnotation] = message
 			}
 			return true
 		})

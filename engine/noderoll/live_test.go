@@ -10,8 +10,6 @@ import (
 
 	"rollscope/engine/control"
 	"rollscope/engine/control/controltest"
-	"rollscope/engine/drain"
-	"rollscope/engine/nodegroup"
 	"rollscope/model"
 )
 
@@ -20,10 +18,10 @@ func liveNode(name string, sp string) *corev1.Node {
 	return &corev1.Node{
 		ObjectMeta: metav1.ObjectMeta{
 			Name:   name,
-			Labels: map[string]string{nodegroup.LabelGroup: "pool"},
+			Labels: map[string]string{model.NodeGroupLabel: "pool"},
 			Annotations: map[string]string{
-				model.NeedsUpdateAnnotation: "", AnnotationRoll: sp, AnnotationState: StateRunning,
-				AnnotationNode: NodeDraining, drain.AnnotationRequest: "{}", drain.AnnotationState: drain.StateDrained,
+				model.NeedsUpdateAnnotation: "", model.RollAnnotation: sp, model.RollStateAnnotation: model.RollRunning,
+				model.RollNodeAnnotation: model.RollStepDraining, model.DrainRequestAnnotation: "{}", model.DrainStateAnnotation: model.DrainDrained,
 			},
 		},
 		Spec:   corev1.NodeSpec{Unschedulable: true},
@@ -40,9 +38,9 @@ func TestLiveClusterLeavesDrainedNodesUnlessAllowedToDelete(t *testing.T) {
 			sp = `{"id":"r1","group":"pool","role":"Node","size":2,"count":2,"deleteNodes":true}`
 		}
 		other := liveNode("pool-b", sp)
-		other.Annotations[AnnotationNode] = ""
-		delete(other.Annotations, drain.AnnotationRequest)
-		delete(other.Annotations, drain.AnnotationState)
+		other.Annotations[model.RollNodeAnnotation] = ""
+		delete(other.Annotations, model.DrainRequestAnnotation)
+		delete(other.Annotations, model.DrainStateAnnotation)
 		other.Spec.Unschedulable = false
 		h := controltest.New(t, liveNode("pool-a", sp), other)
 		c := New(h.Env, nil)
@@ -61,8 +59,8 @@ func TestLiveClusterLeavesDrainedNodesUnlessAllowedToDelete(t *testing.T) {
 		if err != nil {
 			t.Fatalf("without deleteNodes the node must stay: %v", err)
 		}
-		if n.Annotations[AnnotationNode] != NodeDone || !n.Spec.Unschedulable {
-			t.Errorf("roll-node %q unschedulable %v, want drained and cordoned", n.Annotations[AnnotationNode], n.Spec.Unschedulable)
+		if n.Annotations[model.RollNodeAnnotation] != model.RollStepDrained || !n.Spec.Unschedulable {
+			t.Errorf("roll-node %q unschedulable %v, want drained and cordoned", n.Annotations[model.RollNodeAnnotation], n.Spec.Unschedulable)
 		}
 		// Validation now waits for replacement capacity: the drained node
 		// no longer counts.

@@ -3,7 +3,7 @@ package noderoll
 import (
 	corev1 "k8s.io/api/core/v1"
 
-	"rollscope/engine/drain"
+	"rollscope/model"
 )
 
 // Busy reports whether a roll or a drain is still under way on the node:
@@ -14,9 +14,8 @@ func Busy(n *corev1.Node) bool {
 	if active, _ := activeRoll([]*corev1.Node{n}); active {
 		return true
 	}
-	if _, ok := n.Annotations[drain.AnnotationRequest]; ok {
-		s := n.Annotations[drain.AnnotationState]
-		return s != drain.StateDrained && s != drain.StateFailed
+	if _, ok := n.Annotations[model.DrainRequestAnnotation]; ok {
+		return !model.DrainOver(n.Annotations[model.DrainStateAnnotation])
 	}
 	return false
 }

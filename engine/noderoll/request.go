@@ -21,36 +21,14 @@ import (
 	"rollscope/model/action"
 )
 
-// Annotations a roll keeps on the nodes it replaces.
+// Model's roll annotations and states under the names rollscope's older
+// callers know; new code uses model's.
 const (
-	// AnnotationRoll holds the roll's settings (JSON); its presence puts the
-	// node in the roll.
-	AnnotationRoll = model.Prefix + "roll"
-	// AnnotationState is the roll's state, one of the State constants, the
-	// same on every node of the roll.
-	AnnotationState = model.Prefix + "roll-state"
-	// AnnotationMessage says why a roll failed or what a stop left behind.
-	AnnotationMessage = model.Prefix + "roll-message"
-	// AnnotationNode is this node's step: "" (not started), NodeDraining,
-	// or NodeDone (drained and left cordoned, on a cluster rollscope
-	// cannot replace nodes of).
-	AnnotationNode = model.Prefix + "roll-node"
-)
-
-// States of a roll.
-const (
-	StateRunning  = "running"  // rolling; in step mode until the next node is done
-	StatePaused   = "paused"   // finishing the nodes in flight, starting no more
-	StateWaiting  = "waiting"  // step mode: a node is done, waiting for Continue
-	StateStopped  = "stopped"  // stopped by the operator; nodes left as the message says
-	StateFailed   = "failed"   // a drain failed or the cluster did not validate
-	StateFinished = "finished" // every node drained (live cluster without node deletion)
-)
-
-// Steps of one node, the values of AnnotationNode.
-const (
-	NodeDraining = "draining"
-	NodeDone     = "drained"
+	AnnotationRoll  = model.RollAnnotation
+	AnnotationState = model.RollStateAnnotation
+	StateRunning    = model.RollRunning
+	StateStopped    = model.RollStopped
+	StateFailed     = model.RollFailed
 )
 
 // TaintScheduledForUpdate is kops' taint on the nodes a roll will replace,
@@ -149,7 +127,7 @@ func Request(ctx context.Context, c kubernetes.Interface, group string, o Option
 	role := nodegroup.RoleNode
 	for _, n := range nodes {
 		role = roleOf(n)
-		if n.Annotations[nodegroup.AnnotationDetached] != "true" {
+		if !model.NodeDetached(n) {
 			attached++
 		}
 		if _, ok := n.Annotations[model.NeedsUpdateAnnotation]; ok {
@@ -173,10 +151,10 @@ func Request(ctx context.Context, c kubernetes.Interface, group string, o Option
 	raw, _ := json.Marshal(sp) // plain fields always marshal
 	for _, n := range outdated {
 		err := annotate(ctx, c, n.Name, func(ann map[string]string) bool {
-			ann[AnnotationRoll] = string(raw)
-			ann[AnnotationState] = StateRunning
-			delete(ann, AnnotationMessage)
-			delete(ann, AnnotationNode)
+			ann[model.RollAnnotation] = string(raw)
+			ann[model.RollStateAnnotation] = model.RollRunning
+			delete(ann, model.RollMessageAnnotation)
+			delete(ann, model.RollNodeAnnotation)
 			return true
 		})
 		if err != nil {
@@ -188,24 +166,24 @@ func Request(ctx context.Context, c kubernetes.Interface, group string, o Option
 
 // Pause stops a running roll from starting more nodes; the nodes in flight finish.
 func Pause(ctx context.Context, c kubernetes.Interface, group string) error {
-	return transition(ctx, c, group, "pause", StatePaused, StateRunning, StateWaiting)
+	return transition(ctx, c, group, "pause", model.RollPaused, model.RollRunning, model.RollWaiting)
 }
 
 // Resume lets a paused roll go on.
 func Resume(ctx context.Context, c kubernetes.Interface, group string) error {
-	return transition(ctx, c, group, "resume", StateRunning, StatePaused)
+	return transition(ctx, c, group, "resume", model.RollRunning, model.RollPaused)
 }
 
 // Continue lets a stepped roll take its next node (the console's n); it
 // also resumes a paused roll.
 func Continue(ctx context.Context, c kubernetes.Interface, group string) error {
-	return transition(ctx, c, group, "continue", StateRunning, StateWaiting, StatePaused, StateRunning)
+	return transition(ctx, c, group, "continue", model.RollRunning, model.RollWaiting, model.RollPaused, model.RollRunning)
 }
 
 // Stop ends a roll: drained nodes stay cordoned, drains in flight are
 // cancelled (their nodes stay cordoned), the other nodes are left alone.
 func Stop(ctx context.Context, c kubernetes.Interface, group string) error {
-	return transition(ctx, c, group, "stop", StateStopped, StateRunning, StatePaused, StateWaiting)
+	return transition(ctx, c, group, "stop", model.RollStopped, model.RollRunning, model.RollPaused, model.RollWaiting)
 }
 
 func transition(ctx context.Context, c kubernetes.Interface, group, verb, to string, from ...string) error {
@@ -215,14 +193,14 @@ func transition(ctx context.Context, c kubernetes.Interface, group, verb, to str
 	}
 	var inRoll []*corev1.Node
 	for _, n := range nodes {
-		if _, ok := n.Annotations[AnnotationRoll]; ok {
+		if _, ok := n.Annotations[model.RollAnnotation]; ok {
 			inRoll = append(inRoll, n)
 		}
 	}
 	if len(inRoll) == 0 {
 		return fmt.Errorf("cannot %s the roll of group %q: it has no roll (start one with D)", verb, group)
 	}
-	state := inRoll[0].Annotations[AnnotationState]
+	state := inRoll[0].Annotations[model.RollStateAnnotation]
 	allowed := false
 	for _, f := range from {
 		allowed = allowed || state == f
@@ -232,10 +210,10 @@ func transition(ctx context.Context, c kubernetes.Interface, group, verb, to str
 	}
 	for _, n := range inRoll {
 		err := annotate(ctx, c, n.Name, func(ann map[string]string) bool {
-			if _, ok := ann[AnnotationRoll]; !ok {
+			if _, ok := ann[model.RollAnnotation]; !ok {
 				return false
 			}
-			ann[AnnotationState] = to
+			ann[model.RollStateAnnotation] = to
 			return true
 		})
 		if err != nil {
@@ -255,7 +233,7 @@ func groupNodes(ctx context.Context, c kubernetes.Interface, group string) ([]*c
 	groups := map[string]bool{}
 	for i := range all.Items {
 		n := &all.Items[i]
-		g := n.Labels[nodegroup.LabelGroup]
+		g := n.Labels[model.NodeGroupLabel]
 		if g != "" {
 			groups[g] = true
 		}
@@ -271,7 +249,7 @@ func groupNodes(ctx context.Context, c kubernetes.Interface, group string) ([]*c
 		sort.Strings(names)
 		known := strings.Join(names, ", ")
 		if known == "" {
-			known = "no node carries " + nodegroup.LabelGroup
+			known = "no node carries " + model.NodeGroupLabel
 		}
 		return nil, fmt.Errorf("node group %q has no nodes (groups: %s): %w", group, known, ErrNoGroup)
 	}
@@ -283,11 +261,10 @@ func groupNodes(ctx context.Context, c kubernetes.Interface, group string) ([]*c
 // not ended, and its state.
 func activeRoll(nodes []*corev1.Node) (bool, string) {
 	for _, n := range nodes {
-		if _, ok := n.Annotations[AnnotationRoll]; !ok {
+		if _, ok := n.Annotations[model.RollAnnotation]; !ok {
 			continue
 		}
-		switch s := n.Annotations[AnnotationState]; s {
-		case StateRunning, StatePaused, StateWaiting:
+		if s := n.Annotations[model.RollStateAnnotation]; model.RollActive(s) {
 			return true, s
 		}
 	}

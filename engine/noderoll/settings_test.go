@@ -2,7 +2,6 @@ package noderoll
 
 import (
 	"encoding/json"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -185,18 +184,24 @@ func TestConcurrencyPerKops(t *testing.T) {
 	}
 }
 
-func TestOrderIsKopsRoleOrderThenName(t *testing.T) {
-	got, err := Order(map[string]string{
-		"nodes-b": nodegroup.RoleNode, "nodes-a": "", "master-1": nodegroup.RoleMaster,
-		"api": nodegroup.RoleAPIServer, "bastion-1": nodegroup.RoleBastion, "cp": nodegroup.RoleControlPlane,
-	})
-	want := []string{"bastion-1", "cp", "master-1", "api", "nodes-a", "nodes-b"}
-	if err != nil || !reflect.DeepEqual(got, want) {
-		t.Fatalf("Order = %v, %v; want %v", got, err, want)
+// Groups roll in kops' order of roles: bastions, the control plane, API
+// servers, then nodes; groups of one rank go by name.
+func TestRankIsKopsRoleOrder(t *testing.T) {
+	order := [][]string{
+		{nodegroup.RoleBastion},
+		{nodegroup.RoleControlPlane, nodegroup.RoleMaster},
+		{nodegroup.RoleAPIServer},
+		{nodegroup.RoleNode, ""},
+	}
+	for want, roles := range order {
+		for _, role := range roles {
+			if got, err := rank(role); err != nil || got != want {
+				t.Errorf("rank(%q) = %d, %v; want %d", role, got, err, want)
+			}
+		}
 	}
 	// kops_rolling_update-06: an unknown role is an error and nothing rolls.
-	if _, err := Order(map[string]string{"node-1": "Unknown", "node-2": nodegroup.RoleNode}); err == nil ||
-		!strings.Contains(err.Error(), `unknown group type for group "node-1"`) {
+	if _, err := rank("Unknown"); err == nil || !strings.Contains(err.Error(), "unknown group type") {
 		t.Errorf("unknown role: error %v", err)
 	}
 }

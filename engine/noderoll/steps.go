@@ -8,8 +8,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"rollscope/engine/drain"
 	"rollscope/engine/nodegroup"
+	"rollscope/model"
 )
 
 // taint puts kops' scheduled-for-update taint on the nodes to replace that
@@ -43,7 +43,7 @@ func hasTaint(n *corev1.Node) bool {
 // a replacement (kops' surge).
 func (c *Controller) detach(ctx context.Context, n *corev1.Node) error {
 	u := n.DeepCopy()
-	u.Annotations[nodegroup.AnnotationDetached] = "true"
+	u.Annotations[model.DetachedAnnotation] = "true"
 	if _, err := c.env.Client.CoreV1().Nodes().Update(ctx, u, metav1.UpdateOptions{}); err != nil {
 		return fmt.Errorf("node roll: detach node %s from its group (it is retried): %w", n.Name, err)
 	}
@@ -55,12 +55,12 @@ func (c *Controller) detach(ctx context.Context, n *corev1.Node) error {
 // the drain controller cordons it and evicts its pods.
 func (c *Controller) startNode(ctx context.Context, r *roll, n *corev1.Node) error {
 	u := n.DeepCopy()
-	u.Annotations[AnnotationNode] = NodeDraining
-	for _, k := range []string{drain.AnnotationState, drain.AnnotationStarted, drain.AnnotationPodsLeft, drain.AnnotationBlocked, drain.AnnotationMessage} {
+	u.Annotations[model.RollNodeAnnotation] = model.RollStepDraining
+	for _, k := range []string{model.DrainStateAnnotation, model.DrainStartedAnnotation, model.DrainPodsLeftAnnotation, model.DrainBlockedAnnotation, model.DrainMessageAnnotation} {
 		delete(u.Annotations, k)
 	}
 	opts := r.spec.drainOptions()
-	u.Annotations[drain.AnnotationRequest] = encodeDrain(opts)
+	u.Annotations[model.DrainRequestAnnotation] = encodeDrain(opts)
 	if _, err := c.env.Client.CoreV1().Nodes().Update(ctx, u, metav1.UpdateOptions{}); err != nil {
 		return fmt.Errorf("node roll %s: start draining node %s (it is retried): %w", r.spec.Group, n.Name, err)
 	}
@@ -73,15 +73,15 @@ func (c *Controller) startNode(ctx context.Context, r *roll, n *corev1.Node) err
 // to delete them, left drained and cordoned); a failed drain fails the roll.
 // It reports whether the node is done.
 func (c *Controller) finishNode(ctx context.Context, r *roll, n *corev1.Node) (bool, error) {
-	switch n.Annotations[drain.AnnotationState] {
-	case drain.StateDrained:
-	case drain.StateFailed:
+	switch n.Annotations[model.DrainStateAnnotation] {
+	case model.DrainDrained:
+	case model.DrainFailed:
 		msg := fmt.Sprintf("drain of node %s failed: %s — the roll stopped (fail on drain error); %s stays cordoned, the nodes not yet rolled are untouched",
-			n.Name, n.Annotations[drain.AnnotationMessage], n.Name)
+			n.Name, n.Annotations[model.DrainMessageAnnotation], n.Name)
 		c.env.Events.Eventf(n, corev1.EventTypeWarning, "RollFailed", "Group %s: %s", r.spec.Group, msg)
-		return false, c.setState(ctx, r, StateFailed, msg)
+		return false, c.setState(ctx, r, model.RollFailed, msg)
 	default:
-		if _, requested := n.Annotations[drain.AnnotationRequest]; !requested {
+		if _, requested := n.Annotations[model.DrainRequestAnnotation]; !requested {
 			// Someone cancelled the drain: ask again, the roll still needs it.
 			return false, c.startNode(ctx, r, n)
 		}
@@ -96,7 +96,7 @@ func (c *Controller) finishNode(ctx context.Context, r *roll, n *corev1.Node) (b
 		return true, nil
 	}
 	u := n.DeepCopy()
-	u.Annotations[AnnotationNode] = NodeDone
+	u.Annotations[model.RollNodeAnnotation] = model.RollStepDrained
 	if _, err := c.env.Client.CoreV1().Nodes().Update(ctx, u, metav1.UpdateOptions{}); err != nil {
 		return false, fmt.Errorf("node roll %s: record node %s as drained (it is retried): %w", r.spec.Group, n.Name, err)
 	}
@@ -118,29 +118,29 @@ func (c *Controller) replaces(group string) bool {
 // finish ends a roll with no node left to do.
 func (c *Controller) finish(ctx context.Context, r *roll) error {
 	c.env.Events.Eventf(r.inRoll[0], corev1.EventTypeNormal, "RollFinished", "Group %s: every node drained", r.spec.Group)
-	return c.setState(ctx, r, StateFinished, "")
+	return c.setState(ctx, r, model.RollFinished, "")
 }
 
 // stop cancels the drains in flight, once, and says what was left.
 func (c *Controller) stop(ctx context.Context, r *roll) error {
-	if r.inRoll[0].Annotations[AnnotationMessage] != "" {
+	if r.inRoll[0].Annotations[model.RollMessageAnnotation] != "" {
 		return nil
 	}
 	var drained, cancelled []string
 	for _, n := range r.inRoll {
-		switch n.Annotations[AnnotationNode] {
-		case NodeDone:
+		switch n.Annotations[model.RollNodeAnnotation] {
+		case model.RollStepDrained:
 			drained = append(drained, n.Name)
-		case NodeDraining:
-			if n.Annotations[drain.AnnotationState] == drain.StateDrained {
+		case model.RollStepDraining:
+			if n.Annotations[model.DrainStateAnnotation] == model.DrainDrained {
 				drained = append(drained, n.Name)
 				continue
 			}
 			cancelled = append(cancelled, n.Name)
 			u := n.DeepCopy()
-			delete(u.Annotations, drain.AnnotationRequest)
-			u.Annotations[drain.AnnotationState] = drain.StateFailed
-			u.Annotations[drain.AnnotationMessage] = "drain cancelled: the roll was stopped; the node stays cordoned"
+			delete(u.Annotations, model.DrainRequestAnnotation)
+			u.Annotations[model.DrainStateAnnotation] = model.DrainFailed
+			u.Annotations[model.DrainMessageAnnotation] = "drain cancelled: the roll was stopped; the node stays cordoned"
 			if _, err := c.env.Client.CoreV1().Nodes().Update(ctx, u, metav1.UpdateOptions{}); err != nil && !apierrors.IsNotFound(err) {
 				return fmt.Errorf("node roll %s: cancel the drain of node %s (it is retried): %w", r.spec.Group, n.Name, err)
 			}
@@ -148,5 +148,5 @@ func (c *Controller) stop(ctx context.Context, r *roll) error {
 	}
 	msg := fmt.Sprintf("stopped: drained and cordoned: %s; drain cancelled, left cordoned: %s; the other nodes are untouched", summary(drained), summary(cancelled))
 	c.env.Events.Eventf(r.inRoll[0], corev1.EventTypeNormal, "RollStopped", "Group %s %s", r.spec.Group, msg)
-	return c.setState(ctx, r, StateStopped, msg)
+	return c.setState(ctx, r, model.RollStopped, msg)
 }

@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 
 	"rollscope/engine/control"
-	"rollscope/engine/nodegroup"
+	"rollscope/model"
 )
 
 // validate is the cluster check kops runs between nodes, in rollscope's
@@ -23,13 +23,13 @@ func validate(l control.Listers, nodes []*corev1.Node, sp spec) string {
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	for _, n := range all {
-		if !ready(n) {
+		if !model.NodeReady(n) {
 			return fmt.Sprintf("node %s is not Ready", n.Name)
 		}
 	}
 	capacity := 0
 	for _, n := range nodes {
-		if ready(n) && !detached(n) && n.Annotations[AnnotationNode] != NodeDone {
+		if model.NodeReady(n) && !model.NodeDetached(n) && n.Annotations[model.RollNodeAnnotation] != model.RollStepDrained {
 			capacity++
 		}
 	}
@@ -68,17 +68,4 @@ func validate(l control.Listers, nodes []*corev1.Node, sp spec) string {
 		}
 	}
 	return ""
-}
-
-func ready(n *corev1.Node) bool {
-	for _, c := range n.Status.Conditions {
-		if c.Type == corev1.NodeReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
-}
-
-func detached(n *corev1.Node) bool {
-	return n.Annotations[nodegroup.AnnotationDetached] == "true"
 }

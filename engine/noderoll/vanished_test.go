@@ -9,7 +9,7 @@ import (
 
 	"rollscope/engine/control"
 	"rollscope/engine/control/controltest"
-	"rollscope/engine/drain"
+	"rollscope/model"
 )
 
 // A node deleted by someone else while it drains (an autoscaler, a spot
@@ -18,11 +18,11 @@ import (
 func TestNodeDeletedMidDrainGatesTheNextNode(t *testing.T) {
 	sp := `{"id":"r1","group":"pool","role":"Node","size":2,"count":2}`
 	draining := liveNode("pool-a", sp)
-	draining.Annotations[drain.AnnotationState] = drain.StateDraining
+	draining.Annotations[model.DrainStateAnnotation] = model.DrainDraining
 	next := liveNode("pool-b", sp)
-	next.Annotations[AnnotationNode] = ""
-	delete(next.Annotations, drain.AnnotationRequest)
-	delete(next.Annotations, drain.AnnotationState)
+	next.Annotations[model.RollNodeAnnotation] = ""
+	delete(next.Annotations, model.DrainRequestAnnotation)
+	delete(next.Annotations, model.DrainStateAnnotation)
 	next.Spec.Unschedulable = false
 	h := controltest.New(t, draining, next)
 	c := New(h.Env, nil)
@@ -42,11 +42,11 @@ func TestNodeDeletedMidDrainGatesTheNextNode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if msg := n.Annotations[AnnotationMessage]; !strings.Contains(msg, "node pool-a was deleted while it drained, not by this roll") {
+	if msg := n.Annotations[model.RollMessageAnnotation]; !strings.Contains(msg, "node pool-a was deleted while it drained, not by this roll") {
 		t.Errorf("roll message %q, want it to say pool-a went away mid-drain", msg)
 	}
-	if n.Annotations[AnnotationState] != StateRunning || n.Annotations[AnnotationNode] != "" {
+	if n.Annotations[model.RollStateAnnotation] != model.RollRunning || n.Annotations[model.RollNodeAnnotation] != "" {
 		t.Errorf("pool-b: roll %q, step %q; want the roll running and pool-b waiting for the interval and validation",
-			n.Annotations[AnnotationState], n.Annotations[AnnotationNode])
+			n.Annotations[model.RollStateAnnotation], n.Annotations[model.RollNodeAnnotation])
 	}
 }

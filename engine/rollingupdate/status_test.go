@@ -7,19 +7,20 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	. "rollscope/engine/rollingupdate"
+	"rollscope/model"
 )
 
 // TestDescribeFollowsTheUpdate reads the status from every controller the
 // update touches at points along a real update.
 func TestDescribeFollowsTheUpdate(t *testing.T) {
 	w := newWorld(t)
-	if _, ok := Describe(w.rcPointers(), "web"); ok {
+	if _, ok := model.DescribeRCUpdate(w.rcPointers(), "web"); ok {
 		t.Fatal("an RC with no update is described as updating")
 	}
 	w.request(fastRequest())
 	w.run(func() bool { return w.sizes()["web"] == 2 }, time.Hour)
 	for _, name := range []string{"web", "web-6b54f9ff4f"} {
-		s, ok := Describe(w.rcPointers(), name)
+		s, ok := model.DescribeRCUpdate(w.rcPointers(), name)
 		if !ok || s.Old != "web" || s.Next != "web-6b54f9ff4f" || s.OldSize != 2 || s.Desired != 4 || s.Phase != PhaseRollout || s.Rollback {
 			t.Errorf("mid-rollout from %s: %+v", name, s)
 		}
@@ -30,9 +31,9 @@ func TestDescribeFollowsTheUpdate(t *testing.T) {
 	abort := fastRequest()
 	abort.Rollback = true
 	w.request(abort)
-	w.run(func() bool { s, _ := Describe(w.rcPointers(), "web"); return s.Rollback }, time.Hour)
+	w.run(func() bool { s, _ := model.DescribeRCUpdate(w.rcPointers(), "web"); return s.Rollback }, time.Hour)
 	w.run(func() bool { return w.settledAt(oldImage) }, time.Hour)
-	if _, ok := Describe(w.rcPointers(), "web"); ok {
+	if _, ok := model.DescribeRCUpdate(w.rcPointers(), "web"); ok {
 		t.Error("a finished rollback is still described as updating")
 	}
 }

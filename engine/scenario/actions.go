@@ -10,9 +10,9 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/util/validation"
 
 	"rollscope/engine/nodegroup"
+	"rollscope/model"
 )
 
 var actionKinds = []string{ActionSetImage, ActionSetEnv, ActionPause, ActionResume, ActionUndo, ActionAbort, ActionScale, ActionRestart, ActionDrain, ActionRollNodes, ActionNextNode}
@@ -196,7 +196,7 @@ func (r *actionReader) setImage(a *Action, n *yaml.Node, where string) error {
 	if a.Image, err = r.str(img, where+".image"); err != nil {
 		return err
 	}
-	if err := checkImage(a.Image); err != nil {
+	if err := model.CheckImage(a.Image); err != nil {
 		return r.errorf(img, "%s: %v", where, err)
 	}
 	return nil
@@ -221,8 +221,8 @@ func (r *actionReader) setEnv(a *Action, n *yaml.Node, where string) error {
 		return r.errorf(firstNode(f.get("env"), f.node), "%s has no env (add env: {NAME: value}; an empty value removes NAME)", where)
 	}
 	for _, e := range env.entries {
-		if msgs := validation.IsRelaxedEnvVarName(e.key); len(msgs) > 0 {
-			return r.errorf(e.keyNode, "%s.env: %q is not a valid environment variable name: %s", where, e.key, msgs[0])
+		if err := model.CheckEnvName(e.key); err != nil {
+			return r.errorf(e.keyNode, "%s.env: %v", where, err)
 		}
 	}
 	a.Env = env.values

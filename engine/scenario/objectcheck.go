@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/distribution/reference"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
@@ -14,6 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
+
+	"rollscope/model"
 )
 
 // maxReplicas bounds replica counts in scenarios: far above any real
@@ -314,12 +315,12 @@ func checkContainer(c *corev1.Container, at, what string) *problem {
 	if c.Image == "" {
 		return problemf(at, "container %q of %s has no image (add image: ...)", c.Name, what)
 	}
-	if err := checkImage(c.Image); err != nil {
+	if err := model.CheckImage(c.Image); err != nil {
 		return problemf(at+".image", "container %q of %s: %v", c.Name, what, err)
 	}
 	for j, e := range c.Env {
-		if msgs := validation.IsRelaxedEnvVarName(e.Name); len(msgs) > 0 {
-			return problemf(fmt.Sprintf("%s.env[%d].name", at, j), "environment variable %q of container %q in %s is not valid: %s", e.Name, c.Name, what, msgs[0])
+		if err := model.CheckEnvName(e.Name); err != nil {
+			return problemf(fmt.Sprintf("%s.env[%d].name", at, j), "container %q of %s: %v", c.Name, what, err)
 		}
 	}
 	for _, name := range resourceNames(c.Resources.Requests) {
@@ -336,15 +337,6 @@ func checkContainer(c *corev1.Container, at, what string) *problem {
 		if q.Sign() < 0 {
 			return problemf(at+".resources.limits", "container %q of %s has limit %s %s (use 0 or more)", c.Name, what, q.String(), name)
 		}
-	}
-	return nil
-}
-
-// checkImage accepts what `docker pull` would: a reference such as "nginx",
-// "nginx:1.27" or "gcr.io/project/app@sha256:...".
-func checkImage(image string) error {
-	if _, err := reference.ParseNormalizedNamed(image); err != nil {
-		return fmt.Errorf("image %q is not a valid image reference: %w (write it like registry/repository:tag)", image, err)
 	}
 	return nil
 }

@@ -8,6 +8,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	"rollscope/model"
 )
 
 // nodeState is what the scheduler needs to know of one node, derived once
@@ -51,19 +53,10 @@ func newNodeCache() *nodeCache {
 	}
 }
 
-func isNodeReady(n *corev1.Node) bool {
-	for _, c := range n.Status.Conditions {
-		if c.Type == corev1.NodeReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
-}
-
 // setNode records a node added or updated. It reports whether the change can
 // let waiting pods in.
 func (c *nodeCache) setNode(n *corev1.Node) bool {
-	st := &nodeState{node: n, ready: isNodeReady(n), allocatable: allocatable(n), used: c.usage(n.Name)}
+	st := &nodeState{node: n, ready: model.NodeReady(n), allocatable: allocatable(n), used: c.usage(n.Name)}
 	old, known := c.nodes[n.Name]
 	c.nodes[n.Name] = st
 	i, found := slices.BinarySearchFunc(c.order, n.Name, byName)

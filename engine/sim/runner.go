@@ -343,13 +343,6 @@ func (r *Runner) nextTimer() (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// Settle runs everything that is due at the current virtual time, without
-// advancing the clock. Tests and setup code use it.
-func (r *Runner) Settle(ctx context.Context) { r.settle(ctx) }
-
-// PendingScripted is the number of scripted actions not yet run.
-func (r *Runner) PendingScripted() int { return r.scripted }
-
 // End reasons of a full-speed run.
 const (
 	EndQuiescent = "quiescent" // nothing left to do, or every rollout finished or failed

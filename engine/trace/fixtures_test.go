@@ -12,6 +12,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"rollscope/engine/nodegroup"
+	"rollscope/model"
 )
 
 // start is the virtual time a test run begins at.
@@ -31,8 +32,8 @@ func node(name, spec string, ready, unschedulable bool) *corev1.Node {
 	return &corev1.Node{
 		ObjectMeta: metav1.ObjectMeta{
 			Name:        name,
-			Labels:      map[string]string{nodegroup.LabelGroup: "nodes"},
-			Annotations: map[string]string{nodegroup.AnnotationSpec: spec},
+			Labels:      map[string]string{model.NodeGroupLabel: "nodes"},
+			Annotations: map[string]string{model.NodeSpecAnnotation: spec},
 		},
 		Spec:   corev1.NodeSpec{Unschedulable: unschedulable},
 		Status: corev1.NodeStatus{Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: status}}},

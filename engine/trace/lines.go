@@ -7,7 +7,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"rollscope/engine/nodegroup"
 	"rollscope/model"
 )
 
@@ -107,20 +106,16 @@ type nodeLine struct {
 // writer tracks from pod events, and the group specs to judge upToDate.
 func projectNode(n *corev1.Node, pods int, specs map[string]string) nodeLine {
 	l := nodeLine{
-		group:         n.Labels[nodegroup.LabelGroup],
+		group:         n.Labels[model.NodeGroupLabel],
 		unschedulable: n.Spec.Unschedulable,
 		pods:          pods,
 		upToDate:      true,
-	}
-	for i := range n.Status.Conditions {
-		if c := &n.Status.Conditions[i]; c.Type == corev1.NodeReady {
-			l.ready = c.Status == corev1.ConditionTrue
-		}
+		ready:         model.NodeReady(n),
 	}
 	// A node of a group the scenario does not declare has nothing to be
 	// out of date with.
 	if spec, ok := specs[l.group]; ok {
-		l.upToDate = n.Annotations[nodegroup.AnnotationSpec] == spec
+		l.upToDate = n.Annotations[model.NodeSpecAnnotation] == spec
 	}
 	return l
 }

@@ -21,6 +21,7 @@ import (
 	"rollscope/engine/kubelet"
 	"rollscope/engine/live"
 	"rollscope/engine/nodegroup"
+	"rollscope/model"
 	"rollscope/test/e2e/controlplane"
 	"rollscope/test/e2e/e2etest"
 )
@@ -66,7 +67,7 @@ func TestDeploymentRollsOutOnHollowNodes(t *testing.T) {
 		}
 		var ready []string
 		for _, n := range list.Items {
-			if e2etest.NodeReady(&n) && !e2etest.HasTaint(&n, corev1.TaintNodeNotReady) && !n.Status.Capacity.Pods().IsZero() {
+			if model.NodeReady(&n) && !e2etest.HasTaint(&n, corev1.TaintNodeNotReady) && !n.Status.Capacity.Pods().IsZero() {
 				ready = append(ready, n.Name)
 			}
 		}

@@ -16,6 +16,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"rollscope/engine/live"
+	"rollscope/model"
 )
 
 // Check reads the cluster once: whether the wait is over, and a few words
@@ -58,16 +59,6 @@ func RunHollowNodes(t testing.TB, client kubernetes.Interface, nodes live.Nodes)
 	})
 }
 
-// NodeReady reports whether the node's Ready condition is True.
-func NodeReady(n *corev1.Node) bool {
-	for _, c := range n.Status.Conditions {
-		if c.Type == corev1.NodeReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
-}
-
 // HasTaint reports whether the node carries a taint with this key.
 func HasTaint(n *corev1.Node, key string) bool {
 	for _, taint := range n.Spec.Taints {
@@ -86,7 +77,7 @@ func Schedulable(n *corev1.Node) bool {
 			return false
 		}
 	}
-	return NodeReady(n)
+	return model.NodeReady(n)
 }
 
 // Namespace creates namespace ns and waits for its default service account,

@@ -139,7 +139,7 @@ func (w workload) create(t *testing.T, c kubernetes.Interface) {
 			Template: corev1.PodTemplateSpec{
 				ObjectMeta: metav1.ObjectMeta{Labels: labels},
 				Spec: corev1.PodSpec{
-					NodeSelector:                  map[string]string{nodegroup.LabelGroup: w.group},
+					NodeSelector:                  map[string]string{model.NodeGroupLabel: w.group},
 					TerminationGracePeriodSeconds: &grace,
 					Containers:                    []corev1.Container{{Name: "web", Image: image}},
 				},
@@ -214,16 +214,16 @@ func waitRolled(t *testing.T, c kubernetes.Interface, g nodegroup.Group) {
 		}
 		var outdated, notReady, inRoll []string
 		for _, n := range nodes {
-			if n.Annotations[noderoll.AnnotationState] == noderoll.StateFailed {
-				t.Fatalf("the roll of %s failed: %s", g.Name, n.Annotations[noderoll.AnnotationMessage])
+			if n.Annotations[model.RollStateAnnotation] == model.RollFailed {
+				t.Fatalf("the roll of %s failed: %s", g.Name, n.Annotations[model.RollMessageAnnotation])
 			}
-			if _, ok := n.Annotations[model.NeedsUpdateAnnotation]; ok || n.Annotations[nodegroup.AnnotationSpec] != g.Spec {
+			if _, ok := n.Annotations[model.NeedsUpdateAnnotation]; ok || n.Annotations[model.NodeSpecAnnotation] != g.Spec {
 				outdated = append(outdated, n.Name)
 			}
-			if !e2etest.NodeReady(&n) {
+			if !model.NodeReady(&n) {
 				notReady = append(notReady, n.Name)
 			}
-			if _, ok := n.Annotations[noderoll.AnnotationRoll]; ok {
+			if _, ok := n.Annotations[model.RollAnnotation]; ok {
 				inRoll = append(inRoll, n.Name)
 			}
 		}
@@ -233,7 +233,7 @@ func waitRolled(t *testing.T, c kubernetes.Interface, g nodegroup.Group) {
 }
 
 func groupNodes(ctx context.Context, c kubernetes.Interface, group string) ([]corev1.Node, error) {
-	list, err := c.CoreV1().Nodes().List(ctx, metav1.ListOptions{LabelSelector: nodegroup.LabelGroup + "=" + group})
+	list, err := c.CoreV1().Nodes().List(ctx, metav1.ListOptions{LabelSelector: model.NodeGroupLabel + "=" + group})
 	if err != nil {
 		return nil, err
 	}

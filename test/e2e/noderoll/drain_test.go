@@ -1,8 +1,6 @@
 package noderoll
 
 import (
-	"rollscope/test/e2e/e2etest"
-
 	"context"
 	"fmt"
 	"strings"
@@ -15,6 +13,7 @@ import (
 
 	"rollscope/engine/drain"
 	"rollscope/engine/noderoll"
+	"rollscope/model"
 )
 
 // A budget that allows no disruption at all (minAvailable = replicas) makes
@@ -37,8 +36,8 @@ func (c *cluster) drainTimesOutAndNodeGoes(t *testing.T) {
 	if err := drain.Request(ctx, c.admin, node, drain.Options{IgnoreDaemonSets: true, Timeout: drain.Duration(3 * time.Second)}); err != nil {
 		t.Fatal(err)
 	}
-	n := waitDrain(t, c, node, drain.StateFailed)
-	msg := n.Annotations[drain.AnnotationMessage]
+	n := waitDrain(t, c, node, model.DrainFailed)
+	msg := n.Annotations[model.DrainMessageAnnotation]
 	for _, want := range []string{"drain did not finish within 3s", "pods left (stuck/web-", "the node stays cordoned — uncordon it or drain again with a longer timeout"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("drain message %q, want it to say %q", msg, want)
@@ -47,7 +46,7 @@ func (c *cluster) drainTimesOutAndNodeGoes(t *testing.T) {
 	if !n.Spec.Unschedulable {
 		t.Error("the node was uncordoned by a failed drain; kubectl leaves it cordoned")
 	}
-	if b := n.Annotations[drain.AnnotationBlocked]; b != "" {
+	if b := n.Annotations[model.DrainBlockedAnnotation]; b != "" {
 		t.Errorf("a failed drain still says it is blocked: %q", b)
 	}
 	if got := w.available(t, c.admin); got != w.replicas {
@@ -59,17 +58,16 @@ func (c *cluster) drainTimesOutAndNodeGoes(t *testing.T) {
 	if err := drain.Request(ctx, c.admin, node, drain.Options{IgnoreDaemonSets: true}); err != nil {
 		t.Fatal(err)
 	}
-	n = waitDrain(t, c, node, drain.StateBlocked)
-	if b := n.Annotations[drain.AnnotationBlocked]; !strings.Contains(b, "PodDisruptionBudget stuck/web allows 0 disruptions (2 healthy, 2 needed)") {
+	n = waitDrain(t, c, node, model.DrainBlocked)
+	if b := n.Annotations[model.DrainBlockedAnnotation]; !strings.Contains(b, "PodDisruptionBudget stuck/web allows 0 disruptions (2 healthy, 2 needed)") {
 		t.Errorf("blocked annotation %q, want the budget that refuses and what it allows", b)
 	}
 	if err := c.admin.CoreV1().Nodes().Delete(ctx, node, metav1.DeleteOptions{}); err != nil {
 		t.Fatalf("deleting node %s mid-drain: %v", node, err)
 	}
 	for what, call := range map[string]func() error{
-		"drain":               func() error { return drain.Request(ctx, c.admin, node, drain.Options{}) },
-		"cancel the drain of": func() error { return drain.Cancel(ctx, c.admin, node) },
-		"cordon":              func() error { return drain.Cordon(ctx, c.admin, node) },
+		"drain":  func() error { return drain.Request(ctx, c.admin, node, drain.Options{}) },
+		"cordon": func() error { return drain.Cordon(ctx, c.admin, node) },
 	} {
 		err := call()
 		want := fmt.Sprintf("cannot %s node %q: no such node (it may have been deleted or replaced; list the nodes to pick another)", what, node)
@@ -93,7 +91,7 @@ func (c *cluster) drainTimesOutAndNodeGoes(t *testing.T) {
 	}
 	if nodes, err := groupNodes(ctx, c.admin, w.group); err == nil {
 		for _, n := range nodes {
-			if _, ok := n.Annotations[noderoll.AnnotationRoll]; ok {
+			if _, ok := n.Annotations[model.RollAnnotation]; ok {
 				t.Errorf("a refused roll was written on node %s", n.Name)
 			}
 		}
@@ -108,7 +106,7 @@ func (c *cluster) drainTimesOutAndNodeGoes(t *testing.T) {
 		ready := 0
 		for _, n := range nodes {
 			names = append(names, n.Name)
-			if e2etest.NodeReady(&n) && n.Name != node {
+			if model.NodeReady(&n) && n.Name != node {
 				ready++
 			}
 		}
@@ -126,8 +124,8 @@ func waitDrain(t *testing.T, c *cluster, node, state string) *corev1.Node {
 			return false, "", err
 		}
 		got = n
-		return n.Annotations[drain.AnnotationState] == state,
-			fmt.Sprintf("state %q, message %q", n.Annotations[drain.AnnotationState], n.Annotations[drain.AnnotationMessage]), nil
+		return n.Annotations[model.DrainStateAnnotation] == state,
+			fmt.Sprintf("state %q, message %q", n.Annotations[model.DrainStateAnnotation], n.Annotations[model.DrainMessageAnnotation]), nil
 	})
 	return got
 }

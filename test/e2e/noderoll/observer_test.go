@@ -1,8 +1,6 @@
 package noderoll
 
 import (
-	"rollscope/test/e2e/e2etest"
-
 	"context"
 	"fmt"
 	"maps"
@@ -17,10 +15,9 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
 
-	"rollscope/engine/drain"
-	"rollscope/engine/nodegroup"
 	"rollscope/engine/noderoll"
 	"rollscope/model"
+	"rollscope/test/e2e/e2etest"
 )
 
 // observer watches one group's nodes and one namespace's pods through the
@@ -73,7 +70,7 @@ func observe(t *testing.T, c kubernetes.Interface, group, namespace string, mini
 	o := &observer{group: group, minimum: minimum, seen: seen{detachedAt: map[string]int{}, readyAtStart: map[string]int{}}}
 	ctx, stop := context.WithCancel(context.Background())
 	nodes := informers.NewSharedInformerFactoryWithOptions(c, 0, informers.WithTweakListOptions(func(l *metav1.ListOptions) {
-		l.LabelSelector = nodegroup.LabelGroup + "=" + group
+		l.LabelSelector = model.NodeGroupLabel + "=" + group
 	}))
 	nodeInf := nodes.Core().V1().Nodes().Informer()
 	onNode := func(deleted string) {
@@ -132,20 +129,20 @@ func (o *observer) sawNodes(objs []any, deleted string) {
 	}
 	draining, detached, tainted, ready := 0, 0, 0, 0
 	for _, obj := range objs {
-		if e2etest.NodeReady(obj.(*corev1.Node)) {
+		if model.NodeReady(obj.(*corev1.Node)) {
 			ready++
 		}
 	}
 	for _, obj := range objs {
 		n := obj.(*corev1.Node)
-		if n.Annotations[noderoll.AnnotationNode] == noderoll.NodeDraining {
+		if n.Annotations[model.RollNodeAnnotation] == model.RollStepDraining {
 			draining++
 			if !slices.Contains(o.seen.drainStarted, n.Name) {
 				o.seen.drainStarted = append(o.seen.drainStarted, n.Name)
 				o.seen.readyAtStart[n.Name] = ready
 			}
 		}
-		if n.Annotations[nodegroup.AnnotationDetached] == "true" {
+		if n.Annotations[model.DetachedAnnotation] == "true" {
 			detached++
 			if _, seen := o.seen.detachedAt[n.Name]; !seen {
 				o.seen.detachedAt[n.Name] = o.seen.events
@@ -154,13 +151,13 @@ func (o *observer) sawNodes(objs []any, deleted string) {
 		if e2etest.HasTaint(n, noderoll.TaintScheduledForUpdate.Key) {
 			tainted++
 		}
-		if _, outdated := n.Annotations[model.NeedsUpdateAnnotation]; !outdated && e2etest.NodeReady(n) && o.seen.freshReadyAt == 0 {
+		if _, outdated := n.Annotations[model.NeedsUpdateAnnotation]; !outdated && model.NodeReady(n) && o.seen.freshReadyAt == 0 {
 			o.seen.freshReadyAt = o.seen.events
 		}
-		if b := n.Annotations[drain.AnnotationBlocked]; b != "" && (len(o.seen.blocked) == 0 || o.seen.blocked[len(o.seen.blocked)-1] != b) {
+		if b := n.Annotations[model.DrainBlockedAnnotation]; b != "" && (len(o.seen.blocked) == 0 || o.seen.blocked[len(o.seen.blocked)-1] != b) {
 			o.seen.blocked = append(o.seen.blocked, b)
 		}
-		if m := n.Annotations[noderoll.AnnotationMessage]; m != "" && !slices.Contains(o.seen.rollMessages, m) {
+		if m := n.Annotations[model.RollMessageAnnotation]; m != "" && !slices.Contains(o.seen.rollMessages, m) {
 			o.seen.rollMessages = append(o.seen.rollMessages, m)
 		}
 	}

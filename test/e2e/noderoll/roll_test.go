@@ -11,9 +11,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
-	"rollscope/engine/drain"
 	"rollscope/engine/nodegroup"
 	"rollscope/engine/noderoll"
+	"rollscope/model"
 )
 
 // The groups of the cases, all on one control plane. Pods are pinned to
@@ -181,9 +181,9 @@ func (c *cluster) killAndResume(t *testing.T) {
 	if err != nil {
 		t.Fatalf("node %s, mid-drain at the kill: %v", mid, err)
 	}
-	if n.Annotations[noderoll.AnnotationState] != noderoll.StateRunning || n.Annotations[noderoll.AnnotationNode] != noderoll.NodeDraining || n.Annotations[drain.AnnotationRequest] == "" {
+	if n.Annotations[model.RollStateAnnotation] != model.RollRunning || n.Annotations[model.RollNodeAnnotation] != model.RollStepDraining || n.Annotations[model.DrainRequestAnnotation] == "" {
 		t.Fatalf("after the kill node %s has roll state %q, step %q, drain request %q: the progress must be on the node",
-			mid, n.Annotations[noderoll.AnnotationState], n.Annotations[noderoll.AnnotationNode], n.Annotations[drain.AnnotationRequest])
+			mid, n.Annotations[model.RollStateAnnotation], n.Annotations[model.RollNodeAnnotation], n.Annotations[model.DrainRequestAnnotation])
 	}
 
 	startRoller(t, c.admin)
@@ -242,10 +242,10 @@ func waitMidDrain(t *testing.T, c *cluster, group string) string {
 		}
 		var states []string
 		for _, n := range nodes {
-			st := n.Annotations[drain.AnnotationState]
-			states = append(states, fmt.Sprintf("%s=%s/%s", n.Name, n.Annotations[noderoll.AnnotationNode], st))
-			if n.Annotations[noderoll.AnnotationNode] == noderoll.NodeDraining && (st == drain.StateDraining || st == drain.StateBlocked) &&
-				n.Annotations[drain.AnnotationPodsLeft] != "" && n.Annotations[drain.AnnotationPodsLeft] != "0" {
+			st := n.Annotations[model.DrainStateAnnotation]
+			states = append(states, fmt.Sprintf("%s=%s/%s", n.Name, n.Annotations[model.RollNodeAnnotation], st))
+			if n.Annotations[model.RollNodeAnnotation] == model.RollStepDraining && (st == model.DrainDraining || st == model.DrainBlocked) &&
+				n.Annotations[model.DrainPodsLeftAnnotation] != "" && n.Annotations[model.DrainPodsLeftAnnotation] != "0" {
 				mid = n.Name
 				return true, "", nil
 			}

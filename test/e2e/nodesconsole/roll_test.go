@@ -175,7 +175,7 @@ func drainAndUncordon(t *testing.T, s *tmuxtest.Session, c kubernetes.Interface)
 		if err != nil {
 			return false, "", err
 		}
-		state := n.Annotations[model.DrainAnnotation]
+		state := n.Annotations[model.DrainStateAnnotation]
 		return state == "drained" && len(pods.Items) == 0 && n.Spec.Unschedulable,
 			fmt.Sprintf("drain %q, %d pods left, unschedulable %v", state, len(pods.Items), n.Spec.Unschedulable), nil
 	})
@@ -270,7 +270,7 @@ func settled(ctx context.Context, c kubernetes.Interface, spec string) (bool, st
 	ready, onSpec := 0, 0
 	for _, n := range nodes.Items {
 		_, marked := n.Annotations[model.NeedsUpdateAnnotation]
-		if n.Annotations[nodegroup.AnnotationSpec] == spec && (spec == "v1" || !marked) {
+		if n.Annotations[model.NodeSpecAnnotation] == spec && (spec == "v1" || !marked) {
 			onSpec++
 		}
 		for _, cond := range n.Status.Conditions {
