@@ -10,6 +10,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 
 	"rollscope/engine/drain"
+	"rollscope/model"
 )
 
 // What the console asks of a live cluster is carried out by the
@@ -32,7 +33,7 @@ func TestConsoleControllersCarryOutADrain(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n.Annotations[drain.AnnotationState] == drain.StateDrained && n.Spec.Unschedulable {
+		if n.Annotations[model.DrainStateAnnotation] == model.DrainDrained && n.Spec.Unschedulable {
 			return
 		}
 		select {

@@ -4,13 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"rollscope/model"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/kubernetes"
-
-	"rollscope/engine/nodegroup"
 )
 
 // ContinueOrRestart is the console's n on a group: it continues the
@@ -33,18 +32,18 @@ func ContinueOrRestart(ctx context.Context, c kubernetes.Interface, group string
 // requested with; ended is false when the group has no roll or an active
 // one.
 func endedRoll(ctx context.Context, c kubernetes.Interface, group string) (o Options, ended bool, err error) {
-	sel := labels.SelectorFromSet(labels.Set{nodegroup.LabelGroup: group}).String()
+	sel := labels.SelectorFromSet(labels.Set{model.NodeGroupLabel: group}).String()
 	nodes, err := c.CoreV1().Nodes().List(ctx, metav1.ListOptions{LabelSelector: sel})
 	if err != nil {
 		return o, false, fmt.Errorf("cannot continue the roll of group %q: list its nodes: %w", group, err)
 	}
 	for _, n := range nodes.Items {
-		raw, ok := n.Annotations[AnnotationRoll]
+		raw, ok := n.Annotations[model.RollAnnotation]
 		if !ok {
 			continue
 		}
-		switch n.Annotations[AnnotationState] {
-		case StateStopped, StateFailed:
+		switch n.Annotations[model.RollStateAnnotation] {
+		case model.RollStopped, model.RollFailed:
 		default:
 			return o, false, nil
 		}
@@ -52,7 +51,7 @@ func endedRoll(ctx context.Context, c kubernetes.Interface, group string) (o Opt
 		// started from; the options are all a new request needs.
 		if err := json.Unmarshal([]byte(raw), &o); err != nil {
 			return o, true, fmt.Errorf("cannot continue the roll of group %q: node %s's %s is not valid JSON (start a new roll with D): %w",
-				group, n.Name, AnnotationRoll, err)
+				group, n.Name, model.RollAnnotation, err)
 		}
 		return o, true, nil
 	}

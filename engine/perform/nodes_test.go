@@ -13,16 +13,13 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/fake"
 
-	"rollscope/engine/drain"
-	"rollscope/engine/nodegroup"
-	"rollscope/engine/noderoll"
 	"rollscope/engine/perform"
 	"rollscope/model"
 	"rollscope/model/action"
 )
 
 func groupNode(name string, ann map[string]string) *corev1.Node {
-	return &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{nodegroup.LabelGroup: "pool"},
+	return &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{model.NodeGroupLabel: "pool"},
 		Annotations: ann}}
 }
 
@@ -142,11 +139,11 @@ func TestNodeRequestsSayWhatHappened(t *testing.T) {
 		}
 	}
 	a := node(t, c, "pool-a")
-	if req := a.Annotations[drain.AnnotationRequest]; !strings.Contains(req, `"ignoreDaemonSets":true`) || !strings.Contains(req, `"timeout":"1m0s"`) {
+	if req := a.Annotations[model.DrainRequestAnnotation]; !strings.Contains(req, `"ignoreDaemonSets":true`) || !strings.Contains(req, `"timeout":"1m0s"`) {
 		t.Errorf("drain request %s, want the dialog's options", req)
 	}
-	roll := a.Annotations[noderoll.AnnotationRoll]
-	if a.Annotations[noderoll.AnnotationState] != noderoll.StateRunning || !strings.Contains(roll, `"deleteNodes":true`) || !strings.Contains(roll, `"step":true`) {
-		t.Errorf("roll %s in state %q; want it running again with its settings, deleting nodes", roll, a.Annotations[noderoll.AnnotationState])
+	roll := a.Annotations[model.RollAnnotation]
+	if a.Annotations[model.RollStateAnnotation] != model.RollRunning || !strings.Contains(roll, `"deleteNodes":true`) || !strings.Contains(roll, `"step":true`) {
+		t.Errorf("roll %s in state %q; want it running again with its settings, deleting nodes", roll, a.Annotations[model.RollStateAnnotation])
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"rollscope/engine/drain"
 	"rollscope/engine/noderoll"
 	"rollscope/engine/scenario"
+	"rollscope/model"
 	"rollscope/model/action"
 )
 
@@ -79,7 +80,7 @@ func TestPlayerActsInItsNamespaceOnMappedNodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := n.Annotations[drain.AnnotationRequest]; !ok {
+	if _, ok := n.Annotations[model.DrainRequestAnnotation]; !ok {
 		t.Errorf("the drain was not asked of sim-x-nodes-1: %v", n.Annotations)
 	}
 
