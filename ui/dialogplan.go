@@ -65,7 +65,7 @@ func (m *Model) prepare(d *dialog) bool {
 	case ActResume:
 		d.plan = append(d.plan, "the rollout carries on from where it was held")
 	case ActAbort:
-		stable, ok := stableRevision(view)
+		stable, ok := model.AbortTarget(view)
 		if !ok {
 			d.refusal = "revision " + itoa(view.Revision) + " is the first: there is nothing to go back to"
 			return true
@@ -108,21 +108,4 @@ func (m *Model) prepareUndo(d *dialog) bool {
 		d.plan = append(d.plan, "it is paused, and kubectl refuses to roll back a paused deployment: y resumes it first, then undoes")
 	}
 	return true
-}
-
-// stableRevision is where an abort goes, read from the view as the engine
-// reads it from the API: the old ReplicaSet with the most available pods,
-// the newest on a tie.
-func stableRevision(v model.RolloutView) (int64, bool) {
-	var best int64
-	var bestAvail int32 = -1
-	for _, rs := range v.ReplicaSets {
-		if rs.Role != model.RoleOld {
-			continue
-		}
-		if rs.Available > bestAvail || (rs.Available == bestAvail && rs.Revision > best) {
-			best, bestAvail = rs.Revision, rs.Available
-		}
-	}
-	return best, bestAvail >= 0
 }
