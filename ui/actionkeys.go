@@ -3,12 +3,14 @@ package ui
 import (
 	"context"
 	"errors"
+	"reflect"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
+	"rollscope/model/action"
 )
 
 // ActionTimeout bounds one action's requests: past it the console says the
@@ -18,14 +20,14 @@ const ActionTimeout = 30 * time.Second
 // inspectedMsg brings a deployment's containers to a set image or set env
 // dialog.
 type inspectedMsg struct {
-	req        ActionRequest
-	containers []Container
+	req        action.Request
+	containers []action.Container
 	err        error
 }
 
 // actionDoneMsg is the result of one sent action.
 type actionDoneMsg struct {
-	req    ActionRequest
+	req    action.Request
 	result string
 	err    error
 }
@@ -39,17 +41,13 @@ type previewMsg struct {
 
 // forecastMsg brings the confirmation its forecast.
 type forecastMsg struct {
-	req  ActionRequest
+	req  action.Request
 	text string
 	err  error
 }
 
-// startsRollout reports whether the action starts a rollout the forecast
-// can describe.
-func startsRollout(k ActionKind) bool { return k == ActSetImage || k == ActUndo || k == ActAbort }
-
 // forecast asks what the rollout will do.
-func (m Model) forecast(r ActionRequest) tea.Cmd {
+func (m Model) forecast(r action.Request) tea.Cmd {
 	acts := m.actions
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), ActionTimeout)
@@ -62,7 +60,7 @@ func (m Model) forecast(r ActionRequest) tea.Cmd {
 // forecasted shows the forecast, if its confirmation is still open.
 func (m Model) forecasted(msg forecastMsg) (tea.Model, tea.Cmd) {
 	d := m.dialog
-	if d == nil || d.stage != stageConfirm || d.req != msg.req {
+	if d == nil || d.stage != stageConfirm || !reflect.DeepEqual(d.req, msg.req) {
 		return m, nil
 	}
 	if msg.err != nil {
@@ -80,85 +78,72 @@ func (m Model) confirming(d *dialog) tea.Cmd {
 		return nil
 	}
 	var cmds []tea.Cmd
-	if startsRollout(d.req.Kind) {
+	if d.req.Spec().Forecast {
 		cmds = append(cmds, m.forecast(d.req))
 	}
-	if d.req.Kind == ActUndo {
+	if d.req.Action == action.Undo {
 		cmds = append(cmds, m.preview(d.req))
 	}
 	return tea.Batch(cmds...)
 }
 
-// actionRecorder is a Source that keeps the console's actions in the
-// timeline; model.Cluster is one.
-type actionRecorder interface {
-	AddAction(namespace, name string, e model.TimelineEntry)
-}
-
 // actionKind finds the enabled rollout action bound to the pressed key.
-func (m *Model) actionKind(msg tea.KeyPressMsg) (ActionKind, bool) {
-	k := m.keys
-	for _, a := range []struct {
-		b    key.Binding
-		kind ActionKind
-	}{
-		{k.SetImage, ActSetImage}, {k.SetEnv, ActSetEnv}, {k.Scale, ActScale}, {k.Restart, ActRestart},
-		{k.Pause, ActPause}, {k.Resume, ActResume}, {k.Undo, ActUndo}, {k.Abort, ActAbort},
-	} {
-		if key.Matches(msg, a.b) {
-			return a.kind, true
+func (m *Model) actionKind(msg tea.KeyPressMsg) (action.Name, bool) {
+	for _, name := range action.Of(action.OnDeployment) {
+		if b := m.keys.binding(string(name)); b != nil && key.Matches(msg, *b) {
+			return name, true
 		}
 	}
-	return 0, false
+	return "", false
 }
 
 // startAction opens the dialog for kind, or says why it cannot.
-func (m Model) startAction(kind ActionKind) (tea.Model, tea.Cmd) {
+func (m Model) startAction(kind action.Name) (tea.Model, tea.Cmd) {
 	s := m.s
 	switch {
 	case m.actions == nil:
-		m.toast = kind.Name() + ": no cluster to act on"
+		m.toast = string(kind) + ": no cluster to act on"
 		return m, nil
 	case m.busy != "":
 		// A second press while the first is on its way sends nothing.
 		m.toast = "still waiting for " + m.busy + " — one action at a time"
 		return m, nil
 	case !s.haveRollout:
-		m.toast = kind.Name() + ": no deployment selected — press : to pick one"
+		m.toast = string(kind) + ": no deployment selected — press : to pick one"
 		return m, nil
 	}
-	req := ActionRequest{Kind: kind, Namespace: s.namespace, Deployment: s.deployment}
+	req := action.Request{Action: kind, Namespace: s.namespace, Name: s.deployment}
 	r := s.rollout
 	d := &dialog{req: req, title: req.Kubectl()}
 	switch kind {
-	case ActSetImage, ActSetEnv:
+	case action.SetImage, action.SetEnv:
 		// The containers come from the API: the views only keep images.
 		m.busy = "the containers of deployment/" + s.deployment
 		acts := m.actions
 		return m, func() tea.Msg {
 			ctx, cancel := context.WithTimeout(context.Background(), ActionTimeout)
 			defer cancel()
-			cs, err := acts.Inspect(ctx, req.Namespace, req.Deployment)
+			cs, err := acts.Containers(ctx, req.Namespace, req.Name)
 			return inspectedMsg{req: req, containers: cs, err: err}
 		}
-	case ActScale:
+	case action.Scale:
 		d.stage, d.input = stageInput, itoa(r.Replicas)
 		d.startInput()
-	case ActPause:
+	case action.Pause:
 		if r.Paused {
 			m.toast = "deployment/" + s.deployment + " is already paused — nothing sent"
 			return m, nil
 		}
 		d.stage = stageConfirm
-	case ActResume:
+	case action.Resume:
 		if !r.Paused {
 			m.toast = "deployment/" + s.deployment + " is not paused — nothing sent"
 			return m, nil
 		}
 		d.stage = stageConfirm
-	case ActRestart:
+	case action.Restart:
 		d.stage = stageConfirm
-	case ActUndo:
+	case action.Undo:
 		d.stage, d.revisions = stagePickRevision, r.History
 		// Start on the revision before the current one: undo's default.
 		for i, h := range r.History {
@@ -166,7 +151,7 @@ func (m Model) startAction(kind ActionKind) (tea.Model, tea.Cmd) {
 				d.cursor = i - 1
 			}
 		}
-	case ActAbort:
+	case action.Abort:
 		if r.Done {
 			m.toast = "the rollout of revision " + itoa(r.Revision) + " has finished — nothing to abort"
 			return m, nil
@@ -197,15 +182,15 @@ func (m Model) openDialog(d *dialog) (tea.Model, tea.Cmd) {
 func (m Model) inspected(msg inspectedMsg) (tea.Model, tea.Cmd) {
 	m.busy = ""
 	if msg.err != nil {
-		m.toast = msg.req.Kind.Name() + ": " + msg.err.Error()
+		m.toast = string(msg.req.Action) + ": " + msg.err.Error()
 		return m, nil
 	}
 	if len(msg.containers) == 0 {
-		m.toast = msg.req.Kind.Name() + ": deployment/" + msg.req.Deployment + " has no containers"
+		m.toast = string(msg.req.Action) + ": deployment/" + msg.req.Name + " has no containers"
 		return m, nil
 	}
-	d := &dialog{req: msg.req, containers: msg.containers, title: msg.req.Kind.Name()}
-	if msg.req.Kind == ActSetImage {
+	d := &dialog{req: msg.req, containers: msg.containers, title: string(msg.req.Action)}
+	if msg.req.Action == action.SetImage {
 		d.completions = m.pastImages()
 	}
 	if len(msg.containers) == 1 {
@@ -263,12 +248,12 @@ func (m Model) dialogKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 }
 
 // preview asks for the undo's template diff.
-func (m Model) preview(r ActionRequest) tea.Cmd {
+func (m Model) preview(r action.Request) tea.Cmd {
 	acts := m.actions
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), ActionTimeout)
 		defer cancel()
-		diff, err := acts.UndoPreview(ctx, r.Namespace, r.Deployment, r.Revision)
+		diff, err := acts.UndoPreview(ctx, r.Namespace, r.Name, r.Revision)
 		return previewMsg{revision: r.Revision, diff: diff, err: err}
 	}
 }
@@ -276,7 +261,7 @@ func (m Model) preview(r ActionRequest) tea.Cmd {
 // previewed shows the diff, if the confirmation it was for is still open.
 func (m Model) previewed(msg previewMsg) (tea.Model, tea.Cmd) {
 	d := m.dialog
-	if d == nil || d.req.Kind != ActUndo || d.stage != stageConfirm || d.req.Revision != msg.revision {
+	if d == nil || d.req.Action != action.Undo || d.stage != stageConfirm || d.req.Revision != msg.revision {
 		return m, nil
 	}
 	d.diff, d.diffErr, d.diffReady = msg.diff, msg.err, true
@@ -298,7 +283,7 @@ func (m Model) send() (tea.Model, tea.Cmd) {
 	return m, func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), ActionTimeout)
 		defer cancel()
-		result, err := acts.Do(ctx, req)
+		result, err := acts.Send(ctx, req)
 		return actionDoneMsg{req: req, result: result, err: err}
 	}
 }
@@ -309,26 +294,24 @@ func (m Model) done(msg actionDoneMsg) (tea.Model, tea.Cmd) {
 	r := msg.req
 	line, warning := r.Summary()+": "+msg.result, false
 	switch {
-	case errors.Is(msg.err, ErrNothingToDo):
+	case errors.Is(msg.err, action.ErrNothingToDo):
 		line = r.Summary() + ": nothing sent — " + msg.err.Error()
 	case msg.err != nil:
 		line, warning = r.Summary()+": failed — "+msg.err.Error(), true
-	case r.Kind == ActPause || r.Kind == ActResume || r.ResumeFirst:
+	case r.Action == action.Pause || r.Action == action.Resume || r.ResumeFirst:
 		// The header shows the new state at once, before the watch
 		// brings it.
-		m.s.pausedWant = &pausedWant{paused: r.Kind == ActPause, until: time.Now().Add(pausedWantFor)}
-		m.s.rollout.Paused = r.Kind == ActPause
+		m.s.pausedWant = &pausedWant{paused: r.Action == action.Pause, until: time.Now().Add(pausedWantFor)}
+		m.s.rollout.Paused = r.Action == action.Pause
 	}
 	if warning {
 		m.toast = "✖ " + line
 	} else {
 		m.toast = "✔ " + line
 	}
-	if rec, ok := m.s.src.(actionRecorder); ok {
-		rec.AddAction(r.Namespace, r.Deployment, model.TimelineEntry{
-			Time: m.clock(), Object: "deployment/" + r.Deployment, Message: line, Warning: warning,
-		})
-	}
+	m.s.src.AddAction(r.Namespace, r.Name, model.TimelineEntry{
+		Time: m.clock(), Object: r.Object(), Message: line, Warning: warning,
+	})
 	m.refresh()
 	return m, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -11,27 +12,28 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"rollscope/model"
+	"rollscope/model/action"
 	"rollscope/themes"
 )
 
 // fakeActions records what the console asked for; refuse maps an input
 // (image, env, replicas as text) to the reason Check gives.
 type fakeActions struct {
-	containers []Container
+	containers []action.Container
 	refuse     map[string]string
-	sent       []ActionRequest
+	sent       []action.Request
 	inspected  int
 	result     string
 	err        error
 	diff       []model.DiffLine
 }
 
-func (f *fakeActions) Inspect(context.Context, string, string) ([]Container, error) {
+func (f *fakeActions) Containers(context.Context, string, string) ([]action.Container, error) {
 	f.inspected++
 	return f.containers, nil
 }
 
-func (f *fakeActions) Check(r ActionRequest) error {
+func (f *fakeActions) Check(r action.Request) error {
 	for _, in := range []string{r.Image, r.Env, fmt.Sprint(r.Replicas)} {
 		if why, ok := f.refuse[in]; ok {
 			return errors.New(why)
@@ -40,7 +42,7 @@ func (f *fakeActions) Check(r ActionRequest) error {
 	return nil
 }
 
-func (f *fakeActions) Do(_ context.Context, r ActionRequest) (string, error) {
+func (f *fakeActions) Send(_ context.Context, r action.Request) (string, error) {
 	f.sent = append(f.sent, r)
 	if f.result == "" && f.err == nil {
 		return "ok", nil
@@ -48,12 +50,22 @@ func (f *fakeActions) Do(_ context.Context, r ActionRequest) (string, error) {
 	return f.result, f.err
 }
 
-func (f *fakeActions) Forecast(_ context.Context, r ActionRequest) (string, error) {
+func (f *fakeActions) Forecast(_ context.Context, r action.Request) (string, error) {
 	return "4 scaling steps in 2 waves, at most 13 pods, never fewer than 8 available, about 22s", nil
 }
 
 func (f *fakeActions) UndoPreview(context.Context, string, string, int64) ([]model.DiffLine, error) {
 	return f.diff, nil
+}
+
+func (f *fakeActions) PreviewDrain(context.Context, string, action.DrainOptions) (action.DrainPreview, error) {
+	return action.DrainPreview{}, nil
+}
+
+func (f *fakeActions) PlanRoll(string, action.RollSettings) (string, error) { return "", nil }
+
+func (f *fakeActions) PlanRCUpdate(context.Context, string, action.RCUpdateInput) (action.RCPlan, error) {
+	return action.RCPlan{}, errors.New("no ReplicationControllers here")
 }
 
 // recordingSource is the fixture plus the timeline of console actions.
@@ -107,7 +119,7 @@ func runCmd(m Model, cmd tea.Cmd) Model {
 var ctrlU = tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}
 
 func oneContainer() *fakeActions {
-	return &fakeActions{containers: []Container{{Name: "nginx", Image: "nginx:1.28", Env: []string{"LOG=info"}}},
+	return &fakeActions{containers: []action.Container{{Name: "nginx", Image: "nginx:1.28", Env: []string{"LOG=info"}}},
 		refuse: map[string]string{"Nginx:1": `image "Nginx:1" is not a valid reference`, "-3": "replicas must be 0 or more"}}
 }
 
@@ -141,8 +153,8 @@ func TestSetImageShowsThePlanAndSendsOnY(t *testing.T) {
 		t.Fatalf("sent before y: %+v", acts.sent)
 	}
 	m = run(m, press("y"))
-	want := ActionRequest{Kind: ActSetImage, Namespace: "shop", Deployment: "frontend", Container: "nginx", Image: "nginx:1.27"}
-	if len(acts.sent) != 1 || acts.sent[0] != want {
+	want := action.Request{Action: action.SetImage, Namespace: "shop", Name: "frontend", Container: "nginx", Image: "nginx:1.27"}
+	if len(acts.sent) != 1 || !reflect.DeepEqual(acts.sent[0], want) {
 		t.Fatalf("sent %+v, want exactly %+v", acts.sent, want)
 	}
 	if s := plain(m); !strings.Contains(s, "✔ set image nginx=nginx:1.27: ok") {
@@ -155,7 +167,7 @@ func TestSetImageShowsThePlanAndSendsOnY(t *testing.T) {
 
 func TestSetImagePicksTheContainerWhenThereAreSeveral(t *testing.T) {
 	acts := oneContainer()
-	acts.containers = append(acts.containers, Container{Name: "sidecar", Image: "envoy:1.30"})
+	acts.containers = append(acts.containers, action.Container{Name: "sidecar", Image: "envoy:1.30"})
 	m := newActionModel(t, acts, midRollout(), nil)
 	m = run(m, press("i"))
 	if s := plain(m); !strings.Contains(s, "which container?") || !strings.Contains(s, "sidecar") {
@@ -208,25 +220,25 @@ func TestSetEnvAndScaleAndRestartSend(t *testing.T) {
 	cases := []struct {
 		name string
 		keys []tea.Msg
-		want ActionRequest
+		want action.Request
 	}{
 		{"set env", append(append([]tea.Msg{press("e")}, typed("LOG=debug")...), press("enter"), press("y")),
-			ActionRequest{Kind: ActSetEnv, Container: "nginx", Env: "LOG=debug"}},
+			action.Request{Action: action.SetEnv, Container: "nginx", Env: "LOG=debug"}},
 		{"remove env", append(append([]tea.Msg{press("e")}, typed("LOG-")...), press("enter"), press("y")),
-			ActionRequest{Kind: ActSetEnv, Container: "nginx", Env: "LOG-"}},
+			action.Request{Action: action.SetEnv, Container: "nginx", Env: "LOG-"}},
 		{"scale", append(append([]tea.Msg{press("s"), ctrlU}, typed("12")...), press("enter"), press("y")),
-			ActionRequest{Kind: ActScale, Replicas: 12}},
-		{"restart", []tea.Msg{press("R"), press("y")}, ActionRequest{Kind: ActRestart}},
-		{"pause", []tea.Msg{press("p"), press("y")}, ActionRequest{Kind: ActPause}},
-		{"abort", []tea.Msg{press("x"), press("y")}, ActionRequest{Kind: ActAbort}},
+			action.Request{Action: action.Scale, Replicas: 12}},
+		{"restart", []tea.Msg{press("R"), press("y")}, action.Request{Action: action.Restart}},
+		{"pause", []tea.Msg{press("p"), press("y")}, action.Request{Action: action.Pause}},
+		{"abort", []tea.Msg{press("x"), press("y")}, action.Request{Action: action.Abort}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			acts := oneContainer()
 			m := newActionModel(t, acts, midRollout(), nil)
 			run(m, tc.keys...)
-			tc.want.Namespace, tc.want.Deployment = "shop", "frontend"
-			if len(acts.sent) != 1 || acts.sent[0] != tc.want {
+			tc.want.Namespace, tc.want.Name = "shop", "frontend"
+			if len(acts.sent) != 1 || !reflect.DeepEqual(acts.sent[0], tc.want) {
 				t.Fatalf("sent %+v, want exactly %+v", acts.sent, tc.want)
 			}
 		})
@@ -281,7 +293,7 @@ func TestYesSkipsTheConfirmation(t *testing.T) {
 	acts := oneContainer()
 	m := newActionModel(t, acts, midRollout(), func(o *Options) { o.AssumeYes = true })
 	run(m, press("p"))
-	if len(acts.sent) != 1 || acts.sent[0].Kind != ActPause {
+	if len(acts.sent) != 1 || acts.sent[0].Action != action.Pause {
 		t.Fatalf("with --yes, p sent %+v", acts.sent)
 	}
 }
@@ -306,7 +318,7 @@ func TestReadOnlyDisablesEveryWrite(t *testing.T) {
 func TestDeniedKeysSayWhy(t *testing.T) {
 	acts := oneContainer()
 	m := newActionModel(t, acts, midRollout(), func(o *Options) {
-		o.Denied = map[string]string{"scale": "not allowed to patch deployments/scale in shop"}
+		o.Denied = map[action.Name]string{action.Scale: "not allowed to patch deployments/scale in shop"}
 	})
 	m = run(m, press("s"))
 	if s := plain(m); !strings.Contains(s, "scale: not allowed to patch deployments/scale in shop") {
@@ -355,7 +367,7 @@ func TestUndoPicksARevisionAndPreviewsTheDiff(t *testing.T) {
 		}
 	}
 	run(m, press("y"))
-	if len(acts.sent) != 1 || acts.sent[0].Kind != ActUndo || acts.sent[0].Revision != 2 || acts.sent[0].ResumeFirst {
+	if len(acts.sent) != 1 || acts.sent[0].Action != action.Undo || acts.sent[0].Revision != 2 || acts.sent[0].ResumeFirst {
 		t.Fatalf("sent %+v, want undo to revision 2", acts.sent)
 	}
 }

@@ -113,16 +113,16 @@ func stuckRollout() []runtime.Object {
 	return objs
 }
 
-func clusterModel(t testing.TB, w, h int) (Model, *model.Cluster) {
+func clusterModel(t testing.TB, w, h int) (Model, *model.RCCluster) {
 	t.Helper()
-	c := model.NewCluster()
+	c := model.NewRCCluster()
 	m := New(Options{Cluster: c, Namespace: "shop", Context: "prod-eu", Clock: fixedClock})
 	m = send(m, tea.WindowSizeMsg{Width: w, Height: h},
 		model.Batch{At: t0, Objects: stuckRollout(), Watch: model.WatchStatus{Synced: true, Connected: true, Since: t0}})
 	return m, c
 }
 
-var _ Source = (*model.Cluster)(nil)
+var _ Source = (*model.RCCluster)(nil)
 
 func TestClusterBatchReachesTheScreen(t *testing.T) {
 	m, c := clusterModel(t, 160, 48)

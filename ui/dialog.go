@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
+	"rollscope/model/action"
 )
 
 // stage is where a dialog is: choosing, typing, or asking for y.
@@ -23,11 +24,11 @@ const (
 // dialog builds one action request step by step and shows what it will do
 // before it is sent. It never sends: the root does, once, on y.
 type dialog struct {
-	req   ActionRequest
+	req   action.Request
 	title string
 	stage stage
 
-	containers []Container
+	containers []action.Container
 	cursor     int // in containers or revisions
 	revisions  []model.RevisionRow
 
@@ -171,18 +172,18 @@ func (d *dialog) complete() {
 // startInput sets the prompt and starting text for the action being built.
 func (d *dialog) startInput() {
 	d.completed = -1
-	switch d.req.Kind {
-	case ActSetImage:
+	switch d.req.Action {
+	case action.SetImage:
 		d.prompt = "image for " + d.req.Container + " (tab completes from earlier revisions)"
 		for _, c := range d.containers {
 			if c.Name == d.req.Container {
 				d.input = c.Image
 			}
 		}
-	case ActSetEnv:
+	case action.SetEnv:
 		d.prompt = "NAME=value to set, NAME- to remove, in " + d.req.Container
 		d.input = ""
-	case ActScale:
+	case action.Scale:
 		d.prompt = "replicas"
 	}
 }
@@ -190,16 +191,16 @@ func (d *dialog) startInput() {
 // accept turns the input into the request, or says why it cannot.
 func (d *dialog) accept() bool {
 	in := d.input
-	switch d.req.Kind {
-	case ActSetImage:
+	switch d.req.Action {
+	case action.SetImage:
 		d.req.Image = in
-	case ActSetEnv:
+	case action.SetEnv:
 		d.req.Env = strings.TrimSpace(in)
 		if _, _, _, err := d.req.EnvChange(); err != nil {
 			d.problem = err.Error()
 			return false
 		}
-	case ActScale:
+	case action.Scale:
 		n, err := strconv.ParseInt(strings.TrimSpace(in), 10, 64)
 		switch {
 		case err != nil:

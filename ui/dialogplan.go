@@ -1,10 +1,11 @@
 package ui
 
 import (
-	"rollscope/model"
-
 	"fmt"
 	"strings"
+
+	"rollscope/model"
+	"rollscope/model/action"
 )
 
 // prepare checks the request and writes the plan the confirmation shows. It
@@ -14,17 +15,17 @@ func (m *Model) prepare(d *dialog) bool {
 	r := &d.req
 	s := m.s
 	d.plan, d.diff, d.refusal = nil, nil, ""
-	if r.Kind == ActUndo {
+	if r.Action == action.Undo {
 		return m.prepareUndo(d)
 	}
 	if err := m.actions.Check(*r); err != nil {
 		d.problem = err.Error()
 		return false
 	}
-	name := "deployment/" + r.Deployment
+	name := "deployment/" + r.Name
 	view := s.rollout
-	switch r.Kind {
-	case ActSetImage:
+	switch r.Action {
+	case action.SetImage:
 		was := ""
 		for _, c := range d.containers {
 			if c.Name == r.Container {
@@ -38,9 +39,9 @@ func (m *Model) prepare(d *dialog) bool {
 		d.plan = append(d.plan, fmt.Sprintf("%s: %s → %s", r.Container, was, r.Image),
 			fmt.Sprintf("starts a rollout of %d replicas (maxSurge %d, maxUnavailable %d)", view.Replicas, view.MaxSurge, view.MaxUnavailable))
 		if m.record {
-			d.plan = append(d.plan, "records kubernetes.io/change-cause: rollscope set image "+name+" "+r.Container+"="+r.Image)
+			d.plan = append(d.plan, "records kubernetes.io/change-cause: "+action.ChangeCause(r.Name, r.Container, r.Image))
 		}
-	case ActSetEnv:
+	case action.SetEnv:
 		n, v, remove, _ := r.EnvChange()
 		if remove {
 			d.plan = append(d.plan, "removes "+n+" from "+r.Container)
@@ -48,23 +49,23 @@ func (m *Model) prepare(d *dialog) bool {
 			d.plan = append(d.plan, fmt.Sprintf("sets %s=%q in %s", n, v, r.Container))
 		}
 		d.plan = append(d.plan, "a new pod template: starts a rollout")
-	case ActScale:
+	case action.Scale:
 		if r.Replicas == view.Replicas {
 			d.problem = fmt.Sprintf("%s already has %d replicas — type another number", name, r.Replicas)
 			return false
 		}
 		d.plan = append(d.plan, fmt.Sprintf("replicas %d → %d (through the scale subresource)", view.Replicas, r.Replicas))
-	case ActRestart:
+	case action.Restart:
 		if view.Paused {
 			d.refusal = name + " is paused and a restart would wait — resume it first (r)"
 			return true
 		}
 		d.plan = append(d.plan, "stamps the pod template with kubectl.kubernetes.io/restartedAt: every pod is replaced, as a rollout")
-	case ActPause:
+	case action.Pause:
 		d.plan = append(d.plan, "holds the rollout where it is: no ReplicaSet is scaled until resumed")
-	case ActResume:
+	case action.Resume:
 		d.plan = append(d.plan, "the rollout carries on from where it was held")
-	case ActAbort:
+	case action.Abort:
 		stable, ok := model.AbortTarget(view)
 		if !ok {
 			d.refusal = "revision " + itoa(view.Revision) + " is the first: there is nothing to go back to"
@@ -102,7 +103,7 @@ func (m *Model) prepareUndo(d *dialog) bool {
 		d.problem = err.Error()
 		return false
 	}
-	d.plan = append(d.plan, fmt.Sprintf("rolls deployment/%s back to revision %d (%s)", r.Deployment, row.Revision, strings.Join(row.Images, ", ")))
+	d.plan = append(d.plan, fmt.Sprintf("rolls deployment/%s back to revision %d (%s)", r.Name, row.Revision, strings.Join(row.Images, ", ")))
 	if m.s.rollout.Paused {
 		r.ResumeFirst = true
 		d.plan = append(d.plan, "it is paused, and kubectl refuses to roll back a paused deployment: y resumes it first, then undoes")

@@ -3,6 +3,8 @@ package ui
 import (
 	"fmt"
 	"strings"
+
+	"rollscope/model/action"
 )
 
 // view draws the dialog in place of the panes: what is being built, why
@@ -31,7 +33,7 @@ func (d *dialog) view(s *screen, w, h int) []string {
 	case stageInput:
 		add(st.Muted.Render(" " + d.prompt))
 		add(st.Accent.Render(" > ") + st.Text.Render(d.input) + "█")
-		if d.req.Kind == ActSetEnv {
+		if d.req.Action == action.SetEnv {
 			for _, c := range d.containers {
 				if c.Name == d.req.Container && len(c.Env) > 0 {
 					add(st.Muted.Render(" now: " + strings.Join(c.Env, "  ")))
@@ -80,7 +82,7 @@ func (d *dialog) view(s *screen, w, h int) []string {
 	}
 	if d.stage == stageConfirm || d.stage == stagePickRevision {
 		if d.stage == stageConfirm && d.refusal == "" {
-			if d.req.Kind == ActAbort {
+			if d.req.Action == action.Abort {
 				add(st.Text.Render(" will send:"))
 			} else {
 				add(st.Text.Render(" will send the same as:"))
@@ -90,14 +92,14 @@ func (d *dialog) view(s *screen, w, h int) []string {
 		for _, p := range d.plan {
 			wrapped(st.Text.Render, "   ", p)
 		}
-		if d.stage == stageConfirm && d.refusal == "" && startsRollout(d.req.Kind) {
+		if d.stage == stageConfirm && d.refusal == "" && d.req.Spec().Forecast {
 			f := d.forecast
 			if f == "" {
 				f = "working out what the rollout will do …"
 			}
 			wrapped(st.Accent.Render, " forecast: ", f)
 		}
-		if d.req.Kind == ActUndo && d.stage == stageConfirm && d.refusal == "" {
+		if d.req.Action == action.Undo && d.stage == stageConfirm && d.refusal == "" {
 			switch {
 			case !d.diffReady:
 				add(st.Muted.Render(" reading the pod template of revision " + itoa(d.req.Revision) + " …"))
@@ -134,11 +136,11 @@ func (d *dialog) view(s *screen, w, h int) []string {
 // heading names the dialog.
 func (d *dialog) heading() string {
 	r := d.req
-	what := map[ActionKind]string{
-		ActSetImage: "Set image", ActSetEnv: "Set env", ActScale: "Scale", ActRestart: "Restart",
-		ActPause: "Pause rollout", ActResume: "Resume rollout", ActUndo: "Undo to a revision", ActAbort: "Abort rollout",
-	}[r.Kind]
-	h := what + " · deployment/" + r.Deployment
+	what := map[action.Name]string{
+		action.SetImage: "Set image", action.SetEnv: "Set env", action.Scale: "Scale", action.Restart: "Restart",
+		action.Pause: "Pause rollout", action.Resume: "Resume rollout", action.Undo: "Undo to a revision", action.Abort: "Abort rollout",
+	}[r.Action]
+	h := what + " · deployment/" + r.Name
 	if r.Container != "" {
 		h += " · container " + r.Container
 	}

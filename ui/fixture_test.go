@@ -49,6 +49,10 @@ func (f *fakeSource) RevisionDiff(ns, name string, rev int64) ([]model.DiffLine,
 	}
 	return d, nil
 }
+func (f *fakeSource) RCUpdate(string, string) (model.RCUpdateView, bool) {
+	return model.RCUpdateView{}, false
+}
+func (f *fakeSource) AddAction(string, string, model.TimelineEntry) {}
 
 var t0 = time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC)
 

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
+	"rollscope/model/action"
 	"rollscope/themes"
 )
 
@@ -29,11 +30,11 @@ type Model struct {
 	// toast is a one-line message in the footer until the next key.
 	toast string
 
-	actions   Actions
-	nodeActs  NodeActions
-	assumeYes bool
-	readOnly  bool
-	record    bool
+	actions      Actions
+	rollDefaults action.RollDefaults
+	assumeYes    bool
+	readOnly     bool
+	record       bool
 	// dialog is the action being built, nil when none.
 	dialog *dialog
 	// busy names the request on its way, "" when none: one at a time, so
@@ -57,7 +58,6 @@ func New(opts Options) Model {
 		km.Disable("pause-clock", why)
 	}
 	enableActions(&km, opts)
-	enableNodeActions(&km, opts)
 	clock := opts.Clock
 	if clock == nil {
 		clock = time.Now
@@ -81,8 +81,7 @@ func New(opts Options) Model {
 		namespace: opts.Namespace, deployment: opts.Deployment, readOnly: opts.ReadOnly,
 	}
 	m := Model{s: s, keys: &km, clock: clock, context: context, embedded: opts.Embedded,
-		actions: opts.Actions, assumeYes: opts.AssumeYes, readOnly: opts.ReadOnly, record: opts.Record}
-	m.nodeActs, _ = opts.Actions.(NodeActions)
+		actions: opts.Actions, rollDefaults: opts.RollDefaults, assumeYes: opts.AssumeYes, readOnly: opts.ReadOnly, record: opts.Record}
 	m.panes = [paneCount]Pane{
 		focusReplicaSets: newReplicaSetsPane(s),
 		focusPods:        newPodsPane(s),
@@ -90,7 +89,7 @@ func New(opts Options) Model {
 		focusHistory:     newHistoryPane(s),
 		focusTimeline:    newTimelinePane(s),
 	}
-	if _, ok := src.(rcSource); ok && opts.RC != "" {
+	if opts.RC != "" {
 		m.rc = &rcScreen{namespace: opts.Namespace, name: opts.RC}
 	}
 	m.refresh()
@@ -320,3 +319,7 @@ func (emptySource) Timeline(string, string) []model.TimelineEntry { return nil }
 func (emptySource) RevisionDiff(string, string, int64) ([]model.DiffLine, error) {
 	return nil, nil
 }
+func (emptySource) RCUpdate(string, string) (model.RCUpdateView, bool) {
+	return model.RCUpdateView{}, false
+}
+func (emptySource) AddAction(string, string, model.TimelineEntry) {}

@@ -7,6 +7,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"rollscope/model/action"
 )
 
 // nodeDialogKind is what a node dialog asks for.
@@ -62,17 +64,17 @@ type nodeDialog struct {
 	// problem is why the form was refused, until the next key.
 	problem string
 
-	drain DrainOptions
+	drain action.DrainOptions
 	// previews are the drain previews by node, for the options in
 	// previewFor; previewErr says why one could not be made.
-	previews   map[string]DrainPreview
+	previews   map[string]action.DrainPreview
 	previewErr string
-	previewFor DrainOptions
+	previewFor action.DrainOptions
 	previewed  bool
 
-	roll     RollRequest
-	defaults RollDefaults
-	// plan is what the roll will do, from CheckRoll.
+	roll     action.RollSettings
+	defaults action.RollDefaults
+	// plan is what the roll will do, from PlanRoll.
 	plan string
 }
 
@@ -90,8 +92,8 @@ func newDrainDialog(nodes []string) *nodeDialog {
 }
 
 // newRollDialog starts the roll form for group.
-func newRollDialog(group string, size, outdated int, d RollDefaults) *nodeDialog {
-	return &nodeDialog{kind: nodeRoll, group: group, roll: RollRequest{Group: group, Size: size, Outdated: outdated}, defaults: d,
+func newRollDialog(group string, size, outdated int, d action.RollDefaults) *nodeDialog {
+	return &nodeDialog{kind: nodeRoll, group: group, roll: action.RollSettings{Size: size, Outdated: outdated}, defaults: d,
 		fields: []nodeField{
 			rollMaxSurge:       {label: "maxSurge", hint: "nodes or %, rounded up; empty: the group's own"},
 			rollMaxUnavailable: {label: "maxUnavailable", hint: "nodes or %, rounded down, at least 1; empty: the group's own"},
@@ -145,9 +147,9 @@ func (d *nodeDialog) key(msg tea.KeyPressMsg, km *KeyMap) dialogResult {
 }
 
 // drainOptions reads the drain form, or says what is wrong with it.
-func (d *nodeDialog) drainOptions() (DrainOptions, string) {
+func (d *nodeDialog) drainOptions() (action.DrainOptions, string) {
 	f := d.fields
-	o := DrainOptions{IgnoreDaemonSets: f[drainIgnoreDaemonSets].on, DeleteEmptyDirData: f[drainDeleteEmptyDir].on,
+	o := action.DrainOptions{IgnoreDaemonSets: f[drainIgnoreDaemonSets].on, DeleteEmptyDirData: f[drainDeleteEmptyDir].on,
 		Force: f[drainForce].on, DisableEviction: f[drainDisableEviction].on}
 	if t := strings.TrimSpace(f[drainGracePeriod].text); t != "" {
 		n, err := strconv.ParseInt(t, 10, 64)
@@ -166,8 +168,8 @@ func (d *nodeDialog) drainOptions() (DrainOptions, string) {
 	return o, ""
 }
 
-// rollRequest reads the roll form, or says what is wrong with it.
-func (d *nodeDialog) rollRequest() (RollRequest, string) {
+// rollSettings reads the roll form, or says what is wrong with it.
+func (d *nodeDialog) rollSettings() (action.RollSettings, string) {
 	f := d.fields
 	r := d.roll
 	r.MaxSurge = strings.TrimSpace(f[rollMaxSurge].text)

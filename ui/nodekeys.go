@@ -10,21 +10,23 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
+	"rollscope/model/action"
 )
 
 // nodePreviewMsg brings the drain dialog its previews.
 type nodePreviewMsg struct {
 	nodes    []string
-	opts     DrainOptions
-	previews map[string]DrainPreview
+	opts     action.DrainOptions
+	previews map[string]action.DrainPreview
 	err      error
 }
 
 // nodeDoneMsg is the result of one sent node request.
 type nodeDoneMsg struct {
-	summary, object string
-	result          string
-	err             error
+	summary string
+	req     action.Request
+	result  string
+	err     error
 }
 
 // boundTo reports whether msg is one of b's keys, enabled or not: the
@@ -62,11 +64,8 @@ func (m Model) nodeKey(msg tea.KeyPressMsg) (_ tea.Model, _ tea.Cmd, ok bool) {
 			m.toast = "pause the roll: " + k.DisabledReason("pause-roll")
 			return m, nil, true
 		}
-		steer := RollPause
-		if roll.State == model.RollPaused {
-			steer = RollResume
-		}
-		mm, cmd := m.steer(roll.Group, steer, steer.String()+" the roll of group "+roll.Group)
+		req := action.Request{Action: action.PauseRoll, Name: roll.Group, ResumeRoll: roll.State == model.RollPaused}
+		mm, cmd := m.steer(req, req.Summary())
 		return mm, cmd, true
 	case key.Matches(msg, k.NextStep):
 		group, why := m.rollToContinue(np, inNodes)
@@ -74,11 +73,12 @@ func (m Model) nodeKey(msg tea.KeyPressMsg) (_ tea.Model, _ tea.Cmd, ok bool) {
 			m.toast = why
 			return m, nil, true
 		}
-		summary := "next node of the roll of group " + group
+		req := action.Request{Action: action.NextStep, Name: group}
+		summary := req.Summary()
 		if g, _ := model.RollOf(m.s.nodes, group); resumable(g) {
 			summary = "resume the " + g.State + " roll of group " + group + " (the outdated nodes left, same settings)"
 		}
-		mm, cmd := m.steer(group, RollContinue, summary)
+		mm, cmd := m.steer(req, summary)
 		return mm, cmd, true
 	case key.Matches(msg, k.Cordon), key.Matches(msg, k.Uncordon), key.Matches(msg, k.Drain), key.Matches(msg, k.RollGroup):
 		if !inNodes {
@@ -163,7 +163,7 @@ func (m Model) startNodeAction(np *nodesPane, msg tea.KeyPressMsg) (tea.Model, t
 		m.toast = "every node of group " + n.Group + " is up to date — nothing to roll"
 		return m, nil
 	}
-	m.dialog = &dialog{node: newRollDialog(n.Group, size, outdated, m.nodeActs.RollDefaults())}
+	m.dialog = &dialog{node: newRollDialog(n.Group, size, outdated, m.rollDefaults)}
 	return m, nil
 }
 
@@ -185,11 +185,11 @@ func (m Model) previewDrain(d *nodeDialog) tea.Cmd {
 		return nil
 	}
 	d.previewFor, d.previewed = o, false
-	acts, nodes := m.nodeActs, slices.Clone(d.nodes)
+	acts, nodes := m.actions, slices.Clone(d.nodes)
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), ActionTimeout)
 		defer cancel()
-		out := map[string]DrainPreview{}
+		out := map[string]action.DrainPreview{}
 		for _, n := range nodes {
 			p, err := acts.PreviewDrain(ctx, n, o)
 			if err != nil {
@@ -218,7 +218,7 @@ func (m Model) previewedDrain(msg nodePreviewMsg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-func sameDrainOptions(a, b DrainOptions) bool {
+func sameDrainOptions(a, b action.DrainOptions) bool {
 	ga, gb := a.GracePeriodSeconds, b.GracePeriodSeconds
 	a.GracePeriodSeconds, b.GracePeriodSeconds = nil, nil
 	return a == b && (ga == nil) == (gb == nil) && (ga == nil || *ga == *gb)
@@ -290,12 +290,12 @@ func (m *Model) acceptNode(d *nodeDialog) bool {
 		}
 		d.drain = o
 	case nodeRoll:
-		r, problem := d.rollRequest()
+		r, problem := d.rollSettings()
 		if problem != "" {
 			d.problem = problem
 			return false
 		}
-		plan, err := m.nodeActs.CheckRoll(r)
+		plan, err := m.actions.PlanRoll(d.group, r)
 		if err != nil {
 			d.problem = err.Error()
 			return false
@@ -318,32 +318,24 @@ func (m Model) sendNode() (tea.Model, tea.Cmd) {
 		m.toast = "✖ " + strings.Join(gone, ", ") + " no longer exists (deleted or replaced while the dialog was open) — nothing sent; pick a node again"
 		return m, nil
 	}
-	summary, object := d.summary()
-	m.busy = summary
-	m.toast = "sending " + summary + " …"
-	acts := m.nodeActs
-	return m, func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), ActionTimeout)
-		defer cancel()
-		result, err := d.send(ctx, acts)
-		return nodeDoneMsg{summary: summary, object: object, result: result, err: err}
-	}
+	req := d.request()
+	return m.steer(req, req.Summary())
 }
 
 // steer sends n, space or x to a roll: no dialog, one request.
-func (m Model) steer(group string, s RollSteer, summary string) (tea.Model, tea.Cmd) {
+func (m Model) steer(req action.Request, summary string) (tea.Model, tea.Cmd) {
 	if m.busy != "" {
 		m.toast = "still waiting for " + m.busy + " — one action at a time"
 		return m, nil
 	}
 	m.busy = summary
 	m.toast = "sending " + summary + " …"
-	acts := m.nodeActs
+	acts := m.actions
 	return m, func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), ActionTimeout)
 		defer cancel()
-		err := acts.SteerRoll(ctx, group, s)
-		return nodeDoneMsg{summary: summary, object: "nodegroup/" + group, result: "ok", err: err}
+		result, err := acts.Send(ctx, req)
+		return nodeDoneMsg{summary: summary, req: req, result: result, err: err}
 	}
 }
 
@@ -352,7 +344,7 @@ func (m Model) nodeDone(msg nodeDoneMsg) (tea.Model, tea.Cmd) {
 	m.busy = ""
 	line, warning := msg.summary+": "+msg.result, false
 	switch {
-	case errors.Is(msg.err, ErrNothingToDo):
+	case errors.Is(msg.err, action.ErrNothingToDo):
 		line = msg.summary + ": nothing sent — " + msg.err.Error()
 	case msg.err != nil:
 		line, warning = msg.summary+": failed — "+msg.err.Error(), true
@@ -364,16 +356,14 @@ func (m Model) nodeDone(msg nodeDoneMsg) (tea.Model, tea.Cmd) {
 	if warning {
 		m.toast = "✖ " + line
 	}
-	m.note(msg.object, line, warning)
+	m.note(msg.req.Object(), line, warning)
 	m.refresh()
 	return m, nil
 }
 
 // note adds a line to the timeline of the deployment shown.
 func (m *Model) note(object, message string, warning bool) {
-	if rec, ok := m.s.src.(actionRecorder); ok {
-		rec.AddAction(m.s.namespace, m.s.deployment, model.TimelineEntry{
-			Time: m.clock(), Object: object, Message: message, Warning: warning,
-		})
-	}
+	m.s.src.AddAction(m.s.namespace, m.s.deployment, model.TimelineEntry{
+		Time: m.clock(), Object: object, Message: message, Warning: warning,
+	})
 }

@@ -16,16 +16,12 @@ var drainStates = map[string]bool{"draining": true, "blocked": true, "drained": 
 // changed since the last refresh, including the first: a console started
 // mid-roll says what it found.
 func (p *nodesPane) noteProgress() {
-	rec, ok := p.s.src.(actionRecorder)
-	if !ok {
-		return
-	}
 	n := &p.notes
 	if n.drains == nil {
 		n.drains, n.rolls = map[string]string{}, map[string]string{}
 	}
 	add := func(object, message string, warning bool) {
-		rec.AddAction(p.s.namespace, p.s.deployment, model.TimelineEntry{
+		p.s.src.AddAction(p.s.namespace, p.s.deployment, model.TimelineEntry{
 			Time: p.s.now, Object: object, Message: message, Warning: warning})
 	}
 	seen := map[string]bool{}

@@ -9,18 +9,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
+	"rollscope/model/action"
 )
 
 // The ReplicationController view (`:rc NAME`) shows a legacy rolling
 // update: the old and the next controller side by side, the phase, the
 // headroom, the update's annotations and its progress lines; i starts an
 // update, x aborts one, esc goes back to the deployment.
-
-// rcSource is a Source that also keeps ReplicationControllers
-// (model.RCCluster).
-type rcSource interface {
-	RCUpdate(namespace, name string) (model.RCUpdateView, bool)
-}
 
 // rcScreen is the open view.
 type rcScreen struct {
@@ -58,10 +53,6 @@ func (m Model) rcPickerKey(msg tea.KeyPressMsg) (Model, bool) {
 		m.toast = "give the ReplicationController's name: :rc NAME"
 		return m, true
 	}
-	if _, ok := m.s.src.(rcSource); !ok {
-		m.toast = "this console does not watch ReplicationControllers"
-		return m, true
-	}
 	m.rc = &rcScreen{namespace: m.s.namespace, name: name}
 	m.refreshRC()
 	return m, true
@@ -92,9 +83,7 @@ func (m *Model) refreshRC() {
 	if r == nil {
 		return
 	}
-	if src, ok := m.s.src.(rcSource); ok {
-		r.view, r.found = src.RCUpdate(r.namespace, r.name)
-	}
+	r.view, r.found = m.s.src.RCUpdate(r.namespace, r.name)
 }
 
 // rcKey handles the view's keys; ok is false for keys it leaves to the
@@ -110,7 +99,7 @@ func (m Model) rcKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 		return m, nil, true
 	}
 	kind, ok := m.actionKind(msg)
-	if !ok || (kind != ActSetImage && kind != ActAbort) {
+	if !ok || (kind != action.SetImage && kind != action.Abort) {
 		return m, nil, false
 	}
 	switch {
@@ -120,9 +109,9 @@ func (m Model) rcKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 		m.toast = "still waiting for " + m.busy + " — one action at a time"
 	case !r.found:
 		m.toast = "replicationcontroller " + r.name + " not found in namespace " + orDash(r.namespace)
-	case kind == ActSetImage && r.view.Updating:
+	case kind == action.SetImage && r.view.Updating:
 		m.toast = "rc/" + r.name + " is already being updated — let it finish or abort it with x"
-	case kind == ActSetImage:
+	case kind == action.SetImage:
 		r.dialog = newRCDialog()
 	default:
 		if why := abortRefusal(r.view); why != "" {

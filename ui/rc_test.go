@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"rollscope/model"
+	"rollscope/model/action"
 	"rollscope/themes"
 )
 
@@ -61,30 +62,32 @@ func newRCFixture(v model.RCUpdateView) *rcFixture {
 // fakeRCActions records what the view asks for.
 type fakeRCActions struct {
 	*fakeActions
-	planned  []RCUpdateInput
+	planned  []action.RCUpdateInput
 	started  []model.RCUpdateRequest
 	aborted  []string
 	planErr  error
 	startErr error
 }
 
-func (f *fakeRCActions) PlanRCUpdate(_ context.Context, _ string, in RCUpdateInput) (RCPlan, error) {
+func (f *fakeRCActions) PlanRCUpdate(_ context.Context, _ string, in action.RCUpdateInput) (action.RCPlan, error) {
 	f.planned = append(f.planned, in)
 	if f.planErr != nil {
-		return RCPlan{}, f.planErr
+		return action.RCPlan{}, f.planErr
 	}
-	return RCPlan{Request: model.RCUpdateRequest{Old: in.Name, Image: in.Image}, Next: "web-7d9c", Rename: true, Container: "nginx",
+	return action.RCPlan{Request: model.RCUpdateRequest{Old: in.Name, Image: in.Image}, Next: "web-7d9c", Rename: true, Container: "nginx",
 		FromImage: "nginx:1.25", Replicas: 4, Limits: model.RCLimits{Desired: 4, MaxSurge: 1, MinAvailable: 4}, UpdatePeriod: time.Minute}, nil
 }
 
-func (f *fakeRCActions) StartRCUpdate(_ context.Context, _ string, req model.RCUpdateRequest) error {
-	f.started = append(f.started, req)
-	return f.startErr
-}
-
-func (f *fakeRCActions) AbortRCUpdate(_ context.Context, _, name string) error {
-	f.aborted = append(f.aborted, name)
-	return nil
+func (f *fakeRCActions) Send(ctx context.Context, r action.Request) (string, error) {
+	switch r.Action {
+	case action.RCUpdate:
+		f.started = append(f.started, r.RCUpdate)
+		return "asked", f.startErr
+	case action.RCAbort:
+		f.aborted = append(f.aborted, r.Name)
+		return "asked", nil
+	}
+	return f.fakeActions.Send(ctx, r)
 }
 
 func newRCModel(t *testing.T, src Source, acts *fakeRCActions, w, h int) Model {
@@ -161,7 +164,7 @@ func TestRCImageDialogPlansThenSendsOnY(t *testing.T) {
 	m = rcRun(m, press("tab"), press("tab"), press("tab"), press("backspace"), press("backspace"))
 	m = rcRun(m, typed("5s")...)
 	m = rcRun(m, press("enter"))
-	if len(acts.planned) != 1 || acts.planned[0] != (RCUpdateInput{Name: "web", Image: "quay.io/nginx:1.27", MaxSurge: "1", MaxUnavailable: "0", UpdatePeriod: "5s"}) {
+	if len(acts.planned) != 1 || acts.planned[0] != (action.RCUpdateInput{Name: "web", Image: "quay.io/nginx:1.27", MaxSurge: "1", MaxUnavailable: "0", UpdatePeriod: "5s"}) {
 		t.Fatalf("planned %+v", acts.planned)
 	}
 	screen := plain(m)

@@ -6,6 +6,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"rollscope/model/action"
 )
 
 // rcDialog starts (i) or aborts (x) a ReplicationController rolling update:
@@ -19,7 +21,7 @@ type rcDialog struct {
 	field  int
 	// planning is set while the plan is on its way.
 	planning bool
-	plan     *RCPlan
+	plan     *action.RCPlan
 	// lines are what the confirmation says will happen.
 	lines   []string
 	problem string
@@ -32,8 +34,8 @@ func newRCDialog() *rcDialog {
 	return &rcDialog{fields: [4]string{"", "1", "0", "1m"}}
 }
 
-func (d *rcDialog) input(name string) RCUpdateInput {
-	return RCUpdateInput{Name: name, Image: strings.TrimSpace(d.fields[0]), MaxSurge: strings.TrimSpace(d.fields[1]),
+func (d *rcDialog) input(name string) action.RCUpdateInput {
+	return action.RCUpdateInput{Name: name, Image: strings.TrimSpace(d.fields[0]), MaxSurge: strings.TrimSpace(d.fields[1]),
 		MaxUnavailable: strings.TrimSpace(d.fields[2]), UpdatePeriod: strings.TrimSpace(d.fields[3])}
 }
 
@@ -78,12 +80,7 @@ func (m Model) rcDialogKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // rcPlan asks cmd to check the fields and plan the update.
 func (m Model) rcPlan() (tea.Model, tea.Cmd) {
 	r := m.rc
-	acts, ok := m.actions.(RCActions)
-	if !ok {
-		r.dialog = nil
-		m.toast = "rolling update: no cluster to act on"
-		return m, nil
-	}
+	acts := m.actions
 	in := r.dialog.input(r.name)
 	if in.Image == "" {
 		r.dialog.problem = "type the new image, such as nginx:1.27"
@@ -121,7 +118,7 @@ func (m Model) rcPlanned(msg rcPlannedMsg) (tea.Model, tea.Cmd) {
 }
 
 // planLines say what the update will do, in the operator's words.
-func planLines(p RCPlan) []string {
+func planLines(p action.RCPlan) []string {
 	old := p.Request.Old
 	lines := []string{
 		fmt.Sprintf("Container %s of replicationcontroller/%s: %s → %s", p.Container, old, p.FromImage, p.Request.Image),
@@ -142,11 +139,7 @@ func (m Model) rcSend() (tea.Model, tea.Cmd) {
 	r := m.rc
 	d := r.dialog
 	r.dialog = nil
-	acts, ok := m.actions.(RCActions)
-	if !ok {
-		m.toast = "rolling update: no cluster to act on"
-		return m, nil
-	}
+	acts := m.actions
 	if m.busy != "" {
 		m.toast = "still waiting for " + m.busy + " — one action at a time"
 		return m, nil
@@ -158,7 +151,8 @@ func (m Model) rcSend() (tea.Model, tea.Cmd) {
 		return m, func() tea.Msg {
 			ctx, cancel := actionContext()
 			defer cancel()
-			return rcDoneMsg{what: "abort of rc/" + name, err: acts.AbortRCUpdate(ctx, ns, name)}
+			_, err := acts.Send(ctx, action.Request{Action: action.RCAbort, Namespace: ns, Name: name})
+			return rcDoneMsg{what: "abort of rc/" + name, err: err}
 		}
 	}
 	req := d.plan.Request
@@ -167,7 +161,8 @@ func (m Model) rcSend() (tea.Model, tea.Cmd) {
 	return m, func() tea.Msg {
 		ctx, cancel := actionContext()
 		defer cancel()
-		return rcDoneMsg{what: "rolling update of rc/" + name + " to " + req.Image, err: acts.StartRCUpdate(ctx, ns, req)}
+		_, err := acts.Send(ctx, action.Request{Action: action.RCUpdate, Namespace: ns, Name: name, RCUpdate: req})
+		return rcDoneMsg{what: "rolling update of rc/" + name + " to " + req.Image, err: err}
 	}
 }
 

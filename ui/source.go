@@ -6,9 +6,11 @@ import (
 	"rollscope/model"
 )
 
-// Source is the console's picture of the cluster. model.Cluster satisfies
+// Source is the console's picture of the cluster. model.RCCluster satisfies
 // it; tests use hand-made views. Every method is an in-memory read except
-// Apply, which folds a watch batch in and reports whether anything changed.
+// Apply, which folds a watch batch in and reports whether anything changed,
+// and AddAction, which puts what the console sent on a deployment's
+// timeline.
 type Source interface {
 	Apply(model.Batch) bool
 	Watch() model.WatchStatus
@@ -17,6 +19,8 @@ type Source interface {
 	Nodes() []model.NodeRow
 	Timeline(namespace, name string) []model.TimelineEntry
 	RevisionDiff(namespace, name string, revision int64) ([]model.DiffLine, error)
+	RCUpdate(namespace, name string) (model.RCUpdateView, bool)
+	AddAction(namespace, name string, e model.TimelineEntry)
 }
 
 // EmbeddedControls is the embedded cluster's virtual clock as the console

@@ -13,6 +13,7 @@ import (
 	"rollscope/engine/actions"
 	"rollscope/kube/access"
 	"rollscope/model"
+	"rollscope/model/action"
 	"rollscope/ui"
 )
 
@@ -28,30 +29,62 @@ func (f *actionFlags) addTo(fs *pflag.FlagSet) {
 }
 
 // apply hands the console its actions on client; now is the cluster's clock
-// (restart's restartedAt stamp).
+// (restart's restartedAt stamp). The node flags must have set
+// opts.RollDefaults first: a roll deletes drained nodes by them.
 func (f *actionFlags) apply(opts *ui.Options, client kubernetes.Interface, now func() time.Time) {
 	opts.AssumeYes, opts.ReadOnly, opts.Record = f.yes, f.readOnly, f.record
 	if !f.readOnly {
-		opts.Actions = &clusterActions{client: client, record: f.record, now: now}
+		opts.Actions = &consoleActions{
+			clusterActions: &clusterActions{client: client, record: f.record, now: now},
+			nodeActions:    &nodeActions{client: client, now: now, deleteNodes: opts.RollDefaults.DeleteNodes},
+		}
 	}
 }
 
-// clusterActions is ui.Actions over engine/actions: each key sends what
-// kubectl sends.
+// consoleActions are every key's actions (ui.Actions): the node keys'
+// requests go to nodeActions, the rollout and ReplicationController keys'
+// to clusterActions.
+type consoleActions struct {
+	*clusterActions
+	*nodeActions
+}
+
+func (a *consoleActions) Check(r action.Request) error {
+	if onNodes(r) {
+		return a.nodeActions.check(r)
+	}
+	return a.clusterActions.Check(r)
+}
+
+func (a *consoleActions) Send(ctx context.Context, r action.Request) (string, error) {
+	if onNodes(r) {
+		return a.nodeActions.send(ctx, r)
+	}
+	return a.clusterActions.Send(ctx, r)
+}
+
+// onNodes reports whether r acts on nodes or a node group.
+func onNodes(r action.Request) bool {
+	on := r.Spec().On
+	return on == action.OnNode || on == action.OnNodeGroup
+}
+
+// clusterActions sends the rollout keys' requests over engine/actions, each
+// what kubectl sends, and the ReplicationController view's (rcactions.go).
 type clusterActions struct {
 	client kubernetes.Interface
 	record bool
 	now    func() time.Time
 }
 
-func (a *clusterActions) Inspect(ctx context.Context, namespace, name string) ([]ui.Container, error) {
+func (a *clusterActions) Containers(ctx context.Context, namespace, name string) ([]action.Container, error) {
 	d, err := a.client.AppsV1().Deployments(namespace).Get(ctx, name, metav1.GetOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("cannot read deployment/%s: %w", name, err)
 	}
-	var out []ui.Container
+	var out []action.Container
 	for _, c := range d.Spec.Template.Spec.Containers {
-		uc := ui.Container{Name: c.Name, Image: c.Image}
+		uc := action.Container{Name: c.Name, Image: c.Image}
 		for _, e := range c.Env {
 			v := e.Value
 			if e.ValueFrom != nil {
@@ -65,22 +98,22 @@ func (a *clusterActions) Inspect(ctx context.Context, namespace, name string) ([
 }
 
 // Check refuses what the engine would refuse, before anything is sent.
-func (a *clusterActions) Check(r ui.ActionRequest) error {
-	switch r.Kind {
-	case ui.ActSetImage:
+func (a *clusterActions) Check(r action.Request) error {
+	switch r.Action {
+	case action.SetImage:
 		if r.Container == "" {
 			return errors.New("pick a container first")
 		}
 		return actions.CheckImage(r.Image)
-	case ui.ActSetEnv:
+	case action.SetEnv:
 		name, _, _, err := r.EnvChange()
 		if err != nil {
 			return err
 		}
 		return actions.CheckEnvName(name)
-	case ui.ActScale:
+	case action.Scale:
 		return actions.CheckReplicas(int64(r.Replicas))
-	case ui.ActUndo:
+	case action.Undo:
 		if r.Revision < 1 {
 			return fmt.Errorf("revision %d does not exist — revisions are 1 or more", r.Revision)
 		}
@@ -88,37 +121,39 @@ func (a *clusterActions) Check(r ui.ActionRequest) error {
 	return nil
 }
 
-func (a *clusterActions) Do(ctx context.Context, r ui.ActionRequest) (string, error) {
+func (a *clusterActions) Send(ctx context.Context, r action.Request) (string, error) {
 	if err := a.Check(r); err != nil {
 		return "", err
 	}
-	t := actions.Target{Namespace: r.Namespace, Name: r.Deployment}
+	t := actions.Target{Namespace: r.Namespace, Name: r.Name}
 	c := a.client
 	var err error
-	switch r.Kind {
-	case ui.ActSetImage:
+	switch r.Action {
+	case action.RCUpdate, action.RCAbort:
+		return a.sendRC(ctx, r)
+	case action.SetImage:
 		cause := ""
 		if a.record {
-			cause = fmt.Sprintf("rollscope set image deployment/%s %s=%s", r.Deployment, r.Container, r.Image)
+			cause = action.ChangeCause(r.Name, r.Container, r.Image)
 		}
 		err = actions.SetImage(ctx, c, t, r.Container, r.Image, cause)
-	case ui.ActSetEnv:
+	case action.SetEnv:
 		name, value, remove, _ := r.EnvChange()
 		err = actions.SetEnv(ctx, c, t, r.Container, name, value, remove)
-	case ui.ActScale:
+	case action.Scale:
 		err = actions.Scale(ctx, c, t, r.Replicas)
-	case ui.ActRestart:
+	case action.Restart:
 		err = actions.Restart(ctx, c, t, a.now().UTC().Format(time.RFC3339))
-	case ui.ActPause:
+	case action.Pause:
 		err = actions.Pause(ctx, c, t)
-	case ui.ActResume:
+	case action.Resume:
 		err = actions.Resume(ctx, c, t)
-	case ui.ActUndo:
+	case action.Undo:
 		resumed := false
 		if r.ResumeFirst {
 			// A revision that is not there is refused before the resume.
-			if _, err := a.UndoPreview(ctx, r.Namespace, r.Deployment, r.Revision); err != nil {
-				return "", fmt.Errorf("cannot undo deployment/%s: %w", r.Deployment, err)
+			if _, err := a.UndoPreview(ctx, r.Namespace, r.Name, r.Revision); err != nil {
+				return "", fmt.Errorf("cannot undo deployment/%s: %w", r.Name, err)
 			}
 			switch err := actions.Resume(ctx, c, t); {
 			case err == nil:
@@ -135,14 +170,14 @@ func (a *clusterActions) Do(ctx context.Context, r ui.ActionRequest) (string, er
 			}
 			return "", fmt.Errorf("%w — paused it again, as it was", err)
 		}
-	case ui.ActAbort:
+	case action.Abort:
 		var done actions.Aborted
 		done, err = actions.Abort(ctx, c, t)
 		if err == nil {
 			return done.String(), nil
 		}
 	default:
-		return "", fmt.Errorf("unknown action %d", r.Kind)
+		return "", fmt.Errorf("unknown action %q", r.Action)
 	}
 	if errors.Is(err, actions.ErrNothingToDo) {
 		return "", nothingToDo{err}
@@ -154,11 +189,11 @@ func (a *clusterActions) Do(ctx context.Context, r ui.ActionRequest) (string, er
 }
 
 // nothingToDo carries the engine's refusal to the console as
-// ui.ErrNothingToDo, keeping its words.
+// action.ErrNothingToDo, keeping its words.
 type nothingToDo struct{ err error }
 
 func (n nothingToDo) Error() string   { return n.err.Error() }
-func (n nothingToDo) Unwrap() []error { return []error{n.err, ui.ErrNothingToDo} }
+func (n nothingToDo) Unwrap() []error { return []error{n.err, action.ErrNothingToDo} }
 
 // UndoPreview diffs the current pod template against the one undo would
 // bring back, read from the API as kubectl reads it.
@@ -191,11 +226,21 @@ func (f *actionFlags) checkAccess(ctx context.Context, opts *ui.Options, client 
 	}
 	ctx, cancel := context.WithTimeout(ctx, accessTimeout)
 	defer cancel()
-	opts.Denied = access.Denied(ctx, client, namespace)
+	opts.Denied = byName(access.Denied(ctx, client, namespace))
+}
+
+// byName keys kube/access's answers by action name, as the console takes
+// them.
+func byName(denied map[string]string) map[action.Name]string {
+	out := make(map[action.Name]string, len(denied))
+	for name, why := range denied {
+		out[action.Name(name)] = why
+	}
+	return out
 }
 
 // Forecast rehearses the request on a copy of the deployment, running the
 // real deployment and ReplicaSet controllers on it (forecast.go).
-func (a *clusterActions) Forecast(ctx context.Context, r ui.ActionRequest) (string, error) {
+func (a *clusterActions) Forecast(ctx context.Context, r action.Request) (string, error) {
 	return forecastRequest(ctx, a.client, a.now(), r)
 }

@@ -19,7 +19,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
 
-	"rollscope/ui"
+	"rollscope/model/action"
 )
 
 // quietCanary is the canary scenario without scripted actions: the test
@@ -166,28 +166,28 @@ func TestClusterActionsRefuseBadInputBeforeSending(t *testing.T) {
 				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: "a:1"}}},
 			}},
 	}
-	base := ui.ActionRequest{Namespace: "default", Deployment: "web"}
-	with := func(edit func(*ui.ActionRequest)) ui.ActionRequest { r := base; edit(&r); return r }
+	base := action.Request{Namespace: "default", Name: "web"}
+	with := func(edit func(*action.Request)) action.Request { r := base; edit(&r); return r }
 	cases := []struct {
 		name string
-		req  ui.ActionRequest
+		req  action.Request
 		want string
 	}{
-		{"empty image", with(func(r *ui.ActionRequest) { r.Kind, r.Container = ui.ActSetImage, "app" }), "the image is empty"},
-		{"malformed image", with(func(r *ui.ActionRequest) { r.Kind, r.Container, r.Image = ui.ActSetImage, "app", "a::1" }), "not a valid reference"},
-		{"unknown container", with(func(r *ui.ActionRequest) { r.Kind, r.Container, r.Image = ui.ActSetImage, "db", "a:2" }), `no container "db"`},
-		{"negative replicas", with(func(r *ui.ActionRequest) { r.Kind, r.Replicas = ui.ActScale, -1 }), "0 or more"},
-		{"huge replicas", with(func(r *ui.ActionRequest) { r.Kind, r.Replicas = ui.ActScale, 1<<30 }), "more than rollscope will set"},
-		{"env name with =", with(func(r *ui.ActionRequest) { r.Kind, r.Container, r.Env = ui.ActSetEnv, "app", "=x" }), "the variable name is empty"},
-		{"env name not ASCII", with(func(r *ui.ActionRequest) { r.Kind, r.Container, r.Env = ui.ActSetEnv, "app", "GRÖSSE=1" }), "not a valid environment variable name"},
-		{"missing revision", with(func(r *ui.ActionRequest) { r.Kind, r.Revision = ui.ActUndo, 9 }), "unable to find specified revision 9"},
-		{"revision 0", with(func(r *ui.ActionRequest) { r.Kind = ui.ActUndo }), "revision 0 does not exist"},
+		{"empty image", with(func(r *action.Request) { r.Action, r.Container = action.SetImage, "app" }), "the image is empty"},
+		{"malformed image", with(func(r *action.Request) { r.Action, r.Container, r.Image = action.SetImage, "app", "a::1" }), "not a valid reference"},
+		{"unknown container", with(func(r *action.Request) { r.Action, r.Container, r.Image = action.SetImage, "db", "a:2" }), `no container "db"`},
+		{"negative replicas", with(func(r *action.Request) { r.Action, r.Replicas = action.Scale, -1 }), "0 or more"},
+		{"huge replicas", with(func(r *action.Request) { r.Action, r.Replicas = action.Scale, 1<<30 }), "more than rollscope will set"},
+		{"env name with =", with(func(r *action.Request) { r.Action, r.Container, r.Env = action.SetEnv, "app", "=x" }), "the variable name is empty"},
+		{"env name not ASCII", with(func(r *action.Request) { r.Action, r.Container, r.Env = action.SetEnv, "app", "GRÖSSE=1" }), "not a valid environment variable name"},
+		{"missing revision", with(func(r *action.Request) { r.Action, r.Revision = action.Undo, 9 }), "unable to find specified revision 9"},
+		{"revision 0", with(func(r *action.Request) { r.Action = action.Undo }), "revision 0 does not exist"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := fake.NewSimpleClientset(d.DeepCopy())
 			a := &clusterActions{client: c, record: true, now: time.Now}
-			_, err := a.Do(context.Background(), tc.req)
+			_, err := a.Send(context.Background(), tc.req)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want one saying %q", err, tc.want)
 			}
@@ -206,8 +206,8 @@ func TestClusterActionsNothingToDo(t *testing.T) {
 	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"},
 		Spec: appsv1.DeploymentSpec{Replicas: &replicas, Paused: true}}
 	a := &clusterActions{client: fake.NewSimpleClientset(d), now: time.Now}
-	_, err := a.Do(context.Background(), ui.ActionRequest{Kind: ui.ActPause, Namespace: "default", Deployment: "web"})
-	if !errors.Is(err, ui.ErrNothingToDo) || !strings.Contains(err.Error(), "already paused") {
+	_, err := a.Send(context.Background(), action.Request{Action: action.Pause, Namespace: "default", Name: "web"})
+	if !errors.Is(err, action.ErrNothingToDo) || !strings.Contains(err.Error(), "already paused") {
 		t.Fatalf("error %v, want ErrNothingToDo saying already paused", err)
 	}
 }
@@ -225,7 +225,7 @@ func TestResumeFirstUndoThatFailsPausesAgain(t *testing.T) {
 		return false, nil, nil
 	})
 	a := &clusterActions{client: c, now: time.Now}
-	_, err := a.Do(context.Background(), ui.ActionRequest{Kind: ui.ActUndo, Namespace: "default", Deployment: "web", Revision: 1, ResumeFirst: true})
+	_, err := a.Send(context.Background(), action.Request{Action: action.Undo, Namespace: "default", Name: "web", Revision: 1, ResumeFirst: true})
 	if err == nil || !strings.Contains(err.Error(), "forbidden") || !strings.Contains(err.Error(), "paused it again") {
 		t.Fatalf("error %v", err)
 	}
@@ -236,7 +236,7 @@ func TestResumeFirstUndoThatFailsPausesAgain(t *testing.T) {
 
 	c = fake.NewSimpleClientset(d, one)
 	a = &clusterActions{client: c, now: time.Now}
-	_, err = a.Do(context.Background(), ui.ActionRequest{Kind: ui.ActUndo, Namespace: "default", Deployment: "web", Revision: 4, ResumeFirst: true})
+	_, err = a.Send(context.Background(), action.Request{Action: action.Undo, Namespace: "default", Name: "web", Revision: 4, ResumeFirst: true})
 	if err == nil || !strings.Contains(err.Error(), "unable to find specified revision 4") {
 		t.Fatalf("error %v", err)
 	}

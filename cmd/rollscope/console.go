@@ -139,8 +139,8 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, open 
 		Embedded:   &simControls{clock: clock, runner: cl.Runner, speed: f.speed},
 		Keys:       keys,
 	}
+	f.nodes.apply(&opts, false)
 	f.acts.apply(&opts, api.Client(), clock.Now)
-	f.nodes.apply(&opts, api.Client(), clock.Now, false)
 	return runConsole(ctx, api.Client(), opts, clock)
 }
 
@@ -160,8 +160,8 @@ func runLive(ctx context.Context, f *rootFlags, open target, theme themes.Theme,
 		Theme:      theme,
 		Keys:       keys,
 	}
+	f.nodes.apply(&opts, true)
 	f.acts.apply(&opts, conn.Client, time.Now)
-	f.nodes.apply(&opts, conn.Client, time.Now, true)
 	f.acts.checkAccess(ctx, &opts, conn.Client, conn.Namespace)
 	f.nodes.checkNodeAccess(ctx, &opts, conn.Client)
 	if !f.acts.readOnly {

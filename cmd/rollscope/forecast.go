@@ -12,19 +12,19 @@ import (
 	"rollscope/engine/forecast"
 	"rollscope/engine/sim"
 	"rollscope/kube/memapi"
-	"rollscope/ui"
+	"rollscope/model/action"
 )
 
 // forecastRequest says what the rollout r would start will do: it reads the
 // deployment, its ReplicaSets and pods from client as they are at now, and
 // rehearses r on a copy in a fresh embedded API, pods becoming ready as fast
 // as the deployment's have so far. Nothing is sent to client.
-func forecastRequest(ctx context.Context, client kubernetes.Interface, now time.Time, r ui.ActionRequest) (string, error) {
+func forecastRequest(ctx context.Context, client kubernetes.Interface, now time.Time, r action.Request) (string, error) {
 	change, err := forecastChange(r)
 	if err != nil {
 		return "", err
 	}
-	st, err := forecast.ReadState(ctx, client, r.Namespace, r.Deployment, now)
+	st, err := forecast.ReadState(ctx, client, r.Namespace, r.Name, now)
 	if err != nil {
 		return "", err
 	}
@@ -43,13 +43,13 @@ func forecastAPI(clock *sim.Clock) forecast.Backend {
 
 // forecastChange is r as the engine call its key sends; the copy gets
 // exactly what the cluster would.
-func forecastChange(r ui.ActionRequest) (forecast.Change, error) {
-	switch r.Kind {
-	case ui.ActSetImage:
+func forecastChange(r action.Request) (forecast.Change, error) {
+	switch r.Action {
+	case action.SetImage:
 		return func(ctx context.Context, c kubernetes.Interface, t actions.Target) error {
 			return actions.SetImage(ctx, c, t, r.Container, r.Image, "")
 		}, nil
-	case ui.ActUndo:
+	case action.Undo:
 		return func(ctx context.Context, c kubernetes.Interface, t actions.Target) error {
 			if r.ResumeFirst {
 				if err := actions.Resume(ctx, c, t); err != nil && !errors.Is(err, actions.ErrNothingToDo) {
@@ -58,7 +58,7 @@ func forecastChange(r ui.ActionRequest) (forecast.Change, error) {
 			}
 			return actions.Undo(ctx, c, t, r.Revision)
 		}, nil
-	case ui.ActAbort:
+	case action.Abort:
 		return func(ctx context.Context, c kubernetes.Interface, t actions.Target) error {
 			_, err := actions.Abort(ctx, c, t)
 			return err

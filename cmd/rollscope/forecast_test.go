@@ -14,7 +14,7 @@ import (
 	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
 	"rollscope/kube/memapi"
-	"rollscope/ui"
+	"rollscope/model/action"
 )
 
 // rolledOut is the quiet canary once its first rollout has finished.
@@ -41,7 +41,7 @@ func rolledOut(t *testing.T) (*embedded.Cluster, *sim.Clock) {
 func TestConsoleForecastRehearsesOnACopy(t *testing.T) {
 	cl, clock := rolledOut(t)
 	a := &clusterActions{client: cl.Client, now: clock.Now}
-	req := ui.ActionRequest{Kind: ui.ActSetImage, Namespace: "default", Deployment: "frontend", Container: "php-redis", Image: "gcr.io/google-samples/gb-frontend:v3"}
+	req := action.Request{Action: action.SetImage, Namespace: "default", Name: "frontend", Container: "php-redis", Image: "gcr.io/google-samples/gb-frontend:v3"}
 	d0, err := cl.Client.AppsV1().Deployments("default").Get(context.Background(), "frontend", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -69,12 +69,12 @@ func TestConsoleForecastRehearsesOnACopy(t *testing.T) {
 		t.Errorf("forecast of the running image: %q, %v", got, err)
 	}
 	// A finished rollout has nothing to abort; the engine's words come back.
-	_, err = a.Forecast(context.Background(), ui.ActionRequest{Kind: ui.ActAbort, Namespace: "default", Deployment: "frontend"})
+	_, err = a.Forecast(context.Background(), action.Request{Action: action.Abort, Namespace: "default", Name: "frontend"})
 	if !errors.Is(err, actions.ErrNothingToDo) {
 		t.Errorf("forecast of an abort with nothing to abort: %v", err)
 	}
 	// Scaling starts no rollout.
-	if _, err = a.Forecast(context.Background(), ui.ActionRequest{Kind: ui.ActScale, Namespace: "default", Deployment: "frontend", Replicas: 3}); err == nil {
+	if _, err = a.Forecast(context.Background(), action.Request{Action: action.Scale, Namespace: "default", Name: "frontend", Replicas: 3}); err == nil {
 		t.Error("a scale was forecast")
 	}
 }
@@ -95,7 +95,7 @@ func TestConsoleForecastOfAnUndoThatResumesFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := &clusterActions{client: cl.Client, now: clock.Now}
-	req := ui.ActionRequest{Kind: ui.ActUndo, Namespace: "default", Deployment: "frontend", Revision: 1}
+	req := action.Request{Action: action.Undo, Namespace: "default", Name: "frontend", Revision: 1}
 	if _, err := a.Forecast(ctx, req); !errors.Is(err, actions.ErrPaused) {
 		t.Errorf("undo of a paused deployment forecast without resuming: %v", err)
 	}

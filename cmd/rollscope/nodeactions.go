@@ -15,6 +15,7 @@ import (
 	"rollscope/engine/drain"
 	"rollscope/engine/nodegroup"
 	"rollscope/engine/noderoll"
+	"rollscope/model/action"
 	"rollscope/ui"
 )
 
@@ -31,59 +32,101 @@ func (f *nodeFlags) addTo(fs *pflag.FlagSet) {
 			"the embedded cluster always replaces nodes")
 }
 
-// apply gives the console's actions the node keys, on client; live says
-// rollscope cannot create the cluster's machines.
-func (f *nodeFlags) apply(opts *ui.Options, client kubernetes.Interface, now func() time.Time, live bool) {
-	ca, ok := opts.Actions.(*clusterActions)
-	if !ok {
-		return // --read-only: no actions at all
-	}
-	opts.Actions = consoleActions{clusterActions: ca, nodeActions: &nodeActions{
-		client: client, now: now, defaults: ui.RollDefaults{Step: f.step, DeleteNodes: f.deleteNodes && live, Live: live}}}
+// apply sets the roll dialog's defaults; live says rollscope cannot create
+// the cluster's machines.
+func (f *nodeFlags) apply(opts *ui.Options, live bool) {
+	opts.RollDefaults = action.RollDefaults{Step: f.step, DeleteNodes: f.deleteNodes && live, Live: live}
 }
 
-// consoleActions are every key's actions: the rollout keys' and the node
-// keys'.
-type consoleActions struct {
-	*clusterActions
-	*nodeActions
-}
-
-// nodeActions is ui.NodeActions over engine/drain and engine/noderoll: the
-// requests are annotations on the nodes, which the drain and node-roll
-// controllers carry out (the embedded cluster's, or the console's own
-// live.Runner on a live cluster).
+// nodeActions sends the node keys' requests over engine/drain and
+// engine/noderoll: the requests are annotations on the nodes, which the
+// drain and node-roll controllers carry out (the embedded cluster's, or the
+// console's own live.Runner on a live cluster).
 type nodeActions struct {
-	client   kubernetes.Interface
-	now      func() time.Time
-	defaults ui.RollDefaults
+	client kubernetes.Interface
+	now    func() time.Time
+	// deleteNodes makes a roll delete each drained Node object.
+	deleteNodes bool
 }
 
-func (a *nodeActions) Cordon(ctx context.Context, node string) error {
-	return drain.Cordon(ctx, a.client, node)
+// check refuses a roll's settings the controller would refuse.
+func (a *nodeActions) check(r action.Request) error {
+	if r.Action != action.RollGroup {
+		return nil
+	}
+	_, err := a.PlanRoll(r.Name, r.Roll)
+	return err
 }
 
-func (a *nodeActions) Uncordon(ctx context.Context, node string) error {
-	return drain.Uncordon(ctx, a.client, node)
+// send sends r and says what happened. Requests on several nodes go one
+// node at a time; when one fails, the error says which nodes were done and
+// which were left untouched, so nothing is half-done without saying so.
+func (a *nodeActions) send(ctx context.Context, r action.Request) (string, error) {
+	result, err := a.sendOnce(ctx, r)
+	if err != nil {
+		return "", err
+	}
+	return result, nil
 }
 
-func (a *nodeActions) Drain(ctx context.Context, node string, o ui.DrainOptions) error {
-	return drain.Request(ctx, a.client, node, drainOptions(o))
+// sendOnce sends r and says what its result reads as when it succeeds.
+func (a *nodeActions) sendOnce(ctx context.Context, r action.Request) (string, error) {
+	switch r.Action {
+	case action.Cordon:
+		return "ok", eachNode(ctx, r.Nodes, func(ctx context.Context, n string) error { return drain.Cordon(ctx, a.client, n) })
+	case action.Uncordon:
+		return "ok", eachNode(ctx, r.Nodes, func(ctx context.Context, n string) error { return drain.Uncordon(ctx, a.client, n) })
+	case action.Drain:
+		o := drainOptions(r.Drain)
+		return "requested — the Nodes pane shows its progress",
+			eachNode(ctx, r.Nodes, func(ctx context.Context, n string) error { return drain.Request(ctx, a.client, n, o) })
+	case action.RollGroup:
+		return "requested", a.roll(ctx, r.Name, r.Roll)
+	case action.NextStep:
+		if resumed, err := a.resumeEnded(ctx, r.Name); resumed {
+			return "ok", err
+		}
+		return "ok", noderoll.Continue(ctx, a.client, r.Name)
+	case action.PauseRoll:
+		if r.ResumeRoll {
+			return "ok", noderoll.Resume(ctx, a.client, r.Name)
+		}
+		return "ok", noderoll.Pause(ctx, a.client, r.Name)
+	case action.StopRoll:
+		return "stopped; drained nodes stay cordoned", noderoll.Stop(ctx, a.client, r.Name)
+	}
+	return "", fmt.Errorf("unknown node action %q", r.Action)
 }
 
-func (a *nodeActions) RollDefaults() ui.RollDefaults { return a.defaults }
+// eachNode calls do on every node in order and stops at the first failure,
+// naming the nodes done before it and those not sent.
+func eachNode(ctx context.Context, nodes []string, do func(context.Context, string) error) error {
+	for i, n := range nodes {
+		if err := do(ctx, n); err != nil {
+			if i == 0 {
+				return err
+			}
+			left := ""
+			if rest := nodes[i+1:]; len(rest) > 0 {
+				left = "; not sent for " + strings.Join(rest, ", ")
+			}
+			return fmt.Errorf("%w — done for %s%s", err, strings.Join(nodes[:i], ", "), left)
+		}
+	}
+	return nil
+}
 
 // drainOptions are the dialog's choices as the engine takes them.
-func drainOptions(o ui.DrainOptions) drain.Options {
+func drainOptions(o action.DrainOptions) drain.Options {
 	return drain.Options{
 		GracePeriodSeconds: o.GracePeriodSeconds, Timeout: drain.Duration(o.Timeout), Force: o.Force,
 		IgnoreDaemonSets: o.IgnoreDaemonSets, DeleteEmptyDirData: o.DeleteEmptyDirData, DisableEviction: o.DisableEviction,
 	}
 }
 
-// rollOptions are the roll request as the engine takes it.
-func (a *nodeActions) rollOptions(r ui.RollRequest) noderoll.Options {
-	o := noderoll.Options{Step: r.Step, Interval: drain.Duration(r.Interval), DeleteNodes: a.defaults.DeleteNodes}
+// rollOptions are the roll's settings as the engine takes them.
+func (a *nodeActions) rollOptions(r action.RollSettings) noderoll.Options {
+	o := noderoll.Options{Step: r.Step, Interval: drain.Duration(r.Interval), DeleteNodes: a.deleteNodes}
 	if r.MaxSurge != "" {
 		v := intstr.Parse(r.MaxSurge)
 		o.MaxSurge = &v
@@ -95,9 +138,9 @@ func (a *nodeActions) rollOptions(r ui.RollRequest) noderoll.Options {
 	return o
 }
 
-// CheckRoll resolves maxSurge and maxUnavailable as the controller will,
+// PlanRoll resolves maxSurge and maxUnavailable as the controller will,
 // so "150%" is refused with the reason before anything is sent.
-func (a *nodeActions) CheckRoll(r ui.RollRequest) (string, error) {
+func (a *nodeActions) PlanRoll(_ string, r action.RollSettings) (string, error) {
 	o := a.rollOptions(r)
 	if o.MaxSurge == nil && o.MaxUnavailable == nil {
 		if r.Step {
@@ -124,42 +167,26 @@ func orGroup(v string) string {
 	return v
 }
 
-func (a *nodeActions) Roll(ctx context.Context, r ui.RollRequest) error {
-	err := noderoll.Request(ctx, a.client, r.Group, a.rollOptions(r), a.now())
+func (a *nodeActions) roll(ctx context.Context, group string, r action.RollSettings) error {
+	err := noderoll.Request(ctx, a.client, group, a.rollOptions(r), a.now())
 	if errors.Is(err, actions.ErrNothingToDo) {
 		return nothingToDo{err}
 	}
 	return err
 }
 
-func (a *nodeActions) SteerRoll(ctx context.Context, group string, s ui.RollSteer) error {
-	steer := map[ui.RollSteer]func(context.Context, kubernetes.Interface, string) error{
-		ui.RollContinue: noderoll.Continue, ui.RollPause: noderoll.Pause,
-		ui.RollResume: noderoll.Resume, ui.RollStop: noderoll.Stop,
-	}[s]
-	if steer == nil {
-		return fmt.Errorf("unknown roll step %d", s)
-	}
-	if s == ui.RollContinue {
-		if resumed, err := a.resumeEnded(ctx, group); resumed {
-			return err
-		}
-	}
-	return steer(ctx, a.client, group)
-}
-
 // PreviewDrain reads the node, its pods, the budgets and the DaemonSets
 // from the API once and runs the drain's own preview on them.
-func (a *nodeActions) PreviewDrain(ctx context.Context, node string, o ui.DrainOptions) (ui.DrainPreview, error) {
+func (a *nodeActions) PreviewDrain(ctx context.Context, node string, o action.DrainOptions) (action.DrainPreview, error) {
 	l, err := snapshotListers(ctx, a.client, node)
 	if err != nil {
-		return ui.DrainPreview{}, err
+		return action.DrainPreview{}, err
 	}
 	p, err := drain.PreviewDrain(l, node, drainOptions(o), a.now())
 	if err != nil {
-		return ui.DrainPreview{}, err
+		return action.DrainPreview{}, err
 	}
-	out := ui.DrainPreview{}
+	out := action.DrainPreview{}
 	for _, pod := range p.Plan.Evict {
 		out.Evict = append(out.Evict, pod.Namespace+"/"+pod.Name)
 	}
@@ -173,10 +200,10 @@ func (a *nodeActions) PreviewDrain(ctx context.Context, node string, o ui.DrainO
 	return out, nil
 }
 
-func podGroups(gs []drain.Group) []ui.PodGroup {
-	out := make([]ui.PodGroup, 0, len(gs))
+func podGroups(gs []drain.Group) []action.PodGroup {
+	out := make([]action.PodGroup, 0, len(gs))
 	for _, g := range gs {
-		out = append(out, ui.PodGroup{Message: strings.TrimSpace(g.Message), Pods: g.Pods})
+		out = append(out, action.PodGroup{Message: strings.TrimSpace(g.Message), Pods: g.Pods})
 	}
 	return out
 }

@@ -7,13 +7,14 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"rollscope/kube/access"
+	"rollscope/model/action"
 	"rollscope/ui"
 )
 
 // checkNodeAccess disables the node keys a live cluster will not allow,
 // with the reason.
 func (f *nodeFlags) checkNodeAccess(ctx context.Context, opts *ui.Options, client kubernetes.Interface) {
-	if _, ok := opts.Actions.(ui.NodeActions); !ok {
+	if opts.Actions == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, accessTimeout)
@@ -23,7 +24,7 @@ func (f *nodeFlags) checkNodeAccess(ctx context.Context, opts *ui.Options, clien
 		return
 	}
 	if opts.Denied == nil {
-		opts.Denied = map[string]string{}
+		opts.Denied = map[action.Name]string{}
 	}
-	maps.Copy(opts.Denied, denied)
+	maps.Copy(opts.Denied, byName(denied))
 }

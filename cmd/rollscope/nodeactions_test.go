@@ -15,7 +15,7 @@ import (
 	"rollscope/engine/nodegroup"
 	"rollscope/engine/noderoll"
 	"rollscope/model"
-	"rollscope/ui"
+	"rollscope/model/action"
 )
 
 func groupNode(name string, ann map[string]string) *corev1.Node {
@@ -47,7 +47,7 @@ func TestPreviewDrainReadsTheNodesPodsAndBudgets(t *testing.T) {
 	c := fake.NewClientset(groupNode("pool-a", nil), groupNode("pool-b", nil), pdb, bare,
 		replicatedPod("web-a1", "pool-a"), replicatedPod("web-a2", "pool-a"), replicatedPod("web-b1", "pool-b"))
 	a := &nodeActions{client: c, now: time.Now}
-	p, err := a.PreviewDrain(context.Background(), "pool-a", ui.DrainOptions{IgnoreDaemonSets: true})
+	p, err := a.PreviewDrain(context.Background(), "pool-a", action.DrainOptions{IgnoreDaemonSets: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,21 +63,21 @@ func TestPreviewDrainReadsTheNodesPodsAndBudgets(t *testing.T) {
 	if len(p.Refusals) != 1 || !strings.Contains(p.Refusals[0].Message, "declare no controller") || p.Refusals[0].Pods[0] != "shop/bare" {
 		t.Errorf("refusals %+v: want the unreplicated pod", p.Refusals)
 	}
-	if _, err := a.PreviewDrain(context.Background(), "gone", ui.DrainOptions{}); err == nil || !strings.Contains(err.Error(), "no such node") {
+	if _, err := a.PreviewDrain(context.Background(), "gone", action.DrainOptions{}); err == nil || !strings.Contains(err.Error(), "no such node") {
 		t.Errorf("previewing a node that does not exist: %v", err)
 	}
 }
 
 func TestCheckRollRefusesWhatTheControllerWouldRefuse(t *testing.T) {
 	a := &nodeActions{now: time.Now}
-	if _, err := a.CheckRoll(ui.RollRequest{Group: "pool", MaxUnavailable: "150%", Size: 4, Outdated: 4}); err == nil ||
+	if _, err := a.PlanRoll("pool", action.RollSettings{MaxUnavailable: "150%", Size: 4, Outdated: 4}); err == nil ||
 		!strings.Contains(err.Error(), "maxUnavailable 150% is outside 0%–100%") {
 		t.Errorf("150%%: %v", err)
 	}
-	if _, err := a.CheckRoll(ui.RollRequest{Group: "pool", MaxSurge: "0", MaxUnavailable: "0", Size: 4, Outdated: 4}); err == nil {
+	if _, err := a.PlanRoll("pool", action.RollSettings{MaxSurge: "0", MaxUnavailable: "0", Size: 4, Outdated: 4}); err == nil {
 		t.Error("maxSurge 0 and maxUnavailable 0 accepted: no node could ever be replaced")
 	}
-	plan, err := a.CheckRoll(ui.RollRequest{Group: "pool", MaxSurge: "2", MaxUnavailable: "10%", Size: 20, Outdated: 20})
+	plan, err := a.PlanRoll("pool", action.RollSettings{MaxSurge: "2", MaxUnavailable: "10%", Size: 20, Outdated: 20})
 	if err != nil || !strings.Contains(plan, "20 outdated nodes, 4 at a time, 2 of them surged first") {
 		t.Errorf("plan %q, %v: maxSurge 2 and maxUnavailable 10%% of 20 (2) roll 4 at a time", plan, err)
 	}
@@ -90,7 +90,7 @@ func TestContinueTakesAStoppedRollUpAgainWithItsSettings(t *testing.T) {
 	outdated := map[string]string{model.NeedsUpdateAnnotation: "", noderoll.AnnotationRoll: spec, noderoll.AnnotationState: noderoll.StateStopped}
 	c := fake.NewClientset(groupNode("pool-a", outdated), groupNode("pool-b", map[string]string{}))
 	a := &nodeActions{client: c, now: func() time.Time { return time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC) }}
-	if err := a.SteerRoll(context.Background(), "pool", ui.RollContinue); err != nil {
+	if _, err := a.send(context.Background(), action.Request{Action: action.NextStep, Name: "pool"}); err != nil {
 		t.Fatal(err)
 	}
 	n, err := c.CoreV1().Nodes().Get(context.Background(), "pool-a", metav1.GetOptions{})
@@ -102,5 +102,22 @@ func TestContinueTakesAStoppedRollUpAgainWithItsSettings(t *testing.T) {
 		!strings.Contains(got, `"step":true`) || !strings.Contains(got, `"deleteNodes":true`) || strings.Contains(got, `"id":"r1"`) {
 		t.Errorf("after n: state %q, roll %s; want a new running roll with the stopped one's settings",
 			n.Annotations[noderoll.AnnotationState], got)
+	}
+}
+
+// Cordoning several nodes goes one at a time: when one fails, the error says
+// which were done and which were not sent, and the rest are left alone.
+func TestCordonOfSeveralNodesSaysWhatWasDone(t *testing.T) {
+	c := fake.NewClientset(groupNode("pool-a", nil), groupNode("pool-c", nil))
+	a := &nodeActions{client: c, now: time.Now}
+	_, err := a.send(context.Background(), action.Request{Action: action.Cordon, Nodes: []string{"pool-a", "gone", "pool-c"}})
+	if err == nil || !strings.Contains(err.Error(), "done for pool-a; not sent for pool-c") {
+		t.Fatalf("error %v, want one naming what was done and what was not sent", err)
+	}
+	for name, want := range map[string]bool{"pool-a": true, "pool-c": false} {
+		n, err := c.CoreV1().Nodes().Get(context.Background(), name, metav1.GetOptions{})
+		if err != nil || n.Spec.Unschedulable != want {
+			t.Errorf("%s: unschedulable %v (%v), want %v", name, n.Spec.Unschedulable, err, want)
+		}
 	}
 }

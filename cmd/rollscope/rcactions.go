@@ -10,37 +10,37 @@ import (
 	"rollscope/engine/actions"
 	"rollscope/engine/rollingupdate"
 	"rollscope/model"
-	"rollscope/ui"
+	"rollscope/model/action"
 )
 
-// The ReplicationController view's keys (ui.RCActions): an update is asked of
+// The ReplicationController view's keys: an update is asked of
 // the rolling-update controller by annotation, so it runs wherever that
 // controller runs — in the embedded cluster, or in this process's live
 // runner against a real one.
 
 // PlanRCUpdate checks the dialog's fields and works out the update.
-func (a *clusterActions) PlanRCUpdate(ctx context.Context, namespace string, in ui.RCUpdateInput) (ui.RCPlan, error) {
+func (a *clusterActions) PlanRCUpdate(ctx context.Context, namespace string, in action.RCUpdateInput) (action.RCPlan, error) {
 	if err := actions.CheckImage(in.Image); err != nil {
-		return ui.RCPlan{}, err
+		return action.RCPlan{}, err
 	}
 	surge, err := limitValue("maxSurge", in.MaxSurge)
 	if err != nil {
-		return ui.RCPlan{}, err
+		return action.RCPlan{}, err
 	}
 	unavailable, err := limitValue("maxUnavailable", in.MaxUnavailable)
 	if err != nil {
-		return ui.RCPlan{}, err
+		return action.RCPlan{}, err
 	}
 	period, err := time.ParseDuration(in.UpdatePeriod)
 	if err != nil || period <= 0 {
-		return ui.RCPlan{}, fmt.Errorf("update period %q is not a duration — write it as 1m, 30s or 1m30s", in.UpdatePeriod)
+		return action.RCPlan{}, fmt.Errorf("update period %q is not a duration — write it as 1m, 30s or 1m30s", in.UpdatePeriod)
 	}
 	req := model.RCUpdateRequest{Old: in.Name, Image: in.Image, MaxSurge: &surge, MaxUnavailable: &unavailable, UpdatePeriod: model.Duration(period)}
 	p, err := rollingupdate.MakePlan(ctx, a.client, namespace, req)
 	if err != nil {
-		return ui.RCPlan{}, err
+		return action.RCPlan{}, err
 	}
-	return ui.RCPlan{Request: p.Request, Next: p.Next, Rename: p.Rename, Container: p.Container, FromImage: p.FromImage,
+	return action.RCPlan{Request: p.Request, Next: p.Next, Rename: p.Rename, Container: p.Container, FromImage: p.FromImage,
 		Replicas: p.Replicas, Limits: p.Limits, UpdatePeriod: period}, nil
 }
 
@@ -57,12 +57,17 @@ func limitValue(name, text string) (intstr.IntOrString, error) {
 	return v, nil
 }
 
-// StartRCUpdate asks for the update.
-func (a *clusterActions) StartRCUpdate(ctx context.Context, namespace string, req model.RCUpdateRequest) error {
-	return rollingupdate.Ask(ctx, a.client, namespace, req)
-}
-
-// AbortRCUpdate asks for the update's rollback.
-func (a *clusterActions) AbortRCUpdate(ctx context.Context, namespace, name string) error {
-	return rollingupdate.AskAbort(ctx, a.client, namespace, name)
+// sendRC asks for the update r.RCUpdate of controller r.Name, or for the
+// rollback of the update it takes part in.
+func (a *clusterActions) sendRC(ctx context.Context, r action.Request) (string, error) {
+	var err error
+	if r.Action == action.RCAbort {
+		err = rollingupdate.AskAbort(ctx, a.client, r.Namespace, r.Name)
+	} else {
+		err = rollingupdate.Ask(ctx, a.client, r.Namespace, r.RCUpdate)
+	}
+	if err != nil {
+		return "", err
+	}
+	return "asked", nil
 }

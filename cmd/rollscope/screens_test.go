@@ -43,7 +43,7 @@ func scenarioScreen(t *testing.T, name string, at time.Duration, w, h int, keys 
 	if _, err := cl.Run(context.Background(), at); err != nil {
 		t.Fatal(err)
 	}
-	cluster := model.NewCluster()
+	cluster := model.NewRCCluster()
 	cluster.Apply(model.Batch{At: clock.Now(), Objects: cachedObjects(cl), Watch: model.WatchStatus{Synced: true, Connected: true}})
 	var m tea.Model = ui.New(ui.Options{
 		Cluster: cluster, Namespace: sc.Namespace, Context: "embedded",
