@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
@@ -85,16 +84,6 @@ func (m Model) confirming(d *dialog) tea.Cmd {
 		cmds = append(cmds, m.preview(d.req))
 	}
 	return tea.Batch(cmds...)
-}
-
-// actionKind finds the enabled rollout action bound to the pressed key.
-func (m *Model) actionKind(msg tea.KeyPressMsg) (action.Name, bool) {
-	for _, name := range action.Of(action.OnDeployment) {
-		if b := m.keys.binding(string(name)); b != nil && key.Matches(msg, *b) {
-			return name, true
-		}
-	}
-	return "", false
 }
 
 // startAction opens the dialog for kind, or says why it cannot.

@@ -38,27 +38,3 @@ type Actions interface {
 	// PlanRCUpdate checks the RC dialog's fields and works out the update.
 	PlanRCUpdate(ctx context.Context, namespace string, in action.RCUpdateInput) (action.RCPlan, error)
 }
-
-// readOnlyReason is why every write is off with --read-only.
-const readOnlyReason = "read-only: rollscope was started with --read-only"
-
-// enableActions turns the action keys on when there is something to call,
-// except those --read-only or the cluster's permissions forbid.
-func enableActions(km *KeyMap, opts Options) {
-	for _, s := range action.Specs() {
-		name := string(s.Name)
-		if km.binding(name) == nil {
-			continue
-		}
-		switch {
-		case opts.ReadOnly && s.Writes:
-			km.Disable(name, readOnlyReason)
-		case opts.Actions == nil:
-			// Keep the default reason.
-		case opts.Denied[s.Name] != "":
-			km.Disable(name, opts.Denied[s.Name])
-		default:
-			km.Enable(name)
-		}
-	}
-}

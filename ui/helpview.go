@@ -26,11 +26,11 @@ func (m *Model) helpText() []string {
 	w, _ := m.size()
 	const colW = 52
 	var blocks [][]string
-	for _, g := range m.keys.groups() {
+	for _, g := range m.keys.Groups() {
 		block := []string{st.Accent.Render(g.Title)}
 		for i, b := range g.Bindings {
 			line := fit(st.HelpKey.Render(b.Help().Key), 12) + st.HelpDesc.Render(b.Help().Desc)
-			if reason := m.keys.DisabledReason(g.Actions[i]); reason != "" {
+			if reason := m.keys.DisabledReason(g.Names[i]); reason != "" {
 				line = fit(b.Help().Key, 12) + b.Help().Desc + " — " + reason
 				line = st.HelpOff.Render(line)
 			}

@@ -9,6 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
+	"rollscope/model/action"
+	"rollscope/ui/keys"
 )
 
 // historyPane lists the Deployment's revisions, oldest first as kubectl
@@ -44,11 +46,11 @@ func (p *historyPane) KeyMap() help.KeyMap {
 	if p.diffRev != 0 {
 		back := k.Back
 		back.SetHelp(back.Help().Key, "close diff")
-		return paneKeys{k.Up, k.Down, back}
+		return keys.Pane{k.Up, k.Down, back}
 	}
 	sel := k.Select
 	sel.SetHelp(sel.Help().Key, "diff with current")
-	return paneKeys{k.Up, k.Down, sel, k.Undo}
+	return keys.Pane{k.Up, k.Down, sel, k.Action(action.Undo)}
 }
 
 // diffOpen reports whether the pane is showing a diff, so the root lets esc

@@ -57,7 +57,7 @@ func New(opts Options) Model {
 		km.Disable("slower", why)
 		km.Disable("pause-clock", why)
 	}
-	enableActions(&km, opts)
+	km.Gate(opts.Actions != nil, opts.ReadOnly, opts.Denied)
 	clock := opts.Clock
 	if clock == nil {
 		clock = time.Now
@@ -221,10 +221,10 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.readClock()
 		return m, nil
 	}
-	if kind, ok := m.actionKind(msg); ok {
+	if kind, ok := k.Pressed(msg, action.OnDeployment); ok {
 		return m.startAction(kind)
 	}
-	if desc, reason, ok := k.disabledFor(msg); ok {
+	if desc, reason, ok := k.DisabledFor(msg); ok {
 		m.toast = desc + ": " + reason
 		return m, nil
 	}

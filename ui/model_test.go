@@ -123,7 +123,7 @@ func TestHelpOverlayTogglesAndListsDisabledActionsWithReason(t *testing.T) {
 		t.Fatal("? did not open help")
 	}
 	out := plain(m)
-	for _, want := range []string{"set image — not yet available", "drain node — not yet available",
+	for _, want := range []string{"set image — no cluster to act on", "drain node — no cluster to act on",
 		"clock faster — only in embedded mode", "crash loop", "switch deployment"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("help lacks %q", want)
@@ -142,7 +142,7 @@ func TestHelpOverlayTogglesAndListsDisabledActionsWithReason(t *testing.T) {
 func TestDisabledActionKeySaysWhy(t *testing.T) {
 	m := newTestModel(t, midRollout(), nil, 80, 24)
 	m = send(m, press("i"))
-	if !strings.Contains(m.toast, "set image: not yet available") {
+	if !strings.Contains(m.toast, "set image: no cluster to act on") {
 		t.Errorf("toast = %q", m.toast)
 	}
 	m = send(m, press("+"))

@@ -29,13 +29,6 @@ type nodeDoneMsg struct {
 	err     error
 }
 
-// boundTo reports whether msg is one of b's keys, enabled or not: the
-// Nodes pane's x must never fall through to the rollout abort because
-// stopping a roll is disabled.
-func boundTo(b key.Binding, msg tea.KeyPressMsg) bool {
-	return slices.Contains(b.Keys(), msg.String())
-}
-
 // nodeKey handles the node keys; ok is false for a key that is not one,
 // which then keeps its global meaning.
 func (m Model) nodeKey(msg tea.KeyPressMsg) (_ tea.Model, _ tea.Cmd, ok bool) {
@@ -47,27 +40,29 @@ func (m Model) nodeKey(msg tea.KeyPressMsg) (_ tea.Model, _ tea.Cmd, ok bool) {
 		roll, haveRoll = np.selectedRoll()
 	}
 	switch {
-	case inNodes && boundTo(k.StopRoll, msg):
+	// The Nodes pane's x must never fall through to the rollout abort
+	// because stopping a roll is disabled: Bound matches disabled keys.
+	case inNodes && k.Bound(action.StopRoll, msg):
 		if !haveRoll || !roll.Active() {
 			m.toast = "no roll in progress in this node's group to stop — x aborts a rollout from the other panes"
 			return m, nil, true
 		}
-		if !k.StopRoll.Enabled() {
+		if !k.Action(action.StopRoll).Enabled() {
 			m.toast = "stop the roll: " + k.DisabledReason("stop-roll")
 			return m, nil, true
 		}
 		d := &nodeDialog{kind: nodeStopRoll, group: roll.Group, confirming: true}
 		mm, cmd := m.openNodeDialog(d)
 		return mm, cmd, true
-	case inNodes && boundTo(k.PauseRoll, msg) && haveRoll && roll.Active():
-		if !k.PauseRoll.Enabled() {
+	case inNodes && k.Bound(action.PauseRoll, msg) && haveRoll && roll.Active():
+		if !k.Action(action.PauseRoll).Enabled() {
 			m.toast = "pause the roll: " + k.DisabledReason("pause-roll")
 			return m, nil, true
 		}
 		req := action.Request{Action: action.PauseRoll, Name: roll.Group, ResumeRoll: roll.State == model.RollPaused}
 		mm, cmd := m.steer(req, req.Summary())
 		return mm, cmd, true
-	case key.Matches(msg, k.NextStep):
+	case key.Matches(msg, k.Action(action.NextStep)):
 		group, why := m.rollToContinue(np, inNodes)
 		if why != "" {
 			m.toast = why
@@ -80,7 +75,7 @@ func (m Model) nodeKey(msg tea.KeyPressMsg) (_ tea.Model, _ tea.Cmd, ok bool) {
 		}
 		mm, cmd := m.steer(req, summary)
 		return mm, cmd, true
-	case key.Matches(msg, k.Cordon), key.Matches(msg, k.Uncordon), key.Matches(msg, k.Drain), key.Matches(msg, k.RollGroup):
+	case key.Matches(msg, k.Action(action.Cordon), k.Action(action.Uncordon), k.Action(action.Drain), k.Action(action.RollGroup)):
 		if !inNodes {
 			m.toast = "node keys act on the Nodes pane's selection — press tab until Nodes is focused"
 			return m, nil, true
@@ -132,11 +127,11 @@ func (m Model) startNodeAction(np *nodesPane, msg tea.KeyPressMsg) (tea.Model, t
 		return m, nil
 	}
 	switch {
-	case key.Matches(msg, k.Cordon):
+	case key.Matches(msg, k.Action(action.Cordon)):
 		return m.openNodeDialog(&nodeDialog{kind: nodeCordon, nodes: targets, confirming: true})
-	case key.Matches(msg, k.Uncordon):
+	case key.Matches(msg, k.Action(action.Uncordon)):
 		return m.openNodeDialog(&nodeDialog{kind: nodeUncordon, nodes: targets, confirming: true})
-	case key.Matches(msg, k.Drain):
+	case key.Matches(msg, k.Action(action.Drain)):
 		d := newDrainDialog(targets)
 		m.dialog = &dialog{node: d}
 		return m, m.previewDrain(d)

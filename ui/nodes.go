@@ -9,6 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
+	"rollscope/model/action"
+	"rollscope/ui/keys"
 )
 
 // nodesPane lists the nodes: readiness, cordons, taints, pods, whether they
@@ -44,14 +46,14 @@ func (p *nodesPane) fitRows() {
 
 func (p *nodesPane) KeyMap() help.KeyMap {
 	k := p.s.keys
-	keys := paneKeys{k.Up, k.Down, k.MarkNode, k.Cordon, k.Drain, k.RollGroup}
+	a := k.Action
 	switch g, ok := p.selectedRoll(); {
 	case ok && g.Active():
-		keys = paneKeys{k.Up, k.Down, k.NextStep, k.PauseRoll, k.StopRoll}
+		return keys.Pane{k.Up, k.Down, a(action.NextStep), a(action.PauseRoll), a(action.StopRoll)}
 	case ok && resumable(g):
-		keys = paneKeys{k.Up, k.Down, k.NextStep, k.MarkNode, k.Cordon, k.Drain}
+		return keys.Pane{k.Up, k.Down, a(action.NextStep), k.MarkNode, a(action.Cordon), a(action.Drain)}
 	}
-	return keys
+	return keys.Pane{k.Up, k.Down, k.MarkNode, a(action.Cordon), a(action.Drain), a(action.RollGroup)}
 }
 
 func (p *nodesPane) Update(msg tea.Msg) (Pane, tea.Cmd) {

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
+	"rollscope/ui/keys"
 )
 
 // podsPane lists the pods of the ReplicaSet selected in the ReplicaSets
@@ -28,7 +29,7 @@ var podColumns = []column{
 func (p *podsPane) SetSize(w, h int) { p.w, p.h = w, h; p.rows.height = h - 1 }
 
 func (p *podsPane) KeyMap() help.KeyMap {
-	return paneKeys{p.s.keys.Up, p.s.keys.Down, p.s.keys.PageDown}
+	return keys.Pane{p.s.keys.Up, p.s.keys.Down, p.s.keys.PageDown}
 }
 
 func (p *podsPane) pods() []model.PodRow {

@@ -98,20 +98,28 @@ func (m Model) rcKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 		m.rc = nil
 		return m, nil, true
 	}
-	kind, ok := m.actionKind(msg)
-	if !ok || (kind != action.SetImage && kind != action.Abort) {
+	// The view's keys are its own: disabled, they say why rather than
+	// falling through to the deployment's set image and abort.
+	var kind action.Name
+	switch k := m.keys; {
+	case k.Bound(action.RCUpdate, msg):
+		kind = action.RCUpdate
+	case k.Bound(action.RCAbort, msg):
+		kind = action.RCAbort
+	default:
 		return m, nil, false
 	}
+	b := m.keys.Action(kind)
 	switch {
-	case m.actions == nil:
-		m.toast = "rolling update: no cluster to act on"
+	case !b.Enabled():
+		m.toast = b.Help().Desc + ": " + m.keys.DisabledReason(string(kind))
 	case m.busy != "":
 		m.toast = "still waiting for " + m.busy + " — one action at a time"
 	case !r.found:
 		m.toast = "replicationcontroller " + r.name + " not found in namespace " + orDash(r.namespace)
-	case kind == action.SetImage && r.view.Updating:
+	case kind == action.RCUpdate && r.view.Updating:
 		m.toast = "rc/" + r.name + " is already being updated — let it finish or abort it with x"
-	case kind == action.SetImage:
+	case kind == action.RCUpdate:
 		r.dialog = newRCDialog()
 	default:
 		if why := abortRefusal(r.view); why != "" {

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
+	"rollscope/ui/keys"
 )
 
 // replicaSetsPane lists the rollout's ReplicaSets, newest first, each
@@ -32,7 +33,7 @@ var rsColumns = []column{
 func (p *replicaSetsPane) SetSize(w, h int) { p.w, p.h = w, h }
 
 func (p *replicaSetsPane) KeyMap() help.KeyMap {
-	return paneKeys{p.s.keys.Up, p.s.keys.Down}
+	return keys.Pane{p.s.keys.Up, p.s.keys.Down}
 }
 
 func (p *replicaSetsPane) Update(msg tea.Msg) (Pane, tea.Cmd) {

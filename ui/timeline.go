@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
+	"rollscope/ui/keys"
 )
 
 // timelinePane is the rollout's story: scaling steps, condition changes,
@@ -28,7 +29,7 @@ var timelineColumns = []column{
 func (p *timelinePane) SetSize(w, h int) { p.w, p.h = w, h; p.rows.height = h - 1 }
 
 func (p *timelinePane) KeyMap() help.KeyMap {
-	return paneKeys{p.s.keys.Up, p.s.keys.Down, p.s.keys.Bottom}
+	return keys.Pane{p.s.keys.Up, p.s.keys.Down, p.s.keys.Bottom}
 }
 
 func timelineKind(k model.TimelineKind) string {

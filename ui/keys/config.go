@@ -1,4 +1,4 @@
-package ui
+package keys
 
 import (
 	"errors"
@@ -25,18 +25,18 @@ func DefaultConfigPath() string {
 	return filepath.Join(dir, "rollscope", "config.yaml")
 }
 
-// LoadKeyMap reads the `keys:` section of the config file at path (""
-// means DefaultConfigPath) on top of DefaultKeyMap:
+// Load reads the `keys:` section of the config file at path ("" means
+// DefaultConfigPath) on top of Default:
 //
 //	keys:
 //	  quit: ["q", "ctrl+q"]
 //	  next-pane: ["tab", "l"]
 //
-// A missing file is not an error: the defaults apply. Unknown action names
-// are refused with file:line. Other sections of the file are left to their
+// A missing file is not an error: the defaults apply. Unknown names are
+// refused with file:line. Other sections of the file are left to their
 // owners.
-func LoadKeyMap(path string) (KeyMap, error) {
-	km := DefaultKeyMap()
+func Load(path string) (Map, error) {
+	km := Default()
 	if path == "" {
 		path = DefaultConfigPath()
 		if path == "" {
@@ -61,24 +61,24 @@ func LoadKeyMap(path string) (KeyMap, error) {
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		if root.Content[i].Value == "keys" {
 			if err := km.rebind(path, root.Content[i+1]); err != nil {
-				return DefaultKeyMap(), err
+				return Default(), err
 			}
 		}
 	}
 	return km, nil
 }
 
-func (k *KeyMap) rebind(file string, keys *yaml.Node) error {
+func (k *Map) rebind(file string, keys *yaml.Node) error {
 	if keys.Kind != yaml.MappingNode {
 		return fmt.Errorf("%s:%d: keys must map action names to lists of keys, e.g. quit: [\"q\"]", file, keys.Line)
 	}
 	var names []string
-	for _, a := range k.actionNames() {
+	for _, a := range k.names() {
 		names = append(names, a.Name)
 	}
 	for i := 0; i+1 < len(keys.Content); i += 2 {
 		name, val := keys.Content[i], keys.Content[i+1]
-		b := k.binding(name.Value)
+		b := k.Binding(name.Value)
 		if b == nil {
 			return fmt.Errorf("%s:%d: unknown action %q in keys (known: %s)",
 				file, name.Line, name.Value, strings.Join(names, ", "))
