@@ -10,6 +10,7 @@ import (
 
 	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/ui/draw"
 )
 
 // ActionTimeout bounds one action's requests: past it the console says the
@@ -116,7 +117,7 @@ func (m Model) startAction(kind action.Name) (tea.Model, tea.Cmd) {
 			return inspectedMsg{req: req, containers: cs, err: err}
 		}
 	case action.Scale:
-		d.stage, d.input = stageInput, itoa(r.Replicas)
+		d.stage, d.input = stageInput, draw.Itoa(r.Replicas)
 		d.startInput()
 	case action.Pause:
 		if r.Paused {
@@ -142,7 +143,7 @@ func (m Model) startAction(kind action.Name) (tea.Model, tea.Cmd) {
 		}
 	case action.Abort:
 		if r.Done {
-			m.toast = "the rollout of revision " + itoa(r.Revision) + " has finished — nothing to abort"
+			m.toast = "the rollout of revision " + draw.Itoa(r.Revision) + " has finished — nothing to abort"
 			return m, nil
 		}
 		d.stage = stageConfirm

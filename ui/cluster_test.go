@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"rollscope/model"
+	"rollscope/ui/draw"
 )
 
 // The console against the real model.Cluster: hand-made objects go in as a
@@ -159,6 +160,6 @@ func TestClusterGolden(t *testing.T) {
 		m, _ := clusterModel(t, sz.w, sz.h)
 		got := ansi.Strip(m.Render()) + "\n"
 		checkFits(t, m.Render(), sz.w, sz.h)
-		compareGolden(t, "cluster-"+itoa(sz.w)+"x"+itoa(sz.h), got)
+		compareGolden(t, "cluster-"+draw.Itoa(sz.w)+"x"+draw.Itoa(sz.h), got)
 	}
 }

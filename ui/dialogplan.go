@@ -6,6 +6,7 @@ import (
 
 	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/ui/draw"
 )
 
 // prepare checks the request and writes the plan the confirmation shows. It
@@ -68,11 +69,11 @@ func (m *Model) prepare(d *dialog) bool {
 	case action.Abort:
 		stable, ok := model.AbortTarget(view)
 		if !ok {
-			d.refusal = "revision " + itoa(view.Revision) + " is the first: there is nothing to go back to"
+			d.refusal = "revision " + draw.Itoa(view.Revision) + " is the first: there is nothing to go back to"
 			return true
 		}
 		d.plan = append(d.plan, fmt.Sprintf("stops the rollout of revision %d and returns to revision %d, the one serving before it", view.Revision, stable),
-			"records it in rollscope.dev/aborted: \"revision "+itoa(view.Revision)+" aborted, back on revision "+itoa(stable)+"\"")
+			"records it in rollscope.dev/aborted: \"revision "+draw.Itoa(view.Revision)+" aborted, back on revision "+draw.Itoa(stable)+"\"")
 		if view.Paused {
 			d.plan = append(d.plan, "clears pause, so the return can happen")
 		}

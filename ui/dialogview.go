@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"rollscope/model/action"
+	"rollscope/ui/draw"
 )
 
 // view draws the dialog in place of the panes: what is being built, why
@@ -18,13 +19,13 @@ func (d *dialog) view(s *screen, w, h int) []string {
 	}
 	st := s.styles
 	out := make([]string, 0, h)
-	add := func(line string) { out = append(out, fit(line, w)) }
+	add := func(line string) { out = append(out, draw.Fit(line, w)) }
 	add(st.Accent.Render(" " + d.heading()))
 	switch d.stage {
 	case stagePickContainer:
 		add(st.Muted.Render(" which container? ↑/↓ then enter"))
 		for i, c := range d.containers {
-			line := fit(fmt.Sprintf("   %-24s %s", c.Name, c.Image), w)
+			line := draw.Fit(fmt.Sprintf("   %-24s %s", c.Name, c.Image), w)
 			if i == d.cursor {
 				line = st.Selected.Render(line)
 			}
@@ -57,7 +58,7 @@ func (d *dialog) view(s *screen, w, h int) []string {
 			if cause == "" {
 				cause = "<none>"
 			}
-			line := fit(fmt.Sprintf("   %4d%-10s %-40s %s", r.Revision, note, cause, strings.Join(r.Images, ",")), w)
+			line := draw.Fit(fmt.Sprintf("   %4d%-10s %-40s %s", r.Revision, note, cause, strings.Join(r.Images, ",")), w)
 			switch {
 			case i == d.cursor:
 				line = st.Selected.Render(line)
@@ -69,10 +70,7 @@ func (d *dialog) view(s *screen, w, h int) []string {
 	}
 	// Reasons and plans wrap: cut off, they would lose their point.
 	wrapped := func(style func(...string) string, indent, text string) {
-		for _, l := range wrap(text, w-len([]rune(indent))) {
-			add(style(indent + l))
-			indent = strings.Repeat(" ", len([]rune(indent)))
-		}
+		out = append(out, draw.Indented(style, indent, text, w)...)
 	}
 	if d.problem != "" {
 		wrapped(st.Bad.Render, " ✖ ", d.problem)
@@ -102,7 +100,7 @@ func (d *dialog) view(s *screen, w, h int) []string {
 		if d.req.Action == action.Undo && d.stage == stageConfirm && d.refusal == "" {
 			switch {
 			case !d.diffReady:
-				add(st.Muted.Render(" reading the pod template of revision " + itoa(d.req.Revision) + " …"))
+				add(st.Muted.Render(" reading the pod template of revision " + draw.Itoa(d.req.Revision) + " …"))
 			case d.diffErr != nil:
 				add(st.Bad.Render(" cannot preview: " + d.diffErr.Error()))
 			case len(d.diff) == 0:
@@ -115,14 +113,14 @@ func (d *dialog) view(s *screen, w, h int) []string {
 			if len(out) >= h {
 				break
 			}
-			text := fit("   "+string(l.Op)+" "+l.Text, w)
+			text := draw.Fit("   "+string(l.Op)+" "+l.Text, w)
 			switch l.Op {
 			case '+':
-				text = s.paints.ok.on(text)
+				text = s.paints.OK.On(text)
 			case '-':
-				text = s.paints.bad.on(text)
+				text = s.paints.Bad.On(text)
 			default:
-				text = s.paints.muted.on(text)
+				text = s.paints.Muted.On(text)
 			}
 			out = append(out, text)
 		}
@@ -165,26 +163,4 @@ func (d *dialog) hint(assumeYes bool) string {
 		return send + " · tab complete · ctrl+u clear · esc cancel"
 	}
 	return "↑/↓ move · enter choose · esc cancel"
-}
-
-// wrap breaks text into lines of at most w cells at spaces; a word longer
-// than w is left whole for fit to cut.
-func wrap(text string, w int) []string {
-	if w <= 0 {
-		return []string{text}
-	}
-	var out []string
-	line := ""
-	for _, word := range strings.Fields(text) {
-		switch {
-		case line == "":
-			line = word
-		case widthOf(line)+1+widthOf(word) <= w:
-			line += " " + word
-		default:
-			out = append(out, line)
-			line = word
-		}
-	}
-	return append(out, line)
 }

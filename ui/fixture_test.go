@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"rollscope/model"
+	"rollscope/ui/draw"
 )
 
 // fakeSource is a hand-made picture of a cluster: the views a
@@ -45,7 +46,7 @@ func (f *fakeSource) Timeline(string, string) []model.TimelineEntry { return f.t
 func (f *fakeSource) RevisionDiff(ns, name string, rev int64) ([]model.DiffLine, error) {
 	d, ok := f.diffs[rev]
 	if !ok {
-		return nil, errors.New("revision " + itoa(rev) + " is not in the history any more")
+		return nil, errors.New("revision " + draw.Itoa(rev) + " is not in the history any more")
 	}
 	return d, nil
 }

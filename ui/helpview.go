@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"rollscope/ui/draw"
 	"strings"
 )
 
@@ -15,7 +16,7 @@ func (m *Model) helpLines(w, h int) []string {
 	end := min(m.helpOffset+h, len(all))
 	out := make([]string, 0, h)
 	for _, l := range all[m.helpOffset:end] {
-		out = append(out, fit(l, w))
+		out = append(out, draw.Fit(l, w))
 	}
 	return out
 }
@@ -29,9 +30,9 @@ func (m *Model) helpText() []string {
 	for _, g := range m.keys.Groups() {
 		block := []string{st.Accent.Render(g.Title)}
 		for i, b := range g.Bindings {
-			line := fit(st.HelpKey.Render(b.Help().Key), 12) + st.HelpDesc.Render(b.Help().Desc)
+			line := draw.Fit(st.HelpKey.Render(b.Help().Key), 12) + st.HelpDesc.Render(b.Help().Desc)
 			if reason := m.keys.DisabledReason(g.Names[i]); reason != "" {
-				line = fit(b.Help().Key, 12) + b.Help().Desc + " — " + reason
+				line = draw.Fit(b.Help().Key, 12) + b.Help().Desc + " — " + reason
 				line = st.HelpOff.Render(line)
 			}
 			block = append(block, line)
@@ -39,8 +40,8 @@ func (m *Model) helpText() []string {
 		blocks = append(blocks, append(block, ""))
 	}
 	legend := []string{st.Accent.Render("Pods")}
-	for s := range podGlyphs {
-		legend = append(legend, "  "+m.s.paints.pod[s].on(podGlyphs[s])+"  "+podStateNames[s])
+	for s := range draw.PodGlyphs {
+		legend = append(legend, "  "+m.s.paints.Pod[s].On(draw.PodGlyphs[s])+"  "+draw.PodStateNames[s])
 	}
 	blocks = append(blocks, legend)
 
@@ -69,7 +70,7 @@ func (m *Model) helpText() []string {
 			if i < len(columns[c]) {
 				cell = columns[c][i]
 			}
-			b.WriteString(fit(" "+cell, cw))
+			b.WriteString(draw.Fit(" "+cell, cw))
 		}
 		out = append(out, b.String())
 	}

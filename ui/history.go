@@ -10,6 +10,7 @@ import (
 
 	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/ui/draw"
 	"rollscope/ui/keys"
 )
 
@@ -19,26 +20,26 @@ import (
 type historyPane struct {
 	s    *screen
 	w, h int
-	rows list
+	rows draw.List
 
 	// diff is open when diffRev != 0.
 	diffRev  int64
 	diff     []model.DiffLine
 	diffErr  error
-	diffRows list
+	diffRows draw.List
 }
 
 func newHistoryPane(s *screen) *historyPane { return &historyPane{s: s} }
 
-var historyColumns = []column{
+var historyColumns = []draw.Column{
 	{Title: "", Width: 1}, {Title: "REV", Width: 4, Right: true}, {Title: "REPLICAS", Width: 8, Right: true},
 	{Title: "AGE", Width: 4, Right: true}, {Title: "CHANGE-CAUSE", Width: 0, Min: 20}, {Title: "IMAGES", Width: 0, Min: 10},
 }
 
 func (p *historyPane) SetSize(w, h int) {
 	p.w, p.h = w, h
-	p.rows.height = h - 1
-	p.diffRows.height = h - 1
+	p.rows.Height = h - 1
+	p.diffRows.Height = h - 1
 }
 
 func (p *historyPane) KeyMap() help.KeyMap {
@@ -59,21 +60,21 @@ func (p *historyPane) diffOpen() bool { return p.diffRev != 0 }
 
 func (p *historyPane) Update(msg tea.Msg) (Pane, tea.Cmd) {
 	hist := p.s.rollout.History
-	keyAt := func(i int) string { return itoa(hist[i].Revision) }
+	keyAt := func(i int) string { return draw.Itoa(hist[i].Revision) }
 	if f, ok := msg.(focusMsg); ok {
-		p.rows.focused = bool(f)
+		p.rows.Focused = bool(f)
 		return p, nil
 	}
 	if _, ok := msg.(refreshedMsg); ok {
-		if p.rows.selected == "" {
+		if p.rows.Selected == "" {
 			// Start on the current revision: the one to compare from.
 			for i, r := range hist {
 				if r.Current {
-					p.rows.cursor = i
+					p.rows.Cursor = i
 				}
 			}
 		}
-		p.rows.follow(len(hist), keyAt)
+		p.rows.Follow(len(hist), keyAt)
 		return p, nil
 	}
 	if p.diffRev != 0 {
@@ -81,18 +82,18 @@ func (p *historyPane) Update(msg tea.Msg) (Pane, tea.Cmd) {
 			p.diffRev, p.diff, p.diffErr = 0, nil, nil
 			return p, nil
 		}
-		p.diffRows.move(msg, p.s.keys, len(p.diff), func(i int) string { return itoa(i) })
+		p.diffRows.Move(msg, p.s.keys, len(p.diff), func(i int) string { return draw.Itoa(i) })
 		return p, nil
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, p.s.keys.Select) && len(hist) > 0 {
-		p.rows.clamp(len(hist))
-		rev := hist[p.rows.cursor].Revision
+		p.rows.Clamp(len(hist))
+		rev := hist[p.rows.Cursor].Revision
 		p.diffRev = rev
 		p.diff, p.diffErr = p.s.src.RevisionDiff(p.s.namespace, p.s.deployment, rev)
-		p.diffRows = list{height: p.h - 1}
+		p.diffRows = draw.List{Height: p.h - 1}
 		return p, nil
 	}
-	p.rows.move(msg, p.s.keys, len(hist), keyAt)
+	p.rows.Move(msg, p.s.keys, len(hist), keyAt)
 	return p, nil
 }
 
@@ -104,22 +105,22 @@ func (p *historyPane) View() string {
 		return p.diffView()
 	}
 	hist := p.s.rollout.History
-	widths := layoutColumns(historyColumns, p.w)
+	widths := draw.Columns(historyColumns, p.w)
 	lines := make([]string, 0, p.h)
-	lines = append(lines, p.s.paints.header.on(headerRow(widths, historyColumns, p.w)))
+	lines = append(lines, p.s.paints.Header.On(draw.HeaderRow(widths, historyColumns, p.w)))
 	if len(hist) == 0 {
-		lines = append(lines, fit(p.s.paints.muted.on("no revisions yet"), p.w))
+		lines = append(lines, draw.Fit(p.s.paints.Muted.On("no revisions yet"), p.w))
 		return strings.Join(lines, "\n")
 	}
-	start, end := p.rows.window(len(hist))
+	start, end := p.rows.Window(len(hist))
 	for i := start; i < end; i++ {
-		lines = append(lines, p.revisionRow(hist[i], widths, p.rows.highlighted(i)))
+		lines = append(lines, p.revisionRow(hist[i], widths, p.rows.Highlighted(i)))
 	}
 	return strings.Join(lines, "\n")
 }
 
 func (p *historyPane) revisionRow(r model.RevisionRow, widths []int, sel bool) string {
-	mark, replicas, cause := " ", itoa(r.Replicas), r.ChangeCause
+	mark, replicas, cause := " ", draw.Itoa(r.Replicas), r.ChangeCause
 	if r.Current {
 		mark = "*"
 	}
@@ -129,16 +130,16 @@ func (p *historyPane) revisionRow(r model.RevisionRow, widths []int, sel bool) s
 	if cause == "" {
 		cause = "<none>"
 	}
-	cells := []string{mark, itoa(r.Revision), replicas, age(p.s.now, r.Created), cause, strings.Join(r.Images, ",")}
-	return p.rows.render(itoa(r.Revision), strings.Join(cells, "|"), p.w, sel, func() string {
-		line := row(widths, historyColumns, cells, p.w)
+	cells := []string{mark, draw.Itoa(r.Revision), replicas, draw.Age(p.s.now, r.Created), cause, strings.Join(r.Images, ",")}
+	return p.rows.Render(draw.Itoa(r.Revision), strings.Join(cells, "|"), p.w, sel, func() string {
+		line := draw.Row(widths, historyColumns, cells, p.w)
 		switch {
 		case sel:
-			return p.s.paints.selected.on(line)
+			return p.s.paints.Selected.On(line)
 		case r.Current:
-			return p.s.paints.accent.on(line)
+			return p.s.paints.Accent.On(line)
 		case r.Gone:
-			return p.s.paints.muted.on(line)
+			return p.s.paints.Muted.On(line)
 		}
 		return line
 	})
@@ -147,24 +148,24 @@ func (p *historyPane) revisionRow(r model.RevisionRow, widths []int, sel bool) s
 func (p *historyPane) diffView() string {
 	lines := make([]string, 0, p.h)
 	title := fmt.Sprintf("revision %d → current (revision %d) pod template", p.diffRev, p.s.rollout.Revision)
-	lines = append(lines, p.s.paints.header.on(fit(title, p.w)))
+	lines = append(lines, p.s.paints.Header.On(draw.Fit(title, p.w)))
 	switch {
 	case p.diffErr != nil:
-		lines = append(lines, fit(p.s.paints.bad.on("cannot diff: "+p.diffErr.Error()), p.w))
+		lines = append(lines, draw.Fit(p.s.paints.Bad.On("cannot diff: "+p.diffErr.Error()), p.w))
 	case len(p.diff) == 0:
-		lines = append(lines, fit(p.s.paints.muted.on("no differences: this is the current template"), p.w))
+		lines = append(lines, draw.Fit(p.s.paints.Muted.On("no differences: this is the current template"), p.w))
 	default:
-		start, end := p.diffRows.window(len(p.diff))
+		start, end := p.diffRows.Window(len(p.diff))
 		for i := start; i < end; i++ {
 			d := p.diff[i]
-			text := fit(string(d.Op)+" "+d.Text, p.w)
+			text := draw.Fit(string(d.Op)+" "+d.Text, p.w)
 			switch d.Op {
 			case '+':
-				text = p.s.paints.ok.on(text)
+				text = p.s.paints.OK.On(text)
 			case '-':
-				text = p.s.paints.bad.on(text)
+				text = p.s.paints.Bad.On(text)
 			default:
-				text = p.s.paints.muted.on(text)
+				text = p.s.paints.Muted.On(text)
 			}
 			lines = append(lines, text)
 		}

@@ -9,6 +9,7 @@ import (
 	"rollscope/model"
 	"rollscope/model/action"
 	"rollscope/themes"
+	"rollscope/ui/draw"
 )
 
 // Model is the console's root: the focus, the global keys, the help overlay
@@ -77,7 +78,7 @@ func New(opts Options) Model {
 		context = "-"
 	}
 	s := &screen{
-		styles: styles, paints: newPaints(styles), keys: &km, src: src,
+		styles: styles, paints: draw.NewPaints(styles), keys: &km, src: src,
 		namespace: opts.Namespace, deployment: opts.Deployment, readOnly: opts.ReadOnly,
 	}
 	m := Model{s: s, keys: &km, clock: clock, context: context, embedded: opts.Embedded,

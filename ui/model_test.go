@@ -10,6 +10,7 @@ import (
 
 	"rollscope/model"
 	"rollscope/themes"
+	"rollscope/ui/draw"
 )
 
 // fakeClock is the embedded cluster's clock as the console sees it.
@@ -313,14 +314,14 @@ func TestHistoryEnterOpensDiffAndEscClosesIt(t *testing.T) {
 func TestMouseWheelScrollsFocusedPane(t *testing.T) {
 	src := midRollout()
 	for i := 4; i < 40; i++ {
-		src.nodes = append(src.nodes, model.NodeRow{Name: "node-" + itoa(i), Ready: true, Schedulable: true})
+		src.nodes = append(src.nodes, model.NodeRow{Name: "node-" + draw.Itoa(i), Ready: true, Schedulable: true})
 	}
 	m := newTestModel(t, src, nil, 80, 24)
 	m = send(m, press("tab"), press("tab"))
 	m = send(m, tea.MouseWheelMsg{Button: tea.MouseWheelDown}, tea.MouseWheelMsg{Button: tea.MouseWheelDown})
 	np := m.panes[focusNodes].(*nodesPane)
-	if np.rows.cursor != 6 {
-		t.Errorf("cursor = %d after two wheel steps, want 6", np.rows.cursor)
+	if np.rows.Cursor != 6 {
+		t.Errorf("cursor = %d after two wheel steps, want 6", np.rows.Cursor)
 	}
 }
 

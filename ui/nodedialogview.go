@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"rollscope/ui/draw"
 	"strings"
 )
 
@@ -13,12 +14,9 @@ func (d *nodeDialog) view(s *screen, w, h int) []string {
 	}
 	st := s.styles
 	out := make([]string, 0, h)
-	add := func(line string) { out = append(out, fit(line, w)) }
+	add := func(line string) { out = append(out, draw.Fit(line, w)) }
 	wrapped := func(style func(...string) string, indent, text string) {
-		for _, l := range wrap(text, w-len([]rune(indent))) {
-			add(style(indent + l))
-			indent = strings.Repeat(" ", len([]rune(indent)))
-		}
+		out = append(out, draw.Indented(style, indent, text, w)...)
 	}
 	add(st.Accent.Render(" " + d.heading()))
 	if gone := goneNodes(s, d); len(gone) > 0 {
@@ -36,7 +34,7 @@ func (d *nodeDialog) view(s *screen, w, h int) []string {
 		}
 		line := fmt.Sprintf("   %-22s %-12s %s", f.label, value, f.hint)
 		if i == d.cursor && !d.confirming {
-			add(st.Selected.Render(fit(line, w)))
+			add(st.Selected.Render(draw.Fit(line, w)))
 		} else {
 			add(st.Text.Render(line))
 		}
@@ -150,10 +148,7 @@ func (d *nodeDialog) previewLines(s *screen, w int) []string {
 	st := s.styles
 	var out []string
 	add := func(style func(...string) string, indent, text string) {
-		for _, l := range wrap(text, w-len([]rune(indent))) {
-			out = append(out, fit(style(indent+l), w))
-			indent = strings.Repeat(" ", len([]rune(indent)))
-		}
+		out = append(out, draw.Indented(style, indent, text, w)...)
 	}
 	switch {
 	case d.previewErr != "":

@@ -10,6 +10,7 @@ import (
 
 	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/ui/draw"
 	"rollscope/ui/keys"
 )
 
@@ -20,7 +21,7 @@ import (
 type nodesPane struct {
 	s    *screen
 	w, h int
-	rows list
+	rows draw.List
 	// marked are the nodes m marked, by name.
 	marked map[string]bool
 	notes  progressNotes
@@ -30,7 +31,7 @@ type nodesPane struct {
 
 func newNodesPane(s *screen) *nodesPane { return &nodesPane{s: s, marked: map[string]bool{}} }
 
-var nodeColumns = []column{
+var nodeColumns = []draw.Column{
 	{Title: "NAME", Width: 0, Min: 12}, {Title: "GROUP", Width: 10}, {Title: "READY", Width: 8},
 	{Title: "SCHED", Width: 8}, {Title: "PODS", Width: 5, Right: true}, {Title: "VERSION", Width: 8},
 	{Title: "DRAIN", Width: 14}, {Title: "ROLL", Width: 8}, {Title: "TAINTS", Width: 0, Min: 6},
@@ -41,7 +42,7 @@ func (p *nodesPane) SetSize(w, h int) { p.w, p.h = w, h; p.fitRows() }
 // fitRows leaves room for the roll lines above the list and the detail
 // lines below it.
 func (p *nodesPane) fitRows() {
-	p.rows.height = max(p.h-1-len(p.rollLines())-len(p.detailLines()), 1)
+	p.rows.Height = max(p.h-1-len(p.rollLines())-len(p.detailLines()), 1)
 }
 
 func (p *nodesPane) KeyMap() help.KeyMap {
@@ -61,30 +62,30 @@ func (p *nodesPane) Update(msg tea.Msg) (Pane, tea.Cmd) {
 	keyAt := func(i int) string { return nodes[i].Name }
 	switch msg := msg.(type) {
 	case focusMsg:
-		p.rows.focused = bool(msg)
+		p.rows.Focused = bool(msg)
 		return p, nil
 	case refreshedMsg:
 		p.rolls = model.GroupRolls(nodes)
 		p.noteProgress()
 		p.dropGoneMarks()
 		p.fitRows()
-		p.rows.follow(len(nodes), keyAt)
+		p.rows.Follow(len(nodes), keyAt)
 		return p, nil
 	case tea.KeyPressMsg:
 		if key.Matches(msg, p.s.keys.MarkNode) && len(nodes) > 0 {
-			p.rows.clamp(len(nodes))
-			name := nodes[p.rows.cursor].Name
+			p.rows.Clamp(len(nodes))
+			name := nodes[p.rows.Cursor].Name
 			if p.marked[name] {
 				delete(p.marked, name)
 			} else {
 				p.marked[name] = true
 			}
 			// Marking moves on, so a run of nodes is marked by holding m.
-			p.rows.move(tea.KeyPressMsg{Code: tea.KeyDown}, p.s.keys, len(nodes), keyAt)
+			p.rows.Move(tea.KeyPressMsg{Code: tea.KeyDown}, p.s.keys, len(nodes), keyAt)
 			return p, nil
 		}
 	}
-	p.rows.move(msg, p.s.keys, len(nodes), keyAt)
+	p.rows.Move(msg, p.s.keys, len(nodes), keyAt)
 	p.fitRows()
 	return p, nil
 }
@@ -104,8 +105,8 @@ func (p *nodesPane) selected() (model.NodeRow, bool) {
 	if len(nodes) == 0 {
 		return model.NodeRow{}, false
 	}
-	p.rows.clamp(len(nodes))
-	return nodes[p.rows.cursor], true
+	p.rows.Clamp(len(nodes))
+	return nodes[p.rows.Cursor], true
 }
 
 // targets are the marked nodes, or the node under the cursor when none is
@@ -145,17 +146,17 @@ func (p *nodesPane) View() string {
 	}
 	p.fitRows()
 	nodes := p.s.nodes
-	widths := layoutColumns(nodeColumns, p.w)
+	widths := draw.Columns(nodeColumns, p.w)
 	lines := make([]string, 0, p.h)
 	lines = append(lines, p.rollLines()...)
-	lines = append(lines, p.s.paints.header.on(headerRow(widths, nodeColumns, p.w)))
+	lines = append(lines, p.s.paints.Header.On(draw.HeaderRow(widths, nodeColumns, p.w)))
 	if len(nodes) == 0 {
-		lines = append(lines, fit(p.s.paints.muted.on("no nodes"), p.w))
+		lines = append(lines, draw.Fit(p.s.paints.Muted.On("no nodes"), p.w))
 		return strings.Join(lines, "\n")
 	}
-	start, end := p.rows.window(len(nodes))
+	start, end := p.rows.Window(len(nodes))
 	for i := start; i < end; i++ {
-		lines = append(lines, p.nodeRow(nodes[i], widths, p.rows.highlighted(i)))
+		lines = append(lines, p.nodeRow(nodes[i], widths, p.rows.Highlighted(i)))
 	}
 	if detail := p.detailLines(); len(detail) > 0 {
 		for len(lines) < p.h-len(detail) {
@@ -189,13 +190,13 @@ func (p *nodesPane) rollLine(g model.GroupRoll) []string {
 		text += " · stepped"
 	}
 	if g.Count > 0 {
-		text += " · " + itoa(g.Count-g.Left) + "/" + itoa(g.Count) + " replaced"
+		text += " · " + draw.Itoa(g.Count-g.Left) + "/" + draw.Itoa(g.Count) + " replaced"
 	}
 	if g.Draining > 0 {
-		text += " · " + itoa(g.Draining) + " draining"
+		text += " · " + draw.Itoa(g.Draining) + " draining"
 	}
 	if g.Drained > 0 {
-		text += " · " + itoa(g.Drained) + " drained"
+		text += " · " + draw.Itoa(g.Drained) + " drained"
 	}
 	switch g.State {
 	case model.RollWaiting:
@@ -210,17 +211,17 @@ func (p *nodesPane) rollLine(g model.GroupRoll) []string {
 	if g.Message != "" {
 		text += " — " + g.Message
 	}
-	paint := p.s.paints.accent
+	paint := p.s.paints.Accent
 	switch g.State {
 	case "failed":
-		paint = p.s.paints.bad
+		paint = p.s.paints.Bad
 	case "stopped", model.RollPaused, model.RollWaiting:
-		paint = p.s.paints.warn
+		paint = p.s.paints.Warn
 	case "finished":
-		paint = p.s.paints.ok
+		paint = p.s.paints.OK
 	}
 	// Two lines at most: what to press next must not be cut off.
-	lines := wrap(text, p.w-3)
+	lines := draw.Wrap(text, p.w-3)
 	if len(lines) > 2 {
 		lines = lines[:2]
 	}
@@ -229,7 +230,7 @@ func (p *nodesPane) rollLine(g model.GroupRoll) []string {
 		if i > 0 {
 			l = "  " + l
 		}
-		out[i] = fit(paint.on(" "+l), p.w)
+		out[i] = draw.Fit(paint.On(" "+l), p.w)
 	}
 	return out
 }
@@ -249,18 +250,18 @@ func (p *nodesPane) detailLines() []string {
 	if m := n.Progress.DrainMessage; m != "" {
 		texts = append(texts, n.Name+": "+m)
 	}
-	paint := p.s.paints.warn
+	paint := p.s.paints.Warn
 	if n.Drain == "failed" {
-		paint = p.s.paints.bad
+		paint = p.s.paints.Bad
 	}
 	// Wrapped, three lines at most, and only when the list keeps room.
 	var out []string
 	for _, t := range texts {
-		for i, l := range wrap(t, p.w-3) {
+		for i, l := range draw.Wrap(t, p.w-3) {
 			if i > 0 {
 				l = "  " + l
 			}
-			out = append(out, fit(paint.on(" "+l), p.w))
+			out = append(out, draw.Fit(paint.On(" "+l), p.w))
 		}
 	}
 	if len(out) > maxDetailLines {
@@ -283,7 +284,7 @@ func drainText(n model.NodeRow) string {
 		return "-"
 	}
 	if pr := n.Progress; pr.PodsLeftKnown && (d == "draining" || d == "blocked") {
-		d += " " + itoa(pr.PodsLeft) + " left"
+		d += " " + draw.Itoa(pr.PodsLeft) + " left"
 	}
 	return d
 }
@@ -321,18 +322,18 @@ func (p *nodesPane) nodeRow(n model.NodeRow, widths []int, sel bool) string {
 	if p.marked[n.Name] {
 		name = "* " + n.Name
 	}
-	cells := []string{name, n.Group, ready, sched, itoa(n.Pods), version, drainText(n), rollText(n), taints}
-	return p.rows.render(n.Name, strings.Join(cells, "|"), p.w, sel, func() string {
-		line := row(widths, nodeColumns, cells, p.w)
+	cells := []string{name, n.Group, ready, sched, draw.Itoa(n.Pods), version, drainText(n), rollText(n), taints}
+	return p.rows.Render(n.Name, strings.Join(cells, "|"), p.w, sel, func() string {
+		line := draw.Row(widths, nodeColumns, cells, p.w)
 		switch {
 		case sel:
-			return p.s.paints.selected.on(line)
+			return p.s.paints.Selected.On(line)
 		case !n.Ready || n.Drain == "failed":
-			return p.s.paints.bad.on(line)
+			return p.s.paints.Bad.On(line)
 		case !n.Schedulable || n.Drain != "" || n.Progress.Roll.Active():
-			return p.s.paints.warn.on(line)
+			return p.s.paints.Warn.On(line)
 		case !n.UpToDate:
-			return p.s.paints.muted.on(line)
+			return p.s.paints.Muted.On(line)
 		}
 		return line
 	})

@@ -8,6 +8,7 @@ import (
 
 	"rollscope/model"
 	"rollscope/themes"
+	"rollscope/ui/draw"
 )
 
 // Pane is the contract every pane honours, so the root treats them alike:
@@ -46,7 +47,7 @@ func (f focus) String() string {
 // ReplicaSets pane, which records which ReplicaSet the pods pane shows.
 type screen struct {
 	styles themes.Styles
-	paints paints
+	paints draw.Paints
 	keys   *KeyMap
 	src    Source
 	now    time.Time
@@ -86,27 +87,8 @@ func (s *screen) replicaSet() (model.ReplicaSetRow, bool) {
 // refreshedMsg tells the panes the views in screen were fetched again.
 type refreshedMsg struct{}
 
-// paints are the styles of the hot rendering paths, pre-split.
-type paints struct {
-	pod                          [themes.PodStates]paint
-	muted, ok, warn, bad, accent paint
-	selected                     paint
-	roleNew, roleOld, roleStable paint
-	header                       paint
-}
-
-func newPaints(s themes.Styles) paints {
-	p := paints{
-		muted: newPaint(s.Muted), ok: newPaint(s.OK), warn: newPaint(s.Warn), bad: newPaint(s.Bad),
-		accent: newPaint(s.Accent), selected: newPaint(s.Selected),
-		roleNew: newPaint(s.RoleNew), roleOld: newPaint(s.RoleOld), roleStable: newPaint(s.RoleStable),
-		header: newPaint(s.TableHeader),
-	}
-	for i := range p.pod {
-		p.pod[i] = newPaint(s.Pod[i])
-	}
-	return p
-}
-
 // Every pane's View returns at most its height in lines, each exactly its
 // width in cells: the root joins them side by side without measuring.
+
+// focusMsg tells a pane it gained (true) or lost (false) the focus.
+type focusMsg bool

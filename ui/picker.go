@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
+	"rollscope/ui/draw"
 )
 
 // picker chooses the deployment to show: `:` takes a name (`:frontend`,
@@ -17,7 +18,7 @@ type picker struct {
 	query   string
 	all     []model.DeploymentSummary
 	matches []model.DeploymentSummary
-	rows    list
+	rows    draw.List
 }
 
 func (m *Model) openPicker(mode rune) {
@@ -31,7 +32,7 @@ func (m *Model) openPicker(mode rune) {
 	p.filter()
 	for i, d := range p.matches {
 		if d.Name == m.s.deployment {
-			p.rows.cursor = i
+			p.rows.Cursor = i
 		}
 	}
 	m.picker = p
@@ -59,7 +60,7 @@ func (p *picker) filter() {
 			p.matches = append(p.matches, d)
 		}
 	}
-	p.rows.clamp(len(p.matches))
+	p.rows.Clamp(len(p.matches))
 }
 
 // pick is the deployment enter chooses: an exact name wins, else the
@@ -74,8 +75,8 @@ func (p *picker) pick() (model.DeploymentSummary, bool) {
 	if len(p.matches) == 0 {
 		return model.DeploymentSummary{}, false
 	}
-	p.rows.clamp(len(p.matches))
-	return p.matches[p.rows.cursor], true
+	p.rows.Clamp(len(p.matches))
+	return p.matches[p.rows.Cursor], true
 }
 
 func (m Model) pickerKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
@@ -89,15 +90,15 @@ func (m Model) pickerKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.picker = nil
 		if !ok {
 			m.toast = fmt.Sprintf("no deployment matches %q in namespace %s — esc, then : to try again",
-				p.name(), orDash(m.s.namespace))
+				p.name(), draw.OrDash(m.s.namespace))
 			return m, nil
 		}
 		m.selectDeployment(d.Namespace, d.Name)
 		return m, nil
 	case tea.KeyUp:
-		p.rows.cursor--
+		p.rows.Cursor--
 	case tea.KeyDown:
-		p.rows.cursor++
+		p.rows.Cursor++
 	case tea.KeyBackspace:
 		if r := []rune(p.query); len(r) > 0 {
 			p.query = string(r[:len(r)-1])
@@ -109,7 +110,7 @@ func (m Model) pickerKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			p.filter()
 		}
 	}
-	p.rows.clamp(len(p.matches))
+	p.rows.Clamp(len(p.matches))
 	return m, nil
 }
 
@@ -120,10 +121,10 @@ func (p *picker) view(s *screen, w, h int) []string {
 	st := s.styles
 	out := make([]string, 0, h)
 	prompt := string(p.mode) + p.query + "█"
-	out = append(out, fit(st.Accent.Render(prompt)+"  "+st.Muted.Render(
-		fmt.Sprintf("%d of %d deployments in %s", len(p.matches), len(p.all), orDash(s.namespace))), w))
-	p.rows.height = h - 1
-	start, end := p.rows.window(len(p.matches))
+	out = append(out, draw.Fit(st.Accent.Render(prompt)+"  "+st.Muted.Render(
+		fmt.Sprintf("%d of %d deployments in %s", len(p.matches), len(p.all), draw.OrDash(s.namespace))), w))
+	p.rows.Height = h - 1
+	start, end := p.rows.Window(len(p.matches))
 	for i := start; i < end; i++ {
 		d := p.matches[i]
 		state := "progressing"
@@ -137,15 +138,15 @@ func (p *picker) view(s *screen, w, h int) []string {
 		if s.namespace == "" {
 			name = d.Namespace + "/" + d.Name
 		}
-		line := fit(fmt.Sprintf(" %-30s %3d/%-3d available  %3d updated  %s",
+		line := draw.Fit(fmt.Sprintf(" %-30s %3d/%-3d available  %3d updated  %s",
 			name, d.Available, d.Replicas, d.Updated, state), w)
-		if i == p.rows.cursor {
+		if i == p.rows.Cursor {
 			line = st.Selected.Render(line)
 		}
 		out = append(out, line)
 	}
 	if len(p.matches) == 0 {
-		out = append(out, fit(st.Muted.Render(" no deployment matches"), w))
+		out = append(out, draw.Fit(st.Muted.Render(" no deployment matches"), w))
 	}
 	return out
 }

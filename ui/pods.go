@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
+	"rollscope/ui/draw"
 	"rollscope/ui/keys"
 )
 
@@ -15,18 +16,18 @@ import (
 type podsPane struct {
 	s    *screen
 	w, h int
-	rows list
+	rows draw.List
 }
 
 func newPodsPane(s *screen) *podsPane { return &podsPane{s: s} }
 
-var podColumns = []column{
+var podColumns = []draw.Column{
 	{Title: "", Width: 1}, {Title: "NAME", Width: 0, Min: 26}, {Title: "READY", Width: 5, Right: true},
 	{Title: "STATUS", Width: 16}, {Title: "RESTARTS", Width: 8, Right: true}, {Title: "AGE", Width: 4, Right: true},
 	{Title: "NODE", Width: 12}, {Title: "PHASE", Width: 9},
 }
 
-func (p *podsPane) SetSize(w, h int) { p.w, p.h = w, h; p.rows.height = h - 1 }
+func (p *podsPane) SetSize(w, h int) { p.w, p.h = w, h; p.rows.Height = h - 1 }
 
 func (p *podsPane) KeyMap() help.KeyMap {
 	return keys.Pane{p.s.keys.Up, p.s.keys.Down, p.s.keys.PageDown}
@@ -41,14 +42,14 @@ func (p *podsPane) Update(msg tea.Msg) (Pane, tea.Cmd) {
 	pods := p.pods()
 	keyAt := func(i int) string { return pods[i].Name }
 	if f, ok := msg.(focusMsg); ok {
-		p.rows.focused = bool(f)
+		p.rows.Focused = bool(f)
 		return p, nil
 	}
 	if _, ok := msg.(refreshedMsg); ok {
-		p.rows.follow(len(pods), keyAt)
+		p.rows.Follow(len(pods), keyAt)
 		return p, nil
 	}
-	p.rows.move(msg, p.s.keys, len(pods), keyAt)
+	p.rows.Move(msg, p.s.keys, len(pods), keyAt)
 	return p, nil
 }
 
@@ -57,23 +58,23 @@ func (p *podsPane) View() string {
 		return ""
 	}
 	pods := p.pods()
-	widths := layoutColumns(podColumns, p.w)
+	widths := draw.Columns(podColumns, p.w)
 	lines := make([]string, 0, p.h)
-	lines = append(lines, p.s.paints.header.on(headerRow(widths, podColumns, p.w)))
+	lines = append(lines, p.s.paints.Header.On(draw.HeaderRow(widths, podColumns, p.w)))
 	if len(pods) == 0 {
-		lines = append(lines, fit(p.s.paints.muted.on("no pods"), p.w))
+		lines = append(lines, draw.Fit(p.s.paints.Muted.On("no pods"), p.w))
 		return strings.Join(lines, "\n")
 	}
-	start, end := p.rows.window(len(pods))
+	start, end := p.rows.Window(len(pods))
 	for i := start; i < end; i++ {
-		lines = append(lines, p.podRow(pods[i], widths, p.rows.highlighted(i)))
+		lines = append(lines, p.podRow(pods[i], widths, p.rows.Highlighted(i)))
 	}
 	return strings.Join(lines, "\n")
 }
 
 func (p *podsPane) podRow(pod model.PodRow, widths []int, sel bool) string {
-	ageStr := age(p.s.now, pod.Created)
-	st := stateIndex(pod.State)
+	ageStr := draw.Age(p.s.now, pod.Created)
+	st := draw.StateIndex(pod.State)
 	// STATUS is kubectl's: the telling reason when there is one, else the
 	// phase; PHASE itself only shows where there is room.
 	status := pod.Reason
@@ -84,21 +85,21 @@ func (p *podsPane) podRow(pod model.PodRow, widths []int, sel bool) string {
 	if node == "" {
 		node = "<none>"
 	}
-	cells := []string{podGlyphs[st], pod.Name, pod.Ready, status, itoa(pod.Restarts), ageStr, node, pod.Phase}
+	cells := []string{draw.PodGlyphs[st], pod.Name, pod.Ready, status, draw.Itoa(pod.Restarts), ageStr, node, pod.Phase}
 	sig := strings.Join(cells, "|")
-	return p.rows.render(pod.Name, sig, p.w, sel, func() string {
+	return p.rows.Render(pod.Name, sig, p.w, sel, func() string {
 		if sel {
-			return p.s.paints.selected.on(row(widths, podColumns, cells, p.w))
+			return p.s.paints.Selected.On(draw.Row(widths, podColumns, cells, p.w))
 		}
 		// The glyph keeps its state colour; the rest of the row is plain
 		// unless the pod is in trouble.
-		rest := row(widths[1:], podColumns[1:], cells[1:], p.w-2)
+		rest := draw.Row(widths[1:], podColumns[1:], cells[1:], p.w-2)
 		switch pod.State {
 		case model.PodCrashLoop, model.PodFailed:
-			rest = p.s.paints.bad.on(rest)
+			rest = p.s.paints.Bad.On(rest)
 		case model.PodTerminating, model.PodPending:
-			rest = p.s.paints.muted.on(rest)
+			rest = p.s.paints.Muted.On(rest)
 		}
-		return p.s.paints.pod[st].on(cells[0]) + " " + rest
+		return p.s.paints.Pod[st].On(cells[0]) + " " + rest
 	})
 }

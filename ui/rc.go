@@ -10,6 +10,7 @@ import (
 
 	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/ui/draw"
 )
 
 // The ReplicationController view (`:rc NAME`) shows a legacy rolling
@@ -70,11 +71,11 @@ func (m *Model) rcQueryLines(w int) []string {
 		return nil
 	}
 	st := m.s.styles
-	hint := "enter opens the rolling update view of replicationcontroller " + name + " in " + orDash(m.s.namespace)
+	hint := "enter opens the rolling update view of replicationcontroller " + name + " in " + draw.OrDash(m.s.namespace)
 	if name == "" {
 		hint = "type the ReplicationController's name"
 	}
-	return []string{fit(st.Accent.Render(":"+p.query+"█")+"  "+st.Muted.Render(hint), w)}
+	return []string{draw.Fit(st.Accent.Render(":"+p.query+"█")+"  "+st.Muted.Render(hint), w)}
 }
 
 // refreshRC reads the view again; called from refresh.
@@ -116,7 +117,7 @@ func (m Model) rcKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd, bool) {
 	case m.busy != "":
 		m.toast = "still waiting for " + m.busy + " — one action at a time"
 	case !r.found:
-		m.toast = "replicationcontroller " + r.name + " not found in namespace " + orDash(r.namespace)
+		m.toast = "replicationcontroller " + r.name + " not found in namespace " + draw.OrDash(r.namespace)
 	case kind == action.RCUpdate && r.view.Updating:
 		m.toast = "rc/" + r.name + " is already being updated — let it finish or abort it with x"
 	case kind == action.RCUpdate:
@@ -149,7 +150,7 @@ func abortRefusal(v model.RCUpdateView) string {
 	case v.Phase == model.RCPhaseRename || v.Old.Images == nil:
 		return "nothing old left to restore (" + v.Next.Name + " is being renamed to " + v.Name + "): let it finish, then " + instead
 	case v.Next.Images == nil:
-		return "nothing to abort, " + orDash(v.Next.Name) + " does not exist: " + instead
+		return "nothing to abort, " + draw.OrDash(v.Next.Name) + " does not exist: " + instead
 	case v.Rollback:
 		return "the update of rc/" + v.Name + " is already being rolled back"
 	}
@@ -170,8 +171,8 @@ func (m *Model) rcLines(w, h int) []string {
 	st := m.s.styles
 	out := make([]string, 0, h)
 	if !r.found {
-		out = append(out, fit(st.Accent.Render("rc/"+r.name), w),
-			fit(st.Muted.Render("replicationcontroller "+r.name+" not found in namespace "+orDash(r.namespace)+" — esc goes back"), w))
+		out = append(out, draw.Fit(st.Accent.Render("rc/"+r.name), w),
+			draw.Fit(st.Muted.Render("replicationcontroller "+r.name+" not found in namespace "+draw.OrDash(r.namespace)+" — esc goes back"), w))
 		return out
 	}
 	v := r.view
@@ -180,18 +181,18 @@ func (m *Model) rcLines(w, h int) []string {
 		phase += " (rolling back)"
 	}
 	title := st.Accent.Render("rc/"+v.Name) + "  " + st.Label.Render("phase ") + st.Text.Render(phase) +
-		"  " + st.Label.Render("desired ") + st.Text.Render(itoa(v.Desired))
+		"  " + st.Label.Render("desired ") + st.Text.Render(draw.Itoa(v.Desired))
 	if v.Updating {
-		title += "  " + st.Label.Render("maxSurge ") + st.Text.Render(itoa(v.Limits.MaxSurge)) +
-			"  " + st.Label.Render("maxUnavailable ") + st.Text.Render(itoa(v.Limits.MaxUnavailable))
+		title += "  " + st.Label.Render("maxSurge ") + st.Text.Render(draw.Itoa(v.Limits.MaxSurge)) +
+			"  " + st.Label.Render("maxUnavailable ") + st.Text.Render(draw.Itoa(v.Limits.MaxUnavailable))
 		if v.Request != nil {
 			title += "  " + st.Label.Render("update period ") + st.Text.Render(time.Duration(v.Request.WithDefaults().UpdatePeriod).String())
 		}
 	}
-	out = append(out, fit(title, w))
+	out = append(out, draw.Fit(title, w))
 	half := (w - 2) / 2
-	out = append(out, fit(m.bar("surge", v.Surge, st.SurgeBar.Render, half)+"  "+
-		m.bar("unavailable", v.Unavailable, st.UnavailableBar.Render, w-2-half), w))
+	out = append(out, draw.Fit(draw.Bar(st, "surge", v.Surge, st.SurgeBar.Render, half)+"  "+
+		draw.Bar(st, "unavailable", v.Unavailable, st.UnavailableBar.Render, w-2-half), w))
 	left := m.rcColumn("old", v.Old, half)
 	right := m.rcColumn("next", v.Next, w-2-half)
 	for i := 0; i < max(len(left), len(right)); i++ {
@@ -202,23 +203,23 @@ func (m *Model) rcLines(w, h int) []string {
 		if i < len(right) {
 			rt = right[i]
 		}
-		out = append(out, fit(l+st.Separator.Render("│ ")+rt, w))
+		out = append(out, draw.Fit(l+st.Separator.Render("│ ")+rt, w))
 	}
 	if len(v.Events) > 0 {
-		out = append(out, fit(st.Label.Render("progress"), w))
+		out = append(out, draw.Fit(st.Label.Render("progress"), w))
 		for _, e := range v.Events {
 			line := "  " + e.Time.UTC().Format("15:04:05") + "  " + e.Message
 			if e.Warning {
-				line = st.Bad.Render(fit(line, w))
+				line = st.Bad.Render(draw.Fit(line, w))
 			}
-			out = append(out, fit(line, w))
+			out = append(out, draw.Fit(line, w))
 		}
 	}
 	if r.dialog != nil {
 		out = append(out, "")
 		out = append(out, r.dialog.view(m.s, v.Name, w)...)
 	} else {
-		out = append(out, fit(st.Muted.Render("i new image · x abort · esc back · : another"), w))
+		out = append(out, draw.Fit(st.Muted.Render("i new image · x abort · esc back · : another"), w))
 	}
 	if len(out) > h {
 		out = out[:h]
@@ -230,28 +231,28 @@ func (m *Model) rcLines(w, h int) []string {
 func (m *Model) rcColumn(role string, c model.RCRow, w int) []string {
 	st := m.s.styles
 	if c.Name == "" {
-		return []string{fit(st.Label.Render(role+" ")+st.Muted.Render("none"), w)}
+		return []string{draw.Fit(st.Label.Render(role+" ")+st.Muted.Render("none"), w)}
 	}
 	if c.Images == nil {
-		return []string{fit(st.Label.Render(role+" ")+st.Text.Render(c.Name)+st.Muted.Render(" (gone)"), w)}
+		return []string{draw.Fit(st.Label.Render(role+" ")+st.Text.Render(c.Name)+st.Muted.Render(" (gone)"), w)}
 	}
 	out := []string{
-		fit(st.Label.Render(role+" ")+st.Text.Render(c.Name), w),
-		fit("  "+strings.Join(c.Images, ","), w),
-		fit(fmt.Sprintf("  desired/current/ready %d/%d/%d", c.Desired, c.Current, c.Ready), w),
+		draw.Fit(st.Label.Render(role+" ")+st.Text.Render(c.Name), w),
+		draw.Fit("  "+strings.Join(c.Images, ","), w),
+		draw.Fit(fmt.Sprintf("  desired/current/ready %d/%d/%d", c.Desired, c.Current, c.Ready), w),
 	}
 	for _, a := range c.Annotations {
-		out = append(out, fit(st.Muted.Render("  "+a), w))
+		out = append(out, draw.Fit(st.Muted.Render("  "+a), w))
 	}
 	gw := max(w-2, 1)
 	for i := 0; i < len(c.Pods); i += gw {
 		var b strings.Builder
 		b.WriteString("  ")
 		for _, p := range c.Pods[i:min(i+gw, len(c.Pods))] {
-			s := stateIndex(p.State)
-			b.WriteString(m.s.paints.pod[s].on(podGlyphs[s]))
+			s := draw.StateIndex(p.State)
+			b.WriteString(m.s.paints.Pod[s].On(draw.PodGlyphs[s]))
 		}
-		out = append(out, fit(b.String(), w))
+		out = append(out, draw.Fit(b.String(), w))
 	}
 	return out
 }

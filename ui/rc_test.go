@@ -13,6 +13,7 @@ import (
 	"rollscope/model"
 	"rollscope/model/action"
 	"rollscope/themes"
+	"rollscope/ui/draw"
 )
 
 // rcFixture is the mid-rollout fixture with a ReplicationController web
@@ -128,7 +129,7 @@ func TestRCViewShowsBothControllers(t *testing.T) {
 			}
 		}
 		checkFits(t, m.Render(), sz.w, sz.h)
-		compareGolden(t, "rc-"+itoa(sz.w)+"x"+itoa(sz.h), ansi.Strip(m.Render())+"\n")
+		compareGolden(t, "rc-"+draw.Itoa(sz.w)+"x"+draw.Itoa(sz.h), ansi.Strip(m.Render())+"\n")
 		if m = send(m, press("esc")); strings.Contains(plain(m), "phase rollout") {
 			t.Error("esc did not go back to the deployment")
 		}

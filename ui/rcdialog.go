@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model/action"
+	"rollscope/ui/draw"
 )
 
 // rcDialog starts (i) or aborts (x) a ReplicationController rolling update:
@@ -184,31 +185,31 @@ func (d *rcDialog) view(s *screen, name string, w int) []string {
 	var out []string
 	switch {
 	case d.abort:
-		out = append(out, fit(st.Accent.Render("Abort the rolling update of rc/"+name+"?"), w))
+		out = append(out, draw.Fit(st.Accent.Render("Abort the rolling update of rc/"+name+"?"), w))
 		out = append(out, wrapped(d.lines, w)...)
-		out = append(out, fit(st.Muted.Render("  y abort · n/esc keep going"), w))
+		out = append(out, draw.Fit(st.Muted.Render("  y abort · n/esc keep going"), w))
 	case d.plan != nil:
-		out = append(out, fit(st.Accent.Render("Rolling update of rc/"+name+" — send?"), w))
+		out = append(out, draw.Fit(st.Accent.Render("Rolling update of rc/"+name+" — send?"), w))
 		out = append(out, wrapped(d.lines, w)...)
-		out = append(out, fit(st.Muted.Render("  y send · n/esc cancel"), w))
+		out = append(out, draw.Fit(st.Muted.Render("  y send · n/esc cancel"), w))
 	default:
-		out = append(out, fit(st.Accent.Render("Rolling update of rc/"+name), w))
+		out = append(out, draw.Fit(st.Accent.Render("Rolling update of rc/"+name), w))
 		for i, f := range d.fields {
 			mark, text := "  ", f
 			if i == d.field {
 				mark, text = "▶ ", f+"█"
 			}
-			out = append(out, fit(fmt.Sprintf("%s%-15s %s", mark, rcFieldNames[i], text), w))
+			out = append(out, draw.Fit(fmt.Sprintf("%s%-15s %s", mark, rcFieldNames[i], text), w))
 		}
 		hint := "  tab next field · enter check and plan · esc cancel"
 		if d.planning {
 			hint = "  planning …"
 		}
-		out = append(out, fit(st.Muted.Render(hint), w))
+		out = append(out, draw.Fit(st.Muted.Render(hint), w))
 	}
 	if d.problem != "" {
-		for _, l := range wrap("✖ "+d.problem, w) {
-			out = append(out, st.Bad.Render(fit(l, w)))
+		for _, l := range draw.Wrap("✖ "+d.problem, w) {
+			out = append(out, st.Bad.Render(draw.Fit(l, w)))
 		}
 	}
 	return out
@@ -218,8 +219,8 @@ func (d *rcDialog) view(s *screen, name string, w int) []string {
 func wrapped(lines []string, w int) []string {
 	var out []string
 	for _, l := range lines {
-		for _, part := range wrap(l, max(w-2, 1)) {
-			out = append(out, fit("  "+part, w))
+		for _, part := range draw.Wrap(l, max(w-2, 1)) {
+			out = append(out, draw.Fit("  "+part, w))
 		}
 	}
 	return out

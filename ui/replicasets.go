@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
+	"rollscope/ui/draw"
 	"rollscope/ui/keys"
 )
 
@@ -18,12 +19,12 @@ type replicaSetsPane struct {
 	w, h   int
 	cursor int
 	offset int // in lines, not ReplicaSets: glyph lines scroll too
-	rows   list
+	rows   draw.List
 }
 
 func newReplicaSetsPane(s *screen) *replicaSetsPane { return &replicaSetsPane{s: s} }
 
-var rsColumns = []column{
+var rsColumns = []draw.Column{
 	{Title: "", Width: 1}, {Title: "REV", Width: 4, Right: true}, {Title: "ROLE", Width: 6},
 	{Title: "HASH", Width: 10}, {Title: "DESIRED", Width: 7, Right: true}, {Title: "CUR", Width: 4, Right: true},
 	{Title: "READY", Width: 5, Right: true}, {Title: "AVAIL", Width: 5, Right: true},
@@ -41,21 +42,21 @@ func (p *replicaSetsPane) Update(msg tea.Msg) (Pane, tea.Cmd) {
 	keyAt := func(i int) string { return rss[i].Name }
 	switch msg := msg.(type) {
 	case focusMsg:
-		p.rows.focused = bool(msg)
+		p.rows.Focused = bool(msg)
 		return p, nil
 	case refreshedMsg:
-		p.rows.selected = p.s.selectedRS
-		p.rows.cursor = p.cursor
-		p.rows.height = len(rss) // the ReplicaSets always fit as a list
-		p.rows.follow(len(rss), keyAt)
+		p.rows.Selected = p.s.selectedRS
+		p.rows.Cursor = p.cursor
+		p.rows.Height = len(rss) // the ReplicaSets always fit as a list
+		p.rows.Follow(len(rss), keyAt)
 	default:
-		p.rows.height = len(rss)
-		if !p.rows.move(msg, p.s.keys, len(rss), keyAt) {
+		p.rows.Height = len(rss)
+		if !p.rows.Move(msg, p.s.keys, len(rss), keyAt) {
 			return p, nil
 		}
 	}
-	p.cursor = p.rows.cursor
-	p.s.selectedRS = p.rows.selected
+	p.cursor = p.rows.Cursor
+	p.s.selectedRS = p.rows.Selected
 	return p, nil
 }
 
@@ -72,10 +73,10 @@ func (p *replicaSetsPane) View() string {
 	}
 	lines := make([]string, 0, p.h)
 	rss := p.s.rollout.ReplicaSets
-	widths := layoutColumns(rsColumns, p.w)
-	lines = append(lines, p.s.paints.header.on(headerRow(widths, rsColumns, p.w)))
+	widths := draw.Columns(rsColumns, p.w)
+	lines = append(lines, p.s.paints.Header.On(draw.HeaderRow(widths, rsColumns, p.w)))
 	if len(rss) == 0 {
-		lines = append(lines, fit(p.s.paints.muted.on("no ReplicaSets yet"), p.w))
+		lines = append(lines, draw.Fit(p.s.paints.Muted.On("no ReplicaSets yet"), p.w))
 		return strings.Join(lines, "\n")
 	}
 	body := p.h - 1
@@ -101,7 +102,7 @@ func (p *replicaSetsPane) View() string {
 			break
 		}
 		if line >= p.offset {
-			lines = append(lines, p.rsRow(rs, widths, i == p.cursor, i == p.cursor && p.rows.focused))
+			lines = append(lines, p.rsRow(rs, widths, i == p.cursor, i == p.cursor && p.rows.Focused))
 		}
 		line++
 		n := p.glyphLines(rs)
@@ -133,28 +134,28 @@ func roleName(r model.ReplicaSetRole) string {
 // The cursor row is marked ▶ even when the pane is not focused, because
 // it chooses the pods the pods pane lists.
 func (p *replicaSetsPane) rsRow(rs model.ReplicaSetRow, widths []int, cursor, sel bool) string {
-	ageStr := age(p.s.now, rs.Created)
+	ageStr := draw.Age(p.s.now, rs.Created)
 	images := strings.Join(rs.Images, ",")
-	sig := strings.Join([]string{strconv.FormatBool(cursor), roleName(rs.Role), itoa(rs.Revision), itoa(rs.Desired), itoa(rs.Current),
-		itoa(rs.Ready), itoa(rs.Available), ageStr, images}, "|")
-	return p.rows.render("rs/"+rs.Name, sig, p.w, sel, func() string {
+	sig := strings.Join([]string{strconv.FormatBool(cursor), roleName(rs.Role), draw.Itoa(rs.Revision), draw.Itoa(rs.Desired), draw.Itoa(rs.Current),
+		draw.Itoa(rs.Ready), draw.Itoa(rs.Available), ageStr, images}, "|")
+	return p.rows.Render("rs/"+rs.Name, sig, p.w, sel, func() string {
 		mark := " "
 		if cursor {
 			mark = "▶"
 		}
-		cells := []string{mark, itoa(rs.Revision), roleName(rs.Role), rs.Hash, itoa(rs.Desired),
-			itoa(rs.Current), itoa(rs.Ready), itoa(rs.Available), ageStr, images}
-		line := row(widths, rsColumns, cells, p.w)
+		cells := []string{mark, draw.Itoa(rs.Revision), roleName(rs.Role), rs.Hash, draw.Itoa(rs.Desired),
+			draw.Itoa(rs.Current), draw.Itoa(rs.Ready), draw.Itoa(rs.Available), ageStr, images}
+		line := draw.Row(widths, rsColumns, cells, p.w)
 		if sel {
-			return p.s.paints.selected.on(line)
+			return p.s.paints.Selected.On(line)
 		}
 		switch rs.Role {
 		case model.RoleNew:
-			return p.s.paints.roleNew.on(line)
+			return p.s.paints.RoleNew.On(line)
 		case model.RoleStable:
-			return p.s.paints.roleStable.on(line)
+			return p.s.paints.RoleStable.On(line)
 		default:
-			return p.s.paints.roleOld.on(line)
+			return p.s.paints.RoleOld.On(line)
 		}
 	})
 }
@@ -166,22 +167,22 @@ func (p *replicaSetsPane) gridLine(rs model.ReplicaSetRow, j int) string {
 	pods := rs.Pods[j*gw : min((j+1)*gw, len(rs.Pods))]
 	sig := make([]byte, len(pods))
 	for i, pod := range pods {
-		sig[i] = byte('0' + stateIndex(pod.State))
+		sig[i] = byte('0' + draw.StateIndex(pod.State))
 	}
-	return p.rows.render("grid/"+rs.Name+"/"+itoa(j), string(sig), p.w, false, func() string {
+	return p.rows.Render("grid/"+rs.Name+"/"+draw.Itoa(j), string(sig), p.w, false, func() string {
 		var b strings.Builder
 		b.WriteString("  ")
 		for i := 0; i < len(pods); {
-			st := stateIndex(pods[i].State)
+			st := draw.StateIndex(pods[i].State)
 			k := i
 			var run strings.Builder
-			for k < len(pods) && stateIndex(pods[k].State) == st {
-				run.WriteString(podGlyphs[st])
+			for k < len(pods) && draw.StateIndex(pods[k].State) == st {
+				run.WriteString(draw.PodGlyphs[st])
 				k++
 			}
-			b.WriteString(p.s.paints.pod[st].on(run.String()))
+			b.WriteString(p.s.paints.Pod[st].On(run.String()))
 			i = k
 		}
-		return fit(b.String(), p.w)
+		return draw.Fit(b.String(), p.w)
 	})
 }

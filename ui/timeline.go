@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
+	"rollscope/ui/draw"
 	"rollscope/ui/keys"
 )
 
@@ -16,17 +17,17 @@ import (
 type timelinePane struct {
 	s      *screen
 	w, h   int
-	rows   list
+	rows   draw.List
 	follow bool
 }
 
 func newTimelinePane(s *screen) *timelinePane { return &timelinePane{s: s, follow: true} }
 
-var timelineColumns = []column{
+var timelineColumns = []draw.Column{
 	{Title: "TIME", Width: 8}, {Title: "MESSAGE", Width: 0, Min: 24}, {Title: "KIND", Width: 6}, {Title: "OBJECT", Width: 30},
 }
 
-func (p *timelinePane) SetSize(w, h int) { p.w, p.h = w, h; p.rows.height = h - 1 }
+func (p *timelinePane) SetSize(w, h int) { p.w, p.h = w, h; p.rows.Height = h - 1 }
 
 func (p *timelinePane) KeyMap() help.KeyMap {
 	return keys.Pane{p.s.keys.Up, p.s.keys.Down, p.s.keys.Bottom}
@@ -48,20 +49,20 @@ func timelineKind(k model.TimelineKind) string {
 
 func (p *timelinePane) Update(msg tea.Msg) (Pane, tea.Cmd) {
 	tl := p.s.timeline
-	keyAt := func(i int) string { return itoa(i) }
+	keyAt := func(i int) string { return draw.Itoa(i) }
 	if f, ok := msg.(focusMsg); ok {
-		p.rows.focused = bool(f)
+		p.rows.Focused = bool(f)
 		return p, nil
 	}
 	if _, ok := msg.(refreshedMsg); ok {
 		if p.follow {
-			p.rows.cursor = len(tl) - 1
+			p.rows.Cursor = len(tl) - 1
 		}
-		p.rows.clamp(len(tl))
+		p.rows.Clamp(len(tl))
 		return p, nil
 	}
-	if p.rows.move(msg, p.s.keys, len(tl), keyAt) {
-		p.follow = p.rows.cursor == len(tl)-1
+	if p.rows.Move(msg, p.s.keys, len(tl), keyAt) {
+		p.follow = p.rows.Cursor == len(tl)-1
 	}
 	return p, nil
 }
@@ -71,26 +72,26 @@ func (p *timelinePane) View() string {
 		return ""
 	}
 	tl := p.s.timeline
-	widths := layoutColumns(timelineColumns, p.w)
+	widths := draw.Columns(timelineColumns, p.w)
 	lines := make([]string, 0, p.h)
-	lines = append(lines, p.s.paints.header.on(headerRow(widths, timelineColumns, p.w)))
+	lines = append(lines, p.s.paints.Header.On(draw.HeaderRow(widths, timelineColumns, p.w)))
 	if len(tl) == 0 {
-		lines = append(lines, fit(p.s.paints.muted.on("nothing has happened yet"), p.w))
+		lines = append(lines, draw.Fit(p.s.paints.Muted.On("nothing has happened yet"), p.w))
 		return strings.Join(lines, "\n")
 	}
-	start, end := p.rows.window(len(tl))
+	start, end := p.rows.Window(len(tl))
 	for i := start; i < end; i++ {
 		e := tl[i]
-		sel := p.rows.highlighted(i)
+		sel := p.rows.Highlighted(i)
 		cells := []string{e.Time.Format("15:04:05"), e.Message, timelineKind(e.Kind), e.Object}
-		line := row(widths, timelineColumns, cells, p.w)
+		line := draw.Row(widths, timelineColumns, cells, p.w)
 		switch {
 		case sel:
-			line = p.s.paints.selected.on(line)
+			line = p.s.paints.Selected.On(line)
 		case e.Warning:
-			line = p.s.paints.warn.on(line)
+			line = p.s.paints.Warn.On(line)
 		case e.Kind == model.TimelineAction:
-			line = p.s.paints.accent.on(line)
+			line = p.s.paints.Accent.On(line)
 		}
 		lines = append(lines, line)
 	}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"rollscope/ui/draw"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -102,9 +103,9 @@ func (m *Model) paneTitle(f focus, w int) string {
 	st := m.s.styles
 	title := " " + f.String() + m.paneSubtitle(f) + " "
 	if f == m.focus {
-		return fit(st.PaneTitleFocus.Render(title), w)
+		return draw.Fit(st.PaneTitleFocus.Render(title), w)
 	}
-	return fit(st.PaneTitle.Render(title), w)
+	return draw.Fit(st.PaneTitle.Render(title), w)
 }
 
 // paneSubtitle says what a pane is showing when it is not obvious.
@@ -112,10 +113,10 @@ func (m *Model) paneSubtitle(f focus) string {
 	switch f {
 	case focusPods:
 		if rs, ok := m.s.replicaSet(); ok {
-			return " of " + rs.Name + " (" + itoa(len(rs.Pods)) + ")"
+			return " of " + rs.Name + " (" + draw.Itoa(len(rs.Pods)) + ")"
 		}
 	case focusNodes:
-		return " (" + itoa(len(m.s.nodes)) + ")"
+		return " (" + draw.Itoa(len(m.s.nodes)) + ")"
 	case focusHistory:
 		if hp, ok := m.panes[focusHistory].(*historyPane); ok && hp.diffOpen() {
 			return " · diff"
@@ -137,7 +138,7 @@ func (m *Model) tabStrip(w int) string {
 			parts = append(parts, st.PaneTitle.Render(name))
 		}
 	}
-	return fit(" "+strings.Join(parts, st.Separator.Render(" │ ")), w)
+	return draw.Fit(" "+strings.Join(parts, st.Separator.Render(" │ ")), w)
 }
 
 // footer is the toast when there is one, else the focused pane's keys and
@@ -145,10 +146,10 @@ func (m *Model) tabStrip(w int) string {
 func (m *Model) footer(w int) string {
 	st := m.s.styles
 	if m.toast != "" {
-		return fit(st.Warn.Render(" "+m.toast), w)
+		return draw.Fit(st.Warn.Render(" "+m.toast), w)
 	}
 	if m.dialog != nil {
-		return fit(st.HelpDesc.Render(" "+m.dialog.hint(m.assumeYes)), w)
+		return draw.Fit(st.HelpDesc.Render(" "+m.dialog.hint(m.assumeYes)), w)
 	}
 	var bindings []key.Binding
 	switch {
@@ -169,5 +170,5 @@ func (m *Model) footer(w int) string {
 		}
 		parts = append(parts, st.HelpKey.Render(b.Help().Key)+" "+st.HelpDesc.Render(b.Help().Desc))
 	}
-	return fit(" "+strings.Join(parts, st.Muted.Render(" · ")), w)
+	return draw.Fit(" "+strings.Join(parts, st.Muted.Render(" · ")), w)
 }

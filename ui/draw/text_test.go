@@ -1,4 +1,4 @@
-package ui
+package draw
 
 import (
 	"testing"
@@ -20,12 +20,14 @@ func TestFit(t *testing.T) {
 		{"x", 0, ""},
 	}
 	for _, tc := range tests {
-		got := fit(tc.in, tc.w)
+		got := Fit(tc.in, tc.w)
 		if ansi.Strip(got) != tc.want || ansi.StringWidth(got) != tc.w {
-			t.Errorf("fit(%q, %d) = %q", tc.in, tc.w, got)
+			t.Errorf("Fit(%q, %d) = %q", tc.in, tc.w, got)
 		}
 	}
 }
+
+var t0 = time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC)
 
 func TestAge(t *testing.T) {
 	tests := []struct {
@@ -36,17 +38,17 @@ func TestAge(t *testing.T) {
 		{3 * time.Hour, "3h"}, {47 * time.Hour, "47h"}, {72 * time.Hour, "3d"},
 	}
 	for _, tc := range tests {
-		if got := age(t0, t0.Add(-tc.d)); got != tc.want {
-			t.Errorf("age(%v) = %s, want %s", tc.d, got, tc.want)
+		if got := Age(t0, t0.Add(-tc.d)); got != tc.want {
+			t.Errorf("Age(%v) = %s, want %s", tc.d, got, tc.want)
 		}
 	}
-	if age(t0, time.Time{}) != "-" {
+	if Age(t0, time.Time{}) != "-" {
 		t.Error("unknown creation time should read -")
 	}
 }
 
 func TestLayoutColumnsDropsFromTheRightAndKeepsFlexMinimum(t *testing.T) {
-	cols := []column{{Title: "NAME", Min: 10}, {Title: "A", Width: 5}, {Title: "B", Width: 20}, {Title: "C", Width: 3}}
+	cols := []Column{{Title: "NAME", Min: 10}, {Title: "A", Width: 5}, {Title: "B", Width: 20}, {Title: "C", Width: 3}}
 	tests := []struct {
 		total int
 		want  []int
@@ -56,7 +58,7 @@ func TestLayoutColumnsDropsFromTheRightAndKeepsFlexMinimum(t *testing.T) {
 		{5, []int{10, 0, 0, 0}},
 	}
 	for _, tc := range tests {
-		got := layoutColumns(cols, tc.total)
+		got := Columns(cols, tc.total)
 		for i := range got {
 			if got[i] != tc.want[i] {
 				t.Errorf("total %d: widths %v, want %v", tc.total, got, tc.want)
@@ -67,17 +69,17 @@ func TestLayoutColumnsDropsFromTheRightAndKeepsFlexMinimum(t *testing.T) {
 }
 
 func TestRowCacheRedrawsOnlyWhenSomethingChanged(t *testing.T) {
-	var l list
+	var l List
 	draws := 0
 	draw := func() string { draws++; return "row" }
-	l.render("pod-a", "Running|1/1", 80, false, draw)
-	l.render("pod-a", "Running|1/1", 80, false, draw)
+	l.Render("pod-a", "Running|1/1", 80, false, draw)
+	l.Render("pod-a", "Running|1/1", 80, false, draw)
 	if draws != 1 {
 		t.Fatalf("unchanged row drawn %d times", draws)
 	}
-	l.render("pod-a", "Running|0/1", 80, false, draw)
-	l.render("pod-a", "Running|0/1", 100, false, draw)
-	l.render("pod-a", "Running|0/1", 100, true, draw)
+	l.Render("pod-a", "Running|0/1", 80, false, draw)
+	l.Render("pod-a", "Running|0/1", 100, false, draw)
+	l.Render("pod-a", "Running|0/1", 100, true, draw)
 	if draws != 4 {
 		t.Errorf("content, width and selection changes: %d draws, want 4", draws)
 	}

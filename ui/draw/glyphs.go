@@ -1,10 +1,10 @@
-package ui
+package draw
 
 import "rollscope/model"
 
-// podGlyphs gives every pod state its own shape, so the grid reads without
+// PodGlyphs gives every pod state its own shape, so the grid reads without
 // colour (NO_COLOR, colour blindness, a monochrome capture-pane).
-var podGlyphs = [...]string{
+var PodGlyphs = [...]string{
 	model.PodPending:     "○",
 	model.PodCreating:    "◌",
 	model.PodNotReady:    "◐",
@@ -14,7 +14,8 @@ var podGlyphs = [...]string{
 	model.PodFailed:      "✗",
 }
 
-var podStateNames = [...]string{
+// PodStateNames say what each glyph means, for the help overlay's legend.
+var PodStateNames = [...]string{
 	model.PodPending:     "pending",
 	model.PodCreating:    "creating",
 	model.PodNotReady:    "not ready",
@@ -24,9 +25,9 @@ var podStateNames = [...]string{
 	model.PodFailed:      "failed / exited",
 }
 
-// stateIndex keeps an unknown state from indexing out of range.
-func stateIndex(s model.PodState) int {
-	if s < 0 || int(s) >= len(podGlyphs) {
+// StateIndex keeps an unknown state from indexing out of range.
+func StateIndex(s model.PodState) int {
+	if s < 0 || int(s) >= len(PodGlyphs) {
 		return int(model.PodPending)
 	}
 	return int(s)
