@@ -14,6 +14,8 @@ import (
 	"rollscope/model"
 	"rollscope/model/action"
 	"rollscope/themes"
+	"rollscope/ui/overlays/rolloutdialog"
+	"rollscope/ui/screen"
 )
 
 // fakeActions records what the console asked for; refuse maps an input
@@ -109,7 +111,7 @@ func runCmd(m Model, cmd tea.Cmd) Model {
 		for _, c := range out {
 			m = runCmd(m, c)
 		}
-	case inspectedMsg, actionDoneMsg, previewMsg, forecastMsg:
+	case rolloutdialog.Containers, screen.Sent, rolloutdialog.Previewed, rolloutdialog.Forecasted:
 		next, more := m.Update(out)
 		m = runCmd(next.(Model), more)
 	}
@@ -250,8 +252,8 @@ func TestCancelSendsNothing(t *testing.T) {
 		acts := oneContainer()
 		m := newActionModel(t, acts, midRollout(), nil)
 		m = run(m, press("p"), press(k))
-		if len(acts.sent) != 0 || m.dialog != nil {
-			t.Fatalf("%s: sent %+v, dialog open %v", k, acts.sent, m.dialog != nil)
+		if len(acts.sent) != 0 || m.overlay != nil {
+			t.Fatalf("%s: sent %+v, dialog open %v", k, acts.sent, m.overlay != nil)
 		}
 	}
 }
@@ -275,8 +277,8 @@ func TestNothingIsSentTwice(t *testing.T) {
 	if len(acts.sent) != 1 {
 		t.Fatalf("sent %d requests, want 1", len(acts.sent))
 	}
-	if m.busy != "" {
-		t.Fatalf("still busy after the result: %q", m.busy)
+	if m.s.Busy() != "" {
+		t.Fatalf("still busy after the result: %q", m.s.Busy())
 	}
 }
 
@@ -324,7 +326,7 @@ func TestDeniedKeysSayWhy(t *testing.T) {
 	if s := plain(m); !strings.Contains(s, "scale: not allowed to patch deployments/scale in shop") {
 		t.Errorf("a denied key does not say why:\n%s", s)
 	}
-	if why := m.keys.DisabledReason("scale"); !strings.Contains(why, "not allowed") {
+	if why := m.s.Keys.DisabledReason("scale"); !strings.Contains(why, "not allowed") {
 		t.Errorf("the key map (and so help) gives the reason %q", why)
 	}
 	if len(acts.sent) != 0 {

@@ -17,11 +17,11 @@ func bigCluster() *fakeSource {
 	for i := range states {
 		states[i] = model.PodState(i % 7)
 	}
-	v.ReplicaSets[0].Pods = pods("frontend-7b7d5974f6", "node", t0.Add(-time.Minute), states...)
+	v.ReplicaSets[0].Pods = podRows("frontend-7b7d5974f6", "node", t0.Add(-time.Minute), states...)
 	for i := range states {
 		states[i] = model.PodReady
 	}
-	v.ReplicaSets[1].Pods = pods("frontend-5d9c8f7b6c", "node", t0.Add(-time.Hour), states...)
+	v.ReplicaSets[1].Pods = podRows("frontend-5d9c8f7b6c", "node", t0.Add(-time.Hour), states...)
 	v.Replicas = 10000
 	src.rollouts["shop/frontend"] = v
 	src.nodes = make([]model.NodeRow, 1000)

@@ -127,8 +127,8 @@ var _ Source = (*model.RCCluster)(nil)
 
 func TestClusterBatchReachesTheScreen(t *testing.T) {
 	m, c := clusterModel(t, 160, 48)
-	if m.s.deployment != "api" {
-		t.Fatalf("deployment = %q, want api chosen as the only one", m.s.deployment)
+	if m.s.Deployment != "api" {
+		t.Fatalf("deployment = %q, want api chosen as the only one", m.s.Deployment)
 	}
 	out := plain(m)
 	for _, want := range []string{"api-8c7b5d6f4", "new", "api:1.5", "surge", "5/5 full", "maxSurge 1",

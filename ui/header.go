@@ -5,41 +5,42 @@ import (
 	"strings"
 
 	"rollscope/model"
+	"rollscope/themes"
 	"rollscope/ui/draw"
 )
 
 // headerLines draws the top of the screen: where we are, the strategy, the
 // conditions, kubectl's status sentence and the two headroom bars.
 func (m *Model) headerLines(w int) []string {
-	s, st := m.s, m.s.styles
+	s, st := m.s, m.s.Styles
 	var out []string
 
-	if banner := watchBanner(m.s.watch, m.s.now); banner != "" {
+	if banner := watchBanner(m.s.Watch, m.s.Now); banner != "" {
 		out = append(out, st.Banner.Render(draw.Fit(" "+banner, w)))
 	}
 
 	left := st.AppTitle.Render("rollscope") + " " + st.Label.Render("ctx") + " " + st.Text.Render(m.context) +
-		"  " + st.Label.Render("ns") + " " + st.Text.Render(draw.OrDash(s.namespace)) +
-		"  " + st.Label.Render("deploy") + " " + st.Accent.Render(draw.OrDash(s.deployment))
-	if s.haveRollout {
-		left += "  " + st.Label.Render("rev") + " " + st.Text.Render(draw.Itoa(s.rollout.Revision))
-		if s.rollout.Paused {
+		"  " + st.Label.Render("ns") + " " + st.Text.Render(draw.OrDash(s.Namespace)) +
+		"  " + st.Label.Render("deploy") + " " + st.Accent.Render(draw.OrDash(s.Deployment))
+	if s.HaveRollout {
+		left += "  " + st.Label.Render("rev") + " " + st.Text.Render(draw.Itoa(s.Rollout.Revision))
+		if s.Rollout.Paused {
 			left += " " + st.Badge.Render(" PAUSED ")
 		}
 	}
-	if s.readOnly {
+	if s.ReadOnly {
 		left += " " + st.Badge.Render(" READ-ONLY ")
 	}
 	out = append(out, joinEnds(left, m.clockText(), w))
 
-	if !s.haveRollout {
+	if !s.HaveRollout {
 		msg := "no deployment selected — press : to pick one, or :rc NAME for a ReplicationController"
-		if s.deployment != "" {
-			msg = fmt.Sprintf("deployment %s/%s not found (yet) — press : to pick another", s.namespace, s.deployment)
+		if s.Deployment != "" {
+			msg = fmt.Sprintf("deployment %s/%s not found (yet) — press : to pick another", s.Namespace, s.Deployment)
 		}
 		return append(out, draw.Fit(st.Muted.Render(msg), w))
 	}
-	r := s.rollout
+	r := s.Rollout
 
 	strategy := st.Text.Render(r.Strategy) + "  " + st.Label.Render("replicas") + " " + st.Text.Render(draw.Itoa(r.Replicas))
 	if r.Strategy != "Recreate" {
@@ -52,7 +53,7 @@ func (m *Model) headerLines(w int) []string {
 	}
 	out = append(out, draw.Fit(strategy, w))
 
-	out = append(out, draw.Fit(m.condition("Progressing", r.Progressing)+"   "+m.condition("Available", r.Available), w))
+	out = append(out, draw.Fit(condition(st, "Progressing", r.Progressing)+"   "+condition(st, "Available", r.Available), w))
 
 	status := r.Status
 	if !r.Observed {
@@ -81,8 +82,9 @@ func resolved(n int32, spec string) string {
 	return draw.Itoa(n) + " (" + spec + ")"
 }
 
-func (m *Model) condition(name string, c model.Condition) string {
-	st := m.s.styles
+// condition is one of the deployment's conditions: its status in colour
+// and its reason.
+func condition(st themes.Styles, name string, c model.Condition) string {
 	status := c.Status
 	if status == "" {
 		return st.Label.Render(name) + " " + st.Muted.Render("-")
@@ -106,12 +108,12 @@ func (m *Model) clockText() string {
 	if m.embedded == nil {
 		return ""
 	}
-	st := m.s.styles
-	speed := "×" + formatSpeed(m.s.speed)
-	if m.s.clockPaused {
+	st := m.s.Styles
+	speed := "×" + formatSpeed(m.s.Speed)
+	if m.s.ClockPaused {
 		speed = st.Badge.Render(" CLOCK PAUSED ")
 	}
-	return st.Label.Render("clock") + " " + st.Text.Render(m.s.now.Format("15:04:05")) + " " + speed
+	return st.Label.Render("clock") + " " + st.Text.Render(m.s.Now.Format("15:04:05")) + " " + speed
 }
 
 func formatSpeed(f float64) string {

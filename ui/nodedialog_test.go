@@ -13,6 +13,8 @@ import (
 
 	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/ui/overlays/nodedialog"
+	"rollscope/ui/screen"
 )
 
 // fakeNodeActions records the node requests; failOn makes the request on
@@ -117,7 +119,7 @@ func newNodeModel(t *testing.T, src Source, edit func(*Options)) (Model, *fakeNo
 func runNodes(m Model, msgs ...tea.Msg) Model {
 	return runFeeding(m, func(msg tea.Msg) bool {
 		switch msg.(type) {
-		case nodePreviewMsg, nodeDoneMsg:
+		case nodedialog.Previewed, screen.Sent:
 			return true
 		}
 		return false

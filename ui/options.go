@@ -5,6 +5,7 @@ import (
 
 	"rollscope/model/action"
 	"rollscope/themes"
+	"rollscope/ui/screen"
 )
 
 // Options configure a console.
@@ -48,3 +49,30 @@ type Options struct {
 	// confirmation to mention it (--record).
 	Record bool
 }
+
+// Actions is everything the console's keys send or ask before sending;
+// engine/perform implements it (see screen.Actions).
+type Actions = screen.Actions
+
+// Source is the console's picture of the cluster; model.RCCluster
+// satisfies it (see screen.Source).
+type Source = screen.Source
+
+// EmbeddedControls is the embedded cluster's virtual clock as the console
+// steers it. It is nil when watching a live cluster, whose clock is not ours
+// to change.
+type EmbeddedControls interface {
+	// Speed is how many virtual seconds pass per real second.
+	Speed() float64
+	SetSpeed(float64)
+	// Paused reports whether the virtual clock is stopped; SetPaused
+	// stops or restarts it without losing the speed.
+	Paused() bool
+	SetPaused(bool)
+}
+
+// Clock speeds the +/- keys step between.
+const (
+	minSpeed = 0.125
+	maxSpeed = 64
+)

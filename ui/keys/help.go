@@ -65,3 +65,13 @@ type Pane []key.Binding
 
 func (p Pane) ShortHelp() []key.Binding  { return p }
 func (p Pane) FullHelp() [][]key.Binding { return [][]key.Binding{p} }
+
+// Hints are an overlay's footer: key and what it does, in pairs ("y",
+// "send", "n/esc", "cancel").
+func Hints(pairs ...string) Pane {
+	out := make(Pane, 0, len(pairs)/2)
+	for i := 0; i+1 < len(pairs); i += 2 {
+		out = append(out, key.NewBinding(key.WithKeys(pairs[i]), key.WithHelp(pairs[i], pairs[i+1])))
+	}
+	return out
+}

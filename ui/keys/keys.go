@@ -48,8 +48,9 @@ func binding(desc string, keys ...string) key.Binding {
 	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(strings.Join(keys, "/"), desc))
 }
 
-// Default is the key map of ARCHITECTURE.md "Default keys". The actions are
-// disabled until Gate finds a cluster to send them to.
+// Default is the key map with no config file: the console's own keys, and
+// each action's keys and help line from its spec. The actions are disabled
+// until Gate finds a cluster to send them to.
 func Default() Map {
 	k := Map{
 		Help:       binding("help", "?"),

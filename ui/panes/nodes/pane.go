@@ -1,4 +1,7 @@
-package ui
+// Package nodes is the Nodes pane: the nodes with their drains and
+// node-group rolls, the marks c, C and d act on, and the node keys, which
+// send or open the node dialogs for the selection.
+package nodes
 
 import (
 	"slices"
@@ -12,14 +15,15 @@ import (
 	"rollscope/model/action"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
+	"rollscope/ui/screen"
 )
 
-// nodesPane lists the nodes: readiness, cordons, taints, pods, whether they
+// Pane lists the nodes: readiness, cordons, taints, pods, whether they
 // run the current node version, any drain or roll in progress, and the
 // marks c, C and d act on. Above the list, one line per node-group roll;
 // below it, why the selected node's drain waits or failed.
-type nodesPane struct {
-	s    *screen
+type Pane struct {
+	s    *screen.Screen
 	w, h int
 	rows draw.List
 	// marked are the nodes m marked, by name.
@@ -29,7 +33,8 @@ type nodesPane struct {
 	rolls []model.GroupRoll
 }
 
-func newNodesPane(s *screen) *nodesPane { return &nodesPane{s: s, marked: map[string]bool{}} }
+// New is the pane over s, with no node marked.
+func New(s *screen.Screen) *Pane { return &Pane{s: s, marked: map[string]bool{}} }
 
 var nodeColumns = []draw.Column{
 	{Title: "NAME", Width: 0, Min: 12}, {Title: "GROUP", Width: 10}, {Title: "READY", Width: 8},
@@ -37,34 +42,40 @@ var nodeColumns = []draw.Column{
 	{Title: "DRAIN", Width: 14}, {Title: "ROLL", Width: 8}, {Title: "TAINTS", Width: 0, Min: 6},
 }
 
-func (p *nodesPane) SetSize(w, h int) { p.w, p.h = w, h; p.fitRows() }
+func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h; p.fitRows() }
 
 // fitRows leaves room for the roll lines above the list and the detail
 // lines below it.
-func (p *nodesPane) fitRows() {
+func (p *Pane) fitRows() {
 	p.rows.Height = max(p.h-1-len(p.rollLines())-len(p.detailLines()), 1)
 }
 
-func (p *nodesPane) KeyMap() help.KeyMap {
-	k := p.s.keys
+func (p *Pane) KeyMap() help.KeyMap {
+	k := p.s.Keys
 	a := k.Action
-	switch g, ok := p.selectedRoll(); {
+	switch g, ok := p.SelectedRoll(); {
 	case ok && g.Active():
 		return keys.Pane{k.Up, k.Down, a(action.NextStep), a(action.PauseRoll), a(action.StopRoll)}
-	case ok && resumable(g):
+	case ok && Resumable(g):
 		return keys.Pane{k.Up, k.Down, a(action.NextStep), k.MarkNode, a(action.Cordon), a(action.Drain)}
 	}
 	return keys.Pane{k.Up, k.Down, k.MarkNode, a(action.Cordon), a(action.Drain), a(action.RollGroup)}
 }
 
-func (p *nodesPane) Update(msg tea.Msg) (Pane, tea.Cmd) {
-	nodes := p.s.nodes
+func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
+	nodes := p.s.Nodes
 	keyAt := func(i int) string { return nodes[i].Name }
 	switch msg := msg.(type) {
-	case focusMsg:
+	case screen.Focus:
 		p.rows.Focused = bool(msg)
 		return p, nil
-	case refreshedMsg:
+	case screen.Sent:
+		// What was marked has been acted on.
+		if on := msg.Request.Spec().On; msg.Err == nil && (on == action.OnNode || on == action.OnNodeGroup) {
+			clear(p.marked)
+		}
+		return p, nil
+	case screen.Refreshed:
 		p.rolls = model.GroupRolls(nodes)
 		p.noteProgress()
 		p.dropGoneMarks()
@@ -72,7 +83,7 @@ func (p *nodesPane) Update(msg tea.Msg) (Pane, tea.Cmd) {
 		p.rows.Follow(len(nodes), keyAt)
 		return p, nil
 	case tea.KeyPressMsg:
-		if key.Matches(msg, p.s.keys.MarkNode) && len(nodes) > 0 {
+		if key.Matches(msg, p.s.Keys.MarkNode) && len(nodes) > 0 {
 			p.rows.Clamp(len(nodes))
 			name := nodes[p.rows.Cursor].Name
 			if p.marked[name] {
@@ -81,27 +92,27 @@ func (p *nodesPane) Update(msg tea.Msg) (Pane, tea.Cmd) {
 				p.marked[name] = true
 			}
 			// Marking moves on, so a run of nodes is marked by holding m.
-			p.rows.Move(tea.KeyPressMsg{Code: tea.KeyDown}, p.s.keys, len(nodes), keyAt)
+			p.rows.Move(tea.KeyPressMsg{Code: tea.KeyDown}, p.s.Keys, len(nodes), keyAt)
 			return p, nil
 		}
 	}
-	p.rows.Move(msg, p.s.keys, len(nodes), keyAt)
+	p.rows.Move(msg, p.s.Keys, len(nodes), keyAt)
 	p.fitRows()
 	return p, nil
 }
 
 // dropGoneMarks forgets the marks of nodes that are no longer listed.
-func (p *nodesPane) dropGoneMarks() {
+func (p *Pane) dropGoneMarks() {
 	for name := range p.marked {
-		if !slices.ContainsFunc(p.s.nodes, func(n model.NodeRow) bool { return n.Name == name }) {
+		if !slices.ContainsFunc(p.s.Nodes, func(n model.NodeRow) bool { return n.Name == name }) {
 			delete(p.marked, name)
 		}
 	}
 }
 
-// selected is the node under the cursor.
-func (p *nodesPane) selected() (model.NodeRow, bool) {
-	nodes := p.s.nodes
+// Selected is the node under the cursor.
+func (p *Pane) Selected() (model.NodeRow, bool) {
+	nodes := p.s.Nodes
 	if len(nodes) == 0 {
 		return model.NodeRow{}, false
 	}
@@ -109,26 +120,26 @@ func (p *nodesPane) selected() (model.NodeRow, bool) {
 	return nodes[p.rows.Cursor], true
 }
 
-// targets are the marked nodes, or the node under the cursor when none is
+// Targets are the marked nodes, or the node under the cursor when none is
 // marked: what c, C and d act on.
-func (p *nodesPane) targets() []string {
+func (p *Pane) Targets() []string {
 	var out []string
-	for _, n := range p.s.nodes {
+	for _, n := range p.s.Nodes {
 		if p.marked[n.Name] {
 			out = append(out, n.Name)
 		}
 	}
 	if len(out) == 0 {
-		if n, ok := p.selected(); ok {
+		if n, ok := p.Selected(); ok {
 			out = append(out, n.Name)
 		}
 	}
 	return out
 }
 
-// selectedRoll is the roll of the selected node's group, if it has one.
-func (p *nodesPane) selectedRoll() (model.GroupRoll, bool) {
-	n, ok := p.selected()
+// SelectedRoll is the roll of the selected node's group, if it has one.
+func (p *Pane) SelectedRoll() (model.GroupRoll, bool) {
+	n, ok := p.Selected()
 	if !ok || n.Group == "" {
 		return model.GroupRoll{}, false
 	}
@@ -140,18 +151,18 @@ func (p *nodesPane) selectedRoll() (model.GroupRoll, bool) {
 	return model.GroupRoll{}, false
 }
 
-func (p *nodesPane) View() string {
+func (p *Pane) View() string {
 	if p.h <= 0 {
 		return ""
 	}
 	p.fitRows()
-	nodes := p.s.nodes
+	nodes := p.s.Nodes
 	widths := draw.Columns(nodeColumns, p.w)
 	lines := make([]string, 0, p.h)
 	lines = append(lines, p.rollLines()...)
-	lines = append(lines, p.s.paints.Header.On(draw.HeaderRow(widths, nodeColumns, p.w)))
+	lines = append(lines, p.s.Paints.Header.On(draw.HeaderRow(widths, nodeColumns, p.w)))
 	if len(nodes) == 0 {
-		lines = append(lines, draw.Fit(p.s.paints.Muted.On("no nodes"), p.w))
+		lines = append(lines, draw.Fit(p.s.Paints.Muted.On("no nodes"), p.w))
 		return strings.Join(lines, "\n")
 	}
 	start, end := p.rows.Window(len(nodes))
@@ -172,7 +183,7 @@ func (p *nodesPane) View() string {
 
 // rollLines are one line per group roll: its state, how far it is, what
 // the keys do next, and its message.
-func (p *nodesPane) rollLines() []string {
+func (p *Pane) rollLines() []string {
 	var out []string
 	for _, g := range p.rolls {
 		out = append(out, p.rollLine(g)...)
@@ -184,7 +195,7 @@ func (p *nodesPane) rollLines() []string {
 	return out
 }
 
-func (p *nodesPane) rollLine(g model.GroupRoll) []string {
+func (p *Pane) rollLine(g model.GroupRoll) []string {
 	text := "roll " + g.Group + ": " + g.State
 	if g.Stepping {
 		text += " · stepped"
@@ -211,14 +222,14 @@ func (p *nodesPane) rollLine(g model.GroupRoll) []string {
 	if g.Message != "" {
 		text += " — " + g.Message
 	}
-	paint := p.s.paints.Accent
+	paint := p.s.Paints.Accent
 	switch g.State {
 	case "failed":
-		paint = p.s.paints.Bad
+		paint = p.s.Paints.Bad
 	case "stopped", model.RollPaused, model.RollWaiting:
-		paint = p.s.paints.Warn
+		paint = p.s.Paints.Warn
 	case "finished":
-		paint = p.s.paints.OK
+		paint = p.s.Paints.OK
 	}
 	// Two lines at most: what to press next must not be cut off.
 	lines := draw.Wrap(text, p.w-3)
@@ -238,8 +249,8 @@ func (p *nodesPane) rollLine(g model.GroupRoll) []string {
 // detailLines say why the selected node's drain waits or failed: the pods
 // a PodDisruptionBudget holds back, with the disruptions it allows, or the
 // drain's message.
-func (p *nodesPane) detailLines() []string {
-	n, ok := p.selected()
+func (p *Pane) detailLines() []string {
+	n, ok := p.Selected()
 	if !ok {
 		return nil
 	}
@@ -250,9 +261,9 @@ func (p *nodesPane) detailLines() []string {
 	if m := n.Progress.DrainMessage; m != "" {
 		texts = append(texts, n.Name+": "+m)
 	}
-	paint := p.s.paints.Warn
+	paint := p.s.Paints.Warn
 	if n.Drain == "failed" {
-		paint = p.s.paints.Bad
+		paint = p.s.Paints.Bad
 	}
 	// Wrapped, three lines at most, and only when the list keeps room.
 	var out []string
@@ -303,7 +314,7 @@ func rollText(n model.NodeRow) string {
 	return r.State
 }
 
-func (p *nodesPane) nodeRow(n model.NodeRow, widths []int, sel bool) string {
+func (p *Pane) nodeRow(n model.NodeRow, widths []int, sel bool) string {
 	ready, sched, version := "Ready", "yes", "current"
 	if !n.Ready {
 		ready = "NotReady"
@@ -327,13 +338,13 @@ func (p *nodesPane) nodeRow(n model.NodeRow, widths []int, sel bool) string {
 		line := draw.Row(widths, nodeColumns, cells, p.w)
 		switch {
 		case sel:
-			return p.s.paints.Selected.On(line)
+			return p.s.Paints.Selected.On(line)
 		case !n.Ready || n.Drain == "failed":
-			return p.s.paints.Bad.On(line)
+			return p.s.Paints.Bad.On(line)
 		case !n.Schedulable || n.Drain != "" || n.Progress.Roll.Active():
-			return p.s.paints.Warn.On(line)
+			return p.s.Paints.Warn.On(line)
 		case !n.UpToDate:
-			return p.s.paints.Muted.On(line)
+			return p.s.Paints.Muted.On(line)
 		}
 		return line
 	})

@@ -1,6 +1,14 @@
-package ui
+// Package rolloutdialog is the rollout dialogs overlay: set image, set env,
+// scale, restart, pause, resume, undo and abort of the deployment shown.
+// Each dialog builds one action.Request step by step — pick a container or
+// a revision, type a value — and shows what it will do before anything is
+// sent: the kubectl command that sends the same, the plan, and for the
+// actions that start a rollout a forecast rehearsed on a copy. On y the
+// request goes to the console's one request runner.
+package rolloutdialog
 
 import (
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -9,6 +17,7 @@ import (
 
 	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/ui/screen"
 )
 
 // stage is where a dialog is: choosing, typing, or asking for y.
@@ -21,11 +30,12 @@ const (
 	stageConfirm
 )
 
-// dialog builds one action request step by step and shows what it will do
-// before it is sent. It never sends: the root does, once, on y.
-type dialog struct {
+// Dialog builds one action request and shows what it will do before it is
+// sent. It sends nothing itself: y hands the request to the runner.
+type Dialog struct {
+	s     *screen.Screen
+	w, h  int
 	req   action.Request
-	title string
 	stage stage
 
 	containers []action.Container
@@ -52,60 +62,94 @@ type dialog struct {
 	// refusal, when set, is why nothing will be sent; the confirmation
 	// then only closes.
 	refusal string
-	// node, when set, is a node dialog (cordon, drain, roll), which draws
-	// and handles keys on its own (nodedialog.go).
-	node *nodeDialog
 }
 
-// dialogResult is what a key did to the dialog.
-type dialogResult int
+// SetSize sizes the dialog to the body.
+func (d *Dialog) SetSize(w, h int) { d.w, d.h = w, h }
 
-const (
-	dialogOpen dialogResult = iota
-	dialogCancel
-	dialogSend
-	dialogNext // input accepted: the root checks it and prepares the plan
-)
+// Update handles a key, the forecast and the undo preview; it returns nil
+// once the dialog has closed.
+func (d *Dialog) Update(msg tea.Msg) (screen.Overlay, tea.Cmd) {
+	switch msg := msg.(type) {
+	case Forecasted:
+		if d.stage == stageConfirm && reflect.DeepEqual(d.req, msg.req) {
+			d.forecast = msg.text
+			if msg.err != nil {
+				d.forecast = "no forecast: " + msg.err.Error()
+			}
+		}
+	case Previewed:
+		if d.req.Action == action.Undo && d.stage == stageConfirm && d.req.Revision == msg.revision {
+			d.diff, d.diffErr, d.diffReady = msg.diff, msg.err, true
+		}
+	case tea.KeyPressMsg:
+		return d.key(msg)
+	}
+	return d, nil
+}
 
 // key handles one key press inside the dialog.
-func (d *dialog) key(msg tea.KeyPressMsg, km *KeyMap) dialogResult {
+func (d *Dialog) key(msg tea.KeyPressMsg) (screen.Overlay, tea.Cmd) {
 	d.problem = ""
+	km := d.s.Keys
 	if key.Matches(msg, km.Back) {
-		return dialogCancel
+		return nil, nil
 	}
 	switch d.stage {
 	case stagePickContainer:
-		return d.pick(msg, km, len(d.containers), func() {
+		if d.pick(msg, len(d.containers)) {
 			d.req.Container = d.containers[d.cursor].Name
 			d.stage = stageInput
 			d.startInput()
-		})
+		}
 	case stagePickRevision:
-		return d.pick(msg, km, len(d.revisions), func() {
+		if d.pick(msg, len(d.revisions)) {
 			d.req.Revision = d.revisions[d.cursor].Revision
-		})
+			return d.next()
+		}
+		d.prepare() // the preview follows the cursor
 	case stageInput:
-		return d.typing(msg)
+		if d.typing(msg) && d.accept() {
+			return d.next()
+		}
 	case stageConfirm:
 		switch msg.String() {
 		case "y", "Y":
 			if d.refusal != "" {
-				return dialogCancel
+				return nil, nil
 			}
-			return dialogSend
+			return d.send()
 		case "n", "N", "q":
-			return dialogCancel
+			return nil, nil
 		case "enter":
 			if d.refusal != "" {
-				return dialogCancel
+				return nil, nil
 			}
 		}
 	}
-	return dialogOpen
+	return d, nil
 }
 
-// pick moves a cursor over n choices; enter takes the choice.
-func (d *dialog) pick(msg tea.KeyPressMsg, km *KeyMap, n int, take func()) dialogResult {
+// next checks what was chosen or typed and moves on to the confirmation,
+// or sends at once with --yes.
+func (d *Dialog) next() (screen.Overlay, tea.Cmd) {
+	if !d.prepare() {
+		return d, nil
+	}
+	d.stage = stageConfirm
+	if d.s.AssumeYes && d.refusal == "" {
+		return d.send()
+	}
+	return d, d.confirming()
+}
+
+// send closes the dialog and hands its request to the runner.
+func (d *Dialog) send() (screen.Overlay, tea.Cmd) { return nil, d.s.Send(d.req) }
+
+// pick moves a cursor over n choices; it reports whether enter took the
+// choice.
+func (d *Dialog) pick(msg tea.KeyPressMsg, n int) bool {
+	km := d.s.Keys
 	switch {
 	case key.Matches(msg, km.Up):
 		d.cursor = max(d.cursor-1, 0)
@@ -116,43 +160,40 @@ func (d *dialog) pick(msg tea.KeyPressMsg, km *KeyMap, n int, take func()) dialo
 	case key.Matches(msg, km.Bottom):
 		d.cursor = max(n-1, 0)
 	case key.Matches(msg, km.Select) && n > 0:
-		take()
-		if d.stage == stagePickRevision {
-			return dialogNext
-		}
+		return true
 	}
-	return dialogOpen
+	return false
 }
 
-// typing edits the input line: text, backspace, ctrl+u, tab to complete,
-// enter to accept.
-func (d *dialog) typing(msg tea.KeyPressMsg) dialogResult {
+// typing edits the input line: text, backspace, ctrl+u, tab to complete;
+// it reports whether enter accepted the line.
+func (d *Dialog) typing(msg tea.KeyPressMsg) bool {
 	switch msg.String() {
 	case "enter":
-		return dialogNext
+		return true
 	case "backspace":
 		if r := []rune(d.input); len(r) > 0 {
 			d.input = string(r[:len(r)-1])
 		}
 		d.completed = -1
-		return dialogOpen
+		return false
 	case "ctrl+u":
 		d.input, d.completed = "", -1
-		return dialogOpen
+		return false
 	case "tab":
 		d.complete()
-		return dialogOpen
+		return false
 	}
 	if msg.Text != "" {
 		d.input += msg.Text
 		d.completed = -1
 	}
-	return dialogOpen
+	return false
 }
 
 // complete cycles through the earlier images that start with what was typed
 // (all of them when what was typed is one of them).
-func (d *dialog) complete() {
+func (d *Dialog) complete() {
 	prefix := d.input
 	if d.completed >= 0 && d.completed < len(d.completions) && d.completions[d.completed] == d.input {
 		prefix = ""
@@ -170,7 +211,7 @@ func (d *dialog) complete() {
 }
 
 // startInput sets the prompt and starting text for the action being built.
-func (d *dialog) startInput() {
+func (d *Dialog) startInput() {
 	d.completed = -1
 	switch d.req.Action {
 	case action.SetImage:
@@ -189,7 +230,7 @@ func (d *dialog) startInput() {
 }
 
 // accept turns the input into the request, or says why it cannot.
-func (d *dialog) accept() bool {
+func (d *Dialog) accept() bool {
 	in := d.input
 	switch d.req.Action {
 	case action.SetImage:

@@ -1,4 +1,6 @@
-package ui
+// Package replicasets is the ReplicaSets pane: the rollout's ReplicaSets,
+// newest first, each followed by a grid of one glyph per pod.
+package replicasets
 
 import (
 	"strconv"
@@ -10,19 +12,21 @@ import (
 	"rollscope/model"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
+	"rollscope/ui/screen"
 )
 
-// replicaSetsPane lists the rollout's ReplicaSets, newest first, each
-// followed by a grid of one glyph per pod.
-type replicaSetsPane struct {
-	s      *screen
+// Pane is the ReplicaSets pane.
+type Pane struct {
+	s      *screen.Screen
 	w, h   int
 	cursor int
 	offset int // in lines, not ReplicaSets: glyph lines scroll too
 	rows   draw.List
 }
 
-func newReplicaSetsPane(s *screen) *replicaSetsPane { return &replicaSetsPane{s: s} }
+// New is the pane over s; it records the ReplicaSet under its cursor in
+// s.SelectedRS.
+func New(s *screen.Screen) *Pane { return &Pane{s: s} }
 
 var rsColumns = []draw.Column{
 	{Title: "", Width: 1}, {Title: "REV", Width: 4, Right: true}, {Title: "ROLE", Width: 6},
@@ -31,52 +35,52 @@ var rsColumns = []draw.Column{
 	{Title: "AGE", Width: 4, Right: true}, {Title: "IMAGES", Width: 0, Min: 12},
 }
 
-func (p *replicaSetsPane) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h }
 
-func (p *replicaSetsPane) KeyMap() help.KeyMap {
-	return keys.Pane{p.s.keys.Up, p.s.keys.Down}
+func (p *Pane) KeyMap() help.KeyMap {
+	return keys.Pane{p.s.Keys.Up, p.s.Keys.Down}
 }
 
-func (p *replicaSetsPane) Update(msg tea.Msg) (Pane, tea.Cmd) {
-	rss := p.s.rollout.ReplicaSets
+func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
+	rss := p.s.Rollout.ReplicaSets
 	keyAt := func(i int) string { return rss[i].Name }
 	switch msg := msg.(type) {
-	case focusMsg:
+	case screen.Focus:
 		p.rows.Focused = bool(msg)
 		return p, nil
-	case refreshedMsg:
-		p.rows.Selected = p.s.selectedRS
+	case screen.Refreshed:
+		p.rows.Selected = p.s.SelectedRS
 		p.rows.Cursor = p.cursor
 		p.rows.Height = len(rss) // the ReplicaSets always fit as a list
 		p.rows.Follow(len(rss), keyAt)
 	default:
 		p.rows.Height = len(rss)
-		if !p.rows.Move(msg, p.s.keys, len(rss), keyAt) {
+		if !p.rows.Move(msg, p.s.Keys, len(rss), keyAt) {
 			return p, nil
 		}
 	}
 	p.cursor = p.rows.Cursor
-	p.s.selectedRS = p.rows.Selected
+	p.s.SelectedRS = p.rows.Selected
 	return p, nil
 }
 
-func (p *replicaSetsPane) gridWidth() int { return max(p.w-2, 1) }
+func (p *Pane) gridWidth() int { return max(p.w-2, 1) }
 
-func (p *replicaSetsPane) glyphLines(rs model.ReplicaSetRow) int {
+func (p *Pane) glyphLines(rs model.ReplicaSetRow) int {
 	gw := p.gridWidth()
 	return (len(rs.Pods) + gw - 1) / gw
 }
 
-func (p *replicaSetsPane) View() string {
+func (p *Pane) View() string {
 	if p.h <= 0 {
 		return ""
 	}
 	lines := make([]string, 0, p.h)
-	rss := p.s.rollout.ReplicaSets
+	rss := p.s.Rollout.ReplicaSets
 	widths := draw.Columns(rsColumns, p.w)
-	lines = append(lines, p.s.paints.Header.On(draw.HeaderRow(widths, rsColumns, p.w)))
+	lines = append(lines, p.s.Paints.Header.On(draw.HeaderRow(widths, rsColumns, p.w)))
 	if len(rss) == 0 {
-		lines = append(lines, draw.Fit(p.s.paints.Muted.On("no ReplicaSets yet"), p.w))
+		lines = append(lines, draw.Fit(p.s.Paints.Muted.On("no ReplicaSets yet"), p.w))
 		return strings.Join(lines, "\n")
 	}
 	body := p.h - 1
@@ -133,8 +137,8 @@ func roleName(r model.ReplicaSetRole) string {
 
 // The cursor row is marked ▶ even when the pane is not focused, because
 // it chooses the pods the pods pane lists.
-func (p *replicaSetsPane) rsRow(rs model.ReplicaSetRow, widths []int, cursor, sel bool) string {
-	ageStr := draw.Age(p.s.now, rs.Created)
+func (p *Pane) rsRow(rs model.ReplicaSetRow, widths []int, cursor, sel bool) string {
+	ageStr := draw.Age(p.s.Now, rs.Created)
 	images := strings.Join(rs.Images, ",")
 	sig := strings.Join([]string{strconv.FormatBool(cursor), roleName(rs.Role), draw.Itoa(rs.Revision), draw.Itoa(rs.Desired), draw.Itoa(rs.Current),
 		draw.Itoa(rs.Ready), draw.Itoa(rs.Available), ageStr, images}, "|")
@@ -147,22 +151,22 @@ func (p *replicaSetsPane) rsRow(rs model.ReplicaSetRow, widths []int, cursor, se
 			draw.Itoa(rs.Current), draw.Itoa(rs.Ready), draw.Itoa(rs.Available), ageStr, images}
 		line := draw.Row(widths, rsColumns, cells, p.w)
 		if sel {
-			return p.s.paints.Selected.On(line)
+			return p.s.Paints.Selected.On(line)
 		}
 		switch rs.Role {
 		case model.RoleNew:
-			return p.s.paints.RoleNew.On(line)
+			return p.s.Paints.RoleNew.On(line)
 		case model.RoleStable:
-			return p.s.paints.RoleStable.On(line)
+			return p.s.Paints.RoleStable.On(line)
 		default:
-			return p.s.paints.RoleOld.On(line)
+			return p.s.Paints.RoleOld.On(line)
 		}
 	})
 }
 
 // gridLine draws line j of a ReplicaSet's pod grid, colouring runs of one
 // state with one escape sequence.
-func (p *replicaSetsPane) gridLine(rs model.ReplicaSetRow, j int) string {
+func (p *Pane) gridLine(rs model.ReplicaSetRow, j int) string {
 	gw := p.gridWidth()
 	pods := rs.Pods[j*gw : min((j+1)*gw, len(rs.Pods))]
 	sig := make([]byte, len(pods))
@@ -180,7 +184,7 @@ func (p *replicaSetsPane) gridLine(rs model.ReplicaSetRow, j int) string {
 				run.WriteString(draw.PodGlyphs[st])
 				k++
 			}
-			b.WriteString(p.s.paints.Pod[st].On(run.String()))
+			b.WriteString(p.s.Paints.Pod[st].On(run.String()))
 			i = k
 		}
 		return draw.Fit(b.String(), p.w)

@@ -1,4 +1,4 @@
-package ui
+package rolloutdialog
 
 import (
 	"fmt"
@@ -12,19 +12,19 @@ import (
 // prepare checks the request and writes the plan the confirmation shows. It
 // returns false, with the reason in d.problem, when the input is refused;
 // an action that would send nothing gets a refusal instead of a plan.
-func (m *Model) prepare(d *dialog) bool {
+func (d *Dialog) prepare() bool {
 	r := &d.req
-	s := m.s
+	s := d.s
 	d.plan, d.diff, d.refusal = nil, nil, ""
 	if r.Action == action.Undo {
-		return m.prepareUndo(d)
+		return d.prepareUndo()
 	}
-	if err := m.actions.Check(*r); err != nil {
+	if err := s.Actions.Check(*r); err != nil {
 		d.problem = err.Error()
 		return false
 	}
 	name := "deployment/" + r.Name
-	view := s.rollout
+	view := s.Rollout
 	switch r.Action {
 	case action.SetImage:
 		was := ""
@@ -39,7 +39,7 @@ func (m *Model) prepare(d *dialog) bool {
 		}
 		d.plan = append(d.plan, fmt.Sprintf("%s: %s → %s", r.Container, was, r.Image),
 			fmt.Sprintf("starts a rollout of %d replicas (maxSurge %d, maxUnavailable %d)", view.Replicas, view.MaxSurge, view.MaxUnavailable))
-		if m.record {
+		if s.Record {
 			d.plan = append(d.plan, "records kubernetes.io/change-cause: "+action.ChangeCause(r.Name, r.Container, r.Image))
 		}
 	case action.SetEnv:
@@ -83,7 +83,7 @@ func (m *Model) prepare(d *dialog) bool {
 
 // prepareUndo checks the revision under the picker's cursor and previews
 // its template against the current one.
-func (m *Model) prepareUndo(d *dialog) bool {
+func (d *Dialog) prepareUndo() bool {
 	if len(d.revisions) == 0 {
 		d.refusal = "no revisions yet"
 		return true
@@ -100,12 +100,12 @@ func (m *Model) prepareUndo(d *dialog) bool {
 		d.refusal = fmt.Sprintf("already at revision %d — nothing to send", row.Revision)
 		return true
 	}
-	if err := m.actions.Check(*r); err != nil {
+	if err := d.s.Actions.Check(*r); err != nil {
 		d.problem = err.Error()
 		return false
 	}
 	d.plan = append(d.plan, fmt.Sprintf("rolls deployment/%s back to revision %d (%s)", r.Name, row.Revision, strings.Join(row.Images, ", ")))
-	if m.s.rollout.Paused {
+	if d.s.Rollout.Paused {
 		r.ResumeFirst = true
 		d.plan = append(d.plan, "it is paused, and kubectl refuses to roll back a paused deployment: y resumes it first, then undoes")
 	}

@@ -1,4 +1,4 @@
-package ui
+package nodes
 
 import "rollscope/model"
 
@@ -15,17 +15,17 @@ var drainStates = map[string]bool{"draining": true, "blocked": true, "drained": 
 // noteProgress adds a timeline line for every drain and roll whose state
 // changed since the last refresh, including the first: a console started
 // mid-roll says what it found.
-func (p *nodesPane) noteProgress() {
+func (p *Pane) noteProgress() {
 	n := &p.notes
 	if n.drains == nil {
 		n.drains, n.rolls = map[string]string{}, map[string]string{}
 	}
 	add := func(object, message string, warning bool) {
-		p.s.src.AddAction(p.s.namespace, p.s.deployment, model.TimelineEntry{
-			Time: p.s.now, Object: object, Message: message, Warning: warning})
+		p.s.Src.AddAction(p.s.Namespace, p.s.Deployment, model.TimelineEntry{
+			Time: p.s.Now, Object: object, Message: message, Warning: warning})
 	}
 	seen := map[string]bool{}
-	for _, node := range p.s.nodes {
+	for _, node := range p.s.Nodes {
 		seen[node.Name] = true
 		state := node.Drain
 		if state == n.drains[node.Name] {

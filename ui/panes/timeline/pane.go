@@ -1,4 +1,7 @@
-package ui
+// Package timeline is the Timeline pane: the rollout's story — scaling
+// steps, condition changes, events and what the console sent — oldest
+// first, following new entries like tail -f.
+package timeline
 
 import (
 	"strings"
@@ -9,28 +12,29 @@ import (
 	"rollscope/model"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
+	"rollscope/ui/screen"
 )
 
-// timelinePane is the rollout's story: scaling steps, condition changes,
-// events and console actions, oldest first. While the cursor is on the last
-// entry it follows new ones, like tail -f.
-type timelinePane struct {
-	s      *screen
+// Pane is the Timeline pane. While the cursor is on the last entry it
+// follows new ones.
+type Pane struct {
+	s      *screen.Screen
 	w, h   int
 	rows   draw.List
 	follow bool
 }
 
-func newTimelinePane(s *screen) *timelinePane { return &timelinePane{s: s, follow: true} }
+// New is the pane over s, following new entries.
+func New(s *screen.Screen) *Pane { return &Pane{s: s, follow: true} }
 
 var timelineColumns = []draw.Column{
 	{Title: "TIME", Width: 8}, {Title: "MESSAGE", Width: 0, Min: 24}, {Title: "KIND", Width: 6}, {Title: "OBJECT", Width: 30},
 }
 
-func (p *timelinePane) SetSize(w, h int) { p.w, p.h = w, h; p.rows.Height = h - 1 }
+func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h; p.rows.Height = h - 1 }
 
-func (p *timelinePane) KeyMap() help.KeyMap {
-	return keys.Pane{p.s.keys.Up, p.s.keys.Down, p.s.keys.Bottom}
+func (p *Pane) KeyMap() help.KeyMap {
+	return keys.Pane{p.s.Keys.Up, p.s.Keys.Down, p.s.Keys.Bottom}
 }
 
 func timelineKind(k model.TimelineKind) string {
@@ -47,36 +51,36 @@ func timelineKind(k model.TimelineKind) string {
 	return "?"
 }
 
-func (p *timelinePane) Update(msg tea.Msg) (Pane, tea.Cmd) {
-	tl := p.s.timeline
+func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
+	tl := p.s.Timeline
 	keyAt := func(i int) string { return draw.Itoa(i) }
-	if f, ok := msg.(focusMsg); ok {
+	if f, ok := msg.(screen.Focus); ok {
 		p.rows.Focused = bool(f)
 		return p, nil
 	}
-	if _, ok := msg.(refreshedMsg); ok {
+	if _, ok := msg.(screen.Refreshed); ok {
 		if p.follow {
 			p.rows.Cursor = len(tl) - 1
 		}
 		p.rows.Clamp(len(tl))
 		return p, nil
 	}
-	if p.rows.Move(msg, p.s.keys, len(tl), keyAt) {
+	if p.rows.Move(msg, p.s.Keys, len(tl), keyAt) {
 		p.follow = p.rows.Cursor == len(tl)-1
 	}
 	return p, nil
 }
 
-func (p *timelinePane) View() string {
+func (p *Pane) View() string {
 	if p.h <= 0 {
 		return ""
 	}
-	tl := p.s.timeline
+	tl := p.s.Timeline
 	widths := draw.Columns(timelineColumns, p.w)
 	lines := make([]string, 0, p.h)
-	lines = append(lines, p.s.paints.Header.On(draw.HeaderRow(widths, timelineColumns, p.w)))
+	lines = append(lines, p.s.Paints.Header.On(draw.HeaderRow(widths, timelineColumns, p.w)))
 	if len(tl) == 0 {
-		lines = append(lines, draw.Fit(p.s.paints.Muted.On("nothing has happened yet"), p.w))
+		lines = append(lines, draw.Fit(p.s.Paints.Muted.On("nothing has happened yet"), p.w))
 		return strings.Join(lines, "\n")
 	}
 	start, end := p.rows.Window(len(tl))
@@ -87,11 +91,11 @@ func (p *timelinePane) View() string {
 		line := draw.Row(widths, timelineColumns, cells, p.w)
 		switch {
 		case sel:
-			line = p.s.paints.Selected.On(line)
+			line = p.s.Paints.Selected.On(line)
 		case e.Warning:
-			line = p.s.paints.Warn.On(line)
+			line = p.s.Paints.Warn.On(line)
 		case e.Kind == model.TimelineAction:
-			line = p.s.paints.Accent.On(line)
+			line = p.s.Paints.Accent.On(line)
 		}
 		lines = append(lines, line)
 	}

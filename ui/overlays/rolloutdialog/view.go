@@ -1,4 +1,4 @@
-package ui
+package rolloutdialog
 
 import (
 	"fmt"
@@ -6,18 +6,20 @@ import (
 
 	"rollscope/model/action"
 	"rollscope/ui/draw"
+	"rollscope/ui/keys"
+
+	"charm.land/bubbles/v2/help"
 )
 
-// view draws the dialog in place of the panes: what is being built, why
+// View draws the dialog in place of the panes: what is being built, why
 // input was refused, and at the confirmation what will be sent.
-func (d *dialog) view(s *screen, w, h int) []string {
-	if d.node != nil {
-		return d.node.view(s, w, h)
-	}
+func (d *Dialog) View() string {
+	w, h := d.w, d.h
 	if h <= 0 {
-		return nil
+		return ""
 	}
-	st := s.styles
+	s := d.s
+	st := s.Styles
 	out := make([]string, 0, h)
 	add := func(line string) { out = append(out, draw.Fit(line, w)) }
 	add(st.Accent.Render(" " + d.heading()))
@@ -116,11 +118,11 @@ func (d *dialog) view(s *screen, w, h int) []string {
 			text := draw.Fit("   "+string(l.Op)+" "+l.Text, w)
 			switch l.Op {
 			case '+':
-				text = s.paints.OK.On(text)
+				text = s.Paints.OK.On(text)
 			case '-':
-				text = s.paints.Bad.On(text)
+				text = s.Paints.Bad.On(text)
 			default:
-				text = s.paints.Muted.On(text)
+				text = s.Paints.Muted.On(text)
 			}
 			out = append(out, text)
 		}
@@ -128,11 +130,11 @@ func (d *dialog) view(s *screen, w, h int) []string {
 	if len(out) > h {
 		out = out[:h]
 	}
-	return out
+	return strings.Join(out, "\n")
 }
 
 // heading names the dialog.
-func (d *dialog) heading() string {
+func (d *Dialog) heading() string {
 	r := d.req
 	what := map[action.Name]string{
 		action.SetImage: "Set image", action.SetEnv: "Set env", action.Scale: "Scale", action.Restart: "Restart",
@@ -145,22 +147,19 @@ func (d *dialog) heading() string {
 	return h
 }
 
-// hint is the dialog's own key help.
-func (d *dialog) hint(assumeYes bool) string {
-	if d.node != nil {
-		return d.node.hint(assumeYes)
-	}
+// KeyMap is the dialog's own keys, for the footer.
+func (d *Dialog) KeyMap() help.KeyMap {
 	switch {
 	case d.stage == stageConfirm && d.refusal != "":
-		return "enter/esc close — nothing will be sent"
+		return keys.Hints("enter/esc", "close — nothing will be sent")
 	case d.stage == stageConfirm:
-		return "y send · n/esc cancel"
+		return keys.Hints("y", "send", "n/esc", "cancel")
 	case d.stage == stageInput:
-		send := "enter next"
-		if assumeYes {
-			send = "enter send (--yes)"
+		send := "next"
+		if d.s.AssumeYes {
+			send = "send (--yes)"
 		}
-		return send + " · tab complete · ctrl+u clear · esc cancel"
+		return keys.Hints("enter", send, "tab", "complete", "ctrl+u", "clear", "esc", "cancel")
 	}
-	return "↑/↓ move · enter choose · esc cancel"
+	return keys.Hints("↑/↓", "move", "enter", "choose", "esc", "cancel")
 }

@@ -1,25 +1,30 @@
-package ui
+package nodedialog
 
 import (
 	"fmt"
+	"rollscope/model/action"
 	"rollscope/ui/draw"
+	"rollscope/ui/keys"
 	"strings"
+
+	"charm.land/bubbles/v2/help"
 )
 
-// view draws the node dialog in place of the panes: the form, the drain
+// View draws the dialog in place of the panes: the form, the drain
 // preview, and at the confirmation what will be sent.
-func (d *nodeDialog) view(s *screen, w, h int) []string {
+func (d *Dialog) View() string {
+	w, h := d.w, d.h
 	if h <= 0 {
-		return nil
+		return ""
 	}
-	st := s.styles
+	st := d.s.Styles
 	out := make([]string, 0, h)
 	add := func(line string) { out = append(out, draw.Fit(line, w)) }
 	wrapped := func(style func(...string) string, indent, text string) {
 		out = append(out, draw.Indented(style, indent, text, w)...)
 	}
 	add(st.Accent.Render(" " + d.heading()))
-	if gone := goneNodes(s, d); len(gone) > 0 {
+	if gone := d.gone(); len(gone) > 0 {
 		wrapped(st.Bad.Render, " ✖ ", strings.Join(gone, ", ")+" no longer exists (deleted or replaced while this dialog was open): nothing will be sent — esc and pick a node again")
 	}
 	for i, f := range d.fields {
@@ -43,7 +48,7 @@ func (d *nodeDialog) view(s *screen, w, h int) []string {
 		wrapped(st.Bad.Render, " ✖ ", d.problem)
 	}
 	if d.confirming {
-		if d.kind == nodeStopRoll {
+		if d.kind == action.StopRoll {
 			add(st.Text.Render(" will write rollscope.dev/roll-state: stopped on the group's nodes"))
 		} else {
 			add(st.Text.Render(" will send the same as:"))
@@ -55,46 +60,45 @@ func (d *nodeDialog) view(s *screen, w, h int) []string {
 			wrapped(st.Text.Render, "   ", p)
 		}
 	}
-	if d.kind == nodeDrain {
-		out = append(out, d.previewLines(s, w)...)
+	if d.kind == action.Drain {
+		out = append(out, d.previewLines(w)...)
 	}
 	if len(out) > h {
 		out = out[:h]
 	}
-	return out
+	return strings.Join(out, "\n")
 }
 
 // heading names the dialog.
-func (d *nodeDialog) heading() string {
+func (d *Dialog) heading() string {
 	nodes := strings.Join(d.nodes, ", ")
 	switch d.kind {
-	case nodeCordon:
+	case action.Cordon:
 		return "Cordon · " + nodes
-	case nodeUncordon:
+	case action.Uncordon:
 		return "Uncordon · " + nodes
-	case nodeDrain:
+	case action.Drain:
 		return "Drain · " + nodes
-	case nodeRoll:
+	case action.RollGroup:
 		return fmt.Sprintf("Roll node group %s · %d of %d nodes outdated", d.group, d.roll.Outdated, d.roll.Size)
-	case nodeStopRoll:
+	case action.StopRoll:
 		return "Stop the roll · group " + d.group
 	}
 	return "Node action"
 }
 
 // kubectl is what the request amounts to, as commands an operator knows.
-func (d *nodeDialog) kubectl() []string {
+func (d *Dialog) kubectl() []string {
 	switch d.kind {
-	case nodeCordon, nodeUncordon:
-		verb := map[nodeDialogKind]string{nodeCordon: "cordon", nodeUncordon: "uncordon"}[d.kind]
-		return []string{"kubectl " + verb + " " + strings.Join(d.nodes, " ")}
-	case nodeDrain:
+	case action.Cordon, action.Uncordon:
+		return []string{d.request().Kubectl()}
+	case action.Drain:
 		out := make([]string, 0, len(d.nodes))
 		for _, n := range d.nodes {
 			out = append(out, d.drain.Kubectl(n))
 		}
 		return out
-	case nodeRoll:
+	case action.RollGroup:
 		c := "kops rolling-update cluster --instance-group " + d.group + " --yes"
 		if d.roll.MaxSurge != "" {
 			c += " --max-surge " + d.roll.MaxSurge
@@ -114,15 +118,15 @@ func (d *nodeDialog) kubectl() []string {
 }
 
 // planLines say what happens after y.
-func (d *nodeDialog) planLines() []string {
+func (d *Dialog) planLines() []string {
 	switch d.kind {
-	case nodeCordon:
+	case action.Cordon:
 		return []string{"marks the nodes unschedulable: running pods stay, new pods go elsewhere"}
-	case nodeUncordon:
+	case action.Uncordon:
 		return []string{"marks the nodes schedulable again"}
-	case nodeDrain:
+	case action.Drain:
 		return []string{"cordons, then evicts through the Eviction API (retried every 5 s while a PodDisruptionBudget refuses); a refused or timed-out drain leaves the node cordoned and says why"}
-	case nodeRoll:
+	case action.RollGroup:
 		out := []string{d.plan}
 		defaults := d.defaults
 		switch {
@@ -137,15 +141,15 @@ func (d *nodeDialog) planLines() []string {
 			out = append(out, "stepped: waits after every node until n")
 		}
 		return out
-	case nodeStopRoll:
+	case action.StopRoll:
 		return []string{"drains in flight are cancelled and their nodes stay cordoned; drained nodes stay cordoned; the other nodes are left alone"}
 	}
 	return nil
 }
 
 // previewLines show what the drain will do to each node's pods.
-func (d *nodeDialog) previewLines(s *screen, w int) []string {
-	st := s.styles
+func (d *Dialog) previewLines(w int) []string {
+	st := d.s.Styles
 	var out []string
 	add := func(style func(...string) string, indent, text string) {
 		out = append(out, draw.Indented(style, indent, text, w)...)
@@ -184,13 +188,13 @@ func (d *nodeDialog) previewLines(s *screen, w int) []string {
 	return out
 }
 
-// hint is the dialog's own key help.
-func (d *nodeDialog) hint(assumeYes bool) string {
+// KeyMap is the dialog's own keys, for the footer.
+func (d *Dialog) KeyMap() help.KeyMap {
 	switch {
 	case d.confirming:
-		return "y send · n/esc cancel"
-	case assumeYes:
-		return "↑/↓ field · space toggle · type to edit · enter send (--yes) · esc cancel"
+		return keys.Hints("y", "send", "n/esc", "cancel")
+	case d.s.AssumeYes:
+		return keys.Hints("↑/↓", "field", "space", "toggle", "type", "to edit", "enter", "send (--yes)", "esc", "cancel")
 	}
-	return "↑/↓ field · space toggle · type to edit · enter next · esc cancel"
+	return keys.Hints("↑/↓", "field", "space", "toggle", "type", "to edit", "enter", "next", "esc", "cancel")
 }

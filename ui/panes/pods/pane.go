@@ -1,4 +1,6 @@
-package ui
+// Package pods is the Pods pane: the pods of the ReplicaSet selected in the
+// ReplicaSets pane, one row each, as kubectl get pods lists them.
+package pods
 
 import (
 	"strings"
@@ -9,17 +11,18 @@ import (
 	"rollscope/model"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
+	"rollscope/ui/screen"
 )
 
-// podsPane lists the pods of the ReplicaSet selected in the ReplicaSets
-// pane, one row each.
-type podsPane struct {
-	s    *screen
+// Pane is the Pods pane.
+type Pane struct {
+	s    *screen.Screen
 	w, h int
 	rows draw.List
 }
 
-func newPodsPane(s *screen) *podsPane { return &podsPane{s: s} }
+// New is the pane over s.
+func New(s *screen.Screen) *Pane { return &Pane{s: s} }
 
 var podColumns = []draw.Column{
 	{Title: "", Width: 1}, {Title: "NAME", Width: 0, Min: 26}, {Title: "READY", Width: 5, Right: true},
@@ -27,42 +30,42 @@ var podColumns = []draw.Column{
 	{Title: "NODE", Width: 12}, {Title: "PHASE", Width: 9},
 }
 
-func (p *podsPane) SetSize(w, h int) { p.w, p.h = w, h; p.rows.Height = h - 1 }
+func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h; p.rows.Height = h - 1 }
 
-func (p *podsPane) KeyMap() help.KeyMap {
-	return keys.Pane{p.s.keys.Up, p.s.keys.Down, p.s.keys.PageDown}
+func (p *Pane) KeyMap() help.KeyMap {
+	return keys.Pane{p.s.Keys.Up, p.s.Keys.Down, p.s.Keys.PageDown}
 }
 
-func (p *podsPane) pods() []model.PodRow {
-	rs, _ := p.s.replicaSet()
+func (p *Pane) pods() []model.PodRow {
+	rs, _ := p.s.ReplicaSet()
 	return rs.Pods
 }
 
-func (p *podsPane) Update(msg tea.Msg) (Pane, tea.Cmd) {
+func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
 	pods := p.pods()
 	keyAt := func(i int) string { return pods[i].Name }
-	if f, ok := msg.(focusMsg); ok {
+	if f, ok := msg.(screen.Focus); ok {
 		p.rows.Focused = bool(f)
 		return p, nil
 	}
-	if _, ok := msg.(refreshedMsg); ok {
+	if _, ok := msg.(screen.Refreshed); ok {
 		p.rows.Follow(len(pods), keyAt)
 		return p, nil
 	}
-	p.rows.Move(msg, p.s.keys, len(pods), keyAt)
+	p.rows.Move(msg, p.s.Keys, len(pods), keyAt)
 	return p, nil
 }
 
-func (p *podsPane) View() string {
+func (p *Pane) View() string {
 	if p.h <= 0 {
 		return ""
 	}
 	pods := p.pods()
 	widths := draw.Columns(podColumns, p.w)
 	lines := make([]string, 0, p.h)
-	lines = append(lines, p.s.paints.Header.On(draw.HeaderRow(widths, podColumns, p.w)))
+	lines = append(lines, p.s.Paints.Header.On(draw.HeaderRow(widths, podColumns, p.w)))
 	if len(pods) == 0 {
-		lines = append(lines, draw.Fit(p.s.paints.Muted.On("no pods"), p.w))
+		lines = append(lines, draw.Fit(p.s.Paints.Muted.On("no pods"), p.w))
 		return strings.Join(lines, "\n")
 	}
 	start, end := p.rows.Window(len(pods))
@@ -72,8 +75,8 @@ func (p *podsPane) View() string {
 	return strings.Join(lines, "\n")
 }
 
-func (p *podsPane) podRow(pod model.PodRow, widths []int, sel bool) string {
-	ageStr := draw.Age(p.s.now, pod.Created)
+func (p *Pane) podRow(pod model.PodRow, widths []int, sel bool) string {
+	ageStr := draw.Age(p.s.Now, pod.Created)
 	st := draw.StateIndex(pod.State)
 	// STATUS is kubectl's: the telling reason when there is one, else the
 	// phase; PHASE itself only shows where there is room.
@@ -89,17 +92,17 @@ func (p *podsPane) podRow(pod model.PodRow, widths []int, sel bool) string {
 	sig := strings.Join(cells, "|")
 	return p.rows.Render(pod.Name, sig, p.w, sel, func() string {
 		if sel {
-			return p.s.paints.Selected.On(draw.Row(widths, podColumns, cells, p.w))
+			return p.s.Paints.Selected.On(draw.Row(widths, podColumns, cells, p.w))
 		}
 		// The glyph keeps its state colour; the rest of the row is plain
 		// unless the pod is in trouble.
 		rest := draw.Row(widths[1:], podColumns[1:], cells[1:], p.w-2)
 		switch pod.State {
 		case model.PodCrashLoop, model.PodFailed:
-			rest = p.s.paints.Bad.On(rest)
+			rest = p.s.Paints.Bad.On(rest)
 		case model.PodTerminating, model.PodPending:
-			rest = p.s.paints.Muted.On(rest)
+			rest = p.s.Paints.Muted.On(rest)
 		}
-		return p.s.paints.Pod[st].On(cells[0]) + " " + rest
+		return p.s.Paints.Pod[st].On(cells[0]) + " " + rest
 	})
 }

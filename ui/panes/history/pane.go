@@ -1,4 +1,7 @@
-package ui
+// Package history is the History pane: the deployment's revisions, oldest
+// first as kubectl prints them, and how a revision's pod template differs
+// from the current one.
+package history
 
 import (
 	"fmt"
@@ -12,13 +15,13 @@ import (
 	"rollscope/model/action"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
+	"rollscope/ui/screen"
 )
 
-// historyPane lists the Deployment's revisions, oldest first as kubectl
-// prints them; enter shows how the selected revision's pod template differs
-// from the current one.
-type historyPane struct {
-	s    *screen
+// Pane is the History pane; enter shows how the selected revision's pod
+// template differs from the current one.
+type Pane struct {
+	s    *screen.Screen
 	w, h int
 	rows draw.List
 
@@ -29,21 +32,22 @@ type historyPane struct {
 	diffRows draw.List
 }
 
-func newHistoryPane(s *screen) *historyPane { return &historyPane{s: s} }
+// New is the pane over s.
+func New(s *screen.Screen) *Pane { return &Pane{s: s} }
 
 var historyColumns = []draw.Column{
 	{Title: "", Width: 1}, {Title: "REV", Width: 4, Right: true}, {Title: "REPLICAS", Width: 8, Right: true},
 	{Title: "AGE", Width: 4, Right: true}, {Title: "CHANGE-CAUSE", Width: 0, Min: 20}, {Title: "IMAGES", Width: 0, Min: 10},
 }
 
-func (p *historyPane) SetSize(w, h int) {
+func (p *Pane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	p.rows.Height = h - 1
 	p.diffRows.Height = h - 1
 }
 
-func (p *historyPane) KeyMap() help.KeyMap {
-	k := p.s.keys
+func (p *Pane) KeyMap() help.KeyMap {
+	k := p.s.Keys
 	if p.diffRev != 0 {
 		back := k.Back
 		back.SetHelp(back.Help().Key, "close diff")
@@ -54,18 +58,20 @@ func (p *historyPane) KeyMap() help.KeyMap {
 	return keys.Pane{k.Up, k.Down, sel, k.Action(action.Undo)}
 }
 
-// diffOpen reports whether the pane is showing a diff, so the root lets esc
-// close it rather than treating it as a global key.
-func (p *historyPane) diffOpen() bool { return p.diffRev != 0 }
+// DiffOpen reports whether the pane is showing a diff, for its title.
+func (p *Pane) DiffOpen() bool { return p.diffRev != 0 }
 
-func (p *historyPane) Update(msg tea.Msg) (Pane, tea.Cmd) {
-	hist := p.s.rollout.History
+// CloseDiff goes back to the list: another deployment is shown.
+func (p *Pane) CloseDiff() { p.diffRev = 0 }
+
+func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
+	hist := p.s.Rollout.History
 	keyAt := func(i int) string { return draw.Itoa(hist[i].Revision) }
-	if f, ok := msg.(focusMsg); ok {
+	if f, ok := msg.(screen.Focus); ok {
 		p.rows.Focused = bool(f)
 		return p, nil
 	}
-	if _, ok := msg.(refreshedMsg); ok {
+	if _, ok := msg.(screen.Refreshed); ok {
 		if p.rows.Selected == "" {
 			// Start on the current revision: the one to compare from.
 			for i, r := range hist {
@@ -78,38 +84,38 @@ func (p *historyPane) Update(msg tea.Msg) (Pane, tea.Cmd) {
 		return p, nil
 	}
 	if p.diffRev != 0 {
-		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, p.s.keys.Back) {
+		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, p.s.Keys.Back) {
 			p.diffRev, p.diff, p.diffErr = 0, nil, nil
 			return p, nil
 		}
-		p.diffRows.Move(msg, p.s.keys, len(p.diff), func(i int) string { return draw.Itoa(i) })
+		p.diffRows.Move(msg, p.s.Keys, len(p.diff), func(i int) string { return draw.Itoa(i) })
 		return p, nil
 	}
-	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, p.s.keys.Select) && len(hist) > 0 {
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, p.s.Keys.Select) && len(hist) > 0 {
 		p.rows.Clamp(len(hist))
 		rev := hist[p.rows.Cursor].Revision
 		p.diffRev = rev
-		p.diff, p.diffErr = p.s.src.RevisionDiff(p.s.namespace, p.s.deployment, rev)
+		p.diff, p.diffErr = p.s.Src.RevisionDiff(p.s.Namespace, p.s.Deployment, rev)
 		p.diffRows = draw.List{Height: p.h - 1}
 		return p, nil
 	}
-	p.rows.Move(msg, p.s.keys, len(hist), keyAt)
+	p.rows.Move(msg, p.s.Keys, len(hist), keyAt)
 	return p, nil
 }
 
-func (p *historyPane) View() string {
+func (p *Pane) View() string {
 	if p.h <= 0 {
 		return ""
 	}
 	if p.diffRev != 0 {
 		return p.diffView()
 	}
-	hist := p.s.rollout.History
+	hist := p.s.Rollout.History
 	widths := draw.Columns(historyColumns, p.w)
 	lines := make([]string, 0, p.h)
-	lines = append(lines, p.s.paints.Header.On(draw.HeaderRow(widths, historyColumns, p.w)))
+	lines = append(lines, p.s.Paints.Header.On(draw.HeaderRow(widths, historyColumns, p.w)))
 	if len(hist) == 0 {
-		lines = append(lines, draw.Fit(p.s.paints.Muted.On("no revisions yet"), p.w))
+		lines = append(lines, draw.Fit(p.s.Paints.Muted.On("no revisions yet"), p.w))
 		return strings.Join(lines, "\n")
 	}
 	start, end := p.rows.Window(len(hist))
@@ -119,7 +125,7 @@ func (p *historyPane) View() string {
 	return strings.Join(lines, "\n")
 }
 
-func (p *historyPane) revisionRow(r model.RevisionRow, widths []int, sel bool) string {
+func (p *Pane) revisionRow(r model.RevisionRow, widths []int, sel bool) string {
 	mark, replicas, cause := " ", draw.Itoa(r.Replicas), r.ChangeCause
 	if r.Current {
 		mark = "*"
@@ -130,30 +136,30 @@ func (p *historyPane) revisionRow(r model.RevisionRow, widths []int, sel bool) s
 	if cause == "" {
 		cause = "<none>"
 	}
-	cells := []string{mark, draw.Itoa(r.Revision), replicas, draw.Age(p.s.now, r.Created), cause, strings.Join(r.Images, ",")}
+	cells := []string{mark, draw.Itoa(r.Revision), replicas, draw.Age(p.s.Now, r.Created), cause, strings.Join(r.Images, ",")}
 	return p.rows.Render(draw.Itoa(r.Revision), strings.Join(cells, "|"), p.w, sel, func() string {
 		line := draw.Row(widths, historyColumns, cells, p.w)
 		switch {
 		case sel:
-			return p.s.paints.Selected.On(line)
+			return p.s.Paints.Selected.On(line)
 		case r.Current:
-			return p.s.paints.Accent.On(line)
+			return p.s.Paints.Accent.On(line)
 		case r.Gone:
-			return p.s.paints.Muted.On(line)
+			return p.s.Paints.Muted.On(line)
 		}
 		return line
 	})
 }
 
-func (p *historyPane) diffView() string {
+func (p *Pane) diffView() string {
 	lines := make([]string, 0, p.h)
-	title := fmt.Sprintf("revision %d → current (revision %d) pod template", p.diffRev, p.s.rollout.Revision)
-	lines = append(lines, p.s.paints.Header.On(draw.Fit(title, p.w)))
+	title := fmt.Sprintf("revision %d → current (revision %d) pod template", p.diffRev, p.s.Rollout.Revision)
+	lines = append(lines, p.s.Paints.Header.On(draw.Fit(title, p.w)))
 	switch {
 	case p.diffErr != nil:
-		lines = append(lines, draw.Fit(p.s.paints.Bad.On("cannot diff: "+p.diffErr.Error()), p.w))
+		lines = append(lines, draw.Fit(p.s.Paints.Bad.On("cannot diff: "+p.diffErr.Error()), p.w))
 	case len(p.diff) == 0:
-		lines = append(lines, draw.Fit(p.s.paints.Muted.On("no differences: this is the current template"), p.w))
+		lines = append(lines, draw.Fit(p.s.Paints.Muted.On("no differences: this is the current template"), p.w))
 	default:
 		start, end := p.diffRows.Window(len(p.diff))
 		for i := start; i < end; i++ {
@@ -161,11 +167,11 @@ func (p *historyPane) diffView() string {
 			text := draw.Fit(string(d.Op)+" "+d.Text, p.w)
 			switch d.Op {
 			case '+':
-				text = p.s.paints.OK.On(text)
+				text = p.s.Paints.OK.On(text)
 			case '-':
-				text = p.s.paints.Bad.On(text)
+				text = p.s.Paints.Bad.On(text)
 			default:
-				text = p.s.paints.Muted.On(text)
+				text = p.s.Paints.Muted.On(text)
 			}
 			lines = append(lines, text)
 		}
