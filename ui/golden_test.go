@@ -4,12 +4,13 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"rollscope/ui/draw"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"rollscope/ui/draw"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")

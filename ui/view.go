@@ -1,11 +1,12 @@
 package ui
 
 import (
-	"rollscope/ui/draw"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"rollscope/ui/draw"
 )
 
 // View draws the whole screen: exactly the terminal's height in lines, none

@@ -137,3 +137,21 @@ func (l *List) Window(total int) (int, int) {
 	end := min(l.Offset+max(l.Height, 0), total)
 	return l.Offset, end
 }
+
+// Table draws the list as n rows under the titles of cols, w cells wide:
+// the header row, then the rows in the window, each drawn by row with the
+// column widths and whether it is highlighted — or empty, muted, when there
+// are no rows.
+func (l *List) Table(p Paints, cols []Column, w, n int, empty string, row func(i int, widths []int, sel bool) string) []string {
+	widths := Columns(cols, w)
+	lines := make([]string, 0, max(l.Height, 0)+2)
+	lines = append(lines, p.Header.On(HeaderRow(widths, cols, w)))
+	if n == 0 {
+		return append(lines, Fit(p.Muted.On(empty), w))
+	}
+	start, end := l.Window(n)
+	for i := start; i < end; i++ {
+		lines = append(lines, row(i, widths, l.Highlighted(i)))
+	}
+	return lines
+}

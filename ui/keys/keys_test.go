@@ -23,6 +23,27 @@ func writeConfig(t *testing.T, body string) string {
 
 func press(s string) tea.KeyPressMsg { return tea.KeyPressMsg{Code: []rune(s)[0], Text: s} }
 
+func TestLoadKeyMapRebinds(t *testing.T) {
+	path := writeConfig(t, "theme: dark\nkeys:\n  quit: [\"ctrl+q\"]\n  next-pane: [\"tab\", \"l\"]\n  set-image: I\n")
+	km, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := km.Quit.Keys(); len(got) != 1 || got[0] != "ctrl+q" {
+		t.Errorf("quit keys = %v", got)
+	}
+	if km.Quit.Help().Key != "ctrl+q" || km.Quit.Help().Desc != "quit" {
+		t.Errorf("quit help = %+v", km.Quit.Help())
+	}
+	if !key.Matches(press("l"), km.NextPane) {
+		t.Error("l does not move to the next pane")
+	}
+	// Rebinding an action with no cluster to act on keeps it disabled.
+	if km.Action(action.SetImage).Enabled() || km.DisabledReason("set-image") != NoCluster {
+		t.Error("rebinding set-image enabled it")
+	}
+}
+
 func TestLoadKeyMapRefusesMistakes(t *testing.T) {
 	tests := []struct{ name, body, want string }{
 		{"unknown action", "keys:\n  quit: [q]\n  qiut: [x]\n", ":3: unknown action \"qiut\""},

@@ -2,12 +2,13 @@ package nodedialog
 
 import (
 	"fmt"
-	"rollscope/model/action"
-	"rollscope/ui/draw"
-	"rollscope/ui/keys"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
+
+	"rollscope/model/action"
+	"rollscope/ui/draw"
+	"rollscope/ui/keys"
 )
 
 // View draws the dialog in place of the panes: the form, the drain

@@ -111,18 +111,9 @@ func (p *Pane) View() string {
 		return p.diffView()
 	}
 	hist := p.s.Rollout.History
-	widths := draw.Columns(historyColumns, p.w)
-	lines := make([]string, 0, p.h)
-	lines = append(lines, p.s.Paints.Header.On(draw.HeaderRow(widths, historyColumns, p.w)))
-	if len(hist) == 0 {
-		lines = append(lines, draw.Fit(p.s.Paints.Muted.On("no revisions yet"), p.w))
-		return strings.Join(lines, "\n")
-	}
-	start, end := p.rows.Window(len(hist))
-	for i := start; i < end; i++ {
-		lines = append(lines, p.revisionRow(hist[i], widths, p.rows.Highlighted(i)))
-	}
-	return strings.Join(lines, "\n")
+	return strings.Join(p.rows.Table(p.s.Paints, historyColumns, p.w, len(hist), "no revisions yet", func(i int, widths []int, sel bool) string {
+		return p.revisionRow(hist[i], widths, sel)
+	}), "\n")
 }
 
 func (p *Pane) revisionRow(r model.RevisionRow, widths []int, sel bool) string {

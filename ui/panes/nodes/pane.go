@@ -157,17 +157,11 @@ func (p *Pane) View() string {
 	}
 	p.fitRows()
 	nodes := p.s.Nodes
-	widths := draw.Columns(nodeColumns, p.w)
-	lines := make([]string, 0, p.h)
-	lines = append(lines, p.rollLines()...)
-	lines = append(lines, p.s.Paints.Header.On(draw.HeaderRow(widths, nodeColumns, p.w)))
+	lines := append(p.rollLines(), p.rows.Table(p.s.Paints, nodeColumns, p.w, len(nodes), "no nodes", func(i int, widths []int, sel bool) string {
+		return p.nodeRow(nodes[i], widths, sel)
+	})...)
 	if len(nodes) == 0 {
-		lines = append(lines, draw.Fit(p.s.Paints.Muted.On("no nodes"), p.w))
 		return strings.Join(lines, "\n")
-	}
-	start, end := p.rows.Window(len(nodes))
-	for i := start; i < end; i++ {
-		lines = append(lines, p.nodeRow(nodes[i], widths, p.rows.Highlighted(i)))
 	}
 	if detail := p.detailLines(); len(detail) > 0 {
 		for len(lines) < p.h-len(detail) {

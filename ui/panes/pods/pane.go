@@ -61,18 +61,9 @@ func (p *Pane) View() string {
 		return ""
 	}
 	pods := p.pods()
-	widths := draw.Columns(podColumns, p.w)
-	lines := make([]string, 0, p.h)
-	lines = append(lines, p.s.Paints.Header.On(draw.HeaderRow(widths, podColumns, p.w)))
-	if len(pods) == 0 {
-		lines = append(lines, draw.Fit(p.s.Paints.Muted.On("no pods"), p.w))
-		return strings.Join(lines, "\n")
-	}
-	start, end := p.rows.Window(len(pods))
-	for i := start; i < end; i++ {
-		lines = append(lines, p.podRow(pods[i], widths, p.rows.Highlighted(i)))
-	}
-	return strings.Join(lines, "\n")
+	return strings.Join(p.rows.Table(p.s.Paints, podColumns, p.w, len(pods), "no pods", func(i int, widths []int, sel bool) string {
+		return p.podRow(pods[i], widths, sel)
+	}), "\n")
 }
 
 func (p *Pane) podRow(pod model.PodRow, widths []int, sel bool) string {

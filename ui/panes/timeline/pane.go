@@ -76,28 +76,18 @@ func (p *Pane) View() string {
 		return ""
 	}
 	tl := p.s.Timeline
-	widths := draw.Columns(timelineColumns, p.w)
-	lines := make([]string, 0, p.h)
-	lines = append(lines, p.s.Paints.Header.On(draw.HeaderRow(widths, timelineColumns, p.w)))
-	if len(tl) == 0 {
-		lines = append(lines, draw.Fit(p.s.Paints.Muted.On("nothing has happened yet"), p.w))
-		return strings.Join(lines, "\n")
-	}
-	start, end := p.rows.Window(len(tl))
-	for i := start; i < end; i++ {
+	return strings.Join(p.rows.Table(p.s.Paints, timelineColumns, p.w, len(tl), "nothing has happened yet", func(i int, widths []int, sel bool) string {
 		e := tl[i]
-		sel := p.rows.Highlighted(i)
 		cells := []string{e.Time.Format("15:04:05"), e.Message, timelineKind(e.Kind), e.Object}
 		line := draw.Row(widths, timelineColumns, cells, p.w)
 		switch {
 		case sel:
-			line = p.s.Paints.Selected.On(line)
+			return p.s.Paints.Selected.On(line)
 		case e.Warning:
-			line = p.s.Paints.Warn.On(line)
+			return p.s.Paints.Warn.On(line)
 		case e.Kind == model.TimelineAction:
-			line = p.s.Paints.Accent.On(line)
+			return p.s.Paints.Accent.On(line)
 		}
-		lines = append(lines, line)
-	}
-	return strings.Join(lines, "\n")
+		return line
+	}), "\n")
 }
