@@ -159,8 +159,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := m.s.Keys
-	// In the picker and the dialogs a printable quit key ("q") is part of
-	// what is typed.
+	// The overlays and the RC view's dialog get a printable quit key
+	// ("q"): in the picker it is part of what is typed, in a dialog it
+	// cancels, and help quits.
 	typing := m.overlay != nil || (m.rc != nil && m.rc.Typing())
 	if key.Matches(msg, k.Quit) && (!typing || msg.Text == "") {
 		return m, tea.Quit

@@ -106,13 +106,16 @@ func TestTabMovesFocusAroundThePanes(t *testing.T) {
 
 func TestQuit(t *testing.T) {
 	m := newTestModel(t, midRollout(), nil, 80, 24)
-	for _, k := range []string{"q", "ctrl+c"} {
-		_, cmd := m.Update(press(k))
-		if cmd == nil {
-			t.Fatalf("%s: no command", k)
-		}
-		if _, ok := cmd().(tea.QuitMsg); !ok {
-			t.Errorf("%s did not quit", k)
+	// Help is no place to type: q quits there too.
+	for _, m := range []Model{m, send(m, press("?"))} {
+		for _, k := range []string{"q", "ctrl+c"} {
+			_, cmd := m.Update(press(k))
+			if cmd == nil {
+				t.Fatalf("%s: no command", k)
+			}
+			if _, ok := cmd().(tea.QuitMsg); !ok {
+				t.Errorf("%s did not quit", k)
+			}
 		}
 	}
 }

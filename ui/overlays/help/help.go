@@ -31,7 +31,8 @@ func (o *Help) SetSize(w, h int) { o.w, o.h = w, h }
 // KeyMap is the overlay's keys, for the footer.
 func (o *Help) KeyMap() help.KeyMap { return keys.Pane{o.s.Keys.Back, o.s.Keys.Down} }
 
-// Update scrolls with ↑/↓ and the mouse wheel; ? and esc close it.
+// Update scrolls with ↑/↓ and the mouse wheel; ? and esc close it. Nothing
+// is typed here, so q quits as it does over the panes.
 func (o *Help) Update(msg tea.Msg) (screen.Overlay, tea.Cmd) {
 	k := o.s.Keys
 	switch msg := msg.(type) {
@@ -39,6 +40,8 @@ func (o *Help) Update(msg tea.Msg) (screen.Overlay, tea.Cmd) {
 		o.scroll(msg.Button == tea.MouseWheelDown)
 	case tea.KeyPressMsg:
 		switch {
+		case key.Matches(msg, k.Quit):
+			return o, tea.Quit
 		case key.Matches(msg, k.Help), key.Matches(msg, k.Back):
 			return nil, nil
 		case key.Matches(msg, k.Up):
