@@ -49,6 +49,8 @@ type consoleActions struct {
 	*nodeActions
 }
 
+var _ ui.Actions = (*consoleActions)(nil)
+
 func (a *consoleActions) Check(r action.Request) error {
 	if onNodes(r) {
 		return a.nodeActions.check(r)
