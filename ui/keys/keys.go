@@ -77,7 +77,6 @@ func Default() Map {
 	for _, s := range k.specs {
 		k.actions = append(k.actions, binding(s.Help, s.Keys...))
 	}
-	k.Gate(false, false, nil)
 	for _, s := range k.specs {
 		k.Disable(string(s.Name), NoCluster)
 	}
@@ -131,8 +130,10 @@ func (k *Map) Binding(name string) *key.Binding {
 
 // Action is the binding of action n.
 func (k *Map) Action(n action.Name) key.Binding {
-	if b := k.Binding(string(n)); b != nil {
-		return *b
+	for i, s := range k.specs {
+		if s.Name == n {
+			return k.actions[i]
+		}
 	}
 	return key.Binding{}
 }
