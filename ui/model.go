@@ -110,10 +110,10 @@ func tick() tea.Cmd {
 // Init starts the once-a-second refresh.
 func (m Model) Init() tea.Cmd { return tick() }
 
-// Update applies batches, resizes, reports what was sent, and routes the
-// rest: keys to the overlay, else the RC view's own keys, else the global
-// keys, else the focused pane; the overlays' and the RC view's answers to
-// them.
+// Update applies batches, resizes and the results of sent requests, and
+// routes the rest: keys to the open overlay, else to the RC view's own
+// keys, else to the global keys, else to the focused pane; what the overlay
+// and the RC view's dialog wait for (forecasts, previews, plans) to them.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case model.Batch:
