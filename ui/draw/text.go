@@ -191,14 +191,36 @@ func Wrap(text string, w int) []string {
 	return append(out, line)
 }
 
-// Indented wraps text to w cells in style: the first line starts with
+// Lines builds a view of at most H lines, each exactly W cells wide.
+type Lines struct {
+	W, H int
+	out  []string
+}
+
+// Add adds lines, each cut or padded to the width.
+func (l *Lines) Add(lines ...string) {
+	for _, s := range lines {
+		l.out = append(l.out, Fit(s, l.W))
+	}
+}
+
+// Wrap adds text wrapped to the width in style: the first line starts with
 // indent, the others with as many spaces, so reasons and plans keep their
 // point instead of being cut off.
-func Indented(style func(...string) string, indent, text string, w int) []string {
-	var out []string
-	for _, l := range Wrap(text, w-len([]rune(indent))) {
-		out = append(out, Fit(style(indent+l), w))
+func (l *Lines) Wrap(style func(...string) string, indent, text string) {
+	for _, line := range Wrap(text, l.W-len([]rune(indent))) {
+		l.Add(style(indent + line))
 		indent = strings.Repeat(" ", len([]rune(indent)))
 	}
-	return out
+}
+
+// Full reports whether the view has all its lines.
+func (l *Lines) Full() bool { return len(l.out) >= l.H }
+
+// String is the view: its first H lines.
+func (l *Lines) String() string {
+	if len(l.out) > l.H {
+		l.out = l.out[:max(l.H, 0)]
+	}
+	return strings.Join(l.out, "\n")
 }

@@ -84,3 +84,15 @@ func TestRowCacheRedrawsOnlyWhenSomethingChanged(t *testing.T) {
 		t.Errorf("content, width and selection changes: %d draws, want 4", draws)
 	}
 }
+
+// A view's reasons wrap under their first word, every line is its width,
+// and the view stops at its height.
+func TestLinesWrapUnderTheIndentAndStopAtTheHeight(t *testing.T) {
+	v := Lines{W: 16, H: 3}
+	v.Add("title")
+	v.Wrap(func(s ...string) string { return s[0] }, " ✖ ", "the image is not a valid reference")
+	want := "title           \n ✖ the image is \n   not a valid  "
+	if got := v.String(); got != want || !v.Full() {
+		t.Errorf("lines = %q, want %q", got, want)
+	}
+}

@@ -19,14 +19,10 @@ func (d *Dialog) View() string {
 		return ""
 	}
 	st := d.s.Styles
-	out := make([]string, 0, h)
-	add := func(line string) { out = append(out, draw.Fit(line, w)) }
-	wrapped := func(style func(...string) string, indent, text string) {
-		out = append(out, draw.Indented(style, indent, text, w)...)
-	}
-	add(st.Accent.Render(" " + d.heading()))
+	v := draw.Lines{W: w, H: h}
+	v.Add(st.Accent.Render(" " + d.heading()))
 	if gone := d.gone(); len(gone) > 0 {
-		wrapped(st.Bad.Render, " ✖ ", strings.Join(gone, ", ")+" no longer exists (deleted or replaced while this dialog was open): nothing will be sent — esc and pick a node again")
+		v.Wrap(st.Bad.Render, " ✖ ", strings.Join(gone, ", ")+" no longer exists (deleted or replaced while this dialog was open): nothing will be sent — esc and pick a node again")
 	}
 	for i, f := range d.fields {
 		value := f.text
@@ -40,34 +36,31 @@ func (d *Dialog) View() string {
 		}
 		line := fmt.Sprintf("   %-22s %-12s %s", f.label, value, f.hint)
 		if i == d.cursor && !d.confirming {
-			add(st.Selected.Render(draw.Fit(line, w)))
+			v.Add(st.Selected.Render(draw.Fit(line, w)))
 		} else {
-			add(st.Text.Render(line))
+			v.Add(st.Text.Render(line))
 		}
 	}
 	if d.problem != "" {
-		wrapped(st.Bad.Render, " ✖ ", d.problem)
+		v.Wrap(st.Bad.Render, " ✖ ", d.problem)
 	}
 	if d.confirming {
 		if d.kind == action.StopRoll {
-			add(st.Text.Render(" will write rollscope.dev/roll-state: stopped on the group's nodes"))
+			v.Add(st.Text.Render(" will write rollscope.dev/roll-state: stopped on the group's nodes"))
 		} else {
-			add(st.Text.Render(" will send the same as:"))
+			v.Add(st.Text.Render(" will send the same as:"))
 		}
 		for _, c := range d.kubectl() {
-			wrapped(st.Accent.Render, "   ", c)
+			v.Wrap(st.Accent.Render, "   ", c)
 		}
 		for _, p := range d.planLines() {
-			wrapped(st.Text.Render, "   ", p)
+			v.Wrap(st.Text.Render, "   ", p)
 		}
 	}
 	if d.kind == action.Drain {
-		out = append(out, d.previewLines(w)...)
+		d.previewLines(&v)
 	}
-	if len(out) > h {
-		out = out[:h]
-	}
-	return strings.Join(out, "\n")
+	return v.String()
 }
 
 // heading names the dialog.
@@ -148,20 +141,16 @@ func (d *Dialog) planLines() []string {
 	return nil
 }
 
-// previewLines show what the drain will do to each node's pods.
-func (d *Dialog) previewLines(w int) []string {
+// previewLines say what the drain will do to each node's pods.
+func (d *Dialog) previewLines(v *draw.Lines) {
 	st := d.s.Styles
-	var out []string
-	add := func(style func(...string) string, indent, text string) {
-		out = append(out, draw.Indented(style, indent, text, w)...)
-	}
 	switch {
 	case d.previewErr != "":
-		add(st.Bad.Render, " cannot preview: ", d.previewErr)
-		return out
+		v.Wrap(st.Bad.Render, " cannot preview: ", d.previewErr)
+		return
 	case !d.previewed:
-		add(st.Muted.Render, " ", "reading the pods and PodDisruptionBudgets of the node …")
-		return out
+		v.Wrap(st.Muted.Render, " ", "reading the pods and PodDisruptionBudgets of the node …")
+		return
 	}
 	for _, n := range d.nodes {
 		p := d.previews[n]
@@ -169,24 +158,23 @@ func (d *Dialog) previewLines(w int) []string {
 		if d.drain.DisableEviction || d.fields[drainDisableEviction].on {
 			head = fmt.Sprintf(" %s: deletes %d pods (eviction disabled: no PodDisruptionBudget is asked)", n, len(p.Evict))
 		}
-		add(st.Text.Render, "", head)
+		v.Wrap(st.Text.Render, "", head)
 		if len(p.Evict) > 0 {
-			add(st.Muted.Render, "   ", strings.Join(p.Evict, " "))
+			v.Wrap(st.Muted.Render, "   ", strings.Join(p.Evict, " "))
 		}
 		for _, b := range p.Budgets {
-			add(st.Text.Render, "   ", b)
+			v.Wrap(st.Text.Render, "   ", b)
 		}
 		for _, b := range p.Blocked {
-			add(st.Warn.Render, "   will wait: ", b)
+			v.Wrap(st.Warn.Render, "   will wait: ", b)
 		}
 		for _, g := range p.Warnings {
-			add(st.Muted.Render, "   ", g.Message+": "+strings.Join(g.Pods, ", "))
+			v.Wrap(st.Muted.Render, "   ", g.Message+": "+strings.Join(g.Pods, ", "))
 		}
 		for _, g := range p.Refusals {
-			add(st.Bad.Render, "   refused: ", "cannot delete "+g.Message+": "+strings.Join(g.Pods, ", "))
+			v.Wrap(st.Bad.Render, "   refused: ", "cannot delete "+g.Message+": "+strings.Join(g.Pods, ", "))
 		}
 	}
-	return out
 }
 
 // KeyMap is the dialog's own keys, for the footer.

@@ -20,34 +20,33 @@ func (d *Dialog) View() string {
 	}
 	s := d.s
 	st := s.Styles
-	out := make([]string, 0, h)
-	add := func(line string) { out = append(out, draw.Fit(line, w)) }
-	add(st.Accent.Render(" " + d.heading()))
+	v := draw.Lines{W: w, H: h}
+	v.Add(st.Accent.Render(" " + d.heading()))
 	switch d.stage {
 	case stagePickContainer:
-		add(st.Muted.Render(" which container? ↑/↓ then enter"))
+		v.Add(st.Muted.Render(" which container? ↑/↓ then enter"))
 		for i, c := range d.containers {
 			line := draw.Fit(fmt.Sprintf("   %-24s %s", c.Name, c.Image), w)
 			if i == d.cursor {
 				line = st.Selected.Render(line)
 			}
-			out = append(out, line)
+			v.Add(line)
 		}
 	case stageInput:
-		add(st.Muted.Render(" " + d.prompt))
-		add(st.Accent.Render(" > ") + st.Text.Render(d.input) + "█")
+		v.Add(st.Muted.Render(" " + d.prompt))
+		v.Add(st.Accent.Render(" > ") + st.Text.Render(d.input) + "█")
 		if d.req.Action == action.SetEnv {
 			for _, c := range d.containers {
 				if c.Name == d.req.Container && len(c.Env) > 0 {
-					add(st.Muted.Render(" now: " + strings.Join(c.Env, "  ")))
+					v.Add(st.Muted.Render(" now: " + strings.Join(c.Env, "  ")))
 				}
 			}
 		}
 		if len(d.completions) > 0 {
-			add(st.Muted.Render(" earlier: " + strings.Join(d.completions, "  ")))
+			v.Add(st.Muted.Render(" earlier: " + strings.Join(d.completions, "  ")))
 		}
 	case stagePickRevision:
-		add(st.Muted.Render(" undo to which revision? ↑/↓ then enter"))
+		v.Add(st.Muted.Render(" undo to which revision? ↑/↓ then enter"))
 		for i, r := range d.revisions {
 			note := ""
 			switch {
@@ -67,52 +66,49 @@ func (d *Dialog) View() string {
 			case r.Gone:
 				line = st.Muted.Render(line)
 			}
-			out = append(out, line)
+			v.Add(line)
 		}
 	}
 	// Reasons and plans wrap: cut off, they would lose their point.
-	wrapped := func(style func(...string) string, indent, text string) {
-		out = append(out, draw.Indented(style, indent, text, w)...)
-	}
 	if d.problem != "" {
-		wrapped(st.Bad.Render, " ✖ ", d.problem)
+		v.Wrap(st.Bad.Render, " ✖ ", d.problem)
 	}
 	if d.refusal != "" {
-		wrapped(st.Warn.Render, " ", d.refusal)
+		v.Wrap(st.Warn.Render, " ", d.refusal)
 	}
 	if d.stage == stageConfirm || d.stage == stagePickRevision {
 		if d.stage == stageConfirm && d.refusal == "" {
 			if d.req.Action == action.Abort {
-				add(st.Text.Render(" will send:"))
+				v.Add(st.Text.Render(" will send:"))
 			} else {
-				add(st.Text.Render(" will send the same as:"))
+				v.Add(st.Text.Render(" will send the same as:"))
 			}
-			wrapped(st.Accent.Render, "   ", d.req.Kubectl())
+			v.Wrap(st.Accent.Render, "   ", d.req.Kubectl())
 		}
 		for _, p := range d.plan {
-			wrapped(st.Text.Render, "   ", p)
+			v.Wrap(st.Text.Render, "   ", p)
 		}
 		if d.stage == stageConfirm && d.refusal == "" && d.req.Spec().Forecast {
 			f := d.forecast
 			if f == "" {
 				f = "working out what the rollout will do …"
 			}
-			wrapped(st.Accent.Render, " forecast: ", f)
+			v.Wrap(st.Accent.Render, " forecast: ", f)
 		}
 		if d.req.Action == action.Undo && d.stage == stageConfirm && d.refusal == "" {
 			switch {
 			case !d.diffReady:
-				add(st.Muted.Render(" reading the pod template of revision " + draw.Itoa(d.req.Revision) + " …"))
+				v.Add(st.Muted.Render(" reading the pod template of revision " + draw.Itoa(d.req.Revision) + " …"))
 			case d.diffErr != nil:
-				add(st.Bad.Render(" cannot preview: " + d.diffErr.Error()))
+				v.Add(st.Bad.Render(" cannot preview: " + d.diffErr.Error()))
 			case len(d.diff) == 0:
-				add(st.Muted.Render(fmt.Sprintf(" pod template: revision %d is the same as the current one", d.req.Revision)))
+				v.Add(st.Muted.Render(fmt.Sprintf(" pod template: revision %d is the same as the current one", d.req.Revision)))
 			default:
-				add(st.Muted.Render(fmt.Sprintf(" pod template: current → revision %d", d.req.Revision)))
+				v.Add(st.Muted.Render(fmt.Sprintf(" pod template: current → revision %d", d.req.Revision)))
 			}
 		}
 		for _, l := range d.diff {
-			if len(out) >= h {
+			if v.Full() {
 				break
 			}
 			text := draw.Fit("   "+string(l.Op)+" "+l.Text, w)
@@ -124,13 +120,10 @@ func (d *Dialog) View() string {
 			default:
 				text = s.Paints.Muted.On(text)
 			}
-			out = append(out, text)
+			v.Add(text)
 		}
 	}
-	if len(out) > h {
-		out = out[:h]
-	}
-	return strings.Join(out, "\n")
+	return v.String()
 }
 
 // heading names the dialog.
