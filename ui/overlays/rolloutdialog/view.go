@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/help"
+
 	"rollscope/model/action"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
-
-	"charm.land/bubbles/v2/help"
 )
 
 // View draws the dialog in place of the panes: what is being built, why
