@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"rollscope/model"
+	"rollscope/ui/draw"
 )
 
 // watchBanner says why the picture on screen cannot be fully trusted, ""
@@ -11,7 +12,7 @@ import (
 func watchBanner(ws model.WatchStatus, now time.Time) string {
 	switch {
 	case !ws.Connected && ws.Problem != "":
-		return "watch lost " + age(now, ws.Since) + " ago: " + ws.Problem + " — showing the last known state, reconnecting"
+		return "watch lost " + draw.Age(now, ws.Since) + " ago: " + ws.Problem + " — showing the last known state, reconnecting"
 	case !ws.Connected && !ws.Synced:
 		return "connecting to the cluster and listing what it runs…"
 	case !ws.Connected:

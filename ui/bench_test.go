@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"rollscope/model"
+	"rollscope/ui/draw"
 )
 
 // bigCluster is a rollout of 10,000 pods halfway through, on 1,000 nodes.
@@ -16,16 +17,16 @@ func bigCluster() *fakeSource {
 	for i := range states {
 		states[i] = model.PodState(i % 7)
 	}
-	v.ReplicaSets[0].Pods = pods("frontend-7b7d5974f6", "node", t0.Add(-time.Minute), states...)
+	v.ReplicaSets[0].Pods = podRows("frontend-7b7d5974f6", "node", t0.Add(-time.Minute), states...)
 	for i := range states {
 		states[i] = model.PodReady
 	}
-	v.ReplicaSets[1].Pods = pods("frontend-5d9c8f7b6c", "node", t0.Add(-time.Hour), states...)
+	v.ReplicaSets[1].Pods = podRows("frontend-5d9c8f7b6c", "node", t0.Add(-time.Hour), states...)
 	v.Replicas = 10000
 	src.rollouts["shop/frontend"] = v
 	src.nodes = make([]model.NodeRow, 1000)
 	for i := range src.nodes {
-		src.nodes[i] = model.NodeRow{Name: fmt.Sprintf("node-%04d", i), Group: "pool-" + itoa(i%3),
+		src.nodes[i] = model.NodeRow{Name: fmt.Sprintf("node-%04d", i), Group: "pool-" + draw.Itoa(i%3),
 			Ready: i%97 != 0, Schedulable: i%50 != 0, Pods: 10, UpToDate: i%2 == 0}
 	}
 	return src
@@ -33,7 +34,7 @@ func bigCluster() *fakeSource {
 
 func BenchmarkView10kPods1kNodes(b *testing.B) {
 	for _, sz := range sizes {
-		b.Run(itoa(sz.w)+"x"+itoa(sz.h), func(b *testing.B) {
+		b.Run(draw.Itoa(sz.w)+"x"+draw.Itoa(sz.h), func(b *testing.B) {
 			m := newTestModel(b, bigCluster(), &fakeClock{speed: 1}, sz.w, sz.h)
 			m = send(m, press("tab")) // the pods pane: 5,000 rows
 			b.ReportAllocs()

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"rollscope/model"
+	"rollscope/ui/draw"
 )
 
 // The console against the real model.Cluster: hand-made objects go in as a
@@ -113,21 +114,21 @@ func stuckRollout() []runtime.Object {
 	return objs
 }
 
-func clusterModel(t testing.TB, w, h int) (Model, *model.Cluster) {
+func clusterModel(t testing.TB, w, h int) (Model, *model.RCCluster) {
 	t.Helper()
-	c := model.NewCluster()
+	c := model.NewRCCluster()
 	m := New(Options{Cluster: c, Namespace: "shop", Context: "prod-eu", Clock: fixedClock})
 	m = send(m, tea.WindowSizeMsg{Width: w, Height: h},
 		model.Batch{At: t0, Objects: stuckRollout(), Watch: model.WatchStatus{Synced: true, Connected: true, Since: t0}})
 	return m, c
 }
 
-var _ Source = (*model.Cluster)(nil)
+var _ Source = (*model.RCCluster)(nil)
 
 func TestClusterBatchReachesTheScreen(t *testing.T) {
 	m, c := clusterModel(t, 160, 48)
-	if m.s.deployment != "api" {
-		t.Fatalf("deployment = %q, want api chosen as the only one", m.s.deployment)
+	if m.s.Deployment != "api" {
+		t.Fatalf("deployment = %q, want api chosen as the only one", m.s.Deployment)
 	}
 	out := plain(m)
 	for _, want := range []string{"api-8c7b5d6f4", "new", "api:1.5", "surge", "5/5 full", "maxSurge 1",
@@ -159,6 +160,6 @@ func TestClusterGolden(t *testing.T) {
 		m, _ := clusterModel(t, sz.w, sz.h)
 		got := ansi.Strip(m.Render()) + "\n"
 		checkFits(t, m.Render(), sz.w, sz.h)
-		compareGolden(t, "cluster-"+itoa(sz.w)+"x"+itoa(sz.h), got)
+		compareGolden(t, "cluster-"+draw.Itoa(sz.w)+"x"+draw.Itoa(sz.h), got)
 	}
 }

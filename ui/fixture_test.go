@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"rollscope/model"
+	"rollscope/ui/draw"
 )
 
 // fakeSource is a hand-made picture of a cluster: the views a
@@ -45,16 +46,20 @@ func (f *fakeSource) Timeline(string, string) []model.TimelineEntry { return f.t
 func (f *fakeSource) RevisionDiff(ns, name string, rev int64) ([]model.DiffLine, error) {
 	d, ok := f.diffs[rev]
 	if !ok {
-		return nil, errors.New("revision " + itoa(rev) + " is not in the history any more")
+		return nil, errors.New("revision " + draw.Itoa(rev) + " is not in the history any more")
 	}
 	return d, nil
 }
+func (f *fakeSource) RCUpdate(string, string) (model.RCUpdateView, bool) {
+	return model.RCUpdateView{}, false
+}
+func (f *fakeSource) AddAction(string, string, model.TimelineEntry) {}
 
 var t0 = time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC)
 
 func fixedClock() time.Time { return t0 }
 
-func pods(prefix, node string, created time.Time, states ...model.PodState) []model.PodRow {
+func podRows(prefix, node string, created time.Time, states ...model.PodState) []model.PodRow {
 	out := make([]model.PodRow, len(states))
 	for i, s := range states {
 		p := model.PodRow{Name: fmt.Sprintf("%s-%05d", prefix, i), Node: fmt.Sprintf("%s-%d", node, i%4),
@@ -85,10 +90,10 @@ func midRollout() *fakeSource {
 		model.PodCrashLoop, model.PodTerminating
 	newRS := model.ReplicaSetRow{Name: "frontend-7b7d5974f6", Hash: "7b7d5974f6", Revision: 3, Role: model.RoleNew,
 		Images: []string{"nginx:1.28"}, Desired: 5, Current: 5, Ready: 2, Available: 2, Created: t0.Add(-40 * time.Second),
-		Pods: pods("frontend-7b7d5974f6", "node", t0.Add(-40*time.Second), R, R, C, N, X)}
+		Pods: podRows("frontend-7b7d5974f6", "node", t0.Add(-40*time.Second), R, R, C, N, X)}
 	oldRS := model.ReplicaSetRow{Name: "frontend-5d9c8f7b6c", Hash: "5d9c8f7b6c", Revision: 2, Role: model.RoleOld,
 		Images: []string{"nginx:1.27"}, Desired: 8, Current: 9, Ready: 8, Available: 8, Created: t0.Add(-26 * time.Hour),
-		Pods: pods("frontend-5d9c8f7b6c", "node", t0.Add(-26*time.Hour), R, R, R, R, R, R, R, R, T)}
+		Pods: podRows("frontend-5d9c8f7b6c", "node", t0.Add(-26*time.Hour), R, R, R, R, R, R, R, R, T)}
 	oldest := model.ReplicaSetRow{Name: "frontend-6f8b9c7d5e", Hash: "6f8b9c7d5e", Revision: 1, Role: model.RoleOld,
 		Images: []string{"nginx:1.26"}, Created: t0.Add(-72 * time.Hour)}
 	view := model.RolloutView{
@@ -113,7 +118,7 @@ func midRollout() *fakeSource {
 		Available:   model.Condition{Status: "True", Reason: "MinimumReplicasAvailable"},
 		ReplicaSets: []model.ReplicaSetRow{{Name: "checkout-66f9b8d7c4", Hash: "66f9b8d7c4", Revision: 1, Role: model.RoleStable,
 			Images: []string{"shop/checkout:2.1"}, Desired: 2, Current: 2, Ready: 2, Available: 2, Created: t0.Add(-3 * time.Hour),
-			Pods: pods("checkout-66f9b8d7c4", "node", t0.Add(-3*time.Hour), R, R)}},
+			Pods: podRows("checkout-66f9b8d7c4", "node", t0.Add(-3*time.Hour), R, R)}},
 	}
 	return &fakeSource{
 		watch: model.WatchStatus{Synced: true, Connected: true, Since: t0.Add(-time.Hour)},

@@ -9,6 +9,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"rollscope/ui/draw"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -32,7 +34,7 @@ var sizes = []struct{ w, h int }{{80, 24}, {160, 48}}
 func TestGoldenScreens(t *testing.T) {
 	for _, sc := range screens {
 		for _, sz := range sizes {
-			name := sc.name + "-" + itoa(sz.w) + "x" + itoa(sz.h)
+			name := sc.name + "-" + draw.Itoa(sz.w) + "x" + draw.Itoa(sz.h)
 			t.Run(name, func(t *testing.T) {
 				var clock EmbeddedControls
 				if sc.embedded {

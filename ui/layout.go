@@ -27,14 +27,14 @@ func (m *Model) size() (int, int) {
 // headerHeight mirrors headerLines without drawing it.
 func (m *Model) headerHeight() int {
 	n := 1
-	if watchBanner(m.s.watch, m.s.now) != "" {
+	if watchBanner(m.s.Watch, m.s.Now) != "" {
 		n++
 	}
-	if !m.s.haveRollout {
+	if !m.s.HaveRollout {
 		return n + 1
 	}
 	n += 3
-	if m.s.rollout.Strategy != "Recreate" {
+	if m.s.Rollout.Strategy != "Recreate" {
 		n++
 	}
 	return n
@@ -105,11 +105,19 @@ func (m *Model) grid() [][]slot {
 	return out
 }
 
-// layout sizes every visible pane for the current terminal size.
+// layout sizes every visible pane, the overlay and the RC view for the
+// current terminal size.
 func (m *Model) layout() {
 	for _, line := range m.grid() {
 		for _, sl := range line {
 			m.panes[sl.pane].SetSize(sl.w, max(sl.h-1, 0))
 		}
+	}
+	w, _ := m.size()
+	if m.overlay != nil {
+		m.overlay.SetSize(w, m.bodyHeight())
+	}
+	if m.rc != nil {
+		m.rc.SetSize(w, m.bodyHeight())
 	}
 }

@@ -7,40 +7,44 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
+	"rollscope/model/action"
 	"rollscope/themes"
+	"rollscope/ui/draw"
+	"rollscope/ui/overlays/help"
+	"rollscope/ui/overlays/picker"
+	"rollscope/ui/overlays/rcview"
+	"rollscope/ui/overlays/rolloutdialog"
+	"rollscope/ui/panes/history"
+	"rollscope/ui/panes/nodes"
+	"rollscope/ui/panes/pods"
+	"rollscope/ui/panes/replicasets"
+	"rollscope/ui/panes/timeline"
+	"rollscope/ui/screen"
 )
 
-// Model is the console's root: the focus, the global keys, the help overlay
-// and the deployment picker. Everything else belongs to the panes.
+// Model is the console's root: the focus, the global keys, the layout, and
+// the routing of every message to the overlay, the RC view or the pane it
+// is for. Everything else belongs to the panes and overlays.
 type Model struct {
-	s        *screen
-	panes    [paneCount]Pane
-	focus    focus
-	width    int
-	height   int
-	keys     *KeyMap
-	clock    func() time.Time
-	context  string
+	s     *screen.Screen
+	panes [paneCount]screen.Pane
+	// nodes and history are two of panes, for what only they answer: the
+	// node keys, and the History pane's diff.
+	nodes   *nodes.Pane
+	history *history.Pane
+	focus   focus
+	width   int
+	height  int
+	context string
+
 	embedded EmbeddedControls
 
-	showHelp   bool
-	helpOffset int
-	picker     *picker
-	// toast is a one-line message in the footer until the next key.
-	toast string
-
-	actions   Actions
-	nodeActs  NodeActions
-	assumeYes bool
-	readOnly  bool
-	record    bool
-	// dialog is the action being built, nil when none.
-	dialog *dialog
-	// busy names the request on its way, "" when none: one at a time, so
-	// a key pressed twice sends nothing twice.
-	busy string
-	// rc is the ReplicationController view (`:rc NAME`), nil when closed.
-	rc *rcScreen
+	// overlay is drawn over the panes and takes every key: the picker,
+	// help or an action dialog; nil when none is open.
+	overlay screen.Overlay
+	// rc is the ReplicationController view (`:rc NAME`), drawn in place of
+	// the panes; nil when closed.
+	rc *rcview.View
 }
 
 // New builds the console. With no Cluster it shows an empty, waiting
@@ -48,7 +52,7 @@ type Model struct {
 func New(opts Options) Model {
 	km := DefaultKeyMap()
 	if opts.Keys != nil {
-		km = *opts.Keys
+		km = opts.Keys.Clone()
 	}
 	if opts.Embedded == nil {
 		const why = "only in embedded mode: a live cluster's clock is not ours to change"
@@ -56,8 +60,7 @@ func New(opts Options) Model {
 		km.Disable("slower", why)
 		km.Disable("pause-clock", why)
 	}
-	enableActions(&km, opts)
-	enableNodeActions(&km, opts)
+	km.Gate(opts.Actions != nil, opts.ReadOnly, opts.Denied)
 	clock := opts.Clock
 	if clock == nil {
 		clock = time.Now
@@ -76,22 +79,21 @@ func New(opts Options) Model {
 	if context == "" {
 		context = "-"
 	}
-	s := &screen{
-		styles: styles, paints: newPaints(styles), keys: &km, src: src,
-		namespace: opts.Namespace, deployment: opts.Deployment, readOnly: opts.ReadOnly,
+	s := &screen.Screen{
+		Styles: styles, Paints: draw.NewPaints(styles), Keys: &km, Src: src, Actions: opts.Actions, Clock: clock,
+		Namespace: opts.Namespace, Deployment: opts.Deployment,
+		AssumeYes: opts.AssumeYes, ReadOnly: opts.ReadOnly, Record: opts.Record, RollDefaults: opts.RollDefaults,
 	}
-	m := Model{s: s, keys: &km, clock: clock, context: context, embedded: opts.Embedded,
-		actions: opts.Actions, assumeYes: opts.AssumeYes, readOnly: opts.ReadOnly, record: opts.Record}
-	m.nodeActs, _ = opts.Actions.(NodeActions)
-	m.panes = [paneCount]Pane{
-		focusReplicaSets: newReplicaSetsPane(s),
-		focusPods:        newPodsPane(s),
-		focusNodes:       newNodesPane(s),
-		focusHistory:     newHistoryPane(s),
-		focusTimeline:    newTimelinePane(s),
+	m := Model{s: s, context: context, embedded: opts.Embedded, nodes: nodes.New(s), history: history.New(s)}
+	m.panes = [paneCount]screen.Pane{
+		focusReplicaSets: replicasets.New(s),
+		focusPods:        pods.New(s),
+		focusNodes:       m.nodes,
+		focusHistory:     m.history,
+		focusTimeline:    timeline.New(s),
 	}
-	if _, ok := src.(rcSource); ok && opts.RC != "" {
-		m.rc = &rcScreen{namespace: opts.Namespace, name: opts.RC}
+	if opts.RC != "" {
+		m.rc = rcview.New(s, opts.Namespace, opts.RC)
 	}
 	m.refresh()
 	m.setFocus(focusReplicaSets)
@@ -108,14 +110,16 @@ func tick() tea.Cmd {
 // Init starts the once-a-second refresh.
 func (m Model) Init() tea.Cmd { return tick() }
 
-// Update applies batches, resizes, and routes keys: overlays first, then
-// the global keys, then the focused pane.
+// Update applies batches, resizes and the results of sent requests, and
+// routes the rest: keys to the open overlay, else to the RC view's own
+// keys, else to the global keys, else to the focused pane; what the overlay
+// and the RC view's dialog wait for (forecasts, previews, plans) to them.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case model.Batch:
 		// A batch that changed nothing visible (and left the watch as it
 		// was) costs no refresh: at 20 batches a second that matters.
-		if m.s.src.Apply(msg) || m.s.src.Watch() != m.s.watch {
+		if m.s.Src.Apply(msg) || m.s.Src.Watch() != m.s.Watch {
 			m.refresh()
 		}
 		return m, nil
@@ -127,109 +131,103 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, nil
 	case tea.MouseWheelMsg:
-		if m.showHelp {
-			m.scrollHelp(msg.Button == tea.MouseWheelDown)
-			return m, nil
+		if m.overlay != nil {
+			return m.toOverlay(msg)
 		}
 		return m.toFocused(msg)
 	case tea.KeyPressMsg:
-		m.toast = ""
+		m.s.Toast = ""
 		return m.key(msg)
-	case inspectedMsg:
-		return m.inspected(msg)
-	case actionDoneMsg:
-		return m.done(msg)
-	case previewMsg:
-		return m.previewed(msg)
-	case forecastMsg:
-		return m.forecasted(msg)
-	case rcPlannedMsg:
-		return m.rcPlanned(msg)
-	case rcDoneMsg:
-		return m.rcDone(msg)
-	case nodePreviewMsg:
-		return m.previewedDrain(msg)
-	case nodeDoneMsg:
-		return m.nodeDone(msg)
+	case screen.Sent:
+		m.s.Finish(msg)
+		m.nodes.Update(msg)
+		m.refresh()
+		return m, nil
+	case rolloutdialog.Containers:
+		return m.open(rolloutdialog.Opened(m.s, msg), nil)
+	}
+	// The answers the overlay and the RC view's dialog wait for.
+	var rcCmd, ovCmd tea.Cmd
+	if m.rc != nil {
+		m.rc, rcCmd = m.rc.Update(msg)
+	}
+	if m.overlay != nil {
+		m.overlay, ovCmd = m.overlay.Update(msg)
+	}
+	return m, tea.Batch(rcCmd, ovCmd)
+}
+
+func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	k := m.s.Keys
+	// The overlays and the RC view's dialog get a printable quit key
+	// ("q"): in the picker it is part of what is typed, in a dialog it
+	// cancels, and help quits.
+	typing := m.overlay != nil || (m.rc != nil && m.rc.Typing())
+	if key.Matches(msg, k.Quit) && (!typing || msg.Text == "") {
+		return m, tea.Quit
+	}
+	if m.overlay != nil {
+		return m.toOverlay(msg)
+	}
+	if m.rc != nil && m.rc.Takes(msg) {
+		var cmd tea.Cmd
+		m.rc, cmd = m.rc.Update(msg)
+		return m, cmd
+	}
+	// The node keys come first: in the Nodes pane space and x steer a
+	// roll instead of the clock and the rollout.
+	if ov, cmd, ok := m.nodes.Key(msg, m.focus == focusNodes); ok {
+		return m.open(ov, cmd)
+	}
+	switch {
+	case key.Matches(msg, k.Help):
+		return m.open(help.New(m.s), nil)
+	case key.Matches(msg, k.NextPane):
+		m.setFocus((m.focus + 1) % paneCount)
+	case key.Matches(msg, k.PrevPane):
+		m.setFocus((m.focus + paneCount - 1) % paneCount)
+	case key.Matches(msg, k.Command):
+		return m.open(picker.New(m.s, ':'), nil)
+	case key.Matches(msg, k.Filter):
+		return m.open(picker.New(m.s, '/'), nil)
+	case key.Matches(msg, k.Faster):
+		m.changeSpeed(2)
+	case key.Matches(msg, k.Slower):
+		m.changeSpeed(0.5)
+	case key.Matches(msg, k.PauseClock):
+		m.embedded.SetPaused(!m.embedded.Paused())
+		m.readClock()
+	default:
+		if kind, ok := k.Pressed(msg, action.OnDeployment); ok {
+			return m.open(rolloutdialog.Open(m.s, kind))
+		}
+		if desc, reason, ok := k.DisabledFor(msg); ok {
+			m.s.Toast = desc + ": " + reason
+			return m, nil
+		}
+		return m.toFocused(msg)
 	}
 	return m, nil
 }
 
-func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	k := m.keys
-	// In the picker a printable quit key ("q") is part of the name typed.
-	typing := m.picker != nil || m.dialog != nil || (m.rc != nil && m.rc.dialog != nil)
-	if key.Matches(msg, k.Quit) && (!typing || msg.Text == "") {
-		return m, tea.Quit
+// open shows ov over the panes, sized to the body; a nil ov (sent at once,
+// or refused with the reason in the footer) leaves them as they are.
+func (m Model) open(ov screen.Overlay, cmd tea.Cmd) (tea.Model, tea.Cmd) {
+	if ov != nil {
+		m.overlay = ov
+		m.layout()
 	}
-	if m.dialog != nil && m.dialog.node != nil {
-		return m.nodeDialogKey(msg)
+	return m, cmd
+}
+
+// toOverlay hands msg to the overlay, and goes where it asked to go.
+func (m Model) toOverlay(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	m.overlay, cmd = m.overlay.Update(msg)
+	if t, ok := m.s.Next(); ok {
+		m.show(t)
 	}
-	if m.dialog != nil {
-		return m.dialogKey(msg)
-	}
-	if m.picker != nil {
-		if next, ok := m.rcPickerKey(msg); ok {
-			return next, nil
-		}
-		return m.pickerKey(msg)
-	}
-	if m.rc != nil && !m.showHelp {
-		if next, cmd, ok := m.rcKey(msg); ok {
-			return next, cmd
-		}
-	}
-	if m.showHelp {
-		switch {
-		case key.Matches(msg, k.Help), key.Matches(msg, k.Back):
-			m.showHelp = false
-		case key.Matches(msg, k.Up):
-			m.scrollHelp(false)
-		case key.Matches(msg, k.Down):
-			m.scrollHelp(true)
-		}
-		return m, nil
-	}
-	// The node keys come first: in the Nodes pane space and x steer a
-	// roll instead of the clock and the rollout.
-	if next, cmd, ok := m.nodeKey(msg); ok {
-		return next, cmd
-	}
-	switch {
-	case key.Matches(msg, k.Help):
-		m.showHelp, m.helpOffset = true, 0
-		return m, nil
-	case key.Matches(msg, k.NextPane):
-		m.setFocus((m.focus + 1) % paneCount)
-		return m, nil
-	case key.Matches(msg, k.PrevPane):
-		m.setFocus((m.focus + paneCount - 1) % paneCount)
-		return m, nil
-	case key.Matches(msg, k.Command):
-		m.openPicker(':')
-		return m, nil
-	case key.Matches(msg, k.Filter):
-		m.openPicker('/')
-		return m, nil
-	case key.Matches(msg, k.Faster):
-		m.changeSpeed(2)
-		return m, nil
-	case key.Matches(msg, k.Slower):
-		m.changeSpeed(0.5)
-		return m, nil
-	case key.Matches(msg, k.PauseClock):
-		m.embedded.SetPaused(!m.embedded.Paused())
-		m.readClock()
-		return m, nil
-	}
-	if kind, ok := m.actionKind(msg); ok {
-		return m.startAction(kind)
-	}
-	if desc, reason, ok := k.disabledFor(msg); ok {
-		m.toast = desc + ": " + reason
-		return m, nil
-	}
-	return m.toFocused(msg)
+	return m, cmd
 }
 
 func (m Model) toFocused(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -238,15 +236,15 @@ func (m Model) toFocused(msg tea.Msg) (tea.Model, tea.Cmd) {
 	// Moving in the ReplicaSets pane changes which pods the pods pane
 	// shows.
 	if m.focus == focusReplicaSets {
-		m.panes[focusPods], _ = m.panes[focusPods].Update(refreshedMsg{})
+		m.panes[focusPods], _ = m.panes[focusPods].Update(screen.Refreshed{})
 	}
 	return m, cmd
 }
 
 func (m *Model) setFocus(f focus) {
-	m.panes[m.focus], _ = m.panes[m.focus].Update(focusMsg(false))
+	m.panes[m.focus], _ = m.panes[m.focus].Update(screen.Focus(false))
 	m.focus = f
-	m.panes[m.focus], _ = m.panes[m.focus].Update(focusMsg(true))
+	m.panes[m.focus], _ = m.panes[m.focus].Update(screen.Focus(true))
 	m.layout()
 }
 
@@ -256,53 +254,42 @@ func (m *Model) changeSpeed(factor float64) {
 	sp = min(max(sp, minSpeed), maxSpeed)
 	m.embedded.SetSpeed(sp)
 	m.readClock()
-	m.toast = "clock speed ×" + formatSpeed(sp)
+	m.s.Toast = "clock speed ×" + formatSpeed(sp)
 }
 
 // readClock notes the embedded clock's speed for the header, so View does
 // not call out to the clock.
 func (m *Model) readClock() {
 	if m.embedded != nil {
-		m.s.speed, m.s.clockPaused = m.embedded.Speed(), m.embedded.Paused()
+		m.s.Speed, m.s.ClockPaused = m.embedded.Speed(), m.embedded.Paused()
 	}
 }
 
-// refresh reads the views for the selected deployment from the source.
-// It runs in Update only, so View never touches the source.
+// refresh reads the views from the source and tells every pane. It runs in
+// Update only, so View never touches the source.
 func (m *Model) refresh() {
-	s := m.s
-	s.now = m.clock()
-	s.watch = s.src.Watch()
 	m.readClock()
-	if s.deployment == "" {
-		for _, d := range s.src.Deployments() {
-			if s.namespace == "" || d.Namespace == s.namespace {
-				s.namespace, s.deployment = d.Namespace, d.Name
-				break
-			}
-		}
+	m.s.Read()
+	if m.rc != nil {
+		m.rc.Read()
 	}
-	s.rollout, s.haveRollout = model.RolloutView{}, false
-	if s.deployment != "" {
-		s.rollout, s.haveRollout = s.src.Rollout(s.namespace, s.deployment, s.now)
-		s.timeline = s.src.Timeline(s.namespace, s.deployment)
-	}
-	s.applyPausedWant()
-	s.nodes = s.src.Nodes()
-	m.refreshRC()
 	for i := range m.panes {
-		m.panes[i], _ = m.panes[i].Update(refreshedMsg{})
+		m.panes[i], _ = m.panes[i].Update(screen.Refreshed{})
 	}
 	// The header's height depends on the rollout and the watch banner.
 	m.layout()
 }
 
-// selectDeployment switches the console to another rollout.
-func (m *Model) selectDeployment(namespace, name string) {
-	m.s.namespace, m.s.deployment, m.s.selectedRS = namespace, name, ""
-	if hp, ok := m.panes[focusHistory].(*historyPane); ok {
-		hp.diffRev = 0
+// show goes where the picker asked: another deployment, or a
+// ReplicationController's view.
+func (m *Model) show(t screen.Target) {
+	if t.RC != "" {
+		m.rc = rcview.New(m.s, t.Namespace, t.RC)
+		m.layout()
+		return
 	}
+	m.s.Namespace, m.s.Deployment, m.s.SelectedRS = t.Namespace, t.Deployment, ""
+	m.history.CloseDiff()
 	m.refresh()
 }
 
@@ -320,3 +307,7 @@ func (emptySource) Timeline(string, string) []model.TimelineEntry { return nil }
 func (emptySource) RevisionDiff(string, string, int64) ([]model.DiffLine, error) {
 	return nil, nil
 }
+func (emptySource) RCUpdate(string, string) (model.RCUpdateView, bool) {
+	return model.RCUpdateView{}, false
+}
+func (emptySource) AddAction(string, string, model.TimelineEntry) {}

@@ -10,6 +10,7 @@ import (
 
 	"rollscope/model"
 	"rollscope/themes"
+	"rollscope/ui/draw"
 )
 
 // fakeClock is the embedded cluster's clock as the console sees it.
@@ -105,13 +106,16 @@ func TestTabMovesFocusAroundThePanes(t *testing.T) {
 
 func TestQuit(t *testing.T) {
 	m := newTestModel(t, midRollout(), nil, 80, 24)
-	for _, k := range []string{"q", "ctrl+c"} {
-		_, cmd := m.Update(press(k))
-		if cmd == nil {
-			t.Fatalf("%s: no command", k)
-		}
-		if _, ok := cmd().(tea.QuitMsg); !ok {
-			t.Errorf("%s did not quit", k)
+	// Help is no place to type: q quits there too.
+	for _, m := range []Model{m, send(m, press("?"))} {
+		for _, k := range []string{"q", "ctrl+c"} {
+			_, cmd := m.Update(press(k))
+			if cmd == nil {
+				t.Fatalf("%s: no command", k)
+			}
+			if _, ok := cmd().(tea.QuitMsg); !ok {
+				t.Errorf("%s did not quit", k)
+			}
 		}
 	}
 }
@@ -119,22 +123,22 @@ func TestQuit(t *testing.T) {
 func TestHelpOverlayTogglesAndListsDisabledActionsWithReason(t *testing.T) {
 	m := newTestModel(t, midRollout(), nil, 160, 48)
 	m = send(m, press("?"))
-	if !m.showHelp {
+	if m.overlay == nil {
 		t.Fatal("? did not open help")
 	}
 	out := plain(m)
-	for _, want := range []string{"set image — not yet available", "drain node — not yet available",
+	for _, want := range []string{"set image — no cluster to act on", "drain node — no cluster to act on",
 		"clock faster — only in embedded mode", "crash loop", "switch deployment"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("help lacks %q", want)
 		}
 	}
 	m = send(m, press("esc"))
-	if m.showHelp {
+	if m.overlay != nil {
 		t.Fatal("esc did not close help")
 	}
 	m = send(m, press("?"), press("?"))
-	if m.showHelp {
+	if m.overlay != nil {
 		t.Fatal("? did not toggle help off")
 	}
 }
@@ -142,12 +146,12 @@ func TestHelpOverlayTogglesAndListsDisabledActionsWithReason(t *testing.T) {
 func TestDisabledActionKeySaysWhy(t *testing.T) {
 	m := newTestModel(t, midRollout(), nil, 80, 24)
 	m = send(m, press("i"))
-	if !strings.Contains(m.toast, "set image: not yet available") {
-		t.Errorf("toast = %q", m.toast)
+	if !strings.Contains(m.s.Toast, "set image: no cluster to act on") {
+		t.Errorf("toast = %q", m.s.Toast)
 	}
 	m = send(m, press("+"))
-	if !strings.Contains(m.toast, "only in embedded mode") {
-		t.Errorf("+ outside embedded mode: toast = %q", m.toast)
+	if !strings.Contains(m.s.Toast, "only in embedded mode") {
+		t.Errorf("+ outside embedded mode: toast = %q", m.s.Toast)
 	}
 	if !strings.Contains(plain(m), "only in embedded mode") {
 		t.Error("the reason is not on screen")
@@ -200,11 +204,11 @@ func TestPickerSwitchesDeployment(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			m := newTestModel(t, midRollout(), nil, 80, 24)
 			m = send(m, tc.keys...)
-			if m.picker != nil {
+			if m.overlay != nil {
 				t.Fatal("picker still open")
 			}
-			if m.s.deployment != tc.want {
-				t.Errorf("deployment = %q, want %q", m.s.deployment, tc.want)
+			if m.s.Deployment != tc.want {
+				t.Errorf("deployment = %q, want %q", m.s.Deployment, tc.want)
 			}
 		})
 	}
@@ -225,8 +229,8 @@ func TestPickerTypingQDoesNotQuit(t *testing.T) {
 func TestPickerUnknownNameSaysSo(t *testing.T) {
 	m := newTestModel(t, midRollout(), nil, 80, 24)
 	m = send(m, append(append([]tea.Msg{press(":")}, typed("nope")...), press("enter"))...)
-	if m.s.deployment != "frontend" || !strings.Contains(m.toast, `no deployment matches "nope"`) {
-		t.Errorf("deployment = %q, toast = %q", m.s.deployment, m.toast)
+	if m.s.Deployment != "frontend" || !strings.Contains(m.s.Toast, `no deployment matches "nope"`) {
+		t.Errorf("deployment = %q, toast = %q", m.s.Deployment, m.s.Toast)
 	}
 }
 
@@ -258,32 +262,32 @@ func TestBatchIsAppliedAndRendered(t *testing.T) {
 
 func TestFirstDeploymentIsChosenWhenNoneGiven(t *testing.T) {
 	m := New(Options{Cluster: midRollout(), Namespace: "shop", Clock: fixedClock})
-	if m.s.deployment != "checkout" {
-		t.Errorf("deployment = %q, want the first in the namespace", m.s.deployment)
+	if m.s.Deployment != "checkout" {
+		t.Errorf("deployment = %q, want the first in the namespace", m.s.Deployment)
 	}
 }
 
 func TestReplicaSetSelectionDrivesPodsPane(t *testing.T) {
-	m := newTestModel(t, midRollout(), nil, 160, 48)
+	src := midRollout()
+	m := newTestModel(t, src, nil, 160, 48)
 	if !strings.Contains(plain(m), "Pods of frontend-7b7d5974f6") {
 		t.Fatal("pods pane does not start on the newest ReplicaSet")
 	}
 	m = send(m, press("j"))
-	if m.s.selectedRS != "frontend-5d9c8f7b6c" {
-		t.Fatalf("selected = %q", m.s.selectedRS)
+	if m.s.SelectedRS != "frontend-5d9c8f7b6c" {
+		t.Fatalf("selected = %q", m.s.SelectedRS)
 	}
 	if out := plain(m); !strings.Contains(out, "Pods of frontend-5d9c8f7b6c (9)") ||
 		!strings.Contains(out, "frontend-5d9c8f7b6c-00008") {
 		t.Errorf("pods pane did not follow the selection:\n%s", out)
 	}
 	// The selection stays on its ReplicaSet when a newer one appears above.
-	src := m.s.src.(*fakeSource)
 	v := src.rollouts["shop/frontend"]
 	v.ReplicaSets = append([]model.ReplicaSetRow{{Name: "frontend-aaaaaaaaaa", Revision: 4, Role: model.RoleNew}}, v.ReplicaSets...)
 	src.rollouts["shop/frontend"] = v
 	m = send(m, model.Batch{At: t0, Watch: src.watch})
-	if m.s.selectedRS != "frontend-5d9c8f7b6c" {
-		t.Errorf("after a new ReplicaSet the selection moved to %q", m.s.selectedRS)
+	if m.s.SelectedRS != "frontend-5d9c8f7b6c" {
+		t.Errorf("after a new ReplicaSet the selection moved to %q", m.s.SelectedRS)
 	}
 }
 
@@ -313,14 +317,13 @@ func TestHistoryEnterOpensDiffAndEscClosesIt(t *testing.T) {
 func TestMouseWheelScrollsFocusedPane(t *testing.T) {
 	src := midRollout()
 	for i := 4; i < 40; i++ {
-		src.nodes = append(src.nodes, model.NodeRow{Name: "node-" + itoa(i), Ready: true, Schedulable: true})
+		src.nodes = append(src.nodes, model.NodeRow{Name: "node-" + draw.Itoa(i), Ready: true, Schedulable: true})
 	}
 	m := newTestModel(t, src, nil, 80, 24)
 	m = send(m, press("tab"), press("tab"))
 	m = send(m, tea.MouseWheelMsg{Button: tea.MouseWheelDown}, tea.MouseWheelMsg{Button: tea.MouseWheelDown})
-	np := m.panes[focusNodes].(*nodesPane)
-	if np.rows.cursor != 6 {
-		t.Errorf("cursor = %d after two wheel steps, want 6", np.rows.cursor)
+	if n, _ := m.nodes.Selected(); n.Name != "node-6" {
+		t.Errorf("cursor on %s after two wheel steps, want node-6", n.Name)
 	}
 }
 

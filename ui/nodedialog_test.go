@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -10,6 +12,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"rollscope/model"
+	"rollscope/model/action"
+	"rollscope/ui/overlays/nodedialog"
+	"rollscope/ui/screen"
 )
 
 // fakeNodeActions records the node requests; failOn makes the request on
@@ -17,43 +22,58 @@ import (
 type fakeNodeActions struct {
 	*fakeActions
 	cordoned, uncordoned, drained []string
-	drainOpts                     []DrainOptions
-	rolls                         []RollRequest
-	steers                        []RollSteer
+	drainOpts                     []action.DrainOptions
+	rolls                         []action.Request
+	steers                        []action.Request
 	failOn                        string
-	defaults                      RollDefaults
 }
 
-func (f *fakeNodeActions) fail(node string) error {
-	if node == f.failOn {
-		return errors.New(`cannot cordon node "` + node + `": no such node`)
+// Send goes one node at a time, as the contract asks, and says which nodes
+// were done when one fails.
+func (f *fakeNodeActions) Send(ctx context.Context, r action.Request) (string, error) {
+	switch r.Action {
+	case action.Cordon, action.Uncordon, action.Drain:
+		for i, n := range r.Nodes {
+			if n == f.failOn {
+				err := errors.New(`cannot cordon node "` + n + `": no such node`)
+				if i == 0 {
+					return "", err
+				}
+				return "", fmt.Errorf("%w — done for %s; not sent for %s", err, strings.Join(r.Nodes[:i], ", "), strings.Join(r.Nodes[i+1:], ", "))
+			}
+			switch r.Action {
+			case action.Cordon:
+				f.cordoned = append(f.cordoned, n)
+			case action.Uncordon:
+				f.uncordoned = append(f.uncordoned, n)
+			case action.Drain:
+				f.drained, f.drainOpts = append(f.drained, n), append(f.drainOpts, r.Drain)
+			}
+		}
+		if r.Action == action.Drain {
+			return "requested — the Nodes pane shows its progress", nil
+		}
+		return "ok", nil
+	case action.RollGroup:
+		f.rolls = append(f.rolls, r)
+		return "requested", nil
+	case action.NextStep, action.PauseRoll, action.StopRoll:
+		f.steers = append(f.steers, r)
+		return "ok", nil
 	}
-	return nil
+	return f.fakeActions.Send(ctx, r)
 }
 
-func (f *fakeNodeActions) Cordon(_ context.Context, n string) error {
-	if err := f.fail(n); err != nil {
-		return err
-	}
-	f.cordoned = append(f.cordoned, n)
-	return nil
-}
-
-func (f *fakeNodeActions) Uncordon(_ context.Context, n string) error {
-	f.uncordoned = append(f.uncordoned, n)
-	return nil
-}
-
-func (f *fakeNodeActions) PreviewDrain(_ context.Context, n string, o DrainOptions) (DrainPreview, error) {
-	p := DrainPreview{
+func (f *fakeNodeActions) PreviewDrain(_ context.Context, n string, o action.DrainOptions) (action.DrainPreview, error) {
+	p := action.DrainPreview{
 		Evict:   []string{"shop/frontend-7b7d5974f6-00001", "shop/frontend-5d9c8f7b6c-00001"},
 		Budgets: []string{"PodDisruptionBudget shop/frontend allows 1 disruptions (9 healthy, 8 needed)"},
 		Blocked: []string{"shop/frontend-5d9c8f7b6c-00001: PodDisruptionBudget shop/frontend allows 1 disruptions (9 healthy, 8 needed)"},
-		Refusals: []PodGroup{{Message: "Pods with local storage (use --delete-emptydir-data to override)",
+		Refusals: []action.PodGroup{{Message: "Pods with local storage (use --delete-emptydir-data to override)",
 			Pods: []string{"shop/cache-0"}}},
 	}
 	if o.IgnoreDaemonSets {
-		p.Warnings = []PodGroup{{Message: "ignoring DaemonSet-managed Pods", Pods: []string{"kube-system/fluentd-x2"}}}
+		p.Warnings = []action.PodGroup{{Message: "ignoring DaemonSet-managed Pods", Pods: []string{"kube-system/fluentd-x2"}}}
 	}
 	if o.DeleteEmptyDirData {
 		p.Refusals = nil
@@ -61,29 +81,12 @@ func (f *fakeNodeActions) PreviewDrain(_ context.Context, n string, o DrainOptio
 	return p, nil
 }
 
-func (f *fakeNodeActions) Drain(_ context.Context, n string, o DrainOptions) error {
-	f.drained, f.drainOpts = append(f.drained, n), append(f.drainOpts, o)
-	return nil
-}
-
-func (f *fakeNodeActions) CheckRoll(r RollRequest) (string, error) {
+func (f *fakeNodeActions) PlanRoll(_ string, r action.RollSettings) (string, error) {
 	if r.MaxUnavailable == "150%" {
 		return "", errors.New("maxUnavailable 150% is outside 0%–100% of the group's nodes (write at most 100%, or a node count)")
 	}
 	return "2 outdated nodes, 1 at a time", nil
 }
-
-func (f *fakeNodeActions) Roll(_ context.Context, r RollRequest) error {
-	f.rolls = append(f.rolls, r)
-	return nil
-}
-
-func (f *fakeNodeActions) SteerRoll(_ context.Context, _ string, s RollSteer) error {
-	f.steers = append(f.steers, s)
-	return nil
-}
-
-func (f *fakeNodeActions) RollDefaults() RollDefaults { return f.defaults }
 
 // rollingNodes is the fixture with pool-a in a stepped roll waiting for n
 // and node-1 draining, held back by a PodDisruptionBudget.
@@ -116,7 +119,7 @@ func newNodeModel(t *testing.T, src Source, edit func(*Options)) (Model, *fakeNo
 func runNodes(m Model, msgs ...tea.Msg) Model {
 	return runFeeding(m, func(msg tea.Msg) bool {
 		switch msg.(type) {
-		case nodePreviewMsg, nodeDoneMsg:
+		case nodedialog.Previewed, screen.Sent:
 			return true
 		}
 		return false
@@ -188,8 +191,7 @@ func TestDrainDialogPreviewsAndSendsTheChosenOptions(t *testing.T) {
 
 func TestRollDialogRefusesBadSettingsAndSendsAStepRoll(t *testing.T) {
 	src := &recordingSource{fakeSource: midRollout()}
-	m, acts := newNodeModel(t, src, nil)
-	acts.defaults = RollDefaults{Step: true}
+	m, acts := newNodeModel(t, src, func(o *Options) { o.RollDefaults = action.RollDefaults{Step: true} })
 	m = runNodes(m, append(toNodes, press("D"))...)
 	s := plain(m)
 	if !strings.Contains(s, "Roll node group pool-a · 1 of 2 nodes outdated") || !strings.Contains(s, "[x]") {
@@ -207,8 +209,9 @@ func TestRollDialogRefusesBadSettingsAndSendsAStepRoll(t *testing.T) {
 		t.Fatalf("confirmation lacks the kops command:\n%s", s)
 	}
 	runNodes(m, press("y"))
-	want := RollRequest{Group: "pool-a", MaxUnavailable: "1", Interval: 15e9, Step: true, Size: 2, Outdated: 1}
-	if len(acts.rolls) != 1 || acts.rolls[0] != want {
+	want := action.Request{Action: action.RollGroup, Name: "pool-a",
+		Roll: action.RollSettings{MaxUnavailable: "1", Interval: 15e9, Step: true, Size: 2, Outdated: 1}}
+	if len(acts.rolls) != 1 || !reflect.DeepEqual(acts.rolls[0], want) {
 		t.Fatalf("sent %+v, want %+v", acts.rolls, want)
 	}
 }
@@ -258,11 +261,11 @@ func TestSpaceAndXSteerTheRollOnlyInTheNodesPane(t *testing.T) {
 	clock := &fakeClock{speed: 4}
 	m, acts := newNodeModel(t, src, func(o *Options) { o.Embedded = clock })
 	m = runNodes(m, append(toNodes, press("space"))...)
-	if len(acts.steers) != 1 || acts.steers[0] != RollPause || clock.paused {
+	if len(acts.steers) != 1 || acts.steers[0].Action != action.PauseRoll || acts.steers[0].ResumeRoll || clock.paused {
 		t.Fatalf("space in Nodes: steers %v, clock paused %v; want the roll paused, the clock running", acts.steers, clock.paused)
 	}
 	m = runNodes(m, press("n"))
-	if len(acts.steers) != 2 || acts.steers[1] != RollContinue {
+	if len(acts.steers) != 2 || acts.steers[1].Action != action.NextStep {
 		t.Fatalf("n: steers %v, want continue", acts.steers)
 	}
 	m = runNodes(m, press("x"))
@@ -270,7 +273,7 @@ func TestSpaceAndXSteerTheRollOnlyInTheNodesPane(t *testing.T) {
 		t.Fatalf("x in Nodes does not offer to stop the roll:\n%s", s)
 	}
 	m = runNodes(m, press("y"))
-	if acts.steers[len(acts.steers)-1] != RollStop {
+	if acts.steers[len(acts.steers)-1].Action != action.StopRoll {
 		t.Fatalf("steers %v, want stop last", acts.steers)
 	}
 	m = runNodes(m, press("tab"), press("space"), press("x"))

@@ -3,12 +3,14 @@ package ui
 import (
 	"time"
 
+	"rollscope/model/action"
 	"rollscope/themes"
+	"rollscope/ui/screen"
 )
 
 // Options configure a console.
 type Options struct {
-	// Cluster is where the views come from; a *model.Cluster in the
+	// Cluster is where the views come from; a *model.RCCluster in the
 	// product.
 	Cluster Source
 	// Namespace and Deployment select the rollout shown first. With no
@@ -29,9 +31,15 @@ type Options struct {
 	Embedded EmbeddedControls
 	// Keys overrides the default key map (see LoadKeyMap).
 	Keys *KeyMap
-	// Actions changes the cluster for the rollout keys; with none they
-	// stay disabled.
+	// Actions sends what the action keys ask for; with none every action
+	// key stays disabled.
 	Actions Actions
+	// RollDefaults are the roll dialog's starting values (--step) and what
+	// it says about the nodes a roll replaces.
+	RollDefaults action.RollDefaults
+	// Denied disables the actions the cluster will not allow, by action
+	// name, with the reason (see kube/access).
+	Denied map[action.Name]string
 	// AssumeYes sends an action without asking for y (--yes).
 	AssumeYes bool
 	// ReadOnly disables every key that would change the cluster and says
@@ -40,7 +48,31 @@ type Options struct {
 	// Record says set image records kubernetes.io/change-cause, for the
 	// confirmation to mention it (--record).
 	Record bool
-	// Denied disables actions the cluster will not allow, by action name
-	// ("set-image", "undo", ...), with the reason (see kube/access).
-	Denied map[string]string
 }
+
+// Actions is everything the console's keys send or ask before sending;
+// engine/perform implements it (see screen.Actions).
+type Actions = screen.Actions
+
+// Source is the console's picture of the cluster; model.RCCluster
+// satisfies it (see screen.Source).
+type Source = screen.Source
+
+// EmbeddedControls is the embedded cluster's virtual clock as the console
+// steers it. It is nil when watching a live cluster, whose clock is not ours
+// to change.
+type EmbeddedControls interface {
+	// Speed is how many virtual seconds pass per real second.
+	Speed() float64
+	SetSpeed(float64)
+	// Paused reports whether the virtual clock is stopped; SetPaused
+	// stops or restarts it without losing the speed.
+	Paused() bool
+	SetPaused(bool)
+}
+
+// Clock speeds the +/- keys step between.
+const (
+	minSpeed = 0.125
+	maxSpeed = 64
+)

@@ -11,7 +11,11 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"rollscope/model"
+	"rollscope/model/action"
 	"rollscope/themes"
+	"rollscope/ui/draw"
+	"rollscope/ui/overlays/rcdialog"
+	"rollscope/ui/screen"
 )
 
 // rcFixture is the mid-rollout fixture with a ReplicationController web
@@ -19,7 +23,11 @@ import (
 type rcFixture struct {
 	*fakeSource
 	views map[string]model.RCUpdateView
+	// actions are the timeline lines the console added.
+	actions []model.TimelineEntry
 }
+
+func (f *rcFixture) AddAction(_, _ string, e model.TimelineEntry) { f.actions = append(f.actions, e) }
 
 func (f *rcFixture) RCUpdate(ns, name string) (model.RCUpdateView, bool) {
 	v, ok := f.views[ns+"/"+name]
@@ -34,10 +42,10 @@ func rcMidUpdate() model.RCUpdateView {
 		Limits: model.RCLimits{Desired: 4, MaxSurge: 1, MinAvailable: 4},
 		Old: model.RCRow{Name: "web", Images: []string{"nginx:1.25"}, Desired: 2, Current: 2, Ready: 2, Available: 2,
 			Annotations: []string{"next-controller-id=web-6b54f9ff4f", "original-replicas=4"},
-			Pods:        pods("web-", "nodes-0", t0, model.PodReady, model.PodReady)},
+			Pods:        podRows("web-", "nodes-0", t0, model.PodReady, model.PodReady)},
 		Next: model.RCRow{Name: "web-6b54f9ff4f", Images: []string{"nginx:1.27"}, Desired: 3, Current: 3, Ready: 2, Available: 2,
 			Annotations: []string{"desired-replicas=4", "rollscope.dev/rename-to=web", "update-source-id=web:1f0c"},
-			Pods:        pods("web-6b54f9ff4f-", "nodes-1", t0, model.PodReady, model.PodReady, model.PodNotReady)},
+			Pods:        podRows("web-6b54f9ff4f-", "nodes-1", t0, model.PodReady, model.PodReady, model.PodNotReady)},
 		Surge:       model.Headroom{Used: 5, Limit: 5},
 		Unavailable: model.Headroom{Used: 0, Limit: 0},
 		Events: []model.TimelineEntry{
@@ -50,7 +58,7 @@ func rcMidUpdate() model.RCUpdateView {
 // rcSettled is web alone on nginx:1.25.
 func rcSettled() model.RCUpdateView {
 	return model.RCUpdateView{Namespace: "shop", Name: "web", Phase: model.RCPhaseDone, Desired: 4,
-		Old:   model.RCRow{Name: "web", Images: []string{"nginx:1.25"}, Desired: 4, Current: 4, Ready: 4, Available: 4, Pods: pods("web-", "nodes-0", t0, model.PodReady, model.PodReady, model.PodReady, model.PodReady)},
+		Old:   model.RCRow{Name: "web", Images: []string{"nginx:1.25"}, Desired: 4, Current: 4, Ready: 4, Available: 4, Pods: podRows("web-", "nodes-0", t0, model.PodReady, model.PodReady, model.PodReady, model.PodReady)},
 		Surge: model.Headroom{Used: 4, Limit: 5}}
 }
 
@@ -61,30 +69,32 @@ func newRCFixture(v model.RCUpdateView) *rcFixture {
 // fakeRCActions records what the view asks for.
 type fakeRCActions struct {
 	*fakeActions
-	planned  []RCUpdateInput
+	planned  []action.RCUpdateInput
 	started  []model.RCUpdateRequest
 	aborted  []string
 	planErr  error
 	startErr error
 }
 
-func (f *fakeRCActions) PlanRCUpdate(_ context.Context, _ string, in RCUpdateInput) (RCPlan, error) {
+func (f *fakeRCActions) PlanRCUpdate(_ context.Context, _ string, in action.RCUpdateInput) (action.RCPlan, error) {
 	f.planned = append(f.planned, in)
 	if f.planErr != nil {
-		return RCPlan{}, f.planErr
+		return action.RCPlan{}, f.planErr
 	}
-	return RCPlan{Request: model.RCUpdateRequest{Old: in.Name, Image: in.Image}, Next: "web-7d9c", Rename: true, Container: "nginx",
+	return action.RCPlan{Request: model.RCUpdateRequest{Old: in.Name, Image: in.Image}, Next: "web-7d9c", Rename: true, Container: "nginx",
 		FromImage: "nginx:1.25", Replicas: 4, Limits: model.RCLimits{Desired: 4, MaxSurge: 1, MinAvailable: 4}, UpdatePeriod: time.Minute}, nil
 }
 
-func (f *fakeRCActions) StartRCUpdate(_ context.Context, _ string, req model.RCUpdateRequest) error {
-	f.started = append(f.started, req)
-	return f.startErr
-}
-
-func (f *fakeRCActions) AbortRCUpdate(_ context.Context, _, name string) error {
-	f.aborted = append(f.aborted, name)
-	return nil
+func (f *fakeRCActions) Send(ctx context.Context, r action.Request) (string, error) {
+	switch r.Action {
+	case action.RCUpdate:
+		f.started = append(f.started, r.RCUpdate)
+		return "asked", f.startErr
+	case action.RCAbort:
+		f.aborted = append(f.aborted, r.Name)
+		return "asked", nil
+	}
+	return f.fakeActions.Send(ctx, r)
 }
 
 func newRCModel(t *testing.T, src Source, acts *fakeRCActions, w, h int) Model {
@@ -101,7 +111,7 @@ func newRCModel(t *testing.T, src Source, acts *fakeRCActions, w, h int) Model {
 func rcRun(m Model, msgs ...tea.Msg) Model {
 	return runFeeding(m, func(msg tea.Msg) bool {
 		switch msg.(type) {
-		case rcPlannedMsg, rcDoneMsg:
+		case rcdialog.Planned, screen.Sent:
 			return true
 		}
 		return false
@@ -125,7 +135,7 @@ func TestRCViewShowsBothControllers(t *testing.T) {
 			}
 		}
 		checkFits(t, m.Render(), sz.w, sz.h)
-		compareGolden(t, "rc-"+itoa(sz.w)+"x"+itoa(sz.h), ansi.Strip(m.Render())+"\n")
+		compareGolden(t, "rc-"+draw.Itoa(sz.w)+"x"+draw.Itoa(sz.h), ansi.Strip(m.Render())+"\n")
 		if m = send(m, press("esc")); strings.Contains(plain(m), "phase rollout") {
 			t.Error("esc did not go back to the deployment")
 		}
@@ -161,7 +171,7 @@ func TestRCImageDialogPlansThenSendsOnY(t *testing.T) {
 	m = rcRun(m, press("tab"), press("tab"), press("tab"), press("backspace"), press("backspace"))
 	m = rcRun(m, typed("5s")...)
 	m = rcRun(m, press("enter"))
-	if len(acts.planned) != 1 || acts.planned[0] != (RCUpdateInput{Name: "web", Image: "quay.io/nginx:1.27", MaxSurge: "1", MaxUnavailable: "0", UpdatePeriod: "5s"}) {
+	if len(acts.planned) != 1 || acts.planned[0] != (action.RCUpdateInput{Name: "web", Image: "quay.io/nginx:1.27", MaxSurge: "1", MaxUnavailable: "0", UpdatePeriod: "5s"}) {
 		t.Fatalf("planned %+v", acts.planned)
 	}
 	screen := plain(m)
@@ -196,7 +206,7 @@ func TestRCImageDialogShowsTheRefusal(t *testing.T) {
 	if m = rcRun(m, press("y")); len(acts.started) != 0 {
 		t.Errorf("y after a refusal sent %v", acts.started)
 	}
-	if m = rcRun(m, press("esc")); m.rc.dialog != nil || len(acts.started) != 0 {
+	if m = rcRun(m, press("esc")); m.rc.Typing() || len(acts.started) != 0 {
 		t.Error("esc did not cancel the dialog")
 	}
 }
@@ -247,7 +257,7 @@ func TestRCKeysOffWhenReadOnly(t *testing.T) {
 	m := send(New(opts), tea.WindowSizeMsg{Width: 80, Height: 24})
 	m = rcRun(m, openRC("web")...)
 	m = rcRun(m, press("x"), press("y"))
-	if len(acts.aborted) != 0 || m.rc.dialog != nil {
+	if len(acts.aborted) != 0 || m.rc.Typing() {
 		t.Errorf("x worked with --read-only")
 	}
 }
@@ -278,5 +288,51 @@ func TestRCViewOpensFirstWhenAsked(t *testing.T) {
 	}
 	if m = send(m, press("esc")); strings.Contains(plain(m), "phase rollout") {
 		t.Error("esc did not leave the view")
+	}
+}
+
+// An update and an abort go through the same runner as every other action:
+// the footer says what was sent and the timeline keeps a line of it.
+func TestRCRequestsAreOnTheTimeline(t *testing.T) {
+	acts := &fakeRCActions{fakeActions: oneContainer()}
+	src := newRCFixture(rcMidUpdate())
+	m := newRCModel(t, src, acts, 80, 24)
+	m = rcRun(m, openRC("web")...)
+	m = rcRun(m, press("x"), press("y"))
+	if len(src.actions) != 1 || src.actions[0].Object != "replicationcontroller/web" || src.actions[0].Message != "abort of rc/web: asked" {
+		t.Errorf("timeline got %+v, want one line for the abort of replicationcontroller/web", src.actions)
+	}
+	acts.startErr = errors.New("replicationcontroller web is being updated by someone else")
+	src.views["shop/web"] = rcSettled()
+	m = rcRun(m, model.Batch{}, press("i"))
+	m = rcRun(m, typed("nginx:1.27")...)
+	m = rcRun(m, press("enter"), press("y"))
+	if last := src.actions[len(src.actions)-1]; len(src.actions) != 2 || !last.Warning ||
+		last.Message != "rolling update of rc/web to nginx:1.27: failed — replicationcontroller web is being updated by someone else" {
+		t.Errorf("timeline got %+v, want the failed update as a warning", src.actions)
+	}
+	if !strings.Contains(plain(m), "✖ rolling update of rc/web to nginx:1.27: failed") {
+		t.Errorf("no failure in the footer:\n%s", plain(m))
+	}
+}
+
+// The view's keys follow the ReplicationController permissions, not the
+// deployment's: a denied rc-update says why and opens nothing, while a
+// denied set image leaves i working in the view.
+func TestRCKeysFollowTheirOwnPermissions(t *testing.T) {
+	open := func(denied map[action.Name]string) Model {
+		acts := &fakeRCActions{fakeActions: oneContainer()}
+		opts := Options{Cluster: newRCFixture(rcSettled()), Namespace: "shop", Deployment: "frontend", Theme: themes.Dark(),
+			Clock: fixedClock, Actions: acts, Denied: denied}
+		m := send(New(opts), tea.WindowSizeMsg{Width: 160, Height: 48})
+		return rcRun(m, append(openRC("web"), press("i"))...)
+	}
+	m := open(map[action.Name]string{action.SetImage: "not allowed: patch deployments.apps", action.Abort: "not allowed: update deployments.apps"})
+	if !m.rc.Typing() {
+		t.Errorf("a deployment denial turned the RC view's i off:\n%s", plain(m))
+	}
+	m = open(map[action.Name]string{action.RCUpdate: "not allowed: create replicationcontrollers"})
+	if m.rc.Typing() || !strings.Contains(plain(m), "rolling update (RC view): not allowed: create replicationcontrollers") {
+		t.Errorf("a denied rc-update does not say why:\n%s", plain(m))
 	}
 }

@@ -5,6 +5,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"rollscope/ui/draw"
 )
 
 // View draws the whole screen: exactly the terminal's height in lines, none
@@ -13,7 +15,7 @@ func (m Model) View() tea.View {
 	v := tea.NewView(m.Render())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
-	v.WindowTitle = "rollscope " + m.s.namespace + "/" + m.s.deployment
+	v.WindowTitle = "rollscope " + m.s.Namespace + "/" + m.s.Deployment
 	return v
 }
 
@@ -25,16 +27,10 @@ func (m Model) Render() string {
 	lines = append(lines, m.headerLines(w)...)
 	bodyH := max(h-len(lines)-1, 0)
 	switch {
-	case m.picker != nil && m.rcQueryLines(w) != nil:
-		lines = append(lines, m.rcQueryLines(w)...)
-	case m.picker != nil:
-		lines = append(lines, m.picker.view(m.s, w, bodyH)...)
-	case m.dialog != nil:
-		lines = append(lines, m.dialog.view(m.s, w, bodyH)...)
-	case m.showHelp:
-		lines = append(lines, m.helpLines(w, bodyH)...)
+	case m.overlay != nil:
+		lines = append(lines, viewLines(m.overlay.View())...)
 	case m.rc != nil:
-		lines = append(lines, m.rcLines(w, bodyH)...)
+		lines = append(lines, viewLines(m.rc.View())...)
 	default:
 		lines = append(lines, m.body(bodyH)...)
 	}
@@ -53,10 +49,18 @@ func (m Model) Render() string {
 	return strings.Join(lines, "\n")
 }
 
+// viewLines are a component's lines; none for an empty view.
+func viewLines(view string) []string {
+	if view == "" {
+		return nil
+	}
+	return strings.Split(view, "\n")
+}
+
 func (m *Model) body(bodyH int) []string {
 	grid := m.grid()
 	single := len(grid) == 1 && len(grid[0]) == 1
-	sep := m.s.styles.Separator.Render("│")
+	sep := m.s.Styles.Separator.Render("│")
 	out := make([]string, 0, bodyH)
 	for _, line := range grid {
 		rowH := line[0].h
@@ -99,25 +103,25 @@ func (m *Model) body(bodyH int) []string {
 }
 
 func (m *Model) paneTitle(f focus, w int) string {
-	st := m.s.styles
+	st := m.s.Styles
 	title := " " + f.String() + m.paneSubtitle(f) + " "
 	if f == m.focus {
-		return fit(st.PaneTitleFocus.Render(title), w)
+		return draw.Fit(st.PaneTitleFocus.Render(title), w)
 	}
-	return fit(st.PaneTitle.Render(title), w)
+	return draw.Fit(st.PaneTitle.Render(title), w)
 }
 
 // paneSubtitle says what a pane is showing when it is not obvious.
 func (m *Model) paneSubtitle(f focus) string {
 	switch f {
 	case focusPods:
-		if rs, ok := m.s.replicaSet(); ok {
-			return " of " + rs.Name + " (" + itoa(len(rs.Pods)) + ")"
+		if rs, ok := m.s.ReplicaSet(); ok {
+			return " of " + rs.Name + " (" + draw.Itoa(len(rs.Pods)) + ")"
 		}
 	case focusNodes:
-		return " (" + itoa(len(m.s.nodes)) + ")"
+		return " (" + draw.Itoa(len(m.s.Nodes)) + ")"
 	case focusHistory:
-		if hp, ok := m.panes[focusHistory].(*historyPane); ok && hp.diffOpen() {
+		if m.history.DiffOpen() {
 			return " · diff"
 		}
 	}
@@ -127,7 +131,7 @@ func (m *Model) paneSubtitle(f focus) string {
 // tabStrip names every pane, the focused one highlighted, when only one
 // pane fits.
 func (m *Model) tabStrip(w int) string {
-	st := m.s.styles
+	st := m.s.Styles
 	parts := make([]string, 0, paneCount)
 	for f := focus(0); f < paneCount; f++ {
 		name := f.String()
@@ -137,30 +141,21 @@ func (m *Model) tabStrip(w int) string {
 			parts = append(parts, st.PaneTitle.Render(name))
 		}
 	}
-	return fit(" "+strings.Join(parts, st.Separator.Render(" │ ")), w)
+	return draw.Fit(" "+strings.Join(parts, st.Separator.Render(" │ ")), w)
 }
 
-// footer is the toast when there is one, else the focused pane's keys and
-// the global ones.
+// footer is the toast when there is one, else the overlay's keys, else the
+// focused pane's keys and the global ones.
 func (m *Model) footer(w int) string {
-	st := m.s.styles
-	if m.toast != "" {
-		return fit(st.Warn.Render(" "+m.toast), w)
-	}
-	if m.dialog != nil {
-		return fit(st.HelpDesc.Render(" "+m.dialog.hint(m.assumeYes)), w)
+	st := m.s.Styles
+	if m.s.Toast != "" {
+		return draw.Fit(st.Warn.Render(" "+m.s.Toast), w)
 	}
 	var bindings []key.Binding
-	switch {
-	case m.picker != nil:
-		bindings = []key.Binding{
-			key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "show")),
-			key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
-		}
-	case m.showHelp:
-		bindings = []key.Binding{m.keys.Back, m.keys.Down}
-	default:
-		bindings = append(m.panes[m.focus].KeyMap().ShortHelp(), m.keys.ShortHelp()...)
+	if m.overlay != nil {
+		bindings = m.overlay.KeyMap().ShortHelp()
+	} else {
+		bindings = append(m.panes[m.focus].KeyMap().ShortHelp(), m.s.Keys.ShortHelp()...)
 	}
 	parts := make([]string, 0, len(bindings))
 	for _, b := range bindings {
@@ -169,5 +164,5 @@ func (m *Model) footer(w int) string {
 		}
 		parts = append(parts, st.HelpKey.Render(b.Help().Key)+" "+st.HelpDesc.Render(b.Help().Desc))
 	}
-	return fit(" "+strings.Join(parts, st.Muted.Render(" · ")), w)
+	return draw.Fit(" "+strings.Join(parts, st.Muted.Render(" · ")), w)
 }

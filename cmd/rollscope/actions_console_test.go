@@ -1,25 +1,10 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/kubernetes/fake"
-	clienttesting "k8s.io/client-go/testing"
-
-	"rollscope/ui"
 )
 
 // quietCanary is the canary scenario without scripted actions: the test
@@ -152,117 +137,4 @@ func TestConsoleReadOnlySaysSo(t *testing.T) {
 	c.waitFor("READ-ONLY")
 	c.keys("p")
 	c.waitFor("read-only: rollscope was started with --read-only")
-}
-
-// clusterActions refuses bad input before any request is sent.
-func TestClusterActionsRefuseBadInputBeforeSending(t *testing.T) {
-	replicas := int32(2)
-	d := &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"},
-		Spec: appsv1.DeploymentSpec{Replicas: &replicas,
-			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
-				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: "a:1"}}},
-			}},
-	}
-	base := ui.ActionRequest{Namespace: "default", Deployment: "web"}
-	with := func(edit func(*ui.ActionRequest)) ui.ActionRequest { r := base; edit(&r); return r }
-	cases := []struct {
-		name string
-		req  ui.ActionRequest
-		want string
-	}{
-		{"empty image", with(func(r *ui.ActionRequest) { r.Kind, r.Container = ui.ActSetImage, "app" }), "the image is empty"},
-		{"malformed image", with(func(r *ui.ActionRequest) { r.Kind, r.Container, r.Image = ui.ActSetImage, "app", "a::1" }), "not a valid reference"},
-		{"unknown container", with(func(r *ui.ActionRequest) { r.Kind, r.Container, r.Image = ui.ActSetImage, "db", "a:2" }), `no container "db"`},
-		{"negative replicas", with(func(r *ui.ActionRequest) { r.Kind, r.Replicas = ui.ActScale, -1 }), "0 or more"},
-		{"huge replicas", with(func(r *ui.ActionRequest) { r.Kind, r.Replicas = ui.ActScale, 1<<30 }), "more than rollscope will set"},
-		{"env name with =", with(func(r *ui.ActionRequest) { r.Kind, r.Container, r.Env = ui.ActSetEnv, "app", "=x" }), "the variable name is empty"},
-		{"env name not ASCII", with(func(r *ui.ActionRequest) { r.Kind, r.Container, r.Env = ui.ActSetEnv, "app", "GRÖSSE=1" }), "not a valid environment variable name"},
-		{"missing revision", with(func(r *ui.ActionRequest) { r.Kind, r.Revision = ui.ActUndo, 9 }), "unable to find specified revision 9"},
-		{"revision 0", with(func(r *ui.ActionRequest) { r.Kind = ui.ActUndo }), "revision 0 does not exist"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			c := fake.NewSimpleClientset(d.DeepCopy())
-			a := &clusterActions{client: c, record: true, now: time.Now}
-			_, err := a.Do(context.Background(), tc.req)
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("error %v, want one saying %q", err, tc.want)
-			}
-			for _, act := range c.Actions() {
-				if v := act.GetVerb(); v != "get" && v != "list" {
-					t.Fatalf("a refused action sent %s", v)
-				}
-			}
-		})
-	}
-}
-
-// An engine refusal to do nothing reaches the console as ErrNothingToDo.
-func TestClusterActionsNothingToDo(t *testing.T) {
-	replicas := int32(1)
-	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"},
-		Spec: appsv1.DeploymentSpec{Replicas: &replicas, Paused: true}}
-	a := &clusterActions{client: fake.NewSimpleClientset(d), now: time.Now}
-	_, err := a.Do(context.Background(), ui.ActionRequest{Kind: ui.ActPause, Namespace: "default", Deployment: "web"})
-	if !errors.Is(err, ui.ErrNothingToDo) || !strings.Contains(err.Error(), "already paused") {
-		t.Fatalf("error %v, want ErrNothingToDo saying already paused", err)
-	}
-}
-
-// An undo that resumes first and then fails pauses the deployment again:
-// a failed action leaves the cluster as it was. A missing revision is
-// refused before the resume.
-func TestResumeFirstUndoThatFailsPausesAgain(t *testing.T) {
-	d, one := undoFixture()
-	c := fake.NewSimpleClientset(d, one)
-	c.PrependReactor("patch", "deployments", func(act clienttesting.Action) (bool, runtime.Object, error) {
-		if act.(clienttesting.PatchAction).GetPatchType() == types.JSONPatchType {
-			return true, nil, apierrors.NewForbidden(schema.GroupResource{Group: "apps", Resource: "deployments"}, "web", errors.New("no"))
-		}
-		return false, nil, nil
-	})
-	a := &clusterActions{client: c, now: time.Now}
-	_, err := a.Do(context.Background(), ui.ActionRequest{Kind: ui.ActUndo, Namespace: "default", Deployment: "web", Revision: 1, ResumeFirst: true})
-	if err == nil || !strings.Contains(err.Error(), "forbidden") || !strings.Contains(err.Error(), "paused it again") {
-		t.Fatalf("error %v", err)
-	}
-	got, err := c.AppsV1().Deployments("default").Get(context.Background(), "web", metav1.GetOptions{})
-	if err != nil || !got.Spec.Paused {
-		t.Fatalf("after the failed undo the deployment is paused=%v (%v), want paused as before", got.Spec.Paused, err)
-	}
-
-	c = fake.NewSimpleClientset(d, one)
-	a = &clusterActions{client: c, now: time.Now}
-	_, err = a.Do(context.Background(), ui.ActionRequest{Kind: ui.ActUndo, Namespace: "default", Deployment: "web", Revision: 4, ResumeFirst: true})
-	if err == nil || !strings.Contains(err.Error(), "unable to find specified revision 4") {
-		t.Fatalf("error %v", err)
-	}
-	for _, act := range c.Actions() {
-		if act.GetVerb() == "patch" {
-			t.Fatalf("an undo to a missing revision sent %v", act)
-		}
-	}
-}
-
-// undoFixture is a paused deployment on a:2 with revision 1 (a:1) kept.
-func undoFixture() (*appsv1.Deployment, *appsv1.ReplicaSet) {
-	replicas := int32(1)
-	yes := true
-	tpl := func(img string) corev1.PodTemplateSpec {
-		return corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
-			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: img}}}}
-	}
-	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default", UID: "d"},
-		Spec: appsv1.DeploymentSpec{Replicas: &replicas, Paused: true, Template: tpl("a:2"),
-			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}}}
-	one := &appsv1.ReplicaSet{
-		ObjectMeta: metav1.ObjectMeta{Name: "web-1", Namespace: "default", UID: "r", Labels: map[string]string{"app": "web"},
-			Annotations:     map[string]string{"deployment.kubernetes.io/revision": "1"},
-			OwnerReferences: []metav1.OwnerReference{{Kind: "Deployment", Name: "web", UID: "d", Controller: &yes}}},
-		Spec: appsv1.ReplicaSetSpec{Replicas: &replicas, Template: tpl("a:1")},
-	}
-	return d, one
 }

@@ -17,6 +17,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"rollscope/engine/embedded"
+	"rollscope/engine/live"
 	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
 	"rollscope/kube/connect"
@@ -37,7 +38,6 @@ type rootFlags struct {
 	plain    bool
 	conn     *connect.Flags
 	acts     actionFlags
-	nodes    nodeFlags
 }
 
 // addConsole registers the console's flags on root and returns its run
@@ -54,7 +54,6 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 	fs.BoolVar(&f.plain, "plain", false, "print status lines instead of the console (the default when stdout is not a terminal)")
 	f.conn.AddTo(fs)
 	f.acts.addTo(fs)
-	f.nodes.addTo(fs)
 	return func(cmd *cobra.Command, args []string) error {
 		open, err := targetArg(args)
 		if err != nil {
@@ -136,11 +135,10 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, open 
 		Context:    "embedded",
 		Theme:      theme,
 		Clock:      clock.Now,
-		Embedded:   &simControls{clock: clock, runner: cl.Runner, speed: f.speed},
+		Embedded:   sim.NewControls(cl.Runner, f.speed),
 		Keys:       keys,
 	}
-	f.acts.apply(&opts, api.Client(), clock.Now)
-	f.nodes.apply(&opts, api.Client(), clock.Now, false)
+	f.acts.apply(&opts, api.Client(), clock.Now, false)
 	return runConsole(ctx, api.Client(), opts, clock)
 }
 
@@ -160,12 +158,10 @@ func runLive(ctx context.Context, f *rootFlags, open target, theme themes.Theme,
 		Theme:      theme,
 		Keys:       keys,
 	}
-	f.acts.apply(&opts, conn.Client, time.Now)
-	f.nodes.apply(&opts, conn.Client, time.Now, true)
+	f.acts.apply(&opts, conn.Client, time.Now, true)
 	f.acts.checkAccess(ctx, &opts, conn.Client, conn.Namespace)
-	f.nodes.checkNodeAccess(ctx, &opts, conn.Client)
 	if !f.acts.readOnly {
-		stop, err := startLiveControllers(ctx, conn.Client)
+		stop, err := live.StartConsoleControllers(ctx, conn.Client)
 		if err != nil {
 			return err
 		}

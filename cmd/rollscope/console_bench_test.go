@@ -23,10 +23,10 @@ import (
 	"rollscope/ui"
 )
 
-// watchUntilSynced runs the bridge into a model.Cluster until the first
+// watchUntilSynced runs the bridge into a model.RCCluster until the first
 // synced batch has been applied, and returns the console model.
-func watchUntilSynced(b *testing.B, ctx context.Context, client kubernetes.Interface, ns string, clk interface{ Now() time.Time }) (*model.Cluster, tea.Model) {
-	cluster := model.NewCluster()
+func watchUntilSynced(b *testing.B, ctx context.Context, client kubernetes.Interface, ns string, clk interface{ Now() time.Time }) (*model.RCCluster, tea.Model) {
+	cluster := model.NewRCCluster()
 	batches := make(chan model.Batch, 64)
 	br := watch.New(client, watch.Scope{Namespace: ns}, nil, func(bt model.Batch) { batches <- bt }, watch.Options{})
 	go func() { _ = br.Run(ctx) }()

@@ -43,12 +43,12 @@ func scenarioScreen(t *testing.T, name string, at time.Duration, w, h int, keys 
 	if _, err := cl.Run(context.Background(), at); err != nil {
 		t.Fatal(err)
 	}
-	cluster := model.NewCluster()
+	cluster := model.NewRCCluster()
 	cluster.Apply(model.Batch{At: clock.Now(), Objects: cachedObjects(cl), Watch: model.WatchStatus{Synced: true, Connected: true}})
 	var m tea.Model = ui.New(ui.Options{
 		Cluster: cluster, Namespace: sc.Namespace, Context: "embedded",
 		Theme: themes.NoColor(), Clock: clock.Now,
-		Embedded: &simControls{clock: clock, runner: cl.Runner, speed: 10},
+		Embedded: sim.NewControls(cl.Runner, 10),
 	})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	for _, k := range keys {

@@ -1,0 +1,226 @@
+// Package draw is how every line of the console is drawn: cut or padded to
+// exactly its width (so panes never wrap into each other), wrapped, laid out
+// in columns, coloured with pre-split paints; the scrolling row list with its
+// render cache; the pod glyphs and the headroom bar.
+package draw
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Fit makes s exactly w cells wide: cut with "…" when too long, padded with
+// spaces when short. Every line the console prints goes through it, which
+// is what keeps panes from wrapping into each other.
+func Fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	n := ansi.StringWidth(s)
+	if n > w {
+		s = ansi.Truncate(s, w, "…")
+		n = ansi.StringWidth(s)
+	}
+	if n < w {
+		s += strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+// FitRight is Fit with the text against the right edge, for numbers.
+func FitRight(s string, w int) string {
+	n := ansi.StringWidth(s)
+	if n >= w {
+		return Fit(s, w)
+	}
+	return strings.Repeat(" ", w-n) + s
+}
+
+// Paint is a style split into the escape codes before and after its text,
+// so hot paths (glyphs, table cells) colour text by concatenation instead of
+// a full lipgloss render per cell.
+type Paint struct{ pre, post string }
+
+func NewPaint(st lipgloss.Style) Paint {
+	const mark = "\x00"
+	out := st.Render(mark)
+	i := strings.Index(out, mark)
+	if i < 0 {
+		return Paint{}
+	}
+	return Paint{pre: out[:i], post: out[i+len(mark):]}
+}
+
+// On colours s.
+func (p Paint) On(s string) string {
+	if s == "" || (p.pre == "" && p.post == "") {
+		return s
+	}
+	return p.pre + s + p.post
+}
+
+// Age is a kubectl-like short age: 45s, 12m, 5h, 3d.
+func Age(now, t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	d := now.Sub(t)
+	switch {
+	case d < 0:
+		return "0s"
+	case d < 2*time.Minute:
+		return strconv.Itoa(int(d/time.Second)) + "s"
+	case d < 2*time.Hour:
+		return strconv.Itoa(int(d/time.Minute)) + "m"
+	case d < 48*time.Hour:
+		return strconv.Itoa(int(d/time.Hour)) + "h"
+	default:
+		return strconv.Itoa(int(d/(24*time.Hour))) + "d"
+	}
+}
+
+// Column is one column of a table row: a fixed width, or flexible (Width
+// 0) sharing what the fixed ones leave, never narrower than Min.
+type Column struct {
+	Title string
+	Width int
+	Min   int
+	Right bool
+}
+
+// Columns resolves the widths for a total width. Columns are listed
+// by importance: the flexible ones keep their minimum, fixed ones are added
+// left to right while they fit, and the first that does not fit is dropped
+// with everything after it (width 0).
+func Columns(cols []Column, total int) []int {
+	widths := make([]int, len(cols))
+	// Every column but the first is preceded by a space.
+	used, flex := -1, 0
+	for _, c := range cols {
+		if c.Width == 0 {
+			flex++
+			used += c.Min + 1
+		}
+	}
+	for i, c := range cols {
+		if c.Width == 0 {
+			continue
+		}
+		if used+c.Width+1 > total {
+			break
+		}
+		widths[i] = c.Width
+		used += c.Width + 1
+	}
+	if flex > 0 {
+		share := max((total-used)/flex, 0)
+		for i, c := range cols {
+			if c.Width == 0 {
+				widths[i] = c.Min + share
+			}
+		}
+	}
+	return widths
+}
+
+// Row joins cells into one line of the given column widths.
+func Row(widths []int, cols []Column, cells []string, total int) string {
+	var b strings.Builder
+	for i, w := range widths {
+		if w == 0 || i >= len(cells) {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		if cols[i].Right {
+			b.WriteString(FitRight(cells[i], w))
+		} else {
+			b.WriteString(Fit(cells[i], w))
+		}
+	}
+	return Fit(b.String(), total)
+}
+
+// HeaderRow is the row of the columns' titles.
+func HeaderRow(widths []int, cols []Column, total int) string {
+	cells := make([]string, len(cols))
+	for i, c := range cols {
+		cells[i] = c.Title
+	}
+	return Row(widths, cols, cells, total)
+}
+
+// Itoa writes a whole number in decimal.
+func Itoa[T ~int | ~int32 | ~int64](n T) string { return strconv.FormatInt(int64(n), 10) }
+
+// WidthOf is how many cells s takes on screen.
+func WidthOf(s string) int { return ansi.StringWidth(s) }
+
+// OrDash is s, or "-" when it is empty.
+func OrDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// Wrap breaks text into lines of at most w cells at spaces; a word longer
+// than w is left whole for Fit to cut.
+func Wrap(text string, w int) []string {
+	if w <= 0 {
+		return []string{text}
+	}
+	var out []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		switch {
+		case line == "":
+			line = word
+		case WidthOf(line)+1+WidthOf(word) <= w:
+			line += " " + word
+		default:
+			out = append(out, line)
+			line = word
+		}
+	}
+	return append(out, line)
+}
+
+// Lines builds a view of at most H lines, each exactly W cells wide.
+type Lines struct {
+	W, H int
+	out  []string
+}
+
+// Add adds lines, each cut or padded to the width.
+func (l *Lines) Add(lines ...string) {
+	for _, s := range lines {
+		l.out = append(l.out, Fit(s, l.W))
+	}
+}
+
+// Wrap adds text wrapped to the width in style: the first line starts with
+// indent, the others with as many spaces, so reasons and plans keep their
+// point instead of being cut off.
+func (l *Lines) Wrap(style func(...string) string, indent, text string) {
+	for _, line := range Wrap(text, l.W-len([]rune(indent))) {
+		l.Add(style(indent + line))
+		indent = strings.Repeat(" ", len([]rune(indent)))
+	}
+}
+
+// Full reports whether the view has all its lines.
+func (l *Lines) Full() bool { return len(l.out) >= l.H }
+
+// String is the view: its first H lines.
+func (l *Lines) String() string {
+	if len(l.out) > l.H {
+		l.out = l.out[:max(l.H, 0)]
+	}
+	return strings.Join(l.out, "\n")
+}

@@ -1,0 +1,134 @@
+// Package help is the `?` overlay, generated from the key map: every key in
+// its group, the disabled ones with the reason, and the pod glyph legend,
+// in as many columns as the width allows.
+package help
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"rollscope/ui/draw"
+	"rollscope/ui/keys"
+	"rollscope/ui/screen"
+)
+
+// Help is the overlay.
+type Help struct {
+	s      *screen.Screen
+	w, h   int
+	offset int
+}
+
+// New opens the overlay at its top.
+func New(s *screen.Screen) *Help { return &Help{s: s} }
+
+// SetSize sizes the overlay to the body.
+func (o *Help) SetSize(w, h int) { o.w, o.h = w, h }
+
+// KeyMap is the overlay's keys, for the footer.
+func (o *Help) KeyMap() help.KeyMap { return keys.Pane{o.s.Keys.Back, o.s.Keys.Down} }
+
+// Update scrolls with ↑/↓ and the mouse wheel; ? and esc close it. Nothing
+// is typed here, so q quits as it does over the panes.
+func (o *Help) Update(msg tea.Msg) (screen.Overlay, tea.Cmd) {
+	k := o.s.Keys
+	switch msg := msg.(type) {
+	case tea.MouseWheelMsg:
+		o.scroll(msg.Button == tea.MouseWheelDown)
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, k.Quit):
+			return o, tea.Quit
+		case key.Matches(msg, k.Help), key.Matches(msg, k.Back):
+			return nil, nil
+		case key.Matches(msg, k.Up):
+			o.scroll(false)
+		case key.Matches(msg, k.Down):
+			o.scroll(true)
+		}
+	}
+	return o, nil
+}
+
+func (o *Help) scroll(down bool) {
+	last := max(len(o.text())-o.h, 0)
+	if down {
+		o.offset = min(o.offset+1, last)
+	} else {
+		o.offset = max(o.offset-1, 0)
+	}
+}
+
+// View is the part of the text that fits, from the scroll offset.
+func (o *Help) View() string {
+	if o.h <= 0 {
+		return ""
+	}
+	all := o.text()
+	o.offset = min(o.offset, max(len(all)-o.h, 0))
+	end := min(o.offset+o.h, len(all))
+	out := make([]string, 0, o.h)
+	for _, l := range all[o.offset:end] {
+		out = append(out, draw.Fit(l, o.w))
+	}
+	return strings.Join(out, "\n")
+}
+
+// text lays the groups out in as many columns as the width allows.
+func (o *Help) text() []string {
+	st := o.s.Styles
+	km := o.s.Keys
+	const colW = 52
+	var blocks [][]string
+	for _, g := range km.Groups() {
+		block := []string{st.Accent.Render(g.Title)}
+		for i, b := range g.Bindings {
+			line := draw.Fit(st.HelpKey.Render(b.Help().Key), 12) + st.HelpDesc.Render(b.Help().Desc)
+			if reason := km.DisabledReason(g.Names[i]); reason != "" {
+				line = draw.Fit(b.Help().Key, 12) + b.Help().Desc + " — " + reason
+				line = st.HelpOff.Render(line)
+			}
+			block = append(block, line)
+		}
+		blocks = append(blocks, append(block, ""))
+	}
+	legend := []string{st.Accent.Render("Pods")}
+	for s := range draw.PodGlyphs {
+		legend = append(legend, "  "+o.s.Paints.Pod[s].On(draw.PodGlyphs[s])+"  "+draw.PodStateNames[s])
+	}
+	blocks = append(blocks, legend)
+
+	cols := max(min(o.w/colW, len(blocks)), 1)
+	columns := make([][]string, cols)
+	for _, b := range blocks {
+		shortest := 0
+		for c := range columns {
+			if len(columns[c]) < len(columns[shortest]) {
+				shortest = c
+			}
+		}
+		columns[shortest] = append(columns[shortest], b...)
+	}
+	height := 0
+	for _, c := range columns {
+		height = max(height, len(c))
+	}
+	cw := o.w / cols
+	out := make([]string, 0, height+1)
+	out = append(out, st.AppTitle.Render(" keys")+st.Muted.Render("  (esc or ? to close, ↑/↓ to scroll)"))
+	for i := 0; i < height; i++ {
+		var b strings.Builder
+		for c := range columns {
+			cell := ""
+			if i < len(columns[c]) {
+				cell = columns[c][i]
+			}
+			b.WriteString(draw.Fit(" "+cell, cw))
+		}
+		out = append(out, b.String())
+	}
+	return out
+}

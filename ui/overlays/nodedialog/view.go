@@ -1,0 +1,189 @@
+package nodedialog
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+
+	"rollscope/model/action"
+	"rollscope/ui/draw"
+	"rollscope/ui/keys"
+)
+
+// View draws the dialog in place of the panes: the form, the drain
+// preview, and at the confirmation what will be sent.
+func (d *Dialog) View() string {
+	w, h := d.w, d.h
+	if h <= 0 {
+		return ""
+	}
+	st := d.s.Styles
+	v := draw.Lines{W: w, H: h}
+	v.Add(st.Accent.Render(" " + d.heading()))
+	if gone := d.gone(); len(gone) > 0 {
+		v.Wrap(st.Bad.Render, " ✖ ", strings.Join(gone, ", ")+" no longer exists (deleted or replaced while this dialog was open): nothing will be sent — esc and pick a node again")
+	}
+	for i, f := range d.fields {
+		value := f.text
+		if f.toggle {
+			value = "[ ]"
+			if f.on {
+				value = "[x]"
+			}
+		} else if i == d.cursor && !d.confirming {
+			value += "█"
+		}
+		line := fmt.Sprintf("   %-22s %-12s %s", f.label, value, f.hint)
+		if i == d.cursor && !d.confirming {
+			v.Add(st.Selected.Render(draw.Fit(line, w)))
+		} else {
+			v.Add(st.Text.Render(line))
+		}
+	}
+	if d.problem != "" {
+		v.Wrap(st.Bad.Render, " ✖ ", d.problem)
+	}
+	if d.confirming {
+		if d.kind == action.StopRoll {
+			v.Add(st.Text.Render(" will write rollscope.dev/roll-state: stopped on the group's nodes"))
+		} else {
+			v.Add(st.Text.Render(" will send the same as:"))
+		}
+		for _, c := range d.kubectl() {
+			v.Wrap(st.Accent.Render, "   ", c)
+		}
+		for _, p := range d.planLines() {
+			v.Wrap(st.Text.Render, "   ", p)
+		}
+	}
+	if d.kind == action.Drain {
+		d.previewLines(&v)
+	}
+	return v.String()
+}
+
+// heading names the dialog.
+func (d *Dialog) heading() string {
+	nodes := strings.Join(d.nodes, ", ")
+	switch d.kind {
+	case action.Cordon:
+		return "Cordon · " + nodes
+	case action.Uncordon:
+		return "Uncordon · " + nodes
+	case action.Drain:
+		return "Drain · " + nodes
+	case action.RollGroup:
+		return fmt.Sprintf("Roll node group %s · %d of %d nodes outdated", d.group, d.roll.Outdated, d.roll.Size)
+	case action.StopRoll:
+		return "Stop the roll · group " + d.group
+	}
+	return "Node action"
+}
+
+// kubectl is what the request amounts to, as commands an operator knows.
+func (d *Dialog) kubectl() []string {
+	switch d.kind {
+	case action.Cordon, action.Uncordon:
+		return []string{d.request().Kubectl()}
+	case action.Drain:
+		out := make([]string, 0, len(d.nodes))
+		for _, n := range d.nodes {
+			out = append(out, d.drain.Kubectl(n))
+		}
+		return out
+	case action.RollGroup:
+		c := "kops rolling-update cluster --instance-group " + d.group + " --yes"
+		if d.roll.MaxSurge != "" {
+			c += " --max-surge " + d.roll.MaxSurge
+		}
+		if d.roll.MaxUnavailable != "" {
+			c += " --max-unavailable " + d.roll.MaxUnavailable
+		}
+		if d.roll.Interval > 0 {
+			c += " --node-interval " + d.roll.Interval.String()
+		}
+		if d.roll.Step {
+			c += " --interactive"
+		}
+		return []string{c}
+	}
+	return nil
+}
+
+// planLines say what happens after y.
+func (d *Dialog) planLines() []string {
+	switch d.kind {
+	case action.Cordon:
+		return []string{"marks the nodes unschedulable: running pods stay, new pods go elsewhere"}
+	case action.Uncordon:
+		return []string{"marks the nodes schedulable again"}
+	case action.Drain:
+		return []string{"cordons, then evicts through the Eviction API (retried every 5 s while a PodDisruptionBudget refuses); a refused or timed-out drain leaves the node cordoned and says why"}
+	case action.RollGroup:
+		out := []string{d.plan}
+		defaults := d.defaults
+		switch {
+		case !defaults.Live:
+			out = append(out, "per node: cordon → drain → the group replaces it with the current spec → wait the interval → validate")
+		case defaults.DeleteNodes:
+			out = append(out, "per node: cordon → drain → delete the Node object (--delete-nodes) → wait the interval → validate; your own machinery must bring the replacement")
+		default:
+			out = append(out, "per node: cordon → drain → leave it cordoned for your own machinery to replace (no --delete-nodes) → validate, waiting for the replacement capacity")
+		}
+		if d.roll.Step {
+			out = append(out, "stepped: waits after every node until n")
+		}
+		return out
+	case action.StopRoll:
+		return []string{"drains in flight are cancelled and their nodes stay cordoned; drained nodes stay cordoned; the other nodes are left alone"}
+	}
+	return nil
+}
+
+// previewLines say what the drain will do to each node's pods.
+func (d *Dialog) previewLines(v *draw.Lines) {
+	st := d.s.Styles
+	switch {
+	case d.previewErr != "":
+		v.Wrap(st.Bad.Render, " cannot preview: ", d.previewErr)
+		return
+	case !d.previewed:
+		v.Wrap(st.Muted.Render, " ", "reading the pods and PodDisruptionBudgets of the node …")
+		return
+	}
+	for _, n := range d.nodes {
+		p := d.previews[n]
+		head := fmt.Sprintf(" %s: evicts %d pods", n, len(p.Evict))
+		if d.drain.DisableEviction || d.fields[drainDisableEviction].on {
+			head = fmt.Sprintf(" %s: deletes %d pods (eviction disabled: no PodDisruptionBudget is asked)", n, len(p.Evict))
+		}
+		v.Wrap(st.Text.Render, "", head)
+		if len(p.Evict) > 0 {
+			v.Wrap(st.Muted.Render, "   ", strings.Join(p.Evict, " "))
+		}
+		for _, b := range p.Budgets {
+			v.Wrap(st.Text.Render, "   ", b)
+		}
+		for _, b := range p.Blocked {
+			v.Wrap(st.Warn.Render, "   will wait: ", b)
+		}
+		for _, g := range p.Warnings {
+			v.Wrap(st.Muted.Render, "   ", g.Message+": "+strings.Join(g.Pods, ", "))
+		}
+		for _, g := range p.Refusals {
+			v.Wrap(st.Bad.Render, "   refused: ", "cannot delete "+g.Message+": "+strings.Join(g.Pods, ", "))
+		}
+	}
+}
+
+// KeyMap is the dialog's own keys, for the footer.
+func (d *Dialog) KeyMap() help.KeyMap {
+	switch {
+	case d.confirming:
+		return keys.Hints("y", "send", "n/esc", "cancel")
+	case d.s.AssumeYes:
+		return keys.Hints("↑/↓", "field", "space", "toggle", "type", "to edit", "enter", "send (--yes)", "esc", "cancel")
+	}
+	return keys.Hints("↑/↓", "field", "space", "toggle", "type", "to edit", "enter", "next", "esc", "cancel")
+}

@@ -1,0 +1,211 @@
+// Package picker is the overlay that chooses what the console shows: `:`
+// takes a name (`:frontend`, `:deploy frontend`, `:deploy/frontend`, or
+// `:rc NAME` for a ReplicationController's rolling update view), `/`
+// filters the deployments as you type. Either way the matching deployments
+// are listed and ↑/↓ pick one.
+package picker
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+
+	"rollscope/model"
+	"rollscope/ui/draw"
+	"rollscope/ui/keys"
+	"rollscope/ui/screen"
+)
+
+// Picker is the overlay.
+type Picker struct {
+	s       *screen.Screen
+	w, h    int
+	mode    rune // ':' or '/'
+	query   string
+	all     []model.DeploymentSummary
+	matches []model.DeploymentSummary
+	rows    draw.List
+}
+
+// New opens the picker in mode ':' or '/' on the deployments of the
+// namespace shown, the one shown under the cursor.
+func New(s *screen.Screen, mode rune) *Picker {
+	var all []model.DeploymentSummary
+	for _, d := range s.Src.Deployments() {
+		if s.Namespace == "" || d.Namespace == s.Namespace {
+			all = append(all, d)
+		}
+	}
+	p := &Picker{s: s, mode: mode, all: all}
+	p.filter()
+	for i, d := range p.matches {
+		if d.Name == s.Deployment {
+			p.rows.Cursor = i
+		}
+	}
+	return p
+}
+
+// name is the deployment name in the query, without the resource prefix.
+func (p *Picker) name() string {
+	q := strings.TrimSpace(p.query)
+	for _, prefix := range []string{"deploy/", "deploy ", "deployment/", "deployment "} {
+		if strings.HasPrefix(q, prefix) {
+			return strings.TrimSpace(q[len(prefix):])
+		}
+	}
+	if q == "deploy" || q == "deployment" {
+		return ""
+	}
+	return q
+}
+
+// rcName reads `:rc NAME`, `:rc/NAME` and the long spellings from the
+// query.
+func (p *Picker) rcName() (string, bool) {
+	if p.mode != ':' {
+		return "", false
+	}
+	q := strings.TrimSpace(p.query)
+	for _, prefix := range []string{"rc/", "rc ", "replicationcontroller/", "replicationcontroller ", "replicationcontrollers/"} {
+		if strings.HasPrefix(q, prefix) {
+			return strings.TrimSpace(q[len(prefix):]), true
+		}
+	}
+	return "", false
+}
+
+func (p *Picker) filter() {
+	needle := strings.ToLower(p.name())
+	p.matches = p.matches[:0]
+	for _, d := range p.all {
+		if strings.Contains(strings.ToLower(d.Name), needle) {
+			p.matches = append(p.matches, d)
+		}
+	}
+	p.rows.Clamp(len(p.matches))
+}
+
+// pick is the deployment enter chooses: an exact name wins, else the
+// highlighted match.
+func (p *Picker) pick() (model.DeploymentSummary, bool) {
+	name := p.name()
+	for _, d := range p.all {
+		if d.Name == name {
+			return d, true
+		}
+	}
+	if len(p.matches) == 0 {
+		return model.DeploymentSummary{}, false
+	}
+	p.rows.Clamp(len(p.matches))
+	return p.matches[p.rows.Cursor], true
+}
+
+// SetSize sizes the picker to the body.
+func (p *Picker) SetSize(w, h int) { p.w, p.h = w, h; p.rows.Height = h - 1 }
+
+// KeyMap is the picker's keys, for the footer.
+func (p *Picker) KeyMap() help.KeyMap { return keys.Hints("enter", "show", "esc", "cancel") }
+
+// Update edits the query; enter asks the console to go to the choice
+// (screen.Go) and closes the picker, as esc does.
+func (p *Picker) Update(msg tea.Msg) (screen.Overlay, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return p, nil
+	}
+	switch k.Code {
+	case tea.KeyEscape:
+		return nil, nil
+	case tea.KeyEnter:
+		p.choose()
+		return nil, nil
+	case tea.KeyUp:
+		p.rows.Cursor--
+	case tea.KeyDown:
+		p.rows.Cursor++
+	case tea.KeyBackspace:
+		if r := []rune(p.query); len(r) > 0 {
+			p.query = string(r[:len(r)-1])
+			p.filter()
+		}
+	default:
+		if k.Text != "" {
+			p.query += k.Text
+			p.filter()
+		}
+	}
+	p.rows.Clamp(len(p.matches))
+	return p, nil
+}
+
+// choose asks the console to show what enter chose, or says why nothing
+// matches.
+func (p *Picker) choose() {
+	s := p.s
+	if name, ok := p.rcName(); ok {
+		if name == "" {
+			s.Toast = "give the ReplicationController's name: :rc NAME"
+			return
+		}
+		s.Go(screen.Target{Namespace: s.Namespace, RC: name})
+		return
+	}
+	d, ok := p.pick()
+	if !ok {
+		s.Toast = fmt.Sprintf("no deployment matches %q in namespace %s — esc, then : to try again",
+			p.name(), draw.OrDash(s.Namespace))
+		return
+	}
+	s.Go(screen.Target{Namespace: d.Namespace, Deployment: d.Name})
+}
+
+// View lists the matches under the query; while `:rc NAME` is typed it
+// says what enter will open instead, rather than that no deployment
+// matches.
+func (p *Picker) View() string {
+	w, h := p.w, p.h
+	if h <= 0 {
+		return ""
+	}
+	st := p.s.Styles
+	if name, ok := p.rcName(); ok {
+		hint := "enter opens the rolling update view of replicationcontroller " + name + " in " + draw.OrDash(p.s.Namespace)
+		if name == "" {
+			hint = "type the ReplicationController's name"
+		}
+		return draw.Fit(st.Accent.Render(":"+p.query+"█")+"  "+st.Muted.Render(hint), w)
+	}
+	out := make([]string, 0, h)
+	prompt := string(p.mode) + p.query + "█"
+	out = append(out, draw.Fit(st.Accent.Render(prompt)+"  "+st.Muted.Render(
+		fmt.Sprintf("%d of %d deployments in %s", len(p.matches), len(p.all), draw.OrDash(p.s.Namespace))), w))
+	start, end := p.rows.Window(len(p.matches))
+	for i := start; i < end; i++ {
+		d := p.matches[i]
+		state := "progressing"
+		switch {
+		case d.Paused:
+			state = "paused"
+		case d.Done:
+			state = "complete"
+		}
+		name := d.Name
+		if p.s.Namespace == "" {
+			name = d.Namespace + "/" + d.Name
+		}
+		line := draw.Fit(fmt.Sprintf(" %-30s %3d/%-3d available  %3d updated  %s",
+			name, d.Available, d.Replicas, d.Updated, state), w)
+		if i == p.rows.Cursor {
+			line = st.Selected.Render(line)
+		}
+		out = append(out, line)
+	}
+	if len(p.matches) == 0 {
+		out = append(out, draw.Fit(st.Muted.Render(" no deployment matches"), w))
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,247 @@
+// Package rcview is the ReplicationController view (`:rc NAME`,
+// `rollscope rc/NAME`), drawn in place of the panes: a legacy rolling
+// update with the old and the next controller side by side, the phase, the
+// headroom, the update's annotations and its progress lines. Its own keys —
+// i starts an update, x aborts one, esc goes back to the deployment — are
+// rc-update and rc-abort in the key map; every other key keeps its global
+// meaning.
+package rcview
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"rollscope/model"
+	"rollscope/model/action"
+	"rollscope/ui/draw"
+	"rollscope/ui/keys"
+	"rollscope/ui/overlays/rcdialog"
+	"rollscope/ui/screen"
+)
+
+// View is the open view.
+type View struct {
+	s               *screen.Screen
+	w, h            int
+	namespace, name string
+	view            model.RCUpdateView
+	found           bool
+	dialog          *rcdialog.Dialog
+}
+
+var _ screen.Component[*View] = (*View)(nil)
+
+// New opens the view of controller name in namespace.
+func New(s *screen.Screen, namespace, name string) *View {
+	v := &View{s: s, namespace: namespace, name: name}
+	v.Read()
+	return v
+}
+
+// Read reads the view again from the source; the root calls it with every
+// refresh.
+func (v *View) Read() { v.view, v.found = v.s.Src.RCUpdate(v.namespace, v.name) }
+
+// SetSize sizes the view to the body.
+func (v *View) SetSize(w, h int) {
+	v.w, v.h = w, h
+	if v.dialog != nil {
+		v.dialog.SetSize(w, h)
+	}
+}
+
+// KeyMap is the view's own keys.
+func (v *View) KeyMap() help.KeyMap {
+	if v.dialog != nil {
+		return v.dialog.KeyMap()
+	}
+	k := v.s.Keys
+	return keys.Pane{k.Action(action.RCUpdate), k.Action(action.RCAbort), k.Back}
+}
+
+// Typing reports whether the dialog takes every key, text included.
+func (v *View) Typing() bool { return v.dialog != nil }
+
+// Takes reports whether msg is the view's to handle: every key while its
+// dialog is open, else esc, i and x — enabled or not, so that a disabled i
+// says why rather than falling through to the deployment's set image.
+func (v *View) Takes(msg tea.KeyPressMsg) bool {
+	k := v.s.Keys
+	return v.dialog != nil || key.Matches(msg, k.Back) || k.Bound(action.RCUpdate, msg) || k.Bound(action.RCAbort, msg)
+}
+
+// Update handles the view's keys and the dialog's messages; it returns nil
+// once esc has closed the view.
+func (v *View) Update(msg tea.Msg) (*View, tea.Cmd) {
+	var cmd tea.Cmd
+	if v.dialog != nil {
+		v.dialog, cmd = v.dialog.Update(msg)
+		return v, cmd
+	}
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return v, nil
+	}
+	if key.Matches(k, v.s.Keys.Back) {
+		return nil, nil
+	}
+	kind := action.RCAbort
+	if v.s.Keys.Bound(action.RCUpdate, k) {
+		kind = action.RCUpdate
+	}
+	v.dialog, cmd = v.open(kind)
+	if v.dialog != nil {
+		v.dialog.SetSize(v.w, v.h)
+	}
+	return v, cmd
+}
+
+// open opens the dialog for kind, or says in the footer why it cannot.
+func (v *View) open(kind action.Name) (*rcdialog.Dialog, tea.Cmd) {
+	s, k := v.s, v.s.Keys
+	b := k.Action(kind)
+	switch {
+	case !b.Enabled():
+		s.Toast = b.Help().Desc + ": " + k.DisabledReason(string(kind))
+	case s.StillBusy():
+	case !v.found:
+		s.Toast = "replicationcontroller " + v.name + " not found in namespace " + draw.OrDash(v.namespace)
+	case kind == action.RCUpdate && v.view.Updating:
+		s.Toast = "rc/" + v.name + " is already being updated — let it finish or abort it with x"
+	case kind == action.RCUpdate:
+		return rcdialog.Update(s, v.namespace, v.name), nil
+	default:
+		if why := abortRefusal(v.view); why != "" {
+			s.Toast = why
+			return nil, nil
+		}
+		u := v.view
+		return rcdialog.Abort(s, v.namespace, v.name, []string{
+			fmt.Sprintf("%s grows back to %d replicas (%s), %s shrinks to 0 and is deleted", u.Old.Name, original(u), strings.Join(u.Old.Images, ","), u.Next.Name),
+			"The same limits apply with the roles swapped",
+		})
+	}
+	return nil, nil
+}
+
+// abortRefusal says why there is nothing to abort, "" when there is. The
+// way back comes first: the footer may cut the rest.
+func abortRefusal(v model.RCUpdateView) string {
+	const instead = "start a new rolling update with the old image (i) to go back"
+	switch {
+	case !v.Updating:
+		return "no update of rc/" + v.Name + " to abort: " + instead
+	case v.Phase == model.RCPhaseRename || v.Old.Images == nil:
+		return "nothing old left to restore (" + v.Next.Name + " is being renamed to " + v.Name + "): let it finish, then " + instead
+	case v.Next.Images == nil:
+		return "nothing to abort, " + draw.OrDash(v.Next.Name) + " does not exist: " + instead
+	case v.Rollback:
+		return "the update of rc/" + v.Name + " is already being rolled back"
+	}
+	return ""
+}
+
+// original is the size an abort restores.
+func original(v model.RCUpdateView) int32 {
+	if v.Original > 0 {
+		return v.Original
+	}
+	return v.Desired
+}
+
+// View draws the controllers and, under them, the dialog or the view's keys.
+func (v *View) View() string {
+	w, h := v.w, v.h
+	st := v.s.Styles
+	out := make([]string, 0, h)
+	if !v.found {
+		out = append(out, draw.Fit(st.Accent.Render("rc/"+v.name), w),
+			draw.Fit(st.Muted.Render("replicationcontroller "+v.name+" not found in namespace "+draw.OrDash(v.namespace)+" — esc goes back"), w))
+		return strings.Join(out, "\n")
+	}
+	u := v.view
+	phase := string(u.Phase)
+	if u.Rollback {
+		phase += " (rolling back)"
+	}
+	title := st.Accent.Render("rc/"+u.Name) + "  " + st.Label.Render("phase ") + st.Text.Render(phase) +
+		"  " + st.Label.Render("desired ") + st.Text.Render(draw.Itoa(u.Desired))
+	if u.Updating {
+		title += "  " + st.Label.Render("maxSurge ") + st.Text.Render(draw.Itoa(u.Limits.MaxSurge)) +
+			"  " + st.Label.Render("maxUnavailable ") + st.Text.Render(draw.Itoa(u.Limits.MaxUnavailable))
+		if u.Request != nil {
+			title += "  " + st.Label.Render("update period ") + st.Text.Render(time.Duration(u.Request.WithDefaults().UpdatePeriod).String())
+		}
+	}
+	out = append(out, draw.Fit(title, w))
+	half := (w - 2) / 2
+	out = append(out, draw.Fit(draw.Bar(st, "surge", u.Surge, st.SurgeBar.Render, half)+"  "+
+		draw.Bar(st, "unavailable", u.Unavailable, st.UnavailableBar.Render, w-2-half), w))
+	left := v.column("old", u.Old, half)
+	right := v.column("next", u.Next, w-2-half)
+	for i := 0; i < max(len(left), len(right)); i++ {
+		l, rt := strings.Repeat(" ", half), ""
+		if i < len(left) {
+			l = left[i]
+		}
+		if i < len(right) {
+			rt = right[i]
+		}
+		out = append(out, draw.Fit(l+st.Separator.Render("│ ")+rt, w))
+	}
+	if len(u.Events) > 0 {
+		out = append(out, draw.Fit(st.Label.Render("progress"), w))
+		for _, e := range u.Events {
+			line := "  " + e.Time.UTC().Format("15:04:05") + "  " + e.Message
+			if e.Warning {
+				line = st.Bad.Render(draw.Fit(line, w))
+			}
+			out = append(out, draw.Fit(line, w))
+		}
+	}
+	if v.dialog != nil {
+		out = append(out, "")
+		out = append(out, strings.Split(v.dialog.View(), "\n")...)
+	} else {
+		out = append(out, draw.Fit(st.Muted.Render("i new image · x abort · esc back · : another"), w))
+	}
+	if len(out) > h {
+		out = out[:h]
+	}
+	return strings.Join(out, "\n")
+}
+
+// column draws one controller: name, image, sizes, annotations, pods.
+func (v *View) column(role string, c model.RCRow, w int) []string {
+	st := v.s.Styles
+	if c.Name == "" {
+		return []string{draw.Fit(st.Label.Render(role+" ")+st.Muted.Render("none"), w)}
+	}
+	if c.Images == nil {
+		return []string{draw.Fit(st.Label.Render(role+" ")+st.Text.Render(c.Name)+st.Muted.Render(" (gone)"), w)}
+	}
+	out := []string{
+		draw.Fit(st.Label.Render(role+" ")+st.Text.Render(c.Name), w),
+		draw.Fit("  "+strings.Join(c.Images, ","), w),
+		draw.Fit(fmt.Sprintf("  desired/current/ready %d/%d/%d", c.Desired, c.Current, c.Ready), w),
+	}
+	for _, a := range c.Annotations {
+		out = append(out, draw.Fit(st.Muted.Render("  "+a), w))
+	}
+	gw := max(w-2, 1)
+	for i := 0; i < len(c.Pods); i += gw {
+		var b strings.Builder
+		b.WriteString("  ")
+		for _, p := range c.Pods[i:min(i+gw, len(c.Pods))] {
+			s := draw.StateIndex(p.State)
+			b.WriteString(v.s.Paints.Pod[s].On(draw.PodGlyphs[s]))
+		}
+		out = append(out, draw.Fit(b.String(), w))
+	}
+	return out
+}

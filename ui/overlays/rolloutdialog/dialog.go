@@ -1,0 +1,260 @@
+// Package rolloutdialog is the rollout dialogs overlay: set image, set env,
+// scale, restart, pause, resume, undo and abort of the deployment shown.
+// Each dialog builds one action.Request step by step — pick a container or
+// a revision, type a value — and shows what it will do before anything is
+// sent: the kubectl command that sends the same, the plan, and for the
+// actions that start a rollout a forecast rehearsed on a copy. On y the
+// request goes to the console's one request runner.
+package rolloutdialog
+
+import (
+	"reflect"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"rollscope/model"
+	"rollscope/model/action"
+	"rollscope/ui/screen"
+)
+
+// stage is where a dialog is: choosing, typing, or asking for y.
+type stage int
+
+const (
+	stagePickContainer stage = iota
+	stageInput
+	stagePickRevision
+	stageConfirm
+)
+
+// Dialog builds one action request and shows what it will do before it is
+// sent. It sends nothing itself: y hands the request to the runner.
+type Dialog struct {
+	s     *screen.Screen
+	w, h  int
+	req   action.Request
+	stage stage
+
+	containers []action.Container
+	cursor     int // in containers or revisions
+	revisions  []model.RevisionRow
+
+	// input is the text typed; prompt says what it is for.
+	prompt, input string
+	// completions are offered by tab: images of earlier revisions.
+	completions []string
+	completed   int
+
+	// problem is why the input was refused, shown until the next key.
+	problem string
+	// plan is what will happen, shown at the confirmation.
+	plan []string
+	diff []model.DiffLine
+	// diffReady is set once the undo preview has come back, with
+	// diffErr when it could not be read.
+	diffReady bool
+	diffErr   error
+	// forecast is what the rollout will do, "" until it is known.
+	forecast string
+	// refusal, when set, is why nothing will be sent; the confirmation
+	// then only closes.
+	refusal string
+}
+
+// SetSize sizes the dialog to the body.
+func (d *Dialog) SetSize(w, h int) { d.w, d.h = w, h }
+
+// Update handles a key, the forecast and the undo preview; it returns nil
+// once the dialog has closed.
+func (d *Dialog) Update(msg tea.Msg) (screen.Overlay, tea.Cmd) {
+	switch msg := msg.(type) {
+	case Forecasted:
+		if d.stage == stageConfirm && reflect.DeepEqual(d.req, msg.req) {
+			d.forecast = msg.text
+			if msg.err != nil {
+				d.forecast = "no forecast: " + msg.err.Error()
+			}
+		}
+	case Previewed:
+		if d.req.Action == action.Undo && d.stage == stageConfirm && d.req.Revision == msg.revision {
+			d.diff, d.diffErr, d.diffReady = msg.diff, msg.err, true
+		}
+	case tea.KeyPressMsg:
+		return d.key(msg)
+	}
+	return d, nil
+}
+
+// key handles one key press inside the dialog.
+func (d *Dialog) key(msg tea.KeyPressMsg) (screen.Overlay, tea.Cmd) {
+	d.problem = ""
+	km := d.s.Keys
+	if key.Matches(msg, km.Back) {
+		return nil, nil
+	}
+	switch d.stage {
+	case stagePickContainer:
+		if d.pick(msg, len(d.containers)) {
+			d.req.Container = d.containers[d.cursor].Name
+			d.stage = stageInput
+			d.startInput()
+		}
+	case stagePickRevision:
+		if d.pick(msg, len(d.revisions)) {
+			d.req.Revision = d.revisions[d.cursor].Revision
+			return d.next()
+		}
+		d.prepare() // the preview follows the cursor
+	case stageInput:
+		if d.typing(msg) && d.accept() {
+			return d.next()
+		}
+	case stageConfirm:
+		switch msg.String() {
+		case "y", "Y":
+			if d.refusal != "" {
+				return nil, nil
+			}
+			return d.send()
+		case "n", "N", "q":
+			return nil, nil
+		case "enter":
+			if d.refusal != "" {
+				return nil, nil
+			}
+		}
+	}
+	return d, nil
+}
+
+// next checks what was chosen or typed and moves on to the confirmation,
+// or sends at once with --yes.
+func (d *Dialog) next() (screen.Overlay, tea.Cmd) {
+	if !d.prepare() {
+		return d, nil
+	}
+	d.stage = stageConfirm
+	if d.s.AssumeYes && d.refusal == "" {
+		return d.send()
+	}
+	return d, d.confirming()
+}
+
+// send closes the dialog and hands its request to the runner.
+func (d *Dialog) send() (screen.Overlay, tea.Cmd) { return nil, d.s.Send(d.req) }
+
+// pick moves a cursor over n choices; it reports whether enter took the
+// choice.
+func (d *Dialog) pick(msg tea.KeyPressMsg, n int) bool {
+	km := d.s.Keys
+	switch {
+	case key.Matches(msg, km.Up):
+		d.cursor = max(d.cursor-1, 0)
+	case key.Matches(msg, km.Down):
+		d.cursor = min(d.cursor+1, max(n-1, 0))
+	case key.Matches(msg, km.Top):
+		d.cursor = 0
+	case key.Matches(msg, km.Bottom):
+		d.cursor = max(n-1, 0)
+	case key.Matches(msg, km.Select) && n > 0:
+		return true
+	}
+	return false
+}
+
+// typing edits the input line: text, backspace, ctrl+u, tab to complete;
+// it reports whether enter accepted the line.
+func (d *Dialog) typing(msg tea.KeyPressMsg) bool {
+	switch msg.String() {
+	case "enter":
+		return true
+	case "backspace":
+		if r := []rune(d.input); len(r) > 0 {
+			d.input = string(r[:len(r)-1])
+		}
+		d.completed = -1
+		return false
+	case "ctrl+u":
+		d.input, d.completed = "", -1
+		return false
+	case "tab":
+		d.complete()
+		return false
+	}
+	if msg.Text != "" {
+		d.input += msg.Text
+		d.completed = -1
+	}
+	return false
+}
+
+// complete cycles through the earlier images that start with what was typed
+// (all of them when what was typed is one of them).
+func (d *Dialog) complete() {
+	prefix := d.input
+	if d.completed >= 0 && d.completed < len(d.completions) && d.completions[d.completed] == d.input {
+		prefix = ""
+	}
+	for i := 1; i <= len(d.completions); i++ {
+		j := (d.completed + i + len(d.completions)) % len(d.completions)
+		if d.completed < 0 {
+			j = i - 1
+		}
+		if strings.HasPrefix(d.completions[j], prefix) {
+			d.input, d.completed = d.completions[j], j
+			return
+		}
+	}
+}
+
+// startInput sets the prompt and starting text for the action being built.
+func (d *Dialog) startInput() {
+	d.completed = -1
+	switch d.req.Action {
+	case action.SetImage:
+		d.prompt = "image for " + d.req.Container + " (tab completes from earlier revisions)"
+		for _, c := range d.containers {
+			if c.Name == d.req.Container {
+				d.input = c.Image
+			}
+		}
+	case action.SetEnv:
+		d.prompt = "NAME=value to set, NAME- to remove, in " + d.req.Container
+		d.input = ""
+	case action.Scale:
+		d.prompt = "replicas"
+	}
+}
+
+// accept turns the input into the request, or says why it cannot.
+func (d *Dialog) accept() bool {
+	in := d.input
+	switch d.req.Action {
+	case action.SetImage:
+		d.req.Image = in
+	case action.SetEnv:
+		d.req.Env = strings.TrimSpace(in)
+		if _, _, _, err := d.req.EnvChange(); err != nil {
+			d.problem = err.Error()
+			return false
+		}
+	case action.Scale:
+		n, err := strconv.ParseInt(strings.TrimSpace(in), 10, 64)
+		switch {
+		case err != nil:
+			d.problem = "replicas must be a whole number, such as 5"
+			return false
+		case n < 0:
+			d.problem = "replicas must be 0 or more, not " + strconv.FormatInt(n, 10)
+			return false
+		case n > 1<<31-1:
+			d.problem = strconv.FormatInt(n, 10) + " replicas is more than a deployment can have"
+			return false
+		}
+		d.req.Replicas = int32(n)
+	}
+	return true
+}

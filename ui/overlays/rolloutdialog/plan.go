@@ -1,0 +1,113 @@
+package rolloutdialog
+
+import (
+	"fmt"
+	"strings"
+
+	"rollscope/model"
+	"rollscope/model/action"
+	"rollscope/ui/draw"
+)
+
+// prepare checks the request and writes the plan the confirmation shows. It
+// returns false, with the reason in d.problem, when the input is refused;
+// an action that would send nothing gets a refusal instead of a plan.
+func (d *Dialog) prepare() bool {
+	r := &d.req
+	s := d.s
+	d.plan, d.diff, d.refusal = nil, nil, ""
+	if r.Action == action.Undo {
+		return d.prepareUndo()
+	}
+	if err := s.Actions.Check(*r); err != nil {
+		d.problem = err.Error()
+		return false
+	}
+	name := "deployment/" + r.Name
+	view := s.Rollout
+	switch r.Action {
+	case action.SetImage:
+		was := ""
+		for _, c := range d.containers {
+			if c.Name == r.Container {
+				was = c.Image
+			}
+		}
+		if was == r.Image {
+			d.problem = r.Container + " already runs " + r.Image + " — type another image"
+			return false
+		}
+		d.plan = append(d.plan, fmt.Sprintf("%s: %s → %s", r.Container, was, r.Image),
+			fmt.Sprintf("starts a rollout of %d replicas (maxSurge %d, maxUnavailable %d)", view.Replicas, view.MaxSurge, view.MaxUnavailable))
+		if s.Record {
+			d.plan = append(d.plan, "records kubernetes.io/change-cause: "+action.ChangeCause(r.Name, r.Container, r.Image))
+		}
+	case action.SetEnv:
+		n, v, remove, _ := r.EnvChange()
+		if remove {
+			d.plan = append(d.plan, "removes "+n+" from "+r.Container)
+		} else {
+			d.plan = append(d.plan, fmt.Sprintf("sets %s=%q in %s", n, v, r.Container))
+		}
+		d.plan = append(d.plan, "a new pod template: starts a rollout")
+	case action.Scale:
+		if r.Replicas == view.Replicas {
+			d.problem = fmt.Sprintf("%s already has %d replicas — type another number", name, r.Replicas)
+			return false
+		}
+		d.plan = append(d.plan, fmt.Sprintf("replicas %d → %d (through the scale subresource)", view.Replicas, r.Replicas))
+	case action.Restart:
+		if view.Paused {
+			d.refusal = name + " is paused and a restart would wait — resume it first (r)"
+			return true
+		}
+		d.plan = append(d.plan, "stamps the pod template with kubectl.kubernetes.io/restartedAt: every pod is replaced, as a rollout")
+	case action.Pause:
+		d.plan = append(d.plan, "holds the rollout where it is: no ReplicaSet is scaled until resumed")
+	case action.Resume:
+		d.plan = append(d.plan, "the rollout carries on from where it was held")
+	case action.Abort:
+		stable, ok := model.AbortTarget(view)
+		if !ok {
+			d.refusal = "revision " + draw.Itoa(view.Revision) + " is the first: there is nothing to go back to"
+			return true
+		}
+		d.plan = append(d.plan, fmt.Sprintf("stops the rollout of revision %d and returns to revision %d, the one serving before it", view.Revision, stable),
+			"records it in rollscope.dev/aborted: \"revision "+draw.Itoa(view.Revision)+" aborted, back on revision "+draw.Itoa(stable)+"\"")
+		if view.Paused {
+			d.plan = append(d.plan, "clears pause, so the return can happen")
+		}
+	}
+	return true
+}
+
+// prepareUndo checks the revision under the picker's cursor and previews
+// its template against the current one.
+func (d *Dialog) prepareUndo() bool {
+	if len(d.revisions) == 0 {
+		d.refusal = "no revisions yet"
+		return true
+	}
+	d.cursor = min(max(d.cursor, 0), len(d.revisions)-1)
+	row := d.revisions[d.cursor]
+	r := &d.req
+	r.Revision, r.ResumeFirst = row.Revision, false
+	switch {
+	case row.Gone:
+		d.problem = fmt.Sprintf("revision %d is gone: its ReplicaSet was cleaned up by revisionHistoryLimit — pick another", row.Revision)
+		return false
+	case row.Current:
+		d.refusal = fmt.Sprintf("already at revision %d — nothing to send", row.Revision)
+		return true
+	}
+	if err := d.s.Actions.Check(*r); err != nil {
+		d.problem = err.Error()
+		return false
+	}
+	d.plan = append(d.plan, fmt.Sprintf("rolls deployment/%s back to revision %d (%s)", r.Name, row.Revision, strings.Join(row.Images, ", ")))
+	if d.s.Rollout.Paused {
+		r.ResumeFirst = true
+		d.plan = append(d.plan, "it is paused, and kubectl refuses to roll back a paused deployment: y resumes it first, then undoes")
+	}
+	return true
+}

@@ -1,0 +1,345 @@
+// Package nodes is the Nodes pane: the nodes with their drains and
+// node-group rolls, the marks c, C and d act on, and the node keys, which
+// send or open the node dialogs for the selection.
+package nodes
+
+import (
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"rollscope/model"
+	"rollscope/model/action"
+	"rollscope/ui/draw"
+	"rollscope/ui/keys"
+	"rollscope/ui/screen"
+)
+
+// Pane lists the nodes: readiness, cordons, taints, pods, whether they
+// run the current node version, any drain or roll in progress, and the
+// marks c, C and d act on. Above the list, one line per node-group roll;
+// below it, why the selected node's drain waits or failed.
+type Pane struct {
+	s    *screen.Screen
+	w, h int
+	rows draw.List
+	// marked are the nodes m marked, by name.
+	marked map[string]bool
+	notes  progressNotes
+	// rolls are the group rolls of the nodes, gathered once per refresh.
+	rolls []model.GroupRoll
+}
+
+// New is the pane over s, with no node marked.
+func New(s *screen.Screen) *Pane { return &Pane{s: s, marked: map[string]bool{}} }
+
+var nodeColumns = []draw.Column{
+	{Title: "NAME", Width: 0, Min: 12}, {Title: "GROUP", Width: 10}, {Title: "READY", Width: 8},
+	{Title: "SCHED", Width: 8}, {Title: "PODS", Width: 5, Right: true}, {Title: "VERSION", Width: 8},
+	{Title: "DRAIN", Width: 14}, {Title: "ROLL", Width: 8}, {Title: "TAINTS", Width: 0, Min: 6},
+}
+
+func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h; p.fitRows() }
+
+// fitRows leaves room for the roll lines above the list and the detail
+// lines below it.
+func (p *Pane) fitRows() {
+	p.rows.Height = max(p.h-1-len(p.rollLines())-len(p.detailLines()), 1)
+}
+
+func (p *Pane) KeyMap() help.KeyMap {
+	k := p.s.Keys
+	a := k.Action
+	switch g, ok := p.SelectedRoll(); {
+	case ok && g.Active():
+		return keys.Pane{k.Up, k.Down, a(action.NextStep), a(action.PauseRoll), a(action.StopRoll)}
+	case ok && Resumable(g):
+		return keys.Pane{k.Up, k.Down, a(action.NextStep), k.MarkNode, a(action.Cordon), a(action.Drain)}
+	}
+	return keys.Pane{k.Up, k.Down, k.MarkNode, a(action.Cordon), a(action.Drain), a(action.RollGroup)}
+}
+
+func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
+	nodes := p.s.Nodes
+	keyAt := func(i int) string { return nodes[i].Name }
+	switch msg := msg.(type) {
+	case screen.Focus:
+		p.rows.Focused = bool(msg)
+		return p, nil
+	case screen.Sent:
+		// What was marked has been acted on.
+		if on := msg.Request.Spec().On; msg.Err == nil && (on == action.OnNode || on == action.OnNodeGroup) {
+			clear(p.marked)
+		}
+		return p, nil
+	case screen.Refreshed:
+		p.rolls = model.GroupRolls(nodes)
+		p.noteProgress()
+		p.dropGoneMarks()
+		p.fitRows()
+		p.rows.Follow(len(nodes), keyAt)
+		return p, nil
+	case tea.KeyPressMsg:
+		if key.Matches(msg, p.s.Keys.MarkNode) && len(nodes) > 0 {
+			p.rows.Clamp(len(nodes))
+			name := nodes[p.rows.Cursor].Name
+			if p.marked[name] {
+				delete(p.marked, name)
+			} else {
+				p.marked[name] = true
+			}
+			// Marking moves on, so a run of nodes is marked by holding m.
+			p.rows.Move(tea.KeyPressMsg{Code: tea.KeyDown}, p.s.Keys, len(nodes), keyAt)
+			return p, nil
+		}
+	}
+	p.rows.Move(msg, p.s.Keys, len(nodes), keyAt)
+	p.fitRows()
+	return p, nil
+}
+
+// dropGoneMarks forgets the marks of nodes that are no longer listed.
+func (p *Pane) dropGoneMarks() {
+	for name := range p.marked {
+		if !slices.ContainsFunc(p.s.Nodes, func(n model.NodeRow) bool { return n.Name == name }) {
+			delete(p.marked, name)
+		}
+	}
+}
+
+// Selected is the node under the cursor.
+func (p *Pane) Selected() (model.NodeRow, bool) {
+	nodes := p.s.Nodes
+	if len(nodes) == 0 {
+		return model.NodeRow{}, false
+	}
+	p.rows.Clamp(len(nodes))
+	return nodes[p.rows.Cursor], true
+}
+
+// Targets are the marked nodes, or the node under the cursor when none is
+// marked: what c, C and d act on.
+func (p *Pane) Targets() []string {
+	var out []string
+	for _, n := range p.s.Nodes {
+		if p.marked[n.Name] {
+			out = append(out, n.Name)
+		}
+	}
+	if len(out) == 0 {
+		if n, ok := p.Selected(); ok {
+			out = append(out, n.Name)
+		}
+	}
+	return out
+}
+
+// SelectedRoll is the roll of the selected node's group, if it has one.
+func (p *Pane) SelectedRoll() (model.GroupRoll, bool) {
+	n, ok := p.Selected()
+	if !ok || n.Group == "" {
+		return model.GroupRoll{}, false
+	}
+	for _, g := range p.rolls {
+		if g.Group == n.Group {
+			return g, true
+		}
+	}
+	return model.GroupRoll{}, false
+}
+
+func (p *Pane) View() string {
+	if p.h <= 0 {
+		return ""
+	}
+	p.fitRows()
+	nodes := p.s.Nodes
+	lines := append(p.rollLines(), p.rows.Table(p.s.Paints, nodeColumns, p.w, len(nodes), "no nodes", func(i int, widths []int, sel bool) string {
+		return p.nodeRow(nodes[i], widths, sel)
+	})...)
+	if len(nodes) == 0 {
+		return strings.Join(lines, "\n")
+	}
+	if detail := p.detailLines(); len(detail) > 0 {
+		for len(lines) < p.h-len(detail) {
+			lines = append(lines, strings.Repeat(" ", p.w))
+		}
+		lines = append(lines, detail...)
+	}
+	if len(lines) > p.h {
+		lines = lines[:p.h]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// rollLines are one line per group roll: its state, how far it is, what
+// the keys do next, and its message.
+func (p *Pane) rollLines() []string {
+	var out []string
+	for _, g := range p.rolls {
+		out = append(out, p.rollLine(g)...)
+	}
+	// The pane keeps at least its header and one node row.
+	if len(out) > p.h-2 {
+		out = out[:max(p.h-2, 0)]
+	}
+	return out
+}
+
+func (p *Pane) rollLine(g model.GroupRoll) []string {
+	text := "roll " + g.Group + ": " + g.State
+	if g.Stepping {
+		text += " · stepped"
+	}
+	if g.Count > 0 {
+		text += " · " + draw.Itoa(g.Count-g.Left) + "/" + draw.Itoa(g.Count) + " replaced"
+	}
+	if g.Draining > 0 {
+		text += " · " + draw.Itoa(g.Draining) + " draining"
+	}
+	if g.Drained > 0 {
+		text += " · " + draw.Itoa(g.Drained) + " drained"
+	}
+	switch g.State {
+	case model.RollWaiting:
+		text += " — n next node · space pause · x stop"
+	case model.RollPaused:
+		text += " — space or n resume · x stop"
+	case model.RollRunning:
+		text += " — space pause · x stop"
+	case "stopped", "failed":
+		text += " — n resumes it (the outdated nodes left, same settings)"
+	}
+	if g.Message != "" {
+		text += " — " + g.Message
+	}
+	paint := p.s.Paints.Accent
+	switch g.State {
+	case "failed":
+		paint = p.s.Paints.Bad
+	case "stopped", model.RollPaused, model.RollWaiting:
+		paint = p.s.Paints.Warn
+	case "finished":
+		paint = p.s.Paints.OK
+	}
+	// Two lines at most: what to press next must not be cut off.
+	lines := draw.Wrap(text, p.w-3)
+	if len(lines) > 2 {
+		lines = lines[:2]
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		if i > 0 {
+			l = "  " + l
+		}
+		out[i] = draw.Fit(paint.On(" "+l), p.w)
+	}
+	return out
+}
+
+// detailLines say why the selected node's drain waits or failed: the pods
+// a PodDisruptionBudget holds back, with the disruptions it allows, or the
+// drain's message.
+func (p *Pane) detailLines() []string {
+	n, ok := p.Selected()
+	if !ok {
+		return nil
+	}
+	var texts []string
+	for _, b := range n.Progress.Blocked {
+		texts = append(texts, n.Name+" waits: "+b)
+	}
+	if m := n.Progress.DrainMessage; m != "" {
+		texts = append(texts, n.Name+": "+m)
+	}
+	paint := p.s.Paints.Warn
+	if n.Drain == "failed" {
+		paint = p.s.Paints.Bad
+	}
+	// Wrapped, three lines at most, and only when the list keeps room.
+	var out []string
+	for _, t := range texts {
+		for i, l := range draw.Wrap(t, p.w-3) {
+			if i > 0 {
+				l = "  " + l
+			}
+			out = append(out, draw.Fit(paint.On(" "+l), p.w))
+		}
+	}
+	if len(out) > maxDetailLines {
+		out = out[:maxDetailLines]
+	}
+	if p.h-1-len(p.rollLines())-len(out) < 2 {
+		return nil
+	}
+	return out
+}
+
+// maxDetailLines bounds the lines below the node list.
+const maxDetailLines = 3
+
+// drainText is the DRAIN cell: the drain's state and, while it runs, the
+// pods it still waits for.
+func drainText(n model.NodeRow) string {
+	d := n.Drain
+	if d == "" {
+		return "-"
+	}
+	if pr := n.Progress; pr.PodsLeftKnown && (d == "draining" || d == "blocked") {
+		d += " " + draw.Itoa(pr.PodsLeft) + " left"
+	}
+	return d
+}
+
+// rollText is the ROLL cell: the node's step in its group's roll.
+func rollText(n model.NodeRow) string {
+	r := n.Progress.Roll
+	switch {
+	case r.State == "":
+		return "-"
+	case r.Step != "":
+		return r.Step
+	case r.Active():
+		return "next"
+	}
+	return r.State
+}
+
+func (p *Pane) nodeRow(n model.NodeRow, widths []int, sel bool) string {
+	ready, sched, version := "Ready", "yes", "current"
+	if !n.Ready {
+		ready = "NotReady"
+	}
+	if !n.Schedulable {
+		sched = "cordoned"
+	}
+	if !n.UpToDate {
+		version = "outdated"
+	}
+	taints := strings.Join(n.Taints, ",")
+	if taints == "" {
+		taints = "-"
+	}
+	name := "  " + n.Name
+	if p.marked[n.Name] {
+		name = "* " + n.Name
+	}
+	cells := []string{name, n.Group, ready, sched, draw.Itoa(n.Pods), version, drainText(n), rollText(n), taints}
+	return p.rows.Render(n.Name, strings.Join(cells, "|"), p.w, sel, func() string {
+		line := draw.Row(widths, nodeColumns, cells, p.w)
+		switch {
+		case sel:
+			return p.s.Paints.Selected.On(line)
+		case !n.Ready || n.Drain == "failed":
+			return p.s.Paints.Bad.On(line)
+		case !n.Schedulable || n.Drain != "" || n.Progress.Roll.Active():
+			return p.s.Paints.Warn.On(line)
+		case !n.UpToDate:
+			return p.s.Paints.Muted.On(line)
+		}
+		return line
+	})
+}

@@ -1,0 +1,99 @@
+// Package pods is the Pods pane: the pods of the ReplicaSet selected in the
+// ReplicaSets pane, one row each, as kubectl get pods lists them.
+package pods
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+
+	"rollscope/model"
+	"rollscope/ui/draw"
+	"rollscope/ui/keys"
+	"rollscope/ui/screen"
+)
+
+// Pane is the Pods pane.
+type Pane struct {
+	s    *screen.Screen
+	w, h int
+	rows draw.List
+}
+
+// New is the pane over s.
+func New(s *screen.Screen) *Pane { return &Pane{s: s} }
+
+var podColumns = []draw.Column{
+	{Title: "", Width: 1}, {Title: "NAME", Width: 0, Min: 26}, {Title: "READY", Width: 5, Right: true},
+	{Title: "STATUS", Width: 16}, {Title: "RESTARTS", Width: 8, Right: true}, {Title: "AGE", Width: 4, Right: true},
+	{Title: "NODE", Width: 12}, {Title: "PHASE", Width: 9},
+}
+
+func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h; p.rows.Height = h - 1 }
+
+func (p *Pane) KeyMap() help.KeyMap {
+	return keys.Pane{p.s.Keys.Up, p.s.Keys.Down, p.s.Keys.PageDown}
+}
+
+func (p *Pane) pods() []model.PodRow {
+	rs, _ := p.s.ReplicaSet()
+	return rs.Pods
+}
+
+func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
+	pods := p.pods()
+	keyAt := func(i int) string { return pods[i].Name }
+	if f, ok := msg.(screen.Focus); ok {
+		p.rows.Focused = bool(f)
+		return p, nil
+	}
+	if _, ok := msg.(screen.Refreshed); ok {
+		p.rows.Follow(len(pods), keyAt)
+		return p, nil
+	}
+	p.rows.Move(msg, p.s.Keys, len(pods), keyAt)
+	return p, nil
+}
+
+func (p *Pane) View() string {
+	if p.h <= 0 {
+		return ""
+	}
+	pods := p.pods()
+	return strings.Join(p.rows.Table(p.s.Paints, podColumns, p.w, len(pods), "no pods", func(i int, widths []int, sel bool) string {
+		return p.podRow(pods[i], widths, sel)
+	}), "\n")
+}
+
+func (p *Pane) podRow(pod model.PodRow, widths []int, sel bool) string {
+	ageStr := draw.Age(p.s.Now, pod.Created)
+	st := draw.StateIndex(pod.State)
+	// STATUS is kubectl's: the telling reason when there is one, else the
+	// phase; PHASE itself only shows where there is room.
+	status := pod.Reason
+	if status == "" {
+		status = pod.Phase
+	}
+	node := pod.Node
+	if node == "" {
+		node = "<none>"
+	}
+	cells := []string{draw.PodGlyphs[st], pod.Name, pod.Ready, status, draw.Itoa(pod.Restarts), ageStr, node, pod.Phase}
+	sig := strings.Join(cells, "|")
+	return p.rows.Render(pod.Name, sig, p.w, sel, func() string {
+		if sel {
+			return p.s.Paints.Selected.On(draw.Row(widths, podColumns, cells, p.w))
+		}
+		// The glyph keeps its state colour; the rest of the row is plain
+		// unless the pod is in trouble.
+		rest := draw.Row(widths[1:], podColumns[1:], cells[1:], p.w-2)
+		switch pod.State {
+		case model.PodCrashLoop, model.PodFailed:
+			rest = p.s.Paints.Bad.On(rest)
+		case model.PodTerminating, model.PodPending:
+			rest = p.s.Paints.Muted.On(rest)
+		}
+		return p.s.Paints.Pod[st].On(cells[0]) + " " + rest
+	})
+}

@@ -1,0 +1,192 @@
+// Package replicasets is the ReplicaSets pane: the rollout's ReplicaSets,
+// newest first, each followed by a grid of one glyph per pod.
+package replicasets
+
+import (
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+
+	"rollscope/model"
+	"rollscope/ui/draw"
+	"rollscope/ui/keys"
+	"rollscope/ui/screen"
+)
+
+// Pane is the ReplicaSets pane.
+type Pane struct {
+	s      *screen.Screen
+	w, h   int
+	cursor int
+	offset int // in lines, not ReplicaSets: glyph lines scroll too
+	rows   draw.List
+}
+
+// New is the pane over s; it records the ReplicaSet under its cursor in
+// s.SelectedRS.
+func New(s *screen.Screen) *Pane { return &Pane{s: s} }
+
+var rsColumns = []draw.Column{
+	{Title: "", Width: 1}, {Title: "REV", Width: 4, Right: true}, {Title: "ROLE", Width: 6},
+	{Title: "HASH", Width: 10}, {Title: "DESIRED", Width: 7, Right: true}, {Title: "CUR", Width: 4, Right: true},
+	{Title: "READY", Width: 5, Right: true}, {Title: "AVAIL", Width: 5, Right: true},
+	{Title: "AGE", Width: 4, Right: true}, {Title: "IMAGES", Width: 0, Min: 12},
+}
+
+func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h }
+
+func (p *Pane) KeyMap() help.KeyMap {
+	return keys.Pane{p.s.Keys.Up, p.s.Keys.Down}
+}
+
+func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
+	rss := p.s.Rollout.ReplicaSets
+	keyAt := func(i int) string { return rss[i].Name }
+	switch msg := msg.(type) {
+	case screen.Focus:
+		p.rows.Focused = bool(msg)
+		return p, nil
+	case screen.Refreshed:
+		p.rows.Selected = p.s.SelectedRS
+		p.rows.Cursor = p.cursor
+		p.rows.Height = len(rss) // the ReplicaSets always fit as a list
+		p.rows.Follow(len(rss), keyAt)
+	default:
+		p.rows.Height = len(rss)
+		if !p.rows.Move(msg, p.s.Keys, len(rss), keyAt) {
+			return p, nil
+		}
+	}
+	p.cursor = p.rows.Cursor
+	p.s.SelectedRS = p.rows.Selected
+	return p, nil
+}
+
+func (p *Pane) gridWidth() int { return max(p.w-2, 1) }
+
+func (p *Pane) glyphLines(rs model.ReplicaSetRow) int {
+	gw := p.gridWidth()
+	return (len(rs.Pods) + gw - 1) / gw
+}
+
+func (p *Pane) View() string {
+	if p.h <= 0 {
+		return ""
+	}
+	lines := make([]string, 0, p.h)
+	rss := p.s.Rollout.ReplicaSets
+	widths := draw.Columns(rsColumns, p.w)
+	lines = append(lines, p.s.Paints.Header.On(draw.HeaderRow(widths, rsColumns, p.w)))
+	if len(rss) == 0 {
+		lines = append(lines, draw.Fit(p.s.Paints.Muted.On("no ReplicaSets yet"), p.w))
+		return strings.Join(lines, "\n")
+	}
+	body := p.h - 1
+
+	// Keep the selected ReplicaSet's row, and as much of its grid as fits,
+	// in view.
+	start := 0
+	for i := 0; i < p.cursor && i < len(rss); i++ {
+		start += 1 + p.glyphLines(rss[i])
+	}
+	if p.cursor < len(rss) {
+		end := start + 1 + p.glyphLines(rss[p.cursor])
+		if start < p.offset {
+			p.offset = start
+		} else if end > p.offset+body {
+			p.offset = min(start, end-body)
+		}
+	}
+
+	line := 0
+	for i, rs := range rss {
+		if len(lines) > body {
+			break
+		}
+		if line >= p.offset {
+			lines = append(lines, p.rsRow(rs, widths, i == p.cursor, i == p.cursor && p.rows.Focused))
+		}
+		line++
+		n := p.glyphLines(rs)
+		if line+n <= p.offset {
+			line += n
+			continue
+		}
+		for j := 0; j < n && len(lines) <= body; j++ {
+			if line >= p.offset {
+				lines = append(lines, p.gridLine(rs, j))
+			}
+			line++
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func roleName(r model.ReplicaSetRole) string {
+	switch r {
+	case model.RoleNew:
+		return "new"
+	case model.RoleStable:
+		return "stable"
+	default:
+		return "old"
+	}
+}
+
+// The cursor row is marked ▶ even when the pane is not focused, because
+// it chooses the pods the pods pane lists.
+func (p *Pane) rsRow(rs model.ReplicaSetRow, widths []int, cursor, sel bool) string {
+	ageStr := draw.Age(p.s.Now, rs.Created)
+	images := strings.Join(rs.Images, ",")
+	sig := strings.Join([]string{strconv.FormatBool(cursor), roleName(rs.Role), draw.Itoa(rs.Revision), draw.Itoa(rs.Desired), draw.Itoa(rs.Current),
+		draw.Itoa(rs.Ready), draw.Itoa(rs.Available), ageStr, images}, "|")
+	return p.rows.Render("rs/"+rs.Name, sig, p.w, sel, func() string {
+		mark := " "
+		if cursor {
+			mark = "▶"
+		}
+		cells := []string{mark, draw.Itoa(rs.Revision), roleName(rs.Role), rs.Hash, draw.Itoa(rs.Desired),
+			draw.Itoa(rs.Current), draw.Itoa(rs.Ready), draw.Itoa(rs.Available), ageStr, images}
+		line := draw.Row(widths, rsColumns, cells, p.w)
+		if sel {
+			return p.s.Paints.Selected.On(line)
+		}
+		switch rs.Role {
+		case model.RoleNew:
+			return p.s.Paints.RoleNew.On(line)
+		case model.RoleStable:
+			return p.s.Paints.RoleStable.On(line)
+		default:
+			return p.s.Paints.RoleOld.On(line)
+		}
+	})
+}
+
+// gridLine draws line j of a ReplicaSet's pod grid, colouring runs of one
+// state with one escape sequence.
+func (p *Pane) gridLine(rs model.ReplicaSetRow, j int) string {
+	gw := p.gridWidth()
+	pods := rs.Pods[j*gw : min((j+1)*gw, len(rs.Pods))]
+	sig := make([]byte, len(pods))
+	for i, pod := range pods {
+		sig[i] = byte('0' + draw.StateIndex(pod.State))
+	}
+	return p.rows.Render("grid/"+rs.Name+"/"+draw.Itoa(j), string(sig), p.w, false, func() string {
+		var b strings.Builder
+		b.WriteString("  ")
+		for i := 0; i < len(pods); {
+			st := draw.StateIndex(pods[i].State)
+			k := i
+			var run strings.Builder
+			for k < len(pods) && draw.StateIndex(pods[k].State) == st {
+				run.WriteString(draw.PodGlyphs[st])
+				k++
+			}
+			b.WriteString(p.s.Paints.Pod[st].On(run.String()))
+			i = k
+		}
+		return draw.Fit(b.String(), p.w)
+	})
+}

@@ -1,0 +1,142 @@
+// Package screen is what every pane and overlay of the console shares: the
+// picture read from the cluster in the last Update (the plain views of
+// package model), the styles and the keys, the footer's toast, and the one
+// request runner every action goes through (runner.go).
+//
+// The root owns the Screen and reads it again after every batch; panes and
+// overlays read it, and change only what is theirs to change: the toast,
+// the ReplicaSet the ReplicaSets pane selects, where the picker goes next.
+package screen
+
+import (
+	"time"
+
+	"rollscope/model"
+	"rollscope/model/action"
+	"rollscope/themes"
+	"rollscope/ui/draw"
+	"rollscope/ui/keys"
+)
+
+// Source is the console's picture of the cluster. model.RCCluster satisfies
+// it; tests use hand-made views. Every method is an in-memory read except
+// Apply, which folds a watch batch in and reports whether anything changed,
+// and AddAction, which puts what the console sent on a deployment's
+// timeline.
+type Source interface {
+	Apply(model.Batch) bool
+	Watch() model.WatchStatus
+	Deployments() []model.DeploymentSummary
+	Rollout(namespace, name string, now time.Time) (model.RolloutView, bool)
+	Nodes() []model.NodeRow
+	Timeline(namespace, name string) []model.TimelineEntry
+	RevisionDiff(namespace, name string, revision int64) ([]model.DiffLine, error)
+	RCUpdate(namespace, name string) (model.RCUpdateView, bool)
+	AddAction(namespace, name string, e model.TimelineEntry)
+}
+
+// Screen is the shared context.
+type Screen struct {
+	Styles themes.Styles
+	Paints draw.Paints
+	Keys   *keys.Map
+	Src    Source
+	// Actions sends what the action keys ask for; nil with no cluster to
+	// act on.
+	Actions Actions
+	// Clock is the cluster's clock; Now is its reading at the last Read.
+	Clock func() time.Time
+	Now   time.Time
+
+	// Namespace and Deployment are the rollout shown.
+	Namespace, Deployment string
+	Rollout               model.RolloutView
+	HaveRollout           bool
+	Nodes                 []model.NodeRow
+	Timeline              []model.TimelineEntry
+	Watch                 model.WatchStatus
+	// Speed and ClockPaused are the embedded clock's, read in Update so
+	// View does not call out to the clock.
+	Speed       float64
+	ClockPaused bool
+
+	// SelectedRS is the ReplicaSet under the ReplicaSets pane's cursor:
+	// the one whose pods the Pods pane lists.
+	SelectedRS string
+
+	// The console's options, as the overlays read them: --yes sends
+	// without asking for y, --read-only says so in the header, --record
+	// is mentioned by set image's confirmation, and new node-group rolls
+	// start from RollDefaults.
+	AssumeYes, ReadOnly, Record bool
+	RollDefaults                action.RollDefaults
+
+	// Toast is a one-line message in the footer until the next key.
+	Toast string
+
+	// busy names the request on its way (runner.go).
+	busy string
+	// pausedWant is the paused state an action just set (runner.go).
+	pausedWant *pausedWant
+	// next is where an overlay asked the console to go.
+	next *Target
+}
+
+// Read fetches the views of the rollout shown, and the nodes, from the
+// source. The root calls it in Update only, so View never touches the
+// source. With no deployment chosen yet, the first one in the namespace is
+// shown once it appears.
+func (s *Screen) Read() {
+	s.Now = s.Clock()
+	s.Watch = s.Src.Watch()
+	if s.Deployment == "" {
+		for _, d := range s.Src.Deployments() {
+			if s.Namespace == "" || d.Namespace == s.Namespace {
+				s.Namespace, s.Deployment = d.Namespace, d.Name
+				break
+			}
+		}
+	}
+	s.Rollout, s.HaveRollout = model.RolloutView{}, false
+	if s.Deployment != "" {
+		s.Rollout, s.HaveRollout = s.Src.Rollout(s.Namespace, s.Deployment, s.Now)
+		s.Timeline = s.Src.Timeline(s.Namespace, s.Deployment)
+	}
+	s.applyPausedWant()
+	s.Nodes = s.Src.Nodes()
+}
+
+// ReplicaSet returns the selected ReplicaSet, or the newest one.
+func (s *Screen) ReplicaSet() (model.ReplicaSetRow, bool) {
+	rss := s.Rollout.ReplicaSets
+	for _, rs := range rss {
+		if rs.Name == s.SelectedRS {
+			return rs, true
+		}
+	}
+	if len(rss) > 0 {
+		return rss[0], true
+	}
+	return model.ReplicaSetRow{}, false
+}
+
+// Target is where the console goes: a deployment, or the rolling update
+// view of a ReplicationController.
+type Target struct {
+	Namespace, Deployment string
+	RC                    string
+}
+
+// Go asks the root to show t once the overlay's Update is done (the
+// picker's choice).
+func (s *Screen) Go(t Target) { s.next = &t }
+
+// Next takes where an overlay asked to go, if it did.
+func (s *Screen) Next() (Target, bool) {
+	t := s.next
+	s.next = nil
+	if t == nil {
+		return Target{}, false
+	}
+	return *t, true
+}
