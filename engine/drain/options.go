@@ -4,13 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
-
-	"rollscope/model"
 )
-
-// AnnotationRequest is model.DrainRequestAnnotation, under the name
-// rollscope's older callers know; new code uses model's.
-const AnnotationRequest = model.DrainRequestAnnotation
 
 // RetryDelay is how long a drain waits before evicting again a pod whose
 // PodDisruptionBudget refused (kubectl's EvictErrorRetryDelay).

@@ -5,8 +5,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
-
-	"rollscope/model"
 )
 
 // Roles of a group, as kops names them.
@@ -17,10 +15,6 @@ const (
 	RoleAPIServer    = "APIServer"
 	RoleBastion      = "Bastion"
 )
-
-// LabelGroup is model.NodeGroupLabel, under the name rollscope's older
-// callers know; new code uses model's.
-const LabelGroup = model.NodeGroupLabel
 
 // Group is a kops-style instance group.
 type Group struct {

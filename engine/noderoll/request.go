@@ -21,16 +21,6 @@ import (
 	"rollscope/model/action"
 )
 
-// Model's roll annotations and states under the names rollscope's older
-// callers know; new code uses model's.
-const (
-	AnnotationRoll  = model.RollAnnotation
-	AnnotationState = model.RollStateAnnotation
-	StateRunning    = model.RollRunning
-	StateStopped    = model.RollStopped
-	StateFailed     = model.RollFailed
-)
-
 // TaintScheduledForUpdate is kops' taint on the nodes a roll will replace,
 // so that new pods prefer other nodes.
 var TaintScheduledForUpdate = corev1.Taint{Key: "kops.k8s.io/scheduled-for-update", Effect: corev1.TaintEffectPreferNoSchedule}

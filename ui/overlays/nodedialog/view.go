@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/help"
 
+	"rollscope/model"
 	"rollscope/model/action"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
@@ -46,7 +47,7 @@ func (d *Dialog) View() string {
 	}
 	if d.confirming {
 		if d.kind == action.StopRoll {
-			v.Add(st.Text.Render(" will write rollscope.dev/roll-state: stopped on the group's nodes"))
+			v.Add(st.Text.Render(" will write " + model.RollStateAnnotation + ": " + model.RollStopped + " on the group's nodes"))
 		} else {
 			v.Add(st.Text.Render(" will send the same as:"))
 		}

@@ -73,7 +73,7 @@ func (d *Dialog) prepare() bool {
 			return true
 		}
 		d.plan = append(d.plan, fmt.Sprintf("stops the rollout of revision %d and returns to revision %d, the one serving before it", view.Revision, stable),
-			"records it in rollscope.dev/aborted: \"revision "+draw.Itoa(view.Revision)+" aborted, back on revision "+draw.Itoa(stable)+"\"")
+			"records it in "+model.AbortedAnnotation+": \"revision "+draw.Itoa(view.Revision)+" aborted, back on revision "+draw.Itoa(stable)+"\"")
 		if view.Paused {
 			d.plan = append(d.plan, "clears pause, so the return can happen")
 		}

@@ -49,7 +49,7 @@ func (p *Pane) Key(msg tea.KeyPressMsg, focused bool) (_ screen.Overlay, _ tea.C
 		}
 		req := action.Request{Action: action.NextStep, Name: group}
 		summary := req.Summary()
-		if g, _ := model.RollOf(p.s.Nodes, group); Resumable(g) {
+		if g, _ := model.RollOf(p.s.Nodes, group); model.RollResumable(g.State) {
 			summary = "resume the " + g.State + " roll of group " + group + " (the outdated nodes left, same settings)"
 		}
 		return nil, p.s.SendAs(req, summary), true
@@ -69,14 +69,14 @@ func (p *Pane) Key(msg tea.KeyPressMsg, focused bool) (_ screen.Overlay, _ tea.C
 // none.
 func (p *Pane) rollToContinue(focused bool) (string, string) {
 	if focused {
-		if g, ok := p.SelectedRoll(); ok && (g.Active() || Resumable(g)) {
+		if g, ok := p.SelectedRoll(); ok && (g.Active() || model.RollResumable(g.State)) {
 			return g.Group, ""
 		}
 		return "", "no roll in this node's group — D starts one"
 	}
 	var active []string
 	for _, g := range model.GroupRolls(p.s.Nodes) {
-		if g.Active() || Resumable(g) {
+		if g.Active() || model.RollResumable(g.State) {
 			active = append(active, g.Group)
 		}
 	}
@@ -88,10 +88,6 @@ func (p *Pane) rollToContinue(focused bool) (string, string) {
 	}
 	return "", "rolls of " + strings.Join(active, ", ") + " are in progress — pick a node of one in the Nodes pane, then n"
 }
-
-// Resumable reports whether n starts an ended roll again: a stopped or
-// failed one, whose outdated nodes are left.
-func Resumable(g model.GroupRoll) bool { return g.State == "stopped" || g.State == "failed" }
 
 // open opens the dialog for c, C, d or D.
 func (p *Pane) open(msg tea.KeyPressMsg) (screen.Overlay, tea.Cmd) {

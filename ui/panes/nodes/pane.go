@@ -28,7 +28,7 @@ type Pane struct {
 	rows draw.List
 	// marked are the nodes m marked, by name.
 	marked map[string]bool
-	notes  progressNotes
+	notes  model.NodeProgressNotes
 	// rolls are the group rolls of the nodes, gathered once per refresh.
 	rolls []model.GroupRoll
 }
@@ -56,7 +56,7 @@ func (p *Pane) KeyMap() help.KeyMap {
 	switch g, ok := p.SelectedRoll(); {
 	case ok && g.Active():
 		return keys.Pane{k.Up, k.Down, a(action.NextStep), a(action.PauseRoll), a(action.StopRoll)}
-	case ok && Resumable(g):
+	case ok && model.RollResumable(g.State):
 		return keys.Pane{k.Up, k.Down, a(action.NextStep), k.MarkNode, a(action.Cordon), a(action.Drain)}
 	}
 	return keys.Pane{k.Up, k.Down, k.MarkNode, a(action.Cordon), a(action.Drain), a(action.RollGroup)}
@@ -77,7 +77,9 @@ func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
 		return p, nil
 	case screen.Refreshed:
 		p.rolls = model.GroupRolls(nodes)
-		p.noteProgress()
+		for _, e := range p.notes.Changes(p.s.Nodes, p.s.Now) {
+			p.s.Src.AddAction(p.s.Namespace, p.s.Deployment, e)
+		}
 		p.dropGoneMarks()
 		p.fitRows()
 		p.rows.Follow(len(nodes), keyAt)
@@ -210,7 +212,7 @@ func (p *Pane) rollLine(g model.GroupRoll) []string {
 		text += " — space or n resume · x stop"
 	case model.RollRunning:
 		text += " — space pause · x stop"
-	case "stopped", "failed":
+	case model.RollStopped, model.RollFailed:
 		text += " — n resumes it (the outdated nodes left, same settings)"
 	}
 	if g.Message != "" {
@@ -218,11 +220,11 @@ func (p *Pane) rollLine(g model.GroupRoll) []string {
 	}
 	paint := p.s.Paints.Accent
 	switch g.State {
-	case "failed":
+	case model.RollFailed:
 		paint = p.s.Paints.Bad
-	case "stopped", model.RollPaused, model.RollWaiting:
+	case model.RollStopped, model.RollPaused, model.RollWaiting:
 		paint = p.s.Paints.Warn
-	case "finished":
+	case model.RollFinished:
 		paint = p.s.Paints.OK
 	}
 	// Two lines at most: what to press next must not be cut off.
@@ -256,7 +258,7 @@ func (p *Pane) detailLines() []string {
 		texts = append(texts, n.Name+": "+m)
 	}
 	paint := p.s.Paints.Warn
-	if n.Drain == "failed" {
+	if n.Drain == model.DrainFailed {
 		paint = p.s.Paints.Bad
 	}
 	// Wrapped, three lines at most, and only when the list keeps room.
@@ -288,7 +290,7 @@ func drainText(n model.NodeRow) string {
 	if d == "" {
 		return "-"
 	}
-	if pr := n.Progress; pr.PodsLeftKnown && (d == "draining" || d == "blocked") {
+	if pr := n.Progress; pr.PodsLeftKnown && (d == model.DrainDraining || d == model.DrainBlocked) {
 		d += " " + draw.Itoa(pr.PodsLeft) + " left"
 	}
 	return d
@@ -333,7 +335,7 @@ func (p *Pane) nodeRow(n model.NodeRow, widths []int, sel bool) string {
 		switch {
 		case sel:
 			return p.s.Paints.Selected.On(line)
-		case !n.Ready || n.Drain == "failed":
+		case !n.Ready || n.Drain == model.DrainFailed:
 			return p.s.Paints.Bad.On(line)
 		case !n.Schedulable || n.Drain != "" || n.Progress.Roll.Active():
 			return p.s.Paints.Warn.On(line)
