@@ -79,17 +79,21 @@ func StableReplicaSet(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (stable *a
 	if rolloutFinished(d, newRS) {
 		return nil, aborted, fmt.Errorf("the rollout of revision %d has finished — nothing to abort (undo goes back to an earlier revision): %w", aborted, action.ErrNothingToDo)
 	}
+	// model.PickAbortTarget is the one rule: the console's confirmation
+	// names the revision by it too.
 	_, old := model.FindOldReplicaSets(d, rss)
-	var bestRev int64
+	var cands []model.AbortCandidate
+	var withRev []*appsv1.ReplicaSet
 	for _, rs := range old {
 		rev, err := model.Revision(rs)
 		if err != nil {
 			continue
 		}
-		if stable == nil || rs.Status.AvailableReplicas > stable.Status.AvailableReplicas ||
-			(rs.Status.AvailableReplicas == stable.Status.AvailableReplicas && rev > bestRev) {
-			stable, bestRev = rs, rev
-		}
+		cands = append(cands, model.AbortCandidate{Revision: rev, Available: rs.Status.AvailableReplicas})
+		withRev = append(withRev, rs)
+	}
+	if i := model.PickAbortTarget(cands); i >= 0 {
+		stable = withRev[i]
 	}
 	if stable == nil {
 		return nil, aborted, fmt.Errorf("revision %d is the first: there is no earlier revision to go back to — nothing to abort: %w", aborted, action.ErrNothingToDo)

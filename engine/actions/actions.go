@@ -18,6 +18,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/util/retry"
 
+	"rollscope/model"
 	"rollscope/model/action"
 )
 
@@ -86,7 +87,7 @@ func mustJSON(v any) []byte {
 // recorded in kubernetes.io/change-cause in the same patch.
 func SetImage(ctx context.Context, c kubernetes.Interface, t Target, container, image, changeCause string) error {
 	what := "set image"
-	if err := CheckImage(image); err != nil {
+	if err := model.CheckImage(image); err != nil {
 		return fmt.Errorf("cannot set image of %s: %w", t, err)
 	}
 	return write(func() error {
@@ -109,7 +110,7 @@ func SetImage(ctx context.Context, c kubernetes.Interface, t Target, container, 
 // container, as `kubectl set env` does.
 func SetEnv(ctx context.Context, c kubernetes.Interface, t Target, container, name, value string, remove bool) error {
 	what := "set env"
-	if err := CheckEnvName(name); err != nil {
+	if err := model.CheckEnvName(name); err != nil {
 		return fmt.Errorf("cannot set env of %s: %w", t, err)
 	}
 	return write(func() error {

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"rollscope/engine/actions"
+	"rollscope/model"
 	"rollscope/model/action"
 )
 
@@ -14,7 +14,7 @@ func checkImage(r action.Request) error {
 	if r.Container == "" {
 		return errors.New("pick a container first")
 	}
-	return actions.CheckImage(r.Image)
+	return model.CheckImage(r.Image)
 }
 
 func checkEnv(r action.Request) error {
@@ -22,7 +22,7 @@ func checkEnv(r action.Request) error {
 	if err != nil {
 		return err
 	}
-	return actions.CheckEnvName(name)
+	return model.CheckEnvName(name)
 }
 
 // checkRevision refuses a revision the undo picker cannot offer; scripts,

@@ -7,7 +7,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/intstr"
 
-	"rollscope/engine/actions"
 	"rollscope/engine/rollingupdate"
 	"rollscope/model"
 	"rollscope/model/action"
@@ -30,7 +29,7 @@ func rcUpdate(r action.Request) model.RCUpdateRequest {
 // PlanRCUpdate checks the rolling update dialog's fields and works out the
 // update, writing nothing.
 func (c *Cluster) PlanRCUpdate(ctx context.Context, namespace string, in action.RCUpdateInput) (action.RCPlan, error) {
-	if err := actions.CheckImage(in.Image); err != nil {
+	if err := model.CheckImage(in.Image); err != nil {
 		return action.RCPlan{}, err
 	}
 	surge, err := limitValue("maxSurge", in.MaxSurge)
