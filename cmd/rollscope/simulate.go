@@ -78,7 +78,7 @@ func runSimulate(ctx context.Context, f *simulateFlags) error {
 	if f.file == "" {
 		return badInput("simulate needs a scenario: -f FILE or -f NAME (built-in: see `rollscope scenarios`)")
 	}
-	if f.format != "jsonl" && f.format != "table" {
+	if _, err := trace.ParseFormat(f.format); err != nil {
 		return badInput("--format %q is not a trace format: use jsonl or table", f.format)
 	}
 	if f.speedSet {

@@ -10,14 +10,11 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/watch"
-	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/rest"
 
 	"rollscope/engine/live"
 	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
 	"rollscope/engine/trace"
-	"rollscope/kube/connect"
 )
 
 // cleanupTimeout bounds the cleanup of a live simulate: deleting the
@@ -54,7 +51,11 @@ func runLiveSimulate(ctx context.Context, f *simulateFlags, sc *scenario.Scenari
 		},
 		Progress: func(line string) { fmt.Fprintln(os.Stderr, "rollscope: "+line) },
 	}
-	run, err := s.Start(ctx, simulationClient(conn))
+	client, err := conn.WithRate(simulationQPS, simulationBurst)
+	if err != nil {
+		return err
+	}
+	run, err := s.Start(ctx, client)
 	if err != nil {
 		if ctx.Err() != nil {
 			return errors.Join(errors.New("simulate interrupted while it was setting up"), cleanUp(run))
@@ -130,19 +131,3 @@ const (
 	simulationQPS   = 100
 	simulationBurst = 200
 )
-
-// simulationClient is the connection's client with the simulation's rate
-// limits: the same server, credentials and transport (kubectl's flags,
-// read by kube/connect), another rate limiter.
-func simulationClient(conn *connect.Connection) kubernetes.Interface {
-	rc, ok := conn.Client.CoreV1().RESTClient().(*rest.RESTClient)
-	if !ok || rc.Client == nil {
-		return conn.Client
-	}
-	cfg := &rest.Config{Host: conn.Server, QPS: simulationQPS, Burst: simulationBurst}
-	client, err := kubernetes.NewForConfigAndClient(cfg, rc.Client)
-	if err != nil {
-		return conn.Client
-	}
-	return client
-}

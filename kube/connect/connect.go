@@ -10,6 +10,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 )
@@ -23,6 +24,26 @@ type Connection struct {
 	Namespace string
 	// Server is the API server's URL.
 	Server string
+	// config is what Client was built from, for a client of other rate
+	// limits on the same server and credentials.
+	config *rest.Config
+}
+
+// WithRate is a client of the same server, credentials and transport
+// settings with another rate limit: client-go's default of 5 requests a
+// second is right for a console, not for a run that speaks for a group of
+// kubelets.
+func (c *Connection) WithRate(qps float32, burst int) (kubernetes.Interface, error) {
+	if c.config == nil {
+		return c.Client, nil
+	}
+	cfg := rest.CopyConfig(c.config)
+	cfg.QPS, cfg.Burst = qps, burst
+	client, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("cannot make a client for the API server %s: %w", c.Server, err)
+	}
+	return client, nil
 }
 
 // checkTimeout bounds the first request, so that a server that swallows
@@ -68,7 +89,7 @@ func (f *Flags) Connect(ctx context.Context) (*Connection, error) {
 	if err != nil {
 		return nil, fail(err, "cannot make a client for the API server %s (context %q): %v — check the server address and TLS settings in the kubeconfig", rc.Host, name, err)
 	}
-	c := &Connection{Client: client, Context: name, Namespace: ns, Server: rc.Host}
+	c := &Connection{Client: client, Context: name, Namespace: ns, Server: rc.Host, config: rc}
 
 	check, cancel := context.WithTimeout(ctx, checkTimeout)
 	defer cancel()
