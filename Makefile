@@ -1,7 +1,8 @@
 # rollscope — build and test. `make test` is what CI runs.
 GO ?= go
-# Packages with goroutines of their own: they also run under the race detector.
-RACE_PKGS := ./engine/... ./kube/... ./cmd/...
+# Packages with goroutines of their own (the console's requests run in Bubble
+# Tea commands beside Update): they also run under the race detector.
+RACE_PKGS := ./engine/... ./kube/... ./ui/... ./cmd/...
 
 # The end-to-end suite: its own module (test/e2e), a real control plane built
 # from the Kubernetes and etcd Go modules into a cache outside the repository
