@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// abortedCanary is the quiet canary with a scripted set image and, before
+// abortedActions turn the quiet canary into one with a scripted set image and, before
 // it finishes, a scripted abort: an abort rollscope's console did not send.
-const abortedCanary = quietCanary + `actions:
+const abortedActions = `actions:
   - {at: 20s, setImage: {target: deployment/frontend, container: php-redis, image: "gcr.io/google-samples/gb-frontend:v3"}}
   - {at: 24s, abort: deployment/frontend}
 `
@@ -17,8 +17,12 @@ const abortedCanary = quietCanary + `actions:
 // The timeline and the history say what an abort did, read back from the
 // annotations it leaves on the deployment.
 func TestConsoleShowsAnAbortInTimelineAndHistory(t *testing.T) {
+	quiet, err := os.ReadFile(quietCanaryPath)
+	if err != nil {
+		t.Fatal(err)
+	}
 	path := filepath.Join(t.TempDir(), "aborted-canary.yaml")
-	if err := os.WriteFile(path, []byte(abortedCanary), 0o644); err != nil {
+	if err := os.WriteFile(path, append(quiet, abortedActions...), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	// Wide and tall enough for the history and the timeline side by side.

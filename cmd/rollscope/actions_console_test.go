@@ -1,49 +1,19 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// quietCanary is the canary scenario without scripted actions: the test
-// drives the rollout from the keys.
-const quietCanary = `name: quiet-canary
-seed: 7
-namespace: default
-nodeGroups:
-  - {name: nodes, size: 4, capacity: {pods: 30, cpu: "8", memory: 32Gi}}
-images:
-  - {match: "gcr.io/google-samples/gb-frontend:*", pull: 1s, start: 2s, ready: 3s, jitter: 2s}
-objects: |
-  apiVersion: apps/v1
-  kind: Deployment
-  metadata:
-    name: frontend
-    annotations:
-      kubernetes.io/change-cause: "deploy guestbook frontend v2"
-  spec:
-    replicas: 6
-    minReadySeconds: 5
-    selector:
-      matchLabels: {app: guestbook}
-    strategy:
-      type: RollingUpdate
-      rollingUpdate: {maxSurge: 1, maxUnavailable: 0}
-    template:
-      metadata:
-        labels: {app: guestbook}
-      spec:
-        containers:
-          - name: php-redis
-            image: gcr.io/google-samples/gb-frontend:v2
-`
+// quietCanaryPath is the canary scenario without scripted actions: the
+// test drives the rollout from the keys.
+const quietCanaryPath = "../../testdata/scenarios/quiet-canary.yaml"
 
 func quietCanaryFile(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "quiet-canary.yaml")
-	if err := os.WriteFile(path, []byte(quietCanary), 0o644); err != nil {
+	path, err := filepath.Abs(quietCanaryPath)
+	if err != nil {
 		t.Fatal(err)
 	}
 	return path

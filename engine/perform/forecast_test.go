@@ -19,37 +19,6 @@ import (
 	"rollscope/model/action"
 )
 
-// quietCanary is the canary scenario without scripted actions: the tests
-// send the requests themselves.
-const quietCanary = `name: quiet-canary
-seed: 7
-namespace: default
-nodeGroups:
-  - {name: nodes, size: 4, capacity: {pods: 30, cpu: "8", memory: 32Gi}}
-images:
-  - {match: "gcr.io/google-samples/gb-frontend:*", pull: 1s, start: 2s, ready: 3s, jitter: 2s}
-objects: |
-  apiVersion: apps/v1
-  kind: Deployment
-  metadata:
-    name: frontend
-  spec:
-    replicas: 6
-    minReadySeconds: 5
-    selector:
-      matchLabels: {app: guestbook}
-    strategy:
-      type: RollingUpdate
-      rollingUpdate: {maxSurge: 1, maxUnavailable: 0}
-    template:
-      metadata:
-        labels: {app: guestbook}
-      spec:
-        containers:
-          - name: php-redis
-            image: gcr.io/google-samples/gb-frontend:v2
-`
-
 // rehearsal is the empty embedded API a forecast rehearses on, as the
 // console hands it over.
 func rehearsal(clock *sim.Clock) forecast.Backend {
@@ -60,7 +29,9 @@ func rehearsal(clock *sim.Clock) forecast.Backend {
 // a Cluster on it that forecasts.
 func rolledOut(t *testing.T) (*embedded.Cluster, *perform.Cluster) {
 	t.Helper()
-	sc, err := scenario.Parse("quiet-canary.yaml", []byte(quietCanary))
+	// The canary scenario without scripted actions: the tests send the
+	// requests themselves.
+	sc, err := scenario.Load("../../testdata/scenarios/quiet-canary.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
