@@ -11,6 +11,7 @@ import (
 	"rollscope/engine/perform"
 	"rollscope/engine/sim"
 	"rollscope/kube/access"
+	"rollscope/kube/connect"
 	"rollscope/kube/memapi"
 	"rollscope/model/action"
 	"rollscope/ui"
@@ -58,13 +59,27 @@ func rehearsal(clock *sim.Clock) forecast.Backend {
 // delays the first frame by at most this much.
 const accessTimeout = 5 * time.Second
 
+// The permission checks' own rate limit: they are a burst of one
+// SelfSubjectAccessReview per permission in the action table, asked at
+// once before the first frame, more than client-go's default burst of 10
+// lets through without waiting.
+const (
+	accessQPS   = 50
+	accessBurst = 50
+)
+
 // checkAccess disables the keys a live cluster will not allow, with the
 // reason (SelfSubjectAccessReviews). The embedded cluster has no RBAC.
-func (f *actionFlags) checkAccess(ctx context.Context, opts *ui.Options, client kubernetes.Interface, namespace string) {
+func (f *actionFlags) checkAccess(ctx context.Context, opts *ui.Options, conn *connect.Connection) error {
 	if f.readOnly {
-		return
+		return nil
+	}
+	client, err := conn.WithRate(accessQPS, accessBurst)
+	if err != nil {
+		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, accessTimeout)
 	defer cancel()
-	opts.Denied = access.Denied(ctx, client, namespace, f.deleteNodes)
+	opts.Denied = access.Denied(ctx, client, conn.Namespace, f.deleteNodes)
+	return nil
 }

@@ -159,7 +159,9 @@ func runLive(ctx context.Context, f *rootFlags, open target, theme themes.Theme,
 		Keys:       keys,
 	}
 	f.acts.apply(&opts, conn.Client, time.Now, true)
-	f.acts.checkAccess(ctx, &opts, conn.Client, conn.Namespace)
+	if err := f.acts.checkAccess(ctx, &opts, conn); err != nil {
+		return err
+	}
 	if !f.acts.readOnly {
 		stop, err := live.StartConsoleControllers(ctx, conn.Client)
 		if err != nil {

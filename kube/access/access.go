@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	authorizationv1 "k8s.io/api/authorization/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -31,27 +32,56 @@ func Denied(ctx context.Context, c kubernetes.Interface, namespace string, delet
 
 // denied is Denied for specs only.
 func denied(ctx context.Context, c kubernetes.Interface, namespace string, deleteNodes bool, specs []action.Spec) map[action.Name]string {
-	answers := map[action.Permission]string{} // "" when allowed
-	out := map[action.Name]string{}
-	for _, s := range specs {
-		perms := s.Needs
+	needs := make([][]action.Permission, len(specs))
+	var asked []action.Permission
+	for i, s := range specs {
+		needs[i] = s.Needs
 		if s.Name == action.RollGroup && deleteNodes {
-			perms = append(slices.Clip(perms), action.DeleteNodes)
+			needs[i] = append(slices.Clip(s.Needs), action.DeleteNodes)
 		}
-		var missing []string
-		for _, p := range perms {
-			why, asked := answers[p]
-			if !asked {
-				why = review(ctx, c, namespace, p)
-				answers[p] = why
+		for _, p := range needs[i] {
+			if !slices.Contains(asked, p) {
+				asked = append(asked, p)
 			}
-			if why != "" {
+		}
+	}
+	answers := ask(ctx, c, namespace, asked)
+	out := map[action.Name]string{}
+	for i, s := range specs {
+		var missing []string
+		for _, p := range needs[i] {
+			if why := answers[p]; why != "" {
 				missing = append(missing, why)
 			}
 		}
 		if len(missing) > 0 {
 			out[s.Name] = "not allowed: " + strings.Join(missing, "; ")
 		}
+	}
+	return out
+}
+
+// inFlight bounds the reviews asked at once.
+const inFlight = 8
+
+// ask reviews every permission once, several at a time: the console's first
+// frame waits for the answers, and one after the other they would cost a
+// round trip each.
+func ask(ctx context.Context, c kubernetes.Interface, namespace string, perms []action.Permission) map[action.Permission]string {
+	whys := make([]string, len(perms))
+	slots := make(chan struct{}, inFlight)
+	var wg sync.WaitGroup
+	for i, p := range perms {
+		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			whys[i] = review(ctx, c, namespace, p)
+		})
+	}
+	wg.Wait()
+	out := make(map[action.Permission]string, len(perms))
+	for i, p := range perms {
+		out[p] = whys[i]
 	}
 	return out
 }
