@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"strconv"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -225,10 +226,18 @@ func renamed(rc *corev1.ReplicationController) *corev1.ReplicationController {
 }
 
 // container finds the container whose image changes: the named one, or the
-// first.
+// only one. With several and none named it refuses, as kubectl 1.17 did,
+// rather than guess.
 func container(spec *corev1.PodSpec, name string) (*corev1.Container, error) {
 	if len(spec.Containers) == 0 {
 		return nil, badRequest("the pod template has no containers")
+	}
+	if name == "" && len(spec.Containers) > 1 {
+		names := make([]string, len(spec.Containers))
+		for i, c := range spec.Containers {
+			names[i] = c.Name
+		}
+		return nil, badRequest("must specify container to update when updating a multi-container pod: the pod template has %s; give --container", strings.Join(names, ", "))
 	}
 	if name == "" {
 		return &spec.Containers[0], nil
