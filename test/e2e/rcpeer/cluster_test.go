@@ -82,6 +82,13 @@ var (
 
 func (c *cluster) foo(t *testing.T, ns string, spec controller) {
 	t.Helper()
+	c.createFoo(t, ns, spec)
+	c.settled(t, ns, spec.replicas)
+}
+
+// createFoo creates foo in a new namespace ns without waiting for its pods.
+func (c *cluster) createFoo(t *testing.T, ns string, spec controller) {
+	t.Helper()
 	e2etest.Namespace(t, c.admin, ns, patience)
 	if spec.containers == nil {
 		spec.containers = []corev1.Container{{Name: "app", Image: oldImage}}
@@ -99,7 +106,6 @@ func (c *cluster) foo(t *testing.T, ns string, spec controller) {
 	if _, err := c.admin.CoreV1().ReplicationControllers(ns).Create(t.Context(), rc, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	c.settled(t, ns, spec.replicas)
 }
 
 // settled waits until ns has one controller, foo, at its size with every

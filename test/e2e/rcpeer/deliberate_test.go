@@ -11,7 +11,7 @@ package rcpeer
 //     controller is left at all. rollscope first creates foo at size 0
 //     selecting no pod, then deletes the next controller, then scales foo
 //     up to take the orphans over: killed anywhere, a rerun finishes it
-//     (TestKilledAfterEveryWrite). So the renamed foo's steps differ
+//     (killedAfterEveryWrite in crash_test.go). So the renamed foo's steps differ
 //     (0 then full size, against full size); they are left out of the
 //     scale steps, and its final state is compared as every other.
 //   - The leftovers of --rollback. kubectl leaves next-controller-id and

@@ -130,15 +130,27 @@ var peerCases = []peerCase{
 		do: update("--image", newImage), refused: "must specify container to update when updating a multi-container pod"},
 }
 
-// TestSideBySideWithKubectl117 runs every case with both tools at once on one
-// control plane and compares them.
-func TestSideBySideWithKubectl117(t *testing.T) {
+// TestRollingUpdateBesideKubectl117 shares one control plane between the
+// side-by-side comparison and the kill at every write, run at once: each
+// waits mostly on update periods.
+func TestRollingUpdateBesideKubectl117(t *testing.T) {
 	c := startCluster(t)
+	t.Run("side by side with kubectl 1.17", func(t *testing.T) { t.Parallel(); sideBySide(t, c) })
+	t.Run("killed after every write", func(t *testing.T) { t.Parallel(); killedAfterEveryWrite(t, c) })
+}
+
+// sideBySide runs every case with both tools at once and compares them.
+func sideBySide(t *testing.T, c *cluster) {
 	results := map[string]map[string]*observed{}
 	for _, pc := range peerCases {
 		results[pc.name] = map[string]*observed{}
 		for _, tool := range []string{kubectl, rollscope} {
-			c.foo(t, pc.name+"-"+tool, pc.foo)
+			c.createFoo(t, pc.name+"-"+tool, pc.foo)
+		}
+	}
+	for _, pc := range peerCases {
+		for _, tool := range []string{kubectl, rollscope} {
+			c.settled(t, pc.name+"-"+tool, pc.foo.replicas)
 		}
 	}
 	recorders := map[string]*recorder{}
