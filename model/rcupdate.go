@@ -262,7 +262,12 @@ func DescribeRCUpdate(rcs []*corev1.ReplicationController, name string) (RCUpdat
 	switch {
 	case target == nil && source != nil:
 		s.Phase = RCPhasePrepare
-		s.Desired, _ = RCAnnotationInt(source, RCOriginalAnnotation)
+		// original-replicas comes after the next controller, in kubectl's
+		// order: until then the old controller's size is the goal.
+		var ok bool
+		if s.Desired, ok = RCAnnotationInt(source, RCOriginalAnnotation); !ok {
+			s.Desired = rcSize(source)
+		}
 	case source == nil && target != nil:
 		s.Phase = RCPhaseRename
 		s.Desired = rcSize(target)

@@ -14,18 +14,18 @@ func TestRollingUpdateRehearsalPrintsKubectlsLines(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	want := `Created web-6b54f9ff4f
-Scaling up web-6b54f9ff4f from 0 to 4, scaling down web from 4 to 0 (keep 4 pods available, don't exceed 5 pods)
-Scaling web-6b54f9ff4f up to 1
+	want := `Created web-272012e529e9fbcd5fb3d0d9da928df8
+Scaling up web-272012e529e9fbcd5fb3d0d9da928df8 from 0 to 4, scaling down web from 4 to 0 (keep 4 pods available, don't exceed 5 pods)
+Scaling web-272012e529e9fbcd5fb3d0d9da928df8 up to 1
 Scaling web down to 3
-Scaling web-6b54f9ff4f up to 2
+Scaling web-272012e529e9fbcd5fb3d0d9da928df8 up to 2
 Scaling web down to 2
-Scaling web-6b54f9ff4f up to 3
+Scaling web-272012e529e9fbcd5fb3d0d9da928df8 up to 3
 Scaling web down to 1
-Scaling web-6b54f9ff4f up to 4
+Scaling web-272012e529e9fbcd5fb3d0d9da928df8 up to 4
 Scaling web down to 0
 Update succeeded. Deleting old controller: web
-Renaming web-6b54f9ff4f to web
+Renaming web-272012e529e9fbcd5fb3d0d9da928df8 to web
 replicationcontroller/web rolling updated
 `
 	if !strings.HasPrefix(r.stdout, want) {
@@ -52,8 +52,8 @@ func TestRollingUpdateDryRunChangesNothing(t *testing.T) {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	for _, want := range []string{"Rolling from:\n  replicationcontroller/web  image nginx:1.25  replicas 4  selector app=web\n",
-		"To:\n  replicationcontroller/web-6b54f9ff4f  image nginx:1.27  replicas 4  selector app=web,deployment=6b54f9ff4f\n",
-		"Then web-6b54f9ff4f is renamed to web. (dry run)\n"} {
+		"To:\n  replicationcontroller/web-272012e529e9fbcd5fb3d0d9da928df8  image nginx:1.27  replicas 4  selector app=web,deployment=272012e529e9fbcd5fb3d0d9da928df8\n",
+		"Then web-272012e529e9fbcd5fb3d0d9da928df8 is renamed to web. (dry run)\n"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("dry run lacks %q:\n%s", want, r.stdout)
 		}

@@ -28,6 +28,14 @@ func webRC(image string, annotations map[string]string) *corev1.ReplicationContr
 	}
 }
 
+// twoContainers is web with a sidecar: --image alone does not say which
+// container changes.
+func twoContainers() *corev1.ReplicationController {
+	rc := webRC(oldImage, nil)
+	rc.Spec.Template.Spec.Containers = append(rc.Spec.Template.Spec.Containers, corev1.Container{Name: "sidecar", Image: "busybox:1.36"})
+	return rc
+}
+
 // TestBadInputIsRefusedWithoutWrites: each refusal names the problem and
 // what to do, is marked as the request's fault, and writes nothing.
 func TestBadInputIsRefusedWithoutWrites(t *testing.T) {
@@ -52,6 +60,8 @@ func TestBadInputIsRefusedWithoutWrites(t *testing.T) {
 			Request{Old: "web", Next: "web-next", Image: newImage, DeploymentKey: "track"}, ""},
 		{"no container of that name", []*corev1.ReplicationController{webRC(oldImage, nil)}, Request{Old: "web", Image: newImage, Container: "php"},
 			`the pod template has no container "php"`},
+		{"several containers and none named", []*corev1.ReplicationController{twoContainers()}, Request{Old: "web", Image: newImage},
+			"must specify container to update when updating a multi-container pod: the pod template has nginx, sidecar; give --container"},
 		{"no image and nothing in progress", []*corev1.ReplicationController{webRC(oldImage, nil)}, Request{Old: "web"}, "give --image to start one"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -20,3 +20,9 @@ func planLine(l Limits, old, next string, oldSize, nextSize int32) string {
 func scaleLine(name, direction string, to int32) string {
 	return fmt.Sprintf("Scaling %s %s to %d\n", name, direction, to)
 }
+
+// resumeLine is what kubectl printed when run again with --image and the
+// next controller already there.
+func resumeLine(next string) string {
+	return fmt.Sprintf("Found existing update in progress (%s), resuming.\n", next)
+}

@@ -5,20 +5,21 @@ import (
 	"fmt"
 	"maps"
 	"strconv"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-
-	"rollscope/model"
 )
 
-// prepare takes one step of setting the update up, in an order where every
-// prefix is safe to stop after: label the old controller's template, its
-// pods, then its selector (upstream's AddDeploymentKeyToReplicationController),
-// record the next controller's name and the original size on the old one,
-// then create the next controller at size zero.
+// prepare takes one step of setting the update up, in kubectl 1.17's order,
+// where every prefix is safe to stop after: the deployment label on the old
+// controller's template together with the next controller's name, the label
+// on its pods, then on its selector (upstream's
+// UpdateExistingReplicationController and AddDeploymentKeyToReplicationController),
+// then the next controller, created at size zero; forward then records the
+// original size on the old one, as kubectl's updater does.
 func (u *Updater) prepare(ctx context.Context, req Request, old *corev1.ReplicationController, s *Session) (Outcome, error) {
 	key := req.DeploymentKey
 	c, err := container(&old.Spec.Template.Spec, req.Container)
@@ -28,13 +29,21 @@ func (u *Updater) prepare(ctx context.Context, req Request, old *corev1.Replicat
 	if c.Image == req.Image && req.ImagePullPolicy == "" {
 		return Outcome{}, badRequest("replicationcontroller %q already runs %s: --image-pull-policy (Always|Never|IfNotPresent) must be given when the image does not change", old.Name, req.Image)
 	}
+	next, err := nextController(old, req)
+	if err != nil {
+		return Outcome{}, err
+	}
 	value := old.Spec.Template.Labels[key]
 	if value == "" {
 		rc := old.DeepCopy()
 		if rc.Spec.Template.Labels == nil {
 			rc.Spec.Template.Labels = map[string]string{}
 		}
-		rc.Spec.Template.Labels[key] = model.PodTemplateHash(old.Spec.Template, nil) + "-orig"
+		rc.Spec.Template.Labels[key] = origValue(old, key)
+		if rc.Annotations == nil {
+			rc.Annotations = map[string]string{}
+		}
+		rc.Annotations[NextAnnotation] = next.Name
 		return u.write(PhasePrepare, 0, u.update(ctx, rc))
 	}
 	if old.Spec.Selector[key] != value {
@@ -80,19 +89,12 @@ func (u *Updater) prepare(ctx context.Context, req Request, old *corev1.Replicat
 		}
 		return u.write(PhasePrepare, 0, nil)
 	}
-	next, err := nextController(old, req)
-	if err != nil {
-		return Outcome{}, err
-	}
-	if old.Annotations[NextAnnotation] != next.Name || old.Annotations[OriginalAnnotation] == "" {
+	if old.Annotations[NextAnnotation] != next.Name {
 		rc := old.DeepCopy()
 		if rc.Annotations == nil {
 			rc.Annotations = map[string]string{}
 		}
 		rc.Annotations[NextAnnotation] = next.Name
-		if rc.Annotations[OriginalAnnotation] == "" {
-			rc.Annotations[OriginalAnnotation] = strconv.Itoa(int(size(old)))
-		}
 		return u.write(PhasePrepare, 0, u.update(ctx, rc))
 	}
 	desired, _ := annotationInt(old, OriginalAnnotation)
@@ -119,10 +121,11 @@ func (u *Updater) prepare(ctx context.Context, req Request, old *corev1.Replicat
 	return o, err
 }
 
-// nextController builds the next controller from old: the new image (and
-// pull policy), the deployment label set to the hash of the new template, at
-// size zero. The hash ignores the old controller's own deployment label, so
-// it comes out the same before and after old is labelled.
+// nextController builds the next controller from old: its labels and the
+// user's annotations, the new image (and pull policy), the deployment label
+// set to the hash of the new spec (see updateHash), at size zero. The hash
+// ignores the old controller's own deployment label, so it comes out the
+// same before and after old is labelled.
 func nextController(old *corev1.ReplicationController, req Request) (*corev1.ReplicationController, error) {
 	key := req.DeploymentKey
 	tmpl := old.Spec.Template.DeepCopy()
@@ -139,7 +142,7 @@ func nextController(old *corev1.ReplicationController, req Request) (*corev1.Rep
 	if req.ImagePullPolicy != "" {
 		c.ImagePullPolicy = corev1.PullPolicy(req.ImagePullPolicy)
 	}
-	hash := model.PodTemplateHash(tmpl, nil)
+	hash := updateHash(old, corev1.ReplicationControllerSpec{Selector: old.Spec.Selector, MinReadySeconds: old.Spec.MinReadySeconds, Template: tmpl}, key)
 	if tmpl.Labels == nil {
 		tmpl.Labels = map[string]string{}
 	}
@@ -159,7 +162,7 @@ func nextController(old *corev1.ReplicationController, req Request) (*corev1.Rep
 			Name:        name,
 			Namespace:   old.Namespace,
 			Labels:      maps.Clone(old.Labels),
-			Annotations: map[string]string{},
+			Annotations: userAnnotations(old),
 		},
 		Spec: corev1.ReplicationControllerSpec{
 			Replicas:        &zero,
@@ -223,10 +226,18 @@ func renamed(rc *corev1.ReplicationController) *corev1.ReplicationController {
 }
 
 // container finds the container whose image changes: the named one, or the
-// first.
+// only one. With several and none named it refuses, as kubectl 1.17 did,
+// rather than guess.
 func container(spec *corev1.PodSpec, name string) (*corev1.Container, error) {
 	if len(spec.Containers) == 0 {
 		return nil, badRequest("the pod template has no containers")
+	}
+	if name == "" && len(spec.Containers) > 1 {
+		names := make([]string, len(spec.Containers))
+		for i, c := range spec.Containers {
+			names[i] = c.Name
+		}
+		return nil, badRequest("must specify container to update when updating a multi-container pod: the pod template has %s; give --container", strings.Join(names, ", "))
 	}
 	if name == "" {
 		return &spec.Containers[0], nil

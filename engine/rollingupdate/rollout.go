@@ -13,8 +13,11 @@ import (
 )
 
 // forward continues an update from old to next, first making sure next
-// carries the annotations a crash or an older kubectl may have left out.
+// carries the annotations a crash or an older kubectl may have left out. A
+// run that finds the next controller already there says so first, in
+// kubectl's words.
 func (u *Updater) forward(ctx context.Context, req Request, old, next *corev1.ReplicationController, s *Session) (Outcome, error) {
+	var lines []string
 	if req.Image != "" {
 		c, err := container(&next.Spec.Template.Spec, req.Container)
 		if err != nil {
@@ -23,7 +26,17 @@ func (u *Updater) forward(ctx context.Context, req Request, old, next *corev1.Re
 		if c.Image != req.Image {
 			return Outcome{}, badRequest("Found existing in-progress update to image (%s).\nEither continue in-progress update with --image=%s or rollback with --rollback", c.Image, c.Image)
 		}
+		if !s.announced && !s.resumed {
+			s.resumed = true
+			lines = []string{resumeLine(next.Name)}
+		}
 	}
+	o, err := u.forwardStep(ctx, req, old, next, s)
+	o.Lines = append(lines, o.Lines...)
+	return o, err
+}
+
+func (u *Updater) forwardStep(ctx context.Context, req Request, old, next *corev1.ReplicationController, s *Session) (Outcome, error) {
 	src, hasSrc := next.Annotations[SourceAnnotation]
 	if hasSrc && src != sourceID(old) {
 		return Outcome{}, badRequest("Missing/unexpected annotations for controller %s, expected %s : %s", next.Name, sourceID(old), src)
@@ -114,6 +127,10 @@ func (u *Updater) rollout(ctx context.Context, req Request, source, target *core
 		// size before the next decision.
 		return Outcome{Phase: PhaseRollout, Wait: poll, Lines: lines}, nil
 	}
+	if s.periodAfterSettle {
+		s.periodAfterSettle = false
+		return Outcome{Phase: PhaseRollout, Wait: period, Lines: lines}, nil
+	}
 	d, err := Next(l, size(source), size(target), func() (int32, error) {
 		return u.available(ctx, target)
 	})
@@ -122,8 +139,9 @@ func (u *Updater) rollout(ctx context.Context, req Request, source, target *core
 	}
 	switch d.Move {
 	case ScaleNext:
-		o, err := u.write(PhaseRollout, period, u.scale(ctx, target, d.To))
+		o, err := u.write(PhaseRollout, poll, u.scale(ctx, target, d.To))
 		o.Lines = append(lines, scaleLine(target.Name, "up", d.To))
+		s.periodAfterSettle = err == nil
 		return o, err
 	case ScaleOld:
 		o, err := u.write(PhaseRollout, 0, u.scale(ctx, source, d.To))

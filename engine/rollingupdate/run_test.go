@@ -29,18 +29,18 @@ func TestRunPrintsKubectlsLines(t *testing.T) {
 	if err := Run(context.Background(), u, req, time.Minute, VirtualClock{Runner: w.cluster.Runner}, &out); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	want := `Created web-6b54f9ff4f
-Scaling up web-6b54f9ff4f from 0 to 4, scaling down web from 4 to 0 (keep 4 pods available, don't exceed 5 pods)
-Scaling web-6b54f9ff4f up to 1
+	want := `Created web-272012e529e9fbcd5fb3d0d9da928df8
+Scaling up web-272012e529e9fbcd5fb3d0d9da928df8 from 0 to 4, scaling down web from 4 to 0 (keep 4 pods available, don't exceed 5 pods)
+Scaling web-272012e529e9fbcd5fb3d0d9da928df8 up to 1
 Scaling web down to 3
-Scaling web-6b54f9ff4f up to 2
+Scaling web-272012e529e9fbcd5fb3d0d9da928df8 up to 2
 Scaling web down to 2
-Scaling web-6b54f9ff4f up to 3
+Scaling web-272012e529e9fbcd5fb3d0d9da928df8 up to 3
 Scaling web down to 1
-Scaling web-6b54f9ff4f up to 4
+Scaling web-272012e529e9fbcd5fb3d0d9da928df8 up to 4
 Scaling web down to 0
 Update succeeded. Deleting old controller: web
-Renaming web-6b54f9ff4f to web
+Renaming web-272012e529e9fbcd5fb3d0d9da928df8 to web
 replicationcontroller/web rolling updated
 `
 	if out.String() != want {
@@ -69,7 +69,7 @@ func TestRunStoppedThenRunAgainContinues(t *testing.T) {
 	if err := Run(context.Background(), u, req, time.Minute, VirtualClock{Runner: w.cluster.Runner}, &second); err != nil {
 		t.Fatalf("second run: %v\n%s", err, second.String())
 	}
-	if !strings.HasPrefix(second.String(), "Continuing update with existing controller web-v2.\n") ||
+	if !strings.HasPrefix(second.String(), "Found existing update in progress (web-v2), resuming.\nContinuing update with existing controller web-v2.\n") ||
 		!strings.HasSuffix(second.String(), "Update succeeded. Deleting web\nreplicationcontroller/web rolling updated to \"web-v2\"\n") {
 		t.Errorf("second run printed:\n%s", second.String())
 	}

@@ -54,9 +54,18 @@ type Updater struct {
 }
 
 // Session remembers what a driver already printed, so that the opening lines
-// appear once per run. It holds no state of the update itself.
+// appear once per run, and whether the update period after its last
+// scale-up is still to be waited. It holds no state of the update itself: a
+// new Session (a run after a crash) only prints the opening lines again and
+// goes straight to the next decision, which the availability rules keep
+// safe.
 type Session struct {
-	announced, planned bool
+	announced, planned, resumed bool
+	// periodAfterSettle is set by a scale-up: the update period starts once
+	// the controller reports the new count, as kubectl's updater waits for
+	// the scale and then sleeps the period, so that the new pods have the
+	// whole period to become available.
+	periodAfterSettle bool
 }
 
 // errBadRequest marks errors running again cannot fix.

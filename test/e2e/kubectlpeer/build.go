@@ -1,0 +1,162 @@
+// Package kubectlpeer builds kubectl 1.17's rolling-update (the module in
+// test/kubectl117) into a cache outside the repository, keyed by a digest of
+// that module's go.mod, go.sum and source, so that only the first run on a
+// machine compiles it — as cpbuild does for the control plane.
+package kubectlpeer
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// CacheEnv overrides the cache root (default: the user cache directory, e.g.
+// $XDG_CACHE_HOME/rollscope/kubectl117).
+const CacheEnv = "ROLLSCOPE_KUBECTL117_CACHE"
+
+// Version is the kubectl the peer is built from.
+const Version = "v0.17.17"
+
+// Binary is a built, cached kubectl 1.17.
+type Binary struct {
+	Path  string
+	Built bool
+	Took  time.Duration
+}
+
+// moduleDir finds test/kubectl117 from this module's root (test/e2e), by
+// walking up from the working directory to the go.mod of rollscope/test/e2e.
+func moduleDir() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("finding test/kubectl117: %w", err)
+	}
+	for {
+		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && strings.Contains(string(b), "module rollscope/test/e2e\n") {
+			return filepath.Join(dir, "..", "kubectl117"), nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("finding test/kubectl117: no rollscope/test/e2e go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// digest names the cache entry after the module's files, so a change to
+// any of them builds again.
+func digest(src string) (string, error) {
+	h := sha256.New()
+	for _, f := range []string{"go.mod", "go.sum", "main.go"} {
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			return "", fmt.Errorf("reading the kubectl 1.17 module: %w", err)
+		}
+		fmt.Fprintf(h, "%s %d\n", f, len(b))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+func cacheRoot() (string, error) {
+	if dir := os.Getenv(CacheEnv); dir != "" {
+		return dir, nil
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("finding a cache directory for kubectl 1.17 (set %s): %w", CacheEnv, err)
+	}
+	return filepath.Join(base, "rollscope", "kubectl117"), nil
+}
+
+// Ensure returns kubectl 1.17, building it when the cache lacks it. Test
+// packages run in parallel wait on a lock and build it once.
+func Ensure(ctx context.Context, log func(string)) (Binary, error) {
+	start := time.Now()
+	src, err := moduleDir()
+	if err != nil {
+		return Binary{}, err
+	}
+	key, err := digest(src)
+	if err != nil {
+		return Binary{}, err
+	}
+	root, err := cacheRoot()
+	if err != nil {
+		return Binary{}, err
+	}
+	entry := filepath.Join(root, "kubectl-"+Version+"_"+key)
+	bin := Binary{Path: filepath.Join(entry, "kubectl")}
+	if _, err := os.Stat(bin.Path); err == nil {
+		bin.Took = time.Since(start)
+		return bin, nil
+	}
+	unlock, err := lock(ctx, root, key, log)
+	if err != nil {
+		return Binary{}, err
+	}
+	defer unlock()
+	if _, err := os.Stat(bin.Path); err == nil {
+		bin.Took = time.Since(start)
+		return bin, nil
+	}
+	log("building kubectl " + Version + " (rolling-update) from " + src + " into " + entry)
+	scratch, err := os.MkdirTemp(root, ".build-*")
+	if err != nil {
+		return Binary{}, fmt.Errorf("making a build directory in %s: %w", root, err)
+	}
+	defer os.RemoveAll(scratch)
+	build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", filepath.Join(scratch, "kubectl"), ".")
+	build.Dir = src
+	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
+	if out, err := build.CombinedOutput(); err != nil {
+		return Binary{}, fmt.Errorf("building kubectl %s in %s: %v\n%s", Version, src, err, out)
+	}
+	// Renamed into place whole, so an interrupted build never leaves a
+	// half-written entry.
+	if err := os.Rename(scratch, entry); err != nil {
+		return Binary{}, fmt.Errorf("moving the kubectl build into %s: %w", entry, err)
+	}
+	bin.Built, bin.Took = true, time.Since(start)
+	return bin, nil
+}
+
+// lock takes an exclusive lock on the cache entry for key; the kernel drops
+// it if the process dies.
+func lock(ctx context.Context, root, key string, log func(string)) (func(), error) {
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return nil, fmt.Errorf("creating the kubectl 1.17 cache %s: %w", root, err)
+	}
+	path := filepath.Join(root, "."+key+".lock")
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("opening the build lock %s: %w", path, err)
+	}
+	for waiting := false; ; {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
+		}
+		if err != syscall.EWOULDBLOCK && err != syscall.EINTR {
+			f.Close()
+			return nil, fmt.Errorf("locking %s: %w", path, err)
+		}
+		if !waiting {
+			log("another process is building kubectl 1.17; waiting for it (" + path + ")")
+			waiting = true
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, fmt.Errorf("waiting for the build lock %s: %w", path, ctx.Err())
+		case <-time.After(time.Second):
+		}
+	}
+}
