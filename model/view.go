@@ -1,6 +1,7 @@
 package model
 
 import (
+	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -39,6 +40,23 @@ type WatchStatus struct {
 	Problem   string
 	// Since is when the current state (connected or not) began.
 	Since time.Time
+	// Unanswered is set when the API server does not answer its health
+	// probe although the watches have not noticed: Problem says how.
+	Unanswered bool
+	// Forbidden names the kinds the cluster refuses to list to this user
+	// ("Node", or several joined by ", "): what the console cannot show,
+	// not a lost watch.
+	Forbidden string
+}
+
+// MayNotList reports whether the cluster refuses to list kind to the user.
+func (w WatchStatus) MayNotList(kind string) bool {
+	for k := range strings.SplitSeq(w.Forbidden, ", ") {
+		if k == kind {
+			return true
+		}
+	}
+	return false
 }
 
 // Condition is a condition as the screen shows it.
@@ -137,6 +155,8 @@ type PodRow struct {
 	// Reason is the most telling reason: a waiting or terminated
 	// container's reason, an Unschedulable condition, or the pod's reason.
 	Reason string
+	// Status is the STATUS word `kubectl get pods` prints (PodStatusWord).
+	Status string
 }
 
 // NodeRow is one node.

@@ -63,20 +63,21 @@ func podRows(prefix, node string, created time.Time, states ...model.PodState) [
 	out := make([]model.PodRow, len(states))
 	for i, s := range states {
 		p := model.PodRow{Name: fmt.Sprintf("%s-%05d", prefix, i), Node: fmt.Sprintf("%s-%d", node, i%4),
-			Phase: "Running", State: s, Ready: "1/1", Created: created}
+			Phase: "Running", Status: "Running", State: s, Ready: "1/1", Created: created}
+		// Status is kubectl's word for each (model.PodStatusWord).
 		switch s {
 		case model.PodPending:
-			p.Phase, p.Ready, p.Node, p.Reason = "Pending", "0/1", "", "Unschedulable"
+			p.Phase, p.Status, p.Ready, p.Node, p.Reason = "Pending", "Pending", "0/1", "", "Unschedulable"
 		case model.PodCreating:
-			p.Phase, p.Ready, p.Reason = "Pending", "0/1", "ContainerCreating"
+			p.Phase, p.Status, p.Ready, p.Reason = "Pending", "ContainerCreating", "0/1", "ContainerCreating"
 		case model.PodNotReady:
 			p.Ready = "0/1"
 		case model.PodCrashLoop:
-			p.Ready, p.Restarts, p.Reason = "0/1", 4, "CrashLoopBackOff"
+			p.Ready, p.Restarts, p.Reason, p.Status = "0/1", 4, "CrashLoopBackOff", "CrashLoopBackOff"
 		case model.PodTerminating:
-			p.Reason = "Terminating"
+			p.Status = "Terminating"
 		case model.PodFailed:
-			p.Phase, p.Ready, p.Reason = "Failed", "0/1", "Error"
+			p.Phase, p.Ready, p.Reason, p.Status = "Failed", "0/1", "Error", "Error"
 		}
 		out[i] = p
 	}

@@ -277,7 +277,7 @@ func TestReplicaSetSelectionDrivesPodsPane(t *testing.T) {
 	if m.s.SelectedRS != "frontend-5d9c8f7b6c" {
 		t.Fatalf("selected = %q", m.s.SelectedRS)
 	}
-	if out := plain(m); !strings.Contains(out, "Pods of frontend-5d9c8f7b6c (9)") ||
+	if out := plain(m); !strings.Contains(out, "Pods of frontend-5d9c8f7b6c (8 + 1 terminating)") ||
 		!strings.Contains(out, "frontend-5d9c8f7b6c-00008") {
 		t.Errorf("pods pane did not follow the selection:\n%s", out)
 	}

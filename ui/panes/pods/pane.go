@@ -69,12 +69,8 @@ func (p *Pane) View() string {
 func (p *Pane) podRow(pod model.PodRow, widths []int, sel bool) string {
 	ageStr := draw.Age(p.s.Now, pod.Created)
 	st := draw.StateIndex(pod.State)
-	// STATUS is kubectl's: the telling reason when there is one, else the
-	// phase; PHASE itself only shows where there is room.
-	status := pod.Reason
-	if status == "" {
-		status = pod.Phase
-	}
+	// STATUS is kubectl's word; PHASE itself only shows where there is room.
+	status := pod.Status
 	node := pod.Node
 	if node == "" {
 		node = "<none>"
