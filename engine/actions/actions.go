@@ -110,7 +110,12 @@ func SetImage(ctx context.Context, c kubernetes.Interface, t Target, container, 
 // container, as `kubectl set env` does.
 func SetEnv(ctx context.Context, c kubernetes.Interface, t Target, container, name, value string, remove bool) error {
 	what := "set env"
-	if err := model.CheckEnvName(name); err != nil {
+	check := model.CheckEnvName
+	if remove {
+		// As kubectl: only the names it sets are held to its rule.
+		check = model.CheckDeclaredEnvName
+	}
+	if err := check(name); err != nil {
 		return fmt.Errorf("cannot set env of %s: %w", t, err)
 	}
 	return write(func() error {
