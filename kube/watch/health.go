@@ -74,3 +74,32 @@ func describe(err error) string {
 	}
 	return err.Error()
 }
+
+// problem says why the picture cannot be trusted, "" when it can, and notes
+// in the status which kinds the user may not list and whether the API server
+// stopped answering. A failing watch is named first: it is the more precise
+// reason. A refused list is no lost watch: the rest of the picture is live,
+// and what cannot be listed says so where it would be shown.
+func (b *Bridge) problem() string {
+	problem, forbidden := "", ""
+	for _, s := range b.sources {
+		p := s.currentProblem()
+		switch {
+		case p != "" && s.forbidden.Load():
+			if forbidden != "" {
+				forbidden += ", "
+			}
+			forbidden += s.kind
+		case p != "" && problem == "":
+			problem = p
+		}
+	}
+	b.status.Forbidden = forbidden
+	b.status.Unanswered = false
+	if problem == "" {
+		if p := b.health.current(); p != "" {
+			problem, b.status.Unanswered = p, true
+		}
+	}
+	return problem
+}
