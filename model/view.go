@@ -95,6 +95,10 @@ type RolloutView struct {
 	// Done is true once the rollout has finished.
 	Status string
 	Done   bool
+	// Pending is the template change no ReplicaSet runs yet ("app
+	// nginx:1.27 → nginx:1.28"), as on a paused deployment after kubectl
+	// set image; "" when there is none.
+	Pending string
 
 	// Surge: pods in use (Σ ReplicaSet spec.replicas) against replicas +
 	// maxSurge. Unavailable: replicas that are not available against

@@ -96,7 +96,7 @@ func (d *Dialog) prepareUndo() bool {
 	case row.Gone:
 		d.problem = fmt.Sprintf("revision %d is gone: its ReplicaSet was cleaned up by revisionHistoryLimit — pick another", row.Revision)
 		return false
-	case row.Current:
+	case row.Current && d.s.Rollout.Pending == "":
 		d.refusal = fmt.Sprintf("already at revision %d — nothing to send", row.Revision)
 		return true
 	}
@@ -105,6 +105,14 @@ func (d *Dialog) prepareUndo() bool {
 		return false
 	}
 	d.plan = append(d.plan, fmt.Sprintf("rolls deployment/%s back to revision %d (%s)", r.Name, row.Revision, strings.Join(row.Images, ", ")))
+	if p := d.s.Rollout.Pending; p != "" {
+		// Revision numbers say nothing of a template no ReplicaSet runs yet.
+		line := "discards the pending change no ReplicaSet runs yet: " + p
+		if d.s.Rollout.Paused {
+			line += " (resuming first may start it for a moment)"
+		}
+		d.plan = append(d.plan, line)
+	}
 	if d.s.Rollout.Paused {
 		r.ResumeFirst = true
 		d.plan = append(d.plan, "it is paused, and kubectl refuses to roll back a paused deployment: y resumes it first, then undoes")
