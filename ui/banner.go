@@ -22,20 +22,21 @@ func watchBanner(ws model.WatchStatus, now time.Time) string {
 		return "not connected to the cluster — showing the last known state, reconnecting"
 	case !ws.Synced:
 		return "listing the cluster… the picture is incomplete until every watch has synced"
-	case ws.Forbidden != "" && ws.Forbidden != "Node":
-		// Nodes are the Nodes pane's to explain; other kinds have no pane
-		// of their own to say so.
-		return "you may not list " + resources(ws.Forbidden) + " here: what they would show is missing, the rest is live"
+	case unexplained(ws.Forbidden) != "":
+		return "you may not list " + unexplained(ws.Forbidden) + " here: what they would show is missing, the rest is live"
 	}
 	return ""
 }
 
-// resources names kinds as kubectl's resources: "Event, PodDisruptionBudget"
-// is "events, poddisruptionbudgets".
-func resources(kinds string) string {
+// unexplained names, as kubectl's resources, the forbidden kinds nothing
+// else on screen accounts for: nodes are the Nodes pane's to explain, and
+// namespaces only serve to say that one does not exist.
+func unexplained(kinds string) string {
 	var out []string
 	for k := range strings.SplitSeq(kinds, ", ") {
-		out = append(out, strings.ToLower(k)+"s")
+		if k != "" && k != "Node" && k != "Namespace" {
+			out = append(out, strings.ToLower(k)+"s")
+		}
 	}
 	return strings.Join(out, ", ")
 }

@@ -23,8 +23,8 @@ func TestWatchBanner(t *testing.T) {
 		{"API server frozen, watches none the wiser", model.WatchStatus{Synced: true, Unanswered: true, Problem: "no answer within 2s", Since: t0.Add(-4 * time.Second)},
 			"API server not answering for 4s: no answer within 2s — showing the last known state"},
 		// The Nodes pane says it; a banner would call a live picture stale.
-		{"nodes forbidden", model.WatchStatus{Synced: true, Connected: true, Forbidden: "Node"}, ""},
-		{"events forbidden", model.WatchStatus{Synced: true, Connected: true, Forbidden: "Node, Event"}, "you may not list nodes, events here"},
+		{"nodes forbidden", model.WatchStatus{Synced: true, Connected: true, Forbidden: "Namespace, Node"}, ""},
+		{"events forbidden", model.WatchStatus{Synced: true, Connected: true, Forbidden: "Node, Event, PodDisruptionBudget"}, "you may not list events, poddisruptionbudgets here"},
 	}
 	for _, tc := range tests {
 		got := watchBanner(tc.ws, t0)

@@ -22,6 +22,7 @@ type fakeSource struct {
 	// unchanged makes Apply report that a batch changed nothing.
 	unchanged    bool
 	rolloutReads int
+	absent       model.Absence
 }
 
 func (f *fakeSource) Apply(b model.Batch) bool {
@@ -31,6 +32,7 @@ func (f *fakeSource) Apply(b model.Batch) bool {
 	// action timeline entry, which is enough to see it reach the screen.
 	for _, o := range b.Deleted {
 		delete(f.rollouts, o.Namespace+"/"+o.Name)
+		f.absent.DeletedAt = b.At
 	}
 	return !f.unchanged
 }
@@ -54,6 +56,7 @@ func (f *fakeSource) RCUpdate(string, string) (model.RCUpdateView, bool) {
 	return model.RCUpdateView{}, false
 }
 func (f *fakeSource) AddAction(string, string, model.TimelineEntry) {}
+func (f *fakeSource) Absent(string, string) model.Absence           { return f.absent }
 
 var t0 = time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC)
 

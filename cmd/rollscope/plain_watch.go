@@ -34,8 +34,6 @@ func plainWatchLine(was, now model.WatchStatus) string {
 		return "watch lost (" + now.Problem + ") — the lines above may be out of date until it reconnects"
 	case now.Connected && !was.Connected && was.Synced:
 		return "the API server answers again — the lines are current"
-	case now.Forbidden != was.Forbidden && now.Forbidden != "":
-		return "you may not list " + now.Forbidden + " objects here; the status lines do not need them"
 	}
 	return ""
 }

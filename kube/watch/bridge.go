@@ -93,8 +93,13 @@ func New(client kubernetes.Interface, scope Scope, clk clock.PassiveClock, send 
 	clusterWide := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithTransform(trim))
 	b.factories = []informers.SharedInformerFactory{namespaced, clusterWide}
 
-	// Nodes first and events last: a batch lists owners before what they own.
+	// Namespaces and nodes first and events last: a batch lists owners
+	// before what they own. Namespaces only say whether the one the
+	// console shows exists; there are few of them.
 	ns := scope.Namespace
+	b.add("Namespace", func(s *source) cache.SharedIndexInformer {
+		return observedInformer(clusterWide, s, &corev1.Namespace{}, func(c kubernetes.Interface) calls[*corev1.NamespaceList] { return c.CoreV1().Namespaces() })
+	})
 	b.add("Node", func(s *source) cache.SharedIndexInformer {
 		return observedInformer(clusterWide, s, &corev1.Node{}, func(c kubernetes.Interface) calls[*corev1.NodeList] { return c.CoreV1().Nodes() })
 	})
