@@ -31,13 +31,13 @@ func unanswered(ue *url.Error) string {
 	err := ue.Err
 	switch {
 	case errors.Is(err, context.DeadlineExceeded) || utilnet.IsTimeout(err):
-		return "the API server did not answer in time, so whether the change was made is not known — look again once it answers"
+		return "the API server did not answer in time — whether the change was made is not known"
 	case errors.Is(err, context.Canceled):
-		return "the request was cancelled before the API server answered, so whether the change was made is not known"
+		return "cancelled before the API server answered — whether the change was made is not known"
 	case utilnet.IsConnectionRefused(err):
-		return "the API server refused the connection (down or restarting): this request was not received"
+		return "the API server refused the connection (down or restarting) — this request did not reach it"
 	case utilnet.IsConnectionReset(err) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || utilnet.IsProbableEOF(err):
-		return "the connection to the API server broke before it answered, so whether the change was made is not known"
+		return "the connection to the API server broke — whether the change was made is not known"
 	}
 	return "the API server could not be asked (" + err.Error() + ")"
 }

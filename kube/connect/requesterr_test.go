@@ -21,8 +21,8 @@ func TestExplainUnansweredRequests(t *testing.T) {
 		cause error
 		want  string
 	}{
-		{"frozen", context.DeadlineExceeded, "cannot scale deployment/web: the API server did not answer in time, so whether the change was made is not known"},
-		{"down", refused, "cannot scale deployment/web: the API server refused the connection (down or restarting): this request was not received"},
+		{"frozen", context.DeadlineExceeded, "cannot scale deployment/web: the API server did not answer in time — whether the change was made is not known"},
+		{"down", refused, "cannot scale deployment/web: the API server refused the connection (down or restarting) — this request did not reach it"},
 	} {
 		err := fmt.Errorf("cannot scale deployment/web: %w",
 			&url.Error{Op: "Patch", URL: "https://127.0.0.1:6443/apis/apps/v1/namespaces/default/deployments/web/scale", Err: tc.cause})
