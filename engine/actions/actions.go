@@ -16,8 +16,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/util/retry"
 
+	"rollscope/engine/control"
 	"rollscope/model"
 	"rollscope/model/action"
 )
@@ -33,7 +33,7 @@ func (t Target) String() string { return "deployment/" + t.Name }
 func describe(what string, t Target, err error) error {
 	switch {
 	case errors.Is(err, context.DeadlineExceeded), apierrors.IsTimeout(err), apierrors.IsServerTimeout(err):
-		return fmt.Errorf("cannot %s %s: the API server did not answer in time — nothing may have changed; look, then try again: %w", what, t, err)
+		return fmt.Errorf("cannot %s %s: the API server did not answer in time — whether the change was made is not known: %w", what, t, err)
 	case strings.Contains(err.Error(), "admission webhook"):
 		return fmt.Errorf("cannot %s %s: an admission webhook denied it: %w", what, t, err)
 	case apierrors.IsConflict(err):
@@ -71,7 +71,7 @@ type obj = map[string]any
 // API server answers 409 Conflict: another writer changed the object between
 // our read and our write.
 func write(attempt func() error) error {
-	return retry.RetryOnConflict(retry.DefaultRetry, attempt)
+	return control.RetryOnConflict(attempt)
 }
 
 func mustJSON(v any) []byte {
