@@ -22,7 +22,19 @@ func Explain(err error) error {
 	if err == nil || !errors.As(err, &ue) {
 		return err
 	}
-	return &Error{line: strings.Replace(err.Error(), ue.Error(), unanswered(ue), 1), err: err}
+	line := err.Error()
+	before, _, _ := strings.Cut(line, ue.Error())
+	before = strings.TrimSuffix(strings.TrimSpace(before), ":")
+	switch {
+	case before == "":
+		line = unanswered(ue)
+	case strings.Contains(before, "did not answer") || strings.Contains(before, "refused the connection"):
+		// The words around it already say what happened.
+		line = before
+	default:
+		line = before + ": " + unanswered(ue)
+	}
+	return &Error{line: line, err: err}
 }
 
 // unanswered says why a request got no answer and what that means for the

@@ -35,6 +35,12 @@ func TestExplainUnansweredRequests(t *testing.T) {
 			t.Errorf("%s: the cause is lost", tc.name)
 		}
 	}
+	// The engine's own words for a timeout stay, without the request.
+	engine := fmt.Errorf("cannot scale deployment/web: the API server did not answer in time — whether the change was made is not known: %w",
+		&url.Error{Op: "Patch", URL: "https://127.0.0.1:6443/x", Err: context.DeadlineExceeded})
+	if got := Explain(engine).Error(); got != "cannot scale deployment/web: the API server did not answer in time — whether the change was made is not known" {
+		t.Errorf("engine's words: %q", got)
+	}
 	plain := fmt.Errorf("deployment web is paused")
 	if Explain(plain) != plain {
 		t.Error("an error that is no unanswered request was changed")

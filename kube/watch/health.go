@@ -3,6 +3,7 @@ package watch
 import (
 	"errors"
 	"io"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
@@ -102,4 +103,14 @@ func (b *Bridge) problem() string {
 		}
 	}
 	return problem
+}
+
+// since is when the state the status is about to report began: for an API
+// server that stopped answering, when it was first asked in vain (the
+// probe's deadline later), otherwise now.
+func (b *Bridge) since() time.Time {
+	if t := b.health.failingSince(); b.status.Unanswered && !t.IsZero() {
+		return t
+	}
+	return b.clock.Now()
 }

@@ -45,12 +45,29 @@ func ReadyzProbe(client kubernetes.Interface) Probe {
 type health struct {
 	mu      sync.Mutex
 	problem string
+	// asked is when the first probe of the current failure was sent: the
+	// API server has not answered since then.
+	asked time.Time
 }
 
-func (h *health) set(problem string) {
+func (h *health) set(problem string, asked time.Time) {
 	h.mu.Lock()
+	defer h.mu.Unlock()
+	if problem == "" || h.problem == "" {
+		h.asked = asked
+	}
 	h.problem = problem
-	h.mu.Unlock()
+}
+
+// failingSince is when the API server was last asked and answered nothing
+// since; zero while it answers.
+func (h *health) failingSince() time.Time {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.problem == "" {
+		return time.Time{}
+	}
+	return h.asked
 }
 
 // current says why the API server is not answering, "" when it is.
@@ -65,13 +82,14 @@ func (h *health) probeLoop(ctx context.Context, probe Probe) {
 	tick := time.NewTicker(probeEvery)
 	defer tick.Stop()
 	for {
+		sent := time.Now()
 		asked, cancel := context.WithTimeout(ctx, probeTimeout)
 		err := probe(asked)
 		cancel()
 		if ctx.Err() != nil {
 			return
 		}
-		h.set(unanswered(err))
+		h.set(unanswered(err), sent)
 		select {
 		case <-ctx.Done():
 			return

@@ -47,7 +47,7 @@ func (b *Bridge) refreshStatus() {
 	connected := problem == ""
 	if connected != b.status.Connected {
 		b.status.Connected = connected
-		b.status.Since = b.clock.Now()
+		b.status.Since = b.since()
 	}
 	b.status.Problem = problem
 }
