@@ -3,15 +3,20 @@ package watch_test
 import (
 	"context"
 	"errors"
-
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/runtime/schema"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/rest"
 
 	"rollscope/kube/watch"
+	"rollscope/model"
 )
 
 // An API server that stops answering while the watches stay open (frozen
@@ -74,4 +79,52 @@ func TestProbeAnswers(t *testing.T) {
 	if watch.ReadyzProbe(fake.NewClientset()) != nil {
 		t.Error("a fake clientset, which has no REST client, got a probe")
 	}
+}
+
+// ReadyzProbe against an HTTP server answering as kube-apiserver does: ok,
+// then 500 with the failing checks once a graceful shutdown begins, then
+// nothing at all.
+func TestReadyzProbeHearsAShutdownAndSilence(t *testing.T) {
+	var state atomic.Int32 // 0 ready, 1 shutting down, 2 frozen
+	hang := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/readyz" {
+			http.NotFound(w, r)
+			return
+		}
+		switch state.Load() {
+		case 1:
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			w.WriteHeader(http.StatusInternalServerError)
+			fmt.Fprint(w, "[+]ping ok\n[+]etcd ok\n[-]shutdown failed: reason withheld\nreadyz check failed\n")
+		case 2:
+			select {
+			case <-hang:
+			case <-r.Context().Done():
+			}
+		default:
+			fmt.Fprint(w, "ok")
+		}
+	}))
+	defer srv.Close()
+	defer close(hang)
+	client, err := kubernetes.NewForConfig(&rest.Config{Host: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, fake.NewClientset(), watch.Scope{}, watch.Options{Probe: watch.ReadyzProbe(client)})
+	last := func() model.WatchStatus {
+		b, _ := r.snapshot()
+		if len(b) == 0 {
+			return model.WatchStatus{}
+		}
+		return b[len(b)-1].Watch
+	}
+	eventually(t, "connected", func() bool { return last().Synced && last().Connected })
+	state.Store(1)
+	eventually(t, "shutting down", func() bool { return last().Problem == "it is shutting down" })
+	state.Store(2)
+	eventually(t, "no answer", func() bool { return last().Problem == "no answer within 2s" })
+	state.Store(0)
+	eventually(t, "answers again", func() bool { return last().Connected && !last().Unanswered })
 }
