@@ -446,6 +446,20 @@ func TestUndoWithAPendingChangeComparesTemplates(t *testing.T) {
 	}
 }
 
+// On a paused deployment a new image starts nothing: the plan says it
+// waits; resuming says it rolls the pending change out.
+func TestPausedPlansSayWhatWaits(t *testing.T) {
+	src := midRollout()
+	v := src.rollouts["shop/frontend"]
+	v.Paused, v.Pending = true, "nginx nginx:1.28 → nginx:1.29"
+	src.rollouts["shop/frontend"] = v
+	m := newActionModel(t, oneContainer(), src, nil)
+	m = run(m, press("r"))
+	if s := plain(m); !strings.Contains(s, "rolls out the pending change: nginx nginx:1.28 → nginx:1.29") {
+		t.Errorf("resume does not say it rolls out the pending change:\n%s", s)
+	}
+}
+
 func TestAbortAndPauseRefuseWhenThereIsNothingToDo(t *testing.T) {
 	acts := oneContainer()
 	m := newActionModel(t, acts, midRollout(), nil)
