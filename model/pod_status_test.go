@@ -78,3 +78,22 @@ func TestTallyPods(t *testing.T) {
 		t.Errorf("TallyPods = %+v, want %+v", got, want)
 	}
 }
+
+// BenchmarkPodStatusWord: the STATUS word is worked out once per pod
+// update the watch delivers, beside the pod's row.
+func BenchmarkPodStatusWord(b *testing.B) {
+	ready := corev1.PodCondition{Type: corev1.PodReady, Status: corev1.ConditionTrue}
+	p := &corev1.Pod{
+		Spec: corev1.PodSpec{InitContainers: []corev1.Container{{Name: "init"}}},
+		Status: corev1.PodStatus{Phase: corev1.PodRunning, Conditions: []corev1.PodCondition{ready},
+			InitContainerStatuses: []corev1.ContainerStatus{{Name: "init", State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "Completed"}}}},
+			ContainerStatuses: []corev1.ContainerStatus{
+				{Ready: true, State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}},
+				{Ready: true, State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}}}},
+	}
+	for b.Loop() {
+		if PodStatusWord(p) != "Running" {
+			b.Fatal("wrong word")
+		}
+	}
+}
