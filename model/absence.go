@@ -32,11 +32,15 @@ func (c *Cluster) Absent(namespace, name string) Absence {
 }
 
 // noteGone records a deployment's deletion, and the end of its timeline,
-// and forgets a deleted namespace.
-func (c *Cluster) noteGone(ref ObjectRef, at time.Time) {
+// and forgets a deleted namespace; it reports whether a namespace went.
+func (c *Cluster) noteGone(ref ObjectRef, at time.Time) bool {
 	switch ref.Kind {
 	case "Namespace":
+		if !c.namespaces[ref.Name] {
+			return false
+		}
 		delete(c.namespaces, ref.Name)
+		return true
 	case "Deployment":
 		key := objectKey(ref.Namespace, ref.Name)
 		if t := c.timelines[key]; t != nil {
@@ -48,6 +52,7 @@ func (c *Cluster) noteGone(ref ObjectRef, at time.Time) {
 			c.deletedAt[key] = at
 		}
 	}
+	return false
 }
 
 func (c *Cluster) putNamespace(ns *corev1.Namespace) bool {

@@ -92,7 +92,7 @@ func (c *Cluster) Apply(b Batch) (changed bool) {
 	}
 	for _, ref := range b.Deleted {
 		changed = c.delete(ref) || changed
-		c.noteGone(ref, b.At)
+		changed = c.noteGone(ref, b.At) || changed
 	}
 	// Deployments go before the ReplicaSets and events that mention them,
 	// whatever order the batch lists them in, so that timeline entries find

@@ -66,7 +66,7 @@ func runLivePlain(ctx context.Context, out, errOut io.Writer, f *rootFlags, name
 	}
 	fmt.Fprintf(out, "rollscope: watching namespace %q of context %q (Ctrl-C to stop)\n", conn.Namespace, conn.Context)
 	p := newStatusPrinter(out, name, func(at time.Time) string { return at.Format("15:04:05") })
-	p.errOut = errOut
+	p.errOut, p.namespace = errOut, conn.Namespace
 	return p.watch(ctx, conn.Client, kubewatch.Scope{Namespace: conn.Namespace}, nil,
 		kubewatch.Options{Probe: kubewatch.ReadyzProbe(conn.Client)})
 }
@@ -84,6 +84,9 @@ type statusPrinter struct {
 	// again (watchLine); nil says nothing.
 	errOut  io.Writer
 	watched model.WatchStatus
+	// namespace is the one watched, checked once listed (gone).
+	namespace     string
+	namespaceSaid bool
 }
 
 func newStatusPrinter(out io.Writer, name string, stamp func(time.Time) string) *statusPrinter {
@@ -115,6 +118,7 @@ func (p *statusPrinter) batch(b model.Batch) {
 		p.last[key] = line
 		fmt.Fprintf(p.out, "[%s] %s\n", p.stamp(b.At), line)
 	}
+	p.gone(b.At)
 }
 
 // action prints a scripted action of the embedded cluster as it is sent.

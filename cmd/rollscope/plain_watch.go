@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"strings"
+	"time"
 
 	"rollscope/model"
 )
@@ -36,4 +38,21 @@ func plainWatchLine(was, now model.WatchStatus) string {
 		return "the API server answers again — the lines are current"
 	}
 	return ""
+}
+
+// gone says what the status lines cannot: that a deployment they followed
+// was deleted (a line of its own, on stdout, where its lines were), and on
+// stderr that the namespace watched does not exist. Called with p.mu held.
+func (p *statusPrinter) gone(at time.Time) {
+	for key := range p.last {
+		ns, name, _ := strings.Cut(key, "/")
+		if a := p.cluster.Absent(ns, name); !a.DeletedAt.IsZero() {
+			delete(p.last, key)
+			fmt.Fprintf(p.out, "[%s] deployment/%s deleted\n", p.stamp(a.DeletedAt), name)
+		}
+	}
+	if p.errOut != nil && p.namespace != "" && !p.namespaceSaid && p.cluster.Absent(p.namespace, "").NoNamespace {
+		p.namespaceSaid = true
+		fmt.Fprintf(p.errOut, "[%s] rollscope: namespace %q does not exist — nothing to follow until it is created\n", p.stamp(at), p.namespace)
+	}
 }
