@@ -51,7 +51,7 @@ func (m *Model) headerLines(w int) []string {
 
 	out = append(out, draw.Fit(condition(st, "Progressing", r.Progressing)+"   "+condition(st, "Available", r.Available), w))
 
-	status := withPending(r, r.Status)
+	status := statusSentence(s.Watch, r)
 	if !r.Observed {
 		status = "waiting for the deployment controller to observe generation " + draw.Itoa(r.Generation) + " · " + status
 	}

@@ -18,9 +18,10 @@ const bannerWithin = 5 * time.Second
 
 // frozenFlow freezes the API server with SIGSTOP: its connections stay open
 // and nothing answers, so no watch fails. The console puts up its banner
-// within bannerWithin, --plain says so on stderr, a scale sent meanwhile
-// fails with its whole reason in the footer, and once the API server is
-// thawed the banner goes and --plain says the API server answers again.
+// within bannerWithin and calls the rollout status the last known one,
+// --plain says so on stderr, a scale sent meanwhile fails with its whole
+// reason in the footer, and once the API server is thawed the banner goes
+// and --plain says the API server answers again.
 func frozenFlow(t *testing.T, c *cluster) {
 	const ns = "frozen"
 	c.deploy(t, ns, "e2e.example/web:v1")
@@ -49,6 +50,8 @@ func frozenFlow(t *testing.T, c *cluster) {
 	t.Logf("banner %s after SIGSTOP: %s", time.Since(stopped).Round(100*time.Millisecond), strings.SplitN(screen, "\n", 2)[0])
 	noCrash(t, screen)
 	s.Timeout = patience
+	// The rollout's sentence is said to be the last known one.
+	s.WaitFor(`last known: deployment "web" successfully rolled out`)
 	plain.waitErr(t, "the API server is not answering")
 
 	// A scale sent meanwhile: the footer says what happened and what it
