@@ -26,9 +26,25 @@ func CheckImage(image string) error {
 	return nil
 }
 
-// CheckEnvName refuses an environment variable name the API server would
-// reject (its relaxed rule: printable ASCII other than '=').
+// CheckEnvName refuses an environment variable name `kubectl set env`
+// refuses (its parseIntoEnvVar: validation.IsEnvVarName), in kubectl's
+// words: the console's set env and scenario scripts send only what kubectl
+// would. The API server itself takes more ("BAD NAME"), and a name it takes
+// that kubectl does not is one no kubectl user can set again.
 func CheckEnvName(name string) error {
+	if name == "" {
+		return fmt.Errorf("the variable name is empty — give one such as LOG_LEVEL")
+	}
+	if errs := validation.IsEnvVarName(name); len(errs) > 0 {
+		return fmt.Errorf("%q is not a valid key name: use letters, digits, '_', '-' and '.', not starting with a digit (such as LOG_LEVEL), as kubectl set env requires", name)
+	}
+	return nil
+}
+
+// CheckDeclaredEnvName refuses an environment variable name the API server
+// would reject in an object a scenario declares (its relaxed rule:
+// printable ASCII other than '=').
+func CheckDeclaredEnvName(name string) error {
 	if name == "" {
 		return fmt.Errorf("the variable name is empty — give one such as LOG_LEVEL")
 	}

@@ -36,6 +36,11 @@ type Cluster struct {
 
 	// timelines by deployment "namespace/name".
 	timelines map[string]*timeline
+
+	// What is known to be absent (absence.go): when each deployment was
+	// seen deleted, and the namespaces that exist.
+	deletedAt  map[string]time.Time
+	namespaces map[string]bool
 }
 
 // podEntry keeps a pod with its row, derived once when the pod arrives so
@@ -58,6 +63,8 @@ func NewCluster() *Cluster {
 		podsByNode:         index[string]{},
 		eventsByObject:     index[ObjectRef]{},
 		timelines:          map[string]*timeline{},
+		deletedAt:          map[string]time.Time{},
+		namespaces:         map[string]bool{},
 	}
 }
 
@@ -85,6 +92,7 @@ func (c *Cluster) Apply(b Batch) (changed bool) {
 	}
 	for _, ref := range b.Deleted {
 		changed = c.delete(ref) || changed
+		changed = c.noteGone(ref, b.At) || changed
 	}
 	// Deployments go before the ReplicaSets and events that mention them,
 	// whatever order the batch lists them in, so that timeline entries find
@@ -115,6 +123,10 @@ func (c *Cluster) Apply(b Batch) (changed bool) {
 		case *corev1.Node:
 			if o != nil {
 				changed = c.putNode(o) || changed
+			}
+		case *corev1.Namespace:
+			if o != nil {
+				changed = c.putNamespace(o) || changed
 			}
 		}
 	}

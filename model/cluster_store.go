@@ -18,9 +18,10 @@ func (c *Cluster) putDeployment(d *appsv1.Deployment, u update) bool {
 	if old != nil && sameResourceVersion(old, d) {
 		return false
 	}
-	if old != nil && old.UID != d.UID {
+	if _, wasGone := c.deletedAt[key]; (old != nil && old.UID != d.UID) || wasGone {
 		// A deployment recreated under the same name starts a new story.
 		delete(c.timelines, key)
+		delete(c.deletedAt, key)
 		old = nil
 	}
 	c.deployments[key] = d
@@ -105,8 +106,8 @@ func (c *Cluster) delete(ref ObjectRef) bool {
 		if _, ok := c.deployments[key]; !ok {
 			return false
 		}
+		// The timeline stays: it ends with the deletion (noteGone).
 		delete(c.deployments, key)
-		delete(c.timelines, key)
 	case "ReplicaSet":
 		rs, ok := c.replicaSets[key]
 		if !ok {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"time"
@@ -59,4 +60,132 @@ func sameOwnerReference(a, b metav1.OwnerReference) bool {
 
 func sameBool(a, b *bool) bool {
 	return (a == nil) == (b == nil) && (a == nil || *a == *b)
+}
+
+// PodTally counts a ReplicaSet's pods as its controller does: Active are
+// the replicas it counts (status.replicas), Terminating are being deleted
+// and Finished have exited for good; neither of the last two is a replica.
+type PodTally struct {
+	Active, Terminating, Finished int
+}
+
+// TallyPods counts pods by what they are to their ReplicaSet.
+func TallyPods(pods []PodRow) PodTally {
+	var t PodTally
+	for _, p := range pods {
+		switch p.State {
+		case PodTerminating:
+			t.Terminating++
+		case PodFailed:
+			t.Finished++
+		default:
+			t.Active++
+		}
+	}
+	return t
+}
+
+// nodeUnreachablePodReason is the reason the node lifecycle controller gives
+// a pod it deletes from a node that stopped answering (k8s.io/kubernetes
+// pkg/util/node.NodeUnreachablePodReason).
+const nodeUnreachablePodReason = "NodeLost"
+
+// PodStatusWord is the STATUS column of `kubectl get pods`, worked out as
+// kubectl's printer does (printPod in k8s.io/kubernetes
+// pkg/printers/internalversion): the pod's phase or reason, then the first
+// init container still at work, then the containers' waiting or terminated
+// reasons, and Terminating for a pod being deleted that has not finished.
+func PodStatusWord(p *corev1.Pod) string {
+	reason := string(p.Status.Phase)
+	if p.Status.Reason != "" {
+		reason = p.Status.Reason
+	}
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodScheduled && c.Reason == corev1.PodReasonSchedulingGated {
+			reason = corev1.PodReasonSchedulingGated
+		}
+	}
+
+	restartable := map[string]bool{}
+	for _, c := range p.Spec.InitContainers {
+		restartable[c.Name] = c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
+	}
+	initializing := false
+	for i, c := range p.Status.InitContainerStatuses {
+		switch {
+		case c.State.Terminated != nil && c.State.Terminated.ExitCode == 0:
+			continue
+		case restartable[c.Name] && c.Started != nil && *c.Started:
+			continue
+		case c.State.Terminated != nil:
+			t := c.State.Terminated
+			switch {
+			case t.Reason != "":
+				reason = "Init:" + t.Reason
+			case t.Signal != 0:
+				reason = fmt.Sprintf("Init:Signal:%d", t.Signal)
+			default:
+				reason = fmt.Sprintf("Init:ExitCode:%d", t.ExitCode)
+			}
+		case c.State.Waiting != nil && c.State.Waiting.Reason != "" && c.State.Waiting.Reason != "PodInitializing":
+			reason = "Init:" + c.State.Waiting.Reason
+		default:
+			reason = fmt.Sprintf("Init:%d/%d", i, len(p.Spec.InitContainers))
+		}
+		initializing = true
+		break
+	}
+
+	if !initializing || podInitialized(p) {
+		hasRunning, errorReason := false, ""
+		for i := len(p.Status.ContainerStatuses) - 1; i >= 0; i-- {
+			c := p.Status.ContainerStatuses[i]
+			switch {
+			case c.State.Waiting != nil && c.State.Waiting.Reason != "":
+				reason = c.State.Waiting.Reason
+			case c.State.Terminated != nil:
+				t := c.State.Terminated
+				switch {
+				case t.Reason != "":
+					reason = t.Reason
+				case t.Signal != 0:
+					reason = fmt.Sprintf("Signal:%d", t.Signal)
+				default:
+					reason = fmt.Sprintf("ExitCode:%d", t.ExitCode)
+				}
+				if t.ExitCode != 0 {
+					errorReason = reason
+				}
+			case c.Ready && c.State.Running != nil:
+				hasRunning = true
+			}
+		}
+		// A pod some of whose containers completed while others still run
+		// is Running (or NotReady), not Completed.
+		if reason == "Completed" {
+			switch {
+			case hasRunning && IsPodReady(p):
+				reason = "Running"
+			case errorReason != "":
+				reason = errorReason
+			case hasRunning:
+				reason = "NotReady"
+			}
+		}
+	}
+
+	terminal := p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed
+	switch {
+	case p.DeletionTimestamp != nil && p.Status.Reason == nodeUnreachablePodReason:
+		reason = "Unknown"
+	case p.DeletionTimestamp != nil && !terminal:
+		reason = "Terminating"
+	}
+	return reason
+}
+
+// podInitialized reports whether the pod's Initialized condition is True.
+func podInitialized(p *corev1.Pod) bool {
+	c := PodCondition(&p.Status, corev1.PodInitialized)
+	return c != nil && c.Status == corev1.ConditionTrue
 }

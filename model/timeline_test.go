@@ -8,6 +8,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"rollscope/model"
@@ -77,10 +78,49 @@ func TestTimelineInOrder(t *testing.T) {
 		}
 	}
 
-	// A deleted deployment takes its timeline with it.
+	// A deleted deployment's timeline ends with its deletion, and the
+	// picture says when it was deleted.
 	c.Apply(model.Batch{At: at(4), Watch: synced, Deleted: []model.ObjectRef{{Kind: "Deployment", Namespace: shop, Name: "frontend"}}})
-	if got := c.Timeline(shop, "frontend"); got != nil {
-		t.Errorf("Timeline of a deleted deployment = %d entries, want none", len(got))
+	got = c.Timeline(shop, "frontend")
+	deleted := model.TimelineEntry{Time: at(4), Kind: model.TimelineEvent, Object: "deployment/frontend", Message: "deployment deleted", Warning: true}
+	if len(got) != len(want)+1 || got[len(got)-1] != deleted {
+		t.Errorf("Timeline of a deleted deployment ends %+v, want %+v", got[len(got)-1], deleted)
+	}
+	if a := c.Absent(shop, "frontend"); !a.DeletedAt.Equal(at(4)) {
+		t.Errorf("Absent = %+v, want deleted at %v", a, at(4))
+	}
+
+	// Created again under the same name, it starts a new story.
+	c.Apply(model.Batch{At: at(5), Watch: synced, Objects: []runtime.Object{deployment("frontend", "web:v1", 3, "1")}})
+	for _, e := range c.Timeline(shop, "frontend") {
+		if e == deleted || e.Kind == model.TimelineAction {
+			t.Errorf("a recreated deployment kept the old timeline: %+v", e)
+		}
+	}
+	if a := c.Absent(shop, "frontend"); !a.DeletedAt.IsZero() {
+		t.Errorf("a recreated deployment still reads deleted: %+v", a)
+	}
+}
+
+// A namespace is known missing only once the namespaces were listed in
+// full; a user who may not list them learns nothing from their absence.
+func TestAbsentNamespace(t *testing.T) {
+	c := model.NewCluster()
+	synced := model.WatchStatus{Synced: true, Connected: true}
+	c.Apply(model.Batch{At: at(0), Watch: synced, Objects: []runtime.Object{&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: shop}}}})
+	if a := c.Absent(shop, "web"); a.NoNamespace {
+		t.Errorf("namespace %s exists, Absent = %+v", shop, a)
+	}
+	if a := c.Absent("nope", "web"); !a.NoNamespace {
+		t.Errorf("namespace nope does not exist, Absent = %+v", a)
+	}
+	c.Apply(model.Batch{At: at(1), Watch: model.WatchStatus{Synced: true, Connected: true, Forbidden: "Namespace"}})
+	if a := c.Absent("nope", "web"); a.NoNamespace {
+		t.Errorf("namespaces may not be listed, yet Absent = %+v", a)
+	}
+	c.Apply(model.Batch{At: at(2), Watch: synced, Deleted: []model.ObjectRef{{Kind: "Namespace", Name: shop}}})
+	if a := c.Absent(shop, "web"); !a.NoNamespace {
+		t.Errorf("namespace %s was deleted, Absent = %+v", shop, a)
 	}
 }
 

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -39,6 +40,23 @@ type WatchStatus struct {
 	Problem   string
 	// Since is when the current state (connected or not) began.
 	Since time.Time
+	// Unanswered is set when the API server does not answer its health
+	// probe although the watches have not noticed: Problem says how.
+	Unanswered bool
+	// Forbidden names the kinds the cluster refuses to list to this user
+	// ("Node", or several joined by ", "): what the console cannot show,
+	// not a lost watch.
+	Forbidden string
+}
+
+// MayNotList reports whether the cluster refuses to list kind to the user.
+func (w WatchStatus) MayNotList(kind string) bool {
+	for k := range strings.SplitSeq(w.Forbidden, ", ") {
+		if k == kind {
+			return true
+		}
+	}
+	return false
 }
 
 // Condition is a condition as the screen shows it.
@@ -77,6 +95,10 @@ type RolloutView struct {
 	// Done is true once the rollout has finished.
 	Status string
 	Done   bool
+	// Pending is the template change no ReplicaSet runs yet ("app
+	// nginx:1.27 → nginx:1.28"), as on a paused deployment after kubectl
+	// set image; "" when there is none.
+	Pending string
 
 	// Surge: pods in use (Σ ReplicaSet spec.replicas) against replicas +
 	// maxSurge. Unavailable: replicas that are not available against
@@ -137,6 +159,8 @@ type PodRow struct {
 	// Reason is the most telling reason: a waiting or terminated
 	// container's reason, an Unschedulable condition, or the pod's reason.
 	Reason string
+	// Status is the STATUS word `kubectl get pods` prints (PodStatusWord).
+	Status string
 }
 
 // NodeRow is one node.

@@ -39,6 +39,7 @@ func podRow(p *corev1.Pod) PodRow {
 		Restarts: restarts,
 		Created:  p.CreationTimestamp.Time,
 		Reason:   podReason(p),
+		Status:   PodStatusWord(p),
 	}
 }
 

@@ -45,6 +45,7 @@ func (c *Cluster) Rollout(namespace, name string, now time.Time) (RolloutView, b
 		Status:                  status,
 		Done:                    done,
 		History:                 historyRows(d, rss, newRS),
+		Pending:                 pendingChange(d, rss, newRS),
 	}
 	if ms, mu := rollingParams(d); IsRollingUpdate(d) {
 		v.MaxSurgeSpec, v.MaxUnavailableSpec = intOrStringSpec(ms), intOrStringSpec(mu)

@@ -20,11 +20,29 @@ func TestWatchBanner(t *testing.T) {
 			"watch lost 90s ago: Unauthorized"},
 		{"lost", model.WatchStatus{Synced: true}, "not connected"},
 		{"healthy", model.WatchStatus{Synced: true, Connected: true}, ""},
+		{"API server frozen, watches none the wiser", model.WatchStatus{Synced: true, Unanswered: true, Problem: "no answer within 2s", Since: t0.Add(-4 * time.Second)},
+			"API server not answering for 4s: no answer within 2s — showing the last known state"},
+		// The Nodes pane says it; a banner would call a live picture stale.
+		{"nodes forbidden", model.WatchStatus{Synced: true, Connected: true, Forbidden: "Namespace, Node"}, ""},
+		{"events forbidden", model.WatchStatus{Synced: true, Connected: true, Forbidden: "Node, Event, PodDisruptionBudget"}, "you may not list events, poddisruptionbudgets here"},
 	}
 	for _, tc := range tests {
 		got := watchBanner(tc.ws, t0)
 		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
 			t.Errorf("%s: banner = %q, want it to contain %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// While the cluster cannot be heard the status line says it is the last
+// one known, not that the rollout is (still) done.
+func TestStatusSentenceWhileDisconnected(t *testing.T) {
+	r := model.RolloutView{Status: `deployment "web" successfully rolled out`, Done: true}
+	if got := statusSentence(model.WatchStatus{Synced: true, Connected: true}, r); got != r.Status {
+		t.Errorf("connected: %q", got)
+	}
+	frozen := model.WatchStatus{Synced: true, Unanswered: true, Problem: "no answer within 2s"}
+	if got := statusSentence(frozen, r); got != `last known: deployment "web" successfully rolled out` {
+		t.Errorf("frozen: %q", got)
 	}
 }

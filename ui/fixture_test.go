@@ -22,6 +22,7 @@ type fakeSource struct {
 	// unchanged makes Apply report that a batch changed nothing.
 	unchanged    bool
 	rolloutReads int
+	absent       model.Absence
 }
 
 func (f *fakeSource) Apply(b model.Batch) bool {
@@ -31,6 +32,7 @@ func (f *fakeSource) Apply(b model.Batch) bool {
 	// action timeline entry, which is enough to see it reach the screen.
 	for _, o := range b.Deleted {
 		delete(f.rollouts, o.Namespace+"/"+o.Name)
+		f.absent.DeletedAt = b.At
 	}
 	return !f.unchanged
 }
@@ -54,6 +56,7 @@ func (f *fakeSource) RCUpdate(string, string) (model.RCUpdateView, bool) {
 	return model.RCUpdateView{}, false
 }
 func (f *fakeSource) AddAction(string, string, model.TimelineEntry) {}
+func (f *fakeSource) Absent(string, string) model.Absence           { return f.absent }
 
 var t0 = time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC)
 
@@ -63,20 +66,21 @@ func podRows(prefix, node string, created time.Time, states ...model.PodState) [
 	out := make([]model.PodRow, len(states))
 	for i, s := range states {
 		p := model.PodRow{Name: fmt.Sprintf("%s-%05d", prefix, i), Node: fmt.Sprintf("%s-%d", node, i%4),
-			Phase: "Running", State: s, Ready: "1/1", Created: created}
+			Phase: "Running", Status: "Running", State: s, Ready: "1/1", Created: created}
+		// Status is kubectl's word for each (model.PodStatusWord).
 		switch s {
 		case model.PodPending:
-			p.Phase, p.Ready, p.Node, p.Reason = "Pending", "0/1", "", "Unschedulable"
+			p.Phase, p.Status, p.Ready, p.Node, p.Reason = "Pending", "Pending", "0/1", "", "Unschedulable"
 		case model.PodCreating:
-			p.Phase, p.Ready, p.Reason = "Pending", "0/1", "ContainerCreating"
+			p.Phase, p.Status, p.Ready, p.Reason = "Pending", "ContainerCreating", "0/1", "ContainerCreating"
 		case model.PodNotReady:
 			p.Ready = "0/1"
 		case model.PodCrashLoop:
-			p.Ready, p.Restarts, p.Reason = "0/1", 4, "CrashLoopBackOff"
+			p.Ready, p.Restarts, p.Reason, p.Status = "0/1", 4, "CrashLoopBackOff", "CrashLoopBackOff"
 		case model.PodTerminating:
-			p.Reason = "Terminating"
+			p.Status = "Terminating"
 		case model.PodFailed:
-			p.Phase, p.Ready, p.Reason = "Failed", "0/1", "Error"
+			p.Phase, p.Ready, p.Reason, p.Status = "Failed", "0/1", "Error", "Error"
 		}
 		out[i] = p
 	}

@@ -34,11 +34,7 @@ func (m *Model) headerLines(w int) []string {
 	out = append(out, joinEnds(left, m.clockText(), w))
 
 	if !s.HaveRollout {
-		msg := "no deployment selected — press : to pick one, or :rc NAME for a ReplicationController"
-		if s.Deployment != "" {
-			msg = fmt.Sprintf("deployment %s/%s not found (yet) — press : to pick another", s.Namespace, s.Deployment)
-		}
-		return append(out, draw.Fit(st.Muted.Render(msg), w))
+		return append(out, draw.Fit(st.Muted.Render(absentLine(s)), w))
 	}
 	r := s.Rollout
 
@@ -55,7 +51,7 @@ func (m *Model) headerLines(w int) []string {
 
 	out = append(out, draw.Fit(condition(st, "Progressing", r.Progressing)+"   "+condition(st, "Available", r.Available), w))
 
-	status := r.Status
+	status := statusSentence(s.Watch, r)
 	if !r.Observed {
 		status = "waiting for the deployment controller to observe generation " + draw.Itoa(r.Generation) + " · " + status
 	}

@@ -303,6 +303,7 @@ func (emptySource) Rollout(string, string, time.Time) (model.RolloutView, bool) 
 	return model.RolloutView{}, false
 }
 func (emptySource) Nodes() []model.NodeRow                        { return nil }
+func (emptySource) Absent(string, string) model.Absence           { return model.Absence{} }
 func (emptySource) Timeline(string, string) []model.TimelineEntry { return nil }
 func (emptySource) RevisionDiff(string, string, int64) ([]model.DiffLine, error) {
 	return nil, nil

@@ -249,14 +249,40 @@ func TestBatchIsAppliedAndRendered(t *testing.T) {
 	if out := plain(m); !strings.Contains(out, "watch lost 30s ago: connection refused") {
 		t.Errorf("banner missing:\n%s", out)
 	}
-	m = send(m, model.Batch{At: t0, Watch: model.WatchStatus{Synced: true, Connected: true},
+	m = send(m, model.Batch{At: t0.Add(-2 * time.Minute), Watch: model.WatchStatus{Synced: true, Connected: true},
 		Deleted: []model.ObjectRef{{Kind: "Deployment", Namespace: "shop", Name: "frontend"}}})
 	out := plain(m)
 	if strings.Contains(out, "watch lost") {
 		t.Error("banner still shown once connected")
 	}
-	if !strings.Contains(out, "deployment shop/frontend not found") {
-		t.Errorf("deleted deployment still shown:\n%s", out)
+	if !strings.Contains(out, "deployment shop/frontend was deleted 2m ago (at 09:28:00)") {
+		t.Errorf("deleted deployment not said deleted, and when:\n%s", out)
+	}
+}
+
+// What the header says of a deployment it cannot show: each reason only
+// once the watches know it.
+func TestAbsentDeploymentSaysWhy(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		watch  model.WatchStatus
+		absent model.Absence
+		want   string
+	}{
+		{"not listed yet", model.WatchStatus{Connected: true}, model.Absence{}, "deployment shop/frontend not listed yet"},
+		{"never existed", model.WatchStatus{Synced: true, Connected: true}, model.Absence{}, "deployment shop/frontend does not exist"},
+		{"no namespace", model.WatchStatus{Synced: true, Connected: true}, model.Absence{NoNamespace: true}, `namespace "shop" does not exist`},
+	} {
+		src := midRollout()
+		delete(src.rollouts, "shop/frontend")
+		src.absent = tc.absent
+		m := newTestModel(t, src, nil, 120, 30)
+		m = send(m, model.Batch{At: t0, Watch: tc.watch})
+		src.absent = tc.absent
+		m = send(m, model.Batch{At: t0, Watch: tc.watch})
+		if out := plain(m); !strings.Contains(out, tc.want) {
+			t.Errorf("%s: header lacks %q:\n%s", tc.name, tc.want, out)
+		}
 	}
 }
 
@@ -277,7 +303,7 @@ func TestReplicaSetSelectionDrivesPodsPane(t *testing.T) {
 	if m.s.SelectedRS != "frontend-5d9c8f7b6c" {
 		t.Fatalf("selected = %q", m.s.SelectedRS)
 	}
-	if out := plain(m); !strings.Contains(out, "Pods of frontend-5d9c8f7b6c (9)") ||
+	if out := plain(m); !strings.Contains(out, "Pods of frontend-5d9c8f7b6c (8 + 1 terminating)") ||
 		!strings.Contains(out, "frontend-5d9c8f7b6c-00008") {
 		t.Errorf("pods pane did not follow the selection:\n%s", out)
 	}

@@ -422,6 +422,44 @@ func TestUndoRefusalsHaveAWayOut(t *testing.T) {
 	})
 }
 
+// A paused deployment given a new image runs no ReplicaSet of it: the
+// header says so, and an undo to the revision number it still shows is no
+// "nothing to send" — it would throw the pending change away, and says so.
+func TestUndoWithAPendingChangeComparesTemplates(t *testing.T) {
+	src := midRollout()
+	v := src.rollouts["shop/frontend"]
+	v.Paused, v.Pending = true, "nginx nginx:1.28 → nginx:1.29"
+	src.rollouts["shop/frontend"] = v
+	acts := oneContainer()
+	m := newActionModel(t, acts, src, nil)
+	if s := plain(m); !strings.Contains(s, "pending, rolled out on resume: nginx nginx:1.28 → nginx:1.29") {
+		t.Errorf("the header does not show the pending change:\n%s", s)
+	}
+	m = run(m, press("u"), press("j"), press("enter"))
+	s := plain(m)
+	if strings.Contains(s, "nothing to send") || !strings.Contains(s, "discards the pending change no ReplicaSet runs yet: nginx nginx:1.28 →") {
+		t.Fatalf("undo to the current revision number does not say it discards the pending change:\n%s", s)
+	}
+	run(m, press("y"))
+	if len(acts.sent) != 1 || acts.sent[0].Action != action.Undo || acts.sent[0].Revision != 3 || !acts.sent[0].ResumeFirst {
+		t.Fatalf("sent %+v, want an undo to revision 3 that resumes first", acts.sent)
+	}
+}
+
+// On a paused deployment a new image starts nothing: the plan says it
+// waits; resuming says it rolls the pending change out.
+func TestPausedPlansSayWhatWaits(t *testing.T) {
+	src := midRollout()
+	v := src.rollouts["shop/frontend"]
+	v.Paused, v.Pending = true, "nginx nginx:1.28 → nginx:1.29"
+	src.rollouts["shop/frontend"] = v
+	m := newActionModel(t, oneContainer(), src, nil)
+	m = run(m, press("r"))
+	if s := plain(m); !strings.Contains(s, "rolls out the pending change: nginx nginx:1.28 → nginx:1.29") {
+		t.Errorf("resume does not say it rolls out the pending change:\n%s", s)
+	}
+}
+
 func TestAbortAndPauseRefuseWhenThereIsNothingToDo(t *testing.T) {
 	acts := oneContainer()
 	m := newActionModel(t, acts, midRollout(), nil)

@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"rollscope/model"
 	"rollscope/ui/draw"
 )
 
@@ -116,9 +117,12 @@ func (m *Model) paneSubtitle(f focus) string {
 	switch f {
 	case focusPods:
 		if rs, ok := m.s.ReplicaSet(); ok {
-			return " of " + rs.Name + " (" + draw.Itoa(len(rs.Pods)) + ")"
+			return " of " + rs.Name + " (" + podCount(rs) + ")"
 		}
 	case focusNodes:
+		if m.s.Watch.MayNotList("Node") {
+			return " (not allowed)"
+		}
 		return " (" + draw.Itoa(len(m.s.Nodes)) + ")"
 	case focusHistory:
 		if m.history.DiffOpen() {
@@ -126,6 +130,20 @@ func (m *Model) paneSubtitle(f focus) string {
 		}
 	}
 	return ""
+}
+
+// podCount is the Pods pane's count: the ReplicaSet's own replicas, and
+// apart from them the pods on their way out, which it no longer counts.
+func podCount(rs model.ReplicaSetRow) string {
+	t := model.TallyPods(rs.Pods)
+	out := draw.Itoa(t.Active)
+	if t.Terminating > 0 {
+		out += " + " + draw.Itoa(t.Terminating) + " terminating"
+	}
+	if t.Finished > 0 {
+		out += " + " + draw.Itoa(t.Finished) + " finished"
+	}
+	return out
 }
 
 // tabStrip names every pane, the focused one highlighted, when only one

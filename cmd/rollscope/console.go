@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
@@ -12,8 +11,6 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/spf13/cobra"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/rest"
-	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
 	"rollscope/engine/embedded"
@@ -74,7 +71,7 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 		defer stop()
 		if f.conn.Live() {
 			if f.plain || !isTerminal(os.Stdout) {
-				return runLivePlain(ctx, cmd.OutOrStdout(), f, open.deployment)
+				return runLivePlain(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), f, open.deployment)
 			}
 			return runLive(ctx, f, open, theme, keys)
 		}
@@ -139,12 +136,11 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, open 
 		Keys:       keys,
 	}
 	f.acts.apply(&opts, api.Client(), clock.Now, false)
-	return runConsole(ctx, api.Client(), opts, clock)
+	return runConsole(ctx, api.Client(), opts, clock, watch.Options{})
 }
 
 // runLive connects to the cluster the kubectl flags name.
 func runLive(ctx context.Context, f *rootFlags, open target, theme themes.Theme, keys *ui.KeyMap) error {
-	quietClientGo()
 	conn, err := f.conn.Connect(ctx)
 	if err != nil {
 		return err
@@ -169,16 +165,17 @@ func runLive(ctx context.Context, f *rootFlags, open target, theme themes.Theme,
 		}
 		defer stop()
 	}
-	return runConsole(ctx, conn.Client, opts, nil)
+	return runConsole(ctx, conn.Client, opts, nil, watch.Options{Probe: watch.ReadyzProbe(conn.Client)})
 }
 
 // runConsole runs the Bubble Tea program with the watch bridge feeding it.
-// clk is the cluster's clock, nil for a live cluster's real one.
-func runConsole(ctx context.Context, client kubernetes.Interface, opts ui.Options, clk clock.PassiveClock) error {
+// clk is the cluster's clock, nil for a live cluster's real one; wo tunes
+// the watch (a live cluster's health probe).
+func runConsole(ctx context.Context, client kubernetes.Interface, opts ui.Options, clk clock.PassiveClock, wo watch.Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	p := tea.NewProgram(ui.New(opts), tea.WithContext(ctx))
-	bridge := watch.New(client, watch.Scope{Namespace: opts.Namespace}, clk, func(b model.Batch) { p.Send(b) }, watch.Options{})
+	bridge := watch.New(client, watch.Scope{Namespace: opts.Namespace}, clk, func(b model.Batch) { p.Send(b) }, wo)
 	go func() {
 		if err := bridge.Run(ctx); err != nil {
 			p.Send(model.Batch{Watch: model.WatchStatus{Problem: err.Error()}})
@@ -212,14 +209,6 @@ func consoleSettings(f *rootFlags) (themes.Theme, *ui.KeyMap, error) {
 		return theme, nil, usageError{err}
 	}
 	return theme, &keys, nil
-}
-
-// quietClientGo keeps client-go's logging and API warnings off the screen:
-// the console reports watch problems itself.
-func quietClientGo() {
-	klog.SetOutput(io.Discard)
-	klog.LogToStderr(false)
-	rest.SetDefaultWarningHandler(rest.NoWarnings{})
 }
 
 func isTerminal(f *os.File) bool {

@@ -23,6 +23,8 @@ func badInput(format string, args ...any) error {
 }
 
 func main() {
+	// Before anything can log: no library writes to the terminal.
+	quietClientGo()
 	root := newRoot()
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "rollscope: "+oneLine(err.Error()))

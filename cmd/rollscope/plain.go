@@ -46,7 +46,9 @@ func runPlain(ctx context.Context, out io.Writer, f *rootFlags, sc *scenario.Sce
 	interval := min(max(time.Duration(float64(100*time.Millisecond)/f.speed), time.Millisecond), kubewatch.DefaultInterval)
 	watching, stopWatching := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan error, 1)
-	go func() { done <- p.watch(watching, api.Client(), kubewatch.Scope{}, clk, interval) }()
+	go func() {
+		done <- p.watch(watching, api.Client(), kubewatch.Scope{}, clk, kubewatch.Options{Interval: interval})
+	}()
 	clk.SetSpeed(f.speed)
 	cl.Runner.RunRealtime(ctx)
 	clk.SetSpeed(0)
@@ -57,15 +59,16 @@ func runPlain(ctx context.Context, out io.Writer, f *rootFlags, sc *scenario.Sce
 
 // runLivePlain prints the status lines of a live cluster, stamped with the
 // wall clock; name, when set, limits them to that deployment.
-func runLivePlain(ctx context.Context, out io.Writer, f *rootFlags, name string) error {
-	quietClientGo()
+func runLivePlain(ctx context.Context, out, errOut io.Writer, f *rootFlags, name string) error {
 	conn, err := f.conn.Connect(ctx)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "rollscope: watching namespace %q of context %q (Ctrl-C to stop)\n", conn.Namespace, conn.Context)
 	p := newStatusPrinter(out, name, func(at time.Time) string { return at.Format("15:04:05") })
-	return p.watch(ctx, conn.Client, kubewatch.Scope{Namespace: conn.Namespace}, nil, kubewatch.DefaultInterval)
+	p.errOut, p.namespace = errOut, conn.Namespace
+	return p.watch(ctx, conn.Client, kubewatch.Scope{Namespace: conn.Namespace}, nil,
+		kubewatch.Options{Probe: kubewatch.ReadyzProbe(conn.Client)})
 }
 
 // statusPrinter prints a deployment's model.StatusLine whenever it changes,
@@ -77,6 +80,13 @@ type statusPrinter struct {
 	stamp   func(time.Time) string
 	cluster *model.Cluster
 	last    map[string]string // namespace/name → its last line
+	// errOut hears when the picture stops being current and when it is
+	// again (watchLine); nil says nothing.
+	errOut  io.Writer
+	watched model.WatchStatus
+	// namespace is the one watched, checked once listed (gone).
+	namespace     string
+	namespaceSaid bool
 }
 
 func newStatusPrinter(out io.Writer, name string, stamp func(time.Time) string) *statusPrinter {
@@ -84,14 +94,14 @@ func newStatusPrinter(out io.Writer, name string, stamp func(time.Time) string) 
 }
 
 // watch feeds the printer from the same watch bridge and model.Cluster the
-// console uses, a batch at most every interval, until ctx is done. clk
-// stamps the lines: the embedded cluster's virtual clock, or nil for the
-// wall clock.
-func (p *statusPrinter) watch(ctx context.Context, client kubernetes.Interface, scope kubewatch.Scope, clk clock.PassiveClock, interval time.Duration) error {
-	return kubewatch.New(client, scope, clk, p.batch, kubewatch.Options{Interval: interval}).Run(ctx)
+// console uses, until ctx is done. clk stamps the lines: the embedded
+// cluster's virtual clock, or nil for the wall clock.
+func (p *statusPrinter) watch(ctx context.Context, client kubernetes.Interface, scope kubewatch.Scope, clk clock.PassiveClock, opts kubewatch.Options) error {
+	return kubewatch.New(client, scope, clk, p.batch, opts).Run(ctx)
 }
 
 func (p *statusPrinter) batch(b model.Batch) {
+	p.watchChanged(b)
 	if !p.cluster.Apply(b) {
 		return
 	}
@@ -108,6 +118,7 @@ func (p *statusPrinter) batch(b model.Batch) {
 		p.last[key] = line
 		fmt.Fprintf(p.out, "[%s] %s\n", p.stamp(b.At), line)
 	}
+	p.gone(b.At)
 }
 
 // action prints a scripted action of the embedded cluster as it is sent.

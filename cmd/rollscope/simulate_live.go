@@ -25,7 +25,6 @@ const cleanupTimeout = 2 * time.Minute
 // in real time, writes the trace as the embedded run does, and removes what
 // it made on the way out, Ctrl-C and errors included.
 func runLiveSimulate(ctx context.Context, f *simulateFlags, sc *scenario.Scenario) error {
-	quietClientGo()
 	ctx, stop := stopOnSignals(ctx)
 	defer stop()
 	conn, err := f.conn.Connect(ctx)

@@ -16,8 +16,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/util/retry"
 
+	"rollscope/engine/control"
 	"rollscope/model"
 	"rollscope/model/action"
 )
@@ -33,7 +33,7 @@ func (t Target) String() string { return "deployment/" + t.Name }
 func describe(what string, t Target, err error) error {
 	switch {
 	case errors.Is(err, context.DeadlineExceeded), apierrors.IsTimeout(err), apierrors.IsServerTimeout(err):
-		return fmt.Errorf("cannot %s %s: the API server did not answer in time — nothing may have changed; look, then try again: %w", what, t, err)
+		return fmt.Errorf("cannot %s %s: the API server did not answer in time — whether the change was made is not known: %w", what, t, err)
 	case strings.Contains(err.Error(), "admission webhook"):
 		return fmt.Errorf("cannot %s %s: an admission webhook denied it: %w", what, t, err)
 	case apierrors.IsConflict(err):
@@ -71,7 +71,7 @@ type obj = map[string]any
 // API server answers 409 Conflict: another writer changed the object between
 // our read and our write.
 func write(attempt func() error) error {
-	return retry.RetryOnConflict(retry.DefaultRetry, attempt)
+	return control.RetryOnConflict(attempt)
 }
 
 func mustJSON(v any) []byte {
@@ -110,7 +110,12 @@ func SetImage(ctx context.Context, c kubernetes.Interface, t Target, container, 
 // container, as `kubectl set env` does.
 func SetEnv(ctx context.Context, c kubernetes.Interface, t Target, container, name, value string, remove bool) error {
 	what := "set env"
-	if err := model.CheckEnvName(name); err != nil {
+	check := model.CheckEnvName
+	if remove {
+		// As kubectl: only the names it sets are held to its rule.
+		check = model.CheckDeclaredEnvName
+	}
+	if err := check(name); err != nil {
 		return fmt.Errorf("cannot set env of %s: %w", t, err)
 	}
 	return write(func() error {

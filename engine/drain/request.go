@@ -7,8 +7,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/util/retry"
 
+	"rollscope/engine/control"
 	"rollscope/model"
 )
 
@@ -45,7 +45,7 @@ func setUnschedulable(ctx context.Context, c kubernetes.Interface, node string, 
 	if want {
 		verb = "cordon"
 	}
-	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+	return control.RetryOnConflict(func() error {
 		n, err := c.CoreV1().Nodes().Get(ctx, node, metav1.GetOptions{})
 		if err != nil {
 			return notFound(verb, node, err)
@@ -64,7 +64,7 @@ func setUnschedulable(ctx context.Context, c kubernetes.Interface, node string, 
 // update changes a node's annotations with a read-modify-write, retried on
 // conflicts.
 func update(ctx context.Context, c kubernetes.Interface, node, verb string, change func(map[string]string)) error {
-	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+	return control.RetryOnConflict(func() error {
 		n, err := c.CoreV1().Nodes().Get(ctx, node, metav1.GetOptions{})
 		if err != nil {
 			return notFound(verb, node, err)

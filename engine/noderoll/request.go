@@ -13,8 +13,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/util/retry"
 
+	"rollscope/engine/control"
 	"rollscope/engine/drain"
 	"rollscope/engine/nodegroup"
 	"rollscope/model"
@@ -278,7 +278,7 @@ func roleOf(n *corev1.Node) string {
 // annotate changes a node's annotations (change returns false to leave the
 // node as it is), retrying on conflicts.
 func annotate(ctx context.Context, c kubernetes.Interface, node string, change func(map[string]string) bool) error {
-	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+	return control.RetryOnConflict(func() error {
 		n, err := c.CoreV1().Nodes().Get(ctx, node, metav1.GetOptions{})
 		if err != nil {
 			return fmt.Errorf("read node %s: %w", node, err)

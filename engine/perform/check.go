@@ -18,9 +18,14 @@ func checkImage(r action.Request) error {
 }
 
 func checkEnv(r action.Request) error {
-	name, _, _, err := r.EnvChange()
+	name, _, remove, err := r.EnvChange()
 	if err != nil {
 		return err
+	}
+	if remove {
+		// kubectl checks only the names it sets: one it removes may be
+		// any the API server took.
+		return model.CheckDeclaredEnvName(name)
 	}
 	return model.CheckEnvName(name)
 }

@@ -8,7 +8,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/util/retry"
+
+	"rollscope/engine/control"
 )
 
 // Ask requests an update of controller req.Old from Controller by writing
@@ -62,7 +63,7 @@ func AskAbort(ctx context.Context, client kubernetes.Interface, namespace, name 
 // again when someone else wrote in between.
 func annotate(ctx context.Context, client kubernetes.Interface, namespace, name string, change func(*corev1.ReplicationController) error) error {
 	rcs := client.CoreV1().ReplicationControllers(namespace)
-	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+	return control.RetryOnConflict(func() error {
 		rc, err := rcs.Get(ctx, name, metav1.GetOptions{})
 		if apierrors.IsNotFound(err) {
 			return fmt.Errorf("replicationcontroller %q not found in namespace %q (list them with kubectl get rc)", name, namespace)

@@ -170,7 +170,7 @@ func TestParseRejectsMistakesWithTheirLine(t *testing.T) {
 		{"invalid new image", workload + "  - at: 5s\n    setImage: {target: rc/legacy, image: \"nginx:1.28 \"}\n",
 			`t.yaml:28: actions[0].setImage: image "nginx:1.28 " has spaces around it — remove them`},
 		{"invalid env name", workload + "  - {at: 5s, setEnv: {target: rc/legacy, env: {\"A=B\": x}}}\n",
-			`t.yaml:27: actions[0].setEnv.env: "A=B" is not a valid environment variable name: a valid environment variable name must consist only of printable ASCII characters other than '='`},
+			`t.yaml:27: actions[0].setEnv.env: "A=B" is not a valid key name: use letters, digits, '_', '-' and '.', not starting with a digit (such as LOG_LEVEL), as kubectl set env requires`},
 		{"negative revision", workload + "  - {at: 5s, undo: {target: deployment/web, toRevision: -1}}\n",
 			`t.yaml:27: actions[0].undo.toRevision -1 is negative (use a revision number from the history, or 0 for the previous one)`},
 		{"too many replicas", workload + "  - {at: 5s, scale: {target: deployment/web, replicas: 100001}}\n",

@@ -319,7 +319,7 @@ func checkContainer(c *corev1.Container, at, what string) *problem {
 		return problemf(at+".image", "container %q of %s: %v", c.Name, what, err)
 	}
 	for j, e := range c.Env {
-		if err := model.CheckEnvName(e.Name); err != nil {
+		if err := model.CheckDeclaredEnvName(e.Name); err != nil {
 			return problemf(fmt.Sprintf("%s.env[%d].name", at, j), "container %q of %s: %v", c.Name, what, err)
 		}
 	}

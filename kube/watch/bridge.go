@@ -30,6 +30,9 @@ type Options struct {
 	// Interval is the least time between two batches; 0 means
 	// DefaultInterval, at most 20 batches a second.
 	Interval time.Duration
+	// Probe asks the API server whether it answers (ReadyzProbe); nil
+	// asks nothing, as for the embedded cluster, which cannot freeze.
+	Probe Probe
 }
 
 // DefaultInterval keeps the screen at most 20 updates a second behind the
@@ -53,6 +56,8 @@ type Bridge struct {
 	dirty     *dirtySet
 	setupErr  error
 	running   atomic.Bool
+	probe     Probe
+	health    health
 
 	// Owned by the pump.
 	status    model.WatchStatus
@@ -70,6 +75,7 @@ func New(client kubernetes.Interface, scope Scope, clk clock.PassiveClock, send 
 		clock:    clk,
 		send:     send,
 		interval: opts.Interval,
+		probe:    opts.Probe,
 		byKind:   map[string]*source{},
 		dirty:    newDirtySet(),
 	}
@@ -87,8 +93,13 @@ func New(client kubernetes.Interface, scope Scope, clk clock.PassiveClock, send 
 	clusterWide := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithTransform(trim))
 	b.factories = []informers.SharedInformerFactory{namespaced, clusterWide}
 
-	// Nodes first and events last: a batch lists owners before what they own.
+	// Namespaces and nodes first and events last: a batch lists owners
+	// before what they own. Namespaces only say whether the one the
+	// console shows exists; there are few of them.
 	ns := scope.Namespace
+	b.add("Namespace", func(s *source) cache.SharedIndexInformer {
+		return observedInformer(clusterWide, s, &corev1.Namespace{}, func(c kubernetes.Interface) calls[*corev1.NamespaceList] { return c.CoreV1().Namespaces() })
+	})
 	b.add("Node", func(s *source) cache.SharedIndexInformer {
 		return observedInformer(clusterWide, s, &corev1.Node{}, func(c kubernetes.Interface) calls[*corev1.NodeList] { return c.CoreV1().Nodes() })
 	})
@@ -149,6 +160,9 @@ func (b *Bridge) Run(ctx context.Context) error {
 	b.status = model.WatchStatus{Connected: true, Since: b.clock.Now()}
 	for _, f := range b.factories {
 		f.Start(ctx.Done())
+	}
+	if b.probe != nil {
+		go b.health.probeLoop(ctx, b.probe)
 	}
 	defer func() {
 		for _, f := range b.factories {

@@ -3,6 +3,7 @@ package watch
 import (
 	"errors"
 	"io"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
@@ -73,4 +74,43 @@ func describe(err error) string {
 		return status.Status().Message
 	}
 	return err.Error()
+}
+
+// problem says why the picture cannot be trusted, "" when it can, and notes
+// in the status which kinds the user may not list and whether the API server
+// stopped answering. A failing watch is named first: it is the more precise
+// reason. A refused list is no lost watch: the rest of the picture is live,
+// and what cannot be listed says so where it would be shown.
+func (b *Bridge) problem() string {
+	problem, forbidden := "", ""
+	for _, s := range b.sources {
+		p := s.currentProblem()
+		switch {
+		case p != "" && s.forbidden.Load():
+			if forbidden != "" {
+				forbidden += ", "
+			}
+			forbidden += s.kind
+		case p != "" && problem == "":
+			problem = p
+		}
+	}
+	b.status.Forbidden = forbidden
+	b.status.Unanswered = false
+	if problem == "" {
+		if p := b.health.current(); p != "" {
+			problem, b.status.Unanswered = p, true
+		}
+	}
+	return problem
+}
+
+// since is when the state the status is about to report began: for an API
+// server that stopped answering, when it was first asked in vain (the
+// probe's deadline later), otherwise now.
+func (b *Bridge) since() time.Time {
+	if t := b.health.failingSince(); b.status.Unanswered && !t.IsZero() {
+		return t
+	}
+	return b.clock.Now()
 }

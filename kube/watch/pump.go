@@ -31,25 +31,23 @@ func (b *Bridge) pump(waited bool) {
 // refreshStatus works out whether the caches are synced and the watches
 // healthy.
 func (b *Bridge) refreshStatus() {
-	synced, problem := true, ""
+	synced := true
 	for _, s := range b.sources {
 		// A kind the user may not list cannot sync; waiting for it would
 		// keep the screen "waiting for the cluster" forever, so it shows as
-		// a problem instead while the rest of the picture is trusted.
+		// forbidden instead while the rest of the picture is trusted.
 		if !b.status.Synced && !s.handled.HasSynced() && !s.forbidden.Load() {
 			synced = false
 		}
-		if p := s.currentProblem(); p != "" && problem == "" {
-			problem = p
-		}
 	}
+	problem := b.problem()
 	// Synced never goes back: caches stay filled through a disconnection,
 	// and Connected says whether they are still current.
 	b.status.Synced = b.status.Synced || synced
 	connected := problem == ""
 	if connected != b.status.Connected {
 		b.status.Connected = connected
-		b.status.Since = b.clock.Now()
+		b.status.Since = b.since()
 	}
 	b.status.Problem = problem
 }

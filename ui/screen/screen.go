@@ -33,6 +33,9 @@ type Source interface {
 	RevisionDiff(namespace, name string, revision int64) ([]model.DiffLine, error)
 	RCUpdate(namespace, name string) (model.RCUpdateView, bool)
 	AddAction(namespace, name string, e model.TimelineEntry)
+	// Absent says why a deployment is not in the picture: deleted, or in
+	// a namespace that does not exist.
+	Absent(namespace, name string) model.Absence
 }
 
 // Screen is the shared context.

@@ -88,6 +88,8 @@ func (p *process) stop(grace time.Duration) {
 		return
 	}
 	pgid := p.cmd.Process.Pid
+	// A frozen process (FreezeAPIServer) would not act on SIGTERM.
+	_ = syscall.Kill(-pgid, syscall.SIGCONT)
 	_ = syscall.Kill(-pgid, syscall.SIGTERM)
 	select {
 	case <-p.done:

@@ -38,7 +38,7 @@ func (d *Dialog) prepare() bool {
 			return false
 		}
 		d.plan = append(d.plan, fmt.Sprintf("%s: %s → %s", r.Container, was, r.Image),
-			fmt.Sprintf("starts a rollout of %d replicas (maxSurge %d, maxUnavailable %d)", view.Replicas, view.MaxSurge, view.MaxUnavailable))
+			startsRollout(view, fmt.Sprintf("starts a rollout of %d replicas (maxSurge %d, maxUnavailable %d)", view.Replicas, view.MaxSurge, view.MaxUnavailable)))
 		if s.Record {
 			d.plan = append(d.plan, "records kubernetes.io/change-cause: "+action.ChangeCause(r.Name, r.Container, r.Image))
 		}
@@ -49,7 +49,7 @@ func (d *Dialog) prepare() bool {
 		} else {
 			d.plan = append(d.plan, fmt.Sprintf("sets %s=%q in %s", n, v, r.Container))
 		}
-		d.plan = append(d.plan, "a new pod template: starts a rollout")
+		d.plan = append(d.plan, startsRollout(view, "a new pod template: starts a rollout"))
 	case action.Scale:
 		if r.Replicas == view.Replicas {
 			d.problem = fmt.Sprintf("%s already has %d replicas — type another number", name, r.Replicas)
@@ -65,7 +65,11 @@ func (d *Dialog) prepare() bool {
 	case action.Pause:
 		d.plan = append(d.plan, "holds the rollout where it is: no ReplicaSet is scaled until resumed")
 	case action.Resume:
-		d.plan = append(d.plan, "the rollout carries on from where it was held")
+		if view.Pending != "" {
+			d.plan = append(d.plan, "rolls out the pending change: "+view.Pending)
+		} else {
+			d.plan = append(d.plan, "the rollout carries on from where it was held")
+		}
 	case action.Abort:
 		stable, ok := model.AbortTarget(view)
 		if !ok {
@@ -96,7 +100,7 @@ func (d *Dialog) prepareUndo() bool {
 	case row.Gone:
 		d.problem = fmt.Sprintf("revision %d is gone: its ReplicaSet was cleaned up by revisionHistoryLimit — pick another", row.Revision)
 		return false
-	case row.Current:
+	case row.Current && d.s.Rollout.Pending == "":
 		d.refusal = fmt.Sprintf("already at revision %d — nothing to send", row.Revision)
 		return true
 	}
@@ -105,9 +109,26 @@ func (d *Dialog) prepareUndo() bool {
 		return false
 	}
 	d.plan = append(d.plan, fmt.Sprintf("rolls deployment/%s back to revision %d (%s)", r.Name, row.Revision, strings.Join(row.Images, ", ")))
+	if p := d.s.Rollout.Pending; p != "" {
+		// Revision numbers say nothing of a template no ReplicaSet runs yet.
+		line := "discards the pending change no ReplicaSet runs yet: " + p
+		if d.s.Rollout.Paused {
+			line += " (resuming first may start it for a moment)"
+		}
+		d.plan = append(d.plan, line)
+	}
 	if d.s.Rollout.Paused {
 		r.ResumeFirst = true
 		d.plan = append(d.plan, "it is paused, and kubectl refuses to roll back a paused deployment: y resumes it first, then undoes")
 	}
 	return true
+}
+
+// startsRollout is what a template change does: on a paused deployment it
+// starts nothing, and waits as a pending change until resumed.
+func startsRollout(view model.RolloutView, starts string) string {
+	if view.Paused {
+		return "the deployment is paused: the change waits, pending, until it is resumed (r)"
+	}
+	return starts
 }

@@ -159,7 +159,7 @@ func (p *Pane) View() string {
 	}
 	p.fitRows()
 	nodes := p.s.Nodes
-	lines := append(p.rollLines(), p.rows.Table(p.s.Paints, nodeColumns, p.w, len(nodes), "no nodes", func(i int, widths []int, sel bool) string {
+	lines := append(p.rollLines(), p.rows.Table(p.s.Paints, nodeColumns, p.w, len(nodes), p.empty(), func(i int, widths []int, sel bool) string {
 		return p.nodeRow(nodes[i], widths, sel)
 	})...)
 	if len(nodes) == 0 {
@@ -175,6 +175,15 @@ func (p *Pane) View() string {
 		lines = lines[:p.h]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// empty is what the pane says with no node to list: a user whose role may
+// not list nodes sees that, not a cluster without nodes.
+func (p *Pane) empty() string {
+	if p.s.Watch.MayNotList("Node") {
+		return "you may not list nodes: your role does not allow it (the rest of the screen is live)"
+	}
+	return "no nodes"
 }
 
 // rollLines are one line per group roll: its state, how far it is, what

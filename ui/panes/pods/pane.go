@@ -26,7 +26,7 @@ func New(s *screen.Screen) *Pane { return &Pane{s: s} }
 
 var podColumns = []draw.Column{
 	{Title: "", Width: 1}, {Title: "NAME", Width: 0, Min: 26}, {Title: "READY", Width: 5, Right: true},
-	{Title: "STATUS", Width: 16}, {Title: "RESTARTS", Width: 8, Right: true}, {Title: "AGE", Width: 4, Right: true},
+	{Title: "STATUS", Width: 17}, {Title: "RESTARTS", Width: 8, Right: true}, {Title: "AGE", Width: 4, Right: true},
 	{Title: "NODE", Width: 12}, {Title: "PHASE", Width: 9},
 }
 
@@ -69,12 +69,8 @@ func (p *Pane) View() string {
 func (p *Pane) podRow(pod model.PodRow, widths []int, sel bool) string {
 	ageStr := draw.Age(p.s.Now, pod.Created)
 	st := draw.StateIndex(pod.State)
-	// STATUS is kubectl's: the telling reason when there is one, else the
-	// phase; PHASE itself only shows where there is room.
-	status := pod.Reason
-	if status == "" {
-		status = pod.Phase
-	}
+	// STATUS is kubectl's word; PHASE itself only shows where there is room.
+	status := pod.Status
 	node := pod.Node
 	if node == "" {
 		node = "<none>"

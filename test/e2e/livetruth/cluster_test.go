@@ -1,0 +1,170 @@
+package livetruth
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/client-go/kubernetes"
+
+	"rollscope/engine/kubelet"
+	"rollscope/engine/live"
+	"rollscope/engine/nodegroup"
+	"rollscope/internal/tmuxtest"
+	"rollscope/test/e2e/controlplane"
+	"rollscope/test/e2e/e2etest"
+	"rollscope/test/e2e/rollscopebin"
+)
+
+// patience bounds every wait on the cluster or the screen. It only bounds a
+// failing test; the tests assert nothing about speed except where the
+// operator is promised a time (the banner of a frozen API server).
+const patience = 2 * time.Minute
+
+// The hollow kubelets' images: ready about 1.5 s after binding; a
+// stubborn container takes ten minutes to stop, so that a deleted pod stays
+// Terminating for its whole grace period.
+var images = []kubelet.ImageRule{
+	{Match: "e2e.example/stubborn:*", Pull: 200 * time.Millisecond, Start: 200 * time.Millisecond, Ready: 1100 * time.Millisecond, Stop: 10 * time.Minute},
+	{Match: "*", Pull: 200 * time.Millisecond, Start: 200 * time.Millisecond, Ready: 1100 * time.Millisecond},
+}
+
+// cluster is the control plane the flows share, with hollow nodes.
+type cluster struct {
+	cp    *controlplane.ControlPlane
+	admin kubernetes.Interface
+	bin   string
+}
+
+func startCluster(t *testing.T) *cluster {
+	t.Helper()
+	bin := rollscopebin.Path(t)
+	cp := controlplane.StartForTest(t)
+	admin, err := cp.AdminClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e2etest.RunHollowNodes(t, admin, live.Nodes{
+		Groups: []nodegroup.Group{{
+			Name: "hollow", Size: 3, Spec: "v1", BootTime: 500 * time.Millisecond,
+			Capacity: corev1.ResourceList{
+				corev1.ResourcePods:   resource.MustParse("110"),
+				corev1.ResourceCPU:    resource.MustParse("8"),
+				corev1.ResourceMemory: resource.MustParse("16Gi"),
+			},
+		}},
+		Images: images,
+		// Syncs fail while the frozen flow holds the API server; they are
+		// retried, so they are not the test's business.
+		OnError: func(string, string, error) {},
+	})
+	return &cluster{cp: cp, admin: admin, bin: bin}
+}
+
+func (c *cluster) poll(t *testing.T, what string, check e2etest.Check) {
+	t.Helper()
+	e2etest.Poll(t, patience, what, check)
+}
+
+// deploy creates namespace ns (unless it exists) and deployment web of two
+// replicas of image, rolled one pod at a time, and waits until it is rolled
+// out.
+func (c *cluster) deploy(t *testing.T, ns, image string) {
+	t.Helper()
+	e2etest.Namespace(t, c.admin, ns, patience)
+	replicas := int32(2)
+	one, zero := intstr.FromInt32(1), intstr.FromInt32(0)
+	grace := int64(600)
+	labels := map[string]string{"app": "web"}
+	d := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: ns},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: &replicas,
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Strategy: appsv1.DeploymentStrategy{
+				Type:          appsv1.RollingUpdateDeploymentStrategyType,
+				RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &one, MaxUnavailable: &zero},
+			},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec: corev1.PodSpec{
+					TerminationGracePeriodSeconds: &grace,
+					Containers:                    []corev1.Container{{Name: "app", Image: image}},
+				},
+			},
+		},
+	}
+	if _, err := c.admin.AppsV1().Deployments(ns).Create(t.Context(), d, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("creating deployment %s/web: %v", ns, err)
+	}
+	c.waitRolledOut(t, ns, image)
+}
+
+// waitRolledOut waits until the API says the deployment is rolled out on
+// image, as kubectl rollout status would.
+func (c *cluster) waitRolledOut(t *testing.T, ns, image string) {
+	t.Helper()
+	c.poll(t, fmt.Sprintf("deployment %s/web rolled out on %s", ns, image), func(ctx context.Context) (bool, string, error) {
+		d, err := c.admin.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
+		if err != nil {
+			return false, "", err
+		}
+		s, want := d.Status, *d.Spec.Replicas
+		done := s.ObservedGeneration >= d.Generation && s.UpdatedReplicas == want && s.Replicas == want &&
+			s.AvailableReplicas == want && d.Spec.Template.Spec.Containers[0].Image == image
+		return done, fmt.Sprintf("image %s, %d replicas: %d updated, %d available", d.Spec.Template.Spec.Containers[0].Image, s.Replicas, s.UpdatedReplicas, s.AvailableReplicas), nil
+	})
+}
+
+// patch sends a strategic merge patch to deployment web, as kubectl set
+// image and kubectl rollout pause do.
+func (c *cluster) patch(t *testing.T, ns, body string) {
+	t.Helper()
+	if _, err := c.admin.AppsV1().Deployments(ns).Patch(t.Context(), "web", types.StrategicMergePatchType, []byte(body), metav1.PatchOptions{}); err != nil {
+		t.Fatalf("patching %s/web with %s: %v", ns, body, err)
+	}
+}
+
+func (c *cluster) setImage(t *testing.T, ns, image string) {
+	t.Helper()
+	c.patch(t, ns, fmt.Sprintf(`{"spec":{"template":{"spec":{"containers":[{"name":"app","image":%q}]}}}}`, image))
+}
+
+// resourceVersion reads the deployment's resourceVersion: what any write
+// would change.
+func (c *cluster) resourceVersion(t *testing.T, ns string) string {
+	t.Helper()
+	d, err := c.admin.AppsV1().Deployments(ns).Get(t.Context(), "web", metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("reading %s/web: %v", ns, err)
+	}
+	return d.ResourceVersion
+}
+
+// console starts rollscope in tmux, w×h cells, on kubeconfig and namespace
+// ns, opening deployment web.
+func (c *cluster) console(t *testing.T, w, h int, kubeconfig, ns string, flags ...string) *tmuxtest.Session {
+	t.Helper()
+	argv := append([]string{c.bin, "--kubeconfig", kubeconfig, "-n", ns}, flags...)
+	s := tmuxtest.Start(t, w, h, append(argv, "web")...)
+	s.Timeout = patience
+	return s
+}
+
+// noCrash fails the test when the screen shows a Go panic or stack trace.
+func noCrash(t *testing.T, screen string) {
+	t.Helper()
+	for _, bad := range []string{"panic:", "goroutine ", ".go:"} {
+		if strings.Contains(screen, bad) {
+			t.Fatalf("the screen shows %q:\n%s", bad, screen)
+		}
+	}
+}
