@@ -65,7 +65,9 @@ func (c *Cluster) putPod(p *corev1.Pod) bool {
 	oldNode, hadNode := nodeOf(oldPod)
 	node, hasNode := nodeOf(p)
 	c.podsByNode.move(oldNode, hadNode, node, hasNode, key)
-	c.pods[key] = &podEntry{pod: p, row: podRow(p)}
+	pe := &podEntry{pod: p, row: podRow(p), facts: factsOf(p)}
+	c.pods[key] = pe
+	c.fileEntry(oldOwner, hadOwner, owner, hasOwner, key, pe)
 	return true
 }
 
@@ -123,6 +125,7 @@ func (c *Cluster) delete(ref ObjectRef) bool {
 		}
 		if owner, has := podOwner(pe.pod); has {
 			c.podsByOwner.remove(owner, key)
+			c.fileEntry(owner, true, "", false, key, nil)
 		}
 		if node, has := nodeOf(pe.pod); has {
 			c.podsByNode.remove(node, key)

@@ -77,6 +77,9 @@ type RolloutView struct {
 	// Done is true once the rollout has finished.
 	Status string
 	Done   bool
+	// Blocker names the one thing holding the rollout back, or what is
+	// happening when nothing does; "" once it is done (Blocker).
+	Blocker string
 
 	// Surge: pods in use (Σ ReplicaSet spec.replicas) against replicas +
 	// maxSurge. Unavailable: replicas that are not available against
