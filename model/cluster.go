@@ -115,7 +115,7 @@ func (c *Cluster) Apply(b Batch) (changed bool) {
 			}
 		case *corev1.Pod:
 			if o != nil {
-				changed = c.putPod(o) || changed
+				changed = c.putPod(o, u) || changed
 			}
 		case *corev1.Node:
 			if o != nil {

@@ -49,7 +49,7 @@ func (c *Cluster) putReplicaSet(rs *appsv1.ReplicaSet, u update) bool {
 	return true
 }
 
-func (c *Cluster) putPod(p *corev1.Pod) bool {
+func (c *Cluster) putPod(p *corev1.Pod, u update) bool {
 	key := objectKey(p.Namespace, p.Name)
 	old := c.pods[key]
 	var oldPod *corev1.Pod
@@ -68,6 +68,9 @@ func (c *Cluster) putPod(p *corev1.Pod) bool {
 	pe := &podEntry{pod: p, row: podRow(p), facts: factsOf(p)}
 	c.pods[key] = pe
 	c.fileEntry(oldOwner, hadOwner, owner, hasOwner, key, pe)
+	if old == nil {
+		c.replayEvents(ObjectRef{Kind: "Pod", Namespace: p.Namespace, Name: p.Name}, u.at)
+	}
 	return true
 }
 
