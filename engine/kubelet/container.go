@@ -53,6 +53,7 @@ type container struct {
 	restarts bool      // the pod's restart policy restarts failed containers
 	now      time.Time
 	events   []event
+	logs     []logWrite
 }
 
 // next returns the container's next step and when it is due, read from the
@@ -136,6 +137,7 @@ func (c *container) run(at time.Time) {
 	s.ContainerID = containerID(string(c.pod.UID), c.name, s.RestartCount)
 	s.Started = ptrTo(true)
 	s.Ready = false
+	c.logs = append(c.logs, logWrite{containerID: s.ContainerID, at: at, lines: c.rule.Logs})
 }
 
 // crash ends the current run with exit code 1. As the upstream kubelet does,
@@ -152,6 +154,7 @@ func (c *container) crash(at time.Time) {
 	}
 	s.Ready = false
 	s.Started = ptrTo(false)
+	c.logs = append(c.logs, logWrite{containerID: s.ContainerID, at: at, ended: true})
 	if !c.restarts {
 		s.State = corev1.ContainerState{Terminated: &exited}
 		return

@@ -53,6 +53,7 @@ func (k *Kubelet) forget(key string) {
 	if uid, ok := k.uidOf[key]; ok {
 		delete(k.progress, uid)
 		delete(k.uidOf, key)
+		k.logs.forget(uid)
 	}
 }
 
@@ -61,6 +62,7 @@ func (k *Kubelet) forgetUID(key string, uid types.UID) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	delete(k.progress, uid)
+	k.logs.forget(uid)
 	if k.uidOf[key] == uid {
 		delete(k.uidOf, key)
 	}

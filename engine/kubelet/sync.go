@@ -110,6 +110,7 @@ func (k *Kubelet) advance(ctx context.Context, key string, pod *corev1.Pod, node
 
 	var next time.Time
 	var events []event
+	var logs []logWrite
 	for i := range pod.Spec.Containers {
 		spec := &pod.Spec.Containers[i]
 		c := &container{
@@ -119,6 +120,7 @@ func (k *Kubelet) advance(ctx context.Context, key string, pod *corev1.Pod, node
 		}
 		due := catchUp(c)
 		events = append(events, c.events...)
+		logs = append(logs, c.logs...)
 		if !due.IsZero() && (next.IsZero() || due.Before(next)) {
 			next = due
 		}
@@ -129,6 +131,9 @@ func (k *Kubelet) advance(ctx context.Context, key string, pod *corev1.Pod, node
 	if err := k.writeStatus(ctx, key, pod, st); err != nil {
 		return err
 	}
+	k.logs.write(pod.UID, logs)
+	// Followers of a run that just ended stop once they see it.
+	k.logs.poke()
 	k.record(pod, events)
 	k.requeue(key, next, now)
 	return nil
