@@ -108,7 +108,11 @@ func blocker(in rolloutParts, scan func(*podScan), isOurs func(string) bool) str
 		}
 		return line
 	}
-	return progressLine(d, newRS, in.rss, s)
+	// Nothing holds the rollout itself: a drain its budget holds back may.
+	if line := drainBlocker(in.nodes, d.Namespace, isOurs); line != "" {
+		return line
+	}
+	return progressLine(d, newRS, in.rss)
 }
 
 // podFacts is what the blocker needs of one pod, read once when the pod
@@ -341,7 +345,7 @@ func firstSentence(s string) string {
 }
 
 // progressLine says what is happening when nothing blocks.
-func progressLine(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet, s podScan) string {
+func progressLine(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet) string {
 	want := DesiredReplicas(d)
 	var updated, available int32
 	if newRS != nil {
