@@ -93,9 +93,9 @@ func TestWhyNewPodsAreSlowToBecomeReady(t *testing.T) {
 	c := startConsole(t, 140, 40, "--scenario", whyScenario(t, "why-slow-ready"), "--speed", "10")
 	c.settled()
 	// Created first (the line says ContainerCreating), then running and
-	// not ready, which the line says with nothing after it.
-	running := regexp.MustCompile(`^why waiting for 2 new pods to become available — web-\w+-\w+ not ready for \d+s$`)
-	c.WaitUntil("the blocker to name a running pod not ready", func(s string) bool { return running.MatchString(whyLine(s)) })
+	// failing its readiness probe, which the kubelet's events say.
+	running := regexp.MustCompile(`^why waiting for 2 new pods to become available — web-\w+-\w+ not ready for \d+s: readiness probe failed$`)
+	c.WaitUntil("the blocker to name a pod failing its readiness probe", func(s string) bool { return running.MatchString(whyLine(s)) })
 
 	// The logs of the new ReplicaSet's newest pod, followed, and searched.
 	c.keys("k", "l")

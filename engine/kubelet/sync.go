@@ -116,6 +116,7 @@ func (k *Kubelet) advance(ctx context.Context, key string, pod *corev1.Pod, node
 		c := &container{
 			pod: pod, name: spec.Name, image: spec.Image, status: &st.ContainerStatuses[i],
 			rule: k.ruleFor(spec.Image), pull: &prog.pulls[i], jitter: prog.jitter,
+			readiness: spec.ReadinessProbe, probed: &prog.probed[i],
 			started: st.StartTime.Time, restarts: pod.Spec.RestartPolicy != corev1.RestartPolicyNever, now: now,
 		}
 		due := catchUp(c)
