@@ -100,8 +100,8 @@ func wait(stream int64, ch <-chan item) tea.Cmd {
 			select {
 			case it, ok := <-ch:
 				if !ok || it.done {
-					// The end goes in the next message; put it back.
-					return linesMsg{stream: stream, lines: lines, next: prepend(it, ch)}
+					// The end goes in the next message.
+					return linesMsg{stream: stream, lines: lines, next: ended(it.err)}
 				}
 				lines = append(lines, it.line)
 			default:
@@ -112,11 +112,10 @@ func wait(stream int64, ch <-chan item) tea.Cmd {
 	}
 }
 
-// prepend is a channel that yields it first, then nothing more: the stream
-// is over once its end was read.
-func prepend(it item, _ <-chan item) <-chan item {
+// ended is a stream that has only its end left to say.
+func ended(err error) <-chan item {
 	ch := make(chan item, 1)
-	ch <- item{done: true, err: it.err}
+	ch <- item{done: true, err: err}
 	close(ch)
 	return ch
 }
