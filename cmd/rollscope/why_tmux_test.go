@@ -116,3 +116,15 @@ func TestWhyDrainIsBlockedByABudget(t *testing.T) {
 	c.settled()
 	c.waitFor("why drain of nodes-0 blocked by PodDisruptionBudget web-pdb (0 disruptions allowed)")
 }
+
+// --read-only turns off every write, not what only reads: l still shows
+// the logs.
+func TestLogsAreReadWithReadOnly(t *testing.T) {
+	c := startConsole(t, 140, 40, "--scenario", whyScenario(t, "why-pull"), "--speed", "10", "--read-only")
+	s := c.waitFor("successfully rolled out")
+	if !strings.Contains(s, "READ-ONLY") {
+		t.Errorf("the header does not say READ-ONLY:\n%s", s)
+	}
+	c.keys("l")
+	c.waitFor("listening on :8080")
+}
