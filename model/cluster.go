@@ -31,8 +31,11 @@ type Cluster struct {
 
 	replicaSetsByOwner index[types.UID]
 	podsByOwner        index[types.UID]
-	podsByNode         index[string]
-	eventsByObject     index[ObjectRef]
+	// entriesByOwner files the same pods' entries, so that the blocker
+	// reads a rollout's pods without a lookup each.
+	entriesByOwner map[types.UID]*entrySet
+	podsByNode     index[string]
+	eventsByObject index[ObjectRef]
 
 	// timelines by deployment "namespace/name".
 	timelines map[string]*timeline
@@ -46,8 +49,9 @@ type Cluster struct {
 // podEntry keeps a pod with its row, derived once when the pod arrives so
 // that views of large rollouts only gather rows.
 type podEntry struct {
-	pod *corev1.Pod
-	row PodRow
+	pod   *corev1.Pod
+	row   PodRow
+	facts podFacts // what the blocker line reads
 }
 
 // NewCluster returns an empty picture, not yet synced.
@@ -60,6 +64,7 @@ func NewCluster() *Cluster {
 		events:             map[string]*corev1.Event{},
 		replicaSetsByOwner: index[types.UID]{},
 		podsByOwner:        index[types.UID]{},
+		entriesByOwner:     map[types.UID]*entrySet{},
 		podsByNode:         index[string]{},
 		eventsByObject:     index[ObjectRef]{},
 		timelines:          map[string]*timeline{},
@@ -118,7 +123,7 @@ func (c *Cluster) Apply(b Batch) (changed bool) {
 			}
 		case *corev1.Pod:
 			if o != nil {
-				changed = c.putPod(o) || changed
+				changed = c.putPod(o, u) || changed
 			}
 		case *corev1.Node:
 			if o != nil {

@@ -50,7 +50,7 @@ func (c *Cluster) putReplicaSet(rs *appsv1.ReplicaSet, u update) bool {
 	return true
 }
 
-func (c *Cluster) putPod(p *corev1.Pod) bool {
+func (c *Cluster) putPod(p *corev1.Pod, u update) bool {
 	key := objectKey(p.Namespace, p.Name)
 	old := c.pods[key]
 	var oldPod *corev1.Pod
@@ -66,7 +66,12 @@ func (c *Cluster) putPod(p *corev1.Pod) bool {
 	oldNode, hadNode := nodeOf(oldPod)
 	node, hasNode := nodeOf(p)
 	c.podsByNode.move(oldNode, hadNode, node, hasNode, key)
-	c.pods[key] = &podEntry{pod: p, row: podRow(p)}
+	pe := &podEntry{pod: p, row: podRow(p), facts: factsOf(p)}
+	c.pods[key] = pe
+	c.fileEntry(oldOwner, hadOwner, owner, hasOwner, key, pe)
+	if old == nil {
+		c.replayEvents(ObjectRef{Kind: "Pod", Namespace: p.Namespace, Name: p.Name}, u.at)
+	}
 	return true
 }
 
@@ -124,6 +129,7 @@ func (c *Cluster) delete(ref ObjectRef) bool {
 		}
 		if owner, has := podOwner(pe.pod); has {
 			c.podsByOwner.remove(owner, key)
+			c.fileEntry(owner, true, "", false, key, nil)
 		}
 		if node, has := nodeOf(pe.pod); has {
 			c.podsByNode.remove(node, key)

@@ -15,6 +15,8 @@ type timeline struct {
 	// abortSeen is the highest aborted revision the deployment's
 	// annotations have named (see noteAbort).
 	abortSeen int64
+	// podWarnings are the Warning events of its pods, by reason.
+	podWarnings podWarnings
 }
 
 // add files e by its time; entries with equal times keep their arrival order.
@@ -38,7 +40,8 @@ func (t *timeline) last() []TimelineEntry {
 
 // Timeline is what happened to the deployment, oldest first: its
 // ReplicaSets' scaling, its condition changes, events about it and its
-// ReplicaSets, and actions taken from the console. It keeps the last
+// ReplicaSets, its pods' Warning events (one line per reason, with counts)
+// and actions taken from the console. It keeps the last
 // TimelineLimit entries; an unknown deployment has none.
 func (c *Cluster) Timeline(namespace, name string) []TimelineEntry {
 	c.mu.RLock()

@@ -80,6 +80,9 @@ func (c *Cluster) noteEvent(e *corev1.Event, at time.Time) {
 		if deployment, ok = c.deploymentOf(rs); !ok {
 			return
 		}
+	case "Pod":
+		c.notePodWarning(e, at)
+		return
 	default:
 		return
 	}

@@ -99,6 +99,9 @@ type RolloutView struct {
 	// nginx:1.27 → nginx:1.28"), as on a paused deployment after kubectl
 	// set image; "" when there is none.
 	Pending string
+	// Blocker names the one thing holding the rollout back, or what is
+	// happening when nothing does; "" once it is done (Blocker).
+	Blocker string
 
 	// Surge: pods in use (Σ ReplicaSet spec.replicas) against replicas +
 	// maxSurge. Unavailable: replicas that are not available against

@@ -35,6 +35,8 @@ func TestRolloutMidRollout(t *testing.T) {
 		// 3 + 2 pods asked for against 4 + 1; 4 of 4 available.
 		Surge:       model.Headroom{Used: 5, Limit: 5},
 		Unavailable: model.Headroom{Used: 0, Limit: 1},
+		// The new pod on node-3 was created with its ReplicaSet at minute 10.
+		Blocker: "waiting for 3 new pods to become available — frontend-v2-b not ready for 2m0s: ContainerCreating",
 	}
 	got := v
 	got.ReplicaSets, got.History = nil, nil

@@ -60,6 +60,9 @@ func (m *Model) headerLines(w int) []string {
 	} else {
 		out = append(out, draw.Fit(st.Warn.Render("… "+status), w))
 	}
+	if line, ok := blockerLine(st, r, w); ok {
+		out = append(out, line)
+	}
 
 	if r.Strategy != "Recreate" {
 		half := (w - 2) / 2

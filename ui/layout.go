@@ -33,7 +33,7 @@ func (m *Model) headerHeight() int {
 	if !m.s.HaveRollout {
 		return n + 1
 	}
-	n += 3
+	n += 3 + blockerHeight(m.s.Rollout)
 	if m.s.Rollout.Strategy != "Recreate" {
 		n++
 	}

@@ -61,6 +61,7 @@ func New(opts Options) Model {
 		km.Disable("pause-clock", why)
 	}
 	km.Gate(opts.Actions != nil, opts.ReadOnly, opts.Denied)
+	gateReads(&km, opts.Logs, opts.Denied)
 	clock := opts.Clock
 	if clock == nil {
 		clock = time.Now
@@ -80,7 +81,7 @@ func New(opts Options) Model {
 		context = "-"
 	}
 	s := &screen.Screen{
-		Styles: styles, Paints: draw.NewPaints(styles), Keys: &km, Src: src, Actions: opts.Actions, Clock: clock,
+		Styles: styles, Paints: draw.NewPaints(styles), Keys: &km, Src: src, Actions: opts.Actions, Logs: opts.Logs, Clock: clock,
 		Namespace: opts.Namespace, Deployment: opts.Deployment,
 		AssumeYes: opts.AssumeYes, ReadOnly: opts.ReadOnly, Record: opts.Record, RollDefaults: opts.RollDefaults,
 	}
@@ -145,6 +146,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case rolloutdialog.Containers:
 		return m.open(rolloutdialog.Opened(m.s, msg), nil)
+	case screen.Open:
+		return m.open(msg.Overlay, msg.Cmd)
 	}
 	// The answers the overlay and the RC view's dialog wait for.
 	var rcCmd, ovCmd tea.Cmd
@@ -275,6 +278,9 @@ func (m *Model) refresh() {
 	}
 	for i := range m.panes {
 		m.panes[i], _ = m.panes[i].Update(screen.Refreshed{})
+	}
+	if r, ok := m.overlay.(screen.Refresher); ok {
+		r.Refresh()
 	}
 	// The header's height depends on the rollout and the watch banner.
 	m.layout()

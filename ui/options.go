@@ -34,6 +34,9 @@ type Options struct {
 	// Actions sends what the action keys ask for; with none every action
 	// key stays disabled.
 	Actions Actions
+	// Logs reads containers' logs for the logs view (l); with none l is
+	// off.
+	Logs screen.LogSource
 	// RollDefaults are the roll dialog's starting values (--step) and what
 	// it says about the nodes a roll replaces.
 	RollDefaults action.RollDefaults

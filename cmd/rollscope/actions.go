@@ -71,15 +71,17 @@ const (
 // checkAccess disables the keys a live cluster will not allow, with the
 // reason (SelfSubjectAccessReviews). The embedded cluster has no RBAC.
 func (f *actionFlags) checkAccess(ctx context.Context, opts *ui.Options, conn *connect.Connection) error {
-	if f.readOnly {
-		return nil
-	}
 	client, err := conn.WithRate(accessQPS, accessBurst)
 	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, accessTimeout)
 	defer cancel()
+	if f.readOnly {
+		// Nothing is written: only what reads (logs) is asked.
+		opts.Denied = access.DeniedReads(ctx, client, conn.Namespace)
+		return nil
+	}
 	opts.Denied = access.Denied(ctx, client, conn.Namespace, f.deleteNodes)
 	return nil
 }

@@ -19,6 +19,7 @@ import (
 	"rollscope/engine/sim"
 	"rollscope/kube/connect"
 	"rollscope/kube/memapi"
+	"rollscope/kube/podlogs"
 	"rollscope/kube/watch"
 	"rollscope/model"
 	"rollscope/themes"
@@ -134,6 +135,7 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, open 
 		Clock:      clock.Now,
 		Embedded:   sim.NewControls(cl.Runner, f.speed),
 		Keys:       keys,
+		Logs:       cl.Logs,
 	}
 	f.acts.apply(&opts, api.Client(), clock.Now, false)
 	return runConsole(ctx, api.Client(), opts, clock, watch.Options{})
@@ -153,6 +155,7 @@ func runLive(ctx context.Context, f *rootFlags, open target, theme themes.Theme,
 		Context:    conn.Context,
 		Theme:      theme,
 		Keys:       keys,
+		Logs:       podlogs.Source{Client: conn.Client},
 	}
 	f.acts.apply(&opts, conn.Client, time.Now, true)
 	if err := f.acts.checkAccess(ctx, &opts, conn); err != nil {

@@ -1,13 +1,13 @@
 package drain
 
 import (
-	"fmt"
-
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	policylisters "k8s.io/client-go/listers/policy/v1"
+
+	"rollscope/model"
 )
 
 // Budget is a PodDisruptionBudget as a drain sees it.
@@ -20,10 +20,11 @@ type Budget struct {
 	CurrentHealthy, DesiredHealthy int32
 }
 
-// String names the budget and what it allows, for the blocked annotation.
+// String names the budget and what it allows, for the blocked annotation
+// (spelled by model.BudgetHold, which the console reads back).
 func (b Budget) String() string {
-	return fmt.Sprintf("PodDisruptionBudget %s/%s allows %d disruptions (%d healthy, %d needed)",
-		b.Namespace, b.Name, b.DisruptionsAllowed, b.CurrentHealthy, b.DesiredHealthy)
+	return model.BudgetHold{Namespace: b.Namespace, Name: b.Name,
+		Allowed: b.DisruptionsAllowed, Healthy: b.CurrentHealthy, Needed: b.DesiredHealthy}.Budget()
 }
 
 // budgetsFor returns the budgets whose selector matches the pod, as the

@@ -45,6 +45,9 @@ type Cluster struct {
 	Runner   *sim.Runner
 	Client   kubernetes.Interface
 	Scenario *scenario.Scenario
+	// Logs are what the simulated containers wrote, for the console's
+	// logs view.
+	Logs     *kubelet.Logs
 	clock    *sim.Clock
 	onAction []ActionResult
 }
@@ -92,7 +95,7 @@ func Start(ctx context.Context, b Backend, clock *sim.Clock, sc *scenario.Scenar
 	for _, obs := range o.Observers {
 		r.Observe(obs)
 	}
-	c := &Cluster{Runner: r, Client: client, Scenario: sc, clock: clock}
+	c := &Cluster{Runner: r, Client: client, Scenario: sc, Logs: kubelet.NewLogs(), clock: clock}
 	if o.OnAction != nil {
 		c.onAction = append(c.onAction, o.OnAction)
 	}
@@ -101,7 +104,7 @@ func Start(ctx context.Context, b Backend, clock *sim.Clock, sc *scenario.Scenar
 	r.Add(replicaset.NewReplicationController(r.Env("replicationcontroller-controller")))
 	r.Add(disruption.New(r.Env("disruption-controller")))
 	r.Add(scheduler.New(r.Env("default-scheduler")))
-	r.Add(kubelet.New(r.Env("kubelet"), sc.Images, kubelet.Options{}))
+	r.Add(kubelet.New(r.Env("kubelet"), sc.Images, kubelet.Options{Logs: c.Logs}))
 	r.Add(nodegroup.New(r.Env("node-group-controller"), sc.NodeGroups))
 	r.Add(podgc.New(r.Env("pod-garbage-collector")))
 	r.Add(drain.New(r.Env("drain-controller")))

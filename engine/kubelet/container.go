@@ -35,6 +35,7 @@ const (
 	stepReady            // the container became ready
 	stepCrash            // the container exited with an error
 	stepRestart          // the back-off is over: running again
+	stepProbeFail        // the readiness probe failed: not ready yet
 )
 
 // event is a Warning event to record once the status is written.
@@ -42,17 +43,22 @@ type event struct{ reason, message string }
 
 // container is one container of a pod that a sync is moving forward.
 type container struct {
-	pod      *corev1.Pod // as read from the lister; only for names
-	name     string
-	image    string
-	status   *corev1.ContainerStatus // the copy being written
-	rule     ImageRule
-	pull     *pullProgress
-	jitter   float64   // the pod's jitter fraction
-	started  time.Time // the pod's status.startTime
-	restarts bool      // the pod's restart policy restarts failed containers
-	now      time.Time
-	events   []event
+	pod    *corev1.Pod // as read from the lister; only for names
+	name   string
+	image  string
+	status *corev1.ContainerStatus // the copy being written
+	rule   ImageRule
+	pull   *pullProgress
+	// readiness is the container's readiness probe, nil for none; probed
+	// is when it last failed.
+	readiness *corev1.Probe
+	probed    *time.Time
+	jitter    float64   // the pod's jitter fraction
+	started   time.Time // the pod's status.startTime
+	restarts  bool      // the pod's restart policy restarts failed containers
+	now       time.Time
+	events    []event
+	logs      []logWrite
 }
 
 // next returns the container's next step and when it is due, read from the
@@ -66,7 +72,11 @@ func (c *container) next() (step, time.Time) {
 			return stepCrash, at.Add(crashAfter)
 		}
 		if !s.Ready {
-			return stepReady, at.Add(c.rule.Ready + time.Duration(c.jitter*float64(c.rule.Jitter)))
+			readyAt := at.Add(c.rule.Ready + time.Duration(c.jitter*float64(c.rule.Jitter)))
+			if probe, ok := c.nextProbe(at); ok && probe.Before(readyAt) {
+				return stepProbeFail, probe
+			}
+			return stepReady, readyAt
 		}
 		return stepNone, time.Time{}
 	case s.State.Terminated != nil:
@@ -119,6 +129,9 @@ func (c *container) apply(st step, at time.Time) {
 	case stepPullBackOff:
 		s.State = waiting(reasonImagePullBackOff, fmt.Sprintf("Back-off pulling image %q", c.image))
 		c.warn("Failed", "Error: "+reasonImagePullBackOff)
+	case stepProbeFail:
+		*c.probed = at
+		c.warn("Unhealthy", "Readiness probe failed: "+probeFailure(c.readiness))
 	case stepReady:
 		s.Ready = true
 	case stepCrash:
@@ -136,6 +149,7 @@ func (c *container) run(at time.Time) {
 	s.ContainerID = containerID(string(c.pod.UID), c.name, s.RestartCount)
 	s.Started = ptrTo(true)
 	s.Ready = false
+	c.logs = append(c.logs, logWrite{containerID: s.ContainerID, at: at, lines: c.rule.Logs})
 }
 
 // crash ends the current run with exit code 1. As the upstream kubelet does,
@@ -152,6 +166,7 @@ func (c *container) crash(at time.Time) {
 	}
 	s.Ready = false
 	s.Started = ptrTo(false)
+	c.logs = append(c.logs, logWrite{containerID: s.ContainerID, at: at, ended: true})
 	if !c.restarts {
 		s.State = corev1.ContainerState{Terminated: &exited}
 		return
@@ -176,3 +191,37 @@ func waiting(reason, message string) corev1.ContainerState {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// nextProbe is when the readiness probe of a run started at started fails
+// next, as the kubelet's prober runs it: initialDelaySeconds after the
+// start, then every periodSeconds (default 10). ok is false without a
+// probe.
+func (c *container) nextProbe(started time.Time) (time.Time, bool) {
+	p := c.readiness
+	if p == nil || c.probed == nil {
+		return time.Time{}, false
+	}
+	period := time.Duration(p.PeriodSeconds) * time.Second
+	if period <= 0 {
+		period = 10 * time.Second
+	}
+	first := started.Add(time.Duration(p.InitialDelaySeconds) * time.Second)
+	if c.probed.Before(first) {
+		return first, true
+	}
+	return c.probed.Add(period), true
+}
+
+// probeFailure is what the kubelet's prober says of a failed probe of this
+// kind, for a container that does not answer yet.
+func probeFailure(p *corev1.Probe) string {
+	switch {
+	case p.HTTPGet != nil:
+		return "HTTP probe failed with statuscode: 503"
+	case p.TCPSocket != nil:
+		return fmt.Sprintf("dial tcp: connect to port %s: connection refused", p.TCPSocket.Port.String())
+	case p.GRPC != nil:
+		return "service unhealthy (responded with \"NOT_SERVING\")"
+	}
+	return "command exited with a non-zero status"
+}

@@ -19,6 +19,9 @@ type Options struct {
 	// every node, as in the embedded cluster. Hollow nodes sharing one API
 	// server each serve their own.
 	Serves func(nodeName string) bool
+	// Logs keeps what the containers write, for `kubectl logs`; nil keeps
+	// nothing.
+	Logs *Logs
 }
 
 // Kubelet runs the pods bound to the nodes it serves.
@@ -27,6 +30,7 @@ type Kubelet struct {
 	rules  []ImageRule
 	serves func(string) bool
 	queue  control.Queue
+	logs   *Logs
 
 	mu       sync.Mutex
 	ruleOf   map[string]ImageRule // first-match cache, by image
@@ -41,7 +45,12 @@ func New(env *control.Env, rules []ImageRule, opts Options) *Kubelet {
 	if serves == nil {
 		serves = func(string) bool { return true }
 	}
+	if opts.Logs != nil && env.Listers.Pods != nil {
+		pods := env.Listers.Pods
+		opts.Logs.pod = func(namespace, name string) (*corev1.Pod, error) { return pods.Pods(namespace).Get(name) }
+	}
 	return &Kubelet{
+		logs:     opts.Logs,
 		env:      env,
 		rules:    append([]ImageRule(nil), rules...),
 		serves:   serves,

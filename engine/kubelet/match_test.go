@@ -1,6 +1,7 @@
 package kubelet
 
 import (
+	"reflect"
 	"testing"
 	"time"
 )
@@ -28,7 +29,7 @@ func TestMatchRuleFirstMatchWins(t *testing.T) {
 	}
 	for _, c := range cases {
 		got, ok := MatchRule(rules, c.image)
-		if ok != c.matched || got != rules[c.want] {
+		if ok != c.matched || !reflect.DeepEqual(got, rules[c.want]) {
 			t.Errorf("MatchRule(%q) = %+v, %v; want rule %d", c.image, got, ok, c.want)
 		}
 	}

@@ -17,6 +17,9 @@ type podProgress struct {
 	jitter float64
 	// pulls holds each container's failed pulls, by container index.
 	pulls []pullProgress
+	// probed is when each container's readiness probe last failed, by
+	// container index, as the kubelet's prober remembers it.
+	probed []time.Time
 }
 
 // pullProgress is the image pull back-off of one container.
@@ -43,6 +46,9 @@ func (k *Kubelet) progressFor(key string, pod *corev1.Pod) *podProgress {
 	if len(p.pulls) < len(pod.Spec.Containers) {
 		p.pulls = append(p.pulls, make([]pullProgress, len(pod.Spec.Containers)-len(p.pulls))...)
 	}
+	if len(p.probed) < len(pod.Spec.Containers) {
+		p.probed = append(p.probed, make([]time.Time, len(pod.Spec.Containers)-len(p.probed))...)
+	}
 	return p
 }
 
@@ -53,6 +59,7 @@ func (k *Kubelet) forget(key string) {
 	if uid, ok := k.uidOf[key]; ok {
 		delete(k.progress, uid)
 		delete(k.uidOf, key)
+		k.logs.forget(uid)
 	}
 }
 
@@ -61,6 +68,7 @@ func (k *Kubelet) forgetUID(key string, uid types.UID) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	delete(k.progress, uid)
+	k.logs.forget(uid)
 	if k.uidOf[key] == uid {
 		delete(k.uidOf, key)
 	}

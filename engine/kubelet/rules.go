@@ -21,4 +21,7 @@ type ImageRule struct {
 	CrashLoop bool
 	// PullError makes every pull fail: ErrImagePull, then ImagePullBackOff.
 	PullError bool
+	// Logs are the lines each run of the container writes when it starts:
+	// what `kubectl logs` shows of it.
+	Logs []string
 }

@@ -110,15 +110,18 @@ func (k *Kubelet) advance(ctx context.Context, key string, pod *corev1.Pod, node
 
 	var next time.Time
 	var events []event
+	var logs []logWrite
 	for i := range pod.Spec.Containers {
 		spec := &pod.Spec.Containers[i]
 		c := &container{
 			pod: pod, name: spec.Name, image: spec.Image, status: &st.ContainerStatuses[i],
 			rule: k.ruleFor(spec.Image), pull: &prog.pulls[i], jitter: prog.jitter,
+			readiness: spec.ReadinessProbe, probed: &prog.probed[i],
 			started: st.StartTime.Time, restarts: pod.Spec.RestartPolicy != corev1.RestartPolicyNever, now: now,
 		}
 		due := catchUp(c)
 		events = append(events, c.events...)
+		logs = append(logs, c.logs...)
 		if !due.IsZero() && (next.IsZero() || due.Before(next)) {
 			next = due
 		}
@@ -129,6 +132,9 @@ func (k *Kubelet) advance(ctx context.Context, key string, pod *corev1.Pod, node
 	if err := k.writeStatus(ctx, key, pod, st); err != nil {
 		return err
 	}
+	k.logs.write(pod.UID, logs)
+	// Followers of a run that just ended stop once they see it.
+	k.logs.poke()
 	k.record(pod, events)
 	k.requeue(key, next, now)
 	return nil

@@ -26,6 +26,10 @@ type Nodes struct {
 	Images []kubelet.ImageRule
 	// OnError hears about failed syncs; they are retried with back-off.
 	OnError func(controller, key string, err error)
+	// Logs, when set, is where the kubelets keep their containers' logs
+	// and answer the API server's pods/log: the groups' nodes advertise
+	// its address. The caller serves it (LogServer.Serve).
+	Logs *kubelet.LogServer
 }
 
 // Run keeps the groups' nodes and runs their pods until ctx ends. The Node
@@ -43,8 +47,18 @@ func (n Nodes) Run(ctx context.Context, client kubernetes.Interface) error {
 // a runner that runs more than hollow nodes (a live simulation also runs
 // drains and node rolls on them).
 func (n Nodes) AddTo(r *Runner) {
-	r.Add(nodegroup.New(r.Env("node-group-controller"), n.Groups))
-	r.Add(kubelet.New(r.Env("kubelet"), n.Images, kubelet.Options{Serves: n.serves}))
+	groups := n.Groups
+	opts := kubelet.Options{Serves: n.serves}
+	if n.Logs != nil {
+		groups = make([]nodegroup.Group, len(n.Groups))
+		for i, g := range n.Groups {
+			g.Kubelet = &nodegroup.Endpoint{IP: n.Logs.IP(), Port: n.Logs.Port()}
+			groups[i] = g
+		}
+		opts.Logs = n.Logs.Logs
+	}
+	r.Add(nodegroup.New(r.Env("node-group-controller"), groups))
+	r.Add(kubelet.New(r.Env("kubelet"), n.Images, opts))
 }
 
 // serves reports whether a node belongs to one of the groups: the node group

@@ -42,4 +42,14 @@ type Group struct {
 	Taints []corev1.Taint
 	// Labels put on every node of the group at creation.
 	Labels map[string]string
+	// Kubelet, when set, is where the group's kubelet answers the API
+	// server (hollow nodes serving logs): the nodes advertise it as their
+	// InternalIP and daemonEndpoints, which pods/log dials.
+	Kubelet *Endpoint
+}
+
+// Endpoint is a kubelet's address and port.
+type Endpoint struct {
+	IP   string
+	Port int32
 }

@@ -122,9 +122,16 @@ func nodeStatus(g *Group, n *corev1.Node, groupPos, index int, spec string, sinc
 	if osImage == "" {
 		osImage = "rollscope simulated node"
 	}
+	ip := internalIP(groupPos, index)
+	var daemon corev1.NodeDaemonEndpoints
+	if g.Kubelet != nil {
+		ip = g.Kubelet.IP
+		daemon.KubeletEndpoint.Port = g.Kubelet.Port
+	}
 	return corev1.NodeStatus{
-		Capacity:    capacity(g),
-		Allocatable: capacity(g),
+		DaemonEndpoints: daemon,
+		Capacity:        capacity(g),
+		Allocatable:     capacity(g),
 		Conditions: []corev1.NodeCondition{
 			cond(corev1.NodeMemoryPressure, "KubeletHasSufficientMemory", "kubelet has sufficient memory available"),
 			cond(corev1.NodeDiskPressure, "KubeletHasNoDiskPressure", "kubelet has no disk pressure"),
@@ -132,7 +139,7 @@ func nodeStatus(g *Group, n *corev1.Node, groupPos, index int, spec string, sinc
 			readyCond,
 		},
 		Addresses: []corev1.NodeAddress{
-			{Type: corev1.NodeInternalIP, Address: internalIP(groupPos, index)},
+			{Type: corev1.NodeInternalIP, Address: ip},
 			{Type: corev1.NodeHostName, Address: n.Name},
 		},
 		NodeInfo: corev1.NodeSystemInfo{

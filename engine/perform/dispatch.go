@@ -126,11 +126,14 @@ func said(words string, err error) (string, error) {
 	return words, nil
 }
 
-// unknownAction refuses a name no spec has, listing the ones there are.
+// unknownAction refuses a name no spec of a write has, listing the ones
+// there are (a key that only reads, such as logs, sends nothing).
 func unknownAction(n action.Name) error {
 	var names []string
 	for _, s := range action.Specs() {
-		names = append(names, string(s.Name))
+		if s.Writes {
+			names = append(names, string(s.Name))
+		}
 	}
 	return fmt.Errorf("rollscope has no action %q — use one of %s", n, strings.Join(names, ", "))
 }

@@ -94,6 +94,8 @@ func TestParseRejectsMistakesWithTheirLine(t *testing.T) {
 
 		{"image rule without match", "images:\n  - {ready: 1s}\n", `t.yaml:2: images[0] has no match (add match: "*" or a glob such as "nginx:*")`},
 		{"duration without unit", "images:\n  - {match: \"*\", ready: 3}\n", `t.yaml:2: images[0].ready "3" has no unit (write it like "3s")`},
+		{"log lines not a list", "images:\n  - {match: \"*\", logs: starting}\n", `t.yaml:2: images[0].logs must be a list (write each entry on a line starting with "- ", like logs: ["starting", "listening on :8080"])`},
+		{"log line not text", "images:\n  - match: \"*\"\n    logs: [{a: 1}]\n", `t.yaml:3: images[0].logs[0] must be a single value, not a mapping (quote it if it is text)`},
 		{"negative duration", "images:\n  - {match: \"*\", pull: -1s}\n", `t.yaml:2: images[0].pull "-1s" is negative (durations count forward from the start)`},
 		{"unparsable duration", "images:\n  - match: \"*\"\n    start: soon\n", `t.yaml:3: images[0].start "soon" is not a duration (write it like "90s" or "1m30s")`},
 		{"yes is not a bool", "images:\n  - {match: \"*\", crashLoop: yes}\n", `t.yaml:2: images[0].crashLoop must be true or false, got "yes"`},

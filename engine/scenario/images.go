@@ -9,7 +9,7 @@ import (
 	"rollscope/engine/kubelet"
 )
 
-var imageKeys = []string{"match", "pull", "start", "ready", "jitter", "stop", "crashLoop", "pullError"}
+var imageKeys = []string{"match", "pull", "start", "ready", "jitter", "stop", "crashLoop", "pullError", "logs"}
 
 func (p *parser) images(n *yaml.Node) ([]kubelet.ImageRule, error) {
 	items, err := p.sequence(n, "images", "- {match: \"*\", start: 1s, ready: 1s}")
@@ -59,8 +59,31 @@ func (p *parser) imageRule(n *yaml.Node, where string) (kubelet.ImageRule, error
 			return r, err
 		}
 	}
+	if v := f.get("logs"); v != nil {
+		if r.Logs, err = p.logLines(v, where+".logs"); err != nil {
+			return r, err
+		}
+	}
 	if r.CrashLoop && r.PullError {
 		return r, p.errorf(f.keys["pullError"], "%s sets both crashLoop and pullError (a container that is never pulled cannot crash; keep one)", where)
 	}
 	return r, nil
+}
+
+// logLines reads an image rule's log lines: what each run of a matching
+// container writes when it starts.
+func (p *parser) logLines(n *yaml.Node, where string) ([]string, error) {
+	items, err := p.sequence(n, where, `logs: ["starting", "listening on :8080"]`)
+	if err != nil {
+		return nil, err
+	}
+	lines := make([]string, 0, len(items))
+	for i, it := range items {
+		line, err := p.str(it, fmt.Sprintf("%s[%d]", where, i))
+		if err != nil {
+			return nil, err
+		}
+		lines = append(lines, line)
+	}
+	return lines, nil
 }

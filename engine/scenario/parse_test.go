@@ -295,3 +295,15 @@ func glob(pattern, s string) bool {
 	}
 	return s == ""
 }
+
+// An image rule's logs are the lines each run of a matching container
+// writes, in order.
+func TestImageRuleLogs(t *testing.T) {
+	sc, err := scenario.Parse("t.yaml", []byte("images:\n  - {match: \"*:v2\", logs: [\"starting\", \"listening on :8080\"]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sc.Images[0].Logs; len(got) != 2 || got[0] != "starting" || got[1] != "listening on :8080" {
+		t.Errorf("logs = %q, want the two lines in order", got)
+	}
+}

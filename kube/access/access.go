@@ -30,6 +30,18 @@ func Denied(ctx context.Context, c kubernetes.Interface, namespace string, delet
 	return denied(ctx, c, namespace, deleteNodes, action.Specs())
 }
 
+// DeniedReads is Denied for the actions that only read (logs), for a
+// console started with --read-only, which asks nothing about writes.
+func DeniedReads(ctx context.Context, c kubernetes.Interface, namespace string) map[action.Name]string {
+	var reads []action.Spec
+	for _, s := range action.Specs() {
+		if !s.Writes {
+			reads = append(reads, s)
+		}
+	}
+	return denied(ctx, c, namespace, false, reads)
+}
+
 // denied is Denied for specs only.
 func denied(ctx context.Context, c kubernetes.Interface, namespace string, deleteNodes bool, specs []action.Spec) map[action.Name]string {
 	needs := make([][]action.Permission, len(specs))

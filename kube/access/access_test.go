@@ -39,7 +39,7 @@ var everything = []string{
 	"get deployments", "patch deployments", "patch deployments/scale", "update deployments", "list replicasets",
 	"get nodes", "list nodes", "update nodes", "create pods/eviction",
 	"get replicationcontrollers", "update replicationcontrollers", "create replicationcontrollers", "delete replicationcontrollers",
-	"list pods", "update pods",
+	"list pods", "update pods", "get pods/log",
 }
 
 func without(perms ...string) []string {
@@ -49,7 +49,9 @@ func without(perms ...string) []string {
 func writes() []action.Name {
 	var out []action.Name
 	for _, s := range action.Specs() {
-		out = append(out, s.Name)
+		if s.Writes {
+			out = append(out, s.Name)
+		}
 	}
 	return out
 }
@@ -61,7 +63,9 @@ func TestDeniedNamesEachActionTheUserMayNotTake(t *testing.T) {
 		denied  []action.Name
 	}{
 		{"everything", everything, nil},
-		{"read only", []string{"get deployments", "list replicasets", "get nodes", "list nodes", "get replicationcontrollers", "list pods"}, writes()},
+		{"read only", []string{"get deployments", "list replicasets", "get nodes", "list nodes", "get replicationcontrollers", "list pods", "get pods/log"}, writes()},
+		// A viewer who may not read logs finds l off, with the reason.
+		{"no pod logs", without("get pods/log"), []action.Name{action.Logs}},
 		{"no scale subresource", without("patch deployments/scale"), []action.Name{action.Scale}},
 		{"cannot list replica sets", without("list replicasets"), []action.Name{action.Undo, action.Abort}},
 		{"cannot evict", without("create pods/eviction"), []action.Name{action.Drain, action.RollGroup}},

@@ -28,6 +28,8 @@ const (
 	// ReplicationController rolling updates.
 	RCUpdate Name = "rc-update"
 	RCAbort  Name = "rc-abort"
+	// Pods: reading, not changing.
+	Logs Name = "logs"
 )
 
 // Object is the kind of object an action changes, and so whose permissions
@@ -39,6 +41,7 @@ const (
 	OnNode                  Object = "node"
 	OnNodeGroup             Object = "nodegroup"
 	OnReplicationController Object = "replicationcontroller"
+	OnPod                   Object = "pod"
 )
 
 // Help groups: the help overlay's column titles for the actions.
@@ -46,6 +49,7 @@ const (
 	GroupRollout = "Rollout"
 	GroupNodes   = "Nodes"
 	GroupRC      = "ReplicationController"
+	GroupPods    = "Pod"
 )
 
 // Permission is one verb on one resource, as a SelfSubjectAccessReview asks
@@ -115,6 +119,7 @@ var (
 	deleteRCs = Permission{Verb: "delete", Resource: "replicationcontrollers"}
 	listPods  = Permission{Verb: "list", Resource: "pods"}
 	updatePod = Permission{Verb: "update", Resource: "pods"}
+	getPodLog = Permission{Verb: "get", Resource: "pods", Subresource: "log"}
 )
 
 // specs is the table, in help order.
@@ -158,6 +163,9 @@ var specs = []Spec{
 		Needs: []Permission{getRCs, updateRCs, createRCs, deleteRCs, listPods, updatePod}, Writes: true, StartsRollout: true},
 	{Name: RCAbort, Keys: []string{"x"}, Help: "roll back the update (RC view)", Group: GroupRC, On: OnReplicationController,
 		Needs: []Permission{getRCs, updateRCs, deleteRCs, listPods, updatePod}, Writes: true},
+	// Reads only: --read-only leaves it on.
+	{Name: Logs, Keys: []string{"l"}, Help: "pod logs (on a ReplicaSet: its newest pod)", Group: GroupPods, On: OnPod,
+		Needs: []Permission{getPodLog}},
 }
 
 // Specs are every action, in help order. The slice is a copy.

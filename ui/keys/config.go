@@ -30,7 +30,7 @@ func DefaultConfigPath() string {
 //
 //	keys:
 //	  quit: ["q", "ctrl+q"]
-//	  next-pane: ["tab", "l"]
+//	  next-pane: ["tab", "ctrl+n"]
 //
 // A missing file is not an error: the defaults apply. Unknown names are
 // refused with file:line. Other sections of the file are left to their

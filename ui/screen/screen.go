@@ -47,6 +47,8 @@ type Screen struct {
 	// Actions sends what the action keys ask for; nil with no cluster to
 	// act on.
 	Actions Actions
+	// Logs reads containers' logs for the logs view; nil with none.
+	Logs LogSource
 	// Clock is the cluster's clock; Now is its reading at the last Read.
 	Clock func() time.Time
 	Now   time.Time

@@ -204,6 +204,12 @@ func startOnce(ctx context.Context, cfg Config) (cp *ControlPlane, err error) {
 		"--service-account-key-file=" + keys.saPublic,
 		"--service-account-signing-key-file=" + keys.saPrivate,
 		"--service-cluster-ip-range=10.96.0.0/16",
+		// pods/log dials the node's InternalIP first: hollow nodes that
+		// serve logs advertise their kubelet on 127.0.0.1, and their
+		// Hostname address (the node's name) resolves nowhere. Without
+		// --kubelet-certificate-authority the kubelet's certificate is
+		// not verified, so their self-signed one does.
+		"--kubelet-preferred-address-types=InternalIP,Hostname",
 		"--profiling=false",
 		"--v=1",
 	}}

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
+	"rollscope/model/action"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
 	"rollscope/ui/screen"
@@ -33,7 +34,7 @@ var podColumns = []draw.Column{
 func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h; p.rows.Height = h - 1 }
 
 func (p *Pane) KeyMap() help.KeyMap {
-	return keys.Pane{p.s.Keys.Up, p.s.Keys.Down, p.s.Keys.PageDown}
+	return keys.Pane{p.s.Keys.Up, p.s.Keys.Down, p.s.Keys.PageDown, p.s.Keys.Select, p.s.Keys.Action(action.Logs)}
 }
 
 func (p *Pane) pods() []model.PodRow {
@@ -52,7 +53,13 @@ func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
 		p.rows.Follow(len(pods), keyAt)
 		return p, nil
 	}
-	p.rows.Move(msg, p.s.Keys, len(pods), keyAt)
+	if p.rows.Move(msg, p.s.Keys, len(pods), keyAt) {
+		return p, nil
+	}
+	if press, ok := msg.(tea.KeyPressMsg); ok && len(pods) > 0 {
+		p.rows.Clamp(len(pods))
+		return p, open(p.s, press, p.s.Namespace, pods[p.rows.Cursor].Name)
+	}
 	return p, nil
 }
 

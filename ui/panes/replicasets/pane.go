@@ -7,11 +7,14 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
+	"rollscope/model/action"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
+	"rollscope/ui/panes/pods"
 	"rollscope/ui/screen"
 )
 
@@ -56,7 +59,7 @@ func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
 	default:
 		p.rows.Height = len(rss)
 		if !p.rows.Move(msg, p.s.Keys, len(rss), keyAt) {
-			return p, nil
+			return p, p.logs(msg)
 		}
 	}
 	p.cursor = p.rows.Cursor
@@ -189,4 +192,25 @@ func (p *Pane) gridLine(rs model.ReplicaSetRow, j int) string {
 		}
 		return draw.Fit(b.String(), p.w)
 	})
+}
+
+// logs opens the logs of the newest pod of the ReplicaSet under the cursor
+// on l: the pod a rollout's trouble shows first.
+func (p *Pane) logs(msg tea.Msg) tea.Cmd {
+	press, ok := msg.(tea.KeyPressMsg)
+	if !ok || !key.Matches(press, p.s.Keys.Action(action.Logs)) {
+		return nil
+	}
+	rs, ok := p.s.ReplicaSet()
+	if !ok || len(rs.Pods) == 0 {
+		p.s.Toast = "logs: the ReplicaSet has no pods"
+		return nil
+	}
+	newest := rs.Pods[0]
+	for _, pod := range rs.Pods[1:] {
+		if pod.Created.After(newest.Created) || pod.Created.Equal(newest.Created) && pod.Name > newest.Name {
+			newest = pod
+		}
+	}
+	return pods.OpenLogs(p.s, p.s.Namespace, newest.Name)
 }

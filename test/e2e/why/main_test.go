@@ -1,0 +1,9 @@
+package why
+
+import (
+	"testing"
+
+	"rollscope/test/e2e/rollscopebin"
+)
+
+func TestMain(m *testing.M) { rollscopebin.Main(m) }

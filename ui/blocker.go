@@ -1,0 +1,26 @@
+package ui
+
+import (
+	"rollscope/model"
+	"rollscope/themes"
+	"rollscope/ui/draw"
+)
+
+// blockerLine is the line under kubectl's status sentence that answers
+// "why is it stuck": the one thing holding the rollout back, with its
+// evidence (model.Blocker). A finished rollout with nothing in its way has
+// none.
+func blockerLine(st themes.Styles, r model.RolloutView, w int) (string, bool) {
+	if r.Blocker == "" {
+		return "", false
+	}
+	return draw.Fit(st.Label.Render("why")+" "+st.Text.Render(r.Blocker), w), true
+}
+
+// blockerHeight is blockerLine's height, for the layout.
+func blockerHeight(r model.RolloutView) int {
+	if r.Blocker == "" {
+		return 0
+	}
+	return 1
+}

@@ -1,0 +1,40 @@
+package screen
+
+import (
+	"context"
+	"io"
+
+	tea "charm.land/bubbletea/v2"
+
+	"rollscope/model"
+)
+
+// LogSource reads a container's log: the embedded cluster's kubelet
+// simulator (engine/kubelet.Logs) or a live cluster's pods/log subresource
+// through client-go (kube/podlogs). The logs view opens a stream when it
+// opens and closes it (through ctx) when it closes.
+type LogSource interface {
+	Open(ctx context.Context, r model.LogRequest) (io.ReadCloser, error)
+}
+
+// PodSource is the pod detail a Source may also answer; model.Cluster does.
+// It is asked in Update only, like every Source method.
+type PodSource interface {
+	Pod(namespace, name string) (model.PodDetail, bool)
+}
+
+// Open asks the root to show an overlay a pane built (the pod detail and
+// logs views), and to run its first command.
+type Open struct {
+	Overlay Overlay
+	Cmd     tea.Cmd
+}
+
+// OpenCmd is the command a pane returns to open ov.
+func OpenCmd(ov Overlay, cmd tea.Cmd) tea.Cmd {
+	return func() tea.Msg { return Open{Overlay: ov, Cmd: cmd} }
+}
+
+// Refresher is an overlay that shows what the cluster says now: the root
+// tells it when the Screen was read again.
+type Refresher interface{ Refresh() }
