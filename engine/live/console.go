@@ -3,14 +3,25 @@ package live
 import (
 	"context"
 	"fmt"
+	"os"
 	"sync"
 
 	"k8s.io/client-go/kubernetes"
 
+	"rollscope/engine/canary"
 	"rollscope/engine/drain"
 	"rollscope/engine/noderoll"
 	"rollscope/engine/rollingupdate"
 )
+
+// CanaryHolder is the name this console drives canaries under: its host
+// and process, so that two consoles — even on one machine — never both
+// drive one canary, and a console started again takes over once the lease
+// of the one it replaces has lapsed.
+func CanaryHolder() string {
+	host, _ := os.Hostname()
+	return fmt.Sprintf("rollscope@%s/%d", host, os.Getpid())
+}
 
 // StartConsoleControllers runs, until stop is called or ctx ends, the
 // controllers that carry out what the console's keys ask of a live
@@ -28,6 +39,7 @@ func StartConsoleControllers(ctx context.Context, client kubernetes.Interface) (
 	// A live cluster's node groups are not rollscope's: no group specs.
 	r.Add(noderoll.New(r.Env("node-roll-controller"), nil))
 	r.Add(rollingupdate.NewController(r.Env("rolling-update")))
+	r.Add(canary.New(r.Env("canary-controller"), CanaryHolder()))
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Add(1)
