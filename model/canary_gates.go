@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"fmt"
 	"sort"
 	"time"
@@ -17,6 +18,9 @@ type CanaryPod struct {
 	// BackOff is a container's crash-loop or image-pull back-off reason.
 	BackOff     string
 	Terminating bool
+	// LastExit is how a restarted container last ended ("Error, exit
+	// code 1").
+	LastExit string
 }
 
 // CanaryPodOf reads a pod for the gates.
@@ -30,6 +34,9 @@ func CanaryPodOf(p *corev1.Pod) CanaryPod {
 			cp.Restarts += cs.RestartCount
 			if w := cs.State.Waiting; w != nil && crashLoopReasons[w.Reason] && cp.BackOff == "" {
 				cp.BackOff = w.Reason
+			}
+			if t := cs.LastTerminationState.Terminated; t != nil && cp.LastExit == "" {
+				cp.LastExit = fmt.Sprintf("%s, exit code %d", cmp.Or(t.Reason, "terminated"), t.ExitCode)
 			}
 		}
 	}
@@ -74,14 +81,20 @@ func EvaluateCanaryGates(want int32, start time.Time, deadline time.Duration, ha
 	sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
 	ours := map[string]bool{}
 	since := start
+	// A back-off is the most telling evidence, then a restart.
 	for _, p := range pods {
-		ours[p.Name] = true
-		switch {
-		case p.BackOff != "":
+		if p.BackOff != "" {
 			g.Failed = fmt.Sprintf("pod %s: %s (%d restarts)", p.Name, p.BackOff, p.Restarts)
 			return g
-		case p.Restarts > 0:
+		}
+	}
+	for _, p := range pods {
+		ours[p.Name] = true
+		if p.Restarts > 0 {
 			g.Failed = fmt.Sprintf("pod %s restarted %d %s", p.Name, p.Restarts, plural(int(p.Restarts), "time", "times"))
+			if p.LastExit != "" {
+				g.Failed += " (last exit: " + p.LastExit + ")"
+			}
 			return g
 		}
 		if p.Ready && !p.Terminating {
