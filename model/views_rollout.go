@@ -50,6 +50,7 @@ func (c *Cluster) Rollout(namespace, name string, now time.Time) (RolloutView, b
 		v.MaxSurgeSpec, v.MaxUnavailableSpec = intOrStringSpec(ms), intOrStringSpec(mu)
 	}
 	v.Surge, v.Unavailable = RolloutHeadroom(d, rss)
+	c.canaryView(&v, d, newRS, now)
 	for _, rs := range rss {
 		v.ReplicaSets = append(v.ReplicaSets, c.replicaSetRow(rs, newRS, done))
 	}
