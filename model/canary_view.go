@@ -184,7 +184,10 @@ func CanaryForecastLines(p CanaryPlan) []string {
 			k+1, s.Step.Spec, s.NewPods, s.OldPods, s.OldPods, hold))
 	}
 	time := "holds add up to " + f.Held.String()
-	if f.Pauses > 0 {
+	switch {
+	case f.Held == 0:
+		time = "every step waits for your promote"
+	case f.Pauses > 0:
 		time += fmt.Sprintf(", plus %d %s for your promote", f.Pauses, plural(f.Pauses, "pause", "pauses"))
 	}
 	out = append(out, fmt.Sprintf("peak %d pods · lowest availability %d of %d · %s, plus pod start-up", f.PeakPods, f.LowestAvailable, p.Replicas, time))

@@ -23,6 +23,9 @@ type Ask struct {
 	// all steps before 100% or one each ("pause", "2m").
 	Steps, Holds []string
 	OnFailure    string
+	// ChangeCause, when set, is recorded in kubernetes.io/change-cause with
+	// the change, as set image --record does.
+	ChangeCause string
 }
 
 // Change is the ask's template change in kubectl's words.
@@ -64,6 +67,9 @@ func Plan(d *appsv1.Deployment, a Ask, now time.Time) (model.Canary, *appsv1.Dep
 	model.HoldCanaryStep(u, steps[0].Pods)
 	if u.Annotations == nil {
 		u.Annotations = map[string]string{}
+	}
+	if a.ChangeCause != "" {
+		u.Annotations[model.ChangeCauseAnnotation] = a.ChangeCause
 	}
 	c.Write(u.Annotations)
 	return c, u, nil

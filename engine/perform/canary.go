@@ -17,13 +17,17 @@ func (c *Cluster) canary(r action.Request) op {
 	switch r.Action {
 	case action.Canary:
 		ask := CanaryAsk(r)
+		ask.ChangeCause = c.changeCause(action.Request{Name: r.Name, Container: r.Container, Image: r.Image})
+		if r.Image == "" {
+			ask.ChangeCause = ""
+		}
 		return op{check: func() error { return checkCanary(r) }, send: func(ctx context.Context) (string, error) {
 			cn, err := canary.Start(ctx, cl, t, ask, now())
 			if err != nil {
 				return "", err
 			}
 			first := cn.Plan.Step(1)
-			return fmt.Sprintf("canary started: step 1 of %d, %d of %d pods", cn.Plan.Last(), first.Pods, cn.Plan.Replicas), nil
+			return fmt.Sprintf("started at step 1 of %d, %d of %d pods", cn.Plan.Last(), first.Pods, cn.Plan.Replicas), nil
 		}}
 	default:
 		full := r.Action == action.PromoteAll

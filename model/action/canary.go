@@ -47,11 +47,11 @@ func (r Request) canaryKubectl() string {
 func (r Request) canarySummary() string {
 	switch r.Action {
 	case Canary:
-		change := "set image " + r.Container + "=" + r.Image
+		change := r.Container + "=" + r.Image
 		if r.Image == "" {
-			change = "set env " + r.Container + " " + r.Env
+			change = r.Container + " " + r.Env
 		}
-		return fmt.Sprintf("canary %s in steps %s", change, strings.Join(r.Canary.Steps, ", "))
+		return fmt.Sprintf("canary %s (steps %s)", change, strings.Join(r.Canary.Steps, ", "))
 	case Promote:
 		if r.Canary.FromStep > 0 {
 			return fmt.Sprintf("promote the canary from step %d", r.Canary.FromStep)
