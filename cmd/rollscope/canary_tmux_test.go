@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -97,4 +99,26 @@ func TestConsoleGuidedCanaryKeysOffWhenReadOnly(t *testing.T) {
 	c.waitFor("guided canary: read-only: rollscope was started with --read-only")
 	c.keys("P")
 	c.waitFor("promote canary (next step): read-only")
+}
+
+// A crash-looping canary with onFailure pause holds at step 1: the header
+// and the timeline name the failed gate with its pod and reason.
+func TestConsoleGuidedCanaryFailedGateIsNamed(t *testing.T) {
+	quiet, err := os.ReadFile(quietCanaryPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := strings.Replace(string(quiet), "images:\n", "images:\n  - {match: \"*:broken\", pull: 1s, start: 1s, crashLoop: true}\n", 1) + `actions:
+  - {at: 20s, canary: {target: deployment/frontend, container: php-redis, image: "gcr.io/google-samples/gb-frontend:broken", steps: [1, "50%"], onFailure: pause}}
+`
+	path := filepath.Join(t.TempDir(), "crashing-canary.yaml")
+	if err := os.WriteFile(path, []byte(sc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := startConsole(t, 220, 50, "--scenario", path, "--speed", "20")
+	s := c.waitFor("canary step 1/3 · 1/6 pods on v2 · held: gate failed — pod frontend-")
+	if !strings.Contains(s, "CrashLoopBackOff") && !strings.Contains(s, "restarted") {
+		t.Errorf("the failed gate is not named with its reason:\n%s", s)
+	}
+	c.waitFor("CanaryGateFailed: Canary step 1 of 3 failed its gate")
 }
