@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"rollscope/engine/canary"
 	"rollscope/engine/control"
 	"rollscope/engine/embedded"
 	"rollscope/engine/scenario"
@@ -41,9 +42,11 @@ type canaryRun struct {
 	violations               []string
 	// healthyOld: the old pods never fail, so availability is checked.
 	healthyOld bool
+	// holders counts the Deployment's writes by the lease holder they carry.
+	holders map[string]int
 }
 
-func runCanary(t *testing.T, sc *scenario.Scenario) *canaryRun {
+func runCanary(t *testing.T, sc *scenario.Scenario, before ...func(*embedded.Cluster)) *canaryRun {
 	t.Helper()
 	r := &canaryRun{t: t, reachedSpec: map[int]int32{}, reachedPods: map[int]int32{}, created: map[string]int{}, healthyOld: true}
 	clock := sim.NewClock(epoch)
@@ -57,6 +60,9 @@ func runCanary(t *testing.T, sc *scenario.Scenario) *canaryRun {
 	})
 	if err != nil {
 		t.Fatalf("starting scenario %s: %v", sc.Name, err)
+	}
+	for _, b := range before {
+		b(r.cluster)
 	}
 	if r.end, err = r.cluster.Run(context.Background(), 0); err != nil {
 		t.Fatalf("running scenario %s: %v", sc.Name, err)
@@ -75,6 +81,14 @@ func (r *canaryRun) violate(now time.Time, format string, args ...any) {
 func (r *canaryRun) check(now time.Time, ev watch.Event) {
 	if e, ok := ev.Object.(*corev1.Event); ok && strings.HasPrefix(e.Reason, "Canary") && ev.Type == watch.Added {
 		r.events = append(r.events, e.Reason+": "+e.Message)
+	}
+	if d, ok := ev.Object.(*appsv1.Deployment); ok {
+		if c, found, _ := model.ReadCanary(d); found && c.Lease.Holder != "" {
+			if r.holders == nil {
+				r.holders = map[string]int{}
+			}
+			r.holders[c.Lease.Holder]++
+		}
 	}
 	l := r.cluster.Runner.Listers()
 	ds, _ := l.Deployments.List(labels.Everything())
@@ -373,5 +387,26 @@ func TestCanaryRandomPlansHoldExactly(t *testing.T) {
 			rr.requireComplete("web")
 			r.requireRestored(rr.deployment("web"))
 		})
+	}
+}
+
+// Two rollscopes watching one canary never both drive it: the first to
+// take the lease keeps it, the other only watches, and the canary finishes
+// as with one.
+func TestCanaryHasOneDriverAmongTwo(t *testing.T) {
+	sc := parse(t, "canary.yaml", canaryDeployment(12, "1", "0", 2)+`
+actions:
+  - {at: 30s, canary: {target: deployment/web, container: app, image: "example.com/app:v2", steps: [2, "50%"], hold: 40s}}
+`)
+	r := runCanary(t, sc, func(c *embedded.Cluster) {
+		c.Runner.Add(canary.New(c.Runner.Env("second-canary-controller"), "a second console"))
+	})
+	r.requireNoViolations()
+	r.requireHeldExactly(2)
+	rr := &run{t: t, cluster: r.cluster}
+	rr.requireComplete("web")
+	r.requireRestored(rr.deployment("web"))
+	if len(r.holders) != 1 {
+		t.Errorf("the canary was driven under %d holders, want one: %v", len(r.holders), r.holders)
 	}
 }
