@@ -410,3 +410,26 @@ actions:
 		t.Errorf("the canary was driven under %d holders, want one: %v", len(r.holders), r.holders)
 	}
 }
+
+// A 200-replica canary through three timed holds to 100%, at full speed:
+// what `rollscope simulate` of such a scenario costs.
+func BenchmarkCanary200(b *testing.B) {
+	src := canaryDeployment(200, "25%", "25%", 0) + `actions:
+  - {at: 30s, canary: {target: deployment/web, container: app, image: "example.com/app:v2", steps: [10, "25%", "50%"], hold: 30s}}
+`
+	sc, err := scenario.Parse("canary.yaml", []byte(src))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		clock := sim.NewClock(epoch)
+		c, err := embedded.Start(context.Background(), memapi.New(memapi.Options{Clock: clock, Seed: sc.Seed}), clock, sc, embedded.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if end, err := c.Run(context.Background(), 0); err != nil || end != sim.EndQuiescent {
+			b.Fatal(end, err)
+		}
+	}
+}

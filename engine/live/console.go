@@ -27,13 +27,14 @@ func CanaryHolder() string {
 // controllers that carry out what the console's keys ask of a live
 // cluster: the node keys write drain and roll requests on the nodes, the
 // ReplicationController view writes rolling update requests on the
-// controllers (the embedded cluster runs its own). One runner serves all
-// three, so their caches are shared. Requests left by an earlier rollscope
+// controllers, and a guided canary's steps live on its Deployment (the
+// embedded cluster runs its own). One runner serves all four, so their
+// caches are shared. Requests left by an earlier rollscope
 // are picked up where they were. stop ends them and waits.
 func StartConsoleControllers(ctx context.Context, client kubernetes.Interface) (stop func(), err error) {
 	r, err := NewRunner(client, nil)
 	if err != nil {
-		return nil, fmt.Errorf("cannot start the drain, node-roll and rolling-update controllers: %w", err)
+		return nil, fmt.Errorf("cannot start the drain, node-roll, rolling-update and canary controllers: %w", err)
 	}
 	r.Add(drain.New(r.Env("drain-controller")))
 	// A live cluster's node groups are not rollscope's: no group specs.
