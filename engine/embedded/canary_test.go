@@ -2,6 +2,7 @@ package embedded_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand"
 	"reflect"
@@ -431,5 +432,51 @@ func BenchmarkCanary200(b *testing.B) {
 		if end, err := c.Run(context.Background(), 0); err != nil || end != sim.EndQuiescent {
 			b.Fatal(end, err)
 		}
+	}
+}
+
+// A script sees each hold and the strategy coming back in the trace:
+// deployment lines carry the resolved maxSurge and maxUnavailable and the
+// canary's step and state.
+func TestCanaryTraceShowsEachHoldAndTheStrategyRestored(t *testing.T) {
+	sc := parse(t, "canary.yaml", canaryDeployment(8, "2", "1", 0)+`
+actions:
+  - {at: 30s, canary: {target: deployment/web, container: app, image: "example.com/app:v2", steps: [1, "50%"], hold: pause}}
+  - {at: 60s, promote: deployment/web}
+  - {at: 90s, promote: deployment/web}
+`)
+	r := startRun(t, sc, 0)
+	type line struct {
+		Type           string `json:"type"`
+		MaxSurge       *int32 `json:"maxSurge"`
+		MaxUnavailable *int32 `json:"maxUnavailable"`
+		Canary         *struct {
+			Step  int    `json:"step"`
+			State string `json:"state"`
+		} `json:"canary"`
+	}
+	var seen []string
+	for _, raw := range strings.Split(strings.TrimSpace(r.trace.String()), "\n") {
+		var l line
+		if err := json.Unmarshal([]byte(raw), &l); err != nil {
+			t.Fatalf("trace line %s: %v", raw, err)
+		}
+		if l.Type != "deployment" {
+			continue
+		}
+		if l.MaxSurge == nil || l.MaxUnavailable == nil {
+			t.Fatalf("deployment line without maxSurge/maxUnavailable: %s", raw)
+		}
+		s := fmt.Sprintf("%d/%d", *l.MaxSurge, *l.MaxUnavailable)
+		if l.Canary != nil {
+			s += fmt.Sprintf(" step %d %s", l.Canary.Step, l.Canary.State)
+		}
+		if len(seen) == 0 || seen[len(seen)-1] != s {
+			seen = append(seen, s)
+		}
+	}
+	want := []string{"2/1", "1/0 step 1 holding", "4/0 step 2 holding", "2/1 step 3 rolling", "2/1"}
+	if !reflect.DeepEqual(seen, want) {
+		t.Errorf("the trace's deployment lines went %v, want %v", seen, want)
 	}
 }
