@@ -135,9 +135,12 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 	now := c.env.Clock.Now()
 	cn, ok, err := model.ReadCanary(d)
 	if err != nil || !ok {
-		// Annotations no canary can be read from: drop them, and put
-		// nothing back — there is no plan to say what was replaced.
-		c.env.Events.Eventf(d, corev1.EventTypeWarning, "CanaryUnreadable", "Dropped unreadable canary annotations: %v", err)
+		// Annotations no canary can be read from, or a state without its
+		// plan: drop them, and put nothing back — there is no plan to say
+		// what was replaced.
+		if err != nil {
+			c.env.Events.Eventf(d, corev1.EventTypeWarning, "CanaryUnreadable", "Dropped unreadable canary annotations: %v", err)
+		}
 		return c.write(ctx, end(d, cn, false))
 	}
 	if !model.CanaryCurrent(d, cn) {

@@ -480,3 +480,26 @@ actions:
 		t.Errorf("the trace's deployment lines went %v, want %v", seen, want)
 	}
 }
+
+// Someone else changes the template mid-step (a set image sent past the
+// canary): the canary ends, and the deployment gets its own strategy back
+// instead of keeping a hold under which no new pod would ever be available.
+func TestCanaryEndedByAnotherChangePutsTheStrategyBack(t *testing.T) {
+	sc := parse(t, "canary.yaml", canaryDeployment(6, "1", "0", 0)+`
+actions:
+  - {at: 30s, canary: {target: deployment/web, container: app, image: "example.com/app:v2", steps: [2], hold: pause}}
+  - {at: 60s, setImage: {target: deployment/web, container: app, image: "example.com/app:v3"}}
+`)
+	r := runCanary(t, sc)
+	r.requireNoViolations()
+	rr := &run{t: t, cluster: r.cluster}
+	rr.requireComplete("web")
+	d := rr.deployment("web")
+	if img := d.Spec.Template.Spec.Containers[0].Image; img != "example.com/app:v3" {
+		t.Errorf("the deployment runs %s, want the v3 set past the canary", img)
+	}
+	r.requireRestored(d)
+	if !containsPrefix(r.events, "CanaryEnded: Canary ended: the template changed under it") {
+		t.Errorf("no event says why the canary ended: %v", r.events)
+	}
+}
