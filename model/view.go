@@ -110,6 +110,11 @@ type RolloutView struct {
 
 	ReplicaSets []ReplicaSetRow // newest revision first
 	History     []RevisionRow   // oldest revision first, as kubectl prints it
+
+	// Canary is the guided canary the deployment runs, nil with none.
+	// While a step holds, the strategy fields above are the deployment's
+	// own, saved by the canary, not the hold's.
+	Canary *CanaryView
 }
 
 // ReplicaSetRole says what a ReplicaSet is to its rollout.

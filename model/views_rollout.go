@@ -51,7 +51,12 @@ func (c *Cluster) Rollout(namespace, name string, now time.Time) (RolloutView, b
 		v.MaxSurgeSpec, v.MaxUnavailableSpec = intOrStringSpec(ms), intOrStringSpec(mu)
 	}
 	v.Surge, v.Unavailable = RolloutHeadroom(d, rss)
-	v.Blocker = c.blocker(d, rss, now)
+	c.canaryView(&v, d, newRS, now)
+	if v.Canary == nil {
+		// A canary's own line says what holds it; the blocker would read the
+		// hold's minReadySeconds as the reason.
+		v.Blocker = c.blocker(d, rss, now)
+	}
 	for _, rs := range rss {
 		v.ReplicaSets = append(v.ReplicaSets, c.replicaSetRow(rs, newRS, done))
 	}

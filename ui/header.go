@@ -60,6 +60,9 @@ func (m *Model) headerLines(w int) []string {
 	} else {
 		out = append(out, draw.Fit(st.Warn.Render("… "+status), w))
 	}
+	if r.Canary != nil {
+		out = append(out, canaryLine(st, *r.Canary, s.Now, w))
+	}
 	if line, ok := blockerLine(st, r, w); ok {
 		out = append(out, line)
 	}

@@ -37,6 +37,9 @@ func (m *Model) headerHeight() int {
 	if m.s.Rollout.Strategy != "Recreate" {
 		n++
 	}
+	if m.s.Rollout.Canary != nil {
+		n++ // canaryLine
+	}
 	return n
 }
 

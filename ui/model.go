@@ -10,6 +10,7 @@ import (
 	"rollscope/model/action"
 	"rollscope/themes"
 	"rollscope/ui/draw"
+	"rollscope/ui/overlays/canarydialog"
 	"rollscope/ui/overlays/help"
 	"rollscope/ui/overlays/picker"
 	"rollscope/ui/overlays/rcview"
@@ -202,6 +203,9 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.readClock()
 	default:
 		if kind, ok := k.Pressed(msg, action.OnDeployment); ok {
+			if canarydialog.Opens(kind) {
+				return m.open(canarydialog.Open(m.s, kind))
+			}
 			return m.open(rolloutdialog.Open(m.s, kind))
 		}
 		if desc, reason, ok := k.DisabledFor(msg); ok {

@@ -205,3 +205,7 @@ func containerNames(d *appsv1.Deployment) []string {
 	}
 	return names
 }
+
+// Describe turns an API error into a sentence naming what was attempted on
+// t, for the packages that write Deployments beside this one (engine/canary).
+func Describe(what string, t Target, err error) error { return describe(what, t, err) }

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 
+	"rollscope/engine/canary"
 	"rollscope/engine/control"
 	"rollscope/engine/deployment"
 	"rollscope/engine/disruption"
@@ -39,6 +40,10 @@ type Backend interface {
 
 // ActionResult reports a scripted action once it has run.
 type ActionResult func(now time.Time, kind, target, result string)
+
+// EmbeddedCanaryHolder is the name the embedded cluster's canary controller
+// drives canaries under: the only driver there is in the process.
+const EmbeddedCanaryHolder = "rollscope-embedded"
 
 // Cluster is a running embedded cluster.
 type Cluster struct {
@@ -109,6 +114,7 @@ func Start(ctx context.Context, b Backend, clock *sim.Clock, sc *scenario.Scenar
 	r.Add(podgc.New(r.Env("pod-garbage-collector")))
 	r.Add(drain.New(r.Env("drain-controller")))
 	r.Add(noderoll.New(r.Env("node-roll-controller"), sc.NodeGroups))
+	r.Add(canary.New(r.Env("canary-controller"), EmbeddedCanaryHolder))
 	if o.RollingUpdate != nil {
 		r.Add(o.RollingUpdate(r.Env("rolling-update")))
 	} else {

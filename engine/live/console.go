@@ -3,31 +3,44 @@ package live
 import (
 	"context"
 	"fmt"
+	"os"
 	"sync"
 
 	"k8s.io/client-go/kubernetes"
 
+	"rollscope/engine/canary"
 	"rollscope/engine/drain"
 	"rollscope/engine/noderoll"
 	"rollscope/engine/rollingupdate"
 )
 
+// CanaryHolder is the name this console drives canaries under: its host
+// and process, so that two consoles — even on one machine — never both
+// drive one canary, and a console started again takes over once the lease
+// of the one it replaces has lapsed.
+func CanaryHolder() string {
+	host, _ := os.Hostname()
+	return fmt.Sprintf("rollscope@%s/%d", host, os.Getpid())
+}
+
 // StartConsoleControllers runs, until stop is called or ctx ends, the
 // controllers that carry out what the console's keys ask of a live
 // cluster: the node keys write drain and roll requests on the nodes, the
 // ReplicationController view writes rolling update requests on the
-// controllers (the embedded cluster runs its own). One runner serves all
-// three, so their caches are shared. Requests left by an earlier rollscope
+// controllers, and a guided canary's steps live on its Deployment (the
+// embedded cluster runs its own). One runner serves all four, so their
+// caches are shared. Requests left by an earlier rollscope
 // are picked up where they were. stop ends them and waits.
 func StartConsoleControllers(ctx context.Context, client kubernetes.Interface) (stop func(), err error) {
 	r, err := NewRunner(client, nil)
 	if err != nil {
-		return nil, fmt.Errorf("cannot start the drain, node-roll and rolling-update controllers: %w", err)
+		return nil, fmt.Errorf("cannot start the drain, node-roll, rolling-update and canary controllers: %w", err)
 	}
 	r.Add(drain.New(r.Env("drain-controller")))
 	// A live cluster's node groups are not rollscope's: no group specs.
 	r.Add(noderoll.New(r.Env("node-roll-controller"), nil))
 	r.Add(rollingupdate.NewController(r.Env("rolling-update")))
+	r.Add(canary.New(r.Env("canary-controller"), CanaryHolder()))
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Add(1)

@@ -9,6 +9,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"rollscope/engine/actions"
+	"rollscope/engine/canary"
 	"rollscope/engine/drain"
 	"rollscope/engine/noderoll"
 	"rollscope/engine/rollingupdate"
@@ -75,9 +76,12 @@ func (c *Cluster) dispatch(r action.Request) op {
 		}}
 	case action.Abort:
 		return op{send: func(ctx context.Context) (string, error) {
-			done, err := actions.Abort(ctx, cl, t)
+			// A canary's abort also puts its strategy back (engine/canary).
+			done, err := canary.Abort(ctx, cl, t)
 			return said(done.String(), err)
 		}}
+	case action.Canary, action.Promote, action.PromoteAll:
+		return c.canary(r)
 	case action.Cordon:
 		return op{send: func(ctx context.Context) (string, error) { return c.eachNode(ctx, r, sentOK, drain.Cordon) }}
 	case action.Uncordon:

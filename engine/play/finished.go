@@ -85,6 +85,9 @@ func deploymentSettled(d *appsv1.Deployment, owned []*appsv1.ReplicaSet) bool {
 	if d.Status.ObservedGeneration < d.Generation {
 		return false
 	}
+	if settled, ok := canaryHeld(d, owned); ok {
+		return settled
+	}
 	if c := model.GetDeploymentCondition(d.Status, appsv1.DeploymentProgressing); c != nil && c.Reason == "ProgressDeadlineExceeded" {
 		return true
 	}

@@ -42,6 +42,8 @@ func (p Player) requests(a scenario.Action) ([]action.Request, error) {
 		r.Action = action.Restart
 	case scenario.ActionAbort:
 		r.Action = action.Abort
+	case scenario.ActionCanary, scenario.ActionPromote:
+		return []action.Request{canaryRequest(r, a)}, nil
 	case scenario.ActionDrain:
 		node, err := mapName(p.Node, a.Node)
 		if err != nil {

@@ -15,10 +15,10 @@ import (
 	"rollscope/model"
 )
 
-var actionKinds = []string{ActionSetImage, ActionSetEnv, ActionPause, ActionResume, ActionUndo, ActionAbort, ActionScale, ActionRestart, ActionDrain, ActionRollNodes, ActionNextNode}
+var actionKinds = []string{ActionSetImage, ActionSetEnv, ActionPause, ActionResume, ActionUndo, ActionAbort, ActionScale, ActionRestart, ActionDrain, ActionRollNodes, ActionNextNode, ActionCanary, ActionPromote}
 
 // deploymentOnly are the actions that ReplicationControllers have no notion of.
-var deploymentOnly = []string{ActionPause, ActionResume, ActionUndo, ActionRestart}
+var deploymentOnly = []string{ActionPause, ActionResume, ActionUndo, ActionRestart, ActionCanary, ActionPromote}
 
 // actionReader reads the actions list against what the scenario declares.
 type actionReader struct {
@@ -92,6 +92,10 @@ func (r *actionReader) action(n *yaml.Node, where string) (Action, error) {
 		err = r.rollNodes(&a, body, where)
 	case ActionNextNode:
 		a.Group, err = r.groupName(body, where)
+	case ActionCanary:
+		err = r.canary(&a, body, where)
+	case ActionPromote:
+		err = r.promote(&a, body, where)
 	}
 	return a, err
 }

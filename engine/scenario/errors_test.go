@@ -152,11 +152,11 @@ func TestParseRejectsMistakesWithTheirLine(t *testing.T) {
 
 		{"action without at", workload + "  - {pause: deployment/web}\n", `t.yaml:27: actions[0] has no at (add the time it happens, like at: 60s)`},
 		{"action at negative time", workload + "  - {at: -5s, pause: deployment/web}\n", `t.yaml:27: actions[0].at "-5s" is negative (durations count forward from the start)`},
-		{"no action", workload + "  - {at: 5s}\n", `t.yaml:27: actions[0] names no action (add one of: setImage, setEnv, pause, resume, undo, abort, scale, restart, drain, rollNodes, nextNode)`},
+		{"no action", workload + "  - {at: 5s}\n", `t.yaml:27: actions[0] names no action (add one of: setImage, setEnv, pause, resume, undo, abort, scale, restart, drain, rollNodes, nextNode, canary, promote)`},
 		{"two actions", workload + "  - at: 5s\n    pause: deployment/web\n    resume: deployment/web\n",
 			`t.yaml:29: actions[0] has both pause and resume (write one action per entry, each with its own at)`},
 		{"unknown action", workload + "  - {at: 5s, rollback: deployment/web}\n",
-			`t.yaml:27: unknown key "rollback" in actions[0] (known: at, setImage, setEnv, pause, resume, undo, abort, scale, restart, drain, rollNodes, nextNode)`},
+			`t.yaml:27: unknown key "rollback" in actions[0] (known: at, setImage, setEnv, pause, resume, undo, abort, scale, restart, drain, rollNodes, nextNode, canary, promote)`},
 		{"unknown target", workload + "  - {at: 5s, pause: deployment/api}\n",
 			`t.yaml:27: actions[0].pause target "deployment/api": no Deployment "api" in namespace "default" among the objects (declare it under objects: or fix the name)`},
 		{"target without kind", workload + "  - {at: 5s, pause: web}\n",
@@ -207,6 +207,18 @@ func TestParseRejectsMistakesWithTheirLine(t *testing.T) {
 			`t.yaml:27: actions[0].nextNode: no node group "masters" (groups: nodes, spare)`},
 		{"scale without replicas", workload + "  - at: 5s\n    scale:\n      target: rc/legacy\n",
 			`t.yaml:29: actions[0].scale has no replicas (add replicas: N)`},
+		{"canary without steps", workload + "  - {at: 5s, canary: {target: deployment/web, container: app, image: \"nginx:1.28\"}}\n",
+			`t.yaml:27: actions[0].canary has no steps (add steps: [1, "25%"]; the last step, 100%, is added)`},
+		{"canary step misspelled", workload + "  - {at: 5s, canary: {target: deployment/web, container: app, image: \"nginx:1.28\", steps: [1, 25]}}\n  - {at: 9s, canary: {target: deployment/web, container: app, image: \"nginx:1.28\", steps: [1, \"half\"]}}\n",
+			`t.yaml:28: actions[1].canary.steps[1]: step "half" is neither a pod count (1, 2, ...) nor a percentage (10%)`},
+		{"canary hold misspelled", workload + "  - {at: 5s, canary: {target: deployment/web, container: app, image: \"nginx:1.28\", steps: [1], hold: soon}}\n",
+			`t.yaml:27: actions[0].canary.hold[0]: hold "soon" is neither pause nor a duration like 2m`},
+		{"canary with image and env", workload + "  - {at: 5s, canary: {target: deployment/web, container: app, image: \"nginx:1.28\", env: {A: b}, steps: [1]}}\n",
+			`t.yaml:27: actions[0].canary has both image and env (a canary changes one thing: write one of them)`},
+		{"canary onFailure misspelled", workload + "  - {at: 5s, canary: {target: deployment/web, container: app, image: \"nginx:1.28\", steps: [1], onFailure: retry}}\n",
+			`t.yaml:27: actions[0].canary: onFailure "retry" is neither pause nor abort`},
+		{"promote on an rc", workload + "  - {at: 5s, promote: rc/legacy}\n",
+			`t.yaml:27: actions[0].promote target "rc/legacy": promote applies to deployments only (ReplicationControllers have no rollout history or pause)`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -42,6 +42,8 @@ const (
 	ActionDrain     = "drain"
 	ActionRollNodes = "rollNodes"
 	ActionNextNode  = "nextNode"
+	ActionCanary    = "canary"
+	ActionPromote   = "promote"
 )
 
 // Target kinds. Scenario files may also write "deploy/NAME" and "rc/NAME".
@@ -96,4 +98,15 @@ type Action struct {
 	// Roll holds the options of a rollNodes action; unset surge and
 	// unavailability come from the group.
 	Roll noderoll.Options
+	// Canary is a canary's steps, holds and onFailure (canary); Image or
+	// Env is its change. Full promotes a canary straight to 100% (promote).
+	Canary Canary
+	Full   bool
+}
+
+// Canary is a scripted canary's plan as written: steps are pod counts or
+// percentages, holds one for every step before 100% or one each.
+type Canary struct {
+	Steps, Holds []string
+	OnFailure    string
 }

@@ -93,6 +93,15 @@ func (w *Writer) jsonDeployment(t time.Duration, key objectKey, l deploymentLine
 	b = appendBoolField(b, "paused", l.paused)
 	b = appendStringField(b, "progressing", l.progressing)
 	b = appendStringField(b, "available_condition", l.availableCondition)
+	b = appendIntField(b, "maxSurge", int64(l.maxSurge))
+	b = appendIntField(b, "maxUnavailable", int64(l.maxUnavailable))
+	if l.canary.step > 0 {
+		b = append(b, `,"canary":{"step":`...)
+		b = strconv.AppendInt(b, int64(l.canary.step), 10)
+		b = append(b, `,"state":`...)
+		b = appendJSONString(b, l.canary.state)
+		b = append(b, '}')
+	}
 	w.jsonFinish(b)
 }
 

@@ -21,17 +21,42 @@ type deploymentLine struct {
 	spec, replicas, updated, ready, available, unavailable int32
 	paused                                                 bool
 	progressing, availableCondition                        string
+	// maxSurge and maxUnavailable are resolved as the controller uses
+	// them, so that a script sees each canary hold and that the strategy
+	// came back.
+	maxSurge, maxUnavailable int32
+	canary                   canaryLine
+}
+
+// canaryLine is a guided canary's step and phase; zero with none.
+type canaryLine struct {
+	step  int
+	state string
+}
+
+func projectCanary(d *appsv1.Deployment) canaryLine {
+	if _, ok := d.Annotations[model.CanaryAnnotation]; !ok {
+		return canaryLine{}
+	}
+	c, ok, err := model.ReadCanary(d)
+	if err != nil || !ok || !model.CanaryCurrent(d, c) {
+		return canaryLine{}
+	}
+	return canaryLine{step: c.State.Step, state: c.State.Phase}
 }
 
 func projectDeployment(d *appsv1.Deployment) deploymentLine {
 	l := deploymentLine{
-		spec:        replicasOrOne(d.Spec.Replicas),
-		replicas:    d.Status.Replicas,
-		updated:     d.Status.UpdatedReplicas,
-		ready:       d.Status.ReadyReplicas,
-		available:   d.Status.AvailableReplicas,
-		unavailable: d.Status.UnavailableReplicas,
-		paused:      d.Spec.Paused,
+		spec:           replicasOrOne(d.Spec.Replicas),
+		replicas:       d.Status.Replicas,
+		updated:        d.Status.UpdatedReplicas,
+		ready:          d.Status.ReadyReplicas,
+		available:      d.Status.AvailableReplicas,
+		unavailable:    d.Status.UnavailableReplicas,
+		paused:         d.Spec.Paused,
+		maxSurge:       model.MaxSurge(d),
+		maxUnavailable: model.MaxUnavailable(d),
+		canary:         projectCanary(d),
 	}
 	for i := range d.Status.Conditions {
 		c := &d.Status.Conditions[i]

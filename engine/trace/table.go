@@ -113,6 +113,14 @@ func (w *Writer) tableDeployment(t time.Duration, key objectKey, l deploymentLin
 	if l.paused && l.progressing != "DeploymentPaused" {
 		b = append(b, " (paused)"...)
 	}
+	if l.canary.step > 0 {
+		b = append(b, " canary step "...)
+		b = strconv.AppendInt(b, int64(l.canary.step), 10)
+		b = append(b, ' ')
+		b = append(b, l.canary.state...)
+		b = append(b, " maxSurge "...)
+		b = strconv.AppendInt(b, int64(l.maxSurge), 10)
+	}
 	w.tableFinish(b)
 }
 

@@ -101,7 +101,7 @@ func TestLinesOnlyOnChange(t *testing.T) {
 					return d
 				}()),
 			},
-			[]string{`{"t":1.0,"type":"deployment","namespace":"default","name":"frontend","spec":2,"replicas":2,"updated":2,"ready":2,"available":2,"unavailable":0,"paused":false,"progressing":"NewReplicaSetAvailable","available_condition":"True"}`}},
+			[]string{`{"t":1.0,"type":"deployment","namespace":"default","name":"frontend","spec":2,"replicas":2,"updated":2,"ready":2,"available":2,"unavailable":0,"paused":false,"progressing":"NewReplicaSetAvailable","available_condition":"True","maxSurge":0,"maxUnavailable":0}`}},
 		{"pod churn that keeps the count writes no node line",
 			[]step{
 				added(0, node("nodes-0", "v2", true, false)),

@@ -44,6 +44,8 @@ type Request struct {
 	ResumeRoll bool
 	// RCUpdate is the rolling update an rc-update asks for.
 	RCUpdate model.RCUpdateRequest
+	// Canary is a canary's steps, or the step a promote was pressed on.
+	Canary CanarySettings
 }
 
 // Spec is the request's action's spec.
@@ -114,6 +116,8 @@ func (r Request) Kubectl() string {
 		return undo
 	case Abort:
 		return "no kubectl command does this: one update of " + d + ", written with the resourceVersion read"
+	case Canary, Promote, PromoteAll:
+		return r.canaryKubectl()
 	case Cordon, Uncordon:
 		return "kubectl " + string(r.Action) + " " + strings.Join(r.Nodes, " ")
 	case Drain:
@@ -150,6 +154,8 @@ func (r Request) Summary() string {
 		return "undo to revision " + strconv.FormatInt(r.Revision, 10)
 	case Abort:
 		return "abort"
+	case Canary, Promote, PromoteAll:
+		return r.canarySummary()
 	case Cordon:
 		return "cordon " + nodes
 	case Uncordon:

@@ -16,6 +16,11 @@ const (
 	Undo     Name = "undo"
 	Abort    Name = "abort"
 
+	// Guided canaries of Deployments (model/action/canary.go).
+	Canary     Name = "canary"
+	Promote    Name = "promote"
+	PromoteAll Name = "promote-all"
+
 	// Nodes and node-group rolls.
 	Cordon    Name = "cordon"
 	Uncordon  Name = "uncordon"
@@ -140,6 +145,9 @@ var specs = []Spec{
 		Needs: []Permission{getDeployments, listReplicaSets, patchDeployments}, Writes: true, StartsRollout: true, Forecast: true},
 	{Name: Abort, Keys: []string{"x"}, Help: "abort rollout", Group: GroupRollout, On: OnDeployment,
 		Needs: []Permission{getDeployments, listReplicaSets, updateDeployment}, Writes: true, StartsRollout: true, Forecast: true},
+	canarySpec(Canary, "K", "guided canary", true),
+	canarySpec(Promote, "P", "promote canary (next step)", false),
+	canarySpec(PromoteAll, "A", "promote canary to 100%", false),
 
 	{Name: Cordon, Keys: []string{"c"}, Help: "cordon node", Group: GroupNodes, On: OnNode,
 		Needs: []Permission{getNodes, updateNodes}, Writes: true},

@@ -17,8 +17,15 @@ import (
 
 	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/ui/overlays/canarydialog"
 	"rollscope/ui/screen"
 )
+
+// canCanary reports whether r's change can roll as a guided canary: a set
+// image or set env, with no canary running yet.
+func canCanary(r action.Request) bool {
+	return r.Action == action.SetImage || r.Action == action.SetEnv
+}
 
 // stage is where a dialog is: choosing, typing, or asking for y.
 type stage int
@@ -119,6 +126,10 @@ func (d *Dialog) key(msg tea.KeyPressMsg) (screen.Overlay, tea.Cmd) {
 				return nil, nil
 			}
 			return d.send()
+		case "c":
+			if d.refusal == "" && canCanary(d.req) {
+				return canarydialog.AsCanary(d.s, d.req)
+			}
 		case "n", "N", "q":
 			return nil, nil
 		case "enter":

@@ -81,6 +81,9 @@ func (d *Dialog) prepare() bool {
 		if view.Paused {
 			d.plan = append(d.plan, "clears pause, so the return can happen")
 		}
+		if view.Canary != nil {
+			d.plan = append(d.plan, "ends the guided canary: its strategy, minReadySeconds and progressDeadlineSeconds go back to the deployment's own in the same update")
+		}
 	}
 	return true
 }

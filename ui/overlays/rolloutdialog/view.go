@@ -145,6 +145,8 @@ func (d *Dialog) KeyMap() help.KeyMap {
 	switch {
 	case d.stage == stageConfirm && d.refusal != "":
 		return keys.Hints("enter/esc", "close — nothing will be sent")
+	case d.stage == stageConfirm && canCanary(d.req):
+		return keys.Hints("y", "send", "c", "roll as canary", "n/esc", "cancel")
 	case d.stage == stageConfirm:
 		return keys.Hints("y", "send", "n/esc", "cancel")
 	case d.stage == stageInput:

@@ -1,0 +1,64 @@
+package action
+
+import (
+	"fmt"
+	"strings"
+)
+
+// canarySpec is a guided canary's row. Every step is one update of the
+// Deployment written with the resourceVersion read, and the console's
+// canary controller, which drives the canary on a live cluster as the same
+// user, reads the new ReplicaSet's pods and their events and writes the
+// same way (abort also reads the ReplicaSets to find the stable one).
+func canarySpec(n Name, key, help string, starts bool) Spec {
+	return Spec{Name: n, Keys: []string{key}, Help: help, Group: GroupRollout, On: OnDeployment,
+		Needs: []Permission{getDeployments, listReplicaSets, updateDeployment, listPods, listEvents}, Writes: true, StartsRollout: starts}
+}
+
+var listEvents = Permission{Verb: "list", Resource: "events"}
+
+// CanarySettings are a canary's steps as the dialog or a scenario line
+// gives them, and which step a promote was pressed on.
+type CanarySettings struct {
+	// Steps are pod counts or percentages of replicas ("1", "10%"); the
+	// last step is always 100%. Holds are one hold for every step before
+	// it, or one each: "pause" or a duration ("2m").
+	Steps, Holds []string
+	// OnFailure is pause (the default) or abort.
+	OnFailure string
+	// FromStep is the step the operator saw when promoting (0: any), so
+	// that a canary that moved on meanwhile is not promoted twice.
+	FromStep int
+}
+
+// canaryKubectl is what a canary request sends, for the confirmation.
+func (r Request) canaryKubectl() string {
+	d := "deployment/" + r.Name
+	switch r.Action {
+	case Canary:
+		return "no kubectl command does this: one update of " + d + " per step (template, maxSurge = the step's pods, maxUnavailable 0, a hold on minReadySeconds), written with the resourceVersion read"
+	case Promote, PromoteAll:
+		return "no kubectl command does this: one update of " + d + " to the next step's maxSurge, or its own strategy back at 100%, written with the resourceVersion read"
+	}
+	return ""
+}
+
+// canarySummary names a canary request in a few words.
+func (r Request) canarySummary() string {
+	switch r.Action {
+	case Canary:
+		change := r.Container + "=" + r.Image
+		if r.Image == "" {
+			change = r.Container + " " + r.Env
+		}
+		return fmt.Sprintf("canary %s (steps %s)", change, strings.Join(r.Canary.Steps, ", "))
+	case Promote:
+		if r.Canary.FromStep > 0 {
+			return fmt.Sprintf("promote the canary from step %d", r.Canary.FromStep)
+		}
+		return "promote the canary"
+	case PromoteAll:
+		return "promote the canary to 100%"
+	}
+	return ""
+}

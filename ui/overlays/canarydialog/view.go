@@ -1,0 +1,99 @@
+package canarydialog
+
+import (
+	"fmt"
+
+	"charm.land/bubbles/v2/help"
+
+	"rollscope/model/action"
+	"rollscope/ui/draw"
+	"rollscope/ui/keys"
+)
+
+// View draws the dialog in place of the panes.
+func (d *Dialog) View() string {
+	if d.h <= 0 {
+		return ""
+	}
+	st := d.s.Styles
+	v := draw.Lines{W: d.w, H: d.h}
+	v.Add(st.Accent.Render(" " + d.heading()))
+	switch d.stage {
+	case stageLoading:
+		v.Add(st.Muted.Render(" reading the containers of deployment/" + d.req.Name + " …"))
+	case stagePickContainer:
+		v.Add(st.Muted.Render(" which container? ↑/↓ then enter"))
+		for i, c := range d.containers {
+			line := draw.Fit(fmt.Sprintf("   %-24s %s", c.Name, c.Image), d.w)
+			if i == d.cursor {
+				line = st.Selected.Render(line)
+			}
+			v.Add(line)
+		}
+	case stageChange, stageSteps, stageHold, stageOnFailure:
+		v.Add(st.Muted.Render(" " + d.prompt()))
+		v.Add(st.Accent.Render(" > ") + st.Text.Render(d.input) + "█")
+		if d.stage != stageChange {
+			v.Add(st.Muted.Render(" change: " + changeWords(d.req)))
+		}
+	case stageConfirm:
+		if d.req.Action == action.Canary {
+			v.Add(st.Text.Render(" " + changeWords(d.req) + ", in steps:"))
+		}
+		for _, l := range d.lines {
+			v.Wrap(st.Text.Render, "   ", l)
+		}
+		v.Add(st.Text.Render(" will send, one update per step (with the resourceVersion read), the same as:"))
+		for _, r := range d.requests {
+			v.Wrap(st.Accent.Render, "   ", r)
+		}
+	}
+	if d.problem != "" {
+		v.Wrap(st.Bad.Render, " ✖ ", d.problem)
+	}
+	if d.refusal != "" {
+		v.Wrap(st.Warn.Render, " ", d.refusal)
+	}
+	return v.String()
+}
+
+// prompt says what the input line is for.
+func (d *Dialog) prompt() string {
+	switch d.stage {
+	case stageChange:
+		return "new image for " + d.req.Container + " (or NAME=value / NAME- to change a variable)"
+	case stageSteps:
+		return fmt.Sprintf("steps: pods or %% of %d replicas, rounded up as maxSurge is; 100%% is added as the last", d.s.Rollout.Replicas)
+	case stageHold:
+		return "hold at each step: pause (until you promote, P) or a duration the gates must pass for (2m); one, or one per step"
+	case stageOnFailure:
+		return "on a failed gate: pause (hold and say which gate) or abort (back to the stable revision, as x)"
+	}
+	return ""
+}
+
+func changeWords(r action.Request) string {
+	if r.Image != "" {
+		return r.Container + " → " + r.Image
+	}
+	return r.Container + ": " + r.Env
+}
+
+// heading names the dialog.
+func (d *Dialog) heading() string {
+	what := map[action.Name]string{action.Canary: "Guided canary", action.Promote: "Promote canary", action.PromoteAll: "Promote canary to 100%"}[d.req.Action]
+	return what + " · deployment/" + d.req.Name
+}
+
+// KeyMap is the dialog's own keys, for the footer.
+func (d *Dialog) KeyMap() help.KeyMap {
+	switch d.stage {
+	case stageConfirm:
+		return keys.Hints("y", "send", "n/esc", "cancel")
+	case stagePickContainer:
+		return keys.Hints("↑/↓", "move", "enter", "choose", "esc", "cancel")
+	case stageLoading:
+		return keys.Hints("esc", "cancel")
+	}
+	return keys.Hints("enter", "next", "ctrl+u", "clear", "esc", "cancel")
+}
