@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"sort"
@@ -120,4 +121,30 @@ func SameRevisionData(a, b *appsv1.ControllerRevision) bool {
 		return a == b
 	}
 	return bytes.Equal(a.Data.Raw, b.Data.Raw)
+}
+
+// ErrNoPreviousRevision is kubectl's answer to an undo with only one revision.
+var ErrNoPreviousRevision = errors.New("no last revision to roll back to")
+
+// RevisionToRollBackTo is the revision `kubectl rollout undo --to-revision`
+// picks among a StatefulSet's or DaemonSet's revisions: toRevision itself,
+// or for 0 the one before the newest.
+func RevisionToRollBackTo(revs []*appsv1.ControllerRevision, toRevision int64) (*appsv1.ControllerRevision, error) {
+	if toRevision < 0 {
+		return nil, fmt.Errorf("unable to find specified revision %d in history", toRevision)
+	}
+	if toRevision == 0 {
+		if len(revs) <= 1 {
+			return nil, ErrNoPreviousRevision
+		}
+		sorted := append([]*appsv1.ControllerRevision(nil), revs...)
+		SortRevisions(sorted)
+		return sorted[len(sorted)-2], nil
+	}
+	for _, r := range revs {
+		if r.Revision == toRevision {
+			return r, nil
+		}
+	}
+	return nil, fmt.Errorf("unable to find specified revision %d in history", toRevision)
 }

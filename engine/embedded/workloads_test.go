@@ -3,6 +3,7 @@ package embedded_test
 import (
 	"context"
 	"fmt"
+	"math/rand"
 	"slices"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 
 	"rollscope/engine/embedded"
@@ -30,9 +32,11 @@ type workloadRun struct {
 	cluster *embedded.Cluster
 	// deleted lists, per StatefulSet, the ordinals whose pods the
 	// controller began deleting, in order.
-	deleted    map[string][]int
-	violations []string
-	// maxUnavailable and maxSurge seen during DaemonSet rolls.
+	deleted     map[string][]int
+	terminating map[types.UID]bool
+	violations  []string
+	// maxDaemonSurge is the most nodes seen running two daemon pods of one
+	// DaemonSet at once.
 	maxDaemonSurge int
 }
 
@@ -42,7 +46,7 @@ func startWorkloads(t *testing.T, src string) *workloadRun {
 	if err != nil {
 		t.Fatalf("scenario: %v", err)
 	}
-	r := &workloadRun{t: t, clock: sim.NewClock(epoch), deleted: map[string][]int{}}
+	r := &workloadRun{t: t, clock: sim.NewClock(epoch), deleted: map[string][]int{}, terminating: map[types.UID]bool{}}
 	r.api = memapi.New(memapi.Options{Clock: r.clock, Seed: sc.Seed})
 	r.cluster, err = embedded.Start(context.Background(), r.api, r.clock, sc, embedded.Options{Observers: []sim.Observer{r.observe}})
 	if err != nil {
@@ -54,12 +58,11 @@ func startWorkloads(t *testing.T, src string) *workloadRun {
 func (r *workloadRun) observe(now time.Time, ev watch.Event) {
 	l := r.cluster.Runner.Listers()
 	at := now.Sub(epoch).Seconds()
-	if p, ok := ev.Object.(*corev1.Pod); ok && ev.Type == watch.Modified && p.DeletionTimestamp != nil {
+	if p, ok := ev.Object.(*corev1.Pod); ok && ev.Type == watch.Modified && p.DeletionTimestamp != nil && !r.terminating[p.UID] {
+		r.terminating[p.UID] = true
 		if ref := metav1.GetControllerOf(p); ref != nil && ref.Kind == "StatefulSet" {
 			_, ord := model.StatefulPodOrdinal(p.Name)
-			if !slices.Contains(r.deleted[ref.Name], ord) || r.deleted[ref.Name][len(r.deleted[ref.Name])-1] != ord {
-				r.deleted[ref.Name] = append(r.deleted[ref.Name], ord)
-			}
+			r.deleted[ref.Name] = append(r.deleted[ref.Name], ord)
 		}
 	}
 	sets, _ := l.StatefulSets.List(labels.Everything())
@@ -136,11 +139,15 @@ func (r *workloadRun) checkDaemonSet(at float64, ds *appsv1.DaemonSet) {
 		}
 	}
 	surge, unavailable, _ := model.DaemonSetBudget(ds, int(ds.Status.DesiredNumberScheduled))
-	if extra := total - eligible; extra > r.maxDaemonSurge {
-		r.maxDaemonSurge = extra
+	doubled := 0
+	for _, n := range nodes {
+		if len(byNode[n.Name]) > 1 {
+			doubled++
+		}
 	}
-	if ds.Status.DesiredNumberScheduled > 0 && total-int(ds.Status.DesiredNumberScheduled) > surge {
-		r.violations = append(r.violations, fmt.Sprintf("t=%.3f %s: %d pods for %d nodes, maxSurge %d", at, ds.Name, total, ds.Status.DesiredNumberScheduled, surge))
+	r.maxDaemonSurge = max(r.maxDaemonSurge, doubled)
+	if doubled > surge {
+		r.violations = append(r.violations, fmt.Sprintf("t=%.3f %s: %d nodes run two daemon pods (of %d pods), maxSurge %d", at, ds.Name, doubled, total, surge))
 	}
 	if surge == 0 && without > unavailable && ds.Status.ObservedGeneration > 1 {
 		r.violations = append(r.violations, fmt.Sprintf("t=%.3f %s: %d nodes without an available pod, maxUnavailable %d", at, ds.Name, without, unavailable))
@@ -360,5 +367,182 @@ func TestDaemonSetRollDuringANodeRollEndsWithOnePodOnEveryNewNode(t *testing.T) 
 	}
 	if len(perNode) != len(nodes) {
 		t.Errorf("daemon pods on %v, nodes %d", perNode, len(nodes))
+	}
+}
+
+func startBuiltinWorkloads(t *testing.T, name string, seed int64) *workloadRun {
+	t.Helper()
+	sc := load(t, name)
+	r := &workloadRun{t: t, clock: sim.NewClock(epoch), deleted: map[string][]int{}, terminating: map[types.UID]bool{}}
+	r.api = memapi.New(memapi.Options{Clock: r.clock, Seed: seed})
+	var err error
+	r.cluster, err = embedded.Start(context.Background(), r.api, r.clock, sc, embedded.Options{Seed: seed, Observers: []sim.Observer{r.observe}})
+	if err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	return r
+}
+
+func TestBuiltinStatefulKeepsItsInvariantsAndEndsUpdated(t *testing.T) {
+	for _, seed := range []int64{13, 1, 2} {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			r := startBuiltinWorkloads(t, "stateful", seed)
+			r.finish()
+			s := r.statefulSet("db").Status
+			if s.CurrentRevision != s.UpdateRevision || s.UpdatedReplicas != 5 || s.AvailableReplicas != 5 {
+				t.Fatalf("status %+v", s)
+			}
+			if got := r.deleted["db"]; !slices.Equal(got, []int{4, 3, 2, 1, 0}) {
+				t.Errorf("replaced ordinals %v, want [4 3 2 1 0]", got)
+			}
+		})
+	}
+}
+
+func TestBuiltinDaemonsKeepsItsInvariantsAndEndsOnEveryNewNode(t *testing.T) {
+	for _, seed := range []int64{17, 1, 2} {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			r := startBuiltinWorkloads(t, "daemons", seed)
+			r.finish()
+			ds := r.daemonSet("node-agent")
+			if _, done, _ := model.DaemonSetRolloutStatus(ds); !done || ds.Status.DesiredNumberScheduled != 5 {
+				t.Fatalf("status %+v", ds.Status)
+			}
+			if r.maxDaemonSurge != 1 {
+				t.Errorf("at most %d nodes ran two daemon pods at once, want maxSurge 1", r.maxDaemonSurge)
+			}
+			nodes, _ := r.cluster.Runner.Listers().Nodes.List(labels.Everything())
+			perNode := map[string]int{}
+			for _, p := range r.podsOf(string(ds.UID)) {
+				perNode[p.Spec.NodeName]++
+			}
+			for _, n := range nodes {
+				if perNode[n.Name] != 1 || n.Annotations[model.NodeSpecAnnotation] != "v2" {
+					t.Errorf("node %s (spec %s) has %d daemon pods", n.Name, n.Annotations[model.NodeSpecAnnotation], perNode[n.Name])
+				}
+			}
+		})
+	}
+}
+
+// TestRandomWorkloadsKeepTheirInvariants rolls StatefulSets and DaemonSets
+// of random shapes and checks the invariants at every change and the end
+// state of each.
+func TestRandomWorkloadsKeepTheirInvariants(t *testing.T) {
+	rng := rand.New(rand.NewSource(42))
+	for i := range 12 {
+		replicas := 1 + rng.Intn(7)
+		partition := rng.Intn(replicas + 1)
+		maxUnavailable := 1 + rng.Intn(3)
+		policy := []string{"OrderedReady", "Parallel"}[rng.Intn(2)]
+		nodes := 2 + rng.Intn(6)
+		surge, unavailable := rng.Intn(3), rng.Intn(3)
+		if surge == 0 && unavailable == 0 {
+			unavailable = 1
+		}
+		src := fmt.Sprintf(`
+name: random
+seed: %d
+namespace: default
+nodeGroups:
+  - {name: nodes, role: Node, size: %d, capacity: {pods: 40, cpu: "16", memory: 64Gi}}
+images:
+  - {match: "*", pull: 1s, start: 1s, ready: 2s, stop: 2s}
+objects: |
+  apiVersion: apps/v1
+  kind: StatefulSet
+  metadata: {name: db}
+  spec:
+    replicas: %d
+    podManagementPolicy: %s
+    selector: {matchLabels: {app: db}}
+    updateStrategy: {rollingUpdate: {partition: %d, maxUnavailable: %d}}
+    template:
+      metadata: {labels: {app: db}}
+      spec: {containers: [{name: db, image: "db:1"}]}
+  ---
+  apiVersion: apps/v1
+  kind: DaemonSet
+  metadata: {name: agent}
+  spec:
+    selector: {matchLabels: {app: agent}}
+    updateStrategy: {rollingUpdate: {maxSurge: %d, maxUnavailable: %d}}
+    template:
+      metadata: {labels: {app: agent}}
+      spec: {containers: [{name: agent, image: "agent:1"}]}
+actions:
+  - {at: 60s, setImage: {target: statefulset/db, image: "db:2"}}
+  - {at: 60s, setImage: {target: daemonset/agent, image: "agent:2"}}
+`, i+1, nodes, replicas, policy, partition, maxUnavailable, surge, unavailable)
+		t.Run(fmt.Sprintf("%d replicas partition %d maxUnavailable %d %s, %d nodes surge %d unavailable %d", replicas, partition, maxUnavailable, policy, nodes, surge, unavailable), func(t *testing.T) {
+			r := startWorkloads(t, src)
+			r.finish()
+			set := r.statefulSet("db")
+			if s := set.Status; int(s.UpdatedReplicas) != replicas-partition || s.AvailableReplicas != int32(replicas) {
+				t.Errorf("statefulset status %+v", s)
+			}
+			want := append([]int(nil), r.deleted["db"]...)
+			slices.Sort(want)
+			slices.Reverse(want)
+			if policy == "OrderedReady" && !slices.Equal(r.deleted["db"], want) {
+				t.Errorf("replaced ordinals %v, not highest first", r.deleted["db"])
+			}
+			for _, ord := range r.deleted["db"] {
+				if ord < partition {
+					t.Errorf("ordinal %d below partition %d replaced", ord, partition)
+				}
+			}
+			ds := r.daemonSet("agent")
+			if s := ds.Status; s.DesiredNumberScheduled != int32(nodes) || s.UpdatedNumberScheduled != int32(nodes) || s.NumberAvailable != int32(nodes) {
+				t.Errorf("daemonset status %+v", s)
+			}
+		})
+	}
+}
+
+func TestScriptedUndoOfAStatefulSetAndRestartOfADaemonSet(t *testing.T) {
+	src := statefulScenario + `
+  ---
+  apiVersion: apps/v1
+  kind: DaemonSet
+  metadata: {name: agent}
+  spec:
+    selector: {matchLabels: {app: agent}}
+    template:
+      metadata: {labels: {app: agent}}
+      spec: {containers: [{name: agent, image: "agent:1"}]}
+actions:
+  - {at: 40s, partition: {target: sts/db, partition: 0}}
+  - {at: 41s, setImage: {target: sts/db, image: "registry.example.com/db:2"}}
+  - {at: 120s, undo: {target: statefulset/db, toRevision: 1}}
+  - {at: 40s, restart: ds/agent}
+`
+	r := startWorkloads(t, src)
+	r.finish()
+	set := r.statefulSet("db")
+	if img := set.Spec.Template.Spec.Containers[0].Image; img != "registry.example.com/db:1" {
+		t.Errorf("after the undo the template runs %s", img)
+	}
+	revs, err := r.api.Client().AppsV1().ControllerRevisions("default").List(context.Background(), metav1.ListOptions{LabelSelector: "app=db"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]int64{}
+	for _, rev := range revs.Items {
+		byName[rev.Name] = rev.Revision
+	}
+	// kubectl's rollback brings revision 1's template back: the controller
+	// renumbers that revision 3 rather than making a new one.
+	if len(byName) != 2 || byName[set.Status.UpdateRevision] != 3 || set.Status.CurrentRevision != set.Status.UpdateRevision {
+		t.Errorf("revisions %v, status %+v", byName, set.Status)
+	}
+	ds := r.daemonSet("agent")
+	if ds.Spec.Template.Annotations["kubectl.kubernetes.io/restartedAt"] == "" {
+		t.Fatalf("no restartedAt on the template: %v", ds.Spec.Template.Annotations)
+	}
+	for _, p := range r.podsOf(string(ds.UID)) {
+		if p.Annotations["kubectl.kubernetes.io/restartedAt"] == "" {
+			t.Errorf("pod %s was not replaced by the restart", p.Name)
+		}
 	}
 }
