@@ -36,6 +36,9 @@ type Cluster struct {
 
 	// timelines by deployment "namespace/name".
 	timelines map[string]*timeline
+
+	// workloads are the StatefulSets and DaemonSets (cluster_workloads.go).
+	workloads *workloads
 }
 
 // podEntry keeps a pod with its row, derived once when the pod arrives so
@@ -58,6 +61,7 @@ func NewCluster() *Cluster {
 		podsByNode:         index[string]{},
 		eventsByObject:     index[ObjectRef]{},
 		timelines:          map[string]*timeline{},
+		workloads:          newWorkloads(),
 	}
 }
 
@@ -116,6 +120,8 @@ func (c *Cluster) Apply(b Batch) (changed bool) {
 			if o != nil {
 				changed = c.putNode(o) || changed
 			}
+		default:
+			changed = c.putWorkload(obj) || changed
 		}
 	}
 	for _, obj := range events {

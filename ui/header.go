@@ -34,7 +34,7 @@ func (m *Model) headerLines(w int) []string {
 	out = append(out, joinEnds(left, m.clockText(), w))
 
 	if !s.HaveRollout {
-		msg := "no deployment selected — press : to pick one, or :rc NAME for a ReplicationController"
+		msg := "no deployment selected — press : to pick one, or :rc, :sts, :ds NAME for a ReplicationController, StatefulSet, DaemonSet"
 		if s.Deployment != "" {
 			msg = fmt.Sprintf("deployment %s/%s not found (yet) — press : to pick another", s.Namespace, s.Deployment)
 		}

@@ -29,8 +29,10 @@ func trim(obj any) (any, error) {
 		o.Status.Images = nil
 		o.Status.VolumesInUse = nil
 		o.Status.VolumesAttached = nil
-	case *appsv1.Deployment, *appsv1.ReplicaSet, *corev1.ReplicationController:
-		// Templates are kept; see above.
+	case *appsv1.Deployment, *appsv1.ReplicaSet, *corev1.ReplicationController,
+		*appsv1.StatefulSet, *appsv1.DaemonSet, *appsv1.ControllerRevision:
+		// Templates are kept, and a ControllerRevision's data is its
+		// template; see above.
 	}
 	return obj, nil
 }
