@@ -25,23 +25,54 @@ var notReadyTaint = corev1.Taint{Key: corev1.TaintNodeNotReady, Effect: corev1.T
 // shouldRun is NodeShouldRunDaemonPod: whether a new daemon pod belongs on
 // node, and whether one already there may keep running.
 func shouldRun(node *corev1.Node, ds *appsv1.DaemonSet) (run, keep bool) {
-	if n := ds.Spec.Template.Spec.NodeName; n != "" && n != node.Name {
+	return newPlacement(ds).on(node)
+}
+
+// placement is the daemon pod NodeShouldRunDaemonPod judges nodes by (the
+// template with the daemon tolerations), built once per sync: a DaemonSet
+// on a thousand nodes is judged a thousand times.
+type placement struct {
+	ds  *appsv1.DaemonSet
+	pod *corev1.Pod
+}
+
+func newPlacement(ds *appsv1.DaemonSet) placement {
+	pod := &corev1.Pod{ObjectMeta: ds.Spec.Template.ObjectMeta, Spec: *ds.Spec.Template.Spec.DeepCopy()}
+	model.AddDaemonPodTolerations(&pod.Spec)
+	return placement{ds: ds, pod: pod}
+}
+
+func (pl placement) on(node *corev1.Node) (run, keep bool) {
+	if n := pl.ds.Spec.Template.Spec.NodeName; n != "" && n != node.Name {
 		return false, false
 	}
-	pod := &corev1.Pod{ObjectMeta: ds.Spec.Template.ObjectMeta, Spec: *ds.Spec.Template.Spec.DeepCopy()}
-	pod.Spec.NodeName = node.Name
-	model.AddDaemonPodTolerations(&pod.Spec)
-	if !scheduler.FitsNodeChoice(pod, node) {
+	// Node affinity and selector do not look at spec.nodeName, so the pod
+	// is not copied per node.
+	if !scheduler.FitsNodeChoice(pl.pod, node) {
 		return false, false
 	}
 	taints := node.Spec.Taints
 	if !model.NodeReady(node) && !slices.ContainsFunc(taints, func(t corev1.Taint) bool { return t.MatchTaint(&notReadyTaint) }) {
 		taints = append(slices.Clone(taints), notReadyTaint)
 	}
-	if scheduler.UntoleratedTaint(taints, pod.Spec.Tolerations, corev1.TaintEffectNoSchedule, corev1.TaintEffectNoExecute) != nil {
-		return false, scheduler.UntoleratedTaint(taints, pod.Spec.Tolerations, corev1.TaintEffectNoExecute) == nil
+	tolerations := pl.pod.Spec.Tolerations
+	if scheduler.UntoleratedTaint(taints, tolerations, corev1.TaintEffectNoSchedule, corev1.TaintEffectNoExecute) != nil {
+		return false, scheduler.UntoleratedTaint(taints, tolerations, corev1.TaintEffectNoExecute) == nil
 	}
 	return true, true
+}
+
+// verdicts judges every node once for a sync.
+type verdict struct{ run, keep bool }
+
+func verdicts(ds *appsv1.DaemonSet, nodes []*corev1.Node) map[string]verdict {
+	pl := newPlacement(ds)
+	out := make(map[string]verdict, len(nodes))
+	for _, n := range nodes {
+		run, keep := pl.on(n)
+		out[n.Name] = verdict{run, keep}
+	}
+	return out
 }
 
 // byCreation orders pods oldest first, then running before pending, then by
@@ -61,8 +92,8 @@ func byCreation(pods []podRef) {
 
 // podsShouldBeOnNode decides one node: create a pod there, or which of its
 // pods to delete.
-func (c *Controller) podsShouldBeOnNode(ds *appsv1.DaemonSet, node *corev1.Node, pods []podRef, hash string) (create bool, del []string) {
-	run, keep := shouldRun(node, ds)
+func (c *Controller) podsShouldBeOnNode(ds *appsv1.DaemonSet, node *corev1.Node, v verdict, pods []podRef, hash string) (create bool, del []string) {
+	run, keep := v.run, v.keep
 	switch {
 	case run && len(pods) == 0:
 		return true, nil
@@ -133,12 +164,12 @@ func (c *Controller) podsShouldBeOnNode(ds *appsv1.DaemonSet, node *corev1.Node,
 
 // manage creates the missing daemon pods and deletes the ones that should
 // not be there, including unbound pods meant for nodes that are gone.
-func (c *Controller) manage(ctx context.Context, key string, ds *appsv1.DaemonSet, nodes []*corev1.Node, byNode map[string][]podRef, hash string) error {
+func (c *Controller) manage(ctx context.Context, key string, ds *appsv1.DaemonSet, nodes []*corev1.Node, judged map[string]verdict, byNode map[string][]podRef, hash string) error {
 	var createOn, del []string
 	known := map[string]bool{}
 	for _, n := range nodes {
 		known[n.Name] = true
-		create, d := c.podsShouldBeOnNode(ds, n, byNode[n.Name], hash)
+		create, d := c.podsShouldBeOnNode(ds, n, judged[n.Name], byNode[n.Name], hash)
 		if create {
 			createOn = append(createOn, n.Name)
 		}

@@ -55,19 +55,23 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 		return nil
 	}
 	hash := cur.Labels[model.RevisionHashLabel]
+	judged := verdicts(ds, nodes)
 	if !c.exp.satisfied(key) {
 		// Only the status, without observing the generation: nothing of
 		// this generation was acted on.
-		return c.updateStatus(ctx, key, ds, nodes, hash, false)
+		return c.updateStatus(ctx, key, ds, nodes, judged, hash, false)
 	}
-	err = c.manage(ctx, key, ds, nodes, c.podsByNode(ds), hash)
+	byNode := c.podsByNode(ds)
+	err = c.manage(ctx, key, ds, nodes, judged, byNode, hash)
+	// The rolling update runs only when manage sent nothing (its writes
+	// are expected until seen), so the pods it reads are manage's.
 	if err == nil && c.exp.satisfied(key) && ds.Spec.UpdateStrategy.Type == appsv1.RollingUpdateDaemonSetStrategyType {
-		err = c.rollingUpdate(ctx, key, ds, nodes, hash)
+		err = c.rollingUpdate(ctx, key, ds, nodes, judged, byNode, hash)
 	}
 	if err == nil {
-		err = c.cleanupHistory(ctx, ds, c.podsByNode(ds), old)
+		err = c.cleanupHistory(ctx, ds, byNode, old)
 	}
-	return errors.Join(err, c.updateStatus(ctx, key, ds, nodes, hash, true))
+	return errors.Join(err, c.updateStatus(ctx, key, ds, nodes, judged, hash, true))
 }
 
 // podsByNode groups the DaemonSet's pods by the node they are for, leaving
@@ -99,13 +103,11 @@ func (c *Controller) podsByNode(ds *appsv1.DaemonSet) map[string][]podRef {
 
 // rollingUpdate is one pass of the rolling update over every node the set
 // should run on or has pods on, in name order.
-func (c *Controller) rollingUpdate(ctx context.Context, key string, ds *appsv1.DaemonSet, nodes []*corev1.Node, hash string) error {
-	byNode := c.podsByNode(ds)
-	byName := map[string]*corev1.Node{}
+func (c *Controller) rollingUpdate(ctx context.Context, key string, ds *appsv1.DaemonSet, nodes []*corev1.Node, judged map[string]verdict, pods map[string][]podRef, hash string) error {
+	byNode := maps.Clone(pods)
 	desired := 0
 	for _, n := range nodes {
-		byName[n.Name] = n
-		if run, _ := shouldRun(n, ds); run {
+		if judged[n.Name].run {
 			desired++
 			if _, ok := byNode[n.Name]; !ok {
 				byNode[n.Name] = nil
@@ -118,11 +120,8 @@ func (c *Controller) rollingUpdate(ctx context.Context, key string, ds *appsv1.D
 	}
 	var view []model.DaemonNode
 	for _, name := range slices.Sorted(maps.Keys(byNode)) {
-		run := false
-		if n := byName[name]; n != nil {
-			run, _ = shouldRun(n, ds)
-		}
-		view = append(view, model.DaemonNode{Name: name, ShouldRun: run, Pods: byNode[name]})
+		// A node that is gone should run nothing.
+		view = append(view, model.DaemonNode{Name: name, ShouldRun: judged[name].run, Pods: byNode[name]})
 	}
 	step := model.DaemonSetRollingUpdate(ds, view, hash, surge, unavailable, desired, c.env.Clock.Now())
 	return c.syncNodes(ctx, key, ds, step.Delete, step.CreateOn, hash)
@@ -130,7 +129,7 @@ func (c *Controller) rollingUpdate(ctx context.Context, key string, ds *appsv1.D
 
 // updateStatus counts the daemon pods (updateDaemonSetStatus) and writes the
 // status when it changed.
-func (c *Controller) updateStatus(ctx context.Context, key string, ds *appsv1.DaemonSet, nodes []*corev1.Node, hash string, observe bool) error {
+func (c *Controller) updateStatus(ctx context.Context, key string, ds *appsv1.DaemonSet, nodes []*corev1.Node, judged map[string]verdict, hash string, observe bool) error {
 	byNode := c.podsByNode(ds)
 	generation, err := model.DaemonSetTemplateGeneration(ds)
 	if err != nil {
@@ -139,9 +138,8 @@ func (c *Controller) updateStatus(ctx context.Context, key string, ds *appsv1.Da
 	now := c.env.Clock.Now()
 	var desired, scheduled, misscheduled, ready, updated, available int32
 	for _, n := range nodes {
-		run, _ := shouldRun(n, ds)
 		pods := byNode[n.Name]
-		if !run {
+		if !judged[n.Name].run {
 			if len(pods) > 0 {
 				misscheduled++
 			}

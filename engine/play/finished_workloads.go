@@ -2,6 +2,7 @@ package play
 
 import (
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
@@ -69,10 +70,19 @@ func daemonNodesSettled(l control.Listers) bool {
 		}
 		known[n.Name] = true
 	}
-	pods, _ := l.Pods.List(labels.Everything())
-	for _, p := range pods {
-		if ref := metav1.GetControllerOfNoCopy(p); ref != nil && ref.Kind == "DaemonSet" && p.Spec.NodeName != "" && !known[p.Spec.NodeName] {
-			return false
+	// Only the pods of nodes that are gone, found through the pods' node
+	// index rather than a walk over every pod.
+	for _, node := range l.PodIndex.ListIndexFuncValues(control.IndexByNode) {
+		if node == "" || known[node] {
+			continue
+		}
+		pods, _ := l.PodIndex.ByIndex(control.IndexByNode, node)
+		for _, o := range pods {
+			if p, ok := o.(*corev1.Pod); ok {
+				if ref := metav1.GetControllerOfNoCopy(p); ref != nil && ref.Kind == "DaemonSet" {
+					return false
+				}
+			}
 		}
 	}
 	return true
