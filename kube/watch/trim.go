@@ -14,7 +14,8 @@ const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
 // before an object is cached, so that memory stays flat on big clusters.
 // It owns the object it is given (client-go decodes a fresh one per event).
 //
-// Deployment, ReplicaSet and ReplicationController templates are kept whole:
+// Deployment, ReplicaSet, ReplicationController, StatefulSet and DaemonSet
+// templates (and ControllerRevisions, whose data is a template) are kept whole:
 // the console diffs them between revisions, and an env change is a change a
 // rollout is made of.
 func trim(obj any) (any, error) {
