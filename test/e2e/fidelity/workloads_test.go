@@ -125,7 +125,7 @@ type workloadCase struct {
 var workloadCases = []workloadCase{
 	{name: "ordered-ready-rolling-update", forced: true,
 		objects: []any{statefulSet("db", 4, 0)},
-		steps: []step{setStatefulSet("db", func(s *appsv1.StatefulSet) { newImage("registry.example.com/db:2")(&s.Spec.Template) })}},
+		steps:   []step{setStatefulSet("db", func(s *appsv1.StatefulSet) { newImage("registry.example.com/db:2")(&s.Spec.Template) })}},
 	{name: "partitioned-canary", forced: true,
 		objects: []any{statefulSet("canary", 4, 2)},
 		steps: []step{
@@ -134,7 +134,7 @@ var workloadCases = []workloadCase{
 		}},
 	{name: "daemonset-max-surge",
 		objects: []any{daemonSet("agent", 1, 0)},
-		steps: []step{setDaemonSet("agent", func(d *appsv1.DaemonSet) { newImage("registry.example.com/agent:2")(&d.Spec.Template) })}},
+		steps:   []step{setDaemonSet("agent", func(d *appsv1.DaemonSet) { newImage("registry.example.com/agent:2")(&d.Spec.Template) })}},
 }
 
 // workloadRecord is what one run saw.
