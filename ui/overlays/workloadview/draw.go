@@ -84,8 +84,8 @@ func (v *View) statefulSet(w int) []string {
 		mu += " (" + s.MaxUnavailableSpec + ")"
 	}
 	out := []string{
-		draw.Fit(v.title("replicas", draw.Itoa(s.Replicas), "policy", s.Policy, "strategy", s.Strategy,
-			"partition", draw.Itoa(s.Partition), "maxUnavailable", mu), w),
+		draw.Fit(v.title("replicas", draw.Itoa(s.Replicas), "partition", draw.Itoa(s.Partition), "maxUnavailable", mu,
+			"policy", s.Policy, "strategy", s.Strategy), w),
 		draw.Fit(st.Label.Render("images ")+st.Text.Render(strings.Join(s.Containers, ", ")), w),
 		draw.Fit(st.Label.Render("revisions ")+st.Text.Render("current "+draw.OrDash(s.CurrentRevision)+" ("+draw.Itoa(s.Current)+")  update "+
 			draw.OrDash(s.UpdateRevision)+" ("+draw.Itoa(s.Updated)+")"), w),
@@ -124,7 +124,7 @@ func (v *View) daemonSet(w int) []string {
 	st, d := v.s.Styles, v.ds
 	out := []string{
 		draw.Fit(v.title("desired", draw.Itoa(d.Desired), "updated", draw.Itoa(d.Updated), "available", draw.Itoa(d.Available),
-			"strategy", d.Strategy, "maxSurge", draw.Itoa(d.MaxSurge), "maxUnavailable", draw.Itoa(d.MaxUnavailable)), w),
+			"maxSurge", draw.Itoa(d.MaxSurge), "maxUnavailable", draw.Itoa(d.MaxUnavailable), "strategy", d.Strategy), w),
 		draw.Fit(st.Label.Render("images ")+st.Text.Render(strings.Join(d.Containers, ", ")), w),
 		v.statusLine(d.Status, d.Done, w),
 	}
@@ -167,7 +167,7 @@ func (v *View) historyLines(w int) []string {
 		}
 		out = append(out, draw.Fit(line, w))
 	}
-	if v.cursor < len(h) && !h[v.cursor].Current {
+	if v.cursor < len(h) && !h[v.cursor].Current && changes(h[v.cursor].Diff) {
 		out = append(out, draw.Fit(st.Label.Render("revision "+draw.Itoa(h[v.cursor].Revision)+" against now (- an undo brings back, + it drops):"), w))
 		for _, l := range h[v.cursor].Diff {
 			switch l.Op {
@@ -179,4 +179,14 @@ func (v *View) historyLines(w int) []string {
 		}
 	}
 	return out
+}
+
+// changes reports whether a diff has a line that differs.
+func changes(diff []model.DiffLine) bool {
+	for _, l := range diff {
+		if l.Op != ' ' {
+			return true
+		}
+	}
+	return false
 }
