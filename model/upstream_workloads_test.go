@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"slices"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -75,6 +76,27 @@ func TestUpstreamDaemonSetRolloutStatus(t *testing.T) {
 			}
 			if gotErr != want.Error || msg != want.Msg || (want.Error == "" && done != want.Done) {
 				t.Errorf("got %q, %v, %q; want %q, %v, %q", msg, done, gotErr, want.Msg, want.Done, want.Error)
+			}
+		})
+	}
+}
+
+func TestUpstreamStatefulSetUpdateVictims(t *testing.T) {
+	for _, c := range upstreamcases.ByGroup(t, "sts_update_victims") {
+		t.Run(c.Name(), func(t *testing.T) {
+			var in struct {
+				Replicas       []model.StatefulReplica
+				Partition      int
+				MaxUnavailable int
+			}
+			var want struct {
+				Deleted int
+				Victims []int
+			}
+			c.Decode(t, &in, &want)
+			got := model.StatefulSetUpdateVictims(in.Replicas, in.Partition, in.MaxUnavailable)
+			if len(got) != want.Deleted || (want.Victims != nil && !slices.Equal(got, want.Victims)) {
+				t.Errorf("victims %v, want %d of them %v", got, want.Deleted, want.Victims)
 			}
 		})
 	}
