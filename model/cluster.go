@@ -44,6 +44,8 @@ type Cluster struct {
 	// seen deleted, and the namespaces that exist.
 	deletedAt  map[string]time.Time
 	namespaces map[string]bool
+	// workloads are the StatefulSets and DaemonSets (cluster_workloads.go).
+	workloads *workloads
 }
 
 // podEntry keeps a pod with its row, derived once when the pod arrives so
@@ -70,6 +72,7 @@ func NewCluster() *Cluster {
 		timelines:          map[string]*timeline{},
 		deletedAt:          map[string]time.Time{},
 		namespaces:         map[string]bool{},
+		workloads:          newWorkloads(),
 	}
 }
 
@@ -133,6 +136,8 @@ func (c *Cluster) Apply(b Batch) (changed bool) {
 			if o != nil {
 				changed = c.putNamespace(o) || changed
 			}
+		default:
+			changed = c.putWorkload(obj) || changed
 		}
 	}
 	for _, obj := range events {

@@ -148,7 +148,7 @@ func (c *Cluster) delete(ref ObjectRef) bool {
 		c.eventsByObject.remove(involved(e), key)
 		delete(c.events, key)
 	default:
-		return false
+		return c.deleteWorkload(ref)
 	}
 	return true
 }

@@ -12,7 +12,7 @@ import (
 // cluster has not been listed yet — each only once the watches know it.
 func absentLine(s *screen.Screen) string {
 	if s.Deployment == "" {
-		return "no deployment selected — press : to pick one, or :rc NAME for a ReplicationController"
+		return "no deployment selected — press : to pick one, or :rc, :sts, :ds NAME for a ReplicationController, StatefulSet, DaemonSet"
 	}
 	name := s.Namespace + "/" + s.Deployment
 	a := s.Src.Absent(s.Namespace, s.Deployment)

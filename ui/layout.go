@@ -120,6 +120,9 @@ func (m *Model) layout() {
 	if m.overlay != nil {
 		m.overlay.SetSize(w, m.bodyHeight())
 	}
+	if m.workload != nil {
+		m.workload.SetSize(w, m.bodyHeight())
+	}
 	if m.rc != nil {
 		m.rc.SetSize(w, m.bodyHeight())
 	}

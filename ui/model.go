@@ -15,6 +15,7 @@ import (
 	"rollscope/ui/overlays/picker"
 	"rollscope/ui/overlays/rcview"
 	"rollscope/ui/overlays/rolloutdialog"
+	"rollscope/ui/overlays/workloadview"
 	"rollscope/ui/panes/history"
 	"rollscope/ui/panes/nodes"
 	"rollscope/ui/panes/pods"
@@ -46,6 +47,9 @@ type Model struct {
 	// rc is the ReplicationController view (`:rc NAME`), drawn in place of
 	// the panes; nil when closed.
 	rc *rcview.View
+	// workload is the StatefulSet or DaemonSet view (`:sts NAME`, `:ds
+	// NAME`), drawn in place of the panes; nil when closed.
+	workload *workloadview.View
 }
 
 // New builds the console. With no Cluster it shows an empty, waiting
@@ -96,6 +100,9 @@ func New(opts Options) Model {
 	}
 	if opts.RC != "" {
 		m.rc = rcview.New(s, opts.Namespace, opts.RC)
+	}
+	if opts.Workload != "" {
+		m.workload = workloadview.New(s, opts.WorkloadKind, opts.Namespace, opts.Workload)
 	}
 	m.refresh()
 	m.setFocus(focusReplicaSets)
@@ -155,6 +162,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.rc != nil {
 		m.rc, rcCmd = m.rc.Update(msg)
 	}
+	if m.workload != nil {
+		m.workload, _ = m.workload.Update(msg)
+	}
 	if m.overlay != nil {
 		m.overlay, ovCmd = m.overlay.Update(msg)
 	}
@@ -166,7 +176,7 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	// The overlays and the RC view's dialog get a printable quit key
 	// ("q"): in the picker it is part of what is typed, in a dialog it
 	// cancels, and help quits.
-	typing := m.overlay != nil || (m.rc != nil && m.rc.Typing())
+	typing := m.overlay != nil || (m.rc != nil && m.rc.Typing()) || (m.workload != nil && m.workload.Typing())
 	if key.Matches(msg, k.Quit) && (!typing || msg.Text == "") {
 		return m, tea.Quit
 	}
@@ -176,6 +186,12 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.rc != nil && m.rc.Takes(msg) {
 		var cmd tea.Cmd
 		m.rc, cmd = m.rc.Update(msg)
+		return m, cmd
+	}
+	if m.workload != nil && m.workload.Takes(msg) {
+		var cmd tea.Cmd
+		m.workload, cmd = m.workload.Update(msg)
+		m.layout()
 		return m, cmd
 	}
 	// The node keys come first: in the Nodes pane space and x steer a
@@ -280,6 +296,9 @@ func (m *Model) refresh() {
 	if m.rc != nil {
 		m.rc.Read()
 	}
+	if m.workload != nil {
+		m.workload.Read()
+	}
 	for i := range m.panes {
 		m.panes[i], _ = m.panes[i].Update(screen.Refreshed{})
 	}
@@ -294,10 +313,18 @@ func (m *Model) refresh() {
 // ReplicationController's view.
 func (m *Model) show(t screen.Target) {
 	if t.RC != "" {
+		m.workload = nil
 		m.rc = rcview.New(m.s, t.Namespace, t.RC)
 		m.layout()
 		return
 	}
+	if t.Workload != "" {
+		m.rc = nil
+		m.workload = workloadview.New(m.s, t.WorkloadKind, t.Namespace, t.Workload)
+		m.layout()
+		return
+	}
+	m.workload = nil
 	m.s.Namespace, m.s.Deployment, m.s.SelectedRS = t.Namespace, t.Deployment, ""
 	m.history.CloseDiff()
 	m.refresh()

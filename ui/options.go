@@ -19,6 +19,11 @@ type Options struct {
 	// RC, when set, opens the rolling update view of this
 	// ReplicationController in Namespace first (`rollscope rc/NAME`).
 	RC string
+	// Workload, when set, opens the view of this StatefulSet or DaemonSet
+	// (WorkloadKind: action.OnStatefulSet or action.OnDaemonSet) in
+	// Namespace first (`rollscope sts/NAME`, `rollscope ds/NAME`).
+	Workload     string
+	WorkloadKind action.Object
 	// Context is the kubeconfig context shown in the header; "embedded"
 	// for the embedded cluster.
 	Context string

@@ -32,6 +32,8 @@ func (m Model) Render() string {
 		lines = append(lines, viewLines(m.overlay.View())...)
 	case m.rc != nil:
 		lines = append(lines, viewLines(m.rc.View())...)
+	case m.workload != nil:
+		lines = append(lines, viewLines(m.workload.View())...)
 	default:
 		lines = append(lines, m.body(bodyH)...)
 	}

@@ -22,6 +22,7 @@ import (
 	"rollscope/kube/podlogs"
 	"rollscope/kube/watch"
 	"rollscope/model"
+	"rollscope/model/action"
 	"rollscope/themes"
 	"rollscope/ui"
 )
@@ -60,6 +61,9 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 		if open.rc != "" && (f.plain || !isTerminal(os.Stdout)) {
 			return badInput("rc/%s: --plain follows deployments; open the ReplicationController in the console, or run rollscope rolling-update for progress lines", open.rc)
 		}
+		if open.workload != "" && (f.plain || !isTerminal(os.Stdout)) {
+			return badInput("%s/%s: --plain follows deployments; open it in the console, or run rollscope simulate for its trace", open.workloadKind, open.workload)
+		}
 		if f.speed <= 0 {
 			return badInput("--speed %v must be more than 0 (1 is real time, 10 is ten times faster)", f.speed)
 		}
@@ -89,7 +93,13 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 
 // target is what the console opens first: a deployment, or the rolling
 // update view of a ReplicationController.
-type target struct{ deployment, rc string }
+type target struct {
+	deployment, rc string
+	// workload is a StatefulSet or DaemonSet (sts/NAME, ds/NAME), of kind
+	// workloadKind.
+	workload     string
+	workloadKind action.Object
+}
 
 // targetArg reads the optional deploy/NAME (or NAME) or rc/NAME argument.
 func targetArg(args []string) (target, error) {
@@ -108,8 +118,12 @@ func targetArg(args []string) (target, error) {
 		return target{deployment: name}, nil
 	case "rc", "replicationcontroller", "replicationcontrollers":
 		return target{rc: name}, nil
+	case "sts", "statefulset", "statefulsets", "statefulset.apps", "statefulsets.apps":
+		return target{workload: name, workloadKind: action.OnStatefulSet}, nil
+	case "ds", "daemonset", "daemonsets", "daemonset.apps", "daemonsets.apps":
+		return target{workload: name, workloadKind: action.OnDaemonSet}, nil
 	}
-	return target{}, badInput("%q: rollscope opens deployments (deploy/NAME or NAME) and ReplicationControllers (rc/NAME); node groups are in the Nodes pane", args[0])
+	return target{}, badInput("%q: rollscope opens deployments (deploy/NAME or NAME), ReplicationControllers (rc/NAME), StatefulSets (sts/NAME) and DaemonSets (ds/NAME); node groups are in the Nodes pane", args[0])
 }
 
 // runEmbedded runs the scenario's cluster in real time × speed and the
@@ -126,16 +140,18 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, open 
 	clock.SetSpeed(f.speed)
 	go cl.Runner.RunRealtime(ctx)
 	opts := ui.Options{
-		Cluster:    model.NewRCCluster(),
-		Namespace:  sc.Namespace,
-		Deployment: open.deployment,
-		RC:         open.rc,
-		Context:    "embedded",
-		Theme:      theme,
-		Clock:      clock.Now,
-		Embedded:   sim.NewControls(cl.Runner, f.speed),
-		Keys:       keys,
-		Logs:       cl.Logs,
+		Cluster:      model.NewRCCluster(),
+		Namespace:    sc.Namespace,
+		Deployment:   open.deployment,
+		RC:           open.rc,
+		Workload:     open.workload,
+		WorkloadKind: open.workloadKind,
+		Context:      "embedded",
+		Theme:        theme,
+		Clock:        clock.Now,
+		Embedded:     sim.NewControls(cl.Runner, f.speed),
+		Keys:         keys,
+		Logs:         cl.Logs,
 	}
 	f.acts.apply(&opts, api.Client(), clock.Now, false)
 	return runConsole(ctx, api.Client(), opts, clock, watch.Options{})
@@ -148,14 +164,16 @@ func runLive(ctx context.Context, f *rootFlags, open target, theme themes.Theme,
 		return err
 	}
 	opts := ui.Options{
-		Cluster:    model.NewRCCluster(),
-		Namespace:  conn.Namespace,
-		Deployment: open.deployment,
-		RC:         open.rc,
-		Context:    conn.Context,
-		Theme:      theme,
-		Keys:       keys,
-		Logs:       podlogs.Source{Client: conn.Client},
+		Cluster:      model.NewRCCluster(),
+		Namespace:    conn.Namespace,
+		Deployment:   open.deployment,
+		RC:           open.rc,
+		Workload:     open.workload,
+		WorkloadKind: open.workloadKind,
+		Context:      conn.Context,
+		Theme:        theme,
+		Keys:         keys,
+		Logs:         podlogs.Source{Client: conn.Client},
 	}
 	f.acts.apply(&opts, conn.Client, time.Now, true)
 	if err := f.acts.checkAccess(ctx, &opts, conn); err != nil {

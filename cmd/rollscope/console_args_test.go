@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"rollscope/model/action"
 )
 
 // The console's argument names what opens first, in kubectl's spellings;
@@ -19,7 +21,11 @@ func TestConsoleTargetArgument(t *testing.T) {
 		{arg: "rc/web", want: target{rc: "web"}},
 		{arg: "replicationcontroller/web", want: target{rc: "web"}},
 		{arg: "rc/", refused: `"rc/" names no object: write rc/NAME`},
-		{arg: "statefulset/db", refused: "rollscope opens deployments (deploy/NAME or NAME) and ReplicationControllers (rc/NAME)"},
+		{arg: "statefulset/db", want: target{workload: "db", workloadKind: action.OnStatefulSet}},
+		{arg: "sts/db", want: target{workload: "db", workloadKind: action.OnStatefulSet}},
+		{arg: "ds/node-agent", want: target{workload: "node-agent", workloadKind: action.OnDaemonSet}},
+		{arg: "daemonsets.apps/node-agent", want: target{workload: "node-agent", workloadKind: action.OnDaemonSet}},
+		{arg: "cronjob/db", refused: "rollscope opens deployments (deploy/NAME or NAME), ReplicationControllers (rc/NAME), StatefulSets (sts/NAME) and DaemonSets (ds/NAME)"},
 	}
 	for _, tc := range cases {
 		got, err := targetArg([]string{tc.arg})

@@ -40,11 +40,13 @@ const (
 	ReplicationControllers Kind = "replicationcontrollers"
 	PodDisruptionBudgets   Kind = "poddisruptionbudgets"
 	DaemonSets             Kind = "daemonsets"
+	StatefulSets           Kind = "statefulsets"
+	ControllerRevisions    Kind = "controllerrevisions"
 	Events                 Kind = "events"
 )
 
 // AllKinds lists every kind a runner must be able to feed.
-var AllKinds = []Kind{Pods, Nodes, Deployments, ReplicaSets, ReplicationControllers, PodDisruptionBudgets, DaemonSets, Events}
+var AllKinds = []Kind{Pods, Nodes, Deployments, ReplicaSets, ReplicationControllers, PodDisruptionBudgets, DaemonSets, StatefulSets, ControllerRevisions, Events}
 
 // Index names every runner registers on its pod and replica set indexers.
 const (
@@ -64,6 +66,11 @@ type Listers struct {
 	ReplicationControllers corelisters.ReplicationControllerLister
 	PodDisruptionBudgets   policylisters.PodDisruptionBudgetLister
 	DaemonSets             appslisters.DaemonSetLister
+	// StatefulSets and ControllerRevisions are fed by the embedded runner
+	// only: on a live cluster kube-controller-manager runs their
+	// controllers, and the live runner leaves them nil.
+	StatefulSets        appslisters.StatefulSetLister
+	ControllerRevisions appslisters.ControllerRevisionLister
 
 	// PodIndex and ReplicaSetIndex carry IndexByController (and, for pods,
 	// IndexByNode), so that a controller can find what it owns without
@@ -71,6 +78,8 @@ type Listers struct {
 	PodIndex        cache.Indexer
 	ReplicaSetIndex cache.Indexer
 	RCIndex         cache.Indexer
+	// RevisionIndex carries IndexByController for ControllerRevisions.
+	RevisionIndex cache.Indexer
 }
 
 // Recorder records Kubernetes events about an object, as client-go's

@@ -39,7 +39,7 @@ func Indexers(kind Kind) cache.Indexers {
 	case Pods:
 		ix[IndexByController] = ControllerUIDIndexFunc
 		ix[IndexByNode] = NodeNameIndexFunc
-	case ReplicaSets, ReplicationControllers:
+	case ReplicaSets, ReplicationControllers, ControllerRevisions:
 		ix[IndexByController] = ControllerUIDIndexFunc
 	}
 	return ix

@@ -51,3 +51,11 @@ func BenchmarkRollout1kReplicas50Nodes(b *testing.B) {
 func BenchmarkRollout10kReplicas500Nodes(b *testing.B) {
 	benchRollout(b, "../../testdata/scenarios/rollout-10k.yaml")
 }
+
+func BenchmarkDaemonSetRoll1kNodes(b *testing.B) {
+	benchRollout(b, "../../testdata/scenarios/daemonset-1k-nodes.yaml")
+}
+
+func BenchmarkStatefulSetRoll500Replicas(b *testing.B) {
+	benchRollout(b, "../../testdata/scenarios/statefulset-500.yaml")
+}

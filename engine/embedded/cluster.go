@@ -17,6 +17,7 @@ import (
 
 	"rollscope/engine/canary"
 	"rollscope/engine/control"
+	"rollscope/engine/daemonset"
 	"rollscope/engine/deployment"
 	"rollscope/engine/disruption"
 	"rollscope/engine/drain"
@@ -30,6 +31,7 @@ import (
 	"rollscope/engine/scenario"
 	"rollscope/engine/scheduler"
 	"rollscope/engine/sim"
+	"rollscope/engine/statefulset"
 )
 
 // Backend is the in-memory API the cluster runs on (kube/memapi in rollscope).
@@ -107,6 +109,8 @@ func Start(ctx context.Context, b Backend, clock *sim.Clock, sc *scenario.Scenar
 	r.Add(deployment.New(r.Env("deployment-controller")))
 	r.Add(replicaset.NewReplicaSet(r.Env("replicaset-controller")))
 	r.Add(replicaset.NewReplicationController(r.Env("replicationcontroller-controller")))
+	r.Add(statefulset.New(r.Env(statefulset.Name)))
+	r.Add(daemonset.New(r.Env(daemonset.Name)))
 	r.Add(disruption.New(r.Env("disruption-controller")))
 	r.Add(scheduler.New(r.Env("default-scheduler")))
 	r.Add(kubelet.New(r.Env("kubelet"), sc.Images, kubelet.Options{Logs: c.Logs}))

@@ -111,6 +111,9 @@ func (s *Simulation) Start(ctx context.Context, client kubernetes.Interface) (*R
 }
 
 func (r *Run) setUp(ctx context.Context) error {
+	if err := refuseStatefulSets(r.sim.Scenario); err != nil {
+		return err
+	}
 	for _, g := range r.groups {
 		// The group's name is the value of its nodes' group label.
 		if errs := validation.IsValidLabelValue(g.Name); len(errs) > 0 {

@@ -44,6 +44,9 @@ const (
 // keys, the forecast's rehearsal and scenario scripts all reach the engine
 // through it.
 func (c *Cluster) dispatch(r action.Request) op {
+	if o, ok := c.dispatchWorkload(r); ok {
+		return o
+	}
 	cl, t, now := c.cfg.Client, actions.Target{Namespace: r.Namespace, Name: r.Name}, c.cfg.Now
 	switch r.Action {
 	case action.SetImage:

@@ -49,6 +49,8 @@ func Create(ctx context.Context, c kubernetes.Interface, obj runtime.Object) err
 		_, err = c.AppsV1().ReplicaSets(x.Namespace).Create(ctx, x.DeepCopy(), o)
 	case *appsv1.DaemonSet:
 		_, err = c.AppsV1().DaemonSets(x.Namespace).Create(ctx, x.DeepCopy(), o)
+	case *appsv1.StatefulSet:
+		_, err = c.AppsV1().StatefulSets(x.Namespace).Create(ctx, x.DeepCopy(), o)
 	case *corev1.ReplicationController:
 		_, err = c.CoreV1().ReplicationControllers(x.Namespace).Create(ctx, x.DeepCopy(), o)
 	case *policyv1.PodDisruptionBudget:

@@ -36,6 +36,9 @@ func Finished(l control.Listers, groups []nodegroup.Group) bool {
 			return false
 		}
 	}
+	if !workloadsSettled(l) {
+		return false
+	}
 	pods, _ := l.Pods.List(everything)
 	for _, p := range pods {
 		if p.DeletionTimestamp != nil {

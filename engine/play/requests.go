@@ -24,6 +24,9 @@ func (p Player) requests(a scenario.Action) ([]action.Request, error) {
 	if a.Target.Kind == scenario.TargetReplicationController {
 		return rcRequests(a, p.Namespace)
 	}
+	if rs, ok, err := workloadRequests(a, p.Namespace); ok {
+		return rs, err
+	}
 	r := action.Request{Namespace: p.Namespace, Name: a.Target.Name}
 	switch a.Kind {
 	case scenario.ActionSetImage:

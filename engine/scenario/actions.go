@@ -15,7 +15,7 @@ import (
 	"rollscope/model"
 )
 
-var actionKinds = []string{ActionSetImage, ActionSetEnv, ActionPause, ActionResume, ActionUndo, ActionAbort, ActionScale, ActionRestart, ActionDrain, ActionRollNodes, ActionNextNode, ActionCanary, ActionPromote}
+var actionKinds = []string{ActionSetImage, ActionSetEnv, ActionPause, ActionResume, ActionUndo, ActionAbort, ActionScale, ActionRestart, ActionDrain, ActionRollNodes, ActionNextNode, ActionCanary, ActionPromote, ActionPartition}
 
 // deploymentOnly are the actions that ReplicationControllers have no notion of.
 var deploymentOnly = []string{ActionPause, ActionResume, ActionUndo, ActionRestart, ActionCanary, ActionPromote}
@@ -96,6 +96,8 @@ func (r *actionReader) action(n *yaml.Node, where string) (Action, error) {
 		err = r.canary(&a, body, where)
 	case ActionPromote:
 		err = r.promote(&a, body, where)
+	case ActionPartition:
+		err = r.partition(&a, body, where)
 	}
 	return a, err
 }
@@ -122,8 +124,13 @@ func (r *actionReader) target(n *yaml.Node, where, action string) (Target, error
 		t, apiKind = Target{Kind: TargetDeployment, Name: name}, "Deployment"
 	case "replicationcontroller", "replicationcontrollers", "rc":
 		t, apiKind = Target{Kind: TargetReplicationController, Name: name}, "ReplicationController"
+	case "statefulset", "statefulsets", "sts", "daemonset", "daemonsets", "ds":
+		return r.workloadTarget(n, where, action, text, kind, name)
 	default:
-		return Target{}, r.errorf(n, "%s target %q: actions apply to deployments and replication controllers (write deployment/NAME or rc/NAME)", where, text)
+		return Target{}, r.errorf(n, "%s target %q: actions apply to deployments, replication controllers, statefulsets and daemonsets (write deployment/NAME, rc/NAME, statefulset/NAME or daemonset/NAME)", where, text)
+	}
+	if action == ActionPartition {
+		return Target{}, r.errorf(n, "%s target %q: partition applies to statefulsets only (write statefulset/NAME)", where, text)
 	}
 	if t.Kind == TargetReplicationController && contains(deploymentOnly, action) {
 		return Target{}, r.errorf(n, "%s target %q: %s applies to deployments only (ReplicationControllers have no rollout history or pause)", where, text, action)
@@ -142,8 +149,16 @@ func (r *actionReader) template(t Target) *corev1.PodTemplateSpec {
 		obj, _ = r.objs.find("Deployment", r.sc.Namespace, t.Name)
 	case TargetReplicationController:
 		obj, _ = r.objs.find("ReplicationController", r.sc.Namespace, t.Name)
+	case TargetStatefulSet:
+		obj, _ = r.objs.find("StatefulSet", r.sc.Namespace, t.Name)
+	case TargetDaemonSet:
+		obj, _ = r.objs.find("DaemonSet", r.sc.Namespace, t.Name)
 	}
 	switch o := obj.(type) {
+	case *appsv1.StatefulSet:
+		return &o.Spec.Template
+	case *appsv1.DaemonSet:
+		return &o.Spec.Template
 	case *appsv1.Deployment:
 		return &o.Spec.Template
 	case *corev1.ReplicationController:

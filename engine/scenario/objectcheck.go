@@ -58,7 +58,10 @@ func checkObject(obj runtime.Object) *problem {
 			checkMeta(&o.ObjectMeta, "DaemonSet", validation.IsDNS1123Subdomain),
 			checkSelector(o.Spec.Selector, o.Spec.Template.Labels, what),
 			checkPodSpec(&o.Spec.Template.Spec, "spec.template.spec", what),
+			checkDaemonSetStrategy(o),
 		)
+	case *appsv1.StatefulSet:
+		return checkStatefulSet(o)
 	case *corev1.ReplicationController:
 		return checkReplicationController(o)
 	case *corev1.Pod:

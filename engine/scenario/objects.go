@@ -27,6 +27,7 @@ var manifestKinds = []manifestKind{
 	{"ReplicationController", "v1", true},
 	{"PodDisruptionBudget", "policy/v1", true},
 	{"DaemonSet", "apps/v1", true},
+	{"StatefulSet", "apps/v1", true},
 	{"Namespace", "v1", false},
 	{"ConfigMap", "v1", true},
 	{"Service", "v1", true},

@@ -22,7 +22,7 @@ import (
 
 func TestBuiltinsAreListedSortedAndParse(t *testing.T) {
 	names := scenario.Builtins()
-	want := []string{"canary", "crashloop", "frontend", "legacy-rc", "node-upgrade"}
+	want := []string{"canary", "crashloop", "daemons", "frontend", "legacy-rc", "node-upgrade", "stateful"}
 	if !reflect.DeepEqual(names, want) {
 		t.Fatalf("Builtins() = %v, want %v", names, want)
 	}
@@ -248,7 +248,7 @@ func TestLoadReadsFilesAndExplainsMisses(t *testing.T) {
 		t.Errorf("errors in a file must name the path: %v", err)
 	}
 	_, err := scenario.Load("no-such-scenario")
-	if err == nil || !strings.Contains(err.Error(), "not a built-in (canary, crashloop, frontend, legacy-rc, node-upgrade)") || !errors.Is(err, fs.ErrNotExist) {
+	if err == nil || !strings.Contains(err.Error(), "not a built-in (canary, crashloop, daemons, frontend, legacy-rc, node-upgrade, stateful)") || !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a miss should list the built-ins and wrap the file error: %v", err)
 	}
 }

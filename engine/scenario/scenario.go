@@ -90,6 +90,9 @@ type Action struct {
 	ToRevision int64
 	// Replicas is the new size (scale).
 	Replicas int32
+	// Partition is the ordinal a StatefulSet's rolling update is held at
+	// (partition).
+	Partition int32
 	// Node is the node to drain, "<group>-<index>" (drain).
 	Node string
 	// Group is the node group to roll (rollNodes), or whose stepped roll

@@ -94,9 +94,12 @@ func New(client kubernetes.Interface, src Source, clock *Clock, seed int64) *Run
 		ReplicationControllers: corelisters.NewReplicationControllerLister(r.indexers[control.ReplicationControllers]),
 		PodDisruptionBudgets:   policylisters.NewPodDisruptionBudgetLister(r.indexers[control.PodDisruptionBudgets]),
 		DaemonSets:             appslisters.NewDaemonSetLister(r.indexers[control.DaemonSets]),
+		StatefulSets:           appslisters.NewStatefulSetLister(r.indexers[control.StatefulSets]),
+		ControllerRevisions:    appslisters.NewControllerRevisionLister(r.indexers[control.ControllerRevisions]),
 		PodIndex:               r.indexers[control.Pods],
 		ReplicaSetIndex:        r.indexers[control.ReplicaSets],
 		RCIndex:                r.indexers[control.ReplicationControllers],
+		RevisionIndex:          r.indexers[control.ControllerRevisions],
 	}
 	r.cancel = src.Subscribe(r.receive)
 	return r
@@ -248,6 +251,10 @@ func KindOf(obj runtime.Object) (control.Kind, bool) {
 		return control.PodDisruptionBudgets, true
 	case *appsv1.DaemonSet:
 		return control.DaemonSets, true
+	case *appsv1.StatefulSet:
+		return control.StatefulSets, true
+	case *appsv1.ControllerRevision:
+		return control.ControllerRevisions, true
 	case *corev1.Event:
 		return control.Events, true
 	}

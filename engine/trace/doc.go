@@ -1,6 +1,7 @@
 // Package trace writes what `rollscope simulate` prints: one line per change
-// of a Deployment, ReplicaSet, ReplicationController or node, per Kubernetes
-// event about them, per scenario action, and one at the end of the run.
+// of a Deployment, ReplicaSet, ReplicationController, StatefulSet, DaemonSet or
+// node, per Kubernetes event about them, per scenario action, and one at the
+// end of the run.
 //
 // The trace is the contract between a scenario and its outcome: the same
 // scenario and seed must give byte-identical output, so lines are encoded by

@@ -153,7 +153,7 @@ type eventLine struct {
 // projectEvent returns false for events about objects the trace does not follow.
 func projectEvent(e *corev1.Event) (eventLine, bool) {
 	switch e.InvolvedObject.Kind {
-	case "Deployment", "ReplicaSet", "ReplicationController", "Node", "PodDisruptionBudget":
+	case "Deployment", "ReplicaSet", "ReplicationController", "Node", "PodDisruptionBudget", "StatefulSet", "DaemonSet":
 	default:
 		return eventLine{}, false
 	}

@@ -49,6 +49,8 @@ type Writer struct {
 	deployments followed[*appsv1.Deployment, deploymentLine]
 	replicaSets followed[*appsv1.ReplicaSet, replicaSetLine]
 	rcs         followed[*corev1.ReplicationController, replicaSetLine]
+	sets        followed[*appsv1.StatefulSet, statefulSetLine]
+	daemons     followed[*appsv1.DaemonSet, daemonSetLine]
 	nodes       map[string]nodeLine
 	events      map[objectKey]eventLine
 	podNode     map[objectKey]string // active pod → the node it is bound to
@@ -75,6 +77,8 @@ func New(w io.Writer, f Format, start time.Time, groups []nodegroup.Group) *Writ
 		rcs: follow(kindReplicationController, projectReplicationController, func(w *Writer, t time.Duration, key objectKey, l replicaSetLine) {
 			w.writeReplicaSet(t, kindReplicationController, key, l)
 		}),
+		sets:     follow(kindStatefulSet, projectStatefulSet, (*Writer).writeStatefulSet),
+		daemons:  follow(kindDaemonSet, projectDaemonSet, (*Writer).writeDaemonSet),
 		nodes:    map[string]nodeLine{},
 		events:   map[objectKey]eventLine{},
 		podNode:  map[objectKey]string{},
@@ -108,6 +112,14 @@ func (w *Writer) Observe(now time.Time, ev watch.Event) {
 	case *corev1.ReplicationController:
 		if o != nil {
 			w.rcs.observe(w, t, objectKey{o.Namespace, o.Name}, o, deleted)
+		}
+	case *appsv1.StatefulSet:
+		if o != nil {
+			w.sets.observe(w, t, objectKey{o.Namespace, o.Name}, o, deleted)
+		}
+	case *appsv1.DaemonSet:
+		if o != nil {
+			w.daemons.observe(w, t, objectKey{o.Namespace, o.Name}, o, deleted)
 		}
 	case *appsv1.Deployment:
 		if o != nil {

@@ -39,7 +39,8 @@ var everything = []string{
 	"get deployments", "patch deployments", "patch deployments/scale", "update deployments", "list replicasets",
 	"get nodes", "list nodes", "update nodes", "create pods/eviction",
 	"get replicationcontrollers", "update replicationcontrollers", "create replicationcontrollers", "delete replicationcontrollers",
-	"list pods", "update pods", "get pods/log",
+	"list pods", "update pods", "get pods/log", "list events",
+	"get statefulsets", "patch statefulsets", "get daemonsets", "patch daemonsets", "list controllerrevisions",
 }
 
 func without(perms ...string) []string {
@@ -63,15 +64,20 @@ func TestDeniedNamesEachActionTheUserMayNotTake(t *testing.T) {
 		denied  []action.Name
 	}{
 		{"everything", everything, nil},
-		{"read only", []string{"get deployments", "list replicasets", "get nodes", "list nodes", "get replicationcontrollers", "list pods", "get pods/log"}, writes()},
+		{"read only", []string{"get deployments", "list replicasets", "get nodes", "list nodes", "get replicationcontrollers", "list pods", "get pods/log", "list events",
+			"get statefulsets", "get daemonsets", "list controllerrevisions"}, writes()},
 		// A viewer who may not read logs finds l off, with the reason.
 		{"no pod logs", without("get pods/log"), []action.Name{action.Logs}},
 		{"no scale subresource", without("patch deployments/scale"), []action.Name{action.Scale}},
-		{"cannot list replica sets", without("list replicasets"), []action.Name{action.Undo, action.Abort}},
+		{"cannot list replica sets", without("list replicasets"), []action.Name{action.Undo, action.Abort, action.Canary, action.Promote, action.PromoteAll}},
 		{"cannot evict", without("create pods/eviction"), []action.Name{action.Drain, action.RollGroup}},
 		// The rolling-update controller relabels pods as the same user.
 		{"cannot relabel pods", without("update pods"), []action.Name{action.RCUpdate, action.RCAbort}},
 		{"cannot create controllers", without("create replicationcontrollers"), []action.Name{action.RCUpdate}},
+		// Each kind's own permissions: a StatefulSet's actions need
+		// statefulsets, an undo also its ControllerRevisions.
+		{"cannot patch statefulsets", without("patch statefulsets"), action.Of(action.OnStatefulSet)},
+		{"cannot list revisions", without("list controllerrevisions"), []action.Name{action.StatefulSetUndo, action.DaemonSetUndo}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

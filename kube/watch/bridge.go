@@ -111,6 +111,7 @@ func New(client kubernetes.Interface, scope Scope, clk clock.PassiveClock, send 
 			return c.CoreV1().ReplicationControllers(ns)
 		})
 	})
+	b.addWorkloads(namespaced, ns)
 	b.add("ReplicaSet", func(s *source) cache.SharedIndexInformer {
 		return observedInformer(namespaced, s, &appsv1.ReplicaSet{}, func(c kubernetes.Interface) calls[*appsv1.ReplicaSetList] { return c.AppsV1().ReplicaSets(ns) })
 	})

@@ -14,7 +14,8 @@ const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
 // before an object is cached, so that memory stays flat on big clusters.
 // It owns the object it is given (client-go decodes a fresh one per event).
 //
-// Deployment, ReplicaSet and ReplicationController templates are kept whole:
+// Deployment, ReplicaSet, ReplicationController, StatefulSet and DaemonSet
+// templates (and ControllerRevisions, whose data is a template) are kept whole:
 // the console diffs them between revisions, and an env change is a change a
 // rollout is made of.
 func trim(obj any) (any, error) {
@@ -29,8 +30,10 @@ func trim(obj any) (any, error) {
 		o.Status.Images = nil
 		o.Status.VolumesInUse = nil
 		o.Status.VolumesAttached = nil
-	case *appsv1.Deployment, *appsv1.ReplicaSet, *corev1.ReplicationController:
-		// Templates are kept; see above.
+	case *appsv1.Deployment, *appsv1.ReplicaSet, *corev1.ReplicationController,
+		*appsv1.StatefulSet, *appsv1.DaemonSet, *appsv1.ControllerRevision:
+		// Templates are kept, and a ControllerRevision's data is its
+		// template; see above.
 	}
 	return obj, nil
 }

@@ -46,6 +46,9 @@ type Request struct {
 	RCUpdate model.RCUpdateRequest
 	// Canary is a canary's steps, or the step a promote was pressed on.
 	Canary CanarySettings
+	// Partition is the ordinal sts-partition holds a StatefulSet's
+	// rolling update at.
+	Partition int32
 }
 
 // Spec is the request's action's spec.
@@ -57,6 +60,9 @@ func (r Request) Spec() Spec {
 // Object is how kubectl names what the request changes: deployment/web,
 // node/a,b, nodegroup/nodes, replicationcontroller/foo.
 func (r Request) Object() string {
+	if o, ok := workloadObject(r); ok {
+		return o
+	}
 	switch r.Spec().On {
 	case OnNode:
 		return "node/" + strings.Join(r.Nodes, ",")
@@ -90,6 +96,9 @@ func ChangeCause(deployment, container, image string) string {
 // confirmation so the operator knows exactly what will be sent; "" for
 // actions kubectl has no command for.
 func (r Request) Kubectl() string {
+	if k, ok := workloadKubectl(r); ok {
+		return k
+	}
 	d := "deployment/" + r.Name
 	ns := ""
 	if r.Namespace != "" {
@@ -133,6 +142,9 @@ func (r Request) Kubectl() string {
 // Summary names the request in a few words, for the toast and the
 // timeline.
 func (r Request) Summary() string {
+	if s, ok := workloadSummary(r); ok {
+		return s
+	}
 	nodes := strings.Join(r.Nodes, ", ")
 	switch r.Action {
 	case SetImage:

@@ -21,6 +21,10 @@ import (
 // File is where the cases live, relative to the module root.
 const File = "testdata/upstream-cases.json"
 
+// MoreFiles is the pattern of the files that hold the cases of further
+// kinds, read after File.
+const MoreFiles = "testdata/upstream-cases-*.json"
+
 // Case is one upstream test case: what the upstream function was given and
 // what upstream expects of it.
 type Case struct {
@@ -96,18 +100,27 @@ var parsed = sync.OnceValues(func() ([]Case, error) {
 	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(root, File)
-	b, err := os.ReadFile(path)
+	// Cases of further kinds live beside the first file, one file a kind
+	// (upstream-cases-workloads.json: StatefulSets and DaemonSets).
+	more, err := filepath.Glob(filepath.Join(root, MoreFiles))
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, err
 	}
-	var file struct {
-		Cases []Case `json:"cases"`
+	var cases []Case
+	for _, path := range append([]string{filepath.Join(root, File)}, more...) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", path, err)
+		}
+		var file struct {
+			Cases []Case `json:"cases"`
+		}
+		if err := json.Unmarshal(b, &file); err != nil {
+			return nil, fmt.Errorf("parse %s: %w", path, err)
+		}
+		cases = append(cases, file.Cases...)
 	}
-	if err := json.Unmarshal(b, &file); err != nil {
-		return nil, fmt.Errorf("parse %s: %w", path, err)
-	}
-	return file.Cases, nil
+	return cases, nil
 })
 
 // moduleRoot walks up from the working directory to the directory that holds

@@ -13,17 +13,28 @@ func TestLoadReadsEveryCaseTheFileCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(filepath.Join(root, File))
+	more, err := filepath.Glob(filepath.Join(root, MoreFiles))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var header struct{ Count int }
-	if err := json.Unmarshal(b, &header); err != nil {
-		t.Fatal(err)
+	total := 0
+	for _, path := range append([]string{filepath.Join(root, File)}, more...) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var header struct{ Count int }
+		if err := json.Unmarshal(b, &header); err != nil {
+			t.Fatal(err)
+		}
+		if header.Count == 0 {
+			t.Errorf("%s says it holds no cases", path)
+		}
+		total += header.Count
 	}
 	cases := Load(t)
-	if len(cases) != header.Count || header.Count == 0 {
-		t.Fatalf("loaded %d cases, the file says it holds %d", len(cases), header.Count)
+	if len(cases) != total || len(more) == 0 {
+		t.Fatalf("loaded %d cases from %d files, the files say they hold %d", len(cases), 1+len(more), total)
 	}
 	ids := map[string]bool{}
 	for _, c := range cases {

@@ -88,8 +88,12 @@ func TestEveryActionKeyIsListedAndDisabledWithoutACluster(t *testing.T) {
 		}
 	}
 	// No two actions share a key, except the Nodes pane's roll keys and
-	// the RC view's, which mean something else there than elsewhere.
+	// the RC, StatefulSet and DaemonSet views', which mean something else
+	// there than elsewhere.
 	paneOnly := map[string]bool{"pause-roll": true, "stop-roll": true, "rc-update": true, "rc-abort": true}
+	for _, n := range action.Of(action.OnStatefulSet, action.OnDaemonSet) {
+		paneOnly[string(n)] = true
+	}
 	seen := map[string]string{}
 	for _, a := range km.names() {
 		if paneOnly[a.Name] {

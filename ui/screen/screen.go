@@ -130,6 +130,10 @@ func (s *Screen) ReplicaSet() (model.ReplicaSetRow, bool) {
 type Target struct {
 	Namespace, Deployment string
 	RC                    string
+	// Workload is a StatefulSet or DaemonSet to show, of kind
+	// WorkloadKind (action.OnStatefulSet or action.OnDaemonSet).
+	Workload     string
+	WorkloadKind action.Object
 }
 
 // Go asks the root to show t once the overlay's Update is done (the

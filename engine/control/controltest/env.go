@@ -23,6 +23,8 @@ var apiKinds = map[control.Kind]schema.GroupVersionKind{
 	control.ReplicationControllers: corev1.SchemeGroupVersion.WithKind("ReplicationController"),
 	control.PodDisruptionBudgets:   policyv1.SchemeGroupVersion.WithKind("PodDisruptionBudget"),
 	control.DaemonSets:             appsv1.SchemeGroupVersion.WithKind("DaemonSet"),
+	control.StatefulSets:           appsv1.SchemeGroupVersion.WithKind("StatefulSet"),
+	control.ControllerRevisions:    appsv1.SchemeGroupVersion.WithKind("ControllerRevision"),
 	control.Events:                 corev1.SchemeGroupVersion.WithKind("Event"),
 }
 
@@ -40,9 +42,12 @@ func newEnv(h *Harness) *control.Env {
 			ReplicationControllers: corelisters.NewReplicationControllerLister(ix[control.ReplicationControllers]),
 			PodDisruptionBudgets:   policylisters.NewPodDisruptionBudgetLister(ix[control.PodDisruptionBudgets]),
 			DaemonSets:             appslisters.NewDaemonSetLister(ix[control.DaemonSets]),
+			StatefulSets:           appslisters.NewStatefulSetLister(ix[control.StatefulSets]),
+			ControllerRevisions:    appslisters.NewControllerRevisionLister(ix[control.ControllerRevisions]),
 			PodIndex:               ix[control.Pods],
 			ReplicaSetIndex:        ix[control.ReplicaSets],
 			RCIndex:                ix[control.ReplicationControllers],
+			RevisionIndex:          ix[control.ControllerRevisions],
 		},
 		Clock:  h.Clock,
 		Events: h.Events,

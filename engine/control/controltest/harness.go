@@ -58,7 +58,7 @@ type Harness struct {
 
 // New returns a harness whose API and caches both hold objects, as if the
 // informers had synced before the controller started. Objects of a kind no
-// controller watches (a StatefulSet, say) go to the API only.
+// controller watches (a ConfigMap, say) go to the API only.
 func New(t testing.TB, objects ...runtime.Object) *Harness {
 	t.Helper()
 	clock := clocktesting.NewFakePassiveClock(Start)

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -58,7 +57,7 @@ func pod(name string, phase corev1.PodPhase) *corev1.Pod {
 }
 
 func TestNewSeedsTheAPIAndTheCachesWithoutRecordingActions(t *testing.T) {
-	sts := &appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: "db", Namespace: "default"}}
+	sts := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "db", Namespace: "default"}}
 	node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1"}}
 	h := New(t, pod("b", corev1.PodRunning), node, sts, pod("a", corev1.PodPending))
 	if a := h.Client.Actions(); len(a) != 0 {
@@ -75,8 +74,8 @@ func TestNewSeedsTheAPIAndTheCachesWithoutRecordingActions(t *testing.T) {
 	if _, err := h.Env.Listers.Nodes.Get("n1"); err != nil {
 		t.Errorf("node lister: %v", err)
 	}
-	if _, err := h.Client.AppsV1().StatefulSets("default").Get(context.Background(), "db", metav1.GetOptions{}); err != nil {
-		t.Errorf("a StatefulSet goes to the API: %v", err)
+	if _, err := h.Client.CoreV1().ConfigMaps("default").Get(context.Background(), "db", metav1.GetOptions{}); err != nil {
+		t.Errorf("a ConfigMap goes to the API: %v", err)
 	}
 	for _, kind := range control.AllKinds {
 		want := map[control.Kind]int{control.Pods: 2, control.Nodes: 1}[kind]

@@ -17,13 +17,22 @@ const KeepEnv = "ROLLSCOPE_E2E_KEEP"
 // prints the components' logs and keeps the directory holding them.
 func StartForTest(t testing.TB) *ControlPlane {
 	t.Helper()
+	return StartForTestWith(t, Config{})
+}
+
+// StartForTestWith is StartForTest with cfg (its Binaries are filled in):
+// the StatefulSet and DaemonSet fidelity tests start the controller
+// manager with those two controllers too.
+func StartForTestWith(t testing.TB, cfg Config) *ControlPlane {
+	t.Helper()
 	ctx := t.Context()
 	bins, err := cpbuild.Ensure(ctx, func(line string) { t.Log(line) })
 	if err != nil {
 		t.Fatalf("building the control plane: %v", err)
 	}
 	started := time.Now()
-	cp, err := Start(ctx, Config{Binaries: bins})
+	cfg.Binaries = bins
+	cp, err := Start(ctx, cfg)
 	if err != nil {
 		t.Fatalf("starting the control plane: %v", err)
 	}

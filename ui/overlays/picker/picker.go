@@ -1,6 +1,7 @@
 // Package picker is the overlay that chooses what the console shows: `:`
 // takes a name (`:frontend`, `:deploy frontend`, `:deploy/frontend`, or
-// `:rc NAME` for a ReplicationController's rolling update view), `/`
+// `:rc NAME` for a ReplicationController's rolling update view, `:sts NAME`
+// and `:ds NAME` for a StatefulSet's or DaemonSet's view), `/`
 // filters the deployments as you type. Either way the matching deployments
 // are listed and ↑/↓ pick one.
 package picker
@@ -146,6 +147,9 @@ func (p *Picker) Update(msg tea.Msg) (screen.Overlay, tea.Cmd) {
 // matches.
 func (p *Picker) choose() {
 	s := p.s
+	if p.chooseWorkload() {
+		return
+	}
 	if name, ok := p.rcName(); ok {
 		if name == "" {
 			s.Toast = "give the ReplicationController's name: :rc NAME"

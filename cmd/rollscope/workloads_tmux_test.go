@@ -1,0 +1,82 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// The StatefulSet view through the real binary: opened from the picker
+// (:sts db) on the stateful scenario's partitioned canary, the ordinal strip
+// with the partition marked, and an undo to the revision chosen in the
+// history, confirmed with y.
+func TestConsoleUndoesAStatefulSetToAChosenRevision(t *testing.T) {
+	c := startConsole(t, 140, 42, "--scenario", "stateful", "--speed", "20")
+	c.waitFor("no deployment selected")
+	c.keys(":", "s", "t", "s", " ", "d", "b", "Enter")
+	c.waitFor("statefulset/db  replicas 5")
+	// At 61s of virtual time the new image goes to the ordinals from the
+	// partition (3) up: the strip marks them, and the history lists both
+	// revisions with the cursor on the older one.
+	s := c.waitFor("partitioned roll out complete: 2 new pods have been updated")
+	for _, want := range []string{"partition 3", "┃", "o o o  u u", "▸ 1    db=registry.example.com/shop/db:15.4", "db:15.5  (current)"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the StatefulSet view lacks %q:\n%s", want, s)
+		}
+	}
+	c.keys("u")
+	s = c.waitFor("undo to revision 1 of statefulset/db")
+	if !strings.Contains(s, "kubectl -n default rollout undo statefulset/db --to-revision=1") {
+		t.Errorf("the confirmation does not show kubectl's command:\n%s", s)
+	}
+	c.keys("y")
+	c.waitFor("undo to revision 1: ok")
+	// kubectl's rollback brings revision 1's template back as revision 3,
+	// and the pods from the partition up are replaced with it.
+	s = c.waitFor("db:15.4  (current)")
+	if !strings.Contains(s, "3    db=registry.example.com/shop/db:15.4") {
+		t.Errorf("the undone template is not revision 3:\n%s", s)
+	}
+	c.keys("Escape")
+	c.waitFor("ReplicaSets")
+	c.keys("q")
+	c.waitFor("rollscope exited 0")
+}
+
+// The DaemonSet view through the real binary: opened as ds/NAME, the nodes
+// with their daemon pods, and a restart confirmed with y that rolls them
+// within maxSurge.
+func TestConsoleRestartsADaemonSet(t *testing.T) {
+	c := startConsole(t, 140, 42, "--scenario", "daemons", "--speed", "2", "ds/node-agent")
+	s := c.waitFor("daemonset/node-agent  desired 5  updated 5  available 5")
+	for _, want := range []string{`daemon set "node-agent" successfully rolled out`, "maxSurge 1", "nodes-0", "updated", "▸ 1    agent=registry.example.com/infra/node-agent:2.1  (current)"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the DaemonSet view lacks %q:\n%s", want, s)
+		}
+	}
+	c.keys("R")
+	s = c.waitFor("restart of daemonset/node-agent")
+	if !strings.Contains(s, "kubectl -n default rollout restart daemonset/node-agent") {
+		t.Errorf("the confirmation does not show kubectl's command:\n%s", s)
+	}
+	c.keys("y")
+	c.waitFor("restart: ok")
+	// The restart is a new revision whose template carries restartedAt;
+	// its pods go node by node, one surging at a time.
+	c.waitFor("kubectl.kubernetes.io/restartedAt")
+	c.waitFor("surging")
+	c.keys("q")
+	c.waitFor("rollscope exited 0")
+}
+
+func TestConsoleRefusesWorkloadArgumentsItCannotFollow(t *testing.T) {
+	for _, c := range []struct{ arg, want string }{
+		{"sts/", `"sts/" names no object: write sts/NAME`},
+		{"job/x", "StatefulSets (sts/NAME) and DaemonSets (ds/NAME)"},
+		{"ds/node-agent", "daemonset/node-agent: --plain follows deployments"},
+	} {
+		r := rollscope(t, "--plain", "--scenario", "daemons", c.arg)
+		if r.code == 0 || !strings.Contains(r.stderr, c.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
+			t.Errorf("%s: exit %d, stderr:\n%s\nwant one line with %q", c.arg, r.code, r.stderr, c.want)
+		}
+	}
+}

@@ -1,0 +1,66 @@
+package perform
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"rollscope/engine/workloads"
+	"rollscope/model/action"
+)
+
+// dispatchWorkload is the dispatch of StatefulSet and DaemonSet requests,
+// through engine/workloads; false for requests on other kinds.
+func (c *Cluster) dispatchWorkload(r action.Request) (op, bool) {
+	cl, now := c.cfg.Client, c.cfg.Now
+	var t workloads.Target
+	switch r.Spec().On {
+	case action.OnStatefulSet:
+		t = workloads.Target{Kind: workloads.StatefulSet, Namespace: r.Namespace, Name: r.Name}
+	case action.OnDaemonSet:
+		t = workloads.Target{Kind: workloads.DaemonSet, Namespace: r.Namespace, Name: r.Name}
+	default:
+		return op{}, false
+	}
+	switch r.Action {
+	case action.StatefulSetSetImage, action.DaemonSetSetImage:
+		return op{check: func() error { return checkImage(r) }, send: func(ctx context.Context) (string, error) {
+			return said(sentOK, workloads.SetImage(ctx, cl, t, r.Container, r.Image))
+		}}, true
+	case action.StatefulSetSetEnv, action.DaemonSetSetEnv:
+		return op{check: func() error { return checkEnv(r) }, send: func(ctx context.Context) (string, error) {
+			name, value, remove, err := r.EnvChange()
+			if err != nil {
+				return "", err
+			}
+			return said(sentOK, workloads.SetEnv(ctx, cl, t, r.Container, name, value, remove))
+		}}, true
+	case action.StatefulSetRestart, action.DaemonSetRestart:
+		return op{send: func(ctx context.Context) (string, error) {
+			return said(sentOK, workloads.Restart(ctx, cl, t, now().UTC().Format(time.RFC3339)))
+		}}, true
+	case action.StatefulSetUndo, action.DaemonSetUndo:
+		return op{check: func() error { return checkRevision(r.Revision) }, send: func(ctx context.Context) (string, error) {
+			return said(sentOK, workloads.Undo(ctx, cl, t, r.Revision))
+		}}, true
+	case action.StatefulSetScale:
+		return op{check: func() error {
+			if r.Replicas < 0 {
+				return fmt.Errorf("replicas are 0 or more, not %d", r.Replicas)
+			}
+			return nil
+		}, send: func(ctx context.Context) (string, error) {
+			return said(sentOK, workloads.Scale(ctx, cl, t, r.Replicas))
+		}}, true
+	case action.StatefulSetPartition:
+		return op{check: func() error {
+			if r.Partition < 0 {
+				return fmt.Errorf("the partition is an ordinal, 0 or more, not %d", r.Partition)
+			}
+			return nil
+		}, send: func(ctx context.Context) (string, error) {
+			return said(sentOK, workloads.SetPartition(ctx, cl, t, r.Partition))
+		}}, true
+	}
+	return op{}, false
+}

@@ -1,0 +1,62 @@
+package scenario
+
+import (
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Targets and the action of StatefulSets and DaemonSets.
+const (
+	TargetStatefulSet = "statefulset"
+	TargetDaemonSet   = "daemonset"
+
+	// ActionPartition holds a StatefulSet's rolling update at an ordinal.
+	ActionPartition = "partition"
+)
+
+// workloadActions are the actions kubectl has for each of the two kinds.
+var workloadActions = map[string][]string{
+	TargetStatefulSet: {ActionSetImage, ActionSetEnv, ActionRestart, ActionUndo, ActionScale, ActionPartition},
+	TargetDaemonSet:   {ActionSetImage, ActionSetEnv, ActionRestart, ActionUndo},
+}
+
+// workloadTarget reads a statefulset/NAME or daemonset/NAME target, checking
+// that the action applies to the kind and that the object is declared.
+func (r *actionReader) workloadTarget(n *yaml.Node, where, action, text, kind, name string) (Target, error) {
+	t, apiKind := Target{Kind: TargetStatefulSet, Name: name}, "StatefulSet"
+	if k := strings.ToLower(kind); k == "daemonset" || k == "daemonsets" || k == "ds" {
+		t, apiKind = Target{Kind: TargetDaemonSet, Name: name}, "DaemonSet"
+	}
+	if !contains(workloadActions[t.Kind], action) {
+		return Target{}, r.errorf(n, "%s target %q: %s does not apply to %ss (they take %s)", where, text, action, t.Kind, strings.Join(workloadActions[t.Kind], ", "))
+	}
+	if _, ok := r.objs.find(apiKind, r.sc.Namespace, name); !ok {
+		return Target{}, r.errorf(n, "%s target %q: no %s %q in namespace %q among the objects (declare it under objects: or fix the name)", where, text, apiKind, name, r.sc.Namespace)
+	}
+	return t, nil
+}
+
+// partition reads {target: statefulset/NAME, partition: N}.
+func (r *actionReader) partition(a *Action, n *yaml.Node, where string) error {
+	f, err := r.mapping(n, where, "target", "partition")
+	if err != nil {
+		return err
+	}
+	if a.Target, err = r.target(f.get("target"), where, a.Kind); err != nil {
+		return err
+	}
+	pn := f.get("partition")
+	if pn == nil {
+		return r.errorf(f.node, "%s has no partition (add partition: N, the lowest ordinal to update)", where)
+	}
+	v, err := r.integer(pn, where+".partition")
+	if err != nil {
+		return err
+	}
+	if v < 0 || v > maxReplicas {
+		return r.errorf(pn, "%s.partition %d is out of range (use 0 to %d)", where, v, maxReplicas)
+	}
+	a.Partition = int32(v)
+	return nil
+}

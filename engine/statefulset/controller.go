@@ -1,0 +1,122 @@
+package statefulset
+
+import (
+	"sync"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
+
+	"rollscope/engine/control"
+	"rollscope/model"
+)
+
+// Name is the controller's component name, as in kube-controller-manager.
+const Name = "statefulset-controller"
+
+var controllerKind = appsv1.SchemeGroupVersion.WithKind("StatefulSet")
+
+// Controller keeps StatefulSets at their replicas and revisions. It
+// implements control.Controller.
+type Controller struct {
+	env *control.Env
+
+	mu    sync.Mutex
+	queue control.Queue
+}
+
+// New returns the StatefulSet controller.
+func New(env *control.Env) *Controller {
+	if env == nil {
+		env = &control.Env{}
+	}
+	return &Controller{env: env}
+}
+
+// Name implements control.Controller.
+func (c *Controller) Name() string { return Name }
+
+// Watches implements control.Controller: a set's own events, and those of
+// the pods and revisions it controls, enqueue it.
+func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEventHandler {
+	c.mu.Lock()
+	c.queue = q
+	c.mu.Unlock()
+	return map[control.Kind]cache.ResourceEventHandler{
+		control.StatefulSets: cache.ResourceEventHandlerFuncs{
+			AddFunc:    func(obj any) { c.enqueueKey(control.Key(obj)) },
+			UpdateFunc: func(_, obj any) { c.enqueueKey(control.Key(obj)) },
+			DeleteFunc: func(obj any) { c.enqueueKey(control.Key(obj)) },
+		},
+		control.Pods: cache.ResourceEventHandlerFuncs{
+			AddFunc:    c.podChanged,
+			UpdateFunc: c.podUpdated,
+			DeleteFunc: c.podChanged,
+		},
+		control.ControllerRevisions: cache.ResourceEventHandlerFuncs{
+			AddFunc:    c.ownedChanged,
+			DeleteFunc: c.ownedChanged,
+		},
+	}
+}
+
+func (c *Controller) q() control.Queue {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.queue
+}
+
+func (c *Controller) enqueueKey(key string) {
+	if q := c.q(); q != nil && key != "" {
+		q.Add(key)
+	}
+}
+
+// owner is the key of the StatefulSet controlling obj, or "".
+func owner(obj any) string {
+	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = t.Obj
+	}
+	m, ok := obj.(metav1.Object)
+	if !ok {
+		return ""
+	}
+	ref := metav1.GetControllerOfNoCopy(m)
+	if ref == nil || ref.Kind != controllerKind.Kind {
+		return ""
+	}
+	return m.GetNamespace() + "/" + ref.Name
+}
+
+func (c *Controller) ownedChanged(obj any) { c.enqueueKey(owner(obj)) }
+
+func (c *Controller) podChanged(obj any) { c.enqueueKey(owner(obj)) }
+
+// podUpdated enqueues the owner when the update can change what it does:
+// phase, readiness, deletion or labels. A pod that just became ready is
+// looked at again after the set's minReadySeconds, when it becomes available
+// with no event to say so.
+func (c *Controller) podUpdated(oldObj, newObj any) {
+	old, ok1 := oldObj.(*corev1.Pod)
+	cur, ok2 := newObj.(*corev1.Pod)
+	if !ok1 || !ok2 || old.ResourceVersion == cur.ResourceVersion {
+		return
+	}
+	if !model.LabelsOrOwnersChanged(old, cur) && old.Status.Phase == cur.Status.Phase &&
+		model.IsPodReady(old) == model.IsPodReady(cur) && (old.DeletionTimestamp == nil) == (cur.DeletionTimestamp == nil) {
+		return
+	}
+	key := owner(cur)
+	c.enqueueKey(key)
+	if key == "" || model.IsPodReady(old) || !model.IsPodReady(cur) {
+		return
+	}
+	set, err := c.env.Listers.StatefulSets.StatefulSets(cur.Namespace).Get(metav1.GetControllerOfNoCopy(cur).Name)
+	if err == nil && set.Spec.MinReadySeconds > 0 {
+		if q := c.q(); q != nil {
+			q.AddAfter(key, time.Duration(set.Spec.MinReadySeconds)*time.Second+time.Second)
+		}
+	}
+}

@@ -1,0 +1,56 @@
+package trace
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+)
+
+func TestStatefulSetAndDaemonSetLines(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	partition, replicas := int32(2), int32(5)
+	set := &appsv1.StatefulSet{
+		ObjectMeta: metav1.ObjectMeta{Name: "db", Namespace: "default"},
+		Spec: appsv1.StatefulSetSpec{Replicas: &replicas, UpdateStrategy: appsv1.StatefulSetUpdateStrategy{
+			Type: appsv1.RollingUpdateStatefulSetStrategyType, RollingUpdate: &appsv1.RollingUpdateStatefulSetStrategy{Partition: &partition}}},
+		Status: appsv1.StatefulSetStatus{Replicas: 5, ReadyReplicas: 4, AvailableReplicas: 4, CurrentReplicas: 3, UpdatedReplicas: 1, CurrentRevision: "db-a", UpdateRevision: "db-b"},
+	}
+	ds := &appsv1.DaemonSet{
+		ObjectMeta: metav1.ObjectMeta{Name: "agent", Namespace: "default"},
+		Status:     appsv1.DaemonSetStatus{DesiredNumberScheduled: 6, CurrentNumberScheduled: 6, NumberReady: 5, NumberAvailable: 5, UpdatedNumberScheduled: 2, NumberUnavailable: 1, NumberMisscheduled: 1},
+	}
+	for _, c := range []struct {
+		format Format
+		want   string
+	}{
+		{JSONL, `{"t":1.5,"type":"statefulset","namespace":"default","name":"db","spec":5,"replicas":5,"ready":4,"available":4,"current":3,"updated":1,"partition":2,"currentRevision":"db-a","updateRevision":"db-b"}
+{"t":1.5,"type":"daemonset","namespace":"default","name":"agent","desired":6,"current":6,"ready":5,"available":5,"updated":2,"unavailable":1,"misscheduled":1}
+{"t":2.0,"type":"statefulset","namespace":"default","name":"db","deleted":true}
+`},
+		{Table, `TIME      NAME                                            DESIRED  CURRENT  READY  AVAILABLE  UP-TO-DATE  PROGRESSING
+1.5       statefulset/db                                  5        5        4      4          1           partition 2
+1.5       daemonset/agent                                 6        6        5      5          2           1 misscheduled
+`},
+	} {
+		var out bytes.Buffer
+		w := New(&out, c.format, start, nil)
+		at := start.Add(1500 * time.Millisecond)
+		w.Observe(at, watch.Event{Type: watch.Added, Object: set})
+		w.Observe(at, watch.Event{Type: watch.Added, Object: ds})
+		// Unchanged: no line.
+		w.Observe(at, watch.Event{Type: watch.Modified, Object: set.DeepCopy()})
+		if c.format == JSONL {
+			w.Observe(start.Add(2*time.Second), watch.Event{Type: watch.Deleted, Object: set})
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != c.want {
+			t.Errorf("%s:\n%s\nwant\n%s", c.format, out.String(), c.want)
+		}
+	}
+}

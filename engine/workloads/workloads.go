@@ -1,0 +1,278 @@
+// Package workloads changes StatefulSets and DaemonSets the way kubectl does:
+// set image and set env patch the pod template, rollout restart stamps it,
+// rollout undo patches back a ControllerRevision's template, scale and the
+// partition patch a StatefulSet's spec. The console's keys and scenario
+// scripts reach them through engine/perform.
+package workloads
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/util/retry"
+
+	"rollscope/model"
+	"rollscope/model/action"
+)
+
+// Kind is the workload kind, as kubectl names it.
+type Kind string
+
+const (
+	StatefulSet Kind = "statefulset"
+	DaemonSet   Kind = "daemonset"
+)
+
+// Target names one StatefulSet or DaemonSet.
+type Target struct {
+	Kind            Kind
+	Namespace, Name string
+}
+
+func (t Target) String() string { return string(t.Kind) + "/" + t.Name }
+
+func (t Target) resource() string { return string(t.Kind) + "s" }
+
+// describe turns an API error into a sentence naming what was attempted and
+// what to do.
+func describe(what string, t Target, err error) error {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded), apierrors.IsTimeout(err), apierrors.IsServerTimeout(err):
+		return fmt.Errorf("cannot %s %s: the API server did not answer in time — nothing may have changed; look, then try again: %w", what, t, err)
+	case apierrors.IsConflict(err):
+		return fmt.Errorf("cannot %s %s: it kept changing under us (conflict after retries) — try again: %w", what, t, err)
+	case apierrors.IsNotFound(err):
+		return fmt.Errorf("cannot %s: %s %q not found in namespace %q: %w", what, t.Kind, t.Name, t.Namespace, err)
+	case apierrors.IsForbidden(err):
+		return fmt.Errorf("cannot %s %s: forbidden — ask for permission to patch %s in %q: %w", what, t, t.resource(), t.Namespace, err)
+	case apierrors.IsInvalid(err):
+		return fmt.Errorf("cannot %s %s: the API server rejected it: %w", what, t, err)
+	}
+	return fmt.Errorf("cannot %s %s: %w", what, t, err)
+}
+
+// object is the workload as read: its template and its own object.
+type object struct {
+	meta     *metav1.ObjectMeta
+	template *corev1.PodTemplateSpec
+	selector *metav1.LabelSelector
+	obj      any
+}
+
+func get(ctx context.Context, c kubernetes.Interface, t Target, what string) (object, error) {
+	switch t.Kind {
+	case StatefulSet:
+		s, err := c.AppsV1().StatefulSets(t.Namespace).Get(ctx, t.Name, metav1.GetOptions{})
+		if err != nil {
+			return object{}, describe(what, t, err)
+		}
+		return object{meta: &s.ObjectMeta, template: &s.Spec.Template, selector: s.Spec.Selector, obj: s}, nil
+	case DaemonSet:
+		d, err := c.AppsV1().DaemonSets(t.Namespace).Get(ctx, t.Name, metav1.GetOptions{})
+		if err != nil {
+			return object{}, describe(what, t, err)
+		}
+		return object{meta: &d.ObjectMeta, template: &d.Spec.Template, selector: d.Spec.Selector, obj: d}, nil
+	}
+	return object{}, fmt.Errorf("cannot %s %s: rollscope knows statefulsets and daemonsets here", what, t)
+}
+
+func patch(ctx context.Context, c kubernetes.Interface, t Target, what string, pt types.PatchType, body []byte) error {
+	var err error
+	switch t.Kind {
+	case StatefulSet:
+		_, err = c.AppsV1().StatefulSets(t.Namespace).Patch(ctx, t.Name, pt, body, metav1.PatchOptions{})
+	case DaemonSet:
+		_, err = c.AppsV1().DaemonSets(t.Namespace).Patch(ctx, t.Name, pt, body, metav1.PatchOptions{})
+	default:
+		err = fmt.Errorf("unknown kind %q", t.Kind)
+	}
+	if err != nil {
+		return describe(what, t, err)
+	}
+	return nil
+}
+
+type obj = map[string]any
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil { // maps of strings and numbers always marshal
+		panic(err)
+	}
+	return b
+}
+
+func write(attempt func() error) error { return retry.RetryOnConflict(retry.DefaultRetry, attempt) }
+
+func containerNames(t *corev1.PodTemplateSpec) []string {
+	var out []string
+	for _, c := range t.Spec.Containers {
+		out = append(out, c.Name)
+	}
+	return out
+}
+
+func hasContainer(t *corev1.PodTemplateSpec, name string) bool {
+	for _, c := range t.Spec.Containers {
+		if c.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// SetImage sets one container's image, as `kubectl set image` does.
+func SetImage(ctx context.Context, c kubernetes.Interface, t Target, container, image string) error {
+	if err := model.CheckImage(image); err != nil {
+		return fmt.Errorf("cannot set image of %s: %w", t, err)
+	}
+	return write(func() error {
+		o, err := get(ctx, c, t, "set image")
+		if err != nil {
+			return err
+		}
+		if !hasContainer(o.template, container) {
+			return fmt.Errorf("cannot set image of %s: it has no container %q (containers: %s)", t, container, strings.Join(containerNames(o.template), ", "))
+		}
+		p := obj{"spec": obj{"template": obj{"spec": obj{"containers": []obj{{"name": container, "image": image}}}}}}
+		return patch(ctx, c, t, "set image", types.StrategicMergePatchType, mustJSON(p))
+	})
+}
+
+// SetEnv sets (or, with remove, deletes) one variable of one container, as
+// `kubectl set env` does.
+func SetEnv(ctx context.Context, c kubernetes.Interface, t Target, container, name, value string, remove bool) error {
+	if err := model.CheckEnvName(name); err != nil {
+		return fmt.Errorf("cannot set env of %s: %w", t, err)
+	}
+	return write(func() error {
+		o, err := get(ctx, c, t, "set env")
+		if err != nil {
+			return err
+		}
+		if !hasContainer(o.template, container) {
+			return fmt.Errorf("cannot set env of %s: it has no container %q (containers: %s)", t, container, strings.Join(containerNames(o.template), ", "))
+		}
+		env := obj{"name": name, "value": value}
+		if remove {
+			env = obj{"name": name, "$patch": "delete"}
+		}
+		p := obj{"spec": obj{"template": obj{"spec": obj{"containers": []obj{{"name": container, "env": []obj{env}}}}}}}
+		return patch(ctx, c, t, "set env", types.StrategicMergePatchType, mustJSON(p))
+	})
+}
+
+// Restart stamps the pod template with kubectl.kubernetes.io/restartedAt, as
+// `kubectl rollout restart` does; now is the time it writes (RFC 3339).
+func Restart(ctx context.Context, c kubernetes.Interface, t Target, now string) error {
+	if _, err := get(ctx, c, t, "restart"); err != nil {
+		return err
+	}
+	p := obj{"spec": obj{"template": obj{"metadata": obj{"annotations": obj{"kubectl.kubernetes.io/restartedAt": now}}}}}
+	return patch(ctx, c, t, "restart", types.StrategicMergePatchType, mustJSON(p))
+}
+
+// Revisions are the workload's ControllerRevisions as kubectl finds them:
+// selected by its selector and controlled by it, oldest first.
+func Revisions(ctx context.Context, c kubernetes.Interface, t Target) ([]*appsv1.ControllerRevision, error) {
+	o, err := get(ctx, c, t, "read the history of")
+	if err != nil {
+		return nil, err
+	}
+	return revisionsOf(ctx, c, t, o)
+}
+
+func revisionsOf(ctx context.Context, c kubernetes.Interface, t Target, o object) ([]*appsv1.ControllerRevision, error) {
+	sel, err := metav1.LabelSelectorAsSelector(o.selector)
+	if err != nil {
+		return nil, fmt.Errorf("%s has an invalid selector: %w", t, err)
+	}
+	list, err := c.AppsV1().ControllerRevisions(t.Namespace).List(ctx, metav1.ListOptions{LabelSelector: sel.String()})
+	if err != nil {
+		return nil, describe("list the controller revisions of", t, err)
+	}
+	var out []*appsv1.ControllerRevision
+	for i := range list.Items {
+		r := &list.Items[i]
+		if ref := metav1.GetControllerOf(r); ref != nil && ref.UID == o.meta.UID {
+			out = append(out, r)
+		}
+	}
+	model.SortRevisions(out)
+	return out, nil
+}
+
+// Undo rolls back to toRevision (0 = the one before the newest), as `kubectl
+// rollout undo` does for these kinds: a strategic merge patch with the
+// revision's data. It sends nothing when the template already is that
+// revision's.
+func Undo(ctx context.Context, c kubernetes.Interface, t Target, toRevision int64) error {
+	o, err := get(ctx, c, t, "undo")
+	if err != nil {
+		return err
+	}
+	revs, err := revisionsOf(ctx, c, t, o)
+	if err != nil {
+		return err
+	}
+	to, err := model.RevisionToRollBackTo(revs, toRevision)
+	if err != nil {
+		return fmt.Errorf("cannot undo %s: %w", t, err)
+	}
+	current, err := model.TemplatePatch(o.obj)
+	if err != nil {
+		return fmt.Errorf("cannot undo %s: %w", t, err)
+	}
+	if string(current) == string(to.Data.Raw) {
+		return fmt.Errorf("%s: skipped rollback (current template already matches revision %d): %w", t, to.Revision, action.ErrNothingToDo)
+	}
+	return patch(ctx, c, t, "undo", types.StrategicMergePatchType, to.Data.Raw)
+}
+
+// Scale sets a StatefulSet's spec.replicas, as `kubectl scale` does.
+func Scale(ctx context.Context, c kubernetes.Interface, t Target, replicas int32) error {
+	if t.Kind != StatefulSet {
+		return fmt.Errorf("cannot scale %s: a DaemonSet runs one pod per node; change its node selector instead", t)
+	}
+	if replicas < 0 {
+		return fmt.Errorf("cannot scale %s to %d: replicas are 0 or more", t, replicas)
+	}
+	return patch(ctx, c, t, "scale", types.MergePatchType, mustJSON(obj{"spec": obj{"replicas": replicas}}))
+}
+
+// SetPartition holds a StatefulSet's rolling update at an ordinal: pods below
+// it stay at the current revision (`kubectl patch statefulset NAME -p
+// '{"spec":{"updateStrategy":{"rollingUpdate":{"partition":N}}}}'`). Lowering
+// it step by step is the StatefulSet canary.
+func SetPartition(ctx context.Context, c kubernetes.Interface, t Target, partition int32) error {
+	if t.Kind != StatefulSet {
+		return fmt.Errorf("cannot set the partition of %s: only StatefulSets have one", t)
+	}
+	o, err := get(ctx, c, t, "set the partition of")
+	if err != nil {
+		return err
+	}
+	s := o.obj.(*appsv1.StatefulSet)
+	if s.Spec.UpdateStrategy.Type != appsv1.RollingUpdateStatefulSetStrategyType {
+		return fmt.Errorf("cannot set the partition of %s: its update strategy is %s — pods change only when deleted", t, s.Spec.UpdateStrategy.Type)
+	}
+	replicas := model.StatefulSetReplicas(s)
+	if partition < 0 || partition > replicas {
+		return fmt.Errorf("cannot set the partition of %s to %d: use 0 (update every pod) to %d (update none)", t, partition, replicas)
+	}
+	if model.StatefulSetPartition(s) == partition {
+		return fmt.Errorf("%s is already partitioned at %d: %w", t, partition, action.ErrNothingToDo)
+	}
+	p := obj{"spec": obj{"updateStrategy": obj{"type": "RollingUpdate", "rollingUpdate": obj{"partition": partition}}}}
+	return patch(ctx, c, t, "set the partition of", types.StrategicMergePatchType, mustJSON(p))
+}

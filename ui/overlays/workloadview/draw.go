@@ -1,0 +1,192 @@
+package workloadview
+
+import (
+	"strings"
+
+	"rollscope/model"
+	"rollscope/model/action"
+	"rollscope/ui/draw"
+)
+
+// View draws the kind's picture and, under it, the prompt or the keys.
+func (v *View) View() string {
+	w, h := v.w, v.h
+	st := v.s.Styles
+	if !v.found {
+		return strings.Join([]string{draw.Fit(st.Accent.Render(v.Object()), w),
+			draw.Fit(st.Muted.Render(string(v.kind)+" "+v.name+" not found in namespace "+draw.OrDash(v.namespace)+" — esc goes back"), w)}, "\n")
+	}
+	var out []string
+	if v.kind == action.OnStatefulSet {
+		out = v.statefulSet(w)
+	} else {
+		out = v.daemonSet(w)
+	}
+	out = append(out, v.historyLines(w)...)
+	if v.prompt != nil {
+		out = append(out, "")
+		out = append(out, v.prompt.lines(v, w)...)
+	} else {
+		out = append(out, draw.Fit(st.Muted.Render(v.hints()), w))
+	}
+	if len(out) > h {
+		// Keep the prompt or the keys: they are last.
+		keep := 1
+		if v.prompt != nil {
+			keep = len(v.prompt.lines(v, w)) + 1
+		}
+		out = append(out[:max(h-keep, 0)], out[len(out)-keep:]...)
+		out = out[:min(len(out), h)]
+	}
+	return strings.Join(out, "\n")
+}
+
+func (v *View) hints() string {
+	var parts []string
+	for _, n := range v.actions() {
+		b := v.s.Keys.Action(n)
+		if len(b.Keys()) > 0 {
+			parts = append(parts, b.Keys()[0]+" "+strings.TrimSuffix(b.Help().Desc, " ("+viewName(v.kind)+" view)"))
+		}
+	}
+	return strings.Join(append(parts, "↑/↓ revision", "esc back"), " · ")
+}
+
+func viewName(k action.Object) string {
+	if k == action.OnStatefulSet {
+		return action.GroupStatefulSet
+	}
+	return action.GroupDaemonSet
+}
+
+func (v *View) title(extra ...string) string {
+	st := v.s.Styles
+	s := st.Accent.Render(v.Object())
+	for i := 0; i+1 < len(extra); i += 2 {
+		s += "  " + st.Label.Render(extra[i]+" ") + st.Text.Render(extra[i+1])
+	}
+	return s
+}
+
+func (v *View) statusLine(status string, done bool, w int) string {
+	st := v.s.Styles
+	if done {
+		return draw.Fit(st.OK.Render(status), w)
+	}
+	return draw.Fit(st.Warn.Render(status), w)
+}
+
+// statefulSet draws the title, the status, the bar and the ordinal strip.
+func (v *View) statefulSet(w int) []string {
+	st, s := v.s.Styles, v.sts
+	mu := draw.Itoa(s.MaxUnavailable)
+	if s.MaxUnavailableSpec != "" && s.MaxUnavailableSpec != mu {
+		mu += " (" + s.MaxUnavailableSpec + ")"
+	}
+	out := []string{
+		draw.Fit(v.title("replicas", draw.Itoa(s.Replicas), "partition", draw.Itoa(s.Partition), "maxUnavailable", mu,
+			"policy", s.Policy, "strategy", s.Strategy), w),
+		draw.Fit(st.Label.Render("images ")+st.Text.Render(strings.Join(s.Containers, ", ")), w),
+		draw.Fit(st.Label.Render("revisions ")+st.Text.Render("current "+draw.OrDash(s.CurrentRevision)+" ("+draw.Itoa(s.Current)+")  update "+
+			draw.OrDash(s.UpdateRevision)+" ("+draw.Itoa(s.Updated)+")"), w),
+		v.statusLine(s.Status, s.Done, w),
+		draw.Fit(draw.Bar(st, "unavailable", s.Unavailable, st.UnavailableBar.Render, w), w),
+	}
+	// The strip: one cell per ordinal, the partition as a bar before the
+	// first ordinal it lets update.
+	var strip, marks strings.Builder
+	for _, o := range s.Ordinals {
+		if !o.BelowPartition && (o.Ordinal == 0 || len(s.Ordinals) > 0 && o.Ordinal == s.Ordinals[0].Ordinal+int(s.Partition)) && s.Partition > 0 {
+			strip.WriteString(st.Accent.Render("┃"))
+			marks.WriteString(" ")
+		}
+		cell := "·"
+		if o.Exists {
+			i := draw.StateIndex(o.State)
+			cell = v.s.Paints.Pod[i].On(draw.PodGlyphs[i])
+		}
+		strip.WriteString(" " + cell)
+		mark := st.Muted.Render("o")
+		if o.Updated {
+			mark = st.OK.Render("u")
+		}
+		marks.WriteString(" " + mark)
+	}
+	out = append(out,
+		draw.Fit(st.Label.Render("ordinals ")+strip.String(), w),
+		draw.Fit(st.Label.Render("revision ")+marks.String(), w),
+		draw.Fit(st.Muted.Render("         u update revision · o current · ┃ partition: below it nothing is updated"), w))
+	return out
+}
+
+// daemonSet draws the title, the status, the bars and a line per node.
+func (v *View) daemonSet(w int) []string {
+	st, d := v.s.Styles, v.ds
+	out := []string{
+		draw.Fit(v.title("desired", draw.Itoa(d.Desired), "updated", draw.Itoa(d.Updated), "available", draw.Itoa(d.Available),
+			"maxSurge", draw.Itoa(d.MaxSurge), "maxUnavailable", draw.Itoa(d.MaxUnavailable), "strategy", d.Strategy), w),
+		draw.Fit(st.Label.Render("images ")+st.Text.Render(strings.Join(d.Containers, ", ")), w),
+		v.statusLine(d.Status, d.Done, w),
+	}
+	half := (w - 2) / 2
+	out = append(out, draw.Fit(draw.Bar(st, "surge", d.Surge, st.SurgeBar.Render, half)+"  "+
+		draw.Bar(st, "unavailable", d.Unavailable, st.UnavailableBar.Render, w-2-half), w))
+	for _, n := range d.Nodes {
+		var glyphs strings.Builder
+		for _, p := range n.Pods {
+			i := draw.StateIndex(p.State)
+			glyphs.WriteString(v.s.Paints.Pod[i].On(draw.PodGlyphs[i]))
+		}
+		state := string(n.State)
+		switch n.State {
+		case model.DaemonUpdated:
+			state = st.OK.Render(state)
+		case model.DaemonUnavailable, model.DaemonMissing:
+			state = st.Bad.Render(state)
+		default:
+			state = st.Warn.Render(state)
+		}
+		out = append(out, draw.Fit("  "+draw.Fit(st.Text.Render(draw.OrDash(n.Node)), 24)+" "+draw.Fit(state, 12)+" "+glyphs.String(), w))
+	}
+	return out
+}
+
+// historyLines are `kubectl rollout history`'s list with the cursor, and
+// the diff of the revision under it against the current template.
+func (v *View) historyLines(w int) []string {
+	st := v.s.Styles
+	h := v.history()
+	out := []string{draw.Fit(st.Label.Render("history (ControllerRevisions)"), w)}
+	for i, r := range h {
+		line := "  " + draw.Fit(draw.Itoa(r.Revision), 4) + " " + strings.Join(r.Images, ", ")
+		if r.Current {
+			line += st.Muted.Render("  (current)")
+		}
+		if i == v.cursor {
+			line = st.Selected.Render(draw.Fit("▸"+line[1:], w))
+		}
+		out = append(out, draw.Fit(line, w))
+	}
+	if v.cursor < len(h) && !h[v.cursor].Current && changes(h[v.cursor].Diff) {
+		out = append(out, draw.Fit(st.Label.Render("revision "+draw.Itoa(h[v.cursor].Revision)+" against now (- an undo brings back, + it drops):"), w))
+		for _, l := range h[v.cursor].Diff {
+			switch l.Op {
+			case '-':
+				out = append(out, draw.Fit(st.DiffDel.Render("  - "+l.Text), w))
+			case '+':
+				out = append(out, draw.Fit(st.DiffAdd.Render("  + "+l.Text), w))
+			}
+		}
+	}
+	return out
+}
+
+// changes reports whether a diff has a line that differs.
+func changes(diff []model.DiffLine) bool {
+	for _, l := range diff {
+		if l.Op != ' ' {
+			return true
+		}
+	}
+	return false
+}

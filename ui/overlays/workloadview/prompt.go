@@ -1,0 +1,194 @@
+package workloadview
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+
+	"rollscope/model/action"
+	"rollscope/ui/draw"
+	"rollscope/ui/keys"
+)
+
+// prompt is one action being asked for: a line of text when the action
+// needs one, then the confirmation that shows what will be sent.
+type prompt struct {
+	req      action.Request
+	question string // "" once the text is in: the confirmation
+	text     []rune
+	// fill turns the text into the request, or says what is wrong with it.
+	fill func(r *action.Request, text string) error
+	// effect says in the operator's words what the request will do.
+	effect string
+	err    string
+}
+
+func (p *prompt) keyMap() help.KeyMap {
+	if p.question != "" {
+		return keys.Hints("enter", "next", "esc", "cancel")
+	}
+	return keys.Hints("y", "send", "n/esc", "cancel")
+}
+
+// start opens the prompt of action n, or says in the footer why it cannot.
+func (v *View) start(n action.Name) tea.Cmd {
+	s, k := v.s, v.s.Keys
+	b := k.Action(n)
+	switch {
+	case !b.Enabled():
+		s.Toast = b.Help().Desc + ": " + k.DisabledReason(string(n))
+		return nil
+	case s.StillBusy():
+		return nil
+	case !v.found:
+		s.Toast = string(v.kind) + " " + v.name + " not found in namespace " + draw.OrDash(v.namespace)
+		return nil
+	}
+	p := &prompt{req: action.Request{Action: n, Namespace: v.namespace, Name: v.name}}
+	containers := v.containers()
+	switch n {
+	case action.StatefulSetRestart, action.DaemonSetRestart:
+		p.effect = "every pod is replaced with the same template, as a rollout of a new revision"
+	case action.StatefulSetUndo, action.DaemonSetUndo:
+		h := v.history()
+		if len(h) == 0 {
+			s.Toast = "no revisions of " + v.Object() + " yet"
+			return nil
+		}
+		r := h[v.cursor]
+		if r.Current {
+			s.Toast = v.Object() + " already runs revision " + strconv.FormatInt(r.Revision, 10) + " — move the cursor (↑/↓) to another revision"
+			return nil
+		}
+		p.req.Revision = r.Revision
+		p.effect = "the template goes back to revision " + strconv.FormatInt(r.Revision, 10) + " (" + strings.Join(r.Images, ", ") + ")"
+	case action.StatefulSetScale:
+		p.question = fmt.Sprintf("replicas (now %d): ", v.sts.Replicas)
+		p.fill = func(r *action.Request, text string) error {
+			n, err := strconv.Atoi(strings.TrimSpace(text))
+			if err != nil || n < 0 {
+				return fmt.Errorf("write a whole number of replicas, 0 or more")
+			}
+			r.Replicas = int32(n)
+			return nil
+		}
+	case action.StatefulSetPartition:
+		p.question = fmt.Sprintf("partition: the lowest ordinal to update, 0 to %d (now %d): ", v.sts.Replicas, v.sts.Partition)
+		p.fill = func(r *action.Request, text string) error {
+			n, err := strconv.Atoi(strings.TrimSpace(text))
+			if err != nil || n < 0 || n > int(v.sts.Replicas) {
+				return fmt.Errorf("write an ordinal from 0 (update every pod) to %d (update none)", v.sts.Replicas)
+			}
+			r.Partition = int32(n)
+			return nil
+		}
+	case action.StatefulSetSetImage, action.DaemonSetSetImage:
+		p.question = "container=image (" + strings.Join(containers, ", ") + "): "
+		p.fill = func(r *action.Request, text string) error {
+			c, img, ok := strings.Cut(strings.TrimSpace(text), "=")
+			if !ok || c == "" || img == "" {
+				return fmt.Errorf("write CONTAINER=IMAGE, like %s", firstOr(containers, "app=registry/app:2"))
+			}
+			r.Container, r.Image = c, img
+			return nil
+		}
+	case action.StatefulSetSetEnv, action.DaemonSetSetEnv:
+		p.question = "container NAME=value, or container NAME- to remove: "
+		p.fill = func(r *action.Request, text string) error {
+			c, env, ok := strings.Cut(strings.TrimSpace(text), " ")
+			if !ok || c == "" || env == "" {
+				return fmt.Errorf("write CONTAINER NAME=value, or CONTAINER NAME-")
+			}
+			r.Container, r.Env = c, strings.TrimSpace(env)
+			return nil
+		}
+	}
+	v.prompt = p
+	if p.question == "" && s.AssumeYes {
+		return v.send()
+	}
+	return nil
+}
+
+func firstOr(xs []string, d string) string {
+	if len(xs) > 0 {
+		return xs[0]
+	}
+	return d
+}
+
+func (v *View) containers() []string {
+	if v.kind == action.OnStatefulSet {
+		return v.sts.Containers
+	}
+	return v.ds.Containers
+}
+
+// answer takes one key of the prompt: text and enter while it asks, then y
+// or n.
+func (v *View) answer(k tea.KeyPressMsg) (*View, tea.Cmd) {
+	p := v.prompt
+	if k.String() == "esc" {
+		v.prompt = nil
+		return v, nil
+	}
+	if p.question != "" {
+		switch k.String() {
+		case "enter":
+			if err := p.fill(&p.req, string(p.text)); err != nil {
+				p.err = err.Error()
+				return v, nil
+			}
+			p.question, p.err = "", ""
+			if v.s.AssumeYes {
+				return v, v.send()
+			}
+		case "backspace":
+			if len(p.text) > 0 {
+				p.text = p.text[:len(p.text)-1]
+			}
+		default:
+			if k.Text != "" {
+				p.text = append(p.text, []rune(k.Text)...)
+			}
+		}
+		return v, nil
+	}
+	switch k.String() {
+	case "y", "enter":
+		return v, v.send()
+	case "n":
+		v.prompt = nil
+	}
+	return v, nil
+}
+
+// send hands the request to the runner and closes the prompt.
+func (v *View) send() tea.Cmd {
+	r := v.prompt.req
+	v.prompt = nil
+	return v.s.Send(r)
+}
+
+// lines draws the prompt under the view.
+func (p *prompt) lines(v *View, w int) []string {
+	st := v.s.Styles
+	if p.question != "" {
+		out := []string{draw.Fit(st.Label.Render(p.question)+st.Text.Render(string(p.text))+"▏", w)}
+		if p.err != "" {
+			out = append(out, draw.Fit(st.Bad.Render(p.err), w))
+		}
+		return append(out, draw.Fit(st.Muted.Render("enter next · esc cancel"), w))
+	}
+	out := []string{draw.Fit(st.Accent.Render(p.req.Summary()+" of "+p.req.Object()), w)}
+	if p.effect != "" {
+		out = append(out, draw.Fit("  "+p.effect, w))
+	}
+	if cmd := p.req.Kubectl(); cmd != "" {
+		out = append(out, draw.Fit(st.Muted.Render("  same as: "+cmd), w))
+	}
+	return append(out, draw.Fit(st.Label.Render("send it? ")+st.Text.Render("y")+st.Muted.Render(" send · n/esc cancel"), w))
+}

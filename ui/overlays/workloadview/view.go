@@ -1,0 +1,155 @@
+// Package workloadview is the StatefulSet and DaemonSet view (`:sts NAME`,
+// `:ds NAME`, `rollscope statefulset/NAME`, `rollscope ds/NAME`), drawn in
+// place of the panes like the RC view: for a StatefulSet the ordinals as a
+// strip (updated, current, not ready; the partition marked), for a DaemonSet
+// the nodes (updated, old, surging, unavailable), the kind's headroom bars,
+// `kubectl rollout status`'s sentence, and the history from its
+// ControllerRevisions with the template diff of the revision under the
+// cursor. Its keys are the kind's actions in the key map (sts-… and ds-…);
+// esc goes back to the deployment.
+package workloadview
+
+import (
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"rollscope/model"
+	"rollscope/model/action"
+	"rollscope/ui/keys"
+	"rollscope/ui/screen"
+)
+
+// Source is what the view reads; model.Cluster (and so model.RCCluster)
+// answers it.
+type Source interface {
+	StatefulSet(namespace, name string, now time.Time) (model.StatefulSetView, bool)
+	DaemonSet(namespace, name string, now time.Time) (model.DaemonSetView, bool)
+}
+
+// Kind is the object the view shows.
+type Kind = action.Object
+
+// View is the open view.
+type View struct {
+	s               *screen.Screen
+	w, h            int
+	kind            Kind
+	namespace, name string
+
+	sts    model.StatefulSetView
+	ds     model.DaemonSetView
+	found  bool
+	cursor int // the revision under the cursor, an index into the history
+	// prompt is the question being answered (a text field, then y/n),
+	// nil when none.
+	prompt *prompt
+}
+
+var _ screen.Component[*View] = (*View)(nil)
+
+// New opens the view of the StatefulSet or DaemonSet name in namespace.
+func New(s *screen.Screen, kind Kind, namespace, name string) *View {
+	v := &View{s: s, kind: kind, namespace: namespace, name: name, cursor: -1}
+	v.Read()
+	return v
+}
+
+// Read reads the view again from the source; the root calls it with every
+// refresh.
+func (v *View) Read() {
+	src, ok := v.s.Src.(Source)
+	if !ok {
+		v.found = false
+		return
+	}
+	if v.kind == action.OnStatefulSet {
+		v.sts, v.found = src.StatefulSet(v.namespace, v.name, v.s.Now)
+	} else {
+		v.ds, v.found = src.DaemonSet(v.namespace, v.name, v.s.Now)
+	}
+	if n := len(v.history()); v.cursor < 0 || v.cursor >= n {
+		// The cursor starts on the revision before the current one: the
+		// one an undo goes back to.
+		v.cursor = max(n-2, 0)
+	}
+}
+
+func (v *View) history() []model.WorkloadRevision {
+	if v.kind == action.OnStatefulSet {
+		return v.sts.History
+	}
+	return v.ds.History
+}
+
+// Object is kubectl's name of what the view shows.
+func (v *View) Object() string { return string(v.kind) + "/" + v.name }
+
+// SetSize sizes the view to the body.
+func (v *View) SetSize(w, h int) { v.w, v.h = w, h }
+
+// actions are the view's action names, in help order.
+func (v *View) actions() []action.Name { return action.Of(v.kind) }
+
+// KeyMap is the view's own keys.
+func (v *View) KeyMap() help.KeyMap {
+	if v.prompt != nil {
+		return v.prompt.keyMap()
+	}
+	k := v.s.Keys
+	out := keys.Pane{k.Up, k.Down}
+	for _, n := range v.actions() {
+		out = append(out, k.Action(n))
+	}
+	return append(out, k.Back)
+}
+
+// Typing reports whether the prompt takes every key, text included.
+func (v *View) Typing() bool { return v.prompt != nil }
+
+// Takes reports whether msg is the view's to handle: every key while a
+// prompt is open, else esc, the cursor keys and the kind's action keys —
+// enabled or not, so that a disabled key says why rather than falling
+// through to the deployment's.
+func (v *View) Takes(msg tea.KeyPressMsg) bool {
+	k := v.s.Keys
+	if v.prompt != nil || key.Matches(msg, k.Back, k.Up, k.Down) {
+		return true
+	}
+	for _, n := range v.actions() {
+		if k.Bound(n, msg) {
+			return true
+		}
+	}
+	return false
+}
+
+// Update handles the view's keys; it returns nil once esc has closed it.
+func (v *View) Update(msg tea.Msg) (*View, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return v, nil
+	}
+	if v.prompt != nil {
+		return v.answer(k)
+	}
+	km := v.s.Keys
+	switch {
+	case key.Matches(k, km.Back):
+		return nil, nil
+	case key.Matches(k, km.Up):
+		v.cursor = max(v.cursor-1, 0)
+		return v, nil
+	case key.Matches(k, km.Down):
+		v.cursor = min(v.cursor+1, max(len(v.history())-1, 0))
+		return v, nil
+	}
+	for _, n := range v.actions() {
+		if km.Bound(n, k) {
+			return v, v.start(n)
+		}
+	}
+	return v, nil
+}

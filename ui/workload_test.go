@@ -1,0 +1,140 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"rollscope/model"
+	"rollscope/model/action"
+	"rollscope/ui/draw"
+)
+
+// workloadFixture is the mid-rollout deployment picture plus one
+// StatefulSet half way through a partitioned canary and one DaemonSet
+// surging on a node.
+type workloadFixture struct {
+	*fakeSource
+}
+
+func (workloadFixture) StatefulSet(ns, name string, _ time.Time) (model.StatefulSetView, bool) {
+	if ns != "shop" || name != "db" {
+		return model.StatefulSetView{}, false
+	}
+	diff := []model.DiffLine{{Op: ' ', Text: "containers:"}, {Op: '-', Text: "  image: postgres:15.4"}, {Op: '+', Text: "  image: postgres:15.5"}}
+	cells := []model.OrdinalCell{}
+	for ord := range 5 {
+		c := model.OrdinalCell{Ordinal: ord, Pod: model.StatefulPodName("db", ord), Exists: true, State: model.PodReady, BelowPartition: ord < 3}
+		c.Updated = ord >= 3
+		if ord == 3 {
+			c.State = model.PodNotReady
+		}
+		cells = append(cells, c)
+	}
+	return model.StatefulSetView{
+		Namespace: "shop", Name: "db", Replicas: 5, Policy: "OrderedReady", Strategy: "RollingUpdate", Partition: 3,
+		MaxUnavailable: 1, CurrentRevision: "db-6f7f7787dc", UpdateRevision: "db-6fb85f55f8", Ready: 4, Available: 4, Current: 3, Updated: 2,
+		Containers: []string{"db=postgres:15.5"}, Unavailable: model.Headroom{Used: 1, Limit: 1}, Ordinals: cells,
+		Status: "Waiting for 1 pods to be ready...",
+		History: []model.WorkloadRevision{
+			{Revision: 1, Name: "db-6f7f7787dc", Images: []string{"db=postgres:15.4"}, Diff: diff},
+			{Revision: 2, Name: "db-6fb85f55f8", Images: []string{"db=postgres:15.5"}, Current: true},
+		},
+	}, true
+}
+
+func (workloadFixture) DaemonSet(ns, name string, _ time.Time) (model.DaemonSetView, bool) {
+	if ns != "shop" || name != "agent" {
+		return model.DaemonSetView{}, false
+	}
+	pods := func(states ...model.PodState) []model.PodRow {
+		var out []model.PodRow
+		for _, s := range states {
+			out = append(out, model.PodRow{State: s})
+		}
+		return out
+	}
+	return model.DaemonSetView{
+		Namespace: "shop", Name: "agent", Strategy: "RollingUpdate", MaxSurge: 1, MaxUnavailable: 0,
+		Desired: 3, Current: 3, Ready: 3, Updated: 1, Available: 3, Containers: []string{"agent=agent:2"},
+		Surge: model.Headroom{Used: 1, Limit: 1}, Unavailable: model.Headroom{Used: 0, Limit: 0},
+		Nodes: []model.DaemonNodeRow{
+			{Node: "nodes-0", State: model.DaemonUpdated, Pods: pods(model.PodReady)},
+			{Node: "nodes-1", State: model.DaemonSurging, Pods: pods(model.PodReady, model.PodNotReady)},
+			{Node: "nodes-2", State: model.DaemonOld, Pods: pods(model.PodReady)},
+		},
+		Status: `Waiting for daemon set "agent" rollout to finish: 1 out of 3 new pods have been updated...`,
+		History: []model.WorkloadRevision{
+			{Revision: 1, Name: "agent-5d9c8f7b6c", Images: []string{"agent=agent:1"}},
+			{Revision: 2, Name: "agent-7b7d5974f6", Images: []string{"agent=agent:2"}, Current: true},
+		},
+	}, true
+}
+
+func typedOpen(what string) []tea.Msg {
+	return append(append([]tea.Msg{press(":")}, typed(what)...), press("enter"))
+}
+
+func TestWorkloadViewsGolden(t *testing.T) {
+	for _, v := range []struct{ name, open string }{{"statefulset", "sts db"}, {"daemonset", "ds agent"}} {
+		for _, sz := range sizes {
+			name := v.name + "-" + draw.Itoa(sz.w) + "x" + draw.Itoa(sz.h)
+			t.Run(name, func(t *testing.T) {
+				m := newRCModel(t, workloadFixture{midRollout()}, nil, sz.w, sz.h)
+				m = send(m, typedOpen(v.open)...)
+				checkFits(t, m.Render(), sz.w, sz.h)
+				compareGolden(t, name, ansi.Strip(m.Render())+"\n")
+			})
+		}
+	}
+}
+
+// An undo from the StatefulSet view goes to the revision under the cursor,
+// only after y, through the one runner.
+func TestStatefulSetViewUndoesToTheChosenRevision(t *testing.T) {
+	acts := &fakeRCActions{fakeActions: oneContainer()}
+	m := newRCModel(t, workloadFixture{midRollout()}, acts, 120, 40)
+	m = rcRun(m, typedOpen("sts db")...)
+	if s := plain(m); !strings.Contains(s, "▸ 1    db=postgres:15.4") || !strings.Contains(s, "┃") {
+		t.Fatalf("the view does not put the cursor on revision 1 or mark the partition:\n%s", s)
+	}
+	m = rcRun(m, press("u"))
+	if s := plain(m); !strings.Contains(s, "kubectl -n shop rollout undo statefulset/db --to-revision=1") || len(acts.sent) != 0 {
+		t.Fatalf("u sent %v before y, or the confirmation lacks kubectl's command:\n%s", acts.sent, s)
+	}
+	m = rcRun(m, press("y"))
+	if len(acts.sent) != 1 || acts.sent[0].Action != action.StatefulSetUndo || acts.sent[0].Revision != 1 || acts.sent[0].Name != "db" {
+		t.Fatalf("sent %+v, want one sts-undo of db to revision 1", acts.sent)
+	}
+	if s := plain(m); !strings.Contains(s, "undo to revision 1: ok") {
+		t.Errorf("the footer does not say what was sent:\n%s", s)
+	}
+	// The current revision is not a target: it says so and sends nothing.
+	m = rcRun(m, press("j"), press("u"))
+	if len(acts.sent) != 1 || !strings.Contains(plain(m), "already runs revision 2") {
+		t.Errorf("u on the current revision sent %v:\n%s", acts.sent, plain(m))
+	}
+}
+
+// The partition key asks for an ordinal, refuses one out of range, and
+// sends the partition once confirmed.
+func TestStatefulSetViewHoldsThePartition(t *testing.T) {
+	acts := &fakeRCActions{fakeActions: oneContainer()}
+	m := newRCModel(t, workloadFixture{midRollout()}, acts, 120, 40)
+	m = rcRun(m, typedOpen("sts db")...)
+	m = rcRun(m, press("P"))
+	m = rcRun(m, typed("9")...)
+	m = rcRun(m, press("enter"))
+	if !strings.Contains(plain(m), "write an ordinal from 0 (update every pod) to 5 (update none)") {
+		t.Fatalf("partition 9 of 5 replicas was not refused:\n%s", plain(m))
+	}
+	m = rcRun(m, press("backspace"))
+	m = rcRun(m, typed("1")...)
+	m = rcRun(m, press("enter"), press("y"))
+	if len(acts.sent) != 1 || acts.sent[0].Action != action.StatefulSetPartition || acts.sent[0].Partition != 1 {
+		t.Fatalf("sent %+v, want the partition at 1", acts.sent)
+	}
+}
