@@ -22,3 +22,12 @@ func canaryLine(st themes.Styles, c model.CanaryView, now time.Time, w int) stri
 	}
 	return draw.Fit(st.Warn.Render(text), w)
 }
+
+// canaryHold says, after the deployment's own settings, what the canary
+// holds it at meanwhile — what the surge bar below counts against.
+func canaryHold(st themes.Styles, c *model.CanaryView) string {
+	if c == nil || c.Phase == model.CanaryRolling {
+		return ""
+	}
+	return st.Muted.Render("  · canary holds surge " + draw.Itoa(c.Want) + ", unavailable 0")
+}

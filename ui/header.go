@@ -47,6 +47,7 @@ func (m *Model) headerLines(w int) []string {
 	if r.ProgressDeadlineSeconds > 0 {
 		strategy += "  " + st.Label.Render("deadline") + " " + st.Text.Render(draw.Itoa(r.ProgressDeadlineSeconds)+"s")
 	}
+	strategy += canaryHold(st, r.Canary)
 	out = append(out, draw.Fit(strategy, w))
 
 	out = append(out, draw.Fit(condition(st, "Progressing", r.Progressing)+"   "+condition(st, "Available", r.Available), w))

@@ -14,6 +14,7 @@ import (
 	"rollscope/model"
 	"rollscope/model/action"
 	"rollscope/themes"
+	"rollscope/ui/overlays/canarydialog"
 	"rollscope/ui/overlays/rolloutdialog"
 	"rollscope/ui/screen"
 )
@@ -111,7 +112,7 @@ func runCmd(m Model, cmd tea.Cmd) Model {
 		for _, c := range out {
 			m = runCmd(m, c)
 		}
-	case rolloutdialog.Containers, screen.Sent, rolloutdialog.Previewed, rolloutdialog.Forecasted:
+	case rolloutdialog.Containers, screen.Sent, rolloutdialog.Previewed, rolloutdialog.Forecasted, canarydialog.ContainersRead:
 		next, more := m.Update(out)
 		m = runCmd(next.(Model), more)
 	}

@@ -271,6 +271,13 @@ func (c *Controller) write(ctx context.Context, u *appsv1.Deployment) error {
 	if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
 		return nil
 	}
+	if apierrors.IsForbidden(err) {
+		// A user who may not update the Deployment only watches its
+		// canary: one who may drives it. Look again once a lease would
+		// have lapsed, rather than retrying at once.
+		c.wake(control.Key(u), c.env.Clock.Now(), model.CanaryLeaseDuration)
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("canary of deployment/%s: %w", u.Name, err)
 	}

@@ -503,3 +503,18 @@ actions:
 		t.Errorf("no event says why the canary ended: %v", r.events)
 	}
 }
+
+// The guided-canary scenario the README offers runs to the end: each hold
+// exact, the strategy restored.
+func TestGuidedCanaryScenarioFile(t *testing.T) {
+	sc, err := scenario.Load("../../testdata/scenarios/guided-canary.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runCanary(t, sc)
+	r.requireNoViolations()
+	r.requireHeldExactly(2)
+	rr := &run{t: t, cluster: r.cluster}
+	rr.requireComplete("frontend")
+	r.requireRestored(rr.deployment("frontend"))
+}

@@ -50,8 +50,8 @@ type Dialog struct {
 	requests         []string
 }
 
-// containersMsg brings the deployment's containers.
-type containersMsg struct {
+// ContainersRead brings the deployment's containers to the dialog that asked.
+type ContainersRead struct {
 	containers []action.Container
 	err        error
 }
@@ -77,7 +77,7 @@ func Open(s *screen.Screen, kind action.Name) (screen.Overlay, tea.Cmd) {
 	acts, req := s.Actions, d.req
 	return d, s.Fetch("the containers of deployment/"+s.Deployment, func(ctx context.Context) tea.Msg {
 		cs, err := acts.Containers(ctx, req.Namespace, req.Name)
-		return containersMsg{containers: cs, err: err}
+		return ContainersRead{containers: cs, err: err}
 	})
 }
 
@@ -138,7 +138,7 @@ func (d *Dialog) SetSize(w, h int) { d.w, d.h = w, h }
 // Update handles the containers arriving and the keys.
 func (d *Dialog) Update(msg tea.Msg) (screen.Overlay, tea.Cmd) {
 	switch msg := msg.(type) {
-	case containersMsg:
+	case ContainersRead:
 		if d.stage != stageLoading {
 			return d, nil
 		}
@@ -287,11 +287,10 @@ func (d *Dialog) confirm() (screen.Overlay, tea.Cmd) {
 	d.lines = model.CanaryForecastLines(p)
 	d.requests = d.requests[:0]
 	for k := 1; k <= p.Last(); k++ {
-		req := model.CanaryStepRequest(r.Name, p, k)
+		d.requests = append(d.requests, "step "+draw.Itoa(k)+": "+model.CanaryStepRequest(r.Name, p, k))
 		if k == 1 {
-			req += "   # with the template change: " + strings.TrimPrefix(change(r), "kubectl ")
+			d.requests = append(d.requests, "        in the same update as "+change(r))
 		}
-		d.requests = append(d.requests, req)
 	}
 	d.stage = stageConfirm
 	if d.s.AssumeYes {

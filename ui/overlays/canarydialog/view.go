@@ -44,8 +44,12 @@ func (d *Dialog) View() string {
 			v.Wrap(st.Text.Render, "   ", l)
 		}
 		v.Add(st.Text.Render(" will send, one update per step (with the resourceVersion read), the same as:"))
+		// Requests are cut at the width, never shortened: a patch is
+		// only worth showing whole.
 		for _, r := range d.requests {
-			v.Wrap(st.Accent.Render, "   ", r)
+			for _, piece := range cut(r, d.w-4) {
+				v.Add(st.Accent.Render("   " + piece))
+			}
 		}
 	}
 	if d.problem != "" {
@@ -96,4 +100,18 @@ func (d *Dialog) KeyMap() help.KeyMap {
 		return keys.Hints("esc", "cancel")
 	}
 	return keys.Hints("enter", "next", "ctrl+u", "clear", "esc", "cancel")
+}
+
+// cut splits s into pieces of at most w runes.
+func cut(s string, w int) []string {
+	r := []rune(s)
+	if w < 1 {
+		return []string{s}
+	}
+	var out []string
+	for len(r) > w {
+		out = append(out, string(r[:w]))
+		r = r[w:]
+	}
+	return append(out, string(r))
 }
