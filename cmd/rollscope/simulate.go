@@ -130,7 +130,12 @@ func runSimulate(ctx context.Context, f *simulateFlags) error {
 	if err := held.release(); err != nil {
 		return fmt.Errorf("writing the trace: %w", err)
 	}
+	stopProgress := func() {}
+	if stderrIsTerminal() {
+		stopProgress = simulateProgress(os.Stderr, func() time.Duration { return clock.Now().Sub(epoch) }, progressAfter, progressEvery)
+	}
 	reason, err := cl.Run(ctx, f.until)
+	stopProgress()
 	tw.End(clock.Now(), reason)
 	if ferr := tw.Flush(); ferr != nil {
 		return fmt.Errorf("writing the trace: %w", ferr)
