@@ -51,3 +51,10 @@ func BenchmarkRollout1kReplicas50Nodes(b *testing.B) {
 func BenchmarkRollout10kReplicas500Nodes(b *testing.B) {
 	benchRollout(b, "../../testdata/scenarios/rollout-10k.yaml")
 }
+
+// The same rollout at 100,000 replicas on 5,000 nodes. With the 1,000 and
+// 10,000 runs above it shows how the cost grows with the replicas; it takes
+// minutes, so run it on its own: -bench Rollout100k -benchtime 1x.
+func BenchmarkRollout100kReplicas5000Nodes(b *testing.B) {
+	benchRollout(b, "../../testdata/scenarios/rollout-100k.yaml")
+}
