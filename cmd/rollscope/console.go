@@ -175,6 +175,11 @@ func runLive(ctx context.Context, f *rootFlags, open target, theme themes.Theme,
 // runConsole runs the Bubble Tea program with the watch bridge feeding it.
 // clk is the cluster's clock, nil for a live cluster's real one.
 func runConsole(ctx context.Context, client kubernetes.Interface, opts ui.Options, clk clock.PassiveClock) error {
+	stopProfile, err := startConsoleProfile()
+	if err != nil {
+		return usageError{err}
+	}
+	defer stopProfile()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	p := tea.NewProgram(ui.New(opts), tea.WithContext(ctx))
