@@ -107,7 +107,8 @@ func screenRows(screen string) map[string][4]int {
 	return rows
 }
 
-var k9sTitle = regexp.MustCompile(`(pods|deployments)\([^)]*\)\[(\d+)\]`)
+// k9s's view title, "pods(NAMESPACE)[1,000]": the count has thousands separators.
+var k9sTitle = regexp.MustCompile(`(pods|deployments)\([^)]*\)\[([\d,]+)\]`)
 
 // shows reports whether a console's screen shows the deployment complete at
 // n replicas with the API's ReplicaSets rows (rollscope's rows are checked
@@ -115,24 +116,44 @@ var k9sTitle = regexp.MustCompile(`(pods|deployments)\([^)]*\)\[(\d+)\]`)
 func (s *session) shows(screen string, n int, rows map[string][4]int) bool {
 	switch s.kind {
 	case rollscopeKind:
-		got := screenRows(screen)
-		for hash, want := range rows {
-			if want[0] == 0 && want[1] == 0 {
-				if g, ok := got[hash]; ok && g != want {
-					return false
-				}
-				continue // scaled-down ReplicaSets may be off screen
-			}
-			if got[hash] != want {
+		// A Deployment of thousands of pods fills the ReplicaSets pane with
+		// its pods' dots; the header's status line says what kubectl rollout
+		// status says, and the rows are read on a taller window once settled.
+		return strings.Contains(screen, fmt.Sprintf("rev %d", revision(rows))) &&
+			strings.Contains(screen, `deployment "`+appName+`" successfully rolled out`)
+	}
+	return s.showsK9s(screen, n, rows)
+}
+
+// revision is the number of ReplicaSets the deployment has made: 1 before
+// the rollout, 2 after.
+func revision(rows map[string][4]int) int { return len(rows) }
+
+// rowsMatch reports whether a rollscope screen's ReplicaSet rows are the
+// API's (those scaled to zero may be scrolled away).
+func rowsMatch(screen string, rows map[string][4]int) bool {
+	got := screenRows(screen)
+	for hash, want := range rows {
+		if want[0] == 0 && want[1] == 0 {
+			if g, ok := got[hash]; ok && g != want {
 				return false
 			}
+			continue // scaled-down ReplicaSets may be off screen
 		}
-		return len(rows) > 0
+		if got[hash] != want {
+			return false
+		}
+	}
+	return len(rows) > 0
+}
+
+func (s *session) showsK9s(screen string, n int, rows map[string][4]int) bool {
+	switch s.kind {
 	case k9sPods:
 		// Pod names carry their ReplicaSet's hash: complete is N pods, all
 		// of the ReplicaSet that wants them, all Running.
 		m := k9sTitle.FindStringSubmatch(screen)
-		if m == nil || m[2] != strconv.Itoa(n) || strings.Contains(screen, "Terminating") ||
+		if m == nil || strings.ReplaceAll(m[2], ",", "") != strconv.Itoa(n) || strings.Contains(screen, "Terminating") ||
 			strings.Contains(screen, "Pending") || strings.Contains(screen, "ContainerCreating") {
 			return false
 		}

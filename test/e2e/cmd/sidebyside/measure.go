@@ -129,8 +129,17 @@ func measure(ctx context.Context, cp *controlplane.ControlPlane, admin kubernete
 		return nil, err
 	}
 	for _, s := range sessions {
-		if s.kind == rollscopeKind && !s.shows(s.screen(), n, final) {
-			return nil, fmt.Errorf("%s's ReplicaSet rows %v differ from the API's %v once settled", s.name, screenRows(s.screen()), final)
+		if s.kind != rollscopeKind {
+			continue
+		}
+		// Tall enough for the rows above thousands of pods' dots.
+		if _, err := s.tmux("resize-window", "-t", "console", "-x", "200", "-y", "200"); err != nil {
+			return nil, err
+		}
+		if err := until(ctx, 10*time.Second, s.name+"'s ReplicaSet rows", func() (bool, error) {
+			return rowsMatch(s.screen(), final), nil
+		}); err != nil {
+			return nil, fmt.Errorf("%s's ReplicaSet rows %v differ from the API's %v once settled:\n%s", s.name, screenRows(s.screen()), final, s.screen())
 		}
 	}
 	return results, nil
