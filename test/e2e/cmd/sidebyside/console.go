@@ -129,22 +129,17 @@ func (s *session) shows(screen string, n int, rows map[string][4]int) bool {
 // the rollout, 2 after.
 func revision(rows map[string][4]int) int { return len(rows) }
 
-// rowsMatch reports whether a rollscope screen's ReplicaSet rows are the
-// API's (those scaled to zero may be scrolled away).
-func rowsMatch(screen string, rows map[string][4]int) bool {
-	got := screenRows(screen)
-	for hash, want := range rows {
-		if want[0] == 0 && want[1] == 0 {
-			if g, ok := got[hash]; ok && g != want {
-				return false
-			}
-			continue // scaled-down ReplicaSets may be off screen
-		}
-		if got[hash] != want {
+// rowsEqual reports whether the rows read off a rollscope screen are the API's.
+func rowsEqual(got, want map[string][4]int) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for hash, counts := range want {
+		if g, ok := got[hash]; !ok || g != counts {
 			return false
 		}
 	}
-	return len(rows) > 0
+	return true
 }
 
 func (s *session) showsK9s(screen string, n int, rows map[string][4]int) bool {

@@ -132,14 +132,22 @@ func measure(ctx context.Context, cp *controlplane.ControlPlane, admin kubernete
 		if s.kind != rollscopeKind {
 			continue
 		}
-		// Tall enough for the rows above thousands of pods' dots.
-		if _, err := s.tmux("resize-window", "-t", "console", "-x", "200", "-y", "200"); err != nil {
-			return nil, err
-		}
-		if err := until(ctx, 10*time.Second, s.name+"'s ReplicaSet rows", func() (bool, error) {
-			return rowsMatch(s.screen(), final), nil
-		}); err != nil {
-			return nil, fmt.Errorf("%s's ReplicaSet rows %v differ from the API's %v once settled:\n%s", s.name, screenRows(s.screen()), final, s.screen())
+		// The pane keeps the selected ReplicaSet in view, and thousands of
+		// pods' dots leave room for little else: read the rows with the
+		// cursor on each ReplicaSet in turn.
+		seen := map[string][4]int{}
+		err := until(ctx, 20*time.Second, s.name+"'s ReplicaSet rows", func() (bool, error) {
+			for hash, counts := range screenRows(s.screen()) {
+				seen[hash] = counts
+			}
+			if rowsEqual(seen, final) {
+				return true, nil
+			}
+			_, err := s.tmux("send-keys", "-t", "console", "k")
+			return false, err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%s's ReplicaSet rows %v differ from the API's %v once settled:\n%s", s.name, seen, final, s.screen())
 		}
 	}
 	return results, nil
