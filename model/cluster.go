@@ -33,6 +33,7 @@ type Cluster struct {
 	podsByOwner        index[types.UID]
 	podsByNode         index[string]
 	eventsByObject     index[ObjectRef]
+	podRows            podRowCache
 
 	// timelines by deployment "namespace/name".
 	timelines map[string]*timeline
