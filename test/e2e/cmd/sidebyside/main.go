@@ -10,7 +10,10 @@
 //
 // It is run on demand, not by make test (it takes minutes):
 //
-//	go install github.com/derailed/k9s@v0.50.9   # or build it into ~/.cache/rollscope/k9s
+//	# k9s v0.50.9 into ~/.cache/rollscope/k9s, outside the repository (the module
+//	# proxy serves its source, though `go install …@v0.50.9` may be refused):
+//	go mod download -json github.com/derailed/k9s@v0.50.9   # prints its Dir
+//	cp -r DIR /tmp/k9s && chmod -R u+w /tmp/k9s && (cd /tmp/k9s && go build -o ~/.cache/rollscope/k9s/k9s .)
 //	go run ./cmd/sidebyside -n 1000,3000
 //
 // -baseline adds another rollscope binary (an older build, say) as one more
