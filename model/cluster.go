@@ -36,6 +36,7 @@ type Cluster struct {
 	entriesByOwner map[types.UID]*entrySet
 	podsByNode     index[string]
 	eventsByObject index[ObjectRef]
+	podRows        podRowCache
 
 	// timelines by deployment "namespace/name".
 	timelines map[string]*timeline

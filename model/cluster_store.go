@@ -63,6 +63,8 @@ func (c *Cluster) putPod(p *corev1.Pod, u update) bool {
 	oldOwner, hadOwner := podOwner(oldPod)
 	owner, hasOwner := podOwner(p)
 	c.podsByOwner.move(oldOwner, hadOwner, owner, hasOwner, key)
+	c.podRows.forget(oldOwner, hadOwner)
+	c.podRows.forget(owner, hasOwner)
 	oldNode, hadNode := nodeOf(oldPod)
 	node, hasNode := nodeOf(p)
 	c.podsByNode.move(oldNode, hadNode, node, hasNode, key)
@@ -130,6 +132,7 @@ func (c *Cluster) delete(ref ObjectRef) bool {
 		if owner, has := podOwner(pe.pod); has {
 			c.podsByOwner.remove(owner, key)
 			c.fileEntry(owner, true, "", false, key, nil)
+			c.podRows.forget(owner, true)
 		}
 		if node, has := nodeOf(pe.pod); has {
 			c.podsByNode.remove(node, key)

@@ -101,13 +101,7 @@ func (c *Cluster) replicaSetRow(rs, newRS *appsv1.ReplicaSet, done bool) Replica
 		Available: rs.Status.AvailableReplicas,
 		Created:   rs.CreationTimestamp.Time,
 	}
-	keys := c.podsByOwner.sorted(rs.UID)
-	row.Pods = make([]PodRow, 0, len(keys))
-	for _, key := range keys {
-		if pe := c.pods[key]; pe != nil && pe.pod.Namespace == rs.Namespace {
-			row.Pods = append(row.Pods, pe.row)
-		}
-	}
+	row.Pods = c.podRowsOf(rs.UID, rs.Namespace)
 	return row
 }
 

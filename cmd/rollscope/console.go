@@ -193,6 +193,11 @@ func runLive(ctx context.Context, f *rootFlags, open target, theme themes.Theme,
 // clk is the cluster's clock, nil for a live cluster's real one; wo tunes
 // the watch (a live cluster's health probe).
 func runConsole(ctx context.Context, client kubernetes.Interface, opts ui.Options, clk clock.PassiveClock, wo watch.Options) error {
+	stopProfile, err := startConsoleProfile()
+	if err != nil {
+		return usageError{err}
+	}
+	defer stopProfile()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	p := tea.NewProgram(ui.New(opts), tea.WithContext(ctx))

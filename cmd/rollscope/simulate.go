@@ -116,6 +116,7 @@ func runSimulate(ctx context.Context, f *simulateFlags) error {
 	held := &heldWriter{w: out}
 	clock := sim.NewClock(epoch)
 	tw := trace.New(held, trace.Format(f.format), epoch, sc.NodeGroups)
+	tw.NodeLinesPerInstant()
 	api := memapi.New(memapi.Options{Clock: clock, Seed: seedOf(sc, f.seed)})
 	cl, err := embedded.Start(ctx, api, clock, sc, embedded.Options{
 		Seed:      f.seed,
@@ -129,7 +130,12 @@ func runSimulate(ctx context.Context, f *simulateFlags) error {
 	if err := held.release(); err != nil {
 		return fmt.Errorf("writing the trace: %w", err)
 	}
+	stopProgress := func() {}
+	if stderrIsTerminal() {
+		stopProgress = simulateProgress(os.Stderr, func() time.Duration { return clock.Now().Sub(epoch) }, progressAfter, progressEvery)
+	}
 	reason, err := cl.Run(ctx, f.until)
+	stopProgress()
 	tw.End(clock.Now(), reason)
 	if ferr := tw.Flush(); ferr != nil {
 		return fmt.Errorf("writing the trace: %w", ferr)

@@ -59,3 +59,10 @@ func BenchmarkDaemonSetRoll1kNodes(b *testing.B) {
 func BenchmarkStatefulSetRoll500Replicas(b *testing.B) {
 	benchRollout(b, "../../testdata/scenarios/statefulset-500.yaml")
 }
+
+// The same rollout at 100,000 replicas on 5,000 nodes. With the 1,000 and
+// 10,000 runs above it shows how the cost grows with the replicas; it takes
+// minutes, so run it on its own: -bench Rollout100k -benchtime 1x.
+func BenchmarkRollout100kReplicas5000Nodes(b *testing.B) {
+	benchRollout(b, "../../testdata/scenarios/rollout-100k.yaml")
+}

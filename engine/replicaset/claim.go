@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -90,7 +91,8 @@ func (c *Controller) claim(ctx context.Context, o owner, sel labelMatcher, cs ca
 }
 
 func sortByName(pods []*corev1.Pod) {
-	sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
+	// Names are unique in a namespace, so an unstable sort is as good.
+	slices.SortFunc(pods, func(a, b *corev1.Pod) int { return strings.Compare(a.Name, b.Name) })
 }
 
 // canAdopt re-reads the owner from the API: the cache may not show yet that

@@ -83,8 +83,14 @@ func (c *Controller) familyPods(o owner) []*corev1.Pod {
 	// Upstream lists the namespace with each sibling's selector. The pods
 	// such a selector matches are the sibling's own and orphans, so look at
 	// exactly those through the controller index instead of scanning.
+	// A pod has one controller, so the siblings' own pods never repeat; only
+	// an orphan can match several siblings, and only orphans need a note of
+	// those already taken — not every pod of a 100,000-replica family.
 	orphans, _ := c.env.Listers.PodIndex.ByIndex(control.IndexByController, control.Orphan)
-	seen := make(map[string]bool)
+	var seen map[string]bool
+	if len(orphans) > 0 {
+		seen = make(map[string]bool)
+	}
 	var out []*corev1.Pod
 	for _, sibling := range c.kind.controlledBy(string(ref.UID)) {
 		sel, err := c.kind.podSelector(sibling.rs)
@@ -93,15 +99,18 @@ func (c *Controller) familyPods(o owner) []*corev1.Pod {
 		}
 		match := newLabelMatcher(sel)
 		owned, _ := c.env.Listers.PodIndex.ByIndex(control.IndexByController, string(sibling.rs.UID))
-		for _, list := range [][]any{owned, orphans} {
-			for _, obj := range list {
-				p, ok := obj.(*corev1.Pod)
-				if !ok || p.Namespace != sibling.rs.Namespace || seen[p.Name] || !match.Matches(p.Labels) {
-					continue
-				}
-				seen[p.Name] = true
+		for _, obj := range owned {
+			if p, ok := obj.(*corev1.Pod); ok && p.Namespace == sibling.rs.Namespace && match.Matches(p.Labels) {
 				out = append(out, p)
 			}
+		}
+		for _, obj := range orphans {
+			p, ok := obj.(*corev1.Pod)
+			if !ok || p.Namespace != sibling.rs.Namespace || seen[p.Name] || !match.Matches(p.Labels) {
+				continue
+			}
+			seen[p.Name] = true
+			out = append(out, p)
 		}
 	}
 	return out

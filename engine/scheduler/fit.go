@@ -28,13 +28,15 @@ var (
 
 // demand is a pod prepared for one scheduling attempt.
 type demand struct {
+	kind        string // signature: pods of one kind share a ranking
 	requests    amount
 	choice      nodeChoice
 	tolerations []corev1.Toleration
 }
 
 func newDemand(p *corev1.Pod) *demand {
-	return &demand{requests: podRequests(p), choice: newNodeChoice(p), tolerations: p.Spec.Tolerations}
+	r := podRequests(p)
+	return &demand{kind: signature(p, r), requests: r, choice: newNodeChoice(p), tolerations: p.Spec.Tolerations}
 }
 
 // reject appends to why the reasons node st cannot take d, in the order
@@ -110,8 +112,18 @@ func (c *nodeCache) score(d *demand, st *nodeState) score {
 }
 
 // pick returns the best node for d, or "" and how many nodes failed for
-// each reason.
+// each reason. The ranking answers when a node fits; the reasons, needed
+// only when none does, come from a walk over every node.
 func (c *nodeCache) pick(d *demand) (string, map[string]int) {
+	if name := c.rankingFor(d).best(); name != "" {
+		return name, nil
+	}
+	return c.walk(d)
+}
+
+// walk is pick without the ranking: every node filtered and scored, in name
+// order.
+func (c *nodeCache) walk(d *demand) (string, map[string]int) {
 	var best score
 	found := false
 	var reasons map[string]int

@@ -43,13 +43,18 @@ type nodeCache struct {
 	placed map[string]placement // by pod key
 	// version counts changes that can make a pod fit where it did not.
 	version uint64
+	// rankings order the nodes for each kind of pod being scheduled; clock
+	// counts decisions, to evict the longest unused.
+	rankings map[string]*ranking
+	clock    uint64
 }
 
 func newNodeCache() *nodeCache {
 	return &nodeCache{
-		nodes:  map[string]*nodeState{},
-		used:   map[string]*amount{},
-		placed: map[string]placement{},
+		nodes:    map[string]*nodeState{},
+		used:     map[string]*amount{},
+		placed:   map[string]placement{},
+		rankings: map[string]*ranking{},
 	}
 }
 
@@ -65,6 +70,7 @@ func (c *nodeCache) setNode(n *corev1.Node) bool {
 	} else {
 		c.order = slices.Insert(c.order, i, st)
 	}
+	c.rerank(n.Name)
 	if !known {
 		c.version++
 		return true
@@ -91,6 +97,7 @@ func (c *nodeCache) removeNode(name string) bool {
 	if i, ok := slices.BinarySearchFunc(c.order, name, byName); ok {
 		c.order = slices.Delete(c.order, i, i+1)
 	}
+	c.rerank(name)
 	c.version++
 	return true
 }
@@ -184,6 +191,7 @@ func (c *nodeCache) place(key string, pl placement) {
 	c.placed[key] = pl
 	u := c.usage(pl.node)
 	*u = u.plus(pl.requests)
+	c.rerank(pl.node)
 }
 
 func (c *nodeCache) unplace(key string) {
@@ -191,6 +199,7 @@ func (c *nodeCache) unplace(key string) {
 	delete(c.placed, key)
 	u := c.usage(pl.node)
 	*u = u.minus(pl.requests)
+	c.rerank(pl.node)
 }
 
 // sortedKeys returns the keys of m in order, for reproducible enqueueing.

@@ -55,6 +55,7 @@ type Writer struct {
 	events      map[objectKey]eventLine
 	podNode     map[objectKey]string // active pod → the node it is bound to
 	nodePods    map[string]int       // node → active pods bound to it
+	instant     *nodeInstant         // set by NodeLinesPerInstant
 }
 
 // New writes a trace of format f to w. start is the virtual time of the
@@ -99,6 +100,7 @@ func (w *Writer) Observe(now time.Time, ev watch.Event) {
 		return
 	}
 	t := now.Sub(w.start)
+	w.instant.reach(w, t)
 	// A typed nil in the event is not an object: it is skipped.
 	switch o := ev.Object.(type) {
 	case *corev1.Pod:
@@ -140,6 +142,7 @@ func (w *Writer) Observe(now time.Time, ev watch.Event) {
 func (w *Writer) observeNode(t time.Duration, n *corev1.Node, deleted bool) {
 	if deleted {
 		delete(w.nodes, n.Name)
+		w.instant.forget(n.Name)
 		w.writeDeleted(t, kindNode, objectKey{name: n.Name})
 		return
 	}
@@ -162,6 +165,10 @@ func (w *Writer) observeEvent(t time.Duration, e *corev1.Event, deleted bool) {
 // updateNode writes the node's line when it differs from the last one and
 // returns the projection to keep.
 func (w *Writer) updateNode(t time.Duration, name string, l nodeLine) nodeLine {
+	if w.instant != nil {
+		w.instant.hold(name)
+		return l
+	}
 	if old, ok := w.nodes[name]; !ok || old != l {
 		w.writeNode(t, name, l)
 	}
@@ -211,6 +218,7 @@ func (w *Writer) addPods(t time.Duration, node string, delta int) {
 func (w *Writer) Action(now time.Time, kind, target, result string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.instant.reach(w, now.Sub(w.start))
 	w.writeAction(now.Sub(w.start), kind, target, result)
 }
 
@@ -218,6 +226,7 @@ func (w *Writer) Action(now time.Time, kind, target, result string) {
 func (w *Writer) End(now time.Time, reason string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.instant.close(w)
 	w.writeEnd(now.Sub(w.start), reason)
 }
 
@@ -225,6 +234,7 @@ func (w *Writer) End(now time.Time, reason string) {
 func (w *Writer) Flush() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.instant.close(w)
 	if err := w.out.Flush(); err != nil {
 		return fmt.Errorf("write trace: %w", err)
 	}

@@ -85,6 +85,7 @@ func (f *Flags) Connect(ctx context.Context) (*Connection, error) {
 	if ns == "" {
 		ns = metav1.NamespaceDefault
 	}
+	speakProtobuf(rc)
 	client, err := kubernetes.NewForConfig(rc)
 	if err != nil {
 		return nil, fail(err, "cannot make a client for the API server %s (context %q): %v — check the server address and TLS settings in the kubeconfig", rc.Host, name, err)

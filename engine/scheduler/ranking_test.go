@@ -1,0 +1,88 @@
+package scheduler
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// The ranking must choose exactly the node a walk over every node chooses,
+// whatever happens to the nodes and the pods in between: random nodes
+// (cordoned, NotReady, tainted, labelled, of different sizes) come, change
+// and go while pods of several kinds are placed, moved and deleted, and
+// after every step each kind's choice is compared with the walk's.
+func TestRankingChoosesWhatTheWalkChooses(t *testing.T) {
+	for seed := range uint64(20) {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		c := newNodeCache()
+		kinds := []*corev1.Pod{
+			pod("small", "100m", "128Mi"),
+			pod("big", "2", "4Gi"),
+			pod("none", "", ""),
+			pod("tolerant", "500m", "1Gi", tolerating(corev1.Toleration{Key: "dedicated", Operator: corev1.TolerationOpExists})),
+			pod("picky", "100m", "128Mi", func(p *corev1.Pod) { p.Spec.NodeSelector = map[string]string{"zone": "a"} }),
+		}
+		randomNode := func(name string) *corev1.Node {
+			var opts []nodeOpt
+			switch rng.IntN(8) {
+			case 0:
+				opts = append(opts, cordoned)
+			case 1:
+				opts = append(opts, notReady)
+			case 2:
+				opts = append(opts, tainted("dedicated", "x", corev1.TaintEffectNoSchedule))
+			case 3:
+				opts = append(opts, tainted("soft", "", corev1.TaintEffectPreferNoSchedule))
+			}
+			n := node(name, []string{"2", "4", "8"}[rng.IntN(3)], []string{"4Gi", "16Gi"}[rng.IntN(2)], 3+rng.IntN(6), opts...)
+			if rng.IntN(2) == 0 {
+				n.Labels["zone"] = "a"
+			}
+			return n
+		}
+		names := func() string { return fmt.Sprintf("node-%02d", rng.IntN(30)) }
+		var placed []string
+		for step := range 600 {
+			switch op := rng.IntN(10); {
+			case op < 2:
+				c.setNode(randomNode(names()))
+			case op < 3:
+				c.removeNode(names())
+			case op < 5 && len(placed) > 0:
+				i := rng.IntN(len(placed))
+				c.forgetPod(placed[i], "")
+				placed = append(placed[:i], placed[i+1:]...)
+			default:
+				k := kinds[rng.IntN(len(kinds))]
+				d := newDemand(k)
+				if name, _ := c.pick(d); name != "" {
+					key := fmt.Sprintf("default/%s-%d", k.Name, step)
+					c.assume(key, k, name, d.requests)
+					placed = append(placed, key)
+				}
+			}
+			for _, k := range kinds {
+				d := newDemand(k)
+				got, _ := c.pick(d)
+				want, _ := c.walk(d)
+				if got != want {
+					t.Fatalf("seed %d step %d, pod %s: ranking chose %q, a walk over every node %q", seed, step, k.Name, got, want)
+				}
+			}
+		}
+	}
+}
+
+// A pod that fits nowhere still hears why from every node, as
+// kube-scheduler's FitError says it.
+func TestNoRoomStillNamesEveryReason(t *testing.T) {
+	c := newNodeCache()
+	c.setNode(node("a", "1", "1Gi", 10))
+	c.setNode(node("b", "1", "1Gi", 10, cordoned))
+	name, reasons := c.pick(newDemand(pod("p", "2", "128Mi")))
+	if name != "" || reasons[reasonCPU] != 1 || reasons[reasonUnschedulable] != 1 {
+		t.Fatalf("pick = %q, %v; want no node, 1 %s and 1 %s", name, reasons, reasonCPU, reasonUnschedulable)
+	}
+}

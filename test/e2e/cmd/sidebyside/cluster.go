@@ -1,0 +1,150 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/client-go/kubernetes"
+
+	"rollscope/engine/kubelet"
+	"rollscope/engine/live"
+	"rollscope/engine/nodegroup"
+)
+
+func signalContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+// podsPerNode is the hollow nodes' capacity.
+const podsPerNode = 110
+
+// startNodes runs enough hollow nodes for n replicas and their 25% surge.
+func startNodes(ctx context.Context, admin kubernetes.Interface, n int) (stop func(), err error) {
+	size := (n+n/4)/podsPerNode + 2
+	nodes := live.Nodes{
+		Groups: []nodegroup.Group{{
+			Name: "hollow", Size: size, Spec: "v1", BootTime: time.Second,
+			Capacity: corev1.ResourceList{
+				corev1.ResourcePods:   *resource.NewQuantity(podsPerNode, resource.DecimalSI),
+				corev1.ResourceCPU:    resource.MustParse("64"),
+				corev1.ResourceMemory: resource.MustParse("256Gi"),
+			},
+		}},
+		Images:  []kubelet.ImageRule{{Match: "*", Pull: time.Second, Start: time.Second, Ready: 2 * time.Second, Jitter: time.Second}},
+		OnError: func(string, string, error) {}, // retried; not what is measured
+	}
+	nctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- nodes.Run(nctx, admin) }()
+	say("running %d hollow nodes", size)
+	return func() {
+		cancel()
+		<-done
+		cleanup, c := context.WithTimeout(context.Background(), 10*time.Second)
+		defer c()
+		_ = nodes.Delete(cleanup, admin)
+	}, nil
+}
+
+const appName = "app"
+
+func deployment(namespace string, n int) *appsv1.Deployment {
+	replicas := int32(n)
+	quarter := intstr.FromString("25%")
+	labels := map[string]string{"app": appName}
+	return &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: appName},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: &replicas,
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType,
+				RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &quarter, MaxUnavailable: &quarter}},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec: corev1.PodSpec{Containers: []corev1.Container{{
+					Name: appName, Image: "example.com/app:v1",
+					Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{
+						corev1.ResourceCPU: resource.MustParse("10m"), corev1.ResourceMemory: resource.MustParse("16Mi")}},
+				}}},
+			},
+		},
+	}
+}
+
+// create makes the namespace and the deployment, once the namespace's
+// default service account (without which pods are refused) exists.
+func create(ctx context.Context, admin kubernetes.Interface, namespace string, n int) error {
+	if _, err := admin.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}}, metav1.CreateOptions{}); err != nil {
+		return err
+	}
+	if err := until(ctx, 2*time.Minute, "the default service account", func() (bool, error) {
+		_, err := admin.CoreV1().ServiceAccounts(namespace).Get(ctx, "default", metav1.GetOptions{})
+		return err == nil, nil
+	}); err != nil {
+		return err
+	}
+	_, err := admin.AppsV1().Deployments(namespace).Create(ctx, deployment(namespace, n), metav1.CreateOptions{})
+	return err
+}
+
+// setImage is `kubectl set image deployment/app app=IMAGE`.
+func setImage(ctx context.Context, admin kubernetes.Interface, namespace, image string) error {
+	patch := fmt.Sprintf(`{"spec":{"template":{"spec":{"containers":[{"name":%q,"image":%q}]}}}}`, appName, image)
+	_, err := admin.AppsV1().Deployments(namespace).Patch(ctx, appName, types.StrategicMergePatchType, []byte(patch), metav1.PatchOptions{})
+	return err
+}
+
+// complete is what `kubectl rollout status` waits for.
+func complete(ctx context.Context, admin kubernetes.Interface, namespace string) (bool, error) {
+	d, err := admin.AppsV1().Deployments(namespace).Get(ctx, appName, metav1.GetOptions{})
+	if err != nil {
+		return false, err
+	}
+	want := *d.Spec.Replicas
+	s := d.Status
+	return s.ObservedGeneration >= d.Generation && s.UpdatedReplicas == want && s.Replicas == want && s.AvailableReplicas == want, nil
+}
+
+// apiRows are the namespace's ReplicaSets as the console's rows count them:
+// pod-template-hash → DESIRED, CUR, READY, AVAIL.
+func apiRows(ctx context.Context, admin kubernetes.Interface, namespace string) (map[string][4]int, error) {
+	list, err := admin.AppsV1().ReplicaSets(namespace).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	rows := map[string][4]int{}
+	for _, rs := range list.Items {
+		rows[rs.Labels[appsv1.DefaultDeploymentUniqueLabelKey]] = [4]int{
+			int(*rs.Spec.Replicas), int(rs.Status.Replicas), int(rs.Status.ReadyReplicas), int(rs.Status.AvailableReplicas)}
+	}
+	return rows, nil
+}
+
+// until polls check every 50 ms for at most limit.
+func until(ctx context.Context, limit time.Duration, what string, check func() (bool, error)) error {
+	deadline := time.Now().Add(limit)
+	var last error
+	for time.Now().Before(deadline) {
+		ok, err := check()
+		if ok {
+			return nil
+		}
+		last = err
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	return fmt.Errorf("gave up waiting for %s after %s (last error: %v)", what, limit, last)
+}

@@ -1,0 +1,180 @@
+// Command sidebyside measures the rollscope console beside k9s v0.50.9 on the
+// test control plane (real kube-apiserver, kube-controller-manager and
+// kube-scheduler, rollscope's hollow nodes): each console watches the same
+// namespace in its own 200×50 tmux while a Deployment of N replicas rolls
+// 25%/25% to a new image, and the command prints, for each console, the CPU
+// seconds it used during the rollout (utime+stime), its peak RSS (VmHWM), the
+// time to its first complete screen and how long after the API said the
+// rollout was complete its screen said so. It also checks that rollscope's
+// ReplicaSet rows equal the API's once the cluster has settled.
+//
+// It is run on demand, not by make test (it takes minutes):
+//
+//	# k9s v0.50.9 into ~/.cache/rollscope/k9s, outside the repository (the module
+//	# proxy serves its source, though `go install …@v0.50.9` may be refused):
+//	go mod download -json github.com/derailed/k9s@v0.50.9   # prints its Dir
+//	cp -r DIR /tmp/k9s && chmod -R u+w /tmp/k9s && (cd /tmp/k9s && go build -o ~/.cache/rollscope/k9s/k9s .)
+//	go run ./cmd/sidebyside -n 1000,3000
+//
+// -baseline adds another rollscope binary (an older build, say) as one more
+// console in the same rollouts.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"rollscope/test/e2e/controlplane"
+	"rollscope/test/e2e/cpbuild"
+)
+
+func main() {
+	home, _ := os.UserHomeDir()
+	sizes := flag.String("n", "1000,3000", "replicas of each run, comma-separated")
+	k9s := flag.String("k9s", filepath.Join(home, ".cache/rollscope/k9s/k9s"), "the k9s v0.50.9 binary; empty to measure rollscope alone")
+	rollscope := flag.String("rollscope", "", "the rollscope binary (default: built from this repository)")
+	baseline := flag.String("baseline", "", "another rollscope binary to run beside it, for before → after figures")
+	flag.StringVar(&profileDir, "profile", "", "write a CPU profile of each rollscope console to this directory")
+	flag.Parse()
+	if err := run(*sizes, *k9s, *rollscope, *baseline); err != nil {
+		fmt.Fprintf(os.Stderr, "sidebyside: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// profileDir is -profile.
+var profileDir string
+
+func say(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
+}
+
+func run(sizes, k9s, rollscope, baseline string) error {
+	var ns []int
+	for _, s := range strings.Split(sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			return fmt.Errorf("-n %q: want replica counts such as 1000,3000", sizes)
+		}
+		ns = append(ns, n)
+	}
+	if k9s != "" {
+		if _, err := os.Stat(k9s); err != nil {
+			return fmt.Errorf("-k9s %s: %v — build k9s v0.50.9 there, or pass -k9s '' to measure rollscope alone", k9s, err)
+		}
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		return errors.New("tmux is not installed: the consoles run in tmux")
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	work, err := os.MkdirTemp("", "rollscope-sidebyside-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	if rollscope == "" {
+		rollscope = filepath.Join(work, "rollscope")
+		say("building rollscope")
+		root, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "rollscope").Output()
+		if err != nil {
+			return fmt.Errorf("finding the rollscope module: %v", err)
+		}
+		build := exec.CommandContext(ctx, "go", "build", "-o", rollscope, "./cmd/rollscope")
+		build.Dir = strings.TrimSpace(string(root))
+		if out, err := build.CombinedOutput(); err != nil {
+			return fmt.Errorf("building rollscope: %v\n%s", err, out)
+		}
+	}
+	bins, err := cpbuild.Ensure(ctx, func(s string) { say("%s", s) })
+	if err != nil {
+		return err
+	}
+	cp, err := controlplane.Start(ctx, controlplane.Config{Binaries: bins})
+	if err != nil {
+		return err
+	}
+	defer cp.Stop()
+	say("control plane at %s", cp.URL)
+	admin, err := cp.AdminClient()
+	if err != nil {
+		return err
+	}
+	largest := 0
+	for _, n := range ns {
+		largest = max(largest, n)
+	}
+	stopNodes, err := startNodes(ctx, admin, largest)
+	if err != nil {
+		return err
+	}
+	defer stopNodes()
+
+	var results []result
+	for _, n := range ns {
+		var consoles []console
+		consoles = append(consoles, console{name: "rollscope", kind: rollscopeKind, bin: rollscope})
+		if baseline != "" {
+			consoles = append(consoles, console{name: "rollscope (baseline)", kind: rollscopeKind, bin: baseline})
+		}
+		if k9s != "" {
+			consoles = append(consoles,
+				console{name: "k9s :pods", kind: k9sPods, bin: k9s},
+				console{name: "k9s :deploy", kind: k9sDeploy, bin: k9s})
+		}
+		r, err := measure(ctx, cp, admin, n, consoles, work)
+		if err != nil {
+			return fmt.Errorf("%d replicas: %w", n, err)
+		}
+		results = append(results, r...)
+	}
+	printTable(os.Stdout, results)
+	return nil
+}
+
+// cpuSeconds is utime+stime of a process, from /proc/PID/stat.
+func cpuSeconds(pid int) (float64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	// The command name may hold spaces; the fields after it do not.
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	if len(f) < 13 {
+		return 0, fmt.Errorf("/proc/%d/stat: too few fields", pid)
+	}
+	ut, _ := strconv.ParseFloat(f[11], 64)
+	st, _ := strconv.ParseFloat(f[12], 64)
+	return (ut + st) / clockTicks, nil
+}
+
+// clockTicks is USER_HZ, 100 on every Linux this runs on.
+const clockTicks = 100
+
+// peakRSS is VmHWM of a process, in MiB.
+func peakRSS(pid int) (float64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+			return kb / 1024, err
+		}
+	}
+	return 0, fmt.Errorf("/proc/%d/status has no VmHWM", pid)
+}
+
+func interruptible() (context.Context, context.CancelFunc) {
+	return signalContext()
+}

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"text/tabwriter"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+
+	"rollscope/test/e2e/controlplane"
+)
+
+// result is one console's figures for one run.
+type result struct {
+	console     string
+	replicas    int
+	rollout     time.Duration // set image → complete, as the API says
+	events      int64         // pod watch events in the namespace during the rollout
+	cpu         float64       // seconds of utime+stime during the rollout
+	peakRSS     float64       // MiB
+	firstScreen time.Duration // start → first complete screen
+	staleness   time.Duration // API complete → the screen says so
+}
+
+func measure(ctx context.Context, cp *controlplane.ControlPlane, admin kubernetes.Interface, n int, consoles []console, work string) ([]result, error) {
+	namespace := fmt.Sprintf("sidebyside-%d-%d", n, time.Now().Unix())
+	say("%d replicas: creating deployment %s/%s", n, namespace, appName)
+	if err := create(ctx, admin, namespace, n); err != nil {
+		return nil, err
+	}
+	defer func() {
+		_ = admin.CoreV1().Namespaces().Delete(context.Background(), namespace, metav1.DeleteOptions{})
+	}()
+	if err := until(ctx, 15*time.Minute, "the deployment to be available", func() (bool, error) { return complete(ctx, admin, namespace) }); err != nil {
+		return nil, err
+	}
+	rows, err := apiRows(ctx, admin, namespace)
+	if err != nil {
+		return nil, err
+	}
+
+	say("%d replicas available; starting %d consoles", n, len(consoles))
+	sessions := make([]*session, len(consoles))
+	results := make([]result, len(consoles))
+	begun := time.Now()
+	for i, c := range consoles {
+		home := filepath.Join(work, fmt.Sprintf("home-%d-%d", n, i))
+		if err := os.MkdirAll(home, 0o755); err != nil {
+			return nil, err
+		}
+		s, err := start(c, cp.AdminKubeconfig, namespace, home, i)
+		if err != nil {
+			return nil, err
+		}
+		defer s.stop()
+		sessions[i] = s
+		results[i] = result{console: c.name, replicas: n}
+	}
+	if err := waitScreens(ctx, sessions, n, func() (map[string][4]int, error) { return rows, nil }, func(i int) {
+		results[i].firstScreen = time.Since(begun)
+	}); err != nil {
+		return nil, fmt.Errorf("first screens: %w", err)
+	}
+	time.Sleep(3 * time.Second) // let start-up work end before counting
+	before := make([]float64, len(sessions))
+	for i, s := range sessions {
+		if before[i], err = cpuSeconds(s.pid); err != nil {
+			return nil, fmt.Errorf("%s: %w (did it exit? its screen:\n%s)", s.name, err, s.screen())
+		}
+	}
+
+	var events atomic.Int64
+	w, err := admin.CoreV1().Pods(namespace).Watch(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	go func() {
+		for range w.ResultChan() {
+			events.Add(1)
+		}
+	}()
+	defer w.Stop()
+
+	say("%d replicas: set image", n)
+	set := time.Now()
+	if err := setImage(ctx, admin, namespace, "example.com/app:v2"); err != nil {
+		return nil, err
+	}
+	// The rollout has not begun until the controller has seen the change.
+	if err := until(ctx, 30*time.Minute, "the rollout to complete", func() (bool, error) {
+		if time.Since(set) < time.Second {
+			return false, nil
+		}
+		return complete(ctx, admin, namespace)
+	}); err != nil {
+		return nil, err
+	}
+	done := time.Now()
+	rollout := done.Sub(set)
+	counted := events.Load()
+	say("%d replicas: rolled out in %s, %d pod events", n, rollout.Round(100*time.Millisecond), counted)
+	if err := waitScreens(ctx, sessions, n, func() (map[string][4]int, error) { return apiRows(ctx, admin, namespace) }, func(i int) {
+		results[i].staleness = time.Since(done)
+	}); err != nil {
+		return nil, fmt.Errorf("screens after the rollout: %w", err)
+	}
+	time.Sleep(2 * time.Second)
+	for i, s := range sessions {
+		after, err := cpuSeconds(s.pid)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.name, err)
+		}
+		peak, err := peakRSS(s.pid)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.name, err)
+		}
+		results[i].cpu, results[i].peakRSS = after-before[i], peak
+		results[i].rollout, results[i].events = rollout, counted
+	}
+	// Settled: every rollscope's rows must be the API's.
+	final, err := apiRows(ctx, admin, namespace)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range sessions {
+		if s.kind != rollscopeKind {
+			continue
+		}
+		// The pane keeps the selected ReplicaSet in view, and thousands of
+		// pods' dots leave room for little else: read the rows with the
+		// cursor on each ReplicaSet in turn.
+		seen := map[string][4]int{}
+		err := until(ctx, 20*time.Second, s.name+"'s ReplicaSet rows", func() (bool, error) {
+			for hash, counts := range screenRows(s.screen()) {
+				seen[hash] = counts
+			}
+			if rowsEqual(seen, final) {
+				return true, nil
+			}
+			_, err := s.tmux("send-keys", "-t", "console", "k")
+			return false, err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%s's ReplicaSet rows %v differ from the API's %v once settled:\n%s", s.name, seen, final, s.screen())
+		}
+	}
+	return results, nil
+}
+
+// waitScreens polls every session's screen until each shows the rollout
+// complete with the rows read, calling shown once for each.
+func waitScreens(ctx context.Context, sessions []*session, n int, read func() (map[string][4]int, error), shown func(i int)) error {
+	left := map[int]bool{}
+	for i := range sessions {
+		left[i] = true
+	}
+	return until(ctx, 5*time.Minute, "every console to show the deployment complete", func() (bool, error) {
+		rows, err := read()
+		if err != nil {
+			return false, err
+		}
+		for i := range left {
+			if sessions[i].shows(sessions[i].screen(), n, rows) {
+				shown(i)
+				delete(left, i)
+			}
+		}
+		if len(left) > 0 {
+			for i := range left {
+				return false, fmt.Errorf("%s shows:\n%s", sessions[i].name, sessions[i].screen())
+			}
+		}
+		return true, nil
+	})
+}
+
+func printTable(out io.Writer, results []result) {
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "N pods\tconsole\trollout\tpod events\tCPU s\tCPU per event\tpeak RSS MiB\tfirst screen\tstale after API")
+	for _, r := range results {
+		per := "—"
+		if r.events > 0 {
+			per = fmt.Sprintf("%.0f µs", r.cpu/float64(r.events)*1e6)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%.0f s\t%d\t%.2f\t%s\t%.0f\t%.2f s\t%.2f s\n", r.replicas, r.console, r.rollout.Seconds(), r.events,
+			r.cpu, per, r.peakRSS, r.firstScreen.Seconds(), r.staleness.Seconds())
+	}
+	_ = tw.Flush()
+}
