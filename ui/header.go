@@ -110,7 +110,10 @@ func (m *Model) clockText() string {
 	}
 	st := m.s.Styles
 	speed := "×" + formatSpeed(m.s.Speed)
-	if m.s.ClockPaused {
+	switch {
+	case m.s.ClockHeld:
+		speed = st.Badge.Render(" CLOCK HELD (dialog open) ")
+	case m.s.ClockPaused:
 		speed = st.Badge.Render(" CLOCK PAUSED ")
 	}
 	return st.Label.Render("clock") + " " + st.Text.Render(m.s.Now.Format("15:04:05")) + " " + speed

@@ -59,6 +59,9 @@ type Screen struct {
 	// View does not call out to the clock.
 	Speed       float64
 	ClockPaused bool
+	// ClockHeld is set while the console itself stops the embedded clock
+	// because a dialog that writes is open (ui/hold.go).
+	ClockHeld bool
 
 	// SelectedRS is the ReplicaSet under the ReplicaSets pane's cursor:
 	// the one whose pods the Pods pane lists.

@@ -67,6 +67,10 @@ func (v *View) KeyMap() help.KeyMap {
 // Typing reports whether the dialog takes every key, text included.
 func (v *View) Typing() bool { return v.dialog != nil }
 
+// Writes reports whether the RC dialog, which always writes, is open: the
+// console holds the embedded clock meanwhile.
+func (v *View) Writes() bool { return v.dialog != nil }
+
 // Takes reports whether msg is the view's to handle: every key while its
 // dialog is open, else esc, i and x — enabled or not, so that a disabled i
 // says why rather than falling through to the deployment's set image.

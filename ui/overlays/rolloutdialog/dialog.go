@@ -62,6 +62,8 @@ type Dialog struct {
 	// refusal, when set, is why nothing will be sent; the confirmation
 	// then only closes.
 	refusal string
+	// basis is the rollout the confirmation's plan was made from.
+	basis basis
 }
 
 // SetSize sizes the dialog to the body.
@@ -118,7 +120,7 @@ func (d *Dialog) key(msg tea.KeyPressMsg) (screen.Overlay, tea.Cmd) {
 			if d.refusal != "" {
 				return nil, nil
 			}
-			return d.send()
+			return d.confirm()
 		case "n", "N", "q":
 			return nil, nil
 		case "enter":
@@ -137,6 +139,7 @@ func (d *Dialog) next() (screen.Overlay, tea.Cmd) {
 		return d, nil
 	}
 	d.stage = stageConfirm
+	d.basis = basisOf(d.s.Rollout)
 	if d.s.AssumeYes && d.refusal == "" {
 		return d.send()
 	}
@@ -258,3 +261,7 @@ func (d *Dialog) accept() bool {
 	}
 	return true
 }
+
+// Writes reports that the dialog asks before changing the cluster: the
+// console holds the embedded clock while it is open.
+func (d *Dialog) Writes() bool { return d.req.Spec().Writes }

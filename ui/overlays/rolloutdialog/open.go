@@ -71,6 +71,7 @@ func Open(s *screen.Screen, kind action.Name) (screen.Overlay, tea.Cmd) {
 		d.stage = stageConfirm
 	}
 	d.prepare()
+	d.basis = basisOf(s.Rollout)
 	if s.AssumeYes && d.refusal == "" {
 		return d.send()
 	}

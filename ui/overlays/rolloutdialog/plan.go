@@ -68,6 +68,10 @@ func (d *Dialog) prepare() bool {
 		d.plan = append(d.plan, "the rollout carries on from where it was held")
 	case action.Abort:
 		stable, ok := model.AbortTarget(view)
+		if view.Done {
+			d.refusal = "the rollout of revision " + draw.Itoa(view.Revision) + " has finished — nothing to abort"
+			return true
+		}
 		if !ok {
 			d.refusal = "revision " + draw.Itoa(view.Revision) + " is the first: there is nothing to go back to"
 			return true
