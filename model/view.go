@@ -198,9 +198,11 @@ type DeploymentSummary struct {
 	Available int32
 	Paused    bool
 	// Status is `kubectl rollout status`'s sentence; Done is true once the
-	// rollout has finished.
+	// rollout has finished; Failed once it has exceeded its progress
+	// deadline (kubectl rollout status exits 1).
 	Status string
 	Done   bool
+	Failed bool
 }
 
 // DiffLine is one line of a pod-template diff between two revisions.

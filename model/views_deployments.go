@@ -14,6 +14,7 @@ func (c *Cluster) Deployments() []DeploymentSummary {
 	out := make([]DeploymentSummary, 0, len(c.deployments))
 	for _, d := range c.deployments {
 		status, done := rolloutStatus(d)
+		_, _, failed := RolloutStatus(d, 0)
 		out = append(out, DeploymentSummary{
 			Namespace: d.Namespace, Name: d.Name,
 			Replicas:  DesiredReplicas(d),
@@ -23,6 +24,7 @@ func (c *Cluster) Deployments() []DeploymentSummary {
 			Paused:    d.Spec.Paused,
 			Status:    status,
 			Done:      done,
+			Failed:    failed != nil,
 		})
 	}
 	slices.SortFunc(out, func(a, b DeploymentSummary) int {

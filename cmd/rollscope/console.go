@@ -74,7 +74,7 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 		defer stop()
 		if f.conn.Live() {
 			if f.plain || !isTerminal(os.Stdout) {
-				return runLivePlain(ctx, cmd.OutOrStdout(), f, open.deployment)
+				return runLivePlain(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), f, open.deployment)
 			}
 			return runLive(ctx, f, open, theme, keys)
 		}
@@ -82,10 +82,18 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 		if err != nil {
 			return err
 		}
-		if f.plain || !isTerminal(os.Stdout) {
-			return runPlain(ctx, cmd.OutOrStdout(), f, sc)
+		nsFlag, _ := cmd.Flags().GetString("namespace")
+		ns, err := embeddedNamespace(sc, nsFlag)
+		if err != nil {
+			return err
 		}
-		return runEmbedded(ctx, f, sc, open, theme, keys)
+		if err := checkEmbeddedTarget(sc, ns, open.deployment); err != nil {
+			return err
+		}
+		if f.plain || !isTerminal(os.Stdout) {
+			return runPlain(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), f, sc, ns, open.deployment)
+		}
+		return runEmbedded(ctx, f, sc, ns, open, theme, keys)
 	}
 }
 
@@ -116,7 +124,7 @@ func targetArg(args []string) (target, error) {
 
 // runEmbedded runs the scenario's cluster in real time × speed and the
 // console on it, watching it through client-go informers like a live one.
-func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, open target, theme themes.Theme, keys *ui.KeyMap) error {
+func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, ns string, open target, theme themes.Theme, keys *ui.KeyMap) error {
 	clock := sim.NewClock(epoch)
 	api := memapi.New(memapi.Options{Clock: clock, Seed: seedOf(sc, f.seed)})
 	cl, err := embedded.Start(ctx, api, clock, sc, embedded.Options{Seed: f.seed})
@@ -129,7 +137,7 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, open 
 	go cl.Runner.RunRealtime(ctx)
 	opts := ui.Options{
 		Cluster:    model.NewRCCluster(),
-		Namespace:  sc.Namespace,
+		Namespace:  ns,
 		Deployment: open.deployment,
 		RC:         open.rc,
 		Context:    "embedded",
