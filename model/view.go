@@ -74,9 +74,11 @@ type RolloutView struct {
 	Revision                         int64
 	Progressing, Available           Condition
 	// Status is `kubectl rollout status`'s sentence for the current state;
-	// Done is true once the rollout has finished.
+	// Done is true once the rollout has finished, Failed once it has
+	// exceeded its progress deadline.
 	Status string
 	Done   bool
+	Failed bool
 
 	// Surge: pods in use (Σ ReplicaSet spec.replicas) against replicas +
 	// maxSurge. Unavailable: replicas that are not available against
@@ -157,15 +159,20 @@ type NodeRow struct {
 
 // RevisionRow is one revision of a Deployment's history.
 type RevisionRow struct {
-	Revision    int64
+	Revision int64
+	// ChangeCause is what `kubectl rollout history` shows for it.
 	ChangeCause string
-	Images      []string
-	Created     time.Time
-	Replicas    int32
-	Current     bool
-	// Gone is set for a revision known from a ReplicaSet's revision-history
-	// whose ReplicaSet was cleaned up by revisionHistoryLimit.
+	// Aborted, when set, is how its rollout was aborted: "revision 7
+	// aborted, back on revision 6".
+	Aborted  string
+	Images   []string
+	Created  time.Time
+	Replicas int32
+	Current  bool
+	// Gone is set for a revision an undo renumbered: its ReplicaSet now
+	// holds revision Now (and lists this one in its revision-history).
 	Gone bool
+	Now  int64
 }
 
 // TimelineKind sorts timeline entries.

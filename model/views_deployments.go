@@ -14,7 +14,6 @@ func (c *Cluster) Deployments() []DeploymentSummary {
 	out := make([]DeploymentSummary, 0, len(c.deployments))
 	for _, d := range c.deployments {
 		status, done := rolloutStatus(d)
-		_, _, failed := RolloutStatus(d, 0)
 		out = append(out, DeploymentSummary{
 			Namespace: d.Namespace, Name: d.Name,
 			Replicas:  DesiredReplicas(d),
@@ -24,7 +23,7 @@ func (c *Cluster) Deployments() []DeploymentSummary {
 			Paused:    d.Spec.Paused,
 			Status:    status,
 			Done:      done,
-			Failed:    failed != nil,
+			Failed:    failed(d),
 		})
 	}
 	slices.SortFunc(out, func(a, b DeploymentSummary) int {

@@ -59,9 +59,12 @@ func (m *Model) headerLines(w int) []string {
 	if !r.Observed {
 		status = "waiting for the deployment controller to observe generation " + draw.Itoa(r.Generation) + " · " + status
 	}
-	if r.Done {
+	switch {
+	case r.Done:
 		out = append(out, draw.Fit(st.OK.Render("✔ "+status), w))
-	} else {
+	case r.Failed:
+		out = append(out, draw.Fit(st.Bad.Render("✖ "+status), w))
+	default:
 		out = append(out, draw.Fit(st.Warn.Render("… "+status), w))
 	}
 

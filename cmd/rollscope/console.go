@@ -146,7 +146,7 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, ns st
 		Embedded:   sim.NewControls(cl.Runner, f.speed),
 		Keys:       keys,
 	}
-	f.acts.apply(&opts, api.Client(), clock.Now, false)
+	f.acts.apply(&opts, api.Client(), clock.Now, false, sc.NodeGroups)
 	return runConsole(ctx, api.Client(), opts, clock)
 }
 
@@ -166,7 +166,7 @@ func runLive(ctx context.Context, f *rootFlags, open target, theme themes.Theme,
 		Theme:      theme,
 		Keys:       keys,
 	}
-	f.acts.apply(&opts, conn.Client, time.Now, true)
+	f.acts.apply(&opts, conn.Client, time.Now, true, nil)
 	if err := f.acts.checkAccess(ctx, &opts, conn); err != nil {
 		return err
 	}

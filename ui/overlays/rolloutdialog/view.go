@@ -53,7 +53,7 @@ func (d *Dialog) View() string {
 			case r.Current:
 				note = " (current)"
 			case r.Gone:
-				note = " (gone)"
+				note = " (now " + draw.Itoa(r.Now) + ")"
 			}
 			cause := r.ChangeCause
 			if cause == "" {

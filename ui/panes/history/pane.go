@@ -122,10 +122,20 @@ func (p *Pane) revisionRow(r model.RevisionRow, widths []int, sel bool) string {
 		mark = "*"
 	}
 	if r.Gone {
-		replicas = "gone"
+		// An undo moved its ReplicaSet to a new number.
+		replicas = "→rev " + draw.Itoa(r.Now)
 	}
 	if cause == "" {
 		cause = "<none>"
+	}
+	if r.Aborted != "" {
+		// kubectl's change-cause first, as `kubectl rollout history`
+		// prints it; then what became of the rollout, which enter shows
+		// in full however narrow the column.
+		cause += " · " + r.Aborted
+		if r.Replicas == 0 {
+			replicas = "aborted"
+		}
 	}
 	cells := []string{mark, draw.Itoa(r.Revision), replicas, draw.Age(p.s.Now, r.Created), cause, strings.Join(r.Images, ",")}
 	return p.rows.Render(draw.Itoa(r.Revision), strings.Join(cells, "|"), p.w, sel, func() string {
@@ -146,6 +156,20 @@ func (p *Pane) diffView() string {
 	lines := make([]string, 0, p.h)
 	title := fmt.Sprintf("revision %d → current (revision %d) pod template", p.diffRev, p.s.Rollout.Revision)
 	lines = append(lines, p.s.Paints.Header.On(draw.Fit(title, p.w)))
+	// The whole change-cause and abort the list's column may have cut.
+	for _, r := range p.s.Rollout.History {
+		if r.Revision != p.diffRev {
+			continue
+		}
+		for _, note := range []string{prefixed("change-cause: ", r.ChangeCause), r.Aborted} {
+			if note == "" {
+				continue
+			}
+			for _, l := range draw.Wrap(note, p.w) {
+				lines = append(lines, draw.Fit(p.s.Paints.Muted.On(l), p.w))
+			}
+		}
+	}
 	switch {
 	case p.diffErr != nil:
 		lines = append(lines, draw.Fit(p.s.Paints.Bad.On("cannot diff: "+p.diffErr.Error()), p.w))
@@ -168,4 +192,11 @@ func (p *Pane) diffView() string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+func prefixed(prefix, s string) string {
+	if s == "" {
+		return ""
+	}
+	return prefix + s
 }
