@@ -31,6 +31,13 @@ func (m *Model) headerLines(w int) []string {
 	if s.ReadOnly {
 		left += " " + st.Badge.Render(" READ-ONLY ")
 	}
+	if s.HaveRollout {
+		// What room the clock leaves: the change must not push it off.
+		room := w - draw.WidthOf(left) - draw.WidthOf(m.clockText()) - 3
+		if change := imageChange(s.Rollout, room); change != "" && room >= 20 {
+			left += "  " + st.Accent.Render(change)
+		}
+	}
 	out = append(out, joinEnds(left, m.clockText(), w))
 
 	if !s.HaveRollout {

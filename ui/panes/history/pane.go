@@ -37,7 +37,7 @@ func New(s *screen.Screen) *Pane { return &Pane{s: s} }
 
 var historyColumns = []draw.Column{
 	{Title: "", Width: 1}, {Title: "REV", Width: 4, Right: true}, {Title: "REPLICAS", Width: 8, Right: true},
-	{Title: "AGE", Width: 4, Right: true}, {Title: "CHANGE-CAUSE", Width: 0, Min: 20}, {Title: "IMAGES", Width: 0, Min: 10},
+	{Title: "AGE", Width: 4, Right: true}, {Title: "CHANGE-CAUSE", Width: 0, Min: 20}, {Title: "IMAGES", Width: 0, Min: 10, Cut: draw.CutImages},
 }
 
 func (p *Pane) SetSize(w, h int) {

@@ -32,7 +32,7 @@ var rsColumns = []draw.Column{
 	{Title: "", Width: 1}, {Title: "REV", Width: 4, Right: true}, {Title: "ROLE", Width: 6},
 	{Title: "HASH", Width: 10}, {Title: "DESIRED", Width: 7, Right: true}, {Title: "CUR", Width: 4, Right: true},
 	{Title: "READY", Width: 5, Right: true}, {Title: "AVAIL", Width: 5, Right: true},
-	{Title: "AGE", Width: 4, Right: true}, {Title: "IMAGES", Width: 0, Min: 12},
+	{Title: "AGE", Width: 4, Right: true}, {Title: "IMAGES", Width: 0, Min: 12, Cut: draw.CutImages},
 }
 
 func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h }
