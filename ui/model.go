@@ -205,6 +205,9 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.s.Toast = desc + ": " + reason
 			return m, nil
 		}
+		if m.enter(msg) {
+			return m, nil
+		}
 		return m.toFocused(msg)
 	}
 	return m, nil

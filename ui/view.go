@@ -106,7 +106,9 @@ func (m *Model) paneTitle(f focus, w int) string {
 	st := m.s.Styles
 	title := " " + f.String() + m.paneSubtitle(f) + " "
 	if f == m.focus {
-		return draw.Fit(st.PaneTitleFocus.Render(title), w)
+		// Marked by shape as well as colour: NO_COLOR and monochrome
+		// captures must still show where the keys go.
+		return draw.Fit(st.PaneTitleFocus.Render("▶"+title), w)
 	}
 	return draw.Fit(st.PaneTitle.Render(title), w)
 }
@@ -136,7 +138,7 @@ func (m *Model) tabStrip(w int) string {
 	for f := focus(0); f < paneCount; f++ {
 		name := f.String()
 		if f == m.focus {
-			parts = append(parts, st.PaneTitleFocus.Render(name+m.paneSubtitle(f)))
+			parts = append(parts, st.PaneTitleFocus.Render("▶ "+name+m.paneSubtitle(f)))
 		} else {
 			parts = append(parts, st.PaneTitle.Render(name))
 		}

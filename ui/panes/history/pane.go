@@ -69,8 +69,10 @@ func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
 	keyAt := func(i int) string { return draw.Itoa(hist[i].Revision) }
 	if f, ok := msg.(screen.Focus); ok {
 		p.rows.Focused = bool(f)
+		p.noteSelected()
 		return p, nil
 	}
+	defer p.noteSelected()
 	if _, ok := msg.(screen.Refreshed); ok {
 		if p.rows.Selected == "" {
 			// Start on the current revision: the one to compare from.
@@ -199,4 +201,14 @@ func prefixed(prefix, s string) string {
 		return ""
 	}
 	return prefix + s
+}
+
+// noteSelected tells undo which revision the operator picked here: u from
+// the History pane starts on it.
+func (p *Pane) noteSelected() {
+	hist := p.s.Rollout.History
+	p.s.SelectedRevision = 0
+	if p.rows.Focused && p.rows.Cursor >= 0 && p.rows.Cursor < len(hist) {
+		p.s.SelectedRevision = hist[p.rows.Cursor].Revision
+	}
 }

@@ -22,6 +22,10 @@ type Pane struct {
 	cursor int
 	offset int // in lines, not ReplicaSets: glyph lines scroll too
 	rows   draw.List
+	// pinned is set once the operator moved off the newest ReplicaSet:
+	// until then the selection (and the Pods pane) follows the newest,
+	// so a new rollout's pods are what is shown.
+	pinned bool
 }
 
 // New is the pane over s; it records the ReplicaSet under its cursor in
@@ -50,6 +54,9 @@ func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
 		return p, nil
 	case screen.Refreshed:
 		p.rows.Selected = p.s.SelectedRS
+		if !p.pinned && len(rss) > 0 {
+			p.rows.Selected = rss[0].Name // newest revision first
+		}
 		p.rows.Cursor = p.cursor
 		p.rows.Height = len(rss) // the ReplicaSets always fit as a list
 		p.rows.Follow(len(rss), keyAt)
@@ -58,6 +65,7 @@ func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
 		if !p.rows.Move(msg, p.s.Keys, len(rss), keyAt) {
 			return p, nil
 		}
+		p.pinned = p.rows.Cursor != 0
 	}
 	p.cursor = p.rows.Cursor
 	p.s.SelectedRS = p.rows.Selected
