@@ -52,6 +52,9 @@ type Condition struct {
 // a budget is exhausted: Used >= Limit.
 type Headroom struct {
 	Used, Limit int32
+	// Waiting is the part of Used that is ready but not yet available
+	// (waiting out minReadySeconds), for the unavailable budget.
+	Waiting int32
 }
 
 // Exhausted reports whether the budget is used up.
