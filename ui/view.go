@@ -151,7 +151,8 @@ func (m *Model) tabStrip(w int) string {
 func (m *Model) footer(w int) string {
 	st := m.s.Styles
 	if m.s.Toast != "" {
-		return draw.Fit(st.Warn.Render(" "+m.s.Toast), w)
+		// A toast's hint (what to do) comes after its " — ": keep it.
+		return draw.Fit(st.Warn.Render(draw.CutKeepingHint(" "+m.s.Toast, w)), w)
 	}
 	var bindings []key.Binding
 	if m.overlay != nil {
@@ -159,12 +160,23 @@ func (m *Model) footer(w int) string {
 	} else {
 		bindings = append(m.panes[m.focus].KeyMap().ShortHelp(), m.s.Keys.ShortHelp()...)
 	}
-	parts := make([]string, 0, len(bindings))
+	var parts, keep []string
 	for _, b := range bindings {
 		if !b.Enabled() {
 			continue
 		}
-		parts = append(parts, st.HelpKey.Render(b.Help().Key)+" "+st.HelpDesc.Render(b.Help().Desc))
+		part := st.HelpKey.Render(b.Help().Key) + " " + st.HelpDesc.Render(b.Help().Desc)
+		// Help and quit are never cut off: help lists every key the
+		// footer has no room for.
+		if m.overlay == nil && (b.Help() == m.s.Keys.Help.Help() || b.Help() == m.s.Keys.Quit.Help()) {
+			keep = append(keep, part)
+			continue
+		}
+		parts = append(parts, part)
 	}
-	return draw.Fit(" "+strings.Join(parts, st.Muted.Render(" · ")), w)
+	sep := st.Muted.Render(" · ")
+	for len(parts) > 0 && draw.WidthOf(" "+strings.Join(append(append([]string(nil), parts...), keep...), sep)) > w {
+		parts = parts[:len(parts)-1]
+	}
+	return draw.Fit(" "+strings.Join(append(parts, keep...), sep), w)
 }

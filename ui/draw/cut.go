@@ -77,3 +77,22 @@ func CutImages(list string, w int) string {
 	}
 	return strings.Join(out, ",")
 }
+
+// CutKeepingHint fits a sentence of the form "what happened — what to do"
+// into w cells by cutting what happened, so the hint survives: a toast
+// cut mid-hint leaves the operator without the way out.
+func CutKeepingHint(s string, w int) string {
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	i := strings.LastIndex(s, " — ")
+	if i < 0 {
+		return ansi.Truncate(s, w, "…")
+	}
+	hint := s[i:]
+	room := w - ansi.StringWidth(hint)
+	if room < 12 {
+		return ansi.Truncate(s, w, "…")
+	}
+	return ansi.Truncate(s[:i], room, "…") + hint
+}

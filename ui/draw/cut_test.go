@@ -19,3 +19,10 @@ func TestCutsKeepWhatTellsThingsApart(t *testing.T) {
 		}
 	}
 }
+
+func TestCutKeepingHintKeepsTheWayOut(t *testing.T) {
+	got := CutKeepingHint("cannot undo: deployment frontend is paused and kubectl refuses — resume it first (r)", 60)
+	if got != "cannot undo: deployment frontend is p… — resume it first (r)" || WidthOf(got) > 60 {
+		t.Errorf("%q (%d cells)", got, WidthOf(got))
+	}
+}

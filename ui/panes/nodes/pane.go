@@ -251,7 +251,7 @@ func (p *Pane) detailLines() []string {
 		return nil
 	}
 	var texts []string
-	for _, b := range n.Progress.Blocked {
+	for _, b := range model.GroupBlocked(n.Progress.Blocked) {
 		texts = append(texts, n.Name+" waits: "+b)
 	}
 	if m := n.Progress.DrainMessage; m != "" {
