@@ -221,6 +221,9 @@ func (l *Lines) Wrap(style func(...string) string, indent, text string) {
 	}
 }
 
+// Left is how many more lines the view has room for.
+func (l *Lines) Left() int { return max(l.H-len(l.out), 0) }
+
 // Full reports whether the view has all its lines.
 func (l *Lines) Full() bool { return len(l.out) >= l.H }
 

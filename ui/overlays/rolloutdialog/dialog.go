@@ -64,6 +64,8 @@ type Dialog struct {
 	refusal string
 	// basis is the rollout the confirmation's plan was made from.
 	basis basis
+	// diffOffset is how far the undo diff is scrolled.
+	diffOffset int
 }
 
 // SetSize sizes the dialog to the body.
@@ -123,6 +125,10 @@ func (d *Dialog) key(msg tea.KeyPressMsg) (screen.Overlay, tea.Cmd) {
 			return d.confirm()
 		case "n", "N", "q":
 			return nil, nil
+		case "up", "k":
+			d.diffOffset = max(d.diffOffset-1, 0)
+		case "down", "j":
+			d.diffOffset = min(d.diffOffset+1, max(len(d.diff)-1, 0))
 		case "enter":
 			if d.refusal != "" {
 				return nil, nil
