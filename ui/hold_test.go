@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"rollscope/model"
-	"rollscope/ui/draw"
 )
 
 // A writing dialog holds the embedded clock while it is open and says so
@@ -61,23 +60,5 @@ func TestYRechecksThePlanAgainstTheClusterAsItIsNow(t *testing.T) {
 		if !strings.Contains(strings.Join(strings.Fields(s), " "), want) {
 			t.Errorf("the dialog does not say %q:\n%s", want, s)
 		}
-	}
-}
-
-// An undo diff longer than the dialog says so and scrolls.
-func TestUndoDiffScrollsAndSaysThereIsMore(t *testing.T) {
-	acts := oneContainer()
-	for i := range 40 {
-		acts.diff = append(acts.diff, model.DiffLine{Op: '+', Text: "line " + draw.Itoa(i)})
-	}
-	m := newActionModel(t, acts, midRollout(), nil)
-	m = run(m, press("u"), press("enter"))
-	s := plain(m)
-	if !strings.Contains(s, "more lines of the diff — ↓ scrolls") || !strings.Contains(s, "+ line 0") {
-		t.Fatalf("a long diff does not say there is more:\n%s", s)
-	}
-	m = run(m, press("down"))
-	if s := plain(m); strings.Contains(s, "+ line 0 ") || !strings.Contains(s, "+ line 1 ") {
-		t.Errorf("↓ does not scroll the diff:\n%s", s)
 	}
 }
