@@ -135,7 +135,7 @@ func CheckCanaryStart(d *appsv1.Deployment) error {
 		return fmt.Errorf("deployment/%s is paused — resume it first (r)", d.Name)
 	}
 	if !DeploymentComplete(d, &d.Status) || d.Status.ObservedGeneration < d.Generation {
-		return fmt.Errorf("deployment/%s is still rolling out — let it finish or abort it (x) before a canary", d.Name)
+		return fmt.Errorf("deployment/%s is still rolling out — let it finish, or abort (x)", d.Name)
 	}
 	return nil
 }

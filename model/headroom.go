@@ -12,5 +12,11 @@ func RolloutHeadroom(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (surge, una
 	replicas := DesiredReplicas(d)
 	surge = Headroom{Used: ReplicaCount(rss), Limit: replicas + MaxSurge(d)}
 	unavailable = Headroom{Used: max(0, replicas-AvailableReplicaCount(rss)), Limit: MaxUnavailable(d)}
+	var ready, available int32
+	for _, rs := range rss {
+		ready += rs.Status.ReadyReplicas
+		available += rs.Status.AvailableReplicas
+	}
+	unavailable.Waiting = min(max(ready-available, 0), unavailable.Used)
 	return surge, unavailable
 }

@@ -135,7 +135,7 @@ func TestHistoryShowsTheAbortedRevision(t *testing.T) {
 	for _, r := range v.History {
 		byRev[r.Revision] = r
 	}
-	if got, want := byRev[7].ChangeCause, "revision 7 aborted, back on revision 6 (rollscope set image deployment/frontend web=web:v7)"; got != want {
+	if got, want := byRev[7].ChangeCause+" | "+byRev[7].Aborted, "rollscope set image deployment/frontend web=web:v7 | revision 7 aborted, back on revision 6"; got != want {
 		t.Errorf("revision 7 change cause %q, want %q", got, want)
 	}
 	if !byRev[8].Current || byRev[8].ChangeCause != "" {

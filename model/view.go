@@ -70,6 +70,9 @@ type Condition struct {
 // a budget is exhausted: Used >= Limit.
 type Headroom struct {
 	Used, Limit int32
+	// Waiting is the part of Used that is ready but not yet available
+	// (waiting out minReadySeconds), for the unavailable budget.
+	Waiting int32
 }
 
 // Exhausted reports whether the budget is used up.
@@ -92,9 +95,11 @@ type RolloutView struct {
 	Revision                         int64
 	Progressing, Available           Condition
 	// Status is `kubectl rollout status`'s sentence for the current state;
-	// Done is true once the rollout has finished.
+	// Done is true once the rollout has finished, Failed once it has
+	// exceeded its progress deadline.
 	Status string
 	Done   bool
+	Failed bool
 	// Pending is the template change no ReplicaSet runs yet ("app
 	// nginx:1.27 → nginx:1.28"), as on a paused deployment after kubectl
 	// set image; "" when there is none.
@@ -189,15 +194,20 @@ type NodeRow struct {
 
 // RevisionRow is one revision of a Deployment's history.
 type RevisionRow struct {
-	Revision    int64
+	Revision int64
+	// ChangeCause is what `kubectl rollout history` shows for it.
 	ChangeCause string
-	Images      []string
-	Created     time.Time
-	Replicas    int32
-	Current     bool
-	// Gone is set for a revision known from a ReplicaSet's revision-history
-	// whose ReplicaSet was cleaned up by revisionHistoryLimit.
+	// Aborted, when set, is how its rollout was aborted: "revision 7
+	// aborted, back on revision 6".
+	Aborted  string
+	Images   []string
+	Created  time.Time
+	Replicas int32
+	Current  bool
+	// Gone is set for a revision an undo renumbered: its ReplicaSet now
+	// holds revision Now (and lists this one in its revision-history).
 	Gone bool
+	Now  int64
 }
 
 // TimelineKind sorts timeline entries.
@@ -230,9 +240,11 @@ type DeploymentSummary struct {
 	Available int32
 	Paused    bool
 	// Status is `kubectl rollout status`'s sentence; Done is true once the
-	// rollout has finished.
+	// rollout has finished; Failed once it has exceeded its progress
+	// deadline (kubectl rollout status exits 1).
 	Status string
 	Done   bool
+	Failed bool
 }
 
 // DiffLine is one line of a pod-template diff between two revisions.

@@ -23,6 +23,7 @@ func (c *Cluster) Deployments() []DeploymentSummary {
 			Paused:    d.Spec.Paused,
 			Status:    status,
 			Done:      done,
+			Failed:    failed(d),
 		})
 	}
 	slices.SortFunc(out, func(a, b DeploymentSummary) int {

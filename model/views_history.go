@@ -15,8 +15,9 @@ import (
 // A rollback reuses the ReplicaSet of the revision it returns to and moves
 // the old number into that annotation, so a Gone revision ran the same
 // template as the ReplicaSet that lists it: its images are that
-// ReplicaSet's. Revisions that do not parse are left out, as kubectl does.
-// The row of a revision whose rollout was aborted says so in its change cause.
+// ReplicaSet's, and Now is that ReplicaSet's revision. Revisions that do
+// not parse are left out, as kubectl does. The row of a revision whose
+// rollout was aborted says so beside kubectl's change cause.
 func historyRows(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet) []RevisionRow {
 	current := revisionOrZero(d)
 	if newRS != nil {
@@ -45,13 +46,13 @@ func historyRows(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, newRS *appsv1.R
 	for _, rs := range rss {
 		for _, r := range historyRevisions(rs) {
 			if _, ok := byRevision[r]; !ok {
-				byRevision[r] = RevisionRow{Revision: r, Images: images(&rs.Spec.Template), Gone: true}
+				byRevision[r] = RevisionRow{Revision: r, Images: images(&rs.Spec.Template), Gone: true, Now: revisionOrZero(rs)}
 			}
 		}
 	}
 	for r, a := range aborts(d, rss) {
 		if row, ok := byRevision[r]; ok {
-			row.ChangeCause = abortedCause(a, row.ChangeCause)
+			row.Aborted = a.String()
 			byRevision[r] = row
 		}
 	}
@@ -61,15 +62,6 @@ func historyRows(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, newRS *appsv1.R
 	}
 	slices.SortFunc(rows, func(a, b RevisionRow) int { return cmp.Compare(a.Revision, b.Revision) })
 	return rows
-}
-
-// abortedCause puts the abort first in the change cause of the aborted
-// revision: that it never finished matters more than why it was started.
-func abortedCause(a Abort, cause string) string {
-	if cause == "" {
-		return a.String()
-	}
-	return a.String() + " (" + cause + ")"
 }
 
 // changeCause is what `kubectl rollout history` shows for the ReplicaSet:

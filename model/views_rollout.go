@@ -44,6 +44,7 @@ func (c *Cluster) Rollout(namespace, name string, now time.Time) (RolloutView, b
 		Available:               condition(d, appsv1.DeploymentAvailable),
 		Status:                  status,
 		Done:                    done,
+		Failed:                  failed(d),
 		History:                 historyRows(d, rss, newRS),
 		Pending:                 pendingChange(d, rss, newRS),
 	}
@@ -107,6 +108,13 @@ func (c *Cluster) replicaSetRow(rs, newRS *appsv1.ReplicaSet, done bool) Replica
 
 // rolloutStatus is kubectl's sentence without its newline; kubectl's error
 // (a missed progress deadline) is the sentence when there is one.
+// failed reports whether kubectl rollout status would exit 1: the rollout
+// exceeded its progress deadline.
+func failed(d *appsv1.Deployment) bool {
+	_, _, err := RolloutStatus(d, 0)
+	return err != nil
+}
+
 func rolloutStatus(d *appsv1.Deployment) (string, bool) {
 	msg, done, err := RolloutStatus(d, 0)
 	if err != nil {

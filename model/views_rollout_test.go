@@ -139,7 +139,7 @@ func TestHistoryWithGoneRevisions(t *testing.T) {
 	v2 := ownedReplicaSet(d, "v2", "2", "web:v2", 0, 0, at(10))
 	v, _ := loaded(d, back, v2).Rollout(shop, "frontend", at(20))
 	want := []model.RevisionRow{
-		{Revision: 1, Images: []string{"web:v1"}, Gone: true},
+		{Revision: 1, Images: []string{"web:v1"}, Gone: true, Now: 3},
 		{Revision: 2, Images: []string{"web:v2"}, Created: at(10)},
 		{Revision: 3, ChangeCause: "kubectl rollout undo", Images: []string{"web:v1"}, Created: at(0), Replicas: 2, Current: true},
 	}

@@ -31,6 +31,13 @@ func (m *Model) headerLines(w int) []string {
 	if s.ReadOnly {
 		left += " " + st.Badge.Render(" READ-ONLY ")
 	}
+	if s.HaveRollout {
+		// What room the clock leaves: the change must not push it off.
+		room := w - draw.WidthOf(left) - draw.WidthOf(m.clockText()) - 3
+		if change := imageChange(s.Rollout, room); change != "" && room >= 20 {
+			left += "  " + st.Accent.Render(change)
+		}
+	}
 	out = append(out, joinEnds(left, m.clockText(), w))
 
 	if !s.HaveRollout {
@@ -56,9 +63,12 @@ func (m *Model) headerLines(w int) []string {
 	if !r.Observed {
 		status = "waiting for the deployment controller to observe generation " + draw.Itoa(r.Generation) + " · " + status
 	}
-	if r.Done {
+	switch {
+	case r.Done:
 		out = append(out, draw.Fit(st.OK.Render("✔ "+status), w))
-	} else {
+	case r.Failed:
+		out = append(out, draw.Fit(st.Bad.Render("✖ "+status), w))
+	default:
 		out = append(out, draw.Fit(st.Warn.Render("… "+status), w))
 	}
 	if r.Canary != nil {
@@ -113,7 +123,10 @@ func (m *Model) clockText() string {
 	}
 	st := m.s.Styles
 	speed := "×" + formatSpeed(m.s.Speed)
-	if m.s.ClockPaused {
+	switch {
+	case m.s.ClockHeld:
+		speed = st.Badge.Render(" CLOCK HELD (dialog open) ")
+	case m.s.ClockPaused:
 		speed = st.Badge.Render(" CLOCK PAUSED ")
 	}
 	return st.Label.Render("clock") + " " + st.Text.Render(m.s.Now.Format("15:04:05")) + " " + speed

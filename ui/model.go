@@ -119,11 +119,11 @@ func tick() tea.Cmd {
 // Init starts the once-a-second refresh.
 func (m Model) Init() tea.Cmd { return tick() }
 
-// Update applies batches, resizes and the results of sent requests, and
+// update applies batches, resizes and the results of sent requests, and
 // routes the rest: keys to the open overlay, else to the RC view's own
 // keys, else to the global keys, else to the focused pane; what the overlay
 // and the RC view's dialog wait for (forecasts, previews, plans) to them.
-func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case model.Batch:
 		// A batch that changed nothing visible (and left the watch as it
@@ -226,6 +226,9 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		if desc, reason, ok := k.DisabledFor(msg); ok {
 			m.s.Toast = desc + ": " + reason
+			return m, nil
+		}
+		if m.enter(msg) {
 			return m, nil
 		}
 		return m.toFocused(msg)

@@ -109,7 +109,9 @@ func (m *Model) paneTitle(f focus, w int) string {
 	st := m.s.Styles
 	title := " " + f.String() + m.paneSubtitle(f) + " "
 	if f == m.focus {
-		return draw.Fit(st.PaneTitleFocus.Render(title), w)
+		// Marked by shape as well as colour: NO_COLOR and monochrome
+		// captures must still show where the keys go.
+		return draw.Fit(st.PaneTitleFocus.Render("▶"+title), w)
 	}
 	return draw.Fit(st.PaneTitle.Render(title), w)
 }
@@ -156,7 +158,7 @@ func (m *Model) tabStrip(w int) string {
 	for f := focus(0); f < paneCount; f++ {
 		name := f.String()
 		if f == m.focus {
-			parts = append(parts, st.PaneTitleFocus.Render(name+m.paneSubtitle(f)))
+			parts = append(parts, st.PaneTitleFocus.Render("▶ "+name+m.paneSubtitle(f)))
 		} else {
 			parts = append(parts, st.PaneTitle.Render(name))
 		}
@@ -169,7 +171,8 @@ func (m *Model) tabStrip(w int) string {
 func (m *Model) footer(w int) string {
 	st := m.s.Styles
 	if m.s.Toast != "" {
-		return draw.Fit(st.Warn.Render(" "+m.s.Toast), w)
+		// A toast's hint (what to do) comes after its " — ": keep it.
+		return draw.Fit(st.Warn.Render(draw.CutKeepingHint(" "+m.s.Toast, w)), w)
 	}
 	var bindings []key.Binding
 	if m.overlay != nil {
@@ -177,12 +180,23 @@ func (m *Model) footer(w int) string {
 	} else {
 		bindings = append(m.panes[m.focus].KeyMap().ShortHelp(), m.s.Keys.ShortHelp()...)
 	}
-	parts := make([]string, 0, len(bindings))
+	var parts, keep []string
 	for _, b := range bindings {
 		if !b.Enabled() {
 			continue
 		}
-		parts = append(parts, st.HelpKey.Render(b.Help().Key)+" "+st.HelpDesc.Render(b.Help().Desc))
+		part := st.HelpKey.Render(b.Help().Key) + " " + st.HelpDesc.Render(b.Help().Desc)
+		// Help and quit are never cut off: help lists every key the
+		// footer has no room for.
+		if m.overlay == nil && (b.Help() == m.s.Keys.Help.Help() || b.Help() == m.s.Keys.Quit.Help()) {
+			keep = append(keep, part)
+			continue
+		}
+		parts = append(parts, part)
 	}
-	return draw.Fit(" "+strings.Join(parts, st.Muted.Render(" · ")), w)
+	sep := st.Muted.Render(" · ")
+	for len(parts) > 0 && draw.WidthOf(" "+strings.Join(append(append([]string(nil), parts...), keep...), sep)) > w {
+		parts = parts[:len(parts)-1]
+	}
+	return draw.Fit(" "+strings.Join(append(parts, keep...), sep), w)
 }

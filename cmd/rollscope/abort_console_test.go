@@ -36,7 +36,9 @@ func TestConsoleShowsAnAbortInTimelineAndHistory(t *testing.T) {
 			continue
 		}
 		history, timeline := line[:cut], line[cut:]
-		inHistory = inHistory || strings.Contains(history, sentence)
+		// The history row of revision 2 says aborted; its change-cause
+		// comes first, as kubectl rollout history prints it.
+		inHistory = inHistory || (strings.Contains(history, "    2  aborted") && strings.Contains(history, "rollscope set image"))
 		inTimeline = inTimeline || (strings.Contains(timeline, sentence) && strings.Contains(timeline, "action"))
 	}
 	if !inHistory || !inTimeline {

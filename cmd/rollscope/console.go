@@ -84,10 +84,18 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 		if err != nil {
 			return err
 		}
-		if f.plain || !isTerminal(os.Stdout) {
-			return runPlain(ctx, cmd.OutOrStdout(), f, sc)
+		nsFlag, _ := cmd.Flags().GetString("namespace")
+		ns, err := embeddedNamespace(sc, nsFlag)
+		if err != nil {
+			return err
 		}
-		return runEmbedded(ctx, f, sc, open, theme, keys)
+		if err := checkEmbeddedTarget(sc, ns, open.deployment); err != nil {
+			return err
+		}
+		if f.plain || !isTerminal(os.Stdout) {
+			return runPlain(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), f, sc, ns, open.deployment)
+		}
+		return runEmbedded(ctx, f, sc, ns, open, theme, keys)
 	}
 }
 
@@ -128,7 +136,7 @@ func targetArg(args []string) (target, error) {
 
 // runEmbedded runs the scenario's cluster in real time × speed and the
 // console on it, watching it through client-go informers like a live one.
-func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, open target, theme themes.Theme, keys *ui.KeyMap) error {
+func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, ns string, open target, theme themes.Theme, keys *ui.KeyMap) error {
 	clock := sim.NewClock(epoch)
 	api := memapi.New(memapi.Options{Clock: clock, Seed: seedOf(sc, f.seed)})
 	cl, err := embedded.Start(ctx, api, clock, sc, embedded.Options{Seed: f.seed})
@@ -141,7 +149,7 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, open 
 	go cl.Runner.RunRealtime(ctx)
 	opts := ui.Options{
 		Cluster:      model.NewRCCluster(),
-		Namespace:    sc.Namespace,
+		Namespace:    ns,
 		Deployment:   open.deployment,
 		RC:           open.rc,
 		Workload:     open.workload,
@@ -153,7 +161,7 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, open 
 		Keys:         keys,
 		Logs:         cl.Logs,
 	}
-	f.acts.apply(&opts, api.Client(), clock.Now, false)
+	f.acts.apply(&opts, api.Client(), clock.Now, false, sc.NodeGroups)
 	return runConsole(ctx, api.Client(), opts, clock, watch.Options{})
 }
 
@@ -175,7 +183,7 @@ func runLive(ctx context.Context, f *rootFlags, open target, theme themes.Theme,
 		Keys:         keys,
 		Logs:         podlogs.Source{Client: conn.Client},
 	}
-	f.acts.apply(&opts, conn.Client, time.Now, true)
+	f.acts.apply(&opts, conn.Client, time.Now, true, nil)
 	if err := f.acts.checkAccess(ctx, &opts, conn); err != nil {
 		return err
 	}

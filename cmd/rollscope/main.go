@@ -26,15 +26,26 @@ func main() {
 	// Before anything can log: no library writes to the terminal.
 	quietClientGo()
 	root := newRoot()
-	if err := root.Execute(); err != nil {
-		fmt.Fprintln(os.Stderr, "rollscope: "+oneLine(err.Error()))
-		var u usageError
-		if errors.As(err, &u) {
-			os.Exit(2)
-		}
-		os.Exit(1)
+	cmd, err := root.ExecuteC()
+	if err == nil {
+		return
 	}
+	var u usageError
+	if !started && !errors.As(err, &u) {
+		// Cobra's own checks (arguments, unknown commands) refused the
+		// command line before any command ran: bad input like ours.
+		err = badInput("%v — see %s --help", err, cmd.CommandPath())
+	}
+	fmt.Fprintln(os.Stderr, "rollscope: "+oneLine(err.Error()))
+	if errors.As(err, &u) {
+		os.Exit(2)
+	}
+	os.Exit(1)
 }
+
+// started is set once a command's own code runs: an error before that is
+// cobra refusing the command line.
+var started bool
 
 func newRoot() *cobra.Command {
 	root := &cobra.Command{
@@ -45,8 +56,15 @@ func newRoot() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.MaximumNArgs(1),
+		Version:       version(),
+		PersistentPreRun: func(*cobra.Command, []string) {
+			started = true
+		},
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetVersionTemplate(commandName() + " {{.Version}}\n")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return badInput("%v — see %s --help", err, c.CommandPath())
+	})
 	root.RunE = addConsole(root)
 	root.AddCommand(newSimulate(), newScenarios())
 	root.AddCommand(newRollingUpdate())

@@ -126,9 +126,18 @@ func TestBadInputIsOneLineExitTwoAndNoTrace(t *testing.T) {
 
 func TestScenariosListsAndShowsBuiltins(t *testing.T) {
 	r := rollscope(t, "scenarios")
-	for _, name := range []string{"frontend", "canary", "crashloop", "node-upgrade"} {
-		if !strings.Contains(r.stdout, name) {
-			t.Errorf("`rollscope scenarios` does not list %s:\n%s", name, r.stdout)
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range scenario.Builtins() {
+		// Each with its one-line description, which the README lists too.
+		desc := scenario.BuiltinDescription(name)
+		if desc == "" || !strings.Contains(r.stdout, name+strings.Repeat(" ", 14-len(name))+" "+desc+"\n") {
+			t.Errorf("`rollscope scenarios` does not list %s with its description %q:\n%s", name, desc, r.stdout)
+		}
+		if !strings.Contains(string(readme), "`"+name+"`") {
+			t.Errorf("the README does not list the built-in scenario %s", name)
 		}
 		show := rollscope(t, "scenarios", "show", name)
 		if show.code != 0 {

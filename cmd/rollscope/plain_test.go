@@ -52,14 +52,15 @@ func TestPlainEmbeddedRunPrintsStatusAndActionLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	if err := runPlain(context.Background(), &out, f, sc); err != nil {
+	var out, banner bytes.Buffer
+	if err := runPlain(context.Background(), &out, &banner, f, sc, sc.Namespace, ""); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-	if len(lines) < 3 || lines[0] != `rollscope: embedded cluster, scenario "frontend" at 80x real time (Ctrl-C to stop)` {
-		t.Fatalf("output:\n%s", out.String())
+	if len(lines) < 2 || banner.String() != "rollscope: embedded cluster, scenario \"frontend\" at 80x real time (Ctrl-C to stop)\n" {
+		t.Fatalf("output:\n%s\nbanner: %s", out.String(), banner.String())
 	}
+	lines = append([]string{""}, lines...)
 	status := regexp.MustCompile(`^\[ *\d+\.\ds\] deployment/frontend 25 desired · \d+ total · \d+ updated · \d+ available — \S.*$`)
 	action := regexp.MustCompile(`^\[ *6\d\.\ds\] action setImage deployment/frontend: ok$`)
 	var actions int

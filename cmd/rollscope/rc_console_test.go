@@ -11,7 +11,7 @@ func openRCUpdate(t *testing.T, c *tmuxConsole, image, period string) {
 	t.Helper()
 	c.waitFor("Nodes (3)")
 	c.keys(":", "rc web", "Enter")
-	c.waitFor("rc/web  phase done")
+	c.waitFor("rc/web  phase no update running")
 	c.waitFor("desired/current/ready 4/4/4")
 	c.keys("i")
 	c.waitFor("Rolling update of rc/web")
@@ -37,7 +37,7 @@ func TestConsoleRCRollingUpdate(t *testing.T) {
 		t.Errorf("the next controller's annotations are not shown:\n%s", s)
 	}
 	s = c.WaitUntil("web alone on nginx:1.27", func(s string) bool {
-		return strings.Contains(s, "phase done") && strings.Contains(s, "next none") && strings.Contains(s, "nginx:1.27") &&
+		return strings.Contains(s, "phase no update running") && strings.Contains(s, "next none") && strings.Contains(s, "nginx:1.27") &&
 			strings.Contains(s, "desired/current/ready 4/4/4")
 	})
 	if !strings.Contains(s, "rolling updated") {
@@ -57,7 +57,7 @@ func TestConsoleRCAbort(t *testing.T) {
 	c.waitFor("abort of rc/web: asked")
 	c.waitFor("rolling back")
 	c.WaitUntil("web alone on nginx:1.25", func(s string) bool {
-		return strings.Contains(s, "phase done") && strings.Contains(s, "next none") && strings.Contains(s, "nginx:1.25") &&
+		return strings.Contains(s, "phase no update running") && strings.Contains(s, "next none") && strings.Contains(s, "nginx:1.25") &&
 			strings.Contains(s, "desired/current/ready 4/4/4")
 	})
 }

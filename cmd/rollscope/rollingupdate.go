@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"rollscope/model"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -100,6 +101,12 @@ func (f *rollingUpdateFlags) request(args []string) (rollingupdate.Request, erro
 		return req, badInput("--deployment-label-key must not be empty")
 	case f.rollback && f.image != "":
 		return req, badInput("--rollback and --image do not go together: --rollback returns to the image RC had")
+	}
+	if f.image != "" {
+		// The same check as the console's RC dialog, before anything runs.
+		if err := model.CheckImage(f.image); err != nil {
+			return req, badInput("--image: %v", err)
+		}
 	}
 	switch f.pullPolicy {
 	case "", "Always", "Never", "IfNotPresent":

@@ -21,7 +21,7 @@ func newScenarios() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(out, "%-14s %s\n", name, summary(sc))
+				fmt.Fprintf(out, "%-14s %s\n%-14s %s\n", name, scenario.BuiltinDescription(name), "", summary(sc))
 			}
 			return nil
 		},
@@ -47,5 +47,12 @@ func summary(sc *scenario.Scenario) string {
 	for _, g := range sc.NodeGroups {
 		nodes += g.Size
 	}
-	return fmt.Sprintf("%d objects, %d nodes, %d scripted actions", len(sc.Objects), nodes, len(sc.Actions))
+	return plural(len(sc.Objects), "object") + ", " + plural(nodes, "node") + ", " + plural(len(sc.Actions), "scripted action")
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }

@@ -117,6 +117,7 @@ func runSimulate(ctx context.Context, f *simulateFlags) error {
 	clock := sim.NewClock(epoch)
 	tw := trace.New(held, trace.Format(f.format), epoch, sc.NodeGroups)
 	tw.NodeLinesPerInstant()
+	tw.Script(sc.Actions)
 	api := memapi.New(memapi.Options{Clock: clock, Seed: seedOf(sc, f.seed)})
 	cl, err := embedded.Start(ctx, api, clock, sc, embedded.Options{
 		Seed:      f.seed,

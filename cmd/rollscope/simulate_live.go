@@ -35,6 +35,7 @@ func runLiveSimulate(ctx context.Context, f *simulateFlags, sc *scenario.Scenari
 	// what someone (or a test) following the trace needs.
 	held := &heldWriter{w: os.Stdout}
 	tw := trace.New(held, trace.Format(f.format), epoch, sc.NodeGroups)
+	tw.Script(sc.Actions)
 	s := &live.Simulation{
 		Scenario:    sc,
 		HollowNodes: !f.noHollowNodes,

@@ -126,6 +126,13 @@ func SetEnv(ctx context.Context, c kubernetes.Interface, t Target, container, na
 		if !hasContainer(d, container) {
 			return fmt.Errorf("cannot set env of %s: it has no container %q (containers: %s)", t, container, strings.Join(containerNames(d), ", "))
 		}
+		if unchanged(d, container, name, value, remove) {
+			// The template would not change: no rollout, nothing to send.
+			if remove {
+				return fmt.Errorf("%s: %s is not set in container %s: %w", t, name, container, action.ErrNothingToDo)
+			}
+			return fmt.Errorf("%s: %s is already %q in container %s: %w", t, name, value, container, action.ErrNothingToDo)
+		}
 		env := obj{"name": name, "value": value}
 		if remove {
 			env = obj{"name": name, "$patch": "delete"}
@@ -209,3 +216,20 @@ func containerNames(d *appsv1.Deployment) []string {
 // Describe turns an API error into a sentence naming what was attempted on
 // t, for the packages that write Deployments beside this one (engine/canary).
 func Describe(what string, t Target, err error) error { return describe(what, t, err) }
+
+// unchanged reports whether setting (or removing) name in container would
+// leave the pod template as it is.
+func unchanged(d *appsv1.Deployment, container, name, value string, remove bool) bool {
+	for _, c := range d.Spec.Template.Spec.Containers {
+		if c.Name != container {
+			continue
+		}
+		for _, e := range c.Env {
+			if e.Name == name {
+				return !remove && e.ValueFrom == nil && e.Value == value
+			}
+		}
+		return remove
+	}
+	return false
+}

@@ -34,6 +34,39 @@ func deployment(paused bool, image string) *appsv1.Deployment {
 	}
 }
 
+func withEnv(d *appsv1.Deployment, name, value string) *appsv1.Deployment {
+	d.Spec.Template.Spec.Containers[0].Env = append(d.Spec.Template.Spec.Containers[0].Env, corev1.EnvVar{Name: name, Value: value})
+	return d
+}
+
+// Removing a variable that is not set, or setting one to the value it
+// has, would not change the template: nothing is sent, and it says so.
+func TestSetEnvThatChangesNothingSendsNothing(t *testing.T) {
+	ctx := context.Background()
+	target := Target{Namespace: "default", Name: "web"}
+	for _, tc := range []struct {
+		name   string
+		d      *appsv1.Deployment
+		value  string
+		remove bool
+		want   string
+	}{
+		{"remove unset", deployment(false, "a:1"), "", true, "LOG is not set in container app"},
+		{"same value", withEnv(deployment(false, "a:1"), "LOG", "info"), "info", false, `LOG is already "info" in container app`},
+	} {
+		c := fake.NewSimpleClientset(tc.d)
+		err := SetEnv(ctx, c, target, "app", "LOG", tc.value, tc.remove)
+		if !errors.Is(err, action.ErrNothingToDo) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+		for _, a := range c.Actions() {
+			if a.GetVerb() == "patch" {
+				t.Errorf("%s: sent a patch", tc.name)
+			}
+		}
+	}
+}
+
 func template(image string) corev1.PodTemplateSpec {
 	return corev1.PodTemplateSpec{
 		ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
@@ -105,7 +138,7 @@ func TestActionsSendWhatKubectlSends(t *testing.T) {
 			func(c *fake.Clientset) error { return SetEnv(ctx, c, target, "app", "LOG", "debug", false) },
 			types.StrategicMergePatchType, "",
 			`{"spec":{"template":{"spec":{"containers":[{"env":[{"name":"LOG","value":"debug"}],"name":"app"}]}}}}`},
-		{"remove env", []runtime.Object{deployment(false, "a:1")},
+		{"remove env", []runtime.Object{withEnv(deployment(false, "a:1"), "LOG", "info")},
 			func(c *fake.Clientset) error { return SetEnv(ctx, c, target, "app", "LOG", "", true) },
 			types.StrategicMergePatchType, "",
 			`{"spec":{"template":{"spec":{"containers":[{"env":[{"$patch":"delete","name":"LOG"}],"name":"app"}]}}}}`},

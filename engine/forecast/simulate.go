@@ -109,6 +109,12 @@ func Simulate(ctx context.Context, newBackend NewBackend, st State, ready Readin
 			return Forecast{}, ErrPausedCopy
 		}
 		f.Outcome = Held
+		if d != nil {
+			if c := model.GetDeploymentCondition(d.Status, appsv1.DeploymentProgressing); c != nil && m.stale(c) {
+				// Nothing moved: the rollout stays failed on its old deadline.
+				f.Outcome = DeadlineExceeded
+			}
+		}
 	}
 	return f, nil
 }
@@ -124,6 +130,9 @@ type meter struct {
 	after       uint64
 	spec, avail map[string]int32
 	f           Forecast
+	// failed is the ProgressDeadlineExceeded condition the deployment
+	// already carried when the rehearsal began, nil if none.
+	failed *appsv1.DeploymentCondition
 }
 
 func newMeter(after uint64) *meter {
@@ -138,6 +147,22 @@ func (m *meter) start(st State) {
 		}
 	}
 	m.f.PeakPods, m.f.LowestAvailable = m.totals()
+	if c := model.GetDeploymentCondition(st.Deployment.Status, appsv1.DeploymentProgressing); c != nil && timedOut(c) {
+		m.failed = c.DeepCopy()
+	}
+}
+
+func timedOut(c *appsv1.DeploymentCondition) bool {
+	return c.Status == corev1.ConditionFalse && c.Reason == model.ReasonProgressDeadlineExceeded
+}
+
+// stale reports whether c is the deadline the deployment had already
+// exceeded before the change. Upstream's deployment controller keeps that
+// condition until the next sync that makes progress, then restarts the
+// progress clock (ReplicaSetUpdated, a new transition time): an undo or an
+// abort of a failed rollout is judged by its own deadline, not the old one.
+func (m *meter) stale(c *appsv1.DeploymentCondition) bool {
+	return m.failed != nil && c.LastTransitionTime.Equal(&m.failed.LastTransitionTime) && c.LastUpdateTime.Equal(&m.failed.LastUpdateTime)
 }
 
 func (m *meter) totals() (pods, available int32) {
@@ -173,8 +198,7 @@ func (m *meter) outcome(r *sim.Runner, t actions.Target) string {
 	if err != nil {
 		return ""
 	}
-	if c := model.GetDeploymentCondition(d.Status, appsv1.DeploymentProgressing); c != nil &&
-		c.Status == corev1.ConditionFalse && c.Reason == model.ReasonProgressDeadlineExceeded {
+	if c := model.GetDeploymentCondition(d.Status, appsv1.DeploymentProgressing); c != nil && timedOut(c) && !m.stale(c) {
 		return DeadlineExceeded
 	}
 	want := model.DesiredReplicas(d)

@@ -7,6 +7,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"rollscope/engine/forecast"
+	"rollscope/engine/nodegroup"
 	"rollscope/model/action"
 )
 
@@ -22,6 +23,10 @@ type Config struct {
 	// DeleteNodes makes node-group rolls delete each drained Node object
 	// (--delete-nodes on a live cluster).
 	DeleteNodes bool
+	// Groups are the node groups whose own maxSurge and maxUnavailable a
+	// roll falls back on, as the node-roll controller is given them (the
+	// embedded cluster's; none on a live cluster: kops' defaults).
+	Groups []nodegroup.Group
 	// Rehearsal creates the empty API a forecast rehearses on, on the
 	// forecast's own clock (kube/memapi in rollscope: the engine does not
 	// know it). nil refuses forecasts.

@@ -18,21 +18,31 @@ import (
 // as the deployment's have so far. The copy gets exactly what the cluster
 // would: the same dispatch as Send. Nothing is sent to the cluster.
 func (c *Cluster) Forecast(ctx context.Context, r action.Request) (string, error) {
+	f, err := c.Rehearse(ctx, r)
+	if err != nil {
+		return "", err
+	}
+	if r.Action == action.SetImage && f.Steps > 0 {
+		// The rehearsal cannot pull the image: it takes it on trust.
+		return f.String() + "; assumes " + r.Image + " starts and becomes ready — a crash or a failed pull stops the rollout at its first wave", nil
+	}
+	return f.String(), nil
+}
+
+// Rehearse is Forecast's figures, for a caller that compares them with
+// what the cluster then does.
+func (c *Cluster) Rehearse(ctx context.Context, r action.Request) (forecast.Forecast, error) {
 	if !r.Spec().Forecast {
-		return "", fmt.Errorf("%s starts no rollout: there is nothing to forecast", r.Summary())
+		return forecast.Forecast{}, fmt.Errorf("%s starts no rollout: there is nothing to forecast", r.Summary())
 	}
 	if c.cfg.Rehearsal == nil {
-		return "", errors.New("cannot forecast: this console has no rehearsal cluster — send the action without a forecast")
+		return forecast.Forecast{}, errors.New("cannot forecast: this console has no rehearsal cluster — send the action without a forecast")
 	}
 	st, err := forecast.ReadState(ctx, c.cfg.Client, r.Namespace, r.Name, c.cfg.Now())
 	if err != nil {
-		return "", err
+		return forecast.Forecast{}, err
 	}
-	f, err := forecast.Simulate(ctx, c.cfg.Rehearsal, st, forecast.ObservedReadiness(st.Deployment, st.Pods), c.rehearse(r))
-	if err != nil {
-		return "", err
-	}
-	return f.String(), nil
+	return forecast.Simulate(ctx, c.cfg.Rehearsal, st, forecast.ObservedReadiness(st.Deployment, st.Pods), c.rehearse(r))
 }
 
 // rehearse is r sent to the copy: what the cluster would get, without a

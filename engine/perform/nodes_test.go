@@ -13,6 +13,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/fake"
 
+	"rollscope/engine/nodegroup"
 	"rollscope/engine/perform"
 	"rollscope/model"
 	"rollscope/model/action"
@@ -145,5 +146,21 @@ func TestNodeRequestsSayWhatHappened(t *testing.T) {
 	roll := a.Annotations[model.RollAnnotation]
 	if a.Annotations[model.RollStateAnnotation] != model.RollRunning || !strings.Contains(roll, `"deleteNodes":true`) || !strings.Contains(roll, `"step":true`) {
 		t.Errorf("roll %s in state %q; want it running again with its settings, deleting nodes", roll, a.Annotations[model.RollStateAnnotation])
+	}
+}
+
+// A roll whose dialog leaves surge and unavailability blank takes the
+// group's own, as the node-roll controller does: the plan says the group's
+// maxSurge of 1 surges a node, instead of kops' "no surge".
+func TestPlanRollTakesTheGroupsOwnSettings(t *testing.T) {
+	one, zero := intstr.FromInt32(1), intstr.FromInt32(0)
+	p := perform.New(perform.Config{Groups: []nodegroup.Group{{Name: "nodes", MaxSurge: &one, MaxUnavailable: &zero}}})
+	got, err := p.PlanRoll("nodes", action.RollSettings{Size: 4, Outdated: 4})
+	if err != nil || !strings.HasPrefix(got, "4 outdated nodes, 1 at a time, 1 of them surged first (maxSurge the group's 1") {
+		t.Errorf("plan %q, %v", got, err)
+	}
+	got, err = perform.New(perform.Config{}).PlanRoll("nodes", action.RollSettings{Size: 4, Outdated: 4})
+	if err != nil || !strings.Contains(got, "none surged") {
+		t.Errorf("plan without group settings %q, %v", got, err)
 	}
 }

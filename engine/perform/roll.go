@@ -35,11 +35,22 @@ func (c *Cluster) rollOptions(s action.RollSettings) noderoll.Options {
 // otherwise says in one sentence what the roll of group will do.
 func (c *Cluster) PlanRoll(group string, s action.RollSettings) (string, error) {
 	o := c.rollOptions(s)
+	// What the dialog leaves blank the controller takes from the group.
+	for _, g := range c.cfg.Groups {
+		if g.Name == group {
+			if o.MaxSurge == nil && g.MaxSurge != nil {
+				o.MaxSurge, s.MaxSurge = g.MaxSurge, "the group's "+g.MaxSurge.String()
+			}
+			if o.MaxUnavailable == nil && g.MaxUnavailable != nil {
+				o.MaxUnavailable, s.MaxUnavailable = g.MaxUnavailable, "the group's "+g.MaxUnavailable.String()
+			}
+		}
+	}
 	if o.MaxSurge == nil && o.MaxUnavailable == nil {
 		if s.Step {
 			return fmt.Sprintf("%d outdated nodes, one at a time (the group's own surge and unavailability, at most one surge node when stepping)", s.Outdated), nil
 		}
-		return fmt.Sprintf("%d outdated nodes, with the group's own maxSurge and maxUnavailable (kops' defaults: no surge, one node at a time)", s.Outdated), nil
+		return fmt.Sprintf("%d outdated nodes, one at a time, none surged (the group sets no maxSurge or maxUnavailable: kops' defaults)", s.Outdated), nil
 	}
 	set, err := noderoll.Resolve(o.MaxSurge, o.MaxUnavailable, s.Size)
 	if err != nil {

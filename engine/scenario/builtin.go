@@ -54,3 +54,27 @@ func Load(nameOrPath string) (*Scenario, error) {
 	}
 	return Parse(nameOrPath, data)
 }
+
+// BuiltinDescription is the first sentence of a built-in scenario's
+// leading comment ("# crashloop: roll out an image whose container
+// crashes ..."), for `rollscope scenarios` to list: the comment is the one
+// place the scenario is described.
+func BuiltinDescription(name string) string {
+	src, ok := BuiltinSource(name)
+	if !ok {
+		return ""
+	}
+	var words []string
+	for _, line := range strings.Split(string(src), "\n") {
+		text, ok := strings.CutPrefix(line, "#")
+		if !ok || strings.TrimSpace(text) == "" {
+			break
+		}
+		words = append(words, strings.Fields(text)...)
+	}
+	s := strings.TrimPrefix(strings.Join(words, " "), name+": ")
+	if i := strings.Index(s, ". "); i >= 0 {
+		s = s[:i+1]
+	}
+	return s
+}

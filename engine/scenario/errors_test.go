@@ -140,6 +140,8 @@ func TestParseRejectsMistakesWithTheirLine(t *testing.T) {
 			`t.yaml:7: DaemonSet "agent" has maxUnavailable and maxSurge both 0 (one of them must allow progress)`},
 		{"old apiVersion", "objects: |\n  apiVersion: extensions/v1beta1\n  kind: Deployment\n  metadata: {name: web}\n",
 			`t.yaml:2: Deployment needs apiVersion "apps/v1", got "extensions/v1beta1" (write apiVersion: apps/v1)`},
+		{"namespace not created", "objects: |\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a, namespace: shop}\n",
+			`t.yaml:4: ConfigMap "a" is in namespace "shop", which the scenario does not create — declare it above (kind: Namespace, metadata: {name: shop}) or leave namespace out for "default"`},
 		{"no kind", "objects: |\n  apiVersion: v1\n  metadata: {name: x}\n", `t.yaml:2: manifest has no kind (add kind: and apiVersion:, for example kind: Deployment and apiVersion: apps/v1)`},
 		{"no name", "objects: |\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {labels: {a: b}}\n",
 			`t.yaml:4: ConfigMap has no metadata.name (every object needs a name: actions and traces refer to objects by name)`},

@@ -91,6 +91,9 @@ func (p *parser) objects(n *yaml.Node, namespace string) (*objectSet, error) {
 	if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 		base = n.Line
 	}
+	// The scenario's namespace is created first, then the objects in file
+	// order: a namespace must be declared above the objects in it.
+	namespaces := map[string]bool{namespace: true}
 	for _, doc := range splitDocuments(n.Value) {
 		q := &parser{file: p.file, offset: p.offset + base + doc.line - 1}
 		obj, nameLine, err := q.manifest(doc.text, namespace)
@@ -105,6 +108,12 @@ func (p *parser) objects(n *yaml.Node, namespace string) (*objectSet, error) {
 		key := objectKey{kind, m.GetNamespace(), m.GetName()}
 		if first, dup := set.byKey[key]; dup {
 			return nil, p.errorAtFileLine(nameLine, "duplicate %s %q in namespace %q (first declared on line %d; names must be unique per kind)", kind, key.name, key.namespace, first.line)
+		}
+		if kind == "Namespace" {
+			namespaces[key.name] = true
+		} else if key.namespace != "" && !namespaces[key.namespace] {
+			return nil, p.errorAtFileLine(nameLine, "%s %q is in namespace %q, which the scenario does not create — declare it above (kind: Namespace, metadata: {name: %s}) or leave namespace out for %q",
+				kind, key.name, key.namespace, key.namespace, namespace)
 		}
 		set.byKey[key] = declared{obj: obj, line: nameLine}
 		set.list = append(set.list, obj)

@@ -192,6 +192,10 @@ objects: |
   metadata: {name: settings}
   ---
   apiVersion: v1
+  kind: Namespace
+  metadata: {name: other}
+  ---
+  apiVersion: v1
   kind: Service
   metadata: {name: web, namespace: other}
 `
@@ -213,7 +217,7 @@ objects: |
 			namespaces = append(namespaces, "Service:"+o.Namespace)
 		}
 	}
-	if want := []string{"Namespace:", "ConfigMap:shop", "Service:other"}; !slices.Equal(namespaces, want) {
+	if want := []string{"Namespace:", "ConfigMap:shop", "Namespace:", "Service:other"}; !slices.Equal(namespaces, want) {
 		t.Errorf("namespaces = %v, want %v (cluster-scoped kinds get none, explicit ones stay)", namespaces, want)
 	}
 	g := sc.NodeGroups[0]

@@ -36,12 +36,12 @@ func (w *Writer) writeEvent(t time.Duration, l eventLine) {
 	w.jsonEvent(t, l)
 }
 
-func (w *Writer) writeAction(t time.Duration, action, target, result string) {
+func (w *Writer) writeAction(t time.Duration, action, target, result string, set []field) {
 	if w.table {
-		w.tableAction(t, action, target, result)
+		w.tableAction(t, action, target, result, set)
 		return
 	}
-	w.jsonAction(t, action, target, result)
+	w.jsonAction(t, action, target, result, set)
 }
 
 func (w *Writer) writeEnd(t time.Duration, reason string) {

@@ -92,7 +92,7 @@ func (w *Writer) jsonDeployment(t time.Duration, key objectKey, l deploymentLine
 	b = appendIntField(b, "unavailable", int64(l.unavailable))
 	b = appendBoolField(b, "paused", l.paused)
 	b = appendStringField(b, "progressing", l.progressing)
-	b = appendStringField(b, "available_condition", l.availableCondition)
+	b = appendStringField(b, "availableCondition", l.availableCondition)
 	b = appendIntField(b, "maxSurge", int64(l.maxSurge))
 	b = appendIntField(b, "maxUnavailable", int64(l.maxUnavailable))
 	if l.canary.step > 0 {
@@ -124,10 +124,20 @@ func (w *Writer) jsonEvent(t time.Duration, l eventLine) {
 	w.jsonFinish(b)
 }
 
-func (w *Writer) jsonAction(t time.Duration, action, target, result string) {
+func (w *Writer) jsonAction(t time.Duration, action, target, result string, set []field) {
 	b := w.jsonStart(t, kindAction)
 	b = appendStringField(b, "action", action)
 	b = appendStringField(b, "target", target)
+	for _, f := range set {
+		if f.number {
+			b = append(b, ',', '"')
+			b = append(b, f.name...)
+			b = append(b, '"', ':')
+			b = append(b, f.value...)
+			continue
+		}
+		b = appendStringField(b, f.name, f.value)
+	}
 	b = appendStringField(b, "result", result)
 	w.jsonFinish(b)
 }

@@ -9,6 +9,7 @@ import (
 // the rest of its row right by the overflow, as kubectl's output does.
 const (
 	widthTime      = 10
+	widthKind      = 8
 	widthName      = 48
 	widthDesired   = 9
 	widthCurrent   = 9
@@ -23,25 +24,39 @@ var tableHeader = func() []byte {
 	for _, col := range []struct {
 		title string
 		width int
-	}{{"TIME", widthTime}, {"NAME", widthName}, {"DESIRED", widthDesired}, {"CURRENT", widthCurrent},
+	}{{"TIME", widthTime}, {"ROW", widthKind}, {"NAME", widthName}, {"DESIRED", widthDesired}, {"CURRENT", widthCurrent},
 		{"READY", widthReady}, {"AVAILABLE", widthAvailable}, {"UP-TO-DATE", widthUpToDate}} {
 		mark := len(b)
 		b = append(b, col.title...)
 		b = pad(b, mark, col.width)
 	}
-	return append(b, "PROGRESSING\n"...)
+	return append(b, "STATUS\n"...)
 }()
 
-// tableStart begins a row with its time and name, after the header on the
-// first row.
-func (w *Writer) tableStart(t time.Duration, kind, name string) []byte {
+// Row kinds, the table's second column: workload rows fill the counts,
+// the others say what they are in STATUS, so that a reader (or awk) can
+// pick events, actions or nodes out of the stream.
+const (
+	rowWorkload = "object"
+	rowNode     = "node"
+	rowEvent    = "event"
+	rowAction   = "action"
+	rowEnd      = "end"
+)
+
+// tableStart begins a row with its time, row kind and name, after the
+// header on the first row. Times have one precision, milliseconds.
+func (w *Writer) tableStart(t time.Duration, row, kind, name string) []byte {
 	if !w.header {
 		w.header = true
 		_, _ = w.out.Write(tableHeader)
 	}
-	b := appendSeconds(w.line[:0], t)
+	b := appendMillis(w.line[:0], t)
 	b = pad(b, 0, widthTime)
 	mark := len(b)
+	b = append(b, row...)
+	b = pad(b, mark, widthKind)
+	mark = len(b)
 	if kind != "" {
 		b = appendText(b, kind)
 		b = append(b, '/')
@@ -72,6 +87,28 @@ func pad(b []byte, mark, width int) []byte {
 	return b
 }
 
+// noCounts fills the count columns of a row that has none.
+func noCounts(b []byte) []byte {
+	for _, width := range []int{widthDesired, widthCurrent, widthReady, widthAvailable, widthUpToDate} {
+		mark := len(b)
+		b = append(b, '-')
+		b = pad(b, mark, width)
+	}
+	return b
+}
+
+// appendMillis appends d as seconds with exactly three decimals.
+func appendMillis(b []byte, d time.Duration) []byte {
+	ms := d.Round(time.Millisecond).Milliseconds()
+	if ms < 0 {
+		b = append(b, '-')
+		ms = -ms
+	}
+	b = strconv.AppendInt(b, ms/1000, 10)
+	frac := ms % 1000
+	return append(b, '.', byte('0'+frac/100), byte('0'+frac/10%10), byte('0'+frac%10))
+}
+
 func appendColumn(b []byte, v int64, width int) []byte {
 	mark := len(b)
 	b = strconv.AppendInt(b, v, 10)
@@ -92,16 +129,17 @@ func appendText(b []byte, s string) []byte {
 }
 
 func (w *Writer) tableReplicaSet(t time.Duration, kind string, key objectKey, l replicaSetLine) {
-	b := w.tableStart(t, kind, key.name)
+	b := w.tableStart(t, rowWorkload, kind, key.name)
 	b = appendColumn(b, int64(l.spec), widthDesired)
 	b = appendColumn(b, int64(l.replicas), widthCurrent)
 	b = appendColumn(b, int64(l.ready), widthReady)
 	b = appendColumn(b, int64(l.available), widthAvailable)
+	b = append(b, '-')
 	w.tableFinish(b)
 }
 
 func (w *Writer) tableDeployment(t time.Duration, key objectKey, l deploymentLine) {
-	b := w.tableStart(t, kindDeployment, key.name)
+	b := w.tableStart(t, rowWorkload, kindDeployment, key.name)
 	b = appendColumn(b, int64(l.spec), widthDesired)
 	b = appendColumn(b, int64(l.replicas), widthCurrent)
 	b = appendColumn(b, int64(l.ready), widthReady)
@@ -126,7 +164,7 @@ func (w *Writer) tableDeployment(t time.Duration, key objectKey, l deploymentLin
 
 // tableNode shows a node as `kubectl get nodes` words its status.
 func (w *Writer) tableNode(t time.Duration, name string, l nodeLine) {
-	b := w.tableStart(t, kindNode, name)
+	b := noCounts(w.tableStart(t, rowNode, kindNode, name))
 	if l.ready {
 		b = append(b, "Ready"...)
 	} else {
@@ -150,31 +188,39 @@ func (w *Writer) tableNode(t time.Duration, name string, l nodeLine) {
 }
 
 func (w *Writer) tableEvent(t time.Duration, l eventLine) {
-	b := w.tableStart(t, l.objectKind, l.objectName)
-	b = append(b, "event "...)
+	b := noCounts(w.tableStart(t, rowEvent, l.objectKind, l.objectName))
 	b = appendText(b, l.reason)
 	b = append(b, ": "...)
 	b = appendText(b, l.message)
 	w.tableFinish(b)
 }
 
-func (w *Writer) tableAction(t time.Duration, action, target, result string) {
-	b := w.tableStart(t, "", target)
-	b = append(b, "action "...)
+func (w *Writer) tableAction(t time.Duration, action, target, result string, set []field) {
+	b := noCounts(w.tableStart(t, rowAction, "", target))
 	b = appendText(b, action)
+	for _, f := range set {
+		b = append(b, ' ')
+		b = appendText(b, f.name)
+		b = append(b, '=')
+		b = appendText(b, f.value)
+	}
 	b = append(b, ": "...)
 	b = appendText(b, result)
 	w.tableFinish(b)
 }
 
 func (w *Writer) tableEndOfRun(t time.Duration, reason string) {
-	b := w.tableStart(t, "", "end")
+	b := noCounts(w.tableStart(t, rowEnd, "", "end"))
 	b = appendText(b, reason)
 	w.tableFinish(b)
 }
 
 func (w *Writer) tableDeleted(t time.Duration, kind string, key objectKey) {
-	b := w.tableStart(t, kind, key.name)
+	row := rowWorkload
+	if kind == kindNode {
+		row = rowNode
+	}
+	b := noCounts(w.tableStart(t, row, kind, key.name))
 	b = append(b, "deleted"...)
 	w.tableFinish(b)
 }

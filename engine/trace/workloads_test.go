@@ -31,9 +31,9 @@ func TestStatefulSetAndDaemonSetLines(t *testing.T) {
 {"t":1.5,"type":"daemonset","namespace":"default","name":"agent","desired":6,"current":6,"ready":5,"available":5,"updated":2,"unavailable":1,"misscheduled":1}
 {"t":2.0,"type":"statefulset","namespace":"default","name":"db","deleted":true}
 `},
-		{Table, `TIME      NAME                                            DESIRED  CURRENT  READY  AVAILABLE  UP-TO-DATE  PROGRESSING
-1.5       statefulset/db                                  5        5        4      4          1           partition 2
-1.5       daemonset/agent                                 6        6        5      5          2           1 misscheduled
+		{Table, `TIME      ROW     NAME                                            DESIRED  CURRENT  READY  AVAILABLE  UP-TO-DATE  STATUS
+1.500     object  statefulset/db                                  5        5        4      4          1           partition 2
+1.500     object  daemonset/agent                                 6        6        5      5          2           1 misscheduled
 `},
 	} {
 		var out bytes.Buffer

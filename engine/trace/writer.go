@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	"rollscope/engine/nodegroup"
+	"rollscope/engine/scenario"
 )
 
 // Format is how a trace is printed.
@@ -56,6 +57,9 @@ type Writer struct {
 	podNode     map[objectKey]string // active pod → the node it is bound to
 	nodePods    map[string]int       // node → active pods bound to it
 	instant     *nodeInstant         // set by NodeLinesPerInstant
+
+	// script are the scenario's actions not yet reported (actionset.go).
+	script []scenario.Action
 }
 
 // New writes a trace of format f to w. start is the virtual time of the
@@ -215,11 +219,13 @@ func (w *Writer) addPods(t time.Duration, node string, delta int) {
 
 // Action writes the outcome of a scenario or console action: result is "ok"
 // or the error text.
+// The scenario's scripted actions report in file order, one call each
+// (Script): the line also says what the action set.
 func (w *Writer) Action(now time.Time, kind, target, result string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.instant.reach(w, now.Sub(w.start))
-	w.writeAction(now.Sub(w.start), kind, target, result)
+	w.writeAction(now.Sub(w.start), kind, target, result, w.nextSet(kind))
 }
 
 // End writes the last line of a run, saying why it stopped.

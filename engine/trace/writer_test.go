@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"rollscope/engine/scenario"
 	"rollscope/engine/trace"
 )
 
@@ -101,7 +102,7 @@ func TestLinesOnlyOnChange(t *testing.T) {
 					return d
 				}()),
 			},
-			[]string{`{"t":1.0,"type":"deployment","namespace":"default","name":"frontend","spec":2,"replicas":2,"updated":2,"ready":2,"available":2,"unavailable":0,"paused":false,"progressing":"NewReplicaSetAvailable","available_condition":"True","maxSurge":0,"maxUnavailable":0}`}},
+			[]string{`{"t":1.0,"type":"deployment","namespace":"default","name":"frontend","spec":2,"replicas":2,"updated":2,"ready":2,"available":2,"unavailable":0,"paused":false,"progressing":"NewReplicaSetAvailable","availableCondition":"True","maxSurge":0,"maxUnavailable":0}`}},
 		{"pod churn that keeps the count writes no node line",
 			[]step{
 				added(0, node("nodes-0", "v2", true, false)),
@@ -206,10 +207,42 @@ func TestStringsAreValidJSON(t *testing.T) {
 	}
 }
 
+// A scripted action's line says what it set, in camelCase keys, and the
+// table says it in STATUS; every table time has the same precision.
+func TestActionLinesSayWhatTheySet(t *testing.T) {
+	script := []scenario.Action{
+		{Kind: scenario.ActionSetImage, Container: "web", Image: "web:v2"},
+		{Kind: scenario.ActionScale, Replicas: 5},
+		{Kind: scenario.ActionUndo, ToRevision: 1},
+	}
+	var out bytes.Buffer
+	w := trace.New(&out, trace.JSONL, start, nil)
+	w.Script(script)
+	w.Action(start, "setImage", "deployment/web", "ok")
+	w.Action(start.Add(1500*time.Millisecond), "scale", "deployment/web", "ok")
+	w.Action(start.Add(2*time.Second), "undo", "deployment/web", "ok")
+	_ = w.Flush()
+	want := `{"t":0.0,"type":"action","action":"setImage","target":"deployment/web","container":"web","image":"web:v2","result":"ok"}
+{"t":1.5,"type":"action","action":"scale","target":"deployment/web","replicas":5,"result":"ok"}
+{"t":2.0,"type":"action","action":"undo","target":"deployment/web","toRevision":1,"result":"ok"}
+`
+	if out.String() != want {
+		t.Errorf("got\n%swant\n%s", out.String(), want)
+	}
+	out.Reset()
+	w = trace.New(&out, trace.Table, start, nil)
+	w.Script(script)
+	w.Action(start.Add(1500*time.Millisecond), "setImage", "deployment/web", "ok")
+	_ = w.Flush()
+	if rows := lines(out.String()); len(rows) != 2 || !strings.HasPrefix(rows[1], "1.500     action  deployment/web") || !strings.HasSuffix(rows[1], "setImage container=web image=web:v2: ok") {
+		t.Errorf("table rows = %q", rows)
+	}
+}
+
 func TestTableRowsStayOnOneLine(t *testing.T) {
 	got := play(t, trace.Table, []step{added(1, event("e.1", "Node", "n", "Odd", "two\nlines\x1b[31m"))})
 	rows := lines(got)
-	if len(rows) != 2 || !strings.HasSuffix(rows[1], "event Odd: two lines [31m") {
+	if len(rows) != 2 || !strings.HasSuffix(rows[1], " Odd: two lines [31m") || !strings.HasPrefix(rows[1], "1.000     event ") {
 		t.Errorf("table rows = %q", rows)
 	}
 }
@@ -262,7 +295,7 @@ func TestTableColumnsAlign(t *testing.T) {
 			}
 		}
 	}
-	if at := strings.Index(header, "PROGRESSING"); !strings.HasSuffix(rows[3], "ReplicaSetUpdated") || strings.Index(rows[3], "ReplicaSetUpdated") != at {
+	if at := strings.Index(header, "STATUS"); !strings.HasSuffix(rows[3], "ReplicaSetUpdated") || strings.Index(rows[3], "ReplicaSetUpdated") != at {
 		t.Errorf("progressing reason not under its heading: %q", rows[3])
 	}
 }

@@ -90,6 +90,9 @@ type Column struct {
 	Width int
 	Min   int
 	Right bool
+	// Cut shortens a plain cell that does not fit (CutMiddle, CutImages);
+	// nil cuts the end.
+	Cut func(s string, w int) string
 }
 
 // Columns resolves the widths for a total width. Columns are listed
@@ -137,10 +140,14 @@ func Row(widths []int, cols []Column, cells []string, total int) string {
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
+		cell := cells[i]
+		if cols[i].Cut != nil {
+			cell = cols[i].Cut(cell, w)
+		}
 		if cols[i].Right {
-			b.WriteString(FitRight(cells[i], w))
+			b.WriteString(FitRight(cell, w))
 		} else {
-			b.WriteString(Fit(cells[i], w))
+			b.WriteString(Fit(cell, w))
 		}
 	}
 	return Fit(b.String(), total)
@@ -213,6 +220,9 @@ func (l *Lines) Wrap(style func(...string) string, indent, text string) {
 		indent = strings.Repeat(" ", len([]rune(indent)))
 	}
 }
+
+// Left is how many more lines the view has room for.
+func (l *Lines) Left() int { return max(l.H-len(l.out), 0) }
 
 // Full reports whether the view has all its lines.
 func (l *Lines) Full() bool { return len(l.out) >= l.H }

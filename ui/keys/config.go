@@ -32,9 +32,9 @@ func DefaultConfigPath() string {
 //	  quit: ["q", "ctrl+q"]
 //	  next-pane: ["tab", "ctrl+n"]
 //
-// A missing file is not an error: the defaults apply. Unknown names are
-// refused with file:line. Other sections of the file are left to their
-// owners.
+// A missing file is not an error: the defaults apply. Unknown names, an
+// unknown top-level key, a quit left with no key and one key given to two
+// bindings that answer in the same place are refused with file:line.
 func Load(path string) (Map, error) {
 	km := Default()
 	if path == "" {
@@ -59,10 +59,12 @@ func Load(path string) (Map, error) {
 	}
 	root := doc.Content[0]
 	for i := 0; i+1 < len(root.Content); i += 2 {
-		if root.Content[i].Value == "keys" {
-			if err := km.rebind(path, root.Content[i+1]); err != nil {
-				return Default(), err
-			}
+		name := root.Content[i]
+		if name.Value != "keys" {
+			return Default(), fmt.Errorf("%s:%d: unknown setting %q (known: keys) — themes are chosen with --theme", path, name.Line, name.Value)
+		}
+		if err := km.rebind(path, root.Content[i+1]); err != nil {
+			return Default(), err
 		}
 	}
 	return km, nil
@@ -76,8 +78,10 @@ func (k *Map) rebind(file string, keys *yaml.Node) error {
 	for _, a := range k.names() {
 		names = append(names, a.Name)
 	}
+	lines := map[string]int{} // binding name → the line that rebound it
 	for i := 0; i+1 < len(keys.Content); i += 2 {
 		name, val := keys.Content[i], keys.Content[i+1]
+		lines[name.Value] = name.Line
 		b := k.Binding(name.Value)
 		if b == nil {
 			return fmt.Errorf("%s:%d: unknown action %q in keys (known: %s)",
@@ -98,10 +102,56 @@ func (k *Map) rebind(file string, keys *yaml.Node) error {
 		default:
 			return fmt.Errorf("%s:%d: %s: want a list of keys such as [\"q\"]", file, val.Line, name.Value)
 		}
+		if name.Value == "quit" && len(list) == 0 {
+			return fmt.Errorf("%s:%d: quit needs at least one key, such as [\"q\", \"ctrl+c\"]", file, val.Line)
+		}
 		enabled := b.Enabled()
 		b.SetKeys(list...)
 		b.SetHelp(strings.Join(list, "/"), b.Help().Desc)
 		b.SetEnabled(enabled)
 	}
+	return k.conflicts(file, lines)
+}
+
+// conflicts refuses a key the file gives to two bindings that answer in
+// the same place: one of them could never be pressed. Bindings that share
+// a key by default answer in different places (x aborts a rollout, and in
+// the Nodes pane stops a roll) and may go on sharing one.
+func (k *Map) conflicts(file string, lines map[string]int) error {
+	apart := map[[2]string]bool{}
+	def := Default()
+	defNames := def.names()
+	for i, a := range defNames {
+		for _, b := range defNames[i+1:] {
+			if shareKey(a.B.Keys(), b.B.Keys()) {
+				apart[[2]string{a.Name, b.Name}] = true
+			}
+		}
+	}
+	all := k.names()
+	for i, a := range all {
+		for _, b := range all[i+1:] {
+			if apart[[2]string{a.Name, b.Name}] || (lines[a.Name] == 0 && lines[b.Name] == 0) {
+				continue
+			}
+			if key, ok := sharedKey(a.B.Keys(), b.B.Keys()); ok {
+				line := max(lines[a.Name], lines[b.Name])
+				return fmt.Errorf("%s:%d: %q is bound to both %s and %s — give one of them another key", file, line, key, a.Name, b.Name)
+			}
+		}
+	}
 	return nil
+}
+
+func shareKey(a, b []string) bool { _, ok := sharedKey(a, b); return ok }
+
+func sharedKey(a, b []string) (string, bool) {
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				return x, true
+			}
+		}
+	}
+	return "", false
 }

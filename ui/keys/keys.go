@@ -34,6 +34,8 @@ type Map struct {
 	// MarkNode marks nodes in the Nodes pane for c, C and d. It sends
 	// nothing, so it is the console's own key rather than an action.
 	MarkNode key.Binding
+	// TimelineFilter cycles what the Timeline pane shows.
+	TimelineFilter key.Binding
 
 	// actions are the bindings of specs, in the same order.
 	specs   []action.Spec
@@ -71,8 +73,10 @@ func Default() Map {
 		Slower:     binding("clock slower", "-"),
 		PauseClock: binding("pause clock", "space"),
 		MarkNode:   binding("mark node for c/C/d", "m"),
-		specs:      action.Specs(),
-		disabled:   map[string]string{},
+
+		TimelineFilter: binding("filter: all / actions / scaling / warnings", "f"),
+		specs:          action.Specs(),
+		disabled:       map[string]string{},
 	}
 	for _, s := range k.specs {
 		k.actions = append(k.actions, binding(s.Help, s.Keys...))
@@ -110,7 +114,7 @@ func (k *Map) names() []named {
 		{"up", &k.Up}, {"down", &k.Down}, {"page-up", &k.PageUp}, {"page-down", &k.PageDown},
 		{"top", &k.Top}, {"bottom", &k.Bottom},
 		{"faster", &k.Faster}, {"slower", &k.Slower}, {"pause-clock", &k.PauseClock},
-		{"mark-node", &k.MarkNode},
+		{"mark-node", &k.MarkNode}, {"timeline-filter", &k.TimelineFilter},
 	}
 	for i, s := range k.specs {
 		out = append(out, named{string(s.Name), &k.actions[i]})

@@ -24,7 +24,7 @@ func writeConfig(t *testing.T, body string) string {
 func press(s string) tea.KeyPressMsg { return tea.KeyPressMsg{Code: []rune(s)[0], Text: s} }
 
 func TestLoadKeyMapRebinds(t *testing.T) {
-	path := writeConfig(t, "theme: dark\nkeys:\n  quit: [\"ctrl+q\"]\n  next-pane: [\"tab\", \"l\"]\n  set-image: I\n")
+	path := writeConfig(t, "keys:\n  quit: [\"ctrl+q\"]\n  next-pane: [\"tab\", \"ctrl+n\"]\n  set-image: I\n")
 	km, err := Load(path)
 	if err != nil {
 		t.Fatal(err)
@@ -35,8 +35,8 @@ func TestLoadKeyMapRebinds(t *testing.T) {
 	if km.Quit.Help().Key != "ctrl+q" || km.Quit.Help().Desc != "quit" {
 		t.Errorf("quit help = %+v", km.Quit.Help())
 	}
-	if !key.Matches(press("l"), km.NextPane) {
-		t.Error("l does not move to the next pane")
+	if !key.Matches(tea.KeyPressMsg{Code: 'n', Mod: tea.ModCtrl}, km.NextPane) {
+		t.Error("ctrl+n does not move to the next pane")
 	}
 	// Rebinding an action with no cluster to act on keeps it disabled.
 	if km.Action(action.SetImage).Enabled() || km.DisabledReason("set-image") != NoCluster {
@@ -50,6 +50,10 @@ func TestLoadKeyMapRefusesMistakes(t *testing.T) {
 		{"not a mapping", "keys: [q]\n", ":1: keys must map"},
 		{"nested list", "keys:\n  quit: [[q]]\n", ":2: quit: each key must be"},
 		{"not yaml", "keys: [\n", "not valid YAML"},
+		{"quit with no key", "keys:\n  quit: []\n", ":2: quit needs at least one key"},
+		{"one key two actions", "keys:\n  help: [\"?\"]\n  set-image: [p]\n", ":3: \"p\" is bound to both set-image and pause"},
+		{"quit taken by another", "keys:\n  next-pane: [q]\n", ":2: \"q\" is bound to both quit and next-pane"},
+		{"unknown setting", "keys:\n  quit: [q]\ntheme: dark\n", ":3: unknown setting \"theme\""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -59,6 +63,15 @@ func TestLoadKeyMapRefusesMistakes(t *testing.T) {
 				t.Errorf("err = %v, want %q naming %s", err, tc.want, path)
 			}
 		})
+	}
+}
+
+// Keys that share a default key answer in different places (x aborts a
+// rollout, and stops a roll in the Nodes pane): rebinding one of them
+// elsewhere is no conflict.
+func TestLoadKeyMapKeepsKeysSharedByDesign(t *testing.T) {
+	if _, err := Load(writeConfig(t, "keys:\n  quit: [q, ctrl+q]\n  next-pane: [tab, ctrl+n]\n")); err != nil {
+		t.Fatal(err)
 	}
 }
 

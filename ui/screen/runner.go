@@ -67,10 +67,11 @@ func (s *Screen) SendAs(r action.Request, summary string) tea.Cmd {
 func (s *Screen) Finish(msg Sent) {
 	s.busy = ""
 	r := msg.Request
-	line, warning := msg.Summary+": "+msg.Result, false
+	line, warning, glyph := msg.Summary+": "+msg.Result, false, "✔ "
 	switch {
 	case errors.Is(msg.Err, action.ErrNothingToDo):
-		line = msg.Summary + ": nothing sent — " + msg.Err.Error()
+		// Not a success: nothing was sent.
+		line, glyph = msg.Summary+": nothing sent — "+msg.Err.Error(), "⊘ "
 	case msg.Err != nil:
 		line, warning = msg.Summary+": failed — "+msg.Err.Error(), true
 	case r.Action == action.Pause || r.Action == action.Resume || r.ResumeFirst:
@@ -80,7 +81,7 @@ func (s *Screen) Finish(msg Sent) {
 		s.pausedWant = &pausedWant{paused: paused, until: time.Now().Add(pausedWantFor)}
 		s.Rollout.Paused = paused
 	}
-	s.Toast = "✔ " + line
+	s.Toast = glyph + line
 	if warning {
 		s.Toast = "✖ " + line
 	}

@@ -49,7 +49,7 @@ func TestTheRunnerSendsOnceAndFilesEveryResult(t *testing.T) {
 		{action.Request{Action: action.Cordon, Nodes: []string{"a", "b"}}, "", errors.New("forbidden"),
 			"✖ cordon a, b: failed — forbidden", "shop/frontend node/a,b cordon a, b: failed — forbidden warning=true"},
 		{action.Request{Action: action.RCAbort, Namespace: "shop", Name: "web"}, "", fmt.Errorf("no update: %w", action.ErrNothingToDo),
-			"✔ roll back the update of web: nothing sent — no update: nothing to do",
+			"⊘ roll back the update of web: nothing sent — no update: nothing to do",
 			"shop/frontend replicationcontroller/web roll back the update of web: nothing sent — no update: nothing to do warning=false"},
 	} {
 		src, acts := &recorder{}, &sender{result: tc.result, err: tc.err}

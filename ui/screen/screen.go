@@ -64,10 +64,16 @@ type Screen struct {
 	// View does not call out to the clock.
 	Speed       float64
 	ClockPaused bool
+	// ClockHeld is set while the console itself stops the embedded clock
+	// because a dialog that writes is open (ui/hold.go).
+	ClockHeld bool
 
 	// SelectedRS is the ReplicaSet under the ReplicaSets pane's cursor:
 	// the one whose pods the Pods pane lists.
 	SelectedRS string
+	// SelectedRevision is the revision under the History pane's cursor
+	// while that pane has the focus, 0 otherwise: undo starts there.
+	SelectedRevision int64
 
 	// The console's options, as the overlays read them: --yes sends
 	// without asking for y, --read-only says so in the header, --record

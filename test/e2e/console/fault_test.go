@@ -93,12 +93,9 @@ func faultFlow(t *testing.T, c *cluster) {
 		}
 		return len(pods) == 6 && strings.Count(strings.Join(pods, " "), "web-"+hash+"-") == 6, fmt.Sprint(pods), nil
 	})
-	s.WaitUntil("no pod of the old ReplicaSet", func(screen string) bool {
-		return strings.Contains(screen, "Pods of web-"+old+" (0)") && !strings.Contains(screen, "web-"+old+"-")
-	})
-	s.Keys("k") // select the new ReplicaSet, above the old one
-	s.WaitUntil("the new ReplicaSet's pods, the same as the API's", func(screen string) bool {
-		if !strings.Contains(screen, "Pods of web-"+hash+" (6)") {
+	// The Pods pane follows the newest ReplicaSet by itself.
+	s.WaitUntil("the new ReplicaSet's pods, the same as the API's, and none of the old one's", func(screen string) bool {
+		if !strings.Contains(screen, "Pods of web-"+hash+" (6)") || strings.Contains(screen, "web-"+old+"-") {
 			return false
 		}
 		for _, p := range pods {

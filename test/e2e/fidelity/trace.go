@@ -28,7 +28,7 @@ type Line struct {
 
 	Paused             bool   `json:"paused"`
 	Progressing        string `json:"progressing"`
-	AvailableCondition string `json:"available_condition"`
+	AvailableCondition string `json:"availableCondition"`
 
 	Action string `json:"action"`
 	Target string `json:"target"`

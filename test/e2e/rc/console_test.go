@@ -13,7 +13,7 @@ import (
 func consoleUpdate(t *testing.T, s *tmuxtest.Session, image, period string) {
 	t.Helper()
 	s.Keys(":", "rc web", "Enter")
-	s.WaitFor("rc/web  phase done")
+	s.WaitFor("rc/web  phase no update running")
 	s.Keys("i")
 	s.WaitFor("Rolling update of rc/web")
 	s.Keys(image, "Tab", "Tab", "Tab", "BSpace", "BSpace", period, "Enter")
@@ -26,7 +26,7 @@ func consoleUpdate(t *testing.T, s *tmuxtest.Session, image, period string) {
 func settledOn(t *testing.T, s *tmuxtest.Session, image string) {
 	t.Helper()
 	s.WaitUntil("web alone on "+image, func(screen string) bool {
-		return strings.Contains(screen, "phase done") && strings.Contains(screen, "next none") &&
+		return strings.Contains(screen, "phase no update running") && strings.Contains(screen, "next none") &&
 			strings.Contains(screen, image) && strings.Contains(screen, "desired/current/ready 3/3/3")
 	})
 }

@@ -314,3 +314,8 @@ func (d *Dialog) send() (screen.Overlay, tea.Cmd) { return nil, d.s.Send(d.req) 
 func Opens(kind action.Name) bool {
 	return kind == action.Canary || kind == action.Promote || kind == action.PromoteAll
 }
+
+// Writes says the dialog asks before it changes the cluster: the root holds
+// the embedded clock while it is open, so the plan's forecast and the y that
+// sends it are about the same cluster.
+func (d *Dialog) Writes() bool { return true }

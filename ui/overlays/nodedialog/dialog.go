@@ -309,3 +309,10 @@ func (d *Dialog) rollSettings() (action.RollSettings, string) {
 	}
 	return r, ""
 }
+
+// Writes reports whether the dialog asks before changing the cluster: the
+// console holds the embedded clock while it is open.
+func (d *Dialog) Writes() bool {
+	s, _ := action.Lookup(d.kind)
+	return s.Writes
+}

@@ -166,7 +166,7 @@ func (d *Dialog) previewLines(v *draw.Lines) {
 		for _, b := range p.Budgets {
 			v.Wrap(st.Text.Render, "   ", b)
 		}
-		for _, b := range p.Blocked {
+		for _, b := range model.GroupBlocked(p.Blocked) {
 			v.Wrap(st.Warn.Render, "   will wait: ", b)
 		}
 		for _, g := range p.Warnings {

@@ -28,6 +28,9 @@ type Picker struct {
 	all     []model.DeploymentSummary
 	matches []model.DeploymentSummary
 	rows    draw.List
+	// moved is set once ↑/↓ chose a row after the last typing: enter
+	// then opens that row, not the typed name.
+	moved bool
 }
 
 // New opens the picker in mode ':' or '/' on the deployments of the
@@ -89,12 +92,13 @@ func (p *Picker) filter() {
 	p.rows.Clamp(len(p.matches))
 }
 
-// pick is the deployment enter chooses: an exact name wins, else the
-// highlighted match.
+// pick is the deployment enter chooses: the highlighted row once the
+// operator has moved to it; before that an exact name wins, else the
+// first match.
 func (p *Picker) pick() (model.DeploymentSummary, bool) {
 	name := p.name()
 	for _, d := range p.all {
-		if d.Name == name {
+		if d.Name == name && !p.moved {
 			return d, true
 		}
 	}
@@ -126,17 +130,21 @@ func (p *Picker) Update(msg tea.Msg) (screen.Overlay, tea.Cmd) {
 		return nil, nil
 	case tea.KeyUp:
 		p.rows.Cursor--
+		p.moved = true
 	case tea.KeyDown:
 		p.rows.Cursor++
+		p.moved = true
 	case tea.KeyBackspace:
 		if r := []rune(p.query); len(r) > 0 {
 			p.query = string(r[:len(r)-1])
 			p.filter()
+			p.moved = false
 		}
 	default:
 		if k.Text != "" {
 			p.query += k.Text
 			p.filter()
+			p.moved = false
 		}
 	}
 	p.rows.Clamp(len(p.matches))

@@ -67,6 +67,10 @@ func (v *View) KeyMap() help.KeyMap {
 // Typing reports whether the dialog takes every key, text included.
 func (v *View) Typing() bool { return v.dialog != nil }
 
+// Writes reports whether the RC dialog, which always writes, is open: the
+// console holds the embedded clock meanwhile.
+func (v *View) Writes() bool { return v.dialog != nil }
+
 // Takes reports whether msg is the view's to handle: every key while its
 // dialog is open, else esc, i and x — enabled or not, so that a disabled i
 // says why rather than falling through to the deployment's set image.
@@ -169,6 +173,12 @@ func (v *View) View() string {
 	if u.Rollback {
 		phase += " (rolling back)"
 	}
+	// Without an update there is one controller, neither old nor done
+	// with anything: it is simply what runs.
+	oldTitle := "old"
+	if !u.Updating {
+		phase, oldTitle = "no update running", "current"
+	}
 	title := st.Accent.Render("rc/"+u.Name) + "  " + st.Label.Render("phase ") + st.Text.Render(phase) +
 		"  " + st.Label.Render("desired ") + st.Text.Render(draw.Itoa(u.Desired))
 	if u.Updating {
@@ -182,7 +192,7 @@ func (v *View) View() string {
 	half := (w - 2) / 2
 	out = append(out, draw.Fit(draw.Bar(st, "surge", u.Surge, st.SurgeBar.Render, half)+"  "+
 		draw.Bar(st, "unavailable", u.Unavailable, st.UnavailableBar.Render, w-2-half), w))
-	left := v.column("old", u.Old, half)
+	left := v.column(oldTitle, u.Old, half)
 	right := v.column("next", u.Next, w-2-half)
 	for i := 0; i < max(len(left), len(right)); i++ {
 		l, rt := strings.Repeat(" ", half), ""

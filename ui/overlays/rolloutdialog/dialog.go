@@ -69,6 +69,10 @@ type Dialog struct {
 	// refusal, when set, is why nothing will be sent; the confirmation
 	// then only closes.
 	refusal string
+	// basis is the rollout the confirmation's plan was made from.
+	basis basis
+	// diffOffset is how far the undo diff is scrolled.
+	diffOffset int
 }
 
 // SetSize sizes the dialog to the body.
@@ -125,13 +129,17 @@ func (d *Dialog) key(msg tea.KeyPressMsg) (screen.Overlay, tea.Cmd) {
 			if d.refusal != "" {
 				return nil, nil
 			}
-			return d.send()
+			return d.confirm()
 		case "c":
 			if d.refusal == "" && canCanary(d.req) {
 				return canarydialog.AsCanary(d.s, d.req)
 			}
 		case "n", "N", "q":
 			return nil, nil
+		case "up", "k":
+			d.diffOffset = max(d.diffOffset-1, 0)
+		case "down", "j":
+			d.diffOffset = min(d.diffOffset+1, max(len(d.diff)-1, 0))
 		case "enter":
 			if d.refusal != "" {
 				return nil, nil
@@ -148,6 +156,7 @@ func (d *Dialog) next() (screen.Overlay, tea.Cmd) {
 		return d, nil
 	}
 	d.stage = stageConfirm
+	d.basis = basisOf(d.s.Rollout)
 	if d.s.AssumeYes && d.refusal == "" {
 		return d.send()
 	}
@@ -269,3 +278,7 @@ func (d *Dialog) accept() bool {
 	}
 	return true
 }
+
+// Writes reports that the dialog asks before changing the cluster: the
+// console holds the embedded clock while it is open.
+func (d *Dialog) Writes() bool { return d.req.Spec().Writes }

@@ -55,10 +55,16 @@ func Open(s *screen.Screen, kind action.Name) (screen.Overlay, tea.Cmd) {
 		d.stage = stageConfirm
 	case action.Undo:
 		d.stage, d.revisions = stagePickRevision, r.History
-		// Start on the revision before the current one: undo's default.
+		// Start on the revision the History pane has selected, else on
+		// the one before the current one: undo's default.
 		for i, h := range r.History {
 			if h.Current && i > 0 {
 				d.cursor = i - 1
+			}
+		}
+		for i, h := range r.History {
+			if s.SelectedRevision != 0 && h.Revision == s.SelectedRevision && !h.Current {
+				d.cursor = i
 			}
 		}
 		d.prepare()
@@ -71,6 +77,7 @@ func Open(s *screen.Screen, kind action.Name) (screen.Overlay, tea.Cmd) {
 		d.stage = stageConfirm
 	}
 	d.prepare()
+	d.basis = basisOf(s.Rollout)
 	if s.AssumeYes && d.refusal == "" {
 		return d.send()
 	}

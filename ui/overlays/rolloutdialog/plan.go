@@ -44,6 +44,13 @@ func (d *Dialog) prepare() bool {
 		}
 	case action.SetEnv:
 		n, v, remove, _ := r.EnvChange()
+		if now, set := d.envNow(n); remove && !set {
+			d.refusal = n + " is not set in " + r.Container + " — there is nothing to remove and nothing will be sent"
+			return true
+		} else if !remove && set && now == v {
+			d.refusal = n + " is already " + fmt.Sprintf("%q", v) + " in " + r.Container + " — the template would not change and nothing will be sent"
+			return true
+		}
 		if remove {
 			d.plan = append(d.plan, "removes "+n+" from "+r.Container)
 		} else {
@@ -72,6 +79,10 @@ func (d *Dialog) prepare() bool {
 		}
 	case action.Abort:
 		stable, ok := model.AbortTarget(view)
+		if view.Done {
+			d.refusal = "the rollout of revision " + draw.Itoa(view.Revision) + " has finished — nothing to abort"
+			return true
+		}
 		if !ok {
 			d.refusal = "revision " + draw.Itoa(view.Revision) + " is the first: there is nothing to go back to"
 			return true
@@ -101,7 +112,7 @@ func (d *Dialog) prepareUndo() bool {
 	r.Revision, r.ResumeFirst = row.Revision, false
 	switch {
 	case row.Gone:
-		d.problem = fmt.Sprintf("revision %d is gone: its ReplicaSet was cleaned up by revisionHistoryLimit — pick another", row.Revision)
+		d.problem = fmt.Sprintf("revision %d is now revision %d: an undo gave its ReplicaSet that number — pick revision %d, the same template", row.Revision, row.Now, row.Now)
 		return false
 	case row.Current && d.s.Rollout.Pending == "":
 		d.refusal = fmt.Sprintf("already at revision %d — nothing to send", row.Revision)
@@ -134,4 +145,20 @@ func startsRollout(view model.RolloutView, starts string) string {
 		return "the deployment is paused: the change waits, pending, until it is resumed (r)"
 	}
 	return starts
+}
+
+// envNow is the value of name in the dialog's container, as read when the
+// dialog opened, and whether it is set.
+func (d *Dialog) envNow(name string) (string, bool) {
+	for _, c := range d.containers {
+		if c.Name != d.req.Container {
+			continue
+		}
+		for _, e := range c.Env {
+			if k, v, ok := strings.Cut(e, "="); ok && k == name {
+				return v, true
+			}
+		}
+	}
+	return "", false
 }

@@ -53,7 +53,7 @@ func (d *Dialog) View() string {
 			case r.Current:
 				note = " (current)"
 			case r.Gone:
-				note = " (gone)"
+				note = " (now " + draw.Itoa(r.Now) + ")"
 			}
 			cause := r.ChangeCause
 			if cause == "" {
@@ -107,10 +107,14 @@ func (d *Dialog) View() string {
 				v.Add(st.Muted.Render(fmt.Sprintf(" pod template: current → revision %d", d.req.Revision)))
 			}
 		}
-		for _, l := range d.diff {
-			if v.Full() {
-				break
-			}
+		// The diff scrolls (↑/↓) and says when there is more of it.
+		diff := d.diff[min(d.diffOffset, len(d.diff)):]
+		room := v.Left()
+		more := len(diff) > room
+		if more {
+			diff = diff[:max(room-1, 0)]
+		}
+		for _, l := range diff {
 			text := draw.Fit("   "+string(l.Op)+" "+l.Text, w)
 			switch l.Op {
 			case '+':
@@ -121,6 +125,9 @@ func (d *Dialog) View() string {
 				text = s.Paints.Muted.On(text)
 			}
 			v.Add(text)
+		}
+		if more {
+			v.Add(st.Muted.Render(fmt.Sprintf("   … %d more lines of the diff — ↓ scrolls", len(d.diff)-d.diffOffset-len(diff))))
 		}
 	}
 	return v.String()
@@ -145,8 +152,12 @@ func (d *Dialog) KeyMap() help.KeyMap {
 	switch {
 	case d.stage == stageConfirm && d.refusal != "":
 		return keys.Hints("enter/esc", "close — nothing will be sent")
+	case d.stage == stageConfirm && canCanary(d.req) && len(d.diff) > 0:
+		return keys.Hints("y", "send", "c", "roll as canary", "n/esc", "cancel", "↑/↓", "scroll the diff")
 	case d.stage == stageConfirm && canCanary(d.req):
 		return keys.Hints("y", "send", "c", "roll as canary", "n/esc", "cancel")
+	case d.stage == stageConfirm && len(d.diff) > 0:
+		return keys.Hints("y", "send", "n/esc", "cancel", "↑/↓", "scroll the diff")
 	case d.stage == stageConfirm:
 		return keys.Hints("y", "send", "n/esc", "cancel")
 	case d.stage == stageInput:

@@ -153,3 +153,7 @@ func (v *View) Update(msg tea.Msg) (*View, tea.Cmd) {
 	}
 	return v, nil
 }
+
+// Writes reports whether a question that ends in a write is open: the root
+// holds the embedded clock meanwhile, as for every dialog that writes.
+func (v *View) Writes() bool { return v.prompt != nil }

@@ -37,7 +37,7 @@ func New(s *screen.Screen) *Pane { return &Pane{s: s} }
 
 var historyColumns = []draw.Column{
 	{Title: "", Width: 1}, {Title: "REV", Width: 4, Right: true}, {Title: "REPLICAS", Width: 8, Right: true},
-	{Title: "AGE", Width: 4, Right: true}, {Title: "CHANGE-CAUSE", Width: 0, Min: 20}, {Title: "IMAGES", Width: 0, Min: 10},
+	{Title: "AGE", Width: 4, Right: true}, {Title: "CHANGE-CAUSE", Width: 0, Min: 20}, {Title: "IMAGES", Width: 0, Min: 10, Cut: draw.CutImages},
 }
 
 func (p *Pane) SetSize(w, h int) {
@@ -69,8 +69,10 @@ func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
 	keyAt := func(i int) string { return draw.Itoa(hist[i].Revision) }
 	if f, ok := msg.(screen.Focus); ok {
 		p.rows.Focused = bool(f)
+		p.noteSelected()
 		return p, nil
 	}
+	defer p.noteSelected()
 	if _, ok := msg.(screen.Refreshed); ok {
 		if p.rows.Selected == "" {
 			// Start on the current revision: the one to compare from.
@@ -122,10 +124,20 @@ func (p *Pane) revisionRow(r model.RevisionRow, widths []int, sel bool) string {
 		mark = "*"
 	}
 	if r.Gone {
-		replicas = "gone"
+		// An undo moved its ReplicaSet to a new number.
+		replicas = "→rev " + draw.Itoa(r.Now)
 	}
 	if cause == "" {
 		cause = "<none>"
+	}
+	if r.Aborted != "" {
+		// kubectl's change-cause first, as `kubectl rollout history`
+		// prints it; then what became of the rollout, which enter shows
+		// in full however narrow the column.
+		cause += " · " + r.Aborted
+		if r.Replicas == 0 {
+			replicas = "aborted"
+		}
 	}
 	cells := []string{mark, draw.Itoa(r.Revision), replicas, draw.Age(p.s.Now, r.Created), cause, strings.Join(r.Images, ",")}
 	return p.rows.Render(draw.Itoa(r.Revision), strings.Join(cells, "|"), p.w, sel, func() string {
@@ -146,6 +158,20 @@ func (p *Pane) diffView() string {
 	lines := make([]string, 0, p.h)
 	title := fmt.Sprintf("revision %d → current (revision %d) pod template", p.diffRev, p.s.Rollout.Revision)
 	lines = append(lines, p.s.Paints.Header.On(draw.Fit(title, p.w)))
+	// The whole change-cause and abort the list's column may have cut.
+	for _, r := range p.s.Rollout.History {
+		if r.Revision != p.diffRev {
+			continue
+		}
+		for _, note := range []string{prefixed("change-cause: ", r.ChangeCause), r.Aborted} {
+			if note == "" {
+				continue
+			}
+			for _, l := range draw.Wrap(note, p.w) {
+				lines = append(lines, draw.Fit(p.s.Paints.Muted.On(l), p.w))
+			}
+		}
+	}
 	switch {
 	case p.diffErr != nil:
 		lines = append(lines, draw.Fit(p.s.Paints.Bad.On("cannot diff: "+p.diffErr.Error()), p.w))
@@ -168,4 +194,21 @@ func (p *Pane) diffView() string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+func prefixed(prefix, s string) string {
+	if s == "" {
+		return ""
+	}
+	return prefix + s
+}
+
+// noteSelected tells undo which revision the operator picked here: u from
+// the History pane starts on it.
+func (p *Pane) noteSelected() {
+	hist := p.s.Rollout.History
+	p.s.SelectedRevision = 0
+	if p.rows.Focused && p.rows.Cursor >= 0 && p.rows.Cursor < len(hist) {
+		p.s.SelectedRevision = hist[p.rows.Cursor].Revision
+	}
 }

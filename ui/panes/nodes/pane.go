@@ -37,7 +37,7 @@ type Pane struct {
 func New(s *screen.Screen) *Pane { return &Pane{s: s, marked: map[string]bool{}} }
 
 var nodeColumns = []draw.Column{
-	{Title: "NAME", Width: 0, Min: 12}, {Title: "GROUP", Width: 10}, {Title: "READY", Width: 8},
+	{Title: "NAME", Width: 0, Min: 12, Cut: draw.CutMiddle}, {Title: "GROUP", Width: 10}, {Title: "READY", Width: 8},
 	{Title: "SCHED", Width: 8}, {Title: "PODS", Width: 5, Right: true}, {Title: "VERSION", Width: 8},
 	{Title: "DRAIN", Width: 14}, {Title: "ROLL", Width: 8}, {Title: "TAINTS", Width: 0, Min: 6},
 }
@@ -260,7 +260,7 @@ func (p *Pane) detailLines() []string {
 		return nil
 	}
 	var texts []string
-	for _, b := range n.Progress.Blocked {
+	for _, b := range model.GroupBlocked(n.Progress.Blocked) {
 		texts = append(texts, n.Name+" waits: "+b)
 	}
 	if m := n.Progress.DrainMessage; m != "" {

@@ -26,7 +26,7 @@ type Pane struct {
 func New(s *screen.Screen) *Pane { return &Pane{s: s} }
 
 var podColumns = []draw.Column{
-	{Title: "", Width: 1}, {Title: "NAME", Width: 0, Min: 26}, {Title: "READY", Width: 5, Right: true},
+	{Title: "", Width: 1}, {Title: "NAME", Width: 0, Min: 26, Cut: draw.CutMiddle}, {Title: "READY", Width: 5, Right: true},
 	{Title: "STATUS", Width: 17}, {Title: "RESTARTS", Width: 8, Right: true}, {Title: "AGE", Width: 4, Right: true},
 	{Title: "NODE", Width: 12}, {Title: "PHASE", Width: 9},
 }

@@ -25,6 +25,10 @@ type Pane struct {
 	cursor int
 	offset int // in lines, not ReplicaSets: glyph lines scroll too
 	rows   draw.List
+	// pinned is set once the operator moved off the newest ReplicaSet:
+	// until then the selection (and the Pods pane) follows the newest,
+	// so a new rollout's pods are what is shown.
+	pinned bool
 }
 
 // New is the pane over s; it records the ReplicaSet under its cursor in
@@ -35,7 +39,7 @@ var rsColumns = []draw.Column{
 	{Title: "", Width: 1}, {Title: "REV", Width: 4, Right: true}, {Title: "ROLE", Width: 6},
 	{Title: "HASH", Width: 10}, {Title: "DESIRED", Width: 7, Right: true}, {Title: "CUR", Width: 4, Right: true},
 	{Title: "READY", Width: 5, Right: true}, {Title: "AVAIL", Width: 5, Right: true},
-	{Title: "AGE", Width: 4, Right: true}, {Title: "IMAGES", Width: 0, Min: 12},
+	{Title: "AGE", Width: 4, Right: true}, {Title: "IMAGES", Width: 0, Min: 12, Cut: draw.CutImages},
 }
 
 func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h }
@@ -53,6 +57,9 @@ func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
 		return p, nil
 	case screen.Refreshed:
 		p.rows.Selected = p.s.SelectedRS
+		if !p.pinned && len(rss) > 0 {
+			p.rows.Selected = rss[0].Name // newest revision first
+		}
 		p.rows.Cursor = p.cursor
 		p.rows.Height = len(rss) // the ReplicaSets always fit as a list
 		p.rows.Follow(len(rss), keyAt)
@@ -61,6 +68,7 @@ func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
 		if !p.rows.Move(msg, p.s.Keys, len(rss), keyAt) {
 			return p, p.logs(msg)
 		}
+		p.pinned = p.rows.Cursor != 0
 	}
 	p.cursor = p.rows.Cursor
 	p.s.SelectedRS = p.rows.Selected

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
@@ -22,6 +23,9 @@ type Pane struct {
 	w, h   int
 	rows   draw.List
 	follow bool
+	filter filter
+	// detail shows the selected entry whole under the list (enter).
+	detail bool
 }
 
 // New is the pane over s, following new entries.
@@ -31,10 +35,22 @@ var timelineColumns = []draw.Column{
 	{Title: "TIME", Width: 8}, {Title: "MESSAGE", Width: 0, Min: 24}, {Title: "KIND", Width: 6}, {Title: "OBJECT", Width: 30},
 }
 
-func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h; p.rows.Height = h - 1 }
+// detailLines is how many lines the whole entry gets under the list.
+const detailLines = 4
+
+func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h; p.rows.Height = p.listHeight() }
+
+func (p *Pane) listHeight() int {
+	if p.detail {
+		return max(p.h-1-detailLines, 1)
+	}
+	return p.h - 1
+}
 
 func (p *Pane) KeyMap() help.KeyMap {
-	return keys.Pane{p.s.Keys.Up, p.s.Keys.Down, p.s.Keys.Bottom}
+	sel := p.s.Keys.Select
+	sel.SetHelp(sel.Help().Key, "whole line")
+	return keys.Pane{p.s.Keys.Up, p.s.Keys.Down, p.s.Keys.Bottom, sel, p.s.Keys.TimelineFilter}
 }
 
 func timelineKind(k model.TimelineKind) string {
@@ -52,7 +68,22 @@ func timelineKind(k model.TimelineKind) string {
 }
 
 func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
-	tl := p.s.Timeline
+	tl := story(p.s.Timeline, p.filter)
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(k, p.s.Keys.Select):
+			p.detail = !p.detail
+			p.rows.Height = p.listHeight()
+			p.rows.Clamp(len(tl))
+			return p, nil
+		case key.Matches(k, p.s.Keys.TimelineFilter):
+			p.filter = (p.filter + 1) % filterCount
+			p.follow = true
+			p.rows.Cursor = len(story(p.s.Timeline, p.filter)) - 1
+			p.s.Toast = "timeline: " + p.filter.String()
+			return p, nil
+		}
+	}
 	keyAt := func(i int) string { return draw.Itoa(i) }
 	if f, ok := msg.(screen.Focus); ok {
 		p.rows.Focused = bool(f)
@@ -75,10 +106,18 @@ func (p *Pane) View() string {
 	if p.h <= 0 {
 		return ""
 	}
-	tl := p.s.Timeline
-	return strings.Join(p.rows.Table(p.s.Paints, timelineColumns, p.w, len(tl), "nothing has happened yet", func(i int, widths []int, sel bool) string {
+	tl := story(p.s.Timeline, p.filter)
+	empty := "nothing has happened yet"
+	if p.filter != showAll {
+		empty = "no " + p.filter.String() + " yet — f shows more"
+	}
+	list := p.rows.Table(p.s.Paints, timelineColumns, p.w, len(tl), empty, func(i int, widths []int, sel bool) string {
 		e := tl[i]
-		cells := []string{e.Time.Format("15:04:05"), e.Message, timelineKind(e.Kind), e.Object}
+		object := e.Object
+		if i > 0 && tl[i-1].Object == object {
+			object = "〃" // as above: the column no longer repeats itself
+		}
+		cells := []string{e.Time.Format("15:04:05"), message(e), timelineKind(e.Kind), object}
 		line := draw.Row(widths, timelineColumns, cells, p.w)
 		switch {
 		case sel:
@@ -89,5 +128,18 @@ func (p *Pane) View() string {
 			return p.s.Paints.Accent.On(line)
 		}
 		return line
-	}), "\n")
+	})
+	if p.detail && p.rows.Cursor >= 0 && p.rows.Cursor < len(tl) {
+		e := tl[p.rows.Cursor]
+		whole := draw.Wrap(e.Time.Format("15:04:05")+" "+timelineKind(e.Kind)+" "+e.Object+": "+e.Message, p.w)
+		list = append(list[:min(len(list), p.listHeight()+1)], p.s.Paints.Muted.On(draw.Fit(strings.Repeat("─", p.w), p.w)))
+		for i := 0; i < detailLines-1; i++ {
+			l := ""
+			if i < len(whole) {
+				l = whole[i]
+			}
+			list = append(list, draw.Fit(l, p.w))
+		}
+	}
+	return strings.Join(list, "\n")
 }

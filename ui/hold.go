@@ -1,0 +1,48 @@
+package ui
+
+import tea "charm.land/bubbletea/v2"
+
+// writer is a dialog that asks before it changes the cluster.
+type writer interface{ Writes() bool }
+
+// Update is update, then the embedded clock held while a dialog that
+// writes is open: a plan, a forecast and the y that sends them must all be
+// about the same cluster, and on the embedded one the operator reading the
+// plan is what the clock waits for. A clock the operator paused stays
+// theirs; a live cluster's is not ours to hold (its dialogs re-check the
+// plan on y instead).
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := m.update(msg)
+	if nm, ok := next.(Model); ok {
+		nm.holdClock()
+		return nm, cmd
+	}
+	return next, cmd
+}
+
+// writing reports whether the open overlay, the RC view's dialog or the
+// StatefulSet / DaemonSet view's question is one that writes.
+func (m *Model) writing() bool {
+	if w, ok := m.overlay.(writer); ok && w.Writes() {
+		return true
+	}
+	return m.rc != nil && m.rc.Writes() || m.workload != nil && m.workload.Writes()
+}
+
+func (m *Model) holdClock() {
+	if m.embedded == nil {
+		return
+	}
+	switch want := m.writing(); {
+	case want && !m.s.ClockHeld && !m.embedded.Paused():
+		m.embedded.SetPaused(true)
+		m.s.ClockHeld = true
+	case !want && m.s.ClockHeld:
+		m.embedded.SetPaused(false)
+		m.s.ClockHeld = false
+	default:
+		return
+	}
+	// The header's clock shows where it stopped, not the last tick.
+	m.refresh()
+}

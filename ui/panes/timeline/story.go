@@ -1,0 +1,68 @@
+package timeline
+
+import (
+	"strings"
+
+	"rollscope/model"
+)
+
+// filter is what the Timeline pane shows; f cycles through them.
+type filter int
+
+const (
+	showAll filter = iota
+	showActions
+	showScaling
+	showWarnings
+	filterCount
+)
+
+func (f filter) String() string {
+	return [...]string{"all", "actions", "scaling", "warnings"}[f]
+}
+
+func (f filter) keeps(e model.TimelineEntry) bool {
+	switch f {
+	case showActions:
+		return e.Kind == model.TimelineAction
+	case showScaling:
+		return e.Kind == model.TimelineScale
+	case showWarnings:
+		return e.Warning
+	}
+	return true
+}
+
+// story is the timeline as the pane tells it: without the
+// ScalingReplicaSet events that repeat a scale line already there (every
+// step once, not twice), with what the filter keeps.
+func story(tl []model.TimelineEntry, f filter) []model.TimelineEntry {
+	scaled := map[int64]bool{} // seconds with a scale line
+	for _, e := range tl {
+		if e.Kind == model.TimelineScale {
+			scaled[e.Time.Unix()] = true
+		}
+	}
+	out := make([]model.TimelineEntry, 0, len(tl))
+	for _, e := range tl {
+		if e.Kind == model.TimelineEvent && strings.HasPrefix(e.Message, "ScalingReplicaSet:") && scaled[e.Time.Unix()] {
+			continue
+		}
+		if f.keeps(e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// message is an entry's text without the event recorder's
+// "(combined from similar events)" aside, which says only that it repeated.
+func message(e model.TimelineEntry) string {
+	if m, ok := strings.CutSuffix(e.Message, " (combined from similar events)"); ok {
+		return m + " (repeated)"
+	}
+	if m, ok := strings.CutPrefix(e.Message, "(combined from similar events): "); ok {
+		return m + " (repeated)"
+	}
+	return e.Message
+}
