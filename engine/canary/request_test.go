@@ -96,7 +96,7 @@ func TestStartRefusalsSendNothing(t *testing.T) {
 		want string
 	}{
 		{"paused", paused, Ask{Container: "app", Image: "a:2", Steps: []string{"1"}}, "is paused — resume it first (r)"},
-		{"still rolling", rolling, Ask{Container: "app", Image: "a:2", Steps: []string{"1"}}, "is still rolling out — let it finish or abort it (x)"},
+		{"still rolling", rolling, Ask{Container: "app", Image: "a:2", Steps: []string{"1"}}, "is still rolling out — let it finish, or abort (x)"},
 		{"recreate", recreate, Ask{Container: "app", Image: "a:2", Steps: []string{"1"}}, "uses the Recreate strategy: a canary needs RollingUpdate"},
 		{"same image", web(), Ask{Container: "app", Image: "a:1", Steps: []string{"1"}}, "changes nothing in deployment/web"},
 		{"no such container", web(), Ask{Container: "side", Image: "a:2", Steps: []string{"1"}}, `has no container "side" (containers: app)`},

@@ -95,12 +95,16 @@ func TestRapidUpdatesOfOnePodCoalesce(t *testing.T) {
 	r := run(t, client, watch.Scope{}, watch.Options{Interval: 100 * time.Millisecond})
 	eventually(t, "the synced first batch", func() bool { b, _ := r.snapshot(); return len(b) > 0 })
 
+	began := time.Now()
 	for i := 1; i <= updates; i++ {
 		p.Labels["n"] = strconv.Itoa(i)
 		p = must(client.CoreV1().Pods("default").Update(ctx, p, metav1.UpdateOptions{}))(t)
 	}
 	busy := model.ObjectRef{Kind: "Pod", Namespace: "default", Name: "busy"}
 	eventually(t, "the last update", func() bool { o, _ := r.find(busy); return o != nil && o.GetLabels()["n"] == strconv.Itoa(updates) })
+	// At most one batch an interval, however long a loaded machine took to
+	// make the updates: the bound follows the time they took.
+	took := time.Since(began)
 
 	batches, _ := r.snapshot()
 	mentions := 0
@@ -116,10 +120,10 @@ func TestRapidUpdatesOfOnePodCoalesce(t *testing.T) {
 		}
 		mentions += inBatch
 	}
-	if mentions > updates/100 {
-		t.Errorf("%d updates reached the screen in %d batches, want them coalesced into at most %d", updates, mentions, updates/100)
+	if limit := min(int(took/(100*time.Millisecond))+2, updates/10); mentions > limit {
+		t.Errorf("%d updates in %v reached the screen in %d batches, want them coalesced into at most %d (one an interval)", updates, took, mentions, limit)
 	}
-	t.Logf("%d updates in %d batches", updates, mentions)
+	t.Logf("%d updates in %v, %d batches", updates, took, mentions)
 }
 
 func TestNeverMoreThan20BatchesASecond(t *testing.T) {
