@@ -68,6 +68,9 @@ type Screen struct {
 	// SelectedRS is the ReplicaSet under the ReplicaSets pane's cursor:
 	// the one whose pods the Pods pane lists.
 	SelectedRS string
+	// Glyph is the pod under the ReplicaSets pane's glyph cursor, "" when
+	// its cursor is on a ReplicaSet's row.
+	Glyph string
 
 	// The console's options, as the overlays read them: --yes sends
 	// without asking for y, --read-only says so in the header, --record
