@@ -194,6 +194,12 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, cmd
 	}
+	// On a pod's glyph in the ReplicaSets pane, enter and esc are the glyph
+	// cursor's (the pod's detail, back to the row) before any key enter
+	// has on a ReplicaSet's row.
+	if m.focus == focusReplicaSets && m.s.Glyph != "" && (key.Matches(msg, k.Select) || key.Matches(msg, k.Back)) {
+		return m.toFocused(msg)
+	}
 	// The node keys come first: in the Nodes pane space and x steer a
 	// roll instead of the clock and the rollout.
 	if ov, cmd, ok := m.nodes.Key(msg, m.focus == focusNodes); ok {

@@ -111,6 +111,9 @@ type statusPrinter struct {
 	// checked once listed (gone).
 	namespace     string
 	namespaceSaid bool
+	// why is each deployment's last blocker line printed (model.Blocker,
+	// the header's "why" line).
+	why map[string]string
 	// errOut hears when the picture stops being current and when it is
 	// again (watchLine); nil says nothing.
 	errOut  io.Writer
@@ -123,7 +126,8 @@ type statusPrinter struct {
 }
 
 func newStatusPrinter(out io.Writer, name string, stamp func(time.Time) string) *statusPrinter {
-	return &statusPrinter{out: out, name: name, stamp: stamp, cluster: model.NewCluster(), last: map[string]string{}}
+	return &statusPrinter{out: out, name: name, stamp: stamp, cluster: model.NewCluster(), last: map[string]string{},
+		why: map[string]string{}}
 }
 
 // watch feeds the printer from the same watch bridge and model.Cluster the
@@ -149,11 +153,11 @@ func (p *statusPrinter) batch(b model.Batch) {
 		}
 		followed = append(followed, d)
 		line, key := model.StatusLine(d), d.Namespace+"/"+d.Name
-		if p.last[key] == line {
-			continue
+		if p.last[key] != line {
+			p.last[key] = line
+			fmt.Fprintf(p.out, "[%s] %s\n", p.stamp(b.At), line)
 		}
-		p.last[key] = line
-		fmt.Fprintf(p.out, "[%s] %s\n", p.stamp(b.At), line)
+		p.blocker(d, key, b.At)
 	}
 	p.gone(b.At)
 	if b.Watch.Synced {
@@ -209,6 +213,21 @@ func (p *statusPrinter) outcome() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.end
+}
+
+// blocker prints the deployment's blocker line, in the header's words
+// after "why", when it names something else than the one printed before;
+// its clock alone ("not ready for 3s", "4s") is no change. A finished
+// rollout has none, and prints nothing for it.
+func (p *statusPrinter) blocker(d model.DeploymentSummary, key string, at time.Time) {
+	why := p.cluster.Blocker(d.Namespace, d.Name, at)
+	if model.SameBlocker(p.why[key], why) {
+		return
+	}
+	p.why[key] = why
+	if why != "" {
+		fmt.Fprintf(p.out, "[%s] deployment/%s why %s\n", p.stamp(at), d.Name, why)
+	}
 }
 
 // action prints a scripted action of the embedded cluster as it is sent.

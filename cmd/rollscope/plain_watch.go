@@ -48,6 +48,7 @@ func (p *statusPrinter) gone(at time.Time) {
 		ns, name, _ := strings.Cut(key, "/")
 		if a := p.cluster.Absent(ns, name); !a.DeletedAt.IsZero() {
 			delete(p.last, key)
+			delete(p.why, key)
 			fmt.Fprintf(p.out, "[%s] deployment/%s deleted\n", p.stamp(a.DeletedAt), name)
 		}
 	}

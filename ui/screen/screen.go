@@ -74,6 +74,9 @@ type Screen struct {
 	// SelectedRevision is the revision under the History pane's cursor
 	// while that pane has the focus, 0 otherwise: undo starts there.
 	SelectedRevision int64
+	// Glyph is the pod under the ReplicaSets pane's glyph cursor, "" when
+	// its cursor is on a ReplicaSet's row.
+	Glyph string
 
 	// The console's options, as the overlays read them: --yes sends
 	// without asking for y, --read-only says so in the header, --record

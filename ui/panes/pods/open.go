@@ -16,11 +16,16 @@ import (
 func open(s *screen.Screen, press tea.KeyPressMsg, namespace, pod string) tea.Cmd {
 	switch {
 	case key.Matches(press, s.Keys.Select):
-		return screen.OpenCmd(poddetail.New(s, namespace, pod), nil)
+		return OpenDetail(s, namespace, pod)
 	case key.Matches(press, s.Keys.Action(action.Logs)):
 		return OpenLogs(s, namespace, pod)
 	}
 	return nil
+}
+
+// OpenDetail is the command that opens a pod's detail view.
+func OpenDetail(s *screen.Screen, namespace, pod string) tea.Cmd {
+	return screen.OpenCmd(poddetail.New(s, namespace, pod), nil)
 }
 
 // OpenLogs is the command that opens a pod's logs view.

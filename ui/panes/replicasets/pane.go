@@ -29,6 +29,11 @@ type Pane struct {
 	// until then the selection (and the Pods pane) follows the newest,
 	// so a new rollout's pods are what is shown.
 	pinned bool
+	// glyph is the pod under the glyph cursor, "" when the cursor is on
+	// the ReplicaSet's row (glyph.go); at is its place in the grid, kept
+	// for when that pod goes.
+	glyph, glyphRS string
+	at             int
 }
 
 // New is the pane over s; it records the ReplicaSet under its cursor in
@@ -45,7 +50,10 @@ var rsColumns = []draw.Column{
 func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h }
 
 func (p *Pane) KeyMap() help.KeyMap {
-	return keys.Pane{p.s.Keys.Up, p.s.Keys.Down}
+	if p.glyph != "" {
+		return glyphHelp
+	}
+	return keys.Pane{p.s.Keys.Up, p.s.Keys.Down, toGlyphs}
 }
 
 func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
@@ -64,14 +72,23 @@ func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
 		p.rows.Height = len(rss) // the ReplicaSets always fit as a list
 		p.rows.Follow(len(rss), keyAt)
 	default:
+		if p.glyph != "" {
+			if cmd, ok := p.glyphKey(msg); ok {
+				return p, cmd
+			}
+		}
 		p.rows.Height = len(rss)
 		if !p.rows.Move(msg, p.s.Keys, len(rss), keyAt) {
+			if p.enterGlyphs(msg) {
+				return p, nil
+			}
 			return p, p.logs(msg)
 		}
 		p.pinned = p.rows.Cursor != 0
 	}
 	p.cursor = p.rows.Cursor
 	p.s.SelectedRS = p.rows.Selected
+	p.followGlyph()
 	return p, nil
 }
 
@@ -79,7 +96,11 @@ func (p *Pane) gridWidth() int { return max(p.w-2, 1) }
 
 func (p *Pane) glyphLines(rs model.ReplicaSetRow) int {
 	gw := p.gridWidth()
-	return (len(rs.Pods) + gw - 1) / gw
+	n := (len(rs.Pods) + gw - 1) / gw
+	if p.glyph != "" && rs.Name == p.glyphRS {
+		n++ // the line that names the pod under the glyph cursor
+	}
+	return n
 }
 
 func (p *Pane) View() string {
@@ -125,9 +146,14 @@ func (p *Pane) View() string {
 			line += n
 			continue
 		}
+		picking := p.glyph != "" && rs.Name == p.glyphRS
 		for j := 0; j < n && len(lines) <= body; j++ {
 			if line >= p.offset {
-				lines = append(lines, p.gridLine(rs, j))
+				if picking {
+					lines = append(lines, p.pickLine(rs, j))
+				} else {
+					lines = append(lines, p.gridLine(rs, j))
+				}
 			}
 			line++
 		}
