@@ -150,8 +150,14 @@ func listed(names []string) string {
 func (f WorkloadForecast) String() string {
 	var parts []string
 	what := "%d pods"
+	if len(f.Replaced) == 1 {
+		what = "%d pod"
+	}
 	if f.Kind == workloads.DaemonSet {
 		what = "the daemon pods on %d nodes"
+		if len(f.Replaced) == 1 {
+			what = "the daemon pod on %d node"
+		}
 	}
 	if len(f.Replaced) > 0 {
 		pace := "one at a time"
@@ -229,7 +235,11 @@ func SimulateWorkload(ctx context.Context, newBackend NewBackend, st WorkloadSta
 	if err := change(ctx, client, t); err != nil {
 		return f, err
 	}
-	done := func() bool { return workloadDone(r, f.Kind, t) }
+	done := func() bool {
+		want, ok := workloadDone(r, f.Kind, t)
+		pods, available := m.count(clock.Now())
+		return ok && pods == want && available == want
+	}
 	if _, err := r.Run(ctx, sim.RunOptions{Finished: done, Limit: simulationLimit}); err != nil {
 		return f, fmt.Errorf("cannot forecast: %w", err)
 	}
@@ -246,26 +256,27 @@ func SimulateWorkload(ctx context.Context, newBackend NewBackend, st WorkloadSta
 	return f, nil
 }
 
-// workloadDone is `kubectl rollout status` saying done, with every pod it
-// wants available; an OnDelete workload is never done (its pods wait to be
-// deleted).
-func workloadDone(r *sim.Runner, kind workloads.Kind, t actions.Target) bool {
+// workloadDone is `kubectl rollout status` saying done, with how many pods
+// the workload wants; an OnDelete workload is never done (its pods wait to
+// be deleted). The caller also asks that exactly that many pods are live
+// and available: the status a controller writes as it deletes a pod still
+// counts it.
+func workloadDone(r *sim.Runner, kind workloads.Kind, t actions.Target) (int32, bool) {
 	l := r.Listers()
 	if kind == workloads.StatefulSet {
 		set, err := l.StatefulSets.StatefulSets(t.Namespace).Get(t.Name)
 		if err != nil || set.Spec.UpdateStrategy.Type == appsv1.OnDeleteStatefulSetStrategyType {
-			return false
+			return 0, false
 		}
 		_, ok, err := model.StatefulSetRolloutStatus(set)
-		return err == nil && ok && set.Status.AvailableReplicas >= model.StatefulSetReplicas(set) &&
-			set.Status.Replicas == model.StatefulSetReplicas(set)
+		return model.StatefulSetReplicas(set), err == nil && ok
 	}
 	ds, err := l.DaemonSets.DaemonSets(t.Namespace).Get(t.Name)
 	if err != nil || ds.Spec.UpdateStrategy.Type == appsv1.OnDeleteDaemonSetStrategyType {
-		return false
+		return 0, false
 	}
 	_, ok, err := model.DaemonSetRolloutStatus(ds)
-	return err == nil && ok && ds.Status.CurrentNumberScheduled+ds.Status.NumberMisscheduled == ds.Status.DesiredNumberScheduled
+	return ds.Status.DesiredNumberScheduled, err == nil && ok
 }
 
 // seedWorkload writes st into the empty API behind c, re-pointing owner
@@ -385,12 +396,14 @@ func readySince(p *corev1.Pod) time.Time {
 
 func (m *podMeter) start(st WorkloadState) {
 	for _, p := range st.Pods {
+		// A pod on its way out still has its slot: the one made in its
+		// place replaces it.
+		m.known[m.slot(p)] = true
 		if p.DeletionTimestamp != nil || p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
 			continue
 		}
 		m.pods[p.Name] = readySince(p)
 		m.slots[p.Name] = m.slot(p)
-		m.known[m.slot(p)] = true
 	}
 	m.peak, m.lowest = m.count(st.Now)
 }

@@ -173,6 +173,10 @@ func TestWorkloadForecastMatchesTheEmbeddedCluster(t *testing.T) {
 			// lowering it to 2 rolls ordinals 4, 3 and 2.
 			return workloads.SetPartition(ctx, c, t, 2)
 		}, wantReplaced: []string{"db-4", "db-3", "db-2"}, wantPerStep: 1},
+		{name: "sts-undo", stsMU: 1, dsMU: 1, target: db, change: func(ctx context.Context, c kubernetes.Interface, t workloads.Target) error {
+			// db:2 went out earlier (in setup); the undo brings db:1 back.
+			return workloads.Undo(ctx, c, t, 1)
+		}, wantReplaced: []string{"db-4", "db-3", "db-2", "db-1", "db-0"}, wantPerStep: 1},
 		{name: "ds-set-image", stsMU: 1, dsMU: 1, target: agent, change: image("agent", "agent:2"),
 			wantReplaced: nodes, wantPerStep: 1},
 		{name: "ds-surge", stsMU: 1, dsMU: 0, dsSurge: 2, dsMinReady: 3, target: agent, change: image("agent", "agent:2"),
@@ -195,7 +199,7 @@ func TestWorkloadForecastMatchesTheEmbeddedCluster(t *testing.T) {
 				t.Fatal(err)
 			}
 			ctx := context.Background()
-			if tc.name == "sts-lower-partition" {
+			if tc.name == "sts-lower-partition" || tc.name == "sts-undo" {
 				cl.Runner.At(30*time.Second, func() {
 					if err := workloads.SetImage(ctx, cl.Client, db, "db", "db:2"); err != nil {
 						t.Error(err)
