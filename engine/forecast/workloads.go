@@ -305,6 +305,8 @@ func seedWorkload(ctx context.Context, c kubernetes.Interface, st WorkloadState,
 	var owner metav1.OwnerReference
 	if set := st.StatefulSet; set != nil {
 		cp := &appsv1.StatefulSet{ObjectMeta: fresh(set.ObjectMeta, nil), Spec: *set.Spec.DeepCopy()}
+		// The copy makes no PersistentVolumeClaims: the embedded
+		// controller does not either, and no pod in the copy mounts one.
 		cp.Spec.VolumeClaimTemplates = nil
 		got, err := c.AppsV1().StatefulSets(ns).Create(ctx, cp, metav1.CreateOptions{})
 		if err != nil {
