@@ -15,6 +15,7 @@ import (
 	"rollscope/themes"
 	"rollscope/ui/draw"
 	"rollscope/ui/overlays/rcdialog"
+	"rollscope/ui/overlays/workloadview"
 	"rollscope/ui/screen"
 )
 
@@ -111,7 +112,7 @@ func newRCModel(t *testing.T, src Source, acts *fakeRCActions, w, h int) Model {
 func rcRun(m Model, msgs ...tea.Msg) Model {
 	return runFeeding(m, func(msg tea.Msg) bool {
 		switch msg.(type) {
-		case rcdialog.Planned, screen.Sent:
+		case rcdialog.Planned, screen.Sent, workloadview.Forecasted:
 			return true
 		}
 		return false

@@ -105,6 +105,10 @@ func TestStatefulSetViewUndoesToTheChosenRevision(t *testing.T) {
 	if s := plain(m); !strings.Contains(s, "kubectl -n shop rollout undo statefulset/db --to-revision=1") || len(acts.sent) != 0 {
 		t.Fatalf("u sent %v before y, or the confirmation lacks kubectl's command:\n%s", acts.sent, s)
 	}
+	// The confirmation shows the rehearsal's forecast, as a Deployment's does.
+	if s := plain(m); !strings.Contains(s, "forecast: 4 scaling steps in 2 waves") {
+		t.Fatalf("the confirmation lacks the forecast:\n%s", s)
+	}
 	m = rcRun(m, press("y"))
 	if len(acts.sent) != 1 || acts.sent[0].Action != action.StatefulSetUndo || acts.sent[0].Revision != 1 || acts.sent[0].Name != "db" {
 		t.Fatalf("sent %+v, want one sts-undo of db to revision 1", acts.sent)

@@ -28,6 +28,13 @@ func TestConsoleUndoesAStatefulSetToAChosenRevision(t *testing.T) {
 	if !strings.Contains(s, "kubectl -n default rollout undo statefulset/db --to-revision=1") {
 		t.Errorf("the confirmation does not show kubectl's command:\n%s", s)
 	}
+	// The forecast rehearses the undo on a copy: the ordinals already
+	// updated go back one at a time, the highest first (how many depends on
+	// how far the scripted partition steps have gone by now).
+	s = c.waitFor("one at a time: db-4")
+	if !strings.Contains(s, "forecast: replaces ") || !strings.Contains(s, "never fewer than 4 available") {
+		t.Errorf("the forecast lacks the lowest availability:\n%s", s)
+	}
 	c.keys("y")
 	c.waitFor("undo to revision 1: ok")
 	// kubectl's rollback brings revision 1's template back as revision 3,
@@ -57,6 +64,12 @@ func TestConsoleRestartsADaemonSet(t *testing.T) {
 	s = c.waitFor("restart of daemonset/node-agent")
 	if !strings.Contains(s, "kubectl -n default rollout restart daemonset/node-agent") {
 		t.Errorf("the confirmation does not show kubectl's command:\n%s", s)
+	}
+	// The forecast rehearses the restart on a copy: every node's daemon
+	// pod, in the controller's node order, never more than maxSurge extra.
+	s = c.waitFor("forecast: replaces the daemon pods on 5 nodes one at a time: nodes-")
+	if !strings.Contains(s, "at most 6 pods") {
+		t.Errorf("the forecast lacks the peak within maxSurge:\n%s", s)
 	}
 	c.keys("y")
 	c.waitFor("restart: ok")

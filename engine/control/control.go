@@ -66,9 +66,11 @@ type Listers struct {
 	ReplicationControllers corelisters.ReplicationControllerLister
 	PodDisruptionBudgets   policylisters.PodDisruptionBudgetLister
 	DaemonSets             appslisters.DaemonSetLister
-	// StatefulSets and ControllerRevisions are fed by the embedded runner
-	// only: on a live cluster kube-controller-manager runs their
-	// controllers, and the live runner leaves them nil.
+	// StatefulSets and ControllerRevisions are fed by the embedded runner,
+	// and by the live runner only for a run that follows them
+	// (live.Scope.Workloads, simulate --kubeconfig): on a live cluster
+	// kube-controller-manager runs their controllers; elsewhere the live
+	// runner leaves them nil.
 	StatefulSets        appslisters.StatefulSetLister
 	ControllerRevisions appslisters.ControllerRevisionLister
 

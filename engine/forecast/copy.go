@@ -122,13 +122,14 @@ func (s *seeded) seedPod(ctx context.Context, c kubernetes.Interface, p *corev1.
 }
 
 // slim is what the copy keeps of a copied pod's spec: its containers'
-// names and images. The controllers never read the rest, and real pod specs
+// names and images, and its affinity (the node a daemon pod is for). The
+// controllers never read the rest, and real pod specs
 // (probes, volumes, environments) would only cost copying and validation,
 // a thousand times over. It is unbound, like the pods the copy's
 // ReplicaSets create: deleting one is immediate, and a pod waiting out its
 // grace period no longer counts for the controllers anyway.
 func slim(spec *corev1.PodSpec) corev1.PodSpec {
-	out := corev1.PodSpec{Containers: make([]corev1.Container, len(spec.Containers))}
+	out := corev1.PodSpec{Containers: make([]corev1.Container, len(spec.Containers)), Affinity: spec.Affinity.DeepCopy()}
 	for i, c := range spec.Containers {
 		out.Containers[i] = corev1.Container{Name: c.Name, Image: c.Image}
 	}

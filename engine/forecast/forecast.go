@@ -8,6 +8,13 @@
 // becoming ready as fast as the deployment's have so far
 // (ObservedReadiness). Nothing is sent to the cluster the state was read
 // from.
+//
+// StatefulSets and DaemonSets are rehearsed the same way (ReadWorkload,
+// SimulateWorkload): the object, its ControllerRevisions, its pods and —
+// for a DaemonSet — the nodes are copied, and the embedded StatefulSet or
+// DaemonSet controller runs the change, so the forecast names the pods (or
+// nodes) replaced in the order the controller replaces them, how many at a
+// time, the peak pods, the fewest available and the time.
 package forecast
 
 import (

@@ -16,15 +16,17 @@ import (
 type Observer func(now time.Time, ev watch.Event)
 
 // traced are the kinds a trace follows (engine/trace): workloads, their
-// pods and events, and nodes.
-var traced = []control.Kind{control.Deployments, control.ReplicaSets, control.ReplicationControllers, control.Pods, control.Events, control.Nodes}
+// pods and events, and nodes; and the StatefulSets' and DaemonSets'
+// ControllerRevisions, which the trace leaves out but an observer checking
+// revisions reads.
+var traced = []control.Kind{control.Deployments, control.ReplicaSets, control.ReplicationControllers, control.StatefulSets, control.DaemonSets, control.ControllerRevisions, control.Pods, control.Events, control.Nodes}
 
 // Observe feeds fn every change to the kinds a trace follows, from the
 // informers' caches: objects already cached arrive first as Added, and after
 // a lost watch the informers' relist brings each object's latest state (an
 // object deleted meanwhile arrives as Deleted with its last known state).
 // The informers deliver each kind in order, the kinds side by side: fn must
-// be safe for concurrent use.
+// be safe for concurrent use. Kinds the runner does not watch are left out.
 func (r *Runner) Observe(fn Observer) error {
 	deliver := func(t watch.EventType, obj any) {
 		if o, ok := obj.(runtime.Object); ok {
@@ -32,7 +34,11 @@ func (r *Runner) Observe(fn Observer) error {
 		}
 	}
 	for _, kind := range traced {
-		_, err := r.informers[kind].AddEventHandler(cache.ResourceEventHandlerFuncs{
+		inf, ok := r.informers[kind]
+		if !ok {
+			continue // not watched by this runner (Scope.Workloads)
+		}
+		_, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
 			AddFunc:    func(obj any) { deliver(watch.Added, obj) },
 			UpdateFunc: func(_, obj any) { deliver(watch.Modified, obj) },
 			DeleteFunc: func(obj any) {

@@ -52,6 +52,11 @@ type Scope struct {
 	// selects are watched, so the controllers (drains, rolls, node groups)
 	// never act on anyone else's.
 	NodeSelector string
+	// Workloads also watches StatefulSets and ControllerRevisions, for a
+	// run that follows them (simulate --kubeconfig); the console's
+	// controllers need neither, so a user who may not list them is not
+	// refused.
+	Workloads bool
 }
 
 // NewScopedRunner is NewRunner watching only what scope selects. A run that
@@ -84,6 +89,10 @@ func NewScopedRunner(client kubernetes.Interface, scope Scope, onError func(cont
 			control.Events:                 factory.Core().V1().Events().Informer(),
 		},
 	}
+	if scope.Workloads {
+		r.informers[control.StatefulSets] = factory.Apps().V1().StatefulSets().Informer()
+		r.informers[control.ControllerRevisions] = factory.Apps().V1().ControllerRevisions().Informer()
+	}
 	for kind, inf := range r.informers {
 		extra := cache.Indexers{}
 		for name, fn := range control.Indexers(kind) {
@@ -110,6 +119,11 @@ func NewScopedRunner(client kubernetes.Interface, scope Scope, onError func(cont
 		PodIndex:               idx(control.Pods),
 		ReplicaSetIndex:        idx(control.ReplicaSets),
 		RCIndex:                idx(control.ReplicationControllers),
+	}
+	if scope.Workloads {
+		r.listers.StatefulSets = appslisters.NewStatefulSetLister(idx(control.StatefulSets))
+		r.listers.ControllerRevisions = appslisters.NewControllerRevisionLister(idx(control.ControllerRevisions))
+		r.listers.RevisionIndex = idx(control.ControllerRevisions)
 	}
 	return r, nil
 }

@@ -115,6 +115,7 @@ func (r *Run) deleteWorkloads(ctx context.Context) {
 	_ = r.client.AppsV1().Deployments(ns).DeleteCollection(ctx, del, all)
 	_ = r.client.AppsV1().ReplicaSets(ns).DeleteCollection(ctx, del, all)
 	_ = r.client.AppsV1().DaemonSets(ns).DeleteCollection(ctx, del, all)
+	_ = r.client.AppsV1().StatefulSets(ns).DeleteCollection(ctx, del, all)
 	_ = r.client.CoreV1().ReplicationControllers(ns).DeleteCollection(ctx, del, all)
 }
 

@@ -39,6 +39,8 @@ func podSpecOf(obj runtime.Object) *corev1.PodSpec {
 		return &o.Spec.Template.Spec
 	case *appsv1.DaemonSet:
 		return &o.Spec.Template.Spec
+	case *appsv1.StatefulSet:
+		return &o.Spec.Template.Spec
 	case *corev1.ReplicationController:
 		if o.Spec.Template != nil {
 			return &o.Spec.Template.Spec

@@ -161,6 +161,14 @@ func (r *Run) caughtUp(ctx context.Context) bool {
 			l, err := c.CoreV1().ReplicationControllers(ns).List(ctx, o)
 			return objects(err, func() []corev1.ReplicationController { return l.Items })
 		},
+		control.StatefulSets: func() ([]metav1.Object, error) {
+			l, err := c.AppsV1().StatefulSets(ns).List(ctx, o)
+			return objects(err, func() []appsv1.StatefulSet { return l.Items })
+		},
+		control.DaemonSets: func() ([]metav1.Object, error) {
+			l, err := c.AppsV1().DaemonSets(ns).List(ctx, o)
+			return objects(err, func() []appsv1.DaemonSet { return l.Items })
+		},
 	}
 	for kind, list := range lists {
 		items, err := list()

@@ -111,9 +111,6 @@ func (s *Simulation) Start(ctx context.Context, client kubernetes.Interface) (*R
 }
 
 func (r *Run) setUp(ctx context.Context) error {
-	if err := refuseStatefulSets(r.sim.Scenario); err != nil {
-		return err
-	}
 	for _, g := range r.groups {
 		// The group's name is the value of its nodes' group label.
 		if errs := validation.IsValidLabelValue(g.Name); len(errs) > 0 {
@@ -140,7 +137,9 @@ func (r *Run) setUp(ctx context.Context) error {
 
 	// The run watches its own namespace and its own nodes only: another
 	// run's drain or roll controller must not act on this run's nodes.
-	scope := Scope{Namespace: r.Namespace, NodeSelector: labels.Set{LabelSimulation: r.Namespace}.String()}
+	// It follows StatefulSets and DaemonSets with their ControllerRevisions,
+	// so the trace has their lines and the run ends when they are done.
+	scope := Scope{Namespace: r.Namespace, NodeSelector: labels.Set{LabelSimulation: r.Namespace}.String(), Workloads: true}
 	runner, err := NewScopedRunner(r.client, scope, r.sim.OnError)
 	if err != nil {
 		return err

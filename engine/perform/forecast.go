@@ -13,7 +13,8 @@ import (
 )
 
 // Forecast says what the rollout r would start will do: it reads the
-// deployment, its ReplicaSets and pods as they are now, and rehearses r on
+// deployment, its ReplicaSets and pods (a StatefulSet or DaemonSet, its
+// ControllerRevisions, pods and nodes) as they are now, and rehearses r on
 // a copy in a fresh API from Config.Rehearsal, pods becoming ready as fast
 // as the deployment's have so far. The copy gets exactly what the cluster
 // would: the same dispatch as Send. Nothing is sent to the cluster.
@@ -37,6 +38,17 @@ func (c *Cluster) Rehearse(ctx context.Context, r action.Request) (forecast.Fore
 	}
 	if c.cfg.Rehearsal == nil {
 		return forecast.Forecast{}, errors.New("cannot forecast: this console has no rehearsal cluster — send the action without a forecast")
+	}
+	if t, ok := workloadTarget(r); ok {
+		st, err := forecast.ReadWorkload(ctx, c.cfg.Client, t, c.cfg.Now())
+		if err != nil {
+			return "", err
+		}
+		f, err := forecast.SimulateWorkload(ctx, c.cfg.Rehearsal, st, forecast.PodReadiness(st.MinReadySeconds(), st.Pods), c.rehearse(r))
+		if err != nil {
+			return "", err
+		}
+		return f.String(), nil
 	}
 	st, err := forecast.ReadState(ctx, c.cfg.Client, r.Namespace, r.Name, c.cfg.Now())
 	if err != nil {

@@ -9,17 +9,24 @@ import (
 	"rollscope/model/action"
 )
 
+// workloadTarget is the StatefulSet or DaemonSet r is on; false for
+// requests on other kinds.
+func workloadTarget(r action.Request) (workloads.Target, bool) {
+	switch r.Spec().On {
+	case action.OnStatefulSet:
+		return workloads.Target{Kind: workloads.StatefulSet, Namespace: r.Namespace, Name: r.Name}, true
+	case action.OnDaemonSet:
+		return workloads.Target{Kind: workloads.DaemonSet, Namespace: r.Namespace, Name: r.Name}, true
+	}
+	return workloads.Target{}, false
+}
+
 // dispatchWorkload is the dispatch of StatefulSet and DaemonSet requests,
 // through engine/workloads; false for requests on other kinds.
 func (c *Cluster) dispatchWorkload(r action.Request) (op, bool) {
 	cl, now := c.cfg.Client, c.cfg.Now
-	var t workloads.Target
-	switch r.Spec().On {
-	case action.OnStatefulSet:
-		t = workloads.Target{Kind: workloads.StatefulSet, Namespace: r.Namespace, Name: r.Name}
-	case action.OnDaemonSet:
-		t = workloads.Target{Kind: workloads.DaemonSet, Namespace: r.Namespace, Name: r.Name}
-	default:
+	t, ok := workloadTarget(r)
+	if !ok {
 		return op{}, false
 	}
 	switch r.Action {

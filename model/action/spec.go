@@ -99,7 +99,8 @@ type Spec struct {
 	// goes back to another), so a rollout follows.
 	StartsRollout bool
 	// Forecast is set when the confirmation rehearses the action on a copy
-	// and shows what the rollout will do.
+	// and shows what the rollout will do — or, for a StatefulSet's scale,
+	// which pods it creates or removes, in which order.
 	Forecast bool
 }
 

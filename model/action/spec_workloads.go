@@ -42,26 +42,26 @@ var (
 
 var workloadSpecs = []Spec{
 	{Name: StatefulSetSetImage, Keys: []string{"i"}, Help: "set image (StatefulSet view)", Group: GroupStatefulSet, On: OnStatefulSet,
-		Needs: []Permission{getStatefulSets, patchStatefulSets}, Writes: true, StartsRollout: true},
+		Needs: []Permission{getStatefulSets, patchStatefulSets}, Writes: true, StartsRollout: true, Forecast: true},
 	{Name: StatefulSetSetEnv, Keys: []string{"e"}, Help: "set env (StatefulSet view)", Group: GroupStatefulSet, On: OnStatefulSet,
-		Needs: []Permission{getStatefulSets, patchStatefulSets}, Writes: true, StartsRollout: true},
+		Needs: []Permission{getStatefulSets, patchStatefulSets}, Writes: true, StartsRollout: true, Forecast: true},
 	{Name: StatefulSetRestart, Keys: []string{"R"}, Help: "restart (StatefulSet view)", Group: GroupStatefulSet, On: OnStatefulSet,
-		Needs: []Permission{getStatefulSets, patchStatefulSets}, Writes: true, StartsRollout: true},
+		Needs: []Permission{getStatefulSets, patchStatefulSets}, Writes: true, StartsRollout: true, Forecast: true},
 	{Name: StatefulSetUndo, Keys: []string{"u"}, Help: "undo to the chosen revision (StatefulSet view)", Group: GroupStatefulSet, On: OnStatefulSet,
-		Needs: []Permission{getStatefulSets, listRevisions, patchStatefulSets}, Writes: true, StartsRollout: true},
+		Needs: []Permission{getStatefulSets, listRevisions, patchStatefulSets}, Writes: true, StartsRollout: true, Forecast: true},
 	{Name: StatefulSetScale, Keys: []string{"s"}, Help: "scale (StatefulSet view)", Group: GroupStatefulSet, On: OnStatefulSet,
-		Needs: []Permission{patchStatefulSets}, Writes: true},
+		Needs: []Permission{patchStatefulSets}, Writes: true, Forecast: true},
 	{Name: StatefulSetPartition, Keys: []string{"P"}, Help: "hold at / lower the partition (StatefulSet view)", Group: GroupStatefulSet, On: OnStatefulSet,
-		Needs: []Permission{getStatefulSets, patchStatefulSets}, Writes: true},
+		Needs: []Permission{getStatefulSets, patchStatefulSets}, Writes: true, StartsRollout: true, Forecast: true},
 
 	{Name: DaemonSetSetImage, Keys: []string{"i"}, Help: "set image (DaemonSet view)", Group: GroupDaemonSet, On: OnDaemonSet,
-		Needs: []Permission{getDaemonSets, patchDaemonSets}, Writes: true, StartsRollout: true},
+		Needs: []Permission{getDaemonSets, patchDaemonSets}, Writes: true, StartsRollout: true, Forecast: true},
 	{Name: DaemonSetSetEnv, Keys: []string{"e"}, Help: "set env (DaemonSet view)", Group: GroupDaemonSet, On: OnDaemonSet,
-		Needs: []Permission{getDaemonSets, patchDaemonSets}, Writes: true, StartsRollout: true},
+		Needs: []Permission{getDaemonSets, patchDaemonSets}, Writes: true, StartsRollout: true, Forecast: true},
 	{Name: DaemonSetRestart, Keys: []string{"R"}, Help: "restart (DaemonSet view)", Group: GroupDaemonSet, On: OnDaemonSet,
-		Needs: []Permission{getDaemonSets, patchDaemonSets}, Writes: true, StartsRollout: true},
+		Needs: []Permission{getDaemonSets, patchDaemonSets}, Writes: true, StartsRollout: true, Forecast: true},
 	{Name: DaemonSetUndo, Keys: []string{"u"}, Help: "undo to the chosen revision (DaemonSet view)", Group: GroupDaemonSet, On: OnDaemonSet,
-		Needs: []Permission{getDaemonSets, listRevisions, patchDaemonSets}, Writes: true, StartsRollout: true},
+		Needs: []Permission{getDaemonSets, listRevisions, patchDaemonSets}, Writes: true, StartsRollout: true, Forecast: true},
 }
 
 // The rows join the table after the ones spec.go lists, so that the help

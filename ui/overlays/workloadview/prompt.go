@@ -1,7 +1,9 @@
 package workloadview
 
 import (
+	"context"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -11,6 +13,7 @@ import (
 	"rollscope/model/action"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
+	"rollscope/ui/screen"
 )
 
 // prompt is one action being asked for: a line of text when the action
@@ -24,6 +27,41 @@ type prompt struct {
 	// effect says in the operator's words what the request will do.
 	effect string
 	err    string
+	// forecast is what the rehearsal on a copy says the action will do,
+	// "" while it is worked out (actions whose spec has Forecast).
+	forecast string
+}
+
+// Forecasted brings the confirmation its forecast.
+type Forecasted struct {
+	req  action.Request
+	text string
+	err  error
+}
+
+// confirming asks for the forecast of the request being confirmed, in the
+// background, as the deployment's dialog does.
+func (v *View) confirming() tea.Cmd {
+	p := v.prompt
+	acts := v.s.Actions
+	if p == nil || p.question != "" || acts == nil || !p.req.Spec().Forecast {
+		return nil
+	}
+	r := p.req
+	return screen.Ask(func(ctx context.Context) tea.Msg {
+		text, err := acts.Forecast(ctx, r)
+		return Forecasted{req: r, text: text, err: err}
+	})
+}
+
+// forecasted takes a forecast if it is for the confirmation still open.
+func (v *View) forecasted(msg Forecasted) {
+	if p := v.prompt; p != nil && p.question == "" && reflect.DeepEqual(p.req, msg.req) {
+		p.forecast = msg.text
+		if msg.err != nil {
+			p.forecast = "no forecast: " + msg.err.Error()
+		}
+	}
 }
 
 func (p *prompt) keyMap() help.KeyMap {
@@ -110,7 +148,7 @@ func (v *View) start(n action.Name) tea.Cmd {
 	if p.question == "" && s.AssumeYes {
 		return v.send()
 	}
-	return nil
+	return v.confirming()
 }
 
 func firstOr(xs []string, d string) string {
@@ -146,6 +184,7 @@ func (v *View) answer(k tea.KeyPressMsg) (*View, tea.Cmd) {
 			if v.s.AssumeYes {
 				return v, v.send()
 			}
+			return v, v.confirming()
 		case "backspace":
 			if len(p.text) > 0 {
 				p.text = p.text[:len(p.text)-1]
@@ -189,6 +228,19 @@ func (p *prompt) lines(v *View, w int) []string {
 	}
 	if cmd := p.req.Kubectl(); cmd != "" {
 		out = append(out, draw.Fit(st.Muted.Render("  same as: "+cmd), w))
+	}
+	if p.req.Spec().Forecast && v.s.Actions != nil {
+		f := p.forecast
+		if f == "" {
+			f = "working out what the rollout will do …"
+		}
+		for i, l := range draw.Wrap(f, max(w-12, 10)) {
+			lead := "  forecast: "
+			if i > 0 {
+				lead = "            "
+			}
+			out = append(out, draw.Fit(st.Accent.Render(lead+l), w))
+		}
 	}
 	return append(out, draw.Fit(st.Label.Render("send it? ")+st.Text.Render("y")+st.Muted.Render(" send · n/esc cancel"), w))
 }

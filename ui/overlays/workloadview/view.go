@@ -128,6 +128,10 @@ func (v *View) Takes(msg tea.KeyPressMsg) bool {
 
 // Update handles the view's keys; it returns nil once esc has closed it.
 func (v *View) Update(msg tea.Msg) (*View, tea.Cmd) {
+	if f, ok := msg.(Forecasted); ok {
+		v.forecasted(f)
+		return v, nil
+	}
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return v, nil

@@ -1,0 +1,476 @@
+package forecast
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes"
+
+	"rollscope/engine/actions"
+	"rollscope/engine/daemonset"
+	"rollscope/engine/sim"
+	"rollscope/engine/statefulset"
+	"rollscope/engine/workloads"
+	"rollscope/model"
+)
+
+// WorkloadState is a StatefulSet or a DaemonSet as observed on the cluster,
+// the starting point of its forecast: exactly one of StatefulSet and
+// DaemonSet is set.
+type WorkloadState struct {
+	StatefulSet *appsv1.StatefulSet
+	DaemonSet   *appsv1.DaemonSet
+	// Revisions are the ControllerRevisions it controls (undo goes back to
+	// one of them), Pods its pods, Nodes the cluster's nodes (a DaemonSet's
+	// pods follow them; a StatefulSet's forecast does not read them).
+	Revisions []*appsv1.ControllerRevision
+	Pods      []*corev1.Pod
+	Nodes     []*corev1.Node
+	// Now is when it was observed: the forecast's clock starts there.
+	Now time.Time
+}
+
+func (st WorkloadState) meta() *metav1.ObjectMeta {
+	if st.StatefulSet != nil {
+		return &st.StatefulSet.ObjectMeta
+	}
+	return &st.DaemonSet.ObjectMeta
+}
+
+// MinReadySeconds is the workload's, which its controller waits out before
+// a ready pod counts as available.
+func (st WorkloadState) MinReadySeconds() int32 {
+	if st.StatefulSet != nil {
+		return st.StatefulSet.Spec.MinReadySeconds
+	}
+	return st.DaemonSet.Spec.MinReadySeconds
+}
+
+// ReadWorkload reads the StatefulSet or DaemonSet t as its forecast starts
+// from: the object, its ControllerRevisions (as kubectl finds them), the
+// pods it controls, and — for a DaemonSet — the nodes. now is the
+// cluster's time.
+func ReadWorkload(ctx context.Context, c kubernetes.Interface, t workloads.Target, now time.Time) (WorkloadState, error) {
+	st := WorkloadState{Now: now}
+	var sel *metav1.LabelSelector
+	var uid types.UID
+	switch t.Kind {
+	case workloads.StatefulSet:
+		s, err := c.AppsV1().StatefulSets(t.Namespace).Get(ctx, t.Name, metav1.GetOptions{})
+		if err != nil {
+			return st, fmt.Errorf("cannot read %s: %w", t, err)
+		}
+		st.StatefulSet, sel, uid = s, s.Spec.Selector, s.UID
+	case workloads.DaemonSet:
+		d, err := c.AppsV1().DaemonSets(t.Namespace).Get(ctx, t.Name, metav1.GetOptions{})
+		if err != nil {
+			return st, fmt.Errorf("cannot read %s: %w", t, err)
+		}
+		st.DaemonSet, sel, uid = d, d.Spec.Selector, d.UID
+		nodes, err := c.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return st, fmt.Errorf("cannot list the nodes %s runs on: %w", t, err)
+		}
+		for i := range nodes.Items {
+			st.Nodes = append(st.Nodes, &nodes.Items[i])
+		}
+	default:
+		return st, fmt.Errorf("cannot forecast a %s", t.Kind)
+	}
+	revs, err := workloads.Revisions(ctx, c, t)
+	if err != nil {
+		return st, err
+	}
+	st.Revisions = revs
+	s, err := metav1.LabelSelectorAsSelector(sel)
+	if err != nil {
+		return st, fmt.Errorf("%s has an invalid selector: %w", t, err)
+	}
+	list, err := c.CoreV1().Pods(t.Namespace).List(ctx, metav1.ListOptions{LabelSelector: s.String()})
+	if err != nil {
+		return st, fmt.Errorf("cannot list the pods of %s: %w", t, err)
+	}
+	for i := range list.Items {
+		if ref := metav1.GetControllerOf(&list.Items[i]); ref != nil && ref.UID == uid {
+			st.Pods = append(st.Pods, &list.Items[i])
+		}
+	}
+	return st, nil
+}
+
+// PodReadiness estimates how long a new pod takes to become ready from pods
+// already seen becoming ready, as ObservedReadiness does for a deployment;
+// minReadySeconds is the workload's.
+func PodReadiness(minReadySeconds int32, pods []*corev1.Pod) Readiness {
+	return ObservedReadiness(&appsv1.Deployment{Spec: appsv1.DeploymentSpec{MinReadySeconds: minReadySeconds}}, pods)
+}
+
+// WorkloadForecast is what a StatefulSet's or a DaemonSet's rollout will
+// do.
+type WorkloadForecast struct {
+	// Kind is workloads.StatefulSet or workloads.DaemonSet.
+	Kind workloads.Kind
+	// Replaced are the pods deleted, in order: names for a StatefulSet,
+	// the nodes whose daemon pod goes for a DaemonSet. Created are the
+	// pods made for ordinals or nodes that had none (a scale up), Removed
+	// those deleted and not made again (a scale down).
+	Replaced, Created, Removed []string
+	// Steps are the instants at which pods were deleted; PodsPerStep the
+	// most deleted at one of them.
+	Steps, PodsPerStep int
+	// PeakPods is the most pods at once; LowestAvailable the fewest
+	// available at any moment.
+	PeakPods, LowestAvailable int32
+	// Duration is the virtual time the rehearsal took to its outcome.
+	Duration time.Duration
+	// Outcome is Finished or Held (OnDelete, or a partition that keeps
+	// pods back waits for nothing and is Finished).
+	Outcome   string
+	Readiness Readiness
+}
+
+// listed is at most six names, then how many more.
+func listed(names []string) string {
+	if len(names) <= 6 {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:6], ", ") + fmt.Sprintf(" … (%d more)", len(names)-6)
+}
+
+func (f WorkloadForecast) String() string {
+	var parts []string
+	what := "%d pods"
+	if len(f.Replaced) == 1 {
+		what = "%d pod"
+	}
+	if f.Kind == workloads.DaemonSet {
+		what = "the daemon pods on %d nodes"
+		if len(f.Replaced) == 1 {
+			what = "the daemon pod on %d node"
+		}
+	}
+	if len(f.Replaced) > 0 {
+		pace := "one at a time"
+		if f.PodsPerStep > 1 {
+			pace = fmt.Sprintf("up to %d at a time", f.PodsPerStep)
+		}
+		parts = append(parts, fmt.Sprintf("replaces "+what+" %s: %s", len(f.Replaced), pace, listed(f.Replaced)))
+	}
+	if len(f.Created) > 0 {
+		parts = append(parts, "creates "+listed(f.Created))
+	}
+	if len(f.Removed) > 0 {
+		parts = append(parts, "removes "+listed(f.Removed))
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "no pod replaced")
+	}
+	parts = append(parts, fmt.Sprintf("at most %d pods, never fewer than %d available", f.PeakPods, f.LowestAvailable))
+	d := f.Duration.Round(time.Second).String()
+	switch {
+	case f.Outcome == Held:
+		parts = append(parts, "then holds after about "+d+" (pods are replaced only when deleted: OnDelete)")
+	case f.Duration > 0:
+		parts = append(parts, "about "+d)
+	}
+	s := strings.Join(parts, "; ")
+	if f.Readiness.Ready > 0 {
+		s += "; " + f.Readiness.String()
+	}
+	return s
+}
+
+// SimulateWorkload forecasts change on a StatefulSet or DaemonSet by doing
+// it, as Simulate does for a deployment: it copies st into a fresh API from
+// newBackend (the object, its ControllerRevisions, its pods and, for a
+// DaemonSet, the nodes), applies change there, and runs the real embedded
+// StatefulSet or DaemonSet controller at full speed on a virtual clock
+// starting at st.Now, pods becoming ready as fast as ready says, until
+// `kubectl rollout status` would say done and every pod is available.
+// Nothing is sent to the cluster st was read from.
+func SimulateWorkload(ctx context.Context, newBackend NewBackend, st WorkloadState, ready Readiness, change Change) (WorkloadForecast, error) {
+	f := WorkloadForecast{Kind: workloads.StatefulSet}
+	if st.StatefulSet == nil && st.DaemonSet == nil {
+		return f, errors.New("cannot forecast: no StatefulSet or DaemonSet given")
+	}
+	if st.DaemonSet != nil {
+		f.Kind = workloads.DaemonSet
+	}
+	clock := sim.NewClock(st.Now)
+	b := newBackend(clock)
+	client := b.Client()
+	r := sim.New(client, b, clock, 1)
+	defer r.Close()
+	r.Window = reactionWindow
+	env := r.Env(string(f.Kind) + "-controller")
+	env.Events = quiet{}
+	if f.Kind == workloads.StatefulSet {
+		r.Add(statefulset.New(env))
+	} else {
+		r.Add(daemonset.New(env))
+	}
+	kubelet := &readiness{env: r.Env("kubelet"), ready: ready.Ready, waves: map[time.Time]bool{}}
+	r.Add(kubelet)
+
+	s, err := seedWorkload(ctx, client, st, ready.Ready)
+	if err != nil {
+		return f, err
+	}
+	kubelet.due = s.due
+	m := newPodMeter(s.rv, f.Kind, time.Duration(st.MinReadySeconds())*time.Second)
+	m.start(st)
+	r.Observe(m.observe)
+	meta := st.meta()
+	t := actions.Target{Namespace: meta.Namespace, Name: meta.Name}
+	if err := change(ctx, client, t); err != nil {
+		return f, err
+	}
+	done := func() bool {
+		want, ok := workloadDone(r, f.Kind, t)
+		pods, available := m.count(clock.Now())
+		return ok && pods == want && available == want
+	}
+	if _, err := r.Run(ctx, sim.RunOptions{Finished: done, Limit: simulationLimit}); err != nil {
+		return f, fmt.Errorf("cannot forecast: %w", err)
+	}
+	f.Replaced, f.Removed = m.split()
+	f.Created = m.created
+	f.Steps, f.PodsPerStep = len(m.steps), m.perStep()
+	f.PeakPods, f.LowestAvailable = m.peak, m.lowest
+	f.Duration = clock.Now().Sub(st.Now)
+	f.Readiness = ready
+	f.Outcome = Finished
+	if !done() {
+		f.Outcome = Held
+	}
+	return f, nil
+}
+
+// workloadDone is `kubectl rollout status` saying done, with how many pods
+// the workload wants; an OnDelete workload is never done (its pods wait to
+// be deleted). The caller also asks that exactly that many pods are live
+// and available: the status a controller writes as it deletes a pod still
+// counts it.
+func workloadDone(r *sim.Runner, kind workloads.Kind, t actions.Target) (int32, bool) {
+	l := r.Listers()
+	if kind == workloads.StatefulSet {
+		set, err := l.StatefulSets.StatefulSets(t.Namespace).Get(t.Name)
+		if err != nil || set.Spec.UpdateStrategy.Type == appsv1.OnDeleteStatefulSetStrategyType {
+			return 0, false
+		}
+		_, ok, err := model.StatefulSetRolloutStatus(set)
+		return model.StatefulSetReplicas(set), err == nil && ok
+	}
+	ds, err := l.DaemonSets.DaemonSets(t.Namespace).Get(t.Name)
+	if err != nil || ds.Spec.UpdateStrategy.Type == appsv1.OnDeleteDaemonSetStrategyType {
+		return 0, false
+	}
+	_, ok, err := model.DaemonSetRolloutStatus(ds)
+	return ds.Status.DesiredNumberScheduled, err == nil && ok
+}
+
+// seedWorkload writes st into the empty API behind c, re-pointing owner
+// references at the copies' new UIDs, as seed does for a deployment.
+// Daemon pods keep the node they are for as their affinity, unbound: the
+// copy has no kubelet to finish a bound pod's graceful deletion.
+func seedWorkload(ctx context.Context, c kubernetes.Interface, st WorkloadState, ready time.Duration) (seeded, error) {
+	s := seeded{due: map[string]time.Time{}}
+	m := st.meta()
+	ns := m.Namespace
+	if _, err := c.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		return s, copyErr("namespace "+ns, err)
+	}
+	for _, n := range st.Nodes {
+		cp := &corev1.Node{ObjectMeta: fresh(n.ObjectMeta, nil), Spec: *n.Spec.DeepCopy()}
+		got, err := c.CoreV1().Nodes().Create(ctx, cp, metav1.CreateOptions{})
+		if err != nil {
+			return s, copyErr("node/"+n.Name, err)
+		}
+		got.Status = corev1.NodeStatus{Conditions: n.Status.Conditions, Allocatable: n.Status.Allocatable, Capacity: n.Status.Capacity}
+		if got, err = c.CoreV1().Nodes().UpdateStatus(ctx, got, metav1.UpdateOptions{}); err != nil {
+			return s, copyErr("node/"+n.Name+" status", err)
+		}
+		s.note(got.ResourceVersion)
+	}
+	var owner metav1.OwnerReference
+	if set := st.StatefulSet; set != nil {
+		cp := &appsv1.StatefulSet{ObjectMeta: fresh(set.ObjectMeta, nil), Spec: *set.Spec.DeepCopy()}
+		// The copy makes no PersistentVolumeClaims: the embedded
+		// controller does not either, and no pod in the copy mounts one.
+		cp.Spec.VolumeClaimTemplates = nil
+		got, err := c.AppsV1().StatefulSets(ns).Create(ctx, cp, metav1.CreateOptions{})
+		if err != nil {
+			return s, copyErr("statefulset/"+set.Name, err)
+		}
+		got.Status = *set.Status.DeepCopy()
+		got.Status.ObservedGeneration = got.Generation
+		if got, err = c.AppsV1().StatefulSets(ns).UpdateStatus(ctx, got, metav1.UpdateOptions{}); err != nil {
+			return s, copyErr("statefulset/"+set.Name+" status", err)
+		}
+		s.note(got.ResourceVersion)
+		owner = ownerRef("StatefulSet", got.Name, got.UID)
+	} else {
+		ds := st.DaemonSet
+		cp := &appsv1.DaemonSet{ObjectMeta: fresh(ds.ObjectMeta, nil), Spec: *ds.Spec.DeepCopy()}
+		got, err := c.AppsV1().DaemonSets(ns).Create(ctx, cp, metav1.CreateOptions{})
+		if err != nil {
+			return s, copyErr("daemonset/"+ds.Name, err)
+		}
+		got.Status = *ds.Status.DeepCopy()
+		got.Status.ObservedGeneration = got.Generation
+		if got, err = c.AppsV1().DaemonSets(ns).UpdateStatus(ctx, got, metav1.UpdateOptions{}); err != nil {
+			return s, copyErr("daemonset/"+ds.Name+" status", err)
+		}
+		s.note(got.ResourceVersion)
+		owner = ownerRef("DaemonSet", got.Name, got.UID)
+	}
+	for _, rev := range st.Revisions {
+		cp := &appsv1.ControllerRevision{ObjectMeta: fresh(rev.ObjectMeta, &owner), Data: *rev.Data.DeepCopy(), Revision: rev.Revision}
+		got, err := c.AppsV1().ControllerRevisions(ns).Create(ctx, cp, metav1.CreateOptions{})
+		if err != nil {
+			return s, copyErr("controllerrevision/"+rev.Name, err)
+		}
+		s.note(got.ResourceVersion)
+	}
+	uid := m.UID
+	for _, p := range st.Pods {
+		if ref := metav1.GetControllerOf(p); ref == nil || ref.UID != uid {
+			continue
+		}
+		cp := p
+		if node := model.DaemonPodNode(p); st.DaemonSet != nil && node != "" {
+			cp = p.DeepCopy()
+			cp.Spec.Affinity = model.DaemonPodAffinity(cp.Spec.Affinity, node)
+		}
+		if err := s.seedPod(ctx, c, cp, map[types.UID]metav1.OwnerReference{uid: owner}, st.Now, ready); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}
+
+// podMeter measures the rollout from the pods' changes, as an operator
+// watching `kubectl get pods -w` would count them.
+type podMeter struct {
+	after    uint64
+	kind     workloads.Kind
+	minReady time.Duration
+	// pods are the live pods and when each became ready (zero: not ready).
+	pods              map[string]time.Time
+	slots             map[string]string // pod name → slot, for the live pods
+	known             map[string]bool   // ordinals or nodes that had a pod
+	replaced, created []string
+	steps             map[time.Time]int
+	peak, lowest      int32
+}
+
+func newPodMeter(after uint64, kind workloads.Kind, minReady time.Duration) *podMeter {
+	return &podMeter{after: after, kind: kind, minReady: minReady, pods: map[string]time.Time{}, slots: map[string]string{}, known: map[string]bool{}, steps: map[time.Time]int{}}
+}
+
+// slot is what a pod stands for: its name for a StatefulSet, its node for
+// a DaemonSet.
+func (m *podMeter) slot(p *corev1.Pod) string {
+	if m.kind == workloads.DaemonSet {
+		if n := model.DaemonPodNode(p); n != "" {
+			return n
+		}
+	}
+	return p.Name
+}
+
+func readySince(p *corev1.Pod) time.Time {
+	if c := readyCondition(p); c != nil && c.Status == corev1.ConditionTrue {
+		return c.LastTransitionTime.Time
+	}
+	return time.Time{}
+}
+
+func (m *podMeter) start(st WorkloadState) {
+	for _, p := range st.Pods {
+		// A pod on its way out still has its slot: the one made in its
+		// place replaces it.
+		m.known[m.slot(p)] = true
+		if p.DeletionTimestamp != nil || p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
+			continue
+		}
+		m.pods[p.Name] = readySince(p)
+		m.slots[p.Name] = m.slot(p)
+	}
+	m.peak, m.lowest = m.count(st.Now)
+}
+
+func (m *podMeter) count(now time.Time) (pods, available int32) {
+	for _, since := range m.pods {
+		pods++
+		if !since.IsZero() && !since.Add(m.minReady).After(now) {
+			available++
+		}
+	}
+	return pods, available
+}
+
+func (m *podMeter) observe(at time.Time, ev watch.Event) {
+	p, ok := ev.Object.(*corev1.Pod)
+	if !ok {
+		return
+	}
+	if rv, err := strconv.ParseUint(p.ResourceVersion, 10, 64); err == nil && rv <= m.after {
+		return // the copy being built
+	}
+	_, had := m.pods[p.Name]
+	switch {
+	case ev.Type == watch.Deleted || p.DeletionTimestamp != nil:
+		if !had {
+			return
+		}
+		delete(m.pods, p.Name)
+		delete(m.slots, p.Name)
+		m.replaced = append(m.replaced, m.slot(p))
+		m.steps[at]++
+	default:
+		if !had && !m.known[m.slot(p)] {
+			m.created = append(m.created, m.slot(p))
+		}
+		m.known[m.slot(p)] = true
+		m.pods[p.Name] = readySince(p)
+		m.slots[p.Name] = m.slot(p)
+	}
+	pods, available := m.count(at)
+	m.peak, m.lowest = max(m.peak, pods), min(m.lowest, available)
+}
+
+func (m *podMeter) perStep() int {
+	most := 0
+	for _, n := range m.steps {
+		most = max(most, n)
+	}
+	return most
+}
+
+// split parts the deleted slots into those that got a pod again
+// (replaced) and those left without one (removed, a scale down).
+func (m *podMeter) split() (replaced, removed []string) {
+	live := map[string]bool{}
+	for _, slot := range m.slots {
+		live[slot] = true
+	}
+	for _, s := range m.replaced {
+		if live[s] {
+			replaced = append(replaced, s)
+		} else {
+			removed = append(removed, s)
+		}
+	}
+	return replaced, removed
+}
