@@ -19,6 +19,17 @@ import (
 // as the deployment's have so far. The copy gets exactly what the cluster
 // would: the same dispatch as Send. Nothing is sent to the cluster.
 func (c *Cluster) Forecast(ctx context.Context, r action.Request) (string, error) {
+	if t, ok := workloadTarget(r); ok && r.Spec().Forecast && c.cfg.Rehearsal != nil {
+		st, err := forecast.ReadWorkload(ctx, c.cfg.Client, t, c.cfg.Now())
+		if err != nil {
+			return "", err
+		}
+		f, err := forecast.SimulateWorkload(ctx, c.cfg.Rehearsal, st, forecast.PodReadiness(st.MinReadySeconds(), st.Pods), c.rehearse(r))
+		if err != nil {
+			return "", err
+		}
+		return f.String(), nil
+	}
 	f, err := c.Rehearse(ctx, r)
 	if err != nil {
 		return "", err
@@ -30,8 +41,8 @@ func (c *Cluster) Forecast(ctx context.Context, r action.Request) (string, error
 	return f.String(), nil
 }
 
-// Rehearse is Forecast's figures, for a caller that compares them with
-// what the cluster then does.
+// Rehearse is Forecast's figures for a Deployment, for a caller that
+// compares them with what the cluster then does.
 func (c *Cluster) Rehearse(ctx context.Context, r action.Request) (forecast.Forecast, error) {
 	if !r.Spec().Forecast {
 		return forecast.Forecast{}, fmt.Errorf("%s starts no rollout: there is nothing to forecast", r.Summary())
@@ -39,16 +50,8 @@ func (c *Cluster) Rehearse(ctx context.Context, r action.Request) (forecast.Fore
 	if c.cfg.Rehearsal == nil {
 		return forecast.Forecast{}, errors.New("cannot forecast: this console has no rehearsal cluster — send the action without a forecast")
 	}
-	if t, ok := workloadTarget(r); ok {
-		st, err := forecast.ReadWorkload(ctx, c.cfg.Client, t, c.cfg.Now())
-		if err != nil {
-			return "", err
-		}
-		f, err := forecast.SimulateWorkload(ctx, c.cfg.Rehearsal, st, forecast.PodReadiness(st.MinReadySeconds(), st.Pods), c.rehearse(r))
-		if err != nil {
-			return "", err
-		}
-		return f.String(), nil
+	if _, ok := workloadTarget(r); ok {
+		return forecast.Forecast{}, fmt.Errorf("%s: a StatefulSet or DaemonSet forecast is read as a sentence (Forecast)", r.Summary())
 	}
 	st, err := forecast.ReadState(ctx, c.cfg.Client, r.Namespace, r.Name, c.cfg.Now())
 	if err != nil {
