@@ -19,6 +19,8 @@ import (
 	"math/rand"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
 	appslisters "k8s.io/client-go/listers/apps/v1"
@@ -119,4 +121,12 @@ type Controller interface {
 	// back-off; a controller that wants to be called again later without an
 	// error uses Queue.AddAfter.
 	Sync(ctx context.Context, key string) error
+}
+
+// PodStatusWriter is implemented by pod clients that can write a pod's
+// status without answering with a copy of the stored pod (the embedded API's):
+// the kubelet's status writes are the most frequent write of a rehearsal, and
+// it never reads the answer. A client without it is sent UpdateStatus.
+type PodStatusWriter interface {
+	WriteStatus(ctx context.Context, pod *corev1.Pod, opts metav1.UpdateOptions) error
 }

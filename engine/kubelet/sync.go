@@ -166,7 +166,14 @@ func (k *Kubelet) writeStatus(ctx context.Context, key string, pod *corev1.Pod, 
 	// and the shared metadata and spec are never modified.
 	updated := *pod
 	updated.Status = *st
-	if _, err := k.env.Client.CoreV1().Pods(pod.Namespace).UpdateStatus(ctx, &updated, metav1.UpdateOptions{}); err != nil {
+	pods := k.env.Client.CoreV1().Pods(pod.Namespace)
+	var err error
+	if w, ok := pods.(control.PodStatusWriter); ok {
+		err = w.WriteStatus(ctx, &updated, metav1.UpdateOptions{})
+	} else {
+		_, err = pods.UpdateStatus(ctx, &updated, metav1.UpdateOptions{})
+	}
+	if err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil
 		}

@@ -13,29 +13,24 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"rollscope/engine/control"
 	"rollscope/model"
 )
 
 // candidates are the active pods an owner may claim: those whose controller
-// reference names it (from the controller-uid index), and orphans its
-// selector matches.
+// reference names it (from the handlers' owned index), each with whether the
+// owner's selector still matches it, and orphans its selector matches.
 type candidates struct {
-	owned, orphans []*corev1.Pod
+	owned   []*corev1.Pod
+	matches []bool // of owned
+	orphans []*corev1.Pod
 }
 
 func (c *Controller) candidatePods(o owner, sel labelMatcher) (candidates, error) {
 	var cs candidates
-	owned, err := c.env.Listers.PodIndex.ByIndex(control.IndexByController, string(o.rs.UID))
-	if err != nil {
-		return cs, fmt.Errorf("list pods owned by %s: %w", ownerKey(o), err)
-	}
-	cs.owned = make([]*corev1.Pod, 0, len(owned))
-	for _, obj := range owned {
-		if p, ok := obj.(*corev1.Pod); ok && p.Namespace == o.rs.Namespace && model.IsPodActive(p) {
-			cs.owned = append(cs.owned, p)
-		}
-	}
+	c.owned.podsOf(o.rs.UID, o.rs.Namespace, sel, true, func(p *corev1.Pod, matches bool) {
+		cs.owned = append(cs.owned, p)
+		cs.matches = append(cs.matches, matches)
+	})
 	for _, name := range c.orphans.names(o.rs.Namespace) {
 		p, err := c.env.Listers.Pods.Pods(o.rs.Namespace).Get(name)
 		if err != nil {
@@ -53,11 +48,11 @@ func (c *Controller) candidatePods(o owner, sel labelMatcher) (candidates, error
 // match are released, so that relabelling a pod takes it out of service
 // without deleting it. An owner being deleted neither adopts nor releases.
 // Adoptions and releases are made in pod name order.
-func (c *Controller) claim(ctx context.Context, o owner, sel labelMatcher, cs candidates) ([]*corev1.Pod, error) {
+func (c *Controller) claim(ctx context.Context, o owner, cs candidates) ([]*corev1.Pod, error) {
 	claimed := make([]*corev1.Pod, 0, len(cs.owned)+len(cs.orphans))
 	var release []*corev1.Pod
-	for _, p := range cs.owned {
-		if sel.Matches(p.Labels) {
+	for i, p := range cs.owned {
+		if cs.matches[i] {
 			claimed = append(claimed, p)
 		} else {
 			release = append(release, p)

@@ -17,8 +17,10 @@ type Controller struct {
 	exp   *expectations
 	gates gates
 	burst int
-	// orphans are the pods without a controller, kept by the handlers.
+	// orphans are the pods without a controller, and owned those with
+	// one, by its UID; both kept by the handlers.
 	orphans *orphanSet
+	owned   *ownedIndex
 
 	mu    sync.Mutex
 	queue control.Queue
@@ -56,6 +58,7 @@ func newController(env *control.Env, kind kindAdapter, name string) *Controller 
 		gates:   defaultGates,
 		burst:   burstReplicas,
 		orphans: newOrphanSet(),
+		owned:   newOwnedIndex(),
 	}
 }
 
@@ -72,7 +75,7 @@ func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEve
 		control.Pods: cache.ResourceEventHandlerFuncs{
 			AddFunc:    c.podAdded,
 			UpdateFunc: c.podUpdated,
-			DeleteFunc: c.podDeleted,
+			DeleteFunc: c.podRemoved,
 		},
 		c.kind.watched(): cache.ResourceEventHandlerFuncs{
 			AddFunc:    c.ownerAdded,

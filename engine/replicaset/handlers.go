@@ -72,6 +72,7 @@ func (c *Controller) podAdded(obj any) {
 		return
 	}
 	c.orphans.observe(p)
+	c.owned.observe(p)
 	if p.DeletionTimestamp != nil {
 		// A pod that appears already terminating (e.g. after a controller
 		// restart) must not count as a creation.
@@ -94,7 +95,12 @@ func (c *Controller) podAdded(obj any) {
 func (c *Controller) podUpdated(oldObj, newObj any) {
 	old, ok1 := oldObj.(*corev1.Pod)
 	cur, ok2 := newObj.(*corev1.Pod)
-	if !ok1 || !ok2 || cur.ResourceVersion == old.ResourceVersion {
+	if !ok1 || !ok2 {
+		return
+	}
+	// The cache now holds cur; so must the owned index.
+	c.owned.observe(cur)
+	if cur.ResourceVersion == old.ResourceVersion {
 		// Periodic resyncs carry no news.
 		return
 	}
@@ -137,6 +143,14 @@ func (c *Controller) podUpdated(oldObj, newObj any) {
 			c.enqueue(o)
 		}
 	}
+}
+
+// podRemoved handles a pod gone from the cache.
+func (c *Controller) podRemoved(obj any) {
+	if p, ok := control.Deleted[*corev1.Pod](obj); ok {
+		c.owned.remove(p)
+	}
+	c.podDeleted(obj)
 }
 
 func (c *Controller) podDeleted(obj any) {

@@ -82,8 +82,8 @@ func (c *Controller) familyPods(o owner) []*corev1.Pod {
 	}
 	// Upstream lists the namespace with each sibling's selector. The pods
 	// such a selector matches are the sibling's own and orphans, so look at
-	// exactly those through the controller index instead of scanning.
-	// A pod has one controller, so the siblings' own pods never repeat; only
+	// exactly those through the owned index and the orphan index instead
+	// of scanning. A pod has one controller, so the siblings' own pods never repeat; only
 	// an orphan can match several siblings, and only orphans need a note of
 	// those already taken — not every pod of a 100,000-replica family.
 	orphans, _ := c.env.Listers.PodIndex.ByIndex(control.IndexByController, control.Orphan)
@@ -98,12 +98,11 @@ func (c *Controller) familyPods(o owner) []*corev1.Pod {
 			continue
 		}
 		match := newLabelMatcher(sel)
-		owned, _ := c.env.Listers.PodIndex.ByIndex(control.IndexByController, string(sibling.rs.UID))
-		for _, obj := range owned {
-			if p, ok := obj.(*corev1.Pod); ok && p.Namespace == sibling.rs.Namespace && match.Matches(p.Labels) {
+		c.owned.podsOf(sibling.rs.UID, sibling.rs.Namespace, match, false, func(p *corev1.Pod, matches bool) {
+			if matches {
 				out = append(out, p)
 			}
-		}
+		})
 		for _, obj := range orphans {
 			p, ok := obj.(*corev1.Pod)
 			if !ok || p.Namespace != sibling.rs.Namespace || seen[p.Name] || !match.Matches(p.Labels) {

@@ -12,19 +12,23 @@ import (
 type labelMatcher struct {
 	sel   labels.Selector
 	equal [][2]string // key, value; nil when the selector needs the general path
+	// key is the selector's String form: two matchers with the same key
+	// select the same pods.
+	key string
 }
 
 func newLabelMatcher(sel labels.Selector) labelMatcher {
+	key := sel.String()
 	reqs, selectable := sel.Requirements()
 	if !selectable {
-		return labelMatcher{sel: sel}
+		return labelMatcher{sel: sel, key: key}
 	}
-	m := labelMatcher{sel: sel, equal: make([][2]string, 0, len(reqs))}
+	m := labelMatcher{sel: sel, key: key, equal: make([][2]string, 0, len(reqs))}
 	for _, r := range reqs {
 		op := r.Operator()
 		vals := r.ValuesUnsorted()
 		if (op != selection.Equals && op != selection.DoubleEquals && op != selection.In) || len(vals) != 1 {
-			return labelMatcher{sel: sel}
+			return labelMatcher{sel: sel, key: key}
 		}
 		m.equal = append(m.equal, [2]string{r.Key(), vals[0]})
 	}

@@ -44,7 +44,7 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 	if err != nil {
 		return err
 	}
-	pods, err := c.claim(ctx, o, match, cs)
+	pods, err := c.claim(ctx, o, cs)
 	if err != nil {
 		return err
 	}

@@ -53,6 +53,9 @@ type Cluster struct {
 	names      *rand.Rand
 	seed       int64
 	uidCounter uint64
+	// discard is set, under mu, while a write is served whose caller does
+	// not read the answer: the stored object is then not copied for it.
+	discard bool
 
 	lastRV atomic.Uint64
 

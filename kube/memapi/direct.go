@@ -110,6 +110,14 @@ func (p directPods) UpdateStatus(_ context.Context, pod *corev1.Pod, o metav1.Up
 	return invoke[*corev1.Pod](p.c, clienttesting.NewUpdateSubresourceActionWithOptions(podsResource, "status", p.ns, req, o))
 }
 
+// WriteStatus is UpdateStatus for a caller that does not read the answer
+// (control.PodStatusWriter): the same request, without a copy of the stored
+// pod to answer it.
+func (p directPods) WriteStatus(_ context.Context, pod *corev1.Pod, o metav1.UpdateOptions) error {
+	req := &corev1.Pod{ObjectMeta: statusIdentity(&pod.ObjectMeta), Status: *pod.Status.DeepCopy()}
+	return p.c.reactDiscarding(clienttesting.NewUpdateSubresourceActionWithOptions(podsResource, "status", p.ns, req, o))
+}
+
 // statusIdentity is the part of an object's metadata a status write reads.
 func statusIdentity(m *metav1.ObjectMeta) metav1.ObjectMeta {
 	return metav1.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: m.UID, ResourceVersion: m.ResourceVersion}

@@ -20,6 +20,16 @@ var discoveryPseudoResources = map[string]bool{"resource": true, "group": true, 
 
 // react answers every non-watch request of the typed clients.
 func (c *Cluster) react(action clienttesting.Action) (handled bool, ret runtime.Object, err error) {
+	return c.reactWith(action, false)
+}
+
+// reactDiscarding serves a write whose answer the caller throws away.
+func (c *Cluster) reactDiscarding(action clienttesting.Action) error {
+	_, _, err := c.reactWith(action, true)
+	return err
+}
+
+func (c *Cluster) reactWith(action clienttesting.Action, discard bool) (handled bool, ret runtime.Object, err error) {
 	c.countCall()
 	defer func() {
 		if r := recover(); r != nil {
@@ -36,7 +46,12 @@ func (c *Cluster) react(action clienttesting.Action) (handled bool, ret runtime.
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.discard = discard
+	defer func() { c.discard = false }()
 	ret, err = c.serve(t, action)
+	if discard {
+		ret = nil
+	}
 	return true, ret, err
 }
 
