@@ -198,6 +198,19 @@ func Wrap(text string, w int) []string {
 	return append(out, line)
 }
 
+// WrapAtMost is Wrap kept to n lines: when the text needs more, the last
+// line kept ends in "…", so a cut always shows it was cut.
+func WrapAtMost(text string, w, n int) []string {
+	lines := Wrap(text, w)
+	if n <= 0 || len(lines) <= n {
+		return lines
+	}
+	rest := strings.Join(lines[n-1:], " ")
+	lines = lines[:n]
+	lines[n-1] = ansi.Truncate(rest, max(w-1, 1), "") + "…"
+	return lines
+}
+
 // Lines builds a view of at most H lines, each exactly W cells wide.
 type Lines struct {
 	W, H int

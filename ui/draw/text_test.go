@@ -1,6 +1,7 @@
 package draw
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -94,5 +95,19 @@ func TestLinesWrapUnderTheIndentAndStopAtTheHeight(t *testing.T) {
 	want := "title           \n ✖ the image is \n   not a valid  "
 	if got := v.String(); got != want || !v.Full() {
 		t.Errorf("lines = %q, want %q", got, want)
+	}
+}
+
+func TestWrapAtMostMarksTheCut(t *testing.T) {
+	text := "roll nodes: stopped · 2/4 replaced — n resumes it (the outdated nodes left, same settings)"
+	got := WrapAtMost(text, 30, 2)
+	if len(got) != 2 {
+		t.Fatalf("lines = %q, want 2", got)
+	}
+	if !strings.HasSuffix(got[1], "…") || WidthOf(got[1]) > 30 {
+		t.Errorf("the last line kept = %q, want it ending in … within 30 cells", got[1])
+	}
+	if all := WrapAtMost(text, 30, 10); strings.Contains(strings.Join(all, ""), "…") {
+		t.Errorf("a text that fits is marked cut: %q", all)
 	}
 }

@@ -31,6 +31,9 @@ type Pane struct {
 	notes  model.NodeProgressNotes
 	// rolls are the group rolls of the nodes, gathered once per refresh.
 	rolls []model.GroupRoll
+	// full is set by enter: the roll lines and the selected node's detail
+	// are shown whole, as many lines as they take, instead of cut.
+	full bool
 }
 
 // New is the pane over s, with no node marked.
@@ -55,11 +58,23 @@ func (p *Pane) KeyMap() help.KeyMap {
 	a := k.Action
 	switch g, ok := p.SelectedRoll(); {
 	case ok && g.Active():
-		return keys.Pane{k.Up, k.Down, a(action.NextStep), a(action.PauseRoll), a(action.StopRoll)}
+		return keys.Pane{k.Up, k.Down, a(action.NextStep), a(action.PauseRoll), a(action.StopRoll), p.fullKey()}
 	case ok && model.RollResumable(g.State):
-		return keys.Pane{k.Up, k.Down, a(action.NextStep), k.MarkNode, a(action.Cordon), a(action.Drain)}
+		return keys.Pane{k.Up, k.Down, a(action.NextStep), k.MarkNode, a(action.Cordon), a(action.Drain), p.fullKey()}
 	}
-	return keys.Pane{k.Up, k.Down, k.MarkNode, a(action.Cordon), a(action.Drain), a(action.RollGroup)}
+	return keys.Pane{k.Up, k.Down, k.MarkNode, a(action.Cordon), a(action.Drain), a(action.RollGroup), p.fullKey()}
+}
+
+// fullKey is enter: the roll lines and the node detail whole, or cut
+// again.
+func (p *Pane) fullKey() key.Binding {
+	sel := p.s.Keys.Select
+	if p.full {
+		sel.SetHelp(sel.Help().Key, "cut detail")
+	} else {
+		sel.SetHelp(sel.Help().Key, "full detail")
+	}
+	return sel
 }
 
 func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
@@ -85,6 +100,11 @@ func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
 		p.rows.Follow(len(nodes), keyAt)
 		return p, nil
 	case tea.KeyPressMsg:
+		if key.Matches(msg, p.s.Keys.Select) {
+			p.full = !p.full
+			p.fitRows()
+			return p, nil
+		}
 		if key.Matches(msg, p.s.Keys.MarkNode) && len(nodes) > 0 {
 			p.rows.Clamp(len(nodes))
 			name := nodes[p.rows.Cursor].Name
@@ -200,6 +220,16 @@ func (p *Pane) rollLines() []string {
 	return out
 }
 
+// lineCap is how many lines a roll's sentence or the node detail may take:
+// its own bound, or as many as the pane has once enter asked for the
+// full text.
+func (p *Pane) lineCap(n int) int {
+	if p.full {
+		return max(p.h-2, 1)
+	}
+	return n
+}
+
 func (p *Pane) rollLine(g model.GroupRoll) []string {
 	text := "roll " + g.Group + ": " + g.State
 	if g.Stepping {
@@ -236,11 +266,9 @@ func (p *Pane) rollLine(g model.GroupRoll) []string {
 	case model.RollFinished:
 		paint = p.s.Paints.OK
 	}
-	// Two lines at most: what to press next must not be cut off.
-	lines := draw.Wrap(text, p.w-3)
-	if len(lines) > 2 {
-		lines = lines[:2]
-	}
+	// Two lines at most (enter shows the rest): what to press next comes
+	// first, and a cut ends in "…".
+	lines := draw.WrapAtMost(text, p.w-3, p.lineCap(2))
 	out := make([]string, len(lines))
 	for i, l := range lines {
 		if i > 0 {
@@ -270,18 +298,28 @@ func (p *Pane) detailLines() []string {
 	if n.Drain == model.DrainFailed {
 		paint = p.s.Paints.Bad
 	}
-	// Wrapped, three lines at most, and only when the list keeps room.
-	var out []string
+	// Wrapped, three lines at most (enter shows them whole; a cut ends in
+	// "…"), and only when the list keeps room.
+	var wrapped []string
 	for _, t := range texts {
 		for i, l := range draw.Wrap(t, p.w-3) {
 			if i > 0 {
 				l = "  " + l
 			}
-			out = append(out, draw.Fit(paint.On(" "+l), p.w))
+			wrapped = append(wrapped, l)
 		}
 	}
-	if len(out) > maxDetailLines {
-		out = out[:maxDetailLines]
+	most := maxDetailLines
+	if p.full {
+		most = max(p.h-3-len(p.rollLines()), 1)
+	}
+	if len(wrapped) > most {
+		wrapped = wrapped[:most]
+		wrapped[most-1] = strings.TrimRight(draw.Fit(wrapped[most-1]+" …", p.w-3), " ")
+	}
+	var out []string
+	for _, l := range wrapped {
+		out = append(out, draw.Fit(paint.On(" "+l), p.w))
 	}
 	if p.h-1-len(p.rollLines())-len(out) < 2 {
 		return nil
