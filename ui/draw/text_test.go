@@ -111,3 +111,29 @@ func TestWrapAtMostMarksTheCut(t *testing.T) {
 		t.Errorf("a text that fits is marked cut: %q", all)
 	}
 }
+
+func TestColumnsDropTheLeastUsefulFirst(t *testing.T) {
+	cols := []Column{
+		{Title: "NAME", Width: 0, Min: 8}, {Title: "GROUP", Width: 6, Drop: 3}, {Title: "READY", Width: 5},
+		{Title: "DRAIN", Width: 6, Drop: 1}, {Title: "TAINTS", Width: 0, Min: 6, Drop: 4},
+	}
+	kept := func(total int) string {
+		var out []string
+		for i, w := range Columns(cols, total) {
+			if w > 0 {
+				out = append(out, cols[i].Title)
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	for total, want := range map[int]string{
+		40: "NAME GROUP READY DRAIN TAINTS", // 8+6+5+6+6 and 4 spaces = 35
+		30: "NAME GROUP READY DRAIN",        // TAINTS goes first
+		25: "NAME READY DRAIN",              // then GROUP; DRAIN stays
+		16: "NAME READY",
+	} {
+		if got := kept(total); got != want {
+			t.Errorf("at %d columns kept %q, want %q", total, got, want)
+		}
+	}
+}

@@ -39,10 +39,13 @@ type Pane struct {
 // New is the pane over s, with no node marked.
 func New(s *screen.Screen) *Pane { return &Pane{s: s, marked: map[string]bool{}} }
 
+// nodeColumns go, when the pane is narrow, least useful first (Drop): taints,
+// group, pods, version, roll, sched, drain; the name and readiness stay.
+// Enter shows every field of the selected node.
 var nodeColumns = []draw.Column{
-	{Title: "NAME", Width: 0, Min: 12, Cut: draw.CutMiddle}, {Title: "GROUP", Width: 10}, {Title: "READY", Width: 8},
-	{Title: "SCHED", Width: 8}, {Title: "PODS", Width: 5, Right: true}, {Title: "VERSION", Width: 8},
-	{Title: "DRAIN", Width: 14}, {Title: "ROLL", Width: 8}, {Title: "TAINTS", Width: 0, Min: 6},
+	{Title: "NAME", Width: 0, Min: 12, Cut: draw.CutMiddle}, {Title: "GROUP", Width: 10, Drop: 6}, {Title: "READY", Width: 8},
+	{Title: "SCHED", Width: 8, Drop: 2}, {Title: "PODS", Width: 5, Right: true, Drop: 5}, {Title: "VERSION", Width: 8, Drop: 4},
+	{Title: "DRAIN", Width: 14, Drop: 1}, {Title: "ROLL", Width: 8, Drop: 3}, {Title: "TAINTS", Width: 0, Min: 6, Drop: 7},
 }
 
 func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h; p.fitRows() }
@@ -288,6 +291,9 @@ func (p *Pane) detailLines() []string {
 		return nil
 	}
 	var texts []string
+	if p.full {
+		texts = append(texts, nodeFields(n))
+	}
 	for _, b := range model.GroupBlocked(n.Progress.Blocked) {
 		texts = append(texts, n.Name+" waits: "+b)
 	}
@@ -325,6 +331,24 @@ func (p *Pane) detailLines() []string {
 		return nil
 	}
 	return out
+}
+
+// nodeFields is every column of a node in one sentence, for the detail
+// enter shows: what a narrow pane left out.
+func nodeFields(n model.NodeRow) string {
+	ready, sched, version := "Ready", "schedulable", "current"
+	if !n.Ready {
+		ready = "NotReady"
+	}
+	if !n.Schedulable {
+		sched = "cordoned"
+	}
+	if !n.UpToDate {
+		version = "outdated"
+	}
+	return n.Name + ": group " + draw.OrDash(n.Group) + " · " + ready + " · " + sched + " · " + draw.Itoa(n.Pods) +
+		" pods · version " + version + " · drain " + drainText(n) + " · roll " + rollText(n) + " · taints " +
+		draw.OrDash(strings.Join(n.Taints, ","))
 }
 
 // maxDetailLines bounds the lines below the node list.
