@@ -5,6 +5,7 @@
 package draw
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -93,6 +94,10 @@ type Column struct {
 	// Cut shortens a plain cell that does not fit (CutMiddle, CutImages);
 	// nil cuts the end.
 	Cut func(s string, w int) string
+	// Drop, when any column of a table sets it, is the order columns go
+	// in when the table is too narrow: the highest first, 0 never. The
+	// columns kept are then the same at every width that keeps them.
+	Drop int
 }
 
 // Columns resolves the widths for a total width. Columns are listed
@@ -100,6 +105,9 @@ type Column struct {
 // left to right while they fit, and the first that does not fit is dropped
 // with everything after it (width 0).
 func Columns(cols []Column, total int) []int {
+	if slices.ContainsFunc(cols, func(c Column) bool { return c.Drop > 0 }) {
+		return columnsByDrop(cols, total)
+	}
 	widths := make([]int, len(cols))
 	// Every column but the first is preceded by a space.
 	used, flex := -1, 0
@@ -126,6 +134,47 @@ func Columns(cols []Column, total int) []int {
 				widths[i] = c.Min + share
 			}
 		}
+	}
+	return widths
+}
+
+// columnsByDrop drops the columns with the highest Drop until the rest fit,
+// then sizes those that are left as Columns does.
+func columnsByDrop(cols []Column, total int) []int {
+	dropped := make([]bool, len(cols))
+	need := func() int {
+		n := -1
+		for i, c := range cols {
+			if !dropped[i] {
+				n += max(c.Width, c.Min) + 1
+			}
+		}
+		return n
+	}
+	for need() > total {
+		worst := -1
+		for i, c := range cols {
+			if !dropped[i] && c.Drop > 0 && (worst < 0 || c.Drop >= cols[worst].Drop) {
+				worst = i
+			}
+		}
+		if worst < 0 {
+			break
+		}
+		dropped[worst] = true
+	}
+	var live []Column
+	var at []int
+	for i, c := range cols {
+		if !dropped[i] {
+			c.Drop = 0
+			live = append(live, c)
+			at = append(at, i)
+		}
+	}
+	widths := make([]int, len(cols))
+	for j, w := range Columns(live, total) {
+		widths[at[j]] = w
 	}
 	return widths
 }
@@ -196,6 +245,19 @@ func Wrap(text string, w int) []string {
 		}
 	}
 	return append(out, line)
+}
+
+// WrapAtMost is Wrap kept to n lines: when the text needs more, the last
+// line kept ends in "…", so a cut always shows it was cut.
+func WrapAtMost(text string, w, n int) []string {
+	lines := Wrap(text, w)
+	if n <= 0 || len(lines) <= n {
+		return lines
+	}
+	rest := strings.Join(lines[n-1:], " ")
+	lines = lines[:n]
+	lines[n-1] = ansi.Truncate(rest, max(w-1, 1), "") + "…"
+	return lines
 }
 
 // Lines builds a view of at most H lines, each exactly W cells wide.

@@ -1,6 +1,7 @@
 package draw
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -94,5 +95,45 @@ func TestLinesWrapUnderTheIndentAndStopAtTheHeight(t *testing.T) {
 	want := "title           \n ✖ the image is \n   not a valid  "
 	if got := v.String(); got != want || !v.Full() {
 		t.Errorf("lines = %q, want %q", got, want)
+	}
+}
+
+func TestWrapAtMostMarksTheCut(t *testing.T) {
+	text := "roll nodes: stopped · 2/4 replaced — n resumes it (the outdated nodes left, same settings)"
+	got := WrapAtMost(text, 30, 2)
+	if len(got) != 2 {
+		t.Fatalf("lines = %q, want 2", got)
+	}
+	if !strings.HasSuffix(got[1], "…") || WidthOf(got[1]) > 30 {
+		t.Errorf("the last line kept = %q, want it ending in … within 30 cells", got[1])
+	}
+	if all := WrapAtMost(text, 30, 10); strings.Contains(strings.Join(all, ""), "…") {
+		t.Errorf("a text that fits is marked cut: %q", all)
+	}
+}
+
+func TestColumnsDropTheLeastUsefulFirst(t *testing.T) {
+	cols := []Column{
+		{Title: "NAME", Width: 0, Min: 8}, {Title: "GROUP", Width: 6, Drop: 3}, {Title: "READY", Width: 5},
+		{Title: "DRAIN", Width: 6, Drop: 1}, {Title: "TAINTS", Width: 0, Min: 6, Drop: 4},
+	}
+	kept := func(total int) string {
+		var out []string
+		for i, w := range Columns(cols, total) {
+			if w > 0 {
+				out = append(out, cols[i].Title)
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	for total, want := range map[int]string{
+		40: "NAME GROUP READY DRAIN TAINTS", // 8+6+5+6+6 and 4 spaces = 35
+		30: "NAME GROUP READY DRAIN",        // TAINTS goes first
+		25: "NAME READY DRAIN",              // then GROUP; DRAIN stays
+		16: "NAME READY",
+	} {
+		if got := kept(total); got != want {
+			t.Errorf("at %d columns kept %q, want %q", total, got, want)
+		}
 	}
 }

@@ -31,15 +31,21 @@ type Pane struct {
 	notes  model.NodeProgressNotes
 	// rolls are the group rolls of the nodes, gathered once per refresh.
 	rolls []model.GroupRoll
+	// full is set by enter: the roll lines and the selected node's detail
+	// are shown whole, as many lines as they take, instead of cut.
+	full bool
 }
 
 // New is the pane over s, with no node marked.
 func New(s *screen.Screen) *Pane { return &Pane{s: s, marked: map[string]bool{}} }
 
+// nodeColumns go, when the pane is narrow, least useful first (Drop): taints,
+// group, pods, version, roll, sched, drain; the name and readiness stay.
+// Enter shows every field of the selected node.
 var nodeColumns = []draw.Column{
-	{Title: "NAME", Width: 0, Min: 12, Cut: draw.CutMiddle}, {Title: "GROUP", Width: 10}, {Title: "READY", Width: 8},
-	{Title: "SCHED", Width: 8}, {Title: "PODS", Width: 5, Right: true}, {Title: "VERSION", Width: 8},
-	{Title: "DRAIN", Width: 14}, {Title: "ROLL", Width: 8}, {Title: "TAINTS", Width: 0, Min: 6},
+	{Title: "NAME", Width: 0, Min: 12, Cut: draw.CutMiddle}, {Title: "GROUP", Width: 10, Drop: 6}, {Title: "READY", Width: 8},
+	{Title: "SCHED", Width: 8, Drop: 2}, {Title: "PODS", Width: 5, Right: true, Drop: 5}, {Title: "VERSION", Width: 8, Drop: 4},
+	{Title: "DRAIN", Width: 14, Drop: 1}, {Title: "ROLL", Width: 8, Drop: 3}, {Title: "TAINTS", Width: 0, Min: 6, Drop: 7},
 }
 
 func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h; p.fitRows() }
@@ -55,11 +61,23 @@ func (p *Pane) KeyMap() help.KeyMap {
 	a := k.Action
 	switch g, ok := p.SelectedRoll(); {
 	case ok && g.Active():
-		return keys.Pane{k.Up, k.Down, a(action.NextStep), a(action.PauseRoll), a(action.StopRoll)}
+		return keys.Pane{k.Up, k.Down, a(action.NextStep), a(action.PauseRoll), a(action.StopRoll), p.fullKey()}
 	case ok && model.RollResumable(g.State):
-		return keys.Pane{k.Up, k.Down, a(action.NextStep), k.MarkNode, a(action.Cordon), a(action.Drain)}
+		return keys.Pane{k.Up, k.Down, a(action.NextStep), k.MarkNode, a(action.Cordon), a(action.Drain), p.fullKey()}
 	}
-	return keys.Pane{k.Up, k.Down, k.MarkNode, a(action.Cordon), a(action.Drain), a(action.RollGroup)}
+	return keys.Pane{k.Up, k.Down, k.MarkNode, a(action.Cordon), a(action.Drain), a(action.RollGroup), p.fullKey()}
+}
+
+// fullKey is enter: the roll lines and the node detail whole, or cut
+// again.
+func (p *Pane) fullKey() key.Binding {
+	sel := p.s.Keys.Select
+	if p.full {
+		sel.SetHelp(sel.Help().Key, "cut detail")
+	} else {
+		sel.SetHelp(sel.Help().Key, "full detail")
+	}
+	return sel
 }
 
 func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
@@ -85,6 +103,11 @@ func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
 		p.rows.Follow(len(nodes), keyAt)
 		return p, nil
 	case tea.KeyPressMsg:
+		if key.Matches(msg, p.s.Keys.Select) {
+			p.full = !p.full
+			p.fitRows()
+			return p, nil
+		}
 		if key.Matches(msg, p.s.Keys.MarkNode) && len(nodes) > 0 {
 			p.rows.Clamp(len(nodes))
 			name := nodes[p.rows.Cursor].Name
@@ -200,6 +223,16 @@ func (p *Pane) rollLines() []string {
 	return out
 }
 
+// lineCap is how many lines a roll's sentence or the node detail may take:
+// its own bound, or as many as the pane has once enter asked for the
+// full text.
+func (p *Pane) lineCap(n int) int {
+	if p.full {
+		return max(p.h-2, 1)
+	}
+	return n
+}
+
 func (p *Pane) rollLine(g model.GroupRoll) []string {
 	text := "roll " + g.Group + ": " + g.State
 	if g.Stepping {
@@ -236,11 +269,9 @@ func (p *Pane) rollLine(g model.GroupRoll) []string {
 	case model.RollFinished:
 		paint = p.s.Paints.OK
 	}
-	// Two lines at most: what to press next must not be cut off.
-	lines := draw.Wrap(text, p.w-3)
-	if len(lines) > 2 {
-		lines = lines[:2]
-	}
+	// Two lines at most (enter shows the rest): what to press next comes
+	// first, and a cut ends in "…".
+	lines := draw.WrapAtMost(text, p.w-3, p.lineCap(2))
 	out := make([]string, len(lines))
 	for i, l := range lines {
 		if i > 0 {
@@ -260,6 +291,9 @@ func (p *Pane) detailLines() []string {
 		return nil
 	}
 	var texts []string
+	if p.full {
+		texts = append(texts, nodeFields(n))
+	}
 	for _, b := range model.GroupBlocked(n.Progress.Blocked) {
 		texts = append(texts, n.Name+" waits: "+b)
 	}
@@ -270,23 +304,51 @@ func (p *Pane) detailLines() []string {
 	if n.Drain == model.DrainFailed {
 		paint = p.s.Paints.Bad
 	}
-	// Wrapped, three lines at most, and only when the list keeps room.
-	var out []string
+	// Wrapped, three lines at most (enter shows them whole; a cut ends in
+	// "…"), and only when the list keeps room.
+	var wrapped []string
 	for _, t := range texts {
 		for i, l := range draw.Wrap(t, p.w-3) {
 			if i > 0 {
 				l = "  " + l
 			}
-			out = append(out, draw.Fit(paint.On(" "+l), p.w))
+			wrapped = append(wrapped, l)
 		}
 	}
-	if len(out) > maxDetailLines {
-		out = out[:maxDetailLines]
+	most := maxDetailLines
+	if p.full {
+		most = max(p.h-3-len(p.rollLines()), 1)
+	}
+	if len(wrapped) > most {
+		wrapped = wrapped[:most]
+		wrapped[most-1] = strings.TrimRight(draw.Fit(wrapped[most-1]+" …", p.w-3), " ")
+	}
+	var out []string
+	for _, l := range wrapped {
+		out = append(out, draw.Fit(paint.On(" "+l), p.w))
 	}
 	if p.h-1-len(p.rollLines())-len(out) < 2 {
 		return nil
 	}
 	return out
+}
+
+// nodeFields is every column of a node in one sentence, for the detail
+// enter shows: what a narrow pane left out.
+func nodeFields(n model.NodeRow) string {
+	ready, sched, version := "Ready", "schedulable", "current"
+	if !n.Ready {
+		ready = "NotReady"
+	}
+	if !n.Schedulable {
+		sched = "cordoned"
+	}
+	if !n.UpToDate {
+		version = "outdated"
+	}
+	return n.Name + ": group " + draw.OrDash(n.Group) + " · " + ready + " · " + sched + " · " + draw.Itoa(n.Pods) +
+		" pods · version " + version + " · drain " + drainText(n) + " · roll " + rollText(n) + " · taints " +
+		draw.OrDash(strings.Join(n.Taints, ","))
 }
 
 // maxDetailLines bounds the lines below the node list.
