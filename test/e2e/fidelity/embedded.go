@@ -68,6 +68,7 @@ func playInProcess(ctx context.Context, sc *scenario.Scenario, seed int64) ([]by
 	}
 	tw := trace.New(&buf, trace.JSONL, epoch, sc.NodeGroups)
 	tw.Script(sc.Actions) // as rollscope simulate does: action lines say what they set
+	tw.NodeLinesPerInstant()
 	api := memapi.New(memapi.Options{Clock: clock, Seed: apiSeed})
 	cl, err := embedded.Start(ctx, api, clock, sc, embedded.Options{Seed: seed, Observers: []sim.Observer{tw.Observe}, OnAction: tw.Action})
 	if err != nil {

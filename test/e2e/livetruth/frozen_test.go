@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -27,8 +29,12 @@ func frozenFlow(t *testing.T, c *cluster) {
 	c.deploy(t, ns, "e2e.example/web:v1")
 	s := c.console(t, 160, 45, c.cp.AdminKubeconfig, ns)
 	s.WaitFor("successfully rolled out")
-	plain := c.plain(t, ns)
-	plain.waitOut(t, "successfully rolled out")
+	// --plain ends, as kubectl rollout status does, once what it follows has
+	// rolled out: it follows a rollout that cannot finish (its pods fit on
+	// no node), so it is still watching when the API server freezes.
+	c.unschedulable(t, ns, "stuck")
+	plain := c.plain(t, ns, "stuck")
+	plain.waitOut(t, `Waiting for deployment "stuck" rollout to finish`)
 
 	if err := c.cp.FreezeAPIServer(); err != nil {
 		t.Fatal(err)
@@ -107,12 +113,12 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 	return w.buf.Write(p)
 }
 
-// plain starts rollscope --plain on deployment web until the test ends.
-func (c *cluster) plain(t *testing.T, ns string) *plainRun {
+// plain starts rollscope --plain on deployment name until the test ends.
+func (c *cluster) plain(t *testing.T, ns, name string) *plainRun {
 	t.Helper()
 	r := &plainRun{}
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, c.bin, "--plain", "--kubeconfig", c.cp.AdminKubeconfig, "-n", ns, "web")
+	cmd := exec.CommandContext(ctx, c.bin, "--plain", "--kubeconfig", c.cp.AdminKubeconfig, "-n", ns, name)
 	cmd.Stdout = lockedWriter{&r.mu, &r.out}
 	cmd.Stderr = lockedWriter{&r.mu, &r.err}
 	if err := cmd.Start(); err != nil {
@@ -143,5 +149,30 @@ func (r *plainRun) wait(t *testing.T, b *bytes.Buffer, name, want string) {
 			t.Fatalf("rollscope --plain never wrote %q on %s; it wrote:\n%s", want, name, r.read(b))
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// unschedulable creates deployment name in ns whose one pod fits on no node:
+// its rollout waits, with its progress deadline ten minutes away.
+func (c *cluster) unschedulable(t *testing.T, ns, name string) {
+	t.Helper()
+	replicas := int32(1)
+	labels := map[string]string{"app": name}
+	d := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: &replicas,
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec: corev1.PodSpec{
+					NodeSelector: map[string]string{"rollscope.dev/e2e-nowhere": "true"},
+					Containers:   []corev1.Container{{Name: "app", Image: "e2e.example/web:v1"}},
+				},
+			},
+		},
+	}
+	if _, err := c.admin.AppsV1().Deployments(ns).Create(t.Context(), d, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("creating deployment %s/%s: %v", ns, name, err)
 	}
 }
