@@ -140,13 +140,16 @@ func (c *cluster) setImage(t *testing.T, ns, image string) {
 
 // resourceVersion reads the deployment's resourceVersion: what any write
 // would change.
-func (c *cluster) resourceVersion(t *testing.T, ns string) string {
+// written is the deployment's generation, which any write of its spec or
+// annotations moves and the controllers' status updates do not: what the
+// tests compare to say nothing was sent.
+func (c *cluster) written(t *testing.T, ns string) string {
 	t.Helper()
 	d, err := c.admin.AppsV1().Deployments(ns).Get(t.Context(), "web", metav1.GetOptions{})
 	if err != nil {
 		t.Fatalf("reading %s/web: %v", ns, err)
 	}
-	return d.ResourceVersion
+	return fmt.Sprintf("generation %d", d.Generation)
 }
 
 // console starts rollscope in tmux, w×h cells, on kubeconfig and namespace

@@ -26,7 +26,7 @@ func pendingFlow(t *testing.T, c *cluster) {
 	s := c.console(t, 160, 45, c.cp.AdminKubeconfig, ns)
 	screen := s.WaitFor("pending, rolled out on resume: app e2e.example/web:v2 → e2e.example/web:v3")
 	noCrash(t, screen)
-	before := c.resourceVersion(t, ns)
+	before := c.written(t, ns)
 
 	s.Keys("u")
 	s.WaitFor("undo to which revision?")
@@ -41,7 +41,7 @@ func pendingFlow(t *testing.T, c *cluster) {
 	t.Logf("undo to revision 2 with v3 pending:\n%s", screen)
 	s.Keys("Escape")
 	s.WaitUntil("the dialog closed", func(screen string) bool { return !strings.Contains(screen, "undo to which revision?") })
-	if after := c.resourceVersion(t, ns); after != before {
+	if after := c.written(t, ns); after != before {
 		t.Errorf("the deployment changed (%s → %s) although the undo was cancelled", before, after)
 	}
 }
@@ -95,7 +95,7 @@ func (c *cluster) forceDeletePods(ns string) {
 func envFlow(t *testing.T, c *cluster) {
 	const ns = "env"
 	c.deploy(t, ns, "e2e.example/web:v1")
-	before := c.resourceVersion(t, ns)
+	before := c.written(t, ns)
 	s := c.console(t, 160, 45, c.cp.AdminKubeconfig, ns)
 	s.WaitFor("successfully rolled out")
 	s.Keys("e")
@@ -111,7 +111,7 @@ func envFlow(t *testing.T, c *cluster) {
 	s.Keys("y") // refused input sends nothing, whatever is pressed next
 	s.Keys("Enter")
 	time.Sleep(2 * time.Second)
-	if after := c.resourceVersion(t, ns); after != before {
+	if after := c.written(t, ns); after != before {
 		t.Errorf("the deployment changed (%s → %s): a refused env name was sent", before, after)
 	}
 	d, err := c.admin.AppsV1().Deployments(ns).Get(t.Context(), "web", metav1.GetOptions{})

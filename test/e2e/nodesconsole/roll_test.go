@@ -180,7 +180,8 @@ func drainAndUncordon(t *testing.T, s *tmuxtest.Session, c kubernetes.Interface)
 			fmt.Sprintf("drain %q, %d pods left, unschedulable %v", state, len(pods.Items), n.Spec.Unschedulable), nil
 	})
 	s.WaitUntil(node+" drained and cordoned in the pane", func(screen string) bool {
-		return regexp.MustCompile(node + `\s+` + group + `\s+Ready\s+cordoned\s+0\s+outdated\s+drained`).MatchString(screen)
+		// The GROUP column is the first a narrower pane gives up.
+		return regexp.MustCompile(node + `\s+(` + group + `\s+)?Ready\s+cordoned\s+0\s+outdated\s+drained`).MatchString(screen)
 	})
 	s.Keys("C")
 	s.WaitFor("kubectl uncordon " + node)
