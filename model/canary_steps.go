@@ -135,7 +135,7 @@ func CheckCanaryStart(d *appsv1.Deployment) error {
 		return fmt.Errorf("deployment/%s is paused — resume it first (r)", d.Name)
 	}
 	if !DeploymentComplete(d, &d.Status) || d.Status.ObservedGeneration < d.Generation {
-		return fmt.Errorf("deployment/%s is still rolling out — let it finish, or abort (x)", d.Name)
+		return stillRolling(d.Name)
 	}
 	return nil
 }
@@ -250,4 +250,10 @@ func CheckCanaryStep(sp string) error {
 func CheckCanaryHold(h string) error {
 	_, err := checkCanaryHold(strings.TrimSpace(h))
 	return err
+}
+
+// stillRolling is why a canary cannot start mid-rollout, said once for the
+// engine's check and the console's plan.
+func stillRolling(name string) error {
+	return fmt.Errorf("deployment/%s is still rolling out — let it finish, or abort (x)", name)
 }

@@ -137,7 +137,7 @@ func CanaryPlanForView(v RolloutView, change string, steps, holds []string, onFa
 		return CanaryPlan{}, fmt.Errorf("deployment/%s is paused — resume it first (r)", v.Name)
 	}
 	if !v.Done {
-		return CanaryPlan{}, fmt.Errorf("deployment/%s is still rolling out — let it finish, or abort (x)", v.Name)
+		return CanaryPlan{}, stillRolling(v.Name)
 	}
 	of, err := CheckCanaryOnFailure(onFailure)
 	if err != nil {
