@@ -1,10 +1,14 @@
 package ui
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"rollscope/model"
+	"rollscope/model/action"
 )
 
 // flat is the screen with its line breaks and runs of spaces made one
@@ -96,5 +100,124 @@ func TestRCUpdateRefusedWhenAnUpdateStartedMeanwhile(t *testing.T) {
 	}
 	if m = rcRun(m, press("y")); m.rc.Typing() || len(acts.started) != 0 {
 		t.Errorf("y after the refusal did not just close the dialog (started %v)", acts.started)
+	}
+}
+
+// Someone else cordoned the node while its cordon was read: y sends
+// nothing and says so; the next y sends to the node as it is now.
+func TestCordonRechecksTheNodeOnY(t *testing.T) {
+	src := &recordingSource{fakeSource: midRollout()}
+	m, acts := newNodeModel(t, src, nil)
+	m = send(m, wide)
+	m = runNodes(m, append(toNodes, press("c"))...)
+	if !strings.Contains(plain(m), "kubectl cordon node-0") {
+		t.Fatalf("no cordon confirmation:\n%s", plain(m))
+	}
+	src.nodes[0].Schedulable = false
+	m = runNodes(m, model.Batch{}, press("y"))
+	if len(acts.cordoned) != 0 {
+		t.Fatalf("cordoned %v after the node changed under the plan", acts.cordoned)
+	}
+	if want := "nothing sent: node node-0 was cordoned since this was shown"; !strings.Contains(flat(m), want) {
+		t.Errorf("the dialog does not say %q:\n%s", want, plain(m))
+	}
+	m = runNodes(m, press("y"))
+	if len(acts.cordoned) != 1 {
+		t.Errorf("the second y sent %v, want the cordon of node-0", acts.cordoned)
+	}
+}
+
+// movingNodes previews a drain as the fake does until moved, then with the
+// node cordoned and one more pod on it: what the API server says after
+// someone else cordoned the node and a pod was scheduled there.
+type movingNodes struct {
+	*fakeNodeActions
+	moved bool
+}
+
+func (f *movingNodes) PreviewDrain(ctx context.Context, n string, o action.DrainOptions) (action.DrainPreview, error) {
+	p, err := f.fakeNodeActions.PreviewDrain(ctx, n, o)
+	if f.moved {
+		p.Cordoned = true
+		p.Evict = append(p.Evict, "shop/frontend-7b7d5974f6-00009")
+	}
+	return p, err
+}
+
+// The drain's node moved on the API server while its preview was read: y
+// previews it again, sends nothing, shows the fresh preview and says what
+// changed; the next y drains.
+func TestDrainRechecksItsPreviewOnY(t *testing.T) {
+	src := &recordingSource{fakeSource: midRollout()}
+	acts := &movingNodes{fakeNodeActions: &fakeNodeActions{fakeActions: oneContainer()}}
+	m := newActionModel(t, nil, src, func(o *Options) { o.Actions = acts })
+	m = send(m, tea.WindowSizeMsg{Width: 160, Height: 40})
+	m = runNodes(m, append(toNodes, press("d"), press("space"), press("down"), press("space"), press("enter"))...)
+	if !strings.Contains(plain(m), "kubectl drain node-0") {
+		t.Fatalf("no drain confirmation:\n%s", plain(m))
+	}
+	acts.moved = true
+	m = runNodes(m, press("y"))
+	if len(acts.drained) != 0 {
+		t.Fatalf("drained %v after the node changed under the preview", acts.drained)
+	}
+	for _, want := range []string{"nothing sent: node node-0 was cordoned; the drain of node node-0 would now also evict shop/frontend-7b7d5974f6-00009 since this was shown",
+		"evicts 3 pods"} {
+		if !strings.Contains(flat(m), want) {
+			t.Errorf("the dialog does not say %q:\n%s", want, plain(m))
+		}
+	}
+	m = runNodes(m, press("y"))
+	if len(acts.drained) != 1 || acts.drained[0] != "node-0" {
+		t.Errorf("the second y drained %v, want node-0", acts.drained)
+	}
+}
+
+// The group changed while its roll's plan was read: a node joined, so y
+// sends nothing and plans again; when every node became up to date there
+// is nothing left to roll and y only closes.
+func TestRollRechecksTheGroupOnY(t *testing.T) {
+	src := &recordingSource{fakeSource: midRollout()}
+	m, acts := newNodeModel(t, src, nil)
+	m = send(m, wide)
+	m = runNodes(m, append(toNodes, press("D"), press("enter"))...)
+	src.nodes = append(src.nodes, model.NodeRow{Name: "node-4", Group: "pool-a", Ready: true, Schedulable: true})
+	m = runNodes(m, model.Batch{}, press("y"))
+	if len(acts.rolls) != 0 || !strings.Contains(flat(m), "nothing sent: node node-4 joined group pool-a since this was shown") {
+		t.Fatalf("sent %+v:\n%s", acts.rolls, plain(m))
+	}
+	m = runNodes(m, press("y"))
+	if len(acts.rolls) != 1 || acts.rolls[0].Roll.Size != 3 || acts.rolls[0].Roll.Outdated != 2 {
+		t.Fatalf("the second y sent %+v, want the roll of 2 outdated nodes of 3", acts.rolls)
+	}
+
+	src = &recordingSource{fakeSource: midRollout()}
+	m, acts = newNodeModel(t, src, nil)
+	m = runNodes(send(m, wide), append(toNodes, press("D"), press("enter"))...)
+	src.nodes[1].UpToDate = true
+	m = runNodes(m, model.Batch{}, press("y"))
+	if len(acts.rolls) != 0 || !strings.Contains(flat(m), "node node-1 is now up to date since this was shown — every node of group pool-a is up to date: nothing to roll") {
+		t.Fatalf("sent %+v:\n%s", acts.rolls, plain(m))
+	}
+	if m = runNodes(m, press("y")); len(acts.rolls) != 0 || m.overlay != nil {
+		t.Errorf("y after the refusal did not just close the dialog (sent %+v)", acts.rolls)
+	}
+}
+
+// The roll ended while stopping it was asked: nothing to stop, nothing
+// sent.
+func TestStopRollRechecksTheRollOnY(t *testing.T) {
+	src := rollingNodes()
+	m, acts := newNodeModel(t, src, nil)
+	m = runNodes(send(m, wide), append(toNodes, press("x"))...)
+	if !strings.Contains(plain(m), "Stop the roll · group pool-a") {
+		t.Fatalf("no stop confirmation:\n%s", plain(m))
+	}
+	for i := range src.nodes {
+		src.nodes[i].Progress.Roll = model.NodeRoll{}
+	}
+	m = runNodes(m, model.Batch{}, press("y"))
+	if len(acts.steers) != 0 || !strings.Contains(flat(m), "nothing sent: the roll of group pool-a has ended since this was shown — no roll of group pool-a is in progress to stop") {
+		t.Fatalf("sent %+v:\n%s", acts.steers, plain(m))
 	}
 }
