@@ -17,6 +17,7 @@ func TestConsoleTellsTheTruthOnALiveCluster(t *testing.T) {
 			"terminating": terminatingFlow,
 			"env":         envFlow,
 			"deleted":     deletedFlow,
+			"plain-exit":  plainExitFlow,
 		} {
 			t.Run(name, func(t *testing.T) { t.Parallel(); flow(t, c) })
 		}
