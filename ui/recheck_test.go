@@ -221,3 +221,18 @@ func TestStopRollRechecksTheRollOnY(t *testing.T) {
 		t.Fatalf("sent %+v:\n%s", acts.steers, plain(m))
 	}
 }
+
+// Stopping a roll is the brake: a roll that only moved on to another step
+// while the question was read is still stopped.
+func TestStopRollGoesWhileTheRollIsActive(t *testing.T) {
+	src := rollingNodes()
+	m, acts := newNodeModel(t, src, nil)
+	m = runNodes(send(m, wide), append(toNodes, press("x"))...)
+	for i := range src.nodes[:2] {
+		src.nodes[i].Progress.Roll.State = model.RollRunning
+	}
+	runNodes(m, model.Batch{}, press("y"))
+	if len(acts.steers) != 1 || acts.steers[0].Action != action.StopRoll {
+		t.Errorf("sent %+v, want the stop", acts.steers)
+	}
+}

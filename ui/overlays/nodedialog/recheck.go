@@ -176,9 +176,13 @@ func (d *Dialog) confirm() (screen.Overlay, tea.Cmd) {
 	if d.kind == action.Drain {
 		return d, d.recheckDrain()
 	}
+	// Stopping a roll is the brake: it goes while the roll is still
+	// active, whatever step the roll moved to meanwhile.
+	g, rolling := model.RollOf(d.s.Nodes, d.group)
+	rolling = rolling && g.Active()
 	now := d.basisNow()
 	changed := d.changes(d.basis, now)
-	if len(changed) == 0 {
+	if len(changed) == 0 || d.kind == action.StopRoll && rolling {
 		return d.send()
 	}
 	d.basis = now
@@ -187,11 +191,7 @@ func (d *Dialog) confirm() (screen.Overlay, tea.Cmd) {
 	case action.RollGroup:
 		d.replan()
 	case action.StopRoll:
-		if g, ok := model.RollOf(d.s.Nodes, d.group); !ok || !g.Active() {
-			d.refuse("no roll of group " + d.group + " is in progress to stop")
-			return d, nil
-		}
-		d.moved += " — y stops it as it is now"
+		d.refuse("no roll of group " + d.group + " is in progress to stop")
 	default:
 		d.moved += " — y sends it to the nodes as they are now"
 	}
