@@ -9,11 +9,17 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"rollscope/engine/control"
+	"rollscope/model"
 )
 
 // Preview is what a drain of one node would do, shown before it starts.
 type Preview struct {
 	Node string
+	// Cordoned and State are the node's spec.unschedulable and drain
+	// state annotation when the preview was read: a confirmation checks
+	// them again before it sends.
+	Cordoned bool
+	State    string
 	// Plan is the filters' verdict: the pods evicted, the warnings, and the
 	// pods that make the drain refuse to start.
 	Plan Plan
@@ -43,7 +49,8 @@ func (b BlockedPod) String() string {
 // PreviewDrain computes what draining node with o would do, from the
 // listers' caches. It changes nothing.
 func PreviewDrain(l control.Listers, node string, o Options, now time.Time) (Preview, error) {
-	if _, err := l.Nodes.Get(node); err != nil {
+	n, err := l.Nodes.Get(node)
+	if err != nil {
 		if apierrors.IsNotFound(err) {
 			return Preview{}, fmt.Errorf("cannot drain node %q: no such node (it may have been deleted; list nodes to pick another): %w", node, err)
 		}
@@ -53,7 +60,8 @@ func PreviewDrain(l control.Listers, node string, o Options, now time.Time) (Pre
 	if err != nil {
 		return Preview{}, err
 	}
-	p := Preview{Node: node, Plan: Filter(pods, o, daemonSetLookup(l), now)}
+	p := Preview{Node: node, Cordoned: n.Spec.Unschedulable, State: n.Annotations[model.DrainStateAnnotation],
+		Plan: Filter(pods, o, daemonSetLookup(l), now)}
 	used := map[string]int32{}
 	seen := map[string]bool{}
 	for _, pod := range p.Plan.Evict {

@@ -50,7 +50,7 @@ func (c *Cluster) PreviewDrain(ctx context.Context, node string, o action.DrainO
 	if err != nil {
 		return action.DrainPreview{}, err
 	}
-	out := action.DrainPreview{}
+	out := action.DrainPreview{Cordoned: p.Cordoned, State: p.State}
 	for _, pod := range p.Plan.Evict {
 		out.Evict = append(out.Evict, pod.Namespace+"/"+pod.Name)
 	}

@@ -73,6 +73,23 @@ func TestPreviewDrainReadsTheNodesPodsAndBudgets(t *testing.T) {
 	if len(got.Refusals) != 1 || !strings.Contains(got.Refusals[0].Message, "declare no controller") || got.Refusals[0].Pods[0] != "shop/bare" {
 		t.Errorf("refusals %+v: want the unreplicated pod", got.Refusals)
 	}
+	if got.Cordoned || got.State != "" {
+		t.Errorf("pool-a reads cordoned %v, drain %q; it is neither", got.Cordoned, got.State)
+	}
+	// What a confirmation checks again before it sends: the node's cordon
+	// and drain state as the API has them now.
+	n, err := c.CoreV1().Nodes().Get(context.Background(), "pool-a", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.Spec.Unschedulable = true
+	n.Annotations = map[string]string{model.DrainStateAnnotation: model.DrainBlocked}
+	if _, err := c.CoreV1().Nodes().Update(context.Background(), n, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := p.PreviewDrain(context.Background(), "pool-a", action.DrainOptions{IgnoreDaemonSets: true}); err != nil || !got.Cordoned || got.State != model.DrainBlocked {
+		t.Errorf("after cordoning pool-a: cordoned %v, drain %q, %v", got.Cordoned, got.State, err)
+	}
 	if _, err := p.PreviewDrain(context.Background(), "gone", action.DrainOptions{}); err == nil || !strings.Contains(err.Error(), "no such node") {
 		t.Errorf("previewing a node that does not exist: %v", err)
 	}

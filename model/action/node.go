@@ -46,6 +46,10 @@ func (o DrainOptions) Kubectl(node string) string {
 
 // DrainPreview is what a drain of one node would do.
 type DrainPreview struct {
+	// Cordoned and State are the node's cordon and drain state (a
+	// model.Drain* word, "" for none) as the preview read them.
+	Cordoned bool
+	State    string
 	// Evict are the pods the drain removes ("ns/name").
 	Evict []string
 	// Budgets are the PodDisruptionBudgets of those pods with the

@@ -31,9 +31,11 @@ const patience = 2 * time.Minute
 
 // The hollow kubelets' images: ready about 1.5 s after binding; a
 // stubborn container takes ten minutes to stop, so that a deleted pod stays
-// Terminating for its whole grace period.
+// Terminating for its whole grace period; a nopull image is never pulled.
 var images = []kubelet.ImageRule{
 	{Match: "e2e.example/stubborn:*", Pull: 200 * time.Millisecond, Start: 200 * time.Millisecond, Ready: 1100 * time.Millisecond, Stop: 10 * time.Minute},
+	// Never pulled: a rollout of it exceeds its progress deadline.
+	{Match: "e2e.example/nopull:*", Pull: 200 * time.Millisecond, PullError: true},
 	{Match: "*", Pull: 200 * time.Millisecond, Start: 200 * time.Millisecond, Ready: 1100 * time.Millisecond},
 }
 

@@ -7,5 +7,8 @@
 // pane); a paused deployment with a pending image change (in the header, and
 // an undo that says it discards it); a terminating pod's STATUS word and
 // counts; an env name kubectl refuses, refused with nothing sent; a deleted
-// deployment and a namespace that does not exist.
+// deployment and a namespace that does not exist; a drain confirmed with y
+// after someone else cordoned the node, which sends nothing and says so;
+// --plain ending with kubectl rollout status's exit codes (rolled out,
+// progress deadline exceeded, not there).
 package livetruth

@@ -17,9 +17,13 @@ func TestConsoleTellsTheTruthOnALiveCluster(t *testing.T) {
 			"terminating": terminatingFlow,
 			"env":         envFlow,
 			"deleted":     deletedFlow,
+			"plain-exit":  plainExitFlow,
 		} {
 			t.Run(name, func(t *testing.T) { t.Parallel(); flow(t, c) })
 		}
 	})
+	// Cordons a node for a moment: alone, so that no other flow's pods
+	// move meanwhile.
+	t.Run("drain-recheck", func(t *testing.T) { drainRecheckFlow(t, c) })
 	t.Run("frozen-api-server", func(t *testing.T) { frozenFlow(t, c) })
 }

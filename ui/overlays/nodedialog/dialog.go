@@ -75,6 +75,14 @@ type Dialog struct {
 	defaults action.RollDefaults
 	// plan is what the roll will do, from PlanRoll.
 	plan string
+
+	// basis is what the plan was made from (recheck.go); moved says what
+	// changed when y found it moved, refused that nothing is left to
+	// send, rechecking that a drain's nodes are being previewed again.
+	basis      basis
+	moved      string
+	refused    bool
+	rechecking bool
 }
 
 // Confirm asks for y before sending kind (cordon, uncordon) to nodes, or
@@ -105,18 +113,19 @@ func Drain(s *screen.Screen, nodes []string) (screen.Overlay, tea.Cmd) {
 // Roll starts the roll form for group, size nodes of which outdated.
 func Roll(s *screen.Screen, group string, size, outdated int) (screen.Overlay, tea.Cmd) {
 	def := s.RollDefaults
-	return &Dialog{s: s, kind: action.RollGroup, group: group, roll: action.RollSettings{Size: size, Outdated: outdated}, defaults: def,
+	return open(&Dialog{s: s, kind: action.RollGroup, group: group, roll: action.RollSettings{Size: size, Outdated: outdated}, defaults: def,
 		fields: []field{
 			rollMaxSurge:       {label: "maxSurge", hint: "nodes or %, rounded up; empty: the group's own"},
 			rollMaxUnavailable: {label: "maxUnavailable", hint: "nodes or %, rounded down, at least 1; empty: the group's own"},
 			rollInterval:       {label: "interval", text: "15s", hint: "wait after each node before validating"},
 			rollStep:           {label: "step", toggle: true, on: def.Step, hint: "wait for n after every node"},
-		}}, nil
+		}})
 }
 
 // open shows d; one that starts at its confirmation is sent at once with
 // --yes.
 func open(d *Dialog) (screen.Overlay, tea.Cmd) {
+	d.basis = d.basisNow()
 	if d.confirming && d.s.AssumeYes {
 		return d.send()
 	}
@@ -131,6 +140,9 @@ func (d *Dialog) SetSize(w, h int) { d.w, d.h = w, h }
 func (d *Dialog) Update(msg tea.Msg) (screen.Overlay, tea.Cmd) {
 	switch msg := msg.(type) {
 	case Previewed:
+		if msg.recheck {
+			return d.rechecked(msg)
+		}
 		d.takePreview(msg)
 	case tea.KeyPressMsg:
 		return d.key(msg)
@@ -146,7 +158,10 @@ func (d *Dialog) key(msg tea.KeyPressMsg) (screen.Overlay, tea.Cmd) {
 	if d.confirming {
 		switch msg.String() {
 		case "y", "Y":
-			return d.send()
+			if d.refused {
+				return nil, nil
+			}
+			return d.confirm()
 		case "n", "N", "q":
 			return nil, nil
 		}

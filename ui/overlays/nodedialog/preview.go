@@ -16,6 +16,8 @@ type Previewed struct {
 	opts     action.DrainOptions
 	previews map[string]action.DrainPreview
 	err      error
+	// recheck is set for the preview y asks for before it sends.
+	recheck bool
 }
 
 // preview asks what draining the dialog's nodes with its options would do.
@@ -41,7 +43,9 @@ func (d *Dialog) preview() tea.Cmd {
 
 // takePreview shows the previews, if they are for the options in the form.
 func (d *Dialog) takePreview(msg Previewed) {
-	if d.kind != action.Drain || !slices.Equal(d.nodes, msg.nodes) || !sameDrainOptions(d.previewFor, msg.opts) {
+	// While y re-checks, the preview shown is what the fresh one is
+	// compared with.
+	if d.kind != action.Drain || d.rechecking || !slices.Equal(d.nodes, msg.nodes) || !sameDrainOptions(d.previewFor, msg.opts) {
 		return
 	}
 	d.previews, d.previewErr, d.previewed = msg.previews, "", true

@@ -45,7 +45,13 @@ func (d *Dialog) View() string {
 	if d.problem != "" {
 		v.Wrap(st.Bad.Render, " ✖ ", d.problem)
 	}
-	if d.confirming {
+	if d.moved != "" {
+		v.Wrap(st.Bad.Render, " ✖ ", d.moved)
+	}
+	if d.rechecking {
+		v.Wrap(st.Muted.Render, " ", "checking the nodes again before sending …")
+	}
+	if d.confirming && !d.refused {
 		if d.kind == action.StopRoll {
 			v.Add(st.Text.Render(" will write " + model.RollStateAnnotation + ": " + model.RollStopped + " on the group's nodes"))
 		} else {
@@ -181,6 +187,8 @@ func (d *Dialog) previewLines(v *draw.Lines) {
 // KeyMap is the dialog's own keys, for the footer.
 func (d *Dialog) KeyMap() help.KeyMap {
 	switch {
+	case d.refused:
+		return keys.Hints("y/n/esc", "close")
 	case d.confirming:
 		return keys.Hints("y", "send", "n/esc", "cancel")
 	case d.s.AssumeYes:

@@ -13,6 +13,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"rollscope/model"
 	"rollscope/model/action"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
@@ -35,6 +36,12 @@ type Dialog struct {
 	// lines are what the confirmation says will happen.
 	lines   []string
 	problem string
+	// basis is the controller the plan was made from; moved says what
+	// changed when y found it moved, and refused that nothing is left to
+	// send.
+	basis   basis
+	moved   string
+	refused bool
 }
 
 var fieldNames = [...]string{"image", "maxSurge", "maxUnavailable", "update period"}
@@ -45,10 +52,11 @@ func Update(s *screen.Screen, namespace, name string) *Dialog {
 	return &Dialog{s: s, namespace: namespace, name: name, fields: [4]string{"", "1", "0", "1m"}}
 }
 
-// Abort asks for y before rolling back the update name takes part in,
-// saying what will happen in lines, or sends at once with --yes.
-func Abort(s *screen.Screen, namespace, name string, lines []string) (*Dialog, tea.Cmd) {
-	d := &Dialog{s: s, namespace: namespace, name: name, abort: true, lines: lines}
+// Abort asks for y before rolling back the update v, which name takes
+// part in, saying what will happen, or sends at once with --yes.
+func Abort(s *screen.Screen, namespace, name string, v model.RCUpdateView) (*Dialog, tea.Cmd) {
+	d := &Dialog{s: s, namespace: namespace, name: name, abort: true, lines: abortLines(v)}
+	_, d.basis = d.now()
 	if s.AssumeYes {
 		return d.send()
 	}
@@ -67,6 +75,8 @@ func (d *Dialog) SetSize(w, _ int) { d.w = w }
 // KeyMap is the dialog's keys.
 func (d *Dialog) KeyMap() help.KeyMap {
 	switch {
+	case d.refused:
+		return keys.Hints("y/n/esc", "close")
 	case d.abort:
 		return keys.Hints("y", "abort", "n/esc", "keep going")
 	case d.plan != nil:
@@ -100,10 +110,17 @@ func (d *Dialog) key(msg tea.KeyPressMsg) (*Dialog, tea.Cmd) {
 	if key.Matches(msg, d.s.Keys.Back) {
 		return nil, nil
 	}
+	if d.refused {
+		switch msg.Text {
+		case "y", "Y", "n", "N":
+			return nil, nil
+		}
+		return d, nil
+	}
 	if d.abort || d.plan != nil {
 		switch msg.Text {
 		case "y", "Y":
-			return d.send()
+			return d.confirm()
 		case "n", "N":
 			return nil, nil
 		}
@@ -157,6 +174,7 @@ func (d *Dialog) planned(msg Planned) (*Dialog, tea.Cmd) {
 	p := msg.plan
 	d.plan = &p
 	d.lines = planLines(p)
+	_, d.basis = d.now()
 	if d.s.AssumeYes {
 		return d.send()
 	}
@@ -195,6 +213,14 @@ func (d *Dialog) View() string {
 	st, w := d.s.Styles, d.w
 	var out []string
 	switch {
+	case d.refused:
+		// What the plan said no longer holds: only why is shown.
+		title := "Rolling update of rc/" + d.name
+		if d.abort {
+			title = "Abort the rolling update of rc/" + d.name
+		}
+		out = append(out, draw.Fit(st.Accent.Render(title), w))
+		out = append(out, draw.Fit(st.Muted.Render("  y/n/esc close"), w))
 	case d.abort:
 		out = append(out, draw.Fit(st.Accent.Render("Abort the rolling update of rc/"+d.name+"?"), w))
 		out = append(out, indented(d.lines, w)...)
@@ -218,8 +244,11 @@ func (d *Dialog) View() string {
 		}
 		out = append(out, draw.Fit(st.Muted.Render(hint), w))
 	}
-	if d.problem != "" {
-		for _, l := range draw.Wrap("✖ "+d.problem, w) {
+	for _, p := range []string{d.moved, d.problem} {
+		if p == "" {
+			continue
+		}
+		for _, l := range draw.Wrap("✖ "+p, w) {
 			out = append(out, st.Bad.Render(draw.Fit(l, w)))
 		}
 	}

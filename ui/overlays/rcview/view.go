@@ -120,42 +120,13 @@ func (v *View) open(kind action.Name) (*rcdialog.Dialog, tea.Cmd) {
 	case kind == action.RCUpdate:
 		return rcdialog.Update(s, v.namespace, v.name), nil
 	default:
-		if why := abortRefusal(v.view); why != "" {
+		if why := rcdialog.AbortRefusal(v.view); why != "" {
 			s.Toast = why
 			return nil, nil
 		}
-		u := v.view
-		return rcdialog.Abort(s, v.namespace, v.name, []string{
-			fmt.Sprintf("%s grows back to %d replicas (%s), %s shrinks to 0 and is deleted", u.Old.Name, original(u), strings.Join(u.Old.Images, ","), u.Next.Name),
-			"The same limits apply with the roles swapped",
-		})
+		return rcdialog.Abort(s, v.namespace, v.name, v.view)
 	}
 	return nil, nil
-}
-
-// abortRefusal says why there is nothing to abort, "" when there is. The
-// way back comes first: the footer may cut the rest.
-func abortRefusal(v model.RCUpdateView) string {
-	const instead = "start a new rolling update with the old image (i) to go back"
-	switch {
-	case !v.Updating:
-		return "no update of rc/" + v.Name + " to abort: " + instead
-	case v.Phase == model.RCPhaseRename || v.Old.Images == nil:
-		return "nothing old left to restore (" + v.Next.Name + " is being renamed to " + v.Name + "): let it finish, then " + instead
-	case v.Next.Images == nil:
-		return "nothing to abort, " + draw.OrDash(v.Next.Name) + " does not exist: " + instead
-	case v.Rollback:
-		return "the update of rc/" + v.Name + " is already being rolled back"
-	}
-	return ""
-}
-
-// original is the size an abort restores.
-func original(v model.RCUpdateView) int32 {
-	if v.Original > 0 {
-		return v.Original
-	}
-	return v.Desired
 }
 
 // View draws the controllers and, under them, the dialog or the view's keys.

@@ -117,15 +117,7 @@ func (p *Pane) open(msg tea.KeyPressMsg) (screen.Overlay, tea.Cmd) {
 		p.s.Toast = "the roll of group " + n.Group + " is already " + g.State + " — n next node, space pause/resume, x stop"
 		return nil, nil
 	}
-	size, outdated := 0, 0
-	for _, row := range p.s.Nodes {
-		if row.Group == n.Group {
-			size++
-			if !row.UpToDate {
-				outdated++
-			}
-		}
-	}
+	size, outdated := nodedialog.GroupSize(p.s.Nodes, n.Group)
 	if outdated == 0 {
 		p.s.Toast = "every node of group " + n.Group + " is up to date — nothing to roll"
 		return nil, nil

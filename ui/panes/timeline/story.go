@@ -33,21 +33,12 @@ func (f filter) keeps(e model.TimelineEntry) bool {
 	return true
 }
 
-// story is the timeline as the pane tells it: without the
-// ScalingReplicaSet events that repeat a scale line already there (every
-// step once, not twice), with what the filter keeps.
+// story is the timeline as the pane tells it: every step once, not twice
+// (model.StepsOnce), with what the filter keeps.
 func story(tl []model.TimelineEntry, f filter) []model.TimelineEntry {
-	scaled := map[int64]bool{} // seconds with a scale line
-	for _, e := range tl {
-		if e.Kind == model.TimelineScale {
-			scaled[e.Time.Unix()] = true
-		}
-	}
-	out := make([]model.TimelineEntry, 0, len(tl))
-	for _, e := range tl {
-		if e.Kind == model.TimelineEvent && strings.HasPrefix(e.Message, "ScalingReplicaSet:") && scaled[e.Time.Unix()] {
-			continue
-		}
+	steps := model.StepsOnce(tl)
+	out := make([]model.TimelineEntry, 0, len(steps))
+	for _, e := range steps {
 		if f.keeps(e) {
 			out = append(out, e)
 		}
