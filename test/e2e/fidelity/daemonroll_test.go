@@ -13,7 +13,6 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/watch"
@@ -29,7 +28,6 @@ import (
 	"rollscope/engine/workloads"
 	"rollscope/kube/memapi"
 	"rollscope/model"
-	"rollscope/test/e2e/controlplane"
 	"rollscope/test/e2e/e2etest"
 )
 
@@ -46,7 +44,7 @@ const rollNodes = 3
 var rollGroup = nodegroup.Group{
 	Name: "roll", Size: rollNodes, InitialSpec: "v1", Spec: "v2", BootTime: 2 * time.Second,
 	MaxSurge: ptrIntOrString(intstr.FromInt32(1)), MaxUnavailable: ptrIntOrString(intstr.FromInt32(0)),
-	Capacity: corev1.ResourceList{corev1.ResourcePods: resource.MustParse("110"), corev1.ResourceCPU: resource.MustParse("8"), corev1.ResourceMemory: resource.MustParse("16Gi")},
+	Capacity: e2etest.Capacity("110", "8", "16Gi"),
 }
 
 func ptrIntOrString(v intstr.IntOrString) *intstr.IntOrString { return &v }
@@ -349,33 +347,17 @@ func TestDaemonSetDuringANodeRollAgreesWithEmbedded(t *testing.T) {
 		t.Skip("starts a real control plane")
 	}
 	emb := playDaemonRollEmbedded(t)
-	cp := controlplane.StartForTestWith(t, controlplane.Config{
-		Controllers: append(slices.Clone(controlplane.DefaultControllers), "daemonset-controller")})
-	client, err := cp.AdminClient()
-	if err != nil {
-		t.Fatal(err)
-	}
 	// The hollow nodes, and the drain and node-roll controllers, as a live
 	// simulate runs them.
-	onError := func(c, key string, err error) { t.Logf("%s %s: %v", c, key, err) }
-	runner, err := live.NewRunner(client, onError)
-	if err != nil {
-		t.Fatal(err)
-	}
 	groups := []nodegroup.Group{rollGroup}
-	live.Nodes{Groups: groups, Images: workloadImages, OnError: onError}.AddTo(runner)
-	runner.Add(drain.New(runner.Env("drain-controller")))
-	runner.Add(noderoll.New(runner.Env("node-roll-controller"), groups))
-	ctx, stop := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- runner.Run(ctx) }()
-	t.Cleanup(func() {
-		stop()
-		if err := <-done; err != nil {
-			t.Errorf("hollow nodes and roll controllers: %v", err)
-		}
-	})
-	e2etest.WaitSchedulable(t, client, rollNodes, 2*time.Minute)
+	client := e2etest.Start(t, e2etest.Setup{
+		Controllers: []string{"daemonset-controller"},
+		Nodes:       live.Nodes{Groups: groups, Images: workloadImages},
+		Beside: func(r *live.Runner) {
+			r.Add(drain.New(r.Env("drain-controller")))
+			r.Add(noderoll.New(r.Env("node-roll-controller"), groups))
+		},
+	}).Admin
 	real := playDaemonRollLive(t, client, "daemon-roll")
 
 	for _, r := range []struct {

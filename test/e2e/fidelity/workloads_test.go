@@ -27,7 +27,6 @@ import (
 	"rollscope/engine/sim"
 	"rollscope/kube/memapi"
 	"rollscope/model"
-	"rollscope/test/e2e/controlplane"
 	"rollscope/test/e2e/e2etest"
 )
 
@@ -42,7 +41,7 @@ const workloadNodes = 3
 
 var workloadGroup = nodegroup.Group{
 	Name: "wl", Size: workloadNodes, Spec: "v1", BootTime: time.Second,
-	Capacity: corev1.ResourceList{corev1.ResourcePods: resource.MustParse("110"), corev1.ResourceCPU: resource.MustParse("8"), corev1.ResourceMemory: resource.MustParse("16Gi")},
+	Capacity: e2etest.Capacity("110", "8", "16Gi"),
 }
 
 var workloadImages = []kubelet.ImageRule{{Match: "*", Pull: 300 * time.Millisecond, Start: 200 * time.Millisecond, Ready: 500 * time.Millisecond, Stop: 300 * time.Millisecond}}
@@ -381,18 +380,10 @@ func playLive(t *testing.T, c kubernetes.Interface, ns string, wc workloadCase) 
 }
 
 func TestStatefulSetsAndDaemonSetsAgreeWithEmbedded(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a real control plane")
-	}
-	cp := controlplane.StartForTestWith(t, controlplane.Config{
-		Controllers: append(slices.Clone(controlplane.DefaultControllers), "statefulset-controller", "daemonset-controller")})
-	client, err := cp.AdminClient()
-	if err != nil {
-		t.Fatal(err)
-	}
-	e2etest.RunHollowNodes(t, client, live.Nodes{Groups: []nodegroup.Group{workloadGroup}, Images: workloadImages,
-		OnError: func(c, key string, err error) { t.Logf("hollow %s %s: %v", c, key, err) }})
-	e2etest.WaitSchedulable(t, client, workloadNodes, 2*time.Minute)
+	client := e2etest.Start(t, e2etest.Setup{
+		Controllers: []string{"statefulset-controller", "daemonset-controller"},
+		Nodes:       live.Nodes{Groups: []nodegroup.Group{workloadGroup}, Images: workloadImages},
+	}).Admin
 	for _, wc := range workloadCases {
 		t.Run(wc.name, func(t *testing.T) {
 			emb := playEmbedded(t, wc)

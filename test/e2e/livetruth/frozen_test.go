@@ -27,7 +27,7 @@ const bannerWithin = 5 * time.Second
 func frozenFlow(t *testing.T, c *cluster) {
 	const ns = "frozen"
 	c.deploy(t, ns, "e2e.example/web:v1")
-	s := c.console(t, 160, 45, c.cp.AdminKubeconfig, ns)
+	s := c.console(t, 160, 45, c.CP.AdminKubeconfig, ns)
 	s.WaitFor("successfully rolled out")
 	// --plain ends, as kubectl rollout status does, once what it follows has
 	// rolled out: it follows a rollout that cannot finish (its pods fit on
@@ -36,13 +36,13 @@ func frozenFlow(t *testing.T, c *cluster) {
 	plain := c.plain(t, ns, "stuck")
 	plain.waitOut(t, `Waiting for deployment "stuck" rollout to finish`)
 
-	if err := c.cp.FreezeAPIServer(); err != nil {
+	if err := c.CP.FreezeAPIServer(); err != nil {
 		t.Fatal(err)
 	}
 	frozen := true
 	thaw := func() {
 		if frozen {
-			if err := c.cp.ThawAPIServer(); err != nil {
+			if err := c.CP.ThawAPIServer(); err != nil {
 				t.Error(err)
 			}
 			frozen = false
@@ -87,7 +87,7 @@ func frozenFlow(t *testing.T, c *cluster) {
 	})
 	t.Logf("banner gone %s after SIGCONT", time.Since(thawed).Round(100*time.Millisecond))
 	plain.waitErr(t, "the API server answers again")
-	d, err := c.admin.AppsV1().Deployments(ns).Get(t.Context(), "web", metav1.GetOptions{})
+	d, err := c.Admin.AppsV1().Deployments(ns).Get(t.Context(), "web", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func (c *cluster) plain(t *testing.T, ns, name string) *plainRun {
 	t.Helper()
 	r := &plainRun{}
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, c.bin, "--plain", "--kubeconfig", c.cp.AdminKubeconfig, "-n", ns, name)
+	cmd := exec.CommandContext(ctx, c.Bin, "--plain", "--kubeconfig", c.CP.AdminKubeconfig, "-n", ns, name)
 	cmd.Stdout = lockedWriter{&r.mu, &r.out}
 	cmd.Stderr = lockedWriter{&r.mu, &r.err}
 	if err := cmd.Start(); err != nil {
@@ -172,7 +172,7 @@ func (c *cluster) unschedulable(t *testing.T, ns, name string) {
 			},
 		},
 	}
-	if _, err := c.admin.AppsV1().Deployments(ns).Create(t.Context(), d, metav1.CreateOptions{}); err != nil {
+	if _, err := c.Admin.AppsV1().Deployments(ns).Create(t.Context(), d, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("creating deployment %s/%s: %v", ns, name, err)
 	}
 }

@@ -10,7 +10,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes"
@@ -21,7 +20,6 @@ import (
 	"rollscope/engine/nodegroup"
 	"rollscope/engine/noderoll"
 	"rollscope/model"
-	"rollscope/test/e2e/controlplane"
 	"rollscope/test/e2e/e2etest"
 )
 
@@ -46,37 +44,21 @@ func hollowGroup(name, role string, size, pods int) nodegroup.Group {
 	return nodegroup.Group{
 		Name: name, Role: role, Size: size, InitialSpec: "v1", Spec: "v2",
 		BootTime: 500 * time.Millisecond, LaunchDelay: time.Second,
-		Capacity: corev1.ResourceList{
-			corev1.ResourcePods:   resource.MustParse(fmt.Sprint(pods)),
-			corev1.ResourceCPU:    resource.MustParse("8"),
-			corev1.ResourceMemory: resource.MustParse("16Gi"),
-		},
+		Capacity: e2etest.Capacity(fmt.Sprint(pods), "8", "16Gi"),
 	}
 }
 
 // cluster is the control plane the package's cases share, with every
 // case's hollow node group running on it.
 type cluster struct {
-	admin  kubernetes.Interface
+	*e2etest.Cluster
 	groups []nodegroup.Group
 }
 
 func startCluster(t *testing.T, groups []nodegroup.Group) *cluster {
 	t.Helper()
-	cp := controlplane.StartForTest(t)
-	admin, err := cp.AdminClient()
-	if err != nil {
-		t.Fatal(err)
-	}
-	nodes := live.Nodes{Groups: groups, Images: images, OnError: func(c, key string, err error) { t.Logf("hollow %s %s: %v", c, key, err) }}
-	e2etest.RunHollowNodes(t, admin, nodes)
-	c := &cluster{admin: admin, groups: groups}
-	want := 0
-	for _, g := range groups {
-		want += g.Size
-	}
-	e2etest.WaitSchedulable(t, admin, want, patience)
-	return c
+	c := e2etest.Start(t, e2etest.Setup{Patience: patience, Nodes: live.Nodes{Groups: groups, Images: images}})
+	return &cluster{Cluster: c, groups: groups}
 }
 
 // roller runs rollscope's drain and roll controllers against the API

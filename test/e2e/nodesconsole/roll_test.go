@@ -12,7 +12,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes"
@@ -22,9 +21,7 @@ import (
 	"rollscope/engine/nodegroup"
 	"rollscope/internal/tmuxtest"
 	"rollscope/model"
-	"rollscope/test/e2e/controlplane"
 	"rollscope/test/e2e/e2etest"
-	"rollscope/test/e2e/rollscopebin"
 )
 
 // patience bounds every wait; it asserts nothing about speed.
@@ -44,15 +41,11 @@ func hollowNodes() live.Nodes {
 		Groups: []nodegroup.Group{{
 			Name: group, Size: groupSize, InitialSpec: "v1", Spec: "v2",
 			BootTime: 500 * time.Millisecond, LaunchDelay: 300 * time.Millisecond,
-			Capacity: corev1.ResourceList{
-				corev1.ResourcePods:   resource.MustParse("30"),
-				corev1.ResourceCPU:    resource.MustParse("4"),
-				corev1.ResourceMemory: resource.MustParse("8Gi"),
-			},
+			Capacity: e2etest.Capacity("30", "4", "8Gi"),
 		}},
 		Images: []kubelet.ImageRule{{Match: "*", Pull: 100 * time.Millisecond, Start: 100 * time.Millisecond,
 			Ready: 500 * time.Millisecond, Stop: 200 * time.Millisecond}},
-		OnError: func(string, string, error) {},
+		OnError: e2etest.IgnoreErrors,
 	}
 }
 
@@ -61,16 +54,8 @@ func hollowNodes() live.Nodes {
 // nodes' annotations; n takes it up again and the roll finishes, every node
 // replaced and the budget never broken.
 func TestSteppedRollSurvivesAConsoleRestart(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a real control plane")
-	}
-	bin := rollscopebin.Path(t)
-	cp := controlplane.StartForTest(t)
-	admin, err := cp.AdminClient()
-	if err != nil {
-		t.Fatal(err)
-	}
-	runHollowNodes(t, admin)
+	c := e2etest.Start(t, e2etest.Setup{Patience: patience, Rollscope: true, Nodes: hollowNodes()})
+	bin, cp, admin := c.Bin, c.CP, c.Admin
 	t.Cleanup(func() { logNodesOnFailure(t, admin) })
 	waitFor(t, "the group's nodes Ready and the workload available", func(ctx context.Context) (bool, string, error) {
 		return settled(ctx, admin, "v1")
@@ -222,11 +207,6 @@ func console(t *testing.T, argv []string) *tmuxtest.Session {
 	s.Timeout = patience
 	s.WaitFor("deploy web")
 	return s
-}
-
-func runHollowNodes(t *testing.T, c kubernetes.Interface) {
-	nodes := hollowNodes()
-	e2etest.RunHollowNodes(t, c, nodes)
 }
 
 // createWorkload is four pods behind a budget that lets one go at a time:

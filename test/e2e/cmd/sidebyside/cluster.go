@@ -19,6 +19,7 @@ import (
 	"rollscope/engine/kubelet"
 	"rollscope/engine/live"
 	"rollscope/engine/nodegroup"
+	"rollscope/test/e2e/e2etest"
 )
 
 func signalContext() (context.Context, context.CancelFunc) {
@@ -32,16 +33,9 @@ const podsPerNode = 110
 func startNodes(ctx context.Context, admin kubernetes.Interface, n int) (stop func(), err error) {
 	size := (n+n/4)/podsPerNode + 2
 	nodes := live.Nodes{
-		Groups: []nodegroup.Group{{
-			Name: "hollow", Size: size, Spec: "v1", BootTime: time.Second,
-			Capacity: corev1.ResourceList{
-				corev1.ResourcePods:   *resource.NewQuantity(podsPerNode, resource.DecimalSI),
-				corev1.ResourceCPU:    resource.MustParse("64"),
-				corev1.ResourceMemory: resource.MustParse("256Gi"),
-			},
-		}},
+		Groups:  []nodegroup.Group{e2etest.HollowGroup(size, time.Second, e2etest.Capacity(fmt.Sprint(podsPerNode), "64", "256Gi"))},
 		Images:  []kubelet.ImageRule{{Match: "*", Pull: time.Second, Start: time.Second, Ready: 2 * time.Second, Jitter: time.Second}},
-		OnError: func(string, string, error) {}, // retried; not what is measured
+		OnError: e2etest.IgnoreErrors, // retried; not what is measured
 	}
 	nctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
