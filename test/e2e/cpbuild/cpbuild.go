@@ -162,7 +162,7 @@ func Ensure(ctx context.Context, log func(string)) (Binaries, error) {
 		bins.Took = time.Since(start)
 		return bins, nil
 	}
-	unlock, err := lockBuild(ctx, root, versions.Key(), log)
+	unlock, err := Lock(ctx, root, versions.Key(), "the control plane", log)
 	if err != nil {
 		return Binaries{}, err
 	}
