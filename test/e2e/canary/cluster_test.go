@@ -7,7 +7,6 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
@@ -43,23 +42,10 @@ func (c *cluster) web(t *testing.T, ns string, replicas int32, surge, unavailabl
 	t.Helper()
 	ctx := t.Context()
 	c.Namespace(t, ns)
-	labels := map[string]string{"app": "web"}
+	d := e2etest.RollingUpdate(e2etest.Deployment(ns, "web", replicas, oldImage), surge, unavailable)
+	d.Spec.MinReadySeconds = minReady
 	deadline := int32(300)
-	d := &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: ns},
-		Spec: appsv1.DeploymentSpec{
-			Replicas:                &replicas,
-			MinReadySeconds:         minReady,
-			ProgressDeadlineSeconds: &deadline,
-			Selector:                &metav1.LabelSelector{MatchLabels: labels},
-			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType,
-				RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &surge, MaxUnavailable: &unavailable}},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: oldImage}}},
-			},
-		},
-	}
+	d.Spec.ProgressDeadlineSeconds = &deadline
 	if _, err := c.Admin.AppsV1().Deployments(ns).Create(ctx, d, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}

@@ -10,10 +10,8 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"rollscope/engine/kubelet"
 	"rollscope/engine/live"
@@ -87,24 +85,7 @@ func (c *cluster) create(t *testing.T, r rollout) {
 	t.Helper()
 	ctx := t.Context()
 	e2etest.Namespace(t, c.Admin, r.namespace, patience)
-	one := intstr.FromInt32(1)
-	zero := intstr.FromInt32(0)
-	labels := map[string]string{"app": r.name}
-	d := &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: r.name, Namespace: r.namespace},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: &r.replicas,
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Strategy: appsv1.DeploymentStrategy{
-				Type:          appsv1.RollingUpdateDeploymentStrategyType,
-				RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &one, MaxUnavailable: &zero},
-			},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: r.image}}},
-			},
-		},
-	}
+	d := e2etest.OneAtATime(e2etest.Deployment(r.namespace, r.name, r.replicas, r.image))
 	if _, err := c.Admin.AppsV1().Deployments(r.namespace).Create(ctx, d, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("creating deployment %s/%s: %v", r.namespace, r.name, err)
 	}

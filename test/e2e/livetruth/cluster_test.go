@@ -7,11 +7,8 @@ import (
 	"testing"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"rollscope/engine/kubelet"
 	"rollscope/engine/live"
@@ -51,28 +48,9 @@ func startCluster(t *testing.T) *cluster {
 func (c *cluster) deploy(t *testing.T, ns, image string) {
 	t.Helper()
 	c.Namespace(t, ns)
-	replicas := int32(2)
-	one, zero := intstr.FromInt32(1), intstr.FromInt32(0)
+	d := e2etest.OneAtATime(e2etest.Deployment(ns, "web", 2, image))
 	grace := int64(600)
-	labels := map[string]string{"app": "web"}
-	d := &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: ns},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: &replicas,
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Strategy: appsv1.DeploymentStrategy{
-				Type:          appsv1.RollingUpdateDeploymentStrategyType,
-				RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &one, MaxUnavailable: &zero},
-			},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec: corev1.PodSpec{
-					TerminationGracePeriodSeconds: &grace,
-					Containers:                    []corev1.Container{{Name: "app", Image: image}},
-				},
-			},
-		},
-	}
+	d.Spec.Template.Spec.TerminationGracePeriodSeconds = &grace
 	if _, err := c.Admin.AppsV1().Deployments(ns).Create(t.Context(), d, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("creating deployment %s/web: %v", ns, err)
 	}

@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"context"
 	"os/exec"
+	"rollscope/test/e2e/e2etest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -156,22 +155,8 @@ func (r *plainRun) wait(t *testing.T, b *bytes.Buffer, name, want string) {
 // its rollout waits, with its progress deadline ten minutes away.
 func (c *cluster) unschedulable(t *testing.T, ns, name string) {
 	t.Helper()
-	replicas := int32(1)
-	labels := map[string]string{"app": name}
-	d := &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: &replicas,
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec: corev1.PodSpec{
-					NodeSelector: map[string]string{"rollscope.dev/e2e-nowhere": "true"},
-					Containers:   []corev1.Container{{Name: "app", Image: "e2e.example/web:v1"}},
-				},
-			},
-		},
-	}
+	d := e2etest.Deployment(ns, name, 1, "e2e.example/web:v1")
+	d.Spec.Template.Spec.NodeSelector = map[string]string{"rollscope.dev/e2e-nowhere": "true"}
 	if _, err := c.Admin.AppsV1().Deployments(ns).Create(t.Context(), d, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("creating deployment %s/%s: %v", ns, name, err)
 	}

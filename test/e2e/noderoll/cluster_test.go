@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -108,26 +107,15 @@ func (w workload) create(t *testing.T, c kubernetes.Interface) {
 		// Nothing waits for it: the namespace controller takes the pods away.
 		_ = c.CoreV1().Namespaces().Delete(context.Background(), w.namespace, metav1.DeleteOptions{})
 	})
-	labels := map[string]string{"app": "web"}
 	image, grace := "e2e.example/web:1", int64(1)
 	if w.slow {
 		image, grace = slowStop+":1", 30
 	}
-	d := &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: w.namespace},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: &w.replicas,
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec: corev1.PodSpec{
-					NodeSelector:                  map[string]string{model.NodeGroupLabel: w.group},
-					TerminationGracePeriodSeconds: &grace,
-					Containers:                    []corev1.Container{{Name: "web", Image: image}},
-				},
-			},
-		},
-	}
+	d := e2etest.Deployment(w.namespace, "web", w.replicas, image)
+	pod := &d.Spec.Template.Spec
+	pod.NodeSelector = map[string]string{model.NodeGroupLabel: w.group}
+	pod.TerminationGracePeriodSeconds = &grace
+	pod.Containers[0].Name = "web"
 	if _, err := c.AppsV1().Deployments(w.namespace).Create(ctx, d, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("creating deployment %s/web: %v", w.namespace, err)
 	}
@@ -135,7 +123,7 @@ func (w workload) create(t *testing.T, c kubernetes.Interface) {
 		min := intstr.FromInt32(w.minimum)
 		pdb := &policyv1.PodDisruptionBudget{
 			ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: w.namespace},
-			Spec:       policyv1.PodDisruptionBudgetSpec{MinAvailable: &min, Selector: &metav1.LabelSelector{MatchLabels: labels}},
+			Spec:       policyv1.PodDisruptionBudgetSpec{MinAvailable: &min, Selector: &metav1.LabelSelector{MatchLabels: d.Spec.Selector.MatchLabels}},
 		}
 		if _, err := c.PolicyV1().PodDisruptionBudgets(w.namespace).Create(ctx, pdb, metav1.CreateOptions{}); err != nil {
 			t.Fatalf("creating budget %s/web: %v", w.namespace, err)

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -214,26 +213,14 @@ func console(t *testing.T, argv []string) *tmuxtest.Session {
 func createWorkload(t *testing.T, c kubernetes.Interface) {
 	ctx := t.Context()
 	e2etest.Namespace(t, c, namespace, patience)
-	replicas := int32(4)
-	labels := map[string]string{"app": "web"}
-	d := &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: namespace},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: &replicas,
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: "e2e.example/web:1"}}},
-			},
-		},
-	}
+	d := e2etest.Deployment(namespace, "web", 4, "e2e.example/web:1")
 	if _, err := c.AppsV1().Deployments(namespace).Create(ctx, d, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	minAvailable := intstr.FromInt32(3)
 	pdb := &policyv1.PodDisruptionBudget{
 		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: namespace},
-		Spec:       policyv1.PodDisruptionBudgetSpec{MinAvailable: &minAvailable, Selector: &metav1.LabelSelector{MatchLabels: labels}},
+		Spec:       policyv1.PodDisruptionBudgetSpec{MinAvailable: &minAvailable, Selector: &metav1.LabelSelector{MatchLabels: d.Spec.Selector.MatchLabels}},
 	}
 	if _, err := c.PolicyV1().PodDisruptionBudgets(namespace).Create(ctx, pdb, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)

@@ -8,12 +8,10 @@ import (
 	"testing"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"rollscope/engine/kubelet"
 	"rollscope/engine/live"
@@ -135,26 +133,10 @@ func noPodLogsFlow(t *testing.T, c *cluster) {
 func (c *cluster) deploy(t *testing.T, ns string, replicas int32, cpu string) {
 	t.Helper()
 	c.Namespace(t, ns)
-	one, zero := intstr.FromInt32(1), intstr.FromInt32(0)
-	labels := map[string]string{"app": "web"}
-	d := &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: ns},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: &replicas,
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Strategy: appsv1.DeploymentStrategy{
-				Type:          appsv1.RollingUpdateDeploymentStrategyType,
-				RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &one, MaxUnavailable: &zero},
-			},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec: corev1.PodSpec{Containers: []corev1.Container{{
-					Name: "web", Image: "e2e.example/web:v1",
-					Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu)}},
-				}}},
-			},
-		},
-	}
+	d := e2etest.OneAtATime(e2etest.Deployment(ns, "web", replicas, "e2e.example/web:v1"))
+	app := &d.Spec.Template.Spec.Containers[0]
+	app.Name = "web"
+	app.Resources.Requests = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu)}
 	if _, err := c.Admin.AppsV1().Deployments(ns).Create(t.Context(), d, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("creating deployment %s/web: %v", ns, err)
 	}

@@ -53,26 +53,11 @@ func startNodes(ctx context.Context, admin kubernetes.Interface, n int) (stop fu
 const appName = "app"
 
 func deployment(namespace string, n int) *appsv1.Deployment {
-	replicas := int32(n)
 	quarter := intstr.FromString("25%")
-	labels := map[string]string{"app": appName}
-	return &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: appName},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: &replicas,
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType,
-				RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &quarter, MaxUnavailable: &quarter}},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec: corev1.PodSpec{Containers: []corev1.Container{{
-					Name: appName, Image: "example.com/app:v1",
-					Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{
-						corev1.ResourceCPU: resource.MustParse("10m"), corev1.ResourceMemory: resource.MustParse("16Mi")}},
-				}}},
-			},
-		},
-	}
+	d := e2etest.RollingUpdate(e2etest.Deployment(namespace, appName, int32(n), "example.com/app:v1"), quarter, quarter)
+	d.Spec.Template.Spec.Containers[0].Resources.Requests = corev1.ResourceList{
+		corev1.ResourceCPU: resource.MustParse("10m"), corev1.ResourceMemory: resource.MustParse("16Mi")}
+	return d
 }
 
 // create makes the namespace and the deployment, once the namespace's
