@@ -66,17 +66,6 @@ func digest(src string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:16], nil
 }
 
-func cacheRoot() (string, error) {
-	if dir := os.Getenv(CacheEnv); dir != "" {
-		return dir, nil
-	}
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("finding a cache directory for kubectl 1.17 (set %s): %w", CacheEnv, err)
-	}
-	return filepath.Join(base, "rollscope", "kubectl117"), nil
-}
-
 // Ensure returns kubectl 1.17, building it when the cache lacks it. Test
 // packages run in parallel wait on a lock and build it once.
 func Ensure(ctx context.Context, log func(string)) (Binary, error) {
@@ -89,7 +78,7 @@ func Ensure(ctx context.Context, log func(string)) (Binary, error) {
 	if err != nil {
 		return Binary{}, err
 	}
-	root, err := cacheRoot()
+	root, err := cpbuild.CacheDir(CacheEnv, "kubectl117", "kubectl 1.17")
 	if err != nil {
 		return Binary{}, err
 	}
