@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
@@ -352,23 +351,5 @@ func TestTypedNilObjectsAreIgnored(t *testing.T) {
 	})
 	if got != "" {
 		t.Errorf("got %q", got)
-	}
-}
-
-// A typed nil in an event is not an object: whatever its kind, it writes
-// no line (and is no panic).
-func TestTypedNilObjectsWriteNothing(t *testing.T) {
-	var out bytes.Buffer
-	w := trace.New(&out, trace.JSONL, start, nil)
-	for _, obj := range []runtime.Object{(*appsv1.ReplicaSet)(nil), (*corev1.ReplicationController)(nil), (*appsv1.StatefulSet)(nil),
-		(*appsv1.DaemonSet)(nil), (*appsv1.Deployment)(nil), (*corev1.Pod)(nil), (*corev1.Node)(nil), (*corev1.Event)(nil)} {
-		w.Observe(start, watch.Event{Type: watch.Added, Object: obj})
-		w.Observe(start, watch.Event{Type: watch.Deleted, Object: obj})
-	}
-	if err := w.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	if out.Len() > 0 {
-		t.Errorf("typed nils wrote:\n%s", out.String())
 	}
 }
