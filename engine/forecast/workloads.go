@@ -205,21 +205,15 @@ func SimulateWorkload(ctx context.Context, newBackend NewBackend, st WorkloadSta
 	if st.DaemonSet != nil {
 		f.Kind = workloads.DaemonSet
 	}
-	clock := sim.NewClock(st.Now)
-	b := newBackend(clock)
-	client := b.Client()
-	r := sim.New(client, b, clock, 1)
+	r, client := rehearsal(newBackend, st.Now)
 	defer r.Close()
-	r.Window = reactionWindow
-	env := r.Env(string(f.Kind) + "-controller")
-	env.Events = quiet{}
+	env := quietEnv(r, string(f.Kind)+"-controller")
 	if f.Kind == workloads.StatefulSet {
 		r.Add(statefulset.New(env))
 	} else {
 		r.Add(daemonset.New(env))
 	}
-	kubelet := &readiness{env: r.Env("kubelet"), ready: ready.Ready, waves: map[time.Time]bool{}}
-	r.Add(kubelet)
+	kubelet := newReadiness(r, ready)
 
 	s, err := seedWorkload(ctx, client, st, ready.Ready)
 	if err != nil {
@@ -236,7 +230,7 @@ func SimulateWorkload(ctx context.Context, newBackend NewBackend, st WorkloadSta
 	}
 	done := func() bool {
 		want, ok := workloadDone(r, f.Kind, t)
-		pods, available := m.count(clock.Now())
+		pods, available := m.count(r.Clock().Now())
 		return ok && pods == want && available == want
 	}
 	if _, err := r.Run(ctx, sim.RunOptions{Finished: done, Limit: simulationLimit}); err != nil {
@@ -246,7 +240,7 @@ func SimulateWorkload(ctx context.Context, newBackend NewBackend, st WorkloadSta
 	f.Created = m.created
 	f.Steps, f.PodsPerStep = len(m.steps), m.perStep()
 	f.PeakPods, f.LowestAvailable = m.peak, m.lowest
-	f.Duration = clock.Now().Sub(st.Now)
+	f.Duration = r.Clock().Now().Sub(st.Now)
 	f.Readiness = ready
 	f.Outcome = Finished
 	if !done() {
