@@ -1,6 +1,8 @@
 package control
 
 import (
+	"time"
+
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -10,8 +12,9 @@ import (
 	"rollscope/model"
 )
 
-// What a workload controller owns, found through IndexByController: the
-// StatefulSet and DaemonSet controllers share these.
+// What a workload controller owns, found through IndexByController, and
+// when an owned pod comes to count as available: the StatefulSet and
+// DaemonSet controllers share these.
 
 // OwnerKey is the key of the object of kind (a Kind of the owner reference,
 // "StatefulSet") controlling obj, or "": the key its controller syncs when
@@ -59,4 +62,19 @@ func (l Listers) OwnedRevisions(owner metav1.Object) []*appsv1.ControllerRevisio
 	}
 	model.SortRevisions(revs)
 	return revs
+}
+
+// AddWhenAvailable queues key again once a pod that has just become ready
+// (old was not, cur is) counts as available: minReadySeconds later — of the
+// object at key, read with get —, and a second more to be past the
+// boundary. Nothing else says when that moment comes.
+func AddWhenAvailable[T any](k *Keys, key string, old, cur *corev1.Pod, get func(namespace, name string) (T, error), minReadySeconds func(T) int32) {
+	if key == "" || model.IsPodReady(old) || !model.IsPodReady(cur) {
+		return
+	}
+	if obj, found, _ := Lookup(key, get); found {
+		if s := minReadySeconds(obj); s > 0 {
+			k.AddAfter(key, time.Duration(s)*time.Second+time.Second)
+		}
+	}
 }

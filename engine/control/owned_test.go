@@ -6,8 +6,10 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
 )
@@ -93,5 +95,40 @@ func TestNewRevisionIsOwnedAndKeepsTheTemplatesLabels(t *testing.T) {
 	}
 	if rev := NewRevision(set, appsv1.SchemeGroupVersion.WithKind("StatefulSet"), nil, nil, 1); rev.Labels == nil {
 		t.Error("a template without labels gives a revision with no label map for its hash label")
+	}
+}
+
+// A pod that has just become ready is available minReadySeconds later with
+// no event to say so: its owner is looked at again a second after that,
+// and only then — not for a pod already ready, nor one becoming not ready,
+// nor an owner without minReadySeconds or gone.
+func TestAddWhenAvailableOnlyForAPodThatJustBecameReady(t *testing.T) {
+	pod := func(ready corev1.ConditionStatus) *corev1.Pod {
+		return &corev1.Pod{Status: corev1.PodStatus{Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: ready}}}}
+	}
+	notReady, ready := pod(corev1.ConditionFalse), pod(corev1.ConditionTrue)
+	sets := map[string]*appsv1.StatefulSet{
+		"shop/slow": {Spec: appsv1.StatefulSetSpec{MinReadySeconds: 10}},
+		"shop/fast": {},
+	}
+	gr := schema.GroupResource{Group: "apps", Resource: "statefulsets"}
+	get := func(ns, name string) (*appsv1.StatefulSet, error) {
+		if s, ok := sets[ns+"/"+name]; ok {
+			return s, nil
+		}
+		return nil, apierrors.NewNotFound(gr, name)
+	}
+	minReady := func(s *appsv1.StatefulSet) int32 { return s.Spec.MinReadySeconds }
+	q := &recorded{}
+	var k Keys
+	k.Set(q)
+	AddWhenAvailable(&k, "shop/slow", notReady, ready, get, minReady)
+	AddWhenAvailable(&k, "shop/slow", ready, ready, get, minReady)
+	AddWhenAvailable(&k, "shop/slow", ready, notReady, get, minReady)
+	AddWhenAvailable(&k, "shop/fast", notReady, ready, get, minReady)
+	AddWhenAvailable(&k, "shop/gone", notReady, ready, get, minReady)
+	AddWhenAvailable(&k, "", notReady, ready, get, minReady)
+	if want := []string{"shop/slow@11s"}; !slices.Equal(q.added, want) {
+		t.Errorf("queued %v, want %v", q.added, want)
 	}
 }

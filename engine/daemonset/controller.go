@@ -6,7 +6,6 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/utils/clock"
@@ -139,13 +138,12 @@ func (c *Controller) podUpdated(oldObj, newObj any) {
 		return
 	}
 	c.keys.Add(key)
-	if key == "" || model.IsPodReady(old) || !model.IsPodReady(cur) {
-		return
-	}
-	ds, err := c.env.Listers.DaemonSets.DaemonSets(cur.Namespace).Get(metav1.GetControllerOfNoCopy(cur).Name)
-	if err == nil && ds.Spec.MinReadySeconds > 0 {
-		c.keys.AddAfter(key, time.Duration(ds.Spec.MinReadySeconds)*time.Second+time.Second)
-	}
+	control.AddWhenAvailable(&c.keys, key, old, cur, c.get, func(ds *appsv1.DaemonSet) int32 { return ds.Spec.MinReadySeconds })
+}
+
+// get reads a DaemonSet from the cache.
+func (c *Controller) get(namespace, name string) (*appsv1.DaemonSet, error) {
+	return c.env.Listers.DaemonSets.DaemonSets(namespace).Get(name)
 }
 
 func (c *Controller) podDeleted(obj any) {

@@ -23,9 +23,7 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 	if c.env.Client == nil || c.env.Listers.DaemonSets == nil {
 		return fmt.Errorf("daemonset controller: no client or listers")
 	}
-	ds, found, err := control.Lookup(key, func(ns, name string) (*appsv1.DaemonSet, error) {
-		return c.env.Listers.DaemonSets.DaemonSets(ns).Get(name)
-	})
+	ds, found, err := control.Lookup(key, c.get)
 	if err != nil {
 		return err
 	}

@@ -1,11 +1,8 @@
 package statefulset
 
 import (
-	"time"
-
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
@@ -80,11 +77,10 @@ func (c *Controller) podUpdated(oldObj, newObj any) {
 	}
 	key := owner(cur)
 	c.keys.Add(key)
-	if key == "" || model.IsPodReady(old) || !model.IsPodReady(cur) {
-		return
-	}
-	set, err := c.env.Listers.StatefulSets.StatefulSets(cur.Namespace).Get(metav1.GetControllerOfNoCopy(cur).Name)
-	if err == nil && set.Spec.MinReadySeconds > 0 {
-		c.keys.AddAfter(key, time.Duration(set.Spec.MinReadySeconds)*time.Second+time.Second)
-	}
+	control.AddWhenAvailable(&c.keys, key, old, cur, c.get, func(s *appsv1.StatefulSet) int32 { return s.Spec.MinReadySeconds })
+}
+
+// get reads a StatefulSet from the cache.
+func (c *Controller) get(namespace, name string) (*appsv1.StatefulSet, error) {
+	return c.env.Listers.StatefulSets.StatefulSets(namespace).Get(name)
 }

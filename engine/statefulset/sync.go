@@ -20,9 +20,7 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 	if c.env.Client == nil || c.env.Listers.StatefulSets == nil {
 		return fmt.Errorf("statefulset controller: no client or listers")
 	}
-	set, found, err := control.Lookup(key, func(ns, name string) (*appsv1.StatefulSet, error) {
-		return c.env.Listers.StatefulSets.StatefulSets(ns).Get(name)
-	})
+	set, found, err := control.Lookup(key, c.get)
 	if !found {
 		return err
 	}
