@@ -6,7 +6,6 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/utils/clock"
@@ -23,11 +22,9 @@ var controllerKind = appsv1.SchemeGroupVersion.WithKind("DaemonSet")
 // Controller keeps a daemon pod on every node a DaemonSet should run on. It
 // implements control.Controller.
 type Controller struct {
-	env *control.Env
-	exp *expectations
-
-	mu    sync.Mutex
-	queue control.Queue
+	env  *control.Env
+	exp  *expectations
+	keys control.Keys
 }
 
 // New returns the DaemonSet controller.
@@ -43,16 +40,14 @@ func (c *Controller) Name() string { return Name }
 
 // Watches implements control.Controller.
 func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEventHandler {
-	c.mu.Lock()
-	c.queue = q
-	c.mu.Unlock()
+	c.keys.Set(q)
 	return map[control.Kind]cache.ResourceEventHandler{
 		control.DaemonSets: cache.ResourceEventHandlerFuncs{
-			AddFunc:    func(obj any) { c.enqueue(control.Key(obj)) },
-			UpdateFunc: func(_, obj any) { c.enqueue(control.Key(obj)) },
+			AddFunc:    func(obj any) { c.keys.Add(control.Key(obj)) },
+			UpdateFunc: func(_, obj any) { c.keys.Add(control.Key(obj)) },
 			DeleteFunc: func(obj any) {
 				c.exp.forget(control.Key(obj))
-				c.enqueue(control.Key(obj))
+				c.keys.Add(control.Key(obj))
 			},
 		},
 		control.Pods: cache.ResourceEventHandlerFuncs{
@@ -66,27 +61,9 @@ func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEve
 			DeleteFunc: func(any) { c.enqueueAll() },
 		},
 		control.ControllerRevisions: cache.ResourceEventHandlerFuncs{
-			AddFunc:    func(obj any) { c.enqueue(owner(obj)) },
-			DeleteFunc: func(obj any) { c.enqueue(owner(obj)) },
+			AddFunc:    func(obj any) { c.keys.Add(owner(obj)) },
+			DeleteFunc: func(obj any) { c.keys.Add(owner(obj)) },
 		},
-	}
-}
-
-func (c *Controller) q() control.Queue {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.queue
-}
-
-func (c *Controller) enqueue(key string) {
-	if q := c.q(); q != nil && key != "" {
-		q.Add(key)
-	}
-}
-
-func (c *Controller) enqueueAfter(key string, d time.Duration) {
-	if q := c.q(); q != nil && key != "" {
-		q.AddAfter(key, d)
 	}
 }
 
@@ -98,7 +75,7 @@ func (c *Controller) enqueueAll() {
 	}
 	all, _ := c.env.Listers.DaemonSets.List(labels.Everything())
 	for _, ds := range all {
-		c.enqueue(ds.Namespace + "/" + ds.Name)
+		c.keys.Add(ds.Namespace + "/" + ds.Name)
 	}
 }
 
@@ -128,20 +105,7 @@ func taintsEqual(a, b []corev1.Taint) bool {
 }
 
 // owner is the key of the DaemonSet controlling obj, or "".
-func owner(obj any) string {
-	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-		obj = t.Obj
-	}
-	m, ok := obj.(metav1.Object)
-	if !ok {
-		return ""
-	}
-	ref := metav1.GetControllerOfNoCopy(m)
-	if ref == nil || ref.Kind != controllerKind.Kind {
-		return ""
-	}
-	return m.GetNamespace() + "/" + ref.Name
-}
+func owner(obj any) string { return control.OwnerKey(obj, controllerKind.Kind) }
 
 func (c *Controller) podAdded(obj any) {
 	p, ok := obj.(*corev1.Pod)
@@ -154,7 +118,7 @@ func (c *Controller) podAdded(obj any) {
 	}
 	key := owner(p)
 	c.exp.created(key)
-	c.enqueue(key)
+	c.keys.Add(key)
 }
 
 func (c *Controller) podUpdated(oldObj, newObj any) {
@@ -166,21 +130,20 @@ func (c *Controller) podUpdated(oldObj, newObj any) {
 	key := owner(cur)
 	if cur.DeletionTimestamp != nil && old.DeletionTimestamp == nil {
 		c.exp.deleted(key, cur.Name)
-		c.enqueue(key)
+		c.keys.Add(key)
 		return
 	}
 	if !model.LabelsOrOwnersChanged(old, cur) && old.Status.Phase == cur.Status.Phase &&
 		model.IsPodReady(old) == model.IsPodReady(cur) && old.Spec.NodeName == cur.Spec.NodeName {
 		return
 	}
-	c.enqueue(key)
-	if key == "" || model.IsPodReady(old) || !model.IsPodReady(cur) {
-		return
-	}
-	ds, err := c.env.Listers.DaemonSets.DaemonSets(cur.Namespace).Get(metav1.GetControllerOfNoCopy(cur).Name)
-	if err == nil && ds.Spec.MinReadySeconds > 0 {
-		c.enqueueAfter(key, time.Duration(ds.Spec.MinReadySeconds)*time.Second+time.Second)
-	}
+	c.keys.Add(key)
+	control.AddWhenAvailable(&c.keys, key, old, cur, c.get, func(ds *appsv1.DaemonSet) int32 { return ds.Spec.MinReadySeconds })
+}
+
+// get reads a DaemonSet from the cache.
+func (c *Controller) get(namespace, name string) (*appsv1.DaemonSet, error) {
+	return c.env.Listers.DaemonSets.DaemonSets(namespace).Get(name)
 }
 
 func (c *Controller) podDeleted(obj any) {
@@ -190,7 +153,7 @@ func (c *Controller) podDeleted(obj any) {
 	}
 	key := owner(p)
 	c.exp.deleted(key, p.Name)
-	c.enqueue(key)
+	c.keys.Add(key)
 }
 
 // expectations are the creations and deletions a DaemonSet's last syncNodes

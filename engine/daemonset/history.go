@@ -2,34 +2,16 @@ package daemonset
 
 import (
 	"context"
-	"maps"
 	"sort"
 
 	appsv1 "k8s.io/api/apps/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
 
 	"rollscope/engine/control"
 	"rollscope/model"
 )
-
-// ownedRevisions are the DaemonSet's ControllerRevisions.
-func (c *Controller) ownedRevisions(ds *appsv1.DaemonSet) []*appsv1.ControllerRevision {
-	var revs []*appsv1.ControllerRevision
-	if c.env.Listers.RevisionIndex == nil {
-		return nil
-	}
-	objs, _ := c.env.Listers.RevisionIndex.ByIndex(control.IndexByController, string(ds.UID))
-	for _, o := range objs {
-		if r, ok := o.(*appsv1.ControllerRevision); ok && r.Namespace == ds.Namespace {
-			revs = append(revs, r)
-		}
-	}
-	model.SortRevisions(revs)
-	return revs
-}
 
 // constructHistory finds the revision of the DaemonSet's template (making it
 // when there is none, renumbering it above every old one when it was rolled
@@ -41,7 +23,7 @@ func (c *Controller) constructHistory(ctx context.Context, ds *appsv1.DaemonSet)
 	}
 	var current []*appsv1.ControllerRevision
 	api := c.env.Client.AppsV1().ControllerRevisions(ds.Namespace)
-	for _, r := range c.ownedRevisions(ds) {
+	for _, r := range c.env.Listers.OwnedRevisions(ds) {
 		if _, ok := r.Labels[model.RevisionHashLabel]; !ok {
 			// Revisions made before the hash label existed get their name.
 			next := r.DeepCopy()
@@ -92,22 +74,9 @@ func (c *Controller) constructHistory(ctx context.Context, ds *appsv1.DaemonSet)
 // up on the DaemonSet's status and the next sync tries another name.
 func (c *Controller) snapshot(ctx context.Context, ds *appsv1.DaemonSet, patch []byte, revision int64) (*appsv1.ControllerRevision, error) {
 	hash := model.PodTemplateHash(&ds.Spec.Template, ds.Status.CollisionCount)
-	lbls := maps.Clone(ds.Spec.Template.Labels)
-	if lbls == nil {
-		lbls = map[string]string{}
-	}
-	lbls[model.RevisionHashLabel] = hash
-	rev := &appsv1.ControllerRevision{
-		ObjectMeta: metav1.ObjectMeta{
-			Name:            ds.Name + "-" + hash,
-			Namespace:       ds.Namespace,
-			Labels:          lbls,
-			Annotations:     maps.Clone(ds.Annotations),
-			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(ds, controllerKind)},
-		},
-		Data:     runtime.RawExtension{Raw: patch},
-		Revision: revision,
-	}
+	rev := control.NewRevision(ds, controllerKind, ds.Spec.Template.Labels, patch, revision)
+	rev.Name = ds.Name + "-" + hash
+	rev.Labels[model.RevisionHashLabel] = hash
 	api := c.env.Client.AppsV1().ControllerRevisions(ds.Namespace)
 	created, err := api.Create(ctx, rev, metav1.CreateOptions{})
 	if !apierrors.IsAlreadyExists(err) {

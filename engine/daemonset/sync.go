@@ -11,10 +11,8 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
 	"rollscope/model"
@@ -25,17 +23,14 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 	if c.env.Client == nil || c.env.Listers.DaemonSets == nil {
 		return fmt.Errorf("daemonset controller: no client or listers")
 	}
-	ns, name, err := cache.SplitMetaNamespaceKey(key)
-	if err != nil {
-		return nil
-	}
-	ds, err := c.env.Listers.DaemonSets.DaemonSets(ns).Get(name)
-	if apierrors.IsNotFound(err) {
-		c.exp.forget(key)
-		return nil
-	}
+	ds, found, err := control.Lookup(key, c.get)
 	if err != nil {
 		return err
+	}
+	if !found {
+		// Gone: what its last sync sent is no longer awaited.
+		c.exp.forget(key)
+		return nil
 	}
 	nodes, err := c.env.Listers.Nodes.List(labels.Everything())
 	if err != nil {
@@ -51,7 +46,7 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 	}
 	if cur == nil {
 		// A revision name collision: the count went up, try again.
-		c.enqueue(key)
+		c.keys.Add(key)
 		return nil
 	}
 	hash := cur.Labels[model.RevisionHashLabel]
@@ -77,17 +72,12 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 // podsByNode groups the DaemonSet's pods by the node they are for, leaving
 // out finished pods that are already being deleted.
 func (c *Controller) podsByNode(ds *appsv1.DaemonSet) map[string][]podRef {
-	objs, _ := c.env.Listers.PodIndex.ByIndex(control.IndexByController, string(ds.UID))
 	sel, err := metav1.LabelSelectorAsSelector(ds.Spec.Selector)
 	if err != nil {
 		return nil
 	}
 	out := map[string][]podRef{}
-	for _, o := range objs {
-		p, ok := o.(*corev1.Pod)
-		if !ok || p.Namespace != ds.Namespace || !sel.Matches(labels.Set(p.Labels)) {
-			continue
-		}
+	for _, p := range c.env.Listers.OwnedPods(ds, sel) {
 		if (p.Status.Phase == corev1.PodFailed || p.Status.Phase == corev1.PodSucceeded) && p.DeletionTimestamp != nil {
 			continue
 		}
@@ -179,7 +169,7 @@ func (c *Controller) updateStatus(ctx context.Context, key string, ds *appsv1.Da
 		s.ObservedGeneration = ds.Generation
 	}
 	if ds.Spec.MinReadySeconds > 0 && ready != available {
-		c.enqueueAfter(key, time.Duration(ds.Spec.MinReadySeconds)*time.Second)
+		c.keys.AddAfter(key, time.Duration(ds.Spec.MinReadySeconds)*time.Second)
 	}
 	if sameCounts(ds.Status, s) {
 		return nil

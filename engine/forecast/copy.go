@@ -44,20 +44,17 @@ func seed(ctx context.Context, c kubernetes.Interface, st State, ready time.Dura
 	s := seeded{due: map[string]time.Time{}}
 	d := st.Deployment
 	ns := d.Namespace
-	if _, err := c.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-		return s, copyErr("namespace "+ns, err)
+	if err := copyNamespace(ctx, c, ns); err != nil {
+		return s, err
 	}
 	dc := &appsv1.Deployment{ObjectMeta: fresh(d.ObjectMeta, nil), Spec: *d.Spec.DeepCopy()}
-	created, err := c.AppsV1().Deployments(ns).Create(ctx, dc, metav1.CreateOptions{})
+	created, err := copyWithStatus(ctx, &s, c.AppsV1().Deployments(ns), "deployment/"+d.Name, dc, func(got *appsv1.Deployment) {
+		got.Status = *d.Status.DeepCopy()
+		got.Status.ObservedGeneration = got.Generation
+	})
 	if err != nil {
-		return s, copyErr("deployment/"+d.Name, err)
+		return s, err
 	}
-	created.Status = *d.Status.DeepCopy()
-	created.Status.ObservedGeneration = created.Generation
-	if created, err = c.AppsV1().Deployments(ns).UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
-		return s, copyErr("deployment/"+d.Name+" status", err)
-	}
-	s.note(created.ResourceVersion)
 	owner := ownerRef("Deployment", created.Name, created.UID)
 	rsUID := map[types.UID]metav1.OwnerReference{}
 	for _, rs := range st.ReplicaSets {
@@ -65,16 +62,13 @@ func seed(ctx context.Context, c kubernetes.Interface, st State, ready time.Dura
 			continue
 		}
 		cp := &appsv1.ReplicaSet{ObjectMeta: fresh(rs.ObjectMeta, &owner), Spec: *rs.Spec.DeepCopy()}
-		got, err := c.AppsV1().ReplicaSets(ns).Create(ctx, cp, metav1.CreateOptions{})
+		got, err := copyWithStatus(ctx, &s, c.AppsV1().ReplicaSets(ns), "replicaset/"+rs.Name, cp, func(got *appsv1.ReplicaSet) {
+			got.Status = *rs.Status.DeepCopy()
+			got.Status.ObservedGeneration = got.Generation
+		})
 		if err != nil {
-			return s, copyErr("replicaset/"+rs.Name, err)
+			return s, err
 		}
-		got.Status = *rs.Status.DeepCopy()
-		got.Status.ObservedGeneration = got.Generation
-		if got, err = c.AppsV1().ReplicaSets(ns).UpdateStatus(ctx, got, metav1.UpdateOptions{}); err != nil {
-			return s, copyErr("replicaset/"+rs.Name+" status", err)
-		}
-		s.note(got.ResourceVersion)
 		rsUID[rs.UID] = ownerRef("ReplicaSet", got.Name, got.UID)
 	}
 	for _, p := range st.Pods {
@@ -118,6 +112,39 @@ func (s *seeded) seedPod(ctx context.Context, c kubernetes.Interface, p *corev1.
 		return copyErr("pod/"+p.Name+" status", err)
 	}
 	s.note(got.ResourceVersion)
+	return nil
+}
+
+// statusWriter is a typed client of the copy (Deployments, Nodes, …): a
+// create drops an object's status, which a second write puts back.
+type statusWriter[T any] interface {
+	Create(ctx context.Context, obj T, opts metav1.CreateOptions) (T, error)
+	UpdateStatus(ctx context.Context, obj T, opts metav1.UpdateOptions) (T, error)
+}
+
+// copyWithStatus creates obj through api, gives what came back its status
+// with status (the real object's, as the copy's controllers should find
+// it) and writes that too, noting both writes as the copy being built.
+// what names the object in an error.
+func copyWithStatus[T metav1.Object](ctx context.Context, s *seeded, api statusWriter[T], what string, obj T, status func(T)) (T, error) {
+	got, err := api.Create(ctx, obj, metav1.CreateOptions{})
+	if err != nil {
+		return got, copyErr(what, err)
+	}
+	status(got)
+	if got, err = api.UpdateStatus(ctx, got, metav1.UpdateOptions{}); err != nil {
+		return got, copyErr(what+" status", err)
+	}
+	s.note(got.GetResourceVersion())
+	return got, nil
+}
+
+// copyNamespace makes the copy's namespace, which may be there already.
+func copyNamespace(ctx context.Context, c kubernetes.Interface, ns string) error {
+	_, err := c.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{})
+	if err != nil && !apierrors.IsAlreadyExists(err) {
+		return copyErr("namespace "+ns, err)
+	}
 	return nil
 }
 

@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
+	"rollscope/engine/sim"
 )
 
 // DefaultPodReady is how long a pod is assumed to take from creation to
@@ -157,6 +158,14 @@ func (r *readiness) Sync(ctx context.Context, key string) error {
 }
 
 // quiet drops the events the controllers record: nobody reads the copy's.
+// newReadiness adds the rehearsal's kubelet to r, last: pods become ready
+// as fast as ready says.
+func newReadiness(r *sim.Runner, ready Readiness) *readiness {
+	k := &readiness{env: r.Env("kubelet"), ready: ready.Ready, waves: map[time.Time]bool{}}
+	r.Add(k)
+	return k
+}
+
 type quiet struct{}
 
 func (quiet) Eventf(_ runtime.Object, _, _, _ string, _ ...any) {}

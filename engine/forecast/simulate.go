@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"rollscope/engine/actions"
+	"rollscope/engine/control"
 	"rollscope/engine/deployment"
 	"rollscope/engine/replicaset"
 	"rollscope/engine/sim"
@@ -55,6 +56,27 @@ var ErrPausedCopy = errors.New("the deployment is paused: nothing rolls until it
 // this long has long since hit its progress deadline.
 const simulationLimit = 7 * 24 * time.Hour
 
+// rehearsal is the fresh cluster a forecast plays its change on: an API
+// from newBackend and its runner on a virtual clock from now. The caller
+// adds the controllers under test, then the kubelet (newReadiness), and
+// closes it.
+func rehearsal(newBackend NewBackend, now time.Time) (*sim.Runner, kubernetes.Interface) {
+	clock := sim.NewClock(now)
+	b := newBackend(clock)
+	client := b.Client()
+	r := sim.New(client, b, clock, 1)
+	r.Window = reactionWindow
+	return r, client
+}
+
+// quietEnv is a controller's env in the rehearsal: its events go nowhere,
+// as nothing reads them.
+func quietEnv(r *sim.Runner, name string) *control.Env {
+	env := r.Env(name)
+	env.Events = quiet{}
+	return env
+}
+
 // Simulate forecasts change by doing it: it copies st into a fresh API from
 // newBackend, applies change there, and runs the real deployment and
 // ReplicaSet controllers at full speed on a virtual clock starting at
@@ -65,22 +87,13 @@ func Simulate(ctx context.Context, newBackend NewBackend, st State, ready Readin
 	if st.Deployment == nil {
 		return Forecast{}, errors.New("cannot forecast: no deployment given")
 	}
-	clock := sim.NewClock(st.Now)
-	b := newBackend(clock)
-	client := b.Client()
-	r := sim.New(client, b, clock, 1)
+	r, client := rehearsal(newBackend, st.Now)
 	defer r.Close()
-	r.Window = reactionWindow
 	// The ReplicaSet controller turns first so that the deployment
 	// controller's first look sees statuses it computed from the pods.
-	rsEnv := r.Env("replicaset-controller")
-	rsEnv.Events = quiet{}
-	r.Add(replicaset.NewReplicaSet(rsEnv))
-	dEnv := r.Env("deployment-controller")
-	dEnv.Events = quiet{}
-	r.Add(deployment.New(dEnv))
-	kubelet := &readiness{env: r.Env("kubelet"), ready: ready.Ready, waves: map[time.Time]bool{}}
-	r.Add(kubelet)
+	r.Add(replicaset.NewReplicaSet(quietEnv(r, "replicaset-controller")))
+	r.Add(deployment.New(quietEnv(r, "deployment-controller")))
+	kubelet := newReadiness(r, ready)
 
 	s, err := seed(ctx, client, st, ready.Ready)
 	if err != nil {
@@ -100,7 +113,7 @@ func Simulate(ctx context.Context, newBackend NewBackend, st State, ready Readin
 	}
 	f := m.f
 	f.Waves = len(kubelet.waves)
-	f.Duration = clock.Now().Sub(st.Now)
+	f.Duration = r.Clock().Now().Sub(st.Now)
 	f.Readiness = ready
 	f.Outcome = m.outcome(r, t)
 	if f.Outcome == "" {

@@ -10,7 +10,6 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
@@ -206,21 +205,15 @@ func SimulateWorkload(ctx context.Context, newBackend NewBackend, st WorkloadSta
 	if st.DaemonSet != nil {
 		f.Kind = workloads.DaemonSet
 	}
-	clock := sim.NewClock(st.Now)
-	b := newBackend(clock)
-	client := b.Client()
-	r := sim.New(client, b, clock, 1)
+	r, client := rehearsal(newBackend, st.Now)
 	defer r.Close()
-	r.Window = reactionWindow
-	env := r.Env(string(f.Kind) + "-controller")
-	env.Events = quiet{}
+	env := quietEnv(r, string(f.Kind)+"-controller")
 	if f.Kind == workloads.StatefulSet {
 		r.Add(statefulset.New(env))
 	} else {
 		r.Add(daemonset.New(env))
 	}
-	kubelet := &readiness{env: r.Env("kubelet"), ready: ready.Ready, waves: map[time.Time]bool{}}
-	r.Add(kubelet)
+	kubelet := newReadiness(r, ready)
 
 	s, err := seedWorkload(ctx, client, st, ready.Ready)
 	if err != nil {
@@ -237,7 +230,7 @@ func SimulateWorkload(ctx context.Context, newBackend NewBackend, st WorkloadSta
 	}
 	done := func() bool {
 		want, ok := workloadDone(r, f.Kind, t)
-		pods, available := m.count(clock.Now())
+		pods, available := m.count(r.Clock().Now())
 		return ok && pods == want && available == want
 	}
 	if _, err := r.Run(ctx, sim.RunOptions{Finished: done, Limit: simulationLimit}); err != nil {
@@ -247,7 +240,7 @@ func SimulateWorkload(ctx context.Context, newBackend NewBackend, st WorkloadSta
 	f.Created = m.created
 	f.Steps, f.PodsPerStep = len(m.steps), m.perStep()
 	f.PeakPods, f.LowestAvailable = m.peak, m.lowest
-	f.Duration = clock.Now().Sub(st.Now)
+	f.Duration = r.Clock().Now().Sub(st.Now)
 	f.Readiness = ready
 	f.Outcome = Finished
 	if !done() {
@@ -287,20 +280,16 @@ func seedWorkload(ctx context.Context, c kubernetes.Interface, st WorkloadState,
 	s := seeded{due: map[string]time.Time{}}
 	m := st.meta()
 	ns := m.Namespace
-	if _, err := c.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-		return s, copyErr("namespace "+ns, err)
+	if err := copyNamespace(ctx, c, ns); err != nil {
+		return s, err
 	}
 	for _, n := range st.Nodes {
 		cp := &corev1.Node{ObjectMeta: fresh(n.ObjectMeta, nil), Spec: *n.Spec.DeepCopy()}
-		got, err := c.CoreV1().Nodes().Create(ctx, cp, metav1.CreateOptions{})
-		if err != nil {
-			return s, copyErr("node/"+n.Name, err)
+		if _, err := copyWithStatus(ctx, &s, c.CoreV1().Nodes(), "node/"+n.Name, cp, func(got *corev1.Node) {
+			got.Status = corev1.NodeStatus{Conditions: n.Status.Conditions, Allocatable: n.Status.Allocatable, Capacity: n.Status.Capacity}
+		}); err != nil {
+			return s, err
 		}
-		got.Status = corev1.NodeStatus{Conditions: n.Status.Conditions, Allocatable: n.Status.Allocatable, Capacity: n.Status.Capacity}
-		if got, err = c.CoreV1().Nodes().UpdateStatus(ctx, got, metav1.UpdateOptions{}); err != nil {
-			return s, copyErr("node/"+n.Name+" status", err)
-		}
-		s.note(got.ResourceVersion)
 	}
 	var owner metav1.OwnerReference
 	if set := st.StatefulSet; set != nil {
@@ -308,30 +297,24 @@ func seedWorkload(ctx context.Context, c kubernetes.Interface, st WorkloadState,
 		// The copy makes no PersistentVolumeClaims: the embedded
 		// controller does not either, and no pod in the copy mounts one.
 		cp.Spec.VolumeClaimTemplates = nil
-		got, err := c.AppsV1().StatefulSets(ns).Create(ctx, cp, metav1.CreateOptions{})
+		got, err := copyWithStatus(ctx, &s, c.AppsV1().StatefulSets(ns), "statefulset/"+set.Name, cp, func(got *appsv1.StatefulSet) {
+			got.Status = *set.Status.DeepCopy()
+			got.Status.ObservedGeneration = got.Generation
+		})
 		if err != nil {
-			return s, copyErr("statefulset/"+set.Name, err)
+			return s, err
 		}
-		got.Status = *set.Status.DeepCopy()
-		got.Status.ObservedGeneration = got.Generation
-		if got, err = c.AppsV1().StatefulSets(ns).UpdateStatus(ctx, got, metav1.UpdateOptions{}); err != nil {
-			return s, copyErr("statefulset/"+set.Name+" status", err)
-		}
-		s.note(got.ResourceVersion)
 		owner = ownerRef("StatefulSet", got.Name, got.UID)
 	} else {
 		ds := st.DaemonSet
 		cp := &appsv1.DaemonSet{ObjectMeta: fresh(ds.ObjectMeta, nil), Spec: *ds.Spec.DeepCopy()}
-		got, err := c.AppsV1().DaemonSets(ns).Create(ctx, cp, metav1.CreateOptions{})
+		got, err := copyWithStatus(ctx, &s, c.AppsV1().DaemonSets(ns), "daemonset/"+ds.Name, cp, func(got *appsv1.DaemonSet) {
+			got.Status = *ds.Status.DeepCopy()
+			got.Status.ObservedGeneration = got.Generation
+		})
 		if err != nil {
-			return s, copyErr("daemonset/"+ds.Name, err)
+			return s, err
 		}
-		got.Status = *ds.Status.DeepCopy()
-		got.Status.ObservedGeneration = got.Generation
-		if got, err = c.AppsV1().DaemonSets(ns).UpdateStatus(ctx, got, metav1.UpdateOptions{}); err != nil {
-			return s, copyErr("daemonset/"+ds.Name+" status", err)
-		}
-		s.note(got.ResourceVersion)
 		owner = ownerRef("DaemonSet", got.Name, got.UID)
 	}
 	for _, rev := range st.Revisions {

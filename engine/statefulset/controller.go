@@ -1,12 +1,8 @@
 package statefulset
 
 import (
-	"sync"
-	"time"
-
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
@@ -21,10 +17,8 @@ var controllerKind = appsv1.SchemeGroupVersion.WithKind("StatefulSet")
 // Controller keeps StatefulSets at their replicas and revisions. It
 // implements control.Controller.
 type Controller struct {
-	env *control.Env
-
-	mu    sync.Mutex
-	queue control.Queue
+	env  *control.Env
+	keys control.Keys
 }
 
 // New returns the StatefulSet controller.
@@ -41,14 +35,12 @@ func (c *Controller) Name() string { return Name }
 // Watches implements control.Controller: a set's own events, and those of
 // the pods and revisions it controls, enqueue it.
 func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEventHandler {
-	c.mu.Lock()
-	c.queue = q
-	c.mu.Unlock()
+	c.keys.Set(q)
 	return map[control.Kind]cache.ResourceEventHandler{
 		control.StatefulSets: cache.ResourceEventHandlerFuncs{
-			AddFunc:    func(obj any) { c.enqueueKey(control.Key(obj)) },
-			UpdateFunc: func(_, obj any) { c.enqueueKey(control.Key(obj)) },
-			DeleteFunc: func(obj any) { c.enqueueKey(control.Key(obj)) },
+			AddFunc:    func(obj any) { c.keys.Add(control.Key(obj)) },
+			UpdateFunc: func(_, obj any) { c.keys.Add(control.Key(obj)) },
+			DeleteFunc: func(obj any) { c.keys.Add(control.Key(obj)) },
 		},
 		control.Pods: cache.ResourceEventHandlerFuncs{
 			AddFunc:    c.podChanged,
@@ -62,37 +54,12 @@ func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEve
 	}
 }
 
-func (c *Controller) q() control.Queue {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.queue
-}
-
-func (c *Controller) enqueueKey(key string) {
-	if q := c.q(); q != nil && key != "" {
-		q.Add(key)
-	}
-}
-
 // owner is the key of the StatefulSet controlling obj, or "".
-func owner(obj any) string {
-	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-		obj = t.Obj
-	}
-	m, ok := obj.(metav1.Object)
-	if !ok {
-		return ""
-	}
-	ref := metav1.GetControllerOfNoCopy(m)
-	if ref == nil || ref.Kind != controllerKind.Kind {
-		return ""
-	}
-	return m.GetNamespace() + "/" + ref.Name
-}
+func owner(obj any) string { return control.OwnerKey(obj, controllerKind.Kind) }
 
-func (c *Controller) ownedChanged(obj any) { c.enqueueKey(owner(obj)) }
+func (c *Controller) ownedChanged(obj any) { c.keys.Add(owner(obj)) }
 
-func (c *Controller) podChanged(obj any) { c.enqueueKey(owner(obj)) }
+func (c *Controller) podChanged(obj any) { c.keys.Add(owner(obj)) }
 
 // podUpdated enqueues the owner when the update can change what it does:
 // phase, readiness, deletion or labels. A pod that just became ready is
@@ -109,14 +76,11 @@ func (c *Controller) podUpdated(oldObj, newObj any) {
 		return
 	}
 	key := owner(cur)
-	c.enqueueKey(key)
-	if key == "" || model.IsPodReady(old) || !model.IsPodReady(cur) {
-		return
-	}
-	set, err := c.env.Listers.StatefulSets.StatefulSets(cur.Namespace).Get(metav1.GetControllerOfNoCopy(cur).Name)
-	if err == nil && set.Spec.MinReadySeconds > 0 {
-		if q := c.q(); q != nil {
-			q.AddAfter(key, time.Duration(set.Spec.MinReadySeconds)*time.Second+time.Second)
-		}
-	}
+	c.keys.Add(key)
+	control.AddWhenAvailable(&c.keys, key, old, cur, c.get, func(s *appsv1.StatefulSet) int32 { return s.Spec.MinReadySeconds })
+}
+
+// get reads a StatefulSet from the cache.
+func (c *Controller) get(namespace, name string) (*appsv1.StatefulSet, error) {
+	return c.env.Listers.StatefulSets.StatefulSets(namespace).Get(name)
 }

@@ -2,15 +2,14 @@ package statefulset
 
 import (
 	"context"
-	"maps"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
 
+	"rollscope/engine/control"
 	"rollscope/model"
 )
 
@@ -23,22 +22,10 @@ func newRevision(set *appsv1.StatefulSet, revision int64, collisionCount *int32)
 		return nil, err
 	}
 	hash := model.RevisionHash(patch, collisionCount)
-	lbls := maps.Clone(set.Spec.Template.Labels)
-	if lbls == nil {
-		lbls = map[string]string{}
-	}
-	lbls[model.StatefulSetRevisionHashLabel] = hash
-	return &appsv1.ControllerRevision{
-		ObjectMeta: metav1.ObjectMeta{
-			Name:            model.RevisionName(set.Name, hash),
-			Namespace:       set.Namespace,
-			Labels:          lbls,
-			Annotations:     maps.Clone(set.Annotations),
-			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(set, controllerKind)},
-		},
-		Data:     runtime.RawExtension{Raw: patch},
-		Revision: revision,
-	}, nil
+	rev := control.NewRevision(set, controllerKind, set.Spec.Template.Labels, patch, revision)
+	rev.Name = model.RevisionName(set.Name, hash)
+	rev.Labels[model.StatefulSetRevisionHashLabel] = hash
+	return rev, nil
 }
 
 // revisions finds the current and update revisions (getStatefulSetRevisions):

@@ -87,9 +87,13 @@ func pad(b []byte, mark, width int) []byte {
 	return b
 }
 
+// countWidths are the count columns' widths: DESIRED, CURRENT, READY,
+// AVAILABLE and UP-TO-DATE.
+var countWidths = [...]int{widthDesired, widthCurrent, widthReady, widthAvailable, widthUpToDate}
+
 // noCounts fills the count columns of a row that has none.
 func noCounts(b []byte) []byte {
-	for _, width := range []int{widthDesired, widthCurrent, widthReady, widthAvailable, widthUpToDate} {
+	for _, width := range countWidths {
 		mark := len(b)
 		b = append(b, '-')
 		b = pad(b, mark, width)

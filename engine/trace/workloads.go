@@ -54,60 +54,83 @@ func projectDaemonSet(ds *appsv1.DaemonSet) daemonSetLine {
 	}
 }
 
-func (w *Writer) writeStatefulSet(t time.Duration, key objectKey, l statefulSetLine) {
+// workloadLine is a StatefulSet's or a DaemonSet's line as both formats
+// write it.
+type workloadLine interface {
+	// appendRow appends the table's count columns and what the rolling
+	// update turns on, if anything.
+	appendRow(b []byte) []byte
+	// appendFields appends the JSON fields after the namespace and name.
+	appendFields(b []byte) []byte
+}
+
+func writeWorkload[L workloadLine](w *Writer, t time.Duration, kind string, key objectKey, l L) {
 	if w.table {
-		b := w.tableStart(t, rowWorkload, kindStatefulSet, key.name)
-		b = appendColumn(b, int64(l.spec), widthDesired)
-		b = appendColumn(b, int64(l.replicas), widthCurrent)
-		b = appendColumn(b, int64(l.ready), widthReady)
-		b = appendColumn(b, int64(l.available), widthAvailable)
-		b = appendColumn(b, int64(l.updated), widthUpToDate)
-		if l.partition > 0 {
-			b = append(b, "partition "...)
-			b = strconv.AppendInt(b, int64(l.partition), 10)
-		}
-		w.tableFinish(b)
+		w.tableFinish(l.appendRow(w.tableStart(t, rowWorkload, kind, key.name)))
 		return
 	}
-	b := w.jsonStart(t, kindStatefulSet)
+	b := w.jsonStart(t, kind)
 	b = appendStringField(b, "namespace", key.namespace)
 	b = appendStringField(b, "name", key.name)
-	b = appendIntField(b, "spec", int64(l.spec))
-	b = appendIntField(b, "replicas", int64(l.replicas))
-	b = appendIntField(b, "ready", int64(l.ready))
-	b = appendIntField(b, "available", int64(l.available))
-	b = appendIntField(b, "current", int64(l.current))
-	b = appendIntField(b, "updated", int64(l.updated))
-	b = appendIntField(b, "partition", int64(l.partition))
+	w.jsonFinish(l.appendFields(b))
+}
+
+// appendCountColumns appends a workload's DESIRED, CURRENT, READY,
+// AVAILABLE and UP-TO-DATE columns.
+func appendCountColumns(b []byte, desired, current, ready, available, upToDate int32) []byte {
+	for i, v := range [...]int32{desired, current, ready, available, upToDate} {
+		b = appendColumn(b, int64(v), countWidths[i])
+	}
+	return b
+}
+
+// count is one JSON count field of a workload's line.
+type count struct {
+	name string
+	v    int32
+}
+
+func appendCounts(b []byte, counts ...count) []byte {
+	for _, c := range counts {
+		b = appendIntField(b, c.name, int64(c.v))
+	}
+	return b
+}
+
+func (w *Writer) writeStatefulSet(t time.Duration, key objectKey, l statefulSetLine) {
+	writeWorkload(w, t, kindStatefulSet, key, l)
+}
+
+func (l statefulSetLine) appendRow(b []byte) []byte {
+	b = appendCountColumns(b, l.spec, l.replicas, l.ready, l.available, l.updated)
+	if l.partition > 0 {
+		b = append(b, "partition "...)
+		b = strconv.AppendInt(b, int64(l.partition), 10)
+	}
+	return b
+}
+
+func (l statefulSetLine) appendFields(b []byte) []byte {
+	b = appendCounts(b, count{"spec", l.spec}, count{"replicas", l.replicas}, count{"ready", l.ready}, count{"available", l.available},
+		count{"current", l.current}, count{"updated", l.updated}, count{"partition", l.partition})
 	b = appendStringField(b, "currentRevision", l.currentRevision)
-	b = appendStringField(b, "updateRevision", l.updateRevision)
-	w.jsonFinish(b)
+	return appendStringField(b, "updateRevision", l.updateRevision)
 }
 
 func (w *Writer) writeDaemonSet(t time.Duration, key objectKey, l daemonSetLine) {
-	if w.table {
-		b := w.tableStart(t, rowWorkload, kindDaemonSet, key.name)
-		b = appendColumn(b, int64(l.desired), widthDesired)
-		b = appendColumn(b, int64(l.current), widthCurrent)
-		b = appendColumn(b, int64(l.ready), widthReady)
-		b = appendColumn(b, int64(l.available), widthAvailable)
-		b = appendColumn(b, int64(l.updated), widthUpToDate)
-		if l.misscheduled > 0 {
-			b = strconv.AppendInt(b, int64(l.misscheduled), 10)
-			b = append(b, " misscheduled"...)
-		}
-		w.tableFinish(b)
-		return
+	writeWorkload(w, t, kindDaemonSet, key, l)
+}
+
+func (l daemonSetLine) appendRow(b []byte) []byte {
+	b = appendCountColumns(b, l.desired, l.current, l.ready, l.available, l.updated)
+	if l.misscheduled > 0 {
+		b = strconv.AppendInt(b, int64(l.misscheduled), 10)
+		b = append(b, " misscheduled"...)
 	}
-	b := w.jsonStart(t, kindDaemonSet)
-	b = appendStringField(b, "namespace", key.namespace)
-	b = appendStringField(b, "name", key.name)
-	b = appendIntField(b, "desired", int64(l.desired))
-	b = appendIntField(b, "current", int64(l.current))
-	b = appendIntField(b, "ready", int64(l.ready))
-	b = appendIntField(b, "available", int64(l.available))
-	b = appendIntField(b, "updated", int64(l.updated))
-	b = appendIntField(b, "unavailable", int64(l.unavailable))
-	b = appendIntField(b, "misscheduled", int64(l.misscheduled))
-	w.jsonFinish(b)
+	return b
+}
+
+func (l daemonSetLine) appendFields(b []byte) []byte {
+	return appendCounts(b, count{"desired", l.desired}, count{"current", l.current}, count{"ready", l.ready}, count{"available", l.available},
+		count{"updated", l.updated}, count{"unavailable", l.unavailable}, count{"misscheduled", l.misscheduled})
 }

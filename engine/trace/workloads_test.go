@@ -6,6 +6,7 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 )
@@ -52,5 +53,27 @@ func TestStatefulSetAndDaemonSetLines(t *testing.T) {
 		if out.String() != c.want {
 			t.Errorf("%s:\n%s\nwant\n%s", c.format, out.String(), c.want)
 		}
+	}
+}
+
+// A typed nil in an event is not an object: whatever its kind, it writes
+// no line (and is no panic).
+func TestTypedNilObjectsWriteNothing(t *testing.T) {
+	var out bytes.Buffer
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	w := New(&out, JSONL, start, nil)
+	for _, ev := range []watch.Event{{Object: (*appsv1.ReplicaSet)(nil)}, {Object: (*corev1.ReplicationController)(nil)},
+		{Object: (*appsv1.StatefulSet)(nil)}, {Object: (*appsv1.DaemonSet)(nil)}, {Object: (*appsv1.Deployment)(nil)},
+		{Object: (*corev1.Pod)(nil)}, {Object: (*corev1.Node)(nil)}, {Object: (*corev1.Event)(nil)}} {
+		for _, typ := range []watch.EventType{watch.Added, watch.Deleted} {
+			ev.Type = typ
+			w.Observe(start, ev)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if out.Len() > 0 {
+		t.Errorf("typed nils wrote:\n%s", out.String())
 	}
 }

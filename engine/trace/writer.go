@@ -112,25 +112,15 @@ func (w *Writer) Observe(now time.Time, ev watch.Event) {
 			w.observePod(t, o, deleted)
 		}
 	case *appsv1.ReplicaSet:
-		if o != nil {
-			w.replicaSets.observe(w, t, objectKey{o.Namespace, o.Name}, o, deleted)
-		}
+		w.replicaSets.observe(w, t, o, deleted)
 	case *corev1.ReplicationController:
-		if o != nil {
-			w.rcs.observe(w, t, objectKey{o.Namespace, o.Name}, o, deleted)
-		}
+		w.rcs.observe(w, t, o, deleted)
 	case *appsv1.StatefulSet:
-		if o != nil {
-			w.sets.observe(w, t, objectKey{o.Namespace, o.Name}, o, deleted)
-		}
+		w.sets.observe(w, t, o, deleted)
 	case *appsv1.DaemonSet:
-		if o != nil {
-			w.daemons.observe(w, t, objectKey{o.Namespace, o.Name}, o, deleted)
-		}
+		w.daemons.observe(w, t, o, deleted)
 	case *appsv1.Deployment:
-		if o != nil {
-			w.deployments.observe(w, t, objectKey{o.Namespace, o.Name}, o, deleted)
-		}
+		w.deployments.observe(w, t, o, deleted)
 	case *corev1.Node:
 		if o != nil {
 			w.observeNode(t, o, deleted)

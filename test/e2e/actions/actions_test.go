@@ -169,7 +169,7 @@ func testScale(t *testing.T, e *env) {
 func testRestart(t *testing.T, e *env) {
 	ctx := t.Context()
 	target := e.deployment(t, "restart", "e2e.example/app:v1", 2)
-	before, err := e.admin.CoreV1().Pods(target.Namespace).List(ctx, metav1.ListOptions{})
+	before, err := e.Admin.CoreV1().Pods(target.Namespace).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,8 +189,8 @@ func testRestart(t *testing.T, e *env) {
 	for _, p := range before.Items {
 		old[p.Name] = true
 	}
-	e.poll(t, "every pod replaced", func(ctx context.Context) (bool, string, error) {
-		now, err := e.admin.CoreV1().Pods(target.Namespace).List(ctx, metav1.ListOptions{})
+	e.Poll(t, "every pod replaced", func(ctx context.Context) (bool, string, error) {
+		now, err := e.Admin.CoreV1().Pods(target.Namespace).List(ctx, metav1.ListOptions{})
 		if err != nil {
 			return false, "", err
 		}
@@ -203,7 +203,7 @@ func testRestart(t *testing.T, e *env) {
 		return left == 0, fmt.Sprintf("%d pods from before the restart", left), nil
 	})
 
-	if err := actions.Pause(ctx, e.admin, target); err != nil {
+	if err := actions.Pause(ctx, e.Admin, target); err != nil {
 		t.Fatal(err)
 	}
 	if err := actions.Restart(ctx, c, target, "2026-11-21T09:05:00Z"); err == nil || !strings.Contains(err.Error(), "paused") {
@@ -218,10 +218,10 @@ func testRestart(t *testing.T, e *env) {
 func testPauseResume(t *testing.T, e *env) {
 	ctx := t.Context()
 	target := e.deployment(t, "pause", "e2e.example/slow:v1", 4)
-	if err := actions.SetImage(ctx, e.admin, target, "app", "e2e.example/slow:v2", ""); err != nil {
+	if err := actions.SetImage(ctx, e.Admin, target, "app", "e2e.example/slow:v2", ""); err != nil {
 		t.Fatal(err)
 	}
-	e.poll(t, "the new ReplicaSet scaled up", func(ctx context.Context) (bool, string, error) {
+	e.Poll(t, "the new ReplicaSet scaled up", func(ctx context.Context) (bool, string, error) {
 		rss, err := e.replicaSets(ctx, target)
 		if err != nil {
 			return false, "", err
@@ -234,8 +234,8 @@ func testPauseResume(t *testing.T, e *env) {
 	}
 	c.sentOnly(t, "pause", "PATCH "+deploymentPath(target, ""))
 	var held map[int64]int32
-	e.poll(t, "the controller sees the pause", func(ctx context.Context) (bool, string, error) {
-		d, err := e.admin.AppsV1().Deployments(target.Namespace).Get(ctx, target.Name, metav1.GetOptions{})
+	e.Poll(t, "the controller sees the pause", func(ctx context.Context) (bool, string, error) {
+		d, err := e.Admin.AppsV1().Deployments(target.Namespace).Get(ctx, target.Name, metav1.GetOptions{})
 		if err != nil {
 			return false, "", err
 		}
@@ -248,8 +248,8 @@ func testPauseResume(t *testing.T, e *env) {
 	})
 	// Once the controller has counted every pod ready, an unpaused
 	// rollout would have taken its next step.
-	e.poll(t, "the controller counting the pods it had started ready", func(ctx context.Context) (bool, string, error) {
-		d, err := e.admin.AppsV1().Deployments(target.Namespace).Get(ctx, target.Name, metav1.GetOptions{})
+	e.Poll(t, "the controller counting the pods it had started ready", func(ctx context.Context) (bool, string, error) {
+		d, err := e.Admin.AppsV1().Deployments(target.Namespace).Get(ctx, target.Name, metav1.GetOptions{})
 		if err != nil {
 			return false, "", err
 		}
@@ -297,7 +297,7 @@ func testUndo(t *testing.T, e *env) {
 	ctx := t.Context()
 	target := e.deployment(t, "undo", "e2e.example/app:v1", 2)
 	for _, img := range []string{"e2e.example/app:v2", "e2e.example/app:v3"} {
-		if err := actions.SetImage(ctx, e.admin, target, "app", img, ""); err != nil {
+		if err := actions.SetImage(ctx, e.Admin, target, "app", img, ""); err != nil {
 			t.Fatal(err)
 		}
 		e.rolledOut(t, target, image(img))
@@ -331,7 +331,7 @@ func testUndo(t *testing.T, e *env) {
 		t.Errorf("undo to the current revision: %v", err)
 	}
 	c.nothingSent(t, "refused undos")
-	if err := actions.Pause(ctx, e.admin, target); err != nil {
+	if err := actions.Pause(ctx, e.Admin, target); err != nil {
 		t.Fatal(err)
 	}
 	if err := actions.Undo(ctx, c, target, 2); !errors.Is(err, actions.ErrPaused) {
@@ -345,10 +345,10 @@ func testUndo(t *testing.T, e *env) {
 func (e *env) rollingOut(t *testing.T, ns string) actions.Target {
 	t.Helper()
 	target := e.deployment(t, ns, "e2e.example/slow:v1", 3)
-	if err := actions.SetImage(t.Context(), e.admin, target, "app", "e2e.example/slow:v2", ""); err != nil {
+	if err := actions.SetImage(t.Context(), e.Admin, target, "app", "e2e.example/slow:v2", ""); err != nil {
 		t.Fatal(err)
 	}
-	e.poll(t, "the rollout of revision 2 under way", func(ctx context.Context) (bool, string, error) {
+	e.Poll(t, "the rollout of revision 2 under way", func(ctx context.Context) (bool, string, error) {
 		sizes, err := e.sizes(ctx, target)
 		return sizes[2] > 0, fmt.Sprint(sizes), err
 	})
@@ -418,7 +418,7 @@ func testConflictRetry(t *testing.T, e *env) {
 			// A patch: it applies whatever the resourceVersion, and
 			// moves it, so the abort's update is now out of date.
 			body := []byte(`{"metadata":{"labels":{"e2e.example/other-writer":"was-here"}}}`)
-			_, err := e.admin.AppsV1().Deployments(target.Namespace).Patch(ctx, target.Name, types.MergePatchType, body, metav1.PatchOptions{})
+			_, err := e.Admin.AppsV1().Deployments(target.Namespace).Patch(ctx, target.Name, types.MergePatchType, body, metav1.PatchOptions{})
 			if err != nil {
 				t.Errorf("the other writer: %v", err)
 			}

@@ -9,10 +9,7 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
@@ -21,7 +18,6 @@ import (
 	"rollscope/engine/live"
 	"rollscope/engine/nodegroup"
 	"rollscope/model"
-	"rollscope/test/e2e/controlplane"
 	"rollscope/test/e2e/e2etest"
 )
 
@@ -39,37 +35,14 @@ var images = []kubelet.ImageRule{
 
 // env is the control plane the tests share: an admin client for setting up
 // and reading, and the cluster's config for clients that count requests.
-type env struct {
-	cp    *controlplane.ControlPlane
-	admin kubernetes.Interface
-}
+type env struct{ *e2etest.Cluster }
 
 // start starts the control plane and two hollow nodes, Ready and
 // schedulable.
 func start(t *testing.T) *env {
 	t.Helper()
-	cp := controlplane.StartForTest(t)
-	admin, err := cp.AdminClient()
-	if err != nil {
-		t.Fatal(err)
-	}
-	nodes := live.Nodes{
-		Groups: []nodegroup.Group{{Name: "hollow", Size: 2, Spec: "v1", BootTime: 300 * time.Millisecond,
-			Capacity: corev1.ResourceList{corev1.ResourcePods: resource.MustParse("110"),
-				corev1.ResourceCPU: resource.MustParse("16"), corev1.ResourceMemory: resource.MustParse("32Gi")}}},
-		Images: images,
-	}
-	e2etest.RunHollowNodes(t, admin, nodes)
-	e := &env{cp: cp, admin: admin}
-	e2etest.WaitSchedulable(t, admin, 2, patience)
-	return e
-}
-
-// poll waits until check says done, failing the test with the last state
-// it described.
-func (e *env) poll(t *testing.T, what string, check func(ctx context.Context) (bool, string, error)) {
-	t.Helper()
-	e2etest.Poll(t, patience, what, check)
+	group := e2etest.HollowGroup(2, 300*time.Millisecond, e2etest.Capacity("110", "16", "32Gi"))
+	return &env{e2etest.Start(t, e2etest.Setup{Patience: patience, Nodes: live.Nodes{Groups: []nodegroup.Group{group}, Images: images}})}
 }
 
 // deployment is one test's deployment web in namespace ns: replicas of
@@ -78,23 +51,9 @@ func (e *env) poll(t *testing.T, what string, check func(ctx context.Context) (b
 func (e *env) deployment(t *testing.T, ns, img string, replicas int32) actions.Target {
 	t.Helper()
 	ctx := t.Context()
-	e2etest.Namespace(t, e.admin, ns, patience)
-	one, zero := intstr.FromInt32(1), intstr.FromInt32(0)
-	labels := map[string]string{"app": "web"}
-	d := &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: ns},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: &replicas,
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType,
-				RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &one, MaxUnavailable: &zero}},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: img}}},
-			},
-		},
-	}
-	if _, err := e.admin.AppsV1().Deployments(ns).Create(ctx, d, metav1.CreateOptions{}); err != nil {
+	e.Namespace(t, ns)
+	d := e2etest.OneAtATime(e2etest.Deployment(ns, "web", replicas, img))
+	if _, err := e.Admin.AppsV1().Deployments(ns).Create(ctx, d, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	target := actions.Target{Namespace: ns, Name: "web"}
@@ -108,8 +67,8 @@ func (e *env) deployment(t *testing.T, ns, img string, replicas int32) actions.T
 func (e *env) rolledOut(t *testing.T, target actions.Target, want template) *appsv1.Deployment {
 	t.Helper()
 	var last *appsv1.Deployment
-	e.poll(t, target.String()+" rolled out "+want.what, func(ctx context.Context) (bool, string, error) {
-		d, err := e.admin.AppsV1().Deployments(target.Namespace).Get(ctx, target.Name, metav1.GetOptions{})
+	e.Poll(t, target.String()+" rolled out "+want.what, func(ctx context.Context) (bool, string, error) {
+		d, err := e.Admin.AppsV1().Deployments(target.Namespace).Get(ctx, target.Name, metav1.GetOptions{})
 		if err != nil {
 			return false, "", err
 		}
@@ -136,11 +95,11 @@ func image(img string) template {
 
 // replicaSets are the deployment's ReplicaSets by revision.
 func (e *env) replicaSets(ctx context.Context, target actions.Target) (map[int64]*appsv1.ReplicaSet, error) {
-	d, err := e.admin.AppsV1().Deployments(target.Namespace).Get(ctx, target.Name, metav1.GetOptions{})
+	d, err := e.Admin.AppsV1().Deployments(target.Namespace).Get(ctx, target.Name, metav1.GetOptions{})
 	if err != nil {
 		return nil, err
 	}
-	rss, err := actions.OwnedReplicaSets(ctx, e.admin, d)
+	rss, err := actions.OwnedReplicaSets(ctx, e.Admin, d)
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +125,7 @@ type counted struct {
 func (e *env) counting(t *testing.T) *counted {
 	t.Helper()
 	c := &counted{}
-	cfg := rest.CopyConfig(e.cp.AdminConfig())
+	cfg := rest.CopyConfig(e.CP.AdminConfig())
 	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper {
 		return roundTripper(func(r *http.Request) (*http.Response, error) {
 			if r.Method != http.MethodGet {

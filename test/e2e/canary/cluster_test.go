@@ -7,16 +7,12 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/client-go/kubernetes"
 
 	"rollscope/engine/kubelet"
 	"rollscope/engine/live"
 	"rollscope/engine/nodegroup"
-	"rollscope/test/e2e/controlplane"
 	"rollscope/test/e2e/e2etest"
 )
 
@@ -30,31 +26,14 @@ const (
 
 // cluster is the control plane the cases share, with hollow nodes whose
 // pods are ready about a second after they are bound.
-type cluster struct {
-	cp    *controlplane.ControlPlane
-	admin kubernetes.Interface
-}
+type cluster struct{ *e2etest.Cluster }
 
 func startCluster(t *testing.T) *cluster {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("starts a real control plane")
-	}
-	cp := controlplane.StartForTest(t)
-	admin, err := cp.AdminClient()
-	if err != nil {
-		t.Fatal(err)
-	}
-	group := nodegroup.Group{Name: "hollow", Size: 3, Spec: "v1", BootTime: 300 * time.Millisecond,
-		Capacity: corev1.ResourceList{corev1.ResourcePods: resource.MustParse("60"),
-			corev1.ResourceCPU: resource.MustParse("16"), corev1.ResourceMemory: resource.MustParse("32Gi")}}
-	nodes := live.Nodes{Groups: []nodegroup.Group{group},
-		Images: []kubelet.ImageRule{{Match: "*", Pull: 200 * time.Millisecond, Start: 200 * time.Millisecond,
-			Ready: 500 * time.Millisecond, Stop: 200 * time.Millisecond}},
-		OnError: func(c, key string, err error) { t.Logf("hollow %s %s: %v", c, key, err) }}
-	e2etest.RunHollowNodes(t, admin, nodes)
-	e2etest.WaitSchedulable(t, admin, group.Size, patience)
-	return &cluster{cp: cp, admin: admin}
+	group := e2etest.HollowGroup(3, 300*time.Millisecond, e2etest.Capacity("60", "16", "32Gi"))
+	images := []kubelet.ImageRule{{Match: "*", Pull: 200 * time.Millisecond, Start: 200 * time.Millisecond,
+		Ready: 500 * time.Millisecond, Stop: 200 * time.Millisecond}}
+	return &cluster{e2etest.Start(t, e2etest.Setup{Patience: patience, Nodes: live.Nodes{Groups: []nodegroup.Group{group}, Images: images}})}
 }
 
 // web creates namespace ns with deployment web of replicas pods on
@@ -62,31 +41,18 @@ func startCluster(t *testing.T) *cluster {
 func (c *cluster) web(t *testing.T, ns string, replicas int32, surge, unavailable intstr.IntOrString, minReady int32) *appsv1.Deployment {
 	t.Helper()
 	ctx := t.Context()
-	e2etest.Namespace(t, c.admin, ns, patience)
-	labels := map[string]string{"app": "web"}
+	c.Namespace(t, ns)
+	d := e2etest.RollingUpdate(e2etest.Deployment(ns, "web", replicas, oldImage), surge, unavailable)
+	d.Spec.MinReadySeconds = minReady
 	deadline := int32(300)
-	d := &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: ns},
-		Spec: appsv1.DeploymentSpec{
-			Replicas:                &replicas,
-			MinReadySeconds:         minReady,
-			ProgressDeadlineSeconds: &deadline,
-			Selector:                &metav1.LabelSelector{MatchLabels: labels},
-			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType,
-				RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &surge, MaxUnavailable: &unavailable}},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: oldImage}}},
-			},
-		},
-	}
-	if _, err := c.admin.AppsV1().Deployments(ns).Create(ctx, d, metav1.CreateOptions{}); err != nil {
+	d.Spec.ProgressDeadlineSeconds = &deadline
+	if _, err := c.Admin.AppsV1().Deployments(ns).Create(ctx, d, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	var got *appsv1.Deployment
 	e2etest.Poll(t, patience, "deployment web fully available on "+oldImage, func(ctx context.Context) (bool, string, error) {
 		var err error
-		got, err = c.admin.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
+		got, err = c.Admin.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
 		if err != nil {
 			return false, "", err
 		}

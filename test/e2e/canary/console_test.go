@@ -39,7 +39,7 @@ func TestConsoleKilledMidCanaryIsContinuedByTheNextOne(t *testing.T) {
 	d := c.web(t, consoleNS, 4, intstr.FromInt32(1), intstr.FromInt32(0), 0)
 	original := model.CanaryOriginalOf(d)
 
-	viewer := console(t, []string{bin, "--kubeconfig", c.cp.ViewerKubeconfig, "-n", consoleNS, "deploy/web"})
+	viewer := console(t, []string{bin, "--kubeconfig", c.CP.ViewerKubeconfig, "-n", consoleNS, "deploy/web"})
 	for _, k := range []string{"K", "P", "A"} {
 		viewer.Keys(k)
 		viewer.WaitFor("not allowed: you may not update deployments.apps")
@@ -49,7 +49,7 @@ func TestConsoleKilledMidCanaryIsContinuedByTheNextOne(t *testing.T) {
 	viewer.Keys("q")
 	viewer.WaitFor("rollscope exited 0")
 
-	argv := []string{bin, "--kubeconfig", c.cp.AdminKubeconfig, "-n", consoleNS, "deploy/web"}
+	argv := []string{bin, "--kubeconfig", c.CP.AdminKubeconfig, "-n", consoleNS, "deploy/web"}
 	s := console(t, argv)
 	s.WaitFor("successfully rolled out")
 	s.Keys("K")
@@ -89,7 +89,7 @@ func TestConsoleKilledMidCanaryIsContinuedByTheNextOne(t *testing.T) {
 	var final *appsv1.Deployment
 	e2etest.Poll(t, patience, "the canary finished and cleared", func(ctx context.Context) (bool, string, error) {
 		var err error
-		final, err = c.admin.AppsV1().Deployments(consoleNS).Get(ctx, "web", metav1.GetOptions{})
+		final, err = c.Admin.AppsV1().Deployments(consoleNS).Get(ctx, "web", metav1.GetOptions{})
 		if err != nil {
 			return false, "", err
 		}
@@ -109,7 +109,7 @@ func TestConsoleKilledMidCanaryIsContinuedByTheNextOne(t *testing.T) {
 // canaryOf reads the canary of deployment web.
 func (c *cluster) canaryOf(t *testing.T) model.Canary {
 	t.Helper()
-	d, err := c.admin.AppsV1().Deployments(consoleNS).Get(context.Background(), "web", metav1.GetOptions{})
+	d, err := c.Admin.AppsV1().Deployments(consoleNS).Get(context.Background(), "web", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

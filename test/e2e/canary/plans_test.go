@@ -64,7 +64,7 @@ func (w *podWatch) counts() (created, running int32, over []string) {
 
 func watchPods(t *testing.T, c *cluster, ns, hash string) *podWatch {
 	w := &podWatch{hash: hash, created: map[string]bool{}, running: map[string]bool{}}
-	f := informers.NewSharedInformerFactoryWithOptions(c.admin, 0, informers.WithNamespace(ns))
+	f := informers.NewSharedInformerFactoryWithOptions(c.Admin, 0, informers.WithNamespace(ns))
 	inf := f.Core().V1().Pods().Informer()
 	_, _ = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(o any) { w.see(o.(*corev1.Pod), false) },
@@ -93,7 +93,7 @@ func watchPods(t *testing.T, c *cluster, ns, hash string) *podWatch {
 // exactly what it was, with the canary's annotations gone.
 func TestCanaryPlansHoldExactlyOnTheRealDeploymentController(t *testing.T) {
 	c := startCluster(t)
-	stop, err := live.StartConsoleControllers(t.Context(), c.admin)
+	stop, err := live.StartConsoleControllers(t.Context(), c.Admin)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestCanaryPlansHoldExactlyOnTheRealDeploymentController(t *testing.T) {
 			}
 			w := watchPods(t, c, ns, cn.Plan.Template)
 			w.allow(p.want[0])
-			if _, err := canary.Start(t.Context(), c.admin, target, ask, time.Now()); err != nil {
+			if _, err := canary.Start(t.Context(), c.Admin, target, ask, time.Now()); err != nil {
 				t.Fatal(err)
 			}
 			for k, pods := range p.want {
@@ -141,13 +141,13 @@ func TestCanaryPlansHoldExactlyOnTheRealDeploymentController(t *testing.T) {
 					next = p.want[k+1]
 				}
 				w.allow(next)
-				if _, err := canary.Promote(t.Context(), c.admin, target, k+1, false, time.Now()); err != nil {
+				if _, err := canary.Promote(t.Context(), c.Admin, target, k+1, false, time.Now()); err != nil {
 					t.Fatal(err)
 				}
 			}
 			var final *appsv1.Deployment
 			e2etest.Poll(t, patience, "the rollout complete and the canary cleared", func(ctx context.Context) (bool, string, error) {
-				final, err = c.admin.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
+				final, err = c.Admin.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
 				if err != nil {
 					return false, "", err
 				}
@@ -176,7 +176,7 @@ func TestCanaryPlansHoldExactlyOnTheRealDeploymentController(t *testing.T) {
 func (c *cluster) waitHeld(t *testing.T, ns string, k int, pods, replicas int32) {
 	t.Helper()
 	e2etest.Poll(t, patience, fmt.Sprintf("step %d held at %d new pods", k, pods), func(ctx context.Context) (bool, string, error) {
-		d, err := c.admin.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
+		d, err := c.Admin.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
 		if err != nil {
 			return false, "", err
 		}
@@ -184,7 +184,7 @@ func (c *cluster) waitHeld(t *testing.T, ns string, k int, pods, replicas int32)
 		if err != nil || !ok {
 			return false, "no canary", err
 		}
-		list, err := c.admin.AppsV1().ReplicaSets(ns).List(ctx, metav1.ListOptions{})
+		list, err := c.Admin.AppsV1().ReplicaSets(ns).List(ctx, metav1.ListOptions{})
 		if err != nil {
 			return false, "", err
 		}

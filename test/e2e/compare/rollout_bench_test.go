@@ -17,7 +17,6 @@ import (
 	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
 	"rollscope/kube/memapi"
-	"rollscope/test/e2e/controlplane"
 	"rollscope/test/e2e/e2etest"
 )
 
@@ -54,21 +53,7 @@ func BenchmarkRollout100(b *testing.B) {
 	})
 
 	b.Run("live", func(b *testing.B) {
-		cp := controlplane.StartForTest(b)
-		client, err := cp.AdminClient()
-		if err != nil {
-			b.Fatal(err)
-		}
-		nodes := live.Nodes{Groups: sc.NodeGroups, Images: sc.Images}
-		e2etest.RunHollowNodes(b, client, nodes)
-		ctx := b.Context()
-		waitFor(b, "the scenario's nodes", func() (bool, error) {
-			list, err := client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
-			if err != nil {
-				return false, err
-			}
-			return len(list.Items) == sc.NodeGroups[0].Size, nil
-		})
+		client := e2etest.Start(b, e2etest.Setup{Nodes: live.Nodes{Groups: sc.NodeGroups, Images: sc.Images}}).Admin
 		var total, rollout time.Duration
 		run := 0
 		for b.Loop() {

@@ -43,7 +43,7 @@ func setImageFromKeys(t *testing.T, s *tmuxtest.Session, from, to string) {
 func canaryFlow(t *testing.T, c *cluster) {
 	r := rollout{namespace: "canary", name: "web", replicas: 4, image: "e2e.example/slow:v1"}
 	c.create(t, r)
-	s := c.console(t, c.cp.AdminKubeconfig, r.namespace, r.name)
+	s := c.console(t, c.CP.AdminKubeconfig, r.namespace, r.name)
 	s.WaitFor("successfully rolled out")
 	setImageFromKeys(t, s, r.image, "e2e.example/slow:v2")
 	// maxSurge 1 / maxUnavailable 0: the second new pod is created only
@@ -55,8 +55,8 @@ func canaryFlow(t *testing.T, c *cluster) {
 
 	// The controller sees the pause and holds: once the pods it had
 	// already created are ready, the ReplicaSets keep their sizes.
-	c.poll(t, "the deployment paused and its ReplicaSets settled", func(ctx context.Context) (bool, string, error) {
-		d, err := c.admin.AppsV1().Deployments(r.namespace).Get(ctx, r.name, metav1.GetOptions{})
+	c.Poll(t, "the deployment paused and its ReplicaSets settled", func(ctx context.Context) (bool, string, error) {
+		d, err := c.Admin.AppsV1().Deployments(r.namespace).Get(ctx, r.name, metav1.GetOptions{})
 		if err != nil {
 			return false, "", err
 		}
@@ -98,7 +98,7 @@ func rollbackFlow(t *testing.T, c *cluster) {
 	c.create(t, r)
 	c.setImage(t, r.namespace, r.name, "e2e.example/web:v2")
 	c.waitRolledOut(t, r.namespace, r.name, "e2e.example/web:v2")
-	s := c.console(t, c.cp.AdminKubeconfig, r.namespace, r.name)
+	s := c.console(t, c.CP.AdminKubeconfig, r.namespace, r.name)
 	s.WaitUntil("revision 2 rolled out", func(screen string) bool {
 		return strings.Contains(screen, "rev 2") && strings.Contains(screen, "successfully rolled out")
 	})

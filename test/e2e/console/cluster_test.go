@@ -10,20 +10,14 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/client-go/kubernetes"
 
 	"rollscope/engine/kubelet"
 	"rollscope/engine/live"
 	"rollscope/engine/nodegroup"
 	"rollscope/internal/tmuxtest"
-	"rollscope/test/e2e/controlplane"
 	"rollscope/test/e2e/e2etest"
-	"rollscope/test/e2e/rollscopebin"
 )
 
 // patience bounds every wait on the cluster or the screen. It only bounds a
@@ -40,46 +34,17 @@ var images = []kubelet.ImageRule{
 
 // cluster is the control plane the package's flows share, with hollow
 // nodes running on it.
-type cluster struct {
-	cp    *controlplane.ControlPlane
-	admin kubernetes.Interface
-	bin   string
-}
+type cluster struct{ *e2etest.Cluster }
 
-// startCluster starts the control plane and three hollow nodes.
+// startCluster builds rollscope, then starts the control plane and three
+// hollow nodes.
 func startCluster(t *testing.T) *cluster {
 	t.Helper()
-	bin := rollscopebin.Path(t) // built while nothing else runs
-	cp := controlplane.StartForTest(t)
-	admin, err := cp.AdminClient()
-	if err != nil {
-		t.Fatal(err)
-	}
-	nodes := live.Nodes{
-		Groups: []nodegroup.Group{{
-			Name: "hollow", Size: 3, Spec: "v1", BootTime: 500 * time.Millisecond,
-			Capacity: corev1.ResourceList{
-				corev1.ResourcePods:   resource.MustParse("110"),
-				corev1.ResourceCPU:    resource.MustParse("8"),
-				corev1.ResourceMemory: resource.MustParse("16Gi"),
-			},
-		}},
-		Images: images,
-		// Syncs fail while the fault flow has the API server down; they
-		// are retried, so they are not the test's business.
-		OnError: func(string, string, error) {},
-	}
-	e2etest.RunHollowNodes(t, admin, nodes)
-	// No wait for the nodes here: every flow waits for its deployment to
-	// be rolled out, which needs them Ready and schedulable.
-	return &cluster{cp: cp, admin: admin, bin: bin}
-}
-
-// poll waits until check says done, failing the test with the last state it
-// described. Errors from the API are retried: the fault flow takes it away.
-func (c *cluster) poll(t *testing.T, what string, check func(ctx context.Context) (bool, string, error)) {
-	t.Helper()
-	e2etest.Poll(t, patience, what, check)
+	group := e2etest.HollowGroup(3, 500*time.Millisecond, e2etest.Capacity("110", "8", "16Gi"))
+	// Syncs fail while the fault flow has the API server down; they are
+	// retried, so they are not the test's business.
+	nodes := live.Nodes{Groups: []nodegroup.Group{group}, Images: images, OnError: e2etest.IgnoreErrors}
+	return &cluster{e2etest.Start(t, e2etest.Setup{Patience: patience, Rollscope: true, Nodes: nodes})}
 }
 
 // steady reads something from the API a few times, a second apart, and
@@ -119,26 +84,9 @@ type rollout struct {
 func (c *cluster) create(t *testing.T, r rollout) {
 	t.Helper()
 	ctx := t.Context()
-	e2etest.Namespace(t, c.admin, r.namespace, patience)
-	one := intstr.FromInt32(1)
-	zero := intstr.FromInt32(0)
-	labels := map[string]string{"app": r.name}
-	d := &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: r.name, Namespace: r.namespace},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: &r.replicas,
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Strategy: appsv1.DeploymentStrategy{
-				Type:          appsv1.RollingUpdateDeploymentStrategyType,
-				RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &one, MaxUnavailable: &zero},
-			},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: r.image}}},
-			},
-		},
-	}
-	if _, err := c.admin.AppsV1().Deployments(r.namespace).Create(ctx, d, metav1.CreateOptions{}); err != nil {
+	e2etest.Namespace(t, c.Admin, r.namespace, patience)
+	d := e2etest.OneAtATime(e2etest.Deployment(r.namespace, r.name, r.replicas, r.image))
+	if _, err := c.Admin.AppsV1().Deployments(r.namespace).Create(ctx, d, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("creating deployment %s/%s: %v", r.namespace, r.name, err)
 	}
 	c.waitRolledOut(t, r.namespace, r.name, r.image)
@@ -147,7 +95,7 @@ func (c *cluster) create(t *testing.T, r rollout) {
 // deployment reads the deployment now.
 func (c *cluster) deployment(t *testing.T, namespace, name string) *appsv1.Deployment {
 	t.Helper()
-	d, err := c.admin.AppsV1().Deployments(namespace).Get(t.Context(), name, metav1.GetOptions{})
+	d, err := c.Admin.AppsV1().Deployments(namespace).Get(t.Context(), name, metav1.GetOptions{})
 	if err != nil {
 		t.Fatalf("reading deployment %s/%s: %v", namespace, name, err)
 	}
@@ -158,8 +106,8 @@ func (c *cluster) deployment(t *testing.T, namespace, name string) *appsv1.Deplo
 // calls successfully rolled out, on image.
 func (c *cluster) waitRolledOut(t *testing.T, namespace, name, image string) {
 	t.Helper()
-	c.poll(t, fmt.Sprintf("deployment %s/%s rolled out on %s", namespace, name, image), func(ctx context.Context) (bool, string, error) {
-		d, err := c.admin.AppsV1().Deployments(namespace).Get(ctx, name, metav1.GetOptions{})
+	c.Poll(t, fmt.Sprintf("deployment %s/%s rolled out on %s", namespace, name, image), func(ctx context.Context) (bool, string, error) {
+		d, err := c.Admin.AppsV1().Deployments(namespace).Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
 			return false, "", err
 		}
@@ -177,7 +125,7 @@ func (c *cluster) waitRolledOut(t *testing.T, namespace, name, image string) {
 func (c *cluster) setImage(t *testing.T, namespace, name, image string) {
 	t.Helper()
 	patch := fmt.Sprintf(`{"spec":{"template":{"spec":{"containers":[{"name":"app","image":%q}]}}}}`, image)
-	if _, err := c.admin.AppsV1().Deployments(namespace).Patch(t.Context(), name, types.StrategicMergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
+	if _, err := c.Admin.AppsV1().Deployments(namespace).Patch(t.Context(), name, types.StrategicMergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
 		t.Fatalf("setting the image of %s/%s: %v", namespace, name, err)
 	}
 }
@@ -185,7 +133,7 @@ func (c *cluster) setImage(t *testing.T, namespace, name, image string) {
 // replicaSets reads the deployment's ReplicaSets by pod-template-hash:
 // spec.replicas of each.
 func (c *cluster) replicaSets(ctx context.Context, namespace, name string) (map[string]int32, error) {
-	list, err := c.admin.AppsV1().ReplicaSets(namespace).List(ctx, metav1.ListOptions{LabelSelector: "app=" + name})
+	list, err := c.Admin.AppsV1().ReplicaSets(namespace).List(ctx, metav1.ListOptions{LabelSelector: "app=" + name})
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +148,7 @@ func (c *cluster) replicaSets(ctx context.Context, namespace, name string) (map[
 // opening deployment name.
 func (c *cluster) console(t *testing.T, kubeconfig, namespace, name string, flags ...string) *tmuxtest.Session {
 	t.Helper()
-	argv := append([]string{c.bin, "--kubeconfig", kubeconfig, "-n", namespace}, flags...)
+	argv := append([]string{c.Bin, "--kubeconfig", kubeconfig, "-n", namespace}, flags...)
 	s := tmuxtest.Start(t, 160, 45, append(argv, name)...)
 	s.Timeout = patience
 	return s
@@ -235,8 +183,8 @@ func wantRow(hash, role string, n int) func(string) bool {
 func (c *cluster) newReplicaSet(t *testing.T, namespace, name, image string) string {
 	t.Helper()
 	hash := ""
-	c.poll(t, "a ReplicaSet of "+image, func(ctx context.Context) (bool, string, error) {
-		list, err := c.admin.AppsV1().ReplicaSets(namespace).List(ctx, metav1.ListOptions{LabelSelector: "app=" + name})
+	c.Poll(t, "a ReplicaSet of "+image, func(ctx context.Context) (bool, string, error) {
+		list, err := c.Admin.AppsV1().ReplicaSets(namespace).List(ctx, metav1.ListOptions{LabelSelector: "app=" + name})
 		if err != nil {
 			return false, "", err
 		}

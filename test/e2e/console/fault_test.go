@@ -29,7 +29,7 @@ func faultFlow(t *testing.T, c *cluster) {
 	r := rollout{namespace: "fault", name: "web", replicas: 6, image: "e2e.example/slow:v1"}
 	c.create(t, r)
 	old := c.newReplicaSet(t, r.namespace, r.name, r.image)
-	s := c.console(t, c.cp.AdminKubeconfig, r.namespace, r.name)
+	s := c.console(t, c.CP.AdminKubeconfig, r.namespace, r.name)
 	s.WaitUntil("revision 1 with 6 ready pods", wantRow(old, "stable", 6))
 
 	c.setImage(t, r.namespace, r.name, "e2e.example/slow:v2")
@@ -39,7 +39,7 @@ func faultFlow(t *testing.T, c *cluster) {
 		return ok && counts[0] >= 1
 	})
 
-	c.cp.StopAPIServer()
+	c.CP.StopAPIServer()
 	screen := s.WaitUntil("the disconnection", func(screen string) bool {
 		return strings.Contains(screen, "watch lost") || strings.Contains(screen, "not connected")
 	})
@@ -54,7 +54,7 @@ func faultFlow(t *testing.T, c *cluster) {
 		t.Errorf("the last known state is gone from the screen while disconnected:\n%s", screen)
 	}
 	t.Logf("while the API server is down the console says:\n%s", firstLine(screen))
-	if err := c.cp.StartAPIServer(t.Context()); err != nil {
+	if err := c.CP.StartAPIServer(t.Context()); err != nil {
 		t.Fatalf("starting the API server again: %v", err)
 	}
 
@@ -82,8 +82,8 @@ func faultFlow(t *testing.T, c *cluster) {
 	// reached the screen, and the new ReplicaSet's pods are exactly the
 	// API's.
 	var pods []string
-	c.poll(t, "only the new ReplicaSet's 6 pods left", func(ctx context.Context) (bool, string, error) {
-		list, err := c.admin.CoreV1().Pods(r.namespace).List(ctx, metav1.ListOptions{LabelSelector: "app=web"})
+	c.Poll(t, "only the new ReplicaSet's 6 pods left", func(ctx context.Context) (bool, string, error) {
+		list, err := c.Admin.CoreV1().Pods(r.namespace).List(ctx, metav1.ListOptions{LabelSelector: "app=web"})
 		if err != nil {
 			return false, "", err
 		}

@@ -20,7 +20,7 @@ func viewerFlow(t *testing.T, c *cluster) {
 	before := c.deployment(t, r.namespace, r.name).ResourceVersion
 
 	t.Run("view-only user", func(t *testing.T) {
-		s := c.console(t, c.cp.ViewerKubeconfig, r.namespace, r.name)
+		s := c.console(t, c.CP.ViewerKubeconfig, r.namespace, r.name)
 		screen := s.WaitFor("successfully rolled out")
 		for _, want := range []string{"ctx rollscope-e2e-viewer", "hollow-0", "Running"} {
 			if !strings.Contains(screen, want) {
@@ -37,7 +37,7 @@ func viewerFlow(t *testing.T, c *cluster) {
 		pressRefused(t, s, "not allowed: you may not")
 	})
 	t.Run("read-only flag", func(t *testing.T) {
-		s := c.console(t, c.cp.AdminKubeconfig, r.namespace, r.name, "--read-only")
+		s := c.console(t, c.CP.AdminKubeconfig, r.namespace, r.name, "--read-only")
 		screen := s.WaitFor("successfully rolled out")
 		if !strings.Contains(screen, "READ-ONLY") {
 			t.Errorf("the header does not say READ-ONLY:\n%s", screen)
@@ -45,7 +45,7 @@ func viewerFlow(t *testing.T, c *cluster) {
 		pressRefused(t, s, "read-only: rollscope was started with --read-only")
 	})
 	c.steady(t, "the deployment's resourceVersion", func(ctx context.Context) (string, error) {
-		d, err := c.admin.AppsV1().Deployments(r.namespace).Get(ctx, r.name, metav1.GetOptions{})
+		d, err := c.Admin.AppsV1().Deployments(r.namespace).Get(ctx, r.name, metav1.GetOptions{})
 		if err != nil {
 			return "", err
 		}

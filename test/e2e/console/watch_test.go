@@ -15,7 +15,7 @@ func watchFlow(t *testing.T, c *cluster) {
 	r := rollout{namespace: "watch", name: "web", replicas: 4, image: "e2e.example/web:v1"}
 	c.create(t, r)
 	old := c.newReplicaSet(t, r.namespace, r.name, r.image)
-	s := c.console(t, c.cp.AdminKubeconfig, r.namespace, r.name)
+	s := c.console(t, c.CP.AdminKubeconfig, r.namespace, r.name)
 	s.WaitUntil("revision 1 with 4 ready pods", wantRow(old, "stable", 4))
 	screen := s.WaitFor("successfully rolled out")
 	for _, want := range []string{"ctx rollscope-e2e-admin", "ns watch", "deploy web", "rev 1", "maxSurge 1", "maxUnavailable 0", "hollow-0"} {
@@ -23,7 +23,7 @@ func watchFlow(t *testing.T, c *cluster) {
 			t.Errorf("the console lacks %q:\n%s", want, screen)
 		}
 	}
-	pods, err := c.admin.CoreV1().Pods(r.namespace).List(t.Context(), metav1.ListOptions{LabelSelector: "app=web"})
+	pods, err := c.Admin.CoreV1().Pods(r.namespace).List(t.Context(), metav1.ListOptions{LabelSelector: "app=web"})
 	if err != nil {
 		t.Fatal(err)
 	}

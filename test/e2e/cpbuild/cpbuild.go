@@ -124,14 +124,21 @@ func PinnedVersions(ctx context.Context, moduleDir string) (Versions, error) {
 
 // CacheRoot is where built control planes are kept, one directory per version.
 func CacheRoot() (string, error) {
-	if dir := os.Getenv(CacheEnv); dir != "" {
+	return CacheDir(CacheEnv, "controlplane", "the control plane")
+}
+
+// CacheDir is where the tests keep what they build of what (the control
+// plane, kubectl 1.17): the directory the environment variable env names,
+// else rollscope/name in the user's cache directory.
+func CacheDir(env, name, what string) (string, error) {
+	if dir := os.Getenv(env); dir != "" {
 		return dir, nil
 	}
 	base, err := os.UserCacheDir()
 	if err != nil {
-		return "", fmt.Errorf("finding a cache directory for the control plane (set %s): %w", CacheEnv, err)
+		return "", fmt.Errorf("finding a cache directory for %s (set %s): %w", what, env, err)
 	}
-	return filepath.Join(base, "rollscope", "controlplane"), nil
+	return filepath.Join(base, "rollscope", name), nil
 }
 
 // Ensure returns the cached binaries for the pinned versions, building them
@@ -162,7 +169,7 @@ func Ensure(ctx context.Context, log func(string)) (Binaries, error) {
 		bins.Took = time.Since(start)
 		return bins, nil
 	}
-	unlock, err := lockBuild(ctx, root, versions.Key(), log)
+	unlock, err := Lock(ctx, root, versions.Key(), "the control plane", log)
 	if err != nil {
 		return Binaries{}, err
 	}

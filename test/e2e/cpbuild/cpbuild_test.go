@@ -116,13 +116,13 @@ func TestCompleteNeedsEveryBinaryExecutable(t *testing.T) {
 
 func TestBuildLockWaitsForTheHolder(t *testing.T) {
 	root := t.TempDir()
-	unlock, err := lockBuild(t.Context(), root, "k", func(string) {})
+	unlock, err := Lock(t.Context(), root, "k", "the control plane", func(string) {})
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := make(chan string, 1)
 	go func() {
-		second, err := lockBuild(t.Context(), root, "k", func(line string) {
+		second, err := Lock(t.Context(), root, "k", "the control plane", func(line string) {
 			select {
 			case got <- line:
 			default:

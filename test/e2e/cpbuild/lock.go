@@ -9,13 +9,14 @@ import (
 	"time"
 )
 
-// lockBuild takes an exclusive lock on the cache entry for key, so that test
-// packages run in parallel by `go test ./...` build the control plane once:
-// the others wait, then find it cached. The lock is released by the returned
-// func, or by the kernel if the process dies.
-func lockBuild(ctx context.Context, root, key string, log func(string)) (unlock func(), err error) {
+// Lock takes an exclusive lock on the cache entry for key under root, so
+// that test packages run in parallel by `go test ./...` build what (the
+// control plane, kubectl 1.17) once: the others wait, then find it cached.
+// The lock is released by the returned func, or by the kernel if the
+// process dies.
+func Lock(ctx context.Context, root, key, what string, log func(string)) (unlock func(), err error) {
 	if err := os.MkdirAll(root, 0o755); err != nil {
-		return nil, fmt.Errorf("creating the control-plane cache %s: %w", root, err)
+		return nil, fmt.Errorf("creating the cache %s for %s: %w", root, what, err)
 	}
 	path := filepath.Join(root, "."+key+".lock")
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
@@ -33,7 +34,7 @@ func lockBuild(ctx context.Context, root, key string, log func(string)) (unlock 
 			return nil, fmt.Errorf("locking %s: %w", path, err)
 		}
 		if !waiting {
-			log("another process is building the control plane; waiting for it (" + path + ")")
+			log("another process is building " + what + "; waiting for it (" + path + ")")
 			waiting = true
 		}
 		select {

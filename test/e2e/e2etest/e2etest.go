@@ -1,7 +1,7 @@
 // Package e2etest holds what the end-to-end packages share on a real
-// control plane: waiting on the cluster with the last state seen, hollow
-// nodes run for the length of a test, node readiness, and a namespace
-// ready for pods.
+// control plane: starting it with hollow nodes and the rollscope binary
+// (Start, one Setup a package), waiting on the cluster with the last state
+// seen, node readiness, and a namespace ready for pods.
 package e2etest
 
 import (
@@ -15,7 +15,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 
-	"rollscope/engine/live"
 	"rollscope/model"
 )
 
@@ -42,21 +41,6 @@ func Poll(t testing.TB, patience time.Duration, what string, check Check) {
 	if err != nil {
 		t.Fatalf("waiting for %s: %v; last seen: %s", what, err, last)
 	}
-}
-
-// RunHollowNodes runs nodes against client until the test ends, and fails
-// the test if they stop with an error.
-func RunHollowNodes(t testing.TB, client kubernetes.Interface, nodes live.Nodes) {
-	t.Helper()
-	ctx, stop := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- nodes.Run(ctx, client) }()
-	t.Cleanup(func() {
-		stop()
-		if err := <-done; err != nil {
-			t.Errorf("hollow nodes: %v", err)
-		}
-	})
 }
 
 // HasTaint reports whether the node carries a taint with this key.

@@ -13,23 +13,17 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 
 	"rollscope/engine/drain"
-	"rollscope/engine/embedded"
 	"rollscope/engine/live"
 	"rollscope/engine/nodegroup"
 	"rollscope/engine/noderoll"
-	"rollscope/engine/scenario"
-	"rollscope/engine/sim"
 	"rollscope/engine/workloads"
-	"rollscope/kube/memapi"
 	"rollscope/model"
-	"rollscope/test/e2e/controlplane"
 	"rollscope/test/e2e/e2etest"
 )
 
@@ -46,7 +40,7 @@ const rollNodes = 3
 var rollGroup = nodegroup.Group{
 	Name: "roll", Size: rollNodes, InitialSpec: "v1", Spec: "v2", BootTime: 2 * time.Second,
 	MaxSurge: ptrIntOrString(intstr.FromInt32(1)), MaxUnavailable: ptrIntOrString(intstr.FromInt32(0)),
-	Capacity: corev1.ResourceList{corev1.ResourcePods: resource.MustParse("110"), corev1.ResourceCPU: resource.MustParse("8"), corev1.ResourceMemory: resource.MustParse("16Gi")},
+	Capacity: e2etest.Capacity("110", "8", "16Gi"),
 }
 
 func ptrIntOrString(v intstr.IntOrString) *intstr.IntOrString { return &v }
@@ -73,10 +67,12 @@ func newDaemonRoll(now func() time.Time) *daemonRoll {
 	return &daemonRoll{now: now, nodes: map[string]*corev1.Node{}, pods: map[string]*corev1.Pod{}, served: map[string]bool{}, revisions: map[string]int64{}, maxUnavailable: 1}
 }
 
-func (r *daemonRoll) observe(obj any, deleted bool) {
+// event takes one change of a node or a pod.
+func (r *daemonRoll) event(ev watch.Event) {
+	deleted := ev.Type == watch.Deleted
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	switch o := obj.(type) {
+	switch o := ev.Object.(type) {
 	case *corev1.Node:
 		if deleted {
 			delete(r.nodes, o.Name)
@@ -173,32 +169,17 @@ func rollDone(ctx context.Context, c kubernetes.Interface, ns string) (bool, str
 	if err != nil {
 		return false, "", err
 	}
-	st := ds.Status
-	if st.ObservedGeneration < ds.Generation || st.DesiredNumberScheduled != rollNodes || st.UpdatedNumberScheduled != rollNodes ||
-		st.NumberAvailable != rollNodes || st.CurrentNumberScheduled != rollNodes || st.NumberMisscheduled != 0 {
-		return false, fmt.Sprintf("daemonset: %+v", st), nil
+	if ok, state := daemonSetDone(ds, rollNodes); !ok || ds.Status.NumberMisscheduled != 0 {
+		return false, state, nil
 	}
-	pods, err := c.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return false, "", err
-	}
-	for _, p := range pods.Items {
-		if p.DeletionTimestamp != nil {
-			return false, "pod " + p.Name + " terminating", nil
-		}
-	}
-	return true, "", nil
+	return noneTerminating(ctx, c, ns)
 }
 
 // finish reads the revisions and the final pods: one per eligible node,
 // and which nodes joined during the roll.
-func (r *daemonRoll) finish(ctx context.Context, c kubernetes.Interface, ns string) error {
-	revs, err := c.AppsV1().ControllerRevisions(ns).List(ctx, metav1.ListOptions{})
-	if err != nil {
+func (r *daemonRoll) finish(ctx context.Context, c kubernetes.Interface, ns string) (err error) {
+	if r.revisions, err = revisionNumbers(ctx, c, ns); err != nil {
 		return err
-	}
-	for _, rev := range revs.Items {
-		r.revisions[rev.Name] = rev.Revision
 	}
 	pods, err := c.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
 	if err != nil {
@@ -240,41 +221,25 @@ func rollStep(ctx context.Context, c kubernetes.Interface, ns string, now time.T
 
 func playDaemonRollEmbedded(t *testing.T) *daemonRoll {
 	t.Helper()
-	sc := &scenario.Scenario{Name: "daemonset-node-roll", Seed: 1, Namespace: "default", NodeGroups: []nodegroup.Group{rollGroup}, Images: workloadImages}
-	clock := sim.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	api := memapi.New(memapi.Options{Clock: clock, Seed: 1})
-	rec := newDaemonRoll(clock.Now)
-	cl, err := embedded.Start(t.Context(), api, clock, sc, embedded.Options{Observers: []sim.Observer{func(_ time.Time, ev watch.Event) {
-		rec.observe(ev.Object, ev.Type == watch.Deleted)
-	}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Runner.Close()
-	ctx := t.Context()
-	until := func(what string, done func() (bool, string, error)) {
-		for range 900 {
-			if _, err := cl.Runner.Run(ctx, sim.RunOptions{Until: cl.Elapsed() + time.Second}); err != nil {
-				t.Fatal(err)
-			}
-			if ok, _, _ := done(); ok && cl.Finished() {
-				return
-			}
-		}
-		_, state, _ := done()
-		t.Fatalf("embedded: %s never came: %s", what, state)
-	}
-	c := api.Client()
-	until("schedulable nodes", func() (bool, string, error) { return schedulable(ctx, c) })
+	run := newEmbedded(t, "daemonset-node-roll", rollGroup)
+	rec := newDaemonRoll(run.clock.Now)
+	run.start(rec.event)
+	defer run.close()
+	ctx, c := t.Context(), run.client
+	run.until("schedulable nodes", schedulable)
 	if err := createWorkloads(ctx, c, "default", []any{daemonForRoll()}); err != nil {
 		t.Fatal(err)
 	}
-	until("the daemon pods", func() (bool, string, error) { return settled(ctx, c, "default") })
+	run.until("the daemon pods", func(ctx context.Context, c kubernetes.Interface) (bool, string, error) {
+		return settled(ctx, c, "default")
+	})
 	rec.startRoll()
-	if err := rollStep(ctx, c, "default", clock.Now()); err != nil {
+	if err := rollStep(ctx, c, "default", run.clock.Now()); err != nil {
 		t.Fatal(err)
 	}
-	until("the end of the roll", func() (bool, string, error) { return rollDone(ctx, c, "default") })
+	run.until("the end of the roll", func(ctx context.Context, c kubernetes.Interface) (bool, string, error) {
+		return rollDone(ctx, c, "default")
+	})
 	if err := rec.finish(ctx, c, "default"); err != nil {
 		t.Fatal(err)
 	}
@@ -300,32 +265,13 @@ func playDaemonRollLive(t *testing.T, c kubernetes.Interface, ns string) *daemon
 	t.Helper()
 	e2etest.Namespace(t, c, ns, time.Minute)
 	rec := newDaemonRoll(time.Now)
-	ctx, stop := context.WithCancel(t.Context())
-	defer stop()
-	var wg sync.WaitGroup
-	follow := func(w watch.Interface, err error) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer w.Stop()
-			for {
-				select {
-				case <-ctx.Done():
-					return
-				case ev, ok := <-w.ResultChan():
-					if !ok {
-						return
-					}
-					rec.observe(ev.Object, ev.Type == watch.Deleted)
-				}
-			}
-		}()
-	}
-	follow(c.CoreV1().Nodes().Watch(ctx, metav1.ListOptions{}))
-	follow(c.CoreV1().Pods(ns).Watch(ctx, metav1.ListOptions{}))
+	ctx := t.Context()
+	w, err := c.CoreV1().Nodes().Watch(ctx, metav1.ListOptions{})
+	stopNodes := followWatch(t, w, err, rec.event)
+	defer stopNodes()
+	w, err = c.CoreV1().Pods(ns).Watch(ctx, metav1.ListOptions{})
+	stopPods := followWatch(t, w, err, rec.event)
+	defer stopPods()
 	if err := createWorkloads(ctx, c, ns, []any{daemonForRoll()}); err != nil {
 		t.Fatal(err)
 	}
@@ -336,8 +282,8 @@ func playDaemonRollLive(t *testing.T, c kubernetes.Interface, ns string) *daemon
 	}
 	time.Sleep(time.Second)
 	e2etest.Poll(t, 4*time.Minute, "the end of the roll", func(ctx context.Context) (bool, string, error) { return rollDone(ctx, c, ns) })
-	stop()
-	wg.Wait()
+	stopNodes()
+	stopPods()
 	if err := rec.finish(t.Context(), c, ns); err != nil {
 		t.Fatal(err)
 	}
@@ -349,33 +295,17 @@ func TestDaemonSetDuringANodeRollAgreesWithEmbedded(t *testing.T) {
 		t.Skip("starts a real control plane")
 	}
 	emb := playDaemonRollEmbedded(t)
-	cp := controlplane.StartForTestWith(t, controlplane.Config{
-		Controllers: append(slices.Clone(controlplane.DefaultControllers), "daemonset-controller")})
-	client, err := cp.AdminClient()
-	if err != nil {
-		t.Fatal(err)
-	}
 	// The hollow nodes, and the drain and node-roll controllers, as a live
 	// simulate runs them.
-	onError := func(c, key string, err error) { t.Logf("%s %s: %v", c, key, err) }
-	runner, err := live.NewRunner(client, onError)
-	if err != nil {
-		t.Fatal(err)
-	}
 	groups := []nodegroup.Group{rollGroup}
-	live.Nodes{Groups: groups, Images: workloadImages, OnError: onError}.AddTo(runner)
-	runner.Add(drain.New(runner.Env("drain-controller")))
-	runner.Add(noderoll.New(runner.Env("node-roll-controller"), groups))
-	ctx, stop := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- runner.Run(ctx) }()
-	t.Cleanup(func() {
-		stop()
-		if err := <-done; err != nil {
-			t.Errorf("hollow nodes and roll controllers: %v", err)
-		}
-	})
-	e2etest.WaitSchedulable(t, client, rollNodes, 2*time.Minute)
+	client := e2etest.Start(t, e2etest.Setup{
+		Controllers: []string{"daemonset-controller"},
+		Nodes:       live.Nodes{Groups: groups, Images: workloadImages},
+		Beside: func(r *live.Runner) {
+			r.Add(drain.New(r.Env("drain-controller")))
+			r.Add(noderoll.New(r.Env("node-roll-controller"), groups))
+		},
+	}).Admin
 	real := playDaemonRollLive(t, client, "daemon-roll")
 
 	for _, r := range []struct {

@@ -2,11 +2,9 @@ package fidelity
 
 import (
 	"context"
+	"rollscope/test/e2e/e2etest"
 	"testing"
 	"time"
-
-	"rollscope/test/e2e/controlplane"
-	"rollscope/test/e2e/rollscopebin"
 )
 
 // TestLiveRunsAgreeWithEmbedded plays every fidelity scenario embedded and
@@ -15,15 +13,8 @@ import (
 // plane) overlaps the next scenario: the runs' pods are pinned to their own
 // hollow nodes, so they cannot meet.
 func TestLiveRunsAgreeWithEmbedded(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a real control plane")
-	}
-	bin := rollscopebin.Path(t)
-	cp := controlplane.StartForTest(t)
-	client, err := cp.AdminClient()
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := e2etest.Start(t, e2etest.Setup{Rollscope: true})
+	bin, cp, client := c.Bin, c.CP, c.Admin
 	// Generous: the scenarios take 10–20 s each; a loaded CI machine may
 	// take several times that, but never minutes per scenario.
 	ctx, cancel := context.WithTimeout(t.Context(), 8*time.Minute)

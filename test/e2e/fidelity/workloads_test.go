@@ -19,15 +19,10 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 
-	"rollscope/engine/embedded"
 	"rollscope/engine/kubelet"
 	"rollscope/engine/live"
 	"rollscope/engine/nodegroup"
-	"rollscope/engine/scenario"
-	"rollscope/engine/sim"
-	"rollscope/kube/memapi"
 	"rollscope/model"
-	"rollscope/test/e2e/controlplane"
 	"rollscope/test/e2e/e2etest"
 )
 
@@ -42,7 +37,7 @@ const workloadNodes = 3
 
 var workloadGroup = nodegroup.Group{
 	Name: "wl", Size: workloadNodes, Spec: "v1", BootTime: time.Second,
-	Capacity: corev1.ResourceList{corev1.ResourcePods: resource.MustParse("110"), corev1.ResourceCPU: resource.MustParse("8"), corev1.ResourceMemory: resource.MustParse("16Gi")},
+	Capacity: e2etest.Capacity("110", "8", "16Gi"),
 }
 
 var workloadImages = []kubelet.ImageRule{{Match: "*", Pull: 300 * time.Millisecond, Start: 200 * time.Millisecond, Ready: 500 * time.Millisecond, Stop: 300 * time.Millisecond}}
@@ -157,6 +152,13 @@ func newRecord() *workloadRecord {
 	return &workloadRecord{seen: map[string]bool{}, byNode: map[string]map[string]bool{}, revisions: map[string]int64{}}
 }
 
+// event takes one change of a pod.
+func (r *workloadRecord) event(ev watch.Event) {
+	if p, ok := ev.Object.(*corev1.Pod); ok {
+		r.pod(p, ev.Type == watch.Deleted)
+	}
+}
+
 func (r *workloadRecord) pod(p *corev1.Pod, deleted bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -210,32 +212,17 @@ func settled(ctx context.Context, c kubernetes.Interface, ns string) (bool, stri
 		return false, "", err
 	}
 	for _, d := range dss.Items {
-		st := d.Status
-		if st.ObservedGeneration < d.Generation || st.DesiredNumberScheduled != workloadNodes || st.UpdatedNumberScheduled != workloadNodes ||
-			st.NumberAvailable != workloadNodes || st.CurrentNumberScheduled != workloadNodes {
-			return false, fmt.Sprintf("daemonset %s: %+v", d.Name, st), nil
+		if ok, state := daemonSetDone(&d, workloadNodes); !ok {
+			return false, state, nil
 		}
 	}
-	pods, err := c.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return false, "", err
-	}
-	for _, p := range pods.Items {
-		if p.DeletionTimestamp != nil {
-			return false, "pod " + p.Name + " terminating", nil
-		}
-	}
-	return true, "", nil
+	return noneTerminating(ctx, c, ns)
 }
 
 // finish reads the revisions and final status into r.
-func (r *workloadRecord) finish(ctx context.Context, c kubernetes.Interface, ns string) error {
-	revs, err := c.AppsV1().ControllerRevisions(ns).List(ctx, metav1.ListOptions{})
-	if err != nil {
+func (r *workloadRecord) finish(ctx context.Context, c kubernetes.Interface, ns string) (err error) {
+	if r.revisions, err = revisionNumbers(ctx, c, ns); err != nil {
 		return err
-	}
-	for _, rev := range revs.Items {
-		r.revisions[rev.Name] = rev.Revision
 	}
 	sets, err := c.AppsV1().StatefulSets(ns).List(ctx, metav1.ListOptions{})
 	if err != nil {
@@ -295,44 +282,28 @@ func createWorkloads(ctx context.Context, c kubernetes.Interface, ns string, obj
 // each until the cluster is quiescent.
 func playEmbedded(t *testing.T, wc workloadCase) *workloadRecord {
 	t.Helper()
-	sc := &scenario.Scenario{Name: wc.name, Seed: 1, Namespace: "default", NodeGroups: []nodegroup.Group{workloadGroup}, Images: workloadImages}
-	clock := sim.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	api := memapi.New(memapi.Options{Clock: clock, Seed: 1})
 	rec := newRecord()
-	cl, err := embedded.Start(t.Context(), api, clock, sc, embedded.Options{Observers: []sim.Observer{func(_ time.Time, ev watch.Event) {
-		if p, ok := ev.Object.(*corev1.Pod); ok {
-			rec.pod(p, ev.Type == watch.Deleted)
-		}
-	}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Runner.Close()
-	ctx := t.Context()
+	run := newEmbedded(t, wc.name, workloadGroup)
+	run.start(rec.event)
+	defer run.close()
+	ctx, c := t.Context(), run.client
 	runUntilSettled := func(what string) {
-		for range 600 {
-			if _, err := cl.Runner.Run(ctx, sim.RunOptions{Until: cl.Elapsed() + time.Second}); err != nil {
-				t.Fatal(err)
-			}
-			if ok, _, _ := settled(ctx, api.Client(), "default"); ok && cl.Finished() {
-				return
-			}
-		}
-		_, state, _ := settled(ctx, api.Client(), "default")
-		t.Fatalf("embedded %s: %s never settled: %s", wc.name, what, state)
+		run.until(what+" settled", func(ctx context.Context, c kubernetes.Interface) (bool, string, error) {
+			return settled(ctx, c, "default")
+		})
 	}
 	runUntilSettled("the first quiescent point")
-	if err := createWorkloads(ctx, api.Client(), "default", wc.objects); err != nil {
+	if err := createWorkloads(ctx, c, "default", wc.objects); err != nil {
 		t.Fatal(err)
 	}
 	runUntilSettled("creation")
 	for i, s := range wc.steps {
-		if err := s(ctx, api.Client(), "default"); err != nil {
+		if err := s(ctx, c, "default"); err != nil {
 			t.Fatalf("embedded step %d: %v", i, err)
 		}
 		runUntilSettled(fmt.Sprintf("step %d", i))
 	}
-	if err := rec.finish(ctx, api.Client(), "default"); err != nil {
+	if err := rec.finish(ctx, c, "default"); err != nil {
 		t.Fatal(err)
 	}
 	return rec
@@ -344,19 +315,8 @@ func playLive(t *testing.T, c kubernetes.Interface, ns string, wc workloadCase) 
 	e2etest.Namespace(t, c, ns, time.Minute)
 	rec := newRecord()
 	w, err := c.CoreV1().Pods(ns).Watch(t.Context(), metav1.ListOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Stop()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for ev := range w.ResultChan() {
-			if p, ok := ev.Object.(*corev1.Pod); ok {
-				rec.pod(p, ev.Type == watch.Deleted)
-			}
-		}
-	}()
+	stop := followWatch(t, w, err, rec.event)
+	defer stop()
 	wait := func(what string) {
 		e2etest.Poll(t, 3*time.Minute, wc.name+": "+what, func(ctx context.Context) (bool, string, error) { return settled(ctx, c, ns) })
 	}
@@ -372,8 +332,7 @@ func playLive(t *testing.T, c kubernetes.Interface, ns string, wc workloadCase) 
 		time.Sleep(time.Second)
 		wait(fmt.Sprintf("step %d", i))
 	}
-	w.Stop()
-	<-done
+	stop()
 	if err := rec.finish(t.Context(), c, ns); err != nil {
 		t.Fatal(err)
 	}
@@ -381,18 +340,10 @@ func playLive(t *testing.T, c kubernetes.Interface, ns string, wc workloadCase) 
 }
 
 func TestStatefulSetsAndDaemonSetsAgreeWithEmbedded(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a real control plane")
-	}
-	cp := controlplane.StartForTestWith(t, controlplane.Config{
-		Controllers: append(slices.Clone(controlplane.DefaultControllers), "statefulset-controller", "daemonset-controller")})
-	client, err := cp.AdminClient()
-	if err != nil {
-		t.Fatal(err)
-	}
-	e2etest.RunHollowNodes(t, client, live.Nodes{Groups: []nodegroup.Group{workloadGroup}, Images: workloadImages,
-		OnError: func(c, key string, err error) { t.Logf("hollow %s %s: %v", c, key, err) }})
-	e2etest.WaitSchedulable(t, client, workloadNodes, 2*time.Minute)
+	client := e2etest.Start(t, e2etest.Setup{
+		Controllers: []string{"statefulset-controller", "daemonset-controller"},
+		Nodes:       live.Nodes{Groups: []nodegroup.Group{workloadGroup}, Images: workloadImages},
+	}).Admin
 	for _, wc := range workloadCases {
 		t.Run(wc.name, func(t *testing.T) {
 			emb := playEmbedded(t, wc)

@@ -13,8 +13,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
+
+	"rollscope/test/e2e/cpbuild"
 )
 
 // CacheEnv overrides the cache root (default: the user cache directory, e.g.
@@ -65,17 +66,6 @@ func digest(src string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:16], nil
 }
 
-func cacheRoot() (string, error) {
-	if dir := os.Getenv(CacheEnv); dir != "" {
-		return dir, nil
-	}
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("finding a cache directory for kubectl 1.17 (set %s): %w", CacheEnv, err)
-	}
-	return filepath.Join(base, "rollscope", "kubectl117"), nil
-}
-
 // Ensure returns kubectl 1.17, building it when the cache lacks it. Test
 // packages run in parallel wait on a lock and build it once.
 func Ensure(ctx context.Context, log func(string)) (Binary, error) {
@@ -88,7 +78,7 @@ func Ensure(ctx context.Context, log func(string)) (Binary, error) {
 	if err != nil {
 		return Binary{}, err
 	}
-	root, err := cacheRoot()
+	root, err := cpbuild.CacheDir(CacheEnv, "kubectl117", "kubectl 1.17")
 	if err != nil {
 		return Binary{}, err
 	}
@@ -98,7 +88,7 @@ func Ensure(ctx context.Context, log func(string)) (Binary, error) {
 		bin.Took = time.Since(start)
 		return bin, nil
 	}
-	unlock, err := lock(ctx, root, key, log)
+	unlock, err := cpbuild.Lock(ctx, root, key, "kubectl 1.17", log)
 	if err != nil {
 		return Binary{}, err
 	}
@@ -126,37 +116,4 @@ func Ensure(ctx context.Context, log func(string)) (Binary, error) {
 	}
 	bin.Built, bin.Took = true, time.Since(start)
 	return bin, nil
-}
-
-// lock takes an exclusive lock on the cache entry for key; the kernel drops
-// it if the process dies.
-func lock(ctx context.Context, root, key string, log func(string)) (func(), error) {
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		return nil, fmt.Errorf("creating the kubectl 1.17 cache %s: %w", root, err)
-	}
-	path := filepath.Join(root, "."+key+".lock")
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("opening the build lock %s: %w", path, err)
-	}
-	for waiting := false; ; {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
-		}
-		if err != syscall.EWOULDBLOCK && err != syscall.EINTR {
-			f.Close()
-			return nil, fmt.Errorf("locking %s: %w", path, err)
-		}
-		if !waiting {
-			log("another process is building kubectl 1.17; waiting for it (" + path + ")")
-			waiting = true
-		}
-		select {
-		case <-ctx.Done():
-			f.Close()
-			return nil, fmt.Errorf("waiting for the build lock %s: %w", path, ctx.Err())
-		case <-time.After(time.Second):
-		}
-	}
 }

@@ -10,22 +10,15 @@ import (
 
 	"rollscope/engine/live"
 	"rollscope/test/e2e/controlplane"
-	"rollscope/test/e2e/rollscopebin"
+	"rollscope/test/e2e/e2etest"
 )
 
 // TestSimulateOnALiveCluster shares one control plane: the runs that leave
 // the API server alone go side by side (each has its own namespace and
 // hollow nodes), then the API server restart has the cluster to itself.
 func TestSimulateOnALiveCluster(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a real control plane")
-	}
-	cp := controlplane.StartForTest(t)
-	bin := rollscopebin.Path(t)
-	client, err := cp.AdminClient()
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := e2etest.Start(t, e2etest.Setup{Rollscope: true})
+	bin, cp, client := c.Bin, c.CP, c.Admin
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
 	api := recordAPI(ctx, t, client)

@@ -2,12 +2,9 @@ package livesim
 
 import (
 	"context"
-	"slices"
+	"rollscope/test/e2e/e2etest"
 	"testing"
 	"time"
-
-	"rollscope/test/e2e/controlplane"
-	"rollscope/test/e2e/rollscopebin"
 )
 
 // workloadsScenario rolls a StatefulSet and a DaemonSet side by side.
@@ -19,16 +16,8 @@ const workloadsScenario = "../testdata/livesim/workloads.yaml"
 // run ends on its own only once both are rolled out — every ordinal and
 // every node on the new revision, available.
 func TestSimulateStatefulSetsAndDaemonSetsOnALiveCluster(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a real control plane")
-	}
-	cp := controlplane.StartForTestWith(t, controlplane.Config{
-		Controllers: append(slices.Clone(controlplane.DefaultControllers), "statefulset-controller", "daemonset-controller")})
-	bin := rollscopebin.Path(t)
-	client, err := cp.AdminClient()
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := e2etest.Start(t, e2etest.Setup{Rollscope: true, Controllers: []string{"statefulset-controller", "daemonset-controller"}})
+	bin, cp, client := c.Bin, c.CP, c.Admin
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
 

@@ -7,21 +7,14 @@ import (
 	"testing"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/client-go/kubernetes"
 
 	"rollscope/engine/kubelet"
 	"rollscope/engine/live"
 	"rollscope/engine/nodegroup"
 	"rollscope/internal/tmuxtest"
-	"rollscope/test/e2e/controlplane"
 	"rollscope/test/e2e/e2etest"
-	"rollscope/test/e2e/rollscopebin"
 )
 
 // patience bounds every wait on the cluster or the screen. It only bounds a
@@ -40,40 +33,15 @@ var images = []kubelet.ImageRule{
 }
 
 // cluster is the control plane the flows share, with hollow nodes.
-type cluster struct {
-	cp    *controlplane.ControlPlane
-	admin kubernetes.Interface
-	bin   string
-}
+type cluster struct{ *e2etest.Cluster }
 
 func startCluster(t *testing.T) *cluster {
 	t.Helper()
-	bin := rollscopebin.Path(t)
-	cp := controlplane.StartForTest(t)
-	admin, err := cp.AdminClient()
-	if err != nil {
-		t.Fatal(err)
-	}
-	e2etest.RunHollowNodes(t, admin, live.Nodes{
-		Groups: []nodegroup.Group{{
-			Name: "hollow", Size: 3, Spec: "v1", BootTime: 500 * time.Millisecond,
-			Capacity: corev1.ResourceList{
-				corev1.ResourcePods:   resource.MustParse("110"),
-				corev1.ResourceCPU:    resource.MustParse("8"),
-				corev1.ResourceMemory: resource.MustParse("16Gi"),
-			},
-		}},
-		Images: images,
-		// Syncs fail while the frozen flow holds the API server; they are
-		// retried, so they are not the test's business.
-		OnError: func(string, string, error) {},
-	})
-	return &cluster{cp: cp, admin: admin, bin: bin}
-}
-
-func (c *cluster) poll(t *testing.T, what string, check e2etest.Check) {
-	t.Helper()
-	e2etest.Poll(t, patience, what, check)
+	group := e2etest.HollowGroup(3, 500*time.Millisecond, e2etest.Capacity("110", "8", "16Gi"))
+	// Syncs fail while the frozen flow holds the API server; they are
+	// retried, so they are not the test's business.
+	nodes := live.Nodes{Groups: []nodegroup.Group{group}, Images: images, OnError: e2etest.IgnoreErrors}
+	return &cluster{e2etest.Start(t, e2etest.Setup{Patience: patience, Rollscope: true, Nodes: nodes})}
 }
 
 // deploy creates namespace ns (unless it exists) and deployment web of two
@@ -81,30 +49,11 @@ func (c *cluster) poll(t *testing.T, what string, check e2etest.Check) {
 // out.
 func (c *cluster) deploy(t *testing.T, ns, image string) {
 	t.Helper()
-	e2etest.Namespace(t, c.admin, ns, patience)
-	replicas := int32(2)
-	one, zero := intstr.FromInt32(1), intstr.FromInt32(0)
+	c.Namespace(t, ns)
+	d := e2etest.OneAtATime(e2etest.Deployment(ns, "web", 2, image))
 	grace := int64(600)
-	labels := map[string]string{"app": "web"}
-	d := &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: ns},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: &replicas,
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Strategy: appsv1.DeploymentStrategy{
-				Type:          appsv1.RollingUpdateDeploymentStrategyType,
-				RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &one, MaxUnavailable: &zero},
-			},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec: corev1.PodSpec{
-					TerminationGracePeriodSeconds: &grace,
-					Containers:                    []corev1.Container{{Name: "app", Image: image}},
-				},
-			},
-		},
-	}
-	if _, err := c.admin.AppsV1().Deployments(ns).Create(t.Context(), d, metav1.CreateOptions{}); err != nil {
+	d.Spec.Template.Spec.TerminationGracePeriodSeconds = &grace
+	if _, err := c.Admin.AppsV1().Deployments(ns).Create(t.Context(), d, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("creating deployment %s/web: %v", ns, err)
 	}
 	c.waitRolledOut(t, ns, image)
@@ -114,8 +63,8 @@ func (c *cluster) deploy(t *testing.T, ns, image string) {
 // image, as kubectl rollout status would.
 func (c *cluster) waitRolledOut(t *testing.T, ns, image string) {
 	t.Helper()
-	c.poll(t, fmt.Sprintf("deployment %s/web rolled out on %s", ns, image), func(ctx context.Context) (bool, string, error) {
-		d, err := c.admin.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
+	c.Poll(t, fmt.Sprintf("deployment %s/web rolled out on %s", ns, image), func(ctx context.Context) (bool, string, error) {
+		d, err := c.Admin.AppsV1().Deployments(ns).Get(ctx, "web", metav1.GetOptions{})
 		if err != nil {
 			return false, "", err
 		}
@@ -130,7 +79,7 @@ func (c *cluster) waitRolledOut(t *testing.T, ns, image string) {
 // image and kubectl rollout pause do.
 func (c *cluster) patch(t *testing.T, ns, body string) {
 	t.Helper()
-	if _, err := c.admin.AppsV1().Deployments(ns).Patch(t.Context(), "web", types.StrategicMergePatchType, []byte(body), metav1.PatchOptions{}); err != nil {
+	if _, err := c.Admin.AppsV1().Deployments(ns).Patch(t.Context(), "web", types.StrategicMergePatchType, []byte(body), metav1.PatchOptions{}); err != nil {
 		t.Fatalf("patching %s/web with %s: %v", ns, body, err)
 	}
 }
@@ -147,7 +96,7 @@ func (c *cluster) setImage(t *testing.T, ns, image string) {
 // tests compare to say nothing was sent.
 func (c *cluster) written(t *testing.T, ns string) string {
 	t.Helper()
-	d, err := c.admin.AppsV1().Deployments(ns).Get(t.Context(), "web", metav1.GetOptions{})
+	d, err := c.Admin.AppsV1().Deployments(ns).Get(t.Context(), "web", metav1.GetOptions{})
 	if err != nil {
 		t.Fatalf("reading %s/web: %v", ns, err)
 	}
@@ -158,7 +107,7 @@ func (c *cluster) written(t *testing.T, ns string) string {
 // ns, opening deployment web.
 func (c *cluster) console(t *testing.T, w, h int, kubeconfig, ns string, flags ...string) *tmuxtest.Session {
 	t.Helper()
-	argv := append([]string{c.bin, "--kubeconfig", kubeconfig, "-n", ns}, flags...)
+	argv := append([]string{c.Bin, "--kubeconfig", kubeconfig, "-n", ns}, flags...)
 	s := tmuxtest.Start(t, w, h, append(argv, "web")...)
 	s.Timeout = patience
 	return s

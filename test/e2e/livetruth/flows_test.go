@@ -23,7 +23,7 @@ func pendingFlow(t *testing.T, c *cluster) {
 	c.patch(t, ns, `{"spec":{"paused":true}}`)
 	c.setImage(t, ns, "e2e.example/web:v3")
 
-	s := c.console(t, 160, 45, c.cp.AdminKubeconfig, ns)
+	s := c.console(t, 160, 45, c.CP.AdminKubeconfig, ns)
 	screen := s.WaitFor("pending, rolled out on resume: app e2e.example/web:v2 → e2e.example/web:v3")
 	noCrash(t, screen)
 	before := c.written(t, ns)
@@ -52,16 +52,16 @@ func pendingFlow(t *testing.T, c *cluster) {
 func terminatingFlow(t *testing.T, c *cluster) {
 	const ns = "terminating"
 	c.deploy(t, ns, "e2e.example/stubborn:v1")
-	pods, err := c.admin.CoreV1().Pods(ns).List(t.Context(), metav1.ListOptions{LabelSelector: "app=web"})
+	pods, err := c.Admin.CoreV1().Pods(ns).List(t.Context(), metav1.ListOptions{LabelSelector: "app=web"})
 	if err != nil || len(pods.Items) != 2 {
 		t.Fatalf("listing the pods: %v (%d pods)", err, len(pods.Items))
 	}
 	victim := pods.Items[0].Name
 	t.Cleanup(func() { c.forceDeletePods(ns) })
 
-	s := c.console(t, 160, 45, c.cp.AdminKubeconfig, ns)
+	s := c.console(t, 160, 45, c.CP.AdminKubeconfig, ns)
 	s.WaitFor(victim)
-	if err := c.admin.CoreV1().Pods(ns).Delete(t.Context(), victim, metav1.DeleteOptions{}); err != nil {
+	if err := c.Admin.CoreV1().Pods(ns).Delete(t.Context(), victim, metav1.DeleteOptions{}); err != nil {
 		t.Fatalf("deleting pod %s: %v", victim, err)
 	}
 	row := regexp.MustCompile(regexp.QuoteMeta(victim) + `\s+\d/\d\s+(\S+)`)
@@ -74,7 +74,7 @@ func terminatingFlow(t *testing.T, c *cluster) {
 
 	// The API agrees: the pod is being deleted, and kubectl's word for it
 	// is Terminating whatever its phase says.
-	p, err := c.admin.CoreV1().Pods(ns).Get(t.Context(), victim, metav1.GetOptions{})
+	p, err := c.Admin.CoreV1().Pods(ns).Get(t.Context(), victim, metav1.GetOptions{})
 	if err != nil || p.DeletionTimestamp == nil {
 		t.Fatalf("pod %s: %v, deletionTimestamp %v", victim, err, p.DeletionTimestamp)
 	}
@@ -87,7 +87,7 @@ func terminatingFlow(t *testing.T, c *cluster) {
 // containers do not outlive the test.
 func (c *cluster) forceDeletePods(ns string) {
 	zero := int64(0)
-	_ = c.admin.CoreV1().Pods(ns).DeleteCollection(context.Background(), metav1.DeleteOptions{GracePeriodSeconds: &zero}, metav1.ListOptions{})
+	_ = c.Admin.CoreV1().Pods(ns).DeleteCollection(context.Background(), metav1.DeleteOptions{GracePeriodSeconds: &zero}, metav1.ListOptions{})
 }
 
 // envFlow: set env with a name kubectl set env refuses is refused in the
@@ -96,7 +96,7 @@ func envFlow(t *testing.T, c *cluster) {
 	const ns = "env"
 	c.deploy(t, ns, "e2e.example/web:v1")
 	before := c.written(t, ns)
-	s := c.console(t, 160, 45, c.cp.AdminKubeconfig, ns)
+	s := c.console(t, 160, 45, c.CP.AdminKubeconfig, ns)
 	s.WaitFor("successfully rolled out")
 	s.Keys("e")
 	// Only once the dialog asks: typed into the main screen, these
@@ -114,7 +114,7 @@ func envFlow(t *testing.T, c *cluster) {
 	if after := c.written(t, ns); after != before {
 		t.Errorf("the deployment changed (%s → %s): a refused env name was sent", before, after)
 	}
-	d, err := c.admin.AppsV1().Deployments(ns).Get(t.Context(), "web", metav1.GetOptions{})
+	d, err := c.Admin.AppsV1().Deployments(ns).Get(t.Context(), "web", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,9 +129,9 @@ func envFlow(t *testing.T, c *cluster) {
 func deletedFlow(t *testing.T, c *cluster) {
 	const ns = "deleted"
 	c.deploy(t, ns, "e2e.example/web:v1")
-	s := c.console(t, 160, 45, c.cp.AdminKubeconfig, ns)
+	s := c.console(t, 160, 45, c.CP.AdminKubeconfig, ns)
 	s.WaitFor("successfully rolled out")
-	if err := c.admin.AppsV1().Deployments(ns).Delete(t.Context(), "web", metav1.DeleteOptions{}); err != nil {
+	if err := c.Admin.AppsV1().Deployments(ns).Delete(t.Context(), "web", metav1.DeleteOptions{}); err != nil {
 		t.Fatalf("deleting the deployment: %v", err)
 	}
 	deleted := time.Now()
@@ -152,7 +152,7 @@ func deletedFlow(t *testing.T, c *cluster) {
 		t.Errorf("deleted at %s, the console says %s", deleted.Format("15:04:05"), m[1])
 	}
 
-	s2 := c.console(t, 160, 45, c.cp.AdminKubeconfig, "no-such-namespace")
+	s2 := c.console(t, 160, 45, c.CP.AdminKubeconfig, "no-such-namespace")
 	screen = s2.WaitFor(`namespace "no-such-namespace" does not exist`)
 	noCrash(t, screen)
 	if strings.Contains(screen, "not found (yet)") {

@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"context"
 	"os/exec"
+	"rollscope/test/e2e/e2etest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -27,7 +26,7 @@ const bannerWithin = 5 * time.Second
 func frozenFlow(t *testing.T, c *cluster) {
 	const ns = "frozen"
 	c.deploy(t, ns, "e2e.example/web:v1")
-	s := c.console(t, 160, 45, c.cp.AdminKubeconfig, ns)
+	s := c.console(t, 160, 45, c.CP.AdminKubeconfig, ns)
 	s.WaitFor("successfully rolled out")
 	// --plain ends, as kubectl rollout status does, once what it follows has
 	// rolled out: it follows a rollout that cannot finish (its pods fit on
@@ -36,13 +35,13 @@ func frozenFlow(t *testing.T, c *cluster) {
 	plain := c.plain(t, ns, "stuck")
 	plain.waitOut(t, `Waiting for deployment "stuck" rollout to finish`)
 
-	if err := c.cp.FreezeAPIServer(); err != nil {
+	if err := c.CP.FreezeAPIServer(); err != nil {
 		t.Fatal(err)
 	}
 	frozen := true
 	thaw := func() {
 		if frozen {
-			if err := c.cp.ThawAPIServer(); err != nil {
+			if err := c.CP.ThawAPIServer(); err != nil {
 				t.Error(err)
 			}
 			frozen = false
@@ -87,7 +86,7 @@ func frozenFlow(t *testing.T, c *cluster) {
 	})
 	t.Logf("banner gone %s after SIGCONT", time.Since(thawed).Round(100*time.Millisecond))
 	plain.waitErr(t, "the API server answers again")
-	d, err := c.admin.AppsV1().Deployments(ns).Get(t.Context(), "web", metav1.GetOptions{})
+	d, err := c.Admin.AppsV1().Deployments(ns).Get(t.Context(), "web", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +117,7 @@ func (c *cluster) plain(t *testing.T, ns, name string) *plainRun {
 	t.Helper()
 	r := &plainRun{}
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, c.bin, "--plain", "--kubeconfig", c.cp.AdminKubeconfig, "-n", ns, name)
+	cmd := exec.CommandContext(ctx, c.Bin, "--plain", "--kubeconfig", c.CP.AdminKubeconfig, "-n", ns, name)
 	cmd.Stdout = lockedWriter{&r.mu, &r.out}
 	cmd.Stderr = lockedWriter{&r.mu, &r.err}
 	if err := cmd.Start(); err != nil {
@@ -156,23 +155,9 @@ func (r *plainRun) wait(t *testing.T, b *bytes.Buffer, name, want string) {
 // its rollout waits, with its progress deadline ten minutes away.
 func (c *cluster) unschedulable(t *testing.T, ns, name string) {
 	t.Helper()
-	replicas := int32(1)
-	labels := map[string]string{"app": name}
-	d := &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: &replicas,
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec: corev1.PodSpec{
-					NodeSelector: map[string]string{"rollscope.dev/e2e-nowhere": "true"},
-					Containers:   []corev1.Container{{Name: "app", Image: "e2e.example/web:v1"}},
-				},
-			},
-		},
-	}
-	if _, err := c.admin.AppsV1().Deployments(ns).Create(t.Context(), d, metav1.CreateOptions{}); err != nil {
+	d := e2etest.Deployment(ns, name, 1, "e2e.example/web:v1")
+	d.Spec.Template.Spec.NodeSelector = map[string]string{"rollscope.dev/e2e-nowhere": "true"}
+	if _, err := c.Admin.AppsV1().Deployments(ns).Create(t.Context(), d, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("creating deployment %s/%s: %v", ns, name, err)
 	}
 }

@@ -6,9 +6,6 @@ import "testing"
 // plane: those that leave the API server alone side by side, each in its
 // own namespace, then the one that freezes it.
 func TestConsoleTellsTheTruthOnALiveCluster(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a real control plane")
-	}
 	c := startCluster(t)
 	t.Run("flows", func(t *testing.T) {
 		for name, flow := range map[string]func(*testing.T, *cluster){

@@ -72,15 +72,15 @@ func (c *cluster) viewKubeconfig(t *testing.T, ns string) string {
 	t.Helper()
 	ctx := t.Context()
 	// The view role is filled in by the aggregation controller.
-	c.poll(t, "the built-in view role's rules", func(ctx context.Context) (bool, string, error) {
-		r, err := c.admin.RbacV1().ClusterRoles().Get(ctx, "view", metav1.GetOptions{})
+	c.Poll(t, "the built-in view role's rules", func(ctx context.Context) (bool, string, error) {
+		r, err := c.Admin.RbacV1().ClusterRoles().Get(ctx, "view", metav1.GetOptions{})
 		if err != nil {
 			return false, "", err
 		}
 		return len(r.Rules) > 0, "no rules yet", nil
 	})
 	sa := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "on-call", Namespace: ns}}
-	if _, err := c.admin.CoreV1().ServiceAccounts(ns).Create(ctx, sa, metav1.CreateOptions{}); err != nil {
+	if _, err := c.Admin.CoreV1().ServiceAccounts(ns).Create(ctx, sa, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("creating service account: %v", err)
 	}
 	binding := &rbacv1.RoleBinding{
@@ -88,17 +88,17 @@ func (c *cluster) viewKubeconfig(t *testing.T, ns string) string {
 		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "view"},
 		Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: "on-call", Namespace: ns}},
 	}
-	if _, err := c.admin.RbacV1().RoleBindings(ns).Create(ctx, binding, metav1.CreateOptions{}); err != nil {
+	if _, err := c.Admin.RbacV1().RoleBindings(ns).Create(ctx, binding, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("binding the view role: %v", err)
 	}
 	hour := int64(3600)
-	tok, err := c.admin.CoreV1().ServiceAccounts(ns).CreateToken(ctx, "on-call",
+	tok, err := c.Admin.CoreV1().ServiceAccounts(ns).CreateToken(ctx, "on-call",
 		&authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: &hour}}, metav1.CreateOptions{})
 	if err != nil {
 		t.Fatalf("asking a token for the view-only user: %v", err)
 	}
 	cfg := clientcmdapi.NewConfig()
-	cfg.Clusters["e2e"] = &clientcmdapi.Cluster{Server: c.cp.URL, CertificateAuthorityData: c.cp.CAData}
+	cfg.Clusters["e2e"] = &clientcmdapi.Cluster{Server: c.CP.URL, CertificateAuthorityData: c.CP.CAData}
 	cfg.AuthInfos["on-call"] = &clientcmdapi.AuthInfo{Token: tok.Status.Token}
 	cfg.Contexts["on-call"] = &clientcmdapi.Context{Cluster: "e2e", AuthInfo: "on-call", Namespace: ns}
 	cfg.CurrentContext = "on-call"

@@ -7,10 +7,8 @@ import (
 	"testing"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes"
@@ -21,7 +19,6 @@ import (
 	"rollscope/engine/nodegroup"
 	"rollscope/engine/noderoll"
 	"rollscope/model"
-	"rollscope/test/e2e/controlplane"
 	"rollscope/test/e2e/e2etest"
 )
 
@@ -46,37 +43,21 @@ func hollowGroup(name, role string, size, pods int) nodegroup.Group {
 	return nodegroup.Group{
 		Name: name, Role: role, Size: size, InitialSpec: "v1", Spec: "v2",
 		BootTime: 500 * time.Millisecond, LaunchDelay: time.Second,
-		Capacity: corev1.ResourceList{
-			corev1.ResourcePods:   resource.MustParse(fmt.Sprint(pods)),
-			corev1.ResourceCPU:    resource.MustParse("8"),
-			corev1.ResourceMemory: resource.MustParse("16Gi"),
-		},
+		Capacity: e2etest.Capacity(fmt.Sprint(pods), "8", "16Gi"),
 	}
 }
 
 // cluster is the control plane the package's cases share, with every
 // case's hollow node group running on it.
 type cluster struct {
-	admin  kubernetes.Interface
+	*e2etest.Cluster
 	groups []nodegroup.Group
 }
 
 func startCluster(t *testing.T, groups []nodegroup.Group) *cluster {
 	t.Helper()
-	cp := controlplane.StartForTest(t)
-	admin, err := cp.AdminClient()
-	if err != nil {
-		t.Fatal(err)
-	}
-	nodes := live.Nodes{Groups: groups, Images: images, OnError: func(c, key string, err error) { t.Logf("hollow %s %s: %v", c, key, err) }}
-	e2etest.RunHollowNodes(t, admin, nodes)
-	c := &cluster{admin: admin, groups: groups}
-	want := 0
-	for _, g := range groups {
-		want += g.Size
-	}
-	e2etest.WaitSchedulable(t, admin, want, patience)
-	return c
+	c := e2etest.Start(t, e2etest.Setup{Patience: patience, Nodes: live.Nodes{Groups: groups, Images: images}})
+	return &cluster{Cluster: c, groups: groups}
 }
 
 // roller runs rollscope's drain and roll controllers against the API
@@ -126,26 +107,15 @@ func (w workload) create(t *testing.T, c kubernetes.Interface) {
 		// Nothing waits for it: the namespace controller takes the pods away.
 		_ = c.CoreV1().Namespaces().Delete(context.Background(), w.namespace, metav1.DeleteOptions{})
 	})
-	labels := map[string]string{"app": "web"}
 	image, grace := "e2e.example/web:1", int64(1)
 	if w.slow {
 		image, grace = slowStop+":1", 30
 	}
-	d := &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: w.namespace},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: &w.replicas,
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec: corev1.PodSpec{
-					NodeSelector:                  map[string]string{model.NodeGroupLabel: w.group},
-					TerminationGracePeriodSeconds: &grace,
-					Containers:                    []corev1.Container{{Name: "web", Image: image}},
-				},
-			},
-		},
-	}
+	d := e2etest.Deployment(w.namespace, "web", w.replicas, image)
+	pod := &d.Spec.Template.Spec
+	pod.NodeSelector = map[string]string{model.NodeGroupLabel: w.group}
+	pod.TerminationGracePeriodSeconds = &grace
+	pod.Containers[0].Name = "web"
 	if _, err := c.AppsV1().Deployments(w.namespace).Create(ctx, d, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("creating deployment %s/web: %v", w.namespace, err)
 	}
@@ -153,7 +123,7 @@ func (w workload) create(t *testing.T, c kubernetes.Interface) {
 		min := intstr.FromInt32(w.minimum)
 		pdb := &policyv1.PodDisruptionBudget{
 			ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: w.namespace},
-			Spec:       policyv1.PodDisruptionBudgetSpec{MinAvailable: &min, Selector: &metav1.LabelSelector{MatchLabels: labels}},
+			Spec:       policyv1.PodDisruptionBudgetSpec{MinAvailable: &min, Selector: &metav1.LabelSelector{MatchLabels: d.Spec.Selector.MatchLabels}},
 		}
 		if _, err := c.PolicyV1().PodDisruptionBudgets(w.namespace).Create(ctx, pdb, metav1.CreateOptions{}); err != nil {
 			t.Fatalf("creating budget %s/web: %v", w.namespace, err)

@@ -32,9 +32,6 @@ var (
 // TestNodeRollsOnARealControlPlane runs issue 6's cases one after the other
 // on one control plane: each case rolls its own group.
 func TestNodeRollsOnARealControlPlane(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a real control plane")
-	}
 	c := startCluster(t, []nodegroup.Group{budgetGroup, aloneGroup, twentyGroup, mastersGroup, resumeGroup, stuckGroup, vanishGroup})
 	t.Run("budget makes the drain wait, then it proceeds", c.budgetWaits)
 	t.Run("first node alone", c.firstNodeAlone)
@@ -51,11 +48,11 @@ func TestNodeRollsOnARealControlPlane(t *testing.T) {
 // 5 s. Some node must hold two: six pods do not fit on three nodes one each.
 func (c *cluster) budgetWaits(t *testing.T) {
 	w := workload{namespace: "budget", group: budgetGroup.Name, replicas: 6, minimum: 5}
-	w.create(t, c.admin)
-	o := observe(t, c.admin, w.group, w.namespace, int(w.minimum))
-	startRoller(t, c.admin)
-	roll(t, c.admin, w.group, noderoll.Options{})
-	waitRolled(t, c.admin, budgetGroup)
+	w.create(t, c.Admin)
+	o := observe(t, c.Admin, w.group, w.namespace, int(w.minimum))
+	startRoller(t, c.Admin)
+	roll(t, c.Admin, w.group, noderoll.Options{})
+	waitRolled(t, c.Admin, budgetGroup)
 	waitAvailable(t, c, w)
 
 	s := o.snapshot()
@@ -80,12 +77,12 @@ func (c *cluster) budgetWaits(t *testing.T) {
 
 func (c *cluster) firstNodeAlone(t *testing.T) {
 	w := workload{namespace: "alone", group: aloneGroup.Name, replicas: 2}
-	w.create(t, c.admin)
-	o := observe(t, c.admin, w.group, w.namespace, 0)
-	startRoller(t, c.admin)
+	w.create(t, c.Admin)
+	o := observe(t, c.Admin, w.group, w.namespace, 0)
+	startRoller(t, c.Admin)
 	two := intstr.FromInt32(2)
-	roll(t, c.admin, w.group, noderoll.Options{MaxUnavailable: &two})
-	waitRolled(t, c.admin, aloneGroup)
+	roll(t, c.Admin, w.group, noderoll.Options{MaxUnavailable: &two})
+	waitRolled(t, c.Admin, aloneGroup)
 
 	s := o.snapshot()
 	if s.maxDrainingBeforeDelete != 1 {
@@ -108,12 +105,12 @@ func (c *cluster) firstNodeAlone(t *testing.T) {
 // then the second.
 func (c *cluster) twentyNodes(t *testing.T) {
 	w := workload{namespace: "twenty", group: twentyGroup.Name, replicas: 4, minimum: 3}
-	w.create(t, c.admin)
-	o := observe(t, c.admin, w.group, w.namespace, int(w.minimum))
-	startRoller(t, c.admin)
+	w.create(t, c.Admin)
+	o := observe(t, c.Admin, w.group, w.namespace, int(w.minimum))
+	startRoller(t, c.Admin)
 	surge, unavailable := intstr.FromInt32(2), intstr.FromString("10%")
-	roll(t, c.admin, w.group, noderoll.Options{MaxSurge: &surge, MaxUnavailable: &unavailable})
-	waitRolled(t, c.admin, twentyGroup)
+	roll(t, c.Admin, w.group, noderoll.Options{MaxSurge: &surge, MaxUnavailable: &unavailable})
+	waitRolled(t, c.Admin, twentyGroup)
 
 	s := o.snapshot()
 	if s.maxDetached != 2 || len(s.detachedAt) != 2 {
@@ -147,11 +144,11 @@ func (c *cluster) twentyNodes(t *testing.T) {
 }
 
 func (c *cluster) mastersNeverSurge(t *testing.T) {
-	o := observe(t, c.admin, mastersGroup.Name, "masters", 0)
-	startRoller(t, c.admin)
+	o := observe(t, c.Admin, mastersGroup.Name, "masters", 0)
+	startRoller(t, c.Admin)
 	surge, unavailable := intstr.FromInt32(2), intstr.FromInt32(1)
-	roll(t, c.admin, mastersGroup.Name, noderoll.Options{MaxSurge: &surge, MaxUnavailable: &unavailable})
-	waitRolled(t, c.admin, mastersGroup)
+	roll(t, c.Admin, mastersGroup.Name, noderoll.Options{MaxSurge: &surge, MaxUnavailable: &unavailable})
+	waitRolled(t, c.Admin, mastersGroup)
 
 	s := o.snapshot()
 	if len(s.detachedAt) != 0 {
@@ -169,15 +166,15 @@ func (c *cluster) mastersNeverSurge(t *testing.T) {
 // with nothing in memory: the roll finishes from what is on the nodes.
 func (c *cluster) killAndResume(t *testing.T) {
 	w := workload{namespace: "resume", group: resumeGroup.Name, replicas: 6, minimum: 5}
-	w.create(t, c.admin)
-	o := observe(t, c.admin, w.group, w.namespace, int(w.minimum))
-	first := startRoller(t, c.admin)
-	roll(t, c.admin, w.group, noderoll.Options{})
+	w.create(t, c.Admin)
+	o := observe(t, c.Admin, w.group, w.namespace, int(w.minimum))
+	first := startRoller(t, c.Admin)
+	roll(t, c.Admin, w.group, noderoll.Options{})
 
 	mid := waitMidDrain(t, c, w.group)
 	first.kill()
 
-	n, err := c.admin.CoreV1().Nodes().Get(t.Context(), mid, metav1.GetOptions{})
+	n, err := c.Admin.CoreV1().Nodes().Get(t.Context(), mid, metav1.GetOptions{})
 	if err != nil {
 		t.Fatalf("node %s, mid-drain at the kill: %v", mid, err)
 	}
@@ -186,8 +183,8 @@ func (c *cluster) killAndResume(t *testing.T) {
 			mid, n.Annotations[model.RollStateAnnotation], n.Annotations[model.RollNodeAnnotation], n.Annotations[model.DrainRequestAnnotation])
 	}
 
-	startRoller(t, c.admin)
-	waitRolled(t, c.admin, resumeGroup)
+	startRoller(t, c.Admin)
+	waitRolled(t, c.Admin, resumeGroup)
 	waitAvailable(t, c, w)
 	s := o.snapshot()
 	if !slices.Contains(s.deleted, mid) {
@@ -206,15 +203,15 @@ func (c *cluster) nodeDeletedMidRoll(t *testing.T) {
 	// Three slow-to-exit pods on two nodes of two slots: both nodes hold
 	// one at least, and each drain lasts the 5 s the evicted pods take.
 	w := workload{namespace: "vanish", group: vanishGroup.Name, replicas: 3, slow: true}
-	w.create(t, c.admin)
-	o := observe(t, c.admin, w.group, w.namespace, 0)
-	startRoller(t, c.admin)
-	roll(t, c.admin, w.group, noderoll.Options{})
+	w.create(t, c.Admin)
+	o := observe(t, c.Admin, w.group, w.namespace, 0)
+	startRoller(t, c.Admin)
+	roll(t, c.Admin, w.group, noderoll.Options{})
 	mid := waitMidDrain(t, c, w.group)
-	if err := c.admin.CoreV1().Nodes().Delete(t.Context(), mid, metav1.DeleteOptions{}); err != nil {
+	if err := c.Admin.CoreV1().Nodes().Delete(t.Context(), mid, metav1.DeleteOptions{}); err != nil {
 		t.Fatalf("deleting node %s mid-drain: %v", mid, err)
 	}
-	waitRolled(t, c.admin, vanishGroup)
+	waitRolled(t, c.Admin, vanishGroup)
 
 	s := o.snapshot()
 	want := fmt.Sprintf("node %s was deleted while it drained, not by this roll; the roll validates the cluster before the next node", mid)
@@ -236,7 +233,7 @@ func waitMidDrain(t *testing.T, c *cluster, group string) string {
 	t.Helper()
 	var mid string
 	poll(t, "a node of the roll mid-drain, pods still on it", func(ctx context.Context) (bool, string, error) {
-		nodes, err := groupNodes(ctx, c.admin, group)
+		nodes, err := groupNodes(ctx, c.Admin, group)
 		if err != nil {
 			return false, "", err
 		}
@@ -260,7 +257,7 @@ func waitMidDrain(t *testing.T, c *cluster, group string) string {
 func waitAvailable(t *testing.T, c *cluster, w workload) {
 	t.Helper()
 	poll(t, fmt.Sprintf("%s/web back at %d available", w.namespace, w.replicas), func(ctx context.Context) (bool, string, error) {
-		got := w.available(t, c.admin)
+		got := w.available(t, c.Admin)
 		return got == w.replicas, fmt.Sprintf("%d available", got), nil
 	})
 }

@@ -9,10 +9,8 @@ import (
 	"testing"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes"
@@ -22,9 +20,7 @@ import (
 	"rollscope/engine/nodegroup"
 	"rollscope/internal/tmuxtest"
 	"rollscope/model"
-	"rollscope/test/e2e/controlplane"
 	"rollscope/test/e2e/e2etest"
-	"rollscope/test/e2e/rollscopebin"
 )
 
 // patience bounds every wait; it asserts nothing about speed.
@@ -44,15 +40,11 @@ func hollowNodes() live.Nodes {
 		Groups: []nodegroup.Group{{
 			Name: group, Size: groupSize, InitialSpec: "v1", Spec: "v2",
 			BootTime: 500 * time.Millisecond, LaunchDelay: 300 * time.Millisecond,
-			Capacity: corev1.ResourceList{
-				corev1.ResourcePods:   resource.MustParse("30"),
-				corev1.ResourceCPU:    resource.MustParse("4"),
-				corev1.ResourceMemory: resource.MustParse("8Gi"),
-			},
+			Capacity: e2etest.Capacity("30", "4", "8Gi"),
 		}},
 		Images: []kubelet.ImageRule{{Match: "*", Pull: 100 * time.Millisecond, Start: 100 * time.Millisecond,
 			Ready: 500 * time.Millisecond, Stop: 200 * time.Millisecond}},
-		OnError: func(string, string, error) {},
+		OnError: e2etest.IgnoreErrors,
 	}
 }
 
@@ -61,16 +53,8 @@ func hollowNodes() live.Nodes {
 // nodes' annotations; n takes it up again and the roll finishes, every node
 // replaced and the budget never broken.
 func TestSteppedRollSurvivesAConsoleRestart(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a real control plane")
-	}
-	bin := rollscopebin.Path(t)
-	cp := controlplane.StartForTest(t)
-	admin, err := cp.AdminClient()
-	if err != nil {
-		t.Fatal(err)
-	}
-	runHollowNodes(t, admin)
+	c := e2etest.Start(t, e2etest.Setup{Patience: patience, Rollscope: true, Nodes: hollowNodes()})
+	bin, cp, admin := c.Bin, c.CP, c.Admin
 	t.Cleanup(func() { logNodesOnFailure(t, admin) })
 	waitFor(t, "the group's nodes Ready and the workload available", func(ctx context.Context) (bool, string, error) {
 		return settled(ctx, admin, "v1")
@@ -224,36 +208,19 @@ func console(t *testing.T, argv []string) *tmuxtest.Session {
 	return s
 }
 
-func runHollowNodes(t *testing.T, c kubernetes.Interface) {
-	nodes := hollowNodes()
-	e2etest.RunHollowNodes(t, c, nodes)
-}
-
 // createWorkload is four pods behind a budget that lets one go at a time:
 // every drain waits on it.
 func createWorkload(t *testing.T, c kubernetes.Interface) {
 	ctx := t.Context()
 	e2etest.Namespace(t, c, namespace, patience)
-	replicas := int32(4)
-	labels := map[string]string{"app": "web"}
-	d := &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: namespace},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: &replicas,
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: "e2e.example/web:1"}}},
-			},
-		},
-	}
+	d := e2etest.Deployment(namespace, "web", 4, "e2e.example/web:1")
 	if _, err := c.AppsV1().Deployments(namespace).Create(ctx, d, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	minAvailable := intstr.FromInt32(3)
 	pdb := &policyv1.PodDisruptionBudget{
 		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: namespace},
-		Spec:       policyv1.PodDisruptionBudgetSpec{MinAvailable: &minAvailable, Selector: &metav1.LabelSelector{MatchLabels: labels}},
+		Spec:       policyv1.PodDisruptionBudgetSpec{MinAvailable: &minAvailable, Selector: &metav1.LabelSelector{MatchLabels: d.Spec.Selector.MatchLabels}},
 	}
 	if _, err := c.PolicyV1().PodDisruptionBudgets(namespace).Create(ctx, pdb, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)

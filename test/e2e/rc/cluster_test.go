@@ -9,7 +9,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
@@ -18,7 +17,6 @@ import (
 	"rollscope/engine/kubelet"
 	"rollscope/engine/live"
 	"rollscope/engine/nodegroup"
-	"rollscope/test/e2e/controlplane"
 	"rollscope/test/e2e/e2etest"
 )
 
@@ -38,27 +36,12 @@ var images = []kubelet.ImageRule{{Match: "*", Pull: 200 * time.Millisecond, Star
 	Ready: 600 * time.Millisecond, Stop: 200 * time.Millisecond}}
 
 // cluster is the control plane the cases share, with two hollow nodes.
-type cluster struct {
-	cp    *controlplane.ControlPlane
-	admin kubernetes.Interface
-}
+type cluster struct{ *e2etest.Cluster }
 
 func startCluster(t *testing.T) *cluster {
 	t.Helper()
-	cp := controlplane.StartForTest(t)
-	admin, err := cp.AdminClient()
-	if err != nil {
-		t.Fatal(err)
-	}
-	group := nodegroup.Group{Name: "hollow", Size: 2, Spec: "v1", BootTime: 300 * time.Millisecond,
-		Capacity: corev1.ResourceList{corev1.ResourcePods: resource.MustParse("50"),
-			corev1.ResourceCPU: resource.MustParse("8"), corev1.ResourceMemory: resource.MustParse("16Gi")}}
-	nodes := live.Nodes{Groups: []nodegroup.Group{group}, Images: images,
-		OnError: func(c, key string, err error) { t.Logf("hollow %s %s: %v", c, key, err) }}
-	e2etest.RunHollowNodes(t, admin, nodes)
-	c := &cluster{cp: cp, admin: admin}
-	e2etest.WaitSchedulable(t, admin, 2, patience)
-	return c
+	group := e2etest.HollowGroup(2, 300*time.Millisecond, e2etest.Capacity("50", "8", "16Gi"))
+	return &cluster{e2etest.Start(t, e2etest.Setup{Patience: patience, Nodes: live.Nodes{Groups: []nodegroup.Group{group}, Images: images}})}
 }
 
 // poll waits until check says done, failing the test with the last state
@@ -73,7 +56,7 @@ func poll(t *testing.T, what string, check func(ctx context.Context) (bool, stri
 func (c *cluster) web(t *testing.T, ns string) {
 	t.Helper()
 	ctx := t.Context()
-	e2etest.Namespace(t, c.admin, ns, patience)
+	c.Namespace(t, ns)
 	n := int32(replicas)
 	labels := map[string]string{"app": "web"}
 	rc := &corev1.ReplicationController{
@@ -86,7 +69,7 @@ func (c *cluster) web(t *testing.T, ns string) {
 			},
 		},
 	}
-	if _, err := c.admin.CoreV1().ReplicationControllers(ns).Create(ctx, rc, metav1.CreateOptions{}); err != nil {
+	if _, err := c.Admin.CoreV1().ReplicationControllers(ns).Create(ctx, rc, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	c.settled(t, ns, oldImage)
@@ -98,11 +81,11 @@ func (c *cluster) web(t *testing.T, ns string) {
 func (c *cluster) settled(t *testing.T, ns, image string) {
 	t.Helper()
 	poll(t, "web alone on "+image+" in "+ns, func(ctx context.Context) (bool, string, error) {
-		rcs, err := c.admin.CoreV1().ReplicationControllers(ns).List(ctx, metav1.ListOptions{})
+		rcs, err := c.Admin.CoreV1().ReplicationControllers(ns).List(ctx, metav1.ListOptions{})
 		if err != nil {
 			return false, "", err
 		}
-		pods, err := c.admin.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
+		pods, err := c.Admin.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
 		if err != nil {
 			return false, "", err
 		}

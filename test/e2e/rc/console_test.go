@@ -37,8 +37,8 @@ func settledOn(t *testing.T, s *tmuxtest.Session, image string) {
 func consoleFlow(t *testing.T, c *cluster) {
 	const ns = "rc-console"
 	c.web(t, ns)
-	pods := watchPods(t, c.admin, ns)
-	s := tmuxtest.Start(t, 140, 40, rollscopebin.Path(t), "--kubeconfig", c.cp.AdminKubeconfig, "-n", ns)
+	pods := watchPods(t, c.Admin, ns)
+	s := tmuxtest.Start(t, 140, 40, rollscopebin.Path(t), "--kubeconfig", c.CP.AdminKubeconfig, "-n", ns)
 	s.Timeout = patience
 	s.WaitFor("ns " + ns)
 

@@ -27,14 +27,14 @@ func (c *cluster) rollingUpdate(t *testing.T, ns string, args ...string) (string
 
 func (c *cluster) command(t *testing.T, ns string, args ...string) *exec.Cmd {
 	t.Helper()
-	argv := append([]string{"rolling-update", "web", "--kubeconfig", c.cp.AdminKubeconfig, "--namespace", ns,
+	argv := append([]string{"rolling-update", "web", "--kubeconfig", c.CP.AdminKubeconfig, "--namespace", ns,
 		"--update-period", "1s", "--poll-interval", "200ms", "--timeout", "1m"}, args...)
 	return exec.Command(rollscopebin.Path(t), argv...)
 }
 
 // sizes reads spec.replicas of every controller in ns, by name.
 func (c *cluster) sizes(ctx context.Context, ns string) (map[string]int32, error) {
-	rcs, err := c.admin.CoreV1().ReplicationControllers(ns).List(ctx, metav1.ListOptions{})
+	rcs, err := c.Admin.CoreV1().ReplicationControllers(ns).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +101,7 @@ func TestRollingUpdateOnARealControlPlane(t *testing.T) {
 // fullFlow updates web to the new image, NEXT derived and renamed back.
 func fullFlow(t *testing.T, c *cluster) {
 	c.web(t, "rc-full")
-	pods := watchPods(t, c.admin, "rc-full")
+	pods := watchPods(t, c.Admin, "rc-full")
 	out, err := c.rollingUpdate(t, "rc-full", "--image", newImage)
 	if err != nil {
 		t.Fatalf("rolling-update: %v\n%s", err, out)
@@ -121,7 +121,7 @@ func fullFlow(t *testing.T, c *cluster) {
 // crashFlow kills the update half-way; the same command then finishes it.
 func crashFlow(t *testing.T, c *cluster) {
 	c.web(t, "rc-crash")
-	pods := watchPods(t, c.admin, "rc-crash")
+	pods := watchPods(t, c.Admin, "rc-crash")
 	c.killWhen(t, "rc-crash", "the update half-way", func(web, next int32) bool { return next >= 2 && web < replicas }, "--image", newImage)
 	out, err := c.rollingUpdate(t, "rc-crash", "--image", newImage)
 	if err != nil {
@@ -139,7 +139,7 @@ func crashFlow(t *testing.T, c *cluster) {
 // abortFlow aborts an update killed after its first scale-down.
 func abortFlow(t *testing.T, c *cluster) {
 	c.web(t, "rc-abort")
-	pods := watchPods(t, c.admin, "rc-abort")
+	pods := watchPods(t, c.Admin, "rc-abort")
 	// The update is killed after its first scale-down, waiting out
 	// the update period before the next scale-up.
 	c.killWhen(t, "rc-abort", "the first old pod gone", func(web, next int32) bool { return web == replicas-1 && next >= 1 },

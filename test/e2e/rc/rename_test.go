@@ -17,9 +17,9 @@ import (
 func renameFlow(t *testing.T, c *cluster) {
 	const ns = "rc-rename"
 	c.web(t, ns)
-	pods := watchPods(t, c.admin, ns)
+	pods := watchPods(t, c.Admin, ns)
 	// The update's own steps, in this process, up to the rename.
-	u := &rollingupdate.Updater{Client: c.admin, Namespace: ns, Now: time.Now}
+	u := &rollingupdate.Updater{Client: c.Admin, Namespace: ns, Now: time.Now}
 	req := rollingupdate.Request{Old: "web", Image: newImage,
 		UpdatePeriod: rollingupdate.Duration(time.Second), PollInterval: rollingupdate.Duration(200 * time.Millisecond)}
 	s := &rollingupdate.Session{}

@@ -8,14 +8,11 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 
 	"rollscope/engine/kubelet"
 	"rollscope/engine/live"
 	"rollscope/engine/nodegroup"
-	"rollscope/test/e2e/controlplane"
 	"rollscope/test/e2e/e2etest"
 	"rollscope/test/e2e/kubectlpeer"
 	"rollscope/test/e2e/rollscopebin"
@@ -37,8 +34,7 @@ var images = []kubelet.ImageRule{{Match: "*", Pull: 100 * time.Millisecond, Star
 
 // cluster is the control plane every case shares, with two hollow nodes.
 type cluster struct {
-	cp      *controlplane.ControlPlane
-	admin   kubernetes.Interface
+	*e2etest.Cluster
 	kubectl string
 	// home is kubectl's $HOME: its discovery cache stays out of the user's.
 	home string
@@ -50,20 +46,9 @@ func startCluster(t *testing.T) *cluster {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rollscopebin.Path(t)
-	cp := controlplane.StartForTest(t)
-	admin, err := cp.AdminClient()
-	if err != nil {
-		t.Fatal(err)
-	}
-	group := nodegroup.Group{Name: "hollow", Size: 2, Spec: "v1", BootTime: 300 * time.Millisecond,
-		Capacity: corev1.ResourceList{corev1.ResourcePods: resource.MustParse("110"),
-			corev1.ResourceCPU: resource.MustParse("64"), corev1.ResourceMemory: resource.MustParse("64Gi")}}
-	nodes := live.Nodes{Groups: []nodegroup.Group{group}, Images: images,
-		OnError: func(c, key string, err error) { t.Logf("hollow %s %s: %v", c, key, err) }}
-	e2etest.RunHollowNodes(t, admin, nodes)
-	e2etest.WaitSchedulable(t, admin, 2, patience)
-	return &cluster{cp: cp, admin: admin, kubectl: bin.Path, home: t.TempDir()}
+	group := e2etest.HollowGroup(2, 300*time.Millisecond, e2etest.Capacity("110", "64", "64Gi"))
+	c := e2etest.Start(t, e2etest.Setup{Patience: patience, Rollscope: true, Nodes: live.Nodes{Groups: []nodegroup.Group{group}, Images: images}})
+	return &cluster{Cluster: c, kubectl: bin.Path, home: t.TempDir()}
 }
 
 // controller is the ReplicationController a case starts from: foo, with the
@@ -89,7 +74,7 @@ func (c *cluster) foo(t *testing.T, ns string, spec controller) {
 // createFoo creates foo in a new namespace ns without waiting for its pods.
 func (c *cluster) createFoo(t *testing.T, ns string, spec controller) {
 	t.Helper()
-	e2etest.Namespace(t, c.admin, ns, patience)
+	c.Namespace(t, ns)
 	if spec.containers == nil {
 		spec.containers = []corev1.Container{{Name: "app", Image: oldImage}}
 	}
@@ -103,7 +88,7 @@ func (c *cluster) createFoo(t *testing.T, ns string, spec controller) {
 			},
 		},
 	}
-	if _, err := c.admin.CoreV1().ReplicationControllers(ns).Create(t.Context(), rc, metav1.CreateOptions{}); err != nil {
+	if _, err := c.Admin.CoreV1().ReplicationControllers(ns).Create(t.Context(), rc, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -137,7 +122,7 @@ func (c *cluster) settled(t *testing.T, ns string, replicas int32) {
 // periods.
 func (c *cluster) command(t *testing.T, tool, ns string, args ...string) *exec.Cmd {
 	t.Helper()
-	argv := append([]string{"rolling-update", "foo", "--kubeconfig", c.cp.AdminKubeconfig, "--namespace", ns,
+	argv := append([]string{"rolling-update", "foo", "--kubeconfig", c.CP.AdminKubeconfig, "--namespace", ns,
 		"--update-period", "1s", "--poll-interval", "200ms"}, args...)
 	if tool == kubectl {
 		cmd := exec.Command(c.kubectl, argv...)

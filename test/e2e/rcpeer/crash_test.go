@@ -54,7 +54,7 @@ func (k *killingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // killedClient is an admin client that dies after budget writes.
 func (c *cluster) killedClient(t *testing.T, budget int64) (kubernetes.Interface, *killingTransport) {
 	t.Helper()
-	cfg := rest.CopyConfig(c.cp.AdminConfig())
+	cfg := rest.CopyConfig(c.CP.AdminConfig())
 	cfg.QPS, cfg.Burst = 50, 100
 	k := &killingTransport{budget: budget}
 	cfg.WrapTransport = func(rt http.RoundTripper) http.RoundTripper { k.next = rt; return k }

@@ -22,11 +22,11 @@ type state struct {
 }
 
 func (c *cluster) read(ctx context.Context, ns string) (state, error) {
-	rcs, err := c.admin.CoreV1().ReplicationControllers(ns).List(ctx, metav1.ListOptions{})
+	rcs, err := c.Admin.CoreV1().ReplicationControllers(ns).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return state{}, err
 	}
-	pods, err := c.admin.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
+	pods, err := c.Admin.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return state{}, err
 	}
@@ -72,7 +72,7 @@ func (c *cluster) record(t *testing.T, ns string) *recorder {
 	ctx, stop := context.WithCancel(context.Background())
 	t.Cleanup(stop)
 	r := &recorder{replicas: map[types.UID]int32{}, sizes: map[string]int32{}, live: map[string]bool{}}
-	rcs, err := c.admin.CoreV1().ReplicationControllers(ns).List(ctx, metav1.ListOptions{})
+	rcs, err := c.Admin.CoreV1().ReplicationControllers(ns).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,18 +83,18 @@ func (c *cluster) record(t *testing.T, ns string) *recorder {
 		r.replicas[rc.UID] = *rc.Spec.Replicas
 		r.sizes[rc.Name] = *rc.Spec.Replicas
 	}
-	rcWatch, err := c.admin.CoreV1().ReplicationControllers(ns).Watch(ctx, metav1.ListOptions{ResourceVersion: rcs.ResourceVersion})
+	rcWatch, err := c.Admin.CoreV1().ReplicationControllers(ns).Watch(ctx, metav1.ListOptions{ResourceVersion: rcs.ResourceVersion})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pods, err := c.admin.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
+	pods, err := c.Admin.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range pods.Items {
 		r.pod(watch.Added, &p)
 	}
-	podWatch, err := c.admin.CoreV1().Pods(ns).Watch(ctx, metav1.ListOptions{ResourceVersion: pods.ResourceVersion})
+	podWatch, err := c.Admin.CoreV1().Pods(ns).Watch(ctx, metav1.ListOptions{ResourceVersion: pods.ResourceVersion})
 	if err != nil {
 		t.Fatal(err)
 	}

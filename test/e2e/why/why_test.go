@@ -8,21 +8,16 @@ import (
 	"testing"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/client-go/kubernetes"
 
 	"rollscope/engine/kubelet"
 	"rollscope/engine/live"
 	"rollscope/engine/nodegroup"
 	"rollscope/internal/tmuxtest"
-	"rollscope/test/e2e/controlplane"
 	"rollscope/test/e2e/e2etest"
-	"rollscope/test/e2e/rollscopebin"
 )
 
 // patience bounds every wait; the tests assert nothing about speed.
@@ -35,52 +30,14 @@ var images = []kubelet.ImageRule{
 	{Match: "*", Pull: 200 * time.Millisecond, Start: 200 * time.Millisecond, Ready: 500 * time.Millisecond, Logs: webLog},
 }
 
-type cluster struct {
-	cp    *controlplane.ControlPlane
-	admin kubernetes.Interface
-	bin   string
-}
+type cluster struct{ *e2etest.Cluster }
 
 // TestWhyOnALiveCluster runs the flows side by side on one control plane
 // with two hollow nodes of one CPU each, whose kubelet serves logs.
 func TestWhyOnALiveCluster(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a real control plane")
-	}
-	bin := rollscopebin.Path(t)
-	cp := controlplane.StartForTest(t)
-	admin, err := cp.AdminClient()
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := kubelet.ListenLogs(kubelet.NewLogs())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, stop := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ctx) }()
-	t.Cleanup(func() {
-		stop()
-		if err := <-served; err != nil {
-			t.Errorf("hollow kubelet's log server: %v", err)
-		}
-	})
-	e2etest.RunHollowNodes(t, admin, live.Nodes{
-		Groups: []nodegroup.Group{{
-			Name: "hollow", Size: 2, Spec: "v1", BootTime: 500 * time.Millisecond,
-			Capacity: corev1.ResourceList{
-				corev1.ResourcePods:   resource.MustParse("110"),
-				corev1.ResourceCPU:    resource.MustParse("1"),
-				corev1.ResourceMemory: resource.MustParse("8Gi"),
-			},
-		}},
-		Images:  images,
-		Logs:    srv,
-		OnError: func(string, string, error) {},
-	})
-	e2etest.WaitSchedulable(t, admin, 2, patience)
-	c := &cluster{cp: cp, admin: admin, bin: bin}
+	group := e2etest.HollowGroup(2, 500*time.Millisecond, e2etest.Capacity("110", "1", "8Gi"))
+	nodes := live.Nodes{Groups: []nodegroup.Group{group}, Images: images}
+	c := &cluster{e2etest.Start(t, e2etest.Setup{Patience: patience, Rollscope: true, Nodes: nodes, ServeLogs: true})}
 	for name, flow := range map[string]func(*testing.T, *cluster){
 		"logs":          logsFlow,
 		"unschedulable": unschedulableFlow,
@@ -105,12 +62,12 @@ func logsFlow(t *testing.T, c *cluster) {
 	}
 	// As kubectl logs --previous reads it: the kubelet's refusal, passed on
 	// by the API server.
-	_, err := c.admin.CoreV1().Pods("logs").GetLogs(pod, &corev1.PodLogOptions{Previous: true}).Stream(t.Context())
+	_, err := c.Admin.CoreV1().Pods("logs").GetLogs(pod, &corev1.PodLogOptions{Previous: true}).Stream(t.Context())
 	if err == nil || !strings.Contains(err.Error(), `previous terminated container "web" in pod "`+pod+`" not found`) {
 		t.Errorf("pods/log --previous of a pod that never restarted: %v, want the kubelet's not found", err)
 	}
 
-	s := c.console(t, c.cp.AdminKubeconfig, "logs")
+	s := c.console(t, c.CP.AdminKubeconfig, "logs")
 	s.WaitFor("successfully rolled out")
 	s.Keys("l")
 	screen := s.WaitFor(webLog[1])
@@ -125,7 +82,7 @@ func logsFlow(t *testing.T, c *cluster) {
 // fits nowhere and the line says so in the real scheduler's words.
 func unschedulableFlow(t *testing.T, c *cluster) {
 	c.deploy(t, "sched", 3, "700m")
-	s := c.console(t, c.cp.AdminKubeconfig, "sched")
+	s := c.console(t, c.CP.AdminKubeconfig, "sched")
 	s.WaitFor("why new pods cannot be scheduled — 0/2 nodes are available: 2 Insufficient cpu")
 }
 
@@ -148,14 +105,14 @@ func noPodLogsFlow(t *testing.T, c *cluster) {
 		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: user},
 		Subjects:   []rbacv1.Subject{{APIGroup: rbacv1.GroupName, Kind: rbacv1.UserKind, Name: user}},
 	}
-	if _, err := c.admin.RbacV1().ClusterRoles().Create(ctx, role, metav1.CreateOptions{}); err != nil {
+	if _, err := c.Admin.RbacV1().ClusterRoles().Create(ctx, role, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.admin.RbacV1().ClusterRoleBindings().Create(ctx, binding, metav1.CreateOptions{}); err != nil {
+	if _, err := c.Admin.RbacV1().ClusterRoleBindings().Create(ctx, binding, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	c.deploy(t, "nologs", 1, "100m")
-	s := c.console(t, c.cp.AdminKubeconfig, "nologs", "--as", user)
+	s := c.console(t, c.CP.AdminKubeconfig, "nologs", "--as", user)
 	s.WaitFor("successfully rolled out")
 	s.Keys("?")
 	help := s.WaitFor("esc or ? to close")
@@ -175,28 +132,12 @@ func noPodLogsFlow(t *testing.T, c *cluster) {
 // asking for cpu.
 func (c *cluster) deploy(t *testing.T, ns string, replicas int32, cpu string) {
 	t.Helper()
-	e2etest.Namespace(t, c.admin, ns, patience)
-	one, zero := intstr.FromInt32(1), intstr.FromInt32(0)
-	labels := map[string]string{"app": "web"}
-	d := &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: ns},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: &replicas,
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Strategy: appsv1.DeploymentStrategy{
-				Type:          appsv1.RollingUpdateDeploymentStrategyType,
-				RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &one, MaxUnavailable: &zero},
-			},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec: corev1.PodSpec{Containers: []corev1.Container{{
-					Name: "web", Image: "e2e.example/web:v1",
-					Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu)}},
-				}}},
-			},
-		},
-	}
-	if _, err := c.admin.AppsV1().Deployments(ns).Create(t.Context(), d, metav1.CreateOptions{}); err != nil {
+	c.Namespace(t, ns)
+	d := e2etest.OneAtATime(e2etest.Deployment(ns, "web", replicas, "e2e.example/web:v1"))
+	app := &d.Spec.Template.Spec.Containers[0]
+	app.Name = "web"
+	app.Resources.Requests = corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(cpu)}
+	if _, err := c.Admin.AppsV1().Deployments(ns).Create(t.Context(), d, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("creating deployment %s/web: %v", ns, err)
 	}
 }
@@ -206,7 +147,7 @@ func (c *cluster) runningPod(t *testing.T, ns string) string {
 	t.Helper()
 	var name string
 	e2etest.Poll(t, patience, "a running pod of "+ns+"/web", func(ctx context.Context) (bool, string, error) {
-		pods, err := c.admin.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: "app=web"})
+		pods, err := c.Admin.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: "app=web"})
 		if err != nil {
 			return false, "", err
 		}
@@ -226,7 +167,7 @@ func (c *cluster) runningPod(t *testing.T, ns string) string {
 // podLog reads a pod's log through pods/log, as kubectl logs does.
 func (c *cluster) podLog(t *testing.T, ns, pod string, opts *corev1.PodLogOptions) string {
 	t.Helper()
-	rc, err := c.admin.CoreV1().Pods(ns).GetLogs(pod, opts).Stream(t.Context())
+	rc, err := c.Admin.CoreV1().Pods(ns).GetLogs(pod, opts).Stream(t.Context())
 	if err != nil {
 		t.Fatalf("pods/log of %s/%s: %v", ns, pod, err)
 	}
@@ -241,7 +182,7 @@ func (c *cluster) podLog(t *testing.T, ns, pod string, opts *corev1.PodLogOption
 // console starts rollscope in tmux on deployment web of ns.
 func (c *cluster) console(t *testing.T, kubeconfig, ns string, flags ...string) *tmuxtest.Session {
 	t.Helper()
-	argv := append([]string{c.bin, "--kubeconfig", kubeconfig, "-n", ns}, flags...)
+	argv := append([]string{c.Bin, "--kubeconfig", kubeconfig, "-n", ns}, flags...)
 	s := tmuxtest.Start(t, 160, 45, append(argv, "web")...)
 	s.Timeout = patience
 	return s

@@ -19,6 +19,7 @@ import (
 	"rollscope/engine/kubelet"
 	"rollscope/engine/live"
 	"rollscope/engine/nodegroup"
+	"rollscope/test/e2e/e2etest"
 )
 
 func signalContext() (context.Context, context.CancelFunc) {
@@ -32,16 +33,9 @@ const podsPerNode = 110
 func startNodes(ctx context.Context, admin kubernetes.Interface, n int) (stop func(), err error) {
 	size := (n+n/4)/podsPerNode + 2
 	nodes := live.Nodes{
-		Groups: []nodegroup.Group{{
-			Name: "hollow", Size: size, Spec: "v1", BootTime: time.Second,
-			Capacity: corev1.ResourceList{
-				corev1.ResourcePods:   *resource.NewQuantity(podsPerNode, resource.DecimalSI),
-				corev1.ResourceCPU:    resource.MustParse("64"),
-				corev1.ResourceMemory: resource.MustParse("256Gi"),
-			},
-		}},
+		Groups:  []nodegroup.Group{e2etest.HollowGroup(size, time.Second, e2etest.Capacity(fmt.Sprint(podsPerNode), "64", "256Gi"))},
 		Images:  []kubelet.ImageRule{{Match: "*", Pull: time.Second, Start: time.Second, Ready: 2 * time.Second, Jitter: time.Second}},
-		OnError: func(string, string, error) {}, // retried; not what is measured
+		OnError: e2etest.IgnoreErrors, // retried; not what is measured
 	}
 	nctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
@@ -59,26 +53,11 @@ func startNodes(ctx context.Context, admin kubernetes.Interface, n int) (stop fu
 const appName = "app"
 
 func deployment(namespace string, n int) *appsv1.Deployment {
-	replicas := int32(n)
 	quarter := intstr.FromString("25%")
-	labels := map[string]string{"app": appName}
-	return &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: appName},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: &replicas,
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType,
-				RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &quarter, MaxUnavailable: &quarter}},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec: corev1.PodSpec{Containers: []corev1.Container{{
-					Name: appName, Image: "example.com/app:v1",
-					Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{
-						corev1.ResourceCPU: resource.MustParse("10m"), corev1.ResourceMemory: resource.MustParse("16Mi")}},
-				}}},
-			},
-		},
-	}
+	d := e2etest.RollingUpdate(e2etest.Deployment(namespace, appName, int32(n), "example.com/app:v1"), quarter, quarter)
+	d.Spec.Template.Spec.Containers[0].Resources.Requests = corev1.ResourceList{
+		corev1.ResourceCPU: resource.MustParse("10m"), corev1.ResourceMemory: resource.MustParse("16Mi")}
+	return d
 }
 
 // create makes the namespace and the deployment, once the namespace's
