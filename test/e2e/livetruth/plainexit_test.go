@@ -66,7 +66,7 @@ func (c *cluster) plainToEnd(t *testing.T, ns, target string) ended {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, c.bin, "--plain", "--kubeconfig", c.cp.AdminKubeconfig, "-n", ns, target)
+	cmd := exec.CommandContext(ctx, c.Bin, "--plain", "--kubeconfig", c.CP.AdminKubeconfig, "-n", ns, target)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()
@@ -116,7 +116,7 @@ func (c *cluster) stuck(t *testing.T, ns, name string) {
 			},
 		},
 	}
-	if _, err := c.admin.AppsV1().Deployments(ns).Create(t.Context(), d, metav1.CreateOptions{}); err != nil {
+	if _, err := c.Admin.AppsV1().Deployments(ns).Create(t.Context(), d, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("creating deployment %s/%s: %v", ns, name, err)
 	}
 }

@@ -23,7 +23,7 @@ import (
 func drainRecheckFlow(t *testing.T, c *cluster) {
 	const ns = "drain-recheck"
 	c.deploy(t, ns, "e2e.example/web:v1")
-	s := c.console(t, 200, 50, c.cp.AdminKubeconfig, ns)
+	s := c.console(t, 200, 50, c.CP.AdminKubeconfig, ns)
 	s.WaitFor("successfully rolled out")
 	s.Keys("Tab", "Tab")
 	s.Keys("d")
@@ -63,7 +63,7 @@ func drainRecheckFlow(t *testing.T, c *cluster) {
 func (c *cluster) setUnschedulable(t *testing.T, node string, on bool) {
 	t.Helper()
 	body := fmt.Sprintf(`{"spec":{"unschedulable":%v}}`, on)
-	if _, err := c.admin.CoreV1().Nodes().Patch(context.Background(), node, types.StrategicMergePatchType, []byte(body), metav1.PatchOptions{}); err != nil {
+	if _, err := c.Admin.CoreV1().Nodes().Patch(context.Background(), node, types.StrategicMergePatchType, []byte(body), metav1.PatchOptions{}); err != nil {
 		t.Fatalf("patching node %s with %s: %v", node, body, err)
 	}
 }
@@ -73,7 +73,7 @@ func (c *cluster) setUnschedulable(t *testing.T, node string, on bool) {
 // which the hollow kubelet writes all the time, is left out.
 func (c *cluster) nodeWrites(t *testing.T, node string) string {
 	t.Helper()
-	n, err := c.admin.CoreV1().Nodes().Get(t.Context(), node, metav1.GetOptions{})
+	n, err := c.Admin.CoreV1().Nodes().Get(t.Context(), node, metav1.GetOptions{})
 	if err != nil {
 		t.Fatalf("reading node %s: %v", node, err)
 	}
@@ -88,7 +88,7 @@ func (c *cluster) nodeWrites(t *testing.T, node string) string {
 		}
 	}
 	sort.Strings(ours)
-	pods, err := c.admin.CoreV1().Pods("").List(t.Context(), metav1.ListOptions{FieldSelector: "spec.nodeName=" + node})
+	pods, err := c.Admin.CoreV1().Pods("").List(t.Context(), metav1.ListOptions{FieldSelector: "spec.nodeName=" + node})
 	if err != nil {
 		t.Fatalf("listing the pods of node %s: %v", node, err)
 	}
