@@ -40,7 +40,7 @@ func Blocker(in BlockerInput) string {
 			s.add(&f)
 		}
 	}
-	return blocker(rolloutParts{in.Deployment, in.ReplicaSets, in.Nodes, in.EventsOf, in.Now}, scan, podOf(in.Pods))
+	return blocker(rolloutParts{d: in.Deployment, rss: in.ReplicaSets, nodes: in.Nodes, eventsOf: in.EventsOf, now: in.Now}, scan, podOf(in.Pods))
 }
 
 // rolloutParts is BlockerInput without its pods, which the console keeps
@@ -51,6 +51,10 @@ type rolloutParts struct {
 	nodes    []*corev1.Node
 	eventsOf func(pod string) []*corev1.Event
 	now      time.Time
+	// newRS is d's new ReplicaSet when the caller found it already
+	// (newKnown), sparing the template comparisons.
+	newRS    *appsv1.ReplicaSet
+	newKnown bool
 }
 
 // blocker is Blocker over pods that scan hands to a podScan; isOurs says
@@ -88,7 +92,10 @@ func diagnose(in rolloutParts, scan func(*podScan), isOurs func(string) bool) (s
 	if d.Spec.Paused {
 		return pausedLine(d), holdPaused
 	}
-	newRS := FindNewReplicaSet(d, in.rss)
+	newRS := in.newRS
+	if !in.newKnown {
+		newRS = FindNewReplicaSet(d, in.rss)
+	}
 	_, done := rolloutStatus(d)
 	if done || d.Status.ObservedGeneration < d.Generation {
 		// Finished (or not yet looked at by the controller, which the
@@ -158,7 +165,11 @@ type podFacts struct {
 	unschedulable bool
 	bound         bool
 	ready         bool
-	since         time.Time // when it last became ready, or not ready
+	// looping is set while a container is crash-looping: in
+	// CrashLoopBackOff, or restarted and not running ready again. A
+	// container that restarted once long ago and runs is not.
+	looping bool
+	since   time.Time // when it last became ready, or not ready
 }
 
 func factsOf(p *corev1.Pod) podFacts {
@@ -181,6 +192,9 @@ func factsOf(p *corev1.Pod) podFacts {
 		// In CrashLoopBackOff, or crashed and restarted more than once.
 		if looping || crashed && cs.RestartCount >= 2 {
 			f.restarts = max(f.restarts, cs.RestartCount, 1)
+		}
+		if looping || cs.RestartCount > 0 && (cs.State.Running == nil || !cs.Ready) {
+			f.looping = true
 		}
 	}
 	f.since = p.CreationTimestamp.Time

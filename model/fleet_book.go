@@ -41,8 +41,9 @@ type fleetBook struct {
 	// cordoned: until they are whole again their pods are moving.
 	lost map[fleetKey]*lostPod
 	// blockedNodes are the nodes whose drain a PodDisruptionBudget holds:
-	// the only ones the blocker line reads.
-	blockedNodes map[string]*corev1.Node
+	// the only ones the blocker line reads. movingNodes are the nodes pods
+	// are being moved off (nodeMoving): usually none.
+	blockedNodes, movingNodes map[string]*corev1.Node
 	// rcs are the ReplicationControllers, whose rows read their update
 	// partner.
 	rcs map[string]*corev1.ReplicationController
@@ -51,6 +52,8 @@ type fleetBook struct {
 	// when clockSecond, now's second at the last refresh, changes.
 	clocked     map[fleetKey]bool
 	clockSecond int64
+	// readsPods are the workloads (by UID) whose rows read every pod.
+	readsPods map[types.UID]bool
 	// nsCount is how many rows each namespace has.
 	nsCount map[string]int
 
@@ -70,10 +73,12 @@ func newFleetBook() *fleetBook {
 		revisedAt:    map[fleetKey]time.Time{},
 		lost:         map[fleetKey]*lostPod{},
 		blockedNodes: map[string]*corev1.Node{},
+		movingNodes:  map[string]*corev1.Node{},
 		rcs:          map[string]*corev1.ReplicationController{},
 		views:        map[string]*fleetView{},
 		clocked:      map[fleetKey]bool{},
 		nsCount:      map[string]int{},
+		readsPods:    map[types.UID]bool{},
 	}
 }
 
@@ -92,6 +97,15 @@ func (b *fleetBook) markOwner(uid types.UID, at time.Time) {
 		}
 		b.mark(k, at)
 	}
+}
+
+// podsMatter reports whether the row of the pod owner's workload reads its
+// pods in full: a deployment's rollout under way, for its blocker line.
+func (b *fleetBook) podsMatter(uid types.UID) bool {
+	if d, ok := b.rsOwner[uid]; ok {
+		uid = d
+	}
+	return b.readsPods[uid]
 }
 
 // markRC marks an RC's row and its rolling update's partner's: a rolling
@@ -191,8 +205,18 @@ func (c *Cluster) fleetPod(old *podEntry, cur *podEntry, at time.Time) {
 	if old != nil && cur != nil && sameFleetFacts(&old.facts, &cur.facts) && old.pod.Spec.NodeName == cur.pod.Spec.NodeName {
 		return
 	}
+	// Most rows read a pod only for what flags it and for the node it is
+	// on; a rolled-out workload's pods coming and going, or turning ready,
+	// leave its row as it was (its status figures come with it).
+	named := false
 	for _, pe := range []*podEntry{old, cur} {
-		if pe != nil && pe.facts.owner != "" {
+		named = named || pe != nil && (podFlagged(pe) || c.nodeMoving(pe.pod.Spec.NodeName))
+	}
+	for i, pe := range []*podEntry{old, cur} {
+		if pe == nil || pe.facts.owner == "" || i == 1 && old != nil && old.facts.owner == pe.facts.owner {
+			continue
+		}
+		if named || b.podsMatter(pe.facts.owner) {
 			b.markOwner(pe.facts.owner, at)
 		}
 	}
@@ -210,18 +234,14 @@ func (c *Cluster) fleetPod(old *podEntry, cur *podEntry, at time.Time) {
 // sameFleetFacts compares what the rows read of a pod.
 func sameFleetFacts(a, b *podFacts) bool {
 	return a.owner == b.owner && a.terminating == b.terminating && a.active == b.active &&
-		a.pullReason == b.pullReason && a.restarts == b.restarts && a.unschedulable == b.unschedulable &&
+		a.pullReason == b.pullReason && a.restarts == b.restarts && a.looping == b.looping && a.unschedulable == b.unschedulable &&
 		a.bound == b.bound && a.ready == b.ready && a.since.Equal(b.since)
 }
 
 // nodeMoving reports whether pods on the node are being moved off it: a
 // drain or a node roll is draining it, or it is cordoned.
 func (c *Cluster) nodeMoving(name string) bool {
-	n := c.nodes[name]
-	if n == nil {
-		return false
-	}
-	return n.Spec.Unschedulable || nodeDraining(n)
+	return c.fleetBook.movingNodes[name] != nil
 }
 
 // nodeDraining reports whether the node's drain annotations say a drain
@@ -244,6 +264,11 @@ func (c *Cluster) fleetNode(old, n *corev1.Node, at time.Time) {
 		b.blockedNodes[n.Name] = n
 	} else if old != nil {
 		delete(b.blockedNodes, old.Name)
+	}
+	if n != nil && (n.Spec.Unschedulable || nodeDraining(n)) {
+		b.movingNodes[n.Name] = n
+	} else if old != nil {
+		delete(b.movingNodes, old.Name)
 	}
 	if old != nil && n != nil && old.Spec.Unschedulable == n.Spec.Unschedulable &&
 		sameAnnotations(old, n, DrainStateAnnotation, DrainBlockedAnnotation, RollNodeAnnotation) {

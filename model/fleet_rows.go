@@ -25,6 +25,26 @@ type fleetEntry struct {
 	// clocked is set when Why counts with the clock ("not ready for
 	// 12s"): the row is derived again when the second changes.
 	clocked bool
+	// podsMatter is set when the row read every pod (the blocker line of
+	// a rollout under way): any change of a pod marks it. uid is the
+	// workload's.
+	podsMatter bool
+	uid        types.UID
+	// A deployment's new ReplicaSet, found for d among rss: when a pod
+	// changed and they did not, finding it again (comparing templates) is
+	// spared. Objects are replaced, never modified, so pointers compare.
+	d     *appsv1.Deployment
+	rss   []*appsv1.ReplicaSet
+	newRS *appsv1.ReplicaSet
+}
+
+// newReplicaSet is FindNewReplicaSet, from e when d and rss are the ones
+// it was found among.
+func (e *fleetEntry) newReplicaSet(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) *appsv1.ReplicaSet {
+	if e != nil && e.d == d && slices.Equal(e.rss, rss) {
+		return e.newRS
+	}
+	return FindNewReplicaSet(d, rss)
 }
 
 // deriveFleet derives the row of k at now; false when k has no row (gone,
@@ -63,7 +83,7 @@ func (c *Cluster) moved(k fleetKey, since time.Time) time.Time {
 
 func (c *Cluster) deploymentFleet(k fleetKey, d *appsv1.Deployment, now time.Time) fleetEntry {
 	rss := c.ownedReplicaSets(d)
-	newRS := FindNewReplicaSet(d, rss)
+	newRS := c.fleetBook.entries[k].newReplicaSet(d, rss)
 	status, done := rolloutStatus(d)
 	r := FleetRow{
 		Namespace: d.Namespace, Kind: FleetDeployment, Name: d.Name,
@@ -103,13 +123,14 @@ func (c *Cluster) deploymentFleet(k fleetKey, d *appsv1.Deployment, now time.Tim
 	pods := c.scanFleetPods(owners, d.Namespace)
 	canary, isCanary, _ := ReadCanary(d)
 	isCanary = isCanary && CanaryCurrent(d, canary)
-	e := fleetEntry{}
+	e := fleetEntry{d: d, rss: rss, newRS: newRS, uid: d.UID}
 	var line string
 	var why hold
 	if !isCanary {
 		// A canary's hold is its technique, not a blocker (RolloutView does
 		// the same).
-		line, why = c.diagnose(d, rss, now)
+		line, why = c.diagnose(d, rss, newRS, now)
+		e.podsMatter = !done
 	}
 	switch {
 	case failed(d):
@@ -156,7 +177,7 @@ func availabilityOnly(d *appsv1.Deployment) bool {
 
 // diagnose is the blocker line with its kind, reading only the nodes a
 // budget holds a drain on.
-func (c *Cluster) diagnose(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, now time.Time) (string, hold) {
+func (c *Cluster) diagnose(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, now time.Time) (string, hold) {
 	scan := func(s *podScan) {
 		for _, rs := range rss {
 			if set := c.entriesByOwner[rs.UID]; set != nil {
@@ -177,7 +198,7 @@ func (c *Cluster) diagnose(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, now t
 		nodes = append(nodes, n)
 	}
 	eventsOf := func(pod string) []*corev1.Event { return c.podEvents(d.Namespace, pod) }
-	return diagnose(rolloutParts{d, rss, nodes, eventsOf, now}, scan, isOurs)
+	return diagnose(rolloutParts{d: d, rss: rss, nodes: nodes, eventsOf: eventsOf, now: now, newRS: newRS, newKnown: true}, scan, isOurs)
 }
 
 func canaryWhy(cn Canary) string {
@@ -195,7 +216,8 @@ func canaryWhy(cn Canary) string {
 
 // fleetPods is what one pass over a workload's pods found.
 type fleetPods struct {
-	crash         *podFacts // the active pod that restarted most
+	crash         *podFacts // the crash-looping pod that restarted most
+	crashRestarts int32
 	pull          *podFacts // an active pod whose image cannot be pulled
 	pulls         int
 	unschedulable *podFacts
@@ -206,9 +228,12 @@ type fleetPods struct {
 
 func (c *Cluster) scanFleetPods(owners []types.UID, namespace string) fleetPods {
 	var s fleetPods
+	moving := c.fleetBook.movingNodes
 	for _, uid := range owners {
 		set := c.entriesByOwner[uid]
-		if set == nil {
+		if set == nil || set.flagged == 0 && len(moving) == 0 {
+			// Nothing to name and no node to move off: the common case
+			// costs no pass over the pods.
 			continue
 		}
 		for _, pe := range set.list {
@@ -216,16 +241,18 @@ func (c *Cluster) scanFleetPods(owners []types.UID, namespace string) fleetPods 
 			if pe.pod.Namespace != namespace {
 				continue
 			}
-			if f.bound && !s.onMovingNode {
-				if n := c.nodes[pe.pod.Spec.NodeName]; n != nil {
-					s.onMovingNode = f.active && nodeDraining(n) || f.terminating && n.Spec.Unschedulable
+			if len(moving) > 0 && f.bound && !s.onMovingNode {
+				if n := moving[pe.pod.Spec.NodeName]; n != nil {
+					s.onMovingNode = f.active && nodeDraining(n) || f.terminating
 				}
 			}
-			if !f.active {
+			if !f.active || set.flagged == 0 {
 				continue
 			}
-			if f.restarts > 0 && (s.crash == nil || f.restarts > s.crash.restarts || f.restarts == s.crash.restarts && f.pod.Name < s.crash.pod.Name) {
-				s.crash = f
+			if f.looping {
+				if n := podRestarts(f.pod); s.crash == nil || n > s.crashRestarts || n == s.crashRestarts && f.pod.Name < s.crash.pod.Name {
+					s.crash, s.crashRestarts = f, n
+				}
 			}
 			if f.pullReason != "" {
 				s.pulls++
@@ -260,7 +287,7 @@ func (s fleetPods) moving(c *Cluster, k fleetKey, done, whole bool) bool {
 // crashWhy names the pod that restarted most.
 func (s fleetPods) crashWhy() string {
 	p := s.crash.pod
-	line := fmt.Sprintf("pod %s restarted %s", p.Name, plural(s.crash.restarts, "time"))
+	line := fmt.Sprintf("pod %s restarted %s", p.Name, plural(s.crashRestarts, "time"))
 	for i := range p.Status.ContainerStatuses {
 		cs := &p.Status.ContainerStatuses[i]
 		if w := cs.State.Waiting; w != nil && w.Reason == "CrashLoopBackOff" {
@@ -491,4 +518,13 @@ func hasRCUpdate(rc *corev1.ReplicationController) bool {
 		}
 	}
 	return false
+}
+
+// podRestarts is the most restarts of the pod's containers.
+func podRestarts(p *corev1.Pod) int32 {
+	var n int32
+	for i := range p.Status.ContainerStatuses {
+		n = max(n, p.Status.ContainerStatuses[i].RestartCount)
+	}
+	return n
 }

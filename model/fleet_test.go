@@ -129,6 +129,14 @@ func TestFleetStates(t *testing.T) {
 				crashLooping(pods[1], 7)
 				return objects(d, []*appsv1.ReplicaSet{rs}, pods, nodes()...)
 			}},
+		{name: "a container that restarted long ago and runs ready is not crash-looping", ref: "deploy/web", state: model.FleetComplete, word: "complete", now: at(20),
+			objects: func() []runtime.Object {
+				d, rs, pods := rolledOut("web")
+				cs := &pods[1].Status.ContainerStatuses[0]
+				cs.RestartCount = 3
+				cs.LastTerminationState.Terminated = &corev1.ContainerStateTerminated{ExitCode: 137, Reason: "OOMKilled"}
+				return objects(d, []*appsv1.ReplicaSet{rs}, pods, nodes()...)
+			}},
 		{name: "crash-looping: the new pods of a rollout", ref: "deploy/frontend", state: model.FleetCrashLooping, word: "crash-looping", now: at(11),
 			why: "new pods crash-loop — frontend-v2-b restarted 4 times, last exit 1 (Error)",
 			objects: func() []runtime.Object {
@@ -463,3 +471,33 @@ func TestFleetLine(t *testing.T) {
 	}
 }
 
+// The console reads the fleet from its refreshes while the watch applies
+// batches: rows derived under the read lock must not race (go test -race).
+func TestFleetConcurrentReaders(t *testing.T) {
+	d, rs, pods := rolledOut("web")
+	c := model.NewRCCluster()
+	c.Apply(model.Batch{At: at(20), Objects: objects(d, []*appsv1.ReplicaSet{rs}, pods, nodes()...), Watch: synced})
+	done := make(chan bool)
+	for range 3 {
+		go func() {
+			for i := range 200 {
+				rows := c.Fleet("", at(20).Add(time.Duration(i)*time.Second))
+				if len(rows) != 1 {
+					t.Errorf("%d rows", len(rows))
+				}
+				c.Namespaces()
+			}
+			done <- true
+		}()
+	}
+	for i := range 200 {
+		p := pods[i%3].DeepCopy()
+		if i%2 == 0 {
+			crashLooping(p, int32(i))
+		}
+		c.Apply(model.Batch{At: at(20).Add(time.Duration(i) * time.Second), Objects: []runtime.Object{p}, Watch: synced})
+	}
+	for range 3 {
+		<-done
+	}
+}
