@@ -30,6 +30,10 @@ type fleetEntry struct {
 	// workload's.
 	podsMatter bool
 	uid        types.UID
+	// gone is set when the row went; built is the last build that placed
+	// it (fleet_cache.go).
+	gone  bool
+	built uint64
 	// A deployment's new ReplicaSet, found for d among rss: when a pod
 	// changed and they did not, finding it again (comparing templates) is
 	// spared. Objects are replaced, never modified, so pointers compare.
@@ -163,7 +167,8 @@ func (c *Cluster) deploymentFleet(k fleetKey, d *appsv1.Deployment, now time.Tim
 	if r.State == FleetCanary {
 		r.Word = fmt.Sprintf("canary step %d/%d", canary.State.Step, canary.Plan.Last())
 	}
-	e.row, e.clocked = r, clockWords.MatchString(r.Why)
+	// Only what time fixes counts with the clock ("not ready for 12s").
+	e.row, e.clocked = r, r.State == FleetRolling && why == holdWaits
 	return e
 }
 
