@@ -136,8 +136,9 @@ func (c *Cluster) deploymentFleet(k fleetKey, d *appsv1.Deployment, now time.Tim
 		line, why = c.diagnose(d, rss, newRS, now)
 		e.podsMatter = !done
 	}
+	_, _, deadline := RolloutStatus(d, 0)
 	switch {
-	case failed(d):
+	case deadline != nil:
 		r.State, r.Why = FleetFailed, status
 	case isCanary && canary.State.Phase == CanaryFailed:
 		r.State, r.Why = FleetStuck, fmt.Sprintf("canary step %d/%d: gate failed — %s (promote or abort)", canary.State.Step, canary.Plan.Last(), canary.State.Gate)
