@@ -303,7 +303,8 @@ func (c *Cluster) fleetEvent(e *corev1.Event, at time.Time) {
 	if e.InvolvedObject.Kind != "Pod" {
 		return
 	}
-	if pe := c.pods[objectKey(e.InvolvedObject.Namespace, e.InvolvedObject.Name)]; pe != nil && pe.facts.owner != "" {
+	pe := c.pods[objectKey(e.InvolvedObject.Namespace, e.InvolvedObject.Name)]
+	if pe != nil && pe.facts.owner != "" && (podFlagged(pe) || c.fleetBook.podsMatter(pe.facts.owner)) {
 		c.fleetBook.markOwner(pe.facts.owner, at)
 	}
 }

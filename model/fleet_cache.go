@@ -72,6 +72,10 @@ func (c *Cluster) deriveDirty(now time.Time) {
 		case !ok && had:
 			old.gone = true
 			delete(b.readsPods, old.uid)
+			delete(b.byUID, old.uid)
+			delete(b.movedAt, k)
+			delete(b.revisedAt, k)
+			delete(b.lost, k)
 			delete(b.entries, k)
 			delete(b.clocked, k)
 			b.nsCount[k.namespace]--

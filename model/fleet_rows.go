@@ -466,6 +466,7 @@ func (c *Cluster) rcFleet(k fleetKey, rc *corev1.ReplicationController) (fleetEn
 	}
 	e := fleetEntry{}
 	uids := []types.UID{rc.UID}
+	partner := ""
 	status := fmt.Sprintf("%d of %d pods available", r.Available, r.Desired)
 	done := r.Available >= r.Desired
 	if hasRCUpdate(rc) {
@@ -506,6 +507,9 @@ func (c *Cluster) rcFleet(k fleetKey, rc *corev1.ReplicationController) (fleetEn
 			for _, x := range []*corev1.ReplicationController{old, next} {
 				if x != nil {
 					uids = append(uids, x.UID)
+					if x != rc {
+						partner = x.Name
+					}
 				}
 			}
 			status = fmt.Sprintf("rolling update %s → %s (%s): %d of %d updated", s.Old, s.Next, s.Phase, r.Updated, r.Desired)
@@ -513,6 +517,10 @@ func (c *Cluster) rcFleet(k fleetKey, rc *corev1.ReplicationController) (fleetEn
 		}
 	}
 	r.Changed = c.moved(k, r.Since)
+	if partner != "" {
+		// The next controller's figures are the update's progress.
+		r.Changed = later(r.Changed, c.fleetBook.movedAt[fleetKey{FleetReplicationController, rc.Namespace, partner}])
+	}
 	c.podWorkload(k, &r, &e, uids, status, done, done)
 	return e, true
 }

@@ -401,6 +401,18 @@ func TestFleetRCRollingUpdate(t *testing.T) {
 	if r.Desired != 3 || r.Updated != 1 || r.Available != 3 || !r.Since.Equal(at(4)) {
 		t.Errorf("figures %d/%d updated, %d available, since %v: want 1/3, 3, minute 4", r.Updated, r.Desired, r.Available, r.Since)
 	}
+	// The update progresses as the next controller grows.
+	c := model.NewRCCluster()
+	c.Apply(model.Batch{At: at(5), Objects: []runtime.Object{old, next}, Watch: synced})
+	grown := next.DeepCopy()
+	grown.Spec.Replicas, grown.Status.Replicas, grown.Status.AvailableReplicas = ref(int32(2)), 2, 2
+	c.Apply(model.Batch{At: at(9), Objects: []runtime.Object{grown}, Watch: synced})
+	if r := c.Fleet("", at(10))[0]; r.State != model.FleetRolling || r.Updated != 2 {
+		t.Errorf("a minute after the next controller grew: %s, %d updated — %s", r.State, r.Updated, r.Why)
+	}
+	if r := c.Fleet("", at(11)); r[0].State != model.FleetStuck {
+		t.Errorf("two minutes after it last grew: %s — %s", r[0].State, r[0].Why)
+	}
 	plain := rowOf(t, fleetOf(t, at(5), replicationController("plain", "app:1", 2, 2, nil)), "rc/plain")
 	if plain.State != model.FleetComplete {
 		t.Errorf("a controller with no update reads %s — %s", plain.State, plain.Why)
