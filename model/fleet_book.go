@@ -52,7 +52,8 @@ type fleetBook struct {
 	// when clockSecond, now's second at the last refresh, changes.
 	clocked     map[fleetKey]bool
 	clockSecond int64
-	// readsPods are the workloads (by UID) whose rows read every pod.
+	// readsPods are the pod owners (ReplicaSets, by UID) whose workload's
+	// row reads every pod: one lookup for each pod Apply sees.
 	readsPods map[types.UID]bool
 	// nsCount is how many rows each namespace has.
 	nsCount map[string]int
@@ -102,12 +103,7 @@ func (b *fleetBook) markOwner(uid types.UID, at time.Time) {
 
 // podsMatter reports whether the row of the pod owner's workload reads its
 // pods in full: a deployment's rollout under way, for its blocker line.
-func (b *fleetBook) podsMatter(uid types.UID) bool {
-	if d, ok := b.rsOwner[uid]; ok {
-		uid = d
-	}
-	return b.readsPods[uid]
-}
+func (b *fleetBook) podsMatter(owner types.UID) bool { return b.readsPods[owner] }
 
 // markRC marks an RC's row and its rolling update's partner's: a rolling
 // update is one row, read from both controllers.

@@ -71,7 +71,7 @@ func (c *Cluster) deriveDirty(now time.Time) {
 		switch {
 		case !ok && had:
 			old.gone = true
-			delete(b.readsPods, old.uid)
+			b.readPods(old, false)
 			delete(b.byUID, old.uid)
 			delete(b.movedAt, k)
 			delete(b.revisedAt, k)
@@ -93,15 +93,9 @@ func (c *Cluster) deriveDirty(now time.Time) {
 			if l := b.lost[k]; l != nil && e.row.State != FleetNodeRoll && l.over(now) {
 				delete(b.lost, k)
 			}
-			if old.uid != e.uid {
-				delete(b.readsPods, old.uid)
-			}
-			if e.podsMatter {
-				b.readsPods[e.uid] = true
-			} else {
-				delete(b.readsPods, e.uid)
-			}
+			b.readPods(old, false)
 			*old = e
+			b.readPods(old, e.podsMatter)
 			if e.clocked {
 				b.clocked[k] = true
 			} else {
@@ -249,4 +243,15 @@ func (c *Cluster) Namespaces() []string {
 		set[rc.Namespace] = true
 	}
 	return slices.Sorted(maps.Keys(set))
+}
+
+// readPods notes whether the pods of e's ReplicaSets are read by its row.
+func (b *fleetBook) readPods(e *fleetEntry, reads bool) {
+	for _, rs := range e.rss {
+		if reads {
+			b.readsPods[rs.UID] = true
+		} else {
+			delete(b.readsPods, rs.UID)
+		}
+	}
 }

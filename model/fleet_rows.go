@@ -25,8 +25,8 @@ type fleetEntry struct {
 	// clocked is set when Why counts with the clock ("not ready for
 	// 12s"): the row is derived again when the second changes.
 	clocked bool
-	// podsMatter is set when the row read every pod (the blocker line of
-	// a rollout under way): any change of a pod marks it. uid is the
+	// podsMatter is set when the row read every pod of rss (the blocker
+	// line of a rollout under way): any change of one marks it. uid is the
 	// workload's.
 	podsMatter bool
 	uid        types.UID
