@@ -136,7 +136,7 @@ func (c *Cluster) Apply(b Batch) (changed bool) {
 			}
 		case *corev1.Node:
 			if o != nil {
-				changed = c.putNode(o, b.At) || changed
+				changed = c.putNode(o) || changed
 			}
 		case *corev1.Namespace:
 			if o != nil {

@@ -82,12 +82,12 @@ func (c *Cluster) putPod(p *corev1.Pod, u update) bool {
 	return true
 }
 
-func (c *Cluster) putNode(n *corev1.Node, at time.Time) bool {
+func (c *Cluster) putNode(n *corev1.Node) bool {
 	old := c.nodes[n.Name]
 	if old != nil && sameResourceVersion(old, n) {
 		return false
 	}
-	c.fleetNode(old, n, at)
+	c.fleetNode(old, n)
 	c.nodes[n.Name] = n
 	return true
 }
@@ -104,7 +104,7 @@ func (c *Cluster) putEvent(e *corev1.Event, u update) bool {
 	}
 	c.eventsByObject.move(oldAbout, old != nil, involved(e), true, key)
 	c.events[key] = e
-	c.fleetEvent(e, u.at)
+	c.fleetEvent(e)
 	if old == nil || recounted(old, e) {
 		c.noteEvent(e, u.at)
 	}
@@ -122,7 +122,7 @@ func (c *Cluster) delete(ref ObjectRef, at time.Time) bool {
 		}
 		// The timeline stays: it ends with the deletion (noteGone).
 		delete(c.deployments, key)
-		c.fleetBook.mark(fleetKey{FleetDeployment, ref.Namespace, ref.Name}, at)
+		c.fleetBook.mark(fleetKey{FleetDeployment, ref.Namespace, ref.Name})
 	case "ReplicaSet":
 		rs, ok := c.replicaSets[key]
 		if !ok {
@@ -131,7 +131,7 @@ func (c *Cluster) delete(ref ObjectRef, at time.Time) bool {
 		if owner, has := replicaSetOwner(rs); has {
 			c.replicaSetsByOwner.remove(owner, key)
 		}
-		c.fleetReplicaSetGone(rs, at)
+		c.fleetReplicaSetGone(rs)
 		delete(c.replicaSets, key)
 	case "Pod":
 		pe, ok := c.pods[key]
@@ -153,7 +153,7 @@ func (c *Cluster) delete(ref ObjectRef, at time.Time) bool {
 		if !ok {
 			return false
 		}
-		c.fleetNode(old, nil, at)
+		c.fleetNode(old, nil)
 		delete(c.nodes, ref.Name)
 	case "Event":
 		e, ok := c.events[key]
@@ -163,7 +163,7 @@ func (c *Cluster) delete(ref ObjectRef, at time.Time) bool {
 		c.eventsByObject.remove(involved(e), key)
 		delete(c.events, key)
 	default:
-		return c.deleteWorkload(ref, at)
+		return c.deleteWorkload(ref)
 	}
 	return true
 }

@@ -1,8 +1,6 @@
 package model
 
 import (
-	"time"
-
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -66,7 +64,7 @@ func (c *Cluster) putWorkload(obj runtime.Object, u update) bool {
 		}
 		if old != nil {
 			// The partners it named before are marked too.
-			c.fleetBook.markRC(fleetKey{FleetReplicationController, old.Namespace, old.Name}, u.at)
+			c.fleetBook.markRC(fleetKey{FleetReplicationController, old.Namespace, old.Name})
 		}
 		c.fleetWorkload(FleetReplicationController, o.Namespace, o.Name, o.UID, rcFigures(o), rcFigures(old), old == nil, u)
 		return true
@@ -83,12 +81,12 @@ func (c *Cluster) putWorkload(obj runtime.Object, u update) bool {
 		hadOwner := false
 		if old != nil {
 			oldOwner, hadOwner = controllerUID(old)
-			c.fleetRevision(old, u.at)
+			c.fleetRevision(old)
 		}
 		owner, hasOwner := controllerUID(o)
 		w.revisionsByOwner.move(oldOwner, hadOwner, owner, hasOwner, key)
 		w.revisions[key] = o
-		c.fleetRevision(o, u.at)
+		c.fleetRevision(o)
 		return true
 	}
 	return false
@@ -107,14 +105,14 @@ func putKept[T interface {
 
 // deleteWorkload forgets a StatefulSet, DaemonSet, ReplicationController
 // or ControllerRevision.
-func (c *Cluster) deleteWorkload(ref ObjectRef, at time.Time) bool {
+func (c *Cluster) deleteWorkload(ref ObjectRef) bool {
 	w, key := c.workloads, objectKey(ref.Namespace, ref.Name)
 	gone := func(kind string) {
 		k := fleetKey{kind, ref.Namespace, ref.Name}
 		if kind == FleetReplicationController {
-			c.fleetBook.markRC(k, at)
+			c.fleetBook.markRC(k)
 		} else {
-			c.fleetBook.mark(k, at)
+			c.fleetBook.mark(k)
 		}
 	}
 	switch ref.Kind {
@@ -141,7 +139,7 @@ func (c *Cluster) deleteWorkload(ref ObjectRef, at time.Time) bool {
 		if owner, has := controllerUID(r); has {
 			w.revisionsByOwner.remove(owner, key)
 		}
-		c.fleetRevision(r, at)
+		c.fleetRevision(r)
 		delete(w.revisions, key)
 		return true
 	}

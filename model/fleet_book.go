@@ -26,9 +26,8 @@ type fleetBook struct {
 	mu sync.Mutex
 
 	entries map[fleetKey]*fleetEntry
-	// dirty are the rows to derive again, with the time of the batch that
-	// marked them.
-	dirty map[fleetKey]time.Time
+	// dirty are the rows to derive again.
+	dirty map[fleetKey]bool
 	// byUID finds a workload from a pod's or revision's owner; rsOwner a
 	// ReplicaSet's Deployment.
 	byUID   map[types.UID]fleetKey
@@ -68,7 +67,7 @@ type fleetBook struct {
 func newFleetBook() *fleetBook {
 	return &fleetBook{
 		entries:      map[fleetKey]*fleetEntry{},
-		dirty:        map[fleetKey]time.Time{},
+		dirty:        map[fleetKey]bool{},
 		byUID:        map[types.UID]fleetKey{},
 		rsOwner:      map[types.UID]types.UID{},
 		movedAt:      map[fleetKey]time.Time{},
@@ -84,20 +83,20 @@ func newFleetBook() *fleetBook {
 	}
 }
 
-func (b *fleetBook) mark(k fleetKey, at time.Time) { b.dirty[k] = at }
+func (b *fleetBook) mark(k fleetKey) { b.dirty[k] = true }
 
 // markOwner marks the workload a pod's controlling owner belongs to: the
 // owner itself, or the Deployment of its ReplicaSet.
-func (b *fleetBook) markOwner(uid types.UID, at time.Time) {
+func (b *fleetBook) markOwner(uid types.UID) {
 	if d, ok := b.rsOwner[uid]; ok {
 		uid = d
 	}
 	if k, ok := b.byUID[uid]; ok {
 		if k.kind == FleetReplicationController {
-			b.markRC(k, at)
+			b.markRC(k)
 			return
 		}
-		b.mark(k, at)
+		b.mark(k)
 	}
 }
 
@@ -107,14 +106,14 @@ func (b *fleetBook) podsMatter(owner types.UID) bool { return b.readsPods[owner]
 
 // markRC marks an RC's row and its rolling update's partner's: a rolling
 // update is one row, read from both controllers.
-func (b *fleetBook) markRC(k fleetKey, at time.Time) {
-	b.mark(k, at)
+func (b *fleetBook) markRC(k fleetKey) {
+	b.mark(k)
 	rc := b.rcs[objectKey(k.namespace, k.name)]
 	if rc == nil {
 		return
 	}
 	for _, partner := range rcPartners(rc) {
-		b.mark(fleetKey{FleetReplicationController, rc.Namespace, partner}, at)
+		b.mark(fleetKey{FleetReplicationController, rc.Namespace, partner})
 	}
 }
 
@@ -141,7 +140,7 @@ func (c *Cluster) fleetDeployment(old, d *appsv1.Deployment, u update) {
 		delete(b.byUID, old.UID)
 	}
 	b.byUID[d.UID] = k
-	b.mark(k, u.at)
+	b.mark(k)
 	switch {
 	case old == nil:
 		if u.synced {
@@ -164,7 +163,7 @@ func (c *Cluster) fleetReplicaSet(old, rs *appsv1.ReplicaSet, u update) {
 	b := c.fleetBook
 	if old != nil {
 		if owner, has := replicaSetOwner(old); has {
-			b.markOwner(old.UID, u.at)
+			b.markOwner(old.UID)
 			if cur, _ := replicaSetOwner(rs); cur != owner {
 				delete(b.rsOwner, old.UID)
 			}
@@ -175,7 +174,7 @@ func (c *Cluster) fleetReplicaSet(old, rs *appsv1.ReplicaSet, u update) {
 		return
 	}
 	b.rsOwner[rs.UID] = owner
-	b.markOwner(rs.UID, u.at)
+	b.markOwner(rs.UID)
 	if old == nil && !u.synced || old != nil && replicaSetFigures(old) == replicaSetFigures(rs) {
 		return
 	}
@@ -189,9 +188,9 @@ func replicaSetFigures(rs *appsv1.ReplicaSet) [4]int32 {
 	return [4]int32{SpecReplicas(rs), s.Replicas, s.ReadyReplicas, s.AvailableReplicas}
 }
 
-func (c *Cluster) fleetReplicaSetGone(rs *appsv1.ReplicaSet, at time.Time) {
+func (c *Cluster) fleetReplicaSetGone(rs *appsv1.ReplicaSet) {
 	b := c.fleetBook
-	b.markOwner(rs.UID, at)
+	b.markOwner(rs.UID)
 	delete(b.rsOwner, rs.UID)
 }
 
@@ -214,7 +213,7 @@ func (c *Cluster) fleetPod(old *podEntry, cur *podEntry, at time.Time) {
 			continue
 		}
 		if named || b.podsMatter(pe.facts.owner) {
-			b.markOwner(pe.facts.owner, at)
+			b.markOwner(pe.facts.owner)
 		}
 	}
 	if old != nil && !old.facts.terminating && (cur == nil || cur.facts.terminating) && c.nodeMoving(old.pod.Spec.NodeName) {
@@ -255,7 +254,7 @@ func nodeDraining(n *corev1.Node) bool {
 	return false
 }
 
-func (c *Cluster) fleetNode(old, n *corev1.Node, at time.Time) {
+func (c *Cluster) fleetNode(old, n *corev1.Node) {
 	b := c.fleetBook
 	if n != nil && n.Annotations[DrainStateAnnotation] == DrainBlocked {
 		b.blockedNodes[n.Name] = n
@@ -279,7 +278,7 @@ func (c *Cluster) fleetNode(old, n *corev1.Node, at time.Time) {
 	}
 	for key := range c.podsByNode[name] {
 		if pe := c.pods[key]; pe != nil && pe.facts.owner != "" {
-			b.markOwner(pe.facts.owner, at)
+			b.markOwner(pe.facts.owner)
 		}
 	}
 }
@@ -295,13 +294,13 @@ func sameAnnotations(a, b *corev1.Node, keys ...string) bool {
 
 // fleetEvent marks the workload of a pod the event is about: the blocker
 // line quotes the scheduler's and the kubelet's events.
-func (c *Cluster) fleetEvent(e *corev1.Event, at time.Time) {
+func (c *Cluster) fleetEvent(e *corev1.Event) {
 	if e.InvolvedObject.Kind != "Pod" {
 		return
 	}
 	pe := c.pods[objectKey(e.InvolvedObject.Namespace, e.InvolvedObject.Name)]
 	if pe != nil && pe.facts.owner != "" && (podFlagged(pe) || c.fleetBook.podsMatter(pe.facts.owner)) {
-		c.fleetBook.markOwner(pe.facts.owner, at)
+		c.fleetBook.markOwner(pe.facts.owner)
 	}
 }
 
@@ -314,9 +313,9 @@ func (c *Cluster) fleetWorkload(kind, namespace, name string, uid types.UID, fig
 		b.byUID[uid] = k
 	}
 	if kind == FleetReplicationController {
-		b.markRC(k, u.at)
+		b.markRC(k)
 	} else {
-		b.mark(k, u.at)
+		b.mark(k)
 	}
 	// These kinds carry no record of when they last progressed: until the
 	// watch has seen them for FleetStuckAfter, they are not called stuck.
@@ -351,9 +350,9 @@ func rcFigures(rc *corev1.ReplicationController) [4]int64 {
 }
 
 // fleetRevision marks the owner of a ControllerRevision.
-func (c *Cluster) fleetRevision(r *appsv1.ControllerRevision, at time.Time) {
+func (c *Cluster) fleetRevision(r *appsv1.ControllerRevision) {
 	if owner, has := controllerUID(r); has {
-		c.fleetBook.markOwner(owner, at)
+		c.fleetBook.markOwner(owner)
 	}
 }
 

@@ -57,9 +57,7 @@ func (c *Cluster) deriveDirty(now time.Time) {
 	if b.clockSecond != now.Unix() {
 		b.clockSecond = now.Unix()
 		for k := range b.clocked {
-			if _, dirty := b.dirty[k]; !dirty {
-				b.dirty[k] = now
-			}
+			b.dirty[k] = true
 		}
 	}
 	if len(b.dirty) == 0 {
