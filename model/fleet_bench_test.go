@@ -87,7 +87,12 @@ func watchedPod(rs metav1.Object, kind, name, image, node string, ready bool, cr
 
 // fleetCluster loads the fleet; it returns the cluster, every pod, and the
 // time of the load.
-func fleetCluster() (*model.RCCluster, []*corev1.Pod, time.Time) {
+func fleetCluster() (*model.RCCluster, []*corev1.Pod, time.Time) { return loadFleet(false) }
+
+// loadFleet loads the fleet; slim pods are cut as the watch's slim pods
+// keep them (kube/watch/slim.go: the controller reference, names, images,
+// states, conditions without probe times).
+func loadFleet(slim bool) (*model.RCCluster, []*corev1.Pod, time.Time) {
 	now := at(60)
 	var objs []rt.Object
 	var pods []*corev1.Pod
@@ -151,6 +156,9 @@ func fleetCluster() (*model.RCCluster, []*corev1.Pod, time.Time) {
 			p := watchedPod(rs, "ReplicaSet", rs.Name+"-"+strconv.Itoa(j), image, node(i*fleetPodsEach+j), ready, at(1))
 			if i%100 == 11 && j == 0 {
 				crashLooping(p, 6)
+			}
+			if slim {
+				p = slimPod(p)
 			}
 			objs, pods = append(objs, p), append(pods, p)
 		}
@@ -288,35 +296,52 @@ func BenchmarkFleetRefreshAfterFiveThousandPods(b *testing.B) {
 }
 
 // The heap the picture holds once the fleet is loaded and read, as
-// MB-heap (runtime.MemStats.HeapInuse after a collection).
+// MB-heap (runtime.MemStats.HeapInuse after a collection): with pods as
+// the watch's transform trims them, and as its slim pods keep them.
 func BenchmarkFleetHeap(b *testing.B) {
-	for b.Loop() {
-		runtime.GC()
-		var before runtime.MemStats
-		runtime.ReadMemStats(&before)
-		c, _, now := fleetCluster()
-		c.Fleet("", now)
-		runtime.GC()
-		var after runtime.MemStats
-		runtime.ReadMemStats(&after)
-		b.ReportMetric(float64(after.HeapInuse-before.HeapInuse)/(1<<20), "MB-heap")
-		runtime.KeepAlive(c)
+	for _, slim := range []bool{false, true} {
+		name := "trimmed"
+		if slim {
+			name = "slim"
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				runtime.GC()
+				var before runtime.MemStats
+				runtime.ReadMemStats(&before)
+				c, _, now := loadFleet(slim)
+				if len(c.Fleet("", now)) != fleetWorkloads {
+					b.Fatal("rows went missing")
+				}
+				runtime.GC()
+				var after runtime.MemStats
+				runtime.ReadMemStats(&after)
+				b.ReportMetric(float64(after.HeapInuse-before.HeapInuse)/(1<<20), "MB-heap")
+				runtime.KeepAlive(c)
+			}
+		})
 	}
 }
 
-// A refresh a second after the last: the rows whose line counts seconds
-// (the rollouts under way) are derived again and the rows sorted again —
-// what the refresh that follows each second's tick costs.
-func BenchmarkFleetRefreshNextSecond(b *testing.B) {
-	c, _, now := fleetCluster()
-	c.Fleet("", now)
-	b.ReportAllocs()
-	start, i := cpuTime(), 1
-	for b.Loop() {
-		c.Fleet("", now.Add(time.Duration(i)*time.Second))
-		i++
+// slimPod is p as the watch's slim pods keep it.
+func slimPod(p *corev1.Pod) *corev1.Pod {
+	s := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: p.Name, Namespace: p.Namespace, UID: p.UID, ResourceVersion: p.ResourceVersion,
+		CreationTimestamp: p.CreationTimestamp, Labels: p.Labels,
+		OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: p.OwnerReferences[0].Kind, Name: p.OwnerReferences[0].Name,
+			UID: p.OwnerReferences[0].UID, Controller: p.OwnerReferences[0].Controller}}},
+		Spec:   corev1.PodSpec{NodeName: p.Spec.NodeName},
+		Status: corev1.PodStatus{Phase: p.Status.Phase, PodIP: p.Status.PodIP, QOSClass: p.Status.QOSClass, StartTime: p.Status.StartTime}}
+	for _, c := range p.Spec.Containers {
+		s.Spec.Containers = append(s.Spec.Containers, corev1.Container{Name: c.Name, Image: c.Image})
 	}
-	reportCPU(b, start, i-1)
+	for _, c := range p.Status.Conditions {
+		s.Status.Conditions = append(s.Status.Conditions, corev1.PodCondition{Type: c.Type, Status: c.Status, Reason: c.Reason, LastTransitionTime: c.LastTransitionTime})
+	}
+	for _, c := range p.Status.ContainerStatuses {
+		s.Status.ContainerStatuses = append(s.Status.ContainerStatuses, corev1.ContainerStatus{Name: c.Name, Image: c.Image, Ready: c.Ready,
+			RestartCount: c.RestartCount, Started: c.Started, State: c.State, LastTerminationState: c.LastTerminationState})
+	}
+	return s
 }
 
 // cpuTime is the process's user and system CPU so far. On the shared
