@@ -174,11 +174,12 @@ func (c *Cluster) deploymentFleet(k fleetKey, d *appsv1.Deployment, now time.Tim
 }
 
 // availabilityOnly reports whether all that is left of d's rollout is
-// availability: every replica runs the current template and none is old,
-// as after a pod was evicted from a drained node.
+// replacing pods: every pod it has runs the current template, as after a
+// pod was evicted from a drained node (its replacement may not even be
+// created yet, when the updated count is short too).
 func availabilityOnly(d *appsv1.Deployment) bool {
 	s := d.Status
-	return s.ObservedGeneration >= d.Generation && s.UpdatedReplicas >= DesiredReplicas(d) && s.Replicas <= s.UpdatedReplicas
+	return s.ObservedGeneration >= d.Generation && s.Replicas <= s.UpdatedReplicas
 }
 
 // diagnose is the blocker line with its kind, reading only the nodes a
@@ -408,7 +409,8 @@ func (c *Cluster) statefulSetFleet(k fleetKey, s *appsv1.StatefulSet) fleetEntry
 		r.State, r.Word = FleetCanary, fmt.Sprintf("canary %d/%d pods", st.UpdatedReplicas, replicas)
 		r.Why = fmt.Sprintf("partition %d: ordinals below it stay at the current revision", partition)
 	}
-	whole := st.ObservedGeneration >= s.Generation && !pending && st.UpdatedReplicas >= replicas
+	// Whole but for pods being replaced: no update pending.
+	whole := st.ObservedGeneration >= s.Generation && !pending
 	e := fleetEntry{}
 	c.podWorkload(k, &r, &e, []types.UID{s.UID}, status, done, whole)
 	return e

@@ -295,11 +295,20 @@ func TestFleetNodeRollFollowsAPodOffADrainedNode(t *testing.T) {
 	if r := c.Fleet("", at(21))[0]; r.State != model.FleetComplete {
 		t.Fatalf("before the deployment's status moved: %s — %s", r.State, r.Why)
 	}
+	// Its ReplicaSet has not yet created the replacement: every count is
+	// short by one.
 	short := d.DeepCopy()
+	short.Status.Replicas, short.Status.UpdatedReplicas, short.Status.AvailableReplicas, short.Status.ReadyReplicas = 2, 2, 2, 2
+	c.Apply(model.Batch{At: at(21), Objects: []runtime.Object{short}, Watch: synced})
+	if r := c.Fleet("", at(21))[0]; r.State != model.FleetNodeRoll {
+		t.Fatalf("a pod evicted off a cordoned node, no replacement yet: %s — %s", r.State, r.Why)
+	}
+	// The replacement is created and not yet available.
+	short = d.DeepCopy()
 	short.Status.AvailableReplicas, short.Status.ReadyReplicas = 2, 2
 	c.Apply(model.Batch{At: at(21), Objects: []runtime.Object{short}, Watch: synced})
 	if r := c.Fleet("", at(21))[0]; r.State != model.FleetNodeRoll {
-		t.Fatalf("a pod evicted off a cordoned node: %s — %s", r.State, r.Why)
+		t.Fatalf("a pod evicted off a cordoned node, its replacement coming up: %s — %s", r.State, r.Why)
 	}
 	c.Apply(model.Batch{At: at(22), Objects: []runtime.Object{d.DeepCopy(), runningPod(rs, "d", "node-3")}, Watch: synced})
 	if r := c.Fleet("", at(22))[0]; r.State != model.FleetComplete {
