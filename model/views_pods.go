@@ -21,14 +21,16 @@ const containerCreating = "ContainerCreating"
 func podRow(p *corev1.Pod) PodRow {
 	var ready int
 	var restarts int32
-	for _, cs := range p.Status.ContainerStatuses {
+	// By index: a ContainerStatus is large, and every pod update comes here.
+	for i := range p.Status.ContainerStatuses {
+		cs := &p.Status.ContainerStatuses[i]
 		if cs.Ready {
 			ready++
 		}
 		restarts = max(restarts, cs.RestartCount)
 	}
-	for _, cs := range p.Status.InitContainerStatuses {
-		restarts = max(restarts, cs.RestartCount)
+	for i := range p.Status.InitContainerStatuses {
+		restarts = max(restarts, p.Status.InitContainerStatuses[i].RestartCount)
 	}
 	return PodRow{
 		Name:     p.Name,
@@ -81,8 +83,8 @@ func scheduled(p *corev1.Pod) bool {
 // for a reason match accepts.
 func waitingFor(p *corev1.Pod, match func(reason string) bool) bool {
 	for _, statuses := range [][]corev1.ContainerStatus{p.Status.InitContainerStatuses, p.Status.ContainerStatuses} {
-		for _, cs := range statuses {
-			if w := cs.State.Waiting; w != nil && match(w.Reason) {
+		for i := range statuses {
+			if w := statuses[i].State.Waiting; w != nil && match(w.Reason) {
 				return true
 			}
 		}

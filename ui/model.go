@@ -50,6 +50,9 @@ type Model struct {
 	// workload is the StatefulSet or DaemonSet view (`:sts NAME`, `:ds
 	// NAME`), drawn in place of the panes; nil when closed.
 	workload *workloadview.View
+	// switchTo is set when the console quits to watch another scope
+	// (switch.go).
+	switchTo *Switch
 }
 
 // New builds the console. With no Cluster it shows an empty, waiting

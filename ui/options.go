@@ -27,6 +27,17 @@ type Options struct {
 	// Context is the kubeconfig context shown in the header; "embedded"
 	// for the embedded cluster.
 	Context string
+	// AllNamespaces watches and shows every namespace (-A): the fleet
+	// lists them all, and Namespace is only where a rollout opened by name
+	// is looked for.
+	AllNamespaces bool
+	// Contexts are the kubeconfig's contexts, which `:ctx` lists and
+	// switches between; nil for the embedded cluster, which has one.
+	Contexts []string
+	// ScopeNote is one line about what is watched that the operator did
+	// not choose, e.g. that -A fell back to one namespace because the
+	// cluster refuses to list the others.
+	ScopeNote string
 	Theme   themes.Theme
 	// Clock is the cluster's clock (virtual in the embedded cluster); ages
 	// and the header clock read it. Defaults to time.Now.
