@@ -34,6 +34,8 @@ func (f *fleetSource) Fleet(namespace string, _ time.Time) []model.FleetRow {
 	return out
 }
 
+func (f *fleetSource) Namespaces() []string { return []string{"billing", "infra", "shop"} }
+
 func fleetRows() []model.FleetRow {
 	at := func(ago time.Duration) time.Time { return t0.Add(-ago) }
 	return []model.FleetRow{
@@ -252,13 +254,23 @@ func TestFleetScopeKeys(t *testing.T) {
 		t.Errorf("0 did not narrow the fleet to shop:\n%s", s)
 	}
 	m = send(m, press(":"))
-	m = send(m, typed("ns billing")...)
+	m = send(m, typed("ns ")...)
+	if s := plain(m); !strings.Contains(s, ":ns █  namespaces: billing, infra, shop · all") {
+		t.Errorf(":ns does not list the namespaces:\n%s", s)
+	}
+	m = send(m, typed("bil")...)
 	m = send(m, press("enter"))
 	if s := plain(m); !strings.Contains(s, "ns billing · 3 workloads") {
 		t.Errorf(":ns billing did not show billing:\n%s", s)
 	}
 	if _, quit := m.Switch(); quit {
 		t.Error("a scope the watch covers made the console quit")
+	}
+	m = send(m, press(":"))
+	m = send(m, typed("ns nowhere")...)
+	m = send(m, press("enter"))
+	if s := plain(m); !strings.Contains(s, "no workloads in namespace nowhere — :ns NAME shows another (billing, infra, shop), 0 all of them") {
+		t.Errorf("an empty namespace does not say where the workloads are:\n%s", s)
 	}
 	// The watch covers one namespace: another one is a Switch.
 	m = newFleetModel(t, newFleetSource(), 120, 30, func(o *Options) { o.AllNamespaces = false })

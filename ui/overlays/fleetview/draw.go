@@ -215,6 +215,9 @@ func (v *View) empty() string {
 	case v.namespace == "":
 		return " no workloads in any namespace"
 	}
+	if len(v.others) > 0 {
+		return " no workloads in namespace " + v.namespace + " — :ns NAME shows another (" + strings.Join(v.others, ", ") + "), 0 all of them"
+	}
 	return " no workloads in namespace " + v.namespace + " — 0 shows all namespaces"
 }
 
