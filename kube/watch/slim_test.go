@@ -250,7 +250,9 @@ func viewDiff(full, slim *model.RCCluster, seen map[model.ObjectRef]bool, now ti
 					b, bok := slim.Rollout(ns, name, now)
 					return same("rollout of "+label, pair(a, aok), pair(b, bok))
 				},
-				func() string { return same("blocker of "+label, full.Blocker(ns, name, now), slim.Blocker(ns, name, now)) },
+				func() string {
+					return same("blocker of "+label, full.Blocker(ns, name, now), slim.Blocker(ns, name, now))
+				},
 				func() string { return same("timeline of "+label, full.Timeline(ns, name), slim.Timeline(ns, name)) },
 				func() string { return same("absence of "+label, full.Absent(ns, name), slim.Absent(ns, name)) },
 			)
