@@ -365,3 +365,41 @@ func BenchmarkFleetView(b *testing.B) {
 		}
 	})
 }
+
+func TestFleetShowsTheScopeNote(t *testing.T) {
+	const note = "-A: this user may list only namespace shop, so the fleet shows shop — ask for list on deployments cluster-wide"
+	m := newFleetModel(t, newFleetSource(), 120, 30, func(o *Options) { o.AllNamespaces, o.ScopeNote = false, note })
+	lines := strings.Split(plain(m), "\n")
+	if !strings.Contains(lines[1], "ns shop · 3 workloads") || !strings.Contains(lines[2], "-A: this user may list only namespace shop") {
+		t.Errorf("the scope note is not under the counts:\n%s", plain(m))
+	}
+}
+
+func TestFleetKeyWithoutAFleet(t *testing.T) {
+	// A picture of the cluster that cannot list its workloads: the
+	// rollout stays, F says why.
+	m := newTestModel(t, midRollout(), nil, 120, 30)
+	m = send(m, press("F"))
+	if s := plain(m); !strings.Contains(s, "deploy frontend") || !strings.Contains(s, "no fleet here") {
+		t.Errorf("F without a fleet:\n%s", s)
+	}
+}
+
+// esc in the History pane's diff closes the diff; only then does esc go
+// back to the fleet.
+func TestFleetEscClosesTheDiffFirst(t *testing.T) {
+	m := newFleetModel(t, newFleetSource(), 120, 30, func(o *Options) { o.AllNamespaces = false })
+	m = send(m, press("j"), press("enter")) // frontend
+	m = send(m, press("shift+tab"), press("shift+tab"), press("k"), press("enter"))
+	if s := plain(m); !strings.Contains(s, "History · diff") {
+		t.Fatalf("no diff open:\n%s", s)
+	}
+	m = send(m, press("esc"))
+	if s := plain(m); strings.Contains(s, "History · diff") || !strings.Contains(s, "deploy frontend") {
+		t.Fatalf("esc did not close the diff alone:\n%s", s)
+	}
+	m = send(m, press("esc"))
+	if s := plain(m); !strings.Contains(s, "ns shop · 3 workloads") {
+		t.Errorf("the second esc did not go back to the fleet:\n%s", s)
+	}
+}
