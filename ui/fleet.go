@@ -237,6 +237,6 @@ func (m *Model) fleetFooter() []key.Binding {
 	}
 	// In the fleet, : is mostly the scope: say so.
 	cmd := k.Command
-	cmd.SetHelp(cmd.Help().Key, ":ns / :ctx / :NAME")
+	cmd.SetHelp(cmd.Help().Key, "ns NAME / ctx / a name")
 	return append(m.fleet.KeyMap().ShortHelp(), k.Help, cmd, k.Quit)
 }
