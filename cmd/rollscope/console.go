@@ -251,6 +251,12 @@ func runLiveOnce(ctx context.Context, f *rootFlags, all bool, open target, theme
 	return runConsole(ctx, conn.Client, opts, nil, watch.Options{Probe: watch.ReadyzProbe(conn.Client)})
 }
 
+// consolePace is the least time between two redraws while the watch churns
+// (ui/pace.go): a rollout's counts move four times a second instead of
+// twenty, for a sixth of the CPU; a rollout that finishes, fails or pauses
+// is shown at once.
+const consolePace = 250 * time.Millisecond
+
 // runConsole runs the Bubble Tea program with the watch bridge feeding it,
 // and returns the scope the operator asked to switch to, if they did.
 // clk is the cluster's clock, nil for a live cluster's real one; wo tunes
@@ -263,6 +269,9 @@ func runConsole(ctx context.Context, client kubernetes.Interface, opts ui.Option
 	defer stopProfile()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if opts.Pace == 0 {
+		opts.Pace = consolePace
+	}
 	p := tea.NewProgram(ui.New(opts), tea.WithContext(ctx))
 	bridge := watch.New(client, watchScope(opts), clk, func(b model.Batch) { p.Send(b) }, wo)
 	go func() {
