@@ -38,7 +38,7 @@ type Options struct {
 	// not choose, e.g. that -A fell back to one namespace because the
 	// cluster refuses to list the others.
 	ScopeNote string
-	Theme   themes.Theme
+	Theme     themes.Theme
 	// Clock is the cluster's clock (virtual in the embedded cluster); ages
 	// and the header clock read it. Defaults to time.Now.
 	Clock func() time.Time
@@ -67,6 +67,9 @@ type Options struct {
 	// Record says set image records kubernetes.io/change-cause, for the
 	// confirmation to mention it (--record).
 	Record bool
+	// Pace is the least time between two redraws while the watch churns
+	// (pace.go); 0 redraws after every batch that changed something.
+	Pace time.Duration
 }
 
 // Actions is everything the console's keys send or ask before sending;

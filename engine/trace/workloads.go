@@ -66,7 +66,7 @@ type workloadLine interface {
 
 func writeWorkload[L workloadLine](w *Writer, t time.Duration, kind string, key objectKey, l L) {
 	if w.table {
-		w.tableFinish(l.appendRow(w.tableStart(t, rowWorkload, kind, key.name)))
+		w.tableFinish(l.appendRow(w.tableObject(t, rowWorkload, kind, key)))
 		return
 	}
 	b := w.jsonStart(t, kind)

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// fleetRows are the fleet's table rows on screen: the lines under the
+// header row, up to the first blank one.
+func fleetRows(screen string) []string {
+	var out []string
+	in := false
+	for _, l := range strings.Split(screen, "\n") {
+		switch {
+		case strings.Contains(l, "KIND") && strings.Contains(l, "STATE"):
+			in = true
+		case in && strings.TrimSpace(l) == "":
+			return out
+		case in:
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// The built-in fleet scenario through the real binary: the start screen
+// when the namespace has several workloads, the failing rollout first and
+// selected, its why under the table.
+func TestConsoleFleetPutsTheFailingRolloutFirst(t *testing.T) {
+	c := startConsole(t, 140, 40, "--scenario", "fleet", "--speed", "20", "-n", "billing")
+	s := c.waitFor("1 failed")
+	rows := fleetRows(s)
+	if len(rows) < 2 || !strings.Contains(rows[0], "ledger") || !strings.Contains(rows[0], "✖ failed") {
+		t.Fatalf("the failing rollout is not first:\n%s", s)
+	}
+	if !strings.Contains(s, "ns billing · 8 workloads") || !strings.Contains(s, "billing deploy/ledger: ") ||
+		!strings.Contains(s, "exceeded its progress deadline") {
+		t.Errorf("the scope line or the failing row's why is missing:\n%s", s)
+	}
+	c.keys("q")
+	c.waitFor("rollscope exited 0")
+}
+
+// /state:paused keeps the paused rollout, enter opens it, esc comes back to
+// the fleet with the filter kept, and a rollout key on its row opens the
+// dialog the rollout view opens for it.
+func TestConsoleFleetFiltersOpensAndActs(t *testing.T) {
+	c := startConsole(t, 140, 40, "--scenario", "fleet", "--speed", "20", "-n", "search")
+	c.waitFor("1 paused")
+	c.keys("/", "state:paused")
+	s := c.waitFor("/state:paused█  1 of 7")
+	if rows := fleetRows(s); len(rows) != 1 || !strings.Contains(rows[0], "query") || !strings.Contains(rows[0], "‖ paused") {
+		t.Fatalf("/state:paused does not keep query alone:\n%s", s)
+	}
+	c.keys("Enter")
+	c.waitFor("/state:paused  1 of 7")
+	c.keys("Enter")
+	s = c.waitFor("ns search  deploy query")
+	if !strings.Contains(s, "PAUSED") || !strings.Contains(s, "ReplicaSets") {
+		t.Errorf("enter did not open query's rollout:\n%s", s)
+	}
+	c.keys("Escape")
+	s = c.waitFor("/state:paused  1 of 7")
+	if !strings.Contains(s, "search deploy/query:") {
+		t.Errorf("esc did not come back to the fleet on query:\n%s", s)
+	}
+	// r on the row: the same resume dialog the rollout view opens.
+	c.keys("r")
+	c.waitFor("kubectl -n search rollout resume deployment/query")
+	c.keys("Escape")
+	c.waitFor("/state:paused  1 of 7")
+	// An unknown state word: one line saying which there are.
+	c.keys("/", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "stuk")
+	c.waitFor(`"stuk" is not a rollout state: use one of failed, stuck`)
+	c.keys("Escape")
+	c.WaitUntil("the filter cleared", func(s string) bool { return len(fleetRows(s)) == 7 })
+	c.keys("q")
+	c.waitFor("rollscope exited 0")
+}
