@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -36,7 +37,6 @@ func (m Model) batch(b model.Batch) (tea.Model, tea.Cmd) {
 	// A batch that changed nothing visible (and left the watch as it was)
 	// costs no refresh, and the frame drawn last is still the screen.
 	if !m.s.Src.Apply(b) && m.s.Src.Watch() == m.s.Watch {
-		m.keepFrame = true
 		return m, nil
 	}
 	p := m.pace
@@ -46,7 +46,6 @@ func (m Model) batch(b model.Batch) (tea.Model, tea.Cmd) {
 		m.refresh()
 		return m, nil
 	}
-	m.keepFrame = true
 	if p.due {
 		return m, nil
 	}
@@ -78,10 +77,18 @@ func (p *pacer) turned(src Source, b model.Batch) bool {
 // frame is the screen as last drawn. Bubble Tea asks for View after every
 // message; after a batch that was not shown yet, nothing on the screen has
 // changed, and drawing it again would cost as much as drawing a new one.
+// look names what a Model shows: a new one, from one counter for every
+// Model, each time a message may change it, so that two copies of a Model
+// never take each other's frame.
 type frame struct {
+	look    uint64
 	w, h    int
 	content string
 }
+
+var looks atomic.Uint64
+
+func newLook() uint64 { return looks.Add(1) }
 
 // drawn is Render, or the frame drawn last while nothing on it changed.
 func (m Model) drawn() string {
@@ -89,8 +96,8 @@ func (m Model) drawn() string {
 	if f == nil {
 		return m.Render()
 	}
-	if w, h := m.size(); !m.keepFrame || f.w != w || f.h != h || f.content == "" {
-		*f = frame{w: w, h: h, content: m.Render()}
+	if w, h := m.size(); f.look != m.look || f.w != w || f.h != h {
+		*f = frame{look: m.look, w: w, h: h, content: m.Render()}
 	}
 	return f.content
 }
