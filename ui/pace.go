@@ -22,12 +22,10 @@ type pacer struct {
 	every time.Duration
 	last  time.Time // the last refresh, on the wall clock: pacing is about the terminal
 	due   bool      // a paceMsg is on its way
-	// states are the deployments' finished / failed / paused flags as last
-	// shown, to tell a batch that changes one.
-	states map[string]deploymentState
+	// rollouts are the flags of every Deployment as batches last brought
+	// them, to tell a batch that changes one.
+	rollouts map[model.ObjectRef]model.RolloutFlags
 }
-
-type deploymentState struct{ done, failed, paused bool }
 
 // paceMsg ends a Pace with batches waiting to be shown.
 type paceMsg struct{}
@@ -40,7 +38,7 @@ func (m Model) batch(b model.Batch) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	p := m.pace
-	turned := p.turned(m.s.Src, b) // first, so that every batch keeps the flags current
+	turned := p.turned(b) // first, so that every batch keeps the flags current
 	wait := p.every - time.Since(p.last)
 	if p.every <= 0 || wait <= 0 || turned || m.s.Src.Watch() != m.s.Watch {
 		m.refresh()
@@ -54,23 +52,25 @@ func (m Model) batch(b model.Batch) (tea.Model, tea.Cmd) {
 }
 
 // turned reports whether b finished, failed, paused or resumed a
-// deployment. Only a batch with a Deployment in it can: the pods' churn
-// costs nothing here.
-func (p *pacer) turned(src Source, b model.Batch) bool {
-	if p.every <= 0 || !b.HasDeployment() {
+// deployment. Only the Deployments in b are looked at: the pods' churn, and
+// a fleet of thousands of Deployments, cost nothing here.
+func (p *pacer) turned(b model.Batch) bool {
+	if p.every <= 0 {
 		return false
 	}
-	now := make(map[string]deploymentState, len(p.states))
 	turned := false
-	for _, d := range src.Deployments() {
-		key := d.Namespace + "/" + d.Name
-		s := deploymentState{done: d.Done, failed: d.Failed, paused: d.Paused}
-		if was, ok := p.states[key]; ok && was != s {
+	for ref, now := range b.Rollouts() {
+		if was, ok := p.rollouts[ref]; ok && was != now {
 			turned = true
 		}
-		now[key] = s
+		if p.rollouts == nil {
+			p.rollouts = map[model.ObjectRef]model.RolloutFlags{}
+		}
+		p.rollouts[ref] = now
 	}
-	p.states = now
+	for _, ref := range b.Deleted {
+		delete(p.rollouts, ref)
+	}
 	return turned
 }
 
