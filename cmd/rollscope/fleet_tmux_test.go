@@ -5,10 +5,6 @@ import (
 	"testing"
 )
 
-// fleetScenario has five Deployments in default (ledger fails its
-// deadline, search is paused half way) and two in billing.
-const fleetScenario = "testdata/fleet-console.yaml"
-
 // fleetRows are the fleet's table rows on screen: the lines under the
 // header row, up to the first blank one.
 func fleetRows(screen string) []string {
@@ -27,47 +23,57 @@ func fleetRows(screen string) []string {
 	return out
 }
 
-// The fleet through the real binary: the start screen when the scenario
-// has several workloads, the failed rollout first, /state:paused keeping
-// the paused one, enter opening it, esc coming back, and a rollout key on
-// a row opening that deployment's dialog.
-func TestConsoleOpensOnTheFleet(t *testing.T) {
-	c := startConsole(t, 140, 40, "--scenario", fleetScenario, "--speed", "20")
+// The built-in fleet scenario through the real binary: the start screen
+// when the namespace has several workloads, the failing rollout first and
+// selected, its why under the table.
+func TestConsoleFleetPutsTheFailingRolloutFirst(t *testing.T) {
+	c := startConsole(t, 140, 40, "--scenario", "fleet", "--speed", "20", "-n", "billing")
 	s := c.waitFor("1 failed")
 	rows := fleetRows(s)
-	if len(rows) != 5 || !strings.Contains(rows[0], "ledger") || !strings.Contains(rows[0], "✖ failed") {
-		t.Fatalf("the failing rollout is not first of default's five:\n%s", s)
+	if len(rows) < 2 || !strings.Contains(rows[0], "ledger") || !strings.Contains(rows[0], "✖ failed") {
+		t.Fatalf("the failing rollout is not first:\n%s", s)
 	}
-	if !strings.Contains(s, "ns default · 5 workloads") || !strings.Contains(s, "exceeded its progress deadline") {
+	if !strings.Contains(s, "ns billing · 8 workloads") || !strings.Contains(s, "billing deploy/ledger: ") ||
+		!strings.Contains(s, "exceeded its progress deadline") {
 		t.Errorf("the scope line or the failing row's why is missing:\n%s", s)
 	}
+	c.keys("q")
+	c.waitFor("rollscope exited 0")
+}
+
+// /state:paused keeps the paused rollout, enter opens it, esc comes back to
+// the fleet with the filter kept, and a rollout key on its row opens the
+// dialog the rollout view opens for it.
+func TestConsoleFleetFiltersOpensAndActs(t *testing.T) {
+	c := startConsole(t, 140, 40, "--scenario", "fleet", "--speed", "20", "-n", "search")
+	c.waitFor("1 paused")
 	c.keys("/", "state:paused")
-	s = c.waitFor("/state:paused█  1 of 5")
-	if rows := fleetRows(s); len(rows) != 1 || !strings.Contains(rows[0], "search") || !strings.Contains(rows[0], "‖ paused") {
-		t.Fatalf("/state:paused does not keep search alone:\n%s", s)
+	s := c.waitFor("/state:paused█  1 of 7")
+	if rows := fleetRows(s); len(rows) != 1 || !strings.Contains(rows[0], "query") || !strings.Contains(rows[0], "‖ paused") {
+		t.Fatalf("/state:paused does not keep query alone:\n%s", s)
 	}
 	c.keys("Enter")
-	c.waitFor("/state:paused  1 of 5")
+	c.waitFor("/state:paused  1 of 7")
 	c.keys("Enter")
-	s = c.waitFor("ns default  deploy search")
+	s = c.waitFor("ns search  deploy query")
 	if !strings.Contains(s, "PAUSED") || !strings.Contains(s, "ReplicaSets") {
-		t.Errorf("enter did not open search's rollout:\n%s", s)
+		t.Errorf("enter did not open query's rollout:\n%s", s)
 	}
 	c.keys("Escape")
-	s = c.waitFor("/state:paused  1 of 5")
-	if !strings.Contains(s, "default deploy/search:") {
-		t.Errorf("esc did not come back to the fleet on search:\n%s", s)
+	s = c.waitFor("/state:paused  1 of 7")
+	if !strings.Contains(s, "search deploy/query:") {
+		t.Errorf("esc did not come back to the fleet on query:\n%s", s)
 	}
 	// r on the row: the same resume dialog the rollout view opens.
 	c.keys("r")
-	c.waitFor("kubectl -n default rollout resume deployment/search")
+	c.waitFor("kubectl -n search rollout resume deployment/query")
 	c.keys("Escape")
-	c.waitFor("/state:paused  1 of 5")
+	c.waitFor("/state:paused  1 of 7")
 	// An unknown state word: one line saying which there are.
 	c.keys("/", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "stuk")
 	c.waitFor(`"stuk" is not a rollout state: use one of failed, stuck`)
 	c.keys("Escape")
-	c.WaitUntil("the filter cleared", func(s string) bool { return len(fleetRows(s)) == 5 })
+	c.WaitUntil("the filter cleared", func(s string) bool { return len(fleetRows(s)) == 7 })
 	c.keys("q")
 	c.waitFor("rollscope exited 0")
 }

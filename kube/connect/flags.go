@@ -12,7 +12,9 @@ type Flags struct {
 
 // NewFlags returns the flags with kubectl's defaults.
 func NewFlags() *Flags {
-	config := genericclioptions.NewConfigFlags(true)
+	// Not persistent: the loader is built anew on each Connect, so that a
+	// switch of context or namespace (Switch) takes effect.
+	config := genericclioptions.NewConfigFlags(false)
 	// rollscope uses no discovery, so it has no cache to place.
 	config.CacheDir = nil
 	return &Flags{config: config}

@@ -92,6 +92,9 @@ const arrow = " → "
 // cutImages fits "from → to" with both sides kept (each cut by
 // draw.CutImages, which keeps the tag and last path element), or one list.
 func cutImages(s string, w int) string {
+	if draw.WidthOf(s) <= w {
+		return s
+	}
 	from, to, rolling := strings.Cut(s, arrow)
 	if !rolling {
 		return draw.CutImages(s, w)
@@ -100,8 +103,38 @@ func cutImages(s string, w int) string {
 	if room < 8 {
 		return draw.CutImages(to, w)
 	}
+	if repo, tag, ok := sameRepository(from, to); ok && len(tag) < room/2 {
+		// One image changing tag: name it once, "…/ledger:1.9.0 → 2.0.0".
+		return draw.CutImage(repo+":"+fromTag(from), room-len(tag)) + arrow + tag
+	}
 	half := room / 2
 	return draw.CutImages(from, half) + arrow + draw.CutImages(to, room-half)
+}
+
+// sameRepository reports whether from and to are one image each of the
+// same repository, and to's tag.
+func sameRepository(from, to string) (repo, tag string, ok bool) {
+	if strings.Contains(from, ",") || strings.Contains(to, ",") {
+		return "", "", false
+	}
+	fr, _, okF := splitTag(from)
+	tr, tt, okT := splitTag(to)
+	return tr, tt, okF && okT && fr == tr
+}
+
+// splitTag cuts an image reference at its tag's colon (after the last
+// slash, so a registry's port is not a tag).
+func splitTag(ref string) (repo, tag string, ok bool) {
+	i := strings.LastIndex(ref, ":")
+	if i < 0 || i < strings.LastIndex(ref, "/") || strings.Contains(ref, "@") {
+		return ref, "", false
+	}
+	return ref[:i], ref[i+1:], true
+}
+
+func fromTag(ref string) string {
+	_, tag, _ := splitTag(ref)
+	return tag
 }
 
 // images are a row's images without their container names, "from → to"
