@@ -146,12 +146,12 @@ func run(sizes, k9s, rollscope, baseline, fleetFlag string) error {
 		results = append(results, r...)
 	}
 	if fleet.deployments > 0 {
-		consoles := []console{{name: "rollscope -A (fleet)", kind: rollscopeFleet, bin: rollscope}}
+		consoles := []console{{name: "rollscope fleet", kind: rollscopeFleet, bin: rollscope}}
 		for _, b := range baselines(baseline) {
-			consoles = append(consoles, console{name: "rollscope -A (" + filepath.Base(b) + ")", kind: rollscopeFleet, bin: b})
+			consoles = append(consoles, console{name: "rollscope fleet (" + filepath.Base(b) + ")", kind: rollscopeFleet, bin: b})
 		}
 		if k9s != "" {
-			consoles = append(consoles, console{name: "k9s -A :deploy", kind: k9sFleet, bin: k9s})
+			consoles = append(consoles, console{name: "k9s :deploy (fleet)", kind: k9sFleet, bin: k9s})
 		}
 		r, err := measureFleet(ctx, cp, admin, fleet, consoles, work)
 		if err != nil {
