@@ -55,11 +55,11 @@ type Model struct {
 	// (switch.go).
 	switchTo *Switch
 	// pace holds redraws back while the watch churns; frame is the screen
-	// as last drawn, which View returns while keepFrame says nothing on it
-	// changed since (pace.go).
-	pace      *pacer
-	frame     *frame
-	keepFrame bool
+	// as last drawn, which View returns while look is the one it was drawn
+	// for: nothing on the screen changed since (pace.go).
+	pace  *pacer
+	frame *frame
+	look  uint64
 
 	// fleet is every workload's rollout (fleet.go), nil when the source
 	// cannot list them; fleetOpen while it is drawn in place of the rest.
@@ -158,7 +158,9 @@ func (m Model) Init() tea.Cmd { return tick() }
 // keys, else to the global keys, else to the focused pane; what the overlay
 // and the RC view's dialog wait for (forecasts, previews, plans) to them.
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	m.keepFrame = false // any message but a batch held back may change the screen
+	if _, ok := msg.(model.Batch); !ok {
+		m.look = newLook() // any message but a batch held back may change the screen
+	}
 	switch msg := msg.(type) {
 	case model.Batch:
 		return m.batch(msg) // pace.go
@@ -358,7 +360,7 @@ func (m *Model) readClock() {
 // refresh reads the views from the source and tells every pane. It runs in
 // Update only, so View never touches the source.
 func (m *Model) refresh() {
-	m.pace.last, m.keepFrame = time.Now(), false
+	m.pace.last, m.look = time.Now(), newLook()
 	m.readClock()
 	m.s.Read()
 	if m.rc != nil {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -21,12 +22,10 @@ type pacer struct {
 	every time.Duration
 	last  time.Time // the last refresh, on the wall clock: pacing is about the terminal
 	due   bool      // a paceMsg is on its way
-	// states are the deployments' finished / failed / paused flags as last
-	// shown, to tell a batch that changes one.
-	states map[string]deploymentState
+	// rollouts are the flags of every Deployment as batches last brought
+	// them, to tell a batch that changes one.
+	rollouts map[model.ObjectRef]model.RolloutFlags
 }
-
-type deploymentState struct{ done, failed, paused bool }
 
 // paceMsg ends a Pace with batches waiting to be shown.
 type paceMsg struct{}
@@ -36,17 +35,15 @@ func (m Model) batch(b model.Batch) (tea.Model, tea.Cmd) {
 	// A batch that changed nothing visible (and left the watch as it was)
 	// costs no refresh, and the frame drawn last is still the screen.
 	if !m.s.Src.Apply(b) && m.s.Src.Watch() == m.s.Watch {
-		m.keepFrame = true
 		return m, nil
 	}
 	p := m.pace
-	turned := p.turned(m.s.Src, b) // first, so that every batch keeps the flags current
+	turned := p.turned(b) // first, so that every batch keeps the flags current
 	wait := p.every - time.Since(p.last)
 	if p.every <= 0 || wait <= 0 || turned || m.s.Src.Watch() != m.s.Watch {
 		m.refresh()
 		return m, nil
 	}
-	m.keepFrame = true
 	if p.due {
 		return m, nil
 	}
@@ -55,33 +52,43 @@ func (m Model) batch(b model.Batch) (tea.Model, tea.Cmd) {
 }
 
 // turned reports whether b finished, failed, paused or resumed a
-// deployment. Only a batch with a Deployment in it can: the pods' churn
-// costs nothing here.
-func (p *pacer) turned(src Source, b model.Batch) bool {
-	if p.every <= 0 || !b.HasDeployment() {
+// deployment. Only the Deployments in b are looked at: the pods' churn, and
+// a fleet of thousands of Deployments, cost nothing here.
+func (p *pacer) turned(b model.Batch) bool {
+	if p.every <= 0 {
 		return false
 	}
-	now := make(map[string]deploymentState, len(p.states))
 	turned := false
-	for _, d := range src.Deployments() {
-		key := d.Namespace + "/" + d.Name
-		s := deploymentState{done: d.Done, failed: d.Failed, paused: d.Paused}
-		if was, ok := p.states[key]; ok && was != s {
+	for ref, now := range b.Rollouts() {
+		if was, ok := p.rollouts[ref]; ok && was != now {
 			turned = true
 		}
-		now[key] = s
+		if p.rollouts == nil {
+			p.rollouts = map[model.ObjectRef]model.RolloutFlags{}
+		}
+		p.rollouts[ref] = now
 	}
-	p.states = now
+	for _, ref := range b.Deleted {
+		delete(p.rollouts, ref)
+	}
 	return turned
 }
 
 // frame is the screen as last drawn. Bubble Tea asks for View after every
 // message; after a batch that was not shown yet, nothing on the screen has
 // changed, and drawing it again would cost as much as drawing a new one.
+// look names what a Model shows: a new one, from one counter for every
+// Model, each time a message may change it, so that two copies of a Model
+// never take each other's frame.
 type frame struct {
+	look    uint64
 	w, h    int
 	content string
 }
+
+var looks atomic.Uint64
+
+func newLook() uint64 { return looks.Add(1) }
 
 // drawn is Render, or the frame drawn last while nothing on it changed.
 func (m Model) drawn() string {
@@ -89,8 +96,8 @@ func (m Model) drawn() string {
 	if f == nil {
 		return m.Render()
 	}
-	if w, h := m.size(); !m.keepFrame || f.w != w || f.h != h || f.content == "" {
-		*f = frame{w: w, h: h, content: m.Render()}
+	if w, h := m.size(); f.look != m.look || f.w != w || f.h != h {
+		*f = frame{look: m.look, w: w, h: h, content: m.Render()}
 	}
 	return f.content
 }

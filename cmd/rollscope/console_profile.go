@@ -7,7 +7,7 @@ import (
 )
 
 // consoleProfileEnv names a file for a CPU profile of the console, written
-// when it quits: how the live console's cost per watch event is found
+// when it quits with a heap profile beside it (the name + ".heap"): how the live console's cost per watch event is found
 // (test/e2e/cmd/sidebyside -profile sets it). An environment variable, not a
 // flag, so that no operator meets it in --help.
 const consoleProfileEnv = "ROLLSCOPE_CPUPROFILE"
@@ -29,5 +29,11 @@ func startConsoleProfile() (stop func(), err error) {
 	return func() {
 		pprof.StopCPUProfile()
 		f.Close()
+		// And what the heap holds at the end, beside it: what the
+		// console's peak RSS is made of.
+		if h, err := os.Create(path + ".heap"); err == nil {
+			_ = pprof.Lookup("heap").WriteTo(h, 0)
+			h.Close()
+		}
 	}, nil
 }

@@ -49,9 +49,17 @@ func start(c console, kubeconfig, namespace, home string, i int) (*session, erro
 	case k9sDeploy:
 		argv = []string{c.bin, "--kubeconfig", kubeconfig, "-n", namespace, "-c", "deploy"}
 	case rollscopeFleet:
+		// One namespace: the fleet is the start screen of a namespace
+		// with more than one workload.
 		argv = []string{c.bin, "--kubeconfig", kubeconfig, "-A"}
+		if namespace != "" {
+			argv = []string{c.bin, "--kubeconfig", kubeconfig, "-n", namespace}
+		}
 	case k9sFleet:
 		argv = []string{c.bin, "--kubeconfig", kubeconfig, "-A", "-c", "deploy"}
+		if namespace != "" {
+			argv = []string{c.bin, "--kubeconfig", kubeconfig, "-n", namespace, "-c", "deploy"}
+		}
 	}
 	// k9s writes its config, logs and screen dumps under these; keep them
 	// out of the user's home.

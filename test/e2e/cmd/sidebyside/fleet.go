@@ -41,7 +41,8 @@ func parseFleet(s string) (fleetShape, error) {
 // fleetNamespace is the i-th namespace of the fleet of run.
 func fleetNamespace(run string, i int) string { return fmt.Sprintf("fleet-%s-%02d", run, i) }
 
-// measureFleet runs `rollscope -A` (the fleet) beside k9s `-A :deploy` while
+// measureFleet runs `rollscope -A` (the fleet) beside k9s `-A :deploy` (with one
+// namespace, both on it) while
 // every Deployment of the fleet rolls to a new image at once: CPU and peak
 // RSS of each during the rollouts, the first complete screen, and how long
 // after the API said every rollout was complete the screen said so.
@@ -80,6 +81,11 @@ func measureFleet(ctx context.Context, cp *controlplane.ControlPlane, admin kube
 		return nil, err
 	}
 
+	// The consoles watch every namespace (-A), or the one there is.
+	scope := ""
+	if len(namespaces) == 1 {
+		scope = namespaces[0]
+	}
 	say("fleet available; starting %d consoles", len(consoles))
 	sessions := make([]*session, len(consoles))
 	results := make([]result, len(consoles))
@@ -89,7 +95,7 @@ func measureFleet(ctx context.Context, cp *controlplane.ControlPlane, admin kube
 		if err := os.MkdirAll(home, 0o755); err != nil {
 			return nil, err
 		}
-		s, err := start(c, cp.AdminKubeconfig, "", home, 100+i)
+		s, err := start(c, cp.AdminKubeconfig, scope, home, 100+i)
 		if err != nil {
 			return nil, err
 		}
@@ -98,7 +104,7 @@ func measureFleet(ctx context.Context, cp *controlplane.ControlPlane, admin kube
 		results[i] = result{console: c.name, replicas: f.pods()}
 	}
 	want := func() (map[string][4]int, error) {
-		n, err := workloadCount(ctx, admin)
+		n, err := workloadCount(ctx, admin, scope)
 		return map[string][4]int{"workloads": {n, f.replicas}}, err
 	}
 	if err := waitScreens(ctx, sessions, f.pods(), want, func(i int) { results[i].firstScreen = time.Since(begun) }); err != nil {
@@ -170,31 +176,33 @@ func measureFleet(ctx context.Context, cp *controlplane.ControlPlane, admin kube
 	return results, nil
 }
 
-// workloadCount is how many workloads the fleet view lists cluster-wide:
-// Deployments, ReplicationControllers, StatefulSets and DaemonSets.
-func workloadCount(ctx context.Context, admin kubernetes.Interface) (int, error) {
-	ds, err := admin.AppsV1().Deployments("").List(ctx, metav1.ListOptions{})
+// workloadCount is how many workloads the fleet view lists in namespace
+// ("" every one): Deployments, ReplicationControllers, StatefulSets and
+// DaemonSets.
+func workloadCount(ctx context.Context, admin kubernetes.Interface, namespace string) (int, error) {
+	ds, err := admin.AppsV1().Deployments(namespace).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return 0, err
 	}
-	rcs, err := admin.CoreV1().ReplicationControllers("").List(ctx, metav1.ListOptions{})
+	rcs, err := admin.CoreV1().ReplicationControllers(namespace).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return 0, err
 	}
-	sts, err := admin.AppsV1().StatefulSets("").List(ctx, metav1.ListOptions{})
+	sts, err := admin.AppsV1().StatefulSets(namespace).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return 0, err
 	}
-	dss, err := admin.AppsV1().DaemonSets("").List(ctx, metav1.ListOptions{})
+	dss, err := admin.AppsV1().DaemonSets(namespace).List(ctx, metav1.ListOptions{})
 	if err != nil {
 		return 0, err
 	}
 	return len(ds.Items) + len(rcs.Items) + len(sts.Items) + len(dss.Items), nil
 }
 
-// The fleet's summary line: "all namespaces · 200 workloads · … · 200 complete".
+// The fleet's summary line: "all namespaces · 200 workloads · … · 200 complete",
+// or "ns NAME · 200 workloads · …".
 var (
-	fleetWorkloads = regexp.MustCompile(`all namespaces · (\d+) workloads?\b`)
+	fleetWorkloads = regexp.MustCompile(`(?:all namespaces|ns \S+) · (\d+) workloads?\b`)
 	fleetComplete  = regexp.MustCompile(`· (\d+) complete\b`)
 	// k9s's deployment row: NAMESPACE NAME READY UP-TO-DATE AVAILABLE AGE.
 	k9sDeployRow = regexp.MustCompile(`(?m)^\W*\S+\s+\S+\s+(\d+)/(\d+)\s+(\d+)\s+(\d+)\s`)

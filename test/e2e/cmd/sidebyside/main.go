@@ -42,7 +42,7 @@ func main() {
 	sizes := flag.String("n", "1000,3000", "replicas of each run, comma-separated")
 	k9s := flag.String("k9s", filepath.Join(home, ".cache/rollscope/k9s/k9s"), "the k9s v0.50.9 binary; empty to measure rollscope alone")
 	rollscope := flag.String("rollscope", "", "the rollscope binary (default: built from this repository)")
-	baseline := flag.String("baseline", "", "another rollscope binary to run beside it, for before → after figures")
+	baseline := flag.String("baseline", "", "other rollscope binaries (comma-separated) to run beside it, for before → after figures")
 	flag.StringVar(&profileDir, "profile", "", "write a CPU profile of each rollscope console to this directory")
 	fleet := flag.String("fleet", "", "also measure the fleet: `rollscope -A` beside k9s -A :deploy while DEPLOYMENTSxREPLICAS/NAMESPACES (e.g. 200x5/10) Deployments roll at once")
 	flag.Parse()
@@ -131,8 +131,8 @@ func run(sizes, k9s, rollscope, baseline, fleetFlag string) error {
 	for _, n := range ns {
 		var consoles []console
 		consoles = append(consoles, console{name: "rollscope", kind: rollscopeKind, bin: rollscope})
-		if baseline != "" {
-			consoles = append(consoles, console{name: "rollscope (baseline)", kind: rollscopeKind, bin: baseline})
+		for _, b := range baselines(baseline) {
+			consoles = append(consoles, console{name: "rollscope (" + filepath.Base(b) + ")", kind: rollscopeKind, bin: b})
 		}
 		if k9s != "" {
 			consoles = append(consoles,
@@ -146,12 +146,12 @@ func run(sizes, k9s, rollscope, baseline, fleetFlag string) error {
 		results = append(results, r...)
 	}
 	if fleet.deployments > 0 {
-		consoles := []console{{name: "rollscope -A (fleet)", kind: rollscopeFleet, bin: rollscope}}
-		if baseline != "" {
-			consoles = append(consoles, console{name: "rollscope -A (baseline)", kind: rollscopeFleet, bin: baseline})
+		consoles := []console{{name: "rollscope fleet", kind: rollscopeFleet, bin: rollscope}}
+		for _, b := range baselines(baseline) {
+			consoles = append(consoles, console{name: "rollscope fleet (" + filepath.Base(b) + ")", kind: rollscopeFleet, bin: b})
 		}
 		if k9s != "" {
-			consoles = append(consoles, console{name: "k9s -A :deploy", kind: k9sFleet, bin: k9s})
+			consoles = append(consoles, console{name: "k9s :deploy (fleet)", kind: k9sFleet, bin: k9s})
 		}
 		r, err := measureFleet(ctx, cp, admin, fleet, consoles, work)
 		if err != nil {
@@ -161,6 +161,17 @@ func run(sizes, k9s, rollscope, baseline, fleetFlag string) error {
 	}
 	printTable(os.Stdout, results)
 	return nil
+}
+
+// baselines are -baseline's binaries, comma-separated.
+func baselines(flag string) []string {
+	var bins []string
+	for _, b := range strings.Split(flag, ",") {
+		if b = strings.TrimSpace(b); b != "" {
+			bins = append(bins, b)
+		}
+	}
+	return bins
 }
 
 // cpuSeconds is utime+stime of a process, from /proc/PID/stat.

@@ -135,7 +135,9 @@ func measure(ctx context.Context, cp *controlplane.ControlPlane, admin kubernete
 		// The pane keeps the selected ReplicaSet in view, and thousands of
 		// pods' dots leave room for little else: read the rows with the
 		// cursor on each ReplicaSet in turn.
-		seen := map[string][4]int{}
+		// The cursor may be on the newest ReplicaSet (first) or the
+		// oldest: down, then up, and so on, until every row was seen.
+		seen, moves := map[string][4]int{}, 0
 		err := until(ctx, 20*time.Second, s.name+"'s ReplicaSet rows", func() (bool, error) {
 			for hash, counts := range screenRows(s.screen()) {
 				seen[hash] = counts
@@ -143,7 +145,8 @@ func measure(ctx context.Context, cp *controlplane.ControlPlane, admin kubernete
 			if rowsEqual(seen, final) {
 				return true, nil
 			}
-			_, err := s.tmux("send-keys", "-t", "console", "k")
+			moves++
+			_, err := s.tmux("send-keys", "-t", "console", []string{"j", "k"}[moves%2])
 			return false, err
 		})
 		if err != nil {
