@@ -18,6 +18,10 @@ func (m *Model) headerLines(w int) []string {
 	if banner := watchBanner(m.s.Watch, m.s.Now); banner != "" {
 		out = append(out, st.Banner.Render(draw.Fit(" "+banner, w)))
 	}
+	if m.fleetOpen {
+		// The fleet draws its own scope and counts under this line.
+		return append(out, m.fleetTitle(w))
+	}
 
 	left := st.AppTitle.Render("rollscope") + " " + st.Label.Render("ctx") + " " + st.Text.Render(m.context) +
 		"  " + st.Label.Render("ns") + " " + st.Text.Render(draw.OrDash(s.Namespace)) +

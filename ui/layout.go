@@ -30,6 +30,9 @@ func (m *Model) headerHeight() int {
 	if watchBanner(m.s.Watch, m.s.Now) != "" {
 		n++
 	}
+	if m.fleetOpen {
+		return n
+	}
 	if !m.s.HaveRollout {
 		return n + 1
 	}
@@ -125,5 +128,8 @@ func (m *Model) layout() {
 	}
 	if m.rc != nil {
 		m.rc.SetSize(w, m.bodyHeight())
+	}
+	if m.fleet != nil {
+		m.fleet.SetSize(w, m.bodyHeight())
 	}
 }

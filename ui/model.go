@@ -11,6 +11,7 @@ import (
 	"rollscope/themes"
 	"rollscope/ui/draw"
 	"rollscope/ui/overlays/canarydialog"
+	"rollscope/ui/overlays/fleetview"
 	"rollscope/ui/overlays/help"
 	"rollscope/ui/overlays/picker"
 	"rollscope/ui/overlays/rcview"
@@ -53,6 +54,18 @@ type Model struct {
 	// switchTo is set when the console quits to watch another scope
 	// (switch.go).
 	switchTo *Switch
+
+	// fleet is every workload's rollout (fleet.go), nil when the source
+	// cannot list them; fleetOpen while it is drawn in place of the rest.
+	// startPending is set until the start rule has looked at the scope.
+	fleet                   *fleetview.View
+	fleetOpen, startPending bool
+	// watchAll is set when the watch covers every namespace (-A); home is
+	// the console's namespace; contexts are the kubeconfig's, nil
+	// embedded.
+	watchAll bool
+	home     string
+	contexts []string
 }
 
 // New builds the console. With no Cluster it shows an empty, waiting
@@ -107,6 +120,17 @@ func New(opts Options) Model {
 	if opts.Workload != "" {
 		m.workload = workloadview.New(s, opts.WorkloadKind, opts.Namespace, opts.Workload)
 	}
+	m.watchAll, m.home, m.contexts = opts.AllNamespaces, opts.Namespace, opts.Contexts
+	if fleetview.Answers(src) {
+		ns := opts.Namespace
+		if opts.AllNamespaces {
+			ns = ""
+		}
+		m.fleet = fleetview.New(s, ns, opts.ScopeNote)
+		if opts.Deployment == "" && opts.RC == "" && opts.Workload == "" {
+			m.fleetOpen, m.startPending = true, true
+		}
+	}
 	m.refresh()
 	m.setFocus(focusReplicaSets)
 	return m
@@ -146,6 +170,10 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.overlay != nil {
 			return m.toOverlay(msg)
 		}
+		if m.fleetOpen {
+			m.fleet, _ = m.fleet.Update(msg)
+			return m, nil
+		}
 		return m.toFocused(msg)
 	case tea.KeyPressMsg:
 		m.s.Toast = ""
@@ -179,21 +207,32 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	// The overlays and the RC view's dialog get a printable quit key
 	// ("q"): in the picker it is part of what is typed, in a dialog it
 	// cancels, and help quits.
-	typing := m.overlay != nil || (m.rc != nil && m.rc.Typing()) || (m.workload != nil && m.workload.Typing())
+	typing := m.overlay != nil || (m.rc != nil && m.rc.Typing()) || (m.workload != nil && m.workload.Typing()) ||
+		(m.fleetOpen && m.fleet.Typing())
 	if key.Matches(msg, k.Quit) && (!typing || msg.Text == "") {
 		return m, tea.Quit
 	}
 	if m.overlay != nil {
 		return m.toOverlay(msg)
 	}
+	if m.fleetOpen {
+		return m.fleetKey(msg)
+	}
 	if m.rc != nil && m.rc.Takes(msg) {
 		var cmd tea.Cmd
 		m.rc, cmd = m.rc.Update(msg)
+		if m.rc == nil && m.fleet != nil {
+			// esc from the RC view goes back to the fleet.
+			m.openFleet()
+		}
 		return m, cmd
 	}
 	if m.workload != nil && m.workload.Takes(msg) {
 		var cmd tea.Cmd
 		m.workload, cmd = m.workload.Update(msg)
+		if m.workload == nil && m.fleet != nil {
+			m.openFleet()
+		}
 		m.layout()
 		return m, cmd
 	}
@@ -217,6 +256,15 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.setFocus((m.focus + paneCount - 1) % paneCount)
 	case key.Matches(msg, k.Command):
 		return m.open(picker.New(m.s, ':'), nil)
+	case key.Matches(msg, k.Fleet):
+		m.openFleet()
+	case key.Matches(msg, k.AllNamespaces) && m.fleet != nil:
+		m.openFleet()
+		return m, m.toggleAllNamespaces(m.fleet.Selected())
+	case key.Matches(msg, k.Back) && m.fleet != nil && m.rc == nil && m.workload == nil &&
+		!(m.focus == focusHistory && m.history.DiffOpen()):
+		// esc from a rollout goes back to the fleet.
+		m.openFleet()
 	case key.Matches(msg, k.Filter):
 		return m.open(picker.New(m.s, '/'), nil)
 	case key.Matches(msg, k.Faster):
@@ -260,7 +308,7 @@ func (m Model) toOverlay(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	m.overlay, cmd = m.overlay.Update(msg)
 	if t, ok := m.s.Next(); ok {
-		m.show(t)
+		cmd = tea.Batch(cmd, m.show(t))
 	}
 	return m, cmd
 }
@@ -311,6 +359,10 @@ func (m *Model) refresh() {
 	if m.workload != nil {
 		m.workload.Read()
 	}
+	if m.fleetOpen {
+		m.fleet.Read()
+		m.startRule()
+	}
 	for i := range m.panes {
 		m.panes[i], _ = m.panes[i].Update(screen.Refreshed{})
 	}
@@ -321,25 +373,30 @@ func (m *Model) refresh() {
 	m.layout()
 }
 
-// show goes where the picker asked: another deployment, or a
-// ReplicationController's view.
-func (m *Model) show(t screen.Target) {
+// show goes where the picker asked: another deployment, a
+// ReplicationController's view, or another scope for the fleet.
+func (m *Model) show(t screen.Target) tea.Cmd {
+	if t.Scope != nil {
+		return m.scopeTo(*t.Scope)
+	}
+	m.fleetOpen = false
 	if t.RC != "" {
 		m.workload = nil
 		m.rc = rcview.New(m.s, t.Namespace, t.RC)
 		m.layout()
-		return
+		return nil
 	}
 	if t.Workload != "" {
 		m.rc = nil
 		m.workload = workloadview.New(m.s, t.WorkloadKind, t.Namespace, t.Workload)
 		m.layout()
-		return
+		return nil
 	}
 	m.workload = nil
 	m.s.Namespace, m.s.Deployment, m.s.SelectedRS = t.Namespace, t.Deployment, ""
 	m.history.CloseDiff()
 	m.refresh()
+	return nil
 }
 
 // emptySource stands in when no cluster was given.

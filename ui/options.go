@@ -38,7 +38,7 @@ type Options struct {
 	// not choose, e.g. that -A fell back to one namespace because the
 	// cluster refuses to list the others.
 	ScopeNote string
-	Theme   themes.Theme
+	Theme     themes.Theme
 	// Clock is the cluster's clock (virtual in the embedded cluster); ages
 	// and the header clock read it. Defaults to time.Now.
 	Clock func() time.Time

@@ -17,6 +17,9 @@ func (m Model) View() tea.View {
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "rollscope " + m.s.Namespace + "/" + m.s.Deployment
+	if m.fleetOpen {
+		v.WindowTitle = "rollscope fleet"
+	}
 	return v
 }
 
@@ -30,6 +33,8 @@ func (m Model) Render() string {
 	switch {
 	case m.overlay != nil:
 		lines = append(lines, viewLines(m.overlay.View())...)
+	case m.fleetOpen:
+		lines = append(lines, viewLines(m.fleet.View())...)
 	case m.rc != nil:
 		lines = append(lines, viewLines(m.rc.View())...)
 	case m.workload != nil:
@@ -175,9 +180,12 @@ func (m *Model) footer(w int) string {
 		return draw.Fit(st.Warn.Render(draw.CutKeepingHint(" "+m.s.Toast, w)), w)
 	}
 	var bindings []key.Binding
-	if m.overlay != nil {
+	switch {
+	case m.overlay != nil:
 		bindings = m.overlay.KeyMap().ShortHelp()
-	} else {
+	case m.fleetOpen:
+		bindings = m.fleetFooter()
+	default:
 		bindings = append(m.panes[m.focus].KeyMap().ShortHelp(), m.s.Keys.ShortHelp()...)
 	}
 	var parts, keep []string

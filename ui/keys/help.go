@@ -28,6 +28,7 @@ func (k *Map) Groups() []Group {
 	}
 	out := []Group{
 		group("Global", "help", "quit", "next-pane", "prev-pane", "command", "filter", "select", "back"),
+		group("Fleet", "fleet", "all-namespaces"),
 		group("Move", "up", "down", "page-up", "page-down", "top", "bottom"),
 		group("Clock (embedded)", "faster", "slower", "pause-clock"),
 	}

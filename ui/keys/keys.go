@@ -36,6 +36,10 @@ type Map struct {
 	MarkNode key.Binding
 	// TimelineFilter cycles what the Timeline pane shows.
 	TimelineFilter key.Binding
+	// Fleet opens the fleet (every workload's rollout) from anywhere;
+	// AllNamespaces toggles it between one namespace and all of them
+	// (k9s's 0).
+	Fleet, AllNamespaces key.Binding
 
 	// actions are the bindings of specs, in the same order.
 	specs   []action.Spec
@@ -75,6 +79,8 @@ func Default() Map {
 		MarkNode:   binding("mark node for c/C/d", "m"),
 
 		TimelineFilter: binding("filter: all / actions / scaling / warnings", "f"),
+		Fleet:          binding("fleet: every rollout", "F"),
+		AllNamespaces:  binding("fleet: all namespaces / one", "0"),
 		specs:          action.Specs(),
 		disabled:       map[string]string{},
 	}
@@ -115,6 +121,7 @@ func (k *Map) names() []named {
 		{"top", &k.Top}, {"bottom", &k.Bottom},
 		{"faster", &k.Faster}, {"slower", &k.Slower}, {"pause-clock", &k.PauseClock},
 		{"mark-node", &k.MarkNode}, {"timeline-filter", &k.TimelineFilter},
+		{"fleet", &k.Fleet}, {"all-namespaces", &k.AllNamespaces},
 	}
 	for i, s := range k.specs {
 		out = append(out, named{string(s.Name), &k.actions[i]})

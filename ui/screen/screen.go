@@ -143,6 +143,20 @@ type Target struct {
 	// WorkloadKind (action.OnStatefulSet or action.OnDaemonSet).
 	Workload     string
 	WorkloadKind action.Object
+	// Scope, when set, is a scope asked for on the command line (`:ns`,
+	// `:ctx`) rather than an object.
+	Scope *Scope
+}
+
+// Scope is what `:ns NAME`, `:ns all`, `:ctx` and `:ctx NAME` ask for.
+type Scope struct {
+	// Namespace is the namespace to show; All every namespace.
+	Namespace string
+	All       bool
+	// Context is the kubeconfig context to switch to; ListContexts asks
+	// which there are.
+	Context      string
+	ListContexts bool
 }
 
 // Go asks the root to show t once the overlay's Update is done (the

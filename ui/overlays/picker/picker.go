@@ -1,7 +1,8 @@
 // Package picker is the overlay that chooses what the console shows: `:`
 // takes a name (`:frontend`, `:deploy frontend`, `:deploy/frontend`, or
 // `:rc NAME` for a ReplicationController's rolling update view, `:sts NAME`
-// and `:ds NAME` for a StatefulSet's or DaemonSet's view), `/`
+// and `:ds NAME` for a StatefulSet's or DaemonSet's view, `:ns NAME`, `:ns
+// all`, `:ctx` and `:ctx NAME` for the fleet's scope), `/`
 // filters the deployments as you type. Either way the matching deployments
 // are listed and ↑/↓ pick one.
 package picker
@@ -155,6 +156,9 @@ func (p *Picker) Update(msg tea.Msg) (screen.Overlay, tea.Cmd) {
 // matches.
 func (p *Picker) choose() {
 	s := p.s
+	if p.chooseScope() {
+		return
+	}
 	if p.chooseWorkload() {
 		return
 	}
@@ -184,6 +188,9 @@ func (p *Picker) View() string {
 		return ""
 	}
 	st := p.s.Styles
+	if sc, word, ok := p.scopeQuery(); ok {
+		return draw.Fit(st.Accent.Render(":"+p.query+"█")+"  "+st.Muted.Render(scopeHint(sc, word)), w)
+	}
 	if name, ok := p.rcName(); ok {
 		hint := "enter opens the rolling update view of replicationcontroller " + name + " in " + draw.OrDash(p.s.Namespace)
 		if name == "" {

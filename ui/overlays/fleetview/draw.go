@@ -1,0 +1,273 @@
+package fleetview
+
+import (
+	"strconv"
+	"strings"
+
+	"rollscope/model"
+	"rollscope/themes"
+	"rollscope/ui/draw"
+)
+
+// fleetStates is how many states there are (model.FleetFailed …
+// model.FleetComplete).
+const fleetStates = int(model.FleetComplete) + 1
+
+// stateGlyphs mark each state by shape, so the column reads without colour
+// (NO_COLOR, monochrome captures), in model.FleetState's order.
+var stateGlyphs = [fleetStates]string{
+	model.FleetFailed:       "✖",
+	model.FleetStuck:        "■",
+	model.FleetCrashLooping: "↻",
+	model.FleetPaused:       "‖",
+	model.FleetCanary:       "◐",
+	model.FleetRolling:      "▶",
+	model.FleetNodeRoll:     "⇄",
+	model.FleetComplete:     "✔",
+}
+
+// paints are the fleet's colours: one per state, from the theme's semantic
+// styles — what needs a human in the bad colour, a pause in the warning
+// one, what moves on its own in the accent (a node roll in the surge bar's
+// colour, to tell it from a rollout), what is done in the OK one.
+type paints struct {
+	state              [fleetStates]draw.Paint
+	muted, bad, header draw.Paint
+	selected, warn     draw.Paint
+}
+
+func newPaints(st themes.Styles) paints {
+	p := paints{muted: draw.NewPaint(st.Muted), bad: draw.NewPaint(st.Bad), header: draw.NewPaint(st.TableHeader),
+		selected: draw.NewPaint(st.Selected), warn: draw.NewPaint(st.Warn)}
+	for s := range p.state {
+		switch model.FleetState(s) {
+		case model.FleetFailed, model.FleetStuck, model.FleetCrashLooping:
+			p.state[s] = draw.NewPaint(st.Bad)
+		case model.FleetPaused:
+			p.state[s] = draw.NewPaint(st.Warn)
+		case model.FleetCanary, model.FleetRolling:
+			p.state[s] = draw.NewPaint(st.Accent)
+		case model.FleetNodeRoll:
+			p.state[s] = draw.NewPaint(st.SurgeBar)
+		default:
+			p.state[s] = draw.NewPaint(st.OK)
+		}
+	}
+	return p
+}
+
+// barCells is the progress bar's length: fixed, so bars compare down the
+// column whatever the replica counts.
+const barCells = 8
+
+// columns are the table's columns for rows whose longest namespace and
+// name are nsW and nameW cells: those two are as wide as the rows need
+// (within bounds), and IMAGES and CHANGE-CAUSE share the rest. At narrow
+// widths CHANGE-CAUSE goes first, then AGE, then IMAGES (Drop); the
+// namespace, kind, name, revision, progress and state stay. NAMESPACE is
+// there only when the rows span namespaces.
+func columns(many bool, nsW, nameW int) []draw.Column {
+	cols := make([]draw.Column, 0, 9)
+	if many {
+		cols = append(cols, draw.Column{Title: "NAMESPACE", Width: min(max(nsW, 9), 20), Cut: draw.CutMiddle})
+	}
+	return append(cols,
+		draw.Column{Title: "KIND", Width: 6},
+		draw.Column{Title: "NAME", Width: min(max(nameW, 12), 40), Cut: draw.CutMiddle},
+		draw.Column{Title: "REV", Width: 4, Right: true},
+		draw.Column{Title: "IMAGES", Min: 16, Cut: cutImages, Drop: 1},
+		draw.Column{Title: "PROGRESS upd/avl/des", Width: barCells + 1 + 11},
+		draw.Column{Title: "STATE", Width: 17},
+		draw.Column{Title: "AGE", Width: 4, Right: true, Drop: 2},
+		draw.Column{Title: "CHANGE-CAUSE", Min: 12, Drop: 3},
+	)
+}
+
+// stateCol is the STATE column's index without NAMESPACE.
+const stateCol = 5
+
+// arrow separates the images rolled from and to.
+const arrow = " → "
+
+// cutImages fits "from → to" with both sides kept (each cut by
+// draw.CutImages, which keeps the tag and last path element), or one list.
+func cutImages(s string, w int) string {
+	from, to, rolling := strings.Cut(s, arrow)
+	if !rolling {
+		return draw.CutImages(s, w)
+	}
+	room := w - len([]rune(arrow))
+	if room < 8 {
+		return draw.CutImages(to, w)
+	}
+	half := room / 2
+	return draw.CutImages(from, half) + arrow + draw.CutImages(to, room-half)
+}
+
+// images are a row's images without their container names, "from → to"
+// while it rolls from other ones.
+func images(r model.FleetRow) string {
+	now := imageList(r.Images)
+	if len(r.From) == 0 {
+		return now
+	}
+	return imageList(r.From) + arrow + now
+}
+
+func imageList(named []string) string {
+	out := make([]string, len(named))
+	for i, n := range named {
+		if _, img, ok := strings.Cut(n, "="); ok {
+			n = img
+		}
+		out[i] = n
+	}
+	return strings.Join(out, ",")
+}
+
+// progress is the bar and its figures: █ updated, ▒ available but not
+// updated (old pods still serving), ░ neither, then updated/available/
+// desired. A workload scaled to zero has a dotted bar.
+func progress(r model.FleetRow) string {
+	nums := strconv.Itoa(int(r.Updated)) + "/" + strconv.Itoa(int(r.Available)) + "/" + strconv.Itoa(int(r.Desired))
+	var bar string
+	if r.Desired <= 0 {
+		bar = strings.Repeat("·", barCells)
+	} else {
+		cells := func(n int32) int { return int(int64(barCells) * int64(min(max(n, 0), r.Desired)) / int64(r.Desired)) }
+		up := cells(r.Updated)
+		avail := max(cells(r.Available)-up, 0)
+		bar = strings.Repeat("█", up) + strings.Repeat("▒", avail) + strings.Repeat("░", barCells-up-avail)
+	}
+	return bar + " " + draw.FitRight(nums, 11)
+}
+
+// View draws the scope line, the filter, the table and the selected row's
+// why, in exactly the fleet's height.
+func (v *View) View() string {
+	w, h := v.w, v.h
+	if h <= 0 || w <= 0 {
+		return ""
+	}
+	out := make([]string, 0, h)
+	out = append(out, v.scopeLine(w))
+	if v.note != "" {
+		out = append(out, draw.Fit(v.paints.warn.On(draw.CutKeepingHint(v.note, w)), w))
+	}
+	if v.typing || v.filterText != "" {
+		out = append(out, v.filterLine(w))
+	}
+	why := v.whyLines(w)
+	v.list.Height = max(h-len(out)-1-len(why), 1)
+	cols := v.cols
+	out = append(out, v.list.Table(draw.Paints{Header: v.paints.header, Muted: v.paints.muted}, cols, w, len(v.rows), v.empty(),
+		func(i int, widths []int, sel bool) string { return v.row(v.rows[i], cols, widths, sel) })...)
+	for len(out) < h-len(why) {
+		out = append(out, strings.Repeat(" ", w))
+	}
+	out = append(out, why...)
+	if len(out) > h {
+		out = out[:h]
+	}
+	return strings.Join(out, "\n")
+}
+
+// scopeLine is what the fleet covers and how many workloads are in each
+// state, most urgent first: "ns billing · 48 workloads · 2 failed · 41
+// complete".
+func (v *View) scopeLine(w int) string {
+	st := v.s.Styles
+	scope := st.Label.Render("ns") + " " + st.Accent.Render(v.namespace)
+	if v.namespace == "" {
+		scope = st.Accent.Render("all namespaces")
+	}
+	parts := []string{scope, st.Text.Render(plural(len(v.all), "workload"))}
+	for s, n := range v.count {
+		if n > 0 {
+			parts = append(parts, v.paints.state[s].On(strconv.Itoa(n)+" "+model.FleetState(s).String()))
+		}
+	}
+	return draw.Fit(" "+strings.Join(parts, st.Muted.Render(" · ")), w)
+}
+
+// filterLine is the filter as typed and how many rows it keeps, or why it
+// does not parse.
+func (v *View) filterLine(w int) string {
+	st := v.s.Styles
+	text := "/" + v.filterText
+	if v.typing {
+		text += "█"
+	}
+	line := " " + st.Accent.Render(text) + "  "
+	if v.filterErr != "" {
+		return draw.Fit(line+v.paints.bad.On(v.filterErr), w)
+	}
+	return draw.Fit(line+st.Muted.Render(strconv.Itoa(len(v.rows))+" of "+strconv.Itoa(len(v.all))), w)
+}
+
+// empty says why there are no rows.
+func (v *View) empty() string {
+	switch {
+	case !v.s.Watch.Synced:
+		return " waiting for the cluster's workloads…"
+	case len(v.all) > 0:
+		return " no workload matches /" + v.filterText + " — esc clears the filter"
+	case v.namespace == "":
+		return " no workloads in any namespace"
+	}
+	return " no workloads in namespace " + v.namespace + " — 0 shows all namespaces"
+}
+
+func (v *View) row(r model.FleetRow, cols []draw.Column, widths []int, sel bool) string {
+	cause := r.ChangeCause
+	if cause == "" {
+		cause = "-"
+	}
+	state := int(r.State)
+	glyph := "?"
+	if state >= 0 && state < fleetStates {
+		glyph = stateGlyphs[state]
+	}
+	cells := []string{r.Kind, r.Name, draw.Itoa(r.Revision), images(r), progress(r), glyph + " " + r.Word, draw.Age(v.s.Now, r.Since), cause}
+	if v.manyNamespaces {
+		cells = append([]string{r.Namespace}, cells...)
+	}
+	return v.list.Render(rowKey(r), strings.Join(cells, "\x00"), v.w, sel, func() string {
+		if sel {
+			return v.paints.selected.On(draw.Row(widths, cols, cells, v.w))
+		}
+		at := stateCol
+		if v.manyNamespaces {
+			at++
+		}
+		if state >= 0 && state < fleetStates && widths[at] > 0 {
+			cells[at] = v.paints.state[state].On(draw.Fit(cells[at], widths[at]))
+		}
+		return draw.Row(widths, cols, cells, v.w)
+	})
+}
+
+// whyLines are the selected row's why, whole, on at most two lines.
+func (v *View) whyLines(w int) []string {
+	r, ok := v.Selected()
+	if !ok {
+		return nil
+	}
+	why := r.Why
+	if why == "" {
+		why = r.Word
+	}
+	text := r.Namespace + " " + r.Ref() + ": " + why
+	lines := draw.WrapAtMost(text, w-1, 2)
+	for i, l := range lines {
+		lines[i] = draw.Fit(" "+v.s.Styles.Text.Render(l), w)
+	}
+	return lines
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}

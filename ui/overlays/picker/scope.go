@@ -1,0 +1,57 @@
+package picker
+
+import (
+	"strings"
+
+	"rollscope/ui/screen"
+)
+
+// scopeQuery reads `:ns NAME`, `:ns all`, `:ctx` and `:ctx NAME` (k9s's
+// habit; kubectl's long words too); false when the query is not one.
+func (p *Picker) scopeQuery() (sc screen.Scope, word string, ok bool) {
+	if p.mode != ':' {
+		return screen.Scope{}, "", false
+	}
+	word, arg, _ := strings.Cut(strings.TrimSpace(p.query), " ")
+	arg = strings.TrimSpace(arg)
+	switch word {
+	case "ns", "namespace", "namespaces":
+		if arg == "all" || arg == "-A" {
+			return screen.Scope{All: true}, "ns", true
+		}
+		return screen.Scope{Namespace: arg}, "ns", true
+	case "ctx", "context", "contexts":
+		return screen.Scope{Context: arg, ListContexts: arg == ""}, "ctx", true
+	}
+	return screen.Scope{}, "", false
+}
+
+// chooseScope asks the console for the scope typed; false when the query
+// names none.
+func (p *Picker) chooseScope() bool {
+	sc, word, ok := p.scopeQuery()
+	if !ok {
+		return false
+	}
+	if word == "ns" && sc.Namespace == "" && !sc.All {
+		p.s.Toast = "give the namespace: :ns NAME, or :ns all for every namespace"
+		return true
+	}
+	p.s.Go(screen.Target{Scope: &sc})
+	return true
+}
+
+// scopeHint says what enter will do with the scope typed.
+func scopeHint(sc screen.Scope, word string) string {
+	switch {
+	case word == "ns" && sc.All:
+		return "enter shows the fleet of every namespace"
+	case word == "ns" && sc.Namespace == "":
+		return "type the namespace, or all"
+	case word == "ns":
+		return "enter shows the fleet of namespace " + sc.Namespace
+	case sc.ListContexts:
+		return "enter lists the kubeconfig's contexts; :ctx NAME switches"
+	}
+	return "enter switches to context " + sc.Context
+}
