@@ -121,7 +121,9 @@ func start(t *testing.T, bin string) error {
 		}.Run(nodesCtx, c.admin)
 	}()
 	e2etest.WaitSchedulable(t, c.admin, hollowNodes, patience)
+	building := time.Now()
 	buildFleet(t, c)
+	t.Logf("the fleet built and in its states in %s", time.Since(building).Round(100*time.Millisecond))
 	return nil
 }
 
