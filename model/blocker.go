@@ -40,7 +40,7 @@ func Blocker(in BlockerInput) string {
 			s.add(&f)
 		}
 	}
-	return blocker(rolloutParts{in.Deployment, in.ReplicaSets, in.Nodes, in.EventsOf, in.Now}, scan, podOf(in.Pods))
+	return blocker(rolloutParts{d: in.Deployment, rss: in.ReplicaSets, nodes: in.Nodes, eventsOf: in.EventsOf, now: in.Now}, scan, podOf(in.Pods))
 }
 
 // rolloutParts is BlockerInput without its pods, which the console keeps
@@ -51,39 +51,66 @@ type rolloutParts struct {
 	nodes    []*corev1.Node
 	eventsOf func(pod string) []*corev1.Event
 	now      time.Time
+	// newRS is d's new ReplicaSet when the caller found it already
+	// (newKnown), sparing the template comparisons.
+	newRS    *appsv1.ReplicaSet
+	newKnown bool
 }
 
 // blocker is Blocker over pods that scan hands to a podScan; isOurs says
 // whether a pod name is one of the rollout's.
 func blocker(in rolloutParts, scan func(*podScan), isOurs func(string) bool) string {
+	line, _ := diagnose(in, scan, isOurs)
+	return line
+}
+
+// hold is what kind of thing a blocker line names, for the fleet: what no
+// waiting fixes needs a human now, what time fixes only once it stops
+// moving.
+type hold int
+
+const (
+	holdNone   hold = iota // nothing: finished, or the progress sentence
+	holdFailed             // the progress deadline was exceeded
+	holdPaused             // spec.paused
+	holdStuck              // an image that cannot be pulled, pods that fit nowhere, a drain a budget holds
+	holdCrash              // new pods crash-loop
+	holdWaits              // what time fixes: old pods terminating, minReadySeconds, readiness
+)
+
+// diagnose is blocker's line with the kind of hold it names.
+func diagnose(in rolloutParts, scan func(*podScan), isOurs func(string) bool) (string, hold) {
 	d := in.d
 	if d == nil {
-		return ""
+		return "", holdNone
 	}
 	if p := GetDeploymentCondition(d.Status, appsv1.DeploymentProgressing); p != nil &&
 		p.Status == corev1.ConditionFalse && p.Reason == ReasonProgressDeadlineExceeded {
 		return fmt.Sprintf("progress deadline exceeded after %ds — the rollout has failed; undo (u) or abort (x)",
-			deref(d.Spec.ProgressDeadlineSeconds))
+			deref(d.Spec.ProgressDeadlineSeconds)), holdFailed
 	}
 	if d.Spec.Paused {
-		return pausedLine(d)
+		return pausedLine(d), holdPaused
 	}
-	newRS := FindNewReplicaSet(d, in.rss)
+	newRS := in.newRS
+	if !in.newKnown {
+		newRS = FindNewReplicaSet(d, in.rss)
+	}
 	_, done := rolloutStatus(d)
 	if done || d.Status.ObservedGeneration < d.Generation {
 		// Finished (or not yet looked at by the controller, which the
 		// status sentence says): only a drain can be held back.
-		return drainBlocker(in.nodes, d.Namespace, isOurs)
+		return drainHold(drainBlocker(in.nodes, d.Namespace, isOurs))
 	}
 	s := newScan(newRS, d.Spec.MinReadySeconds, in.now)
 	scan(&s)
 	switch {
 	case s.pullBad > 0:
-		return fmt.Sprintf("new image cannot be pulled — %s: %s (%s)", s.pullImage, s.pullReason, plural(s.pullBad, "pod"))
+		return fmt.Sprintf("new image cannot be pulled — %s: %s (%s)", s.pullImage, s.pullReason, plural(s.pullBad, "pod")), holdStuck
 	case s.crash != nil:
-		return crashLine(s.crash)
+		return crashLine(s.crash), holdCrash
 	case s.unschedulable != nil:
-		return "new pods cannot be scheduled — " + unschedulableWhy(s.unschedulable, in.eventsOf)
+		return "new pods cannot be scheduled — " + unschedulableWhy(s.unschedulable, in.eventsOf), holdStuck
 	}
 	surge, _ := RolloutHeadroom(d, in.rss)
 	if s.terminating > 0 && (surge.Exhausted() || d.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType) {
@@ -91,10 +118,10 @@ func blocker(in rolloutParts, scan func(*podScan), isOurs func(string) bool) str
 		if d.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType {
 			what = "Recreate"
 		}
-		return fmt.Sprintf("%s — waiting for old pods to terminate (%d terminating, grace %ds)", what, s.terminating, s.grace)
+		return fmt.Sprintf("%s — waiting for old pods to terminate (%d terminating, grace %ds)", what, s.terminating, s.grace), holdWaits
 	}
 	if s.readyNotAvailable > 0 && s.notReady == nil {
-		return fmt.Sprintf("minReadySeconds: %s ready, available in %s", plural(s.readyNotAvailable, "new pod"), ceilSeconds(s.availableIn))
+		return fmt.Sprintf("minReadySeconds: %s ready, available in %s", plural(s.readyNotAvailable, "new pod"), ceilSeconds(s.availableIn)), holdWaits
 	}
 	want := DesiredReplicas(d)
 	if newRS != nil {
@@ -106,13 +133,20 @@ func blocker(in rolloutParts, scan func(*podScan), isOurs func(string) bool) str
 		if why := readinessWhy(s.notReady, in.eventsOf); why != "" {
 			line += ": " + why
 		}
-		return line
+		return line, holdWaits
 	}
 	// Nothing holds the rollout itself: a drain its budget holds back may.
 	if line := drainBlocker(in.nodes, d.Namespace, isOurs); line != "" {
-		return line
+		return line, holdStuck
 	}
-	return progressLine(d, newRS, in.rss)
+	return progressLine(d, newRS, in.rss), holdNone
+}
+
+func drainHold(line string) (string, hold) {
+	if line == "" {
+		return "", holdNone
+	}
+	return line, holdStuck
 }
 
 // podFacts is what the blocker needs of one pod, read once when the pod
@@ -131,7 +165,11 @@ type podFacts struct {
 	unschedulable bool
 	bound         bool
 	ready         bool
-	since         time.Time // when it last became ready, or not ready
+	// looping is set while a container is crash-looping: in
+	// CrashLoopBackOff, or restarted and not running ready again. A
+	// container that restarted once long ago and runs is not.
+	looping bool
+	since   time.Time // when it last became ready, or not ready
 }
 
 func factsOf(p *corev1.Pod) podFacts {
@@ -154,6 +192,9 @@ func factsOf(p *corev1.Pod) podFacts {
 		// In CrashLoopBackOff, or crashed and restarted more than once.
 		if looping || crashed && cs.RestartCount >= 2 {
 			f.restarts = max(f.restarts, cs.RestartCount, 1)
+		}
+		if looping || cs.RestartCount > 0 && (cs.State.Running == nil || !cs.Ready) {
+			f.looping = true
 		}
 	}
 	f.since = p.CreationTimestamp.Time

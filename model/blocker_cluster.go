@@ -38,13 +38,11 @@ func (c *Cluster) blocker(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, now ti
 		return false
 	}
 	var nodes []*corev1.Node
-	for _, n := range c.nodes {
-		if n.Annotations[DrainStateAnnotation] == DrainBlocked {
-			nodes = append(nodes, n)
-		}
+	for _, n := range c.fleetBook.blockedNodes {
+		nodes = append(nodes, n)
 	}
 	eventsOf := func(pod string) []*corev1.Event { return c.podEvents(d.Namespace, pod) }
-	return blocker(rolloutParts{d, rss, nodes, eventsOf, now}, scan, isOurs)
+	return blocker(rolloutParts{d: d, rss: rss, nodes: nodes, eventsOf: eventsOf, now: now}, scan, isOurs)
 }
 
 // fileEntry refiles a pod's entry from its old controlling owner to its
@@ -74,13 +72,32 @@ type entrySet struct {
 	list []*podEntry
 	keys []string
 	at   map[string]int
+	// flagged counts the entries the fleet's row must look at (podFlagged),
+	// so that the rows of healthy workloads skip their pods.
+	flagged int
+}
+
+// podFlagged reports whether a pod shows something the fleet names: a
+// crash loop, an image that cannot be pulled, no node that fits.
+func podFlagged(pe *podEntry) bool {
+	f := &pe.facts
+	return f.active && (f.looping || f.pullReason != "" || f.unschedulable)
+}
+
+func (s *entrySet) count(pe *podEntry, n int) {
+	if podFlagged(pe) {
+		s.flagged += n
+	}
 }
 
 func (s *entrySet) put(key string, pe *podEntry) {
 	if i, ok := s.at[key]; ok {
+		s.count(s.list[i], -1)
+		s.count(pe, 1)
 		s.list[i] = pe
 		return
 	}
+	s.count(pe, 1)
 	s.at[key] = len(s.list)
 	s.list = append(s.list, pe)
 	s.keys = append(s.keys, key)
@@ -91,6 +108,7 @@ func (s *entrySet) remove(key string) {
 	if !ok {
 		return
 	}
+	s.count(s.list[i], -1)
 	last := len(s.list) - 1
 	s.list[i], s.keys[i] = s.list[last], s.keys[last]
 	s.at[s.keys[i]] = i

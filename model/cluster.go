@@ -47,6 +47,9 @@ type Cluster struct {
 	namespaces map[string]bool
 	// workloads are the StatefulSets and DaemonSets (cluster_workloads.go).
 	workloads *workloads
+	// fleetBook keeps the fleet's rows and what changed under them
+	// (fleet_book.go).
+	fleetBook *fleetBook
 }
 
 // podEntry keeps a pod with its row, derived once when the pod arrives so
@@ -74,6 +77,7 @@ func NewCluster() *Cluster {
 		deletedAt:          map[string]time.Time{},
 		namespaces:         map[string]bool{},
 		workloads:          newWorkloads(),
+		fleetBook:          newFleetBook(),
 	}
 }
 
@@ -100,7 +104,7 @@ func (c *Cluster) Apply(b Batch) (changed bool) {
 		changed = true
 	}
 	for _, ref := range b.Deleted {
-		changed = c.delete(ref) || changed
+		changed = c.delete(ref, b.At) || changed
 		changed = c.noteGone(ref, b.At) || changed
 	}
 	// Deployments go before the ReplicaSets and events that mention them,
@@ -131,14 +135,14 @@ func (c *Cluster) Apply(b Batch) (changed bool) {
 			}
 		case *corev1.Node:
 			if o != nil {
-				changed = c.putNode(o) || changed
+				changed = c.putNode(o, b.At) || changed
 			}
 		case *corev1.Namespace:
 			if o != nil {
 				changed = c.putNamespace(o) || changed
 			}
 		default:
-			changed = c.putWorkload(obj) || changed
+			changed = c.putWorkload(obj, u) || changed
 		}
 	}
 	for _, obj := range events {

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"time"
+
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -24,6 +26,7 @@ func (c *Cluster) putDeployment(d *appsv1.Deployment, u update) bool {
 		delete(c.deletedAt, key)
 		old = nil
 	}
+	c.fleetDeployment(old, d, u)
 	c.deployments[key] = d
 	if old != nil {
 		c.noteConditions(key, old, d, u.at)
@@ -43,6 +46,7 @@ func (c *Cluster) putReplicaSet(rs *appsv1.ReplicaSet, u update) bool {
 	owner, hasOwner := replicaSetOwner(rs)
 	c.replicaSetsByOwner.move(oldOwner, hadOwner, owner, hasOwner, key)
 	c.replicaSets[key] = rs
+	c.fleetReplicaSet(old, rs, u)
 	c.noteScale(old, rs, u)
 	if old == nil {
 		c.replayEvents(ObjectRef{Kind: "ReplicaSet", Namespace: rs.Namespace, Name: rs.Name}, u.at)
@@ -69,6 +73,7 @@ func (c *Cluster) putPod(p *corev1.Pod, u update) bool {
 	node, hasNode := nodeOf(p)
 	c.podsByNode.move(oldNode, hadNode, node, hasNode, key)
 	pe := &podEntry{pod: p, row: podRow(p), facts: factsOf(p)}
+	c.fleetPod(old, pe, u.at)
 	c.pods[key] = pe
 	c.fileEntry(oldOwner, hadOwner, owner, hasOwner, key, pe)
 	if old == nil {
@@ -77,11 +82,12 @@ func (c *Cluster) putPod(p *corev1.Pod, u update) bool {
 	return true
 }
 
-func (c *Cluster) putNode(n *corev1.Node) bool {
+func (c *Cluster) putNode(n *corev1.Node, at time.Time) bool {
 	old := c.nodes[n.Name]
 	if old != nil && sameResourceVersion(old, n) {
 		return false
 	}
+	c.fleetNode(old, n, at)
 	c.nodes[n.Name] = n
 	return true
 }
@@ -98,6 +104,7 @@ func (c *Cluster) putEvent(e *corev1.Event, u update) bool {
 	}
 	c.eventsByObject.move(oldAbout, old != nil, involved(e), true, key)
 	c.events[key] = e
+	c.fleetEvent(e, u.at)
 	if old == nil || recounted(old, e) {
 		c.noteEvent(e, u.at)
 	}
@@ -106,7 +113,7 @@ func (c *Cluster) putEvent(e *corev1.Event, u update) bool {
 
 // delete forgets the object ref names; the timeline keeps what happened to
 // it, except that a deleted deployment's timeline goes with it.
-func (c *Cluster) delete(ref ObjectRef) bool {
+func (c *Cluster) delete(ref ObjectRef, at time.Time) bool {
 	key := objectKey(ref.Namespace, ref.Name)
 	switch ref.Kind {
 	case "Deployment":
@@ -115,6 +122,7 @@ func (c *Cluster) delete(ref ObjectRef) bool {
 		}
 		// The timeline stays: it ends with the deletion (noteGone).
 		delete(c.deployments, key)
+		c.fleetBook.mark(fleetKey{FleetDeployment, ref.Namespace, ref.Name}, at)
 	case "ReplicaSet":
 		rs, ok := c.replicaSets[key]
 		if !ok {
@@ -123,12 +131,14 @@ func (c *Cluster) delete(ref ObjectRef) bool {
 		if owner, has := replicaSetOwner(rs); has {
 			c.replicaSetsByOwner.remove(owner, key)
 		}
+		c.fleetReplicaSetGone(rs, at)
 		delete(c.replicaSets, key)
 	case "Pod":
 		pe, ok := c.pods[key]
 		if !ok {
 			return false
 		}
+		c.fleetPod(pe, nil, at)
 		if owner, has := podOwner(pe.pod); has {
 			c.podsByOwner.remove(owner, key)
 			c.fileEntry(owner, true, "", false, key, nil)
@@ -139,9 +149,11 @@ func (c *Cluster) delete(ref ObjectRef) bool {
 		}
 		delete(c.pods, key)
 	case "Node":
-		if _, ok := c.nodes[ref.Name]; !ok {
+		old, ok := c.nodes[ref.Name]
+		if !ok {
 			return false
 		}
+		c.fleetNode(old, nil, at)
 		delete(c.nodes, ref.Name)
 	case "Event":
 		e, ok := c.events[key]
@@ -151,7 +163,7 @@ func (c *Cluster) delete(ref ObjectRef) bool {
 		c.eventsByObject.remove(involved(e), key)
 		delete(c.events, key)
 	default:
-		return c.deleteWorkload(ref)
+		return c.deleteWorkload(ref, at)
 	}
 	return true
 }

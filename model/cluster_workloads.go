@@ -1,7 +1,10 @@
 package model
 
 import (
+	"time"
+
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 )
@@ -26,15 +29,47 @@ func newWorkloads() *workloads {
 	}
 }
 
-// putWorkload keeps a StatefulSet, DaemonSet or ControllerRevision; false
-// for other objects or an unchanged one.
-func (c *Cluster) putWorkload(obj runtime.Object) bool {
+// putWorkload keeps a StatefulSet, DaemonSet, ReplicationController (for
+// the fleet; RCCluster keeps them for their own view) or
+// ControllerRevision; false for other objects or an unchanged one.
+func (c *Cluster) putWorkload(obj runtime.Object, u update) bool {
 	w := c.workloads
 	switch o := obj.(type) {
 	case *appsv1.StatefulSet:
-		return o != nil && putKept(w.sets, objectKey(o.Namespace, o.Name), o)
+		if o == nil {
+			return false
+		}
+		old := w.sets[objectKey(o.Namespace, o.Name)]
+		if !putKept(w.sets, objectKey(o.Namespace, o.Name), o) {
+			return false
+		}
+		c.fleetWorkload(FleetStatefulSet, o.Namespace, o.Name, o.UID, statefulSetFigures(o), statefulSetFigures(old), old == nil, u)
+		return true
 	case *appsv1.DaemonSet:
-		return o != nil && putKept(w.daemons, objectKey(o.Namespace, o.Name), o)
+		if o == nil {
+			return false
+		}
+		old := w.daemons[objectKey(o.Namespace, o.Name)]
+		if !putKept(w.daemons, objectKey(o.Namespace, o.Name), o) {
+			return false
+		}
+		c.fleetWorkload(FleetDaemonSet, o.Namespace, o.Name, o.UID, daemonSetFigures(o), daemonSetFigures(old), old == nil, u)
+		return true
+	case *corev1.ReplicationController:
+		if o == nil {
+			return false
+		}
+		rcs := c.fleetBook.rcs
+		old := rcs[objectKey(o.Namespace, o.Name)]
+		if !putKept(rcs, objectKey(o.Namespace, o.Name), o) {
+			return false
+		}
+		if old != nil {
+			// The partners it named before are marked too.
+			c.fleetBook.markRC(fleetKey{FleetReplicationController, old.Namespace, old.Name}, u.at)
+		}
+		c.fleetWorkload(FleetReplicationController, o.Namespace, o.Name, o.UID, rcFigures(o), rcFigures(old), old == nil, u)
+		return true
 	case *appsv1.ControllerRevision:
 		if o == nil {
 			return false
@@ -48,10 +83,12 @@ func (c *Cluster) putWorkload(obj runtime.Object) bool {
 		hadOwner := false
 		if old != nil {
 			oldOwner, hadOwner = controllerUID(old)
+			c.fleetRevision(old, u.at)
 		}
 		owner, hasOwner := controllerUID(o)
 		w.revisionsByOwner.move(oldOwner, hadOwner, owner, hasOwner, key)
 		w.revisions[key] = o
+		c.fleetRevision(o, u.at)
 		return true
 	}
 	return false
@@ -68,17 +105,33 @@ func putKept[T interface {
 	return true
 }
 
-// deleteWorkload forgets a StatefulSet, DaemonSet or ControllerRevision.
-func (c *Cluster) deleteWorkload(ref ObjectRef) bool {
+// deleteWorkload forgets a StatefulSet, DaemonSet, ReplicationController
+// or ControllerRevision.
+func (c *Cluster) deleteWorkload(ref ObjectRef, at time.Time) bool {
 	w, key := c.workloads, objectKey(ref.Namespace, ref.Name)
+	gone := func(kind string) {
+		k := fleetKey{kind, ref.Namespace, ref.Name}
+		if kind == FleetReplicationController {
+			c.fleetBook.markRC(k, at)
+		} else {
+			c.fleetBook.mark(k, at)
+		}
+	}
 	switch ref.Kind {
 	case "StatefulSet":
 		_, ok := w.sets[key]
 		delete(w.sets, key)
+		gone(FleetStatefulSet)
 		return ok
 	case "DaemonSet":
 		_, ok := w.daemons[key]
 		delete(w.daemons, key)
+		gone(FleetDaemonSet)
+		return ok
+	case "ReplicationController":
+		_, ok := c.fleetBook.rcs[key]
+		gone(FleetReplicationController)
+		delete(c.fleetBook.rcs, key)
 		return ok
 	case "ControllerRevision":
 		r, ok := w.revisions[key]
@@ -88,6 +141,7 @@ func (c *Cluster) deleteWorkload(ref ObjectRef) bool {
 		if owner, has := controllerUID(r); has {
 			w.revisionsByOwner.remove(owner, key)
 		}
+		c.fleetRevision(r, at)
 		delete(w.revisions, key)
 		return true
 	}

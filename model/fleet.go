@@ -194,10 +194,14 @@ func (f FleetFilter) Match(r FleetRow) bool {
 }
 
 // FleetLine is a row as `rollscope --plain -A` prints it when its state
-// changes: "billing deploy/ledger rev 4 rolling 3/10 updated 8/10 available
-// — Waiting for ...".
+// changes, NAMESPACE KIND/NAME STATE first so that grep and awk find them:
+// "billing deploy/ledger rolling rev 4 3/10 updated 8/10 available
+// app=ledger:1 → app=ledger:2 — rolling out: ...".
 func FleetLine(r FleetRow) string {
-	line := fmt.Sprintf("%s %s rev %d %s %d/%d updated %d/%d available", r.Namespace, r.Ref(), r.Revision, r.Word, r.Updated, r.Desired, r.Available, r.Desired)
+	line := fmt.Sprintf("%s %s %s rev %d %d/%d updated %d/%d available", r.Namespace, r.Ref(), r.Word, r.Revision, r.Updated, r.Desired, r.Available, r.Desired)
+	if len(r.From) > 0 {
+		line += " " + strings.Join(r.From, ",") + " → " + strings.Join(r.Images, ",")
+	}
 	if r.Why != "" {
 		line += " — " + r.Why
 	}

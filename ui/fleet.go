@@ -231,5 +231,9 @@ func (m *Model) fleetTitle(w int) string {
 // fleetFooter is the fleet's keys and the global ones that work on it.
 func (m *Model) fleetFooter() []key.Binding {
 	k := m.s.Keys
+	if m.fleet.Typing() {
+		// Every key is text then: only the filter line's keys work.
+		return m.fleet.KeyMap().ShortHelp()
+	}
 	return append(m.fleet.KeyMap().ShortHelp(), k.Help, k.Command, k.Quit)
 }

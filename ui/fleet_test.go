@@ -335,9 +335,21 @@ func BenchmarkFleetView(b *testing.B) {
 		src.rows = append(src.rows, r)
 	}
 	m := newFleetModel(b, src, 160, 48, nil)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		_ = m.View()
-	}
+	b.Run("frame", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = m.View()
+		}
+	})
+	// Every visible row drawn again (the width alternates, so no row's
+	// cached line fits): a frame after every row on screen changed.
+	b.Run("rows-changed", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			m.fleet.SetSize(160-i%2, 44)
+			_ = m.fleet.View()
+			i++
+		}
+	})
 }

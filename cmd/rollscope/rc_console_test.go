@@ -9,7 +9,8 @@ import (
 // scenario and starts an update to image with the given update period.
 func openRCUpdate(t *testing.T, c *tmuxConsole, image, period string) {
 	t.Helper()
-	c.waitFor("Nodes (3)")
+	// web is the scenario's only workload: the console opens on it.
+	c.waitFor("rc/web  phase")
 	c.keys(":", "rc web", "Enter")
 	c.waitFor("rc/web  phase no update running")
 	c.waitFor("desired/current/ready 4/4/4")

@@ -118,6 +118,7 @@ func runSimulate(ctx context.Context, f *simulateFlags) error {
 	tw := trace.New(held, trace.Format(f.format), epoch, sc.NodeGroups)
 	tw.NodeLinesPerInstant()
 	tw.Script(sc.Actions)
+	tw.Home(sc.Namespace) // lines about other namespaces name theirs
 	api := memapi.New(memapi.Options{Clock: clock, Seed: seedOf(sc, f.seed)})
 	cl, err := embedded.Start(ctx, api, clock, sc, embedded.Options{
 		Seed:      f.seed,

@@ -11,7 +11,9 @@ import (
 // history, confirmed with y.
 func TestConsoleUndoesAStatefulSetToAChosenRevision(t *testing.T) {
 	c := startConsole(t, 140, 42, "--scenario", "stateful", "--speed", "20")
-	c.waitFor("no deployment selected")
+	// db is the scenario's only workload: the console opens on it; the
+	// picker opens it again.
+	c.waitFor("statefulset/db  replicas 5")
 	c.keys(":", "s", "t", "s", " ", "d", "b", "Enter")
 	c.waitFor("statefulset/db  replicas 5")
 	// At 61s of virtual time the new image goes to the ordinals from the
@@ -43,8 +45,9 @@ func TestConsoleUndoesAStatefulSetToAChosenRevision(t *testing.T) {
 	if !strings.Contains(s, "3    db=registry.example.com/shop/db:15.4") {
 		t.Errorf("the undone template is not revision 3:\n%s", s)
 	}
+	// esc goes back to the fleet.
 	c.keys("Escape")
-	c.waitFor("ReplicaSets")
+	c.waitFor("ns default · 1 workload")
 	c.keys("q")
 	c.waitFor("rollscope exited 0")
 }

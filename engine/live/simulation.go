@@ -288,7 +288,7 @@ func (r *Run) progress(format string, args ...any) {
 // node rolls act on the run's hollow nodes; without them there is no node
 // of the scenario to act on.
 func (r *Run) player() play.Player {
-	p := play.Player{Client: r.client, Namespace: r.Namespace, Now: time.Now}
+	p := play.Player{Client: r.client, Namespace: r.Namespace, OneNamespace: true, Now: time.Now}
 	if r.sim.HollowNodes {
 		p.Node, p.Group = r.names.Node, r.names.Group
 		return p

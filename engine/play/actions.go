@@ -23,6 +23,10 @@ type Player struct {
 	// Namespace is where action targets are looked up: the scenario's own
 	// on the embedded cluster, the run's fresh namespace on a live one.
 	Namespace string
+	// OneNamespace says the run created every object in Namespace, whatever
+	// namespace the scenario gave it (a live run), so an action's own
+	// namespace: is that one too.
+	OneNamespace bool
 	// Now is the cluster's clock (restart stamps it on the template).
 	Now func() time.Time
 	// Node and Group turn the scenario's node and group names into the

@@ -21,13 +21,14 @@ var ErrNotAnUpdate = errors.New("not a rolling update action")
 // sets them one by one in name order. Node and group names are the
 // cluster's.
 func (p Player) requests(a scenario.Action) ([]action.Request, error) {
+	ns := p.namespace(a.Target)
 	if a.Target.Kind == scenario.TargetReplicationController {
-		return rcRequests(a, p.Namespace)
+		return rcRequests(a, ns)
 	}
-	if rs, ok, err := workloadRequests(a, p.Namespace); ok {
+	if rs, ok, err := workloadRequests(a, ns); ok {
 		return rs, err
 	}
-	r := action.Request{Namespace: p.Namespace, Name: a.Target.Name}
+	r := action.Request{Namespace: ns, Name: a.Target.Name}
 	switch a.Kind {
 	case scenario.ActionSetImage:
 		r.Action, r.Container, r.Image = action.SetImage, a.Container, a.Image
@@ -120,6 +121,15 @@ func rcRequests(a scenario.Action, namespace string) ([]action.Request, error) {
 		return nil, fmt.Errorf("line %d: %s on %s: %w (ReplicationControllers take setImage, which starts a rolling update, and abort)", a.Line, a.Kind, a.Target, ErrNotAnUpdate)
 	}
 	return []action.Request{r}, nil
+}
+
+// namespace is where a target is: the namespace its action names, unless
+// the run keeps every object in one namespace.
+func (p Player) namespace(t scenario.Target) string {
+	if p.OneNamespace {
+		return p.Namespace
+	}
+	return t.NamespaceOr(p.Namespace)
 }
 
 func mapName(fn func(string) (string, error), name string) (string, error) {

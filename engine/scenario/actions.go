@@ -81,7 +81,7 @@ func (r *actionReader) action(n *yaml.Node, where string) (Action, error) {
 	case ActionSetEnv:
 		err = r.setEnv(&a, body, where)
 	case ActionPause, ActionResume, ActionAbort, ActionRestart:
-		a.Target, err = r.target(body, where, a.Kind)
+		a.Target, err = r.bareTarget(body, where, a.Kind)
 	case ActionUndo:
 		err = r.undo(&a, body, where)
 	case ActionScale:
@@ -102,9 +102,14 @@ func (r *actionReader) action(n *yaml.Node, where string) (Action, error) {
 	return a, err
 }
 
-// target reads "kind/name" and checks that the object is declared and that
-// the action applies to its kind.
+// target reads "kind/name" and checks that the object is declared in the
+// scenario's namespace and that the action applies to its kind.
 func (r *actionReader) target(n *yaml.Node, where, action string) (Target, error) {
+	return r.targetIn(n, where, action, r.sc.Namespace)
+}
+
+// targetIn is target in namespace ns.
+func (r *actionReader) targetIn(n *yaml.Node, where, action, ns string) (Target, error) {
 	n = resolve(n)
 	if isNull(n) {
 		return Target{}, r.errorf(n, "%s has no target (write it like deployment/frontend)", where)
@@ -125,7 +130,7 @@ func (r *actionReader) target(n *yaml.Node, where, action string) (Target, error
 	case "replicationcontroller", "replicationcontrollers", "rc":
 		t, apiKind = Target{Kind: TargetReplicationController, Name: name}, "ReplicationController"
 	case "statefulset", "statefulsets", "sts", "daemonset", "daemonsets", "ds":
-		return r.workloadTarget(n, where, action, text, kind, name)
+		return r.workloadTarget(n, where, action, text, kind, name, ns)
 	default:
 		return Target{}, r.errorf(n, "%s target %q: actions apply to deployments, replication controllers, statefulsets and daemonsets (write deployment/NAME, rc/NAME, statefulset/NAME or daemonset/NAME)", where, text)
 	}
@@ -135,24 +140,25 @@ func (r *actionReader) target(n *yaml.Node, where, action string) (Target, error
 	if t.Kind == TargetReplicationController && contains(deploymentOnly, action) {
 		return Target{}, r.errorf(n, "%s target %q: %s applies to deployments only (ReplicationControllers have no rollout history or pause)", where, text, action)
 	}
-	if _, ok := r.objs.find(apiKind, r.sc.Namespace, name); !ok {
-		return Target{}, r.errorf(n, "%s target %q: no %s %q in namespace %q among the objects (declare it under objects: or fix the name)", where, text, apiKind, name, r.sc.Namespace)
+	if _, ok := r.objs.find(apiKind, ns, name); !ok {
+		return Target{}, r.errorf(n, "%s target %q: no %s %q in namespace %q among the objects (declare it under objects: or fix the name)", where, text, apiKind, name, ns)
 	}
-	return t, nil
+	return r.inNamespace(t, ns), nil
 }
 
 // template returns the pod template of a declared target.
 func (r *actionReader) template(t Target) *corev1.PodTemplateSpec {
 	var obj runtime.Object
+	ns := t.NamespaceOr(r.sc.Namespace)
 	switch t.Kind {
 	case TargetDeployment:
-		obj, _ = r.objs.find("Deployment", r.sc.Namespace, t.Name)
+		obj, _ = r.objs.find("Deployment", ns, t.Name)
 	case TargetReplicationController:
-		obj, _ = r.objs.find("ReplicationController", r.sc.Namespace, t.Name)
+		obj, _ = r.objs.find("ReplicationController", ns, t.Name)
 	case TargetStatefulSet:
-		obj, _ = r.objs.find("StatefulSet", r.sc.Namespace, t.Name)
+		obj, _ = r.objs.find("StatefulSet", ns, t.Name)
 	case TargetDaemonSet:
-		obj, _ = r.objs.find("DaemonSet", r.sc.Namespace, t.Name)
+		obj, _ = r.objs.find("DaemonSet", ns, t.Name)
 	}
 	switch o := obj.(type) {
 	case *appsv1.StatefulSet:
@@ -198,11 +204,11 @@ func (r *actionReader) container(f *fields, t Target, where string) (string, err
 }
 
 func (r *actionReader) setImage(a *Action, n *yaml.Node, where string) error {
-	f, err := r.mapping(n, where, "target", "container", "image")
+	f, err := r.mapping(n, where, "target", "container", "image", "namespace")
 	if err != nil {
 		return err
 	}
-	if a.Target, err = r.target(f.get("target"), where, a.Kind); err != nil {
+	if a.Target, err = r.targetOf(f, where, a.Kind); err != nil {
 		return err
 	}
 	if a.Container, err = r.container(f, a.Target, where); err != nil {
@@ -222,11 +228,11 @@ func (r *actionReader) setImage(a *Action, n *yaml.Node, where string) error {
 }
 
 func (r *actionReader) setEnv(a *Action, n *yaml.Node, where string) error {
-	f, err := r.mapping(n, where, "target", "container", "env")
+	f, err := r.mapping(n, where, "target", "container", "env", "namespace")
 	if err != nil {
 		return err
 	}
-	if a.Target, err = r.target(f.get("target"), where, a.Kind); err != nil {
+	if a.Target, err = r.targetOf(f, where, a.Kind); err != nil {
 		return err
 	}
 	if a.Container, err = r.container(f, a.Target, where); err != nil {
@@ -254,11 +260,11 @@ func (r *actionReader) undo(a *Action, n *yaml.Node, where string) error {
 		a.Target, err = r.target(n, where, a.Kind)
 		return err
 	}
-	f, err := r.mapping(n, where, "target", "toRevision")
+	f, err := r.mapping(n, where, "target", "toRevision", "namespace")
 	if err != nil {
 		return err
 	}
-	if a.Target, err = r.target(f.get("target"), where, a.Kind); err != nil {
+	if a.Target, err = r.targetOf(f, where, a.Kind); err != nil {
 		return err
 	}
 	if rev := f.get("toRevision"); rev != nil {
@@ -273,11 +279,11 @@ func (r *actionReader) undo(a *Action, n *yaml.Node, where string) error {
 }
 
 func (r *actionReader) scale(a *Action, n *yaml.Node, where string) error {
-	f, err := r.mapping(n, where, "target", "replicas")
+	f, err := r.mapping(n, where, "target", "replicas", "namespace")
 	if err != nil {
 		return err
 	}
-	if a.Target, err = r.target(f.get("target"), where, a.Kind); err != nil {
+	if a.Target, err = r.targetOf(f, where, a.Kind); err != nil {
 		return err
 	}
 	rn := f.get("replicas")

@@ -23,7 +23,7 @@ var workloadActions = map[string][]string{
 
 // workloadTarget reads a statefulset/NAME or daemonset/NAME target, checking
 // that the action applies to the kind and that the object is declared.
-func (r *actionReader) workloadTarget(n *yaml.Node, where, action, text, kind, name string) (Target, error) {
+func (r *actionReader) workloadTarget(n *yaml.Node, where, action, text, kind, name, ns string) (Target, error) {
 	t, apiKind := Target{Kind: TargetStatefulSet, Name: name}, "StatefulSet"
 	if k := strings.ToLower(kind); k == "daemonset" || k == "daemonsets" || k == "ds" {
 		t, apiKind = Target{Kind: TargetDaemonSet, Name: name}, "DaemonSet"
@@ -31,19 +31,19 @@ func (r *actionReader) workloadTarget(n *yaml.Node, where, action, text, kind, n
 	if !contains(workloadActions[t.Kind], action) {
 		return Target{}, r.errorf(n, "%s target %q: %s does not apply to %ss (they take %s)", where, text, action, t.Kind, strings.Join(workloadActions[t.Kind], ", "))
 	}
-	if _, ok := r.objs.find(apiKind, r.sc.Namespace, name); !ok {
-		return Target{}, r.errorf(n, "%s target %q: no %s %q in namespace %q among the objects (declare it under objects: or fix the name)", where, text, apiKind, name, r.sc.Namespace)
+	if _, ok := r.objs.find(apiKind, ns, name); !ok {
+		return Target{}, r.errorf(n, "%s target %q: no %s %q in namespace %q among the objects (declare it under objects: or fix the name)", where, text, apiKind, name, ns)
 	}
-	return t, nil
+	return r.inNamespace(t, ns), nil
 }
 
 // partition reads {target: statefulset/NAME, partition: N}.
 func (r *actionReader) partition(a *Action, n *yaml.Node, where string) error {
-	f, err := r.mapping(n, where, "target", "partition")
+	f, err := r.mapping(n, where, "target", "partition", "namespace")
 	if err != nil {
 		return err
 	}
-	if a.Target, err = r.target(f.get("target"), where, a.Kind); err != nil {
+	if a.Target, err = r.targetOf(f, where, a.Kind); err != nil {
 		return err
 	}
 	pn := f.get("partition")

@@ -10,7 +10,7 @@ import (
 
 // canaryKeys are a canary's fields; target, steps and one of image or env
 // are required.
-var canaryKeys = []string{"target", "container", "image", "env", "steps", "hold", "onFailure"}
+var canaryKeys = []string{"target", "namespace", "container", "image", "env", "steps", "hold", "onFailure"}
 
 // canary reads `canary: {target: deployment/web, container: app, image:
 // "registry.local/web:v2", steps: [1, "25%"], hold: pause, onFailure: pause}`.
@@ -21,7 +21,7 @@ func (r *actionReader) canary(a *Action, n *yaml.Node, where string) error {
 	if err != nil {
 		return err
 	}
-	if a.Target, err = r.target(f.get("target"), where, a.Kind); err != nil {
+	if a.Target, err = r.targetOf(f, where, a.Kind); err != nil {
 		return err
 	}
 	if a.Container, err = r.container(f, a.Target, where); err != nil {
@@ -122,11 +122,11 @@ func (r *actionReader) canaryList(n *yaml.Node, where string) ([]string, error) 
 // `promote: {target: deployment/web, full: true}` (straight to 100%).
 func (r *actionReader) promote(a *Action, n *yaml.Node, where string) error {
 	if n = resolve(n); n != nil && n.Kind == yaml.MappingNode {
-		f, err := r.mapping(n, where, "target", "full")
+		f, err := r.mapping(n, where, "target", "full", "namespace")
 		if err != nil {
 			return err
 		}
-		if a.Target, err = r.target(f.get("target"), where, a.Kind); err != nil {
+		if a.Target, err = r.targetOf(f, where, a.Kind); err != nil {
 			return err
 		}
 		if v := f.get("full"); v != nil {

@@ -15,7 +15,8 @@ type Scenario struct {
 	// Name defaults to the file name without its extension.
 	Name string
 	// Namespace holds the objects that do not name one, and is where action
-	// targets are looked up. Defaults to "default".
+	// targets are looked up unless the action names another (namespace:).
+	// Defaults to "default".
 	Namespace string
 	// Seed makes jitter reproducible: the same seed gives the same trace.
 	Seed       int64
@@ -52,10 +53,13 @@ const (
 	TargetReplicationController = "replicationcontroller"
 )
 
-// Target names the workload an action applies to, in the scenario's namespace.
+// Target names the workload an action applies to.
 type Target struct {
 	Kind string // TargetDeployment or TargetReplicationController
 	Name string
+	// Namespace is set when the action names one other than the
+	// scenario's (namespace: beside target); "" is the scenario's.
+	Namespace string
 }
 
 // String is the kubectl-style "kind/name" form used in traces.

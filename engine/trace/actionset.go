@@ -36,7 +36,17 @@ func (w *Writer) nextSet(kind string) []field {
 	return setBy(a)
 }
 
+// setBy names the target's namespace first when the action names one other
+// than the scenario's; a scenario of one namespace keeps its lines as they were.
 func setBy(a scenario.Action) []field {
+	str := func(name, v string) field { return field{name: name, value: v} }
+	if ns := a.Target.Namespace; ns != "" {
+		return append([]field{str("namespace", ns)}, setOf(a)...)
+	}
+	return setOf(a)
+}
+
+func setOf(a scenario.Action) []field {
 	str := func(name, v string) field { return field{name: name, value: v} }
 	num := func(name string, v int64) field {
 		return field{name: name, value: strconv.FormatInt(v, 10), number: true}

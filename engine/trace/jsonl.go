@@ -119,6 +119,9 @@ func (w *Writer) jsonNode(t time.Duration, name string, l nodeLine) {
 func (w *Writer) jsonEvent(t time.Duration, l eventLine) {
 	b := w.jsonStart(t, kindEvent)
 	b = appendRefField(b, "object", l.objectKind, l.objectName)
+	if ns := w.elsewhere(l.namespace); ns != "" {
+		b = appendStringField(b, "namespace", ns)
+	}
 	b = appendStringField(b, "reason", l.reason)
 	b = appendStringField(b, "message", l.message)
 	w.jsonFinish(b)

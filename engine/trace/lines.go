@@ -146,6 +146,7 @@ func projectNode(n *corev1.Node, pods int, specs map[string]string) nodeLine {
 }
 
 type eventLine struct {
+	namespace              string // the object's
 	objectKind, objectName string
 	reason, message        string
 }
@@ -158,6 +159,7 @@ func projectEvent(e *corev1.Event) (eventLine, bool) {
 		return eventLine{}, false
 	}
 	return eventLine{
+		namespace:  e.InvolvedObject.Namespace,
 		objectKind: lowerKind(e.InvolvedObject.Kind),
 		objectName: e.InvolvedObject.Name,
 		reason:     e.Reason,

@@ -129,7 +129,7 @@ func appendText(b []byte, s string) []byte {
 }
 
 func (w *Writer) tableReplicaSet(t time.Duration, kind string, key objectKey, l replicaSetLine) {
-	b := w.tableStart(t, rowWorkload, kind, key.name)
+	b := w.tableObject(t, rowWorkload, kind, key)
 	b = appendColumn(b, int64(l.spec), widthDesired)
 	b = appendColumn(b, int64(l.replicas), widthCurrent)
 	b = appendColumn(b, int64(l.ready), widthReady)
@@ -139,7 +139,7 @@ func (w *Writer) tableReplicaSet(t time.Duration, kind string, key objectKey, l 
 }
 
 func (w *Writer) tableDeployment(t time.Duration, key objectKey, l deploymentLine) {
-	b := w.tableStart(t, rowWorkload, kindDeployment, key.name)
+	b := w.tableObject(t, rowWorkload, kindDeployment, key)
 	b = appendColumn(b, int64(l.spec), widthDesired)
 	b = appendColumn(b, int64(l.replicas), widthCurrent)
 	b = appendColumn(b, int64(l.ready), widthReady)
@@ -188,7 +188,7 @@ func (w *Writer) tableNode(t time.Duration, name string, l nodeLine) {
 }
 
 func (w *Writer) tableEvent(t time.Duration, l eventLine) {
-	b := noCounts(w.tableStart(t, rowEvent, l.objectKind, l.objectName))
+	b := noCounts(w.tableObject(t, rowEvent, l.objectKind, objectKey{l.namespace, l.objectName}))
 	b = appendText(b, l.reason)
 	b = append(b, ": "...)
 	b = appendText(b, l.message)
@@ -220,7 +220,7 @@ func (w *Writer) tableDeleted(t time.Duration, kind string, key objectKey) {
 	if kind == kindNode {
 		row = rowNode
 	}
-	b := noCounts(w.tableStart(t, row, kind, key.name))
+	b := noCounts(w.tableObject(t, row, kind, key))
 	b = append(b, "deleted"...)
 	w.tableFinish(b)
 }

@@ -56,7 +56,7 @@ func projectDaemonSet(ds *appsv1.DaemonSet) daemonSetLine {
 
 func (w *Writer) writeStatefulSet(t time.Duration, key objectKey, l statefulSetLine) {
 	if w.table {
-		b := w.tableStart(t, rowWorkload, kindStatefulSet, key.name)
+		b := w.tableObject(t, rowWorkload, kindStatefulSet, key)
 		b = appendColumn(b, int64(l.spec), widthDesired)
 		b = appendColumn(b, int64(l.replicas), widthCurrent)
 		b = appendColumn(b, int64(l.ready), widthReady)
@@ -86,7 +86,7 @@ func (w *Writer) writeStatefulSet(t time.Duration, key objectKey, l statefulSetL
 
 func (w *Writer) writeDaemonSet(t time.Duration, key objectKey, l daemonSetLine) {
 	if w.table {
-		b := w.tableStart(t, rowWorkload, kindDaemonSet, key.name)
+		b := w.tableObject(t, rowWorkload, kindDaemonSet, key)
 		b = appendColumn(b, int64(l.desired), widthDesired)
 		b = appendColumn(b, int64(l.current), widthCurrent)
 		b = appendColumn(b, int64(l.ready), widthReady)

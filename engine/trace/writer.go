@@ -45,6 +45,7 @@ type Writer struct {
 	start  time.Time
 	specs  map[string]string // node group → its current Spec
 	header bool
+	home   string // the scenario's namespace (Home)
 	line   []byte // the line being encoded, reused
 
 	deployments followed[*appsv1.Deployment, deploymentLine]

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
@@ -351,5 +352,54 @@ func TestTypedNilObjectsAreIgnored(t *testing.T) {
 	})
 	if got != "" {
 		t.Errorf("got %q", got)
+	}
+}
+
+// A scenario of several namespaces: lines about objects outside the
+// scenario's namespace name theirs, and an action line names its target's.
+func TestLinesNameOtherNamespaces(t *testing.T) {
+	ledger := scenario.Target{Kind: scenario.TargetDeployment, Name: "ledger", Namespace: "billing"}
+	script := []scenario.Action{{Kind: scenario.ActionScale, Target: ledger, Replicas: 5}}
+	event := func(ns string) *corev1.Event {
+		return &corev1.Event{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "e-" + ns},
+			InvolvedObject: corev1.ObjectReference{Kind: "Deployment", Namespace: ns, Name: "ledger"}, Reason: "ScalingReplicaSet", Message: "Scaled"}
+	}
+	for _, f := range []trace.Format{trace.JSONL, trace.Table} {
+		var out bytes.Buffer
+		w := trace.New(&out, f, start, nil)
+		w.Home("shop")
+		w.Script(script)
+		w.Action(start, "scale", "deployment/ledger", "ok")
+		w.Observe(start, watch.Event{Type: watch.Added, Object: event("billing")})
+		w.Observe(start, watch.Event{Type: watch.Added, Object: event("shop")})
+		_ = w.Flush()
+		got := out.String()
+		want := []string{
+			`{"t":0.0,"type":"action","action":"scale","target":"deployment/ledger","namespace":"billing","replicas":5,"result":"ok"}`,
+			`{"t":0.0,"type":"event","object":"deployment/ledger","namespace":"billing","reason":"ScalingReplicaSet","message":"Scaled"}`,
+			`{"t":0.0,"type":"event","object":"deployment/ledger","reason":"ScalingReplicaSet","message":"Scaled"}`,
+		}
+		if f == trace.Table {
+			want = []string{
+				"0.000     action  deployment/ledger",
+				"0.000     event   billing/deployment/ledger",
+				"0.000     event   deployment/ledger",
+			}
+		}
+		rows := lines(got)
+		if f == trace.Table {
+			rows = rows[1:]
+		}
+		if len(rows) != len(want) {
+			t.Fatalf("%s: rows %q", f, rows)
+		}
+		for i, w := range want {
+			if !strings.HasPrefix(rows[i], w) {
+				t.Errorf("%s row %d = %q, want it to start %q", f, i, rows[i], w)
+			}
+		}
+		if f == trace.Table && !strings.Contains(rows[0], "scale namespace=billing replicas=5: ok") {
+			t.Errorf("table action row %q does not name the namespace", rows[0])
+		}
 	}
 }

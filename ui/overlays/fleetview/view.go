@@ -55,6 +55,9 @@ type View struct {
 	filter     model.FleetFilter
 	filterErr  string
 	typing     bool
+	// moved is set once the operator has moved the cursor: from then on
+	// it follows its workload as the ranking changes.
+	moved bool
 
 	paints paints
 }
@@ -119,6 +122,11 @@ func (v *View) apply() {
 			v.rows = append(v.rows, r)
 		}
 	}
+	if !v.moved {
+		// Until the operator moves, the cursor stays on the most urgent
+		// row, whatever rose to the top since.
+		v.list.Cursor, v.list.Selected = 0, ""
+	}
 	v.list.Follow(len(v.rows), func(i int) string { return rowKey(v.rows[i]) })
 }
 
@@ -177,7 +185,9 @@ func (v *View) Update(msg tea.Msg) (*View, tea.Cmd) {
 			return v, nil
 		}
 	}
-	v.list.Move(msg, k, len(v.rows), func(i int) string { return rowKey(v.rows[i]) })
+	if v.list.Move(msg, k, len(v.rows), func(i int) string { return rowKey(v.rows[i]) }) {
+		v.moved = true
+	}
 	return v, nil
 }
 
