@@ -12,6 +12,7 @@ import (
 func TestFleetLinesAreReadBack(t *testing.T) {
 	for _, r := range []model.FleetRow{
 		{Namespace: teamB, Kind: model.FleetDeployment, Name: "ledger", Revision: 2, Desired: 2, Updated: 1, Available: 2,
+			Images: []string{"app=" + image("ledger", "v2-missing")}, From: []string{"app=" + image("ledger", "v1")},
 			State: model.FleetFailed, Word: "failed", Why: `ReplicaSet "ledger-7d9" has timed out progressing.`},
 		{Namespace: teamC, Kind: model.FleetDaemonSet, Name: "log-agent", Revision: 1, Desired: 3, Updated: 3, Available: 3,
 			State: model.FleetComplete, Word: "complete"},

@@ -52,8 +52,8 @@ func TestPlainAllNamespaces(t *testing.T) {
 }
 
 // fleetLine reads a line as model.FleetLine writes it: "team-b
-// deploy/ledger rev 2 failed 1/2 updated 2/2 available — why".
-var fleetLine = regexp.MustCompile(`(\S+) (deploy|rc|sts|ds)/(\S+) rev (\d+) (.+?) (\d+)/(\d+) updated (\d+)/(\d+) available`)
+// deploy/ledger failed rev 2 1/2 updated 2/2 available FROM → TO — why".
+var fleetLine = regexp.MustCompile(`(\S+) (deploy|rc|sts|ds)/(\S+) (.+?) rev (\d+) (\d+)/(\d+) updated (\d+)/(\d+) available`)
 
 // parseFleetLine reads one line of --plain -A: the workload's key and what
 // it shows.
@@ -62,12 +62,12 @@ func parseFleetLine(line string) (string, shown, bool) {
 	if m == nil {
 		return "", shown{}, false
 	}
-	state, ok := stateOfWord(m[5])
+	state, ok := stateOfWord(m[4])
 	if !ok {
 		return "", shown{}, false
 	}
 	n := func(s string) int32 { v, _ := strconv.Atoi(s); return int32(v) }
-	rev, _ := strconv.ParseInt(m[4], 10, 64)
+	rev, _ := strconv.ParseInt(m[5], 10, 64)
 	counts := [3]int32{n(m[7]), n(m[6]), n(m[8])}
 	return m[1] + " " + m[2] + "/" + m[3], shown{State: state, Revision: &rev, Counts: &counts}, true
 }
