@@ -19,7 +19,7 @@ const width, height = 220, 50
 func TestConsoleAllNamespaces(t *testing.T) {
 	c := fleetCluster(t)
 	s := c.console(t, c.cp.AdminKubeconfig, "-A")
-	c.agrees(t, "the console's fleet", fleet, func() map[string]shown { return screenRows(s.Screen()) })
+	c.agrees(t, "the console's fleet", fleet, func() map[string]shown { return screenRows(running(t, s)) })
 
 	screen := s.Screen()
 	if first := firstRow(screen); first != "ledger" {
@@ -53,7 +53,7 @@ func TestConsoleAllNamespaces(t *testing.T) {
 func TestConsoleAllNamespacesForAOneNamespaceUser(t *testing.T) {
 	c := fleetCluster(t)
 	s := c.console(t, c.teamAKubeconfig(t), "-A")
-	c.agrees(t, "team-a's user's fleet", fleetIn(teamA), func() map[string]shown { return screenRows(s.Screen()) })
+	c.agrees(t, "team-a's user's fleet", fleetIn(teamA), func() map[string]shown { return screenRows(running(t, s)) })
 	screen := s.WaitUntil("a line saying -A fell back to team-a", func(screen string) bool {
 		for _, l := range strings.Split(screen, "\n") {
 			if fellBack(l) {
@@ -72,6 +72,17 @@ func (c *cluster) console(t *testing.T, kubeconfig string, flags ...string) *tmu
 	s := tmuxtest.Start(t, width, height, append([]string{c.bin, "--kubeconfig", kubeconfig}, flags...)...)
 	s.Timeout = patience
 	return s
+}
+
+// running is the console's screen while it runs; one that has exited fails
+// the test at once, with what it left on the terminal.
+func running(t *testing.T, s *tmuxtest.Session) string {
+	t.Helper()
+	screen := s.Screen()
+	if strings.Contains(screen, "rollscope exited") {
+		t.Fatalf("rollscope exited:\n%s", screen)
+	}
+	return screen
 }
 
 // nameOnLine finds a fleet workload's name as a word of its own (names share
