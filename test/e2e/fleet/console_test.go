@@ -65,6 +65,33 @@ func TestConsoleAllNamespacesForAOneNamespaceUser(t *testing.T) {
 	t.Logf("team-a's user's fleet:\n%s", screen)
 }
 
+// TestConsoleOneNamespace: without -A the console watches one namespace
+// (-n, or the kubeconfig context's) and opens on its fleet; each row's
+// state is the API's and the most urgent comes first — side by side, one
+// console per namespace, and one for team-a's user, whose context names
+// team-a.
+func TestConsoleOneNamespace(t *testing.T) {
+	c := fleetCluster(t)
+	firsts := map[string]string{teamA: "checkout", teamB: "ledger", teamC: "search"}
+	for _, ns := range namespaces {
+		t.Run(ns, func(t *testing.T) {
+			t.Parallel()
+			s := c.console(t, c.cp.AdminKubeconfig, "-n", ns)
+			c.agrees(t, ns+"'s fleet", fleetIn(ns), func() map[string]shown { return screenRows(running(t, s)) })
+			if want, ok := firsts[ns]; ok {
+				if screen := s.Screen(); firstRow(screen) != want {
+					t.Errorf("the first row of %s's fleet is %q, want %s:\n%s", ns, firstRow(screen), want, screen)
+				}
+			}
+		})
+	}
+	t.Run("team-a's user", func(t *testing.T) {
+		t.Parallel()
+		s := c.console(t, c.teamAKubeconfig(t))
+		c.agrees(t, "team-a's user's fleet", fleetIn(teamA), func() map[string]shown { return screenRows(running(t, s)) })
+	})
+}
+
 // console starts rollscope in tmux with kubeconfig and flags, naming no
 // workload: the fleet is the start screen.
 func (c *cluster) console(t *testing.T, kubeconfig string, flags ...string) *tmuxtest.Session {
