@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -46,11 +47,17 @@ func (c *Cluster) blocker(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, now ti
 }
 
 // fileEntry refiles a pod's entry from its old controlling owner to its
-// current one (pe nil: the pod is gone).
-func (c *Cluster) fileEntry(old types.UID, hadOld bool, cur types.UID, hasCur bool, key string, pe *podEntry) {
-	if hadOld && (!hasCur || old != cur || pe == nil) {
+// current one: was is the entry it had (nil: new pod), pe its new one (nil:
+// the pod is gone).
+func (c *Cluster) fileEntry(old types.UID, hadOld bool, cur types.UID, hasCur bool, was, pe *podEntry) {
+	if hadOld && was != nil && hasCur && pe != nil && old == cur {
+		if set := c.entriesByOwner[cur]; set != nil && set.replace(was, pe) {
+			return
+		}
+	}
+	if hadOld && was != nil {
 		if set := c.entriesByOwner[old]; set != nil {
-			set.remove(key)
+			set.remove(was)
 			if len(set.list) == 0 {
 				delete(c.entriesByOwner, old)
 			}
@@ -59,19 +66,19 @@ func (c *Cluster) fileEntry(old types.UID, hadOld bool, cur types.UID, hasCur bo
 	if hasCur && pe != nil {
 		set := c.entriesByOwner[cur]
 		if set == nil {
-			set = &entrySet{at: map[string]int{}}
+			set = &entrySet{}
 			c.entriesByOwner[cur] = set
 		}
-		set.put(key, pe)
+		set.add(pe)
 	}
 }
 
 // entrySet is one owner's pod entries in a slice, which the blocker walks
-// far faster than a map, with each key's place for O(1) updates.
+// far faster than a map. Each entry knows its place (podEntry.slot), so a
+// pod's update replaces its entry without a lookup: a map from pod name to
+// place cost a fifth of applying a batch of pods.
 type entrySet struct {
 	list []*podEntry
-	keys []string
-	at   map[string]int
 	// flagged counts the entries the fleet's row must look at (podFlagged),
 	// so that the rows of healthy workloads skip their pods.
 	flagged int
@@ -90,31 +97,43 @@ func (s *entrySet) count(pe *podEntry, n int) {
 	}
 }
 
-func (s *entrySet) put(key string, pe *podEntry) {
-	if i, ok := s.at[key]; ok {
-		s.count(s.list[i], -1)
-		s.count(pe, 1)
-		s.list[i] = pe
-		return
+// place is was's index in the list, or -1.
+func (s *entrySet) place(was *podEntry) int {
+	if i := int(was.slot); i < len(s.list) && s.list[i] == was {
+		return i
 	}
-	s.count(pe, 1)
-	s.at[key] = len(s.list)
-	s.list = append(s.list, pe)
-	s.keys = append(s.keys, key)
+	return slices.Index(s.list, was)
 }
 
-func (s *entrySet) remove(key string) {
-	i, ok := s.at[key]
-	if !ok {
+func (s *entrySet) add(pe *podEntry) {
+	s.count(pe, 1)
+	pe.slot = int32(len(s.list))
+	s.list = append(s.list, pe)
+}
+
+// replace puts pe in was's place; false when was is not there.
+func (s *entrySet) replace(was, pe *podEntry) bool {
+	i := s.place(was)
+	if i < 0 {
+		return false
+	}
+	s.count(was, -1)
+	s.count(pe, 1)
+	s.list[i], pe.slot = pe, int32(i)
+	return true
+}
+
+func (s *entrySet) remove(was *podEntry) {
+	i := s.place(was)
+	if i < 0 {
 		return
 	}
-	s.count(s.list[i], -1)
+	s.count(was, -1)
 	last := len(s.list) - 1
-	s.list[i], s.keys[i] = s.list[last], s.keys[last]
-	s.at[s.keys[i]] = i
-	s.list[last], s.keys[last] = nil, ""
-	s.list, s.keys = s.list[:last], s.keys[:last]
-	delete(s.at, key)
+	s.list[i] = s.list[last]
+	s.list[i].slot = int32(i)
+	s.list[last] = nil
+	s.list = s.list[:last]
 }
 
 // podEvents are the events held about a pod, in no particular order.

@@ -58,6 +58,7 @@ type podEntry struct {
 	pod   *corev1.Pod
 	row   PodRow
 	facts podFacts // what the blocker line reads
+	slot  int32    // its place in its owner's entrySet
 }
 
 // NewCluster returns an empty picture, not yet synced.

@@ -75,7 +75,7 @@ func (c *Cluster) putPod(p *corev1.Pod, u update) bool {
 	pe := &podEntry{pod: p, row: podRow(p), facts: factsOf(p)}
 	c.fleetPod(old, pe, u.at)
 	c.pods[key] = pe
-	c.fileEntry(oldOwner, hadOwner, owner, hasOwner, key, pe)
+	c.fileEntry(oldOwner, hadOwner, owner, hasOwner, old, pe)
 	if old == nil {
 		c.replayEvents(ObjectRef{Kind: "Pod", Namespace: p.Namespace, Name: p.Name}, u.at)
 	}
@@ -141,7 +141,7 @@ func (c *Cluster) delete(ref ObjectRef, at time.Time) bool {
 		c.fleetPod(pe, nil, at)
 		if owner, has := podOwner(pe.pod); has {
 			c.podsByOwner.remove(owner, key)
-			c.fileEntry(owner, true, "", false, key, nil)
+			c.fileEntry(owner, true, "", false, pe, nil)
 			c.podRows.forget(owner, true)
 		}
 		if node, has := nodeOf(pe.pod); has {

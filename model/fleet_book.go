@@ -61,6 +61,7 @@ type fleetBook struct {
 	// each namespace asked for, kept until the version moves.
 	version uint64
 	views   map[string]*fleetView
+	builds  uint64
 }
 
 func newFleetBook() *fleetBook {

@@ -30,6 +30,10 @@ type fleetEntry struct {
 	// workload's.
 	podsMatter bool
 	uid        types.UID
+	// gone is set when the row went; built is the last build that placed
+	// it (fleet_cache.go).
+	gone  bool
+	built uint64
 	// A deployment's new ReplicaSet, found for d among rss: when a pod
 	// changed and they did not, finding it again (comparing templates) is
 	// spared. Objects are replaced, never modified, so pointers compare.
@@ -132,8 +136,9 @@ func (c *Cluster) deploymentFleet(k fleetKey, d *appsv1.Deployment, now time.Tim
 		line, why = c.diagnose(d, rss, newRS, now)
 		e.podsMatter = !done
 	}
+	_, _, deadline := RolloutStatus(d, 0)
 	switch {
-	case failed(d):
+	case deadline != nil:
 		r.State, r.Why = FleetFailed, status
 	case isCanary && canary.State.Phase == CanaryFailed:
 		r.State, r.Why = FleetStuck, fmt.Sprintf("canary step %d/%d: gate failed — %s (promote or abort)", canary.State.Step, canary.Plan.Last(), canary.State.Gate)
@@ -163,7 +168,8 @@ func (c *Cluster) deploymentFleet(k fleetKey, d *appsv1.Deployment, now time.Tim
 	if r.State == FleetCanary {
 		r.Word = fmt.Sprintf("canary step %d/%d", canary.State.Step, canary.Plan.Last())
 	}
-	e.row, e.clocked = r, clockWords.MatchString(r.Why)
+	// Only what time fixes counts with the clock ("not ready for 12s").
+	e.row, e.clocked = r, r.State == FleetRolling && why == holdWaits
 	return e
 }
 

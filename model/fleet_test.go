@@ -1,6 +1,8 @@
 package model_test
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -500,4 +502,57 @@ func TestFleetConcurrentReaders(t *testing.T) {
 	for range 3 {
 		<-done
 	}
+}
+
+// Rows keep the urgency order as their states change between refreshes
+// (a refresh re-places only the rows that moved).
+func TestFleetStaysSortedAsRowsChange(t *testing.T) {
+	var objs []runtime.Object
+	var all []*corev1.Pod
+	var ds []*appsv1.Deployment
+	for i := range 12 {
+		d, rs, pods := rolledOut(fmt.Sprintf("app-%02d", i))
+		d.Status.Conditions[0].LastUpdateTime = metav1.NewTime(at(i % 4))
+		objs = append(objs, objects(d, []*appsv1.ReplicaSet{rs}, pods)...)
+		all, ds = append(all, pods...), append(ds, d)
+	}
+	c := model.NewRCCluster()
+	c.Apply(model.Batch{At: at(20), Objects: objs, Watch: synced})
+	sorted := func(step int, rows []model.FleetRow) {
+		t.Helper()
+		want := slices.Clone(rows)
+		model.SortFleet(want)
+		if len(rows) != 12 || !slices.EqualFunc(rows, want, func(a, b model.FleetRow) bool { return a.Name == b.Name }) {
+			t.Fatalf("step %d: rows out of order or missing: %v", step, rowNames(rows))
+		}
+	}
+	sorted(0, c.Fleet("", at(20)))
+	for step := 1; step <= 30; step++ {
+		var batch []runtime.Object
+		switch step % 3 {
+		case 0:
+			p := all[(step*7)%len(all)].DeepCopy()
+			crashLooping(p, int32(step))
+			batch = append(batch, p)
+		case 1:
+			d := ds[step%len(ds)].DeepCopy()
+			d.Status.UpdatedReplicas = 1
+			d.Status.Conditions[0].Reason = "ReplicaSetUpdated"
+			batch = append(batch, d)
+		case 2:
+			d := ds[(step*5)%len(ds)].DeepCopy()
+			d.Spec.Paused = step%2 == 0
+			batch = append(batch, d)
+		}
+		c.Apply(model.Batch{At: at(20 + step), Objects: batch, Watch: synced})
+		sorted(step, c.Fleet("", at(20+step)))
+	}
+}
+
+func rowNames(rows []model.FleetRow) []string {
+	var out []string
+	for _, r := range rows {
+		out = append(out, r.Name+":"+r.State.String())
+	}
+	return out
 }
