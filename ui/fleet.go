@@ -235,5 +235,8 @@ func (m *Model) fleetFooter() []key.Binding {
 		// Every key is text then: only the filter line's keys work.
 		return m.fleet.KeyMap().ShortHelp()
 	}
-	return append(m.fleet.KeyMap().ShortHelp(), k.Help, k.Command, k.Quit)
+	// In the fleet, : is mostly the scope: say so.
+	cmd := k.Command
+	cmd.SetHelp(cmd.Help().Key, "ns NAME / ctx / a name")
+	return append(m.fleet.KeyMap().ShortHelp(), k.Help, cmd, k.Quit)
 }

@@ -34,6 +34,8 @@ func (f *fleetSource) Fleet(namespace string, _ time.Time) []model.FleetRow {
 	return out
 }
 
+func (f *fleetSource) Namespaces() []string { return []string{"billing", "infra", "shop"} }
+
 func fleetRows() []model.FleetRow {
 	at := func(ago time.Duration) time.Time { return t0.Add(-ago) }
 	return []model.FleetRow{
@@ -252,13 +254,23 @@ func TestFleetScopeKeys(t *testing.T) {
 		t.Errorf("0 did not narrow the fleet to shop:\n%s", s)
 	}
 	m = send(m, press(":"))
-	m = send(m, typed("ns billing")...)
+	m = send(m, typed("ns ")...)
+	if s := plain(m); !strings.Contains(s, ":ns █  namespaces: billing, infra, shop · all") {
+		t.Errorf(":ns does not list the namespaces:\n%s", s)
+	}
+	m = send(m, typed("bil")...)
 	m = send(m, press("enter"))
 	if s := plain(m); !strings.Contains(s, "ns billing · 3 workloads") {
 		t.Errorf(":ns billing did not show billing:\n%s", s)
 	}
 	if _, quit := m.Switch(); quit {
 		t.Error("a scope the watch covers made the console quit")
+	}
+	m = send(m, press(":"))
+	m = send(m, typed("ns nowhere")...)
+	m = send(m, press("enter"))
+	if s := plain(m); !strings.Contains(s, "no workloads in namespace nowhere — :ns NAME shows another (billing, infra, shop), 0 all of them") {
+		t.Errorf("an empty namespace does not say where the workloads are:\n%s", s)
 	}
 	// The watch covers one namespace: another one is a Switch.
 	m = newFleetModel(t, newFleetSource(), 120, 30, func(o *Options) { o.AllNamespaces = false })
@@ -352,4 +364,42 @@ func BenchmarkFleetView(b *testing.B) {
 			i++
 		}
 	})
+}
+
+func TestFleetShowsTheScopeNote(t *testing.T) {
+	const note = "-A: this user may list only namespace shop, so the fleet shows shop — ask for list on deployments cluster-wide"
+	m := newFleetModel(t, newFleetSource(), 120, 30, func(o *Options) { o.AllNamespaces, o.ScopeNote = false, note })
+	lines := strings.Split(plain(m), "\n")
+	if !strings.Contains(lines[1], "ns shop · 3 workloads") || !strings.Contains(lines[2], "-A: this user may list only namespace shop") {
+		t.Errorf("the scope note is not under the counts:\n%s", plain(m))
+	}
+}
+
+func TestFleetKeyWithoutAFleet(t *testing.T) {
+	// A picture of the cluster that cannot list its workloads: the
+	// rollout stays, F says why.
+	m := newTestModel(t, midRollout(), nil, 120, 30)
+	m = send(m, press("F"))
+	if s := plain(m); !strings.Contains(s, "deploy frontend") || !strings.Contains(s, "no fleet here") {
+		t.Errorf("F without a fleet:\n%s", s)
+	}
+}
+
+// esc in the History pane's diff closes the diff; only then does esc go
+// back to the fleet.
+func TestFleetEscClosesTheDiffFirst(t *testing.T) {
+	m := newFleetModel(t, newFleetSource(), 120, 30, func(o *Options) { o.AllNamespaces = false })
+	m = send(m, press("j"), press("enter")) // frontend
+	m = send(m, press("shift+tab"), press("shift+tab"), press("k"), press("enter"))
+	if s := plain(m); !strings.Contains(s, "History · diff") {
+		t.Fatalf("no diff open:\n%s", s)
+	}
+	m = send(m, press("esc"))
+	if s := plain(m); strings.Contains(s, "History · diff") || !strings.Contains(s, "deploy frontend") {
+		t.Fatalf("esc did not close the diff alone:\n%s", s)
+	}
+	m = send(m, press("esc"))
+	if s := plain(m); !strings.Contains(s, "ns shop · 3 workloads") {
+		t.Errorf("the second esc did not go back to the fleet:\n%s", s)
+	}
 }

@@ -54,6 +54,12 @@ type Model struct {
 	// switchTo is set when the console quits to watch another scope
 	// (switch.go).
 	switchTo *Switch
+	// pace holds redraws back while the watch churns; frame is the screen
+	// as last drawn, which View returns while keepFrame says nothing on it
+	// changed since (pace.go).
+	pace      *pacer
+	frame     *frame
+	keepFrame bool
 
 	// fleet is every workload's rollout (fleet.go), nil when the source
 	// cannot list them; fleetOpen while it is drawn in place of the rest.
@@ -106,7 +112,8 @@ func New(opts Options) Model {
 		Namespace: opts.Namespace, Deployment: opts.Deployment,
 		AssumeYes: opts.AssumeYes, ReadOnly: opts.ReadOnly, Record: opts.Record, RollDefaults: opts.RollDefaults,
 	}
-	m := Model{s: s, context: context, embedded: opts.Embedded, nodes: nodes.New(s), history: history.New(s)}
+	m := Model{s: s, context: context, embedded: opts.Embedded, nodes: nodes.New(s), history: history.New(s),
+		pace: &pacer{every: opts.Pace}, frame: &frame{}}
 	m.panes = [paneCount]screen.Pane{
 		focusReplicaSets: replicasets.New(s),
 		focusPods:        pods.New(s),
@@ -151,13 +158,13 @@ func (m Model) Init() tea.Cmd { return tick() }
 // keys, else to the global keys, else to the focused pane; what the overlay
 // and the RC view's dialog wait for (forecasts, previews, plans) to them.
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m.keepFrame = false // any message but a batch held back may change the screen
 	switch msg := msg.(type) {
 	case model.Batch:
-		// A batch that changed nothing visible (and left the watch as it
-		// was) costs no refresh: at 20 batches a second that matters.
-		if m.s.Src.Apply(msg) || m.s.Src.Watch() != m.s.Watch {
-			m.refresh()
-		}
+		return m.batch(msg) // pace.go
+	case paceMsg:
+		m.pace.due = false
+		m.refresh()
 		return m, nil
 	case tickMsg:
 		m.refresh()
@@ -351,6 +358,7 @@ func (m *Model) readClock() {
 // refresh reads the views from the source and tells every pane. It runs in
 // Update only, so View never touches the source.
 func (m *Model) refresh() {
+	m.pace.last, m.keepFrame = time.Now(), false
 	m.readClock()
 	m.s.Read()
 	if m.rc != nil {

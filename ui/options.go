@@ -67,6 +67,9 @@ type Options struct {
 	// Record says set image records kubernetes.io/change-cause, for the
 	// confirmation to mention it (--record).
 	Record bool
+	// Pace is the least time between two redraws while the watch churns
+	// (pace.go); 0 redraws after every batch that changed something.
+	Pace time.Duration
 }
 
 // Actions is everything the console's keys send or ask before sending;

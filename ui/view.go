@@ -13,7 +13,7 @@ import (
 // View draws the whole screen: exactly the terminal's height in lines, none
 // wider than its width.
 func (m Model) View() tea.View {
-	v := tea.NewView(m.Render())
+	v := tea.NewView(m.drawn()) // pace.go
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "rollscope " + m.s.Namespace + "/" + m.s.Deployment

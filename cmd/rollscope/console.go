@@ -197,6 +197,12 @@ func runLive(ctx context.Context, f *rootFlags, open target, theme themes.Theme,
 	return runConsole(ctx, conn.Client, opts, nil, watch.Options{Probe: watch.ReadyzProbe(conn.Client)})
 }
 
+// consolePace is the least time between two redraws while the watch churns
+// (ui/pace.go): a rollout's counts move four times a second instead of
+// twenty, for a sixth of the CPU; a rollout that finishes, fails or pauses
+// is shown at once.
+const consolePace = 250 * time.Millisecond
+
 // runConsole runs the Bubble Tea program with the watch bridge feeding it.
 // clk is the cluster's clock, nil for a live cluster's real one; wo tunes
 // the watch (a live cluster's health probe).
@@ -208,6 +214,9 @@ func runConsole(ctx context.Context, client kubernetes.Interface, opts ui.Option
 	defer stopProfile()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if opts.Pace == 0 {
+		opts.Pace = consolePace
+	}
 	p := tea.NewProgram(ui.New(opts), tea.WithContext(ctx))
 	bridge := watch.New(client, watch.Scope{Namespace: opts.Namespace}, clk, func(b model.Batch) { p.Send(b) }, wo)
 	go func() {

@@ -14,17 +14,25 @@ const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
 // before an object is cached, so that memory stays flat on big clusters.
 // It owns the object it is given (client-go decodes a fresh one per event).
 //
+// Pods and Events, the kinds a cluster has by the thousand, are rebuilt from
+// only the fields model reads (slim.go); the decoded object is then garbage
+// at once instead of living in the cache.
+//
 // Deployment, ReplicaSet, ReplicationController, StatefulSet and DaemonSet
 // templates (and ControllerRevisions, whose data is a template) are kept whole:
 // the console diffs them between revisions, and an env change is a change a
 // rollout is made of.
 func trim(obj any) (any, error) {
+	switch o := obj.(type) {
+	case *corev1.Pod:
+		return slimPod(o), nil
+	case *corev1.Event:
+		return slimEvent(o), nil
+	}
 	if m, ok := obj.(metav1.Object); ok {
 		trimMeta(m)
 	}
 	switch o := obj.(type) {
-	case *corev1.Pod:
-		trimPodSpec(&o.Spec)
 	case *corev1.Node:
 		// The list of images on a node runs to hundreds of entries.
 		o.Status.Images = nil
@@ -41,29 +49,4 @@ func trim(obj any) (any, error) {
 func trimMeta(m metav1.Object) {
 	m.SetManagedFields(nil)
 	delete(m.GetAnnotations(), lastApplied) // a no-op on a nil map
-}
-
-// trimPodSpec keeps what a pod row shows (node, images, container names and
-// counts, restart policy) and drops configuration that only the kubelet reads.
-func trimPodSpec(s *corev1.PodSpec) {
-	s.Volumes = nil
-	for _, cs := range [][]corev1.Container{s.InitContainers, s.Containers} {
-		for i := range cs {
-			trimContainer(&cs[i])
-		}
-	}
-	for i := range s.EphemeralContainers {
-		trimContainer((*corev1.Container)(&s.EphemeralContainers[i].EphemeralContainerCommon))
-	}
-}
-
-func trimContainer(c *corev1.Container) {
-	c.Env = nil
-	c.EnvFrom = nil
-	c.VolumeMounts = nil
-	c.VolumeDevices = nil
-	c.LivenessProbe = nil
-	c.ReadinessProbe = nil
-	c.StartupProbe = nil
-	c.Lifecycle = nil
 }

@@ -17,7 +17,7 @@ func CutMiddle(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	if ansi.StringWidth(s) <= w {
+	if width(s) <= w {
 		return s
 	}
 	if w == 1 {
@@ -38,7 +38,7 @@ func CutImage(ref string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	if ansi.StringWidth(ref) <= w {
+	if width(ref) <= w {
 		return ref
 	}
 	keep := ref
@@ -62,7 +62,7 @@ func CutImage(ref string, w int) string {
 // behind the first: example.com/api:v1,example.com/sidecar:v2 →
 // ex…/api:v1,ex…/sidecar:v2.
 func CutImages(list string, w int) string {
-	if ansi.StringWidth(list) <= w {
+	if width(list) <= w {
 		return list
 	}
 	images := strings.Split(list, ",")
@@ -82,7 +82,7 @@ func CutImages(list string, w int) string {
 // into w cells by cutting what happened, so the hint survives: a toast
 // cut mid-hint leaves the operator without the way out.
 func CutKeepingHint(s string, w int) string {
-	if ansi.StringWidth(s) <= w {
+	if width(s) <= w {
 		return s
 	}
 	i := strings.LastIndex(s, " — ")
@@ -90,7 +90,7 @@ func CutKeepingHint(s string, w int) string {
 		return ansi.Truncate(s, w, "…")
 	}
 	hint := s[i:]
-	room := w - ansi.StringWidth(hint)
+	room := w - width(hint)
 	if room < 12 {
 		return ansi.Truncate(s, w, "…")
 	}

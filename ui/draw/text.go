@@ -21,10 +21,13 @@ func Fit(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	n := ansi.StringWidth(s)
+	n, plain := asciiWidth(s)
+	if plain && n > w {
+		return s[:w-1] + "…"
+	}
 	if n > w {
 		s = ansi.Truncate(s, w, "…")
-		n = ansi.StringWidth(s)
+		n = width(s)
 	}
 	if n < w {
 		s += strings.Repeat(" ", w-n)
@@ -34,7 +37,7 @@ func Fit(s string, w int) string {
 
 // FitRight is Fit with the text against the right edge, for numbers.
 func FitRight(s string, w int) string {
-	n := ansi.StringWidth(s)
+	n := width(s)
 	if n >= w {
 		return Fit(s, w)
 	}
@@ -215,7 +218,25 @@ func HeaderRow(widths []int, cols []Column, total int) string {
 func Itoa[T ~int | ~int32 | ~int64](n T) string { return strconv.FormatInt(int64(n), 10) }
 
 // WidthOf is how many cells s takes on screen.
-func WidthOf(s string) int { return ansi.StringWidth(s) }
+func WidthOf(s string) int { return width(s) }
+
+// width is s's width in cells. Most of what a table draws is printable
+// ASCII without escape codes, one cell a byte: measuring that by grapheme
+// cluster was most of a frame of the fleet's 2,000 rows.
+func width(s string) int {
+	n, _ := asciiWidth(s)
+	return n
+}
+
+// asciiWidth is width, and whether s is plain printable ASCII.
+func asciiWidth(s string) (int, bool) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e {
+			return ansi.StringWidth(s), false
+		}
+	}
+	return len(s), true
+}
 
 // OrDash is s, or "-" when it is empty.
 func OrDash(s string) string {

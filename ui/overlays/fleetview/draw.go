@@ -182,12 +182,20 @@ func (v *View) scopeLine(w int) string {
 		scope = st.Accent.Render("all namespaces")
 	}
 	parts := []string{scope, st.Text.Render(plural(len(v.all), "workload"))}
+	short := append([]string(nil), parts...)
 	for s, n := range v.count {
 		if n > 0 {
 			parts = append(parts, v.paints.state[s].On(strconv.Itoa(n)+" "+model.FleetState(s).String()))
+			short = append(short, v.paints.state[s].On(strconv.Itoa(n)+stateGlyphs[s]))
 		}
 	}
-	return draw.Fit(" "+strings.Join(parts, st.Muted.Render(" · ")), w)
+	line := " " + strings.Join(parts, st.Muted.Render(" · "))
+	if draw.WidthOf(line) > w && len(short) > 2 {
+		// Narrow: the counts by their glyphs, "1✖ 2■ 41✔", rather than
+		// the last states cut off.
+		line = " " + strings.Join(short[:2], st.Muted.Render(" · ")) + st.Muted.Render(" · ") + strings.Join(short[2:], " ")
+	}
+	return draw.Fit(line, w)
 }
 
 // filterLine is the filter as typed and how many rows it keeps, or why it
@@ -214,6 +222,9 @@ func (v *View) empty() string {
 		return " no workload matches /" + v.filterText + " — esc clears the filter"
 	case v.namespace == "":
 		return " no workloads in any namespace"
+	}
+	if len(v.others) > 0 {
+		return " no workloads in namespace " + v.namespace + " — :ns NAME shows another (" + strings.Join(v.others, ", ") + "), 0 all of them"
 	}
 	return " no workloads in namespace " + v.namespace + " — 0 shows all namespaces"
 }

@@ -26,6 +26,8 @@ type Source interface {
 	// Fleet is every workload in namespace ("" for all), sorted by
 	// model.SortFleet.
 	Fleet(namespace string, now time.Time) []model.FleetRow
+	// Namespaces are the namespaces the watch knows of, sorted.
+	Namespaces() []string
 }
 
 // View is the fleet.
@@ -44,6 +46,9 @@ type View struct {
 	// manyNamespaces is set when the rows come from more than one
 	// namespace: only then is the NAMESPACE column worth its width.
 	manyNamespaces bool
+	// others are the other namespaces the watch knows of, read only
+	// while the one shown is empty.
+	others []string
 	// cols are the table's columns for these rows.
 	cols []draw.Column
 
@@ -90,10 +95,19 @@ func (v *View) SetNamespace(namespace string) {
 // the fleet is shown.
 func (v *View) Read() {
 	src, ok := v.s.Src.(Source)
+	v.others = nil
 	if !ok {
 		v.all = nil
 	} else {
 		v.all = src.Fleet(v.namespace, v.s.Now)
+		if len(v.all) == 0 && v.namespace != "" {
+			// An empty namespace: say where the workloads are.
+			for _, ns := range src.Namespaces() {
+				if ns != v.namespace {
+					v.others = append(v.others, ns)
+				}
+			}
+		}
 	}
 	v.count = [fleetStates]int{}
 	v.manyNamespaces = false

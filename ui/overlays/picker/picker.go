@@ -189,7 +189,7 @@ func (p *Picker) View() string {
 	}
 	st := p.s.Styles
 	if sc, word, ok := p.scopeQuery(); ok {
-		return draw.Fit(st.Accent.Render(":"+p.query+"█")+"  "+st.Muted.Render(scopeHint(sc, word)), w)
+		return draw.Fit(st.Accent.Render(":"+p.query+"█")+"  "+st.Muted.Render(p.scopeHint(sc, word)), w)
 	}
 	if name, ok := p.rcName(); ok {
 		hint := "enter opens the rolling update view of replicationcontroller " + name + " in " + draw.OrDash(p.s.Namespace)

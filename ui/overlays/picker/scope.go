@@ -37,12 +37,51 @@ func (p *Picker) chooseScope() bool {
 		p.s.Toast = "give the namespace: :ns NAME, or :ns all for every namespace"
 		return true
 	}
+	if word == "ns" && !sc.All {
+		// A namespace the watch knows completes from a unique start.
+		if m := p.namespaces(sc.Namespace); len(m) == 1 {
+			sc.Namespace = m[0]
+		}
+	}
 	p.s.Go(screen.Target{Scope: &sc})
 	return true
 }
 
-// scopeHint says what enter will do with the scope typed.
-func scopeHint(sc screen.Scope, word string) string {
+// namespaceSource is a source that knows the cluster's namespaces
+// (model.RCCluster): `:ns` completes from them.
+type namespaceSource interface{ Namespaces() []string }
+
+// namespaces are the namespaces the watch knows that start with prefix;
+// just prefix when one is exactly that.
+func (p *Picker) namespaces(prefix string) []string {
+	src, ok := p.s.Src.(namespaceSource)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, ns := range src.Namespaces() {
+		if ns == prefix {
+			return []string{ns}
+		}
+		if strings.HasPrefix(ns, prefix) {
+			out = append(out, ns)
+		}
+	}
+	return out
+}
+
+// scopeHint says what enter will do with the scope typed, and which
+// namespaces the one typed could be.
+func (p *Picker) scopeHint(sc screen.Scope, word string) string {
+	if word == "ns" && !sc.All {
+		m := p.namespaces(sc.Namespace)
+		switch {
+		case len(m) == 1:
+			return "enter shows the fleet of namespace " + m[0]
+		case len(m) > 1:
+			return "namespaces: " + strings.Join(m, ", ") + " · all"
+		}
+	}
 	switch {
 	case word == "ns" && sc.All:
 		return "enter shows the fleet of every namespace"

@@ -59,11 +59,15 @@ func startNodes(ctx context.Context, admin kubernetes.Interface, n int) (stop fu
 const appName = "app"
 
 func deployment(namespace string, n int) *appsv1.Deployment {
+	return deploymentNamed(namespace, appName, n)
+}
+
+func deploymentNamed(namespace, name string, n int) *appsv1.Deployment {
 	replicas := int32(n)
 	quarter := intstr.FromString("25%")
-	labels := map[string]string{"app": appName}
+	labels := map[string]string{"app": name}
 	return &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: appName},
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name},
 		Spec: appsv1.DeploymentSpec{
 			Replicas: &replicas,
 			Selector: &metav1.LabelSelector{MatchLabels: labels},
@@ -84,6 +88,12 @@ func deployment(namespace string, n int) *appsv1.Deployment {
 // create makes the namespace and the deployment, once the namespace's
 // default service account (without which pods are refused) exists.
 func create(ctx context.Context, admin kubernetes.Interface, namespace string, n int) error {
+	return createMany(ctx, admin, namespace, 0, n)
+}
+
+// createMany makes the namespace and, with count > 0, Deployments app-0 …
+// of n replicas each; with count 0 the one Deployment app.
+func createMany(ctx context.Context, admin kubernetes.Interface, namespace string, count, n int) error {
 	if _, err := admin.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}}, metav1.CreateOptions{}); err != nil {
 		return err
 	}
@@ -93,14 +103,28 @@ func create(ctx context.Context, admin kubernetes.Interface, namespace string, n
 	}); err != nil {
 		return err
 	}
-	_, err := admin.AppsV1().Deployments(namespace).Create(ctx, deployment(namespace, n), metav1.CreateOptions{})
-	return err
+	if count == 0 {
+		_, err := admin.AppsV1().Deployments(namespace).Create(ctx, deployment(namespace, n), metav1.CreateOptions{})
+		return err
+	}
+	for i := range count {
+		d := deploymentNamed(namespace, fmt.Sprintf("%s-%d", appName, i), n)
+		if _, err := admin.AppsV1().Deployments(namespace).Create(ctx, d, metav1.CreateOptions{}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // setImage is `kubectl set image deployment/app app=IMAGE`.
 func setImage(ctx context.Context, admin kubernetes.Interface, namespace, image string) error {
+	return setImageOf(ctx, admin, namespace, appName, image)
+}
+
+// setImageOf is `kubectl set image deployment/NAME app=IMAGE`.
+func setImageOf(ctx context.Context, admin kubernetes.Interface, namespace, name, image string) error {
 	patch := fmt.Sprintf(`{"spec":{"template":{"spec":{"containers":[{"name":%q,"image":%q}]}}}}`, appName, image)
-	_, err := admin.AppsV1().Deployments(namespace).Patch(ctx, appName, types.StrategicMergePatchType, []byte(patch), metav1.PatchOptions{})
+	_, err := admin.AppsV1().Deployments(namespace).Patch(ctx, name, types.StrategicMergePatchType, []byte(patch), metav1.PatchOptions{})
 	return err
 }
 
@@ -113,6 +137,21 @@ func complete(ctx context.Context, admin kubernetes.Interface, namespace string)
 	want := *d.Spec.Replicas
 	s := d.Status
 	return s.ObservedGeneration >= d.Generation && s.UpdatedReplicas == want && s.Replicas == want && s.AvailableReplicas == want, nil
+}
+
+// everyComplete is complete for every Deployment of the namespace.
+func everyComplete(ctx context.Context, admin kubernetes.Interface, namespace string) (bool, error) {
+	list, err := admin.AppsV1().Deployments(namespace).List(ctx, metav1.ListOptions{})
+	if err != nil || len(list.Items) == 0 {
+		return false, err
+	}
+	for _, d := range list.Items {
+		s := d.Status
+		if want := *d.Spec.Replicas; s.ObservedGeneration < d.Generation || s.UpdatedReplicas != want || s.Replicas != want || s.AvailableReplicas != want {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // apiRows are the namespace's ReplicaSets as the console's rows count them:

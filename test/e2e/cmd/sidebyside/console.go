@@ -17,6 +17,10 @@ const (
 	rollscopeKind consoleKind = iota
 	k9sPods
 	k9sDeploy
+	// rollscopeFleet is `rollscope -A`, the fleet of every namespace;
+	// k9sFleet is k9s's deployments of every namespace, `-A -c deploy`.
+	rollscopeFleet
+	k9sFleet
 )
 
 // console is one program measured.
@@ -44,13 +48,21 @@ func start(c console, kubeconfig, namespace, home string, i int) (*session, erro
 		argv = []string{c.bin, "--kubeconfig", kubeconfig, "-n", namespace, "-c", "pods"}
 	case k9sDeploy:
 		argv = []string{c.bin, "--kubeconfig", kubeconfig, "-n", namespace, "-c", "deploy"}
+	case rollscopeFleet:
+		argv = []string{c.bin, "--kubeconfig", kubeconfig, "-A"}
+	case k9sFleet:
+		argv = []string{c.bin, "--kubeconfig", kubeconfig, "-A", "-c", "deploy"}
 	}
 	// k9s writes its config, logs and screen dumps under these; keep them
 	// out of the user's home.
 	env := []string{"XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "XDG_DATA_HOME=" + filepath.Join(home, "data"),
 		"XDG_STATE_HOME=" + filepath.Join(home, "state"), "XDG_CACHE_HOME=" + filepath.Join(home, "cache"), "TERM=xterm-256color"}
-	if c.kind == rollscopeKind && profileDir != "" {
-		env = append(env, "ROLLSCOPE_CPUPROFILE="+filepath.Join(profileDir, fmt.Sprintf("%s-%d.prof", namespace, i)))
+	if (c.kind == rollscopeKind || c.kind == rollscopeFleet) && profileDir != "" {
+		name := namespace
+		if name == "" {
+			name = "fleet"
+		}
+		env = append(env, "ROLLSCOPE_CPUPROFILE="+filepath.Join(profileDir, fmt.Sprintf("%s-%d.prof", name, i)))
 	}
 	line := "exec env " + strings.Join(env, " ")
 	for _, a := range argv {
@@ -115,6 +127,8 @@ var k9sTitle = regexp.MustCompile(`(pods|deployments)\([^)]*\)\[([\d,]+)\]`)
 // against rows; k9s shows none).
 func (s *session) shows(screen string, n int, rows map[string][4]int) bool {
 	switch s.kind {
+	case rollscopeFleet, k9sFleet:
+		return s.showsFleet(screen, rows)
 	case rollscopeKind:
 		// A Deployment of thousands of pods fills the ReplicaSets pane with
 		// its pods' dots; the header's status line says what kubectl rollout

@@ -15,6 +15,7 @@
 //	go mod download -json github.com/derailed/k9s@v0.50.9   # prints its Dir
 //	cp -r DIR /tmp/k9s && chmod -R u+w /tmp/k9s && (cd /tmp/k9s && go build -o ~/.cache/rollscope/k9s/k9s .)
 //	go run ./cmd/sidebyside -n 1000,3000
+//	go run ./cmd/sidebyside -n '' -fleet 200x5/10   # the fleet (rollscope -A) beside k9s -A :deploy
 //
 // -baseline adds another rollscope binary (an older build, say) as one more
 // console in the same rollouts.
@@ -43,8 +44,9 @@ func main() {
 	rollscope := flag.String("rollscope", "", "the rollscope binary (default: built from this repository)")
 	baseline := flag.String("baseline", "", "another rollscope binary to run beside it, for before → after figures")
 	flag.StringVar(&profileDir, "profile", "", "write a CPU profile of each rollscope console to this directory")
+	fleet := flag.String("fleet", "", "also measure the fleet: `rollscope -A` beside k9s -A :deploy while DEPLOYMENTSxREPLICAS/NAMESPACES (e.g. 200x5/10) Deployments roll at once")
 	flag.Parse()
-	if err := run(*sizes, *k9s, *rollscope, *baseline); err != nil {
+	if err := run(*sizes, *k9s, *rollscope, *baseline, *fleet); err != nil {
 		fmt.Fprintf(os.Stderr, "sidebyside: %v\n", err)
 		os.Exit(1)
 	}
@@ -57,9 +59,16 @@ func say(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
 }
 
-func run(sizes, k9s, rollscope, baseline string) error {
+func run(sizes, k9s, rollscope, baseline, fleetFlag string) error {
+	fleet, err := parseFleet(fleetFlag)
+	if err != nil {
+		return err
+	}
 	var ns []int
 	for _, s := range strings.Split(sizes, ",") {
+		if sizes == "" {
+			break // -n '' with -fleet: the fleet alone
+		}
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < 1 {
 			return fmt.Errorf("-n %q: want replica counts such as 1000,3000", sizes)
@@ -108,7 +117,7 @@ func run(sizes, k9s, rollscope, baseline string) error {
 	if err != nil {
 		return err
 	}
-	largest := 0
+	largest := fleet.pods()
 	for _, n := range ns {
 		largest = max(largest, n)
 	}
@@ -133,6 +142,20 @@ func run(sizes, k9s, rollscope, baseline string) error {
 		r, err := measure(ctx, cp, admin, n, consoles, work)
 		if err != nil {
 			return fmt.Errorf("%d replicas: %w", n, err)
+		}
+		results = append(results, r...)
+	}
+	if fleet.deployments > 0 {
+		consoles := []console{{name: "rollscope -A (fleet)", kind: rollscopeFleet, bin: rollscope}}
+		if baseline != "" {
+			consoles = append(consoles, console{name: "rollscope -A (baseline)", kind: rollscopeFleet, bin: baseline})
+		}
+		if k9s != "" {
+			consoles = append(consoles, console{name: "k9s -A :deploy", kind: k9sFleet, bin: k9s})
+		}
+		r, err := measureFleet(ctx, cp, admin, fleet, consoles, work)
+		if err != nil {
+			return fmt.Errorf("fleet %dx%d/%d: %w", fleet.deployments, fleet.replicas, fleet.namespaces, err)
 		}
 		results = append(results, r...)
 	}

@@ -1,0 +1,95 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"rollscope/model"
+)
+
+// pacedModel is the stuck rollout on a console that redraws at most once an
+// hour while the watch churns: whatever it shows before the hour is up, it
+// showed at once.
+func pacedModel(t testing.TB) (Model, *model.RCCluster) {
+	t.Helper()
+	c := model.NewRCCluster()
+	m := New(Options{Cluster: c, Namespace: "shop", Context: "prod-eu", Clock: fixedClock, Pace: time.Hour})
+	m = send(m, tea.WindowSizeMsg{Width: 160, Height: 48},
+		model.Batch{At: t0, Objects: stuckRollout(), Watch: model.WatchStatus{Synced: true, Connected: true, Since: t0}})
+	return m, c
+}
+
+func drawnPlain(m Model) string { return ansi.Strip(m.View().Content) }
+
+func TestPacedBatchesWaitForTheEndOfThePace(t *testing.T) {
+	m, c := pacedModel(t)
+	if out := drawnPlain(m); !strings.Contains(out, "api-8c7b5d6f4") {
+		t.Fatalf("the first batch (the watch synced) was not shown at once:\n%s", out)
+	}
+	m = send(m, press("tab")) // the new ReplicaSet's pods
+	rs := stuckRollout()[2].(*appsv1.ReplicaSet)
+	next, cmd := m.Update(model.Batch{At: t0.Add(time.Second), Objects: []runtime.Object{apiPod(rs, "f6", "", unschedulable)}, Watch: c.Watch()})
+	m = next.(Model)
+	if out := drawnPlain(m); strings.Contains(out, "api-8c7b5d6f4-f6") {
+		t.Errorf("a pod's change was drawn before the end of the pace:\n%s", out)
+	}
+	if cmd == nil {
+		t.Fatal("a held batch asked for no redraw at the end of the pace")
+	}
+	m = send(m, paceMsg{})
+	if out := drawnPlain(m); !strings.Contains(out, "○ api-8c7b5d6f4-f6") {
+		t.Errorf("the held pod is not shown at the end of the pace:\n%s", out)
+	}
+}
+
+func TestAFinishedRolloutIsShownAtOnce(t *testing.T) {
+	m, c := pacedModel(t)
+	d := stuckRollout()[0].(*appsv1.Deployment)
+	d.Status.Replicas, d.Status.UpdatedReplicas, d.Status.ReadyReplicas, d.Status.AvailableReplicas = 4, 4, 4, 4
+	m = send(m, model.Batch{At: t0.Add(time.Second), Objects: []runtime.Object{d}, Watch: c.Watch()})
+	if out := drawnPlain(m); !strings.Contains(out, `successfully rolled out`) {
+		t.Errorf("a finished rollout waited for the end of the pace:\n%s", out)
+	}
+}
+
+func TestAKeyRedrawsAHeldFrame(t *testing.T) {
+	m, c := pacedModel(t)
+	before := drawnPlain(m)
+	rs := stuckRollout()[2].(*appsv1.ReplicaSet)
+	m = send(m, model.Batch{At: t0.Add(time.Second), Objects: []runtime.Object{apiPod(rs, "f6", "", unschedulable)}, Watch: c.Watch()})
+	if drawnPlain(m) != before {
+		t.Fatal("a held batch changed the frame")
+	}
+	m = send(m, press("tab"))
+	if out := drawnPlain(m); out == before || !strings.Contains(out, "api-8c7b5d6f4-e5") {
+		t.Errorf("the focus moved but the frame drawn before the batch was kept:\n%s", out)
+	}
+}
+
+// BenchmarkViewAfterHeldBatch is what Bubble Tea's View costs after a batch
+// the pace holds back (the frame drawn last), beside drawing it again.
+//
+//	go test ./ui/ -run '^$' -bench ViewAfterHeldBatch -benchmem
+func BenchmarkViewAfterHeldBatch(b *testing.B) {
+	m, c := pacedModel(b)
+	rs := stuckRollout()[2].(*appsv1.ReplicaSet)
+	m = send(m, model.Batch{At: t0.Add(time.Second), Objects: []runtime.Object{apiPod(rs, "f6", "", unschedulable)}, Watch: c.Watch()})
+	b.Run("held", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			_ = m.View()
+		}
+	})
+	b.Run("drawn-again", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			_ = m.Render()
+		}
+	})
+}
