@@ -35,8 +35,11 @@ type rootFlags struct {
 	until    time.Duration
 	theme    string
 	plain    bool
-	conn     *connect.Flags
-	acts     actionFlags
+	// all is -A/--all-namespaces: every namespace, whatever -n says (as
+	// kubectl has it).
+	all  bool
+	conn *connect.Flags
+	acts actionFlags
 }
 
 // addConsole registers the console's flags on root and returns its run
@@ -50,6 +53,7 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 	fs.Int64Var(&f.seed, "seed", 0, "embedded cluster: jitter seed; overrides the scenario's seed")
 	fs.DurationVar(&f.until, "until", 0, "embedded cluster with --plain: stop after this much virtual time")
 	fs.StringVar(&f.theme, "theme", "", "colour theme: dark, light, high-contrast, colorblind, or a theme file (default: from the terminal background)")
+	fs.BoolVarP(&f.all, "all-namespaces", "A", false, "watch every namespace (the fleet of all of them); wins over -n, as in kubectl")
 	fs.BoolVar(&f.plain, "plain", false, "print status lines instead of the console (the default when stdout is not a terminal)")
 	f.conn.AddTo(fs)
 	f.acts.addTo(fs)
@@ -85,12 +89,21 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 			return err
 		}
 		nsFlag, _ := cmd.Flags().GetString("namespace")
+		if f.all && open.deployment == "" && open.rc == "" && open.workload == "" {
+			nsFlag = "" // -A wins over -n, as in kubectl
+		}
 		ns, err := embeddedNamespace(sc, nsFlag)
 		if err != nil {
 			return err
 		}
 		if err := checkEmbeddedTarget(sc, ns, open.deployment); err != nil {
 			return err
+		}
+		if (f.plain || !isTerminal(os.Stdout)) && open.deployment == "" && (f.all || scenarioWorkloads(sc, ns) > 1) {
+			if f.all {
+				ns = ""
+			}
+			return runFleetPlain(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), f, sc, ns)
 		}
 		if f.plain || !isTerminal(os.Stdout) {
 			return runPlain(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), f, sc, ns, open.deployment)
@@ -136,6 +149,8 @@ func targetArg(args []string) (target, error) {
 
 // runEmbedded runs the scenario's cluster in real time × speed and the
 // console on it, watching it through client-go informers like a live one.
+// When the operator asks for a scope the watch does not cover (ui.Switch),
+// the console starts again on it, on the same running cluster.
 func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, ns string, open target, theme themes.Theme, keys *ui.KeyMap) error {
 	clock := sim.NewClock(epoch)
 	api := memapi.New(memapi.Options{Clock: clock, Seed: seedOf(sc, f.seed)})
@@ -147,50 +162,89 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, ns st
 	defer cancel()
 	clock.SetSpeed(f.speed)
 	go cl.Runner.RunRealtime(ctx)
-	opts := ui.Options{
-		Cluster:      model.NewRCCluster(),
-		Namespace:    ns,
-		Deployment:   open.deployment,
-		RC:           open.rc,
-		Workload:     open.workload,
-		WorkloadKind: open.workloadKind,
-		Context:      "embedded",
-		Theme:        theme,
-		Clock:        clock.Now,
-		Embedded:     sim.NewControls(cl.Runner, f.speed),
-		Keys:         keys,
-		Logs:         cl.Logs,
+	scope := ui.Switch{Namespace: ns, AllNamespaces: f.all}
+	for {
+		opts := ui.Options{
+			Cluster:       model.NewRCCluster(),
+			Namespace:     scope.Namespace,
+			AllNamespaces: scope.AllNamespaces,
+			Deployment:    open.deployment,
+			RC:            open.rc,
+			Workload:      open.workload,
+			WorkloadKind:  open.workloadKind,
+			Context:       "embedded",
+			Theme:         theme,
+			Clock:         clock.Now,
+			Embedded:      sim.NewControls(cl.Runner, f.speed),
+			Keys:          keys,
+			Logs:          cl.Logs,
+		}
+		f.acts.apply(&opts, api.Client(), clock.Now, false, sc.NodeGroups)
+		next, again, err := runConsole(ctx, api.Client(), opts, clock, watch.Options{})
+		if err != nil || !again {
+			return err
+		}
+		// The embedded cluster has one context: a :ctx keeps it.
+		scope, open = keepNamespace(next, scope), target{}
 	}
-	f.acts.apply(&opts, api.Client(), clock.Now, false, sc.NodeGroups)
-	return runConsole(ctx, api.Client(), opts, clock, watch.Options{})
 }
 
-// runLive connects to the cluster the kubectl flags name.
+// keepNamespace is the scope asked for, keeping the namespace watched
+// before when the switch names none (:ns all, :ctx NAME).
+func keepNamespace(next, was ui.Switch) ui.Switch {
+	if next.Namespace == "" {
+		next.Namespace = was.Namespace
+	}
+	return next
+}
+
+// runLive connects to the cluster the kubectl flags name. When the operator
+// asks for another scope (ui.Switch), it connects again with the new
+// context and namespace and starts the console on them.
 func runLive(ctx context.Context, f *rootFlags, open target, theme themes.Theme, keys *ui.KeyMap) error {
+	all := f.all
+	for {
+		next, again, err := runLiveOnce(ctx, f, all, open, theme, keys)
+		if err != nil || !again {
+			return err
+		}
+		f.conn.Switch(next.Context, next.Namespace)
+		all, open = next.AllNamespaces, target{}
+	}
+}
+
+// runLiveOnce is one connection's console; it returns the scope asked for
+// when the operator switched.
+func runLiveOnce(ctx context.Context, f *rootFlags, all bool, open target, theme themes.Theme, keys *ui.KeyMap) (ui.Switch, bool, error) {
 	conn, err := f.conn.Connect(ctx)
 	if err != nil {
-		return err
+		return ui.Switch{}, false, err
 	}
 	opts := ui.Options{
-		Cluster:      model.NewRCCluster(),
-		Namespace:    conn.Namespace,
-		Deployment:   open.deployment,
-		RC:           open.rc,
-		Workload:     open.workload,
-		WorkloadKind: open.workloadKind,
-		Context:      conn.Context,
-		Theme:        theme,
-		Keys:         keys,
-		Logs:         podlogs.Source{Client: conn.Client},
+		Cluster:       model.NewRCCluster(),
+		Namespace:     conn.Namespace,
+		AllNamespaces: all,
+		Deployment:    open.deployment,
+		RC:            open.rc,
+		Workload:      open.workload,
+		WorkloadKind:  open.workloadKind,
+		Context:       conn.Context,
+		Contexts:      f.conn.Contexts(),
+		Theme:         theme,
+		Keys:          keys,
+		Logs:          podlogs.Source{Client: conn.Client},
+	}
+	if all {
+		opts.AllNamespaces, opts.ScopeNote = allNamespaces(ctx, conn)
 	}
 	f.acts.apply(&opts, conn.Client, time.Now, true, nil)
 	if err := f.acts.checkAccess(ctx, &opts, conn); err != nil {
-		return err
+		return ui.Switch{}, false, err
 	}
 	if !f.acts.readOnly {
 		stop, err := live.StartConsoleControllers(ctx, conn.Client)
 		if err != nil {
-			return err
+			return ui.Switch{}, false, err
 		}
 		defer stop()
 	}
@@ -203,13 +257,14 @@ func runLive(ctx context.Context, f *rootFlags, open target, theme themes.Theme,
 // is shown at once.
 const consolePace = 250 * time.Millisecond
 
-// runConsole runs the Bubble Tea program with the watch bridge feeding it.
+// runConsole runs the Bubble Tea program with the watch bridge feeding it,
+// and returns the scope the operator asked to switch to, if they did.
 // clk is the cluster's clock, nil for a live cluster's real one; wo tunes
 // the watch (a live cluster's health probe).
-func runConsole(ctx context.Context, client kubernetes.Interface, opts ui.Options, clk clock.PassiveClock, wo watch.Options) error {
+func runConsole(ctx context.Context, client kubernetes.Interface, opts ui.Options, clk clock.PassiveClock, wo watch.Options) (ui.Switch, bool, error) {
 	stopProfile, err := startConsoleProfile()
 	if err != nil {
-		return usageError{err}
+		return ui.Switch{}, false, usageError{err}
 	}
 	defer stopProfile()
 	ctx, cancel := context.WithCancel(ctx)
@@ -218,16 +273,30 @@ func runConsole(ctx context.Context, client kubernetes.Interface, opts ui.Option
 		opts.Pace = consolePace
 	}
 	p := tea.NewProgram(ui.New(opts), tea.WithContext(ctx))
-	bridge := watch.New(client, watch.Scope{Namespace: opts.Namespace}, clk, func(b model.Batch) { p.Send(b) }, wo)
+	bridge := watch.New(client, watchScope(opts), clk, func(b model.Batch) { p.Send(b) }, wo)
 	go func() {
 		if err := bridge.Run(ctx); err != nil {
 			p.Send(model.Batch{Watch: model.WatchStatus{Problem: err.Error()}})
 		}
 	}()
-	if _, err := p.Run(); err != nil && ctx.Err() == nil {
-		return fmt.Errorf("the console stopped: %w", err)
+	final, err := p.Run()
+	if err != nil && ctx.Err() == nil {
+		return ui.Switch{}, false, fmt.Errorf("the console stopped: %w", err)
 	}
-	return nil
+	if m, ok := final.(ui.Model); ok && ctx.Err() == nil {
+		next, again := m.Switch()
+		return next, again, nil
+	}
+	return ui.Switch{}, false, nil
+}
+
+// watchScope is what the bridge watches: every namespace with -A, else the
+// console's one.
+func watchScope(opts ui.Options) watch.Scope {
+	if opts.AllNamespaces {
+		return watch.Scope{Namespace: ""}
+	}
+	return watch.Scope{Namespace: opts.Namespace}
 }
 
 // consoleSettings reads the theme and the key map the console will use.

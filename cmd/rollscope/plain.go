@@ -79,6 +79,9 @@ func runLivePlain(ctx context.Context, out, banner io.Writer, f *rootFlags, name
 	if err != nil {
 		return err
 	}
+	if name == "" && (f.all || liveWorkloads(ctx, conn.Client, conn.Namespace) > 1) {
+		return runLiveFleetPlain(ctx, out, banner, conn, f.all)
+	}
 	fmt.Fprintf(banner, "rollscope: watching namespace %q of context %q (Ctrl-C to stop)\n", conn.Namespace, conn.Context)
 	ctx, end := context.WithCancel(ctx)
 	defer end()

@@ -22,7 +22,7 @@ import (
 
 func TestBuiltinsAreListedSortedAndParse(t *testing.T) {
 	names := scenario.Builtins()
-	want := []string{"canary", "crashloop", "daemons", "frontend", "legacy-rc", "node-upgrade", "stateful"}
+	want := []string{"canary", "crashloop", "daemons", "fleet", "frontend", "legacy-rc", "node-upgrade", "stateful"}
 	if !reflect.DeepEqual(names, want) {
 		t.Fatalf("Builtins() = %v, want %v", names, want)
 	}
@@ -35,7 +35,11 @@ func TestBuiltinsAreListedSortedAndParse(t *testing.T) {
 		if err != nil {
 			t.Fatalf("built-in %s does not parse: %v", name, err)
 		}
-		if sc.Name != name || sc.Namespace != "default" {
+		home := "default"
+		if name == "fleet" { // several namespaces; shop is the one -n leaves out
+			home = "shop"
+		}
+		if sc.Name != name || sc.Namespace != home {
 			t.Errorf("built-in %s: name %q namespace %q", name, sc.Name, sc.Namespace)
 		}
 	}
@@ -252,7 +256,7 @@ func TestLoadReadsFilesAndExplainsMisses(t *testing.T) {
 		t.Errorf("errors in a file must name the path: %v", err)
 	}
 	_, err := scenario.Load("no-such-scenario")
-	if err == nil || !strings.Contains(err.Error(), "not a built-in (canary, crashloop, daemons, frontend, legacy-rc, node-upgrade, stateful)") || !errors.Is(err, fs.ErrNotExist) {
+	if err == nil || !strings.Contains(err.Error(), "not a built-in (canary, crashloop, daemons, fleet, frontend, legacy-rc, node-upgrade, stateful)") || !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a miss should list the built-ins and wrap the file error: %v", err)
 	}
 }

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// Through the real binary: --plain -A on the fleet scenario prints a line for
+// every workload of every namespace first, then a line whenever one's state
+// changes — the failing rollout's failed, the paused one's paused — and
+// exits 0 at --until.
+func TestPlainAllNamespacesPrintsEachWorkloadsStateChanges(t *testing.T) {
+	r := rollscope(t, "--scenario", "fleet", "--plain", "-A", "--until", "2m")
+	if r.code != 0 {
+		t.Fatalf("exit %d, want 0 at --until; stderr: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, `scenario "fleet" at 10x real time, every namespace`) {
+		t.Errorf("banner on stderr: %q", r.stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	// The first line of each workload, before anything else is printed.
+	first := map[string]bool{}
+	for _, l := range lines {
+		if strings.Contains(l, "] action ") {
+			break
+		}
+		f := strings.Fields(strings.SplitN(l, "] ", 2)[1])
+		first[f[0]+" "+f[1]] = true
+	}
+	for _, w := range []string{"billing deploy/ledger", "search deploy/query", "shop deploy/frontend", "search sts/elastic",
+		"platform ds/node-exporter", "billing rc/legacy-billing", "platform deploy/batch-runner"} {
+		if !first[w] {
+			t.Errorf("no first line for %s before the first action; output:\n%s", w, r.stdout)
+		}
+	}
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^\[ *\d+\.\ds\] billing deploy/ledger failed rev \d+ \d+/4 updated \d+/4 available .*— deployment "ledger" exceeded its progress deadline$`),
+		regexp.MustCompile(`(?m)^\[ *\d+\.\ds\] search deploy/query paused rev \d+ `),
+		regexp.MustCompile(`(?m)^\[ *\d+\.\ds\] shop deploy/frontend canary step 1/3 rev \d+ `),
+		regexp.MustCompile(`(?m)^\[ *\d+\.\ds\] shop deploy/checkout crash-looping rev \d+ `),
+		regexp.MustCompile(`(?m)^\[ *\d+\.\ds\] search deploy/indexer stuck rev \d+ `),
+	} {
+		if !want.MatchString(r.stdout) {
+			t.Errorf("no line matching %s; output:\n%s", want, r.stdout)
+		}
+	}
+	// A line only when the state changes: never the same line twice in a
+	// row for one workload.
+	last := map[string]string{}
+	for _, l := range lines {
+		text := strings.SplitN(l, "] ", 2)[1]
+		f := strings.Fields(text)
+		if f[0] == "action" {
+			continue
+		}
+		key := f[0] + " " + f[1]
+		if last[key] == text {
+			t.Errorf("%s printed the same line twice in a row: %s", key, l)
+		}
+		last[key] = text
+	}
+}
