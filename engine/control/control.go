@@ -127,6 +127,8 @@ type Controller interface {
 // status without answering with a copy of the stored pod (the embedded API's):
 // the kubelet's status writes are the most frequent write of a rehearsal, and
 // it never reads the answer. A client without it is sent UpdateStatus.
+// The caller gives up pod.Status (it built it for this write and never
+// touches it again), so the status is stored without another copy.
 type PodStatusWriter interface {
 	WriteStatus(ctx context.Context, pod *corev1.Pod, opts metav1.UpdateOptions) error
 }

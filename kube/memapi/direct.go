@@ -112,9 +112,9 @@ func (p directPods) UpdateStatus(_ context.Context, pod *corev1.Pod, o metav1.Up
 
 // WriteStatus is UpdateStatus for a caller that does not read the answer
 // (control.PodStatusWriter): the same request, without a copy of the stored
-// pod to answer it.
+// pod to answer it, and without a copy of the status the caller gave up.
 func (p directPods) WriteStatus(_ context.Context, pod *corev1.Pod, o metav1.UpdateOptions) error {
-	req := &corev1.Pod{ObjectMeta: statusIdentity(&pod.ObjectMeta), Status: *pod.Status.DeepCopy()}
+	req := &corev1.Pod{ObjectMeta: statusIdentity(&pod.ObjectMeta), Status: pod.Status}
 	return p.c.reactDiscarding(clienttesting.NewUpdateSubresourceActionWithOptions(podsResource, "status", p.ns, req, o))
 }
 

@@ -88,13 +88,14 @@ func statusWrite(old, req runtime.Object) runtime.Object {
 }
 
 // podStatusWrite is statusWrite for the kubelet's frequent pod status
-// writes. The new version shares the stored spec instead of copying it:
-// stored objects are never modified (every write path copies before it
-// changes anything), and the spec, already defaulted when the pod was
-// created, cannot change through the status subresource.
+// writes. The new version shares the stored spec and the metadata's maps and
+// slices instead of copying them: stored objects are never modified (every
+// write path copies before it changes anything), the spec, already defaulted
+// when the pod was created, cannot change through the status subresource,
+// and what commit sets on the metadata (resourceVersion, whole-second
+// timestamps) are fields of the struct itself, replaced, not written through.
 func podStatusWrite(old, req *corev1.Pod) *corev1.Pod {
 	next := *old
-	next.ObjectMeta = *old.ObjectMeta.DeepCopy()
 	next.Status = req.Status
 	if next.Status.QOSClass == "" {
 		next.Status.QOSClass = old.Status.QOSClass // immutable once set
