@@ -92,8 +92,11 @@ func (o deletionOrder) Swap(i, j int) {
 var phaseOrder = map[corev1.PodPhase]int{corev1.PodPending: 0, corev1.PodUnknown: 1, corev1.PodRunning: 2}
 
 // Less reports whether pods[i] should be deleted before pods[j].
-func (o deletionOrder) Less(i, j int) bool {
-	a, b := &o.keys[i], &o.keys[j]
+func (o deletionOrder) Less(i, j int) bool { return o.keys[i].before(&o.keys[j]) }
+
+// before is upstream's comparison: whether the pod of a should be deleted
+// before the pod of b.
+func (a *victimKey) before(b *victimKey) bool {
 	// A pod that is not on a node yet costs nothing to lose.
 	if a.node != b.node && (a.unassigned || b.unassigned) {
 		return a.unassigned
@@ -196,14 +199,47 @@ func podsToDelete(pods, related []*corev1.Pod, n int, now time.Time, g gates) []
 	}
 	if n < len(pods) {
 		o := rankByColocation(pods, related, now, g)
-		sort.Stable(o)
-		pods = o.pods
+		perm := o.stableOrder()
+		victims := make([]*corev1.Pod, n)
+		for i := range victims {
+			victims[i] = o.pods[perm[i]]
+		}
+		return victims
 	}
-	return pods[:min(n, len(pods))]
+	return pods
+}
+
+// stableOrder is the order sort.Stable(o) would leave o in, as positions in
+// o: perm[i] is the pod sort.Stable would have put at i. sort.Stable decides
+// only from Len and the answers of Less(i, j) about whatever sits at i and j;
+// sorting a permutation of positions with the same Less makes the same
+// calls, gets the same answers and so makes the same moves, whatever the
+// comparison's ties do (upstream's is not transitive on them, so no other
+// algorithm is known to pick the same victims). Moving a 4-byte position
+// instead of a pod and its key is what makes it cheaper.
+func (o deletionOrder) stableOrder() []int32 {
+	perm := make([]int32, len(o.pods))
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	sort.Stable(permutedOrder{keys: o.keys, perm: perm})
+	return perm
+}
+
+// permutedOrder sorts perm by the keys its entries point at.
+type permutedOrder struct {
+	keys []victimKey
+	perm []int32
+}
+
+func (p permutedOrder) Len() int      { return len(p.perm) }
+func (p permutedOrder) Swap(i, j int) { p.perm[i], p.perm[j] = p.perm[j], p.perm[i] }
+func (p permutedOrder) Less(i, j int) bool {
+	return p.keys[p.perm[i]].before(&p.keys[p.perm[j]])
 }
 
 // rankByColocation ranks each pod by the number of active related pods on
-// its node. It sorts a copy, never the caller's slice.
+// its node. The order it returns is in pods' order and shares pods.
 func rankByColocation(pods, related []*corev1.Pod, now time.Time, g gates) deletionOrder {
 	onNode := make(map[string]int)
 	for _, p := range related {
@@ -211,10 +247,9 @@ func rankByColocation(pods, related []*corev1.Pod, now time.Time, g gates) delet
 			onNode[p.Spec.NodeName]++
 		}
 	}
-	sorted := append([]*corev1.Pod(nil), pods...)
-	rank := make([]int, len(sorted))
-	for i, p := range sorted {
+	rank := make([]int, len(pods))
+	for i, p := range pods {
 		rank[i] = onNode[p.Spec.NodeName]
 	}
-	return newDeletionOrder(sorted, rank, now, g)
+	return newDeletionOrder(pods, rank, now, g)
 }
