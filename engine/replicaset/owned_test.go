@@ -12,7 +12,7 @@ import (
 // seen lists what podsOf reports for uid: "name:match", sorted.
 func seen(x *ownedIndex, uid types.UID, sel labelMatcher, activeOnly bool) []string {
 	var out []string
-	x.podsOf(uid, "default", sel, activeOnly, func(p *corev1.Pod, matches bool) {
+	x.podsOf(uid, "default", sel, nil, activeOnly, func(p *corev1.Pod, matches bool, _ podFacts) {
 		m := "no"
 		if matches {
 			m = "yes"
