@@ -21,13 +21,25 @@ import (
 // and since when it is ready, and whether its labels match its owner's
 // selector. All are worked out once per pod update (the match lazily, for the
 // selector a sync asks with), so a sync no longer reads the labels and
-// conditions of ten thousand unchanged pods. Each owner's pods are kept in a
-// slice, so that a sync's pass over them reads memory in order instead of
-// walking a map.
+// conditions of ten thousand unchanged pods. Each owner's pods are kept by
+// value in a slice, with the selectors they were matched against as small
+// numbers, so that a sync's pass over them reads memory in order and
+// compares integers, instead of walking a map, following a pointer per pod
+// and comparing selector strings.
 type ownedIndex struct {
 	mu      sync.Mutex
-	byOwner map[types.UID][]*ownedPod
-	byPod   map[podRef]*ownedPod
+	byOwner map[types.UID][]ownedPod
+	byPod   map[podRef]slot
+	// selectors numbers each selector (its String form) a sync asked with,
+	// from 1: the match fields hold these numbers, 0 for none. It grows by
+	// one short string per ReplicaSet template ever synced.
+	selectors map[string]int32
+}
+
+// slot is where a pod's entry is.
+type slot struct {
+	owner types.UID
+	at    int
 }
 
 // podRef names a pod without building a "namespace/name" string.
@@ -37,18 +49,17 @@ type podRef struct{ namespace, name string }
 // match and matchFor are set by the syncs that read it, all under the
 // index's lock.
 type ownedPod struct {
-	pod    *corev1.Pod
-	owner  types.UID
-	at     int // position in byOwner[owner]
-	active bool
-	facts  podFacts
-	// matchFor is the selector (its String form) match was computed for;
-	// "" when it has not been computed since the pod last changed.
-	matchFor string
+	pod       *corev1.Pod
+	namespace string
+	active    bool
+	facts     podFacts
+	// matchFor is the selector match was computed for; 0 when it has not
+	// been computed since the pod last changed.
+	matchFor int32
 	match    bool
 	// labelledFor and labelled are the same for the owner's template
 	// labels: whether the pod counts as fully labelled.
-	labelledFor string
+	labelledFor int32
 	labelled    bool
 }
 
@@ -83,13 +94,21 @@ func (f podFacts) available(minReadySeconds int32, now time.Time) bool {
 }
 
 func newOwnedIndex() *ownedIndex {
-	return &ownedIndex{byOwner: map[types.UID][]*ownedPod{}, byPod: map[podRef]*ownedPod{}}
+	return &ownedIndex{byOwner: map[types.UID][]ownedPod{}, byPod: map[podRef]slot{}, selectors: map[string]int32{}}
 }
 
-func (e *ownedPod) see(p *corev1.Pod) {
-	e.pod, e.active, e.facts = p, model.IsPodActive(p), factsOf(p)
-	e.matchFor, e.match = "", false
-	e.labelledFor, e.labelled = "", false
+func entryFor(p *corev1.Pod) ownedPod {
+	return ownedPod{pod: p, namespace: p.Namespace, active: model.IsPodActive(p), facts: factsOf(p)}
+}
+
+// selectorID numbers m's selector. The caller holds x.mu.
+func (x *ownedIndex) selectorID(m *labelMatcher) int32 {
+	id, ok := x.selectors[m.key]
+	if !ok {
+		id = int32(len(x.selectors) + 1)
+		x.selectors[m.key] = id
+	}
+	return id
 }
 
 // observe files p (added or updated) under its controller, or nowhere if it
@@ -99,19 +118,17 @@ func (x *ownedIndex) observe(p *corev1.Pod) {
 	ref := metav1.GetControllerOfNoCopy(p)
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if e := x.byPod[key]; e != nil && ref != nil && e.owner == ref.UID {
+	if s, ok := x.byPod[key]; ok && ref != nil && s.owner == ref.UID {
 		// Most updates are status writes: the entry stays where it is.
-		e.see(p)
+		x.byOwner[s.owner][s.at] = entryFor(p)
 		return
 	}
 	x.removeLocked(key)
 	if ref == nil {
 		return
 	}
-	e := &ownedPod{owner: ref.UID, at: len(x.byOwner[ref.UID])}
-	e.see(p)
-	x.byOwner[ref.UID] = append(x.byOwner[ref.UID], e)
-	x.byPod[key] = e
+	x.byPod[key] = slot{owner: ref.UID, at: len(x.byOwner[ref.UID])}
+	x.byOwner[ref.UID] = append(x.byOwner[ref.UID], entryFor(p))
 }
 
 // remove forgets a pod that is gone from the cache.
@@ -122,20 +139,24 @@ func (x *ownedIndex) remove(p *corev1.Pod) {
 }
 
 func (x *ownedIndex) removeLocked(key podRef) {
-	e, ok := x.byPod[key]
+	s, ok := x.byPod[key]
 	if !ok {
 		return
 	}
 	delete(x.byPod, key)
-	pods := x.byOwner[e.owner]
+	pods := x.byOwner[s.owner]
 	last := len(pods) - 1
-	pods[e.at] = pods[last]
-	pods[e.at].at = e.at
-	pods[last] = nil
+	if s.at != last {
+		// The last entry fills the gap.
+		pods[s.at] = pods[last]
+		moved := pods[s.at].pod
+		x.byPod[podRef{moved.Namespace, moved.Name}] = s
+	}
+	pods[last] = ownedPod{}
 	if last == 0 {
-		delete(x.byOwner, e.owner)
+		delete(x.byOwner, s.owner)
 	} else {
-		x.byOwner[e.owner] = pods[:last]
+		x.byOwner[s.owner] = pods[:last]
 	}
 }
 
@@ -146,19 +167,25 @@ func (x *ownedIndex) removeLocked(key podRef) {
 func (x *ownedIndex) podsOf(uid types.UID, namespace string, sel labelMatcher, template *labelMatcher, activeOnly bool, f func(p *corev1.Pod, matches bool, facts podFacts)) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	for _, e := range x.byOwner[uid] {
-		if e.pod.Namespace != namespace || (activeOnly && !e.active) {
+	selID, templateID := x.selectorID(&sel), int32(0)
+	if template != nil {
+		templateID = x.selectorID(template)
+	}
+	pods := x.byOwner[uid]
+	for i := range pods {
+		e := &pods[i]
+		if e.namespace != namespace || (activeOnly && !e.active) {
 			continue
 		}
-		if e.matchFor == "" || e.matchFor != sel.key {
+		if e.matchFor != selID {
 			e.match = sel.Matches(e.pod.Labels)
-			e.matchFor = sel.key
+			e.matchFor = selID
 		}
 		facts := e.facts
 		if template != nil {
-			if e.labelledFor == "" || e.labelledFor != template.key {
+			if e.labelledFor != templateID {
 				e.labelled = template.Matches(e.pod.Labels)
-				e.labelledFor = template.key
+				e.labelledFor = templateID
 			}
 			facts.fullyLabeled = e.labelled
 		}
