@@ -8,6 +8,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
+
+	"rollscope/model"
 )
 
 // update replaces an object, as PUT does on the object ("" subresource) or
@@ -147,6 +149,9 @@ func unchanged(next, old runtime.Object, subresource string) bool {
 	}
 	if _, ok := next.(*appsv1.Deployment); ok && !apiequality.Semantic.DeepEqual(metaOf(next).GetAnnotations(), metaOf(old).GetAnnotations()) {
 		return false
+	}
+	if n, ok := next.(*corev1.Pod); ok && model.PodStatusesDiffer(&n.Status, &old.(*corev1.Pod).Status) {
+		return false // the kubelet's writes, told apart without reflection
 	}
 	return apiequality.Semantic.DeepEqual(part(next, "Status").Interface(), part(old, "Status").Interface())
 }
