@@ -98,3 +98,27 @@ func BenchmarkPodsToDelete500Of10000(b *testing.B) {
 		podsToDelete(pods, pods, 500, now, defaultGates)
 	}
 }
+
+// A stamp compares as the time it was made from: Equal, After and IsZero,
+// across locations, before 1970 and at the zero time.
+func TestStampComparesAsItsTime(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 17))
+	zones := []*time.Location{time.UTC, time.FixedZone("east", 5*3600), time.FixedZone("west", -7*3600)}
+	draw := func() time.Time {
+		if r.IntN(8) == 0 {
+			return time.Time{}
+		}
+		base := time.Date(1960+r.IntN(80), 1, 1, 0, 0, 0, 0, time.UTC)
+		return base.Add(time.Duration(r.IntN(3)) * time.Second).Add(time.Duration(r.IntN(2)) * time.Nanosecond).In(zones[r.IntN(len(zones))])
+	}
+	for range 20000 {
+		a, b := draw(), draw()
+		if r.IntN(3) == 0 {
+			b = a.In(zones[r.IntN(len(zones))])
+		}
+		sa, sb := stampOf(a), stampOf(b)
+		if sa.equal(sb) != a.Equal(b) || sa.after(sb) != a.After(b) || sa.zero != a.IsZero() {
+			t.Fatalf("%v vs %v: stamp equal %v after %v zero %v; time %v %v %v", a, b, sa.equal(sb), sa.after(sb), sa.zero, a.Equal(b), a.After(b), a.IsZero())
+		}
+	}
+}
