@@ -127,6 +127,22 @@ type Controller interface {
 // status without answering with a copy of the stored pod (the embedded API's):
 // the kubelet's status writes are the most frequent write of a rehearsal, and
 // it never reads the answer. A client without it is sent UpdateStatus.
+// The caller gives up pod.Status (it built it for this write and never
+// touches it again), so the status is stored without another copy.
 type PodStatusWriter interface {
 	WriteStatus(ctx context.Context, pod *corev1.Pod, opts metav1.UpdateOptions) error
+}
+
+// PodCreator is implemented by pod clients that can store a pod the caller
+// gives up, answering only with its name (the embedded API's): the
+// ReplicaSet controller builds each pod for its creation and reads back only
+// the generated name. A client without it is sent Create.
+type PodCreator interface {
+	CreateOwned(ctx context.Context, pod *corev1.Pod, opts metav1.CreateOptions) (name string, err error)
+}
+
+// EventCreator is the same for events: the caller gives up ev, which the
+// embedded API stores as it is, so that ev then shows what was stored.
+type EventCreator interface {
+	CreateOwned(ctx context.Context, ev *corev1.Event, opts metav1.CreateOptions) error
 }

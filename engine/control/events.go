@@ -119,7 +119,15 @@ func (r *APIRecorder) send(ev *corev1.Event) {
 	}
 	if result.Event.Count <= 1 || apierrors.IsNotFound(err) {
 		result.Event.ResourceVersion = ""
-		stored, err = events.Create(ctx, result.Event, metav1.CreateOptions{})
+		if w, ok := events.(EventCreator); ok {
+			// result.Event is this call's own (the correlator hands out a
+			// copy); once stored it is what UpdateState must read.
+			if err = w.CreateOwned(ctx, result.Event, metav1.CreateOptions{}); err == nil {
+				stored = result.Event
+			}
+		} else {
+			stored, err = events.Create(ctx, result.Event, metav1.CreateOptions{})
+		}
 	}
 	if err == nil {
 		r.correlator.UpdateState(stored)

@@ -7,6 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
@@ -92,6 +93,11 @@ func (c *Controller) podChanged(obj any) {
 	p, ok := control.Deleted[*corev1.Pod](obj)
 	q := c.q()
 	if !ok || q == nil || c.env.Listers.PodDisruptionBudgets == nil {
+		return
+	}
+	// Most namespaces have no budget: the lister would say so for every pod
+	// update with an error that formats the pod's labels.
+	if all, err := c.env.Listers.PodDisruptionBudgets.PodDisruptionBudgets(p.Namespace).List(labels.Everything()); err != nil || len(all) == 0 {
 		return
 	}
 	budgets, err := c.env.Listers.PodDisruptionBudgets.GetPodPodDisruptionBudgets(p)

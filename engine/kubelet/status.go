@@ -116,18 +116,28 @@ func setConditions(pod *corev1.Pod, st *corev1.PodStatus, now time.Time) {
 		}
 		return condition{}, false
 	}
-	out := make([]corev1.PodCondition, 0, len(st.Conditions)+len(kubeletConditions)+1)
+	// Sized exactly: the status is stored as it is built, so spare
+	// capacity would be kept for every version of every pod.
+	kept, scheduled := 0, false
+	for _, c := range st.Conditions {
+		if _, owned := want(c.Type); !owned {
+			kept++
+			scheduled = scheduled || c.Type == corev1.PodScheduled
+		}
+	}
+	size := len(kubeletConditions) + kept
+	if !scheduled {
+		size++
+	}
+	out := make([]corev1.PodCondition, 0, size)
 	for _, t := range kubeletConditions {
 		w, _ := want(t)
 		out = append(out, w.apply(t, findCondition(st.Conditions, t), now))
 	}
-	scheduled := false
 	for _, c := range st.Conditions {
-		if _, owned := want(c.Type); owned {
-			continue
+		if _, owned := want(c.Type); !owned {
+			out = append(out, c)
 		}
-		scheduled = scheduled || c.Type == corev1.PodScheduled
-		out = append(out, c)
 	}
 	if !scheduled {
 		// The pod is bound, so it was scheduled even if no scheduler said so.

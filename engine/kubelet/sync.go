@@ -159,7 +159,7 @@ func catchUp(c *container) time.Time {
 // writeStatus posts st as the pod's status if it differs from what the pod
 // says, as the kubelet's status manager does.
 func (k *Kubelet) writeStatus(ctx context.Context, key string, pod *corev1.Pod, st *corev1.PodStatus) error {
-	if equality.Semantic.DeepEqual(&pod.Status, st) {
+	if !model.PodStatusesDiffer(&pod.Status, st) && equality.Semantic.DeepEqual(&pod.Status, st) {
 		return nil
 	}
 	// A shallow copy is enough: the client only reads the object it sends,

@@ -21,15 +21,18 @@ import (
 // owner's selector still matches it, and orphans its selector matches.
 type candidates struct {
 	owned   []*corev1.Pod
-	matches []bool // of owned
+	matches []bool     // of owned
+	facts   []podFacts // of owned
 	orphans []*corev1.Pod
 }
 
-func (c *Controller) candidatePods(o owner, sel labelMatcher) (candidates, error) {
-	var cs candidates
-	c.owned.podsOf(o.rs.UID, o.rs.Namespace, sel, true, func(p *corev1.Pod, matches bool) {
+func (c *Controller) candidatePods(o owner, sel, template labelMatcher) (candidates, error) {
+	n := c.owned.count(o.rs.UID)
+	cs := candidates{owned: make([]*corev1.Pod, 0, n), matches: make([]bool, 0, n), facts: make([]podFacts, 0, n)}
+	c.owned.podsOf(o.rs.UID, o.rs.Namespace, sel, &template, true, func(p *corev1.Pod, matches bool, f podFacts) {
 		cs.owned = append(cs.owned, p)
 		cs.matches = append(cs.matches, matches)
+		cs.facts = append(cs.facts, f)
 	})
 	for _, name := range c.orphans.names(o.rs.Namespace) {
 		p, err := c.env.Listers.Pods.Pods(o.rs.Namespace).Get(name)
@@ -47,19 +50,22 @@ func (c *Controller) candidatePods(o owner, sel labelMatcher) (candidates, error
 // still match, plus the orphans it adopts. Pods it controls that no longer
 // match are released, so that relabelling a pod takes it out of service
 // without deleting it. An owner being deleted neither adopts nor releases.
-// Adoptions and releases are made in pod name order.
-func (c *Controller) claim(ctx context.Context, o owner, cs candidates) ([]*corev1.Pod, error) {
-	claimed := make([]*corev1.Pod, 0, len(cs.owned)+len(cs.orphans))
+// Adoptions and releases are made in pod name order. facts are what the
+// status counts of each claimed pod.
+func (c *Controller) claim(ctx context.Context, o owner, cs candidates, template labelMatcher) (claimed []*corev1.Pod, facts []podFacts, err error) {
+	claimed = make([]*corev1.Pod, 0, len(cs.owned)+len(cs.orphans))
+	facts = make([]podFacts, 0, len(cs.owned)+len(cs.orphans))
 	var release []*corev1.Pod
 	for i, p := range cs.owned {
 		if cs.matches[i] {
 			claimed = append(claimed, p)
+			facts = append(facts, cs.facts[i])
 		} else {
 			release = append(release, p)
 		}
 	}
 	if o.rs.DeletionTimestamp != nil {
-		return claimed, nil
+		return claimed, facts, nil
 	}
 	var errs []error
 	sortByName(release)
@@ -70,7 +76,7 @@ func (c *Controller) claim(ctx context.Context, o owner, cs candidates) ([]*core
 	}
 	if len(cs.orphans) > 0 {
 		if err := c.canAdopt(ctx, o); err != nil {
-			return claimed, errors.Join(append(errs, fmt.Errorf("cannot adopt pods: %w", err))...)
+			return claimed, facts, errors.Join(append(errs, fmt.Errorf("cannot adopt pods: %w", err))...)
 		}
 	}
 	for _, p := range cs.orphans { // already in name order
@@ -81,8 +87,11 @@ func (c *Controller) claim(ctx context.Context, o owner, cs candidates) ([]*core
 			continue
 		}
 		claimed = append(claimed, p)
+		f := factsOf(p)
+		f.fullyLabeled = template.Matches(p.Labels)
+		facts = append(facts, f)
 	}
-	return claimed, errors.Join(errs...)
+	return claimed, facts, errors.Join(errs...)
 }
 
 func sortByName(pods []*corev1.Pod) {

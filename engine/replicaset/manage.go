@@ -98,7 +98,7 @@ func (c *Controller) familyPods(o owner) []*corev1.Pod {
 			continue
 		}
 		match := newLabelMatcher(sel)
-		c.owned.podsOf(sibling.rs.UID, sibling.rs.Namespace, match, false, func(p *corev1.Pod, matches bool) {
+		c.owned.podsOf(sibling.rs.UID, sibling.rs.Namespace, match, nil, false, func(p *corev1.Pod, matches bool, _ podFacts) {
 			if matches {
 				out = append(out, p)
 			}

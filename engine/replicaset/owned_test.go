@@ -1,9 +1,12 @@
 package replicaset
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
@@ -12,7 +15,7 @@ import (
 // seen lists what podsOf reports for uid: "name:match", sorted.
 func seen(x *ownedIndex, uid types.UID, sel labelMatcher, activeOnly bool) []string {
 	var out []string
-	x.podsOf(uid, "default", sel, activeOnly, func(p *corev1.Pod, matches bool) {
+	x.podsOf(uid, "default", sel, nil, activeOnly, func(p *corev1.Pod, matches bool, _ podFacts) {
 		m := "no"
 		if matches {
 			m = "yes"
@@ -80,4 +83,43 @@ func TestOwnedIndexFollowsPodEvents(t *testing.T) {
 	other.Namespace = "elsewhere"
 	x.observe(other)
 	check("a, other namespace left out", seen(x, a.UID, web, true), []string{"p1:no"})
+}
+
+// Through any sequence of creations, status updates, moves between owners,
+// releases and deletions, every owner's entries are exactly the pods last
+// filed under it, as a plain map from pod to owner says (entries move when
+// a deletion fills the gap with the last one).
+func TestOwnedIndexAgreesWithAMapThroughChurn(t *testing.T) {
+	owners := []*appsv1.ReplicaSet{newRS("a", 1), newRS("b", 1), newRS("c", 1)}
+	web := newLabelMatcher(labels.SelectorFromSet(labels.Set{"app": "web"}))
+	x := newOwnedIndex()
+	want := map[string]types.UID{} // pod name → owner
+	r := rand.New(rand.NewPCG(3, 17))
+	for step := range 5000 {
+		name := fmt.Sprintf("p%03d", r.IntN(200))
+		switch r.IntN(6) {
+		case 0:
+			x.remove(podOf(nil, "", name, "n1", corev1.PodRunning, nil))
+			delete(want, name)
+		case 1:
+			x.observe(podOf(nil, "", name, "n1", corev1.PodRunning, nil))
+			delete(want, name)
+		default:
+			o := owners[r.IntN(len(owners))]
+			x.observe(podOf(o, "ReplicaSet", name, "n1", corev1.PodRunning, nil))
+			want[name] = o.UID
+		}
+		for _, o := range owners {
+			var wantNames []string
+			for n, uid := range want {
+				if uid == o.UID {
+					wantNames = append(wantNames, n+":yes")
+				}
+			}
+			slices.Sort(wantNames)
+			if got := seen(x, o.UID, web, false); !slices.Equal(got, wantNames) {
+				t.Fatalf("step %d: %s files %v, want %v", step, o.Name, got, wantNames)
+			}
+		}
+	}
 }

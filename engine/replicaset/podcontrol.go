@@ -12,6 +12,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/utils/ptr"
+
+	"rollscope/engine/control"
 )
 
 // Event reasons, as upstream's pod control records them.
@@ -68,7 +70,7 @@ func (c *Controller) createPod(ctx context.Context, o owner) error {
 	if len(pod.Labels) == 0 {
 		return errNoLabels
 	}
-	created, err := c.env.Client.CoreV1().Pods(pod.Namespace).Create(ctx, pod, metav1.CreateOptions{})
+	name, err := c.create(ctx, pod)
 	if err != nil {
 		// In a namespace being deleted every create fails; saying so on
 		// every owner would only be noise.
@@ -77,8 +79,22 @@ func (c *Controller) createPod(ctx context.Context, o owner) error {
 		}
 		return err
 	}
-	c.event(o, corev1.EventTypeNormal, reasonSuccessfulCreate, "Created pod: %v", created.Name)
+	c.event(o, corev1.EventTypeNormal, reasonSuccessfulCreate, "Created pod: %v", name)
 	return nil
+}
+
+// create sends pod, built for this creation only, and returns the name the
+// API gave it; a client that can store the pod itself is spared copying it.
+func (c *Controller) create(ctx context.Context, pod *corev1.Pod) (string, error) {
+	pods := c.env.Client.CoreV1().Pods(pod.Namespace)
+	if w, ok := pods.(control.PodCreator); ok {
+		return w.CreateOwned(ctx, pod, metav1.CreateOptions{})
+	}
+	created, err := pods.Create(ctx, pod, metav1.CreateOptions{})
+	if err != nil {
+		return "", err
+	}
+	return created.Name, nil
 }
 
 // deletePod deletes p and records the outcome on o. A pod that is already

@@ -36,35 +36,56 @@ type deletionOrder struct {
 	keys []victimKey
 }
 
-// victimKey is what upstream's comparison reads of one pod.
+// victimKey is what upstream's comparison reads of one pod, packed in 72
+// bytes: a scale-down at 100,000 replicas compares keys scattered over a
+// large array, so their size decides how often a comparison waits for
+// memory.
 type victimKey struct {
-	unassigned    bool
-	node          string
-	phase         int
-	ready         bool
-	cost          int32
-	rank          int
-	readySince    time.Time
-	readyBucket   int64
-	restarts      int32
-	created       time.Time
-	createdBucket int64
 	uid           string
+	readySince    stamp
+	created       stamp
+	cost          int32
+	rank          int32
+	restarts      int32
+	phase         int8
+	readyBucket   int8
+	createdBucket int8
+	unassigned    bool
+	ready         bool
 	logarithmic   bool // compare times by age bucket (LogarithmicScaleDown with a known now)
 }
+
+// stamp is a time.Time as its comparisons read it: the instant, exactly
+// (whole seconds since 1970 and nanoseconds, defined for every time), and
+// whether it is the zero time.
+type stamp struct {
+	sec  int64
+	nsec int32
+	zero bool
+}
+
+func stampOf(t time.Time) stamp {
+	return stamp{sec: t.Unix(), nsec: int32(t.Nanosecond()), zero: t.IsZero()}
+}
+
+// equal is time.Time.Equal.
+func (a stamp) equal(b stamp) bool { return a.sec == b.sec && a.nsec == b.nsec }
+
+// after is time.Time.After.
+func (a stamp) after(b stamp) bool { return a.sec > b.sec || a.sec == b.sec && a.nsec > b.nsec }
 
 func newDeletionOrder(pods []*corev1.Pod, rank []int, now time.Time, g gates) deletionOrder {
 	o := deletionOrder{pods: pods, keys: make([]victimKey, len(pods))}
 	for i, p := range pods {
+		since := readySince(p)
 		k := victimKey{
 			unassigned: p.Spec.NodeName == "",
-			node:       p.Spec.NodeName,
 			phase:      phaseOrder[p.Status.Phase],
 			ready:      model.IsPodReady(p),
-			rank:       rank[i],
-			readySince: readySince(p),
+			rank:       int32(rank[i]),
+			readySince: stampOf(since),
 			restarts:   maxRestarts(p),
-			created:    p.CreationTimestamp.Time,
+			created:    stampOf(p.CreationTimestamp.Time),
 			uid:        string(p.UID),
 		}
 		if g.PodDeletionCost {
@@ -72,8 +93,8 @@ func newDeletionOrder(pods []*corev1.Pod, rank []int, now time.Time, g gates) de
 		}
 		if g.LogarithmicScaleDown && !now.IsZero() {
 			k.logarithmic = true
-			k.readyBucket = ageBucket(k.readySince, now)
-			k.createdBucket = ageBucket(k.created, now)
+			k.readyBucket = ageBucket(since, now)
+			k.createdBucket = ageBucket(p.CreationTimestamp.Time, now)
 		}
 		o.keys[i] = k
 	}
@@ -89,13 +110,18 @@ func (o deletionOrder) Swap(i, j int) {
 
 // phaseOrder ranks phases from the cheapest to lose to the most expensive; a
 // phase missing from the map (Succeeded, Failed, "") counts as Pending.
-var phaseOrder = map[corev1.PodPhase]int{corev1.PodPending: 0, corev1.PodUnknown: 1, corev1.PodRunning: 2}
+var phaseOrder = map[corev1.PodPhase]int8{corev1.PodPending: 0, corev1.PodUnknown: 1, corev1.PodRunning: 2}
 
 // Less reports whether pods[i] should be deleted before pods[j].
-func (o deletionOrder) Less(i, j int) bool {
-	a, b := &o.keys[i], &o.keys[j]
-	// A pod that is not on a node yet costs nothing to lose.
-	if a.node != b.node && (a.unassigned || b.unassigned) {
+func (o deletionOrder) Less(i, j int) bool { return o.keys[i].before(&o.keys[j]) }
+
+// before is upstream's comparison: whether the pod of a should be deleted
+// before the pod of b.
+func (a *victimKey) before(b *victimKey) bool {
+	// A pod that is not on a node yet costs nothing to lose. (Upstream
+	// compares node names first; an unassigned pod's is empty and an
+	// assigned one's is not, so they differ exactly when one is unassigned.)
+	if a.unassigned != b.unassigned {
 		return a.unassigned
 	}
 	if a.phase != b.phase {
@@ -110,13 +136,13 @@ func (o deletionOrder) Less(i, j int) bool {
 	if a.rank != b.rank {
 		return a.rank > b.rank
 	}
-	if a.ready && b.ready && !a.readySince.Equal(b.readySince) {
+	if a.ready && b.ready && !a.readySince.equal(b.readySince) {
 		return newerFirst(a.readySince, b.readySince, a.readyBucket, b.readyBucket, a, b)
 	}
 	if a.restarts != b.restarts {
 		return a.restarts > b.restarts
 	}
-	if !a.created.Equal(b.created) {
+	if !a.created.equal(b.created) {
 		return newerFirst(a.created, b.created, a.createdBucket, b.createdBucket, a, b)
 	}
 	return false
@@ -126,8 +152,8 @@ func (o deletionOrder) Less(i, j int) bool {
 // unknown, zero one) comes first. With LogarithmicScaleDown, times whose ages
 // fall in the same power-of-two bucket are equal and the UID decides, which
 // spreads scale-down over pods of similar age.
-func newerFirst(ta, tb time.Time, ba, bb int64, a, b *victimKey) bool {
-	if !a.logarithmic || ta.IsZero() || tb.IsZero() {
+func newerFirst(ta, tb stamp, ba, bb int8, a, b *victimKey) bool {
+	if !a.logarithmic || ta.zero || tb.zero {
 		return afterOrZero(ta, tb)
 	}
 	if ba == bb {
@@ -137,20 +163,21 @@ func newerFirst(ta, tb time.Time, ba, bb int64, a, b *victimKey) bool {
 }
 
 // afterOrZero reports whether t1 is zero (when either is) or after t2.
-func afterOrZero(t1, t2 time.Time) bool {
-	if t1.IsZero() || t2.IsZero() {
-		return t1.IsZero()
+func afterOrZero(t1, t2 stamp) bool {
+	if t1.zero || t2.zero {
+		return t1.zero
 	}
-	return t1.After(t2)
+	return t1.after(t2)
 }
 
-// ageBucket is floor(log2(age in nanoseconds)), or -1 for a time not in the past.
-func ageBucket(t, now time.Time) int64 {
+// ageBucket is floor(log2(age in nanoseconds)) (at most 63), or -1 for a time
+// not in the past.
+func ageBucket(t, now time.Time) int8 {
 	d := now.Sub(t)
 	if d <= 0 {
 		return -1
 	}
-	return int64(math.Log2(float64(d)))
+	return int8(math.Log2(float64(d)))
 }
 
 // readySince is when the pod last became ready; zero if it is not ready.
@@ -196,14 +223,47 @@ func podsToDelete(pods, related []*corev1.Pod, n int, now time.Time, g gates) []
 	}
 	if n < len(pods) {
 		o := rankByColocation(pods, related, now, g)
-		sort.Stable(o)
-		pods = o.pods
+		perm := o.stableOrder()
+		victims := make([]*corev1.Pod, n)
+		for i := range victims {
+			victims[i] = o.pods[perm[i]]
+		}
+		return victims
 	}
-	return pods[:min(n, len(pods))]
+	return pods
+}
+
+// stableOrder is the order sort.Stable(o) would leave o in, as positions in
+// o: perm[i] is the pod sort.Stable would have put at i. sort.Stable decides
+// only from Len and the answers of Less(i, j) about whatever sits at i and j;
+// sorting a permutation of positions with the same Less makes the same
+// calls, gets the same answers and so makes the same moves, whatever the
+// comparison's ties do (upstream's is not transitive on them, so no other
+// algorithm is known to pick the same victims). Moving a 4-byte position
+// instead of a pod and its key is what makes it cheaper.
+func (o deletionOrder) stableOrder() []int32 {
+	perm := make([]int32, len(o.pods))
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	sort.Stable(permutedOrder{keys: o.keys, perm: perm})
+	return perm
+}
+
+// permutedOrder sorts perm by the keys its entries point at.
+type permutedOrder struct {
+	keys []victimKey
+	perm []int32
+}
+
+func (p permutedOrder) Len() int      { return len(p.perm) }
+func (p permutedOrder) Swap(i, j int) { p.perm[i], p.perm[j] = p.perm[j], p.perm[i] }
+func (p permutedOrder) Less(i, j int) bool {
+	return p.keys[p.perm[i]].before(&p.keys[p.perm[j]])
 }
 
 // rankByColocation ranks each pod by the number of active related pods on
-// its node. It sorts a copy, never the caller's slice.
+// its node. The order it returns is in pods' order and shares pods.
 func rankByColocation(pods, related []*corev1.Pod, now time.Time, g gates) deletionOrder {
 	onNode := make(map[string]int)
 	for _, p := range related {
@@ -211,10 +271,9 @@ func rankByColocation(pods, related []*corev1.Pod, now time.Time, g gates) delet
 			onNode[p.Spec.NodeName]++
 		}
 	}
-	sorted := append([]*corev1.Pod(nil), pods...)
-	rank := make([]int, len(sorted))
-	for i, p := range sorted {
+	rank := make([]int, len(pods))
+	for i, p := range pods {
 		rank[i] = onNode[p.Spec.NodeName]
 	}
-	return newDeletionOrder(sorted, rank, now, g)
+	return newDeletionOrder(pods, rank, now, g)
 }

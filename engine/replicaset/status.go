@@ -8,9 +8,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/labels"
-
-	"rollscope/model"
 )
 
 // Reasons of the ReplicaFailure condition.
@@ -24,25 +21,22 @@ const (
 const statusUpdateRetries = 1
 
 // calculateStatus counts pods (the owner's active pods, as they were before
-// this sync's creations and deletions; all selected by sel) and sets or
-// clears the ReplicaFailure condition after manageErr.
-func (c *Controller) calculateStatus(o owner, sel labels.Selector, pods []*corev1.Pod, manageErr error) appsv1.ReplicaSetStatus {
+// this sync's creations and deletions; facts are what each one counts as:
+// full labels, readiness) and sets or clears the ReplicaFailure condition
+// after manageErr.
+func (c *Controller) calculateStatus(o owner, pods []*corev1.Pod, facts []podFacts, manageErr error) appsv1.ReplicaSetStatus {
 	rs := o.rs
 	status := rs.Status
 	status.Conditions = slices.Clone(rs.Status.Conditions)
-	templateLabels := labels.SelectorFromSet(rs.Spec.Template.Labels)
-	// When the selector is exactly the template's labels, every selected pod
-	// is fully labelled; large ReplicaSets are spared a lookup per pod.
-	allFullyLabeled := templateLabels.String() == sel.String()
 	now := c.env.Clock.Now()
 	var fullyLabeled, ready, available int32
-	for _, p := range pods {
-		if allFullyLabeled || templateLabels.Matches(labels.Set(p.Labels)) {
+	for _, f := range facts {
+		if f.fullyLabeled {
 			fullyLabeled++
 		}
-		if model.IsPodReady(p) {
+		if f.ready {
 			ready++
-			if rs.Spec.MinReadySeconds == 0 || model.IsPodAvailable(p, rs.Spec.MinReadySeconds, now) {
+			if f.available(rs.Spec.MinReadySeconds, now) {
 				available++
 			}
 		}

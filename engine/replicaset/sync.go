@@ -7,6 +7,7 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -40,11 +41,12 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 	// flight, the pod cache is behind and the pods must only be counted.
 	cacheTrusted := c.exp.satisfied(key)
 	match := newLabelMatcher(sel)
-	cs, err := c.candidatePods(o, match)
+	template := newLabelMatcher(labels.SelectorFromSet(o.rs.Spec.Template.Labels))
+	cs, err := c.candidatePods(o, match, template)
 	if err != nil {
 		return err
 	}
-	pods, err := c.claim(ctx, o, cs)
+	pods, facts, err := c.claim(ctx, o, cs, template)
 	if err != nil {
 		return err
 	}
@@ -54,7 +56,7 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 		manageErr = c.manageReplicas(ctx, o, pods)
 	}
 
-	updated, err := c.updateStatus(ctx, o, c.calculateStatus(o, sel, pods, manageErr))
+	updated, err := c.updateStatus(ctx, o, c.calculateStatus(o, pods, facts, manageErr))
 	if err != nil {
 		return fmt.Errorf("update status of %s %s: %w", c.kind.gvk().Kind, key, err)
 	}

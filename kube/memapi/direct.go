@@ -97,6 +97,17 @@ func (p directPods) Create(_ context.Context, pod *corev1.Pod, o metav1.CreateOp
 	return invoke[*corev1.Pod](p.c, clienttesting.NewCreateActionWithOptions(podsResource, p.ns, pod.DeepCopy(), o))
 }
 
+// CreateOwned is Create for a caller that gives up pod and reads only the
+// name it was given (control.PodCreator): the pod itself is stored, and no
+// copy answers.
+func (p directPods) CreateOwned(_ context.Context, pod *corev1.Pod, o metav1.CreateOptions) (string, error) {
+	if err := p.c.reactDiscarding(clienttesting.NewCreateActionWithOptions(podsResource, p.ns, pod, o)); err != nil {
+		return "", err
+	}
+	// pod is the stored object now; its name is never changed again.
+	return pod.Name, nil
+}
+
 func (p directPods) Update(_ context.Context, pod *corev1.Pod, o metav1.UpdateOptions) (*corev1.Pod, error) {
 	return invoke[*corev1.Pod](p.c, clienttesting.NewUpdateActionWithOptions(podsResource, p.ns, pod.DeepCopy(), o))
 }
@@ -112,9 +123,9 @@ func (p directPods) UpdateStatus(_ context.Context, pod *corev1.Pod, o metav1.Up
 
 // WriteStatus is UpdateStatus for a caller that does not read the answer
 // (control.PodStatusWriter): the same request, without a copy of the stored
-// pod to answer it.
+// pod to answer it, and without a copy of the status the caller gave up.
 func (p directPods) WriteStatus(_ context.Context, pod *corev1.Pod, o metav1.UpdateOptions) error {
-	req := &corev1.Pod{ObjectMeta: statusIdentity(&pod.ObjectMeta), Status: *pod.Status.DeepCopy()}
+	req := &corev1.Pod{ObjectMeta: statusIdentity(&pod.ObjectMeta), Status: pod.Status}
 	return p.c.reactDiscarding(clienttesting.NewUpdateSubresourceActionWithOptions(podsResource, "status", p.ns, req, o))
 }
 
@@ -141,6 +152,12 @@ type directEvents struct {
 
 func (e directEvents) Create(_ context.Context, ev *corev1.Event, o metav1.CreateOptions) (*corev1.Event, error) {
 	return invoke[*corev1.Event](e.c, clienttesting.NewCreateActionWithOptions(eventsResource, e.ns, ev.DeepCopy(), o))
+}
+
+// CreateOwned is Create for a caller that gives up ev and does not read the
+// answer (control.EventCreator): after it returns, ev is the stored event.
+func (e directEvents) CreateOwned(_ context.Context, ev *corev1.Event, o metav1.CreateOptions) error {
+	return e.c.reactDiscarding(clienttesting.NewCreateActionWithOptions(eventsResource, e.ns, ev, o))
 }
 
 type directReplicaSets struct {

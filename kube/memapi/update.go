@@ -8,6 +8,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
+
+	"rollscope/model"
 )
 
 // update replaces an object, as PUT does on the object ("" subresource) or
@@ -88,13 +90,14 @@ func statusWrite(old, req runtime.Object) runtime.Object {
 }
 
 // podStatusWrite is statusWrite for the kubelet's frequent pod status
-// writes. The new version shares the stored spec instead of copying it:
-// stored objects are never modified (every write path copies before it
-// changes anything), and the spec, already defaulted when the pod was
-// created, cannot change through the status subresource.
+// writes. The new version shares the stored spec and the metadata's maps and
+// slices instead of copying them: stored objects are never modified (every
+// write path copies before it changes anything), the spec, already defaulted
+// when the pod was created, cannot change through the status subresource,
+// and what commit sets on the metadata (resourceVersion, whole-second
+// timestamps) are fields of the struct itself, replaced, not written through.
 func podStatusWrite(old, req *corev1.Pod) *corev1.Pod {
 	next := *old
-	next.ObjectMeta = *old.ObjectMeta.DeepCopy()
 	next.Status = req.Status
 	if next.Status.QOSClass == "" {
 		next.Status.QOSClass = old.Status.QOSClass // immutable once set
@@ -146,6 +149,9 @@ func unchanged(next, old runtime.Object, subresource string) bool {
 	}
 	if _, ok := next.(*appsv1.Deployment); ok && !apiequality.Semantic.DeepEqual(metaOf(next).GetAnnotations(), metaOf(old).GetAnnotations()) {
 		return false
+	}
+	if n, ok := next.(*corev1.Pod); ok && model.PodStatusesDiffer(&n.Status, &old.(*corev1.Pod).Status) {
+		return false // the kubelet's writes, told apart without reflection
 	}
 	return apiequality.Semantic.DeepEqual(part(next, "Status").Interface(), part(old, "Status").Interface())
 }
