@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
 	"rollscope/engine/actions"
+	"rollscope/engine/canary"
 	"rollscope/engine/forecast"
 	"rollscope/model/action"
 )
@@ -61,11 +64,34 @@ func (c *Cluster) Rehearse(ctx context.Context, r action.Request) (forecast.Fore
 }
 
 // rehearse is r sent to the copy: what the cluster would get, without a
-// change-cause (nobody reads the copy's).
+// change-cause (nobody reads the copy's). The rehearsal runs no canary
+// controller, so what it does to a guided canary whose template r changed
+// is done here, the one way engine/canary does it: the hold's settings go
+// back to the Deployment's own, or the copy would hold for ever.
 func (c *Cluster) rehearse(r action.Request) forecast.Change {
 	return func(ctx context.Context, rehearsal kubernetes.Interface, t actions.Target) error {
 		r.Namespace, r.Name = t.Namespace, t.Name
-		_, err := New(Config{Client: rehearsal, Now: c.cfg.Now}).dispatch(r).send(ctx)
+		if _, err := New(Config{Client: rehearsal, Now: c.cfg.Now}).dispatch(r).send(ctx); err != nil {
+			return err
+		}
+		return endStaleCanary(ctx, rehearsal, t)
+	}
+}
+
+// endStaleCanary ends the canary of deployment t in the copy if the change
+// left it stale. Anything but a Deployment has no canary.
+func endStaleCanary(ctx context.Context, cl kubernetes.Interface, t actions.Target) error {
+	d, err := cl.AppsV1().Deployments(t.Namespace).Get(ctx, t.Name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
 		return err
 	}
+	u, ok := canary.EndStale(d)
+	if !ok {
+		return nil
+	}
+	_, err = cl.AppsV1().Deployments(t.Namespace).Update(ctx, u, metav1.UpdateOptions{})
+	return err
 }
