@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -12,6 +13,7 @@ import (
 	"rollscope/engine/actions"
 	"rollscope/engine/canary"
 	"rollscope/engine/forecast"
+	"rollscope/model"
 	"rollscope/model/action"
 )
 
@@ -31,17 +33,43 @@ func (c *Cluster) Forecast(ctx context.Context, r action.Request) (string, error
 		if err != nil {
 			return "", err
 		}
-		return f.String(), nil
+		return f.String() + c.evictions(ctx), nil
 	}
 	f, err := c.Rehearse(ctx, r)
 	if err != nil {
 		return "", err
 	}
+	s := f.String()
 	if r.Action == action.SetImage && f.Steps > 0 {
 		// The rehearsal cannot pull the image: it takes it on trust.
-		return f.String() + "; assumes " + r.Image + " starts and becomes ready — a crash or a failed pull stops the rollout at its first wave", nil
+		s += "; assumes " + r.Image + " starts and becomes ready — a crash or a failed pull stops the rollout at its first wave"
 	}
-	return f.String(), nil
+	return s + c.evictions(ctx), nil
+}
+
+// evictions is the forecast's assumption about drains and node rolls when
+// one is under way: the rehearsal copies the workload, not the nodes, so
+// pods a drain evicts mid-rollout are in none of its figures. "" when no
+// node is being drained or rolled, or the nodes cannot be read (a user
+// who may not list them sees the forecast as before).
+func (c *Cluster) evictions(ctx context.Context) string {
+	nodes, err := c.cfg.Client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return ""
+	}
+	var names []string
+	for i := range nodes.Items {
+		if model.NodeEvicting(&nodes.Items[i]) {
+			names = append(names, nodes.Items[i].Name)
+		}
+	}
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return "; assumes no drain or node roll evicts its pods — one is under way on node " + names[0]
+	}
+	return fmt.Sprintf("; assumes no drain or node roll evicts its pods — one is under way on %d nodes (%s)", len(names), strings.Join(names, ", "))
 }
 
 // Rehearse is Forecast's figures for a Deployment, for a caller that
