@@ -20,3 +20,14 @@ func NodeReady(n *corev1.Node) bool {
 func NodeDetached(n *corev1.Node) bool {
 	return n.Annotations[DetachedAnnotation] == "true"
 }
+
+// NodeEvicting reports whether a drain or a node roll is under way on n: a
+// drain asked for or started and not over, or n in a roll with work left.
+// Any pod on it may be evicted at any moment, whatever else is rolling.
+func NodeEvicting(n *corev1.Node) bool {
+	p := nodeProgress(n)
+	if state := n.Annotations[DrainStateAnnotation]; (p.DrainRequested || state != "") && !DrainOver(state) {
+		return true
+	}
+	return p.Roll.State != "" && p.Roll.Active()
+}

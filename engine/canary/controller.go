@@ -225,9 +225,29 @@ func (c *Controller) failed(ctx context.Context, d *appsv1.Deployment, rss []*ap
 func (c *Controller) stale(ctx context.Context, d *appsv1.Deployment, cn model.Canary) error {
 	if model.CanaryHeld(d) {
 		c.env.Events.Eventf(d, corev1.EventTypeWarning, "CanaryEnded", "Canary ended: the template changed under it; strategy, minReadySeconds and progressDeadlineSeconds restored")
-		return c.write(ctx, end(d, cn, true))
 	}
-	return c.write(ctx, end(d, cn, false))
+	return c.write(ctx, endStale(d, cn))
+}
+
+// endStale is d as the controller leaves a canary that no longer describes
+// it: the annotations dropped and, if d still carries the hold, its own
+// settings back.
+func endStale(d *appsv1.Deployment, cn model.Canary) *appsv1.Deployment {
+	return end(d, cn, model.CanaryHeld(d))
+}
+
+// EndStale is d as the controller leaves it once it sees that d's canary
+// no longer describes it (someone else changed the template of a held
+// Deployment: set image, undo, restart), and whether that applies to d at
+// all. A forecast plays it after its change, as the cluster's controller
+// would, so that it rehearses the Deployment's own strategy rather than
+// the hold's.
+func EndStale(d *appsv1.Deployment) (*appsv1.Deployment, bool) {
+	cn, ok, err := model.ReadCanary(d)
+	if err != nil || !ok || model.CanaryCurrent(d, cn) {
+		return nil, false
+	}
+	return endStale(d, cn), true
 }
 
 // gates evaluates the current step on the new ReplicaSet's pods.

@@ -99,3 +99,33 @@ func TestForbiddenWritesOnlyWatch(t *testing.T) {
 		t.Errorf("looks again at %v (%v), want no sooner than the lease's renewal", due, ok)
 	}
 }
+
+// Someone else's set image on a held canary: EndStale gives the Deployment
+// its own strategy, minReadySeconds and progress deadline back and drops
+// the canary, as the controller writes it; a canary still current, or a
+// Deployment without one, is left alone.
+func TestEndStaleRestoresTheDeploymentsOwnSettings(t *testing.T) {
+	d := heldWeb(t, controltest.Start, model.CanaryLease{Holder: "me", Renewed: controltest.Start})
+	if _, ok := EndStale(d); ok {
+		t.Error("a current canary was ended")
+	}
+	if _, ok := EndStale(web()); ok {
+		t.Error("a Deployment without a canary was changed")
+	}
+	d.Spec.Template.Spec.Containers[0].Image = "a:3"
+	u, ok := EndStale(d)
+	if !ok {
+		t.Fatal("a canary whose template changed under it was left on")
+	}
+	own := web()
+	if u.Spec.MinReadySeconds != own.Spec.MinReadySeconds || *u.Spec.ProgressDeadlineSeconds != *own.Spec.ProgressDeadlineSeconds ||
+		u.Spec.Strategy.RollingUpdate.MaxSurge.String() != "25%" || u.Spec.Strategy.RollingUpdate.MaxUnavailable.String() != "1" {
+		t.Errorf("settings after the stale canary: minReadySeconds %d, deadline %d, strategy %+v", u.Spec.MinReadySeconds, *u.Spec.ProgressDeadlineSeconds, u.Spec.Strategy.RollingUpdate)
+	}
+	if model.HasCanaryAnnotations(u) {
+		t.Errorf("canary annotations left: %v", u.Annotations)
+	}
+	if u.Spec.Template.Spec.Containers[0].Image != "a:3" {
+		t.Errorf("the other change was undone: image %s", u.Spec.Template.Spec.Containers[0].Image)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/util/retry"
 
 	"rollscope/engine/actions"
 	"rollscope/model"
@@ -38,7 +39,14 @@ func (c *Cluster) undo(ctx context.Context, r action.Request) error {
 			return err
 		}
 	}
-	err := actions.Undo(ctx, cl, t, r.Revision)
+	held, err := c.canaryHold(ctx, t)
+	if err != nil {
+		return err
+	}
+	err = actions.Undo(ctx, cl, t, r.Revision)
+	if err == nil && held != nil {
+		return c.endHold(ctx, t, *held)
+	}
 	if err != nil && resumed {
 		if perr := actions.Pause(ctx, cl, t); perr != nil {
 			return fmt.Errorf("%w — and it stays resumed: pausing it again failed too: %w", err, perr)
@@ -88,4 +96,45 @@ func (c *Cluster) UndoPreview(ctx context.Context, namespace, deployment string,
 	}
 	back := model.TemplateFromReplicaSet(rs)
 	return model.TemplateDiff(&d.Spec.Template, &back), nil
+}
+
+// canaryHold is the Deployment's own settings when a guided canary holds
+// it, nil otherwise. An undo copies the chosen revision's annotations, which
+// carry no canary, so the canary's controller would never look at the
+// Deployment again and the hold's minReadySeconds would keep every new pod
+// from becoming available for good: the undo puts the settings back itself.
+func (c *Cluster) canaryHold(ctx context.Context, t actions.Target) (*model.CanaryOriginal, error) {
+	d, err := c.cfg.Client.AppsV1().Deployments(t.Namespace).Get(ctx, t.Name, metav1.GetOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("cannot undo %s: %w", t, err)
+	}
+	cn, ok, err := model.ReadCanary(d)
+	if err != nil || !ok || !model.CanaryHeld(d) {
+		return nil, nil
+	}
+	return &cn.Plan.Original, nil
+}
+
+// endHold puts a held Deployment's own strategy, minReadySeconds and
+// progressDeadlineSeconds back after an undo.
+func (c *Cluster) endHold(ctx context.Context, t actions.Target, o model.CanaryOriginal) error {
+	api := c.cfg.Client.AppsV1().Deployments(t.Namespace)
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		d, err := api.Get(ctx, t.Name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if !model.CanaryHeld(d) {
+			return nil
+		}
+		u := d.DeepCopy()
+		o.Restore(u)
+		model.DropCanaryAnnotations(u.Annotations)
+		_, err = api.Update(ctx, u, metav1.UpdateOptions{})
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("undone, but the canary's hold is still on %s (new pods never become available): %w — set its strategy, minReadySeconds and progressDeadlineSeconds back (kubectl edit)", t, err)
+	}
+	return nil
 }

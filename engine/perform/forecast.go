@@ -4,11 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
 	"rollscope/engine/actions"
+	"rollscope/engine/canary"
 	"rollscope/engine/forecast"
+	"rollscope/model"
 	"rollscope/model/action"
 )
 
@@ -28,17 +33,43 @@ func (c *Cluster) Forecast(ctx context.Context, r action.Request) (string, error
 		if err != nil {
 			return "", err
 		}
-		return f.String(), nil
+		return f.String() + c.evictions(ctx), nil
 	}
 	f, err := c.Rehearse(ctx, r)
 	if err != nil {
 		return "", err
 	}
+	s := f.String()
 	if r.Action == action.SetImage && f.Steps > 0 {
 		// The rehearsal cannot pull the image: it takes it on trust.
-		return f.String() + "; assumes " + r.Image + " starts and becomes ready — a crash or a failed pull stops the rollout at its first wave", nil
+		s += "; assumes " + r.Image + " starts and becomes ready — a crash or a failed pull stops the rollout at its first wave"
 	}
-	return f.String(), nil
+	return s + c.evictions(ctx), nil
+}
+
+// evictions is the forecast's assumption about drains and node rolls when
+// one is under way: the rehearsal copies the workload, not the nodes, so
+// pods a drain evicts mid-rollout are in none of its figures. "" when no
+// node is being drained or rolled, or the nodes cannot be read (a user
+// who may not list them sees the forecast as before).
+func (c *Cluster) evictions(ctx context.Context) string {
+	nodes, err := c.cfg.Client.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return ""
+	}
+	var names []string
+	for i := range nodes.Items {
+		if model.NodeEvicting(&nodes.Items[i]) {
+			names = append(names, nodes.Items[i].Name)
+		}
+	}
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return "; assumes no drain or node roll evicts its pods — one is under way on node " + names[0]
+	}
+	return fmt.Sprintf("; assumes no drain or node roll evicts its pods — one is under way on %d nodes (%s)", len(names), strings.Join(names, ", "))
 }
 
 // Rehearse is Forecast's figures for a Deployment, for a caller that
@@ -61,11 +92,34 @@ func (c *Cluster) Rehearse(ctx context.Context, r action.Request) (forecast.Fore
 }
 
 // rehearse is r sent to the copy: what the cluster would get, without a
-// change-cause (nobody reads the copy's).
+// change-cause (nobody reads the copy's). The rehearsal runs no canary
+// controller, so what it does to a guided canary whose template r changed
+// is done here, the one way engine/canary does it: the hold's settings go
+// back to the Deployment's own, or the copy would hold for ever.
 func (c *Cluster) rehearse(r action.Request) forecast.Change {
 	return func(ctx context.Context, rehearsal kubernetes.Interface, t actions.Target) error {
 		r.Namespace, r.Name = t.Namespace, t.Name
-		_, err := New(Config{Client: rehearsal, Now: c.cfg.Now}).dispatch(r).send(ctx)
+		if _, err := New(Config{Client: rehearsal, Now: c.cfg.Now}).dispatch(r).send(ctx); err != nil {
+			return err
+		}
+		return endStaleCanary(ctx, rehearsal, t)
+	}
+}
+
+// endStaleCanary ends the canary of deployment t in the copy if the change
+// left it stale. Anything but a Deployment has no canary.
+func endStaleCanary(ctx context.Context, cl kubernetes.Interface, t actions.Target) error {
+	d, err := cl.AppsV1().Deployments(t.Namespace).Get(ctx, t.Name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
 		return err
 	}
+	u, ok := canary.EndStale(d)
+	if !ok {
+		return nil
+	}
+	_, err = cl.AppsV1().Deployments(t.Namespace).Update(ctx, u, metav1.UpdateOptions{})
+	return err
 }

@@ -122,3 +122,41 @@ func TestForecastOfAnUndoThatResumesFirst(t *testing.T) {
 		t.Error("the forecast resumed the real deployment")
 	}
 }
+
+// While a node roll drains the batch nodes, a forecast says it assumes no
+// drain evicts the pods it rehearses: the rehearsal copies the workload,
+// not the nodes. With no drain under way it says nothing of the kind.
+func TestForecastStatesItsAssumptionDuringANodeRoll(t *testing.T) {
+	ctx := context.Background()
+	sc, err := scenario.Load("fleet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := sim.NewClock(epoch)
+	cl, err := embedded.Start(ctx, memapi.New(memapi.Options{Clock: clock, Seed: 1}), clock, sc, embedded.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Runner.Close)
+	if _, err := cl.Run(ctx, 20*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	p := perform.New(perform.Config{Client: cl.Client, Now: clock.Now, Rehearsal: rehearsal})
+	req := action.Request{Action: action.SetImage, Namespace: "platform", Name: "batch-runner", Container: "app", Image: "registry.example.com/platform/batch-runner:rehearsed"}
+	got, err := p.Forecast(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "; assumes no drain or node roll evicts its pods — one is under way on ") {
+		t.Errorf("forecast during the batch node roll %q does not state its assumption", got)
+	}
+
+	_, quiet := rolledOut(t)
+	got, err = quiet.Forecast(ctx, action.Request{Action: action.SetImage, Namespace: "default", Name: "frontend", Container: "php-redis", Image: "gcr.io/google-samples/gb-frontend:v3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(got, "drain") {
+		t.Errorf("forecast with no drain under way %q speaks of one", got)
+	}
+}
