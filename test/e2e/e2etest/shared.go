@@ -76,36 +76,37 @@ func (p *PackageTB) Helper() {
 	}
 }
 
-func (p *PackageTB) Log(args ...any) {
-	if p.isOver() {
-		fmt.Fprintln(os.Stderr, args...)
-		return
+// late prints s on stderr and says true once Stop was called: the
+// starting test is over, and its log no longer takes lines. An error then
+// is printed only; the package's result is already decided.
+func (p *PackageTB) late(s string) bool {
+	if !p.isOver() {
+		return false
 	}
-	p.TB.Log(args...)
+	fmt.Fprint(os.Stderr, s)
+	return true
+}
+
+func (p *PackageTB) Log(args ...any) {
+	if !p.late(fmt.Sprintln(args...)) {
+		p.TB.Log(args...)
+	}
 }
 
 func (p *PackageTB) Logf(format string, args ...any) {
-	if p.isOver() {
-		fmt.Fprintf(os.Stderr, format+"\n", args...)
-		return
+	if !p.late(fmt.Sprintf(format+"\n", args...)) {
+		p.TB.Logf(format, args...)
 	}
-	p.TB.Logf(format, args...)
 }
 
-// Error and Errorf after Stop print the error; the package's result is
-// already decided.
 func (p *PackageTB) Error(args ...any) {
-	if p.isOver() {
-		fmt.Fprintln(os.Stderr, args...)
-		return
+	if !p.late(fmt.Sprintln(args...)) {
+		p.TB.Error(args...)
 	}
-	p.TB.Error(args...)
 }
 
 func (p *PackageTB) Errorf(format string, args ...any) {
-	if p.isOver() {
-		fmt.Fprintf(os.Stderr, format+"\n", args...)
-		return
+	if !p.late(fmt.Sprintf(format+"\n", args...)) {
+		p.TB.Errorf(format, args...)
 	}
-	p.TB.Errorf(format, args...)
 }
