@@ -8,11 +8,9 @@ import (
 
 	"rollscope/model"
 	"rollscope/model/action"
-	"rollscope/ui/overlays/canarydialog"
 	"rollscope/ui/overlays/help"
 	"rollscope/ui/overlays/picker"
 	"rollscope/ui/overlays/rcview"
-	"rollscope/ui/overlays/rolloutdialog"
 	"rollscope/ui/overlays/workloadview"
 	"rollscope/ui/screen"
 )
@@ -64,14 +62,9 @@ func (m Model) fleetKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 				return m, nil
 			}
 			m.pointAt(row)
-			if canarydialog.Opens(kind) {
-				return m.open(canarydialog.Open(m.s, kind))
-			}
-			return m.open(rolloutdialog.Open(m.s, kind))
+			return m.openAction(kind)
 		}
-		if desc, reason, ok := k.DisabledFor(msg); ok {
-			m.s.Toast = desc + ": " + reason
-		}
+		m.sayDisabled(msg)
 	}
 	return m, nil
 }

@@ -285,13 +285,9 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.readClock()
 	default:
 		if kind, ok := k.Pressed(msg, action.OnDeployment); ok {
-			if canarydialog.Opens(kind) {
-				return m.open(canarydialog.Open(m.s, kind))
-			}
-			return m.open(rolloutdialog.Open(m.s, kind))
+			return m.openAction(kind)
 		}
-		if desc, reason, ok := k.DisabledFor(msg); ok {
-			m.s.Toast = desc + ": " + reason
+		if m.sayDisabled(msg) {
 			return m, nil
 		}
 		if m.enter(msg) {
@@ -310,6 +306,26 @@ func (m Model) open(ov screen.Overlay, cmd tea.Cmd) (tea.Model, tea.Cmd) {
 		m.layout()
 	}
 	return m, cmd
+}
+
+// openAction opens the dialog of rollout action kind on the Deployment in
+// view (the canary dialog for a canary's actions): the rollout view and a
+// Deployment's row in the fleet open the same.
+func (m Model) openAction(kind action.Name) (tea.Model, tea.Cmd) {
+	if canarydialog.Opens(kind) {
+		return m.open(canarydialog.Open(m.s, kind))
+	}
+	return m.open(rolloutdialog.Open(m.s, kind))
+}
+
+// sayDisabled puts in the footer why msg's key does nothing here when it is
+// an action key disabled now, and says whether it was.
+func (m *Model) sayDisabled(msg tea.KeyPressMsg) bool {
+	desc, reason, ok := m.s.Keys.DisabledFor(msg)
+	if ok {
+		m.s.Toast = desc + ": " + reason
+	}
+	return ok
 }
 
 // toOverlay hands msg to the overlay, and goes where it asked to go.

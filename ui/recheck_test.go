@@ -48,16 +48,23 @@ func TestRCAbortRechecksTheUpdateOnY(t *testing.T) {
 	}
 }
 
-// The RC's image changed while its update's plan was read: y sends
-// nothing, plans again from the same fields, and the next y sends that.
-func TestRCUpdateRechecksTheControllerOnY(t *testing.T) {
+// rcUpdatePlanned is the RC view of a settled rc/web with its update to
+// nginx:1.27 planned, the plan waiting for y.
+func rcUpdatePlanned(t *testing.T) (Model, *rcFixture, *fakeRCActions) {
+	t.Helper()
 	acts := &fakeRCActions{fakeActions: oneContainer()}
 	src := newRCFixture(rcSettled())
 	m := newRCModel(t, src, acts, 120, 40)
 	m = rcRun(m, openRC("web")...)
 	m = rcRun(m, press("i"))
 	m = rcRun(m, typed("nginx:1.27")...)
-	m = rcRun(m, press("enter"))
+	return rcRun(m, press("enter")), src, acts
+}
+
+// The RC's image changed while its update's plan was read: y sends
+// nothing, plans again from the same fields, and the next y sends that.
+func TestRCUpdateRechecksTheControllerOnY(t *testing.T) {
+	m, src, acts := rcUpdatePlanned(t)
 	if !strings.Contains(plain(m), "send?") {
 		t.Fatalf("no plan:\n%s", plain(m))
 	}
@@ -86,13 +93,7 @@ func TestRCUpdateRechecksTheControllerOnY(t *testing.T) {
 // An update started by someone else while the plan was read: nothing is
 // sent and only closing is offered.
 func TestRCUpdateRefusedWhenAnUpdateStartedMeanwhile(t *testing.T) {
-	acts := &fakeRCActions{fakeActions: oneContainer()}
-	src := newRCFixture(rcSettled())
-	m := newRCModel(t, src, acts, 120, 40)
-	m = rcRun(m, openRC("web")...)
-	m = rcRun(m, press("i"))
-	m = rcRun(m, typed("nginx:1.27")...)
-	m = rcRun(m, press("enter"))
+	m, src, acts := rcUpdatePlanned(t)
 	src.views["shop/web"] = rcMidUpdate()
 	m = rcRun(m, model.Batch{}, press("y"))
 	if len(acts.started) != 0 || !strings.Contains(flat(m), "nothing sent: an update of rc/web has started") {

@@ -1,6 +1,7 @@
 // Package e2etest holds what the end-to-end packages share on a real
 // control plane: starting it with hollow nodes and the rollscope binary
-// (Start, one Setup a package), waiting on the cluster with the last state
+// (Start, one Setup a package; ForPackage when one cluster serves every
+// test of a package), waiting on the cluster with the last state
 // seen, node readiness, and a namespace ready for pods.
 package e2etest
 

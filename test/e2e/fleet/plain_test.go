@@ -115,17 +115,6 @@ type plainRun struct {
 	state    *exec.Cmd
 }
 
-type lockedWriter struct {
-	mu  *sync.Mutex
-	buf *bytes.Buffer
-}
-
-func (w lockedWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.buf.Write(p)
-}
-
 // plain starts rollscope --plain with kubeconfig and args until the test
 // ends.
 func (c *cluster) plain(t *testing.T, kubeconfig string, args ...string) *plainRun {
@@ -133,8 +122,8 @@ func (c *cluster) plain(t *testing.T, kubeconfig string, args ...string) *plainR
 	r := &plainRun{exited: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, c.bin, append([]string{"--plain", "--kubeconfig", kubeconfig}, args...)...)
-	cmd.Stdout = lockedWriter{&r.mu, &r.out}
-	cmd.Stderr = lockedWriter{&r.mu, &r.err}
+	cmd.Stdout = e2etest.LockedWriter{Mu: &r.mu, Buf: &r.out}
+	cmd.Stderr = e2etest.LockedWriter{Mu: &r.mu, Buf: &r.err}
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting rollscope --plain: %v", err)
 	}

@@ -101,25 +101,14 @@ type plainRun struct {
 	out, err bytes.Buffer
 }
 
-type lockedWriter struct {
-	mu  *sync.Mutex
-	buf *bytes.Buffer
-}
-
-func (w lockedWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.buf.Write(p)
-}
-
 // plain starts rollscope --plain on deployment name until the test ends.
 func (c *cluster) plain(t *testing.T, ns, name string) *plainRun {
 	t.Helper()
 	r := &plainRun{}
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, c.Bin, "--plain", "--kubeconfig", c.CP.AdminKubeconfig, "-n", ns, name)
-	cmd.Stdout = lockedWriter{&r.mu, &r.out}
-	cmd.Stderr = lockedWriter{&r.mu, &r.err}
+	cmd.Stdout = e2etest.LockedWriter{Mu: &r.mu, Buf: &r.out}
+	cmd.Stderr = e2etest.LockedWriter{Mu: &r.mu, Buf: &r.err}
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting rollscope --plain: %v", err)
 	}

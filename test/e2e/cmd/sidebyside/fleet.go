@@ -160,18 +160,8 @@ func measureFleet(ctx context.Context, cp *controlplane.ControlPlane, admin kube
 	if err := waitScreens(ctx, sessions, f.pods(), want, func(i int) { results[i].staleness = time.Since(done) }); err != nil {
 		return nil, fmt.Errorf("screens after the rollouts: %w", err)
 	}
-	time.Sleep(2 * time.Second)
-	for i, s := range sessions {
-		after, err := cpuSeconds(s.pid)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", s.name, err)
-		}
-		peak, err := peakRSS(s.pid)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", s.name, err)
-		}
-		results[i].cpu, results[i].peakRSS = after-before[i], peak
-		results[i].rollout, results[i].events = done.Sub(set), counted
+	if err := spent(results, sessions, before, done.Sub(set), counted); err != nil {
+		return nil, err
 	}
 	return results, nil
 }

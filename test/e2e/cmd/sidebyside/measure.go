@@ -110,18 +110,8 @@ func measure(ctx context.Context, cp *controlplane.ControlPlane, admin kubernete
 	}); err != nil {
 		return nil, fmt.Errorf("screens after the rollout: %w", err)
 	}
-	time.Sleep(2 * time.Second)
-	for i, s := range sessions {
-		after, err := cpuSeconds(s.pid)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", s.name, err)
-		}
-		peak, err := peakRSS(s.pid)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", s.name, err)
-		}
-		results[i].cpu, results[i].peakRSS = after-before[i], peak
-		results[i].rollout, results[i].events = rollout, counted
+	if err := spent(results, sessions, before, rollout, counted); err != nil {
+		return nil, err
 	}
 	// Settled: every rollscope's rows must be the API's.
 	final, err := apiRows(ctx, admin, namespace)
@@ -181,6 +171,27 @@ func waitScreens(ctx context.Context, sessions []*session, n int, read func() (m
 		}
 		return true, nil
 	})
+}
+
+// spent fills in each console's figures for the rollout, read two seconds
+// after every screen showed it complete: the CPU spent since before, the
+// peak RSS, and the rollout's length and pod events. The fleet and the
+// single-deployment runs report the same columns this way.
+func spent(results []result, sessions []*session, before []float64, rollout time.Duration, events int64) error {
+	time.Sleep(2 * time.Second)
+	for i, s := range sessions {
+		after, err := cpuSeconds(s.pid)
+		if err != nil {
+			return fmt.Errorf("%s: %w", s.name, err)
+		}
+		peak, err := peakRSS(s.pid)
+		if err != nil {
+			return fmt.Errorf("%s: %w", s.name, err)
+		}
+		results[i].cpu, results[i].peakRSS = after-before[i], peak
+		results[i].rollout, results[i].events = rollout, events
+	}
+	return nil
 }
 
 func printTable(out io.Writer, results []result) {
