@@ -10,7 +10,9 @@ import (
 // roll (NAME, READY, SCHED, DRAIN) and drops the least useful first
 // (TAINTS, GROUP); enter on a node shows every field, taints included.
 func TestConsoleNodesColumnsByPriorityAndFullDetail(t *testing.T) {
-	c := startConsole(t, 60, 30, "--scenario", "node-upgrade", "--speed", "1")
+	// At speed 5 the roll (at 30 s of virtual time) taints the nodes a few real
+	// seconds in, well inside the wait for it.
+	c := startConsole(t, 60, 30, "--scenario", "node-upgrade", "--speed", "5")
 	c.waitFor("REV ROLE")
 	c.keys("Tab", "Tab")
 	s := c.waitFor("▶ Nodes")
