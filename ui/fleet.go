@@ -46,13 +46,7 @@ func (m Model) fleetKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.AllNamespaces):
 		return m, m.toggleAllNamespaces(row, haveRow)
 	case key.Matches(msg, k.Fleet):
-	case key.Matches(msg, k.Faster):
-		m.changeSpeed(2)
-	case key.Matches(msg, k.Slower):
-		m.changeSpeed(0.5)
-	case key.Matches(msg, k.PauseClock):
-		m.embedded.SetPaused(!m.embedded.Paused())
-		m.readClock()
+	case m.clockKey(msg):
 	default:
 		if kind, ok := k.Pressed(msg, action.OnDeployment); ok && haveRow {
 			if row.Kind != model.FleetDeployment {

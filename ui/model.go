@@ -276,13 +276,7 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.openFleet()
 	case key.Matches(msg, k.Filter):
 		return m.open(picker.New(m.s, '/'), nil)
-	case key.Matches(msg, k.Faster):
-		m.changeSpeed(2)
-	case key.Matches(msg, k.Slower):
-		m.changeSpeed(0.5)
-	case key.Matches(msg, k.PauseClock):
-		m.embedded.SetPaused(!m.embedded.Paused())
-		m.readClock()
+	case m.clockKey(msg):
 	default:
 		if kind, ok := k.Pressed(msg, action.OnDeployment); ok {
 			return m.openAction(kind)
@@ -444,3 +438,21 @@ func (emptySource) RCUpdate(string, string) (model.RCUpdateView, bool) {
 	return model.RCUpdateView{}, false
 }
 func (emptySource) AddAction(string, string, model.TimelineEntry) {}
+
+// clockKey steers the embedded clock on +, - and space, the same from the
+// fleet and the rollout view, and reports whether msg was one of them.
+func (m *Model) clockKey(msg tea.KeyPressMsg) bool {
+	k := m.s.Keys
+	switch {
+	case key.Matches(msg, k.Faster):
+		m.changeSpeed(2)
+	case key.Matches(msg, k.Slower):
+		m.changeSpeed(0.5)
+	case key.Matches(msg, k.PauseClock):
+		m.embedded.SetPaused(!m.embedded.Paused())
+		m.readClock()
+	default:
+		return false
+	}
+	return true
+}
