@@ -73,6 +73,8 @@ func (c *Cluster) putPod(p *corev1.Pod, u update) bool {
 	node, hasNode := nodeOf(p)
 	c.podsByNode.move(oldNode, hadNode, node, hasNode, key)
 	pe := &podEntry{pod: p, row: podRow(p), facts: factsOf(p)}
+	c.countOnNode(old, -1)
+	c.countOnNode(pe, 1)
 	c.fleetPod(old, pe, u.at)
 	c.pods[key] = pe
 	c.fileEntry(oldOwner, hadOwner, owner, hasOwner, old, pe)
@@ -82,6 +84,18 @@ func (c *Cluster) putPod(p *corev1.Pod, u update) bool {
 	return true
 }
 
+// countOnNode adds n to the active-pod count of the node pe's pod is bound
+// to, if it is active and bound; a nil entry counts for nothing.
+func (c *Cluster) countOnNode(pe *podEntry, n int) {
+	if pe == nil || !pe.facts.active || !pe.facts.bound {
+		return
+	}
+	node := pe.pod.Spec.NodeName
+	if c.activeOnNode[node] += n; c.activeOnNode[node] == 0 {
+		delete(c.activeOnNode, node)
+	}
+}
+
 func (c *Cluster) putNode(n *corev1.Node) bool {
 	old := c.nodes[n.Name]
 	if old != nil && sameResourceVersion(old, n) {
@@ -89,6 +103,7 @@ func (c *Cluster) putNode(n *corev1.Node) bool {
 	}
 	c.fleetNode(old, n)
 	c.nodes[n.Name] = n
+	c.nodeRows.forget()
 	return true
 }
 
@@ -139,6 +154,7 @@ func (c *Cluster) delete(ref ObjectRef, at time.Time) bool {
 			return false
 		}
 		c.fleetPod(pe, nil, at)
+		c.countOnNode(pe, -1)
 		if owner, has := podOwner(pe.pod); has {
 			c.podsByOwner.remove(owner, key)
 			c.fileEntry(owner, true, "", false, pe, nil)
@@ -155,6 +171,7 @@ func (c *Cluster) delete(ref ObjectRef, at time.Time) bool {
 		}
 		c.fleetNode(old, nil)
 		delete(c.nodes, ref.Name)
+		c.nodeRows.forget()
 	case "Event":
 		e, ok := c.events[key]
 		if !ok {
