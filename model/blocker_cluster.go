@@ -49,12 +49,7 @@ func (c *Cluster) scanTallies(namespace string, rss []*appsv1.ReplicaSet) func(*
 // current one: was is the entry it had (nil: new pod), pe its new one (nil:
 // the pod is gone).
 func (c *Cluster) fileEntry(old types.UID, hadOld bool, cur types.UID, hasCur bool, was, pe *podEntry) {
-	if was != nil {
-		c.tally(was, -1)
-	}
-	if pe != nil {
-		c.tally(pe, 1)
-	}
+	c.retally(was, pe)
 	if hadOld && was != nil && hasCur && pe != nil && old == cur {
 		if set := c.entriesByOwner[cur]; set != nil && set.replace(was, pe) {
 			return

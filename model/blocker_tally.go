@@ -66,25 +66,56 @@ func newPodTally() *podTally {
 	}
 }
 
-// tally files a pod entry in (n = 1) or out of (n = -1) its owner's tally,
-// by the same rules as podScan.add.
-func (c *Cluster) tally(pe *podEntry, n int) {
-	f := &pe.facts
-	if f.owner == "" {
-		return
-	}
-	key := tallyKey{f.owner, pe.pod.Namespace}
-	t := c.tallies[key]
-	if t == nil {
-		if n < 0 {
+// retally moves a pod's entry in the tallies from was (nil: a new pod) to
+// pe (nil: the pod is gone). An update that leaves what the tally reads as
+// it was only puts pe in was's places.
+func (c *Cluster) retally(was, pe *podEntry) {
+	if was != nil && pe != nil && was.tally != nil && sameTallyKey(was, pe) {
+		pe.tally = was.tally
+		if sameTallied(&was.facts, &pe.facts) {
+			pe.tally.replace(was, pe)
 			return
 		}
-		t = newPodTally()
-		c.tallies[key] = t
+		pe.tally.count(was, -1)
+		pe.tally.count(pe, 1)
+		return
 	}
-	t.count(pe, n)
-	if t.pods == 0 {
-		delete(c.tallies, key)
+	if was != nil && was.tally != nil {
+		t := was.tally
+		if t.count(was, -1); t.pods == 0 {
+			delete(c.tallies, tallyKey{was.facts.owner, was.pod.Namespace})
+		}
+	}
+	if pe != nil && pe.facts.owner != "" {
+		key := tallyKey{pe.facts.owner, pe.pod.Namespace}
+		t := c.tallies[key]
+		if t == nil {
+			t = newPodTally()
+			c.tallies[key] = t
+		}
+		pe.tally = t
+		t.count(pe, 1)
+	}
+}
+
+func sameTallyKey(a, b *podEntry) bool {
+	return a.facts.owner == b.facts.owner && a.pod.Namespace == b.pod.Namespace
+}
+
+// sameTallied reports whether two versions of a pod are counted alike:
+// in the same heaps, in the same place, with the same ready time.
+func sameTallied(a, b *podFacts) bool {
+	return a.terminating == b.terminating && a.grace == b.grace && a.active == b.active &&
+		a.pullReason == b.pullReason && a.restarts == b.restarts && a.unschedulable == b.unschedulable &&
+		a.bound == b.bound && a.ready == b.ready && a.since.Equal(b.since)
+}
+
+// replace puts pe in was's places, which are pe's too (sameTallied).
+func (t *podTally) replace(was, pe *podEntry) {
+	for _, h := range []*entryHeap{&t.pulls, &t.crashes, &t.unschedulable, &t.notReady} {
+		if i := int(was.heapAt[h.kind]); i < len(h.list) && h.list[i] == was {
+			h.set(i, pe)
+		}
 	}
 }
 
@@ -99,27 +130,35 @@ func (t *podTally) count(pe *podEntry, n int) {
 	if !f.active {
 		return
 	}
-	heapAt := func(h *entryHeap) {
-		if n > 0 {
-			h.push(pe)
-		} else {
-			h.remove(pe)
-		}
-	}
+	var h *entryHeap
 	switch {
 	case f.pullReason != "":
-		heapAt(&t.pulls)
+		h = &t.pulls
 	case f.restarts > 0:
-		heapAt(&t.crashes)
+		h = &t.crashes
 	}
+	t.file(h, pe, n)
+	h = nil
 	switch {
 	case f.unschedulable:
-		heapAt(&t.unschedulable)
+		h = &t.unschedulable
 	case !f.bound:
 	case !f.ready:
-		heapAt(&t.notReady)
+		h = &t.notReady
 	default:
 		t.ready = countReady(t.ready, f.since, n)
+	}
+	t.file(h, pe, n)
+}
+
+// file puts pe in (n = 1) or takes it out of (n = -1) the heap h, if any.
+func (t *podTally) file(h *entryHeap, pe *podEntry, n int) {
+	switch {
+	case h == nil:
+	case n > 0:
+		h.push(pe)
+	default:
+		h.remove(pe)
 	}
 }
 
@@ -278,10 +317,11 @@ func (h *entryHeap) down(i int) {
 	n := len(h.list)
 	for {
 		best := i
-		for _, child := range []int{2*i + 1, 2*i + 2} {
-			if child < n && h.first(h.list[child], h.list[best]) {
-				best = child
-			}
+		if l := 2*i + 1; l < n && h.first(h.list[l], h.list[best]) {
+			best = l
+		}
+		if r := 2*i + 2; r < n && h.first(h.list[r], h.list[best]) {
+			best = r
 		}
 		if best == i {
 			return

@@ -24,6 +24,7 @@ func TestKeptCountsEqualRecount(t *testing.T) {
 			rng := rand.New(rand.NewPCG(seed, 17))
 			c := NewCluster()
 			version := 0
+			var sent []*corev1.Pod // every pod version sent, to send again changed only in version
 			for batch := range 60 {
 				var b Batch
 				b.At = tallyBase.Add(time.Duration(batch) * time.Second)
@@ -40,8 +41,15 @@ func TestKeptCountsEqualRecount(t *testing.T) {
 						} else {
 							b.Objects = append(b.Objects, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name, ResourceVersion: strconv.Itoa(version)}})
 						}
+					case r < 5 && len(sent) > 0:
+						// A change the blocker does not read, as a label's.
+						p := sent[rng.IntN(len(sent))].DeepCopy()
+						p.ResourceVersion = strconv.Itoa(version)
+						b.Objects = append(b.Objects, p)
 					default:
-						b.Objects = append(b.Objects, randomPod(rng, version))
+						p := randomPod(rng, version)
+						sent = append(sent, p)
+						b.Objects = append(b.Objects, p)
 					}
 				}
 				c.Apply(b)

@@ -68,7 +68,9 @@ type podEntry struct {
 	row   PodRow
 	facts podFacts // what the blocker line reads
 	slot  int32    // its place in its owner's entrySet
-	// heapAt is its place in each of its tally's heaps it is in.
+	// tally is the one it is counted in, heapAt its place in each of the
+	// tally's heaps it is in.
+	tally  *podTally
 	heapAt [heapKinds]int32
 }
 

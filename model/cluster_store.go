@@ -73,8 +73,10 @@ func (c *Cluster) putPod(p *corev1.Pod, u update) bool {
 	node, hasNode := nodeOf(p)
 	c.podsByNode.move(oldNode, hadNode, node, hasNode, key)
 	pe := &podEntry{pod: p, row: podRow(p), facts: factsOf(p)}
-	c.countOnNode(old, -1)
-	c.countOnNode(pe, 1)
+	if old == nil || old.facts.active != pe.facts.active || old.pod.Spec.NodeName != p.Spec.NodeName {
+		c.countOnNode(old, -1)
+		c.countOnNode(pe, 1)
+	}
 	c.fleetPod(old, pe, u.at)
 	c.pods[key] = pe
 	c.fileEntry(oldOwner, hadOwner, owner, hasOwner, old, pe)
