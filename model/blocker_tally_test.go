@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,10 +15,10 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 )
 
-// The counts Apply keeps (each node's active pods, each ReplicaSet's
-// blocker tally) must be what counting every pod from scratch gives, after
-// any sequence of pods coming, changing phase, readiness, node and owner,
-// terminating and going, and nodes coming and going.
+// What Apply keeps (each node's active pods, each ReplicaSet's blocker
+// tally and pod rows) must be what counting every pod from scratch gives,
+// after any sequence of pods coming, changing phase, readiness, node and
+// owner, terminating and going, and nodes coming and going.
 func TestKeptCountsEqualRecount(t *testing.T) {
 	for seed := range uint64(20) {
 		t.Run(strconv.FormatUint(seed, 10), func(t *testing.T) {
@@ -138,6 +139,23 @@ func checkRecount(t *testing.T, c *Cluster, rng *rand.Rand, when string) {
 			t.Fatalf("%s: node %s shows %d pods, recounted %d", when, row.Name, row.Pods, active[row.Name])
 		}
 	}
+	// Pod rows are read now and then, so that changes pile up between reads.
+	for owner := range 4 {
+		for _, ns := range []string{"shop", "ops"} {
+			if rng.IntN(3) > 0 {
+				continue
+			}
+			key := tallyKey{types.UID("rs-" + strconv.Itoa(owner)), ns}
+			var want []PodRow
+			for _, pe := range owners[key] {
+				want = append(want, pe.row)
+			}
+			slices.SortFunc(want, func(a, b PodRow) int { return strings.Compare(a.Name, b.Name) })
+			if got := c.podRowsOf(key.owner, ns); !slices.Equal(got, want) {
+				t.Fatalf("%s: rows of %s kept %v, gathered %v", when, key, rowNames(got), rowNames(want))
+			}
+		}
+	}
 	if len(c.tallies) != len(owners) {
 		t.Fatalf("%s: %d tallies kept, pods of %d owners held", when, len(c.tallies), len(owners))
 	}
@@ -170,6 +188,14 @@ func checkRecount(t *testing.T, c *Cluster, rng *rand.Rand, when string) {
 			}
 		}
 	}
+}
+
+func rowNames(rows []PodRow) []string {
+	var out []string
+	for _, r := range rows {
+		out = append(out, r.Name+"@"+r.Node+"/"+r.Status)
+	}
+	return out
 }
 
 func scanSummary(s podScan) string {

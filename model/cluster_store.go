@@ -67,8 +67,10 @@ func (c *Cluster) putPod(p *corev1.Pod, u update) bool {
 	oldOwner, hadOwner := podOwner(oldPod)
 	owner, hasOwner := podOwner(p)
 	c.podsByOwner.move(oldOwner, hadOwner, owner, hasOwner, key)
-	c.podRows.forget(oldOwner, hadOwner)
-	c.podRows.forget(owner, hasOwner)
+	c.podRows.note(oldOwner, hadOwner, p.Namespace, p.Name)
+	if owner != oldOwner || !hadOwner {
+		c.podRows.note(owner, hasOwner, p.Namespace, p.Name)
+	}
 	oldNode, hadNode := nodeOf(oldPod)
 	node, hasNode := nodeOf(p)
 	c.podsByNode.move(oldNode, hadNode, node, hasNode, key)
@@ -160,7 +162,7 @@ func (c *Cluster) delete(ref ObjectRef, at time.Time) bool {
 		if owner, has := podOwner(pe.pod); has {
 			c.podsByOwner.remove(owner, key)
 			c.fileEntry(owner, true, "", false, pe, nil)
-			c.podRows.forget(owner, true)
+			c.podRows.note(owner, true, ref.Namespace, ref.Name)
 		}
 		if node, has := nodeOf(pe.pod); has {
 			c.podsByNode.remove(node, key)
