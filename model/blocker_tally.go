@@ -8,7 +8,7 @@ import (
 )
 
 // podTally is what the blocker line reads of one ReplicaSet's pods in one
-// namespace, kept up to date as its pods come, change and go (fileEntry), so
+// namespace, kept up to date as its pods come, change and go (retally), so
 // that the line of a rollout of thousands of pods costs what changed and not
 // a pass over every pod on every redraw (13% of the live console's CPU at
 // 3,000 pods). It holds the same findings podScan.add makes pod by pod;
@@ -31,8 +31,8 @@ type podTally struct {
 	ready []readyCount
 }
 
-// tallyKey names a podTally: the controlling owner's UID and the
-// namespace, which the blocker reads pods in.
+// tallyKey names what is kept of one owner's pods (a podTally, pod rows):
+// the controlling owner's UID and the namespace, which views read pods in.
 type tallyKey struct {
 	owner     types.UID
 	namespace string
