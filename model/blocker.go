@@ -221,6 +221,7 @@ type podScan struct {
 
 	pullBad               int
 	pullImage, pullReason string
+	pullPod               string      // the pod they are read from
 	crash                 *corev1.Pod // the new pod that restarted most
 	crashRestarts         int32
 	unschedulable         *corev1.Pod
@@ -254,11 +255,11 @@ func (s *podScan) add(f *podFacts) {
 	}
 	switch {
 	case f.pullReason != "":
-		if s.pullBad == 0 || f.pullReason == "ImagePullBackOff" {
-			s.pullImage, s.pullReason = f.pullImage, f.pullReason
+		if s.pullBad == 0 || pullFirst(f.pullReason, f.pod.Name, s.pullReason, s.pullPod) {
+			s.pullImage, s.pullReason, s.pullPod = f.pullImage, f.pullReason, f.pod.Name
 		}
 		s.pullBad++
-	case f.restarts > s.crashRestarts || f.restarts > 0 && f.restarts == s.crashRestarts && f.pod.Name < s.crash.Name:
+	case f.restarts > 0 && s.crashFirst(f):
 		s.crash, s.crashRestarts = f.pod, f.restarts
 	}
 	switch {
@@ -268,7 +269,7 @@ func (s *podScan) add(f *podFacts) {
 		}
 	case !f.bound:
 	case !f.ready:
-		if s.notReady == nil || f.since.Before(s.notReadyAt) || f.since.Equal(s.notReadyAt) && f.pod.Name < s.notReady.Name {
+		if s.notReadyFirst(f) {
 			s.notReady, s.notReadyAt = f.pod, f.since
 		}
 	case s.minReady > 0:
@@ -281,6 +282,18 @@ func (s *podScan) add(f *podFacts) {
 			s.readyNotAvailable++
 		}
 	}
+}
+
+// crashFirst reports whether the crashed pod f is named before the one
+// found so far: the one that restarted most, then by name.
+func (s *podScan) crashFirst(f *podFacts) bool {
+	return s.crash == nil || f.restarts > s.crashRestarts || f.restarts == s.crashRestarts && f.pod.Name < s.crash.Name
+}
+
+// notReadyFirst reports whether the pod f, not ready, is named before the
+// one found so far: the one not ready the longest, then by name.
+func (s *podScan) notReadyFirst(f *podFacts) bool {
+	return s.notReady == nil || f.since.Before(s.notReadyAt) || f.since.Equal(s.notReadyAt) && f.pod.Name < s.notReady.Name
 }
 
 func pausedLine(d *appsv1.Deployment) string {

@@ -9,23 +9,11 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 )
 
-// blocker is the deployment's blocker line from what the picture holds: its
-// ReplicaSets' pods in no particular order (Blocker picks by what it finds,
-// never by position), the nodes, and the events about each pod.
-func (c *Cluster) blocker(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, now time.Time) string {
-	scan := func(s *podScan) {
-		for _, rs := range rss {
-			set := c.entriesByOwner[rs.UID]
-			if set == nil {
-				continue
-			}
-			for _, pe := range set.list {
-				if pe.pod.Namespace == d.Namespace {
-					s.add(&pe.facts)
-				}
-			}
-		}
-	}
+// blocker is the deployment's blocker line from what the picture holds: the
+// tallies of its ReplicaSets' pods, the nodes, and the events about each
+// pod. newRS is d's new ReplicaSet among rss, found by the caller.
+func (c *Cluster) blocker(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, now time.Time) string {
+	scan := c.scanTallies(d.Namespace, rss)
 	isOurs := func(pod string) bool {
 		pe := c.pods[objectKey(d.Namespace, pod)]
 		if pe == nil {
@@ -43,13 +31,25 @@ func (c *Cluster) blocker(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, now ti
 		nodes = append(nodes, n)
 	}
 	eventsOf := func(pod string) []*corev1.Event { return c.podEvents(d.Namespace, pod) }
-	return blocker(rolloutParts{d: d, rss: rss, nodes: nodes, eventsOf: eventsOf, now: now}, scan, isOurs)
+	return blocker(rolloutParts{d: d, rss: rss, nodes: nodes, eventsOf: eventsOf, now: now, newRS: newRS, newKnown: true}, scan, isOurs)
+}
+
+// scanTallies hands the tallies of rss's pods in namespace to a podScan.
+func (c *Cluster) scanTallies(namespace string, rss []*appsv1.ReplicaSet) func(*podScan) {
+	return func(s *podScan) {
+		for _, rs := range rss {
+			if t := c.tallies[tallyKey{rs.UID, namespace}]; t != nil {
+				s.addTally(t, rs.UID)
+			}
+		}
+	}
 }
 
 // fileEntry refiles a pod's entry from its old controlling owner to its
 // current one: was is the entry it had (nil: new pod), pe its new one (nil:
 // the pod is gone).
 func (c *Cluster) fileEntry(old types.UID, hadOld bool, cur types.UID, hasCur bool, was, pe *podEntry) {
+	c.retally(was, pe)
 	if hadOld && was != nil && hasCur && pe != nil && old == cur {
 		if set := c.entriesByOwner[cur]; set != nil && set.replace(was, pe) {
 			return
@@ -156,5 +156,6 @@ func (c *Cluster) Blocker(namespace, name string, now time.Time) string {
 	if d == nil {
 		return ""
 	}
-	return c.blocker(d, c.ownedReplicaSets(d), now)
+	rss := c.ownedReplicaSets(d)
+	return c.blocker(d, rss, FindNewReplicaSet(d, rss), now)
 }

@@ -34,7 +34,16 @@ type Cluster struct {
 	// entriesByOwner files the same pods' entries, so that the blocker
 	// reads a rollout's pods without a lookup each.
 	entriesByOwner map[types.UID]*entrySet
-	podsByNode     index[string]
+	// tallies are what the blocker reads of each ReplicaSet's pods
+	// (blocker_tally.go).
+	tallies    map[tallyKey]*podTally
+	podsByNode index[string]
+	// activeOnNode counts each node's active pods (IsPodActive), kept as
+	// pods come, change and go: the node list shows it for every node on
+	// every redraw, and walking each node's pods made that cost every pod
+	// held.
+	activeOnNode   map[string]int
+	nodeRows       nodeRowCache
 	eventsByObject index[ObjectRef]
 	podRows        podRowCache
 
@@ -59,6 +68,10 @@ type podEntry struct {
 	row   PodRow
 	facts podFacts // what the blocker line reads
 	slot  int32    // its place in its owner's entrySet
+	// tally is the one it is counted in, heapAt its place in each of the
+	// tally's heaps it is in.
+	tally  *podTally
+	heapAt [heapKinds]int32
 }
 
 // NewCluster returns an empty picture, not yet synced.
@@ -72,7 +85,9 @@ func NewCluster() *Cluster {
 		replicaSetsByOwner: index[types.UID]{},
 		podsByOwner:        index[types.UID]{},
 		entriesByOwner:     map[types.UID]*entrySet{},
+		tallies:            map[tallyKey]*podTally{},
 		podsByNode:         index[string]{},
+		activeOnNode:       map[string]int{},
 		eventsByObject:     index[ObjectRef]{},
 		timelines:          map[string]*timeline{},
 		deletedAt:          map[string]time.Time{},

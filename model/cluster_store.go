@@ -67,12 +67,18 @@ func (c *Cluster) putPod(p *corev1.Pod, u update) bool {
 	oldOwner, hadOwner := podOwner(oldPod)
 	owner, hasOwner := podOwner(p)
 	c.podsByOwner.move(oldOwner, hadOwner, owner, hasOwner, key)
-	c.podRows.forget(oldOwner, hadOwner)
-	c.podRows.forget(owner, hasOwner)
+	c.podRows.note(oldOwner, hadOwner, p.Namespace, p.Name)
+	if owner != oldOwner || !hadOwner {
+		c.podRows.note(owner, hasOwner, p.Namespace, p.Name)
+	}
 	oldNode, hadNode := nodeOf(oldPod)
 	node, hasNode := nodeOf(p)
 	c.podsByNode.move(oldNode, hadNode, node, hasNode, key)
 	pe := &podEntry{pod: p, row: podRow(p), facts: factsOf(p)}
+	if old == nil || old.facts.active != pe.facts.active || old.pod.Spec.NodeName != p.Spec.NodeName {
+		c.countOnNode(old, -1)
+		c.countOnNode(pe, 1)
+	}
 	c.fleetPod(old, pe, u.at)
 	c.pods[key] = pe
 	c.fileEntry(oldOwner, hadOwner, owner, hasOwner, old, pe)
@@ -82,6 +88,18 @@ func (c *Cluster) putPod(p *corev1.Pod, u update) bool {
 	return true
 }
 
+// countOnNode adds n to the active-pod count of the node pe's pod is bound
+// to, if it is active and bound; a nil entry counts for nothing.
+func (c *Cluster) countOnNode(pe *podEntry, n int) {
+	if pe == nil || !pe.facts.active || !pe.facts.bound {
+		return
+	}
+	node := pe.pod.Spec.NodeName
+	if c.activeOnNode[node] += n; c.activeOnNode[node] == 0 {
+		delete(c.activeOnNode, node)
+	}
+}
+
 func (c *Cluster) putNode(n *corev1.Node) bool {
 	old := c.nodes[n.Name]
 	if old != nil && sameResourceVersion(old, n) {
@@ -89,6 +107,7 @@ func (c *Cluster) putNode(n *corev1.Node) bool {
 	}
 	c.fleetNode(old, n)
 	c.nodes[n.Name] = n
+	c.nodeRows.forget()
 	return true
 }
 
@@ -139,10 +158,11 @@ func (c *Cluster) delete(ref ObjectRef, at time.Time) bool {
 			return false
 		}
 		c.fleetPod(pe, nil, at)
+		c.countOnNode(pe, -1)
 		if owner, has := podOwner(pe.pod); has {
 			c.podsByOwner.remove(owner, key)
 			c.fileEntry(owner, true, "", false, pe, nil)
-			c.podRows.forget(owner, true)
+			c.podRows.note(owner, true, ref.Namespace, ref.Name)
 		}
 		if node, has := nodeOf(pe.pod); has {
 			c.podsByNode.remove(node, key)
@@ -155,6 +175,7 @@ func (c *Cluster) delete(ref ObjectRef, at time.Time) bool {
 		}
 		c.fleetNode(old, nil)
 		delete(c.nodes, ref.Name)
+		c.nodeRows.forget()
 	case "Event":
 		e, ok := c.events[key]
 		if !ok {

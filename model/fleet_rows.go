@@ -185,17 +185,7 @@ func availabilityOnly(d *appsv1.Deployment) bool {
 // diagnose is the blocker line with its kind, reading only the nodes a
 // budget holds a drain on.
 func (c *Cluster) diagnose(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, now time.Time) (string, hold) {
-	scan := func(s *podScan) {
-		for _, rs := range rss {
-			if set := c.entriesByOwner[rs.UID]; set != nil {
-				for _, pe := range set.list {
-					if pe.pod.Namespace == d.Namespace {
-						s.add(&pe.facts)
-					}
-				}
-			}
-		}
-	}
+	scan := c.scanTallies(d.Namespace, rss)
 	isOurs := func(pod string) bool {
 		pe := c.pods[objectKey(d.Namespace, pod)]
 		return pe != nil && slices.ContainsFunc(rss, func(rs *appsv1.ReplicaSet) bool { return pe.facts.owner == rs.UID })

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 )
@@ -23,9 +24,44 @@ import (
 func (c *Cluster) Nodes() []NodeRow {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	newest := newestSpecs(c.nodes)
-	rows := make([]NodeRow, 0, len(c.nodes))
-	for _, n := range c.nodes {
+	kept := c.nodeRows.of(c.nodes)
+	rows := make([]NodeRow, len(kept))
+	for i, r := range kept {
+		r.Pods = c.activeOnNode[r.Name]
+		rows[i] = r
+	}
+	return rows
+}
+
+// nodeRowCache keeps the node list but for its pod counts between node
+// changes: reading a roll's progress from each node's annotations and
+// sorting the rows on every redraw cost the console more than drawing
+// them, while during a rollout only the counts change (activeOnNode).
+// Views are read under the Cluster's read lock, by any number of readers,
+// so the cache has a lock of its own.
+type nodeRowCache struct {
+	mu   sync.Mutex
+	rows []NodeRow // nil: a node came, changed or went since
+}
+
+// forget drops the rows: a node came, changed or went.
+func (nc *nodeRowCache) forget() {
+	nc.mu.Lock()
+	nc.rows = nil
+	nc.mu.Unlock()
+}
+
+// of returns the rows of nodes, without pod counts, by group then name.
+// They are shared: readers copy them and must not modify their slices.
+func (nc *nodeRowCache) of(nodes map[string]*corev1.Node) []NodeRow {
+	nc.mu.Lock()
+	defer nc.mu.Unlock()
+	if nc.rows != nil {
+		return nc.rows
+	}
+	newest := newestSpecs(nodes)
+	rows := make([]NodeRow, 0, len(nodes))
+	for _, n := range nodes {
 		group := n.Labels[NodeGroupLabel]
 		spec, hasSpec := n.Annotations[NodeSpecAnnotation]
 		_, needsUpdate := n.Annotations[NeedsUpdateAnnotation]
@@ -35,7 +71,6 @@ func (c *Cluster) Nodes() []NodeRow {
 			Ready:       NodeReady(n),
 			Schedulable: !n.Spec.Unschedulable,
 			Taints:      taints(n),
-			Pods:        c.activePodsOn(n.Name),
 			UpToDate:    !needsUpdate && (!hasSpec || newest[group] == "" || spec == newest[group]),
 			Drain:       n.Annotations[DrainStateAnnotation],
 			Progress:    nodeProgress(n),
@@ -44,6 +79,7 @@ func (c *Cluster) Nodes() []NodeRow {
 	slices.SortFunc(rows, func(a, b NodeRow) int {
 		return cmp.Or(strings.Compare(a.Group, b.Group), strings.Compare(a.Name, b.Name))
 	})
+	nc.rows = rows
 	return rows
 }
 
@@ -81,17 +117,6 @@ func newestSpecs(nodes map[string]*corev1.Node) map[string]string {
 		out[group] = best
 	}
 	return out
-}
-
-// activePodsOn counts the pods bound to the node that still run or will.
-func (c *Cluster) activePodsOn(node string) int {
-	n := 0
-	for key := range c.podsByNode[node] {
-		if pe := c.pods[key]; pe != nil && IsPodActive(pe.pod) {
-			n++
-		}
-	}
-	return n
 }
 
 // taints are written as kubectl describe writes them: "key=value:Effect",

@@ -56,7 +56,7 @@ func (c *Cluster) Rollout(namespace, name string, now time.Time) (RolloutView, b
 	if v.Canary == nil {
 		// A canary's own line says what holds it; the blocker would read the
 		// hold's minReadySeconds as the reason.
-		v.Blocker = c.blocker(d, rss, now)
+		v.Blocker = c.blocker(d, rss, newRS, now)
 	}
 	for _, rs := range rss {
 		v.ReplicaSets = append(v.ReplicaSets, c.replicaSetRow(rs, newRS, done))
