@@ -29,10 +29,10 @@ func CanaryHolder() string {
 // ReplicationController view writes rolling update requests on the
 // controllers, and a guided canary's steps live on its Deployment (the
 // embedded cluster runs its own). One runner serves all four, so their
-// caches are shared. Requests left by an earlier rollscope
+// caches are shared, and trimmed to what they read. Requests left by an earlier rollscope
 // are picked up where they were. stop ends them and waits.
 func StartConsoleControllers(ctx context.Context, client kubernetes.Interface) (stop func(), err error) {
-	r, err := NewRunner(client, nil)
+	r, err := NewScopedRunner(client, Scope{Trim: true}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("cannot start the drain, node-roll, rolling-update and canary controllers: %w", err)
 	}

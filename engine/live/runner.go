@@ -57,13 +57,30 @@ type Scope struct {
 	// controllers need neither, so a user who may not list them is not
 	// refused.
 	Workloads bool
+	// Trim keeps in the caches only what the console's drain, node-roll,
+	// RC rolling-update and canary controllers read (trim.go), and only
+	// the events the canary reads. Controllers that read more of a pod —
+	// the hollow kubelet reads its containers — need a runner without it.
+	Trim bool
 }
 
 // NewScopedRunner is NewRunner watching only what scope selects. A run that
 // owns a namespace and a set of nodes needs no more; on a big cluster it
 // keeps the caches small, and next to another run it keeps the two apart.
 func NewScopedRunner(client kubernetes.Interface, scope Scope, onError func(controller, key string, err error)) (*Runner, error) {
-	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(scope.Namespace))
+	opts := []informers.SharedInformerOption{informers.WithNamespace(scope.Namespace)}
+	if scope.Trim {
+		opts = append(opts, informers.WithTransform(trimForControllers))
+	}
+	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, opts...)
+	if scope.Trim {
+		// Registered first, like the node informer below.
+		factory.InformerFor(&corev1.Event{}, func(c kubernetes.Interface, resync time.Duration) cache.SharedIndexInformer {
+			return coreinformers.NewFilteredEventInformer(c, scope.Namespace, resync, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, func(o *metav1.ListOptions) {
+				o.FieldSelector = canaryWarnings
+			})
+		})
+	}
 	if scope.NodeSelector != "" {
 		// Registered first, this filtered informer is the factory's node
 		// informer from now on.
