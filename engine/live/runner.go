@@ -30,6 +30,10 @@ type Runner struct {
 	listers   control.Listers
 	onError   func(controller, key string, err error)
 
+	// pods, when the runner watches pods on demand, is their cache;
+	// informers then has no pod informer.
+	pods *podsOnDemand
+
 	mu          sync.Mutex
 	controllers []control.Controller
 	seed        int64
@@ -62,6 +66,10 @@ type Scope struct {
 	// the events the canary reads. Controllers that read more of a pod —
 	// the hollow kubelet reads its containers — need a runner without it.
 	Trim bool
+	// PodsNeeded, when set, makes pods watched only while it says the
+	// controllers have work that reads them (podsondemand.go). It reads
+	// the runner's other caches.
+	PodsNeeded func(control.Listers) bool
 }
 
 // NewScopedRunner is NewRunner watching only what scope selects. A run that
@@ -96,7 +104,6 @@ func NewScopedRunner(client kubernetes.Interface, scope Scope, onError func(cont
 		onError: onError,
 		synced:  make(chan struct{}),
 		informers: map[control.Kind]cache.SharedIndexInformer{
-			control.Pods:                   factory.Core().V1().Pods().Informer(),
 			control.Nodes:                  factory.Core().V1().Nodes().Informer(),
 			control.Deployments:            factory.Apps().V1().Deployments().Informer(),
 			control.ReplicaSets:            factory.Apps().V1().ReplicaSets().Informer(),
@@ -105,6 +112,15 @@ func NewScopedRunner(client kubernetes.Interface, scope Scope, onError func(cont
 			control.DaemonSets:             factory.Apps().V1().DaemonSets().Informer(),
 			control.Events:                 factory.Core().V1().Events().Informer(),
 		},
+	}
+	if scope.PodsNeeded != nil {
+		var transform cache.TransformFunc
+		if scope.Trim {
+			transform = trimForControllers
+		}
+		r.pods = newPodsOnDemand(client, scope.Namespace, transform, func() bool { return scope.PodsNeeded(r.listers) })
+	} else {
+		r.informers[control.Pods] = factory.Core().V1().Pods().Informer()
 	}
 	if scope.Workloads {
 		r.informers[control.StatefulSets] = factory.Apps().V1().StatefulSets().Informer()
@@ -124,7 +140,12 @@ func NewScopedRunner(client kubernetes.Interface, scope Scope, onError func(cont
 			}
 		}
 	}
-	idx := func(k control.Kind) cache.Indexer { return r.informers[k].GetIndexer() }
+	idx := func(k control.Kind) cache.Indexer {
+		if k == control.Pods && r.pods != nil {
+			return r.pods
+		}
+		return r.informers[k].GetIndexer()
+	}
 	r.listers = control.Listers{
 		Pods:                   corelisters.NewPodLister(idx(control.Pods)),
 		Nodes:                  corelisters.NewNodeLister(idx(control.Nodes)),
@@ -193,6 +214,10 @@ func (r *Runner) Run(ctx context.Context) error {
 			workqueue.TypedRateLimitingQueueConfig[string]{Name: c.Name()})
 		queues = append(queues, q)
 		for kind, handler := range c.Watches(liveQueue{q}) {
+			if kind == control.Pods && r.pods != nil {
+				r.pods.AddEventHandler(handler)
+				continue
+			}
 			inf, ok := r.informers[kind]
 			if !ok {
 				return fmt.Errorf("controller %s watches %s, which the live runner does not feed", c.Name(), kind)
@@ -209,6 +234,9 @@ func (r *Runner) Run(ctx context.Context) error {
 		}
 	}
 
+	if r.pods != nil {
+		r.pods.serve(ctx)
+	}
 	close(r.synced)
 
 	var wg sync.WaitGroup
@@ -224,6 +252,9 @@ func (r *Runner) Run(ctx context.Context) error {
 		q.ShutDown()
 	}
 	wg.Wait()
+	if r.pods != nil {
+		r.pods.done.Wait()
+	}
 	r.factory.Shutdown()
 	return nil
 }
