@@ -54,7 +54,7 @@ func newPodsOnDemand(client kubernetes.Interface, namespace string, transform ca
 }
 
 // AddEventHandler registers a controller's pod handler on every informer
-// this cache starts. Call it before run.
+// this cache starts. Call it before serve.
 func (p *podsOnDemand) AddEventHandler(h cache.ResourceEventHandler) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
