@@ -164,11 +164,8 @@ func TestTrimKeepsWhatIsWrittenBack(t *testing.T) {
 		Annotations: map[string]string{model.ChangeCauseAnnotation: "x"}}, Spec: appsv1.DeploymentSpec{Replicas: ptr(int32(3))}}
 	want := d.DeepCopy()
 	want.ManagedFields = nil
-	for _, obj := range []runtime.Object{d} {
-		out, _ := trimForControllers(obj)
-		if !reflect.DeepEqual(out, want) {
-			t.Errorf("trimmed Deployment %+v, want %+v", out, want)
-		}
+	if out, _ := trimForControllers(d); !reflect.DeepEqual(out, want) {
+		t.Errorf("trimmed Deployment %+v, want %+v", out, want)
 	}
 	ds := &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: "agent", Namespace: "kube-system", ManagedFields: mf},
 		Spec: appsv1.DaemonSetSpec{Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "a"}}}}}}
