@@ -6,12 +6,15 @@ import (
 	"os"
 	"sync"
 
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/kubernetes"
 
 	"rollscope/engine/canary"
+	"rollscope/engine/control"
 	"rollscope/engine/drain"
 	"rollscope/engine/noderoll"
 	"rollscope/engine/rollingupdate"
+	"rollscope/model"
 )
 
 // CanaryHolder is the name this console drives canaries under: its host
@@ -29,10 +32,10 @@ func CanaryHolder() string {
 // ReplicationController view writes rolling update requests on the
 // controllers, and a guided canary's steps live on its Deployment (the
 // embedded cluster runs its own). One runner serves all four, so their
-// caches are shared. Requests left by an earlier rollscope
+// caches are shared, and trimmed to what they read. Requests left by an earlier rollscope
 // are picked up where they were. stop ends them and waits.
 func StartConsoleControllers(ctx context.Context, client kubernetes.Interface) (stop func(), err error) {
-	r, err := NewRunner(client, nil)
+	r, err := NewScopedRunner(client, Scope{Trim: true, PodsNeeded: consoleNeedsPods}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("cannot start the drain, node-roll, rolling-update and canary controllers: %w", err)
 	}
@@ -51,4 +54,26 @@ func StartConsoleControllers(ctx context.Context, client kubernetes.Interface) (
 		_ = r.Run(ctx)
 	}()
 	return func() { cancel(); wg.Wait() }, nil
+}
+
+// consoleNeedsPods says whether the console's controllers have work that
+// reads pods: a drain not over (a node roll drains its nodes through the
+// same annotations) or a canary on a Deployment. An RC rolling update
+// reads its pods from the API server, and a node roll reads only nodes
+// and Deployments. Until one of these appears the console's controllers
+// watch no pods at all.
+func consoleNeedsPods(l control.Listers) bool {
+	nodes, _ := l.Nodes.List(labels.Everything())
+	for _, n := range nodes {
+		if _, requested := n.Annotations[model.DrainRequestAnnotation]; requested && !model.DrainOver(n.Annotations[model.DrainStateAnnotation]) {
+			return true
+		}
+	}
+	deployments, _ := l.Deployments.List(labels.Everything())
+	for _, d := range deployments {
+		if model.HasCanaryAnnotations(d) {
+			return true
+		}
+	}
+	return false
 }

@@ -30,6 +30,10 @@ type Runner struct {
 	listers   control.Listers
 	onError   func(controller, key string, err error)
 
+	// pods, when the runner watches pods on demand, is their cache;
+	// informers then has no pod informer.
+	pods *podsOnDemand
+
 	mu          sync.Mutex
 	controllers []control.Controller
 	seed        int64
@@ -57,13 +61,34 @@ type Scope struct {
 	// controllers need neither, so a user who may not list them is not
 	// refused.
 	Workloads bool
+	// Trim keeps in the caches only what the console's drain, node-roll,
+	// RC rolling-update and canary controllers read (trim.go), and only
+	// the events the canary reads. Controllers that read more of a pod —
+	// the hollow kubelet reads its containers — need a runner without it.
+	Trim bool
+	// PodsNeeded, when set, makes pods watched only while it says the
+	// controllers have work that reads them (podsondemand.go). It reads
+	// the runner's other caches.
+	PodsNeeded func(control.Listers) bool
 }
 
 // NewScopedRunner is NewRunner watching only what scope selects. A run that
 // owns a namespace and a set of nodes needs no more; on a big cluster it
 // keeps the caches small, and next to another run it keeps the two apart.
 func NewScopedRunner(client kubernetes.Interface, scope Scope, onError func(controller, key string, err error)) (*Runner, error) {
-	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespace(scope.Namespace))
+	opts := []informers.SharedInformerOption{informers.WithNamespace(scope.Namespace)}
+	if scope.Trim {
+		opts = append(opts, informers.WithTransform(trimForControllers))
+	}
+	factory := informers.NewSharedInformerFactoryWithOptions(client, 0, opts...)
+	if scope.Trim {
+		// Registered first, like the node informer below.
+		factory.InformerFor(&corev1.Event{}, func(c kubernetes.Interface, resync time.Duration) cache.SharedIndexInformer {
+			return coreinformers.NewFilteredEventInformer(c, scope.Namespace, resync, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, func(o *metav1.ListOptions) {
+				o.FieldSelector = canaryWarnings
+			})
+		})
+	}
 	if scope.NodeSelector != "" {
 		// Registered first, this filtered informer is the factory's node
 		// informer from now on.
@@ -79,7 +104,6 @@ func NewScopedRunner(client kubernetes.Interface, scope Scope, onError func(cont
 		onError: onError,
 		synced:  make(chan struct{}),
 		informers: map[control.Kind]cache.SharedIndexInformer{
-			control.Pods:                   factory.Core().V1().Pods().Informer(),
 			control.Nodes:                  factory.Core().V1().Nodes().Informer(),
 			control.Deployments:            factory.Apps().V1().Deployments().Informer(),
 			control.ReplicaSets:            factory.Apps().V1().ReplicaSets().Informer(),
@@ -88,6 +112,15 @@ func NewScopedRunner(client kubernetes.Interface, scope Scope, onError func(cont
 			control.DaemonSets:             factory.Apps().V1().DaemonSets().Informer(),
 			control.Events:                 factory.Core().V1().Events().Informer(),
 		},
+	}
+	if scope.PodsNeeded != nil {
+		var transform cache.TransformFunc
+		if scope.Trim {
+			transform = trimForControllers
+		}
+		r.pods = newPodsOnDemand(client, scope.Namespace, transform, func() bool { return scope.PodsNeeded(r.listers) })
+	} else {
+		r.informers[control.Pods] = factory.Core().V1().Pods().Informer()
 	}
 	if scope.Workloads {
 		r.informers[control.StatefulSets] = factory.Apps().V1().StatefulSets().Informer()
@@ -107,7 +140,12 @@ func NewScopedRunner(client kubernetes.Interface, scope Scope, onError func(cont
 			}
 		}
 	}
-	idx := func(k control.Kind) cache.Indexer { return r.informers[k].GetIndexer() }
+	idx := func(k control.Kind) cache.Indexer {
+		if k == control.Pods && r.pods != nil {
+			return r.pods
+		}
+		return r.informers[k].GetIndexer()
+	}
 	r.listers = control.Listers{
 		Pods:                   corelisters.NewPodLister(idx(control.Pods)),
 		Nodes:                  corelisters.NewNodeLister(idx(control.Nodes)),
@@ -176,6 +214,10 @@ func (r *Runner) Run(ctx context.Context) error {
 			workqueue.TypedRateLimitingQueueConfig[string]{Name: c.Name()})
 		queues = append(queues, q)
 		for kind, handler := range c.Watches(liveQueue{q}) {
+			if kind == control.Pods && r.pods != nil {
+				r.pods.AddEventHandler(handler)
+				continue
+			}
 			inf, ok := r.informers[kind]
 			if !ok {
 				return fmt.Errorf("controller %s watches %s, which the live runner does not feed", c.Name(), kind)
@@ -192,6 +234,9 @@ func (r *Runner) Run(ctx context.Context) error {
 		}
 	}
 
+	if r.pods != nil {
+		r.pods.serve(ctx)
+	}
 	close(r.synced)
 
 	var wg sync.WaitGroup
@@ -207,6 +252,9 @@ func (r *Runner) Run(ctx context.Context) error {
 		q.ShutDown()
 	}
 	wg.Wait()
+	if r.pods != nil {
+		r.pods.done.Wait()
+	}
 	r.factory.Shutdown()
 	return nil
 }

@@ -1,0 +1,96 @@
+package live
+
+import (
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
+
+	"rollscope/model"
+)
+
+// The console's controllers (drain, node roll, RC rolling update, canary)
+// watch every pod of every namespace beside the console's own watch, so
+// what their caches keep of each object is most of what they cost. Like
+// kube-controller-manager, they drop managed fields from everything; a pod
+// is also cut down to what the drain and the canary read of it, and a
+// DaemonSet to its name. Nodes, Deployments, ReplicaSets and RCs keep
+// their spec and status: the controllers write nodes, RCs and Deployments
+// back with Update from the cache, and a canary compares its ReplicaSets'
+// templates. (An Update without managed fields leaves the server's as
+// they were.)
+
+// canaryWarnings is the only kind of event the console's controllers read
+// (the canary's gates: model.CanaryWarningOf); the API server filters the
+// rest — most of a rollout's events are Normal ones about pods.
+var canaryWarnings = fields.Set{"type": corev1.EventTypeWarning, "involvedObject.kind": "Pod"}.AsSelector().String()
+
+// trimForControllers is the console runner's informer transform. It
+// returns a new object for the kinds it cuts and never changes its input.
+// The same transform may see an object twice (and tombstones): it keeps
+// what it was given when there is nothing to cut.
+func trimForControllers(obj any) (any, error) {
+	switch o := obj.(type) {
+	case *corev1.Pod:
+		return trimPod(o), nil
+	case *appsv1.DaemonSet:
+		return &appsv1.DaemonSet{ObjectMeta: trimMeta(o.ObjectMeta)}, nil
+	case metav1.Object:
+		// Informers hand each object to the transform before anyone else
+		// holds it, so it may be changed in place.
+		o.SetManagedFields(nil)
+	}
+	return obj, nil
+}
+
+// trimMeta keeps what names, selects and owns an object; no annotations.
+func trimMeta(m metav1.ObjectMeta) metav1.ObjectMeta {
+	return metav1.ObjectMeta{
+		Name: m.Name, Namespace: m.Namespace, UID: m.UID, ResourceVersion: m.ResourceVersion,
+		Generation: m.Generation, CreationTimestamp: m.CreationTimestamp,
+		DeletionTimestamp: m.DeletionTimestamp, DeletionGracePeriodSeconds: m.DeletionGracePeriodSeconds,
+		Labels: m.Labels, OwnerReferences: m.OwnerReferences,
+	}
+}
+
+// trimPod keeps what the controllers read of a pod: its node and owner
+// (their indexes), labels (PodDisruptionBudgets), the mirror-pod
+// annotation, which volumes are emptyDirs, its phase and deletion (drain's
+// filters), and its conditions and containers' restarts, back-offs and last
+// exits (the canary's gates). Everything else — containers, images, env,
+// most annotations, managed fields — is dropped.
+func trimPod(p *corev1.Pod) *corev1.Pod {
+	out := &corev1.Pod{ObjectMeta: trimMeta(p.ObjectMeta)}
+	if v, ok := p.Annotations[model.MirrorPodAnnotation]; ok {
+		out.Annotations = map[string]string{model.MirrorPodAnnotation: v}
+	}
+	out.Spec.NodeName = p.Spec.NodeName
+	for _, v := range p.Spec.Volumes {
+		if v.EmptyDir != nil {
+			out.Spec.Volumes = append(out.Spec.Volumes, corev1.Volume{Name: v.Name,
+				VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}})
+		}
+	}
+	out.Status.Phase = p.Status.Phase
+	out.Status.Conditions = p.Status.Conditions
+	out.Status.InitContainerStatuses = trimStatuses(p.Status.InitContainerStatuses)
+	out.Status.ContainerStatuses = trimStatuses(p.Status.ContainerStatuses)
+	return out
+}
+
+func trimStatuses(in []corev1.ContainerStatus) []corev1.ContainerStatus {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make([]corev1.ContainerStatus, len(in))
+	for i, cs := range in {
+		out[i] = corev1.ContainerStatus{Name: cs.Name, Ready: cs.Ready, RestartCount: cs.RestartCount}
+		if w := cs.State.Waiting; w != nil {
+			out[i].State.Waiting = &corev1.ContainerStateWaiting{Reason: w.Reason}
+		}
+		if t := cs.LastTerminationState.Terminated; t != nil {
+			out[i].LastTerminationState.Terminated = &corev1.ContainerStateTerminated{Reason: t.Reason, ExitCode: t.ExitCode}
+		}
+	}
+	return out
+}
