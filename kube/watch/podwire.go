@@ -129,6 +129,36 @@ func (w *wire) bytes(typ int, num int32) []byte {
 // str copies: the frame a watch decodes from is reused for the next one.
 func (w *wire) str(typ int, num int32) string { return string(w.bytes(typ, num)) }
 
+// word is str for a field whose values are few (a phase, a condition's type
+// and status, a reason, an owner's kind): the common ones are shared rather
+// than allocated for every pod, which also shares them in the cache.
+func (w *wire) word(typ int, num int32) string { return shared(w.bytes(typ, num)) }
+
+var words = func() map[string]string {
+	m := map[string]string{}
+	for _, s := range []string{
+		// Phases, QoS classes, condition types and statuses.
+		"Pending", "Running", "Succeeded", "Failed", "Unknown", "BestEffort", "Burstable", "Guaranteed",
+		"PodScheduled", "PodReadyToStartContainers", "Initialized", "ContainersReady", "Ready", "DisruptionTarget",
+		"True", "False",
+		// Reasons kubelets, schedulers and controllers give.
+		"Unschedulable", "SchedulerError", "ContainerCreating", "PodInitializing", "CrashLoopBackOff",
+		"ImagePullBackOff", "ErrImagePull", "ErrImageNeverPull", "CreateContainerConfigError", "CreateContainerError",
+		"InvalidImageName", "RunContainerError", "Completed", "Error", "OOMKilled", "ContainersNotReady",
+		"ContainersNotInitialized", "PodCompleted", "Evicted", "Preempting", "TerminationByKubelet", "DeletionByTaintManager",
+		"EvictionByEvictionAPI", "NodeLost",
+		// Owners, restart policies, node selector operators, common label keys.
+		"v1", "apps/v1", "batch/v1", "ReplicaSet", "StatefulSet", "DaemonSet", "ReplicationController", "Job", "Node",
+		"Always", "In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "metadata.name",
+		"app", "app.kubernetes.io/name", "app.kubernetes.io/instance", "app.kubernetes.io/component", "pod-template-hash",
+		"controller-revision-hash", "pod-template-generation", "statefulset.kubernetes.io/pod-name",
+		"apps.kubernetes.io/pod-index", "tier", "track", "version",
+	} {
+		m[s] = s
+	}
+	return m
+}()
+
 func (w *wire) uint(typ int, num int32) uint64 {
 	if !w.want(typ, 0, num) {
 		return 0
@@ -305,7 +335,7 @@ func decodeMeta(b []byte, m *metav1.ObjectMeta) error {
 				if m.Labels == nil {
 					m.Labels = map[string]string{}
 				}
-				m.Labels[string(k)] = string(val)
+				m.Labels[shared(k)] = string(val)
 			}
 		case 12:
 			// Annotations are dropped but one: the bookmark that ends a
@@ -389,10 +419,18 @@ func decodeOwner(b []byte, m *metav1.ObjectMeta) error {
 		return w.err
 	}
 	if m.OwnerReferences == nil && controller != nil && *controller {
-		m.OwnerReferences = []metav1.OwnerReference{{APIVersion: string(apiVersion), Kind: string(kind), Name: string(name),
+		m.OwnerReferences = []metav1.OwnerReference{{APIVersion: shared(apiVersion), Kind: shared(kind), Name: string(name),
 			UID: types.UID(string(uid)), Controller: controller}}
 	}
 	return nil
+}
+
+// shared is b as a string, shared when it is a common word.
+func shared(b []byte) string {
+	if s, ok := words[string(b)]; ok {
+		return s
+	}
+	return string(b)
 }
 
 // decodeTime reads a Time as metav1.Time.Unmarshal does: whole seconds, in
@@ -526,9 +564,9 @@ func decodeRequirement(b []byte, r *corev1.NodeSelectorRequirement) error {
 		}
 		switch num {
 		case 1:
-			r.Key = w.str(typ, num)
+			r.Key = w.word(typ, num)
 		case 2:
-			r.Operator = corev1.NodeSelectorOperator(w.str(typ, num))
+			r.Operator = corev1.NodeSelectorOperator(w.word(typ, num))
 		case 3:
 			if v := w.bytes(typ, num); w.err == nil {
 				r.Values = append(r.Values, string(v))
@@ -556,7 +594,7 @@ func decodeContainer(b []byte, c *corev1.Container, init bool) error {
 			c.Image = w.str(typ, num)
 		case num == 24 && init:
 			if v := w.bytes(typ, num); w.err == nil {
-				p := corev1.ContainerRestartPolicy(v)
+				p := corev1.ContainerRestartPolicy(shared(v))
 				c.RestartPolicy = &p
 			}
 		default:
@@ -575,7 +613,7 @@ func decodeStatus(b []byte, s *corev1.PodStatus) error {
 		}
 		switch num {
 		case 1:
-			s.Phase = corev1.PodPhase(w.str(typ, num))
+			s.Phase = corev1.PodPhase(w.word(typ, num))
 		case 2:
 			if v := w.bytes(typ, num); w.err == nil {
 				s.Conditions = append(s.Conditions, corev1.PodCondition{})
@@ -584,7 +622,7 @@ func decodeStatus(b []byte, s *corev1.PodStatus) error {
 		case 3:
 			s.Message = w.str(typ, num)
 		case 4:
-			s.Reason = w.str(typ, num)
+			s.Reason = w.word(typ, num)
 		case 6:
 			s.PodIP = w.str(typ, num)
 		case 7:
@@ -600,7 +638,7 @@ func decodeStatus(b []byte, s *corev1.PodStatus) error {
 				w.fail(decodeContainerStatus(v, &s.ContainerStatuses[len(s.ContainerStatuses)-1]))
 			}
 		case 9:
-			s.QOSClass = corev1.PodQOSClass(w.str(typ, num))
+			s.QOSClass = corev1.PodQOSClass(w.word(typ, num))
 		case 10:
 			if v := w.bytes(typ, num); w.err == nil {
 				s.InitContainerStatuses = append(s.InitContainerStatuses, corev1.ContainerStatus{})
@@ -622,15 +660,15 @@ func decodeCondition(b []byte, c *corev1.PodCondition) error {
 		}
 		switch num {
 		case 1:
-			c.Type = corev1.PodConditionType(w.str(typ, num))
+			c.Type = corev1.PodConditionType(w.word(typ, num))
 		case 2:
-			c.Status = corev1.ConditionStatus(w.str(typ, num))
+			c.Status = corev1.ConditionStatus(w.word(typ, num))
 		case 4:
 			if v := w.bytes(typ, num); w.err == nil {
 				w.fail(decodeTime(v, &c.LastTransitionTime))
 			}
 		case 5:
-			c.Reason = w.str(typ, num)
+			c.Reason = w.word(typ, num)
 		case 6:
 			c.Message = w.str(typ, num)
 		default:
@@ -719,7 +757,7 @@ func decodeWaiting(b []byte, s *corev1.ContainerStateWaiting) error {
 		}
 		switch num {
 		case 1:
-			s.Reason = w.str(typ, num)
+			s.Reason = w.word(typ, num)
 		case 2:
 			s.Message = w.str(typ, num)
 		default:
@@ -763,7 +801,7 @@ func decodeTerminated(b []byte, s *corev1.ContainerStateTerminated) error {
 		case 2:
 			s.Signal = int32(w.uint(typ, num))
 		case 3:
-			s.Reason = w.str(typ, num)
+			s.Reason = w.word(typ, num)
 		case 4:
 			s.Message = w.str(typ, num)
 		case 5:
