@@ -320,6 +320,41 @@ func TestWireRefusesTruncatedPods(t *testing.T) {
 	}
 }
 
+// TestWireReadsMutatedPodsAsClientGo flips bytes of a real pod and cuts it
+// short: podwire never panics, and where it and client-go both accept the
+// bytes they read the same pod. FuzzDecodePod searches further.
+func TestWireReadsMutatedPodsAsClientGo(t *testing.T) {
+	real := &corev1.Pod{}
+	if err := json.Unmarshal([]byte(realPod), real); err != nil {
+		t.Fatal(err)
+	}
+	b := marshal(t, real)
+	r := rand.New(rand.NewSource(5))
+	both := 0
+	for i := range 20000 {
+		c := append([]byte(nil), b...)
+		for range 1 + r.Intn(4) {
+			c[r.Intn(len(c))] = byte(r.Intn(256))
+		}
+		if i%2 == 0 {
+			c = c[:r.Intn(len(c))]
+		}
+		got := &corev1.Pod{}
+		err := decodePod(c, got)
+		full := &corev1.Pod{}
+		if fullErr := full.Unmarshal(c); err == nil && fullErr == nil {
+			both++
+			if want := slimPod(full); !reflect.DeepEqual(want, got) {
+				t.Fatalf("mutation %d: podwire reads another pod than the transform keeps", i)
+			}
+		}
+		_ = decodePodList(c, &corev1.PodList{})
+	}
+	if both == 0 {
+		t.Error("no mutated pod was accepted by both decoders")
+	}
+}
+
 // FuzzDecodePod: arbitrary bytes never panic the decoder, and whatever both
 // it and client-go accept, they read alike. (podwire steps over fields it
 // does not keep without checking their wire types, so it accepts some bytes
