@@ -245,6 +245,9 @@ func decodeTime(b []byte, t *metav1.Time) error {
 }
 
 func decodeSpec(b []byte, s *corev1.PodSpec) error {
+	inits, containers, _ := fieldCounts(b, 20, 2, 0)
+	s.InitContainers = sized(s.InitContainers, inits)
+	s.Containers = sized(s.Containers, containers)
 	w := wire{b: b}
 	for {
 		num, typ, ok := w.next()
@@ -274,6 +277,38 @@ func decodeSpec(b []byte, s *corev1.PodSpec) error {
 		}
 	}
 	return w.err
+}
+
+// fieldCounts counts fields x, y and z of message m (0 for none), so that
+// their slices are made once, exactly as long as slimPod makes them: the
+// cache keeps them, and append's spare capacity would be kept with them.
+// Errors are left to the pass that reads the fields.
+func fieldCounts(m []byte, x, y, z int32) (nx, ny, nz int) {
+	w := wire{b: m}
+	for {
+		num, typ, ok := w.next()
+		if !ok {
+			return nx, ny, nz
+		}
+		switch num {
+		case x:
+			nx++
+		case y:
+			ny++
+		case z:
+			nz++
+		}
+		w.skip(typ)
+	}
+}
+
+// sized is s with room for n more elements, unless it already has some
+// (a message repeated on the wire merges into the first).
+func sized[T any](s []T, n int) []T {
+	if s != nil || n == 0 {
+		return s
+	}
+	return make([]T, 0, n)
 }
 
 // descend calls at for every message found at path's field numbers, each
@@ -386,6 +421,10 @@ func decodeContainer(b []byte, c *corev1.Container, init bool) error {
 }
 
 func decodeStatus(b []byte, s *corev1.PodStatus) error {
+	conditions, statuses, inits := fieldCounts(b, 2, 8, 10)
+	s.Conditions = sized(s.Conditions, conditions)
+	s.ContainerStatuses = sized(s.ContainerStatuses, statuses)
+	s.InitContainerStatuses = sized(s.InitContainerStatuses, inits)
 	w := wire{b: b}
 	for {
 		num, typ, ok := w.next()

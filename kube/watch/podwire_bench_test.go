@@ -2,6 +2,9 @@ package watch
 
 import (
 	"encoding/json"
+	goruntime "runtime"
+	"strconv"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -50,6 +53,63 @@ func BenchmarkDecodePod(b *testing.B) {
 				if _, err := c.transform(obj); err != nil {
 					b.Fatal(err)
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkHeapPerWirePod is BenchmarkHeapPerCachedPod from protobuf: the
+// heap each cached pod costs when client-go decodes it and the transform
+// slims it, and when podwire reads it (B/pod, after a collection).
+//
+//	go test ./kube/watch -run '^$' -bench HeapPerWirePod -benchtime 1x
+func BenchmarkHeapPerWirePod(b *testing.B) {
+	const pods = 5000
+	wires := make([][]byte, pods)
+	for i := range pods {
+		p := &corev1.Pod{}
+		if err := json.Unmarshal([]byte(strings.Replace(realPod, "NAME", strconv.Itoa(i), 1)), p); err != nil {
+			b.Fatal(err)
+		}
+		data, err := p.Marshal()
+		if err != nil {
+			b.Fatal(err)
+		}
+		wires[i] = data
+	}
+	for _, c := range []struct {
+		name   string
+		decode func([]byte) (any, error)
+	}{
+		{"client-go+transform", func(data []byte) (any, error) {
+			p := &corev1.Pod{}
+			if err := p.Unmarshal(data); err != nil {
+				return nil, err
+			}
+			return trim(p)
+		}},
+		{"podwire", func(data []byte) (any, error) {
+			p := &corev1.Pod{}
+			return p, decodePod(data, p)
+		}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for range b.N {
+				kept := make([]any, 0, pods)
+				var before, after goruntime.MemStats
+				goruntime.GC()
+				goruntime.ReadMemStats(&before)
+				for _, data := range wires {
+					out, err := c.decode(data)
+					if err != nil {
+						b.Fatal(err)
+					}
+					kept = append(kept, out)
+				}
+				goruntime.GC()
+				goruntime.ReadMemStats(&after)
+				b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/pods, "B/pod")
+				goruntime.KeepAlive(kept)
 			}
 		})
 	}
