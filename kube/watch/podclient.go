@@ -28,7 +28,7 @@ const protobufMediaType = runtime.ContentTypeProtobuf
 
 // protobufPrefix starts every protobuf body: "k8s" and a zero byte, then a
 // runtime.Unknown whose raw bytes are the object.
-var protobufPrefix = []byte{0x6b, 0x38, 0x73, 0x00}
+var protobufPrefix = []byte("k8s\x00")
 
 // slimPodInformer is the pod informer on cfg's server: slim pods from the
 // wire, so that the transform has nothing left to do for them.
