@@ -119,9 +119,6 @@ func TestWirePodIsSlimPod(t *testing.T) {
 			if p.Spec.NodeName == "" && p.Spec.Affinity != nil {
 				met["pinned daemon pod"] = true
 			}
-			if p.Labels["track"] == "canary" || p.Labels["rollscope.dev/canary"] != "" {
-				met["canary"] = true
-			}
 		}
 	}
 	for _, want := range []string{"ready", "pending", "unschedulable", "CrashLoopBackOff", "ImagePullBackOff",
