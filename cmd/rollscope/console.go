@@ -248,7 +248,7 @@ func runLiveOnce(ctx context.Context, f *rootFlags, all bool, open target, theme
 		}
 		defer stop()
 	}
-	return runConsole(ctx, conn.Client, opts, nil, watch.Options{Probe: watch.ReadyzProbe(conn.Client)})
+	return runConsole(ctx, conn.Client, opts, nil, watch.Options{Probe: watch.ReadyzProbe(conn.Client), Config: conn.RESTConfig()})
 }
 
 // consolePace is the least time between two redraws while the watch churns

@@ -88,7 +88,7 @@ func runLivePlain(ctx context.Context, out, banner io.Writer, f *rootFlags, name
 	p := newStatusPrinter(out, name, func(at time.Time) string { return at.Format("15:04:05") })
 	p.errOut, p.namespace, p.onEnd = banner, conn.Namespace, end
 	if err := p.watch(ctx, conn.Client, kubewatch.Scope{Namespace: conn.Namespace}, nil,
-		kubewatch.Options{Probe: kubewatch.ReadyzProbe(conn.Client)}); err != nil && !errors.Is(err, context.Canceled) {
+		kubewatch.Options{Probe: kubewatch.ReadyzProbe(conn.Client), Config: conn.RESTConfig()}); err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
 	return p.outcome()

@@ -147,7 +147,7 @@ func runLiveFleetPlain(ctx context.Context, out, banner io.Writer, conn *connect
 	fmt.Fprintf(banner, "rollscope: watching %s of context %q (Ctrl-C to stop)\n", scopeWords(namespace), conn.Context)
 	p := newFleetPrinter(out, banner, namespace, func(at time.Time) string { return at.Format("15:04:05") })
 	err := kubewatch.New(conn.Client, kubewatch.Scope{Namespace: namespace}, nil, p.batch,
-		kubewatch.Options{Probe: kubewatch.ReadyzProbe(conn.Client)}).Run(ctx)
+		kubewatch.Options{Probe: kubewatch.ReadyzProbe(conn.Client), Config: conn.RESTConfig()}).Run(ctx)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}

@@ -46,6 +46,15 @@ func (c *Connection) WithRate(qps float32, burst int) (kubernetes.Interface, err
 	return client, nil
 }
 
+// RESTConfig is a copy of what Client was built from, for clients that
+// decode differently (the watch's pods); nil when Client was given whole.
+func (c *Connection) RESTConfig() *rest.Config {
+	if c.config == nil {
+		return nil
+	}
+	return rest.CopyConfig(c.config)
+}
+
 // checkTimeout bounds the first request, so that a server that swallows
 // packets fails in seconds rather than at the TCP timeout.
 const checkTimeout = 15 * time.Second

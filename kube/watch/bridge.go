@@ -12,6 +12,7 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/utils/clock"
 
@@ -33,6 +34,12 @@ type Options struct {
 	// Probe asks the API server whether it answers (ReadyzProbe); nil
 	// asks nothing, as for the embedded cluster, which cannot freeze.
 	Probe Probe
+	// Config is the REST config client was made from, for a live cluster:
+	// pods are then listed and watched through a client that decodes only
+	// the fields the console reads (podwire.go). nil decodes pods whole and
+	// slims them afterwards, as for the embedded cluster, which sends
+	// objects without encoding them.
+	Config *rest.Config
 }
 
 // DefaultInterval keeps the screen at most 20 updates a second behind the
@@ -116,6 +123,13 @@ func New(client kubernetes.Interface, scope Scope, clk clock.PassiveClock, send 
 		return observedInformer(namespaced, s, &appsv1.ReplicaSet{}, func(c kubernetes.Interface) calls[*appsv1.ReplicaSetList] { return c.AppsV1().ReplicaSets(ns) })
 	})
 	b.add("Pod", func(s *source) cache.SharedIndexInformer {
+		if opts.Config != nil {
+			inf, err := slimPodInformer(namespaced, s, client, opts.Config, ns)
+			if err == nil {
+				return inf
+			}
+			b.setupErr = errors.Join(b.setupErr, err)
+		}
 		return observedInformer(namespaced, s, &corev1.Pod{}, func(c kubernetes.Interface) calls[*corev1.PodList] { return c.CoreV1().Pods(ns) })
 	})
 	b.add("PodDisruptionBudget", func(s *source) cache.SharedIndexInformer {

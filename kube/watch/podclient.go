@@ -1,0 +1,269 @@
+package watch
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	apiwatch "k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
+)
+
+// The pod informer of a live cluster lists and watches through its own REST
+// client, whose decoder reads pods straight into their slim form
+// (podwire.go). Everything else stays client-go's: the requests, the watch
+// stream's framing, bookmarks, errors and resourceVersions, and the informer.
+
+// protobufMediaType is the API server's binary encoding.
+const protobufMediaType = runtime.ContentTypeProtobuf
+
+// protobufPrefix starts every protobuf body: "k8s" and a zero byte, then a
+// runtime.Unknown whose raw bytes are the object.
+var protobufPrefix = []byte("k8s\x00")
+
+// slimPodInformer is the pod informer on cfg's server: slim pods from the
+// wire, so that the transform has nothing left to do for them.
+func slimPodInformer(f informers.SharedInformerFactory, s *source, client kubernetes.Interface, cfg *rest.Config, ns string) (cache.SharedIndexInformer, error) {
+	pods, err := newSlimPods(cfg, client, ns)
+	if err != nil {
+		return nil, err
+	}
+	inf := observedInformer(f, s, &corev1.Pod{}, func(kubernetes.Interface) calls[*corev1.PodList] { return pods })
+	// Every pod this client returns is slim already, whether it came as
+	// protobuf or (from a server that speaks only JSON) was slimmed by the
+	// decoder: slimming it again would only copy it.
+	if err := inf.SetTransform(nil); err != nil {
+		return nil, fmt.Errorf("cannot set the pod informer's transform: %w", err)
+	}
+	return inf, nil
+}
+
+// slimPods lists and watches pods as client.CoreV1().Pods(ns) would, decoding
+// each into its slim form.
+type slimPods struct {
+	rc *rest.RESTClient
+	ns string
+}
+
+func newSlimPods(cfg *rest.Config, client kubernetes.Interface, ns string) (*slimPods, error) {
+	c := rest.CopyConfig(cfg)
+	c.GroupVersion = &corev1.SchemeGroupVersion
+	c.APIPath = "/api"
+	c.NegotiatedSerializer = newSlimPodCodecs(rest.CodecFactoryForGeneratedClient(scheme.Scheme, scheme.Codecs).WithoutConversion())
+	if c.UserAgent == "" {
+		c.UserAgent = rest.DefaultKubernetesUserAgent()
+	}
+	if c.ContentType == "" {
+		c.ContentType = protobufMediaType
+		c.AcceptContentTypes = protobufMediaType + ",application/json"
+	}
+	// One rate limit for the console's requests, pods included.
+	if c.RateLimiter == nil && client != nil {
+		if core, ok := client.CoreV1().RESTClient().(*rest.RESTClient); ok && core != nil {
+			c.RateLimiter = core.GetRateLimiter()
+		}
+	}
+	rc, err := rest.RESTClientFor(c)
+	if err != nil {
+		return nil, fmt.Errorf("cannot make a client to watch pods on %s: %w", cfg.Host, err)
+	}
+	return &slimPods{rc: rc, ns: ns}, nil
+}
+
+func (p *slimPods) List(ctx context.Context, opts metav1.ListOptions) (*corev1.PodList, error) {
+	list := &corev1.PodList{}
+	err := p.request(opts).Do(ctx).Into(list)
+	return list, err
+}
+
+func (p *slimPods) Watch(ctx context.Context, opts metav1.ListOptions) (apiwatch.Interface, error) {
+	opts.Watch = true
+	return p.request(opts).Watch(ctx)
+}
+
+func (p *slimPods) request(opts metav1.ListOptions) *rest.Request {
+	var timeout time.Duration
+	if opts.TimeoutSeconds != nil {
+		timeout = time.Duration(*opts.TimeoutSeconds) * time.Second
+	}
+	return p.rc.Get().NamespaceIfScoped(p.ns, p.ns != "").Resource("pods").
+		VersionedParams(&opts, scheme.ParameterCodec).Timeout(timeout)
+}
+
+// slimPodCodecs is client-go's codecs with every media type's decoder
+// wrapped by slimPodDecoder.
+type slimPodCodecs struct {
+	runtime.NegotiatedSerializer
+	infos []runtime.SerializerInfo
+}
+
+func newSlimPodCodecs(base runtime.NegotiatedSerializer) slimPodCodecs {
+	infos := append([]runtime.SerializerInfo(nil), base.SupportedMediaTypes()...)
+	for i := range infos {
+		// The stream serializer only reads a watch event's frame; the
+		// object inside is decoded by Serializer.
+		infos[i].Serializer = slimPodDecoder{Serializer: infos[i].Serializer, protobuf: infos[i].MediaType == protobufMediaType}
+	}
+	return slimPodCodecs{NegotiatedSerializer: base, infos: infos}
+}
+
+func (c slimPodCodecs) SupportedMediaTypes() []runtime.SerializerInfo { return c.infos }
+
+// slimPodDecoder decodes Pods and PodLists into slim pods: from protobuf by
+// reading only the fields kept, from any other encoding by decoding fully and
+// slimming. Everything else (a Status carrying an error) is the wrapped
+// serializer's.
+type slimPodDecoder struct {
+	runtime.Serializer
+	protobuf bool
+}
+
+var (
+	podKind     = corev1.SchemeGroupVersion.WithKind("Pod")
+	podListKind = corev1.SchemeGroupVersion.WithKind("PodList")
+)
+
+func (d slimPodDecoder) Decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
+	if d.protobuf {
+		if obj, gvk, ok, err := decodeSlimProtobuf(data, into); ok {
+			return obj, gvk, err
+		}
+	}
+	obj, gvk, err := d.Serializer.Decode(data, defaults, into)
+	if err != nil {
+		return obj, gvk, err
+	}
+	switch o := obj.(type) {
+	case *corev1.Pod:
+		*o = *slimPodKeepingBookmark(o)
+	case *corev1.PodList:
+		for i := range o.Items {
+			o.Items[i] = *slimPod(&o.Items[i])
+		}
+	}
+	return obj, gvk, nil
+}
+
+// slimPodKeepingBookmark is slimPod but for the annotation that ends a
+// streaming list's initial events, which client-go's reflector waits for
+// (podwire keeps it too).
+func slimPodKeepingBookmark(p *corev1.Pod) *corev1.Pod {
+	s := slimPod(p)
+	if v, ok := p.Annotations[metav1.InitialEventsAnnotationKey]; ok {
+		s.Annotations = map[string]string{metav1.InitialEventsAnnotationKey: v}
+	}
+	return s
+}
+
+// decodeSlimProtobuf decodes a protobuf Pod or PodList; ok is false for any
+// other object, and for an envelope it does not read (an encoded or nested
+// content type), which the protobuf serializer then decodes as before.
+func decodeSlimProtobuf(data []byte, into runtime.Object) (obj runtime.Object, gvk *schema.GroupVersionKind, ok bool, err error) {
+	if !bytes.HasPrefix(data, protobufPrefix) {
+		return nil, nil, false, nil
+	}
+	kind, raw, plain := envelope(data[len(protobufPrefix):])
+	if !plain {
+		return nil, nil, false, nil
+	}
+	switch kind {
+	case podKind:
+		p, fits := into.(*corev1.Pod)
+		if into != nil && !fits {
+			return nil, nil, false, nil
+		}
+		if p == nil {
+			p = &corev1.Pod{}
+		} else {
+			*p = corev1.Pod{}
+		}
+		if err := decodePod(raw, p); err != nil {
+			return nil, nil, true, err
+		}
+		gvk := podKind
+		return p, &gvk, true, nil
+	case podListKind:
+		l, fits := into.(*corev1.PodList)
+		if into != nil && !fits {
+			return nil, nil, false, nil
+		}
+		if l == nil {
+			l = &corev1.PodList{}
+		} else {
+			*l = corev1.PodList{}
+		}
+		if err := decodePodList(raw, l); err != nil {
+			return nil, nil, true, err
+		}
+		gvk := podListKind
+		return l, &gvk, true, nil
+	}
+	return nil, nil, false, nil
+}
+
+// envelope reads a runtime.Unknown without copying its raw bytes, as
+// runtime.Unknown.Unmarshal would: typeMeta is field 1 (apiVersion 1, kind
+// 2), raw 2, contentEncoding 3, contentType 4. plain is false when the
+// envelope is malformed or its raw bytes are not a bare protobuf message.
+func envelope(b []byte) (gvk schema.GroupVersionKind, raw []byte, plain bool) {
+	w := wire{b: b}
+	var apiVersion, kind []byte
+	plain = true
+	for {
+		num, typ, ok := w.next()
+		if !ok {
+			break
+		}
+		switch num {
+		case 1:
+			tm := w.bytes(typ, num)
+			t := wire{b: tm}
+			for {
+				n, ty, ok := t.next()
+				if !ok {
+					break
+				}
+				switch n {
+				case 1:
+					apiVersion = t.bytes(ty, n)
+				case 2:
+					kind = t.bytes(ty, n)
+				default:
+					t.skip(ty)
+				}
+			}
+			w.fail(t.err)
+		case 2:
+			raw = w.bytes(typ, num)
+		case 3, 4:
+			if len(w.bytes(typ, num)) > 0 {
+				plain = false
+			}
+		default:
+			w.skip(typ)
+		}
+	}
+	if w.err != nil {
+		return gvk, nil, false
+	}
+	// Comparing bytes makes no strings: only the pod kinds are ours.
+	if string(apiVersion) != "v1" {
+		return gvk, raw, plain
+	}
+	switch string(kind) {
+	case "Pod":
+		gvk = podKind
+	case "PodList":
+		gvk = podListKind
+	}
+	return gvk, raw, plain
+}
