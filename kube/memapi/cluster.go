@@ -57,6 +57,9 @@ type Cluster struct {
 	// discard is set, under mu, while a write is served whose caller does
 	// not read the answer: the stored object is then not copied for it.
 	discard bool
+	// statusRequest carries a pod status write under mu (WriteStatus);
+	// it is cleared after each write.
+	statusRequest corev1.Pod
 
 	lastRV atomic.Uint64
 
