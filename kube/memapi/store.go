@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -102,6 +103,23 @@ func (c *Cluster) commit(t *table, typ watch.EventType, obj, prev runtime.Object
 	}
 	c.lastRV.Store(c.rv)
 	c.notify(watch.Event{Type: typ, Object: obj})
+}
+
+// newVersion returns a new object that commit may store in place of stored
+// with the metadata fields commit and deletion set (resourceVersion,
+// whole-second timestamps, deletionTimestamp and grace period: fields of the
+// struct itself, replaced, never written through). A pod's is a shallow
+// copy whose status alone is deep-copied, since commit rewrites the status's
+// times in place: its spec and its metadata's maps and slices are shared
+// with the stored pod, which is never modified. Copying a pod's spec was most
+// of the cost of binding and deleting pods. Other kinds are deep-copied.
+func newVersion(stored runtime.Object) runtime.Object {
+	if p, ok := stored.(*corev1.Pod); ok {
+		next := *p
+		p.Status.DeepCopyInto(&next.Status)
+		return &next
+	}
+	return stored.DeepCopyObject()
 }
 
 // change is one committed write, as kept for watchers.
