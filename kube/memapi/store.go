@@ -87,14 +87,19 @@ func (c *Cluster) commit(t *table, typ watch.EventType, obj, prev runtime.Object
 	toSeconds(obj, m)
 	m.SetResourceVersion(strconv.FormatUint(c.rv, 10))
 	key := keyOf(m)
-	if typ == watch.Deleted {
+	switch typ {
+	case watch.Deleted:
 		delete(t.objects, key)
 		delete(c.live, string(m.GetUID()))
-	} else {
+	case watch.Added:
 		t.objects[key] = obj
 		c.live[string(m.GetUID())] = location{t.kind.gvr, key}
+	default:
+		t.objects[key] = obj // same UID, same place: c.live is unchanged
 	}
-	c.owners.update(t.kind.gvr, key, prev, obj, typ == watch.Deleted)
+	if typ == watch.Deleted || !sameOwners(prev, obj) {
+		c.owners.update(t.kind.gvr, key, prev, obj, typ == watch.Deleted)
+	}
 
 	ev := change{rv: c.rv, typ: typ, obj: obj, prev: prev}
 	t.history.add(ev)
@@ -120,6 +125,17 @@ func newVersion(stored runtime.Object) runtime.Object {
 		return &next
 	}
 	return stored.DeepCopyObject()
+}
+
+// sameOwners reports whether obj has the very owner references prev had:
+// the same slice, as a new version that shares its metadata's slices with
+// the stored one (a status write, a bind) has. Its owners need no refiling.
+func sameOwners(prev, obj runtime.Object) bool {
+	if prev == nil {
+		return false
+	}
+	a, b := metaOf(prev).GetOwnerReferences(), metaOf(obj).GetOwnerReferences()
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // change is one committed write, as kept for watchers.
