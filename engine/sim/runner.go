@@ -48,6 +48,7 @@ type Runner struct {
 
 	mu     sync.Mutex // guards inbox: writers may be on any goroutine
 	inbox  []watch.Event
+	spare  []watch.Event // the inbox drain last emptied, reused as the next inbox
 	wake   chan struct{}
 	cancel func()
 
@@ -194,7 +195,7 @@ func (r *Runner) drain() {
 	for {
 		r.mu.Lock()
 		evs := r.inbox
-		r.inbox = nil
+		r.inbox, r.spare = r.spare, nil
 		r.mu.Unlock()
 		if len(evs) == 0 {
 			return
@@ -203,6 +204,12 @@ func (r *Runner) drain() {
 		for _, ev := range evs {
 			r.apply(now, ev)
 		}
+		// Two buffers take turns, so a full-speed run does not grow a new
+		// inbox for every batch of writes.
+		clear(evs) // hold on to no object
+		r.mu.Lock()
+		r.spare = evs[:0]
+		r.mu.Unlock()
 	}
 }
 
