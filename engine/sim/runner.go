@@ -48,10 +48,11 @@ type Runner struct {
 
 	mu     sync.Mutex // guards inbox: writers may be on any goroutine
 	inbox  []watch.Event
+	spare  []watch.Event // the inbox drain last emptied, reused as the next inbox
 	wake   chan struct{}
 	cancel func()
 
-	indexers  map[control.Kind]cache.Indexer
+	stores    map[control.Kind]*store
 	listers   control.Listers
 	handlers  map[control.Kind][]cache.ResourceEventHandler
 	observers []Observer
@@ -80,26 +81,26 @@ func New(client kubernetes.Interface, src Source, clock *Clock, seed int64) *Run
 		start:    clock.Now(),
 		seed:     seed,
 		wake:     make(chan struct{}, 1),
-		indexers: map[control.Kind]cache.Indexer{},
+		stores:   map[control.Kind]*store{},
 		handlers: map[control.Kind][]cache.ResourceEventHandler{},
 	}
 	for _, k := range control.AllKinds {
-		r.indexers[k] = cache.NewIndexer(cache.MetaNamespaceKeyFunc, control.Indexers(k))
+		r.stores[k] = newStore(control.Indexers(k))
 	}
 	r.listers = control.Listers{
-		Pods:                   corelisters.NewPodLister(r.indexers[control.Pods]),
-		Nodes:                  corelisters.NewNodeLister(r.indexers[control.Nodes]),
-		Deployments:            appslisters.NewDeploymentLister(r.indexers[control.Deployments]),
-		ReplicaSets:            appslisters.NewReplicaSetLister(r.indexers[control.ReplicaSets]),
-		ReplicationControllers: corelisters.NewReplicationControllerLister(r.indexers[control.ReplicationControllers]),
-		PodDisruptionBudgets:   policylisters.NewPodDisruptionBudgetLister(r.indexers[control.PodDisruptionBudgets]),
-		DaemonSets:             appslisters.NewDaemonSetLister(r.indexers[control.DaemonSets]),
-		StatefulSets:           appslisters.NewStatefulSetLister(r.indexers[control.StatefulSets]),
-		ControllerRevisions:    appslisters.NewControllerRevisionLister(r.indexers[control.ControllerRevisions]),
-		PodIndex:               r.indexers[control.Pods],
-		ReplicaSetIndex:        r.indexers[control.ReplicaSets],
-		RCIndex:                r.indexers[control.ReplicationControllers],
-		RevisionIndex:          r.indexers[control.ControllerRevisions],
+		Pods:                   corelisters.NewPodLister(r.stores[control.Pods]),
+		Nodes:                  corelisters.NewNodeLister(r.stores[control.Nodes]),
+		Deployments:            appslisters.NewDeploymentLister(r.stores[control.Deployments]),
+		ReplicaSets:            appslisters.NewReplicaSetLister(r.stores[control.ReplicaSets]),
+		ReplicationControllers: corelisters.NewReplicationControllerLister(r.stores[control.ReplicationControllers]),
+		PodDisruptionBudgets:   policylisters.NewPodDisruptionBudgetLister(r.stores[control.PodDisruptionBudgets]),
+		DaemonSets:             appslisters.NewDaemonSetLister(r.stores[control.DaemonSets]),
+		StatefulSets:           appslisters.NewStatefulSetLister(r.stores[control.StatefulSets]),
+		ControllerRevisions:    appslisters.NewControllerRevisionLister(r.stores[control.ControllerRevisions]),
+		PodIndex:               r.stores[control.Pods],
+		ReplicaSetIndex:        r.stores[control.ReplicaSets],
+		RCIndex:                r.stores[control.ReplicationControllers],
+		RevisionIndex:          r.stores[control.ControllerRevisions],
 	}
 	r.cancel = src.Subscribe(r.receive)
 	return r
@@ -194,7 +195,7 @@ func (r *Runner) drain() {
 	for {
 		r.mu.Lock()
 		evs := r.inbox
-		r.inbox = nil
+		r.inbox, r.spare = r.spare, nil
 		r.mu.Unlock()
 		if len(evs) == 0 {
 			return
@@ -203,18 +204,23 @@ func (r *Runner) drain() {
 		for _, ev := range evs {
 			r.apply(now, ev)
 		}
+		// Two buffers take turns, so a full-speed run does not grow a new
+		// inbox for every batch of writes.
+		clear(evs) // hold on to no object
+		r.mu.Lock()
+		r.spare = evs[:0]
+		r.mu.Unlock()
 	}
 }
 
 func (r *Runner) apply(now time.Time, ev watch.Event) {
 	kind, ok := KindOf(ev.Object)
 	if ok {
-		ix := r.indexers[kind]
+		st := r.stores[kind]
 		hs := r.handlers[kind]
 		switch ev.Type {
 		case watch.Added, watch.Modified:
-			old, exists, _ := ix.Get(ev.Object)
-			_ = ix.Update(ev.Object)
+			old, exists, _ := st.put(ev.Object)
 			for _, h := range hs {
 				if exists {
 					h.OnUpdate(old, ev.Object)
@@ -223,7 +229,7 @@ func (r *Runner) apply(now time.Time, ev watch.Event) {
 				}
 			}
 		case watch.Deleted:
-			_ = ix.Delete(ev.Object)
+			_, _ = st.remove(ev.Object)
 			for _, h := range hs {
 				h.OnDelete(ev.Object)
 			}

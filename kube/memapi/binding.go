@@ -2,6 +2,7 @@ package memapi
 
 import (
 	"fmt"
+	"maps"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -55,8 +56,11 @@ func (c *Cluster) bind(t *table, namespace string, b *corev1.Binding, opts metav
 	if isDryRun(opts.DryRun) {
 		return nil
 	}
-	next := pod.DeepCopy()
+	next := newVersion(pod).(*corev1.Pod)
 	next.Spec.NodeName = b.Target.Name
+	if len(b.Annotations) > 0 {
+		next.Annotations = maps.Clone(next.Annotations) // shared with the stored pod
+	}
 	for k, v := range b.Annotations {
 		setAnnotation(&next.Annotations, k, v)
 	}

@@ -40,6 +40,7 @@ const clearActionsEvery = 1024
 type Cluster struct {
 	clock  clock.PassiveClock
 	client *fake.Clientset
+	direct directClient
 	kinds  []*kind
 	calls  atomic.Uint64
 
@@ -56,6 +57,9 @@ type Cluster struct {
 	// discard is set, under mu, while a write is served whose caller does
 	// not read the answer: the stored object is then not copied for it.
 	discard bool
+	// statusRequest carries a pod status write under mu (WriteStatus);
+	// it is cleared after each write.
+	statusRequest corev1.Pod
 
 	lastRV atomic.Uint64
 
@@ -102,12 +106,13 @@ func newCluster(opts Options, historyLimit int) *Cluster {
 		d.FakedServerVersion = &version.Info{Major: "1", Minor: "36", GitVersion: "v1.36.3", Platform: "linux/amd64"}
 	}
 	c.client = cs
+	c.direct = newDirectClient(cs, c)
 	return c
 }
 
 // Client returns the typed client of the cluster. Every call on it is
 // answered by this cluster.
-func (c *Cluster) Client() kubernetes.Interface { return directClient{c.client, c} }
+func (c *Cluster) Client() kubernetes.Interface { return c.direct }
 
 // ResourceVersion returns the last committed resourceVersion.
 func (c *Cluster) ResourceVersion() uint64 { return c.lastRV.Load() }

@@ -129,7 +129,7 @@ func (c *Cluster) terminate(t *table, cur runtime.Object, opts metav1.DeleteOpti
 		grace := m.GetDeletionGracePeriodSeconds()
 		if grace == nil || *grace == 0 {
 			if !finalizers {
-				c.remove(t, cur.DeepCopyObject(), cur, d)
+				c.remove(t, newVersion(cur), cur, d)
 			}
 			return
 		}
@@ -138,7 +138,7 @@ func (c *Cluster) terminate(t *table, cur runtime.Object, opts metav1.DeleteOpti
 		}
 		period := *opts.GracePeriodSeconds
 		if period == 0 && !finalizers {
-			c.remove(t, cur.DeepCopyObject(), cur, d)
+			c.remove(t, newVersion(cur), cur, d)
 			return
 		}
 		shortened := metav1.NewTime(at.Add(time.Duration(period-*grace) * time.Second))
@@ -153,7 +153,7 @@ func (c *Cluster) terminate(t *table, cur runtime.Object, opts metav1.DeleteOpti
 		c.markDeleted(t, cur, c.now(), 0)
 		return
 	}
-	c.remove(t, cur.DeepCopyObject(), cur, d)
+	c.remove(t, newVersion(cur), cur, d)
 }
 
 // podGracePeriod returns the grace period of a pod deletion, as upstream's
@@ -182,7 +182,7 @@ func podGracePeriod(obj runtime.Object, opts metav1.DeleteOptions) (int64, bool)
 
 // markDeleted records a pending deletion on the object.
 func (c *Cluster) markDeleted(t *table, cur runtime.Object, at metav1.Time, grace int64) {
-	next := cur.DeepCopyObject()
+	next := newVersion(cur)
 	nm := metaOf(next)
 	nm.SetDeletionTimestamp(&at)
 	nm.SetDeletionGracePeriodSeconds(&grace)
@@ -261,7 +261,7 @@ func (c *Cluster) emptyNamespace(namespace string, d *deletion) {
 		}
 		for _, obj := range t.sorted(namespace) {
 			if cur := t.get(namespace, metaOf(obj).GetName()); cur != nil {
-				c.remove(t, cur.DeepCopyObject(), cur, d)
+				c.remove(t, newVersion(cur), cur, d)
 			}
 		}
 	}

@@ -31,11 +31,6 @@ func (c *Cluster) reactDiscarding(action clienttesting.Action) error {
 
 func (c *Cluster) reactWith(action clienttesting.Action, discard bool) (handled bool, ret runtime.Object, err error) {
 	c.countCall()
-	defer func() {
-		if r := recover(); r != nil {
-			err = apierrors.NewInternalError(fmt.Errorf("the embedded API server failed on %s %s: %v\n%s", action.GetVerb(), action.GetResource().Resource, r, debug.Stack()))
-		}
-	}()
 	gvr := action.GetResource()
 	t := c.tables[gvr]
 	if t == nil {
@@ -44,15 +39,27 @@ func (c *Cluster) reactWith(action clienttesting.Action, discard bool) (handled 
 		}
 		return true, nil, apierrors.NewGenericServerResponse(http.StatusNotFound, action.GetVerb(), gvr.GroupResource(), "", "", 0, false)
 	}
+	ret, err = c.serveLocked(action.GetVerb(), gvr.Resource, discard, func() (runtime.Object, error) { return c.serve(t, action) })
+	return true, ret, err
+}
+
+// serveLocked serves one request under c.mu; a panic in it is answered as
+// an internal error naming the request, never passed to the caller.
+func (c *Cluster) serveLocked(verb, resource string, discard bool, serve func() (runtime.Object, error)) (ret runtime.Object, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = apierrors.NewInternalError(fmt.Errorf("the embedded API server failed on %s %s: %v\n%s", verb, resource, r, debug.Stack()))
+		}
+	}()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.discard = discard
 	defer func() { c.discard = false }()
-	ret, err = c.serve(t, action)
+	ret, err = serve()
 	if discard {
 		ret = nil
 	}
-	return true, ret, err
+	return ret, err
 }
 
 // serve routes a request by verb and subresource. The caller holds c.mu.

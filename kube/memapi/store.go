@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -86,14 +87,19 @@ func (c *Cluster) commit(t *table, typ watch.EventType, obj, prev runtime.Object
 	toSeconds(obj, m)
 	m.SetResourceVersion(strconv.FormatUint(c.rv, 10))
 	key := keyOf(m)
-	if typ == watch.Deleted {
+	switch typ {
+	case watch.Deleted:
 		delete(t.objects, key)
 		delete(c.live, string(m.GetUID()))
-	} else {
+	case watch.Added:
 		t.objects[key] = obj
 		c.live[string(m.GetUID())] = location{t.kind.gvr, key}
+	default:
+		t.objects[key] = obj // same UID, same place: c.live is unchanged
 	}
-	c.owners.update(t.kind.gvr, key, prev, obj, typ == watch.Deleted)
+	if typ == watch.Deleted || !sameOwners(prev, obj) {
+		c.owners.update(t.kind.gvr, key, prev, obj, typ == watch.Deleted)
+	}
 
 	ev := change{rv: c.rv, typ: typ, obj: obj, prev: prev}
 	t.history.add(ev)
@@ -102,6 +108,34 @@ func (c *Cluster) commit(t *table, typ watch.EventType, obj, prev runtime.Object
 	}
 	c.lastRV.Store(c.rv)
 	c.notify(watch.Event{Type: typ, Object: obj})
+}
+
+// newVersion returns a new object that commit may store in place of stored
+// with the metadata fields commit and deletion set (resourceVersion,
+// whole-second timestamps, deletionTimestamp and grace period: fields of the
+// struct itself, replaced, never written through). A pod's is a shallow
+// copy whose status alone is deep-copied, since commit rewrites the status's
+// times in place: its spec and its metadata's maps and slices are shared
+// with the stored pod, which is never modified. Copying a pod's spec was most
+// of the cost of binding and deleting pods. Other kinds are deep-copied.
+func newVersion(stored runtime.Object) runtime.Object {
+	if p, ok := stored.(*corev1.Pod); ok {
+		next := *p
+		p.Status.DeepCopyInto(&next.Status)
+		return &next
+	}
+	return stored.DeepCopyObject()
+}
+
+// sameOwners reports whether obj has the very owner references prev had:
+// the same slice, as a new version that shares its metadata's slices with
+// the stored one (a status write, a bind) has. Its owners need no refiling.
+func sameOwners(prev, obj runtime.Object) bool {
+	if prev == nil {
+		return false
+	}
+	a, b := metaOf(prev).GetOwnerReferences(), metaOf(obj).GetOwnerReferences()
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // change is one committed write, as kept for watchers.
