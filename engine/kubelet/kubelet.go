@@ -6,7 +6,6 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
@@ -32,11 +31,13 @@ type Kubelet struct {
 	queue  control.Queue
 	logs   *Logs
 
-	mu       sync.Mutex
-	ruleOf   map[string]ImageRule // first-match cache, by image
-	progress map[types.UID]*podProgress
-	uidOf    map[string]types.UID // pod key → UID, to forget deleted pods
-	podIPs   uint32               // pod IPs handed out so far
+	mu     sync.Mutex
+	ruleOf map[string]ImageRule // first-match cache, by image
+	// progress is kept by pod key, each entry saying which pod (UID) it is
+	// about: one lookup per sync, where a map by UID needed a second map to
+	// find a deleted pod's UID from its key.
+	progress map[string]*podProgress
+	podIPs   uint32 // pod IPs handed out so far
 }
 
 // New returns a kubelet that treats images as rules say.
@@ -55,8 +56,7 @@ func New(env *control.Env, rules []ImageRule, opts Options) *Kubelet {
 		rules:    append([]ImageRule(nil), rules...),
 		serves:   serves,
 		ruleOf:   map[string]ImageRule{},
-		progress: map[types.UID]*podProgress{},
-		uidOf:    map[string]types.UID{},
+		progress: map[string]*podProgress{},
 	}
 }
 

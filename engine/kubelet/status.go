@@ -16,10 +16,40 @@ var kubeletConditions = []corev1.PodConditionType{
 	corev1.PodReadyToStartContainers, corev1.PodInitialized, corev1.PodReady, corev1.ContainersReady,
 }
 
+// statusToWrite starts the status a sync writes from the pod's. The store
+// keeps the status it is given and truncates its times to whole seconds in
+// place, and the kubelet moves the container states, so the container
+// statuses are copied. The rest is shared with the pod read from the cache,
+// which nobody modifies: the conditions are rebuilt by setConditions, which
+// every write goes through, and the start time and IPs are only ever
+// replaced. A full deep copy cost a fifth of a kubelet sync.
+func statusToWrite(have *corev1.PodStatus) *corev1.PodStatus {
+	st := *have
+	st.InitContainerStatuses = copyContainerStatuses(have.InitContainerStatuses)
+	st.ContainerStatuses = copyContainerStatuses(have.ContainerStatuses)
+	st.EphemeralContainerStatuses = copyContainerStatuses(have.EphemeralContainerStatuses)
+	return &st
+}
+
+func copyContainerStatuses(in []corev1.ContainerStatus) []corev1.ContainerStatus {
+	if in == nil {
+		return nil
+	}
+	out := make([]corev1.ContainerStatus, len(in))
+	for i := range in {
+		in[i].DeepCopyInto(&out[i])
+	}
+	return out
+}
+
 // alignContainerStatuses returns one status per container of the spec, in
 // spec order, keeping what the pod status already says and starting the
-// others as ContainerCreating.
+// others as ContainerCreating. have is the sync's own copy: when it is
+// aligned already, it is returned as it is.
 func alignContainerStatuses(pod *corev1.Pod, have []corev1.ContainerStatus) []corev1.ContainerStatus {
+	if aligned(pod, have) {
+		return have
+	}
 	out := make([]corev1.ContainerStatus, len(pod.Spec.Containers))
 	for i := range pod.Spec.Containers {
 		c := &pod.Spec.Containers[i]
@@ -44,6 +74,18 @@ func alignContainerStatuses(pod *corev1.Pod, have []corev1.ContainerStatus) []co
 		}
 	}
 	return out
+}
+
+func aligned(pod *corev1.Pod, have []corev1.ContainerStatus) bool {
+	if len(have) != len(pod.Spec.Containers) {
+		return false
+	}
+	for i := range have {
+		if have[i].Name != pod.Spec.Containers[i].Name {
+			return false
+		}
+	}
+	return true
 }
 
 // completedInitContainers reports init containers as having run to

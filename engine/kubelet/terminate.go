@@ -40,7 +40,7 @@ func (k *Kubelet) terminate(ctx context.Context, key string, pod *corev1.Pod) er
 
 	if gone.After(now) {
 		if pod.Status.StartTime != nil {
-			st := pod.Status.DeepCopy()
+			st := statusToWrite(&pod.Status)
 			for i := range st.ContainerStatuses {
 				st.ContainerStatuses[i].Ready = false
 			}
