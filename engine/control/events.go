@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/utils/clock"
 )
@@ -34,6 +35,7 @@ type APIRecorder struct {
 	n          uint64
 	spam       *record.EventSourceObjectSpamFilter
 	correlator *record.EventCorrelator
+	events     *Namespaced[corev1client.EventInterface]
 }
 
 // client-go's defaults for an event broadcaster's spam filter: each object
@@ -103,6 +105,7 @@ func (r *APIRecorder) send(ev *corev1.Event) {
 		// opened wide so that it never drops twice.
 		r.spam = record.NewEventSourceObjectSpamFilter(spamCacheSize, spamBurst, spamQPS, r.Clock, spamKey)
 		r.correlator = record.NewEventCorrelatorWithOptions(record.CorrelatorOptions{Clock: r.Clock, BurstSize: math.MaxInt32, QPS: math.MaxFloat32})
+		r.events = NewNamespaced(func(ns string) corev1client.EventInterface { return r.Client.CoreV1().Events(ns) })
 	}
 	if r.spam.Filter(ev) {
 		return
@@ -112,7 +115,7 @@ func (r *APIRecorder) send(ev *corev1.Event) {
 		return
 	}
 	ctx := context.Background()
-	events := r.Client.CoreV1().Events(result.Event.Namespace)
+	events := r.events.In(result.Event.Namespace)
 	var stored *corev1.Event
 	if result.Event.Count > 1 {
 		stored, err = events.Patch(ctx, result.Event.Name, types.StrategicMergePatchType, result.Patch, metav1.PatchOptions{})

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
@@ -30,6 +31,7 @@ type Kubelet struct {
 	serves func(string) bool
 	queue  control.Queue
 	logs   *Logs
+	pods   *control.Namespaced[corev1client.PodInterface]
 
 	mu     sync.Mutex
 	ruleOf map[string]ImageRule // first-match cache, by image
@@ -52,6 +54,7 @@ func New(env *control.Env, rules []ImageRule, opts Options) *Kubelet {
 	}
 	return &Kubelet{
 		logs:     opts.Logs,
+		pods:     control.NewNamespaced(func(ns string) corev1client.PodInterface { return env.Client.CoreV1().Pods(ns) }),
 		env:      env,
 		rules:    append([]ImageRule(nil), rules...),
 		serves:   serves,

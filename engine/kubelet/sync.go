@@ -166,7 +166,7 @@ func (k *Kubelet) writeStatus(ctx context.Context, key string, pod *corev1.Pod, 
 	// and the shared metadata and spec are never modified.
 	updated := *pod
 	updated.Status = *st
-	pods := k.env.Client.CoreV1().Pods(pod.Namespace)
+	pods := k.pods.In(pod.Namespace)
 	var err error
 	if w, ok := pods.(control.PodStatusWriter); ok {
 		err = w.WriteStatus(ctx, &updated, metav1.UpdateOptions{})

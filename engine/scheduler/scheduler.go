@@ -6,6 +6,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
@@ -23,7 +24,8 @@ const retryInterval = 10 * time.Second
 // Controller is the embedded default-scheduler. It implements
 // control.Controller; its queue keys are pod keys.
 type Controller struct {
-	env *control.Env
+	env  *control.Env
+	pods *control.Namespaced[corev1client.PodInterface]
 
 	mu    sync.Mutex
 	queue control.Queue
@@ -41,7 +43,8 @@ func New(env *control.Env) *Controller {
 	if env == nil {
 		env = &control.Env{} // Sync will say what is missing
 	}
-	return &Controller{env: env, nodes: newNodeCache(), waiting: map[string]uint64{}, retryAt: map[string]time.Time{}}
+	pods := control.NewNamespaced(func(ns string) corev1client.PodInterface { return env.Client.CoreV1().Pods(ns) })
+	return &Controller{env: env, pods: pods, nodes: newNodeCache(), waiting: map[string]uint64{}, retryAt: map[string]time.Time{}}
 }
 
 // Name implements control.Controller.

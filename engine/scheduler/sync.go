@@ -100,7 +100,7 @@ func (c *Controller) bind(ctx context.Context, key string, pod *corev1.Pod, node
 		ObjectMeta: metav1.ObjectMeta{Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID},
 		Target:     corev1.ObjectReference{Kind: "Node", Name: node},
 	}
-	if err := c.env.Client.CoreV1().Pods(pod.Namespace).Bind(ctx, b, metav1.CreateOptions{}); err != nil {
+	if err := c.pods.In(pod.Namespace).Bind(ctx, b, metav1.CreateOptions{}); err != nil {
 		c.mu.Lock()
 		c.nodes.unassume(key)
 		c.mu.Unlock()
@@ -140,7 +140,7 @@ func (c *Controller) markUnschedulable(ctx context.Context, pod *corev1.Pod, msg
 	} else {
 		updated.Status.Conditions = append(updated.Status.Conditions, want)
 	}
-	if _, err := c.env.Client.CoreV1().Pods(pod.Namespace).UpdateStatus(ctx, updated, metav1.UpdateOptions{}); err != nil {
+	if _, err := c.pods.In(pod.Namespace).UpdateStatus(ctx, updated, metav1.UpdateOptions{}); err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil
 		}
