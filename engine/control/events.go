@@ -48,9 +48,16 @@ const (
 
 // Eventf implements Recorder. Failures to record are ignored, as upstream does.
 func (r *APIRecorder) Eventf(obj runtime.Object, eventType, reason, messageFmt string, args ...any) {
+	if ev := r.event(obj, eventType, reason, messageFmt, args...); ev != nil {
+		r.send(ev)
+	}
+}
+
+// event is the event Eventf sends, nil for an object without metadata.
+func (r *APIRecorder) event(obj runtime.Object, eventType, reason, messageFmt string, args ...any) *corev1.Event {
 	m, err := meta.Accessor(obj)
 	if err != nil {
-		return
+		return nil
 	}
 	kind := obj.GetObjectKind().GroupVersionKind()
 	if kind.Kind == "" {
@@ -67,7 +74,7 @@ func (r *APIRecorder) Eventf(obj runtime.Object, eventType, reason, messageFmt s
 	if ns == "" {
 		ns = metav1.NamespaceDefault
 	}
-	ev := &corev1.Event{
+	return &corev1.Event{
 		ObjectMeta: metav1.ObjectMeta{
 			Name:      fmt.Sprintf("%s.%x%04x", m.GetName(), now.UnixNano(), n&0xffff),
 			Namespace: ns,
@@ -88,7 +95,6 @@ func (r *APIRecorder) Eventf(obj runtime.Object, eventType, reason, messageFmt s
 		LastTimestamp:  now,
 		Count:          1,
 	}
-	r.send(ev)
 }
 
 // send is client-go's recordToSink for one event: correlate, then create a
@@ -102,9 +108,16 @@ func (r *APIRecorder) send(ev *corev1.Event) {
 		// after building a patch for every event it then drops, but it keys
 		// on source, object and type, which aggregation never changes, so
 		// it takes the same decisions. The correlator's own filter is
-		// opened wide so that it never drops twice.
+		// opened wide so that it never drops twice, and all events share one
+		// key of it: a bucket of 2³¹ events refilled at 3.4e38 a second
+		// never runs dry, whether one serves all events or one each, and a
+		// single key spares building a key, an LRU entry and a rate limiter
+		// per event.
 		r.spam = record.NewEventSourceObjectSpamFilter(spamCacheSize, spamBurst, spamQPS, r.Clock, spamKey)
-		r.correlator = record.NewEventCorrelatorWithOptions(record.CorrelatorOptions{Clock: r.Clock, BurstSize: math.MaxInt32, QPS: math.MaxFloat32})
+		r.correlator = record.NewEventCorrelatorWithOptions(record.CorrelatorOptions{
+			Clock: r.Clock, BurstSize: math.MaxInt32, QPS: math.MaxFloat32,
+			SpamKeyFunc: func(*corev1.Event) string { return "" },
+		})
 		r.events = NewNamespaced(func(ns string) corev1client.EventInterface { return r.Client.CoreV1().Events(ns) })
 	}
 	if r.spam.Filter(ev) {
