@@ -9,7 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
 	"rollscope/model"
@@ -26,17 +25,13 @@ func (k *Kubelet) Sync(ctx context.Context, key string) error {
 	if isNodeKey(key) {
 		return k.syncNode(key)
 	}
-	ns, name, err := cache.SplitMetaNamespaceKey(key)
-	if err != nil {
-		return fmt.Errorf("kubelet: cannot sync %q: not a pod key: %w", key, err)
-	}
-	pod, err := k.env.Listers.Pods.Pods(ns).Get(name)
-	if apierrors.IsNotFound(err) {
-		k.forget(key)
-		return nil
-	}
+	pod, found, err := k.env.Listers.PodByKey(key)
 	if err != nil {
 		return fmt.Errorf("kubelet: read pod %s from the cache: %w", key, err)
+	}
+	if !found {
+		k.forget(key)
+		return nil
 	}
 	if !k.runs(pod) {
 		return nil

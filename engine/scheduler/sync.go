@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/tools/cache"
 
 	"rollscope/model"
 )
@@ -28,17 +28,16 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 	if c.env == nil || c.env.Client == nil || c.env.Clock == nil || c.env.Listers.Pods == nil {
 		return errors.New(Name + ": the runner gave no API client, clock or pod lister; wire control.Env fully before syncing")
 	}
-	namespace, name, err := cache.SplitMetaNamespaceKey(key)
-	if err != nil {
+	if strings.Count(key, "/") != 1 {
 		return nil // not a pod key; retrying cannot help
 	}
-	pod, err := c.env.Listers.Pods.Pods(namespace).Get(name)
-	if apierrors.IsNotFound(err) {
-		c.forgetWaiting(key)
-		return nil
-	}
+	pod, found, err := c.env.Listers.PodByKey(key)
 	if err != nil {
 		return fmt.Errorf("read pod %s from the cache: %w", key, err)
+	}
+	if !found {
+		c.forgetWaiting(key)
+		return nil
 	}
 	if !responsible(pod) {
 		c.forgetWaiting(key)
