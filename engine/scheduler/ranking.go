@@ -48,12 +48,21 @@ func (a ranked) before(b ranked) bool {
 
 // signature names a kind of pod: what reject and score read of it.
 func signature(p *corev1.Pod, r amount) string {
+	// Most pods ask only for resources: their signature is built on the
+	// stack and allocated once.
+	var buf [64]byte
+	amounts := strconv.AppendInt(buf[:0], r.cpu, 10)
+	amounts = append(amounts, '/')
+	amounts = strconv.AppendInt(amounts, r.memory, 10)
+	amounts = append(amounts, '/')
+	amounts = strconv.AppendInt(amounts, r.pods, 10)
+	a := p.Spec.Affinity
+	required := a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil
+	if len(p.Spec.Tolerations) == 0 && len(p.Spec.NodeSelector) == 0 && !required {
+		return string(amounts)
+	}
 	var b strings.Builder
-	b.WriteString(strconv.FormatInt(r.cpu, 10))
-	b.WriteByte('/')
-	b.WriteString(strconv.FormatInt(r.memory, 10))
-	b.WriteByte('/')
-	b.WriteString(strconv.FormatInt(r.pods, 10))
+	b.Write(amounts)
 	for _, t := range p.Spec.Tolerations {
 		fmt.Fprintf(&b, "|t %q %q %q %q", t.Key, t.Operator, t.Value, t.Effect)
 	}
@@ -67,7 +76,7 @@ func signature(p *corev1.Pod, r amount) string {
 			fmt.Fprintf(&b, "|s %q %q", k, p.Spec.NodeSelector[k])
 		}
 	}
-	if a := p.Spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+	if required {
 		fmt.Fprintf(&b, "|a %#v", a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms)
 	}
 	return b.String()

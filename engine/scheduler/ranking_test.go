@@ -43,7 +43,7 @@ func TestRankingChoosesWhatTheWalkChooses(t *testing.T) {
 			return n
 		}
 		names := func() string { return fmt.Sprintf("node-%02d", rng.IntN(30)) }
-		var placed []string
+		var placed []podName
 		for step := range 600 {
 			switch op := rng.IntN(10); {
 			case op < 2:
@@ -58,7 +58,7 @@ func TestRankingChoosesWhatTheWalkChooses(t *testing.T) {
 				k := kinds[rng.IntN(len(kinds))]
 				d := newDemand(k)
 				if name, _ := c.pick(d); name != "" {
-					key := fmt.Sprintf("default/%s-%d", k.Name, step)
+					key := podName{"default", fmt.Sprintf("%s-%d", k.Name, step)}
 					c.assume(key, k, name, d.requests)
 					placed = append(placed, key)
 				}

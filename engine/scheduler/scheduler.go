@@ -85,19 +85,21 @@ func (c *Controller) podChanged(oldObj, obj any) {
 	if !ok {
 		return
 	}
-	key := podKey(p)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	freed := c.nodes.observePod(key, p)
+	freed := c.nodes.observePod(nameOf(p), p)
 	if !responsible(p) {
-		c.forgetWaitingLocked(key)
+		if len(c.waiting) > 0 || len(c.retryAt) > 0 {
+			c.forgetWaitingLocked(podKey(p))
+		}
 	} else {
+		key := podKey(p)
 		if old, ok := oldObj.(*corev1.Pod); ok && (!reflect.DeepEqual(old.Spec, p.Spec) || !reflect.DeepEqual(old.Labels, p.Labels)) {
 			// The pod asks for something else now (a toleration, a selector):
 			// its last failure says nothing about this attempt.
 			delete(c.waiting, key)
 		}
-		if !c.nodes.isAssumed(key) && c.queue != nil {
+		if !c.nodes.isAssumed(nameOf(p)) && c.queue != nil {
 			c.queue.Add(key)
 		}
 	}
@@ -115,7 +117,7 @@ func (c *Controller) podDeleted(obj any) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.forgetWaitingLocked(key)
-	if c.nodes.forgetPod(key, p.UID) {
+	if c.nodes.forgetPod(nameOf(p), p.UID) {
 		c.retryWaitingLocked()
 	}
 }

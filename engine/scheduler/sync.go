@@ -46,7 +46,7 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 
 	d := newDemand(pod)
 	c.mu.Lock()
-	if c.nodes.isAssumed(key) {
+	if c.nodes.isAssumed(nameOf(pod)) {
 		// Bound already; the cache has not caught up with the binding.
 		c.mu.Unlock()
 		return nil
@@ -59,7 +59,7 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 	node, reasons := c.nodes.pick(d)
 	arm := false
 	if node != "" {
-		c.nodes.assume(key, pod, node, d.requests)
+		c.nodes.assume(nameOf(pod), pod, node, d.requests)
 		c.forgetWaitingLocked(key)
 	} else {
 		c.waiting[key] = c.nodes.version
@@ -101,7 +101,7 @@ func (c *Controller) bind(ctx context.Context, key string, pod *corev1.Pod, node
 	}
 	if err := c.pods.In(pod.Namespace).Bind(ctx, b, metav1.CreateOptions{}); err != nil {
 		c.mu.Lock()
-		c.nodes.unassume(key)
+		c.nodes.unassume(nameOf(pod))
 		c.mu.Unlock()
 		if apierrors.IsNotFound(err) {
 			return nil // the pod is gone
