@@ -108,9 +108,10 @@ func (k *Kubelet) advance(ctx context.Context, key string, pod *corev1.Pod, node
 	var logs []logWrite
 	for i := range pod.Spec.Containers {
 		spec := &pod.Spec.Containers[i]
+		im := k.image(spec.Image)
 		c := &container{
-			pod: pod, name: spec.Name, image: spec.Image, status: &st.ContainerStatuses[i],
-			rule: k.ruleFor(spec.Image), pull: &prog.pulls[i], jitter: prog.jitter,
+			pod: pod, name: spec.Name, image: spec.Image, imageID: im.id, status: &st.ContainerStatuses[i],
+			rule: im.rule, pull: &prog.pulls[i], jitter: prog.jitter,
 			readiness: spec.ReadinessProbe, probed: &prog.probed[i],
 			started: st.StartTime.Time, restarts: pod.Spec.RestartPolicy != corev1.RestartPolicyNever, now: now,
 		}
