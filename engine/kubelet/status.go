@@ -132,16 +132,9 @@ func podPhase(pod *corev1.Pod, statuses []corev1.ContainerStatus) corev1.PodPhas
 // statuses, changing a condition's lastTransitionTime only when its status
 // changes.
 func setConditions(pod *corev1.Pod, st *corev1.PodStatus, now time.Time) {
-	var unready []string
-	for i := range st.ContainerStatuses {
-		if !st.ContainerStatuses[i].Ready {
-			unready = append(unready, st.ContainerStatuses[i].Name)
-		}
-	}
 	containersReady := condition{status: corev1.ConditionTrue}
-	if len(unready) > 0 {
-		containersReady = condition{corev1.ConditionFalse, "ContainersNotReady",
-			fmt.Sprintf("containers with unready status: [%s]", strings.Join(unready, " "))}
+	if msg, ok := unreadyMessage(st.ContainerStatuses); ok {
+		containersReady = condition{corev1.ConditionFalse, "ContainersNotReady", msg}
 	}
 	ready := containersReady
 	if ready.status == corev1.ConditionTrue {
@@ -186,6 +179,38 @@ func setConditions(pod *corev1.Pod, st *corev1.PodStatus, now time.Time) {
 		out = append(out, corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionTrue, LastTransitionTime: metav1.NewTime(now)})
 	}
 	st.Conditions = out
+}
+
+// unreadyMessage is the kubelet's "containers with unready status: [a b]",
+// and false when every container is ready. It is built in one allocation:
+// every sync of a starting or stopping pod builds it.
+func unreadyMessage(statuses []corev1.ContainerStatus) (string, bool) {
+	const prefix = "containers with unready status: ["
+	size, unready := len(prefix)+1, 0
+	for i := range statuses {
+		if !statuses[i].Ready {
+			size += len(statuses[i].Name) + 1
+			unready++
+		}
+	}
+	if unready == 0 {
+		return "", false
+	}
+	var b strings.Builder
+	b.Grow(size)
+	b.WriteString(prefix)
+	written := 0
+	for i := range statuses {
+		if !statuses[i].Ready {
+			if written > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(statuses[i].Name)
+			written++
+		}
+	}
+	b.WriteByte(']')
+	return b.String(), true
 }
 
 // condition is the wanted state of one pod condition.
