@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 )
@@ -46,25 +45,19 @@ func (a ranked) before(b ranked) bool {
 	return a.score.better(b.score)
 }
 
-// signature names a kind of pod: what reject and score read of it.
+// signature names a kind of pod: what reject and score read of it. It is
+// built in a stack buffer with one allocation for the string: every
+// scheduling attempt asks for it, and every pod carries tolerations (the
+// API server's default not-ready and unreachable ones at least).
 func signature(p *corev1.Pod, r amount) string {
-	// Most pods ask only for resources: their signature is built on the
-	// stack and allocated once.
-	var buf [64]byte
-	amounts := strconv.AppendInt(buf[:0], r.cpu, 10)
-	amounts = append(amounts, '/')
-	amounts = strconv.AppendInt(amounts, r.memory, 10)
-	amounts = append(amounts, '/')
-	amounts = strconv.AppendInt(amounts, r.pods, 10)
-	a := p.Spec.Affinity
-	required := a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil
-	if len(p.Spec.Tolerations) == 0 && len(p.Spec.NodeSelector) == 0 && !required {
-		return string(amounts)
-	}
-	var b strings.Builder
-	b.Write(amounts)
+	var buf [256]byte
+	b := strconv.AppendInt(buf[:0], r.cpu, 10)
+	b = append(b, '/')
+	b = strconv.AppendInt(b, r.memory, 10)
+	b = append(b, '/')
+	b = strconv.AppendInt(b, r.pods, 10)
 	for _, t := range p.Spec.Tolerations {
-		fmt.Fprintf(&b, "|t %q %q %q %q", t.Key, t.Operator, t.Value, t.Effect)
+		b = appendQuoted(append(b, "|t"...), t.Key, string(t.Operator), t.Value, string(t.Effect))
 	}
 	if len(p.Spec.NodeSelector) > 0 {
 		keys := make([]string, 0, len(p.Spec.NodeSelector))
@@ -73,13 +66,22 @@ func signature(p *corev1.Pod, r amount) string {
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
-			fmt.Fprintf(&b, "|s %q %q", k, p.Spec.NodeSelector[k])
+			b = appendQuoted(append(b, "|s"...), k, p.Spec.NodeSelector[k])
 		}
 	}
-	if required {
-		fmt.Fprintf(&b, "|a %#v", a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms)
+	if a := p.Spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+		b = fmt.Appendf(b, "|a %#v", a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms)
 	}
-	return b.String()
+	return string(b)
+}
+
+// appendQuoted appends each string quoted and preceded by a space, as
+// fmt's " %q" does.
+func appendQuoted(b []byte, ss ...string) []byte {
+	for _, s := range ss {
+		b = strconv.AppendQuote(append(b, ' '), s)
+	}
+	return b
 }
 
 // rankingFor returns the ranking of d's kind, building it from every node
