@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -76,7 +77,7 @@ func (r *APIRecorder) event(obj runtime.Object, eventType, reason, messageFmt st
 	}
 	return &corev1.Event{
 		ObjectMeta: metav1.ObjectMeta{
-			Name:      fmt.Sprintf("%s.%x%04x", m.GetName(), now.UnixNano(), n&0xffff),
+			Name:      eventName(m.GetName(), now.UnixNano(), n),
 			Namespace: ns,
 		},
 		InvolvedObject: corev1.ObjectReference{
@@ -88,13 +89,38 @@ func (r *APIRecorder) event(obj runtime.Object, eventType, reason, messageFmt st
 			ResourceVersion: m.GetResourceVersion(),
 		},
 		Reason:         reason,
-		Message:        fmt.Sprintf(messageFmt, args...),
+		Message:        message(messageFmt, args),
 		Type:           eventType,
 		Source:         corev1.EventSource{Component: r.Component},
 		FirstTimestamp: now,
 		LastTimestamp:  now,
 		Count:          1,
 	}
+}
+
+// eventName is fmt.Sprintf("%s.%x%04x", object, nanos, n&0xffff) — the
+// object's name, the time and the recorder's counter — in one allocation:
+// the scheduler names one event per pod it binds.
+func eventName(object string, nanos int64, n uint64) string {
+	const hex = "0123456789abcdef"
+	var buf [128]byte
+	b := append(buf[:0], object...)
+	b = append(b, '.')
+	b = strconv.AppendInt(b, nanos, 16)
+	v := n & 0xffff
+	b = append(b, hex[v>>12], hex[v>>8&0xf], hex[v>>4&0xf], hex[v&0xf])
+	return string(b)
+}
+
+// message is fmt.Sprintf(format, args...), with the commonest format, a
+// single "%s" of a string, taken as it is.
+func message(format string, args []any) string {
+	if format == "%s" && len(args) == 1 {
+		if s, ok := args[0].(string); ok {
+			return s
+		}
+	}
+	return fmt.Sprintf(format, args...)
 }
 
 // send is client-go's recordToSink for one event: correlate, then create a

@@ -143,3 +143,36 @@ func TestRecorderWritesWhatClientGoWrites(t *testing.T) {
 	}
 	t.Logf("%d creations, %d patches, %d dropped keys", creates, patches, len(dropped))
 }
+
+// Event names and messages are what fmt wrote before they were built by
+// hand: names are part of the traces and of what a user sees in kubectl.
+func TestEventNamesAndMessagesAreFmts(t *testing.T) {
+	for _, c := range []struct {
+		object string
+		nanos  int64
+		n      uint64
+	}{
+		{"web-7f9c-abcde", 1767225600123456789, 1},
+		{"web", 0, 0xffff},
+		{"x", -42, 0x12345},
+		{strings.Repeat("long-name-", 20), 1, 0xabc},
+	} {
+		if got, want := eventName(c.object, c.nanos, c.n), fmt.Sprintf("%s.%x%04x", c.object, c.nanos, c.n&0xffff); got != want {
+			t.Errorf("eventName(%q, %d, %d) = %q, want %q", c.object, c.nanos, c.n, got, want)
+		}
+	}
+	for _, c := range []struct {
+		format string
+		args   []any
+	}{
+		{"%s", []any{"Back-off restarting failed container"}},
+		{"%s", []any{42}},
+		{"%s", []any{"a", "b"}},
+		{"Successfully assigned %v/%v to %v", []any{"default", "web-1", "node-3"}},
+		{"100%% done", nil},
+	} {
+		if got, want := message(c.format, c.args), fmt.Sprintf(c.format, c.args...); got != want {
+			t.Errorf("message(%q, %v) = %q, want %q", c.format, c.args, got, want)
+		}
+	}
+}
