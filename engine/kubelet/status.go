@@ -31,13 +31,18 @@ func statusToWrite(have *corev1.PodStatus) *corev1.PodStatus {
 	return &st
 }
 
+// copyContainerStatuses copies the container states, the only part of a
+// container status anything writes into (the kubelet replaces the other
+// pointers, such as started, rather than writing through them).
 func copyContainerStatuses(in []corev1.ContainerStatus) []corev1.ContainerStatus {
 	if in == nil {
 		return nil
 	}
 	out := make([]corev1.ContainerStatus, len(in))
 	for i := range in {
-		in[i].DeepCopyInto(&out[i])
+		out[i] = in[i]
+		in[i].State.DeepCopyInto(&out[i].State)
+		in[i].LastTerminationState.DeepCopyInto(&out[i].LastTerminationState)
 	}
 	return out
 }
