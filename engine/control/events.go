@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -15,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/utils/clock"
 )
@@ -34,6 +36,7 @@ type APIRecorder struct {
 	n          uint64
 	spam       *record.EventSourceObjectSpamFilter
 	correlator *record.EventCorrelator
+	events     *Namespaced[corev1client.EventInterface]
 }
 
 // client-go's defaults for an event broadcaster's spam filter: each object
@@ -46,9 +49,16 @@ const (
 
 // Eventf implements Recorder. Failures to record are ignored, as upstream does.
 func (r *APIRecorder) Eventf(obj runtime.Object, eventType, reason, messageFmt string, args ...any) {
+	if ev := r.event(obj, eventType, reason, messageFmt, args...); ev != nil {
+		r.send(ev)
+	}
+}
+
+// event is the event Eventf sends, nil for an object without metadata.
+func (r *APIRecorder) event(obj runtime.Object, eventType, reason, messageFmt string, args ...any) *corev1.Event {
 	m, err := meta.Accessor(obj)
 	if err != nil {
-		return
+		return nil
 	}
 	kind := obj.GetObjectKind().GroupVersionKind()
 	if kind.Kind == "" {
@@ -65,9 +75,9 @@ func (r *APIRecorder) Eventf(obj runtime.Object, eventType, reason, messageFmt s
 	if ns == "" {
 		ns = metav1.NamespaceDefault
 	}
-	ev := &corev1.Event{
+	return &corev1.Event{
 		ObjectMeta: metav1.ObjectMeta{
-			Name:      fmt.Sprintf("%s.%x%04x", m.GetName(), now.UnixNano(), n&0xffff),
+			Name:      eventName(m.GetName(), now.UnixNano(), n),
 			Namespace: ns,
 		},
 		InvolvedObject: corev1.ObjectReference{
@@ -79,14 +89,38 @@ func (r *APIRecorder) Eventf(obj runtime.Object, eventType, reason, messageFmt s
 			ResourceVersion: m.GetResourceVersion(),
 		},
 		Reason:         reason,
-		Message:        fmt.Sprintf(messageFmt, args...),
+		Message:        message(messageFmt, args),
 		Type:           eventType,
 		Source:         corev1.EventSource{Component: r.Component},
 		FirstTimestamp: now,
 		LastTimestamp:  now,
 		Count:          1,
 	}
-	r.send(ev)
+}
+
+// eventName is fmt.Sprintf("%s.%x%04x", object, nanos, n&0xffff) — the
+// object's name, the time and the recorder's counter — in one allocation:
+// the scheduler names one event per pod it binds.
+func eventName(object string, nanos int64, n uint64) string {
+	const hex = "0123456789abcdef"
+	var buf [128]byte
+	b := append(buf[:0], object...)
+	b = append(b, '.')
+	b = strconv.AppendInt(b, nanos, 16)
+	v := n & 0xffff
+	b = append(b, hex[v>>12], hex[v>>8&0xf], hex[v>>4&0xf], hex[v&0xf])
+	return string(b)
+}
+
+// message is fmt.Sprintf(format, args...), with the commonest format, a
+// single "%s" of a string, taken as it is.
+func message(format string, args []any) string {
+	if format == "%s" && len(args) == 1 {
+		if s, ok := args[0].(string); ok {
+			return s
+		}
+	}
+	return fmt.Sprintf(format, args...)
 }
 
 // send is client-go's recordToSink for one event: correlate, then create a
@@ -100,9 +134,17 @@ func (r *APIRecorder) send(ev *corev1.Event) {
 		// after building a patch for every event it then drops, but it keys
 		// on source, object and type, which aggregation never changes, so
 		// it takes the same decisions. The correlator's own filter is
-		// opened wide so that it never drops twice.
+		// opened wide so that it never drops twice, and all events share one
+		// key of it: a bucket of 2³¹ events refilled at 3.4e38 a second
+		// never runs dry, whether one serves all events or one each, and a
+		// single key spares building a key, an LRU entry and a rate limiter
+		// per event.
 		r.spam = record.NewEventSourceObjectSpamFilter(spamCacheSize, spamBurst, spamQPS, r.Clock, spamKey)
-		r.correlator = record.NewEventCorrelatorWithOptions(record.CorrelatorOptions{Clock: r.Clock, BurstSize: math.MaxInt32, QPS: math.MaxFloat32})
+		r.correlator = record.NewEventCorrelatorWithOptions(record.CorrelatorOptions{
+			Clock: r.Clock, BurstSize: math.MaxInt32, QPS: math.MaxFloat32,
+			SpamKeyFunc: func(*corev1.Event) string { return "" },
+		})
+		r.events = NewNamespaced(func(ns string) corev1client.EventInterface { return r.Client.CoreV1().Events(ns) })
 	}
 	if r.spam.Filter(ev) {
 		return
@@ -112,7 +154,7 @@ func (r *APIRecorder) send(ev *corev1.Event) {
 		return
 	}
 	ctx := context.Background()
-	events := r.Client.CoreV1().Events(result.Event.Namespace)
+	events := r.events.In(result.Event.Namespace)
 	var stored *corev1.Event
 	if result.Event.Count > 1 {
 		stored, err = events.Patch(ctx, result.Event.Name, types.StrategicMergePatchType, result.Patch, metav1.PatchOptions{})

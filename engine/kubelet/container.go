@@ -43,12 +43,14 @@ type event struct{ reason, message string }
 
 // container is one container of a pod that a sync is moving forward.
 type container struct {
-	pod    *corev1.Pod // as read from the lister; only for names
-	name   string
-	image  string
-	status *corev1.ContainerStatus // the copy being written
-	rule   ImageRule
-	pull   *pullProgress
+	pod   *corev1.Pod // as read from the lister; only for names
+	name  string
+	image string
+	// imageID is the image's digest reference, reported once it is pulled.
+	imageID string
+	status  *corev1.ContainerStatus // the copy being written
+	rule    ImageRule
+	pull    *pullProgress
 	// readiness is the container's readiness probe, nil for none; probed
 	// is when it last failed.
 	readiness *corev1.Probe
@@ -116,7 +118,7 @@ func (c *container) apply(st step, at time.Time) {
 	switch st {
 	case stepStart:
 		*c.pull = pullProgress{}
-		s.ImageID = imageID(c.image)
+		s.ImageID = c.imageID
 		c.run(at)
 	case stepPullFail:
 		c.pull.failures++

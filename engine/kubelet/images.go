@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -51,9 +52,21 @@ func imageID(image string) string {
 
 // containerID names one run of a container, as containerd does: a new ID for
 // every restart.
+// It is the SHA-256 of "uid/container/restart", built without fmt: every
+// container start asks for one.
 func containerID(uid, container string, restart int32) string {
-	sum := sha256.Sum256([]byte(fmt.Sprintf("%s/%s/%d", uid, container, restart)))
-	return "containerd://" + hex.EncodeToString(sum[:])
+	var in [128]byte
+	name := append(in[:0], uid...)
+	name = append(name, '/')
+	name = append(name, container...)
+	name = append(name, '/')
+	name = strconv.AppendInt(name, int64(restart), 10)
+	sum := sha256.Sum256(name)
+	const prefix = "containerd://"
+	var id [len(prefix) + 2*sha256.Size]byte
+	copy(id[:], prefix)
+	hex.Encode(id[len(prefix):], sum[:])
+	return string(id[:])
 }
 
 // pullErrorMessage is what containerd answers when a tag does not exist; the

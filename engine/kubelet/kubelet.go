@@ -6,7 +6,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/types"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
@@ -31,12 +31,15 @@ type Kubelet struct {
 	serves func(string) bool
 	queue  control.Queue
 	logs   *Logs
+	pods   *control.Namespaced[corev1client.PodInterface]
 
-	mu       sync.Mutex
-	ruleOf   map[string]ImageRule // first-match cache, by image
-	progress map[types.UID]*podProgress
-	uidOf    map[string]types.UID // pod key → UID, to forget deleted pods
-	podIPs   uint32               // pod IPs handed out so far
+	mu     sync.Mutex
+	images map[string]image // each image's rule and ID, worked out once
+	// progress is kept by pod key, each entry saying which pod (UID) it is
+	// about: one lookup per sync, where a map by UID needed a second map to
+	// find a deleted pod's UID from its key.
+	progress map[string]*podProgress
+	podIPs   uint32 // pod IPs handed out so far
 }
 
 // New returns a kubelet that treats images as rules say.
@@ -51,12 +54,12 @@ func New(env *control.Env, rules []ImageRule, opts Options) *Kubelet {
 	}
 	return &Kubelet{
 		logs:     opts.Logs,
+		pods:     control.NewNamespaced(func(ns string) corev1client.PodInterface { return env.Client.CoreV1().Pods(ns) }),
 		env:      env,
 		rules:    append([]ImageRule(nil), rules...),
 		serves:   serves,
-		ruleOf:   map[string]ImageRule{},
-		progress: map[types.UID]*podProgress{},
-		uidOf:    map[string]types.UID{},
+		images:   map[string]image{},
+		progress: map[string]*podProgress{},
 	}
 }
 
@@ -141,17 +144,27 @@ func equalGrace(a, b *int64) bool {
 // isNodeKey tells a node's key from a pod's "namespace/name".
 func isNodeKey(key string) bool { return !strings.Contains(key, "/") }
 
-// ruleFor returns the rule of an image, matched once per image.
-func (k *Kubelet) ruleFor(image string) ImageRule {
+// image is what the kubelet knows of one image reference.
+type image struct {
+	rule ImageRule // the first rule that matches it
+	id   string    // the digest reference it is reported as once pulled
+}
+
+// image returns what the kubelet knows of ref, worked out once per image.
+func (k *Kubelet) image(ref string) image {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	r, ok := k.ruleOf[image]
+	im, ok := k.images[ref]
 	if !ok {
-		r, _ = MatchRule(k.rules, image)
-		k.ruleOf[image] = r
+		im.rule, _ = MatchRule(k.rules, ref)
+		im.id = imageID(ref)
+		k.images[ref] = im
 	}
-	return r
+	return im
 }
+
+// ruleFor returns the rule of an image.
+func (k *Kubelet) ruleFor(ref string) ImageRule { return k.image(ref).rule }
 
 // requeue asks to sync key again at the given time. It asks again on every
 // sync rather than remembering what it asked: a queue may fold a waiting

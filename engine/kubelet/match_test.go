@@ -91,6 +91,25 @@ func TestFullReference(t *testing.T) {
 	}
 }
 
+// A run's container ID is containerd's form of the SHA-256 of
+// "uid/container/restart" (digests from sha256sum), so it is the same in every
+// run and new at every restart.
+func TestContainerIDNamesOneRun(t *testing.T) {
+	cases := []struct {
+		uid, container string
+		restart        int32
+		want           string
+	}{
+		{"uid-1", "app", 0, "containerd://5c469d9959aa33c4e22aa47f9ca53e688519784b08122a7286851e57c6c3b127"},
+		{"a0b1c2d3-0000-4000-8000-000000000001", "sidecar", 12, "containerd://28f9ed5e5f7d8bb0a221fa0aa4599d185dbbd58d3c5eebb64a7489713506a0dc"},
+	}
+	for _, c := range cases {
+		if got := containerID(c.uid, c.container, c.restart); got != c.want {
+			t.Errorf("containerID(%q, %q, %d) = %q, want %q", c.uid, c.container, c.restart, got, c.want)
+		}
+	}
+}
+
 func TestBackOffDoublesFrom10sUpTo5m(t *testing.T) {
 	want := []time.Duration{10, 20, 40, 80, 160, 300, 300, 300}
 	for i, w := range want {

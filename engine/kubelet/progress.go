@@ -12,6 +12,8 @@ import (
 // the pod status says. Losing it (a restart) costs only what a real kubelet
 // restart costs: a fresh jitter draw and a fresh image pull back-off.
 type podProgress struct {
+	// uid is the pod's: a pod that took a deleted one's name starts afresh.
+	uid types.UID
 	// jitter is drawn once per pod: each container's ready delay gets this
 	// fraction of its rule's Jitter.
 	jitter float64
@@ -34,20 +36,17 @@ type pullProgress struct {
 func (k *Kubelet) progressFor(key string, pod *corev1.Pod) *podProgress {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if prev, ok := k.uidOf[key]; ok && prev != pod.UID {
-		delete(k.progress, prev)
+	p := k.progress[key]
+	n := len(pod.Spec.Containers)
+	if p == nil || p.uid != pod.UID {
+		p = &podProgress{uid: pod.UID, jitter: k.env.Rand.Float64(), pulls: make([]pullProgress, n), probed: make([]time.Time, n)}
+		k.progress[key] = p
 	}
-	k.uidOf[key] = pod.UID
-	p := k.progress[pod.UID]
-	if p == nil {
-		p = &podProgress{jitter: k.env.Rand.Float64()}
-		k.progress[pod.UID] = p
+	if len(p.pulls) < n {
+		p.pulls = append(p.pulls, make([]pullProgress, n-len(p.pulls))...)
 	}
-	if len(p.pulls) < len(pod.Spec.Containers) {
-		p.pulls = append(p.pulls, make([]pullProgress, len(pod.Spec.Containers)-len(p.pulls))...)
-	}
-	if len(p.probed) < len(pod.Spec.Containers) {
-		p.probed = append(p.probed, make([]time.Time, len(pod.Spec.Containers)-len(p.probed))...)
+	if len(p.probed) < n {
+		p.probed = append(p.probed, make([]time.Time, n-len(p.probed))...)
 	}
 	return p
 }
@@ -56,10 +55,9 @@ func (k *Kubelet) progressFor(key string, pod *corev1.Pod) *podProgress {
 func (k *Kubelet) forget(key string) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if uid, ok := k.uidOf[key]; ok {
-		delete(k.progress, uid)
-		delete(k.uidOf, key)
-		k.logs.forget(uid)
+	if p, ok := k.progress[key]; ok {
+		delete(k.progress, key)
+		k.logs.forget(p.uid)
 	}
 }
 
@@ -67,11 +65,11 @@ func (k *Kubelet) forget(key string) {
 func (k *Kubelet) forgetUID(key string, uid types.UID) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	delete(k.progress, uid)
-	k.logs.forget(uid)
-	if k.uidOf[key] == uid {
-		delete(k.uidOf, key)
+	if p, ok := k.progress[key]; ok && p.uid == uid {
+		// Another UID's progress was dropped when this key moved on to it.
+		delete(k.progress, key)
 	}
+	k.logs.forget(uid)
 }
 
 // nextPodIP hands out pod IPs from 100.64.0.0/10 in order, so that a run is

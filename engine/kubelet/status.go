@@ -16,10 +16,45 @@ var kubeletConditions = []corev1.PodConditionType{
 	corev1.PodReadyToStartContainers, corev1.PodInitialized, corev1.PodReady, corev1.ContainersReady,
 }
 
+// statusToWrite starts the status a sync writes from the pod's. The store
+// keeps the status it is given and truncates its times to whole seconds in
+// place, and the kubelet moves the container states, so the container
+// statuses are copied. The rest is shared with the pod read from the cache,
+// which nobody modifies: the conditions are rebuilt by setConditions, which
+// every write goes through, and the start time and IPs are only ever
+// replaced. A full deep copy cost a fifth of a kubelet sync.
+func statusToWrite(have *corev1.PodStatus) *corev1.PodStatus {
+	st := *have
+	st.InitContainerStatuses = copyContainerStatuses(have.InitContainerStatuses)
+	st.ContainerStatuses = copyContainerStatuses(have.ContainerStatuses)
+	st.EphemeralContainerStatuses = copyContainerStatuses(have.EphemeralContainerStatuses)
+	return &st
+}
+
+// copyContainerStatuses copies the container states, the only part of a
+// container status anything writes into (the kubelet replaces the other
+// pointers, such as started, rather than writing through them).
+func copyContainerStatuses(in []corev1.ContainerStatus) []corev1.ContainerStatus {
+	if in == nil {
+		return nil
+	}
+	out := make([]corev1.ContainerStatus, len(in))
+	for i := range in {
+		out[i] = in[i]
+		in[i].State.DeepCopyInto(&out[i].State)
+		in[i].LastTerminationState.DeepCopyInto(&out[i].LastTerminationState)
+	}
+	return out
+}
+
 // alignContainerStatuses returns one status per container of the spec, in
 // spec order, keeping what the pod status already says and starting the
-// others as ContainerCreating.
+// others as ContainerCreating. have is the sync's own copy: when it is
+// aligned already, it is returned as it is.
 func alignContainerStatuses(pod *corev1.Pod, have []corev1.ContainerStatus) []corev1.ContainerStatus {
+	if aligned(pod, have) {
+		return have
+	}
 	out := make([]corev1.ContainerStatus, len(pod.Spec.Containers))
 	for i := range pod.Spec.Containers {
 		c := &pod.Spec.Containers[i]
@@ -44,6 +79,18 @@ func alignContainerStatuses(pod *corev1.Pod, have []corev1.ContainerStatus) []co
 		}
 	}
 	return out
+}
+
+func aligned(pod *corev1.Pod, have []corev1.ContainerStatus) bool {
+	if len(have) != len(pod.Spec.Containers) {
+		return false
+	}
+	for i := range have {
+		if have[i].Name != pod.Spec.Containers[i].Name {
+			return false
+		}
+	}
+	return true
 }
 
 // completedInitContainers reports init containers as having run to
@@ -90,16 +137,9 @@ func podPhase(pod *corev1.Pod, statuses []corev1.ContainerStatus) corev1.PodPhas
 // statuses, changing a condition's lastTransitionTime only when its status
 // changes.
 func setConditions(pod *corev1.Pod, st *corev1.PodStatus, now time.Time) {
-	var unready []string
-	for i := range st.ContainerStatuses {
-		if !st.ContainerStatuses[i].Ready {
-			unready = append(unready, st.ContainerStatuses[i].Name)
-		}
-	}
 	containersReady := condition{status: corev1.ConditionTrue}
-	if len(unready) > 0 {
-		containersReady = condition{corev1.ConditionFalse, "ContainersNotReady",
-			fmt.Sprintf("containers with unready status: [%s]", strings.Join(unready, " "))}
+	if msg, ok := unreadyMessage(st.ContainerStatuses); ok {
+		containersReady = condition{corev1.ConditionFalse, "ContainersNotReady", msg}
 	}
 	ready := containersReady
 	if ready.status == corev1.ConditionTrue {
@@ -144,6 +184,38 @@ func setConditions(pod *corev1.Pod, st *corev1.PodStatus, now time.Time) {
 		out = append(out, corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionTrue, LastTransitionTime: metav1.NewTime(now)})
 	}
 	st.Conditions = out
+}
+
+// unreadyMessage is the kubelet's "containers with unready status: [a b]",
+// and false when every container is ready. It is built in one allocation:
+// every sync of a starting or stopping pod builds it.
+func unreadyMessage(statuses []corev1.ContainerStatus) (string, bool) {
+	const prefix = "containers with unready status: ["
+	size, unready := len(prefix)+1, 0
+	for i := range statuses {
+		if !statuses[i].Ready {
+			size += len(statuses[i].Name) + 1
+			unready++
+		}
+	}
+	if unready == 0 {
+		return "", false
+	}
+	var b strings.Builder
+	b.Grow(size)
+	b.WriteString(prefix)
+	written := 0
+	for i := range statuses {
+		if !statuses[i].Ready {
+			if written > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(statuses[i].Name)
+			written++
+		}
+	}
+	b.WriteByte(']')
+	return b.String(), true
 }
 
 // condition is the wanted state of one pod condition.

@@ -9,7 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
 	"rollscope/model"
@@ -26,17 +25,13 @@ func (k *Kubelet) Sync(ctx context.Context, key string) error {
 	if isNodeKey(key) {
 		return k.syncNode(key)
 	}
-	ns, name, err := cache.SplitMetaNamespaceKey(key)
-	if err != nil {
-		return fmt.Errorf("kubelet: cannot sync %q: not a pod key: %w", key, err)
-	}
-	pod, err := k.env.Listers.Pods.Pods(ns).Get(name)
-	if apierrors.IsNotFound(err) {
-		k.forget(key)
-		return nil
-	}
+	pod, found, err := k.env.Listers.PodByKey(key)
 	if err != nil {
 		return fmt.Errorf("kubelet: read pod %s from the cache: %w", key, err)
+	}
+	if !found {
+		k.forget(key)
+		return nil
 	}
 	if !k.runs(pod) {
 		return nil
@@ -95,7 +90,7 @@ func (k *Kubelet) syncNode(name string) error {
 // writes the status when it changed and schedules the next step.
 func (k *Kubelet) advance(ctx context.Context, key string, pod *corev1.Pod, node *corev1.Node, prog *podProgress) error {
 	now := k.env.Clock.Now()
-	st := pod.Status.DeepCopy()
+	st := statusToWrite(&pod.Status)
 	if st.StartTime == nil {
 		// First sight: the kubelet admits the pod and sets up its sandbox.
 		st.StartTime = ptrTo(metav1.NewTime(now))
@@ -113,9 +108,10 @@ func (k *Kubelet) advance(ctx context.Context, key string, pod *corev1.Pod, node
 	var logs []logWrite
 	for i := range pod.Spec.Containers {
 		spec := &pod.Spec.Containers[i]
+		im := k.image(spec.Image)
 		c := &container{
-			pod: pod, name: spec.Name, image: spec.Image, status: &st.ContainerStatuses[i],
-			rule: k.ruleFor(spec.Image), pull: &prog.pulls[i], jitter: prog.jitter,
+			pod: pod, name: spec.Name, image: spec.Image, imageID: im.id, status: &st.ContainerStatuses[i],
+			rule: im.rule, pull: &prog.pulls[i], jitter: prog.jitter,
 			readiness: spec.ReadinessProbe, probed: &prog.probed[i],
 			started: st.StartTime.Time, restarts: pod.Spec.RestartPolicy != corev1.RestartPolicyNever, now: now,
 		}
@@ -166,7 +162,7 @@ func (k *Kubelet) writeStatus(ctx context.Context, key string, pod *corev1.Pod, 
 	// and the shared metadata and spec are never modified.
 	updated := *pod
 	updated.Status = *st
-	pods := k.env.Client.CoreV1().Pods(pod.Namespace)
+	pods := k.pods.In(pod.Namespace)
 	var err error
 	if w, ok := pods.(control.PodStatusWriter); ok {
 		err = w.WriteStatus(ctx, &updated, metav1.UpdateOptions{})

@@ -40,7 +40,7 @@ func (k *Kubelet) terminate(ctx context.Context, key string, pod *corev1.Pod) er
 
 	if gone.After(now) {
 		if pod.Status.StartTime != nil {
-			st := pod.Status.DeepCopy()
+			st := statusToWrite(&pod.Status)
 			for i := range st.ContainerStatuses {
 				st.ContainerStatuses[i].Ready = false
 			}
@@ -54,7 +54,7 @@ func (k *Kubelet) terminate(ctx context.Context, key string, pod *corev1.Pod) er
 	}
 
 	zero := int64(0)
-	err := k.env.Client.CoreV1().Pods(pod.Namespace).Delete(ctx, pod.Name, metav1.DeleteOptions{
+	err := k.pods.In(pod.Namespace).Delete(ctx, pod.Name, metav1.DeleteOptions{
 		GracePeriodSeconds: &zero,
 		// Never remove a new pod that took the old one's name.
 		Preconditions: &metav1.Preconditions{UID: &pod.UID},

@@ -63,8 +63,8 @@ func TestDeletedPodIsRemovedAfterStopTimeOrGracePeriod(t *testing.T) {
 			if opts.Preconditions == nil || opts.Preconditions.UID == nil || *opts.Preconditions.UID != "uid-p" {
 				t.Errorf("delete preconditions %+v, want the pod's UID", opts.Preconditions)
 			}
-			if len(h.kubelet.progress) != 0 || len(h.kubelet.uidOf) != 0 {
-				t.Errorf("the kubelet still remembers a removed pod: %v %v", h.kubelet.progress, h.kubelet.uidOf)
+			if len(h.kubelet.progress) != 0 {
+				t.Errorf("the kubelet still remembers a removed pod: %v", h.kubelet.progress)
 			}
 		})
 	}

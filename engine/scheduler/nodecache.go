@@ -12,6 +12,13 @@ import (
 	"rollscope/model"
 )
 
+// podName names a pod in the cache without joining its namespace and name
+// into a key: every update of every pod is observed, most of them status
+// writes of bound pods that need no queue key.
+type podName struct{ namespace, name string }
+
+func nameOf(p *corev1.Pod) podName { return podName{p.Namespace, p.Name} }
+
 // nodeState is what the scheduler needs to know of one node, derived once
 // per node event rather than once per decision.
 type nodeState struct {
@@ -40,7 +47,7 @@ type nodeCache struct {
 	// after its pods starts with the right load. Entries are never removed,
 	// so that nodeState.used stays valid.
 	used   map[string]*amount
-	placed map[string]placement // by pod key
+	placed map[podName]placement
 	// version counts changes that can make a pod fit where it did not.
 	version uint64
 	// rankings order the nodes for each kind of pod being scheduled; clock
@@ -53,7 +60,7 @@ func newNodeCache() *nodeCache {
 	return &nodeCache{
 		nodes:    map[string]*nodeState{},
 		used:     map[string]*amount{},
-		placed:   map[string]placement{},
+		placed:   map[podName]placement{},
 		rankings: map[string]*ranking{},
 	}
 }
@@ -113,7 +120,7 @@ func finished(p *corev1.Pod) bool {
 
 // observePod records a pod added or updated. It reports whether room was
 // freed (a pod finished, moved, or shrank).
-func (c *nodeCache) observePod(key string, p *corev1.Pod) bool {
+func (c *nodeCache) observePod(key podName, p *corev1.Pod) bool {
 	old, had := c.placed[key]
 	if !countsOnNode(p) {
 		// An unbound, unfinished pod we assumed is an event older than our binding.
@@ -145,7 +152,7 @@ func (c *nodeCache) observePod(key string, p *corev1.Pod) bool {
 
 // forgetPod records a pod deleted. uid guards against a late deletion of an
 // older pod of the same name. It reports whether room was freed.
-func (c *nodeCache) forgetPod(key string, uid types.UID) bool {
+func (c *nodeCache) forgetPod(key podName, uid types.UID) bool {
 	old, had := c.placed[key]
 	if !had || (uid != "" && old.uid != "" && uid != old.uid) {
 		return false
@@ -157,20 +164,20 @@ func (c *nodeCache) forgetPod(key string, uid types.UID) bool {
 
 // assume counts a pod on node before the binding is seen, so that the next
 // decision does not offer the same room twice.
-func (c *nodeCache) assume(key string, p *corev1.Pod, node string, requests amount) {
+func (c *nodeCache) assume(key podName, p *corev1.Pod, node string, requests amount) {
 	c.place(key, placement{node: node, uid: p.UID, requests: requests, assumed: true})
 }
 
 // unassume takes back an assumption after a failed binding, unless the pod
 // has been seen bound since.
-func (c *nodeCache) unassume(key string) {
+func (c *nodeCache) unassume(key podName) {
 	if pl, ok := c.placed[key]; ok && pl.assumed {
 		c.unplace(key)
 		c.version++
 	}
 }
 
-func (c *nodeCache) isAssumed(key string) bool {
+func (c *nodeCache) isAssumed(key podName) bool {
 	pl, ok := c.placed[key]
 	return ok && pl.assumed
 }
@@ -187,14 +194,14 @@ func (c *nodeCache) usage(name string) *amount {
 	return u
 }
 
-func (c *nodeCache) place(key string, pl placement) {
+func (c *nodeCache) place(key podName, pl placement) {
 	c.placed[key] = pl
 	u := c.usage(pl.node)
 	*u = u.plus(pl.requests)
 	c.rerank(pl.node)
 }
 
-func (c *nodeCache) unplace(key string) {
+func (c *nodeCache) unplace(key podName) {
 	pl := c.placed[key]
 	delete(c.placed, key)
 	u := c.usage(pl.node)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 )
@@ -46,16 +45,19 @@ func (a ranked) before(b ranked) bool {
 	return a.score.better(b.score)
 }
 
-// signature names a kind of pod: what reject and score read of it.
+// signature names a kind of pod: what reject and score read of it. It is
+// built in a stack buffer with one allocation for the string: every
+// scheduling attempt asks for it, and every pod carries tolerations (the
+// API server's default not-ready and unreachable ones at least).
 func signature(p *corev1.Pod, r amount) string {
-	var b strings.Builder
-	b.WriteString(strconv.FormatInt(r.cpu, 10))
-	b.WriteByte('/')
-	b.WriteString(strconv.FormatInt(r.memory, 10))
-	b.WriteByte('/')
-	b.WriteString(strconv.FormatInt(r.pods, 10))
+	var buf [256]byte
+	b := strconv.AppendInt(buf[:0], r.cpu, 10)
+	b = append(b, '/')
+	b = strconv.AppendInt(b, r.memory, 10)
+	b = append(b, '/')
+	b = strconv.AppendInt(b, r.pods, 10)
 	for _, t := range p.Spec.Tolerations {
-		fmt.Fprintf(&b, "|t %q %q %q %q", t.Key, t.Operator, t.Value, t.Effect)
+		b = appendQuoted(append(b, "|t"...), t.Key, string(t.Operator), t.Value, string(t.Effect))
 	}
 	if len(p.Spec.NodeSelector) > 0 {
 		keys := make([]string, 0, len(p.Spec.NodeSelector))
@@ -64,13 +66,22 @@ func signature(p *corev1.Pod, r amount) string {
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
-			fmt.Fprintf(&b, "|s %q %q", k, p.Spec.NodeSelector[k])
+			b = appendQuoted(append(b, "|s"...), k, p.Spec.NodeSelector[k])
 		}
 	}
 	if a := p.Spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
-		fmt.Fprintf(&b, "|a %#v", a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms)
+		b = fmt.Appendf(b, "|a %#v", a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms)
 	}
-	return b.String()
+	return string(b)
+}
+
+// appendQuoted appends each string quoted and preceded by a space, as
+// fmt's " %q" does.
+func appendQuoted(b []byte, ss ...string) []byte {
+	for _, s := range ss {
+		b = strconv.AppendQuote(append(b, ' '), s)
+	}
+	return b
 }
 
 // rankingFor returns the ranking of d's kind, building it from every node

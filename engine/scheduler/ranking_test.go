@@ -43,7 +43,7 @@ func TestRankingChoosesWhatTheWalkChooses(t *testing.T) {
 			return n
 		}
 		names := func() string { return fmt.Sprintf("node-%02d", rng.IntN(30)) }
-		var placed []string
+		var placed []podName
 		for step := range 600 {
 			switch op := rng.IntN(10); {
 			case op < 2:
@@ -58,7 +58,7 @@ func TestRankingChoosesWhatTheWalkChooses(t *testing.T) {
 				k := kinds[rng.IntN(len(kinds))]
 				d := newDemand(k)
 				if name, _ := c.pick(d); name != "" {
-					key := fmt.Sprintf("default/%s-%d", k.Name, step)
+					key := podName{"default", fmt.Sprintf("%s-%d", k.Name, step)}
 					c.assume(key, k, name, d.requests)
 					placed = append(placed, key)
 				}
@@ -84,5 +84,47 @@ func TestNoRoomStillNamesEveryReason(t *testing.T) {
 	name, reasons := c.pick(newDemand(pod("p", "2", "128Mi")))
 	if name != "" || reasons[reasonCPU] != 1 || reasons[reasonUnschedulable] != 1 {
 		t.Fatalf("pick = %q, %v; want no node, 1 %s and 1 %s", name, reasons, reasonCPU, reasonUnschedulable)
+	}
+}
+
+// Pods that differ in what the filters read get different signatures: the
+// quoting keeps a toleration's or selector's parts apart however they are
+// spelled, as fmt's %q did.
+func TestSignatureTellsKindsApart(t *testing.T) {
+	tol := func(key, value string) func(*corev1.Pod) {
+		return func(p *corev1.Pod) {
+			p.Spec.Tolerations = append(p.Spec.Tolerations, corev1.Toleration{Key: key, Operator: corev1.TolerationOpEqual, Value: value, Effect: corev1.TaintEffectNoSchedule})
+		}
+	}
+	sel := func(k, v string) func(*corev1.Pod) {
+		return func(p *corev1.Pod) { p.Spec.NodeSelector = map[string]string{k: v} }
+	}
+	pods := []*corev1.Pod{
+		pod("a", "100m", "128Mi"),
+		pod("b", "100m", "128Mi", tol("a", "b c")),
+		pod("c", "100m", "128Mi", tol("a b", "c")),
+		pod("d", "100m", "128Mi", tol("a", "b"), tol("c", "")),
+		pod("e", "100m", "128Mi", tol("a", "b\" \"c")),
+		pod("f", "100m", "128Mi", sel("zone", "a")),
+		pod("g", "100m", "128Mi", sel("zone", "a b")),
+		pod("h", "100m", "128Mi", sel("zone a", "b")),
+		pod("i", "200m", "128Mi", sel("zone", "a")),
+	}
+	seen := map[string]string{}
+	for _, p := range pods {
+		sig := signature(p, podRequests(p))
+		if other, ok := seen[sig]; ok {
+			t.Errorf("pods %s and %s ask for different nodes but share the signature %q", other, p.Name, sig)
+		}
+		seen[sig] = p.Name
+		again := p.DeepCopy()
+		again.Name = "copy"
+		if s := signature(again, podRequests(again)); s != sig {
+			t.Errorf("two pods like %s have signatures %q and %q", p.Name, sig, s)
+		}
+	}
+	want := `100/134217728/1|t "a" "Equal" "b c" "NoSchedule"`
+	if got := signature(pods[1], podRequests(pods[1])); got != want {
+		t.Errorf("signature = %s, want %s (what \"|t %%q %%q %%q %%q\" wrote)", got, want)
 	}
 }

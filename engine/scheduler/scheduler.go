@@ -6,6 +6,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
@@ -23,7 +24,8 @@ const retryInterval = 10 * time.Second
 // Controller is the embedded default-scheduler. It implements
 // control.Controller; its queue keys are pod keys.
 type Controller struct {
-	env *control.Env
+	env  *control.Env
+	pods *control.Namespaced[corev1client.PodInterface]
 
 	mu    sync.Mutex
 	queue control.Queue
@@ -41,7 +43,8 @@ func New(env *control.Env) *Controller {
 	if env == nil {
 		env = &control.Env{} // Sync will say what is missing
 	}
-	return &Controller{env: env, nodes: newNodeCache(), waiting: map[string]uint64{}, retryAt: map[string]time.Time{}}
+	pods := control.NewNamespaced(func(ns string) corev1client.PodInterface { return env.Client.CoreV1().Pods(ns) })
+	return &Controller{env: env, pods: pods, nodes: newNodeCache(), waiting: map[string]uint64{}, retryAt: map[string]time.Time{}}
 }
 
 // Name implements control.Controller.
@@ -82,19 +85,21 @@ func (c *Controller) podChanged(oldObj, obj any) {
 	if !ok {
 		return
 	}
-	key := podKey(p)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	freed := c.nodes.observePod(key, p)
+	freed := c.nodes.observePod(nameOf(p), p)
 	if !responsible(p) {
-		c.forgetWaitingLocked(key)
+		if len(c.waiting) > 0 || len(c.retryAt) > 0 {
+			c.forgetWaitingLocked(podKey(p))
+		}
 	} else {
+		key := podKey(p)
 		if old, ok := oldObj.(*corev1.Pod); ok && (!reflect.DeepEqual(old.Spec, p.Spec) || !reflect.DeepEqual(old.Labels, p.Labels)) {
 			// The pod asks for something else now (a toleration, a selector):
 			// its last failure says nothing about this attempt.
 			delete(c.waiting, key)
 		}
-		if !c.nodes.isAssumed(key) && c.queue != nil {
+		if !c.nodes.isAssumed(nameOf(p)) && c.queue != nil {
 			c.queue.Add(key)
 		}
 	}
@@ -112,7 +117,7 @@ func (c *Controller) podDeleted(obj any) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.forgetWaitingLocked(key)
-	if c.nodes.forgetPod(key, p.UID) {
+	if c.nodes.forgetPod(nameOf(p), p.UID) {
 		c.retryWaitingLocked()
 	}
 }

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/tools/cache"
 
 	"rollscope/model"
 )
@@ -28,17 +28,16 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 	if c.env == nil || c.env.Client == nil || c.env.Clock == nil || c.env.Listers.Pods == nil {
 		return errors.New(Name + ": the runner gave no API client, clock or pod lister; wire control.Env fully before syncing")
 	}
-	namespace, name, err := cache.SplitMetaNamespaceKey(key)
-	if err != nil {
+	if strings.Count(key, "/") != 1 {
 		return nil // not a pod key; retrying cannot help
 	}
-	pod, err := c.env.Listers.Pods.Pods(namespace).Get(name)
-	if apierrors.IsNotFound(err) {
-		c.forgetWaiting(key)
-		return nil
-	}
+	pod, found, err := c.env.Listers.PodByKey(key)
 	if err != nil {
 		return fmt.Errorf("read pod %s from the cache: %w", key, err)
+	}
+	if !found {
+		c.forgetWaiting(key)
+		return nil
 	}
 	if !responsible(pod) {
 		c.forgetWaiting(key)
@@ -47,7 +46,7 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 
 	d := newDemand(pod)
 	c.mu.Lock()
-	if c.nodes.isAssumed(key) {
+	if c.nodes.isAssumed(nameOf(pod)) {
 		// Bound already; the cache has not caught up with the binding.
 		c.mu.Unlock()
 		return nil
@@ -60,7 +59,7 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 	node, reasons := c.nodes.pick(d)
 	arm := false
 	if node != "" {
-		c.nodes.assume(key, pod, node, d.requests)
+		c.nodes.assume(nameOf(pod), pod, node, d.requests)
 		c.forgetWaitingLocked(key)
 	} else {
 		c.waiting[key] = c.nodes.version
@@ -100,9 +99,9 @@ func (c *Controller) bind(ctx context.Context, key string, pod *corev1.Pod, node
 		ObjectMeta: metav1.ObjectMeta{Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID},
 		Target:     corev1.ObjectReference{Kind: "Node", Name: node},
 	}
-	if err := c.env.Client.CoreV1().Pods(pod.Namespace).Bind(ctx, b, metav1.CreateOptions{}); err != nil {
+	if err := c.pods.In(pod.Namespace).Bind(ctx, b, metav1.CreateOptions{}); err != nil {
 		c.mu.Lock()
-		c.nodes.unassume(key)
+		c.nodes.unassume(nameOf(pod))
 		c.mu.Unlock()
 		if apierrors.IsNotFound(err) {
 			return nil // the pod is gone
@@ -140,7 +139,7 @@ func (c *Controller) markUnschedulable(ctx context.Context, pod *corev1.Pod, msg
 	} else {
 		updated.Status.Conditions = append(updated.Status.Conditions, want)
 	}
-	if _, err := c.env.Client.CoreV1().Pods(pod.Namespace).UpdateStatus(ctx, updated, metav1.UpdateOptions{}); err != nil {
+	if _, err := c.pods.In(pod.Namespace).UpdateStatus(ctx, updated, metav1.UpdateOptions{}); err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil
 		}

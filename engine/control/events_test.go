@@ -1,0 +1,178 @@
+package control
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/record"
+	testingclock "k8s.io/utils/clock/testing"
+)
+
+// upstreamRecord is client-go's broadcaster writing one event to its sink
+// (recordToSink and recordEvent, without the retries): the correlator with
+// its own spam filter, then a patch of the event it repeats or a creation.
+func upstreamRecord(client *fake.Clientset, c *record.EventCorrelator, ev *corev1.Event) {
+	result, err := c.EventCorrelate(ev)
+	if err != nil || result.Skip {
+		return
+	}
+	ctx := context.Background()
+	events := client.CoreV1().Events(result.Event.Namespace)
+	var stored *corev1.Event
+	update := result.Event.Count > 1
+	if update {
+		stored, err = events.Patch(ctx, result.Event.Name, types.StrategicMergePatchType, result.Patch, metav1.PatchOptions{})
+	}
+	if !update || apierrors.IsNotFound(err) {
+		result.Event.ResourceVersion = ""
+		stored, err = events.Create(ctx, result.Event, metav1.CreateOptions{})
+	}
+	if err == nil {
+		c.UpdateState(stored)
+	}
+}
+
+// writes is what a client was asked to write, one line per request.
+func writes(actions []clienttesting.Action) []string {
+	var out []string
+	for _, a := range actions {
+		switch a := a.(type) {
+		case clienttesting.CreateAction:
+			ev := a.GetObject().(*corev1.Event)
+			out = append(out, fmt.Sprintf("create %s count=%d %s: %s", ev.Name, ev.Count, ev.Reason, ev.Message))
+		case clienttesting.PatchAction:
+			out = append(out, fmt.Sprintf("patch %s %s", a.GetName(), a.GetPatch()))
+		}
+	}
+	return out
+}
+
+// The recorder runs the spam filter before the correlator and opens the
+// correlator's own filter wide (see send): over a stream that aggregates
+// similar events, bumps repeats, evicts from the caches (more objects than
+// their 4096 entries) and drops a hot object's events, it writes what
+// client-go's broadcaster with its defaults writes, request by request, as
+// long as an object's events stop once one is dropped: upstream's
+// correlator still aggregates and counts the dropped ones, the recorder does
+// not.
+func TestRecorderWritesWhatClientGoWrites(t *testing.T) {
+	clock := testingclock.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	ours, theirs := fake.NewSimpleClientset(), fake.NewSimpleClientset()
+	r := &APIRecorder{Client: ours, Clock: clock, Component: "test-controller"}
+	upstream := record.NewEventCorrelatorWithOptions(record.CorrelatorOptions{Clock: clock})
+
+	rnd := rand.New(rand.NewSource(1))
+	pod := func(i int) *corev1.Pod {
+		return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: fmt.Sprintf("p%d", i), UID: types.UID(fmt.Sprintf("uid-%d", i))}}
+	}
+	hot := []*corev1.Pod{pod(-1), pod(-2)}
+	dropped := map[string]bool{}
+	sent := 0
+	ours.PrependReactor("*", "events", func(clienttesting.Action) (bool, runtime.Object, error) {
+		sent++
+		return false, nil, nil
+	})
+	for i := range 12000 {
+		if rnd.Intn(50) == 0 {
+			clock.Step(time.Duration(rnd.Intn(120)) * time.Second)
+		}
+		var (
+			obj     *corev1.Pod
+			typ     = corev1.EventTypeNormal
+			reason  = "Scheduled"
+			message string
+		)
+		switch rnd.Intn(4) {
+		case 0: // hot objects, rate-limited: one aggregated, one bumped
+			obj, typ, reason = hot[rnd.Intn(len(hot))], corev1.EventTypeWarning, "BackOff"
+			// The aggregator forgets a random one of ten messages (a set's
+			// PopAny), so only messages never seen before, or fewer than
+			// ten, aggregate the same way twice.
+			message = fmt.Sprintf("back-off %d", i)
+			if obj == hot[1] {
+				message = fmt.Sprintf("back-off %d", rnd.Intn(5))
+			}
+		case 1: // repeats among few objects, bumped counts
+			obj, reason, message = pod(rnd.Intn(40)), "Pulled", "pulled"
+		default: // one event each for many objects, evicting from the caches
+			obj, message = pod(i), fmt.Sprintf("assigned p%d", i)
+		}
+		ev := r.event(obj, typ, reason, "%s", message)
+		key := obj.Name + "|" + typ // the spam filter's
+		if dropped[key] {
+			continue // upstream correlates the dropped ones too; see above
+		}
+		before := sent
+		upstreamRecord(theirs, upstream, ev.DeepCopy())
+		r.send(ev)
+		if sent == before {
+			dropped[key] = true
+		}
+	}
+	got, want := writes(ours.Actions()), writes(theirs.Actions())
+	if !slices.Equal(got, want) {
+		for i := range min(len(got), len(want)) {
+			if got[i] != want[i] {
+				t.Fatalf("request %d of %d (client-go sent %d):\n got %s\nwant %s", i, len(got), len(want), got[i], want[i])
+			}
+		}
+		t.Fatalf("the recorder sent %d requests, client-go %d", len(got), len(want))
+	}
+	var creates, patches int
+	for _, w := range got {
+		if strings.HasPrefix(w, "create") {
+			creates++
+		} else {
+			patches++
+		}
+	}
+	if len(dropped) == 0 || patches == 0 || !slices.ContainsFunc(got, func(w string) bool { return strings.Contains(w, "combined from similar events") }) {
+		t.Errorf("the stream tested no drop (%d), no repeat (%d patches) or no aggregation; it proves nothing", len(dropped), patches)
+	}
+	t.Logf("%d creations, %d patches, %d dropped keys", creates, patches, len(dropped))
+}
+
+// Event names and messages are what fmt wrote before they were built by
+// hand: names are part of the traces and of what a user sees in kubectl.
+func TestEventNamesAndMessagesAreFmts(t *testing.T) {
+	for _, c := range []struct {
+		object string
+		nanos  int64
+		n      uint64
+	}{
+		{"web-7f9c-abcde", 1767225600123456789, 1},
+		{"web", 0, 0xffff},
+		{"x", -42, 0x12345},
+		{strings.Repeat("long-name-", 20), 1, 0xabc},
+	} {
+		if got, want := eventName(c.object, c.nanos, c.n), fmt.Sprintf("%s.%x%04x", c.object, c.nanos, c.n&0xffff); got != want {
+			t.Errorf("eventName(%q, %d, %d) = %q, want %q", c.object, c.nanos, c.n, got, want)
+		}
+	}
+	for _, c := range []struct {
+		format string
+		args   []any
+	}{
+		{"%s", []any{"Back-off restarting failed container"}},
+		{"%s", []any{42}},
+		{"%s", []any{"a", "b"}},
+		{"Successfully assigned %v/%v to %v", []any{"default", "web-1", "node-3"}},
+		{"100%% done", nil},
+	} {
+		if got, want := message(c.format, c.args), fmt.Sprintf(c.format, c.args...); got != want {
+			t.Errorf("message(%q, %v) = %q, want %q", c.format, c.args, got, want)
+		}
+	}
+}
