@@ -2,7 +2,6 @@ package replicaset
 
 import (
 	"math"
-	"sort"
 	"strconv"
 	"time"
 
@@ -236,30 +235,19 @@ func podsToDelete(pods, related []*corev1.Pod, n int, now time.Time, g gates) []
 // stableOrder is the order sort.Stable(o) would leave o in, as positions in
 // o: perm[i] is the pod sort.Stable would have put at i. sort.Stable decides
 // only from Len and the answers of Less(i, j) about whatever sits at i and j;
-// sorting a permutation of positions with the same Less makes the same
-// calls, gets the same answers and so makes the same moves, whatever the
+// sorting a permutation of positions with the same comparisons asks the same
+// questions, gets the same answers and so makes the same moves, whatever the
 // comparison's ties do (upstream's is not transitive on them, so no other
-// algorithm is known to pick the same victims). Moving a 4-byte position
-// instead of a pod and its key is what makes it cheaper.
+// algorithm is known to pick the same victims). stableSorter is sort.Stable's
+// algorithm with those moves made by copy instead of one Swap at a time.
 func (o deletionOrder) stableOrder() []int32 {
 	perm := make([]int32, len(o.pods))
 	for i := range perm {
 		perm[i] = int32(i)
 	}
-	sort.Stable(permutedOrder{keys: o.keys, perm: perm})
+	s := stableSorter{keys: o.keys, perm: perm}
+	s.sortStable()
 	return perm
-}
-
-// permutedOrder sorts perm by the keys its entries point at.
-type permutedOrder struct {
-	keys []victimKey
-	perm []int32
-}
-
-func (p permutedOrder) Len() int      { return len(p.perm) }
-func (p permutedOrder) Swap(i, j int) { p.perm[i], p.perm[j] = p.perm[j], p.perm[i] }
-func (p permutedOrder) Less(i, j int) bool {
-	return p.keys[p.perm[i]].before(&p.keys[p.perm[j]])
 }
 
 // rankByColocation ranks each pod by the number of active related pods on

@@ -3,6 +3,7 @@ package replicaset
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"testing"
 	"time"
@@ -87,11 +88,94 @@ func TestVictimsAreThoseOfAStableSort(t *testing.T) {
 	}
 }
 
+// stableSorter orders positions exactly as sort.Stable does with the same
+// comparison, for every size from 1 to a few thousand (around the block of 20
+// and its doublings, where the merges change shape), over keys with many
+// ties and intransitive triples: equal times in one age bucket with UIDs
+// that disagree with times in another.
+func TestStableSorterIsSortStable(t *testing.T) {
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	r := rand.New(rand.NewPCG(7, 17))
+	sizes := []int{1, 2, 3, 19, 20, 21, 39, 40, 41, 79, 80, 81, 159, 160, 161, 319, 320, 321, 640, 1280, 2560, 4000}
+	for range 60 {
+		sizes = append(sizes, 1+r.IntN(3000))
+	}
+	for round, n := range sizes {
+		pods := tiedPods(r, n, now)
+		g := gates{PodDeletionCost: r.IntN(4) > 0, LogarithmicScaleDown: r.IntN(4) > 0}
+		o := rankByColocation(pods, pods, now, g)
+		want := identity(n)
+		sort.Stable(permutedOrder{keys: o.keys, perm: want})
+		got := o.stableOrder()
+		if !slices.Equal(got, want) {
+			i := 0
+			for got[i] == want[i] {
+				i++
+			}
+			t.Fatalf("round %d (%d pods, gates %+v): position %d holds pod %d, sort.Stable puts pod %d there", round, n, g, i, got[i], want[i])
+		}
+	}
+}
+
+// The test's keys do hold intransitive ties, or the test above would prove
+// nothing a transitive sort could not: some a < b, b < c with c < a.
+func TestTiedPodsHoldIntransitiveTriples(t *testing.T) {
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	pods := tiedPods(rand.New(rand.NewPCG(7, 17)), 300, now)
+	o := rankByColocation(pods, pods, now, defaultGates)
+	for i := range o.keys {
+		for j := range o.keys {
+			if !o.keys[i].before(&o.keys[j]) {
+				continue
+			}
+			for k := range o.keys {
+				if o.keys[j].before(&o.keys[k]) && o.keys[k].before(&o.keys[i]) {
+					return
+				}
+			}
+		}
+	}
+	t.Fatal("no intransitive triple among 300 tied pods")
+}
+
+func identity(n int) []int32 {
+	perm := make([]int32, n)
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	return perm
+}
+
+// permutedOrder is sort.Interface over positions into keys, for sort.Stable
+// to be the reference.
+type permutedOrder struct {
+	keys []victimKey
+	perm []int32
+}
+
+func (p permutedOrder) Len() int      { return len(p.perm) }
+func (p permutedOrder) Swap(i, j int) { p.perm[i], p.perm[j] = p.perm[j], p.perm[i] }
+func (p permutedOrder) Less(i, j int) bool {
+	return p.keys[p.perm[i]].before(&p.keys[p.perm[j]])
+}
+
 // BenchmarkPodsToDelete500Of10000 is one scale-down sync's choice at 10,000
 // replicas: 500 victims (upstream's burst) ranked among 10,000 pods.
 func BenchmarkPodsToDelete500Of10000(b *testing.B) {
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	pods := tiedPods(rand.New(rand.NewPCG(2, 17)), 10000, now)
+	sortByName(pods)
+	b.ReportAllocs()
+	for b.Loop() {
+		podsToDelete(pods, pods, 500, now, defaultGates)
+	}
+}
+
+// BenchmarkPodsToDelete500Of100000 is the same at 100,000 replicas, where the
+// keys no longer fit in a cache.
+func BenchmarkPodsToDelete500Of100000(b *testing.B) {
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	pods := tiedPods(rand.New(rand.NewPCG(2, 17)), 100000, now)
 	sortByName(pods)
 	b.ReportAllocs()
 	for b.Loop() {
