@@ -76,28 +76,41 @@ func (a stamp) after(b stamp) bool { return a.sec > b.sec || a.sec == b.sec && a
 func newDeletionOrder(pods []*corev1.Pod, rank []int, now time.Time, g gates) deletionOrder {
 	o := deletionOrder{pods: pods, keys: make([]victimKey, len(pods))}
 	for i, p := range pods {
-		since := readySince(p)
-		k := victimKey{
-			unassigned: p.Spec.NodeName == "",
-			phase:      phaseOrder[p.Status.Phase],
-			ready:      model.IsPodReady(p),
-			rank:       int32(rank[i]),
-			readySince: stampOf(since),
-			restarts:   maxRestarts(p),
-			created:    stampOf(p.CreationTimestamp.Time),
-			uid:        string(p.UID),
-		}
-		if g.PodDeletionCost {
-			k.cost = deletionCost(p)
-		}
-		if g.LogarithmicScaleDown && !now.IsZero() {
-			k.logarithmic = true
-			k.readyBucket = ageBucket(since, now)
-			k.createdBucket = ageBucket(p.CreationTimestamp.Time, now)
-		}
-		o.keys[i] = k
+		facts := factsOf(p)
+		o.keys[i] = staticVictimKey(p, facts).at(int32(rank[i]), facts.readySince, p.CreationTimestamp.Time, now, g)
 	}
 	return o
+}
+
+// staticVictimKey is what the comparison reads of p that is p's own: all
+// but its rank among its neighbours and the age buckets of its times, which
+// at sets. facts are p's.
+func staticVictimKey(p *corev1.Pod, facts podFacts) victimKey {
+	return victimKey{
+		unassigned: p.Spec.NodeName == "",
+		phase:      phaseOrder[p.Status.Phase],
+		ready:      facts.ready,
+		readySince: stampOf(facts.readySince),
+		restarts:   maxRestarts(p),
+		created:    stampOf(p.CreationTimestamp.Time),
+		uid:        string(p.UID),
+		cost:       deletionCost(p),
+	}
+}
+
+// at completes a static key for a sync at now: the pod's rank, the age
+// buckets of its ready time since and creation time created, and the gates.
+func (k victimKey) at(rank int32, since, created, now time.Time, g gates) victimKey {
+	k.rank = rank
+	if !g.PodDeletionCost {
+		k.cost = 0
+	}
+	if g.LogarithmicScaleDown && !now.IsZero() {
+		k.logarithmic = true
+		k.readyBucket = ageBucket(since, now)
+		k.createdBucket = ageBucket(created, now)
+	}
+	return k
 }
 
 func (o deletionOrder) Len() int { return len(o.pods) }
@@ -215,21 +228,27 @@ func deletionCost(p *corev1.Pod) int32 {
 // podsToDelete picks n victims among pods (already in a fixed order). related
 // are the active and inactive pods of every ReplicaSet in the same family;
 // only active ones count towards a node's rank. Deleting all pods needs no
-// ranking, as upstream skips it.
+// ranking, as upstream skips it. The controller ranks from its owned index
+// (Controller.victims); this is the same choice from pods alone.
 func podsToDelete(pods, related []*corev1.Pod, n int, now time.Time, g gates) []*corev1.Pod {
 	if n <= 0 {
 		return nil
 	}
 	if n < len(pods) {
 		o := rankByColocation(pods, related, now, g)
-		perm := o.stableOrder()
 		victims := make([]*corev1.Pod, n)
-		for i := range victims {
-			victims[i] = o.pods[perm[i]]
+		for i, at := range firstVictims(o.keys, n) {
+			victims[i] = o.pods[at]
 		}
 		return victims
 	}
 	return pods
+}
+
+// firstVictims are the positions in keys of the first n of the order
+// sort.Stable leaves them in.
+func firstVictims(keys []victimKey, n int) []int32 {
+	return deletionOrder{keys: keys}.stableOrder()[:n]
 }
 
 // stableOrder is the order sort.Stable(o) would leave o in, as positions in
@@ -241,7 +260,7 @@ func podsToDelete(pods, related []*corev1.Pod, n int, now time.Time, g gates) []
 // algorithm is known to pick the same victims). stableSorter is sort.Stable's
 // algorithm with those moves made by copy instead of one Swap at a time.
 func (o deletionOrder) stableOrder() []int32 {
-	perm := make([]int32, len(o.pods))
+	perm := make([]int32, len(o.keys))
 	for i := range perm {
 		perm[i] = int32(i)
 	}
