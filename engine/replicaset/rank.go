@@ -40,7 +40,11 @@ type deletionOrder struct {
 // large array, so their size decides how often a comparison waits for
 // memory.
 type victimKey struct {
-	uid           string
+	uid string
+	// uidHead is uid's first 8 bytes, big-endian, zero-padded: comparing
+	// it first decides most UID comparisons without reading the string,
+	// which sits elsewhere in memory.
+	uidHead       uint64
 	readySince    stamp
 	created       stamp
 	cost          int32
@@ -94,6 +98,7 @@ func staticVictimKey(p *corev1.Pod, facts podFacts) victimKey {
 		restarts:   maxRestarts(p),
 		created:    stampOf(p.CreationTimestamp.Time),
 		uid:        string(p.UID),
+		uidHead:    headOf(string(p.UID)),
 		cost:       deletionCost(p),
 	}
 }
@@ -169,9 +174,30 @@ func newerFirst(ta, tb stamp, ba, bb int8, a, b *victimKey) bool {
 		return afterOrZero(ta, tb)
 	}
 	if ba == bb {
-		return a.uid < b.uid
+		return uidBefore(a, b)
 	}
 	return ba < bb
+}
+
+// uidBefore is a.uid < b.uid. Heads compare as the strings' first 8 bytes
+// (a shorter string padded with zeros); only equal heads need the strings.
+func uidBefore(a, b *victimKey) bool {
+	if a.uidHead != b.uidHead {
+		return a.uidHead < b.uidHead
+	}
+	return a.uid < b.uid
+}
+
+// headOf packs s's first 8 bytes big-endian, zero-padded.
+func headOf(s string) uint64 {
+	var h uint64
+	for i := range 8 {
+		h <<= 8
+		if i < len(s) {
+			h |= uint64(s[i])
+		}
+	}
+	return h
 }
 
 // afterOrZero reports whether t1 is zero (when either is) or after t2.

@@ -298,3 +298,23 @@ func TestScaleDownSyncDeletesThePodsOfPodsToDelete(t *testing.T) {
 		}
 	}
 }
+
+// Comparing UIDs through their heads answers as comparing the strings, for
+// strings shorter and longer than a head, sharing prefixes, with zero bytes.
+func TestUIDHeadsCompareAsStrings(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 17))
+	draw := func() string {
+		b := make([]byte, r.IntN(12))
+		for i := range b {
+			b[i] = "\x00ab"[r.IntN(3)]
+		}
+		return string(b)
+	}
+	for range 100000 {
+		a, b := draw(), draw()
+		ka, kb := victimKey{uid: a, uidHead: headOf(a)}, victimKey{uid: b, uidHead: headOf(b)}
+		if uidBefore(&ka, &kb) != (a < b) {
+			t.Fatalf("%q < %q: heads say %v", a, b, uidBefore(&ka, &kb))
+		}
+	}
+}
