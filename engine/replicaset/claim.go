@@ -17,6 +17,34 @@ import (
 	"rollscope/model"
 )
 
+// takeSpare returns the slices the last sync gave back, to fill again: a
+// sync of a 100,000-pod ReplicaSet would otherwise allocate megabytes of
+// them each time. Syncs running at once (a runner is free to) get fresh
+// ones.
+func (c *Controller) takeSpare() *candidates {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.spare
+	c.spare = nil
+	if s == nil {
+		s = &candidates{}
+	}
+	return s
+}
+
+// putSpare keeps the slices of cs for the next sync, without the pods they
+// point to.
+func (c *Controller) putSpare(cs candidates) {
+	clear(cs.owned.pods[:cap(cs.owned.pods)])
+	s := &candidates{matches: cs.matches[:0], owned: claimedPods{
+		pods: cs.owned.pods[:0], facts: cs.owned.facts[:0],
+		keys: cs.owned.keys[:0], nodes: cs.owned.nodes[:0], created: cs.owned.created[:0],
+	}}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.spare = s
+}
+
 // candidates are the active pods an owner may claim: those whose controller
 // reference names it (from the handlers' owned index), each with whether the
 // owner's selector still matches it, and orphans its selector matches.
@@ -60,15 +88,16 @@ func (cp *claimedPods) truncate(n int) {
 	}
 }
 
-// candidatePods reads the owner's pods; forScaleDown asks for them in name
-// order with what their ranking reads.
-func (c *Controller) candidatePods(o owner, sel, template labelMatcher, forScaleDown bool) (candidates, error) {
+// candidatePods reads the owner's pods into spare's slices (the caller
+// gives them back with putSpare once the sync is done with them);
+// forScaleDown asks for them in name order with what their ranking reads.
+func (c *Controller) candidatePods(o owner, sel, template labelMatcher, forScaleDown bool, spare *candidates) (candidates, error) {
 	n := c.owned.count(o.rs.UID)
-	cs := candidates{matches: make([]bool, 0, n)}
+	cs := candidates{matches: slices.Grow(spare.matches[:0], n)}
 	owned := &cs.owned
-	owned.pods, owned.facts, owned.byName = make([]*corev1.Pod, 0, n), make([]podFacts, 0, n), forScaleDown
+	owned.pods, owned.facts, owned.byName = slices.Grow(spare.owned.pods[:0], n), slices.Grow(spare.owned.facts[:0], n), forScaleDown
 	if forScaleDown {
-		owned.keys, owned.nodes, owned.created = make([]victimKey, 0, n), make([]int32, 0, n), make([]time.Time, 0, n)
+		owned.keys, owned.nodes, owned.created = slices.Grow(spare.owned.keys[:0], n), slices.Grow(spare.owned.nodes[:0], n), slices.Grow(spare.owned.created[:0], n)
 	}
 	c.owned.podsOf(o.rs.UID, o.rs.Namespace, sel, &template, true, forScaleDown, func(e *ownedPod, matches bool, f podFacts) {
 		owned.add(e.pod, f)

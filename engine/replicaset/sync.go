@@ -46,10 +46,11 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 	// enough to decide whether to read what ranking needs.
 	manage := cacheTrusted && o.rs.DeletionTimestamp == nil
 	forScaleDown := manage && c.owned.count(o.rs.UID) > desiredReplicas(o)
-	cs, err := c.candidatePods(o, match, template, forScaleDown)
+	cs, err := c.candidatePods(o, match, template, forScaleDown, c.takeSpare())
 	if err != nil {
 		return err
 	}
+	defer c.putSpare(cs)
 	pods, err := c.claim(ctx, o, cs, template)
 	if err != nil {
 		return err
