@@ -132,7 +132,9 @@ func (c *Controller) claim(ctx context.Context, o owner, cs candidates, template
 	kept := 0
 	for i, p := range claimed.pods {
 		if cs.matches[i] {
-			claimed.keep(i, kept)
+			if i != kept { // usually every pod matches and none moves
+				claimed.keep(i, kept)
+			}
 			kept++
 		} else {
 			release = append(release, p)
