@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -16,23 +17,96 @@ import (
 	"rollscope/model"
 )
 
+// takeSpare returns the slices the last sync gave back, to fill again: a
+// sync of a 100,000-pod ReplicaSet would otherwise allocate megabytes of
+// them each time. Syncs running at once (a runner is free to) get fresh
+// ones.
+func (c *Controller) takeSpare() *candidates {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.spare
+	c.spare = nil
+	if s == nil {
+		s = &candidates{}
+	}
+	return s
+}
+
+// putSpare keeps the slices of cs for the next sync, without the pods they
+// point to.
+func (c *Controller) putSpare(cs candidates) {
+	clear(cs.owned.pods[:cap(cs.owned.pods)])
+	s := &candidates{matches: cs.matches[:0], owned: claimedPods{
+		pods: cs.owned.pods[:0], facts: cs.owned.facts[:0],
+		keys: cs.owned.keys[:0], nodes: cs.owned.nodes[:0], created: cs.owned.created[:0],
+	}}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.spare = s
+}
+
 // candidates are the active pods an owner may claim: those whose controller
 // reference names it (from the handlers' owned index), each with whether the
 // owner's selector still matches it, and orphans its selector matches.
 type candidates struct {
-	owned   []*corev1.Pod
-	matches []bool     // of owned
-	facts   []podFacts // of owned
+	owned   claimedPods
+	matches []bool // of owned
 	orphans []*corev1.Pod
 }
 
-func (c *Controller) candidatePods(o owner, sel, template labelMatcher) (candidates, error) {
+// claimedPods are pods an owner keeps, each with what its status counts of
+// it. For a scale-down they are in name order (byName) and come with what
+// their ranking reads, in step with pods: the static part of each victim
+// key, the node's number (ownedIndex.nodes) and the creation time.
+type claimedPods struct {
+	pods    []*corev1.Pod
+	facts   []podFacts
+	byName  bool
+	keys    []victimKey
+	nodes   []int32
+	created []time.Time
+}
+
+func (cp *claimedPods) add(p *corev1.Pod, f podFacts) {
+	cp.pods = append(cp.pods, p)
+	cp.facts = append(cp.facts, f)
+}
+
+// keep moves pod i to position at, with what goes with it.
+func (cp *claimedPods) keep(i, at int) {
+	cp.pods[at], cp.facts[at] = cp.pods[i], cp.facts[i]
+	if cp.byName {
+		cp.keys[at], cp.nodes[at], cp.created[at] = cp.keys[i], cp.nodes[i], cp.created[i]
+	}
+}
+
+// truncate keeps the first n pods.
+func (cp *claimedPods) truncate(n int) {
+	cp.pods, cp.facts = cp.pods[:n], cp.facts[:n]
+	if cp.byName {
+		cp.keys, cp.nodes, cp.created = cp.keys[:n], cp.nodes[:n], cp.created[:n]
+	}
+}
+
+// candidatePods reads the owner's pods into spare's slices (the caller
+// gives them back with putSpare once the sync is done with them);
+// forScaleDown asks for them in name order with what their ranking reads.
+func (c *Controller) candidatePods(o owner, sel, template labelMatcher, forScaleDown bool, spare *candidates) (candidates, error) {
 	n := c.owned.count(o.rs.UID)
-	cs := candidates{owned: make([]*corev1.Pod, 0, n), matches: make([]bool, 0, n), facts: make([]podFacts, 0, n)}
-	c.owned.podsOf(o.rs.UID, o.rs.Namespace, sel, &template, true, func(p *corev1.Pod, matches bool, f podFacts) {
-		cs.owned = append(cs.owned, p)
+	cs := candidates{matches: slices.Grow(spare.matches[:0], n)}
+	owned := &cs.owned
+	owned.pods, owned.facts, owned.byName = slices.Grow(spare.owned.pods[:0], n), slices.Grow(spare.owned.facts[:0], n), forScaleDown
+	if forScaleDown {
+		owned.keys, owned.nodes, owned.created = slices.Grow(spare.owned.keys[:0], n), slices.Grow(spare.owned.nodes[:0], n), slices.Grow(spare.owned.created[:0], n)
+	}
+	c.owned.podsOf(o.rs.UID, o.rs.Namespace, sel, &template, true, forScaleDown, func(e *ownedPod, matches bool, f podFacts) {
+		owned.add(e.pod, f)
+		if forScaleDown {
+			owned.keys = append(owned.keys, e.victim)
+			owned.nodes = append(owned.nodes, e.node)
+			owned.created = append(owned.created, e.created)
+		}
 		cs.matches = append(cs.matches, matches)
-		cs.facts = append(cs.facts, f)
 	})
 	for _, name := range c.orphans.names(o.rs.Namespace) {
 		p, err := c.env.Listers.Pods.Pods(o.rs.Namespace).Get(name)
@@ -50,22 +124,25 @@ func (c *Controller) candidatePods(o owner, sel, template labelMatcher) (candida
 // still match, plus the orphans it adopts. Pods it controls that no longer
 // match are released, so that relabelling a pod takes it out of service
 // without deleting it. An owner being deleted neither adopts nor releases.
-// Adoptions and releases are made in pod name order. facts are what the
-// status counts of each claimed pod.
-func (c *Controller) claim(ctx context.Context, o owner, cs candidates, template labelMatcher) (claimed []*corev1.Pod, facts []podFacts, err error) {
-	claimed = make([]*corev1.Pod, 0, len(cs.owned)+len(cs.orphans))
-	facts = make([]podFacts, 0, len(cs.owned)+len(cs.orphans))
+// Adoptions and releases are made in pod name order. The pods adopted are
+// added with what their status counts, and no longer in name order.
+func (c *Controller) claim(ctx context.Context, o owner, cs candidates, template labelMatcher) (claimedPods, error) {
+	claimed := cs.owned
 	var release []*corev1.Pod
-	for i, p := range cs.owned {
+	kept := 0
+	for i, p := range claimed.pods {
 		if cs.matches[i] {
-			claimed = append(claimed, p)
-			facts = append(facts, cs.facts[i])
+			if i != kept { // usually every pod matches and none moves
+				claimed.keep(i, kept)
+			}
+			kept++
 		} else {
 			release = append(release, p)
 		}
 	}
+	claimed.truncate(kept)
 	if o.rs.DeletionTimestamp != nil {
-		return claimed, facts, nil
+		return claimed, nil
 	}
 	var errs []error
 	sortByName(release)
@@ -76,7 +153,7 @@ func (c *Controller) claim(ctx context.Context, o owner, cs candidates, template
 	}
 	if len(cs.orphans) > 0 {
 		if err := c.canAdopt(ctx, o); err != nil {
-			return claimed, facts, errors.Join(append(errs, fmt.Errorf("cannot adopt pods: %w", err))...)
+			return claimed, errors.Join(append(errs, fmt.Errorf("cannot adopt pods: %w", err))...)
 		}
 	}
 	for _, p := range cs.orphans { // already in name order
@@ -86,12 +163,12 @@ func (c *Controller) claim(ctx context.Context, o owner, cs candidates, template
 			}
 			continue
 		}
-		claimed = append(claimed, p)
 		f := factsOf(p)
 		f.fullyLabeled = template.Matches(p.Labels)
-		facts = append(facts, f)
+		claimed.byName = false
+		claimed.add(p, f)
 	}
-	return claimed, facts, errors.Join(errs...)
+	return claimed, errors.Join(errs...)
 }
 
 func sortByName(pods []*corev1.Pod) {

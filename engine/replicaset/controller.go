@@ -24,6 +24,8 @@ type Controller struct {
 
 	mu    sync.Mutex
 	queue control.Queue
+	// spare are the per-pod slices of the last sync, for the next one.
+	spare *candidates
 }
 
 // NewReplicaSet returns the controller of apps/v1 ReplicaSets, named

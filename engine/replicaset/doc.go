@@ -14,9 +14,14 @@
 // after another inside each slow-start batch and deleted one after another in
 // victim order, so that a simulation run is reproducible.
 //
-// Owned pods come from the controller-uid index; orphans that an owner may
-// adopt come from a set the pod handlers keep (orphans.go), so the handlers
-// must see every pod from the start, as informers deliver them. Pod updates
+// Owned pods come from an index the pod handlers keep (owned.go), which
+// works out once per pod update what a sync reads of the pod (status facts,
+// the static part of its scale-down rank) and keeps each owner's pods in
+// name order between scale-downs; orphans that an owner may adopt come from
+// a set the pod handlers keep (orphans.go), so the handlers must see every
+// pod from the start, as informers deliver them. Victims are chosen by
+// sort.Stable's own algorithm (stable.go), because upstream's comparison is
+// not transitive on ties and any other sort could pick other pods. Pod updates
 // that cannot change an owner's decisions or status (kubelet status churn)
 // do not enqueue it.
 package replicaset

@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"rollscope/engine/control"
+	"rollscope/model"
 )
 
 // desiredReplicas is spec.replicas, which the API defaults to 1.
@@ -21,9 +22,9 @@ func desiredReplicas(o owner) int {
 
 // manageReplicas creates or deletes pods to bring pods (the owner's active
 // pods) to spec.replicas, at most burst at a time.
-func (c *Controller) manageReplicas(ctx context.Context, o owner, pods []*corev1.Pod) error {
+func (c *Controller) manageReplicas(ctx context.Context, o owner, pods claimedPods) error {
 	key := ownerKey(o)
-	diff := len(pods) - desiredReplicas(o)
+	diff := len(pods.pods) - desiredReplicas(o)
 	switch {
 	case diff < 0:
 		n := min(-diff, c.burst)
@@ -46,11 +47,7 @@ func (c *Controller) manageReplicas(ctx context.Context, o owner, pods []*corev1
 		return err
 	case diff > 0:
 		n := min(diff, c.burst)
-		// Victims are ranked from a fixed (name) order, so that ties, and a
-		// delete-everything that is not ranked at all, are reproducible.
-		pods = slices.Clone(pods)
-		sortByName(pods)
-		victims := podsToDelete(pods, c.familyPods(o), n, c.env.Clock.Now(), c.gates)
+		victims := c.victims(o, pods, n)
 		keys := make([]string, len(victims))
 		for i, p := range victims {
 			keys[i] = podKey(p)
@@ -72,35 +69,87 @@ func (c *Controller) manageReplicas(ctx context.Context, o owner, pods []*corev1
 	return nil
 }
 
-// familyPods returns the pods selected by every owner that shares o's
-// controller (the ReplicaSets of one Deployment), each once. A standalone
-// owner has no family: its pods are ranked on their own merits.
-func (c *Controller) familyPods(o owner) []*corev1.Pod {
+// victims picks n of pods to delete as podsToDelete does, ranking them
+// from what the owned index worked out per pod update instead of reading
+// every pod again. Pods not in name order with what their ranking reads
+// (orphans were adopted) are first put in it and read.
+func (c *Controller) victims(o owner, pods claimedPods, n int) []*corev1.Pod {
+	if !pods.byName {
+		pods = c.inNameOrder(pods.pods)
+	}
+	out := make([]*corev1.Pod, min(n, len(pods.pods)))
+	if n >= len(pods.pods) {
+		// Deleting all needs no ranking, as upstream skips it.
+		copy(out, pods.pods)
+		return out
+	}
+	onNode := c.familyOnNode(o)
+	now := c.env.Clock.Now()
+	keys := pods.keys
+	for i, node := range pods.nodes {
+		var rank int32
+		if int(node) < len(onNode) {
+			rank = onNode[node]
+		}
+		keys[i] = keys[i].at(rank, pods.facts[i].readySince, pods.created[i], now, c.gates)
+	}
+	for i, at := range firstVictims(keys, n) {
+		out[i] = pods.pods[at]
+	}
+	return out
+}
+
+// inNameOrder reads what the ranking needs of pods, in name order.
+func (c *Controller) inNameOrder(pods []*corev1.Pod) claimedPods {
+	pods = slices.Clone(pods)
+	sortByName(pods)
+	out := claimedPods{pods: pods, byName: true}
+	for _, p := range pods {
+		f := factsOf(p)
+		out.facts = append(out.facts, f)
+		out.keys = append(out.keys, staticVictimKey(p, f))
+		out.nodes = append(out.nodes, c.owned.nodeID(p.Spec.NodeName))
+		out.created = append(out.created, p.CreationTimestamp.Time)
+	}
+	return out
+}
+
+// familyOnNode counts the active pods selected by every owner that shares
+// o's controller (the ReplicaSets of one Deployment) per node number: a pod's
+// rank on scale-down. A standalone owner has no family: its pods are ranked
+// on their own merits.
+func (c *Controller) familyOnNode(o owner) []int32 {
 	ref := metav1.GetControllerOfNoCopy(o.rs)
 	if ref == nil {
 		return nil
 	}
+	onNode := make([]int32, c.owned.nodeCount())
+	count := func(node int32) {
+		for int(node) >= len(onNode) {
+			onNode = append(onNode, 0)
+		}
+		onNode[node]++
+	}
 	// Upstream lists the namespace with each sibling's selector. The pods
 	// such a selector matches are the sibling's own and orphans, so look at
 	// exactly those through the owned index and the orphan index instead
-	// of scanning. A pod has one controller, so the siblings' own pods never repeat; only
-	// an orphan can match several siblings, and only orphans need a note of
-	// those already taken — not every pod of a 100,000-replica family.
+	// of scanning. A pod has one controller, so the siblings' own pods never
+	// repeat; only an orphan can match several siblings, and only orphans
+	// need a note of those already counted.
 	orphans, _ := c.env.Listers.PodIndex.ByIndex(control.IndexByController, control.Orphan)
 	var seen map[string]bool
 	if len(orphans) > 0 {
 		seen = make(map[string]bool)
 	}
-	var out []*corev1.Pod
 	for _, sibling := range c.kind.controlledBy(string(ref.UID)) {
 		sel, err := c.kind.podSelector(sibling.rs)
 		if err != nil {
 			continue
 		}
 		match := newLabelMatcher(sel)
-		c.owned.podsOf(sibling.rs.UID, sibling.rs.Namespace, match, nil, false, func(p *corev1.Pod, matches bool, _ podFacts) {
-			if matches {
-				out = append(out, p)
+		c.owned.podsOf(sibling.rs.UID, sibling.rs.Namespace, match, nil, false, false, func(e *ownedPod, matches bool, _ podFacts) {
+			if matches && e.active {
+				count(e.node)
 			}
 		})
 		for _, obj := range orphans {
@@ -109,8 +158,10 @@ func (c *Controller) familyPods(o owner) []*corev1.Pod {
 				continue
 			}
 			seen[p.Name] = true
-			out = append(out, p)
+			if model.IsPodActive(p) {
+				count(c.owned.nodeID(p.Spec.NodeName))
+			}
 		}
 	}
-	return out
+	return onNode
 }

@@ -1,6 +1,8 @@
 package replicaset
 
 import (
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -28,13 +30,32 @@ import (
 // and comparing selector strings.
 type ownedIndex struct {
 	mu      sync.Mutex
-	byOwner map[types.UID][]ownedPod
+	byOwner map[types.UID]*ownerPods
 	byPod   map[podRef]slot
 	// selectors numbers each selector (its String form) a sync asked with,
 	// from 1: the match fields hold these numbers, 0 for none. It grows by
 	// one short string per ReplicaSet template ever synced.
 	selectors map[string]int32
+	// nodes numbers the node names pods were seen on, so that a scale-down
+	// counts pods per node in a slice instead of hashing a name per pod. It
+	// grows by one name per node ever seen.
+	nodes map[string]int32
 }
+
+// ownerPods are the pods filed under one owner. A removed pod leaves a
+// hole (an entry without a pod) until holes are half the slice, so that
+// removing keeps the others in order: a ReplicaSet scaling down only loses
+// pods, and its pods, once put in name order, stay in it for every
+// following scale-down sync.
+type ownerPods struct {
+	entries []ownedPod
+	holes   int
+	// byName: the pods of entries are in name order.
+	byName bool
+}
+
+// live is how many pods are filed.
+func (o *ownerPods) live() int { return len(o.entries) - o.holes }
 
 // slot is where a pod's entry is.
 type slot struct {
@@ -49,10 +70,17 @@ type podRef struct{ namespace, name string }
 // match and matchFor are set by the syncs that read it, all under the
 // index's lock.
 type ownedPod struct {
-	pod       *corev1.Pod
+	pod       *corev1.Pod // nil in a hole
 	namespace string
 	active    bool
 	facts     podFacts
+	// node numbers the pod's node name (see ownedIndex.nodes).
+	node int32
+	// victim is what a scale-down's ranking reads of the pod but its rank
+	// and the age buckets of its times, which depend on the moment of the
+	// sync; created is the creation time those buckets are taken of.
+	victim  victimKey
+	created time.Time
 	// matchFor is the selector match was computed for; 0 when it has not
 	// been computed since the pod last changed.
 	matchFor int32
@@ -94,11 +122,42 @@ func (f podFacts) available(minReadySeconds int32, now time.Time) bool {
 }
 
 func newOwnedIndex() *ownedIndex {
-	return &ownedIndex{byOwner: map[types.UID][]ownedPod{}, byPod: map[podRef]slot{}, selectors: map[string]int32{}}
+	return &ownedIndex{byOwner: map[types.UID]*ownerPods{}, byPod: map[podRef]slot{}, selectors: map[string]int32{}, nodes: map[string]int32{}}
 }
 
-func entryFor(p *corev1.Pod) ownedPod {
-	return ownedPod{pod: p, namespace: p.Namespace, active: model.IsPodActive(p), facts: factsOf(p)}
+// entryFor works out what the syncs read of p. The caller holds x.mu.
+func (x *ownedIndex) entryFor(p *corev1.Pod) ownedPod {
+	facts := factsOf(p)
+	return ownedPod{
+		pod: p, namespace: p.Namespace, active: model.IsPodActive(p), facts: facts,
+		node:    x.nodeIDLocked(p.Spec.NodeName),
+		victim:  staticVictimKey(p, facts),
+		created: p.CreationTimestamp.Time,
+	}
+}
+
+// nodeIDLocked numbers a node name. The caller holds x.mu.
+func (x *ownedIndex) nodeIDLocked(name string) int32 {
+	id, ok := x.nodes[name]
+	if !ok {
+		id = int32(len(x.nodes))
+		x.nodes[name] = id
+	}
+	return id
+}
+
+// nodeID numbers a node name.
+func (x *ownedIndex) nodeID(name string) int32 {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.nodeIDLocked(name)
+}
+
+// nodeCount is how many node names are numbered: every number is below it.
+func (x *ownedIndex) nodeCount() int {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return len(x.nodes)
 }
 
 // selectorID numbers m's selector. The caller holds x.mu.
@@ -119,16 +178,25 @@ func (x *ownedIndex) observe(p *corev1.Pod) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if s, ok := x.byPod[key]; ok && ref != nil && s.owner == ref.UID {
-		// Most updates are status writes: the entry stays where it is.
-		x.byOwner[s.owner][s.at] = entryFor(p)
+		// Most updates are status writes: the entry stays where it is, and
+		// so does the name order.
+		x.byOwner[s.owner].entries[s.at] = x.entryFor(p)
 		return
 	}
 	x.removeLocked(key)
 	if ref == nil {
 		return
 	}
-	x.byPod[key] = slot{owner: ref.UID, at: len(x.byOwner[ref.UID])}
-	x.byOwner[ref.UID] = append(x.byOwner[ref.UID], entryFor(p))
+	o := x.byOwner[ref.UID]
+	if o == nil {
+		o = &ownerPods{byName: true}
+		x.byOwner[ref.UID] = o
+	}
+	if n := len(o.entries); n > 0 && (o.entries[n-1].pod == nil || o.entries[n-1].pod.Name > p.Name) {
+		o.byName = false
+	}
+	x.byPod[key] = slot{owner: ref.UID, at: len(o.entries)}
+	o.entries = append(o.entries, x.entryFor(p))
 }
 
 // remove forgets a pod that is gone from the cache.
@@ -144,37 +212,71 @@ func (x *ownedIndex) removeLocked(key podRef) {
 		return
 	}
 	delete(x.byPod, key)
-	pods := x.byOwner[s.owner]
-	last := len(pods) - 1
-	if s.at != last {
-		// The last entry fills the gap.
-		pods[s.at] = pods[last]
-		moved := pods[s.at].pod
-		x.byPod[podRef{moved.Namespace, moved.Name}] = s
-	}
-	pods[last] = ownedPod{}
-	if last == 0 {
+	o := x.byOwner[s.owner]
+	o.entries[s.at] = ownedPod{}
+	o.holes++
+	switch {
+	case o.live() == 0:
 		delete(x.byOwner, s.owner)
-	} else {
-		x.byOwner[s.owner] = pods[:last]
+	case o.holes > 16 && o.holes*2 > len(o.entries):
+		x.compactLocked(s.owner, o)
 	}
+}
+
+// compactLocked closes o's holes, keeping the order of its pods.
+func (x *ownedIndex) compactLocked(uid types.UID, o *ownerPods) {
+	kept := o.entries[:0]
+	for i, e := range o.entries {
+		if e.pod == nil {
+			continue
+		}
+		if i != len(kept) {
+			x.byPod[podRef{e.namespace, e.pod.Name}] = slot{owner: uid, at: len(kept)}
+		}
+		kept = append(kept, e)
+	}
+	clear(o.entries[len(kept):])
+	o.entries, o.holes = kept, 0
+}
+
+// sortByNameLocked puts o's pods in name order, once after pods were added
+// out of it.
+func (x *ownedIndex) sortByNameLocked(uid types.UID, o *ownerPods) {
+	if o.byName {
+		return
+	}
+	x.compactLocked(uid, o)
+	slices.SortFunc(o.entries, func(a, b ownedPod) int { return strings.Compare(a.pod.Name, b.pod.Name) })
+	for i, e := range o.entries {
+		x.byPod[podRef{e.namespace, e.pod.Name}] = slot{owner: uid, at: i}
+	}
+	o.byName = true
 }
 
 // podsOf calls f for every pod in namespace whose controller has uid (only
 // the active ones when activeOnly), with whether sel matches its labels and
 // what its status counts: whether template (when not nil) matches them too,
-// and its readiness. The order is unspecified, as the lister index's is.
-func (x *ownedIndex) podsOf(uid types.UID, namespace string, sel labelMatcher, template *labelMatcher, activeOnly bool, f func(p *corev1.Pod, matches bool, facts podFacts)) {
+// and its readiness. f is called under the index's lock and must not keep e.
+// The pods come in name order when byName, in an unspecified order (as the
+// lister index's) otherwise.
+func (x *ownedIndex) podsOf(uid types.UID, namespace string, sel labelMatcher, template *labelMatcher, activeOnly, byName bool, f func(e *ownedPod, matches bool, facts podFacts)) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	selID, templateID := x.selectorID(&sel), int32(0)
 	if template != nil {
 		templateID = x.selectorID(template)
 	}
-	pods := x.byOwner[uid]
+	o := x.byOwner[uid]
+	if o == nil {
+		return
+	}
+	if byName {
+		x.sortByNameLocked(uid, o)
+	}
+	pods := o.entries
 	for i := range pods {
 		e := &pods[i]
-		if e.namespace != namespace || (activeOnly && !e.active) {
+		if e.pod == nil || e.namespace != namespace || (activeOnly && !e.active) {
 			continue
 		}
 		if e.matchFor != selID {
@@ -189,7 +291,7 @@ func (x *ownedIndex) podsOf(uid types.UID, namespace string, sel labelMatcher, t
 			}
 			facts.fullyLabeled = e.labelled
 		}
-		f(e.pod, e.match, facts)
+		f(e, e.match, facts)
 	}
 }
 
@@ -197,5 +299,8 @@ func (x *ownedIndex) podsOf(uid types.UID, namespace string, sel labelMatcher, t
 func (x *ownedIndex) count(uid types.UID) int {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	return len(x.byOwner[uid])
+	if o := x.byOwner[uid]; o != nil {
+		return o.live()
+	}
+	return 0
 }

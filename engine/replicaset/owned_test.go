@@ -15,12 +15,12 @@ import (
 // seen lists what podsOf reports for uid: "name:match", sorted.
 func seen(x *ownedIndex, uid types.UID, sel labelMatcher, activeOnly bool) []string {
 	var out []string
-	x.podsOf(uid, "default", sel, nil, activeOnly, func(p *corev1.Pod, matches bool, _ podFacts) {
+	x.podsOf(uid, "default", sel, nil, activeOnly, false, func(e *ownedPod, matches bool, _ podFacts) {
 		m := "no"
 		if matches {
 			m = "yes"
 		}
-		out = append(out, p.Name+":"+m)
+		out = append(out, e.pod.Name+":"+m)
 	})
 	slices.Sort(out)
 	return out
@@ -87,17 +87,24 @@ func TestOwnedIndexFollowsPodEvents(t *testing.T) {
 
 // Through any sequence of creations, status updates, moves between owners,
 // releases and deletions, every owner's entries are exactly the pods last
-// filed under it, as a plain map from pod to owner says (entries move when
-// a deletion fills the gap with the last one).
+// filed under it, as a plain map from pod to owner says, each the object
+// last observed, and asked in name order they come in name order (entries
+// leave holes on deletion, are compacted and sorted, and an update must
+// still land on its pod's entry).
 func TestOwnedIndexAgreesWithAMapThroughChurn(t *testing.T) {
 	owners := []*appsv1.ReplicaSet{newRS("a", 1), newRS("b", 1), newRS("c", 1)}
 	web := newLabelMatcher(labels.SelectorFromSet(labels.Set{"app": "web"}))
 	x := newOwnedIndex()
 	want := map[string]types.UID{} // pod name → owner
+	latest := map[string]*corev1.Pod{}
 	r := rand.New(rand.NewPCG(3, 17))
 	for step := range 5000 {
 		name := fmt.Sprintf("p%03d", r.IntN(200))
-		switch r.IntN(6) {
+		op := r.IntN(6)
+		if step%1000 >= 750 {
+			op = 0 // a scale-down: enough holes to compact
+		}
+		switch op {
 		case 0:
 			x.remove(podOf(nil, "", name, "n1", corev1.PodRunning, nil))
 			delete(want, name)
@@ -106,8 +113,10 @@ func TestOwnedIndexAgreesWithAMapThroughChurn(t *testing.T) {
 			delete(want, name)
 		default:
 			o := owners[r.IntN(len(owners))]
-			x.observe(podOf(o, "ReplicaSet", name, "n1", corev1.PodRunning, nil))
+			p := podOf(o, "ReplicaSet", name, fmt.Sprintf("n%d", r.IntN(4)), corev1.PodRunning, nil)
+			x.observe(p)
 			want[name] = o.UID
+			latest[name] = p
 		}
 		for _, o := range owners {
 			var wantNames []string
@@ -119,6 +128,22 @@ func TestOwnedIndexAgreesWithAMapThroughChurn(t *testing.T) {
 			slices.Sort(wantNames)
 			if got := seen(x, o.UID, web, false); !slices.Equal(got, wantNames) {
 				t.Fatalf("step %d: %s files %v, want %v", step, o.Name, got, wantNames)
+			}
+			if r.IntN(10) > 0 {
+				continue // mostly unordered reads, so that pods are added out of order in between
+			}
+			var inOrder []string
+			x.podsOf(o.UID, "default", web, nil, false, true, func(e *ownedPod, _ bool, _ podFacts) {
+				if e.pod != latest[e.pod.Name] {
+					t.Fatalf("step %d: %s holds an old object of %s", step, o.Name, e.pod.Name)
+				}
+				if e.node != x.nodes[e.pod.Spec.NodeName] {
+					t.Fatalf("step %d: %s on node %s has node number %d", step, e.pod.Name, e.pod.Spec.NodeName, e.node)
+				}
+				inOrder = append(inOrder, e.pod.Name+":yes")
+			})
+			if !slices.Equal(inOrder, wantNames) {
+				t.Fatalf("step %d: %s in name order gives %v, want %v", step, o.Name, inOrder, wantNames)
 			}
 		}
 	}

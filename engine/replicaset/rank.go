@@ -2,7 +2,6 @@ package replicaset
 
 import (
 	"math"
-	"sort"
 	"strconv"
 	"time"
 
@@ -41,7 +40,11 @@ type deletionOrder struct {
 // large array, so their size decides how often a comparison waits for
 // memory.
 type victimKey struct {
-	uid           string
+	uid string
+	// uidHead is uid's first 8 bytes, big-endian, zero-padded: comparing
+	// it first decides most UID comparisons without reading the string,
+	// which sits elsewhere in memory.
+	uidHead       uint64
 	readySince    stamp
 	created       stamp
 	cost          int32
@@ -77,28 +80,42 @@ func (a stamp) after(b stamp) bool { return a.sec > b.sec || a.sec == b.sec && a
 func newDeletionOrder(pods []*corev1.Pod, rank []int, now time.Time, g gates) deletionOrder {
 	o := deletionOrder{pods: pods, keys: make([]victimKey, len(pods))}
 	for i, p := range pods {
-		since := readySince(p)
-		k := victimKey{
-			unassigned: p.Spec.NodeName == "",
-			phase:      phaseOrder[p.Status.Phase],
-			ready:      model.IsPodReady(p),
-			rank:       int32(rank[i]),
-			readySince: stampOf(since),
-			restarts:   maxRestarts(p),
-			created:    stampOf(p.CreationTimestamp.Time),
-			uid:        string(p.UID),
-		}
-		if g.PodDeletionCost {
-			k.cost = deletionCost(p)
-		}
-		if g.LogarithmicScaleDown && !now.IsZero() {
-			k.logarithmic = true
-			k.readyBucket = ageBucket(since, now)
-			k.createdBucket = ageBucket(p.CreationTimestamp.Time, now)
-		}
-		o.keys[i] = k
+		facts := factsOf(p)
+		o.keys[i] = staticVictimKey(p, facts).at(int32(rank[i]), facts.readySince, p.CreationTimestamp.Time, now, g)
 	}
 	return o
+}
+
+// staticVictimKey is what the comparison reads of p that is p's own: all
+// but its rank among its neighbours and the age buckets of its times, which
+// at sets. facts are p's.
+func staticVictimKey(p *corev1.Pod, facts podFacts) victimKey {
+	return victimKey{
+		unassigned: p.Spec.NodeName == "",
+		phase:      phaseOrder[p.Status.Phase],
+		ready:      facts.ready,
+		readySince: stampOf(facts.readySince),
+		restarts:   maxRestarts(p),
+		created:    stampOf(p.CreationTimestamp.Time),
+		uid:        string(p.UID),
+		uidHead:    headOf(string(p.UID)),
+		cost:       deletionCost(p),
+	}
+}
+
+// at completes a static key for a sync at now: the pod's rank, the age
+// buckets of its ready time since and creation time created, and the gates.
+func (k victimKey) at(rank int32, since, created, now time.Time, g gates) victimKey {
+	k.rank = rank
+	if !g.PodDeletionCost {
+		k.cost = 0
+	}
+	if g.LogarithmicScaleDown && !now.IsZero() {
+		k.logarithmic = true
+		k.readyBucket = ageBucket(since, now)
+		k.createdBucket = ageBucket(created, now)
+	}
+	return k
 }
 
 func (o deletionOrder) Len() int { return len(o.pods) }
@@ -157,9 +174,30 @@ func newerFirst(ta, tb stamp, ba, bb int8, a, b *victimKey) bool {
 		return afterOrZero(ta, tb)
 	}
 	if ba == bb {
-		return a.uid < b.uid
+		return uidBefore(a, b)
 	}
 	return ba < bb
+}
+
+// uidBefore is a.uid < b.uid. Heads compare as the strings' first 8 bytes
+// (a shorter string padded with zeros); only equal heads need the strings.
+func uidBefore(a, b *victimKey) bool {
+	if a.uidHead != b.uidHead {
+		return a.uidHead < b.uidHead
+	}
+	return a.uid < b.uid
+}
+
+// headOf packs s's first 8 bytes big-endian, zero-padded.
+func headOf(s string) uint64 {
+	var h uint64
+	for i := range 8 {
+		h <<= 8
+		if i < len(s) {
+			h |= uint64(s[i])
+		}
+	}
+	return h
 }
 
 // afterOrZero reports whether t1 is zero (when either is) or after t2.
@@ -216,50 +254,45 @@ func deletionCost(p *corev1.Pod) int32 {
 // podsToDelete picks n victims among pods (already in a fixed order). related
 // are the active and inactive pods of every ReplicaSet in the same family;
 // only active ones count towards a node's rank. Deleting all pods needs no
-// ranking, as upstream skips it.
+// ranking, as upstream skips it. The controller ranks from its owned index
+// (Controller.victims); this is the same choice from pods alone.
 func podsToDelete(pods, related []*corev1.Pod, n int, now time.Time, g gates) []*corev1.Pod {
 	if n <= 0 {
 		return nil
 	}
 	if n < len(pods) {
 		o := rankByColocation(pods, related, now, g)
-		perm := o.stableOrder()
 		victims := make([]*corev1.Pod, n)
-		for i := range victims {
-			victims[i] = o.pods[perm[i]]
+		for i, at := range firstVictims(o.keys, n) {
+			victims[i] = o.pods[at]
 		}
 		return victims
 	}
 	return pods
 }
 
+// firstVictims are the positions in keys of the first n of the order
+// sort.Stable leaves them in.
+func firstVictims(keys []victimKey, n int) []int32 {
+	return deletionOrder{keys: keys}.stableOrder()[:n]
+}
+
 // stableOrder is the order sort.Stable(o) would leave o in, as positions in
 // o: perm[i] is the pod sort.Stable would have put at i. sort.Stable decides
 // only from Len and the answers of Less(i, j) about whatever sits at i and j;
-// sorting a permutation of positions with the same Less makes the same
-// calls, gets the same answers and so makes the same moves, whatever the
+// sorting a permutation of positions with the same comparisons asks the same
+// questions, gets the same answers and so makes the same moves, whatever the
 // comparison's ties do (upstream's is not transitive on them, so no other
-// algorithm is known to pick the same victims). Moving a 4-byte position
-// instead of a pod and its key is what makes it cheaper.
+// algorithm is known to pick the same victims). stableSorter is sort.Stable's
+// algorithm with those moves made by copy instead of one Swap at a time.
 func (o deletionOrder) stableOrder() []int32 {
-	perm := make([]int32, len(o.pods))
+	perm := make([]int32, len(o.keys))
 	for i := range perm {
 		perm[i] = int32(i)
 	}
-	sort.Stable(permutedOrder{keys: o.keys, perm: perm})
+	s := stableSorter{keys: o.keys, perm: perm}
+	s.sortStable()
 	return perm
-}
-
-// permutedOrder sorts perm by the keys its entries point at.
-type permutedOrder struct {
-	keys []victimKey
-	perm []int32
-}
-
-func (p permutedOrder) Len() int      { return len(p.perm) }
-func (p permutedOrder) Swap(i, j int) { p.perm[i], p.perm[j] = p.perm[j], p.perm[i] }
-func (p permutedOrder) Less(i, j int) bool {
-	return p.keys[p.perm[i]].before(&p.keys[p.perm[j]])
 }
 
 // rankByColocation ranks each pod by the number of active related pods on

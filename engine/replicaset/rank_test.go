@@ -3,13 +3,17 @@ package replicaset
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"testing"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
 )
 
 // tiedPods makes n pods drawn from few values of every field upstream's
@@ -87,11 +91,94 @@ func TestVictimsAreThoseOfAStableSort(t *testing.T) {
 	}
 }
 
+// stableSorter orders positions exactly as sort.Stable does with the same
+// comparison, for every size from 1 to a few thousand (around the block of 20
+// and its doublings, where the merges change shape), over keys with many
+// ties and intransitive triples: equal times in one age bucket with UIDs
+// that disagree with times in another.
+func TestStableSorterIsSortStable(t *testing.T) {
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	r := rand.New(rand.NewPCG(7, 17))
+	sizes := []int{1, 2, 3, 19, 20, 21, 39, 40, 41, 79, 80, 81, 159, 160, 161, 319, 320, 321, 640, 1280, 2560, 4000}
+	for range 60 {
+		sizes = append(sizes, 1+r.IntN(3000))
+	}
+	for round, n := range sizes {
+		pods := tiedPods(r, n, now)
+		g := gates{PodDeletionCost: r.IntN(4) > 0, LogarithmicScaleDown: r.IntN(4) > 0}
+		o := rankByColocation(pods, pods, now, g)
+		want := identity(n)
+		sort.Stable(permutedOrder{keys: o.keys, perm: want})
+		got := o.stableOrder()
+		if !slices.Equal(got, want) {
+			i := 0
+			for got[i] == want[i] {
+				i++
+			}
+			t.Fatalf("round %d (%d pods, gates %+v): position %d holds pod %d, sort.Stable puts pod %d there", round, n, g, i, got[i], want[i])
+		}
+	}
+}
+
+// The test's keys do hold intransitive ties, or the test above would prove
+// nothing a transitive sort could not: some a < b, b < c with c < a.
+func TestTiedPodsHoldIntransitiveTriples(t *testing.T) {
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	pods := tiedPods(rand.New(rand.NewPCG(7, 17)), 300, now)
+	o := rankByColocation(pods, pods, now, defaultGates)
+	for i := range o.keys {
+		for j := range o.keys {
+			if !o.keys[i].before(&o.keys[j]) {
+				continue
+			}
+			for k := range o.keys {
+				if o.keys[j].before(&o.keys[k]) && o.keys[k].before(&o.keys[i]) {
+					return
+				}
+			}
+		}
+	}
+	t.Fatal("no intransitive triple among 300 tied pods")
+}
+
+func identity(n int) []int32 {
+	perm := make([]int32, n)
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	return perm
+}
+
+// permutedOrder is sort.Interface over positions into keys, for sort.Stable
+// to be the reference.
+type permutedOrder struct {
+	keys []victimKey
+	perm []int32
+}
+
+func (p permutedOrder) Len() int      { return len(p.perm) }
+func (p permutedOrder) Swap(i, j int) { p.perm[i], p.perm[j] = p.perm[j], p.perm[i] }
+func (p permutedOrder) Less(i, j int) bool {
+	return p.keys[p.perm[i]].before(&p.keys[p.perm[j]])
+}
+
 // BenchmarkPodsToDelete500Of10000 is one scale-down sync's choice at 10,000
 // replicas: 500 victims (upstream's burst) ranked among 10,000 pods.
 func BenchmarkPodsToDelete500Of10000(b *testing.B) {
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	pods := tiedPods(rand.New(rand.NewPCG(2, 17)), 10000, now)
+	sortByName(pods)
+	b.ReportAllocs()
+	for b.Loop() {
+		podsToDelete(pods, pods, 500, now, defaultGates)
+	}
+}
+
+// BenchmarkPodsToDelete500Of100000 is the same at 100,000 replicas, where the
+// keys no longer fit in a cache.
+func BenchmarkPodsToDelete500Of100000(b *testing.B) {
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	pods := tiedPods(rand.New(rand.NewPCG(2, 17)), 100000, now)
 	sortByName(pods)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -119,6 +206,115 @@ func TestStampComparesAsItsTime(t *testing.T) {
 		sa, sb := stampOf(a), stampOf(b)
 		if sa.equal(sb) != a.Equal(b) || sa.after(sb) != a.After(b) || sa.zero != a.IsZero() {
 			t.Fatalf("%v vs %v: stamp equal %v after %v zero %v; time %v %v %v", a, b, sa.equal(sb), sa.after(sb), sa.zero, a.Equal(b), a.After(b), a.IsZero())
+		}
+	}
+}
+
+// A scale-down sync deletes exactly the pods podsToDelete picks from the
+// ReplicaSet's pods in name order and its family's pods, though the
+// controller ranks from what its owned index worked out per pod update:
+// over random tied pods on few nodes, with pods of a sibling, inactive
+// ones and an orphan counting towards a node's rank, an orphan the
+// ReplicaSet adopts in the same sync (its pods are then put in name order
+// and read afresh), and a second scale-down after the first one's deletions
+// were observed (the index's entries then have holes).
+func TestScaleDownSyncDeletesThePodsOfPodsToDelete(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 17))
+	yes := true
+	deploy := []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", UID: "uid-deploy", Controller: &yes}}
+	for round := range 40 {
+		n := 3 + r.IntN(120)
+		newer, older := newRS("web-new", int32(n)), newRS("web-old", 0)
+		newer.OwnerReferences, older.OwnerReferences = deploy, deploy
+		newer.Spec.Selector.MatchLabels = map[string]string{"app": "web", "hash": "new"}
+		older.Spec.Selector.MatchLabels = map[string]string{"app": "web", "hash": "old"}
+		own := func(pods []*corev1.Pod, rs *appsv1.ReplicaSet, hash, prefix string) {
+			for i, p := range pods {
+				p.Name = fmt.Sprintf("%s-%08x", prefix, r.Uint32()) // not in creation order
+				p.Labels = map[string]string{"app": "web", "hash": hash}
+				if rs != nil {
+					p.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: rs.Name, UID: rs.UID, Controller: &yes}}
+				}
+				if i%7 == 3 {
+					p.Status.Phase = corev1.PodSucceeded // inactive: not a rank
+				}
+			}
+		}
+		mine, theirs, orphan := tiedPods(r, n, t0), tiedPods(r, r.IntN(80), t0), tiedPods(r, 1, t0)
+		own(mine, newer, "new", "web-new")
+		own(theirs, older, "old", "web-old")
+		own(orphan, nil, "old", "stray")
+		if round%3 == 0 {
+			adoptee := tiedPods(r, 1, t0)
+			own(adoptee, nil, "new", "web-new")
+			orphan = append(orphan, adoptee...)
+		}
+		for _, p := range mine {
+			if p.Status.Phase == corev1.PodSucceeded {
+				p.Status.Phase = corev1.PodRunning
+			}
+		}
+		objs := []runtime.Object{newer, older}
+		for _, p := range slices.Concat(mine, theirs, orphan) {
+			objs = append(objs, p)
+		}
+		h := newHarness(t, false, objs...)
+		for step := range 2 {
+			current := h.replicaSet("web-new")
+			var left []*corev1.Pod
+			for _, p := range h.pods() {
+				if p.Labels["hash"] == "new" {
+					left = append(left, p.DeepCopy())
+				}
+			}
+			var family []*corev1.Pod
+			for _, p := range h.pods() {
+				family = append(family, p.DeepCopy())
+			}
+			k := 1 + r.IntN(len(left)-1)
+			want := podsToDelete(left, family, k, h.Clock.Now(), defaultGates)
+			current.Spec.Replicas = ptr.To(int32(len(left) - k))
+			h.Update(current)
+			h.observe()
+			h.Events.Lines = nil
+			if err := h.sync("default/web-new"); err != nil {
+				t.Fatal(err)
+			}
+			var got, wantLines []string
+			got = h.Events.Lines
+			for _, p := range want {
+				wantLines = append(wantLines, "Normal SuccessfulDelete Deleted pod: "+p.Name)
+			}
+			if !slices.Equal(got, wantLines) {
+				t.Fatalf("round %d, scale-down %d (%d pods, %d to delete): events\n%q\nwant\n%q", round, step, len(left), k, got, wantLines)
+			}
+			h.observe()
+			if len(left)-k < 2 || round%3 == 0 {
+				// After an adoption the harness does not report every
+				// deletion as the owner's (as before the owned index), so
+				// a second sync would wait on its expectations.
+				break
+			}
+		}
+	}
+}
+
+// Comparing UIDs through their heads answers as comparing the strings, for
+// strings shorter and longer than a head, sharing prefixes, with zero bytes.
+func TestUIDHeadsCompareAsStrings(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 17))
+	draw := func() string {
+		b := make([]byte, r.IntN(12))
+		for i := range b {
+			b[i] = "\x00ab"[r.IntN(3)]
+		}
+		return string(b)
+	}
+	for range 100000 {
+		a, b := draw(), draw()
+		ka, kb := victimKey{uid: a, uidHead: headOf(a)}, victimKey{uid: b, uidHead: headOf(b)}
+		if uidBefore(&ka, &kb) != (a < b) {
+			t.Fatalf("%q < %q: heads say %v", a, b, uidBefore(&ka, &kb))
 		}
 	}
 }

@@ -21,16 +21,17 @@ const (
 const statusUpdateRetries = 1
 
 // calculateStatus counts pods (the owner's active pods, as they were before
-// this sync's creations and deletions; facts are what each one counts as:
-// full labels, readiness) and sets or clears the ReplicaFailure condition
+// this sync's creations and deletions, each with what it counts as: full
+// labels, readiness) and sets or clears the ReplicaFailure condition
 // after manageErr.
-func (c *Controller) calculateStatus(o owner, pods []*corev1.Pod, facts []podFacts, manageErr error) appsv1.ReplicaSetStatus {
+func (c *Controller) calculateStatus(o owner, pods claimedPods, manageErr error) appsv1.ReplicaSetStatus {
 	rs := o.rs
 	status := rs.Status
 	status.Conditions = slices.Clone(rs.Status.Conditions)
 	now := c.env.Clock.Now()
 	var fullyLabeled, ready, available int32
-	for _, f := range facts {
+	for i := range pods.facts {
+		f := &pods.facts[i]
 		if f.fullyLabeled {
 			fullyLabeled++
 		}
@@ -41,7 +42,7 @@ func (c *Controller) calculateStatus(o owner, pods []*corev1.Pod, facts []podFac
 			}
 		}
 	}
-	status.Replicas = int32(len(pods))
+	status.Replicas = int32(len(pods.pods))
 	status.FullyLabeledReplicas = fullyLabeled
 	status.ReadyReplicas = ready
 	status.AvailableReplicas = available
@@ -50,7 +51,7 @@ func (c *Controller) calculateStatus(o owner, pods []*corev1.Pod, facts []podFac
 	switch {
 	case manageErr != nil && failure < 0:
 		reason := ""
-		if diff := len(pods) - desiredReplicas(o); diff < 0 {
+		if diff := len(pods.pods) - desiredReplicas(o); diff < 0 {
 			reason = reasonFailedCreateCondition
 		} else if diff > 0 {
 			reason = reasonFailedDeleteCondition

@@ -42,21 +42,26 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 	cacheTrusted := c.exp.satisfied(key)
 	match := newLabelMatcher(sel)
 	template := newLabelMatcher(labels.SelectorFromSet(o.rs.Spec.Template.Labels))
-	cs, err := c.candidatePods(o, match, template)
+	// Only a scale-down ranks the pods; a guess from the indexed count is
+	// enough to decide whether to read what ranking needs.
+	manage := cacheTrusted && o.rs.DeletionTimestamp == nil
+	forScaleDown := manage && c.owned.count(o.rs.UID) > desiredReplicas(o)
+	cs, err := c.candidatePods(o, match, template, forScaleDown, c.takeSpare())
 	if err != nil {
 		return err
 	}
-	pods, facts, err := c.claim(ctx, o, cs, template)
+	defer c.putSpare(cs)
+	pods, err := c.claim(ctx, o, cs, template)
 	if err != nil {
 		return err
 	}
 
 	var manageErr error
-	if cacheTrusted && o.rs.DeletionTimestamp == nil {
+	if manage {
 		manageErr = c.manageReplicas(ctx, o, pods)
 	}
 
-	updated, err := c.updateStatus(ctx, o, c.calculateStatus(o, pods, facts, manageErr))
+	updated, err := c.updateStatus(ctx, o, c.calculateStatus(o, pods, manageErr))
 	if err != nil {
 		return fmt.Errorf("update status of %s %s: %w", c.kind.gvk().Kind, key, err)
 	}
