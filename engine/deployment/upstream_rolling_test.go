@@ -47,17 +47,7 @@ func TestUpstreamReconcileNewReplicaSet(t *testing.T) {
 			if scaled != want.Scaled {
 				t.Errorf("scaled = %v, want %v", scaled, want.Scaled)
 			}
-			updates := f.rsUpdates()
-			if !want.Scaled {
-				if len(f.writes()) != 0 {
-					t.Errorf("unexpected writes: %v", f.writes())
-				}
-				return
-			}
-			if len(updates) != 1 || updates[0].Name != "foo-v2" {
-				t.Fatalf("want exactly one update of the new ReplicaSet, got %v", f.writes())
-			}
-			if got := *updates[0].Spec.Replicas; got != want.NewRSReplicasAfter {
+			if got, ok := f.scaledTo(want.Scaled, "foo-v2"); ok && got != want.NewRSReplicasAfter {
 				t.Errorf("new ReplicaSet scaled to %d, want %d", got, want.NewRSReplicasAfter)
 			}
 		})
@@ -162,17 +152,7 @@ func TestUpstreamScaleDownOldReplicaSetsForRollingUpdate(t *testing.T) {
 			if (n > 0) != want.ScaledDown {
 				t.Errorf("scaled down %d, want scaled %v", n, want.ScaledDown)
 			}
-			updates := f.rsUpdates()
-			if !want.ScaledDown {
-				if len(f.writes()) != 0 {
-					t.Errorf("unexpected writes: %v", f.writes())
-				}
-				return
-			}
-			if len(updates) != 1 {
-				t.Fatalf("want exactly one update, got %v", f.writes())
-			}
-			if got := *updates[0].Spec.Replicas; got != want.OldRSReplicasAfter {
+			if got, ok := f.scaledTo(want.ScaledDown, "foo-v2"); ok && got != want.OldRSReplicasAfter {
 				t.Errorf("old ReplicaSet scaled to %d, want %d", got, want.OldRSReplicasAfter)
 			}
 		})
@@ -180,6 +160,24 @@ func TestUpstreamScaleDownOldReplicaSetsForRollingUpdate(t *testing.T) {
 }
 
 // replicaSetNamed reads one ReplicaSet from the API.
+// scaledTo checks the writes of a reconcile that was to scale a
+// ReplicaSet or not: one update, of the ReplicaSet named, or no write at
+// all. It returns the replicas the update set, and whether there was one.
+func (f *fixture) scaledTo(scaled bool, name string) (int32, bool) {
+	f.T.Helper()
+	if !scaled {
+		if len(f.writes()) != 0 {
+			f.T.Errorf("unexpected writes: %v", f.writes())
+		}
+		return 0, false
+	}
+	updates := f.rsUpdates()
+	if len(updates) != 1 || updates[0].Name != name {
+		f.T.Fatalf("want exactly one update, of ReplicaSet %s, got %v", name, f.writes())
+	}
+	return *updates[0].Spec.Replicas, true
+}
+
 func (f *fixture) replicaSetNamed(name string) *appsv1.ReplicaSet {
 	f.T.Helper()
 	for _, rs := range f.replicaSets() {
