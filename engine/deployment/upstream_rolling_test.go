@@ -18,10 +18,9 @@ func TestUpstreamReconcileNewReplicaSet(t *testing.T) {
 	for _, c := range upstreamcases.ByGroup(t, "reconcile_new_replica_set") {
 		t.Run(c.Name(), func(t *testing.T) {
 			var in struct {
-				DeploymentReplicas       int32
-				MaxSurge, MaxUnavailable *intstr.IntOrString
-				NewRS, OldRS             struct{ SpecReplicas int32 }
-				AllRSsOrder              []string
+				rollingCase
+				NewRS, OldRS struct{ SpecReplicas int32 }
+				AllRSsOrder  []string
 			}
 			var want struct {
 				Scaled             bool
@@ -37,7 +36,7 @@ func TestUpstreamReconcileNewReplicaSet(t *testing.T) {
 			for _, n := range in.AllRSsOrder {
 				allRSs = append(allRSs, byName[n])
 			}
-			d := newDeployment("foo", in.DeploymentReplicas, nil, in.MaxSurge, in.MaxUnavailable, map[string]string{"foo": "bar"})
+			d := in.deployment(map[string]string{"foo": "bar"})
 			f := newFixture(t, newOne, oldOne)
 
 			scaled, err := f.c.reconcileNewReplicaSet(context.Background(), allRSs, newOne, d)
@@ -54,6 +53,18 @@ func TestUpstreamReconcileNewReplicaSet(t *testing.T) {
 	}
 }
 
+// rollingCase is the deployment every rolling-update case describes: foo,
+// its replicas, maxSurge and maxUnavailable.
+type rollingCase struct {
+	DeploymentReplicas       int32
+	MaxSurge, MaxUnavailable *intstr.IntOrString
+}
+
+// deployment is the case's deployment foo, selecting selector.
+func (r rollingCase) deployment(selector map[string]string) *appsv1.Deployment {
+	return newDeployment("foo", r.DeploymentReplicas, nil, r.MaxSurge, r.MaxUnavailable, selector)
+}
+
 type rsAvailability struct{ SpecReplicas, AvailableReplicas int32 }
 
 func (r rsAvailability) build(name string, selector map[string]string) *appsv1.ReplicaSet {
@@ -66,9 +77,8 @@ func TestUpstreamReconcileOldReplicaSets(t *testing.T) {
 	for _, c := range upstreamcases.ByGroup(t, "reconcile_old_replica_sets") {
 		t.Run(c.Name(), func(t *testing.T) {
 			var in struct {
-				DeploymentReplicas       int32
-				MaxSurge, MaxUnavailable *intstr.IntOrString
-				OldRS, NewRS             rsAvailability
+				rollingCase
+				OldRS, NewRS rsAvailability
 			}
 			var want struct {
 				Scaled             bool
@@ -78,7 +88,7 @@ func TestUpstreamReconcileOldReplicaSets(t *testing.T) {
 			newSelector, oldSelector := map[string]string{"foo": "new"}, map[string]string{"foo": "old"}
 			newOne := in.NewRS.build("foo-new", newSelector)
 			oldOne := in.OldRS.build("foo-old", oldSelector)
-			d := newDeployment("foo", in.DeploymentReplicas, nil, in.MaxSurge, in.MaxUnavailable, newSelector)
+			d := in.deployment(newSelector)
 			f := newFixture(t, newOne, oldOne)
 
 			scaled, err := f.c.reconcileOldReplicaSets(context.Background(), []*appsv1.ReplicaSet{oldOne, newOne}, []*appsv1.ReplicaSet{oldOne}, newOne, d)
@@ -99,15 +109,14 @@ func TestUpstreamCleanupUnhealthyReplicas(t *testing.T) {
 	for _, c := range upstreamcases.ByGroup(t, "cleanup_unhealthy_replicas") {
 		t.Run(c.Name(), func(t *testing.T) {
 			var in struct {
-				DeploymentReplicas       int32
-				MaxSurge, MaxUnavailable *intstr.IntOrString
-				OldRS                    rsAvailability
-				MaxCleanupCount          int32
+				rollingCase
+				OldRS           rsAvailability
+				MaxCleanupCount int32
 			}
 			var want struct{ CleanupCount int32 }
 			c.Decode(t, &in, &want)
 			oldRS := in.OldRS.build("foo-v2", nil)
-			d := newDeployment("foo", in.DeploymentReplicas, nil, in.MaxSurge, in.MaxUnavailable, nil)
+			d := in.deployment(nil)
 			f := newFixture(t, oldRS)
 
 			_, n, err := f.c.cleanupUnhealthyReplicas(context.Background(), []*appsv1.ReplicaSet{oldRS}, d, in.MaxCleanupCount)
@@ -128,10 +137,9 @@ func TestUpstreamScaleDownOldReplicaSetsForRollingUpdate(t *testing.T) {
 	for _, c := range upstreamcases.ByGroup(t, "scale_down_old_rs_rolling") {
 		t.Run(c.Name(), func(t *testing.T) {
 			var in struct {
-				DeploymentReplicas       int32
-				MaxSurge, MaxUnavailable *intstr.IntOrString
-				OldRS                    rsAvailability
-				AllRSs, OldRSs           []string
+				rollingCase
+				OldRS          rsAvailability
+				AllRSs, OldRSs []string
 			}
 			var want struct {
 				ScaledDown         bool `json:"scaledDownCount_gt_0"`
@@ -142,7 +150,7 @@ func TestUpstreamScaleDownOldReplicaSetsForRollingUpdate(t *testing.T) {
 				t.Fatalf("case shape not understood: allRSs %v oldRSs %v", in.AllRSs, in.OldRSs)
 			}
 			oldRS := in.OldRS.build("foo-v2", nil)
-			d := newDeployment("foo", in.DeploymentReplicas, nil, in.MaxSurge, in.MaxUnavailable, map[string]string{"foo": "bar"})
+			d := in.deployment(map[string]string{"foo": "bar"})
 			f := newFixture(t, oldRS)
 
 			n, err := f.c.scaleDownOldReplicaSetsForRollingUpdate(context.Background(), []*appsv1.ReplicaSet{oldRS}, []*appsv1.ReplicaSet{oldRS}, d)
