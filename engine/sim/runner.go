@@ -411,7 +411,9 @@ func (r *Runner) Run(ctx context.Context, o RunOptions) (string, error) {
 // flows slower than speed × real time, and every controller turn and
 // scripted action happens at the virtual time it would at full speed.
 func (r *Runner) RunRealtime(ctx context.Context) {
-	defer r.clock.release()
+	// Once the run stops, so does virtual time: nothing would do what
+	// comes due (a plain run's last stamps are at --until, not after).
+	defer func() { r.clock.holdAt(r.clock.Now()) }()
 	for {
 		// What is due now is done at one instant, as at full speed.
 		r.clock.holdAt(r.clock.Now())
