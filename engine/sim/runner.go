@@ -418,6 +418,9 @@ func (r *Runner) RunRealtime(ctx context.Context) {
 		// What is due now is done at one instant, as at full speed.
 		r.clock.holdAt(r.clock.Now())
 		r.settle(ctx)
+		if ctx.Err() != nil {
+			return // before the clock may flow on to the next timer
+		}
 		var wait <-chan time.Time
 		var t *time.Timer
 		if at, ok := r.nextTimer(); ok {
