@@ -108,20 +108,22 @@ func loadFleet(slim bool) (*model.RCCluster, []*corev1.Pod, time.Time) {
 	for i := range fleetWorkloads {
 		ns := fmt.Sprintf("team-%02d", i%20)
 		name := fmt.Sprintf("app-%04d", i)
-		switch {
-		case i%50 == 7:
-			s := fleetStatefulSet(ns, name)
-			objs = append(objs, s)
+		// A StatefulSet or DaemonSet owns its rolled-out pods directly.
+		var owner interface {
+			rt.Object
+			metav1.Object
+		}
+		var kind, image string
+		switch i % 50 {
+		case 7:
+			owner, kind, image = fleetStatefulSet(ns, name), "StatefulSet", "db:2"
+		case 8:
+			owner, kind, image = fleetDaemonSet(ns, name), "DaemonSet", "agent:2"
+		}
+		if owner != nil {
+			objs = append(objs, owner)
 			for j := range fleetPodsEach {
-				p := watchedPod(s, "StatefulSet", fmt.Sprintf("%s-%d", name, j), "db:2", node(i*fleetPodsEach+j), true, at(1))
-				objs, pods = append(objs, p), append(pods, p)
-			}
-			continue
-		case i%50 == 8:
-			ds := fleetDaemonSet(ns, name)
-			objs = append(objs, ds)
-			for j := range fleetPodsEach {
-				p := watchedPod(ds, "DaemonSet", fmt.Sprintf("%s-%d", name, j), "agent:2", node(i*fleetPodsEach+j), true, at(1))
+				p := watchedPod(owner, kind, fmt.Sprintf("%s-%d", name, j), image, node(i*fleetPodsEach+j), true, at(1))
 				objs, pods = append(objs, p), append(pods, p)
 			}
 			continue
@@ -215,84 +217,88 @@ func changedPods(pods []*corev1.Pod, n int) [2][]rt.Object {
 // A refresh of the fleet when nothing changed: what the console pays up to
 // 20 times a second.
 func BenchmarkFleetRefresh(b *testing.B) {
-	c, _, now := fleetCluster()
-	if rows := c.Fleet("", now); len(rows) != fleetWorkloads {
-		b.Fatalf("%d rows, want %d", len(rows), fleetWorkloads)
-	}
-	b.ReportAllocs()
-	start, n := cpuTime(), 0
-	for b.Loop() {
-		if len(c.Fleet("", now)) != fleetWorkloads {
-			b.Fatal("rows went missing")
-		}
-		n++
-	}
-	reportCPU(b, start, n)
+	c, _, now := readFleet(b)
+	fleetLoop(b, nil, func(int) { wantRows(b, c.Fleet("", now), fleetWorkloads) })
 }
 
 // The same refresh with the clock moving 50 ms each time, as the console's
 // ticks move it: rows whose line counts seconds are derived again each
 // second, and waiting rollouts may turn stuck.
 func BenchmarkFleetRefreshClockMoving(b *testing.B) {
-	c, _, now := fleetCluster()
-	c.Fleet("", now)
-	b.ReportAllocs()
-	start, i := cpuTime(), 0
-	for b.Loop() {
-		c.Fleet("", now.Add(time.Duration(i)*50*time.Millisecond))
-		i++
-	}
-	reportCPU(b, start, i)
+	c, _, now := readFleet(b)
+	fleetLoop(b, nil, func(i int) { c.Fleet("", now.Add(time.Duration(i)*50*time.Millisecond)) })
 }
 
 // One namespace's fleet (100 rows of the 2,000).
 func BenchmarkFleetRefreshOneNamespace(b *testing.B) {
-	c, _, now := fleetCluster()
-	c.Fleet("", now)
-	b.ReportAllocs()
-	for b.Loop() {
-		if len(c.Fleet("team-07", now)) != fleetWorkloads/20 {
-			b.Fatal("rows went missing")
-		}
-	}
+	c, _, now := readFleet(b)
+	fleetLoop(b, nil, func(int) { wantRows(b, c.Fleet("team-07", now), fleetWorkloads/20) })
 }
 
 // Apply of a batch of 5,000 changed pods, spread over every workload.
 func BenchmarkFleetApplyFiveThousandPods(b *testing.B) {
-	c, pods, now := fleetCluster()
-	c.Fleet("", now)
+	c, pods, now := readFleet(b)
 	batches := changedPods(pods, 5000)
-	b.ReportAllocs()
-	start, i := cpuTime(), 0
-	for b.Loop() {
+	fleetLoop(b, nil, func(i int) {
 		if !c.Apply(model.Batch{At: now, Objects: batches[i%2], Watch: synced}) {
 			b.Fatal("Apply saw no change in a batch of changed pods")
 		}
-		i++
-	}
-	reportCPU(b, start, i)
+	})
 }
 
 // The refresh after such a batch: every workload's row derived again.
 func BenchmarkFleetRefreshAfterFiveThousandPods(b *testing.B) {
-	c, pods, now := fleetCluster()
-	c.Fleet("", now)
+	c, pods, now := readFleet(b)
 	batches := changedPods(pods, 5000)
-	b.ReportAllocs()
-	i := 0
-	var cpu time.Duration
-	for b.Loop() {
-		b.StopTimer()
-		c.Apply(model.Batch{At: now, Objects: batches[i%2], Watch: synced})
-		b.StartTimer()
-		start := cpuTime()
-		if len(c.Fleet("", now)) != fleetWorkloads {
-			b.Fatal("rows went missing")
-		}
-		cpu += cpuTime() - start
-		i++
+	fleetLoop(b,
+		func(i int) { c.Apply(model.Batch{At: now, Objects: batches[i%2], Watch: synced}) },
+		func(int) { wantRows(b, c.Fleet("", now), fleetWorkloads) })
+}
+
+// readFleet loads the fleet and reads it once, as the console has before
+// its first refresh, so that a benchmark times the refreshes after it.
+func readFleet(b *testing.B) (*model.RCCluster, []*corev1.Pod, time.Time) {
+	c, pods, now := fleetCluster()
+	wantRows(b, c.Fleet("", now), fleetWorkloads)
+	return c, pods, now
+}
+
+func wantRows(b *testing.B, rows []model.FleetRow, want int) {
+	if len(rows) != want {
+		b.Fatalf("%d rows, want %d", len(rows), want)
 	}
-	b.ReportMetric(float64(cpu)/float64(max(i, 1)), "cpu-ns/op")
+}
+
+// fleetLoop runs op once per b.Loop iteration, numbered from 0, and
+// reports its CPU time per op (cpu-ns/op) with the allocations. between,
+// when not nil, runs before each op off the clock: neither its time nor
+// its CPU is counted. Without it the CPU is read once around the whole
+// loop, since a refresh that changed nothing costs less than reading it.
+func fleetLoop(b *testing.B, between, op func(i int)) {
+	b.ReportAllocs()
+	var cpu time.Duration
+	i := 0
+	if between == nil {
+		start := cpuTime()
+		for b.Loop() {
+			op(i)
+			i++
+		}
+		cpu = cpuTime() - start
+	} else {
+		for b.Loop() {
+			b.StopTimer()
+			between(i)
+			b.StartTimer()
+			start := cpuTime()
+			op(i)
+			cpu += cpuTime() - start
+			i++
+		}
+	}
+	if i > 0 {
+		b.ReportMetric(float64(cpu)/float64(i), "cpu-ns/op")
+	}
 }
 
 // The heap the picture holds once the fleet is loaded and read, as
@@ -353,11 +359,4 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// reportCPU reports the CPU time per op since start, over n ops.
-func reportCPU(b *testing.B, start time.Duration, n int) {
-	if n > 0 {
-		b.ReportMetric(float64(cpuTime()-start)/float64(n), "cpu-ns/op")
-	}
 }

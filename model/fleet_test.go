@@ -2,6 +2,7 @@ package model_test
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -159,29 +160,14 @@ func TestFleetStates(t *testing.T) {
 			objects: func() []runtime.Object { return heldCanary("pod web-bbb-x: CrashLoopBackOff (3 restarts)") }},
 		{name: "node roll: a pod on a node a drain is emptying", ref: "deploy/web", state: model.FleetNodeRoll, word: "node roll", now: at(20),
 			why: "moving off nodes being drained", objects: func() []runtime.Object {
-				d, rs, pods := rolledOut("web")
-				ns := nodes()
-				n := ns[1].(*corev1.Node)
-				n.Spec.Unschedulable = true
-				n.Annotations[model.DrainStateAnnotation] = model.DrainDraining
-				return objects(d, []*appsv1.ReplicaSet{rs}, pods, ns...)
+				return webWithNode2Cordoned(map[string]string{model.DrainStateAnnotation: model.DrainDraining})
 			}},
 		{name: "a cordoned node alone moves nothing", ref: "deploy/web", state: model.FleetComplete, word: "complete", now: at(20),
-			objects: func() []runtime.Object {
-				d, rs, pods := rolledOut("web")
-				ns := nodes()
-				ns[1].(*corev1.Node).Spec.Unschedulable = true
-				return objects(d, []*appsv1.ReplicaSet{rs}, pods, ns...)
-			}},
+			objects: func() []runtime.Object { return webWithNode2Cordoned(nil) }},
 		{name: "stuck: a drain its budget holds back from one of its pods", ref: "deploy/web", state: model.FleetStuck, word: "stuck", now: at(20),
 			why: "drain of node-2 blocked by PodDisruptionBudget web", objects: func() []runtime.Object {
-				d, rs, pods := rolledOut("web")
-				ns := nodes()
-				n := ns[1].(*corev1.Node)
-				n.Spec.Unschedulable = true
-				n.Annotations[model.DrainStateAnnotation] = model.DrainBlocked
-				n.Annotations[model.DrainBlockedAnnotation] = model.BudgetHold{Pod: "shop/web-v2-b", Namespace: shop, Name: "web", Needed: 3, Healthy: 3}.String()
-				return objects(d, []*appsv1.ReplicaSet{rs}, pods, ns...)
+				return webWithNode2Cordoned(map[string]string{model.DrainStateAnnotation: model.DrainBlocked,
+					model.DrainBlockedAnnotation: model.BudgetHold{Pod: "shop/web-v2-b", Namespace: shop, Name: "web", Needed: 3, Healthy: 3}.String()})
 			}},
 	}
 	for _, tc := range cases {
@@ -195,6 +181,17 @@ func TestFleetStates(t *testing.T) {
 			}
 		})
 	}
+}
+
+// webWithNode2Cordoned is web rolled out on the nodes with node-2 cordoned
+// and annotated as a drain marks it (nothing more when annotations is nil).
+func webWithNode2Cordoned(annotations map[string]string) []runtime.Object {
+	d, rs, pods := rolledOut("web")
+	ns := nodes()
+	n := ns[1].(*corev1.Node)
+	n.Spec.Unschedulable = true
+	maps.Copy(n.Annotations, annotations)
+	return objects(d, []*appsv1.ReplicaSet{rs}, pods, ns...)
 }
 
 // The columns besides the state: revision, images from → to while rolling,

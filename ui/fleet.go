@@ -8,8 +8,6 @@ import (
 
 	"rollscope/model"
 	"rollscope/model/action"
-	"rollscope/ui/overlays/help"
-	"rollscope/ui/overlays/picker"
 	"rollscope/ui/overlays/rcview"
 	"rollscope/ui/overlays/workloadview"
 	"rollscope/ui/screen"
@@ -33,16 +31,15 @@ func (m Model) fleetKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.fleet, _ = m.fleet.Update(msg)
 		return m, nil
 	}
+	if ov, ok := m.globalOverlay(msg); ok {
+		return m.open(ov, nil)
+	}
 	row, haveRow := m.fleet.Selected()
 	switch {
 	case key.Matches(msg, k.Select):
 		if haveRow {
 			m.openRow(row)
 		}
-	case key.Matches(msg, k.Help):
-		return m.open(help.New(m.s), nil)
-	case key.Matches(msg, k.Command):
-		return m.open(picker.New(m.s, ':'), nil)
 	case key.Matches(msg, k.AllNamespaces):
 		return m, m.toggleAllNamespaces(row, haveRow)
 	case key.Matches(msg, k.Fleet):

@@ -256,15 +256,14 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if ov, cmd, ok := m.nodes.Key(msg, m.focus == focusNodes); ok {
 		return m.open(ov, cmd)
 	}
+	if ov, ok := m.globalOverlay(msg); ok {
+		return m.open(ov, nil)
+	}
 	switch {
-	case key.Matches(msg, k.Help):
-		return m.open(help.New(m.s), nil)
 	case key.Matches(msg, k.NextPane):
 		m.setFocus((m.focus + 1) % paneCount)
 	case key.Matches(msg, k.PrevPane):
 		m.setFocus((m.focus + paneCount - 1) % paneCount)
-	case key.Matches(msg, k.Command):
-		return m.open(picker.New(m.s, ':'), nil)
 	case key.Matches(msg, k.Fleet):
 		m.openFleet()
 	case key.Matches(msg, k.AllNamespaces) && m.fleet != nil:
@@ -455,4 +454,17 @@ func (m *Model) clockKey(msg tea.KeyPressMsg) bool {
 		return false
 	}
 	return true
+}
+
+// globalOverlay is the overlay ? (help) and : (the command line) open, the
+// same from the fleet and the rollout view, and whether msg was one of them.
+func (m *Model) globalOverlay(msg tea.KeyPressMsg) (screen.Overlay, bool) {
+	k := m.s.Keys
+	switch {
+	case key.Matches(msg, k.Help):
+		return help.New(m.s), true
+	case key.Matches(msg, k.Command):
+		return picker.New(m.s, ':'), true
+	}
+	return nil, false
 }

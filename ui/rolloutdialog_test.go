@@ -428,10 +428,7 @@ func TestUndoRefusalsHaveAWayOut(t *testing.T) {
 // header says so, and an undo to the revision number it still shows is no
 // "nothing to send" — it would throw the pending change away, and says so.
 func TestUndoWithAPendingChangeComparesTemplates(t *testing.T) {
-	src := midRollout()
-	v := src.rollouts["shop/frontend"]
-	v.Paused, v.Pending = true, "nginx nginx:1.28 → nginx:1.29"
-	src.rollouts["shop/frontend"] = v
+	src := pausedWithAPendingImage()
 	acts := oneContainer()
 	m := newActionModel(t, acts, src, nil)
 	if s := plain(m); !strings.Contains(s, "pending, rolled out on resume: nginx nginx:1.28 → nginx:1.29") {
@@ -448,13 +445,20 @@ func TestUndoWithAPendingChangeComparesTemplates(t *testing.T) {
 	}
 }
 
-// On a paused deployment a new image starts nothing: the plan says it
-// waits; resuming says it rolls the pending change out.
-func TestPausedPlansSayWhatWaits(t *testing.T) {
+// pausedWithAPendingImage is frontend mid-rollout, then paused and given
+// nginx:1.29, which no ReplicaSet runs until it is resumed.
+func pausedWithAPendingImage() *fakeSource {
 	src := midRollout()
 	v := src.rollouts["shop/frontend"]
 	v.Paused, v.Pending = true, "nginx nginx:1.28 → nginx:1.29"
 	src.rollouts["shop/frontend"] = v
+	return src
+}
+
+// On a paused deployment a new image starts nothing: the plan says it
+// waits; resuming says it rolls the pending change out.
+func TestPausedPlansSayWhatWaits(t *testing.T) {
+	src := pausedWithAPendingImage()
 	m := newActionModel(t, oneContainer(), src, nil)
 	m = run(m, press("r"))
 	if s := plain(m); !strings.Contains(s, "rolls out the pending change: nginx nginx:1.28 → nginx:1.29") {

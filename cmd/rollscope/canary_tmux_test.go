@@ -27,18 +27,14 @@ func (c *tmuxConsole) planCanary(image string) {
 	c.waitFor("on a failed gate")
 	c.keys("Enter") // pause, the default
 	s := c.waitFor("will send, one update per step")
-	for _, want := range []string{
+	wantAll(c.t, s, "the canary's confirmation",
 		"step 1 (1): exactly 1 new + 6 old pods, all 6 old available; held until you promote",
 		"step 2 (50%): exactly 3 new + 6 old pods",
 		"peak 9 pods · lowest availability 6 of 6",
 		`step 1: kubectl patch deployment/frontend -p '{"spec":{"strategy":{"rollingUpdate":{"maxSurge":1,"maxUnavailable":0}}`,
 		"2147483646",
-		"in the same update as kubectl set image deployment/frontend php-redis=" + image,
-	} {
-		if !strings.Contains(s, want) {
-			c.t.Errorf("the canary's confirmation lacks %q:\n%s", want, s)
-		}
-	}
+		"in the same update as kubectl set image deployment/frontend php-redis="+image,
+	)
 	c.keys("y")
 	c.waitFor("started at step 1 of 3, 1 of 6 pods")
 }

@@ -26,14 +26,21 @@ func (c *tmuxConsole) keys(keys ...string) { c.t.Helper(); c.Keys(keys...) }
 // failing test; it asserts nothing about speed.
 func (c *tmuxConsole) waitFor(want string) string { c.t.Helper(); return c.WaitFor(want) }
 
+// wantAll fails the test for each of wants that text lacks; what names the
+// text (a screen, an output) in the message.
+func wantAll(t testing.TB, text, what string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(text, want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, text)
+		}
+	}
+}
+
 func TestConsoleShowsTheFrontendRolloutLive(t *testing.T) {
 	c := startConsole(t, 100, 30, "--speed", "40")
 	s := c.waitFor("deploy frontend")
-	for _, want := range []string{"ctx embedded", "RollingUpdate", "maxSurge 3", "ReplicaSets", "surge"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("first screen lacks %q:\n%s", want, s)
-		}
-	}
+	wantAll(t, s, "first screen", "ctx embedded", "RollingUpdate", "maxSurge 3", "ReplicaSets", "surge")
 	c.waitFor(`successfully rolled out`)
 	// The scenario sets a new image at 60s of virtual time: the rollout
 	// visibly moves on to revision 2 and finishes there.

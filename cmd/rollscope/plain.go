@@ -29,11 +29,6 @@ import (
 func runPlain(ctx context.Context, out, banner io.Writer, f *rootFlags, sc *scenario.Scenario, ns, name string) error {
 	ctx, stop := interruptible(ctx)
 	defer stop()
-	if f.until > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, time.Duration(float64(f.until)/f.speed))
-		defer cancel()
-	}
 	ctx, end := context.WithCancel(ctx)
 	defer end()
 
@@ -47,6 +42,7 @@ func runPlain(ctx context.Context, out, banner io.Writer, f *rootFlags, sc *scen
 	}
 	p.settled = cl.Finished
 	p.onEnd = end
+	endAtUntil(cl, f.until, end)
 	fmt.Fprintf(banner, "rollscope: embedded cluster, scenario %q at %gx real time (Ctrl-C to stop)\n", sc.Name, f.speed)
 
 	// The printer watches memapi through client-go informers, as the
@@ -68,6 +64,15 @@ func runPlain(ctx context.Context, out, banner io.Writer, f *rootFlags, sc *scen
 		return err
 	}
 	return p.outcome()
+}
+
+// endAtUntil ends an embedded run when its virtual clock reaches --until:
+// the same virtual minutes whatever the machine's load (the clock slows
+// when the runner falls behind) and not counting the cluster's start.
+func endAtUntil(cl *embedded.Cluster, until time.Duration, end func()) {
+	if until > 0 {
+		cl.Runner.At(until, end)
+	}
 }
 
 // runLivePlain prints the status lines of a live cluster, stamped with the

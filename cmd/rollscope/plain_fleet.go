@@ -97,11 +97,8 @@ func (p *fleetPrinter) action(at time.Time, kind, target, result string) {
 // runFleetPlain follows the embedded cluster's fleet in namespace ("" for
 // every one) until --until or Ctrl-C.
 func runFleetPlain(ctx context.Context, out, banner io.Writer, f *rootFlags, sc *scenario.Scenario, namespace string) error {
-	if f.until > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, time.Duration(float64(f.until)/f.speed))
-		defer cancel()
-	}
+	ctx, end := context.WithCancel(ctx)
+	defer end()
 	clk := sim.NewClock(epoch)
 	api := memapi.New(memapi.Options{Clock: clk, Seed: seedOf(sc, f.seed)})
 	p := newFleetPrinter(out, nil, namespace, func(at time.Time) string { return fmt.Sprintf("%7.1fs", at.Sub(epoch).Seconds()) })
@@ -109,6 +106,7 @@ func runFleetPlain(ctx context.Context, out, banner io.Writer, f *rootFlags, sc 
 	if err != nil {
 		return usageError{err}
 	}
+	endAtUntil(cl, f.until, end)
 	fmt.Fprintf(banner, "rollscope: embedded cluster, scenario %q at %gx real time, %s (Ctrl-C to stop)\n", sc.Name, f.speed, scopeWords(namespace))
 	// A batch every tenth of a virtual second, so that the stamps say when
 	// each change happened; the watch outlives the run by a moment on a

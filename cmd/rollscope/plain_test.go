@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -116,6 +117,31 @@ func TestPlainEmbeddedRunPrintsStatusAndActionLines(t *testing.T) {
 	}
 	if actions != 1 || !strings.Contains(out.String(), `— deployment "frontend" successfully rolled out`) {
 		t.Errorf("want the rollout done and one set image; output:\n%s", out.String())
+	}
+}
+
+// --until is virtual time, reached whatever the speed asks of the
+// machine: at a million times real time the runner falls far behind, and
+// the run still goes to 64s of virtual time — the set image at 60s is sent,
+// at 60s — and no further.
+func TestPlainUntilIsVirtualTimeHoweverFarBehindTheRunnerFalls(t *testing.T) {
+	f := &rootFlags{scenario: "frontend", speed: 1e6, until: 64 * time.Second}
+	sc, err := loadScenario(f.scenario, f.until)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, banner bytes.Buffer
+	if err := runPlain(context.Background(), &out, &banner, f, sc, sc.Namespace, ""); err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^\[   60\.0s\] action setImage deployment/frontend: ok$`).MatchString(out.String()) {
+		t.Errorf("no set image at 60.0s before --until 64s; output:\n%s", out.String())
+	}
+	for _, m := range regexp.MustCompile(`(?m)^\[ *(\d+\.\d)s\]`).FindAllStringSubmatch(out.String(), -1) {
+		if at, _ := strconv.ParseFloat(m[1], 64); at > 64 {
+			t.Errorf("a line stamped %ss, after --until 64s; output:\n%s", m[1], out.String())
+			break
+		}
 	}
 }
 

@@ -18,11 +18,7 @@ func openRCUpdate(t *testing.T, c *tmuxConsole, image, period string) {
 	c.waitFor("Rolling update of rc/web")
 	c.keys(image, "Tab", "Tab", "Tab", "BSpace", "BSpace", period, "Enter")
 	s := c.waitFor("send?")
-	for _, want := range []string{"nginx:1.25 → " + image, "grow it to 4 replicas", "at most 5 pods, at least 4 available", "renamed back to web"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("the confirmation lacks %q:\n%s", want, s)
-		}
-	}
+	wantAll(t, s, "the confirmation", "nginx:1.25 → "+image, "grow it to 4 replicas", "at most 5 pods, at least 4 available", "renamed back to web")
 	c.keys("y")
 	c.waitFor("rolling update of rc/web to " + image + ": asked")
 	c.waitFor("phase rollout")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -9,26 +10,20 @@ import (
 // ReplicationController "web" of 4 pods on nginx:1.25.
 const legacyRC = "../../engine/rollingupdate/testdata/legacy-rc.yaml"
 
+// legacyRCLines is what kubectl rolling-update prints rolling it to
+// nginx:1.27, as the package's own test of the driver holds it to.
+const legacyRCLines = "../../engine/rollingupdate/testdata/legacy-rc-kubectl.txt"
+
 func TestRollingUpdateRehearsalPrintsKubectlsLines(t *testing.T) {
 	r := rollscope(t, "rolling-update", "web", "--image=nginx:1.27", "--scenario", legacyRC, "--update-period", "5s")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	want := `Created web-272012e529e9fbcd5fb3d0d9da928df8
-Scaling up web-272012e529e9fbcd5fb3d0d9da928df8 from 0 to 4, scaling down web from 4 to 0 (keep 4 pods available, don't exceed 5 pods)
-Scaling web-272012e529e9fbcd5fb3d0d9da928df8 up to 1
-Scaling web down to 3
-Scaling web-272012e529e9fbcd5fb3d0d9da928df8 up to 2
-Scaling web down to 2
-Scaling web-272012e529e9fbcd5fb3d0d9da928df8 up to 3
-Scaling web down to 1
-Scaling web-272012e529e9fbcd5fb3d0d9da928df8 up to 4
-Scaling web down to 0
-Update succeeded. Deleting old controller: web
-Renaming web-272012e529e9fbcd5fb3d0d9da928df8 to web
-replicationcontroller/web rolling updated
-`
-	if !strings.HasPrefix(r.stdout, want) {
+	want, err := os.ReadFile(legacyRCLines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(r.stdout, string(want)) {
 		t.Errorf("stdout\n got:\n%s\nwant it to start with:\n%s", r.stdout, want)
 	}
 	if !strings.Contains(r.stdout, "(rehearsed on the embedded cluster, scenario legacy-rc:") {
@@ -51,13 +46,10 @@ func TestRollingUpdateDryRunChangesNothing(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	for _, want := range []string{"Rolling from:\n  replicationcontroller/web  image nginx:1.25  replicas 4  selector app=web\n",
+	wantAll(t, r.stdout, "dry run", "Rolling from:\n  replicationcontroller/web  image nginx:1.25  replicas 4  selector app=web\n",
 		"To:\n  replicationcontroller/web-272012e529e9fbcd5fb3d0d9da928df8  image nginx:1.27  replicas 4  selector app=web,deployment=272012e529e9fbcd5fb3d0d9da928df8\n",
-		"Then web-272012e529e9fbcd5fb3d0d9da928df8 is renamed to web. (dry run)\n"} {
-		if !strings.Contains(r.stdout, want) {
-			t.Errorf("dry run lacks %q:\n%s", want, r.stdout)
-		}
-	}
+		"Then web-272012e529e9fbcd5fb3d0d9da928df8 is renamed to web. (dry run)\n",
+	)
 	if strings.Contains(r.stdout, "Scaling") {
 		t.Errorf("a dry run scaled:\n%s", r.stdout)
 	}

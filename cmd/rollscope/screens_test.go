@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -60,22 +61,18 @@ func scenarioScreen(t *testing.T, name string, at time.Duration, w, h int, keys 
 // cachedObjects is everything the console watches, from the runner's caches.
 func cachedObjects(cl *embedded.Cluster) []runtime.Object {
 	l := cl.Runner.Listers()
-	var out []runtime.Object
 	nodes, _ := l.Nodes.List(labels.Everything())
-	for _, o := range nodes {
-		out = append(out, o)
-	}
 	ds, _ := l.Deployments.List(labels.Everything())
-	for _, o := range ds {
-		out = append(out, o)
-	}
 	rss, _ := l.ReplicaSets.List(labels.Everything())
-	for _, o := range rss {
-		out = append(out, o)
-	}
 	pods, _ := l.Pods.List(labels.Everything())
-	for _, o := range pods {
-		out = append(out, o)
+	return slices.Concat(objects(nodes), objects(ds), objects(rss), objects(pods))
+}
+
+// objects is a lister's list as the objects a batch carries.
+func objects[T runtime.Object](list []T) []runtime.Object {
+	out := make([]runtime.Object, len(list))
+	for i, o := range list {
+		out[i] = o
 	}
 	return out
 }

@@ -77,11 +77,7 @@ func TestWhyNewPodsCrashLoop(t *testing.T) {
 	s := c.waitFor("Last State: Terminated Error  exit code 1")
 	// Its state is Running or CrashLoopBackOff depending on the moment;
 	// the last state and the back-off events are there either way.
-	for _, want := range []string{"Controlled By: ReplicaSet/frontend-", "Restart Count:", "Events", "Warning  BackOff"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("the pod detail lacks %q:\n%s", want, s)
-		}
-	}
+	wantAll(t, s, "the pod detail", "Controlled By: ReplicaSet/frontend-", "Restart Count:", "Events", "Warning  BackOff")
 	// l from the detail: the run's log; p: the run before it, which
 	// crashed with the same words.
 	c.keys("l")

@@ -20,11 +20,7 @@ func TestConsoleUndoesAStatefulSetToAChosenRevision(t *testing.T) {
 	// partition (3) up: the strip marks them, and the history lists both
 	// revisions with the cursor on the older one.
 	s := c.waitFor("partitioned roll out complete: 2 new pods have been updated")
-	for _, want := range []string{"partition 3", "┃", "o o o  u u", "▸ 1    db=registry.example.com/shop/db:15.4", "db:15.5  (current)"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("the StatefulSet view lacks %q:\n%s", want, s)
-		}
-	}
+	wantAll(t, s, "the StatefulSet view", "partition 3", "┃", "o o o  u u", "▸ 1    db=registry.example.com/shop/db:15.4", "db:15.5  (current)")
 	c.keys("u")
 	s = c.waitFor("undo to revision 1 of statefulset/db")
 	if !strings.Contains(s, "kubectl -n default rollout undo statefulset/db --to-revision=1") {
@@ -58,11 +54,7 @@ func TestConsoleUndoesAStatefulSetToAChosenRevision(t *testing.T) {
 func TestConsoleRestartsADaemonSet(t *testing.T) {
 	c := startConsole(t, 140, 42, "--scenario", "daemons", "--speed", "2", "ds/node-agent")
 	s := c.waitFor("daemonset/node-agent  desired 5  updated 5  available 5")
-	for _, want := range []string{`daemon set "node-agent" successfully rolled out`, "maxSurge 1", "nodes-0", "updated", "▸ 1    agent=registry.example.com/infra/node-agent:2.1  (current)"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("the DaemonSet view lacks %q:\n%s", want, s)
-		}
-	}
+	wantAll(t, s, "the DaemonSet view", `daemon set "node-agent" successfully rolled out`, "maxSurge 1", "nodes-0", "updated", "▸ 1    agent=registry.example.com/infra/node-agent:2.1  (current)")
 	c.keys("R")
 	s = c.waitFor("restart of daemonset/node-agent")
 	if !strings.Contains(s, "kubectl -n default rollout restart daemonset/node-agent") {

@@ -18,10 +18,9 @@ func TestUpstreamReconcileNewReplicaSet(t *testing.T) {
 	for _, c := range upstreamcases.ByGroup(t, "reconcile_new_replica_set") {
 		t.Run(c.Name(), func(t *testing.T) {
 			var in struct {
-				DeploymentReplicas       int32
-				MaxSurge, MaxUnavailable *intstr.IntOrString
-				NewRS, OldRS             struct{ SpecReplicas int32 }
-				AllRSsOrder              []string
+				rollingCase
+				NewRS, OldRS struct{ SpecReplicas int32 }
+				AllRSsOrder  []string
 			}
 			var want struct {
 				Scaled             bool
@@ -37,7 +36,7 @@ func TestUpstreamReconcileNewReplicaSet(t *testing.T) {
 			for _, n := range in.AllRSsOrder {
 				allRSs = append(allRSs, byName[n])
 			}
-			d := newDeployment("foo", in.DeploymentReplicas, nil, in.MaxSurge, in.MaxUnavailable, map[string]string{"foo": "bar"})
+			d := in.deployment(map[string]string{"foo": "bar"})
 			f := newFixture(t, newOne, oldOne)
 
 			scaled, err := f.c.reconcileNewReplicaSet(context.Background(), allRSs, newOne, d)
@@ -47,21 +46,23 @@ func TestUpstreamReconcileNewReplicaSet(t *testing.T) {
 			if scaled != want.Scaled {
 				t.Errorf("scaled = %v, want %v", scaled, want.Scaled)
 			}
-			updates := f.rsUpdates()
-			if !want.Scaled {
-				if len(f.writes()) != 0 {
-					t.Errorf("unexpected writes: %v", f.writes())
-				}
-				return
-			}
-			if len(updates) != 1 || updates[0].Name != "foo-v2" {
-				t.Fatalf("want exactly one update of the new ReplicaSet, got %v", f.writes())
-			}
-			if got := *updates[0].Spec.Replicas; got != want.NewRSReplicasAfter {
+			if got, ok := f.scaledTo(want.Scaled, "foo-v2"); ok && got != want.NewRSReplicasAfter {
 				t.Errorf("new ReplicaSet scaled to %d, want %d", got, want.NewRSReplicasAfter)
 			}
 		})
 	}
+}
+
+// rollingCase is the deployment every rolling-update case describes: foo,
+// its replicas, maxSurge and maxUnavailable.
+type rollingCase struct {
+	DeploymentReplicas       int32
+	MaxSurge, MaxUnavailable *intstr.IntOrString
+}
+
+// deployment is the case's deployment foo, selecting selector.
+func (r rollingCase) deployment(selector map[string]string) *appsv1.Deployment {
+	return newDeployment("foo", r.DeploymentReplicas, nil, r.MaxSurge, r.MaxUnavailable, selector)
 }
 
 type rsAvailability struct{ SpecReplicas, AvailableReplicas int32 }
@@ -76,9 +77,8 @@ func TestUpstreamReconcileOldReplicaSets(t *testing.T) {
 	for _, c := range upstreamcases.ByGroup(t, "reconcile_old_replica_sets") {
 		t.Run(c.Name(), func(t *testing.T) {
 			var in struct {
-				DeploymentReplicas       int32
-				MaxSurge, MaxUnavailable *intstr.IntOrString
-				OldRS, NewRS             rsAvailability
+				rollingCase
+				OldRS, NewRS rsAvailability
 			}
 			var want struct {
 				Scaled             bool
@@ -88,7 +88,7 @@ func TestUpstreamReconcileOldReplicaSets(t *testing.T) {
 			newSelector, oldSelector := map[string]string{"foo": "new"}, map[string]string{"foo": "old"}
 			newOne := in.NewRS.build("foo-new", newSelector)
 			oldOne := in.OldRS.build("foo-old", oldSelector)
-			d := newDeployment("foo", in.DeploymentReplicas, nil, in.MaxSurge, in.MaxUnavailable, newSelector)
+			d := in.deployment(newSelector)
 			f := newFixture(t, newOne, oldOne)
 
 			scaled, err := f.c.reconcileOldReplicaSets(context.Background(), []*appsv1.ReplicaSet{oldOne, newOne}, []*appsv1.ReplicaSet{oldOne}, newOne, d)
@@ -109,15 +109,14 @@ func TestUpstreamCleanupUnhealthyReplicas(t *testing.T) {
 	for _, c := range upstreamcases.ByGroup(t, "cleanup_unhealthy_replicas") {
 		t.Run(c.Name(), func(t *testing.T) {
 			var in struct {
-				DeploymentReplicas       int32
-				MaxSurge, MaxUnavailable *intstr.IntOrString
-				OldRS                    rsAvailability
-				MaxCleanupCount          int32
+				rollingCase
+				OldRS           rsAvailability
+				MaxCleanupCount int32
 			}
 			var want struct{ CleanupCount int32 }
 			c.Decode(t, &in, &want)
 			oldRS := in.OldRS.build("foo-v2", nil)
-			d := newDeployment("foo", in.DeploymentReplicas, nil, in.MaxSurge, in.MaxUnavailable, nil)
+			d := in.deployment(nil)
 			f := newFixture(t, oldRS)
 
 			_, n, err := f.c.cleanupUnhealthyReplicas(context.Background(), []*appsv1.ReplicaSet{oldRS}, d, in.MaxCleanupCount)
@@ -138,10 +137,9 @@ func TestUpstreamScaleDownOldReplicaSetsForRollingUpdate(t *testing.T) {
 	for _, c := range upstreamcases.ByGroup(t, "scale_down_old_rs_rolling") {
 		t.Run(c.Name(), func(t *testing.T) {
 			var in struct {
-				DeploymentReplicas       int32
-				MaxSurge, MaxUnavailable *intstr.IntOrString
-				OldRS                    rsAvailability
-				AllRSs, OldRSs           []string
+				rollingCase
+				OldRS          rsAvailability
+				AllRSs, OldRSs []string
 			}
 			var want struct {
 				ScaledDown         bool `json:"scaledDownCount_gt_0"`
@@ -152,7 +150,7 @@ func TestUpstreamScaleDownOldReplicaSetsForRollingUpdate(t *testing.T) {
 				t.Fatalf("case shape not understood: allRSs %v oldRSs %v", in.AllRSs, in.OldRSs)
 			}
 			oldRS := in.OldRS.build("foo-v2", nil)
-			d := newDeployment("foo", in.DeploymentReplicas, nil, in.MaxSurge, in.MaxUnavailable, map[string]string{"foo": "bar"})
+			d := in.deployment(map[string]string{"foo": "bar"})
 			f := newFixture(t, oldRS)
 
 			n, err := f.c.scaleDownOldReplicaSetsForRollingUpdate(context.Background(), []*appsv1.ReplicaSet{oldRS}, []*appsv1.ReplicaSet{oldRS}, d)
@@ -162,17 +160,7 @@ func TestUpstreamScaleDownOldReplicaSetsForRollingUpdate(t *testing.T) {
 			if (n > 0) != want.ScaledDown {
 				t.Errorf("scaled down %d, want scaled %v", n, want.ScaledDown)
 			}
-			updates := f.rsUpdates()
-			if !want.ScaledDown {
-				if len(f.writes()) != 0 {
-					t.Errorf("unexpected writes: %v", f.writes())
-				}
-				return
-			}
-			if len(updates) != 1 {
-				t.Fatalf("want exactly one update, got %v", f.writes())
-			}
-			if got := *updates[0].Spec.Replicas; got != want.OldRSReplicasAfter {
+			if got, ok := f.scaledTo(want.ScaledDown, "foo-v2"); ok && got != want.OldRSReplicasAfter {
 				t.Errorf("old ReplicaSet scaled to %d, want %d", got, want.OldRSReplicasAfter)
 			}
 		})
@@ -180,6 +168,24 @@ func TestUpstreamScaleDownOldReplicaSetsForRollingUpdate(t *testing.T) {
 }
 
 // replicaSetNamed reads one ReplicaSet from the API.
+// scaledTo checks the writes of a reconcile that was to scale a
+// ReplicaSet or not: one update, of the ReplicaSet named, or no write at
+// all. It returns the replicas the update set, and whether there was one.
+func (f *fixture) scaledTo(scaled bool, name string) (int32, bool) {
+	f.T.Helper()
+	if !scaled {
+		if len(f.writes()) != 0 {
+			f.T.Errorf("unexpected writes: %v", f.writes())
+		}
+		return 0, false
+	}
+	updates := f.rsUpdates()
+	if len(updates) != 1 || updates[0].Name != name {
+		f.T.Fatalf("want exactly one update, of ReplicaSet %s, got %v", name, f.writes())
+	}
+	return *updates[0].Spec.Replicas, true
+}
+
 func (f *fixture) replicaSetNamed(name string) *appsv1.ReplicaSet {
 	f.T.Helper()
 	for _, rs := range f.replicaSets() {

@@ -116,27 +116,18 @@ func TestUpstreamCleanupDeployment(t *testing.T) {
 			}
 			var want struct{ Deletions int }
 			c.Decode(t, &in, &want)
-			selector := map[string]string{"foo": "bar"}
 			var olds []*appsv1.ReplicaSet
-			var objs []runtime.Object
 			for _, r := range in.OldRSs {
-				rs := newRS(r.Name, r.SpecReplicas, selector, noTimestamp)
+				rs := newRS(r.Name, r.SpecReplicas, cleanupSelector, noTimestamp)
 				rs.Status.Replicas = r.StatusReplicas
 				rs.Generation, rs.Status.ObservedGeneration = r.Generation, r.ObservedGeneration
 				if r.DeletionTimestamp != "" {
 					rs.DeletionTimestamp = &metav1.Time{Time: fixtureNow}
 				}
 				olds = append(olds, rs)
-				objs = append(objs, rs)
 			}
-			d := newDeployment("foo", 1, &in.RevisionHistoryLimit, nil, nil, selector)
-			f := newFixture(t, objs...)
-
-			if err := f.c.cleanupDeployment(context.Background(), olds, d); err != nil {
-				t.Fatal(err)
-			}
-			if got := len(f.deleted()); got != want.Deletions {
-				t.Errorf("deleted %v, want %d deletions", f.deleted(), want.Deletions)
+			if got := cleanedUp(t, olds, in.RevisionHistoryLimit); len(got) != want.Deletions {
+				t.Errorf("deleted %v, want %d deletions", got, want.Deletions)
 			}
 		})
 	}
@@ -156,25 +147,16 @@ func TestUpstreamCleanupDeploymentOrder(t *testing.T) {
 			}
 			var want struct{ DeletedRSs []string }
 			c.Decode(t, &in, &want)
-			selector := map[string]string{"foo": "bar"}
 			var olds []*appsv1.ReplicaSet
-			var objs []runtime.Object
 			for _, r := range in.OldRSs {
-				rs := newRS(r.Name, r.SpecReplicas, selector, fixtureNow.Add(time.Duration(r.CreationTimestampOffsetMinutes)*time.Minute))
+				rs := newRS(r.Name, r.SpecReplicas, cleanupSelector, fixtureNow.Add(time.Duration(r.CreationTimestampOffsetMinutes)*time.Minute))
 				rs.Status.Replicas = r.StatusReplicas
 				if r.Revision != "" {
 					rs.Annotations = map[string]string{model.RevisionAnnotation: r.Revision}
 				}
 				olds = append(olds, rs)
-				objs = append(objs, rs)
 			}
-			d := newDeployment("foo", 1, &in.RevisionHistoryLimit, nil, nil, selector)
-			f := newFixture(t, objs...)
-
-			if err := f.c.cleanupDeployment(context.Background(), olds, d); err != nil {
-				t.Fatal(err)
-			}
-			got := f.deleted()
+			got := cleanedUp(t, olds, in.RevisionHistoryLimit)
 			slices.Sort(got)
 			wantSorted := slices.Sorted(slices.Values(want.DeletedRSs))
 			if !slices.Equal(got, wantSorted) {
@@ -182,6 +164,25 @@ func TestUpstreamCleanupDeploymentOrder(t *testing.T) {
 			}
 		})
 	}
+}
+
+// cleanupSelector is the cleanup cases' deployment foo's selector.
+var cleanupSelector = map[string]string{"foo": "bar"}
+
+// cleanedUp runs cleanupDeployment over the old ReplicaSets of a
+// deployment foo that keeps limit revisions, all in the API, and returns
+// the names of those it deleted.
+func cleanedUp(t *testing.T, olds []*appsv1.ReplicaSet, limit int32) []string {
+	t.Helper()
+	objs := make([]runtime.Object, len(olds))
+	for i, rs := range olds {
+		objs[i] = rs
+	}
+	f := newFixture(t, objs...)
+	if err := f.c.cleanupDeployment(context.Background(), olds, newDeployment("foo", 1, &limit, nil, nil, cleanupSelector)); err != nil {
+		t.Fatal(err)
+	}
+	return f.deleted()
 }
 
 // deleted lists the names of the objects deleted through the API.

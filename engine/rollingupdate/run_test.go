@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -29,22 +31,12 @@ func TestRunPrintsKubectlsLines(t *testing.T) {
 	if err := Run(context.Background(), u, req, time.Minute, VirtualClock{Runner: w.cluster.Runner}, &out); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	want := `Created web-272012e529e9fbcd5fb3d0d9da928df8
-Scaling up web-272012e529e9fbcd5fb3d0d9da928df8 from 0 to 4, scaling down web from 4 to 0 (keep 4 pods available, don't exceed 5 pods)
-Scaling web-272012e529e9fbcd5fb3d0d9da928df8 up to 1
-Scaling web down to 3
-Scaling web-272012e529e9fbcd5fb3d0d9da928df8 up to 2
-Scaling web down to 2
-Scaling web-272012e529e9fbcd5fb3d0d9da928df8 up to 3
-Scaling web down to 1
-Scaling web-272012e529e9fbcd5fb3d0d9da928df8 up to 4
-Scaling web down to 0
-Update succeeded. Deleting old controller: web
-Renaming web-272012e529e9fbcd5fb3d0d9da928df8 to web
-replicationcontroller/web rolling updated
-`
-	if out.String() != want {
-		t.Errorf("transcript\n got:\n%s\nwant:\n%s", out.String(), want)
+	want, err := os.ReadFile(filepath.Join("testdata", "legacy-rc-kubectl.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != string(want) {
+		t.Errorf("transcript\n got:\n%s\nwant (testdata/legacy-rc-kubectl.txt):\n%s", out.String(), want)
 	}
 	w.run(func() bool { return w.settledAt(newImage) }, time.Minute)
 	if w.mostPods > replicas+maxSurge {

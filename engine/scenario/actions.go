@@ -204,14 +204,8 @@ func (r *actionReader) container(f *fields, t Target, where string) (string, err
 }
 
 func (r *actionReader) setImage(a *Action, n *yaml.Node, where string) error {
-	f, err := r.mapping(n, where, "target", "container", "image", "namespace")
+	f, err := r.containerTargeted(a, n, where, "target", "container", "image", "namespace")
 	if err != nil {
-		return err
-	}
-	if a.Target, err = r.targetOf(f, where, a.Kind); err != nil {
-		return err
-	}
-	if a.Container, err = r.container(f, a.Target, where); err != nil {
 		return err
 	}
 	img := f.get("image")
@@ -228,14 +222,8 @@ func (r *actionReader) setImage(a *Action, n *yaml.Node, where string) error {
 }
 
 func (r *actionReader) setEnv(a *Action, n *yaml.Node, where string) error {
-	f, err := r.mapping(n, where, "target", "container", "env", "namespace")
+	f, err := r.containerTargeted(a, n, where, "target", "container", "env", "namespace")
 	if err != nil {
-		return err
-	}
-	if a.Target, err = r.targetOf(f, where, a.Kind); err != nil {
-		return err
-	}
-	if a.Container, err = r.container(f, a.Target, where); err != nil {
 		return err
 	}
 	env, err := r.stringMap(f.get("env"), where+".env")
@@ -260,11 +248,8 @@ func (r *actionReader) undo(a *Action, n *yaml.Node, where string) error {
 		a.Target, err = r.target(n, where, a.Kind)
 		return err
 	}
-	f, err := r.mapping(n, where, "target", "toRevision", "namespace")
+	f, err := r.targeted(a, n, where, "target", "toRevision", "namespace")
 	if err != nil {
-		return err
-	}
-	if a.Target, err = r.targetOf(f, where, a.Kind); err != nil {
 		return err
 	}
 	if rev := f.get("toRevision"); rev != nil {
@@ -279,11 +264,8 @@ func (r *actionReader) undo(a *Action, n *yaml.Node, where string) error {
 }
 
 func (r *actionReader) scale(a *Action, n *yaml.Node, where string) error {
-	f, err := r.mapping(n, where, "target", "replicas", "namespace")
+	f, err := r.targeted(a, n, where, "target", "replicas", "namespace")
 	if err != nil {
-		return err
-	}
-	if a.Target, err = r.targetOf(f, where, a.Kind); err != nil {
 		return err
 	}
 	rn := f.get("replicas")

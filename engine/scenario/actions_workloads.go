@@ -39,11 +39,8 @@ func (r *actionReader) workloadTarget(n *yaml.Node, where, action, text, kind, n
 
 // partition reads {target: statefulset/NAME, partition: N}.
 func (r *actionReader) partition(a *Action, n *yaml.Node, where string) error {
-	f, err := r.mapping(n, where, "target", "partition", "namespace")
+	f, err := r.targeted(a, n, where, "target", "partition", "namespace")
 	if err != nil {
-		return err
-	}
-	if a.Target, err = r.targetOf(f, where, a.Kind); err != nil {
 		return err
 	}
 	pn := f.get("partition")

@@ -17,14 +17,8 @@ var canaryKeys = []string{"target", "namespace", "container", "image", "env", "s
 // Steps are checked against the deployment's replicas when it starts,
 // since the deployment may be scaled before then.
 func (r *actionReader) canary(a *Action, n *yaml.Node, where string) error {
-	f, err := r.mapping(n, where, canaryKeys...)
+	f, err := r.containerTargeted(a, n, where, canaryKeys...)
 	if err != nil {
-		return err
-	}
-	if a.Target, err = r.targetOf(f, where, a.Kind); err != nil {
-		return err
-	}
-	if a.Container, err = r.container(f, a.Target, where); err != nil {
 		return err
 	}
 	img, env := f.get("image"), f.get("env")
@@ -122,11 +116,8 @@ func (r *actionReader) canaryList(n *yaml.Node, where string) ([]string, error) 
 // `promote: {target: deployment/web, full: true}` (straight to 100%).
 func (r *actionReader) promote(a *Action, n *yaml.Node, where string) error {
 	if n = resolve(n); n != nil && n.Kind == yaml.MappingNode {
-		f, err := r.mapping(n, where, "target", "full", "namespace")
+		f, err := r.targeted(a, n, where, "target", "full", "namespace")
 		if err != nil {
-			return err
-		}
-		if a.Target, err = r.targetOf(f, where, a.Kind); err != nil {
 			return err
 		}
 		if v := f.get("full"); v != nil {

@@ -27,6 +27,29 @@ func (r *actionReader) inNamespace(t Target, ns string) Target {
 	return t
 }
 
+// targeted reads an action written as a mapping of the keys known, and
+// sets its target from the mapping's target and namespace; the other keys
+// are the action's to read.
+func (r *actionReader) targeted(a *Action, n *yaml.Node, where string, known ...string) (*fields, error) {
+	f, err := r.mapping(n, where, known...)
+	if err != nil {
+		return nil, err
+	}
+	a.Target, err = r.targetOf(f, where, a.Kind)
+	return f, err
+}
+
+// containerTargeted is targeted for an action on one container of its
+// target, which it sets too.
+func (r *actionReader) containerTargeted(a *Action, n *yaml.Node, where string, known ...string) (*fields, error) {
+	f, err := r.targeted(a, n, where, known...)
+	if err != nil {
+		return nil, err
+	}
+	a.Container, err = r.container(f, a.Target, where)
+	return f, err
+}
+
 // targetOf reads the target of a mapping action, in the namespace it names.
 func (r *actionReader) targetOf(f *fields, where, action string) (Target, error) {
 	ns := r.sc.Namespace

@@ -15,6 +15,12 @@ type Clock struct {
 	realBase time.Time // real time at rebase
 	speed    float64   // 0 = stopped (manual), >0 = flowing
 	realNow  func() time.Time
+	// hold, while holding, is a virtual time the flowing clock does not
+	// pass: the realtime runner's next timer, until the runner has fired it
+	// (holdAt). A runner that falls behind real time then slows the clock
+	// instead of letting it jump past controller work that was due.
+	hold    time.Time
+	holding bool
 }
 
 // NewClock returns a stopped clock at start.
@@ -34,7 +40,11 @@ func (c *Clock) nowLocked() time.Time {
 		return c.base
 	}
 	elapsed := c.realNow().Sub(c.realBase)
-	return c.base.Add(time.Duration(float64(elapsed) * c.speed))
+	now := c.base.Add(time.Duration(float64(elapsed) * c.speed))
+	if c.holding && now.After(c.hold) && !c.hold.Before(c.base) {
+		return c.hold
+	}
+	return now
 }
 
 // Since is Now().Sub(t).
@@ -83,4 +93,28 @@ func (c *Clock) realDelay(t time.Time) (time.Duration, bool) {
 		d = 0
 	}
 	return time.Duration(float64(d) / c.speed), true
+}
+
+// holdAt lets the flowing clock go on from where it stands — where it was
+// held, if it was — up to t and no further (a t already past holds it where
+// it stands). The realtime runner calls it
+// with its next timer each time it has done everything due, so virtual
+// time never runs past work the runner has not done yet: a busy runner
+// makes the clock slow down rather than skip.
+func (c *Clock) holdAt(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.base, c.realBase = c.nowLocked(), c.realNow()
+	c.hold, c.holding = t, true
+	if t.Before(c.base) {
+		c.hold = c.base // never back
+	}
+}
+
+// release lets the clock flow freely again, from where it stands.
+func (c *Clock) release() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.base, c.realBase = c.nowLocked(), c.realNow()
+	c.holding = false
 }

@@ -411,16 +411,32 @@ func (r *Runner) Run(ctx context.Context, o RunOptions) (string, error) {
 
 // RunRealtime follows the clock as it flows (speed × real time) until ctx is
 // done. Changes made by other goroutines wake it at once.
+//
+// Virtual time never passes a timer the run has not fired: the clock waits
+// at it (Clock.holdAt) while the run catches up, so under load the clock
+// flows slower than speed × real time, and every controller turn and
+// scripted action happens at the virtual time it would at full speed.
 func (r *Runner) RunRealtime(ctx context.Context) {
+	// Once the run stops, so does virtual time: nothing would do what
+	// comes due (a plain run's last stamps are at --until, not after).
+	defer func() { r.clock.holdAt(r.clock.Now()) }()
 	for {
+		// What is due now is done at one instant, as at full speed.
+		r.clock.holdAt(r.clock.Now())
 		r.settle(ctx)
+		if ctx.Err() != nil {
+			return // before the clock may flow on to the next timer
+		}
 		var wait <-chan time.Time
 		var t *time.Timer
 		if at, ok := r.nextTimer(); ok {
+			r.clock.holdAt(at)
 			if d, flowing := r.clock.realDelay(at); flowing {
 				t = time.NewTimer(d)
 				wait = t.C
 			}
+		} else {
+			r.clock.release()
 		}
 		select {
 		case <-ctx.Done():

@@ -213,3 +213,79 @@ func TestWindowNeverLosesAWakeUp(t *testing.T) {
 		t.Fatalf("turns at %v, want [0s 100ms 200ms]", got)
 	}
 }
+
+// slowTicker is a ticker whose every sync takes real time, as a loaded
+// machine makes it.
+type slowTicker struct {
+	ticker
+	takes time.Duration
+}
+
+func (s *slowTicker) Sync(ctx context.Context, key string) error {
+	err := s.ticker.Sync(ctx, key)
+	time.Sleep(s.takes)
+	return err
+}
+
+// A realtime run that falls behind real time slows its clock instead of
+// letting it jump: at 1000x a sync that takes 2ms of real time is 2s of
+// virtual time, yet every tick still comes at its 10ms and the scripted
+// action at 25ms runs after exactly the ticks due before it — as a full
+// speed run has them.
+func TestRealtimeRunNeverSkipsWorkWhenItFallsBehind(t *testing.T) {
+	r, src, clk := newRunner(t)
+	tk := &slowTicker{ticker: ticker{clock: clk, period: 10 * time.Millisecond, n: 5, start: clk.Now()}, takes: 2 * time.Millisecond}
+	r.Add(tk)
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	var ticksBefore int
+	var actionAt time.Duration
+	r.At(25*time.Millisecond, func() { ticksBefore, actionAt = len(tk.ran), clk.Since(r.Start()) })
+	r.At(60*time.Millisecond, stop)
+	// The clock starts flowing at 0, from the run itself, with the first pod.
+	r.At(0, func() {
+		src.fn(watch.Event{Type: watch.Added, Object: pod("a")})
+		clk.SetSpeed(1000)
+	})
+	r.RunRealtime(ctx)
+	want := []time.Duration{0, 10 * time.Millisecond, 20 * time.Millisecond, 30 * time.Millisecond, 40 * time.Millisecond}
+	if fmt.Sprint(tk.ran) != fmt.Sprint(want) {
+		t.Errorf("ticks at %v, want %v", tk.ran, want)
+	}
+	if ticksBefore != 3 || actionAt != 25*time.Millisecond {
+		t.Errorf("the scripted action ran at +%v after %d ticks, want +25ms after 3", actionAt, ticksBefore)
+	}
+	if got := clk.Since(r.Start()); got < 60*time.Millisecond {
+		t.Errorf("the clock went back to +%v after the run", got)
+	}
+}
+
+// A held clock waits at the hold and goes on from there: no jump for the
+// real time it waited.
+func TestHeldClockWaitsAndGoesOnWithoutJumping(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	real := start
+	c := NewClock(start)
+	c.realNow = func() time.Time { return real }
+	c.SetSpeed(10)
+	c.holdAt(start.Add(5 * time.Second))
+	real = real.Add(2 * time.Second)
+	if got := c.Since(start); got != 5*time.Second {
+		t.Fatalf("held at +5s after 2s real at 10x: +%v", got)
+	}
+	c.holdAt(start.Add(time.Minute))
+	real = real.Add(time.Second)
+	if got := c.Since(start); got != 15*time.Second {
+		t.Fatalf("1s real after the hold moved on: +%v, want +15s (from +5s, not +30s)", got)
+	}
+	c.holdAt(start) // already past: held where it stands
+	real = real.Add(time.Second)
+	if got := c.Since(start); got != 15*time.Second {
+		t.Fatalf("held in the past: +%v, want to stay at +15s", got)
+	}
+	c.release()
+	real = real.Add(time.Second)
+	if got := c.Since(start); got != 25*time.Second {
+		t.Fatalf("released: +%v, want +25s", got)
+	}
+}

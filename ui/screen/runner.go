@@ -44,6 +44,22 @@ func (s *Screen) StillBusy() bool {
 	return true
 }
 
+// RolloutRequest is a request of kind on the deployment shown, for a
+// rollout action's dialog to build on, and whether one may be made now:
+// not while another is on its way, nor with no deployment shown — the
+// footer says which.
+func (s *Screen) RolloutRequest(kind action.Name) (action.Request, bool) {
+	switch {
+	case s.StillBusy():
+		// A second press while the first is on its way sends nothing.
+		return action.Request{}, false
+	case !s.HaveRollout:
+		s.Toast = string(kind) + ": no deployment selected — press : to pick one"
+		return action.Request{}, false
+	}
+	return action.Request{Action: kind, Namespace: s.Namespace, Name: s.Deployment}, true
+}
+
 // Send sends r once, named by its own summary.
 func (s *Screen) Send(r action.Request) tea.Cmd { return s.SendAs(r, r.Summary()) }
 

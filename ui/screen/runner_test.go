@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"testing"
 	"time"
 
@@ -63,4 +64,23 @@ func TestTheRunnerSendsOnceAndFilesEveryResult(t *testing.T) {
 			t.Errorf("%s: sent %d, busy %q, toast %q, timeline %q", tc.req.Action, acts.sent, s.Busy(), s.Toast, src.lines)
 		}
 	}
+}
+
+// A rollout action's dialog opens on the deployment shown, and not with
+// none shown or while a request is on its way, saying which in the footer.
+func TestARolloutRequestIsOnTheDeploymentShown(t *testing.T) {
+	s := &Screen{Src: &recorder{}, Actions: &sender{result: "ok"}, Clock: time.Now, Namespace: "shop"}
+	if _, ok := s.RolloutRequest(action.Scale); ok || s.Toast != "scale: no deployment selected — press : to pick one" {
+		t.Errorf("with no deployment shown: ok %v, toast %q", ok, s.Toast)
+	}
+	s.Deployment, s.HaveRollout, s.Toast = "frontend", true, ""
+	req, ok := s.RolloutRequest(action.Scale)
+	if want := (action.Request{Action: action.Scale, Namespace: "shop", Name: "frontend"}); !ok || !reflect.DeepEqual(req, want) || s.Toast != "" {
+		t.Errorf("on shop/frontend: %+v, ok %v, toast %q; want %+v", req, ok, s.Toast, want)
+	}
+	cmd := s.Send(req)
+	if _, ok := s.RolloutRequest(action.Pause); ok || s.Toast != "still waiting for "+req.Summary()+" — one action at a time" {
+		t.Errorf("while scale is on its way: ok %v, toast %q", ok, s.Toast)
+	}
+	s.Finish(cmd().(Sent))
 }

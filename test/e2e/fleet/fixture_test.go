@@ -3,6 +3,7 @@ package fleet
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,26 +39,41 @@ type workload struct {
 
 func (w workload) key() string { return w.ns + " " + w.kind + "/" + w.name }
 
-var fleet = []workload{
-	{teamA, model.FleetDeployment, "storefront", model.FleetComplete},
+// The fleet, each team's workloads as the console names them (kind/name).
+var fleet = slices.Concat(
+	team(teamA, "deploy/storefront", "deploy/checkout", "sts/sessions"),
+	team(teamB, "deploy/ledger", "deploy/invoices", "deploy/reports"),
+	team(teamC, "deploy/search", "deploy/catalog", "ds/log-agent"),
+	team(teamD, "deploy/gateway", "deploy/metrics", "deploy/notifier", "rc/mailer"),
+)
+
+// notRolledOut is where buildFleet's changes leave a workload other than
+// rolled out, and how; every other workload is rolled out at v1 (catalog
+// twice: revision 2).
+var notRolledOut = map[string]model.FleetState{
 	// Paused, then given a new image it does not roll out.
-	{teamA, model.FleetDeployment, "checkout", model.FleetPaused},
-	{teamA, model.FleetStatefulSet, "sessions", model.FleetComplete},
+	"checkout": model.FleetPaused,
 	// Rolled to an image that never pulls, with a 10 s progress deadline.
-	{teamB, model.FleetDeployment, "ledger", model.FleetFailed},
-	{teamB, model.FleetDeployment, "invoices", model.FleetComplete},
+	"ledger": model.FleetFailed,
 	// Rolled one pod at a time with minReadySeconds 60: four minutes, more
 	// than the package takes.
-	{teamB, model.FleetDeployment, "reports", model.FleetRolling},
+	"reports": model.FleetRolling,
 	// Rolled to an image whose container exits after every start.
-	{teamC, model.FleetDeployment, "search", model.FleetCrashLooping},
-	// Rolled out twice: revision 2.
-	{teamC, model.FleetDeployment, "catalog", model.FleetComplete},
-	{teamC, model.FleetDaemonSet, "log-agent", model.FleetComplete},
-	{teamD, model.FleetDeployment, "gateway", model.FleetComplete},
-	{teamD, model.FleetDeployment, "metrics", model.FleetComplete},
-	{teamD, model.FleetDeployment, "notifier", model.FleetComplete},
-	{teamD, model.FleetReplicationController, "mailer", model.FleetComplete},
+	"search": model.FleetCrashLooping,
+}
+
+// team is namespace ns's workloads, each named kind/name.
+func team(ns string, workloads ...string) []workload {
+	var out []workload
+	for _, kn := range workloads {
+		kind, name, _ := strings.Cut(kn, "/")
+		want, ok := notRolledOut[name]
+		if !ok {
+			want = model.FleetComplete
+		}
+		out = append(out, workload{ns: ns, kind: kind, name: name, want: want})
+	}
+	return out
 }
 
 // fleetIn is the fleet's workloads in namespace ns ("" for all).
@@ -93,6 +109,8 @@ func buildFleet(t *testing.T, c *cluster) {
 			_, err = c.admin.AppsV1().DaemonSets(w.ns).Create(ctx, daemonSet(w), metav1.CreateOptions{})
 		case model.FleetReplicationController:
 			_, err = c.admin.CoreV1().ReplicationControllers(w.ns).Create(ctx, replicationController(w), metav1.CreateOptions{})
+		default:
+			err = fmt.Errorf("no such kind %q", w.kind)
 		}
 		if err != nil {
 			t.Fatalf("creating %s: %v", w.key(), err)

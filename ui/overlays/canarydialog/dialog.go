@@ -59,14 +59,11 @@ type ContainersRead struct {
 // Open opens the dialog for kind (canary, promote, promote-all) on the
 // deployment shown, or says in the footer why it cannot (nil).
 func Open(s *screen.Screen, kind action.Name) (screen.Overlay, tea.Cmd) {
-	switch {
-	case s.StillBusy():
-		return nil, nil
-	case !s.HaveRollout:
-		s.Toast = string(kind) + ": no deployment selected — press : to pick one"
+	req, ok := s.RolloutRequest(kind)
+	if !ok {
 		return nil, nil
 	}
-	d := &Dialog{s: s, req: action.Request{Action: kind, Namespace: s.Namespace, Name: s.Deployment}}
+	d := &Dialog{s: s, req: req}
 	if kind != action.Canary {
 		return d.openPromote()
 	}

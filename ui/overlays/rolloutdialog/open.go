@@ -16,15 +16,10 @@ import (
 // deployment's containers: the dialog opens when Containers comes back.
 // A dialog that starts at its confirmation is sent at once with --yes.
 func Open(s *screen.Screen, kind action.Name) (screen.Overlay, tea.Cmd) {
-	switch {
-	case s.StillBusy():
-		// A second press while the first is on its way sends nothing.
-		return nil, nil
-	case !s.HaveRollout:
-		s.Toast = string(kind) + ": no deployment selected — press : to pick one"
+	req, ok := s.RolloutRequest(kind)
+	if !ok {
 		return nil, nil
 	}
-	req := action.Request{Action: kind, Namespace: s.Namespace, Name: s.Deployment}
 	r := s.Rollout
 	d := &Dialog{s: s, req: req}
 	switch kind {

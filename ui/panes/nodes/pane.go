@@ -336,19 +336,27 @@ func (p *Pane) detailLines() []string {
 // nodeFields is every column of a node in one sentence, for the detail
 // enter shows: what a narrow pane left out.
 func nodeFields(n model.NodeRow) string {
-	ready, sched, version := "Ready", "schedulable", "current"
-	if !n.Ready {
-		ready = "NotReady"
-	}
+	ready, version := nodeWords(n)
+	sched := "schedulable"
 	if !n.Schedulable {
 		sched = "cordoned"
-	}
-	if !n.UpToDate {
-		version = "outdated"
 	}
 	return n.Name + ": group " + draw.OrDash(n.Group) + " · " + ready + " · " + sched + " · " + draw.Itoa(n.Pods) +
 		" pods · version " + version + " · drain " + drainText(n) + " · roll " + rollText(n) + " · taints " +
 		draw.OrDash(strings.Join(n.Taints, ","))
+}
+
+// nodeWords are a node's READY and VERSION words, the same in its row and
+// its detail.
+func nodeWords(n model.NodeRow) (ready, version string) {
+	ready, version = "Ready", "current"
+	if !n.Ready {
+		ready = "NotReady"
+	}
+	if !n.UpToDate {
+		version = "outdated"
+	}
+	return ready, version
 }
 
 // maxDetailLines bounds the lines below the node list.
@@ -382,20 +390,12 @@ func rollText(n model.NodeRow) string {
 }
 
 func (p *Pane) nodeRow(n model.NodeRow, widths []int, sel bool) string {
-	ready, sched, version := "Ready", "yes", "current"
-	if !n.Ready {
-		ready = "NotReady"
-	}
+	ready, version := nodeWords(n)
+	sched := "yes"
 	if !n.Schedulable {
 		sched = "cordoned"
 	}
-	if !n.UpToDate {
-		version = "outdated"
-	}
-	taints := strings.Join(n.Taints, ",")
-	if taints == "" {
-		taints = "-"
-	}
+	taints := draw.OrDash(strings.Join(n.Taints, ","))
 	name := "  " + n.Name
 	if p.marked[n.Name] {
 		name = "* " + n.Name
