@@ -46,13 +46,9 @@ func BenchmarkClusterBlockerTenThousandPods(b *testing.B) {
 	}
 	c := model.NewCluster()
 	c.Apply(model.Batch{At: blockerNow, Objects: objs, Watch: synced})
-	b.ReportAllocs()
-	n, start := 0, cpuTime()
-	for b.Loop() {
+	cpuLoop(b, nil, func(_ int) {
 		if c.Blocker(shop, "web", blockerNow) == "" {
 			b.Fatal("no blocker for a rollout of 5,000 pods not ready")
 		}
-		n++
-	}
-	reportCPU(b, start, n)
+	})
 }

@@ -60,30 +60,22 @@ func BenchmarkApplyThousandPods(b *testing.B) {
 			batches[v] = append(batches[v], p)
 		}
 	}
-	b.ReportAllocs()
-	i, start := 0, cpuTime()
-	for b.Loop() {
+	cpuLoop(b, nil, func(i int) {
 		if !c.Apply(model.Batch{At: at(1 + i), Objects: batches[i%2], Watch: synced}) {
 			b.Fatal("Apply saw no change in a batch of changed pods")
 		}
-		i++
-	}
-	reportCPU(b, start, i)
+	})
 }
 
 // The rollout view of one deployment of 10,000 pods.
 func BenchmarkRolloutTenThousandPods(b *testing.B) {
 	c, _ := bigCluster(1, 10000, 1000)
-	b.ReportAllocs()
-	n, start := 0, cpuTime()
-	for b.Loop() {
+	cpuLoop(b, nil, func(_ int) {
 		v, ok := c.Rollout(shop, "app-000", at(10))
 		if !ok || len(v.ReplicaSets) != 2 || len(v.ReplicaSets[0].Pods) != 5000 {
 			b.Fatalf("Rollout = %v with %d ReplicaSets, want 2 of 5,000 pods", ok, len(v.ReplicaSets))
 		}
-		n++
-	}
-	reportCPU(b, start, n)
+	})
 }
 
 // What the console does on each batch during a rollout of 10,000 pods: 100
@@ -103,29 +95,21 @@ func BenchmarkRolloutTenThousandPodsChanging(b *testing.B) {
 			batches[v] = append(batches[v], p)
 		}
 	}
-	b.ReportAllocs()
-	n, start := 0, cpuTime()
-	for b.Loop() {
+	cpuLoop(b, nil, func(n int) {
 		c.Apply(model.Batch{At: at(1 + n), Objects: batches[n%2], Watch: synced})
 		v, ok := c.Rollout(shop, "app-000", at(10))
 		if !ok || len(v.ReplicaSets) != 2 || len(v.ReplicaSets[0].Pods) != 5000 {
 			b.Fatalf("Rollout = %v with %d ReplicaSets, want 2 of 5,000 pods", ok, len(v.ReplicaSets))
 		}
-		n++
-	}
-	reportCPU(b, start, n)
+	})
 }
 
 // The node list of 1,000 nodes holding 10,000 pods.
 func BenchmarkNodesThousand(b *testing.B) {
 	c, _ := bigCluster(10, 1000, 1000)
-	b.ReportAllocs()
-	n, start := 0, cpuTime()
-	for b.Loop() {
+	cpuLoop(b, nil, func(_ int) {
 		if rows := c.Nodes(); len(rows) != 1000 {
 			b.Fatalf("Nodes = %d rows, want 1,000", len(rows))
 		}
-		n++
-	}
-	reportCPU(b, start, n)
+	})
 }

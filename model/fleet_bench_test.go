@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"runtime"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
@@ -218,7 +217,7 @@ func changedPods(pods []*corev1.Pod, n int) [2][]rt.Object {
 // 20 times a second.
 func BenchmarkFleetRefresh(b *testing.B) {
 	c, _, now := readFleet(b)
-	fleetLoop(b, nil, func(int) { wantRows(b, c.Fleet("", now), fleetWorkloads) })
+	cpuLoop(b, nil, func(int) { wantRows(b, c.Fleet("", now), fleetWorkloads) })
 }
 
 // The same refresh with the clock moving 50 ms each time, as the console's
@@ -226,20 +225,20 @@ func BenchmarkFleetRefresh(b *testing.B) {
 // second, and waiting rollouts may turn stuck.
 func BenchmarkFleetRefreshClockMoving(b *testing.B) {
 	c, _, now := readFleet(b)
-	fleetLoop(b, nil, func(i int) { c.Fleet("", now.Add(time.Duration(i)*50*time.Millisecond)) })
+	cpuLoop(b, nil, func(i int) { c.Fleet("", now.Add(time.Duration(i)*50*time.Millisecond)) })
 }
 
 // One namespace's fleet (100 rows of the 2,000).
 func BenchmarkFleetRefreshOneNamespace(b *testing.B) {
 	c, _, now := readFleet(b)
-	fleetLoop(b, nil, func(int) { wantRows(b, c.Fleet("team-07", now), fleetWorkloads/20) })
+	cpuLoop(b, nil, func(int) { wantRows(b, c.Fleet("team-07", now), fleetWorkloads/20) })
 }
 
 // Apply of a batch of 5,000 changed pods, spread over every workload.
 func BenchmarkFleetApplyFiveThousandPods(b *testing.B) {
 	c, pods, now := readFleet(b)
 	batches := changedPods(pods, 5000)
-	fleetLoop(b, nil, func(i int) {
+	cpuLoop(b, nil, func(i int) {
 		if !c.Apply(model.Batch{At: now, Objects: batches[i%2], Watch: synced}) {
 			b.Fatal("Apply saw no change in a batch of changed pods")
 		}
@@ -250,7 +249,7 @@ func BenchmarkFleetApplyFiveThousandPods(b *testing.B) {
 func BenchmarkFleetRefreshAfterFiveThousandPods(b *testing.B) {
 	c, pods, now := readFleet(b)
 	batches := changedPods(pods, 5000)
-	fleetLoop(b,
+	cpuLoop(b,
 		func(i int) { c.Apply(model.Batch{At: now, Objects: batches[i%2], Watch: synced}) },
 		func(int) { wantRows(b, c.Fleet("", now), fleetWorkloads) })
 }
@@ -266,38 +265,6 @@ func readFleet(b *testing.B) (*model.RCCluster, []*corev1.Pod, time.Time) {
 func wantRows(b *testing.B, rows []model.FleetRow, want int) {
 	if len(rows) != want {
 		b.Fatalf("%d rows, want %d", len(rows), want)
-	}
-}
-
-// fleetLoop runs op once per b.Loop iteration, numbered from 0, and
-// reports its CPU time per op (cpu-ns/op) with the allocations. between,
-// when not nil, runs before each op off the clock: neither its time nor
-// its CPU is counted. Without it the CPU is read once around the whole
-// loop, since a refresh that changed nothing costs less than reading it.
-func fleetLoop(b *testing.B, between, op func(i int)) {
-	b.ReportAllocs()
-	var cpu time.Duration
-	i := 0
-	if between == nil {
-		start := cpuTime()
-		for b.Loop() {
-			op(i)
-			i++
-		}
-		cpu = cpuTime() - start
-	} else {
-		for b.Loop() {
-			b.StopTimer()
-			between(i)
-			b.StartTimer()
-			start := cpuTime()
-			op(i)
-			cpu += cpuTime() - start
-			i++
-		}
-	}
-	if i > 0 {
-		b.ReportMetric(float64(cpu)/float64(i), "cpu-ns/op")
 	}
 }
 
@@ -348,15 +315,4 @@ func slimPod(p *corev1.Pod) *corev1.Pod {
 			RestartCount: c.RestartCount, Started: c.Started, State: c.State, LastTerminationState: c.LastTerminationState})
 	}
 	return s
-}
-
-// cpuTime is the process's user and system CPU so far. On the shared
-// machine other processes stretch wall time; CPU time per op (cpu-ns/op)
-// says what the work costs, the garbage collector's share included.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
