@@ -188,13 +188,27 @@ func TestTrimmedRunnerDrainsAsAWholeOne(t *testing.T) {
 	} {
 		whole, left := drainWith(t, Scope{}, o, now)
 		trimmed, trimmedLeft := drainWith(t, Scope{Trim: true, PodsNeeded: consoleNeedsPods}, o, now)
-		if trimmed != whole || !reflect.DeepEqual(trimmedLeft, left) {
+		got, want := trimmed, whole
+		if state == model.DrainDrained {
+			// A drain's last message is its last sync's warnings: when the
+			// pod without a controller is already gone by then (the drain
+			// took two syncs, on either runner), it is no longer named.
+			// What must match is the outcome.
+			got, want = drainedState(trimmed), drainedState(whole)
+		}
+		if got != want || !reflect.DeepEqual(trimmedLeft, left) {
 			t.Errorf("drain %+v, console's runner: %s, pods left %v\nwant, as the whole one: %s, pods left %v", o, trimmed, trimmedLeft, whole, left)
 		}
 		if !strings.HasPrefix(whole, state+": ") {
 			t.Errorf("drain %+v ended %s, want %s", o, whole, state)
 		}
 	}
+}
+
+// drainedState is a drain's ending without its message.
+func drainedState(ending string) string {
+	state, _, _ := strings.Cut(ending, ": ")
+	return state
 }
 
 // drainWith runs one drain of n1 on a runner of scope and returns how it
