@@ -75,6 +75,13 @@ func run(sizes, k9s, rollscope, baseline, fleetFlag string) error {
 		}
 		ns = append(ns, n)
 	}
+	if profileDir != "" {
+		// A console whose profile cannot be written does not start at all,
+		// and the run would wait minutes for its empty screen.
+		if err := os.MkdirAll(profileDir, 0o755); err != nil {
+			return fmt.Errorf("-profile %s: %v", profileDir, err)
+		}
+	}
 	if k9s != "" {
 		if _, err := os.Stat(k9s); err != nil {
 			return fmt.Errorf("-k9s %s: %v — build k9s v0.50.9 there, or pass -k9s '' to measure rollscope alone", k9s, err)
