@@ -218,11 +218,7 @@ func envelope(b []byte) (gvk schema.GroupVersionKind, raw []byte, plain bool) {
 	w := wire{b: b}
 	var apiVersion, kind []byte
 	plain = true
-	for {
-		num, typ, ok := w.next()
-		if !ok {
-			break
-		}
+	w.each(func(num int32, typ int) {
 		switch num {
 		case 1:
 			tm := w.bytes(typ, num)
@@ -251,7 +247,7 @@ func envelope(b []byte) (gvk schema.GroupVersionKind, raw []byte, plain bool) {
 		default:
 			w.skip(typ)
 		}
-	}
+	})
 	if w.err != nil {
 		return gvk, nil, false
 	}

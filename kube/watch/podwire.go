@@ -25,11 +25,7 @@ import (
 // decodePod fills p (a zero pod) from a Pod message as slimPod would keep it.
 func decodePod(b []byte, p *corev1.Pod) error {
 	w := wire{b: b}
-	for {
-		num, typ, ok := w.next()
-		if !ok {
-			break
-		}
+	w.each(func(num int32, typ int) {
 		switch num {
 		case 1:
 			if v := w.bytes(typ, num); w.err == nil {
@@ -46,7 +42,7 @@ func decodePod(b []byte, p *corev1.Pod) error {
 		default:
 			w.skip(typ)
 		}
-	}
+	})
 	if w.err != nil {
 		return w.err
 	}
@@ -64,16 +60,12 @@ func decodePodList(b []byte, l *corev1.PodList) error {
 	// pods would otherwise be copied as it grows.
 	n := 0
 	count := wire{b: b}
-	for {
-		num, typ, ok := count.next()
-		if !ok {
-			break
-		}
+	count.each(func(num int32, typ int) {
 		if num == 2 {
 			n++
 		}
 		count.skip(typ)
-	}
+	})
 	if count.err != nil {
 		return count.err
 	}
@@ -81,11 +73,7 @@ func decodePodList(b []byte, l *corev1.PodList) error {
 		l.Items = make([]corev1.Pod, 0, n)
 	}
 	w := wire{b: b}
-	for {
-		num, typ, ok := w.next()
-		if !ok {
-			break
-		}
+	w.each(func(num int32, typ int) {
 		switch num {
 		case 1:
 			// The list's resourceVersion and continue token are what the
@@ -101,17 +89,13 @@ func decodePodList(b []byte, l *corev1.PodList) error {
 		default:
 			w.skip(typ)
 		}
-	}
+	})
 	return w.err
 }
 
 func decodeMeta(b []byte, m *metav1.ObjectMeta) error {
 	w := wire{b: b}
-	for {
-		num, typ, ok := w.next()
-		if !ok {
-			break
-		}
+	w.each(func(num int32, typ int) {
 		switch num {
 		case 1:
 			m.Name = w.str(typ, num)
@@ -171,7 +155,7 @@ func decodeMeta(b []byte, m *metav1.ObjectMeta) error {
 		default:
 			w.skip(typ)
 		}
-	}
+	})
 	return w.err
 }
 
@@ -181,11 +165,7 @@ func decodeOwner(b []byte, m *metav1.ObjectMeta) error {
 	var apiVersion, kind, name, uid []byte
 	var controller *bool
 	w := wire{b: b}
-	for {
-		num, typ, ok := w.next()
-		if !ok {
-			break
-		}
+	w.each(func(num int32, typ int) {
 		switch num {
 		case 5:
 			apiVersion = w.bytes(typ, num)
@@ -203,7 +183,7 @@ func decodeOwner(b []byte, m *metav1.ObjectMeta) error {
 		default:
 			w.skip(typ)
 		}
-	}
+	})
 	if w.err != nil {
 		return w.err
 	}
@@ -223,11 +203,7 @@ func decodeTime(b []byte, t *metav1.Time) error {
 	}
 	var seconds int64
 	w := wire{b: b}
-	for {
-		num, typ, ok := w.next()
-		if !ok {
-			break
-		}
+	w.each(func(num int32, typ int) {
 		switch num {
 		case 1:
 			seconds = int64(w.uint(typ, num))
@@ -236,7 +212,7 @@ func decodeTime(b []byte, t *metav1.Time) error {
 		default:
 			w.skip(typ)
 		}
-	}
+	})
 	if w.err != nil {
 		return w.err
 	}
@@ -249,11 +225,7 @@ func decodeSpec(b []byte, s *corev1.PodSpec) error {
 	s.InitContainers = sized(s.InitContainers, inits)
 	s.Containers = sized(s.Containers, containers)
 	w := wire{b: b}
-	for {
-		num, typ, ok := w.next()
-		if !ok {
-			break
-		}
+	w.each(func(num int32, typ int) {
 		switch num {
 		case 20:
 			if v := w.bytes(typ, num); w.err == nil {
@@ -275,7 +247,7 @@ func decodeSpec(b []byte, s *corev1.PodSpec) error {
 		default:
 			w.skip(typ)
 		}
-	}
+	})
 	return w.err
 }
 
@@ -315,25 +287,21 @@ func sized[T any](s []T, n int) []T {
 // level a message; whatever else the levels hold is skipped.
 func descend(b []byte, path []int32, at func([]byte) error) error {
 	w := wire{b: b}
-	for {
-		num, typ, ok := w.next()
-		if !ok {
-			break
-		}
+	w.each(func(num int32, typ int) {
 		if num != path[0] {
 			w.skip(typ)
-			continue
+			return
 		}
 		v := w.bytes(typ, num)
 		if w.err != nil {
-			break
+			return
 		}
 		if len(path) == 1 {
 			w.fail(at(v))
 		} else {
 			w.fail(descend(v, path[1:], at))
 		}
-	}
+	})
 	return w.err
 }
 
@@ -342,11 +310,7 @@ func descend(b []byte, path []int32, at func([]byte) error) error {
 func decodeTerm(b []byte, s *corev1.PodSpec) error {
 	var fields []corev1.NodeSelectorRequirement
 	w := wire{b: b}
-	for {
-		num, typ, ok := w.next()
-		if !ok {
-			break
-		}
+	w.each(func(num int32, typ int) {
 		switch num {
 		case 1: // matchExpressions
 			w.bytes(typ, num)
@@ -358,7 +322,7 @@ func decodeTerm(b []byte, s *corev1.PodSpec) error {
 		default:
 			w.skip(typ)
 		}
-	}
+	})
 	if w.err != nil || len(fields) == 0 {
 		return w.err
 	}
@@ -373,11 +337,7 @@ func decodeTerm(b []byte, s *corev1.PodSpec) error {
 
 func decodeRequirement(b []byte, r *corev1.NodeSelectorRequirement) error {
 	w := wire{b: b}
-	for {
-		num, typ, ok := w.next()
-		if !ok {
-			break
-		}
+	w.each(func(num int32, typ int) {
 		switch num {
 		case 1:
 			r.Key = w.word(typ, num)
@@ -390,7 +350,7 @@ func decodeRequirement(b []byte, r *corev1.NodeSelectorRequirement) error {
 		default:
 			w.skip(typ)
 		}
-	}
+	})
 	return w.err
 }
 
@@ -398,11 +358,7 @@ func decodeRequirement(b []byte, r *corev1.NodeSelectorRequirement) error {
 // container's restart policy (slimContainers).
 func decodeContainer(b []byte, c *corev1.Container, init bool) error {
 	w := wire{b: b}
-	for {
-		num, typ, ok := w.next()
-		if !ok {
-			break
-		}
+	w.each(func(num int32, typ int) {
 		switch {
 		case num == 1:
 			c.Name = w.str(typ, num)
@@ -416,7 +372,7 @@ func decodeContainer(b []byte, c *corev1.Container, init bool) error {
 		default:
 			w.skip(typ)
 		}
-	}
+	})
 	return w.err
 }
 
@@ -426,11 +382,7 @@ func decodeStatus(b []byte, s *corev1.PodStatus) error {
 	s.ContainerStatuses = sized(s.ContainerStatuses, statuses)
 	s.InitContainerStatuses = sized(s.InitContainerStatuses, inits)
 	w := wire{b: b}
-	for {
-		num, typ, ok := w.next()
-		if !ok {
-			break
-		}
+	w.each(func(num int32, typ int) {
 		switch num {
 		case 1:
 			s.Phase = corev1.PodPhase(w.word(typ, num))
@@ -467,17 +419,13 @@ func decodeStatus(b []byte, s *corev1.PodStatus) error {
 		default:
 			w.skip(typ)
 		}
-	}
+	})
 	return w.err
 }
 
 func decodeCondition(b []byte, c *corev1.PodCondition) error {
 	w := wire{b: b}
-	for {
-		num, typ, ok := w.next()
-		if !ok {
-			break
-		}
+	w.each(func(num int32, typ int) {
 		switch num {
 		case 1:
 			c.Type = corev1.PodConditionType(w.word(typ, num))
@@ -494,17 +442,13 @@ func decodeCondition(b []byte, c *corev1.PodCondition) error {
 		default:
 			w.skip(typ)
 		}
-	}
+	})
 	return w.err
 }
 
 func decodeContainerStatus(b []byte, s *corev1.ContainerStatus) error {
 	w := wire{b: b}
-	for {
-		num, typ, ok := w.next()
-		if !ok {
-			break
-		}
+	w.each(func(num int32, typ int) {
 		switch num {
 		case 1:
 			s.Name = w.str(typ, num)
@@ -528,21 +472,17 @@ func decodeContainerStatus(b []byte, s *corev1.ContainerStatus) error {
 		default:
 			w.skip(typ)
 		}
-	}
+	})
 	return w.err
 }
 
 func decodeState(b []byte, s *corev1.ContainerState) error {
 	w := wire{b: b}
-	for {
-		num, typ, ok := w.next()
-		if !ok {
-			break
-		}
+	w.each(func(num int32, typ int) {
 		v := []byte(nil)
 		if num >= 1 && num <= 3 {
 			if v = w.bytes(typ, num); w.err != nil {
-				break
+				return
 			}
 		}
 		switch num {
@@ -564,17 +504,13 @@ func decodeState(b []byte, s *corev1.ContainerState) error {
 		default:
 			w.skip(typ)
 		}
-	}
+	})
 	return w.err
 }
 
 func decodeWaiting(b []byte, s *corev1.ContainerStateWaiting) error {
 	w := wire{b: b}
-	for {
-		num, typ, ok := w.next()
-		if !ok {
-			break
-		}
+	w.each(func(num int32, typ int) {
 		switch num {
 		case 1:
 			s.Reason = w.word(typ, num)
@@ -583,7 +519,7 @@ func decodeWaiting(b []byte, s *corev1.ContainerStateWaiting) error {
 		default:
 			w.skip(typ)
 		}
-	}
+	})
 	return w.err
 }
 
@@ -591,30 +527,22 @@ func decodeWaiting(b []byte, s *corev1.ContainerStateWaiting) error {
 // else the console reads.
 func descendTime(b []byte, field int32, t *metav1.Time) error {
 	w := wire{b: b}
-	for {
-		num, typ, ok := w.next()
-		if !ok {
-			break
-		}
+	w.each(func(num int32, typ int) {
 		if num != field {
 			w.skip(typ)
-			continue
+			return
 		}
 		if v := w.bytes(typ, num); w.err == nil {
 			w.fail(decodeTime(v, t))
 		}
-	}
+	})
 	return w.err
 }
 
 // decodeTerminated keeps all but the container ID (slimState).
 func decodeTerminated(b []byte, s *corev1.ContainerStateTerminated) error {
 	w := wire{b: b}
-	for {
-		num, typ, ok := w.next()
-		if !ok {
-			break
-		}
+	w.each(func(num int32, typ int) {
 		switch num {
 		case 1:
 			s.ExitCode = int32(w.uint(typ, num))
@@ -637,6 +565,6 @@ func decodeTerminated(b []byte, s *corev1.ContainerStateTerminated) error {
 		default:
 			w.skip(typ)
 		}
-	}
+	})
 	return w.err
 }

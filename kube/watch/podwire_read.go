@@ -225,3 +225,16 @@ func shared(b []byte) string {
 	}
 	return string(b)
 }
+
+// each hands read every field's number and wire type in turn; read takes
+// the value or skips it. It stops at the end of the message or at the
+// first error, which stays in w.err.
+func (w *wire) each(read func(num int32, typ int)) {
+	for {
+		num, typ, ok := w.next()
+		if !ok {
+			return
+		}
+		read(num, typ)
+	}
+}
