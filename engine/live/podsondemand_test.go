@@ -43,17 +43,7 @@ func TestConsoleWatchesPodsOnlyWhileADrainNeedsThem(t *testing.T) {
 	}
 	r.pods.idle = 100 * time.Millisecond
 	r.Add(drain.New(r.Env("drain-controller")))
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- r.Run(ctx) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	}()
-	<-r.Synced()
+	ctx := runForTest(t, r)
 	if pods, _ := r.Listers().Pods.List(labels.Everything()); len(pods) != 0 || podLists() != 0 || r.pods.running() {
 		t.Fatalf("with nothing to do the controllers read %d pods, listed or watched pods %d times", len(pods), podLists())
 	}

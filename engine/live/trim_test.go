@@ -230,17 +230,7 @@ func drainWith(t *testing.T, scope Scope, o drain.Options, now time.Time) (strin
 		t.Fatal(err)
 	}
 	r.Add(drain.New(r.Env("drain-controller")))
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- r.Run(ctx) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	}()
-	<-r.Synced()
+	ctx := runForTest(t, r)
 	if err := drain.Request(ctx, client, "n1", o); err != nil {
 		t.Fatal(err)
 	}
@@ -267,4 +257,21 @@ func drainWith(t *testing.T, scope Scope, o drain.Options, now time.Time) (strin
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
+}
+
+// runForTest runs r until the test ends (at most 20 seconds), fails the test
+// if Run fails, and returns once the caches are synced.
+func runForTest(t *testing.T, r *Runner) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	})
+	<-r.Synced()
+	return ctx
 }

@@ -89,18 +89,7 @@ func scenarioPods(t *testing.T, sc *scenario.Scenario) []*corev1.Pod {
 // DaemonSet, ReplicationController and canary pods) and for a pod as a real
 // API server returns it, podwire's pod is exactly slimPod of client-go's.
 func TestWirePodIsSlimPod(t *testing.T) {
-	sc, err := scenario.Parse("mixed.yaml", []byte(mixed))
-	if err != nil {
-		t.Fatal(err)
-	}
-	scenarios := []*scenario.Scenario{sc}
-	for _, name := range []string{"crashloop", "canary", "stateful", "daemons", "legacy-rc", "node-upgrade"} {
-		sc, err := scenario.Load(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		scenarios = append(scenarios, sc)
-	}
+	scenarios := slimScenarios(t)
 	met := map[string]bool{}
 	owners := map[string]bool{}
 	for _, sc := range scenarios {

@@ -93,18 +93,7 @@ actions:
 // them and one as the informers' transform keeps them, and asks both every
 // view at every instant: slimming must change nothing an operator reads.
 func TestSlimPodsShowTheSameAsFullPods(t *testing.T) {
-	sc, err := scenario.Parse("mixed.yaml", []byte(mixed))
-	if err != nil {
-		t.Fatal(err)
-	}
-	scenarios := []*scenario.Scenario{sc}
-	for _, name := range []string{"crashloop", "canary", "stateful", "daemons", "legacy-rc", "node-upgrade"} {
-		sc, err := scenario.Load(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		scenarios = append(scenarios, sc)
-	}
+	scenarios := slimScenarios(t)
 	for _, sc := range scenarios {
 		t.Run(sc.Name, func(t *testing.T) {
 			met := compareSlimAndFull(t, sc)
@@ -323,4 +312,23 @@ func TestSlimPodKeepsNoConfiguration(t *testing.T) {
 	if cs.LastTerminationState.Terminated.ExitCode != 1 || s.Spec.Containers[0].Image != "nginx:1.25" {
 		t.Errorf("slim pod lost what the console shows: %+v", s)
 	}
+}
+
+// slimScenarios are the scenarios whose pods the slim tests compare: the
+// mixed one above and the built-ins that make the other kinds of pod.
+func slimScenarios(t *testing.T) []*scenario.Scenario {
+	t.Helper()
+	sc, err := scenario.Parse("mixed.yaml", []byte(mixed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	scenarios := []*scenario.Scenario{sc}
+	for _, name := range []string{"crashloop", "canary", "stateful", "daemons", "legacy-rc", "node-upgrade"} {
+		sc, err := scenario.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scenarios = append(scenarios, sc)
+	}
+	return scenarios
 }
