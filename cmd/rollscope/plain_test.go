@@ -89,15 +89,7 @@ func TestPlainPrinterPrintsTheBlockerWhenItChanges(t *testing.T) {
 }
 
 func TestPlainEmbeddedRunPrintsStatusAndActionLines(t *testing.T) {
-	f := &rootFlags{scenario: "frontend", speed: 80, until: 64 * time.Second}
-	sc, err := loadScenario(f.scenario, f.until)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out, banner bytes.Buffer
-	if err := runPlain(context.Background(), &out, &banner, f, sc, sc.Namespace, ""); err != nil {
-		t.Fatal(err)
-	}
+	out, banner := plainFrontend(t, 80)
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
 	if len(lines) < 2 || banner.String() != "rollscope: embedded cluster, scenario \"frontend\" at 80x real time (Ctrl-C to stop)\n" {
 		t.Fatalf("output:\n%s\nbanner: %s", out.String(), banner.String())
@@ -125,15 +117,7 @@ func TestPlainEmbeddedRunPrintsStatusAndActionLines(t *testing.T) {
 // the run still goes to 64s of virtual time — the set image at 60s is sent,
 // at 60s — and no further.
 func TestPlainUntilIsVirtualTimeHoweverFarBehindTheRunnerFalls(t *testing.T) {
-	f := &rootFlags{scenario: "frontend", speed: 1e6, until: 64 * time.Second}
-	sc, err := loadScenario(f.scenario, f.until)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out, banner bytes.Buffer
-	if err := runPlain(context.Background(), &out, &banner, f, sc, sc.Namespace, ""); err != nil {
-		t.Fatal(err)
-	}
+	out, _ := plainFrontend(t, 1e6)
 	if !regexp.MustCompile(`(?m)^\[   60\.0s\] action setImage deployment/frontend: ok$`).MatchString(out.String()) {
 		t.Errorf("no set image at 60.0s before --until 64s; output:\n%s", out.String())
 	}
@@ -172,4 +156,20 @@ func TestPlainPrintsWhyTheRolloutIsStuck(t *testing.T) {
 		}
 		prev = why
 	}
+}
+
+// plainFrontend runs the frontend scenario in --plain to --until 64s at
+// speed, returning its output and its banner.
+func plainFrontend(t *testing.T, speed float64) (*bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	f := &rootFlags{scenario: "frontend", speed: speed, until: 64 * time.Second}
+	sc, err := loadScenario(f.scenario, f.until)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, banner bytes.Buffer
+	if err := runPlain(context.Background(), &out, &banner, f, sc, sc.Namespace, ""); err != nil {
+		t.Fatal(err)
+	}
+	return &out, &banner
 }

@@ -164,21 +164,16 @@ func (p permutedOrder) Less(i, j int) bool {
 
 // BenchmarkPodsToDelete500Of10000 is one scale-down sync's choice at 10,000
 // replicas: 500 victims (upstream's burst) ranked among 10,000 pods.
-func BenchmarkPodsToDelete500Of10000(b *testing.B) {
-	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
-	pods := tiedPods(rand.New(rand.NewPCG(2, 17)), 10000, now)
-	sortByName(pods)
-	b.ReportAllocs()
-	for b.Loop() {
-		podsToDelete(pods, pods, 500, now, defaultGates)
-	}
-}
+func BenchmarkPodsToDelete500Of10000(b *testing.B) { benchmarkPodsToDelete500(b, 10000) }
 
 // BenchmarkPodsToDelete500Of100000 is the same at 100,000 replicas, where the
 // keys no longer fit in a cache.
-func BenchmarkPodsToDelete500Of100000(b *testing.B) {
+func BenchmarkPodsToDelete500Of100000(b *testing.B) { benchmarkPodsToDelete500(b, 100000) }
+
+// benchmarkPodsToDelete500 chooses 500 victims among n tied pods in name order.
+func benchmarkPodsToDelete500(b *testing.B, n int) {
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
-	pods := tiedPods(rand.New(rand.NewPCG(2, 17)), 100000, now)
+	pods := tiedPods(rand.New(rand.NewPCG(2, 17)), n, now)
 	sortByName(pods)
 	b.ReportAllocs()
 	for b.Loop() {
