@@ -10,13 +10,13 @@ import (
 	"rollscope/model"
 )
 
-// source is one informer the bridge watches: one kind of object, its cache,
-// and whether its list/watch is failing.
+// source is one kind the bridge watches: its reflector, its cache, and
+// whether its list/watch is failing.
 type source struct {
-	kind     string // model.ObjectRef.Kind
-	rank     int    // where the kind comes in a batch
-	informer cache.SharedIndexInformer
-	handled  cache.ResourceEventHandlerRegistration
+	kind      string // model.ObjectRef.Kind
+	rank      int    // where the kind comes in a batch
+	reflector *cache.Reflector
+	feed      *feed
 
 	// mu guards the failure record. failing mirrors problem != "" so that
 	// the handlers, which run for every event, need no lock to ask.
@@ -30,40 +30,14 @@ type source struct {
 	forbidden atomic.Bool
 }
 
-// handler marks changed objects dirty and never blocks: a handler that
-// blocked would stall the informer's delivery of every later event.
-func (s *source) handler(dirty *dirtySet) cache.ResourceEventHandler {
-	return cache.ResourceEventHandlerFuncs{
-		AddFunc: func(obj any) {
-			s.alive()
-			s.mark(dirty, obj)
-		},
-		UpdateFunc: func(old, obj any) {
-			s.alive()
-			// A relist delivers every cached object again as an update;
-			// only a new resourceVersion is a change worth a batch.
-			if o, ok := old.(metav1.Object); ok {
-				if n, ok := obj.(metav1.Object); ok && o.GetResourceVersion() == n.GetResourceVersion() {
-					return
-				}
-			}
-			s.mark(dirty, obj)
-		},
-		DeleteFunc: func(obj any) {
-			s.alive()
-			s.mark(dirty, obj)
-		},
-	}
-}
-
 func (s *source) mark(dirty *dirtySet, obj any) {
 	if ref, ok := s.refOf(obj); ok {
 		dirty.mark(ref)
 	}
 }
 
-// refOf names an object from an event, including the tombstone an informer
-// hands over when it missed a deletion while disconnected.
+// refOf names an object from an event, or from a tombstone (an object whose
+// deletion was missed while disconnected).
 func (s *source) refOf(obj any) (model.ObjectRef, bool) {
 	if m, ok := obj.(metav1.Object); ok {
 		return model.ObjectRef{Kind: s.kind, Namespace: m.GetNamespace(), Name: m.GetName()}, true
@@ -84,6 +58,6 @@ func (s *source) get(ref model.ObjectRef) (any, bool) {
 	if ref.Namespace != "" {
 		key = ref.Namespace + "/" + ref.Name
 	}
-	obj, ok, err := s.informer.GetStore().GetByKey(key)
+	obj, ok, err := s.feed.cache.GetByKey(key)
 	return obj, ok && err == nil
 }
