@@ -81,7 +81,8 @@ func (p *slimPods) request(opts metav1.ListOptions) *rest.Request {
 }
 
 // slimPodCodecs is client-go's codecs with every media type's decoder
-// wrapped by slimPodDecoder.
+// wrapped by slimPodDecoder, and protobuf watch events' frames read by
+// watchEventFrames.
 type slimPodCodecs struct {
 	runtime.NegotiatedSerializer
 	infos []runtime.SerializerInfo
@@ -93,6 +94,11 @@ func newSlimPodCodecs(base runtime.NegotiatedSerializer) slimPodCodecs {
 		// The stream serializer only reads a watch event's frame; the
 		// object inside is decoded by Serializer.
 		infos[i].Serializer = slimPodDecoder{Serializer: infos[i].Serializer, protobuf: infos[i].MediaType == protobufMediaType}
+		if ss := infos[i].StreamSerializer; ss != nil && infos[i].MediaType == protobufMediaType {
+			frames := *ss
+			frames.Serializer = watchEventFrames{Serializer: ss.Serializer}
+			infos[i].StreamSerializer = &frames
+		}
 	}
 	return slimPodCodecs{NegotiatedSerializer: base, infos: infos}
 }
