@@ -2,7 +2,9 @@ package watch
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -10,6 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/utils/clock"
+
+	"rollscope/model"
 )
 
 // feed is the store a kind's reflector writes into: it keeps the kind's cache
@@ -21,21 +25,32 @@ import (
 // goroutine wake-ups a second, which cost the console more than decoding the
 // events. Here an event goes from the watch stream's decoder to the
 // reflector, and from there straight into the cache and the dirty set.
+//
+// The cache is a map by namespace and name, the pump's only question of it:
+// client-go's indexer would build a "namespace/name" string for every event,
+// twice (to read the version held, then to store).
 type feed struct {
-	cache     cache.Indexer
+	mu        sync.RWMutex
+	held      map[objectName]any
 	transform cache.TransformFunc // nil keeps objects as decoded
 	src       *source
 	dirty     *dirtySet
 	synced    atomic.Bool // the first full list is in the cache
 }
 
-func newFeed(s *source, dirty *dirtySet, transform cache.TransformFunc) *feed {
-	return &feed{
-		cache:     cache.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, cache.Indexers{}),
-		transform: transform,
-		src:       s,
-		dirty:     dirty,
+// objectName is an object's key in a feed.
+type objectName struct{ namespace, name string }
+
+func nameOf(obj any) (objectName, error) {
+	m, ok := obj.(metav1.Object)
+	if !ok {
+		return objectName{}, fmt.Errorf("the watch sent a %T, which has no name", obj)
 	}
+	return objectName{m.GetNamespace(), m.GetName()}, nil
+}
+
+func newFeed(s *source, dirty *dirtySet, transform cache.TransformFunc) *feed {
+	return &feed{held: map[objectName]any{}, transform: transform, src: s, dirty: dirty}
 }
 
 func (f *feed) trimmed(obj any) (any, error) {
@@ -43,6 +58,18 @@ func (f *feed) trimmed(obj any) (any, error) {
 		return obj, nil
 	}
 	return f.transform(obj)
+}
+
+// get is the object's current state.
+func (f *feed) get(n objectName) (any, bool) {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	obj, ok := f.held[n]
+	return obj, ok
+}
+
+func (f *feed) mark(n objectName) {
+	f.dirty.mark(model.ObjectRef{Kind: f.src.kind, Namespace: n.namespace, Name: n.name})
 }
 
 // Add and Update store an object from the watch; an object the cache holds
@@ -55,26 +82,31 @@ func (f *feed) put(obj any) error {
 	if err != nil {
 		return err
 	}
-	f.src.alive()
-	old, held, err := f.cache.Get(obj)
+	n, err := nameOf(obj)
 	if err != nil {
 		return err
 	}
-	if err := f.cache.Update(obj); err != nil {
-		return err
-	}
+	f.src.alive()
+	f.mu.Lock()
+	old, held := f.held[n]
+	f.held[n] = obj
+	f.mu.Unlock()
 	if !held || !sameVersion(old, obj) {
-		f.src.mark(f.dirty, obj)
+		f.mark(n)
 	}
 	return nil
 }
 
 func (f *feed) Delete(obj any) error {
-	f.src.alive()
-	if err := f.cache.Delete(obj); err != nil {
+	n, err := nameOf(obj)
+	if err != nil {
 		return err
 	}
-	f.src.mark(f.dirty, obj)
+	f.src.alive()
+	f.mu.Lock()
+	delete(f.held, n)
+	f.mu.Unlock()
+	f.mark(n)
 	return nil
 }
 
@@ -83,33 +115,31 @@ func (f *feed) Delete(obj any) error {
 // only what is new or at a new resourceVersion changed.
 func (f *feed) Replace(list []any, _ string) error {
 	f.src.alive()
-	listed := make(map[string]struct{}, len(list))
-	for i, obj := range list {
+	listed := make(map[objectName]any, len(list))
+	for _, obj := range list {
 		obj, err := f.trimmed(obj)
 		if err != nil {
 			return err
 		}
-		list[i] = obj
-		key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
+		n, err := nameOf(obj)
 		if err != nil {
 			return err
 		}
-		listed[key] = struct{}{}
-		if old, held, _ := f.cache.GetByKey(key); !held || !sameVersion(old, obj) {
-			f.src.mark(f.dirty, obj)
+		listed[n] = obj
+	}
+	f.mu.Lock()
+	before := f.held
+	f.held = listed
+	f.mu.Unlock()
+	for n, obj := range listed {
+		if old, held := before[n]; !held || !sameVersion(old, obj) {
+			f.mark(n)
 		}
 	}
-	for _, old := range f.cache.List() {
-		key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(old)
-		if err != nil {
-			continue
+	for n := range before {
+		if _, ok := listed[n]; !ok {
+			f.mark(n)
 		}
-		if _, ok := listed[key]; !ok {
-			f.src.mark(f.dirty, old)
-		}
-	}
-	if err := f.cache.Replace(list, ""); err != nil {
-		return err
 	}
 	f.synced.Store(true)
 	return nil

@@ -31,7 +31,12 @@ func TestFeedMarksWhatChanged(t *testing.T) {
 		return names
 	}
 	held := func() []string {
-		return slices.Sorted(slices.Values(f.cache.ListKeys()))
+		var names []string
+		for n := range f.held {
+			names = append(names, n.namespace+"/"+n.name)
+		}
+		slices.Sort(names)
+		return names
 	}
 	must := func(err error) {
 		t.Helper()

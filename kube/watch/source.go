@@ -4,7 +4,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
 	"rollscope/model"
@@ -19,7 +18,7 @@ type source struct {
 	feed      *feed
 
 	// mu guards the failure record. failing mirrors problem != "" so that
-	// the handlers, which run for every event, need no lock to ask.
+	// the reflector, which asks for every event, needs no lock to ask.
 	mu        sync.Mutex
 	problem   string
 	problemRV string // the cache's resourceVersion when the failure was seen
@@ -30,34 +29,7 @@ type source struct {
 	forbidden atomic.Bool
 }
 
-func (s *source) mark(dirty *dirtySet, obj any) {
-	if ref, ok := s.refOf(obj); ok {
-		dirty.mark(ref)
-	}
-}
-
-// refOf names an object from an event, or from a tombstone (an object whose
-// deletion was missed while disconnected).
-func (s *source) refOf(obj any) (model.ObjectRef, bool) {
-	if m, ok := obj.(metav1.Object); ok {
-		return model.ObjectRef{Kind: s.kind, Namespace: m.GetNamespace(), Name: m.GetName()}, true
-	}
-	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-		ns, name, err := cache.SplitMetaNamespaceKey(t.Key)
-		if err != nil {
-			return model.ObjectRef{}, false
-		}
-		return model.ObjectRef{Kind: s.kind, Namespace: ns, Name: name}, true
-	}
-	return model.ObjectRef{}, false
-}
-
 // get reads an object's current state from the cache.
 func (s *source) get(ref model.ObjectRef) (any, bool) {
-	key := ref.Name
-	if ref.Namespace != "" {
-		key = ref.Namespace + "/" + ref.Name
-	}
-	obj, ok, err := s.feed.cache.GetByKey(key)
-	return obj, ok && err == nil
+	return s.feed.get(objectName{ref.Namespace, ref.Name})
 }
