@@ -47,6 +47,17 @@ func newSlimPods(cfg *rest.Config, client kubernetes.Interface, ns string) (*sli
 		c.ContentType = protobufMediaType
 		c.AcceptContentTypes = protobufMediaType + ",application/json"
 	}
+	// HTTP/1.1 for the pods, whose watch carries most of the console's
+	// events: its body is then read straight from the connection by the
+	// goroutine that decodes it. Over HTTP/2 a connection goroutine reads
+	// every frame first and hands it over through a buffer, writing flow
+	// control back — one more goroutine woken, and more system calls, for
+	// each event. The pods have a connection of their own; a frozen API
+	// server, which HTTP/2's pings would have noticed on it, is noticed by
+	// the bridge's /readyz probe.
+	if len(c.TLSClientConfig.NextProtos) == 0 {
+		c.TLSClientConfig.NextProtos = []string{"http/1.1"}
+	}
 	// One rate limit for the console's requests, pods included.
 	if c.RateLimiter == nil && client != nil {
 		if core, ok := client.CoreV1().RESTClient().(*rest.RESTClient); ok && core != nil {
