@@ -10,7 +10,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/utils/clock"
 
@@ -130,87 +129,6 @@ func BenchmarkMarkAndPump1000Changed(b *testing.B) {
 		b.Fatalf("the batch held %d objects, want %d", sent, changed)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*changed), "ns/object")
-}
-
-// BenchmarkWatchedPodEvent measures what one pod change costs the console's
-// side of the watch, from the embedded API's watch stream to the batch: the
-// process's CPU time (user+system, every goroutine, the Go scheduler's
-// wake-ups included) per change, less what the same writes cost with no
-// bridge watching. The writes are spaced, as a rollout's are (about a
-// hundred events a second at 3,000 pods), so that each event finds the
-// console idle and wakes it, instead of arriving in bursts that hide the
-// wake-ups.
-func BenchmarkWatchedPodEvent(b *testing.B) {
-	const pods = 1000
-	writes := func(b *testing.B, client kubernetes.Interface, n int) time.Duration {
-		stored := make([]*corev1.Pod, pods)
-		for i := range pods {
-			p, err := client.CoreV1().Pods("default").Get(context.Background(), benchPod(i).Name, metav1.GetOptions{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			stored[i] = p
-		}
-		before := cpuTime()
-		for i := range n {
-			p := stored[i%pods]
-			p.Labels = map[string]string{"round": strconv.Itoa(i / pods)}
-			updated, err := client.CoreV1().Pods("default").Update(context.Background(), p, metav1.UpdateOptions{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			stored[i%pods] = updated
-			time.Sleep(500 * time.Microsecond)
-		}
-		return cpuTime() - before
-	}
-	newAPI := func(b *testing.B) kubernetes.Interface {
-		client := memapi.New(memapi.Options{}).Client()
-		for i := range pods {
-			p := benchPod(i)
-			p.ResourceVersion = ""
-			if _, err := client.CoreV1().Pods("default").Create(context.Background(), p, metav1.CreateOptions{}); err != nil {
-				b.Fatal(err)
-			}
-		}
-		return client
-	}
-
-	// The writes alone, to subtract.
-	alone := writes(b, newAPI(b), b.N)
-
-	client := newAPI(b)
-	var lastRV atomic.Value
-	lastRV.Store("")
-	br := New(client, Scope{Namespace: "default"}, clock.RealClock{}, func(batch model.Batch) {
-		for _, o := range batch.Objects {
-			if p, ok := o.(*corev1.Pod); ok {
-				lastRV.Store(p.Namespace + "/" + p.Name + "@" + p.ResourceVersion)
-			}
-		}
-	}, Options{})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- br.Run(ctx) }()
-	defer func() { cancel(); <-done }()
-	for lastRV.Load() == "" {
-		time.Sleep(time.Millisecond)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	before := cpuTime()
-	writes(b, client, b.N)
-	last, err := client.CoreV1().Pods("default").Get(context.Background(), benchPod((b.N-1)%pods).Name, metav1.GetOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	want := last.Namespace + "/" + last.Name + "@" + last.ResourceVersion
-	for lastRV.Load() != want {
-		time.Sleep(time.Millisecond)
-	}
-	watched := cpuTime() - before
-	b.StopTimer()
-	b.ReportMetric(float64((watched-alone).Nanoseconds())/float64(b.N), "cpu-ns/event")
 }
 
 // cpuTime is the process's user and system CPU time so far.
