@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
-	"k8s.io/client-go/informers"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
@@ -51,20 +52,19 @@ const DefaultInterval = 50 * time.Millisecond
 // is waiting for the cluster rather than stay blank.
 const firstBatchWait = time.Second
 
-// Bridge turns informer events into model.Batch messages.
+// Bridge turns watch events into model.Batch messages.
 type Bridge struct {
 	clock    clock.PassiveClock
 	send     func(model.Batch)
 	interval time.Duration
 
-	factories []informers.SharedInformerFactory
-	sources   []*source // in the order batches list kinds
-	byKind    map[string]*source
-	dirty     *dirtySet
-	setupErr  error
-	running   atomic.Bool
-	probe     Probe
-	health    health
+	sources  []*source // in the order batches list kinds
+	byKind   map[string]*source
+	dirty    *dirtySet
+	setupErr error
+	running  atomic.Bool
+	probe    Probe
+	health   health
 
 	// Owned by the pump.
 	status    model.WatchStatus
@@ -95,75 +95,59 @@ func New(client kubernetes.Interface, scope Scope, clk clock.PassiveClock, send 
 	if b.interval <= 0 {
 		b.interval = DefaultInterval
 	}
-	namespaced := informers.NewSharedInformerFactoryWithOptions(client, 0,
-		informers.WithNamespace(scope.Namespace), informers.WithTransform(trim))
-	clusterWide := informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithTransform(trim))
-	b.factories = []informers.SharedInformerFactory{namespaced, clusterWide}
-
 	// Namespaces and nodes first and events last: a batch lists owners
 	// before what they own. Namespaces only say whether the one the
 	// console shows exists; there are few of them.
 	ns := scope.Namespace
-	b.add("Namespace", func(s *source) cache.SharedIndexInformer {
-		return observedInformer(clusterWide, s, &corev1.Namespace{}, func(c kubernetes.Interface) calls[*corev1.NamespaceList] { return c.CoreV1().Namespaces() })
+	b.add("Namespace", &corev1.Namespace{}, trim, func(s *source) cache.ListerWatcher {
+		return observed[*corev1.NamespaceList](s, client.CoreV1().Namespaces(), client)
 	})
-	b.add("Node", func(s *source) cache.SharedIndexInformer {
-		return observedInformer(clusterWide, s, &corev1.Node{}, func(c kubernetes.Interface) calls[*corev1.NodeList] { return c.CoreV1().Nodes() })
+	b.add("Node", &corev1.Node{}, trim, func(s *source) cache.ListerWatcher {
+		return observed[*corev1.NodeList](s, client.CoreV1().Nodes(), client)
 	})
-	b.add("Deployment", func(s *source) cache.SharedIndexInformer {
-		return observedInformer(namespaced, s, &appsv1.Deployment{}, func(c kubernetes.Interface) calls[*appsv1.DeploymentList] { return c.AppsV1().Deployments(ns) })
+	b.add("Deployment", &appsv1.Deployment{}, trim, func(s *source) cache.ListerWatcher {
+		return observed[*appsv1.DeploymentList](s, client.AppsV1().Deployments(ns), client)
 	})
-	b.add("ReplicationController", func(s *source) cache.SharedIndexInformer {
-		return observedInformer(namespaced, s, &corev1.ReplicationController{}, func(c kubernetes.Interface) calls[*corev1.ReplicationControllerList] {
-			return c.CoreV1().ReplicationControllers(ns)
-		})
+	b.add("ReplicationController", &corev1.ReplicationController{}, trim, func(s *source) cache.ListerWatcher {
+		return observed[*corev1.ReplicationControllerList](s, client.CoreV1().ReplicationControllers(ns), client)
 	})
-	b.addWorkloads(namespaced, ns)
-	b.add("ReplicaSet", func(s *source) cache.SharedIndexInformer {
-		return observedInformer(namespaced, s, &appsv1.ReplicaSet{}, func(c kubernetes.Interface) calls[*appsv1.ReplicaSetList] { return c.AppsV1().ReplicaSets(ns) })
+	b.addWorkloads(client, ns)
+	b.add("ReplicaSet", &appsv1.ReplicaSet{}, trim, func(s *source) cache.ListerWatcher {
+		return observed[*appsv1.ReplicaSetList](s, client.AppsV1().ReplicaSets(ns), client)
 	})
-	b.add("Pod", func(s *source) cache.SharedIndexInformer {
-		if opts.Config != nil {
-			inf, err := slimPodInformer(namespaced, s, client, opts.Config, ns)
-			if err == nil {
-				return inf
-			}
+	// Pods from a live cluster come slim from the wire (podwire.go), so the
+	// transform has nothing left to do for them: slimming them again would
+	// only copy them.
+	pods, podTrim := calls[*corev1.PodList](client.CoreV1().Pods(ns)), cache.TransformFunc(trim)
+	if opts.Config != nil {
+		if slim, err := newSlimPods(opts.Config, client, ns); err != nil {
 			b.setupErr = errors.Join(b.setupErr, err)
+		} else {
+			pods, podTrim = slim, nil
 		}
-		return observedInformer(namespaced, s, &corev1.Pod{}, func(c kubernetes.Interface) calls[*corev1.PodList] { return c.CoreV1().Pods(ns) })
+	}
+	b.add("Pod", &corev1.Pod{}, podTrim, func(s *source) cache.ListerWatcher { return observed(s, pods, client) })
+	b.add("PodDisruptionBudget", &policyv1.PodDisruptionBudget{}, trim, func(s *source) cache.ListerWatcher {
+		return observed[*policyv1.PodDisruptionBudgetList](s, client.PolicyV1().PodDisruptionBudgets(ns), client)
 	})
-	b.add("PodDisruptionBudget", func(s *source) cache.SharedIndexInformer {
-		return observedInformer(namespaced, s, &policyv1.PodDisruptionBudget{}, func(c kubernetes.Interface) calls[*policyv1.PodDisruptionBudgetList] {
-			return c.PolicyV1().PodDisruptionBudgets(ns)
-		})
-	})
-	b.add("Event", func(s *source) cache.SharedIndexInformer {
-		return observedInformer(namespaced, s, &corev1.Event{}, func(c kubernetes.Interface) calls[*corev1.EventList] { return c.CoreV1().Events(ns) })
+	b.add("Event", &corev1.Event{}, trim, func(s *source) cache.ListerWatcher {
+		return observed[*corev1.EventList](s, client.CoreV1().Events(ns), client)
 	})
 	return b
 }
 
-// add watches one kind with the informer informerOf makes for its source.
-func (b *Bridge) add(kind string, informerOf func(*source) cache.SharedIndexInformer) {
+// add watches one kind: a reflector on the list and watch that watchOf
+// makes for its source, feeding the kind's cache and the dirty set.
+func (b *Bridge) add(kind string, obj runtime.Object, transform cache.TransformFunc, watchOf func(*source) cache.ListerWatcher) {
 	s := &source{kind: kind, rank: len(b.sources)}
-	inf := informerOf(s)
-	s.informer = inf
-	// Neither call can fail on an informer that has not started; should
-	// one fail anyway, Run reports it rather than watching half blind.
-	if err := inf.SetWatchErrorHandler(s.failed); err != nil {
-		b.setupErr = errors.Join(b.setupErr, fmt.Errorf("cannot watch %s failures: %w", kind, err))
-	}
-	reg, err := inf.AddEventHandler(s.handler(b.dirty))
-	if err != nil {
-		b.setupErr = errors.Join(b.setupErr, fmt.Errorf("cannot watch %s changes: %w", kind, err))
-	}
-	s.handled = reg
+	s.feed = newFeed(s, b.dirty, transform)
+	s.reflector = cache.NewReflectorWithOptions(watchOf(s), obj, s.feed, cache.ReflectorOptions{Name: "rollscope " + kind})
 	b.sources = append(b.sources, s)
 	b.byKind[kind] = s
 }
 
-// Run starts the informers and sends batches until ctx is done. It stops the
-// informers before it returns, and returns nil when ctx ended it. A Bridge
+// Run starts the watches and sends batches until ctx is done. It stops the
+// watches before it returns, and returns nil when ctx ended it. A Bridge
 // runs once.
 func (b *Bridge) Run(ctx context.Context) error {
 	if !b.running.CompareAndSwap(false, true) {
@@ -173,17 +157,14 @@ func (b *Bridge) Run(ctx context.Context) error {
 		return fmt.Errorf("cannot start watching the cluster: %w", b.setupErr)
 	}
 	b.status = model.WatchStatus{Connected: true, Since: b.clock.Now()}
-	for _, f := range b.factories {
-		f.Start(ctx.Done())
+	var watching sync.WaitGroup
+	for _, s := range b.sources {
+		watching.Go(func() { s.run(ctx) })
 	}
 	if b.probe != nil {
 		go b.health.probeLoop(ctx, b.probe)
 	}
-	defer func() {
-		for _, f := range b.factories {
-			f.Shutdown() // waits for the informers, which stop with ctx
-		}
-	}()
+	defer watching.Wait() // the reflectors stop with ctx
 
 	started := time.Now()
 	// A timer reset after each pump, rather than a ticker, keeps at least an

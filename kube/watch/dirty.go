@@ -6,10 +6,10 @@ import (
 	"rollscope/model"
 )
 
-// dirtySet is the objects that changed since the last batch. Handlers add to
-// it from the informers' goroutines; the pump takes it whole. Whether an
-// object was updated or deleted is not kept: the pump asks the informer cache,
-// which by then holds the object's latest state or no longer holds it.
+// dirtySet is the objects that changed since the last batch. Each kind's
+// feed adds to it from its reflector's goroutine; the pump takes it whole.
+// Whether an object was updated or deleted is not kept: the pump asks the
+// cache, which by then holds the object's latest state or no longer holds it.
 type dirtySet struct {
 	mu   sync.Mutex
 	refs map[model.ObjectRef]struct{}

@@ -10,8 +10,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 )
 
-// failed records a list/watch failure reported by the informer's reflector,
-// which retries on its own with backoff.
+// failed records a list/watch failure reported by the kind's reflector,
+// which retries with backoff (source.run).
 func (s *source) failed(_ *cache.Reflector, err error) {
 	if routineWatchEnd(err) {
 		return
@@ -21,13 +21,13 @@ func (s *source) failed(_ *cache.Reflector, err error) {
 	// The reason only: the console's banner already says the watch was
 	// lost and is reconnecting.
 	s.problem = describe(err)
-	s.problemRV = s.informer.LastSyncResourceVersion()
+	s.problemRV = s.reflector.LastSyncResourceVersion()
 	s.heard.Store(false)
 	s.forbidden.Store(apierrors.IsForbidden(err))
 	s.failing.Store(true)
 }
 
-// alive notes that the informer delivered an event, which it only does
+// alive notes that the reflector delivered an event, which it only does
 // after a successful list or watch.
 func (s *source) alive() {
 	if s.failing.Load() {
@@ -35,8 +35,8 @@ func (s *source) alive() {
 	}
 }
 
-// currentProblem says what is failing, "" when the informer is healthy. A
-// failure is over once the informer delivered an event or its cache moved to
+// currentProblem says what is failing, "" when the watch is healthy. A
+// failure is over once the reflector delivered an event or its cache moved to
 // a new resourceVersion: both only follow a successful list or watch.
 func (s *source) currentProblem() string {
 	if !s.failing.Load() {
@@ -44,7 +44,7 @@ func (s *source) currentProblem() string {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.heard.Load() || s.informer.LastSyncResourceVersion() != s.problemRV {
+	if s.heard.Load() || s.reflector.LastSyncResourceVersion() != s.problemRV {
 		s.problem, s.problemRV = "", ""
 		s.forbidden.Store(false)
 		s.failing.Store(false)

@@ -2,12 +2,10 @@ package watch
 
 import (
 	"context"
-	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	apiwatch "k8s.io/apimachinery/pkg/watch"
-	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
 )
@@ -19,39 +17,31 @@ type calls[L runtime.Object] interface {
 	Watch(ctx context.Context, opts metav1.ListOptions) (apiwatch.Interface, error)
 }
 
-// observedInformer makes the factory's informer for obj on a list and watch
-// that report each call's outcome to s.
+// observed is the list and watch of c, each call reporting its outcome to s.
 //
 // client-go's reflector retries a watch that the API server refuses
-// (connection refused) by itself, with back-off, without calling the watch
-// error handler: once the watches are established, a bridge that only
-// heard that handler would never learn that the API server went away, and
-// would show a stale picture as if it were live. Every list and watch call
-// therefore reports here: a failed one marks the kind failing, a successful
-// one says the API server answers again.
-func observedInformer[L runtime.Object](f informers.SharedInformerFactory, s *source, obj runtime.Object, api func(kubernetes.Interface) calls[L]) cache.SharedIndexInformer {
-	return f.InformerFor(obj, func(client kubernetes.Interface, resync time.Duration) cache.SharedIndexInformer {
-		c := api(client)
-		lw := &cache.ListWatch{
-			ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
-				list, err := c.List(ctx, opts)
-				s.called(ctx, err)
-				return list, err
-			},
-			WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (apiwatch.Interface, error) {
-				w, err := c.Watch(ctx, opts)
-				s.called(ctx, err)
-				return w, err
-			},
-		}
-		// As client-go's own informers do: streaming lists only where the
-		// client supports them (fake clientsets do not).
-		return cache.NewSharedIndexInformerWithOptions(cache.ToListWatcherWithWatchListSemantics(lw, client), obj,
-			cache.SharedIndexInformerOptions{
-				ResyncPeriod: resync,
-				Indexers:     cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
-			})
-	})
+// (connection refused) by itself, with back-off, without returning an
+// error: once the watches are established, a bridge that only heard
+// ListAndWatch's errors would never learn that the API server went away,
+// and would show a stale picture as if it were live. Every list and watch
+// call therefore reports here: a failed one marks the kind failing, a
+// successful one says the API server answers again.
+func observed[L runtime.Object](s *source, c calls[L], client kubernetes.Interface) cache.ListerWatcher {
+	lw := &cache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+			list, err := c.List(ctx, opts)
+			s.called(ctx, err)
+			return list, err
+		},
+		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (apiwatch.Interface, error) {
+			w, err := c.Watch(ctx, opts)
+			s.called(ctx, err)
+			return w, err
+		},
+	}
+	// As client-go's own informers do: streaming lists only where the
+	// client supports them (fake clientsets do not).
+	return cache.ToListWatcherWithWatchListSemantics(lw, client)
 }
 
 // called hears the outcome of one list or watch call.

@@ -11,17 +11,15 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	apiwatch "k8s.io/apimachinery/pkg/watch"
-	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/cache"
 )
 
-// The pod informer of a live cluster lists and watches through its own REST
+// The pods of a live cluster are listed and watched through their own REST
 // client, whose decoder reads pods straight into their slim form
 // (podwire.go). Everything else stays client-go's: the requests, the watch
-// stream's framing, bookmarks, errors and resourceVersions, and the informer.
+// stream's framing, bookmarks, errors and resourceVersions, and the reflector.
 
 // protobufMediaType is the API server's binary encoding.
 const protobufMediaType = runtime.ContentTypeProtobuf
@@ -29,23 +27,6 @@ const protobufMediaType = runtime.ContentTypeProtobuf
 // protobufPrefix starts every protobuf body: "k8s" and a zero byte, then a
 // runtime.Unknown whose raw bytes are the object.
 var protobufPrefix = []byte("k8s\x00")
-
-// slimPodInformer is the pod informer on cfg's server: slim pods from the
-// wire, so that the transform has nothing left to do for them.
-func slimPodInformer(f informers.SharedInformerFactory, s *source, client kubernetes.Interface, cfg *rest.Config, ns string) (cache.SharedIndexInformer, error) {
-	pods, err := newSlimPods(cfg, client, ns)
-	if err != nil {
-		return nil, err
-	}
-	inf := observedInformer(f, s, &corev1.Pod{}, func(kubernetes.Interface) calls[*corev1.PodList] { return pods })
-	// Every pod this client returns is slim already, whether it came as
-	// protobuf or (from a server that speaks only JSON) was slimmed by the
-	// decoder: slimming it again would only copy it.
-	if err := inf.SetTransform(nil); err != nil {
-		return nil, fmt.Errorf("cannot set the pod informer's transform: %w", err)
-	}
-	return inf, nil
-}
 
 // slimPods lists and watches pods as client.CoreV1().Pods(ns) would, decoding
 // each into its slim form.
@@ -65,6 +46,17 @@ func newSlimPods(cfg *rest.Config, client kubernetes.Interface, ns string) (*sli
 	if c.ContentType == "" {
 		c.ContentType = protobufMediaType
 		c.AcceptContentTypes = protobufMediaType + ",application/json"
+	}
+	// HTTP/1.1 for the pods, whose watch carries most of the console's
+	// events: its body is then read straight from the connection by the
+	// goroutine that decodes it. Over HTTP/2 a connection goroutine reads
+	// every frame first and hands it over through a buffer, writing flow
+	// control back — one more goroutine woken, and more system calls, for
+	// each event. The pods have a connection of their own; a frozen API
+	// server, which HTTP/2's pings would have noticed on it, is noticed by
+	// the bridge's /readyz probe.
+	if len(c.TLSClientConfig.NextProtos) == 0 {
+		c.TLSClientConfig.NextProtos = []string{"http/1.1"}
 	}
 	// One rate limit for the console's requests, pods included.
 	if c.RateLimiter == nil && client != nil {
@@ -100,7 +92,8 @@ func (p *slimPods) request(opts metav1.ListOptions) *rest.Request {
 }
 
 // slimPodCodecs is client-go's codecs with every media type's decoder
-// wrapped by slimPodDecoder.
+// wrapped by slimPodDecoder, and protobuf watch events' frames read by
+// watchEventFrames.
 type slimPodCodecs struct {
 	runtime.NegotiatedSerializer
 	infos []runtime.SerializerInfo
@@ -112,6 +105,11 @@ func newSlimPodCodecs(base runtime.NegotiatedSerializer) slimPodCodecs {
 		// The stream serializer only reads a watch event's frame; the
 		// object inside is decoded by Serializer.
 		infos[i].Serializer = slimPodDecoder{Serializer: infos[i].Serializer, protobuf: infos[i].MediaType == protobufMediaType}
+		if ss := infos[i].StreamSerializer; ss != nil && infos[i].MediaType == protobufMediaType {
+			frames := *ss
+			frames.Serializer = watchEventFrames{Serializer: ss.Serializer}
+			infos[i].StreamSerializer = &frames
+		}
 	}
 	return slimPodCodecs{NegotiatedSerializer: base, infos: infos}
 }

@@ -17,7 +17,7 @@ import (
 type Probe func(ctx context.Context) error
 
 // A frozen API server (stopped, swapping, or wedged) keeps its TCP
-// connections open, so the informers' watches neither fail nor deliver: only
+// connections open, so the watches neither fail nor deliver: only
 // a request of our own with a deadline notices. One a second, each given two
 // seconds, puts the banner up at most three seconds after the API server
 // stops answering.

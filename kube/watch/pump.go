@@ -36,7 +36,7 @@ func (b *Bridge) refreshStatus() {
 		// A kind the user may not list cannot sync; waiting for it would
 		// keep the screen "waiting for the cluster" forever, so it shows as
 		// forbidden instead while the rest of the picture is trusted.
-		if !b.status.Synced && !s.handled.HasSynced() && !s.forbidden.Load() {
+		if !b.status.Synced && !s.feed.synced.Load() && !s.forbidden.Load() {
 			synced = false
 		}
 	}

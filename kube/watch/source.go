@@ -4,22 +4,21 @@ import (
 	"sync"
 	"sync/atomic"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 
 	"rollscope/model"
 )
 
-// source is one informer the bridge watches: one kind of object, its cache,
-// and whether its list/watch is failing.
+// source is one kind the bridge watches: its reflector, its cache, and
+// whether its list/watch is failing.
 type source struct {
-	kind     string // model.ObjectRef.Kind
-	rank     int    // where the kind comes in a batch
-	informer cache.SharedIndexInformer
-	handled  cache.ResourceEventHandlerRegistration
+	kind      string // model.ObjectRef.Kind
+	rank      int    // where the kind comes in a batch
+	reflector *cache.Reflector
+	feed      *feed
 
 	// mu guards the failure record. failing mirrors problem != "" so that
-	// the handlers, which run for every event, need no lock to ask.
+	// the reflector, which asks for every event, needs no lock to ask.
 	mu        sync.Mutex
 	problem   string
 	problemRV string // the cache's resourceVersion when the failure was seen
@@ -30,60 +29,7 @@ type source struct {
 	forbidden atomic.Bool
 }
 
-// handler marks changed objects dirty and never blocks: a handler that
-// blocked would stall the informer's delivery of every later event.
-func (s *source) handler(dirty *dirtySet) cache.ResourceEventHandler {
-	return cache.ResourceEventHandlerFuncs{
-		AddFunc: func(obj any) {
-			s.alive()
-			s.mark(dirty, obj)
-		},
-		UpdateFunc: func(old, obj any) {
-			s.alive()
-			// A relist delivers every cached object again as an update;
-			// only a new resourceVersion is a change worth a batch.
-			if o, ok := old.(metav1.Object); ok {
-				if n, ok := obj.(metav1.Object); ok && o.GetResourceVersion() == n.GetResourceVersion() {
-					return
-				}
-			}
-			s.mark(dirty, obj)
-		},
-		DeleteFunc: func(obj any) {
-			s.alive()
-			s.mark(dirty, obj)
-		},
-	}
-}
-
-func (s *source) mark(dirty *dirtySet, obj any) {
-	if ref, ok := s.refOf(obj); ok {
-		dirty.mark(ref)
-	}
-}
-
-// refOf names an object from an event, including the tombstone an informer
-// hands over when it missed a deletion while disconnected.
-func (s *source) refOf(obj any) (model.ObjectRef, bool) {
-	if m, ok := obj.(metav1.Object); ok {
-		return model.ObjectRef{Kind: s.kind, Namespace: m.GetNamespace(), Name: m.GetName()}, true
-	}
-	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-		ns, name, err := cache.SplitMetaNamespaceKey(t.Key)
-		if err != nil {
-			return model.ObjectRef{}, false
-		}
-		return model.ObjectRef{Kind: s.kind, Namespace: ns, Name: name}, true
-	}
-	return model.ObjectRef{}, false
-}
-
 // get reads an object's current state from the cache.
 func (s *source) get(ref model.ObjectRef) (any, bool) {
-	key := ref.Name
-	if ref.Namespace != "" {
-		key = ref.Namespace + "/" + ref.Name
-	}
-	obj, ok, err := s.informer.GetStore().GetByKey(key)
-	return obj, ok && err == nil
+	return s.feed.get(objectName{ref.Namespace, ref.Name})
 }

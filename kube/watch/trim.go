@@ -10,7 +10,7 @@ import (
 // can be as large as the object itself and the console never shows it.
 const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
 
-// trim is the informers' transform: it drops what the console never shows
+// trim is the watches' transform: it drops what the console never shows
 // before an object is cached, so that memory stays flat on big clusters.
 // It owns the object it is given (client-go decodes a fresh one per event).
 //
