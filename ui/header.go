@@ -84,8 +84,11 @@ func (m *Model) headerLines(w int) []string {
 
 	if r.Strategy != "Recreate" {
 		half := (w - 2) / 2
-		out = append(out, draw.Fit(draw.Bar(st, "surge", r.Surge, st.SurgeBar.Render, half)+"  "+
-			draw.Bar(st, "unavailable", r.Unavailable, st.UnavailableBar.Render, w-2-half), w))
+		key := fmt.Sprintf("bars|%d|%v|%v", w, r.Surge, r.Unavailable)
+		out = append(out, m.memo.line(key, func() string {
+			return draw.Fit(draw.Bar(st, "surge", r.Surge, st.SurgeBar.Render, half)+"  "+
+				draw.Bar(st, "unavailable", r.Unavailable, st.UnavailableBar.Render, w-2-half), w)
+		}))
 	}
 	return out
 }

@@ -59,6 +59,7 @@ type Model struct {
 	// for: nothing on the screen changed since (pace.go).
 	pace  *pacer
 	frame *frame
+	memo  *memo // memo.go
 	look  uint64
 
 	// fleet is every workload's rollout (fleet.go), nil when the source
@@ -113,7 +114,7 @@ func New(opts Options) Model {
 		AssumeYes: opts.AssumeYes, ReadOnly: opts.ReadOnly, Record: opts.Record, RollDefaults: opts.RollDefaults,
 	}
 	m := Model{s: s, context: context, embedded: opts.Embedded, nodes: nodes.New(s), history: history.New(s),
-		pace: &pacer{every: opts.Pace}, frame: &frame{}}
+		pace: &pacer{every: opts.Pace}, frame: &frame{}, memo: &memo{}}
 	m.panes = [paneCount]screen.Pane{
 		focusReplicaSets: replicasets.New(s),
 		focusPods:        pods.New(s),
