@@ -15,6 +15,9 @@ const maxMemoLines = 512
 // line is the line drawn for key, drawing it when it is not kept. key must
 // name everything the line shows, and be prefixed by which line it is.
 func (c *memo) line(key string, draw func() string) string {
+	if c == nil {
+		return draw()
+	}
 	if out, ok := c.lines[key]; ok {
 		return out
 	}
