@@ -29,14 +29,19 @@ type Screen struct {
 	title string
 	buf   bytes.Buffer
 	// colors brings the frame's styles down to what the terminal shows
-	// (NO_COLOR, 256 or 16 colours), as Bubble Tea's renderer did.
-	colors colorprofile.Writer
+	// (NO_COLOR, 256 or 16 colours), as Bubble Tea's renderer did; sgr
+	// keeps what each style sequence became, since a theme has a few dozen
+	// and converting a colour costs more than the rest of the line.
+	colors  colorprofile.Writer
+	profile colorprofile.Profile
+	sgr     map[string]string
+	scratch bytes.Buffer
 }
 
 // NewScreen draws on out, in the colours of profile, a terminal of w×h.
 func NewScreen(out io.Writer, profile colorprofile.Profile, w, h int) *Screen {
-	s := &Screen{out: out, w: w, h: h}
-	s.colors = colorprofile.Writer{Forward: &s.buf, Profile: profile}
+	s := &Screen{out: out, w: w, h: h, profile: profile, sgr: map[string]string{}}
+	s.colors = colorprofile.Writer{Forward: &s.scratch, Profile: profile}
 	return s
 }
 
@@ -113,10 +118,52 @@ func (s *Screen) line(y int, l string) {
 	if w > s.w {
 		l, w = ansi.Truncate(l, s.w, ""), s.w
 	}
-	_, _ = s.colors.WriteString(l)
+	s.styled(l)
 	s.buf.WriteString(ansi.ResetStyle)
 	if w < s.w {
 		// Not at the last column: erasing there would take its cell.
 		s.buf.WriteString(ansi.EraseLineRight)
 	}
+}
+
+// styled writes l with its style sequences in the terminal's colours.
+func (s *Screen) styled(l string) {
+	if s.profile == colorprofile.TrueColor {
+		s.buf.WriteString(l)
+		return
+	}
+	for {
+		i := strings.Index(l, "\x1b[")
+		if i < 0 {
+			s.buf.WriteString(l)
+			return
+		}
+		s.buf.WriteString(l[:i])
+		l = l[i:]
+		end := strings.IndexFunc(l[2:], func(r rune) bool { return r >= 0x40 && r <= 0x7e })
+		if end < 0 {
+			s.buf.WriteString(s.convert(l))
+			return
+		}
+		seq := l[:2+end+1]
+		l = l[len(seq):]
+		if seq[len(seq)-1] != 'm' {
+			s.buf.WriteString(seq)
+			continue
+		}
+		out, ok := s.sgr[seq]
+		if !ok {
+			out = s.convert(seq)
+			if len(s.sgr) < 4096 {
+				s.sgr[seq] = out
+			}
+		}
+		s.buf.WriteString(out)
+	}
+}
+
+func (s *Screen) convert(seq string) string {
+	s.scratch.Reset()
+	_, _ = s.colors.WriteString(seq)
+	return s.scratch.String()
 }

@@ -213,3 +213,25 @@ func TestColoursFollowTheTerminalsProfile(t *testing.T) {
 		}
 	}
 }
+
+// Style sequences converted one at a time, and kept, come out as
+// colorprofile converts the whole line.
+func TestStylesConvertAsColorprofileDoes(t *testing.T) {
+	for _, p := range []colorprofile.Profile{colorprofile.ANSI256, colorprofile.ANSI, colorprofile.ASCII} {
+		s := NewScreen(&recorder{}, p, 24, 4)
+		for round := range 2 { // the second from the kept sequences
+			for _, f := range frames(24) {
+				for _, l := range strings.Split(f, "\n") {
+					var want bytes.Buffer
+					w := colorprofile.Writer{Forward: &want, Profile: p}
+					_, _ = w.WriteString(l)
+					s.buf.Reset()
+					s.styled(l)
+					if got := s.buf.String(); got != want.String() {
+						t.Fatalf("profile %v, round %d: %q became %q, colorprofile makes %q", p, round, l, got, want.String())
+					}
+				}
+			}
+		}
+	}
+}
