@@ -143,14 +143,15 @@ func drawers(w, h int) map[string]func() (draw func(string), wrote func() int) {
 func BenchmarkFrame(b *testing.B) {
 	const n, w, h = 3000, 200, 50
 	for name, newDrawer := range drawers(w, h) {
-		// A tick with nothing new: the views are read again, the same frame.
+		// A refresh with nothing new: the views are read again, the same
+		// frame.
 		b.Run("3000pods/200x50/unchanged/"+name, func(b *testing.B) {
 			m, _, _ := frameModel(b, n, w, h)
 			draw, wrote := newDrawer()
 			draw(m.View().Content)
 			b.ReportAllocs()
 			for b.Loop() {
-				m = send(m, tickMsg(t0))
+				m = send(m, paceMsg{})
 				draw(m.View().Content)
 			}
 			b.ReportMetric(float64(wrote()), "B/write")
