@@ -59,6 +59,7 @@ type Model struct {
 	// for: nothing on the screen changed since (pace.go).
 	pace  *pacer
 	frame *frame
+	memo  *memo // memo.go
 	look  uint64
 
 	// fleet is every workload's rollout (fleet.go), nil when the source
@@ -113,7 +114,7 @@ func New(opts Options) Model {
 		AssumeYes: opts.AssumeYes, ReadOnly: opts.ReadOnly, Record: opts.Record, RollDefaults: opts.RollDefaults,
 	}
 	m := Model{s: s, context: context, embedded: opts.Embedded, nodes: nodes.New(s), history: history.New(s),
-		pace: &pacer{every: opts.Pace}, frame: &frame{}}
+		pace: &pacer{every: opts.Pace}, frame: &frame{}, memo: &memo{}}
 	m.panes = [paneCount]screen.Pane{
 		focusReplicaSets: replicasets.New(s),
 		focusPods:        pods.New(s),
@@ -146,8 +147,25 @@ func New(opts Options) Model {
 // tickMsg makes ages and the embedded clock move between batches.
 type tickMsg time.Time
 
-func tick() tea.Cmd {
-	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return tickMsg(t) })
+func tick() tea.Cmd { return tickAfter(time.Second) }
+
+func tickAfter(d time.Duration) tea.Cmd {
+	return tea.Tick(d, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
+
+// ticked refreshes for the tick, unless the console is paced and refreshed
+// less than a second ago: while a rollout churns, the paced refreshes
+// already move the ages and the clock, and a tick's refresh would draw one
+// frame more a second for nothing. The tick then comes back a second after
+// that refresh, so nothing on the screen is ever more than a second old.
+func (m Model) ticked() (tea.Model, tea.Cmd) {
+	if m.pace.every > 0 {
+		if wait := time.Second - time.Since(m.pace.last); wait > 0 {
+			return m, tickAfter(wait)
+		}
+	}
+	m.refresh()
+	return m, tick()
 }
 
 // Init starts the once-a-second refresh.
@@ -158,19 +176,18 @@ func (m Model) Init() tea.Cmd { return tick() }
 // keys, else to the global keys, else to the focused pane; what the overlay
 // and the RC view's dialog wait for (forecasts, previews, plans) to them.
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if _, ok := msg.(model.Batch); !ok {
-		m.look = newLook() // any message but a batch held back may change the screen
-	}
-	switch msg := msg.(type) {
+	switch msg.(type) {
 	case model.Batch:
-		return m.batch(msg) // pace.go
+		return m.batch(msg.(model.Batch)) // pace.go
+	case tickMsg:
+		return m.ticked() // a refresh makes a new look
+	}
+	m.look = newLook() // any other message may change the screen
+	switch msg := msg.(type) {
 	case paceMsg:
 		m.pace.due = false
 		m.refresh()
 		return m, nil
-	case tickMsg:
-		m.refresh()
-		return m, tick()
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.layout()

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"rollscope/model"
+	"rollscope/themes"
 )
 
 // pacedModel is the stuck rollout on a console that redraws at most once an
@@ -92,4 +93,28 @@ func BenchmarkViewAfterHeldBatch(b *testing.B) {
 			_ = m.Render()
 		}
 	})
+}
+
+// While paced refreshes keep the screen fresh, the once-a-second tick reads
+// and draws nothing; once a second has passed without one, it refreshes.
+func TestATickRightAfterAPacedRefreshDrawsNothing(t *testing.T) {
+	src := midRollout()
+	m := New(Options{Cluster: src, Namespace: "shop", Deployment: "frontend", Context: "kind-dev",
+		Theme: themes.Dark(), Clock: fixedClock, Pace: time.Hour})
+	m = send(m, tea.WindowSizeMsg{Width: 120, Height: 40}, paceMsg{})
+	before, reads := m.View().Content, src.rolloutReads
+	next, cmd := m.Update(tickMsg(t0))
+	m = next.(Model)
+	if src.rolloutReads != reads || m.frame.look != m.look {
+		t.Errorf("a tick a moment after a refresh read the views again (%d reads) or asked for a new frame", src.rolloutReads-reads)
+	}
+	if cmd == nil || m.View().Content != before {
+		t.Fatal("the skipped tick did not come back, or the frame changed")
+	}
+	m.pace.last = time.Now().Add(-time.Second)
+	next, cmd = m.Update(tickMsg(t0))
+	if src.rolloutReads == reads || cmd == nil {
+		t.Error("a tick a second after the last refresh did not refresh, or stopped ticking")
+	}
+	_ = next
 }

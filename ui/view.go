@@ -113,12 +113,22 @@ func (m *Model) body(bodyH int) []string {
 func (m *Model) paneTitle(f focus, w int) string {
 	st := m.s.Styles
 	title := " " + f.String() + m.paneSubtitle(f) + " "
-	if f == m.focus {
-		// Marked by shape as well as colour: NO_COLOR and monochrome
-		// captures must still show where the keys go.
-		return draw.Fit(st.PaneTitleFocus.Render("▶"+title), w)
+	focused := f == m.focus
+	return m.memo.line("title|"+draw.Itoa(w)+"|"+boolKey(focused)+title, func() string {
+		if focused {
+			// Marked by shape as well as colour: NO_COLOR and monochrome
+			// captures must still show where the keys go.
+			return draw.Fit(st.PaneTitleFocus.Render("▶"+title), w)
+		}
+		return draw.Fit(st.PaneTitle.Render(title), w)
+	})
+}
+
+func boolKey(b bool) string {
+	if b {
+		return "1"
 	}
-	return draw.Fit(st.PaneTitle.Render(title), w)
+	return "0"
 }
 
 // paneSubtitle says what a pane is showing when it is not obvious.
@@ -159,16 +169,19 @@ func podCount(rs model.ReplicaSetRow) string {
 // pane fits.
 func (m *Model) tabStrip(w int) string {
 	st := m.s.Styles
-	parts := make([]string, 0, paneCount)
-	for f := focus(0); f < paneCount; f++ {
-		name := f.String()
-		if f == m.focus {
-			parts = append(parts, st.PaneTitleFocus.Render("▶ "+name+m.paneSubtitle(f)))
-		} else {
-			parts = append(parts, st.PaneTitle.Render(name))
+	sub := m.paneSubtitle(m.focus)
+	return m.memo.line("tabs|"+draw.Itoa(w)+"|"+draw.Itoa(int(m.focus))+"|"+sub, func() string {
+		parts := make([]string, 0, paneCount)
+		for f := focus(0); f < paneCount; f++ {
+			name := f.String()
+			if f == m.focus {
+				parts = append(parts, st.PaneTitleFocus.Render("▶ "+name+sub))
+			} else {
+				parts = append(parts, st.PaneTitle.Render(name))
+			}
 		}
-	}
-	return draw.Fit(" "+strings.Join(parts, st.Separator.Render(" │ ")), w)
+		return draw.Fit(" "+strings.Join(parts, st.Separator.Render(" │ ")), w)
+	})
 }
 
 // footer is the toast when there is one, else the overlay's keys, else the
@@ -188,23 +201,38 @@ func (m *Model) footer(w int) string {
 	default:
 		bindings = append(m.panes[m.focus].KeyMap().ShortHelp(), m.s.Keys.ShortHelp()...)
 	}
-	var parts, keep []string
+	// The footer's keys change with the focus and the overlay, not with
+	// the counts: kept by what it lists.
+	type entry struct {
+		key, desc string
+		keep      bool
+	}
+	shown := make([]entry, 0, len(bindings))
+	key := "footer|" + draw.Itoa(w)
 	for _, b := range bindings {
 		if !b.Enabled() {
 			continue
 		}
-		part := st.HelpKey.Render(b.Help().Key) + " " + st.HelpDesc.Render(b.Help().Desc)
 		// Help and quit are never cut off: help lists every key the
 		// footer has no room for.
-		if m.overlay == nil && (b.Help() == m.s.Keys.Help.Help() || b.Help() == m.s.Keys.Quit.Help()) {
-			keep = append(keep, part)
-			continue
+		keep := m.overlay == nil && (b.Help() == m.s.Keys.Help.Help() || b.Help() == m.s.Keys.Quit.Help())
+		shown = append(shown, entry{b.Help().Key, b.Help().Desc, keep})
+		key += "|" + boolKey(keep) + b.Help().Key + "\x1f" + b.Help().Desc
+	}
+	return m.memo.line(key, func() string {
+		var parts, keep []string
+		for _, e := range shown {
+			part := st.HelpKey.Render(e.key) + " " + st.HelpDesc.Render(e.desc)
+			if e.keep {
+				keep = append(keep, part)
+				continue
+			}
+			parts = append(parts, part)
 		}
-		parts = append(parts, part)
-	}
-	sep := st.Muted.Render(" · ")
-	for len(parts) > 0 && draw.WidthOf(" "+strings.Join(append(append([]string(nil), parts...), keep...), sep)) > w {
-		parts = parts[:len(parts)-1]
-	}
-	return draw.Fit(" "+strings.Join(append(parts, keep...), sep), w)
+		sep := st.Muted.Render(" · ")
+		for len(parts) > 0 && draw.WidthOf(" "+strings.Join(append(append([]string(nil), parts...), keep...), sep)) > w {
+			parts = parts[:len(parts)-1]
+		}
+		return draw.Fit(" "+strings.Join(append(parts, keep...), sep), w)
+	})
 }

@@ -25,6 +25,7 @@ import (
 	"rollscope/model/action"
 	"rollscope/themes"
 	"rollscope/ui"
+	"rollscope/ui/terminal"
 )
 
 // rootFlags are the flags of the console itself.
@@ -272,7 +273,15 @@ func runConsole(ctx context.Context, client kubernetes.Interface, opts ui.Option
 	if opts.Pace == 0 {
 		opts.Pace = consolePace
 	}
-	p := tea.NewProgram(ui.New(opts), tea.WithContext(ctx))
+	// The console draws its own frames, only the lines that changed
+	// (ui/terminal); Bubble Tea reads the keys and runs the model.
+	con, err := terminal.Open(os.Stdout)
+	if err != nil {
+		return ui.Switch{}, false, err
+	}
+	defer con.Close()
+	p := tea.NewProgram(con.Model(ui.New(opts)), append(con.Options(), tea.WithContext(ctx))...)
+	con.Resizes(ctx, p.Send)
 	bridge := watch.New(client, watchScope(opts), clk, func(b model.Batch) { p.Send(b) }, wo)
 	go func() {
 		if err := bridge.Run(ctx); err != nil {
@@ -283,7 +292,7 @@ func runConsole(ctx context.Context, client kubernetes.Interface, opts ui.Option
 	if err != nil && ctx.Err() == nil {
 		return ui.Switch{}, false, fmt.Errorf("the console stopped: %w", err)
 	}
-	if m, ok := final.(ui.Model); ok && ctx.Err() == nil {
+	if m, ok := terminal.Unwrap(final).(ui.Model); ok && ctx.Err() == nil {
 		next, again := m.Switch()
 		return next, again, nil
 	}

@@ -118,16 +118,29 @@ func (p *Pane) View() string {
 			object = "〃" // as above: the column no longer repeats itself
 		}
 		cells := []string{e.Time.Format("15:04:05"), message(e), timelineKind(e.Kind), object}
-		line := draw.Row(widths, timelineColumns, cells, p.w)
+		paint := "-"
 		switch {
 		case sel:
-			return p.s.Paints.Selected.On(line)
+			paint = "s"
 		case e.Warning:
-			return p.s.Paints.Warn.On(line)
+			paint = "w"
 		case e.Kind == model.TimelineAction:
-			return p.s.Paints.Accent.On(line)
+			paint = "a"
 		}
-		return line
+		// Kept by what the row shows: the same entries come back every
+		// frame while the story grows at its end.
+		return p.rows.Render(paint+strings.Join(cells, "\x1f"), "", p.w, sel, func() string {
+			line := draw.Row(widths, timelineColumns, cells, p.w)
+			switch paint {
+			case "s":
+				return p.s.Paints.Selected.On(line)
+			case "w":
+				return p.s.Paints.Warn.On(line)
+			case "a":
+				return p.s.Paints.Accent.On(line)
+			}
+			return line
+		})
 	})
 	if p.detail && p.rows.Cursor >= 0 && p.rows.Cursor < len(tl) {
 		e := tl[p.rows.Cursor]
