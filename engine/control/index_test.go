@@ -37,3 +37,40 @@ func TestControllerIndexFilesOrphansTogether(t *testing.T) {
 		t.Errorf("orphan indexed under %v, want [%q]", got, Orphan)
 	}
 }
+
+// A cache that files objects by SingleValue must file them where the index
+// function would: the same one value, or — when SingleValue says false — ask
+// the function, whatever the object.
+func TestSingleValueFilesAsTheIndexFunction(t *testing.T) {
+	yes := true
+	objects := []any{
+		&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "a", OwnerReferences: []metav1.OwnerReference{{UID: "rs-1", Controller: &yes}}}, Spec: corev1.PodSpec{NodeName: "n1"}},
+		&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "orphan"}},
+		&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1"}},
+		&metav1.ObjectMeta{Namespace: "ns"}, // what listers hand Index
+		"no metadata",
+	}
+	seen := 0
+	for _, kind := range AllKinds {
+		for name, fn := range Indexers(kind) {
+			one := SingleValue(name, fn)
+			if one == nil {
+				t.Errorf("%s index %q has no one-value form", kind, name)
+				continue
+			}
+			seen++
+			for _, obj := range objects {
+				want, _ := fn(obj)
+				if v, ok := one(obj); ok && (len(want) != 1 || want[0] != v) {
+					t.Errorf("%s index %q of %#v: one value %q, function %q", kind, name, obj, v, want)
+				}
+			}
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no index checked")
+	}
+	if SingleValue(IndexByNode, func(any) ([]string, error) { return []string{"x", "y"}, nil }) != nil {
+		t.Error("a function that is not the registered one was given a one-value form")
+	}
+}

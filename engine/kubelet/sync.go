@@ -37,7 +37,9 @@ func (k *Kubelet) Sync(ctx context.Context, key string) error {
 		return nil
 	}
 	node, err := k.env.Listers.Nodes.Get(pod.Spec.NodeName)
-	if apierrors.IsNotFound(err) {
+	// err is asked about only when there is one: IsNotFound(nil) allocates,
+	// and this runs for every sync of every pod.
+	if err != nil && apierrors.IsNotFound(err) {
 		// The node is gone; the pod garbage collector deletes its pods.
 		return nil
 	}
@@ -65,7 +67,7 @@ func (k *Kubelet) syncNode(name string) error {
 		return nil
 	}
 	node, err := k.env.Listers.Nodes.Get(name)
-	if apierrors.IsNotFound(err) {
+	if err != nil && apierrors.IsNotFound(err) {
 		return nil
 	}
 	if err != nil {

@@ -66,7 +66,10 @@ func toSeconds(obj runtime.Object, m metav1.Object) {
 }
 
 func podToSeconds(s *corev1.PodStatus) {
-	if s.StartTime != nil {
+	// A new StartTime only when it has fractions: the pointer may be shared
+	// with the stored pod's, so it is replaced rather than changed, and every
+	// status write of a running pod carries the whole second stored before.
+	if s.StartTime != nil && s.StartTime.Nanosecond() != 0 {
 		t := truncated(*s.StartTime)
 		s.StartTime = &t
 	}
