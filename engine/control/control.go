@@ -56,6 +56,10 @@ const (
 	IndexByController = "controller-uid"
 	// IndexByNode indexes pods by spec.nodeName ("" for unscheduled pods).
 	IndexByNode = "spec.nodeName"
+	// IndexCanaries files the Deployments with canary annotations under
+	// Canary, and no other Deployment.
+	IndexCanaries = "canaries"
+	Canary        = "canary"
 )
 
 // Listers give read access to the runner's caches. Objects returned are shared
@@ -84,6 +88,13 @@ type Listers struct {
 	RCIndex         cache.Indexer
 	// RevisionIndex carries IndexByController for ControllerRevisions.
 	RevisionIndex cache.Indexer
+	// DeploymentIndex carries IndexCanaries, and BudgetIndex the namespace
+	// index of PodDisruptionBudgets: the canary and disruption controllers
+	// ask them, on every pod change, whether there is anything to look up
+	// at all (nearly always not), which costs no allocation where a lister's
+	// Get or List costs several. Either may be nil: then they ask listers.
+	DeploymentIndex cache.Indexer
+	BudgetIndex     cache.Indexer
 }
 
 // Recorder records Kubernetes events about an object, as client-go's

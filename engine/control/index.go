@@ -3,10 +3,13 @@ package control
 import (
 	"reflect"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
+
+	"rollscope/model"
 )
 
 // ControllerUIDIndexFunc indexes an object by its controller owner's UID.
@@ -79,6 +82,24 @@ func SingleValue(name string, fn cache.IndexFunc) func(obj any) (string, bool) {
 	return nil
 }
 
+// CanaryIndexFunc files a Deployment with canary annotations under Canary.
+func CanaryIndexFunc(obj any) ([]string, error) {
+	if d, ok := obj.(*appsv1.Deployment); ok && model.HasCanaryAnnotations(d) {
+		return []string{Canary}, nil
+	}
+	return nil, nil
+}
+
+// NoneIn reports whether ix, when there is one, files nothing under value
+// of index name; false when it cannot tell.
+func NoneIn(ix cache.Indexer, name, value string) bool {
+	if ix == nil {
+		return false
+	}
+	keys, err := ix.IndexKeys(name, value)
+	return err == nil && len(keys) == 0
+}
+
 // Indexers returns the indexers a runner registers for kind.
 func Indexers(kind Kind) cache.Indexers {
 	ix := cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}
@@ -88,6 +109,8 @@ func Indexers(kind Kind) cache.Indexers {
 		ix[IndexByNode] = NodeNameIndexFunc
 	case ReplicaSets, ReplicationControllers, ControllerRevisions:
 		ix[IndexByController] = ControllerUIDIndexFunc
+	case Deployments:
+		ix[IndexCanaries] = CanaryIndexFunc
 	}
 	return ix
 }

@@ -3,9 +3,12 @@ package control
 import (
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
+
+	"rollscope/model"
 )
 
 func TestDeletedReadsObjectsAndTombstones(t *testing.T) {
@@ -55,7 +58,9 @@ func TestSingleValueFilesAsTheIndexFunction(t *testing.T) {
 		for name, fn := range Indexers(kind) {
 			one := SingleValue(name, fn)
 			if one == nil {
-				t.Errorf("%s index %q has no one-value form", kind, name)
+				if kind == Pods {
+					t.Errorf("pod index %q, asked on every pod write, has no one-value form", name)
+				}
 				continue
 			}
 			seen++
@@ -72,5 +77,35 @@ func TestSingleValueFilesAsTheIndexFunction(t *testing.T) {
 	}
 	if SingleValue(IndexByNode, func(any) ([]string, error) { return []string{"x", "y"}, nil }) != nil {
 		t.Error("a function that is not the registered one was given a one-value form")
+	}
+}
+
+// The canary and disruption controllers drop a pod change when NoneIn says
+// there is nothing to look up: it must never say so while there is.
+func TestNoneInSaysNothingIsThereOnlyWhenNothingIs(t *testing.T) {
+	if NoneIn(nil, IndexCanaries, Canary) {
+		t.Error("no index at all was taken for an empty one")
+	}
+	ix := cache.NewIndexer(cache.MetaNamespaceKeyFunc, Indexers(Deployments))
+	plain := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "plain"}}
+	_ = ix.Add(plain)
+	if !NoneIn(ix, IndexCanaries, Canary) {
+		t.Error("a Deployment without a canary was filed as one")
+	}
+	if NoneIn(ix, cache.NamespaceIndex, "ns") || !NoneIn(ix, cache.NamespaceIndex, "other") {
+		t.Error("the namespace index was misread")
+	}
+	canary := plain.DeepCopy()
+	canary.Name, canary.Annotations = "canary", map[string]string{model.CanaryAnnotation + "-plan": "{}"}
+	_ = ix.Add(canary)
+	if NoneIn(ix, IndexCanaries, Canary) {
+		t.Error("a Deployment with canary annotations was not seen")
+	}
+	_ = ix.Delete(canary)
+	if !NoneIn(ix, IndexCanaries, Canary) {
+		t.Error("a deleted canary is still seen")
+	}
+	if NoneIn(ix, "no such index", "x") {
+		t.Error("an index that does not exist was taken for an empty one")
 	}
 }

@@ -101,6 +101,8 @@ func New(client kubernetes.Interface, src Source, clock *Clock, seed int64) *Run
 		ReplicaSetIndex:        r.stores[control.ReplicaSets],
 		RCIndex:                r.stores[control.ReplicationControllers],
 		RevisionIndex:          r.stores[control.ControllerRevisions],
+		DeploymentIndex:        r.stores[control.Deployments],
+		BudgetIndex:            r.stores[control.PodDisruptionBudgets],
 	}
 	r.cancel = src.Subscribe(r.receive)
 	return r
