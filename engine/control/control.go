@@ -138,10 +138,12 @@ type Controller interface {
 // status without answering with a copy of the stored pod (the embedded API's):
 // the kubelet's status writes are the most frequent write of a rehearsal, and
 // it never reads the answer. A client without it is sent UpdateStatus.
-// The caller gives up pod.Status (it built it for this write and never
-// touches it again), so the status is stored without another copy.
+// pod is only read for its identity and resourceVersion (the cached pod
+// serves, with no copy of it made for the write); the caller gives up status
+// (it built it for this write and never touches it again), so the status is
+// stored without another copy.
 type PodStatusWriter interface {
-	WriteStatus(ctx context.Context, pod *corev1.Pod, opts metav1.UpdateOptions) error
+	WriteStatus(ctx context.Context, pod *corev1.Pod, status *corev1.PodStatus, opts metav1.UpdateOptions) error
 }
 
 // PodCreator is implemented by pod clients that can store a pod the caller

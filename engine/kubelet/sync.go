@@ -160,15 +160,16 @@ func (k *Kubelet) writeStatus(ctx context.Context, key string, pod *corev1.Pod, 
 	if !model.PodStatusesDiffer(&pod.Status, st) && equality.Semantic.DeepEqual(&pod.Status, st) {
 		return nil
 	}
-	// A shallow copy is enough: the client only reads the object it sends,
-	// and the shared metadata and spec are never modified.
-	updated := *pod
-	updated.Status = *st
 	pods := k.pods.In(pod.Namespace)
 	var err error
 	if w, ok := pods.(control.PodStatusWriter); ok {
-		err = w.WriteStatus(ctx, &updated, metav1.UpdateOptions{})
+		// The cached pod names the write; st is given up to it.
+		err = w.WriteStatus(ctx, pod, st, metav1.UpdateOptions{})
 	} else {
+		// A shallow copy is enough: the client only reads the object it
+		// sends, and the shared metadata and spec are never modified.
+		updated := *pod
+		updated.Status = *st
 		_, err = pods.UpdateStatus(ctx, &updated, metav1.UpdateOptions{})
 	}
 	if err != nil {

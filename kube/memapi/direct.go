@@ -170,7 +170,7 @@ func (p directPods) UpdateStatus(_ context.Context, pod *corev1.Pod, o metav1.Up
 // new pod and a client action (together a third of the bytes a 10,000-pod
 // rollout allocated): the identity and status are carried in the cluster's
 // one request pod, which the write copies from and clears after.
-func (p directPods) WriteStatus(_ context.Context, pod *corev1.Pod, o metav1.UpdateOptions) error {
+func (p directPods) WriteStatus(_ context.Context, pod *corev1.Pod, status *corev1.PodStatus, o metav1.UpdateOptions) error {
 	c := p.c
 	c.countCall()
 	if err := checkDryRun("UpdateOptions", o.DryRun); err != nil {
@@ -178,7 +178,7 @@ func (p directPods) WriteStatus(_ context.Context, pod *corev1.Pod, o metav1.Upd
 	}
 	_, err := c.serveLocked("update", podsResource.Resource, true, func() (runtime.Object, error) {
 		req := &c.statusRequest
-		*req = corev1.Pod{ObjectMeta: statusIdentity(&pod.ObjectMeta), Status: pod.Status}
+		*req = corev1.Pod{ObjectMeta: statusIdentity(&pod.ObjectMeta), Status: *status}
 		defer func() { *req = corev1.Pod{} }() // hold on to nothing of the caller's
 		return c.update(c.tables[podsResource], p.ns, req, "status", o)
 	})
