@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -150,5 +151,47 @@ func TestSpecWithoutPathsFindsWhatPathsFind(t *testing.T) {
 		if len(with) != len(without) {
 			t.Fatalf("with paths %d errors (%v), without %d (%v)", len(with), with, len(without), without)
 		}
+	}
+}
+
+// The hand-written name checks must judge exactly as upstream's expressions.
+func TestDNSNamesAgreeWithUpstream(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	const alphabet = "abz09-.-.A_/"
+	for i := range 200000 {
+		n := r.Intn(12)
+		switch i % 50 {
+		case 0:
+			n = 60 + r.Intn(8)
+		case 1:
+			n = 250 + r.Intn(8)
+		}
+		b := make([]byte, n)
+		for j := range b {
+			b[j] = alphabet[r.Intn(len(alphabet))]
+			if r.Intn(3) > 0 {
+				b[j] = "abz09"[r.Intn(5)] // mostly valid characters
+			}
+		}
+		s := string(b)
+		if got, want := dnsSubdomain(s), len(validation.IsDNS1123Subdomain(s)) == 0; got != want {
+			t.Fatalf("dnsSubdomain(%q) = %v, upstream %v", s, got, want)
+		}
+		if got, want := dnsLabel(s), len(validation.IsDNS1123Label(s)) == 0; got != want {
+			t.Fatalf("dnsLabel(%q) = %v, upstream %v", s, got, want)
+		}
+	}
+	for _, n := range []int{1, 62, 63, 64, 252, 253, 254} {
+		for _, s := range []string{strings.Repeat("a", n), strings.Repeat("a.", n/2) + strings.Repeat("b", n%2+1)} {
+			if got, want := dnsSubdomain(s), len(validation.IsDNS1123Subdomain(s)) == 0; got != want {
+				t.Errorf("dnsSubdomain of %d characters = %v, upstream %v", len(s), got, want)
+			}
+			if got, want := dnsLabel(s), len(validation.IsDNS1123Label(s)) == 0; got != want {
+				t.Errorf("dnsLabel of %d characters = %v, upstream %v", len(s), got, want)
+			}
+		}
+	}
+	if !isDNSSubdomainFn(apivalidation.NameIsDNSSubdomain) || isDNSSubdomainFn(apivalidation.NameIsDNSLabel) {
+		t.Error("the name function is misrecognised")
 	}
 }
