@@ -85,7 +85,14 @@ func New(client kubernetes.Interface, src Source, clock *Clock, seed int64) *Run
 		handlers: map[control.Kind][]cache.ResourceEventHandler{},
 	}
 	for _, k := range control.AllKinds {
-		r.stores[k] = newStore(control.Indexers(k))
+		ix := control.Indexers(k)
+		if k == control.Events {
+			// No lister reads events, so their cache, which only tells the
+			// handlers an update from an add, needs no index: filing every
+			// event under its namespace cost a map insertion per event.
+			ix = cache.Indexers{}
+		}
+		r.stores[k] = newStore(ix)
 	}
 	r.listers = control.Listers{
 		Pods:                   corelisters.NewPodLister(r.stores[control.Pods]),

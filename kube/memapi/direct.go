@@ -195,8 +195,10 @@ func (p directPods) Delete(_ context.Context, name string, o metav1.DeleteOption
 	return err
 }
 
+// Bind sends the caller's Binding itself: binding only reads it, and keeps
+// nothing of it (the scheduler binds every pod it places).
 func (p directPods) Bind(_ context.Context, b *corev1.Binding, o metav1.CreateOptions) error {
-	_, _, err := p.c.react(clienttesting.NewCreateSubresourceActionWithOptions(podsResource, b.Name, "binding", p.ns, b.DeepCopy(), o))
+	_, _, err := p.c.react(clienttesting.NewCreateSubresourceActionWithOptions(podsResource, b.Name, "binding", p.ns, b, o))
 	return err
 }
 
