@@ -138,7 +138,11 @@ func podPhase(pod *corev1.Pod, statuses []corev1.ContainerStatus) corev1.PodPhas
 // changes.
 func setConditions(pod *corev1.Pod, st *corev1.PodStatus, now time.Time) {
 	containersReady := condition{status: corev1.ConditionTrue}
-	if msg, ok := unreadyMessage(st.ContainerStatuses); ok {
+	var had string // the message written before, kept when it still says the same
+	if c := findCondition(st.Conditions, corev1.ContainersReady); c != nil {
+		had = c.Message
+	}
+	if msg, ok := unreadyMessage(st.ContainerStatuses, had); ok {
 		containersReady = condition{corev1.ConditionFalse, "ContainersNotReady", msg}
 	}
 	ready := containersReady
@@ -187,9 +191,10 @@ func setConditions(pod *corev1.Pod, st *corev1.PodStatus, now time.Time) {
 }
 
 // unreadyMessage is the kubelet's "containers with unready status: [a b]",
-// and false when every container is ready. It is built in one allocation:
-// every sync of a starting or stopping pod builds it.
-func unreadyMessage(statuses []corev1.ContainerStatus) (string, bool) {
+// and false when every container is ready. Every sync of a starting or
+// stopping pod asks for it: when had, the message written before, already
+// says it, had is returned, and otherwise it is built in one allocation.
+func unreadyMessage(statuses []corev1.ContainerStatus, had string) (string, bool) {
 	const prefix = "containers with unready status: ["
 	size, unready := len(prefix)+1, 0
 	for i := range statuses {
@@ -200,6 +205,9 @@ func unreadyMessage(statuses []corev1.ContainerStatus) (string, bool) {
 	}
 	if unready == 0 {
 		return "", false
+	}
+	if len(had) == size-1 && strings.HasPrefix(had, prefix) && had[len(had)-1] == ']' && sameUnread(had[len(prefix):len(had)-1], statuses) {
+		return had, true
 	}
 	var b strings.Builder
 	b.Grow(size)
@@ -216,6 +224,30 @@ func unreadyMessage(statuses []corev1.ContainerStatus) (string, bool) {
 	}
 	b.WriteByte(']')
 	return b.String(), true
+}
+
+// sameUnread reports whether names is the unready containers' names, each
+// followed by one space but the last, as unreadyMessage writes them.
+func sameUnread(names string, statuses []corev1.ContainerStatus) bool {
+	rest := names
+	first := true
+	for i := range statuses {
+		if statuses[i].Ready {
+			continue
+		}
+		if !first {
+			if rest == "" || rest[0] != ' ' {
+				return false
+			}
+			rest = rest[1:]
+		}
+		first = false
+		if !strings.HasPrefix(rest, statuses[i].Name) {
+			return false
+		}
+		rest = rest[len(statuses[i].Name):]
+	}
+	return rest == ""
 }
 
 // condition is the wanted state of one pod condition.
