@@ -2,6 +2,7 @@ package kubelet
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -160,34 +161,38 @@ func setConditions(pod *corev1.Pod, st *corev1.PodStatus, now time.Time) {
 		}
 		return condition{}, false
 	}
-	// Sized exactly: the status is stored as it is built, so spare
-	// capacity would be kept for every version of every pod.
-	kept, scheduled := 0, false
+	scheduled := false
 	for _, c := range st.Conditions {
 		if _, owned := want(c.Type); !owned {
-			kept++
 			scheduled = scheduled || c.Type == corev1.PodScheduled
 		}
 	}
-	size := len(kubeletConditions) + kept
-	if !scheduled {
-		size++
-	}
-	out := make([]corev1.PodCondition, 0, size)
-	for _, t := range kubeletConditions {
-		w, _ := want(t)
-		out = append(out, w.apply(t, findCondition(st.Conditions, t), now))
-	}
-	for _, c := range st.Conditions {
-		if _, owned := want(c.Type); !owned {
-			out = append(out, c)
+	// Built on the stack first: most writes change a container's state but
+	// none of the conditions, and then the pod's own list is kept (stored
+	// times are never written again, so sharing it with the stored pod is
+	// safe) instead of storing an equal copy.
+	build := func(out []corev1.PodCondition) []corev1.PodCondition {
+		for _, t := range kubeletConditions {
+			w, _ := want(t)
+			out = append(out, w.apply(t, findCondition(st.Conditions, t), now))
 		}
+		for _, c := range st.Conditions {
+			if _, owned := want(c.Type); !owned {
+				out = append(out, c)
+			}
+		}
+		if !scheduled {
+			// The pod is bound, so it was scheduled even if no scheduler said so.
+			out = append(out, corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionTrue, LastTransitionTime: metav1.NewTime(now)})
+		}
+		return out
 	}
-	if !scheduled {
-		// The pod is bound, so it was scheduled even if no scheduler said so.
-		out = append(out, corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionTrue, LastTransitionTime: metav1.NewTime(now)})
+	var onStack [8]corev1.PodCondition // more conditions grow it on the heap
+	if out := build(onStack[:0]); !slices.Equal(out, st.Conditions) {
+		// Sized exactly: the status is stored as it is built, so spare
+		// capacity would be kept for every version of every pod.
+		st.Conditions = append(make([]corev1.PodCondition, 0, len(out)), out...)
 	}
-	st.Conditions = out
 }
 
 // unreadyMessage is the kubelet's "containers with unready status: [a b]",
