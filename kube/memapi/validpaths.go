@@ -2,11 +2,13 @@ package memapi
 
 import (
 	"reflect"
+	"sync"
 
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -46,7 +48,7 @@ func key(p *field.Path, k string) *field.Path {
 // take a path only to name errors, without building one.
 // TestMetaValidAgreesWithUpstream holds it to upstream's answer.
 func metaValid(m metav1.Object, namespaced bool, nameFn apivalidation.ValidateNameFunc) bool {
-	if g := m.GetGenerateName(); g != "" && len(nameFn(g, true)) > 0 {
+	if g := m.GetGenerateName(); g != "" && !(isDNSSubdomainFn(nameFn) && dnsSubdomainPrefix(g)) && len(nameFn(g, true)) > 0 {
 		return false
 	}
 	if n := m.GetName(); n == "" || !(isDNSSubdomainFn(nameFn) && dnsSubdomain(n)) && len(nameFn(n, false)) > 0 {
@@ -60,7 +62,7 @@ func metaValid(m metav1.Object, namespaced bool, nameFn apivalidation.ValidateNa
 		return false
 	}
 	return m.GetGeneration() >= 0 &&
-		len(metav1validation.ValidateLabels(m.GetLabels(), nil)) == 0 &&
+		labelsValid(m.GetLabels()) &&
 		len(apivalidation.ValidateAnnotations(m.GetAnnotations(), nil)) == 0 &&
 		ownerReferencesValid(m.GetOwnerReferences()) &&
 		len(apivalidation.ValidateFinalizers(m.GetFinalizers(), nil)) == 0 &&
@@ -78,9 +80,23 @@ func isDNSSubdomainFn(fn apivalidation.ValidateNameFunc) bool {
 	return reflect.ValueOf(fn).Pointer() == nameIsDNSSubdomain
 }
 
+// dnsSubdomainPrefix is NameIsDNSSubdomain(s, true) finding nothing: a
+// generateName prefix, whose trailing dash upstream masks by putting an "a"
+// in place of its last two characters.
+func dnsSubdomainPrefix(s string) bool {
+	if len(s) > 1 && s[len(s)-1] == '-' {
+		var buf [254]byte
+		if len(s)-1 > len(buf) {
+			return false // too long: upstream says why
+		}
+		return dnsSubdomain(append(append(buf[:0], s[:len(s)-2]...), 'a'))
+	}
+	return dnsSubdomain(s)
+}
+
 // dnsSubdomain is validation.IsDNS1123Subdomain finding nothing: at most
 // 253 characters, labels joined by dots.
-func dnsSubdomain(s string) bool {
+func dnsSubdomain[S ~string | ~[]byte](s S) bool {
 	if len(s) > 253 {
 		return false
 	}
@@ -100,9 +116,9 @@ func dnsSubdomain(s string) bool {
 func dnsLabel(s string) bool { return len(s) <= 63 && dnsLabelChars(s) }
 
 // dnsLabelChars is upstream's expression of a label, [a-z0-9]([-a-z0-9]*[a-z0-9])?
-func dnsLabelChars(s string) bool {
+func dnsLabelChars[S ~string | ~[]byte](s S) bool {
 	alnum := func(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
-	if s == "" || !alnum(s[0]) || !alnum(s[len(s)-1]) {
+	if len(s) == 0 || !alnum(s[0]) || !alnum(s[len(s)-1]) {
 		return false
 	}
 	for i := 1; i < len(s)-1; i++ {
@@ -110,6 +126,46 @@ func dnsLabelChars(s string) bool {
 			return false
 		}
 	}
+	return true
+}
+
+// labelsValid is metav1validation.ValidateLabels finding nothing. Its label
+// checks are regular expressions, and every pod carries the same few labels
+// (app, pod-template-hash), so the pairs found valid are remembered: a pure
+// function's answers, shared by every cluster of the process.
+func labelsValid(labels map[string]string) bool {
+	for k, v := range labels {
+		if !labelValid(k, v) {
+			return false
+		}
+	}
+	return true
+}
+
+type labelPair struct{ key, value string }
+
+var validLabels struct {
+	sync.Mutex
+	pairs map[labelPair]bool
+}
+
+func labelValid(k, v string) bool {
+	p := labelPair{k, v}
+	validLabels.Lock()
+	known := validLabels.pairs[p]
+	validLabels.Unlock()
+	if known {
+		return true
+	}
+	if len(metav1validation.ValidateLabelName(k, nil)) > 0 || len(validation.IsValidLabelValue(v)) > 0 {
+		return false
+	}
+	validLabels.Lock()
+	if validLabels.pairs == nil || len(validLabels.pairs) >= 4096 {
+		validLabels.pairs = map[labelPair]bool{} // bounded: hashes differ per template
+	}
+	validLabels.pairs[p] = true
+	validLabels.Unlock()
 	return true
 }
 

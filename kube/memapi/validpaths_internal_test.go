@@ -180,6 +180,9 @@ func TestDNSNamesAgreeWithUpstream(t *testing.T) {
 		if got, want := dnsLabel(s), len(validation.IsDNS1123Label(s)) == 0; got != want {
 			t.Fatalf("dnsLabel(%q) = %v, upstream %v", s, got, want)
 		}
+		if got, want := dnsSubdomainPrefix(s), len(apivalidation.NameIsDNSSubdomain(s, true)) == 0; got != want {
+			t.Fatalf("dnsSubdomainPrefix(%q) = %v, upstream %v", s, got, want)
+		}
 	}
 	for _, n := range []int{1, 62, 63, 64, 252, 253, 254} {
 		for _, s := range []string{strings.Repeat("a", n), strings.Repeat("a.", n/2) + strings.Repeat("b", n%2+1)} {
@@ -193,5 +196,24 @@ func TestDNSNamesAgreeWithUpstream(t *testing.T) {
 	}
 	if !isDNSSubdomainFn(apivalidation.NameIsDNSSubdomain) || isDNSSubdomainFn(apivalidation.NameIsDNSLabel) {
 		t.Error("the name function is misrecognised")
+	}
+}
+
+// Remembered or not, a label pair is valid exactly when upstream says so.
+func TestLabelsValidAgreesWithUpstream(t *testing.T) {
+	r := rand.New(rand.NewSource(4))
+	keys := []string{"app", "pod-template-hash", "rollscope.dev/x", "a/b/c", "-bad", "Upper", "", strings.Repeat("k", 64), "example.com/" + strings.Repeat("k", 63)}
+	values := []string{"web", "7d9c5b", "", "-bad-", "a b", strings.Repeat("v", 63), strings.Repeat("v", 64), "A.b_c"}
+	for range 5000 {
+		labels := map[string]string{}
+		for range r.Intn(3) {
+			labels[pick(r, keys...)] = pick(r, values...)
+		}
+		want := len(metav1validation.ValidateLabels(labels, field.NewPath("labels"))) == 0
+		for range 2 { // the second answer may be remembered
+			if got := labelsValid(labels); got != want {
+				t.Fatalf("labelsValid(%v) = %v, upstream %v", labels, got, want)
+			}
+		}
 	}
 }
