@@ -98,7 +98,7 @@ func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEve
 }
 
 func (c *Controller) enqueuePodOwner(ns, pod string, ref *metav1.OwnerReference) {
-	if ref == nil || ref.Kind != "ReplicaSet" {
+	if ref == nil || ref.Kind != "ReplicaSet" || c.noCanary() {
 		return
 	}
 	rs, err := c.env.Listers.ReplicaSets.ReplicaSets(ns).Get(ref.Name)
@@ -109,7 +109,7 @@ func (c *Controller) enqueuePodOwner(ns, pod string, ref *metav1.OwnerReference)
 }
 
 func (c *Controller) enqueueOwner(ns string, ref *metav1.OwnerReference) {
-	if ref == nil || ref.Kind != "Deployment" {
+	if ref == nil || ref.Kind != "Deployment" || c.noCanary() {
 		return
 	}
 	d, err := c.env.Listers.Deployments.Deployments(ns).Get(ref.Name)
@@ -117,6 +117,13 @@ func (c *Controller) enqueueOwner(ns string, ref *metav1.OwnerReference) {
 		return
 	}
 	c.queue.Add(ns + "/" + ref.Name)
+}
+
+// noCanary reports whether no Deployment has canary annotations, in which
+// case no pod or ReplicaSet change concerns this controller: nearly always,
+// and asked before two lister reads that allocate on every pod write.
+func (c *Controller) noCanary() bool {
+	return control.NoneIn(c.env.Listers.DeploymentIndex, control.IndexCanaries, control.Canary)
 }
 
 // Sync implements control.Controller: one look at one Deployment's canary.

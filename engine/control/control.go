@@ -56,6 +56,10 @@ const (
 	IndexByController = "controller-uid"
 	// IndexByNode indexes pods by spec.nodeName ("" for unscheduled pods).
 	IndexByNode = "spec.nodeName"
+	// IndexCanaries files the Deployments with canary annotations under
+	// Canary, and no other Deployment.
+	IndexCanaries = "canaries"
+	Canary        = "canary"
 )
 
 // Listers give read access to the runner's caches. Objects returned are shared
@@ -84,6 +88,13 @@ type Listers struct {
 	RCIndex         cache.Indexer
 	// RevisionIndex carries IndexByController for ControllerRevisions.
 	RevisionIndex cache.Indexer
+	// DeploymentIndex carries IndexCanaries, and BudgetIndex the namespace
+	// index of PodDisruptionBudgets: the canary and disruption controllers
+	// ask them, on every pod change, whether there is anything to look up
+	// at all (nearly always not), which costs no allocation where a lister's
+	// Get or List costs several. Either may be nil: then they ask listers.
+	DeploymentIndex cache.Indexer
+	BudgetIndex     cache.Indexer
 }
 
 // Recorder records Kubernetes events about an object, as client-go's
@@ -127,10 +138,12 @@ type Controller interface {
 // status without answering with a copy of the stored pod (the embedded API's):
 // the kubelet's status writes are the most frequent write of a rehearsal, and
 // it never reads the answer. A client without it is sent UpdateStatus.
-// The caller gives up pod.Status (it built it for this write and never
-// touches it again), so the status is stored without another copy.
+// pod is only read for its identity and resourceVersion (the cached pod
+// serves, with no copy of it made for the write); the caller gives up status
+// (it built it for this write and never touches it again), so the status is
+// stored without another copy.
 type PodStatusWriter interface {
-	WriteStatus(ctx context.Context, pod *corev1.Pod, opts metav1.UpdateOptions) error
+	WriteStatus(ctx context.Context, pod *corev1.Pod, status *corev1.PodStatus, opts metav1.UpdateOptions) error
 }
 
 // PodCreator is implemented by pod clients that can store a pod the caller

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
@@ -37,6 +39,8 @@ type APIRecorder struct {
 	spam       *record.EventSourceObjectSpamFilter
 	correlator *record.EventCorrelator
 	events     *Namespaced[corev1client.EventInterface]
+	kinds      map[reflect.Type]schema.GroupVersionKind // by the type of an object without a kind
+	versions   map[schema.GroupVersion]string           // "group/version" of the named groups
 }
 
 // client-go's defaults for an event broadcaster's spam filter: each object
@@ -61,12 +65,10 @@ func (r *APIRecorder) event(obj runtime.Object, eventType, reason, messageFmt st
 		return nil
 	}
 	kind := obj.GetObjectKind().GroupVersionKind()
-	if kind.Kind == "" {
-		if gvks, _, err := scheme.Scheme.ObjectKinds(obj); err == nil && len(gvks) > 0 {
-			kind = gvks[0]
-		}
-	}
 	r.mu.Lock()
+	if kind.Kind == "" {
+		kind = r.kindOf(obj)
+	}
 	r.n++
 	n := r.n
 	r.mu.Unlock()
@@ -82,7 +84,7 @@ func (r *APIRecorder) event(obj runtime.Object, eventType, reason, messageFmt st
 		},
 		InvolvedObject: corev1.ObjectReference{
 			Kind:            kind.Kind,
-			APIVersion:      kind.GroupVersion().String(),
+			APIVersion:      r.apiVersion(kind),
 			Namespace:       m.GetNamespace(),
 			Name:            m.GetName(),
 			UID:             m.GetUID(),
@@ -96,6 +98,45 @@ func (r *APIRecorder) event(obj runtime.Object, eventType, reason, messageFmt st
 		LastTimestamp:  now,
 		Count:          1,
 	}
+}
+
+// kindOf is the kind the scheme registers obj's type as, looked up once per
+// type: cached objects carry no kind, and the scheme answers with a new
+// slice each time. The caller holds mu.
+func (r *APIRecorder) kindOf(obj runtime.Object) schema.GroupVersionKind {
+	t := reflect.TypeOf(obj)
+	if gvk, ok := r.kinds[t]; ok {
+		return gvk
+	}
+	var gvk schema.GroupVersionKind
+	if gvks, _, err := scheme.Scheme.ObjectKinds(obj); err == nil && len(gvks) > 0 {
+		gvk = gvks[0]
+	}
+	if r.kinds == nil {
+		r.kinds = map[reflect.Type]schema.GroupVersionKind{}
+	}
+	r.kinds[t] = gvk
+	return gvk
+}
+
+// apiVersion is kind.GroupVersion().String() without building "apps/v1"
+// again for every event about a ReplicaSet or a Deployment.
+func (r *APIRecorder) apiVersion(kind schema.GroupVersionKind) string {
+	gv := kind.GroupVersion()
+	if gv.Group == "" {
+		return gv.Version // String() allocates nothing for the core group
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s, ok := r.versions[gv]
+	if !ok {
+		s = gv.String()
+		if r.versions == nil {
+			r.versions = map[schema.GroupVersion]string{}
+		}
+		r.versions[gv] = s
+	}
+	return s
 }
 
 // eventName is fmt.Sprintf("%s.%x%04x", object, nanos, n&0xffff) — the

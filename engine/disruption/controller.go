@@ -96,7 +96,11 @@ func (c *Controller) podChanged(obj any) {
 		return
 	}
 	// Most namespaces have no budget: the lister would say so for every pod
-	// update with an error that formats the pod's labels.
+	// update with an error that formats the pod's labels, and listing them
+	// allocates; the index says so for nothing.
+	if control.NoneIn(c.env.Listers.BudgetIndex, cache.NamespaceIndex, p.Namespace) {
+		return
+	}
 	if all, err := c.env.Listers.PodDisruptionBudgets.PodDisruptionBudgets(p.Namespace).List(labels.Everything()); err != nil || len(all) == 0 {
 		return
 	}

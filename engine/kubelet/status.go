@@ -2,6 +2,7 @@ package kubelet
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -138,7 +139,11 @@ func podPhase(pod *corev1.Pod, statuses []corev1.ContainerStatus) corev1.PodPhas
 // changes.
 func setConditions(pod *corev1.Pod, st *corev1.PodStatus, now time.Time) {
 	containersReady := condition{status: corev1.ConditionTrue}
-	if msg, ok := unreadyMessage(st.ContainerStatuses); ok {
+	var had string // the message written before, kept when it still says the same
+	if c := findCondition(st.Conditions, corev1.ContainersReady); c != nil {
+		had = c.Message
+	}
+	if msg, ok := unreadyMessage(st.ContainerStatuses, had); ok {
 		containersReady = condition{corev1.ConditionFalse, "ContainersNotReady", msg}
 	}
 	ready := containersReady
@@ -156,40 +161,45 @@ func setConditions(pod *corev1.Pod, st *corev1.PodStatus, now time.Time) {
 		}
 		return condition{}, false
 	}
-	// Sized exactly: the status is stored as it is built, so spare
-	// capacity would be kept for every version of every pod.
-	kept, scheduled := 0, false
+	scheduled := false
 	for _, c := range st.Conditions {
 		if _, owned := want(c.Type); !owned {
-			kept++
 			scheduled = scheduled || c.Type == corev1.PodScheduled
 		}
 	}
-	size := len(kubeletConditions) + kept
-	if !scheduled {
-		size++
-	}
-	out := make([]corev1.PodCondition, 0, size)
-	for _, t := range kubeletConditions {
-		w, _ := want(t)
-		out = append(out, w.apply(t, findCondition(st.Conditions, t), now))
-	}
-	for _, c := range st.Conditions {
-		if _, owned := want(c.Type); !owned {
-			out = append(out, c)
+	// Built on the stack first: most writes change a container's state but
+	// none of the conditions, and then the pod's own list is kept (stored
+	// times are never written again, so sharing it with the stored pod is
+	// safe) instead of storing an equal copy.
+	build := func(out []corev1.PodCondition) []corev1.PodCondition {
+		for _, t := range kubeletConditions {
+			w, _ := want(t)
+			out = append(out, w.apply(t, findCondition(st.Conditions, t), now))
 		}
+		for _, c := range st.Conditions {
+			if _, owned := want(c.Type); !owned {
+				out = append(out, c)
+			}
+		}
+		if !scheduled {
+			// The pod is bound, so it was scheduled even if no scheduler said so.
+			out = append(out, corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionTrue, LastTransitionTime: metav1.NewTime(now)})
+		}
+		return out
 	}
-	if !scheduled {
-		// The pod is bound, so it was scheduled even if no scheduler said so.
-		out = append(out, corev1.PodCondition{Type: corev1.PodScheduled, Status: corev1.ConditionTrue, LastTransitionTime: metav1.NewTime(now)})
+	var onStack [8]corev1.PodCondition // more conditions grow it on the heap
+	if out := build(onStack[:0]); !slices.Equal(out, st.Conditions) {
+		// Sized exactly: the status is stored as it is built, so spare
+		// capacity would be kept for every version of every pod.
+		st.Conditions = append(make([]corev1.PodCondition, 0, len(out)), out...)
 	}
-	st.Conditions = out
 }
 
 // unreadyMessage is the kubelet's "containers with unready status: [a b]",
-// and false when every container is ready. It is built in one allocation:
-// every sync of a starting or stopping pod builds it.
-func unreadyMessage(statuses []corev1.ContainerStatus) (string, bool) {
+// and false when every container is ready. Every sync of a starting or
+// stopping pod asks for it: when had, the message written before, already
+// says it, had is returned, and otherwise it is built in one allocation.
+func unreadyMessage(statuses []corev1.ContainerStatus, had string) (string, bool) {
 	const prefix = "containers with unready status: ["
 	size, unready := len(prefix)+1, 0
 	for i := range statuses {
@@ -200,6 +210,9 @@ func unreadyMessage(statuses []corev1.ContainerStatus) (string, bool) {
 	}
 	if unready == 0 {
 		return "", false
+	}
+	if len(had) == size-1 && strings.HasPrefix(had, prefix) && had[len(had)-1] == ']' && sameUnread(had[len(prefix):len(had)-1], statuses) {
+		return had, true
 	}
 	var b strings.Builder
 	b.Grow(size)
@@ -216,6 +229,30 @@ func unreadyMessage(statuses []corev1.ContainerStatus) (string, bool) {
 	}
 	b.WriteByte(']')
 	return b.String(), true
+}
+
+// sameUnread reports whether names is the unready containers' names, each
+// followed by one space but the last, as unreadyMessage writes them.
+func sameUnread(names string, statuses []corev1.ContainerStatus) bool {
+	rest := names
+	first := true
+	for i := range statuses {
+		if statuses[i].Ready {
+			continue
+		}
+		if !first {
+			if rest == "" || rest[0] != ' ' {
+				return false
+			}
+			rest = rest[1:]
+		}
+		first = false
+		if !strings.HasPrefix(rest, statuses[i].Name) {
+			return false
+		}
+		rest = rest[len(statuses[i].Name):]
+	}
+	return rest == ""
 }
 
 // condition is the wanted state of one pod condition.

@@ -37,7 +37,9 @@ func (k *Kubelet) Sync(ctx context.Context, key string) error {
 		return nil
 	}
 	node, err := k.env.Listers.Nodes.Get(pod.Spec.NodeName)
-	if apierrors.IsNotFound(err) {
+	// err is asked about only when there is one: IsNotFound(nil) allocates,
+	// and this runs for every sync of every pod.
+	if err != nil && apierrors.IsNotFound(err) {
 		// The node is gone; the pod garbage collector deletes its pods.
 		return nil
 	}
@@ -65,7 +67,7 @@ func (k *Kubelet) syncNode(name string) error {
 		return nil
 	}
 	node, err := k.env.Listers.Nodes.Get(name)
-	if apierrors.IsNotFound(err) {
+	if err != nil && apierrors.IsNotFound(err) {
 		return nil
 	}
 	if err != nil {
@@ -158,15 +160,16 @@ func (k *Kubelet) writeStatus(ctx context.Context, key string, pod *corev1.Pod, 
 	if !model.PodStatusesDiffer(&pod.Status, st) && equality.Semantic.DeepEqual(&pod.Status, st) {
 		return nil
 	}
-	// A shallow copy is enough: the client only reads the object it sends,
-	// and the shared metadata and spec are never modified.
-	updated := *pod
-	updated.Status = *st
 	pods := k.pods.In(pod.Namespace)
 	var err error
 	if w, ok := pods.(control.PodStatusWriter); ok {
-		err = w.WriteStatus(ctx, &updated, metav1.UpdateOptions{})
+		// The cached pod names the write; st is given up to it.
+		err = w.WriteStatus(ctx, pod, st, metav1.UpdateOptions{})
 	} else {
+		// A shallow copy is enough: the client only reads the object it
+		// sends, and the shared metadata and spec are never modified.
+		updated := *pod
+		updated.Status = *st
 		_, err = pods.UpdateStatus(ctx, &updated, metav1.UpdateOptions{})
 	}
 	if err != nil {

@@ -157,6 +157,8 @@ func NewScopedRunner(client kubernetes.Interface, scope Scope, onError func(cont
 		PodIndex:               idx(control.Pods),
 		ReplicaSetIndex:        idx(control.ReplicaSets),
 		RCIndex:                idx(control.ReplicationControllers),
+		DeploymentIndex:        idx(control.Deployments),
+		BudgetIndex:            idx(control.PodDisruptionBudgets),
 	}
 	if scope.Workloads {
 		r.listers.StatefulSets = appslisters.NewStatefulSetLister(idx(control.StatefulSets))

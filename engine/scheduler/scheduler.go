@@ -80,6 +80,23 @@ func responsible(p *corev1.Pod) bool {
 
 func podKey(p *corev1.Pod) string { return p.Namespace + "/" + p.Name }
 
+// samePlacement reports whether cur holds what old held on its node: the
+// same bound, running pod with the very same containers (stored pods are
+// never modified, so shared containers ask for the same resources). Such an
+// update — a status write, nearly every pod event — leaves the node cache
+// as old left it, so it is not looked up (a map of every placed pod).
+func samePlacement(old, cur *corev1.Pod) bool {
+	return old != nil && old.UID == cur.UID && old.Spec.NodeName != "" && old.Spec.NodeName == cur.Spec.NodeName &&
+		!finished(old) && !finished(cur) &&
+		sameElements(old.Spec.Containers, cur.Spec.Containers) && sameElements(old.Spec.InitContainers, cur.Spec.InitContainers) &&
+		len(old.Spec.Overhead) == 0 && len(cur.Spec.Overhead) == 0
+}
+
+// sameElements reports whether a and b are the same slice of the same array.
+func sameElements[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
 func (c *Controller) podChanged(oldObj, obj any) {
 	p, ok := obj.(*corev1.Pod)
 	if !ok {
@@ -87,7 +104,10 @@ func (c *Controller) podChanged(oldObj, obj any) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	freed := c.nodes.observePod(nameOf(p), p)
+	freed := false
+	if old, _ := oldObj.(*corev1.Pod); !samePlacement(old, p) {
+		freed = c.nodes.observePod(nameOf(p), p)
+	}
 	if !responsible(p) {
 		if len(c.waiting) > 0 || len(c.retryAt) > 0 {
 			c.forgetWaitingLocked(podKey(p))

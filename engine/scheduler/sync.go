@@ -108,7 +108,9 @@ func (c *Controller) bind(ctx context.Context, key string, pod *corev1.Pod, node
 		}
 		return fmt.Errorf("bind pod %s to node %s: %w", key, node, err)
 	}
-	c.event(pod, corev1.EventTypeNormal, reasonScheduled, "Successfully assigned %v/%v to %v", pod.Namespace, pod.Name, node)
+	// Upstream's "Successfully assigned %v/%v to %v", put together without
+	// fmt: one event for every pod placed.
+	c.event(pod, corev1.EventTypeNormal, reasonScheduled, "%s", "Successfully assigned "+pod.Namespace+"/"+pod.Name+" to "+node)
 	return nil
 }
 

@@ -45,7 +45,7 @@ func (c *controllerState) wakeAtTurn() {
 		return
 	}
 	c.waking = true
-	c.runner.addTimer(&timer{at: c.nextTurn, ctrl: c})
+	c.runner.addKeyTimer(c.nextTurn, c, "")
 }
 
 func (c *controllerState) AddAfter(key string, d time.Duration) {
@@ -53,7 +53,7 @@ func (c *controllerState) AddAfter(key string, d time.Duration) {
 		c.Add(key)
 		return
 	}
-	c.runner.addTimer(&timer{at: c.runner.clock.Now().Add(d), ctrl: c, key: key})
+	c.runner.addKeyTimer(c.runner.clock.Now().Add(d), c, key)
 }
 
 func (c *controllerState) pop() (string, bool) {

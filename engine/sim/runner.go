@@ -59,8 +59,11 @@ type Runner struct {
 	ctrls     []*controllerState
 	next      int // round-robin position among controllers
 	timers    timerHeap
-	seq       uint64
-	scripted  int // scripted timers not yet fired
+	// spareTimers are fired controller timers, reused: the kubelet sets
+	// one for each step of every pod.
+	spareTimers []*timer
+	seq         uint64
+	scripted    int // scripted timers not yet fired
 
 	// SyncErrors receives controller errors after retries are exhausted;
 	// nil drops them.
@@ -85,7 +88,14 @@ func New(client kubernetes.Interface, src Source, clock *Clock, seed int64) *Run
 		handlers: map[control.Kind][]cache.ResourceEventHandler{},
 	}
 	for _, k := range control.AllKinds {
-		r.stores[k] = newStore(control.Indexers(k))
+		ix := control.Indexers(k)
+		if k == control.Events {
+			// No lister reads events, so their cache, which only tells the
+			// handlers an update from an add, needs no index: filing every
+			// event under its namespace cost a map insertion per event.
+			ix = cache.Indexers{}
+		}
+		r.stores[k] = newStore(ix)
 	}
 	r.listers = control.Listers{
 		Pods:                   corelisters.NewPodLister(r.stores[control.Pods]),
@@ -101,6 +111,8 @@ func New(client kubernetes.Interface, src Source, clock *Clock, seed int64) *Run
 		ReplicaSetIndex:        r.stores[control.ReplicaSets],
 		RCIndex:                r.stores[control.ReplicationControllers],
 		RevisionIndex:          r.stores[control.ControllerRevisions],
+		DeploymentIndex:        r.stores[control.Deployments],
+		BudgetIndex:            r.stores[control.PodDisruptionBudgets],
 	}
 	r.cancel = src.Subscribe(r.receive)
 	return r
@@ -164,6 +176,21 @@ func (r *Runner) Do(fn func()) {
 
 func (r *Runner) addTimer(t *timer) {
 	r.mu.Lock()
+	r.addTimerLocked(t)
+	r.mu.Unlock()
+}
+
+// addKeyTimer sets a controller timer: ctrl's turn at at (key ""), or key
+// enqueued at at.
+func (r *Runner) addKeyTimer(at time.Time, ctrl *controllerState, key string) {
+	r.mu.Lock()
+	var t *timer
+	if n := len(r.spareTimers); n > 0 {
+		t, r.spareTimers = r.spareTimers[n-1], r.spareTimers[:n-1]
+	} else {
+		t = &timer{}
+	}
+	t.at, t.ctrl, t.key = at, ctrl, key
 	r.addTimerLocked(t)
 	r.mu.Unlock()
 }
@@ -343,6 +370,12 @@ func (r *Runner) fireDue() bool {
 			t.ctrl.wakeAtTurn()
 		default:
 			t.ctrl.Add(t.key)
+		}
+		if t.fn == nil {
+			r.mu.Lock()
+			*t = timer{}
+			r.spareTimers = append(r.spareTimers, t)
+			r.mu.Unlock()
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/tools/cache"
+
+	"rollscope/engine/control"
 )
 
 // store is the runner's cache of one kind: a cache.Indexer, as client-go's
@@ -24,6 +26,7 @@ type store struct {
 	items    map[string]*entry
 	names    []string                         // the indexes, in the order they were added
 	indexers []cache.IndexFunc                // by position in names
+	single   []func(any) (string, bool)       // by position: control.SingleValue of the indexer, or nil
 	indices  []map[string]map[string]struct{} // by position: value → keys
 	keyBuf   []byte                           // under mu: the key of the object being looked up
 }
@@ -89,11 +92,23 @@ func (s *store) put(obj any) (old any, existed bool, err error) {
 // panic on an index function's error: an object the controllers cannot index
 // is a bug).
 func (s *store) file(e *entry, i int) {
-	values, err := s.indexers[i](e.obj)
-	if err != nil {
-		panic(fmt.Errorf("unable to calculate an index entry for key %q on index %q: %v", e.key, s.names[i], err))
-	}
 	old := e.values[i]
+	var values []string
+	if one := s.single[i]; one != nil {
+		if v, ok := one(e.obj); ok {
+			if len(old) == 1 && old[0] == v {
+				return // most writes: nothing to refile, and no slice made
+			}
+			values = []string{v}
+		}
+	}
+	if values == nil {
+		var err error
+		values, err = s.indexers[i](e.obj)
+		if err != nil {
+			panic(fmt.Errorf("unable to calculate an index entry for key %q on index %q: %v", e.key, s.names[i], err))
+		}
+	}
 	if len(old) == 1 && len(values) == 1 && old[0] == values[0] {
 		return
 	}
@@ -222,12 +237,28 @@ func (s *store) index(name string) (cache.IndexFunc, map[string]map[string]struc
 	return nil, nil, fmt.Errorf("Index with name %s does not exist", name)
 }
 
+func (s *store) singleOf(name string) func(any) (string, bool) {
+	for i, n := range s.names {
+		if n == name {
+			return s.single[i]
+		}
+	}
+	return nil
+}
+
 func (s *store) Index(name string, obj any) ([]any, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	fn, idx, err := s.index(name)
 	if err != nil {
 		return nil, err
+	}
+	// Listers list a namespace through this index: its one value, without
+	// a slice, when the function has a one-value form.
+	if one := s.singleOf(name); one != nil {
+		if v, ok := one(obj); ok {
+			return s.objects(idx[v]), nil
+		}
 	}
 	values, err := fn(obj)
 	if err != nil {
@@ -311,6 +342,7 @@ func (s *store) AddIndexers(indexers cache.Indexers) error {
 	for _, name := range slices.Sorted(maps.Keys(indexers)) {
 		s.names = append(s.names, name)
 		s.indexers = append(s.indexers, indexers[name])
+		s.single = append(s.single, control.SingleValue(name, indexers[name]))
 		s.indices = append(s.indices, map[string]map[string]struct{}{})
 		i := len(s.names) - 1
 		for _, e := range s.items {

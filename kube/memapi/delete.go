@@ -129,7 +129,7 @@ func (c *Cluster) terminate(t *table, cur runtime.Object, opts metav1.DeleteOpti
 		grace := m.GetDeletionGracePeriodSeconds()
 		if grace == nil || *grace == 0 {
 			if !finalizers {
-				c.remove(t, newVersion(cur), cur, d)
+				c.remove(t, lastVersion(cur), cur, d)
 			}
 			return
 		}
@@ -138,7 +138,7 @@ func (c *Cluster) terminate(t *table, cur runtime.Object, opts metav1.DeleteOpti
 		}
 		period := *opts.GracePeriodSeconds
 		if period == 0 && !finalizers {
-			c.remove(t, newVersion(cur), cur, d)
+			c.remove(t, lastVersion(cur), cur, d)
 			return
 		}
 		shortened := metav1.NewTime(at.Add(time.Duration(period-*grace) * time.Second))
@@ -153,7 +153,7 @@ func (c *Cluster) terminate(t *table, cur runtime.Object, opts metav1.DeleteOpti
 		c.markDeleted(t, cur, c.now(), 0)
 		return
 	}
-	c.remove(t, newVersion(cur), cur, d)
+	c.remove(t, lastVersion(cur), cur, d)
 }
 
 // podGracePeriod returns the grace period of a pod deletion, as upstream's
@@ -182,11 +182,24 @@ func podGracePeriod(obj runtime.Object, opts metav1.DeleteOptions) (int64, bool)
 
 // markDeleted records a pending deletion on the object.
 func (c *Cluster) markDeleted(t *table, cur runtime.Object, at metav1.Time, grace int64) {
-	next := newVersion(cur)
+	next := lastVersion(cur)
 	nm := metaOf(next)
 	nm.SetDeletionTimestamp(&at)
 	nm.SetDeletionGracePeriodSeconds(&grace)
 	c.commit(t, watch.Modified, next, cur)
+}
+
+// lastVersion is newVersion for a version that changes nothing but the
+// metadata fields commit and deletion set: a pod's status is shared with the
+// stored pod, not copied, since commit writes a stored pod's times only when
+// they have fractions (podToSeconds), and a stored time has none. The
+// kubelet deletes every pod it stops.
+func lastVersion(stored runtime.Object) runtime.Object {
+	if p, ok := stored.(*corev1.Pod); ok {
+		next := *p
+		return &next
+	}
+	return newVersion(stored)
 }
 
 // remove deletes a stored object for good and collects its dependents.
@@ -261,7 +274,7 @@ func (c *Cluster) emptyNamespace(namespace string, d *deletion) {
 		}
 		for _, obj := range t.sorted(namespace) {
 			if cur := t.get(namespace, metaOf(obj).GetName()); cur != nil {
-				c.remove(t, newVersion(cur), cur, d)
+				c.remove(t, lastVersion(cur), cur, d)
 			}
 		}
 	}

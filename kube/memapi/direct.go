@@ -170,7 +170,7 @@ func (p directPods) UpdateStatus(_ context.Context, pod *corev1.Pod, o metav1.Up
 // new pod and a client action (together a third of the bytes a 10,000-pod
 // rollout allocated): the identity and status are carried in the cluster's
 // one request pod, which the write copies from and clears after.
-func (p directPods) WriteStatus(_ context.Context, pod *corev1.Pod, o metav1.UpdateOptions) error {
+func (p directPods) WriteStatus(_ context.Context, pod *corev1.Pod, status *corev1.PodStatus, o metav1.UpdateOptions) error {
 	c := p.c
 	c.countCall()
 	if err := checkDryRun("UpdateOptions", o.DryRun); err != nil {
@@ -178,7 +178,7 @@ func (p directPods) WriteStatus(_ context.Context, pod *corev1.Pod, o metav1.Upd
 	}
 	_, err := c.serveLocked("update", podsResource.Resource, true, func() (runtime.Object, error) {
 		req := &c.statusRequest
-		*req = corev1.Pod{ObjectMeta: statusIdentity(&pod.ObjectMeta), Status: pod.Status}
+		*req = corev1.Pod{ObjectMeta: statusIdentity(&pod.ObjectMeta), Status: *status}
 		defer func() { *req = corev1.Pod{} }() // hold on to nothing of the caller's
 		return c.update(c.tables[podsResource], p.ns, req, "status", o)
 	})
@@ -195,8 +195,10 @@ func (p directPods) Delete(_ context.Context, name string, o metav1.DeleteOption
 	return err
 }
 
+// Bind sends the caller's Binding itself: binding only reads it, and keeps
+// nothing of it (the scheduler binds every pod it places).
 func (p directPods) Bind(_ context.Context, b *corev1.Binding, o metav1.CreateOptions) error {
-	_, _, err := p.c.react(clienttesting.NewCreateSubresourceActionWithOptions(podsResource, b.Name, "binding", p.ns, b.DeepCopy(), o))
+	_, _, err := p.c.react(clienttesting.NewCreateSubresourceActionWithOptions(podsResource, b.Name, "binding", p.ns, b, o))
 	return err
 }
 

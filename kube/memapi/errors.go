@@ -56,6 +56,9 @@ func checkDeletePreconditions(k *kind, stored metav1.Object, p *metav1.Precondit
 
 // checkDeleteOptions applies the real server's checks of DeleteOptions.
 func checkDeleteOptions(opts *metav1.DeleteOptions) error {
+	if deleteOptionsValid(opts) {
+		return nil
+	}
 	if errs := metav1validation.ValidateDeleteOptions(opts); len(errs) > 0 {
 		return apierrors.NewInvalid(schema.GroupKind{Group: metav1.GroupName, Kind: "DeleteOptions"}, "", errs)
 	}

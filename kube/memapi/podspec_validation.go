@@ -19,23 +19,23 @@ func validatePodSpec(s *corev1.PodSpec, p *field.Path, isPod bool) field.ErrorLi
 	names := map[string]bool{}
 	var errs field.ErrorList
 	if len(s.Containers) == 0 {
-		errs = append(errs, field.Required(p.Child("containers"), ""))
+		errs = append(errs, field.Required(sub(p, "containers"), ""))
 	}
-	errs = append(errs, validateContainers(s.Containers, p.Child("containers"), names, isPod)...)
-	errs = append(errs, validateContainers(s.InitContainers, p.Child("initContainers"), names, isPod)...)
+	errs = append(errs, validateContainers(s.Containers, sub(p, "containers"), names, isPod)...)
+	errs = append(errs, validateContainers(s.InitContainers, sub(p, "initContainers"), names, isPod)...)
 	switch s.RestartPolicy {
 	case corev1.RestartPolicyAlways, corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever:
 	case "":
-		errs = append(errs, field.Required(p.Child("restartPolicy"), ""))
+		errs = append(errs, field.Required(sub(p, "restartPolicy"), ""))
 	default:
-		errs = append(errs, field.NotSupported(p.Child("restartPolicy"), s.RestartPolicy, []string{string(corev1.RestartPolicyAlways), string(corev1.RestartPolicyOnFailure), string(corev1.RestartPolicyNever)}))
+		errs = append(errs, field.NotSupported(sub(p, "restartPolicy"), s.RestartPolicy, []string{string(corev1.RestartPolicyAlways), string(corev1.RestartPolicyOnFailure), string(corev1.RestartPolicyNever)}))
 	}
 	switch s.DNSPolicy {
 	case corev1.DNSClusterFirstWithHostNet, corev1.DNSClusterFirst, corev1.DNSDefault, corev1.DNSNone:
 	case "":
-		errs = append(errs, field.Required(p.Child("dnsPolicy"), ""))
+		errs = append(errs, field.Required(sub(p, "dnsPolicy"), ""))
 	default:
-		errs = append(errs, field.NotSupported(p.Child("dnsPolicy"), s.DNSPolicy, []string{string(corev1.DNSClusterFirstWithHostNet), string(corev1.DNSClusterFirst), string(corev1.DNSDefault), string(corev1.DNSNone)}))
+		errs = append(errs, field.NotSupported(sub(p, "dnsPolicy"), s.DNSPolicy, []string{string(corev1.DNSClusterFirstWithHostNet), string(corev1.DNSClusterFirst), string(corev1.DNSDefault), string(corev1.DNSNone)}))
 	}
 	return errs
 }
@@ -44,26 +44,26 @@ func validateContainers(list []corev1.Container, p *field.Path, names map[string
 	var errs field.ErrorList
 	for i := range list {
 		c := &list[i]
-		cp := p.Index(i)
+		cp := at(p, i)
 		switch {
 		case c.Name == "":
-			errs = append(errs, field.Required(cp.Child("name"), ""))
+			errs = append(errs, field.Required(sub(cp, "name"), ""))
 		case names[c.Name]:
-			errs = append(errs, field.Duplicate(cp.Child("name"), c.Name))
+			errs = append(errs, field.Duplicate(sub(cp, "name"), c.Name))
 		default:
 			for _, msg := range validation.IsDNS1123Label(c.Name) {
-				errs = append(errs, field.Invalid(cp.Child("name"), c.Name, msg))
+				errs = append(errs, field.Invalid(sub(cp, "name"), c.Name, msg))
 			}
 		}
 		names[c.Name] = true
 		if c.Image == "" {
-			errs = append(errs, field.Required(cp.Child("image"), ""))
+			errs = append(errs, field.Required(sub(cp, "image"), ""))
 		} else if isPod && strings.TrimSpace(c.Image) != c.Image {
-			errs = append(errs, field.Invalid(cp.Child("image"), c.Image, "must not have leading or trailing whitespace"))
+			errs = append(errs, field.Invalid(sub(cp, "image"), c.Image, "must not have leading or trailing whitespace"))
 		}
-		errs = append(errs, validatePorts(c.Ports, cp.Child("ports"))...)
-		errs = append(errs, validateEnv(c.Env, cp.Child("env"))...)
-		errs = append(errs, validateResources(&c.Resources, cp.Child("resources"))...)
+		errs = append(errs, validatePorts(c.Ports, sub(cp, "ports"))...)
+		errs = append(errs, validateEnv(c.Env, sub(cp, "env"))...)
+		errs = append(errs, validateResources(&c.Resources, sub(cp, "resources"))...)
 	}
 	return errs
 }
@@ -74,33 +74,33 @@ func validatePorts(ports []corev1.ContainerPort, p *field.Path) field.ErrorList 
 	var errs field.ErrorList
 	names := map[string]bool{}
 	for i, port := range ports {
-		pp := p.Index(i)
+		pp := at(p, i)
 		if port.Name != "" {
 			msgs := validation.IsValidPortName(port.Name)
 			for _, msg := range msgs {
-				errs = append(errs, field.Invalid(pp.Child("name"), port.Name, msg))
+				errs = append(errs, field.Invalid(sub(pp, "name"), port.Name, msg))
 			}
 			if len(msgs) == 0 && names[port.Name] {
-				errs = append(errs, field.Duplicate(pp.Child("name"), port.Name))
+				errs = append(errs, field.Duplicate(sub(pp, "name"), port.Name))
 			}
 			names[port.Name] = true
 		}
 		if port.ContainerPort == 0 {
-			errs = append(errs, field.Required(pp.Child("containerPort"), ""))
+			errs = append(errs, field.Required(sub(pp, "containerPort"), ""))
 		} else {
 			for _, msg := range validation.IsValidPortNum(int(port.ContainerPort)) {
-				errs = append(errs, field.Invalid(pp.Child("containerPort"), port.ContainerPort, msg))
+				errs = append(errs, field.Invalid(sub(pp, "containerPort"), port.ContainerPort, msg))
 			}
 		}
 		if port.HostPort != 0 {
 			for _, msg := range validation.IsValidPortNum(int(port.HostPort)) {
-				errs = append(errs, field.Invalid(pp.Child("hostPort"), port.HostPort, msg))
+				errs = append(errs, field.Invalid(sub(pp, "hostPort"), port.HostPort, msg))
 			}
 		}
 		if port.Protocol == "" {
-			errs = append(errs, field.Required(pp.Child("protocol"), ""))
+			errs = append(errs, field.Required(sub(pp, "protocol"), ""))
 		} else if !slices.Contains(supportedProtocols, string(port.Protocol)) {
-			errs = append(errs, field.NotSupported(pp.Child("protocol"), port.Protocol, supportedProtocols))
+			errs = append(errs, field.NotSupported(sub(pp, "protocol"), port.Protocol, supportedProtocols))
 		}
 	}
 	return errs
@@ -112,7 +112,7 @@ func validatePorts(ports []corev1.ContainerPort, p *field.Path) field.ErrorList 
 func validateEnv(env []corev1.EnvVar, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	for i, ev := range env {
-		np := p.Index(i).Child("name")
+		np := sub(at(p, i), "name")
 		if ev.Name == "" {
 			errs = append(errs, field.Required(np, ""))
 			continue
@@ -126,20 +126,37 @@ func validateEnv(env []corev1.EnvVar, p *field.Path) field.ErrorList {
 
 func validateResources(r *corev1.ResourceRequirements, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for _, name := range sortedResourceNames(r.Limits) {
+	limit := func(name corev1.ResourceName) {
 		if q := r.Limits[name]; q.Sign() < 0 {
-			errs = append(errs, field.Invalid(p.Child("limits").Key(string(name)), q.String(), "must be greater than or equal to 0"))
+			errs = append(errs, field.Invalid(key(sub(p, "limits"), string(name)), q.String(), "must be greater than or equal to 0"))
 		}
 	}
-	for _, name := range sortedResourceNames(r.Requests) {
+	request := func(name corev1.ResourceName) {
 		q := r.Requests[name]
-		rp := p.Child("requests").Key(string(name))
+		rp := key(sub(p, "requests"), string(name))
 		if q.Sign() < 0 {
 			errs = append(errs, field.Invalid(rp, q.String(), "must be greater than or equal to 0"))
 		}
 		if lim, ok := r.Limits[name]; ok && q.Cmp(lim) > 0 {
 			errs = append(errs, field.Invalid(rp, q.String(), fmt.Sprintf("must be less than or equal to %s limit of %s", name, lim.String())))
 		}
+	}
+	if p == nil {
+		// A check without paths only asks whether anything is wrong: the
+		// errors' order does not matter, so the names are not sorted.
+		for name := range r.Limits {
+			limit(name)
+		}
+		for name := range r.Requests {
+			request(name)
+		}
+		return errs
+	}
+	for _, name := range sortedResourceNames(r.Limits) {
+		limit(name)
+	}
+	for _, name := range sortedResourceNames(r.Requests) {
+		request(name)
 	}
 	return errs
 }

@@ -1,57 +1,79 @@
 package memapi
 
-import corev1 "k8s.io/api/core/v1"
+import (
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+)
 
 // podQOS computes a pod's quality-of-service class as upstream does when
 // the pod is created: BestEffort without any cpu or memory requests or
 // limits, Guaranteed when every container limits both and requests equal
 // limits, Burstable otherwise. Pod-level resources, when set, decide alone.
+// Only cpu and memory count, so their sums are kept in two fields rather
+// than in maps (every pod creation asks).
 func podQOS(pod *corev1.Pod) corev1.PodQOSClass {
-	requests, limits := corev1.ResourceList{}, corev1.ResourceList{}
+	var requests, limits qosSums
 	guaranteed := true
-	add := func(sum corev1.ResourceList, list corev1.ResourceList) (found map[corev1.ResourceName]bool) {
-		found = map[corev1.ResourceName]bool{}
-		for name, q := range list {
-			if name != corev1.ResourceCPU && name != corev1.ResourceMemory || q.Sign() <= 0 {
-				continue
-			}
-			found[name] = true
-			total := q.DeepCopy()
-			if prev, ok := sum[name]; ok {
-				total.Add(prev)
-			}
-			sum[name] = total
-		}
-		return found
-	}
 	if pod.Spec.Resources != nil {
-		add(requests, pod.Spec.Resources.Requests)
-		found := add(limits, pod.Spec.Resources.Limits)
-		guaranteed = found[corev1.ResourceCPU] && found[corev1.ResourceMemory]
+		requests.add(pod.Spec.Resources.Requests)
+		cpu, memory := limits.add(pod.Spec.Resources.Limits)
+		guaranteed = cpu && memory
 	} else {
 		for _, list := range [][]corev1.Container{pod.Spec.Containers, pod.Spec.InitContainers} {
-			for _, c := range list {
-				add(requests, c.Resources.Requests)
-				found := add(limits, c.Resources.Limits)
-				if !found[corev1.ResourceCPU] || !found[corev1.ResourceMemory] {
+			for i := range list {
+				requests.add(list[i].Resources.Requests)
+				if cpu, memory := limits.add(list[i].Resources.Limits); !cpu || !memory {
 					guaranteed = false
 				}
 			}
 		}
 	}
-	if len(requests) == 0 && len(limits) == 0 {
+	if requests.count() == 0 && limits.count() == 0 {
 		return corev1.PodQOSBestEffort
 	}
 	if guaranteed {
-		for name, req := range requests {
-			if lim, ok := limits[name]; !ok || lim.Cmp(req) != 0 {
-				guaranteed = false
-				break
-			}
-		}
+		guaranteed = (!requests.hasCPU || limits.hasCPU && limits.cpu.Cmp(requests.cpu) == 0) &&
+			(!requests.hasMemory || limits.hasMemory && limits.memory.Cmp(requests.memory) == 0)
 	}
-	if guaranteed && len(requests) == len(limits) {
+	if guaranteed && requests.count() == limits.count() {
 		return corev1.PodQOSGuaranteed
 	}
 	return corev1.PodQOSBurstable
+}
+
+// qosSums are the positive cpu and memory quantities of some resource lists.
+type qosSums struct {
+	cpu, memory       resource.Quantity
+	hasCPU, hasMemory bool
+}
+
+// add sums list's positive cpu and memory, and reports which it had.
+func (s *qosSums) add(list corev1.ResourceList) (cpu, memory bool) {
+	cpu = addPositive(&s.cpu, &s.hasCPU, list, corev1.ResourceCPU)
+	memory = addPositive(&s.memory, &s.hasMemory, list, corev1.ResourceMemory)
+	return cpu, memory
+}
+
+func addPositive(sum *resource.Quantity, has *bool, list corev1.ResourceList, name corev1.ResourceName) bool {
+	q, ok := list[name]
+	if !ok || q.Sign() <= 0 {
+		return false
+	}
+	if *has {
+		sum.Add(q)
+	} else {
+		*sum, *has = q.DeepCopy(), true
+	}
+	return true
+}
+
+func (s *qosSums) count() int {
+	n := 0
+	if s.hasCPU {
+		n++
+	}
+	if s.hasMemory {
+		n++
+	}
+	return n
 }

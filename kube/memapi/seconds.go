@@ -66,13 +66,20 @@ func toSeconds(obj runtime.Object, m metav1.Object) {
 }
 
 func podToSeconds(s *corev1.PodStatus) {
-	if s.StartTime != nil {
+	// A new StartTime only when it has fractions: the pointer may be shared
+	// with the stored pod's, so it is replaced rather than changed, and every
+	// status write of a running pod carries the whole second stored before.
+	if s.StartTime != nil && hasFractions(*s.StartTime) {
 		t := truncated(*s.StartTime)
 		s.StartTime = &t
 	}
+	// The conditions and container states may be shared with the stored
+	// pod's too (a deletion's last version shares its status): they are
+	// written only when they have fractions, which a stored time never has.
 	for i := range s.Conditions {
 		c := &s.Conditions[i]
-		c.LastProbeTime, c.LastTransitionTime = truncated(c.LastProbeTime), truncated(c.LastTransitionTime)
+		truncate(&c.LastProbeTime)
+		truncate(&c.LastTransitionTime)
 	}
 	for _, list := range [][]corev1.ContainerStatus{s.InitContainerStatuses, s.ContainerStatuses, s.EphemeralContainerStatuses} {
 		for i := range list {
@@ -84,11 +91,25 @@ func podToSeconds(s *corev1.PodStatus) {
 
 func stateToSeconds(s *corev1.ContainerState) {
 	if r := s.Running; r != nil {
-		r.StartedAt = truncated(r.StartedAt)
+		truncate(&r.StartedAt)
 	}
 	if t := s.Terminated; t != nil {
-		t.StartedAt, t.FinishedAt = truncated(t.StartedAt), truncated(t.FinishedAt)
+		truncate(&t.StartedAt)
+		truncate(&t.FinishedAt)
 	}
+}
+
+// truncate sets *t to whole seconds, writing only when that changes it.
+func truncate(t *metav1.Time) {
+	if hasFractions(*t) {
+		*t = truncated(*t)
+	}
+}
+
+// hasFractions reports whether truncated would change t: a fraction of a
+// second, or a monotonic clock reading, which truncating drops.
+func hasFractions(t metav1.Time) bool {
+	return !t.IsZero() && (t.Nanosecond() != 0 || t.Time != t.Round(0))
 }
 
 func truncated(t metav1.Time) metav1.Time {

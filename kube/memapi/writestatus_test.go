@@ -14,7 +14,7 @@ import (
 
 // statusWriter is engine/control.PodStatusWriter, which memapi may not import.
 type statusWriter interface {
-	WriteStatus(ctx context.Context, pod *corev1.Pod, opts metav1.UpdateOptions) error
+	WriteStatus(ctx context.Context, pod *corev1.Pod, status *corev1.PodStatus, opts metav1.UpdateOptions) error
 }
 
 // A status write that is not answered keeps UpdateStatus's contract: it is
@@ -41,7 +41,7 @@ func TestWriteStatusWithoutAnAnswer(t *testing.T) {
 	stale := created.DeepCopy()
 	running := created.DeepCopy()
 	running.Status.Phase = corev1.PodRunning
-	if err := w.WriteStatus(ctx, running, metav1.UpdateOptions{}); err != nil {
+	if err := w.WriteStatus(ctx, running, &running.Status, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := pods.Get(ctx, "p", metav1.GetOptions{})
@@ -54,16 +54,16 @@ func TestWriteStatusWithoutAnAnswer(t *testing.T) {
 	if running.ResourceVersion != created.ResourceVersion {
 		t.Fatalf("WriteStatus changed the caller's object: rv %q", running.ResourceVersion)
 	}
-	if err := w.WriteStatus(ctx, got, metav1.UpdateOptions{}); err != nil {
+	if err := w.WriteStatus(ctx, got, &got.Status, metav1.UpdateOptions{}); err != nil {
 		t.Fatalf("an unchanged status: %v", err)
 	}
 	stale.Status.Phase = corev1.PodFailed
-	if err := w.WriteStatus(ctx, stale, metav1.UpdateOptions{}); !apierrors.IsConflict(err) {
+	if err := w.WriteStatus(ctx, stale, &stale.Status, metav1.UpdateOptions{}); !apierrors.IsConflict(err) {
 		t.Fatalf("a stale status write: %v, want a conflict", err)
 	}
 	missing := got.DeepCopy()
 	missing.Name = "nope"
-	if err := w.WriteStatus(ctx, missing, metav1.UpdateOptions{}); !apierrors.IsNotFound(err) {
+	if err := w.WriteStatus(ctx, missing, &missing.Status, metav1.UpdateOptions{}); !apierrors.IsNotFound(err) {
 		t.Fatalf("a missing pod: %v, want not found", err)
 	}
 	if len(seen) != 2 || seen[0] != watch.Added || seen[1] != watch.Modified {

@@ -48,6 +48,8 @@ func newEnv(h *Harness) *control.Env {
 			ReplicaSetIndex:        ix[control.ReplicaSets],
 			RCIndex:                ix[control.ReplicationControllers],
 			RevisionIndex:          ix[control.ControllerRevisions],
+			DeploymentIndex:        ix[control.Deployments],
+			BudgetIndex:            ix[control.PodDisruptionBudgets],
 		},
 		Clock:  h.Clock,
 		Events: h.Events,
