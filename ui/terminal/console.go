@@ -19,6 +19,7 @@ type Console struct {
 	profile colorprofile.Profile
 	w, h    int
 	Screen  *Screen
+	closed  bool // given back: Close, or a panic in the model
 }
 
 // Open takes the terminal out is on: keys from stdin (or the terminal itself
@@ -55,6 +56,10 @@ func Open(out *os.File) (*Console, error) {
 
 // Close gives the terminal back as it was before Open.
 func (c *Console) Close() {
+	if c.closed {
+		return
+	}
+	c.closed = true
 	_ = c.Screen.Close()
 	c.close()
 }
@@ -94,6 +99,7 @@ type drawn struct {
 }
 
 func (d drawn) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	defer d.c.leaveOnPanic()
 	if s, ok := msg.(tea.WindowSizeMsg); ok {
 		d.c.Screen.Resize(s.Width, s.Height)
 	}
@@ -104,7 +110,18 @@ func (d drawn) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // View draws the frame: Bubble Tea asks for it after every message, in its
 // event loop, so frames reach the terminal in order and at once.
 func (d drawn) View() tea.View {
+	defer d.c.leaveOnPanic()
 	v := d.Model.View()
 	_ = d.c.Screen.Draw(v.Content, v.WindowTitle)
 	return v
+}
+
+// leaveOnPanic gives the terminal back before a panic in the model goes on
+// to Bubble Tea, which prints it: printed on the alternate screen, the
+// message would vanish when the console closes.
+func (c *Console) leaveOnPanic() {
+	if r := recover(); r != nil {
+		c.Close()
+		panic(r)
+	}
 }
