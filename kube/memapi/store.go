@@ -2,6 +2,8 @@ package memapi
 
 import (
 	"cmp"
+	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 
@@ -91,9 +93,13 @@ func (c *Cluster) commit(t *table, typ watch.EventType, obj, prev runtime.Object
 	case watch.Deleted:
 		delete(t.objects, key)
 		delete(c.live, string(m.GetUID()))
+		delete(c.shared, string(m.GetUID()))
 	case watch.Added:
+		if p, ok := obj.(*corev1.Pod); ok {
+			c.shareSpec(p)
+		}
 		t.objects[key] = obj
-		c.live[string(m.GetUID())] = location{t.kind.gvr, key}
+		c.live[string(m.GetUID())] = struct{}{}
 	default:
 		t.objects[key] = obj // same UID, same place: c.live is unchanged
 	}
@@ -144,6 +150,47 @@ type change struct {
 	typ  watch.EventType
 	obj  runtime.Object // the stored object; for Deleted, its final state
 	prev runtime.Object // the object it replaced, nil for Added
+}
+
+// shareSpec lets a new pod hold the very containers, tolerations, volumes
+// and labels of the last pod stored for the same controller when they are
+// equal, as a ReplicaSet's pods, made from one template, are: the store's
+// objects are never modified, so equal parts can be one. A 100,000-replica
+// ReplicaSet's pods would otherwise hold 100,000 copies of its template's
+// spec (about 1.3 KB each). It compares only with the last pod of the
+// controller, so a changed template starts sharing anew with its first pod.
+func (c *Cluster) shareSpec(p *corev1.Pod) {
+	ref := metav1.GetControllerOfNoCopy(p)
+	if ref == nil {
+		return
+	}
+	prev := c.shared[string(ref.UID)]
+	if prev == nil {
+		c.shared[string(ref.UID)] = p
+		return
+	}
+	shared := share(&p.Spec.Containers, prev.Spec.Containers)
+	shared = share(&p.Spec.Tolerations, prev.Spec.Tolerations) && shared
+	shared = share(&p.Spec.Volumes, prev.Spec.Volumes) && shared
+	if (p.Labels == nil) == (prev.Labels == nil) && maps.Equal(p.Labels, prev.Labels) {
+		p.Labels = prev.Labels
+	} else {
+		shared = false
+	}
+	if !shared {
+		c.shared[string(ref.UID)] = p
+	}
+}
+
+// share makes *mine be theirs when the two are identical (reflect.DeepEqual:
+// every field, a quantity's text and nil against empty included, so that
+// nothing read or written of the pod changes) and reports whether they were.
+func share[T any](mine *[]T, theirs []T) bool {
+	if !reflect.DeepEqual(*mine, theirs) {
+		return false
+	}
+	*mine = theirs
+	return true
 }
 
 // location names where an object is stored.
