@@ -71,6 +71,14 @@ func stampOf(t time.Time) stamp {
 	return stamp{sec: t.Unix(), nsec: int32(t.Nanosecond()), zero: t.IsZero()}
 }
 
+// time is the instant again (in UTC; comparisons do not read the zone).
+func (a stamp) time() time.Time {
+	if a.zero {
+		return time.Time{}
+	}
+	return time.Unix(a.sec, int64(a.nsec)).UTC()
+}
+
 // equal is time.Time.Equal.
 func (a stamp) equal(b stamp) bool { return a.sec == b.sec && a.nsec == b.nsec }
 
