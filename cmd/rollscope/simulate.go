@@ -107,6 +107,9 @@ func runSimulate(ctx context.Context, f *simulateFlags) error {
 	defer stop()
 
 	debug.SetGCPercent(embedded.SimulationGCPercent)
+	if limit := embedded.SimulationMemoryLimit(sc); limit > 0 && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(limit)
+	}
 	if f.cpuProfile != "" {
 		pf, err := os.Create(f.cpuProfile)
 		if err != nil {
