@@ -206,8 +206,8 @@ func (k *victimKey) major() (m uint64, ok bool) {
 		ready = 1 // not ready first
 	}
 	return assigned<<51 | uint64(k.phase)<<49 | ready<<48 |
-		uint64(k.cost+majorCostBias)<<24 | // cheaper first
-		uint64(majorRankEnd-1-k.rank), // more neighbours first
+			uint64(k.cost+majorCostBias)<<24 | // cheaper first
+			uint64(majorRankEnd-1-k.rank), // more neighbours first
 		true
 }
 
