@@ -104,7 +104,7 @@ func (c *Cluster) commit(t *table, typ watch.EventType, obj, prev runtime.Object
 		t.objects[key] = obj // same UID, same place: c.live is unchanged
 	}
 	if typ == watch.Deleted || !sameOwners(prev, obj) {
-		c.owners.update(t.kind.gvr, key, prev, obj, typ == watch.Deleted)
+		c.owners.update(t.kind, key, prev, obj, typ == watch.Deleted)
 	}
 
 	ev := change{rv: c.rv, typ: typ, obj: obj, prev: prev}
@@ -200,11 +200,19 @@ type location struct {
 }
 
 // ownerIndex finds the dependents of an owner by its UID, for cascading
-// deletion without scanning every object.
-type ownerIndex map[string]map[location]struct{}
+// deletion without scanning every object. A ReplicaSet's pods are all its
+// dependents, so each is filed small: its kind by pointer, not its resource's
+// three names.
+type ownerIndex map[string]map[dependent]struct{}
 
-func (ix ownerIndex) update(resource schema.GroupVersionResource, key objectKey, prev, obj runtime.Object, deleted bool) {
-	d := location{resource, key}
+// dependent is a location as the owner index files it.
+type dependent struct {
+	kind *kind
+	key  objectKey
+}
+
+func (ix ownerIndex) update(k *kind, key objectKey, prev, obj runtime.Object, deleted bool) {
+	d := dependent{k, key}
 	if prev != nil {
 		for _, ref := range metaOf(prev).GetOwnerReferences() {
 			if set := ix[string(ref.UID)]; set != nil {
@@ -221,7 +229,7 @@ func (ix ownerIndex) update(resource schema.GroupVersionResource, key objectKey,
 	for _, ref := range metaOf(obj).GetOwnerReferences() {
 		set := ix[string(ref.UID)]
 		if set == nil {
-			set = map[location]struct{}{}
+			set = map[dependent]struct{}{}
 			ix[string(ref.UID)] = set
 		}
 		set[d] = struct{}{}
@@ -232,7 +240,7 @@ func (ix ownerIndex) update(resource schema.GroupVersionResource, key objectKey,
 func (ix ownerIndex) dependents(owner string) []location {
 	out := make([]location, 0, len(ix[owner]))
 	for d := range ix[owner] {
-		out = append(out, d)
+		out = append(out, location{d.kind.gvr, d.key})
 	}
 	slices.SortFunc(out, func(a, b location) int {
 		return cmp.Or(cmp.Compare(a.resource.String(), b.resource.String()), compareKeys(a.key, b.key))
