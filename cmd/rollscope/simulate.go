@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"sync"
@@ -38,6 +39,9 @@ type simulateFlags struct {
 	speedSet bool
 	// cpuProfile writes a CPU profile of the run, for work on performance.
 	cpuProfile string
+	// memProfile writes the heap held at the end of the run (every pod and
+	// event still stored), for work on memory.
+	memProfile string
 }
 
 func newSimulate() *cobra.Command {
@@ -71,6 +75,8 @@ func newSimulate() *cobra.Command {
 	f.conn.AddTo(cmd.Flags())
 	cmd.Flags().StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
 	_ = cmd.Flags().MarkHidden("cpuprofile")
+	cmd.Flags().StringVar(&f.memProfile, "memprofile", "", "write a heap profile of what the cluster holds at the end of the run to this file")
+	_ = cmd.Flags().MarkHidden("memprofile")
 	return cmd
 }
 
@@ -101,6 +107,9 @@ func runSimulate(ctx context.Context, f *simulateFlags) error {
 	defer stop()
 
 	debug.SetGCPercent(embedded.SimulationGCPercent)
+	if limit := embedded.SimulationMemoryLimit(sc); limit > 0 && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(limit)
+	}
 	if f.cpuProfile != "" {
 		pf, err := os.Create(f.cpuProfile)
 		if err != nil {
@@ -138,6 +147,12 @@ func runSimulate(ctx context.Context, f *simulateFlags) error {
 	}
 	reason, err := cl.Run(ctx, f.until)
 	stopProgress()
+	if f.memProfile != "" {
+		if perr := writeHeapProfile(f.memProfile); perr != nil {
+			return perr
+		}
+		runtime.KeepAlive(cl)
+	}
 	tw.End(clock.Now(), reason)
 	if ferr := tw.Flush(); ferr != nil {
 		return fmt.Errorf("writing the trace: %w", ferr)
@@ -180,4 +195,18 @@ func seedOf(sc *scenario.Scenario, override int64) int64 {
 		return override
 	}
 	return sc.Seed
+}
+
+// writeHeapProfile writes what is live on the heap now, after a collection.
+func writeHeapProfile(path string) error {
+	pf, err := os.Create(path)
+	if err != nil {
+		return badInput("--memprofile: %v", err)
+	}
+	defer pf.Close()
+	runtime.GC()
+	if err := pprof.Lookup("heap").WriteTo(pf, 0); err != nil {
+		return fmt.Errorf("writing the heap profile: %w", err)
+	}
+	return nil
 }

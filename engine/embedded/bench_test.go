@@ -24,6 +24,9 @@ func benchRollout(b *testing.B, file string) {
 		b.Fatal(err)
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(embedded.SimulationGCPercent))
+	if limit := embedded.SimulationMemoryLimit(sc); limit > 0 {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
+	}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		clock := sim.NewClock(epoch)

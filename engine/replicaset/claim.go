@@ -65,6 +65,17 @@ type claimedPods struct {
 	keys    []victimKey
 	nodes   []int32
 	created []time.Time
+	// tally, when set, stands for the pods: a sync that keeps every pod it
+	// controls, adopts none and ranks none reads only its counts.
+	tally *podTally
+}
+
+// len is how many pods are kept.
+func (cp *claimedPods) len() int {
+	if cp.tally != nil {
+		return int(cp.tally.claimed)
+	}
+	return len(cp.pods)
 }
 
 func (cp *claimedPods) add(p *corev1.Pod, f podFacts) {
@@ -104,20 +115,45 @@ func (c *Controller) candidatePods(o owner, sel, template labelMatcher, forScale
 		if forScaleDown {
 			owned.keys = append(owned.keys, e.victim)
 			owned.nodes = append(owned.nodes, e.node)
-			owned.created = append(owned.created, e.created)
+			owned.created = append(owned.created, e.victim.created.time())
 		}
 		cs.matches = append(cs.matches, matches)
 	})
+	cs.orphans = c.orphansFor(o, sel)
+	return cs, nil
+}
+
+// orphansFor are the active pods without a controller that o's selector
+// matches, in name order.
+func (c *Controller) orphansFor(o owner, sel labelMatcher) []*corev1.Pod {
+	var out []*corev1.Pod
 	for _, name := range c.orphans.names(o.rs.Namespace) {
 		p, err := c.env.Listers.Pods.Pods(o.rs.Namespace).Get(name)
 		if err != nil {
 			continue // deleted since; its event will update the set
 		}
 		if metav1.GetControllerOfNoCopy(p) == nil && model.IsPodActive(p) && sel.Matches(p.Labels) {
-			cs.orphans = append(cs.orphans, p)
+			out = append(out, p)
 		}
 	}
-	return cs, nil
+	return out
+}
+
+// fromTally is the claim of a sync that needs no pod: one that does not
+// scale down (rank victims), whose owner controls no active pod its
+// selector no longer matches (to release) and sees no orphan (to adopt),
+// and whose pods are available as soon as ready (minReadySeconds 0), so
+// that its status counts are the owned index's tally. ok is false when the
+// sync must read its pods.
+func (c *Controller) fromTally(o owner, sel, template labelMatcher, forScaleDown bool) (claimedPods, bool) {
+	if forScaleDown || o.rs.Spec.MinReadySeconds != 0 {
+		return claimedPods{}, false
+	}
+	t := c.owned.tallied(o.rs.UID, o.rs.Namespace, sel, template)
+	if t.active != t.claimed || len(c.orphansFor(o, sel)) > 0 {
+		return claimedPods{}, false
+	}
+	return claimedPods{tally: &t}, true
 }
 
 // claim returns the pods the owner keeps: those it controls whose labels

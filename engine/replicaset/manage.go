@@ -24,7 +24,7 @@ func desiredReplicas(o owner) int {
 // pods) to spec.replicas, at most burst at a time.
 func (c *Controller) manageReplicas(ctx context.Context, o owner, pods claimedPods) error {
 	key := ownerKey(o)
-	diff := len(pods.pods) - desiredReplicas(o)
+	diff := pods.len() - desiredReplicas(o)
 	switch {
 	case diff < 0:
 		n := min(-diff, c.burst)

@@ -34,8 +34,12 @@ type ownedIndex struct {
 	byPod   map[podRef]slot
 	// selectors numbers each selector (its String form) a sync asked with,
 	// from 1: the match fields hold these numbers, 0 for none. It grows by
-	// one short string per ReplicaSet template ever synced.
+	// one short string per ReplicaSet template ever synced. matchers[n-1]
+	// is selector n, for matching pods as they change.
 	selectors map[string]int32
+	matchers  []labelMatcher
+	// namespaces numbers the namespaces pods were seen in.
+	namespaces map[string]int32
 	// nodes numbers the node names pods were seen on, so that a scale-down
 	// counts pods per node in a slice instead of hashing a name per pod. It
 	// grows by one name per node ever seen.
@@ -48,10 +52,36 @@ type ownedIndex struct {
 // pods, and its pods, once put in name order, stay in it for every
 // following scale-down sync.
 type ownerPods struct {
+	uid     types.UID
 	entries []ownedPod
 	holes   int
 	// byName: the pods of entries are in name order.
 	byName bool
+	// tally counts what a sync with the selectors and namespace of
+	// tallied would claim of these pods, kept as pods change so that a
+	// sync that neither scales down nor releases reads its status counts
+	// instead of walking every pod (tallied.sel is 0 until a sync asks).
+	tallied talliedFor
+	tally   podTally
+}
+
+// talliedFor names what a tally counts for: the selector and template
+// label numbers (ownedIndex.selectors) and the namespace number.
+type talliedFor struct{ sel, template, namespace int32 }
+
+// podTally is what a ReplicaSet's status counts of the pods it controls.
+type podTally struct {
+	active   int32 // active pods in the owner's namespace
+	claimed  int32 // of those, the ones its selector matches: status.replicas
+	labelled int32 // of those, the ones with every template label
+	ready    int32 // of those, the ready ones
+}
+
+func (t *podTally) add(d podTally, sign int32) {
+	t.active += sign * d.active
+	t.claimed += sign * d.claimed
+	t.labelled += sign * d.labelled
+	t.ready += sign * d.ready
 }
 
 // live is how many pods are filed.
@@ -59,8 +89,8 @@ func (o *ownerPods) live() int { return len(o.entries) - o.holes }
 
 // slot is where a pod's entry is.
 type slot struct {
-	owner types.UID
-	at    int
+	owner *ownerPods
+	at    int32
 }
 
 // podRef names a pod without building a "namespace/name" string.
@@ -68,27 +98,47 @@ type podRef struct{ namespace, name string }
 
 // ownedPod is one pod as last seen; it is overwritten on every update, and
 // match and matchFor are set by the syncs that read it, all under the
-// index's lock.
+// index's lock. It is kept small (a 100,000-pod ReplicaSet holds as many):
+// readiness, ready time and creation time are read from victim.
 type ownedPod struct {
-	pod       *corev1.Pod // nil in a hole
-	namespace string
-	active    bool
-	facts     podFacts
-	// node numbers the pod's node name (see ownedIndex.nodes).
-	node int32
+	pod *corev1.Pod // nil in a hole
 	// victim is what a scale-down's ranking reads of the pod but its rank
 	// and the age buckets of its times, which depend on the moment of the
-	// sync; created is the creation time those buckets are taken of.
-	victim  victimKey
-	created time.Time
+	// sync.
+	victim victimKey
+	// node numbers the pod's node name (see ownedIndex.nodes), namespace
+	// its namespace (ownedIndex.namespaces).
+	node, namespace int32
 	// matchFor is the selector match was computed for; 0 when it has not
-	// been computed since the pod last changed.
-	matchFor int32
-	match    bool
-	// labelledFor and labelled are the same for the owner's template
-	// labels: whether the pod counts as fully labelled.
-	labelledFor int32
-	labelled    bool
+	// been computed since the pod last changed. labelledFor and labelled
+	// are the same for the owner's template labels: whether the pod counts
+	// as fully labelled.
+	matchFor, labelledFor int32
+	active, match         bool
+	labelled              bool
+}
+
+// facts is what the status counts of the pod (but its labels).
+func (e *ownedPod) facts() podFacts {
+	return podFacts{ready: e.victim.ready, readySince: e.victim.readySince.time()}
+}
+
+// counts is what e adds to a tally for t.
+func (e *ownedPod) counts(t talliedFor) podTally {
+	if e.pod == nil || !e.active || e.namespace != t.namespace {
+		return podTally{}
+	}
+	d := podTally{active: 1}
+	if e.matchFor == t.sel && e.match {
+		d.claimed = 1
+		if e.labelledFor == t.template && e.labelled {
+			d.labelled = 1
+		}
+		if e.victim.ready {
+			d.ready = 1
+		}
+	}
+	return d
 }
 
 // podFacts is what a ReplicaSet's status counts of a pod.
@@ -122,18 +172,44 @@ func (f podFacts) available(minReadySeconds int32, now time.Time) bool {
 }
 
 func newOwnedIndex() *ownedIndex {
-	return &ownedIndex{byOwner: map[types.UID]*ownerPods{}, byPod: map[podRef]slot{}, selectors: map[string]int32{}, nodes: map[string]int32{}}
+	return &ownedIndex{byOwner: map[types.UID]*ownerPods{}, byPod: map[podRef]slot{}, selectors: map[string]int32{}, nodes: map[string]int32{}, namespaces: map[string]int32{}}
 }
 
-// entryFor works out what the syncs read of p. The caller holds x.mu.
-func (x *ownedIndex) entryFor(p *corev1.Pod) ownedPod {
-	facts := factsOf(p)
-	return ownedPod{
-		pod: p, namespace: p.Namespace, active: model.IsPodActive(p), facts: facts,
-		node:    x.nodeIDLocked(p.Spec.NodeName),
-		victim:  staticVictimKey(p, facts),
-		created: p.CreationTimestamp.Time,
+// entryFor works out what the syncs read of p, filed under o: matched
+// at once against the selectors o's tally counts for. The caller holds x.mu.
+func (x *ownedIndex) entryFor(p *corev1.Pod, o *ownerPods) ownedPod {
+	e := ownedPod{
+		pod: p, active: model.IsPodActive(p),
+		node:      x.nodeIDLocked(p.Spec.NodeName),
+		namespace: x.namespaceIDLocked(p.Namespace),
+		victim:    staticVictimKey(p, factsOf(p)),
 	}
+	x.matchLocked(&e, o.tallied)
+	return e
+}
+
+// matchLocked matches e against the selectors of t (none when t.sel is 0).
+// The caller holds x.mu.
+func (x *ownedIndex) matchLocked(e *ownedPod, t talliedFor) {
+	if t.sel == 0 || e.pod == nil {
+		return
+	}
+	if e.matchFor != t.sel {
+		e.match, e.matchFor = x.matchers[t.sel-1].Matches(e.pod.Labels), t.sel
+	}
+	if e.labelledFor != t.template {
+		e.labelled, e.labelledFor = x.matchers[t.template-1].Matches(e.pod.Labels), t.template
+	}
+}
+
+// namespaceIDLocked numbers a namespace. The caller holds x.mu.
+func (x *ownedIndex) namespaceIDLocked(name string) int32 {
+	id, ok := x.namespaces[name]
+	if !ok {
+		id = int32(len(x.namespaces))
+		x.namespaces[name] = id
+	}
+	return id
 }
 
 // nodeIDLocked numbers a node name. The caller holds x.mu.
@@ -166,6 +242,7 @@ func (x *ownedIndex) selectorID(m *labelMatcher) int32 {
 	if !ok {
 		id = int32(len(x.selectors) + 1)
 		x.selectors[m.key] = id
+		x.matchers = append(x.matchers, *m)
 	}
 	return id
 }
@@ -177,10 +254,13 @@ func (x *ownedIndex) observe(p *corev1.Pod) {
 	ref := metav1.GetControllerOfNoCopy(p)
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if s, ok := x.byPod[key]; ok && ref != nil && s.owner == ref.UID {
+	if s, ok := x.byPod[key]; ok && ref != nil && s.owner.uid == ref.UID {
 		// Most updates are status writes: the entry stays where it is, and
 		// so does the name order.
-		x.byOwner[s.owner].entries[s.at] = x.entryFor(p)
+		o, e := s.owner, &s.owner.entries[s.at]
+		o.tally.add(e.counts(o.tallied), -1)
+		*e = x.entryFor(p, o)
+		o.tally.add(e.counts(o.tallied), 1)
 		return
 	}
 	x.removeLocked(key)
@@ -189,14 +269,15 @@ func (x *ownedIndex) observe(p *corev1.Pod) {
 	}
 	o := x.byOwner[ref.UID]
 	if o == nil {
-		o = &ownerPods{byName: true}
+		o = &ownerPods{uid: ref.UID, byName: true}
 		x.byOwner[ref.UID] = o
 	}
 	if n := len(o.entries); n > 0 && (o.entries[n-1].pod == nil || o.entries[n-1].pod.Name > p.Name) {
 		o.byName = false
 	}
-	x.byPod[key] = slot{owner: ref.UID, at: len(o.entries)}
-	o.entries = append(o.entries, x.entryFor(p))
+	x.byPod[key] = slot{owner: o, at: int32(len(o.entries))}
+	o.entries = append(o.entries, x.entryFor(p, o))
+	o.tally.add(o.entries[len(o.entries)-1].counts(o.tallied), 1)
 }
 
 // remove forgets a pod that is gone from the cache.
@@ -212,45 +293,73 @@ func (x *ownedIndex) removeLocked(key podRef) {
 		return
 	}
 	delete(x.byPod, key)
-	o := x.byOwner[s.owner]
+	o := s.owner
+	o.tally.add(o.entries[s.at].counts(o.tallied), -1)
 	o.entries[s.at] = ownedPod{}
 	o.holes++
 	switch {
 	case o.live() == 0:
-		delete(x.byOwner, s.owner)
+		delete(x.byOwner, o.uid)
 	case o.holes > 16 && o.holes*2 > len(o.entries):
-		x.compactLocked(s.owner, o)
+		x.compactLocked(o)
 	}
 }
 
 // compactLocked closes o's holes, keeping the order of its pods.
-func (x *ownedIndex) compactLocked(uid types.UID, o *ownerPods) {
+func (x *ownedIndex) compactLocked(o *ownerPods) {
 	kept := o.entries[:0]
 	for i, e := range o.entries {
 		if e.pod == nil {
 			continue
 		}
 		if i != len(kept) {
-			x.byPod[podRef{e.namespace, e.pod.Name}] = slot{owner: uid, at: len(kept)}
+			x.byPod[podRef{e.pod.Namespace, e.pod.Name}] = slot{owner: o, at: int32(len(kept))}
 		}
 		kept = append(kept, e)
 	}
 	clear(o.entries[len(kept):])
 	o.entries, o.holes = kept, 0
+	if cap(o.entries) > 2*len(o.entries)+64 {
+		// A ReplicaSet scaled down keeps no room for the pods it had.
+		o.entries = slices.Clip(o.entries)
+		o.entries = append([]ownedPod(nil), o.entries...)
+	}
 }
 
 // sortByNameLocked puts o's pods in name order, once after pods were added
 // out of it.
-func (x *ownedIndex) sortByNameLocked(uid types.UID, o *ownerPods) {
+func (x *ownedIndex) sortByNameLocked(o *ownerPods) {
 	if o.byName {
 		return
 	}
-	x.compactLocked(uid, o)
+	x.compactLocked(o)
 	slices.SortFunc(o.entries, func(a, b ownedPod) int { return strings.Compare(a.pod.Name, b.pod.Name) })
 	for i, e := range o.entries {
-		x.byPod[podRef{e.namespace, e.pod.Name}] = slot{owner: uid, at: i}
+		x.byPod[podRef{e.pod.Namespace, e.pod.Name}] = slot{owner: o, at: int32(i)}
 	}
 	o.byName = true
+}
+
+// tallied is the tally of uid's pods for a sync in namespace with sel and
+// template, counted again from every pod only when these are not what it
+// was counting (a new selector or template: rare).
+func (x *ownedIndex) tallied(uid types.UID, namespace string, sel, template labelMatcher) podTally {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	want := talliedFor{sel: x.selectorID(&sel), template: x.selectorID(&template), namespace: x.namespaceIDLocked(namespace)}
+	o := x.byOwner[uid]
+	if o == nil {
+		return podTally{}
+	}
+	if o.tallied != want {
+		o.tallied, o.tally = want, podTally{}
+		for i := range o.entries {
+			e := &o.entries[i]
+			x.matchLocked(e, want)
+			o.tally.add(e.counts(want), 1)
+		}
+	}
+	return o.tally
 }
 
 // podsOf calls f for every pod in namespace whose controller has uid (only
@@ -271,27 +380,38 @@ func (x *ownedIndex) podsOf(uid types.UID, namespace string, sel labelMatcher, t
 		return
 	}
 	if byName {
-		x.sortByNameLocked(uid, o)
+		x.sortByNameLocked(o)
 	}
+	ns := x.namespaceIDLocked(namespace)
+	// A match is kept on the entry unless the owner's tally counts for
+	// another selector: the tally reads the kept matches.
+	keepMatch := o.tallied.sel == 0 || o.tallied.sel == selID
+	keepLabelled := o.tallied.sel == 0 || o.tallied.template == templateID
 	pods := o.entries
 	for i := range pods {
 		e := &pods[i]
-		if e.pod == nil || e.namespace != namespace || (activeOnly && !e.active) {
+		if e.pod == nil || e.namespace != ns || (activeOnly && !e.active) {
 			continue
 		}
+		match := e.match
 		if e.matchFor != selID {
-			e.match = sel.Matches(e.pod.Labels)
-			e.matchFor = selID
-		}
-		facts := e.facts
-		if template != nil {
-			if e.labelledFor != templateID {
-				e.labelled = template.Matches(e.pod.Labels)
-				e.labelledFor = templateID
+			match = sel.Matches(e.pod.Labels)
+			if keepMatch {
+				e.match, e.matchFor = match, selID
 			}
-			facts.fullyLabeled = e.labelled
 		}
-		f(e, e.match, facts)
+		facts := e.facts()
+		if template != nil {
+			labelled := e.labelled
+			if e.labelledFor != templateID {
+				labelled = template.Matches(e.pod.Labels)
+				if keepLabelled {
+					e.labelled, e.labelledFor = labelled, templateID
+				}
+			}
+			facts.fullyLabeled = labelled
+		}
+		f(e, match, facts)
 	}
 }
 

@@ -5,11 +5,15 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
+
+	"rollscope/model"
 )
 
 // seen lists what podsOf reports for uid: "name:match", sorted.
@@ -144,6 +148,88 @@ func TestOwnedIndexAgreesWithAMapThroughChurn(t *testing.T) {
 			})
 			if !slices.Equal(inOrder, wantNames) {
 				t.Fatalf("step %d: %s in name order gives %v, want %v", step, o.Name, inOrder, wantNames)
+			}
+		}
+	}
+}
+
+// The tally the owned index keeps per owner, as pods are created, change
+// labels, phase, readiness, namespace and owner, and go, is always exactly
+// what counting the pods afresh gives — for the selector and template a sync
+// asks with, also when a sync asks with another one (a new template).
+func TestTallyEqualsARecountThroughChurn(t *testing.T) {
+	owners := []*appsv1.ReplicaSet{newRS("a", 1), newRS("b", 1)}
+	sels := []labels.Set{{"app": "web"}, {"tier": "frontend"}, {"app": "web", "tier": "frontend"}}
+	labelSets := []map[string]string{
+		{"app": "web"}, {"app": "web", "tier": "frontend"}, {"tier": "frontend"}, {"app": "api"}, nil,
+	}
+	phases := []corev1.PodPhase{corev1.PodPending, corev1.PodRunning, corev1.PodRunning, corev1.PodSucceeded, corev1.PodFailed}
+	x := newOwnedIndex()
+	latest := map[string]*corev1.Pod{}
+	asked := map[types.UID][2]int{} // owner → selector, template (indexes into sels)
+	r := rand.New(rand.NewPCG(5, 23))
+	for step := range 20000 {
+		name := fmt.Sprintf("p%03d", r.IntN(150))
+		switch op := r.IntN(10); {
+		case op == 0:
+			if p := latest[name]; p != nil {
+				x.remove(p)
+				delete(latest, name)
+			}
+		default:
+			var o metav1.Object // nil: an orphan
+			if r.IntN(8) > 0 {
+				o = owners[r.IntN(len(owners))]
+			}
+			var since *time.Time
+			if r.IntN(2) == 0 {
+				since = ago(time.Duration(r.IntN(100)) * time.Second)
+			}
+			p := podOf(o, "ReplicaSet", name, fmt.Sprintf("n%d", r.IntN(3)), phases[r.IntN(len(phases))], since)
+			p.Labels = labelSets[r.IntN(len(labelSets))]
+			if r.IntN(10) == 0 {
+				p.Namespace = "elsewhere"
+			}
+			if r.IntN(10) == 0 {
+				p.DeletionTimestamp = &metav1.Time{Time: t0}
+			}
+			if old := latest[name]; old != nil && old.Namespace != p.Namespace {
+				x.remove(old) // another namespace is another pod
+			}
+			x.observe(p)
+			latest[name] = p
+		}
+		for _, o := range owners {
+			if r.IntN(200) == 0 || step == 0 {
+				asked[o.UID] = [2]int{r.IntN(len(sels)), r.IntN(len(sels))}
+			}
+			a := asked[o.UID]
+			sel, tmpl := labels.SelectorFromSet(sels[a[0]]), labels.SelectorFromSet(sels[a[1]])
+			var want podTally
+			for _, p := range latest {
+				ref := metav1.GetControllerOfNoCopy(p)
+				if ref == nil || ref.UID != o.UID || p.Namespace != "default" || !model.IsPodActive(p) {
+					continue
+				}
+				want.active++
+				if !sel.Matches(labels.Set(p.Labels)) {
+					continue
+				}
+				want.claimed++
+				if tmpl.Matches(labels.Set(p.Labels)) {
+					want.labelled++
+				}
+				if model.IsPodReady(p) {
+					want.ready++
+				}
+			}
+			if r.IntN(5) == 0 {
+				// A scale-down's family count asks with a sibling's selector
+				// in between; the tally must not read its matches.
+				x.podsOf(o.UID, "default", newLabelMatcher(labels.SelectorFromSet(sels[r.IntN(len(sels))])), nil, false, false, func(*ownedPod, bool, podFacts) {})
+			}
+			if got := x.tallied(o.UID, "default", newLabelMatcher(sel), newLabelMatcher(tmpl)); got != want {
+				t.Fatalf("step %d: %s tallies %+v, a recount gives %+v", step, o.Name, got, want)
 			}
 		}
 	}

@@ -71,6 +71,14 @@ func stampOf(t time.Time) stamp {
 	return stamp{sec: t.Unix(), nsec: int32(t.Nanosecond()), zero: t.IsZero()}
 }
 
+// time is the instant again (in UTC; comparisons do not read the zone).
+func (a stamp) time() time.Time {
+	if a.zero {
+		return time.Time{}
+	}
+	return time.Unix(a.sec, int64(a.nsec)).UTC()
+}
+
 // equal is time.Time.Equal.
 func (a stamp) equal(b stamp) bool { return a.sec == b.sec && a.nsec == b.nsec }
 
@@ -153,6 +161,13 @@ func (a *victimKey) before(b *victimKey) bool {
 	if a.rank != b.rank {
 		return a.rank > b.rank
 	}
+	return a.minorBefore(b)
+}
+
+// minorBefore is before for two keys whose first five fields (unassigned,
+// phase, ready, cost, rank) are equal: where upstream's ties are decided,
+// and where its comparison is not transitive.
+func (a *victimKey) minorBefore(b *victimKey) bool {
 	if a.ready && b.ready && !a.readySince.equal(b.readySince) {
 		return newerFirst(a.readySince, b.readySince, a.readyBucket, b.readyBucket, a, b)
 	}
@@ -163,6 +178,37 @@ func (a *victimKey) before(b *victimKey) bool {
 		return newerFirst(a.created, b.created, a.createdBucket, b.createdBucket, a, b)
 	}
 	return false
+}
+
+// Bounds of the cost and rank a major key packs: a key outside them has
+// none, and its sort compares whole keys.
+const (
+	majorCostBias = 1 << 23
+	majorRankEnd  = 1 << 24
+)
+
+// major packs the fields before compares first — unassigned, phase, ready,
+// cost, rank — into one number that orders as before does on them: of two
+// keys whose majors differ, the smaller is before the other; keys with
+// equal majors have those five fields equal. A scale-down sorts 100,000
+// keys, and most comparisons are decided by these fields: reading 8 bytes
+// of a small array instead of two 72-byte keys spread over megabytes is
+// most of their cost. ok is false when cost or rank is out of range.
+func (k *victimKey) major() (m uint64, ok bool) {
+	if k.cost < -majorCostBias || k.cost >= majorCostBias || k.rank < 0 || k.rank >= majorRankEnd || k.phase < 0 || k.phase > 3 {
+		return 0, false
+	}
+	var assigned, ready uint64
+	if !k.unassigned {
+		assigned = 1 // unassigned first
+	}
+	if k.ready {
+		ready = 1 // not ready first
+	}
+	return assigned<<51 | uint64(k.phase)<<49 | ready<<48 |
+			uint64(k.cost+majorCostBias)<<24 | // cheaper first
+			uint64(majorRankEnd-1-k.rank), // more neighbours first
+		true
 }
 
 // newerFirst orders two different times so that the more recent (or the
@@ -290,9 +336,22 @@ func (o deletionOrder) stableOrder() []int32 {
 	for i := range perm {
 		perm[i] = int32(i)
 	}
-	s := stableSorter{keys: o.keys, perm: perm}
+	s := stableSorter{keys: o.keys, perm: perm, major: majors(o.keys)}
 	s.sortStable()
 	return perm
+}
+
+// majors are the major keys of keys, or nil if one has none.
+func majors(keys []victimKey) []uint64 {
+	out := make([]uint64, len(keys))
+	for i := range keys {
+		m, ok := keys[i].major()
+		if !ok {
+			return nil
+		}
+		out[i] = m
+	}
+	return out
 }
 
 // rankByColocation ranks each pod by the number of active related pods on

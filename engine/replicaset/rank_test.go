@@ -2,6 +2,7 @@ package replicaset
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -105,6 +106,10 @@ func TestStableSorterIsSortStable(t *testing.T) {
 	}
 	for round, n := range sizes {
 		pods := tiedPods(r, n, now)
+		if round%5 == 4 {
+			// A cost beyond what a major key packs: the sort compares whole keys.
+			pods[r.IntN(n)].Annotations = map[string]string{"controller.kubernetes.io/pod-deletion-cost": "1073741824"}
+		}
 		g := gates{PodDeletionCost: r.IntN(4) > 0, LogarithmicScaleDown: r.IntN(4) > 0}
 		o := rankByColocation(pods, pods, now, g)
 		want := identity(n)
@@ -310,6 +315,42 @@ func TestUIDHeadsCompareAsStrings(t *testing.T) {
 		ka, kb := victimKey{uid: a, uidHead: headOf(a)}, victimKey{uid: b, uidHead: headOf(b)}
 		if uidBefore(&ka, &kb) != (a < b) {
 			t.Fatalf("%q < %q: heads say %v", a, b, uidBefore(&ka, &kb))
+		}
+	}
+}
+
+// A major key orders two keys as before does on the fields it packs:
+// different majors decide, equal majors mean those fields are equal. Costs
+// and ranks at and beyond the packed range have no major.
+func TestMajorKeyOrdersAsBefore(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 17))
+	costs := []int32{0, 1, -1, majorCostBias - 1, -majorCostBias, majorCostBias, -majorCostBias - 1, math.MaxInt32, math.MinInt32}
+	ranks := []int32{0, 1, 2, 30, majorRankEnd - 1, majorRankEnd, math.MaxInt32}
+	draw := func() victimKey {
+		return victimKey{
+			unassigned: r.IntN(2) == 0, phase: int8(r.IntN(3)), ready: r.IntN(2) == 0,
+			cost: costs[r.IntN(len(costs))], rank: ranks[r.IntN(len(ranks))],
+		}
+	}
+	for range 200000 {
+		a, b := draw(), draw()
+		ma, okA := a.major()
+		mb, okB := b.major()
+		inRange := func(k victimKey) bool {
+			return k.cost >= -majorCostBias && k.cost < majorCostBias && k.rank >= 0 && k.rank < majorRankEnd
+		}
+		if okA != inRange(a) || okB != inRange(b) {
+			t.Fatalf("%+v has a major: %v; %+v: %v", a, okA, b, okB)
+		}
+		if !okA || !okB {
+			continue
+		}
+		same := a.unassigned == b.unassigned && a.phase == b.phase && a.ready == b.ready && a.cost == b.cost && a.rank == b.rank
+		if (ma == mb) != same {
+			t.Fatalf("%+v and %+v: majors equal %v, fields equal %v", a, b, ma == mb, same)
+		}
+		if ma != mb && (ma < mb) != a.before(&b) {
+			t.Fatalf("%+v before %+v: %v, majors say %v", a, b, a.before(&b), ma < mb)
 		}
 	}
 }

@@ -15,14 +15,30 @@ package replicaset
 // stableSorter sorts perm by the keys its entries point at, as
 // sort.Stable(permutedOrder{keys, perm}) would.
 type stableSorter struct {
-	keys    []victimKey
+	keys []victimKey
+	// major holds each key's victimKey.major, nil when one has none: a
+	// comparison reads the keys only when the majors are equal, and gets
+	// the answer before would give either way.
+	major   []uint64
 	perm    []int32
 	scratch []int32 // for rotations; up to half of perm
 }
 
 // less is sort.Interface's Less(i, j) over perm.
 func (s *stableSorter) less(i, j int) bool {
-	return s.keys[s.perm[i]].before(&s.keys[s.perm[j]])
+	return s.before(s.perm[i], s.perm[j])
+}
+
+// before is keys[x].before(&keys[y]), deciding from the majors when they
+// differ.
+func (s *stableSorter) before(x, y int32) bool {
+	if s.major != nil {
+		if mx, my := s.major[x], s.major[y]; mx != my {
+			return mx < my
+		}
+		return s.keys[x].minorBefore(&s.keys[y])
+	}
+	return s.keys[x].before(&s.keys[y])
 }
 
 // sortStable is sort's stable(data, n).
@@ -55,12 +71,11 @@ func (s *stableSorter) sortStable() {
 // while it is less than its left neighbour. It is held aside and the
 // neighbours it passes shift right, which leaves the same order.
 func (s *stableSorter) insertionSort(a, b int) {
-	perm, keys := s.perm, s.keys
+	perm := s.perm
 	for i := a + 1; i < b; i++ {
 		x := perm[i]
-		kx := &keys[x]
 		j := i
-		for ; j > a && kx.before(&keys[perm[j-1]]); j-- {
+		for ; j > a && s.before(x, perm[j-1]); j-- {
 			perm[j] = perm[j-1]
 		}
 		perm[j] = x

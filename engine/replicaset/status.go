@@ -30,6 +30,10 @@ func (c *Controller) calculateStatus(o owner, pods claimedPods, manageErr error)
 	status.Conditions = slices.Clone(rs.Status.Conditions)
 	now := c.env.Clock.Now()
 	var fullyLabeled, ready, available int32
+	if t := pods.tally; t != nil {
+		// Available as soon as ready: fromTally asks minReadySeconds 0.
+		fullyLabeled, ready, available = t.labelled, t.ready, t.ready
+	}
 	for i := range pods.facts {
 		f := &pods.facts[i]
 		if f.fullyLabeled {
@@ -42,7 +46,7 @@ func (c *Controller) calculateStatus(o owner, pods claimedPods, manageErr error)
 			}
 		}
 	}
-	status.Replicas = int32(len(pods.pods))
+	status.Replicas = int32(pods.len())
 	status.FullyLabeledReplicas = fullyLabeled
 	status.ReadyReplicas = ready
 	status.AvailableReplicas = available
@@ -51,7 +55,7 @@ func (c *Controller) calculateStatus(o owner, pods claimedPods, manageErr error)
 	switch {
 	case manageErr != nil && failure < 0:
 		reason := ""
-		if diff := len(pods.pods) - desiredReplicas(o); diff < 0 {
+		if diff := pods.len() - desiredReplicas(o); diff < 0 {
 			reason = reasonFailedCreateCondition
 		} else if diff > 0 {
 			reason = reasonFailedDeleteCondition

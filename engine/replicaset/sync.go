@@ -46,14 +46,16 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 	// enough to decide whether to read what ranking needs.
 	manage := cacheTrusted && o.rs.DeletionTimestamp == nil
 	forScaleDown := manage && c.owned.count(o.rs.UID) > desiredReplicas(o)
-	cs, err := c.candidatePods(o, match, template, forScaleDown, c.takeSpare())
-	if err != nil {
-		return err
-	}
-	defer c.putSpare(cs)
-	pods, err := c.claim(ctx, o, cs, template)
-	if err != nil {
-		return err
+	pods, fromTally := c.fromTally(o, match, template, forScaleDown)
+	if !fromTally {
+		cs, err := c.candidatePods(o, match, template, forScaleDown, c.takeSpare())
+		if err != nil {
+			return err
+		}
+		defer c.putSpare(cs)
+		if pods, err = c.claim(ctx, o, cs, template); err != nil {
+			return err
+		}
 	}
 
 	var manageErr error

@@ -46,11 +46,16 @@ type Cluster struct {
 
 	// mu serialises every read and write of the store. Writes are committed,
 	// and watchers and subscribers told, while it is held.
-	mu         sync.Mutex
-	rv         uint64
-	tables     map[schema.GroupVersionResource]*table
-	owners     ownerIndex
-	live       map[string]location // UID → where the object is stored
+	mu     sync.Mutex
+	rv     uint64
+	tables map[schema.GroupVersionResource]*table
+	owners ownerIndex
+	// live holds the UID of every stored object: whether an owner still
+	// exists is all it is asked.
+	live map[string]struct{}
+	// shared is, by controller UID, the last pod stored whose spec parts
+	// new pods of that controller share (shareSpec).
+	shared     map[string]*corev1.Pod
 	names      *rand.Rand
 	seed       int64
 	uidCounter uint64
@@ -81,7 +86,8 @@ func newCluster(opts Options, historyLimit int) *Cluster {
 		kinds:  servedKinds(),
 		tables: map[schema.GroupVersionResource]*table{},
 		owners: ownerIndex{},
-		live:   map[string]location{},
+		live:   map[string]struct{}{},
+		shared: map[string]*corev1.Pod{},
 		names:  rand.New(rand.NewSource(opts.Seed)),
 		seed:   opts.Seed,
 	}

@@ -2,6 +2,8 @@ package memapi
 
 import (
 	"cmp"
+	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 
@@ -91,14 +93,18 @@ func (c *Cluster) commit(t *table, typ watch.EventType, obj, prev runtime.Object
 	case watch.Deleted:
 		delete(t.objects, key)
 		delete(c.live, string(m.GetUID()))
+		delete(c.shared, string(m.GetUID()))
 	case watch.Added:
+		if p, ok := obj.(*corev1.Pod); ok {
+			c.shareSpec(p)
+		}
 		t.objects[key] = obj
-		c.live[string(m.GetUID())] = location{t.kind.gvr, key}
+		c.live[string(m.GetUID())] = struct{}{}
 	default:
 		t.objects[key] = obj // same UID, same place: c.live is unchanged
 	}
 	if typ == watch.Deleted || !sameOwners(prev, obj) {
-		c.owners.update(t.kind.gvr, key, prev, obj, typ == watch.Deleted)
+		c.owners.update(t.kind, key, prev, obj, typ == watch.Deleted)
 	}
 
 	ev := change{rv: c.rv, typ: typ, obj: obj, prev: prev}
@@ -146,6 +152,47 @@ type change struct {
 	prev runtime.Object // the object it replaced, nil for Added
 }
 
+// shareSpec lets a new pod hold the very containers, tolerations, volumes
+// and labels of the last pod stored for the same controller when they are
+// equal, as a ReplicaSet's pods, made from one template, are: the store's
+// objects are never modified, so equal parts can be one. A 100,000-replica
+// ReplicaSet's pods would otherwise hold 100,000 copies of its template's
+// spec (about 1.3 KB each). It compares only with the last pod of the
+// controller, so a changed template starts sharing anew with its first pod.
+func (c *Cluster) shareSpec(p *corev1.Pod) {
+	ref := metav1.GetControllerOfNoCopy(p)
+	if ref == nil {
+		return
+	}
+	prev := c.shared[string(ref.UID)]
+	if prev == nil {
+		c.shared[string(ref.UID)] = p
+		return
+	}
+	shared := share(&p.Spec.Containers, prev.Spec.Containers)
+	shared = share(&p.Spec.Tolerations, prev.Spec.Tolerations) && shared
+	shared = share(&p.Spec.Volumes, prev.Spec.Volumes) && shared
+	if (p.Labels == nil) == (prev.Labels == nil) && maps.Equal(p.Labels, prev.Labels) {
+		p.Labels = prev.Labels
+	} else {
+		shared = false
+	}
+	if !shared {
+		c.shared[string(ref.UID)] = p
+	}
+}
+
+// share makes *mine be theirs when the two are identical (reflect.DeepEqual:
+// every field, a quantity's text and nil against empty included, so that
+// nothing read or written of the pod changes) and reports whether they were.
+func share[T any](mine *[]T, theirs []T) bool {
+	if !reflect.DeepEqual(*mine, theirs) {
+		return false
+	}
+	*mine = theirs
+	return true
+}
+
 // location names where an object is stored.
 type location struct {
 	resource schema.GroupVersionResource
@@ -153,11 +200,19 @@ type location struct {
 }
 
 // ownerIndex finds the dependents of an owner by its UID, for cascading
-// deletion without scanning every object.
-type ownerIndex map[string]map[location]struct{}
+// deletion without scanning every object. A ReplicaSet's pods are all its
+// dependents, so each is filed small: its kind by pointer, not its resource's
+// three names.
+type ownerIndex map[string]map[dependent]struct{}
 
-func (ix ownerIndex) update(resource schema.GroupVersionResource, key objectKey, prev, obj runtime.Object, deleted bool) {
-	d := location{resource, key}
+// dependent is a location as the owner index files it.
+type dependent struct {
+	kind *kind
+	key  objectKey
+}
+
+func (ix ownerIndex) update(k *kind, key objectKey, prev, obj runtime.Object, deleted bool) {
+	d := dependent{k, key}
 	if prev != nil {
 		for _, ref := range metaOf(prev).GetOwnerReferences() {
 			if set := ix[string(ref.UID)]; set != nil {
@@ -174,7 +229,7 @@ func (ix ownerIndex) update(resource schema.GroupVersionResource, key objectKey,
 	for _, ref := range metaOf(obj).GetOwnerReferences() {
 		set := ix[string(ref.UID)]
 		if set == nil {
-			set = map[location]struct{}{}
+			set = map[dependent]struct{}{}
 			ix[string(ref.UID)] = set
 		}
 		set[d] = struct{}{}
@@ -185,7 +240,7 @@ func (ix ownerIndex) update(resource schema.GroupVersionResource, key objectKey,
 func (ix ownerIndex) dependents(owner string) []location {
 	out := make([]location, 0, len(ix[owner]))
 	for d := range ix[owner] {
-		out = append(out, d)
+		out = append(out, location{d.kind.gvr, d.key})
 	}
 	slices.SortFunc(out, func(a, b location) int {
 		return cmp.Or(cmp.Compare(a.resource.String(), b.resource.String()), compareKeys(a.key, b.key))

@@ -1,0 +1,42 @@
+package embedded_test
+
+import (
+	"os"
+	"testing"
+
+	"rollscope/engine/embedded"
+	"rollscope/engine/scenario"
+)
+
+// A run sets a memory limit only when its scenario is large enough that the
+// collector's target would let the heap grow past a gigabyte: none for the
+// 10,000-replica rollout, one under the 1.5 GB the 100,000-replica rollout
+// must stay within, and a DaemonSet counts one pod per node.
+func TestSimulationMemoryLimitFollowsTheScenarioSize(t *testing.T) {
+	load := func(file string) *scenario.Scenario {
+		t.Helper()
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, err := scenario.Parse(file, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sc
+	}
+	for _, file := range []string{"../../testdata/scenarios/rollout-10k.yaml", "../../testdata/scenarios/rollout-1k.yaml", "../../testdata/scenarios/daemonset-1k-nodes.yaml"} {
+		if got := embedded.SimulationMemoryLimit(load(file)); got != 0 {
+			t.Errorf("%s: memory limit %d, want none", file, got)
+		}
+	}
+	big := load("../../testdata/scenarios/rollout-100k.yaml")
+	if got := embedded.SimulationMemoryLimit(big); got < 1<<30 || got > 1_500_000_000 {
+		t.Errorf("rollout-100k: memory limit %d, want between 1 GiB and 1.5 GB", got)
+	}
+	ds := load("../../testdata/scenarios/daemonset-1k-nodes.yaml")
+	ds.NodeGroups[0].Size = 100_000
+	if got := embedded.SimulationMemoryLimit(ds); got == 0 {
+		t.Errorf("a DaemonSet on 100,000 nodes sets no memory limit")
+	}
+}
