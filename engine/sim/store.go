@@ -35,6 +35,25 @@ type entry struct {
 	key    string
 	obj    any
 	values [][]string // by index position: the values obj is filed under
+	// slots and one hold values and the single values of the first
+	// inlineIndexes indexes inside the entry: a pod (three indexes) is one
+	// object to allocate and for the collector to mark, not five.
+	slots [inlineIndexes][]string
+	one   [inlineIndexes]string
+}
+
+// inlineIndexes is how many indexes an entry files its values for without
+// allocating: the most any kind has (pods: namespace, controller, node).
+const inlineIndexes = 3
+
+func newEntry(key string, indexes int) *entry {
+	e := &entry{key: key}
+	if indexes <= inlineIndexes {
+		e.values = e.slots[:indexes:indexes]
+	} else {
+		e.values = make([][]string, indexes)
+	}
+	return e
 }
 
 func newStore(indexers cache.Indexers) *store {
@@ -72,10 +91,11 @@ func (s *store) put(obj any) (old any, existed bool, err error) {
 		return nil, false, err
 	}
 	if e == nil {
-		e = &entry{key: string(s.keyBuf), values: make([][]string, len(s.indexers))}
+		key := string(s.keyBuf)
 		if k, ok := obj.(cache.ExplicitKey); ok {
-			e.key = string(k)
+			key = string(k)
 		}
+		e = newEntry(key, len(s.indexers))
 		s.items[e.key] = e
 	} else {
 		old, existed = e.obj, true
@@ -94,25 +114,33 @@ func (s *store) put(obj any) (old any, existed bool, err error) {
 func (s *store) file(e *entry, i int) {
 	old := e.values[i]
 	var values []string
+	single := false
 	if one := s.single[i]; one != nil {
 		if v, ok := one(e.obj); ok {
 			if len(old) == 1 && old[0] == v {
 				return // most writes: nothing to refile, and no slice made
 			}
-			values = []string{v}
+			s.unfile(e.key, i, old) // before the slot old may be is overwritten
+			single = true
+			if i < inlineIndexes {
+				e.one[i] = v
+				values = e.one[i : i+1 : i+1]
+			} else {
+				values = []string{v}
+			}
 		}
 	}
-	if values == nil {
+	if !single {
 		var err error
 		values, err = s.indexers[i](e.obj)
 		if err != nil {
 			panic(fmt.Errorf("unable to calculate an index entry for key %q on index %q: %v", e.key, s.names[i], err))
 		}
+		if len(old) == 1 && len(values) == 1 && old[0] == values[0] {
+			return
+		}
+		s.unfile(e.key, i, old)
 	}
-	if len(old) == 1 && len(values) == 1 && old[0] == values[0] {
-		return
-	}
-	s.unfile(e.key, i, old)
 	idx := s.indices[i]
 	for _, v := range values {
 		set := idx[v]
