@@ -138,6 +138,11 @@ func podPhase(pod *corev1.Pod, statuses []corev1.ContainerStatus) corev1.PodPhas
 // statuses, changing a condition's lastTransitionTime only when its status
 // changes.
 func setConditions(pod *corev1.Pod, st *corev1.PodStatus, now time.Time, lists *conditionLists) {
+	// The API server keeps whole seconds (RFC 3339 without fractions), so
+	// the times are written as they will be stored: then pods whose
+	// conditions changed within the same second write equal lists, which
+	// share one.
+	now = now.Truncate(time.Second)
 	containersReady := condition{status: corev1.ConditionTrue}
 	var had string // the message written before, kept when it still says the same
 	if c := findCondition(st.Conditions, corev1.ContainersReady); c != nil {
