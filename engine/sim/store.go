@@ -35,25 +35,37 @@ type entry struct {
 	key    string
 	obj    any
 	values [][]string // by index position: the values obj is filed under
-	// slots and one hold values and the single values of the first
-	// inlineIndexes indexes inside the entry: a pod (three indexes) is one
-	// object to allocate and for the collector to mark, not five.
-	slots [inlineIndexes][]string
-	one   [inlineIndexes]string
+	// one holds the single values of the first inlineIndexes indexes, in
+	// the same object as the entry (see inlineEntry); nil for a kind
+	// without indexes.
+	one *[inlineIndexes]string
+}
+
+// inlineEntry is the entry of a kind with indexes: its values and their
+// single values are held inside it, so a pod (three indexes: namespace,
+// controller, node) is one object to allocate and for the collector to
+// mark, not five. A kind without indexes (events) has a bare entry.
+type inlineEntry struct {
+	entry
+	slots  [inlineIndexes][]string
+	single [inlineIndexes]string
 }
 
 // inlineIndexes is how many indexes an entry files its values for without
-// allocating: the most any kind has (pods: namespace, controller, node).
+// allocating: the most any kind has.
 const inlineIndexes = 3
 
 func newEntry(key string, indexes int) *entry {
-	e := &entry{key: key}
-	if indexes <= inlineIndexes {
-		e.values = e.slots[:indexes:indexes]
-	} else {
-		e.values = make([][]string, indexes)
+	switch {
+	case indexes == 0:
+		return &entry{key: key}
+	case indexes <= inlineIndexes:
+		ie := &inlineEntry{entry: entry{key: key}}
+		ie.values = ie.slots[:indexes:indexes]
+		ie.one = &ie.single
+		return &ie.entry
 	}
-	return e
+	return &entry{key: key, values: make([][]string, indexes)}
 }
 
 func newStore(indexers cache.Indexers) *store {
@@ -122,7 +134,7 @@ func (s *store) file(e *entry, i int) {
 			}
 			s.unfile(e.key, i, old) // before the slot old may be is overwritten
 			single = true
-			if i < inlineIndexes {
+			if e.one != nil && i < inlineIndexes {
 				e.one[i] = v
 				values = e.one[i : i+1 : i+1]
 			} else {
