@@ -40,6 +40,8 @@ type Kubelet struct {
 	// find a deleted pod's UID from its key.
 	progress map[string]*podProgress
 	podIPs   uint32 // pod IPs handed out so far
+	// conditions is only touched by Sync, which runs one key at a time.
+	conditions conditionLists
 }
 
 // New returns a kubelet that treats images as rules say.

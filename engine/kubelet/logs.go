@@ -27,8 +27,10 @@ const maxLinesPerRun = 1000
 // concurrent use: the kubelet writes from its sync, readers follow from
 // their own goroutines.
 type Logs struct {
-	mu    sync.Mutex
-	runs  map[string]*logRun     // by container ID
+	mu sync.Mutex
+	// runs are by container ID, held by value: a run is one map slot,
+	// not one more object for each container run of every pod.
+	runs  map[string]logRun
 	byUID map[types.UID][]string // a pod's container IDs, to forget them
 	// pod reads a pod as the kubelet sees it (its lister).
 	pod func(namespace, name string) (*corev1.Pod, error)
@@ -51,7 +53,7 @@ type logLine struct {
 // NewLogs is an empty store; the kubelet it is given to (Options.Logs)
 // fills it and tells it how to read pods.
 func NewLogs() *Logs {
-	return &Logs{runs: map[string]*logRun{}, byUID: map[types.UID][]string{}, wake: make(chan struct{})}
+	return &Logs{runs: map[string]logRun{}, byUID: map[types.UID][]string{}, wake: make(chan struct{})}
 }
 
 // logWrite is what one container run wrote in a sync.
@@ -69,10 +71,8 @@ func (l *Logs) write(uid types.UID, writes []logWrite) {
 	}
 	l.mu.Lock()
 	for _, w := range writes {
-		run := l.runs[w.containerID]
-		if run == nil {
-			run = &logRun{}
-			l.runs[w.containerID] = run
+		run, ok := l.runs[w.containerID]
+		if !ok {
 			l.byUID[uid] = append(l.byUID[uid], w.containerID)
 		}
 		run.ended = run.ended || w.ended
@@ -82,6 +82,7 @@ func (l *Logs) write(uid types.UID, writes []logWrite) {
 		if over := len(run.lines) - maxLinesPerRun; over > 0 {
 			run.lines = append(run.lines[:0:0], run.lines[over:]...)
 		}
+		l.runs[w.containerID] = run
 	}
 	l.mu.Unlock()
 	l.poke()
@@ -156,16 +157,16 @@ func (l *Logs) copy(ctx context.Context, w io.Writer, r model.LogRequest, id str
 	for {
 		l.mu.Lock()
 		var lines []logLine
-		run := l.runs[id]
-		if run != nil && next < len(run.lines) {
+		run, ok := l.runs[id]
+		if ok && next < len(run.lines) {
 			lines = run.lines[next:]
 			next = len(run.lines)
 		}
 		// A run the store no longer has (the pod is gone) is over too; one
 		// it does not have yet is being written (the status that names it
 		// is written first).
-		over := run == nil && seen || run != nil && run.ended
-		seen = seen || run != nil
+		over := !ok && seen || ok && run.ended
+		seen = seen || ok
 		wake := l.wake
 		l.mu.Unlock()
 		if first && r.TailLines > 0 && int64(len(lines)) > r.TailLines {

@@ -17,11 +17,20 @@ type podProgress struct {
 	// jitter is drawn once per pod: each container's ready delay gets this
 	// fraction of its rule's Jitter.
 	jitter float64
-	// pulls holds each container's failed pulls, by container index.
-	pulls []pullProgress
-	// probed is when each container's readiness probe last failed, by
-	// container index, as the kubelet's prober remembers it.
-	probed []time.Time
+	// containers is each container's, by container index. A pod of one
+	// container keeps it in first: one object per pod for the collector to
+	// mark, where a slice each for pulls and probes made three.
+	containers []containerProgress
+	first      [1]containerProgress
+}
+
+// containerProgress is what the kubelet remembers of one container.
+type containerProgress struct {
+	// pull holds the container's failed pulls.
+	pull pullProgress
+	// probed is when its readiness probe last failed, as the kubelet's
+	// prober remembers it.
+	probed time.Time
 }
 
 // pullProgress is the image pull back-off of one container.
@@ -39,14 +48,15 @@ func (k *Kubelet) progressFor(key string, pod *corev1.Pod) *podProgress {
 	p := k.progress[key]
 	n := len(pod.Spec.Containers)
 	if p == nil || p.uid != pod.UID {
-		p = &podProgress{uid: pod.UID, jitter: k.env.Rand.Float64(), pulls: make([]pullProgress, n), probed: make([]time.Time, n)}
+		p = &podProgress{uid: pod.UID, jitter: k.env.Rand.Float64()}
+		p.containers = p.first[:0]
 		k.progress[key] = p
 	}
-	if len(p.pulls) < n {
-		p.pulls = append(p.pulls, make([]pullProgress, n-len(p.pulls))...)
-	}
-	if len(p.probed) < n {
-		p.probed = append(p.probed, make([]time.Time, n-len(p.probed))...)
+	switch {
+	case n <= cap(p.containers):
+		p.containers = p.containers[:max(n, len(p.containers))]
+	case len(p.containers) < n:
+		p.containers = append(p.containers, make([]containerProgress, n-len(p.containers))...)
 	}
 	return p
 }

@@ -113,8 +113,8 @@ func (k *Kubelet) advance(ctx context.Context, key string, pod *corev1.Pod, node
 		im := k.image(spec.Image)
 		c := &container{
 			pod: pod, name: spec.Name, image: spec.Image, imageID: im.id, status: &st.ContainerStatuses[i],
-			rule: im.rule, pull: &prog.pulls[i], jitter: prog.jitter,
-			readiness: spec.ReadinessProbe, probed: &prog.probed[i],
+			rule: im.rule, pull: &prog.containers[i].pull, jitter: prog.jitter,
+			readiness: spec.ReadinessProbe, probed: &prog.containers[i].probed,
 			started: st.StartTime.Time, restarts: pod.Spec.RestartPolicy != corev1.RestartPolicyNever, now: now,
 		}
 		due := catchUp(c)
@@ -125,7 +125,7 @@ func (k *Kubelet) advance(ctx context.Context, key string, pod *corev1.Pod, node
 		}
 	}
 	st.Phase = podPhase(pod, st.ContainerStatuses)
-	setConditions(pod, st, now)
+	setConditions(pod, st, now, &k.conditions)
 
 	if err := k.writeStatus(ctx, key, pod, st); err != nil {
 		return err

@@ -44,7 +44,7 @@ func (k *Kubelet) terminate(ctx context.Context, key string, pod *corev1.Pod) er
 			for i := range st.ContainerStatuses {
 				st.ContainerStatuses[i].Ready = false
 			}
-			setConditions(pod, st, now)
+			setConditions(pod, st, now, &k.conditions)
 			if err := k.writeStatus(ctx, key, pod, st); err != nil {
 				return err
 			}

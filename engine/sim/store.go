@@ -35,6 +35,37 @@ type entry struct {
 	key    string
 	obj    any
 	values [][]string // by index position: the values obj is filed under
+	// one holds the single values of the first inlineIndexes indexes, in
+	// the same object as the entry (see inlineEntry); nil for a kind
+	// without indexes.
+	one *[inlineIndexes]string
+}
+
+// inlineEntry is the entry of a kind with indexes: its values and their
+// single values are held inside it, so a pod (three indexes: namespace,
+// controller, node) is one object to allocate and for the collector to
+// mark, not five. A kind without indexes (events) has a bare entry.
+type inlineEntry struct {
+	entry
+	slots  [inlineIndexes][]string
+	single [inlineIndexes]string
+}
+
+// inlineIndexes is how many indexes an entry files its values for without
+// allocating: the most any kind has.
+const inlineIndexes = 3
+
+func newEntry(key string, indexes int) *entry {
+	switch {
+	case indexes == 0:
+		return &entry{key: key}
+	case indexes <= inlineIndexes:
+		ie := &inlineEntry{entry: entry{key: key}}
+		ie.values = ie.slots[:indexes:indexes]
+		ie.one = &ie.single
+		return &ie.entry
+	}
+	return &entry{key: key, values: make([][]string, indexes)}
 }
 
 func newStore(indexers cache.Indexers) *store {
@@ -72,10 +103,11 @@ func (s *store) put(obj any) (old any, existed bool, err error) {
 		return nil, false, err
 	}
 	if e == nil {
-		e = &entry{key: string(s.keyBuf), values: make([][]string, len(s.indexers))}
+		key := string(s.keyBuf)
 		if k, ok := obj.(cache.ExplicitKey); ok {
-			e.key = string(k)
+			key = string(k)
 		}
+		e = newEntry(key, len(s.indexers))
 		s.items[e.key] = e
 	} else {
 		old, existed = e.obj, true
@@ -94,25 +126,33 @@ func (s *store) put(obj any) (old any, existed bool, err error) {
 func (s *store) file(e *entry, i int) {
 	old := e.values[i]
 	var values []string
+	single := false
 	if one := s.single[i]; one != nil {
 		if v, ok := one(e.obj); ok {
 			if len(old) == 1 && old[0] == v {
 				return // most writes: nothing to refile, and no slice made
 			}
-			values = []string{v}
+			s.unfile(e.key, i, old) // before the slot old may be is overwritten
+			single = true
+			if e.one != nil && i < inlineIndexes {
+				e.one[i] = v
+				values = e.one[i : i+1 : i+1]
+			} else {
+				values = []string{v}
+			}
 		}
 	}
-	if values == nil {
+	if !single {
 		var err error
 		values, err = s.indexers[i](e.obj)
 		if err != nil {
 			panic(fmt.Errorf("unable to calculate an index entry for key %q on index %q: %v", e.key, s.names[i], err))
 		}
+		if len(old) == 1 && len(values) == 1 && old[0] == values[0] {
+			return
+		}
+		s.unfile(e.key, i, old)
 	}
-	if len(old) == 1 && len(values) == 1 && old[0] == values[0] {
-		return
-	}
-	s.unfile(e.key, i, old)
 	idx := s.indices[i]
 	for _, v := range values {
 		set := idx[v]
