@@ -176,3 +176,49 @@ func TestEventNamesAndMessagesAreFmts(t *testing.T) {
 		}
 	}
 }
+
+// At the caches' edge — 4096 entries each, the spam filter's, the
+// aggregator's and the logger's — the recorder evicts what client-go's
+// evicts: a repeat of an object still cached bumps its count, one evicted
+// makes a new event, and a key looked up again (pod 0 below) outlives keys
+// added after it. With one object fewer, the same stream only bumps counts.
+func TestRecorderEvictsWhereClientGoEvicts(t *testing.T) {
+	for _, n := range []int{spamCacheSize - 1, spamCacheSize, spamCacheSize + 1} {
+		clock := testingclock.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+		ours, theirs := fake.NewSimpleClientset(), fake.NewSimpleClientset()
+		r := &APIRecorder{Client: ours, Clock: clock, Component: "kubelet"}
+		upstream := record.NewEventCorrelatorWithOptions(record.CorrelatorOptions{Clock: clock})
+		emit := func(i int) {
+			pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: fmt.Sprintf("p%d", i), UID: types.UID(fmt.Sprintf("uid-%d", i))}}
+			ev := r.event(pod, corev1.EventTypeNormal, "Pulled", "%s", "pulled")
+			upstreamRecord(theirs, upstream, ev.DeepCopy())
+			r.send(ev)
+		}
+		for i := range n {
+			emit(i)
+		}
+		emit(0)
+		emit(n) // one more object: evicts pod 1 once the caches are full
+		first := len(ours.Actions())
+		for i := range n + 1 {
+			emit(i)
+		}
+		got, want := writes(ours.Actions()), writes(theirs.Actions())
+		if !slices.Equal(got, want) {
+			for i := range min(len(got), len(want)) {
+				if got[i] != want[i] {
+					t.Fatalf("%d objects: request %d of %d (client-go sent %d):\n got %s\nwant %s", n, i, len(got), len(want), got[i], want[i])
+				}
+			}
+			t.Fatalf("%d objects: the recorder sent %d requests, client-go %d", n, len(got), len(want))
+		}
+		again := got[first:]
+		if !strings.HasPrefix(again[0], "patch p0.") {
+			t.Errorf("%d objects: pod 0, looked up again, was evicted: %s", n, again[0])
+		}
+		evicted := strings.HasPrefix(again[1], "create p1.")
+		if wantEvicted := n >= spamCacheSize; evicted != wantEvicted {
+			t.Errorf("%d objects: pod 1's repeat is %q, want it evicted: %v", n, again[1], wantEvicted)
+		}
+	}
+}
