@@ -3,12 +3,12 @@ package control
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
-	"k8s.io/client-go/util/flowcontrol"
 	"k8s.io/utils/clock"
 )
 
@@ -64,20 +64,54 @@ func spamKeyOf(e *corev1.Event) spamKey {
 	}
 }
 
-// spamRecord holds client-go's own token bucket, so that its arithmetic is
-// upstream's to the last bit.
+// spamRecord is an object's token bucket: client-go's
+// (flowcontrol.NewTokenBucketPassiveRateLimiterWithClock over
+// golang.org/x/time/rate's Limiter) kept inline, with its arithmetic to the
+// last bit: a new object would otherwise cost a limiter and its wrapper.
+// TestTokenBucketIsClientGos compares the two.
 type spamRecord struct {
-	limiter flowcontrol.PassiveRateLimiter
+	started bool // the bucket exists: upstream makes it full
+	tokens  float64
+	last    time.Time
+}
+
+// spamLimit is the bucket's rate as rate.Limit holds it: client-go hands
+// the QPS over as a float32.
+var spamLimit = float64(spamQPS)
+
+// allow is rate.Limiter.AllowN(t, 1) for a limiter of spamLimit and
+// spamBurst.
+func (b *spamRecord) allow(t time.Time) bool {
+	if !b.started {
+		b.started, b.tokens = true, spamBurst
+	}
+	last := b.last
+	if t.Before(last) {
+		last = t
+	}
+	tokens := b.tokens + t.Sub(last).Seconds()*spamLimit
+	if tokens > spamBurst {
+		tokens = spamBurst
+	}
+	tokens--
+	var wait time.Duration
+	if tokens < 0 {
+		wait = math.MaxInt64 // rate.InfDuration
+		if d := (-tokens / spamLimit) * float64(time.Second); d <= float64(math.MaxInt64) {
+			wait = time.Duration(d)
+		}
+	}
+	if wait > 0 {
+		return false
+	}
+	b.last, b.tokens = t, tokens
+	return true
 }
 
 // filtered is EventSourceObjectSpamFilter.Filter: true when the event's
 // object has used up its burst.
 func (c *correlator) filtered(e *corev1.Event) bool {
-	rec := c.spam.touch(spamKeyOf(e))
-	if rec.limiter == nil {
-		rec.limiter = flowcontrol.NewTokenBucketPassiveRateLimiterWithClock(spamQPS, spamBurst, c.clock)
-	}
-	return !rec.limiter.TryAccept()
+	return !c.spam.touch(spamKeyOf(e)).allow(c.clock.Now())
 }
 
 // aggregateKey is EventAggregatorByReasonFunc's aggregate key.

@@ -17,6 +17,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/util/flowcontrol"
 	testingclock "k8s.io/utils/clock/testing"
 )
 
@@ -219,6 +220,45 @@ func TestRecorderEvictsWhereClientGoEvicts(t *testing.T) {
 		evicted := strings.HasPrefix(again[1], "create p1.")
 		if wantEvicted := n >= spamCacheSize; evicted != wantEvicted {
 			t.Errorf("%d objects: pod 1's repeat is %q, want it evicted: %v", n, again[1], wantEvicted)
+		}
+	}
+}
+
+// An object's spam bucket takes exactly the decisions of client-go's token
+// bucket, through bursts, partial refills, clock steps of every size and a
+// clock that goes back.
+func TestTokenBucketIsClientGos(t *testing.T) {
+	rnd := rand.New(rand.NewSource(2))
+	for run := range 200 {
+		clock := testingclock.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+		theirs := flowcontrol.NewTokenBucketPassiveRateLimiterWithClock(spamQPS, spamBurst, clock)
+		var ours spamRecord
+		var accepted, refused int
+		for i := range 400 {
+			switch rnd.Intn(6) {
+			case 0:
+				clock.Step(time.Duration(rnd.Int63n(int64(20 * time.Minute))))
+			case 1:
+				clock.Step(time.Duration(rnd.Intn(400)) * time.Second)
+			case 2:
+				clock.Step(time.Duration(rnd.Intn(1000))) // nanoseconds: fractions of a token
+			case 3:
+				if rnd.Intn(20) == 0 {
+					clock.SetTime(clock.Now().Add(-time.Duration(rnd.Intn(60)) * time.Second))
+				}
+			}
+			got, want := ours.allow(clock.Now()), theirs.TryAccept()
+			if got != want {
+				t.Fatalf("run %d, event %d at %v: allowed %v, client-go %v", run, i, clock.Now(), got, want)
+			}
+			if want {
+				accepted++
+			} else {
+				refused++
+			}
+		}
+		if run == 0 && (accepted <= spamBurst || refused == 0) {
+			t.Fatalf("the stream neither ran the bucket dry nor refilled it (%d accepted, %d refused)", accepted, refused)
 		}
 	}
 }
