@@ -262,7 +262,9 @@ func (c *correlator) observe(ev *corev1.Event, key logKey) (*corev1.Event, []byt
 // updateState is EventCorrelator.UpdateState: the stored event, as the API
 // answered, is the last observation of its key.
 func (c *correlator) updateState(stored *corev1.Event) {
-	*c.logs.touch(eventKeyOf(stored)) = logOf(stored)
+	// Usually the key observe has just touched: the stored event is the
+	// observed one, with its resource version.
+	*c.logs.touchFront(eventKeyOf(stored)) = logOf(stored)
 }
 
 func logOf(e *corev1.Event) eventLog {

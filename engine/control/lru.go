@@ -50,6 +50,16 @@ func (c *lru[K, V]) touch(k K) *V {
 	return &c.slots[i].value
 }
 
+// touchFront is touch for a key that is likely the most recently used:
+// comparing it with the front key spares hashing it, and touching the front
+// key only sets its value.
+func (c *lru[K, V]) touchFront(k K) *V {
+	if c.head >= 0 && c.slots[c.head].key == k {
+		return &c.slots[c.head].value
+	}
+	return c.touch(k)
+}
+
 func (c *lru[K, V]) unlink(i int32) {
 	s := &c.slots[i]
 	if s.prev >= 0 {
