@@ -1,14 +1,20 @@
 package control
 
+import "hash/maphash"
+
 // lru is the LRU cache client-go's event correlator keeps
 // (k8s.io/utils/lru, groupcache's), with the only use it has there: look a
 // key up and then set it. Both Get and Add move a key to the front; adding a
 // key beyond the capacity evicts the one at the back. Entries live in one
 // array of slots linked by index, so a new key costs no allocation once
-// the cache is full: the evicted key's slot is reused.
+// the cache is full: the evicted key's slot is reused. A key, a dozen
+// strings, is hashed once per touch: the index is by its hash, and keys
+// that share a hash are chained through their slots; a map keyed by the
+// struct would hash it again to evict and to insert.
 type lru[K comparable, V any] struct {
 	max        int
-	index      map[K]int32
+	hash       func(K) uint64
+	index      map[uint64]int32 // the first slot of a hash's chain
 	slots      []lruSlot[K, V]
 	head, tail int32 // most and least recently used; -1 when empty
 }
@@ -16,11 +22,15 @@ type lru[K comparable, V any] struct {
 type lruSlot[K comparable, V any] struct {
 	key        K
 	value      V
+	hash       uint64
 	prev, next int32 // towards head, towards tail
+	same       int32 // the next slot of the same hash, -1 at the end
 }
 
 func newLRU[K comparable, V any](max int) lru[K, V] {
-	return lru[K, V]{max: max, index: map[K]int32{}, head: -1, tail: -1}
+	seed := maphash.MakeSeed()
+	hash := func(k K) uint64 { return maphash.Comparable(seed, k) }
+	return lru[K, V]{max: max, hash: hash, index: map[uint64]int32{}, head: -1, tail: -1}
 }
 
 // touch is upstream's Get followed by Add of the same key: the key moves to
@@ -28,10 +38,15 @@ func newLRU[K comparable, V any](max int) lru[K, V] {
 // when the cache is full), and the caller reads or sets its value through
 // the pointer, valid until the next touch.
 func (c *lru[K, V]) touch(k K) *V {
-	if i, ok := c.index[k]; ok {
-		c.unlink(i)
-		c.pushFront(i)
-		return &c.slots[i].value
+	h := c.hash(k)
+	if first, ok := c.index[h]; ok {
+		for i := first; i >= 0; i = c.slots[i].same {
+			if c.slots[i].key == k {
+				c.unlink(i)
+				c.pushFront(i)
+				return &c.slots[i].value
+			}
+		}
 	}
 	var i int32
 	if len(c.slots) < c.max {
@@ -42,12 +57,36 @@ func (c *lru[K, V]) touch(k K) *V {
 		// entry the oldest is never the new key, so the same key goes.
 		i = c.tail
 		c.unlink(i)
-		delete(c.index, c.slots[i].key)
+		c.forget(i)
 	}
-	c.slots[i] = lruSlot[K, V]{key: k}
-	c.index[k] = i
+	first, ok := c.index[h] // after forget: the evicted key may have shared h
+	if !ok {
+		first = -1
+	}
+	c.slots[i] = lruSlot[K, V]{key: k, hash: h, same: first}
+	c.index[h] = i
 	c.pushFront(i)
 	return &c.slots[i].value
+}
+
+// forget takes slot i out of its hash's chain.
+func (c *lru[K, V]) forget(i int32) {
+	h := c.slots[i].hash
+	first := c.index[h]
+	if first == i {
+		if next := c.slots[i].same; next >= 0 {
+			c.index[h] = next
+		} else {
+			delete(c.index, h)
+		}
+		return
+	}
+	for j := first; j >= 0; j = c.slots[j].same {
+		if c.slots[j].same == i {
+			c.slots[j].same = c.slots[i].same
+			return
+		}
+	}
 }
 
 // touchFront is touch for a key that is likely the most recently used:
