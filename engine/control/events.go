@@ -3,10 +3,8 @@ package control
 import (
 	"context"
 	"fmt"
-	"math"
 	"reflect"
 	"strconv"
-	"strings"
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
@@ -19,7 +17,6 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
-	"k8s.io/client-go/tools/record"
 	"k8s.io/utils/clock"
 )
 
@@ -36,8 +33,7 @@ type APIRecorder struct {
 
 	mu         sync.Mutex
 	n          uint64
-	spam       *record.EventSourceObjectSpamFilter
-	correlator *record.EventCorrelator
+	correlator *correlator
 	events     *Namespaced[corev1client.EventInterface]
 	kinds      map[reflect.Type]schema.GroupVersionKind // by the type of an object without a kind
 	versions   map[schema.GroupVersion]string           // "group/version" of the named groups
@@ -47,7 +43,7 @@ type APIRecorder struct {
 // gets a burst of 25 events, then one every five minutes.
 const (
 	spamBurst     = 25
-	spamQPS       = 1.0 / 300
+	spamQPS       = float32(1.0 / 300)
 	spamCacheSize = 4096
 )
 
@@ -171,58 +167,40 @@ func (r *APIRecorder) send(ev *corev1.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.correlator == nil {
-		// The spam filter runs first, on its own: upstream runs it last,
-		// after building a patch for every event it then drops, but it keys
-		// on source, object and type, which aggregation never changes, so
-		// it takes the same decisions. The correlator's own filter is
-		// opened wide so that it never drops twice, and all events share one
-		// key of it: a bucket of 2³¹ events refilled at 3.4e38 a second
-		// never runs dry, whether one serves all events or one each, and a
-		// single key spares building a key, an LRU entry and a rate limiter
-		// per event.
-		r.spam = record.NewEventSourceObjectSpamFilter(spamCacheSize, spamBurst, spamQPS, r.Clock, spamKey)
-		r.correlator = record.NewEventCorrelatorWithOptions(record.CorrelatorOptions{
-			Clock: r.Clock, BurstSize: math.MaxInt32, QPS: math.MaxFloat32,
-			SpamKeyFunc: func(*corev1.Event) string { return "" },
-		})
+		r.correlator = newCorrelator(r.Clock)
 		r.events = NewNamespaced(func(ns string) corev1client.EventInterface { return r.Client.CoreV1().Events(ns) })
 	}
-	if r.spam.Filter(ev) {
+	// The spam filter runs first, on its own: upstream runs it last, after
+	// building a patch for every event it then drops, but it keys on source,
+	// object and type, which aggregation never changes, so it takes the same
+	// decisions. Upstream's correlator has a second filter of its own, opened
+	// wide by the broadcaster's defaults; it never drops, so it is left out.
+	if r.correlator.filtered(ev) {
 		return
 	}
-	result, err := r.correlator.EventCorrelate(ev)
-	if err != nil || result.Skip {
+	ev, patch, err := r.correlator.correlate(ev)
+	if err != nil {
 		return
 	}
 	ctx := context.Background()
-	events := r.events.In(result.Event.Namespace)
+	events := r.events.In(ev.Namespace)
 	var stored *corev1.Event
-	if result.Event.Count > 1 {
-		stored, err = events.Patch(ctx, result.Event.Name, types.StrategicMergePatchType, result.Patch, metav1.PatchOptions{})
+	if ev.Count > 1 {
+		stored, err = events.Patch(ctx, ev.Name, types.StrategicMergePatchType, patch, metav1.PatchOptions{})
 	}
-	if result.Event.Count <= 1 || apierrors.IsNotFound(err) {
-		result.Event.ResourceVersion = ""
+	if ev.Count <= 1 || apierrors.IsNotFound(err) {
+		ev.ResourceVersion = ""
 		if w, ok := events.(EventCreator); ok {
-			// result.Event is this call's own (the correlator hands out a
-			// copy); once stored it is what UpdateState must read.
-			if err = w.CreateOwned(ctx, result.Event, metav1.CreateOptions{}); err == nil {
-				stored = result.Event
+			// ev is this call's own; once stored it is what updateState
+			// must read.
+			if err = w.CreateOwned(ctx, ev, metav1.CreateOptions{}); err == nil {
+				stored = ev
 			}
 		} else {
-			stored, err = events.Create(ctx, result.Event, metav1.CreateOptions{})
+			stored, err = events.Create(ctx, ev, metav1.CreateOptions{})
 		}
 	}
 	if err == nil {
-		r.correlator.UpdateState(stored)
+		r.correlator.updateState(stored)
 	}
-}
-
-// spamKey is client-go's spam key: events about one object, of one type,
-// from one source share a rate limit.
-func spamKey(e *corev1.Event) string {
-	return strings.Join([]string{
-		e.Source.Component, e.Source.Host,
-		e.InvolvedObject.Kind, e.InvolvedObject.Namespace, e.InvolvedObject.Name,
-		string(e.InvolvedObject.UID), e.InvolvedObject.APIVersion, e.Type,
-	}, "")
 }

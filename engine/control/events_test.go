@@ -17,6 +17,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/util/flowcontrol"
 	testingclock "k8s.io/utils/clock/testing"
 )
 
@@ -173,6 +174,91 @@ func TestEventNamesAndMessagesAreFmts(t *testing.T) {
 	} {
 		if got, want := message(c.format, c.args), fmt.Sprintf(c.format, c.args...); got != want {
 			t.Errorf("message(%q, %v) = %q, want %q", c.format, c.args, got, want)
+		}
+	}
+}
+
+// At the caches' edge — 4096 entries each, the spam filter's, the
+// aggregator's and the logger's — the recorder evicts what client-go's
+// evicts: a repeat of an object still cached bumps its count, one evicted
+// makes a new event, and a key looked up again (pod 0 below) outlives keys
+// added after it. With one object fewer, the same stream only bumps counts.
+func TestRecorderEvictsWhereClientGoEvicts(t *testing.T) {
+	for _, n := range []int{spamCacheSize - 1, spamCacheSize, spamCacheSize + 1} {
+		clock := testingclock.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+		ours, theirs := fake.NewSimpleClientset(), fake.NewSimpleClientset()
+		r := &APIRecorder{Client: ours, Clock: clock, Component: "kubelet"}
+		upstream := record.NewEventCorrelatorWithOptions(record.CorrelatorOptions{Clock: clock})
+		emit := func(i int) {
+			pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: fmt.Sprintf("p%d", i), UID: types.UID(fmt.Sprintf("uid-%d", i))}}
+			ev := r.event(pod, corev1.EventTypeNormal, "Pulled", "%s", "pulled")
+			upstreamRecord(theirs, upstream, ev.DeepCopy())
+			r.send(ev)
+		}
+		for i := range n {
+			emit(i)
+		}
+		emit(0)
+		emit(n) // one more object: evicts pod 1 once the caches are full
+		first := len(ours.Actions())
+		for i := range n + 1 {
+			emit(i)
+		}
+		got, want := writes(ours.Actions()), writes(theirs.Actions())
+		if !slices.Equal(got, want) {
+			for i := range min(len(got), len(want)) {
+				if got[i] != want[i] {
+					t.Fatalf("%d objects: request %d of %d (client-go sent %d):\n got %s\nwant %s", n, i, len(got), len(want), got[i], want[i])
+				}
+			}
+			t.Fatalf("%d objects: the recorder sent %d requests, client-go %d", n, len(got), len(want))
+		}
+		again := got[first:]
+		if !strings.HasPrefix(again[0], "patch p0.") {
+			t.Errorf("%d objects: pod 0, looked up again, was evicted: %s", n, again[0])
+		}
+		evicted := strings.HasPrefix(again[1], "create p1.")
+		if wantEvicted := n >= spamCacheSize; evicted != wantEvicted {
+			t.Errorf("%d objects: pod 1's repeat is %q, want it evicted: %v", n, again[1], wantEvicted)
+		}
+	}
+}
+
+// An object's spam bucket takes exactly the decisions of client-go's token
+// bucket, through bursts, partial refills, clock steps of every size and a
+// clock that goes back.
+func TestTokenBucketIsClientGos(t *testing.T) {
+	rnd := rand.New(rand.NewSource(2))
+	for run := range 200 {
+		clock := testingclock.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+		theirs := flowcontrol.NewTokenBucketPassiveRateLimiterWithClock(spamQPS, spamBurst, clock)
+		var ours spamRecord
+		var accepted, refused int
+		for i := range 400 {
+			switch rnd.Intn(6) {
+			case 0:
+				clock.Step(time.Duration(rnd.Int63n(int64(20 * time.Minute))))
+			case 1:
+				clock.Step(time.Duration(rnd.Intn(400)) * time.Second)
+			case 2:
+				clock.Step(time.Duration(rnd.Intn(1000))) // nanoseconds: fractions of a token
+			case 3:
+				if rnd.Intn(20) == 0 {
+					clock.SetTime(clock.Now().Add(-time.Duration(rnd.Intn(60)) * time.Second))
+				}
+			}
+			got, want := ours.allow(clock.Now()), theirs.TryAccept()
+			if got != want {
+				t.Fatalf("run %d, event %d at %v: allowed %v, client-go %v", run, i, clock.Now(), got, want)
+			}
+			if want {
+				accepted++
+			} else {
+				refused++
+			}
+		}
+		if run == 0 && (accepted <= spamBurst || refused == 0) {
+			t.Fatalf("the stream neither ran the bucket dry nor refilled it (%d accepted, %d refused)", accepted, refused)
 		}
 	}
 }
