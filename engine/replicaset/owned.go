@@ -203,21 +203,17 @@ func (x *ownedIndex) matchLocked(e *ownedPod, t talliedFor) {
 }
 
 // namespaceIDLocked numbers a namespace. The caller holds x.mu.
-func (x *ownedIndex) namespaceIDLocked(name string) int32 {
-	id, ok := x.namespaces[name]
-	if !ok {
-		id = int32(len(x.namespaces))
-		x.namespaces[name] = id
-	}
-	return id
-}
+func (x *ownedIndex) namespaceIDLocked(name string) int32 { return numberOf(x.namespaces, name) }
 
 // nodeIDLocked numbers a node name. The caller holds x.mu.
-func (x *ownedIndex) nodeIDLocked(name string) int32 {
-	id, ok := x.nodes[name]
+func (x *ownedIndex) nodeIDLocked(name string) int32 { return numberOf(x.nodes, name) }
+
+// numberOf is name's number in numbers, the next one when it has none yet.
+func numberOf(numbers map[string]int32, name string) int32 {
+	id, ok := numbers[name]
 	if !ok {
-		id = int32(len(x.nodes))
-		x.nodes[name] = id
+		id = int32(len(numbers))
+		numbers[name] = id
 	}
 	return id
 }

@@ -78,11 +78,7 @@ func (f *feed) Add(obj any) error    { return f.put(obj) }
 func (f *feed) Update(obj any) error { return f.put(obj) }
 
 func (f *feed) put(obj any) error {
-	obj, err := f.trimmed(obj)
-	if err != nil {
-		return err
-	}
-	n, err := nameOf(obj)
+	obj, n, err := f.named(obj)
 	if err != nil {
 		return err
 	}
@@ -95,6 +91,16 @@ func (f *feed) put(obj any) error {
 		f.mark(n)
 	}
 	return nil
+}
+
+// named is obj trimmed for the cache, and its name.
+func (f *feed) named(obj any) (any, objectName, error) {
+	obj, err := f.trimmed(obj)
+	if err != nil {
+		return nil, objectName{}, err
+	}
+	n, err := nameOf(obj)
+	return obj, n, err
 }
 
 func (f *feed) Delete(obj any) error {
@@ -117,11 +123,7 @@ func (f *feed) Replace(list []any, _ string) error {
 	f.src.alive()
 	listed := make(map[objectName]any, len(list))
 	for _, obj := range list {
-		obj, err := f.trimmed(obj)
-		if err != nil {
-			return err
-		}
-		n, err := nameOf(obj)
+		obj, n, err := f.named(obj)
 		if err != nil {
 			return err
 		}
