@@ -24,6 +24,10 @@ const DefaultTimeout = 30 * time.Second
 // pollEvery is how often Wait* captures the screen.
 const pollEvery = 100 * time.Millisecond
 
+// settle is how long a screen Wait* accepted must still hold: far longer
+// than drawing a frame takes, far shorter than anything the console shows.
+const settle = 50 * time.Millisecond
+
 // target is the one session (and window) each tmux server holds.
 const target = "console"
 
@@ -128,7 +132,14 @@ func (s *Session) WaitUntil(what string, ok func(screen string) bool) string {
 	for {
 		screen := s.Screen()
 		if ok(screen) {
-			return screen
+			// A frame reaches the terminal in pieces, which a terminal
+			// without synchronized output (tmux 3.3) shows half drawn: a
+			// screen counts once it still holds a moment later, and that
+			// later, whole one is what the test reads.
+			time.Sleep(settle)
+			if again := s.Screen(); ok(again) {
+				return again
+			}
 		}
 		if time.Now().After(deadline) {
 			s.t.Fatalf("the screen never showed %s within %s; it shows:\n%s", what, s.Timeout, screen)
