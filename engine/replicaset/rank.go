@@ -2,6 +2,7 @@ package replicaset
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"time"
 
@@ -318,27 +319,39 @@ func podsToDelete(pods, related []*corev1.Pod, n int, now time.Time, g gates) []
 }
 
 // firstVictims are the positions in keys of the first n of the order
-// sort.Stable leaves them in.
+// sort.Sort leaves them in: upstream's getPodsToDelete sorts its pods with
+// sort.Sort. Sorting positions instead of pods asks the comparison the same
+// questions about the same keys and makes the same swaps, so it is the same
+// order, whatever the comparison's ties do (upstream's is not transitive on
+// them: any other algorithm, sort.Stable included, can pick other victims).
+// slices.SortFunc is sort.Sort's algorithm (both are generated from one
+// pattern-defeating quicksort, asking only whether a is less than b) without
+// an interface call per comparison.
 func firstVictims(keys []victimKey, n int) []int32 {
-	return deletionOrder{keys: keys}.stableOrder()[:n]
-}
-
-// stableOrder is the order sort.Stable(o) would leave o in, as positions in
-// o: perm[i] is the pod sort.Stable would have put at i. sort.Stable decides
-// only from Len and the answers of Less(i, j) about whatever sits at i and j;
-// sorting a permutation of positions with the same comparisons asks the same
-// questions, gets the same answers and so makes the same moves, whatever the
-// comparison's ties do (upstream's is not transitive on them, so no other
-// algorithm is known to pick the same victims). stableSorter is sort.Stable's
-// algorithm with those moves made by copy instead of one Swap at a time.
-func (o deletionOrder) stableOrder() []int32 {
-	perm := make([]int32, len(o.keys))
+	perm := make([]int32, len(keys))
 	for i := range perm {
 		perm[i] = int32(i)
 	}
-	s := stableSorter{keys: o.keys, perm: perm, major: majors(o.keys)}
-	s.sortStable()
-	return perm
+	major := majors(keys)
+	slices.SortFunc(perm, func(x, y int32) int {
+		if major != nil {
+			if mx, my := major[x], major[y]; mx != my {
+				return less(mx < my)
+			}
+			return less(keys[x].minorBefore(&keys[y]))
+		}
+		return less(keys[x].before(&keys[y]))
+	})
+	return perm[:n]
+}
+
+// less is a comparison's answer for a sort that asks only whether it is
+// negative.
+func less(before bool) int {
+	if before {
+		return -1
+	}
+	return 1
 }
 
 // majors are the major keys of keys, or nil if one has none.
