@@ -2,6 +2,7 @@ package replicaset
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"time"
@@ -255,15 +256,27 @@ func afterOrZero(t1, t2 stamp) bool {
 	return t1.after(t2)
 }
 
-// ageBucket is floor(log2(age in nanoseconds)) (at most 63), or -1 for a time
-// not in the past.
+// ageBucket is upstream's int64(math.Log2(float64(age in nanoseconds))) (at
+// most 63), or -1 for a time not in the past. A scale-down works it out
+// twice for every pod it ranks, on each of its syncs.
 func ageBucket(t, now time.Time) int8 {
 	d := now.Sub(t)
 	if d <= 0 {
 		return -1
 	}
+	if d < exactBucketEnd {
+		// Below 2^47 the age converts to float64 exactly, and the logarithm
+		// of a number in [2^k, 2^(k+1)) rounds to k+1 only within 2^-47 of
+		// 2^(k+1) relatively, closer than any integer of that size is: the
+		// bucket is the index of the highest set bit.
+		return int8(bits.Len64(uint64(d)) - 1)
+	}
 	return int8(math.Log2(float64(d)))
 }
+
+// exactBucketEnd is 2^47 ns, about 39 hours: the ages ageBucket reads from
+// their highest bit.
+const exactBucketEnd = 1 << 47
 
 // readySince is when the pod last became ready; zero if it is not ready.
 func readySince(p *corev1.Pod) time.Time {

@@ -360,3 +360,33 @@ func TestMajorKeyOrdersAsBefore(t *testing.T) {
 		}
 	}
 }
+
+// ageBucket is upstream's int64(math.Log2(float64(age))) for every age: at
+// and around every power of two (where a float64 logarithm can round up to
+// the next bucket), up to the largest duration, and at random.
+func TestAgeBucketIsUpstreamsLogarithm(t *testing.T) {
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	check := func(d time.Duration) {
+		t.Helper()
+		want := int8(-1)
+		if d > 0 {
+			want = int8(math.Log2(float64(d)))
+		}
+		if got := ageBucket(now.Add(-d), now); got != want {
+			t.Fatalf("age %d ns: bucket %d, upstream's logarithm gives %d", int64(d), got, want)
+		}
+	}
+	for k := range 63 {
+		p := int64(1) << k
+		for j := int64(-5); j <= 5; j++ {
+			if d := p + j; d > -3 {
+				check(time.Duration(d))
+			}
+		}
+	}
+	check(math.MaxInt64)
+	r := rand.New(rand.NewPCG(3, 17))
+	for range 200_000 {
+		check(time.Duration(r.Int64N(1 << (1 + r.IntN(62)))))
+	}
+}
