@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"sort"
 	"testing"
@@ -116,7 +117,7 @@ func TestVictimPositionsAreThoseOfSortSort(t *testing.T) {
 		o := rankByColocation(pods, pods, now, g)
 		ref := deletionOrder{pods: slices.Clone(o.pods), keys: slices.Clone(o.keys)}
 		sort.Sort(ref)
-		got := firstVictims(o.keys, n)
+		got := firstVictims(o.keys, n, nil, nil)
 		for i, at := range got {
 			if o.pods[at] != ref.pods[i] {
 				t.Fatalf("round %d (%d pods, gates %+v): position %d holds %s, sort.Sort puts %s there", round, n, g, i, o.pods[at].Name, ref.pods[i].Name)
@@ -388,5 +389,18 @@ func TestAgeBucketIsUpstreamsLogarithm(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 17))
 	for range 200_000 {
 		check(time.Duration(r.Int64N(1 << (1 + r.IntN(62)))))
+	}
+}
+
+// sameLabels answers as reflect.DeepEqual, which upstream asks: nil and
+// empty label maps differ.
+func TestSameLabelsIsDeepEqual(t *testing.T) {
+	labelSets := []map[string]string{nil, {}, {"app": "web"}, {"app": "api"}, {"app": "web", "tier": "1"}, {"tier": "1"}}
+	for _, a := range labelSets {
+		for _, b := range labelSets {
+			if got, want := sameLabels(a, b), reflect.DeepEqual(a, b); got != want {
+				t.Errorf("sameLabels(%v, %v) = %v, reflect.DeepEqual says %v", a, b, got, want)
+			}
+		}
 	}
 }
