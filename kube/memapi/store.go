@@ -172,6 +172,14 @@ func (c *Cluster) shareSpec(p *corev1.Pod) {
 	shared := share(&p.Spec.Containers, prev.Spec.Containers)
 	shared = share(&p.Spec.Tolerations, prev.Spec.Tolerations) && shared
 	shared = share(&p.Spec.Volumes, prev.Spec.Volumes) && shared
+	// The defaults every pod gets (its controller's template had them
+	// filled in, and admission sets priority): small objects of their own
+	// in each pod, for the garbage collector to visit, unless shared.
+	shared = sharePointer(&p.Spec.TerminationGracePeriodSeconds, prev.Spec.TerminationGracePeriodSeconds) && shared
+	shared = sharePointer(&p.Spec.SecurityContext, prev.Spec.SecurityContext) && shared
+	shared = sharePointer(&p.Spec.EnableServiceLinks, prev.Spec.EnableServiceLinks) && shared
+	shared = sharePointer(&p.Spec.Priority, prev.Spec.Priority) && shared
+	shared = sharePointer(&p.Spec.PreemptionPolicy, prev.Spec.PreemptionPolicy) && shared
 	if (p.Labels == nil) == (prev.Labels == nil) && maps.Equal(p.Labels, prev.Labels) {
 		p.Labels = prev.Labels
 	} else {
@@ -187,6 +195,19 @@ func (c *Cluster) shareSpec(p *corev1.Pod) {
 // nothing read or written of the pod changes) and reports whether they were.
 func share[T any](mine *[]T, theirs []T) bool {
 	if !reflect.DeepEqual(*mine, theirs) {
+		return false
+	}
+	*mine = theirs
+	return true
+}
+
+// sharePointer is share for a pointer field: *mine becomes theirs when both
+// are nil or point to identical values.
+func sharePointer[T any](mine **T, theirs *T) bool {
+	if *mine == theirs {
+		return true
+	}
+	if *mine == nil || theirs == nil || !reflect.DeepEqual(**mine, *theirs) {
 		return false
 	}
 	*mine = theirs
