@@ -18,7 +18,7 @@ import (
 // toSeconds truncates the times of the kinds rollscope's controllers read,
 // as storing them does. metav1.MicroTime (an Event's eventTime) keeps its
 // microseconds, as it does upstream.
-func toSeconds(obj runtime.Object, m metav1.Object) {
+func toSeconds(obj runtime.Object, m metav1.Object, lastStart **metav1.Time) {
 	if ts := m.GetCreationTimestamp(); !ts.IsZero() {
 		m.SetCreationTimestamp(truncated(ts))
 	}
@@ -28,7 +28,7 @@ func toSeconds(obj runtime.Object, m metav1.Object) {
 	}
 	switch o := obj.(type) {
 	case *corev1.Pod:
-		podToSeconds(&o.Status)
+		podToSeconds(&o.Status, lastStart)
 	case *appsv1.Deployment:
 		for i := range o.Status.Conditions {
 			c := &o.Status.Conditions[i]
@@ -65,13 +65,19 @@ func toSeconds(obj runtime.Object, m metav1.Object) {
 	}
 }
 
-func podToSeconds(s *corev1.PodStatus) {
+// podToSeconds truncates a pod status's times. lastStart is the last start
+// time it stored: a pod started in the same second (exactly the same
+// time.Time, zone included) shares it, as pods started together do at scale.
+func podToSeconds(s *corev1.PodStatus, lastStart **metav1.Time) {
 	// A new StartTime only when it has fractions: the pointer may be shared
 	// with the stored pod's, so it is replaced rather than changed, and every
 	// status write of a running pod carries the whole second stored before.
 	if s.StartTime != nil && hasFractions(*s.StartTime) {
 		t := truncated(*s.StartTime)
-		s.StartTime = &t
+		if *lastStart == nil || **lastStart != t {
+			*lastStart = &t
+		}
+		s.StartTime = *lastStart
 	}
 	// The conditions and container states may be shared with the stored
 	// pod's too (a deletion's last version shares its status): they are
