@@ -24,12 +24,16 @@ var kubeletConditions = []corev1.PodConditionType{
 // which nobody modifies: the conditions are rebuilt by setConditions, which
 // every write goes through, and the start time and IPs are only ever
 // replaced. A full deep copy cost a fifth of a kubelet sync.
-func statusToWrite(have *corev1.PodStatus) *corev1.PodStatus {
-	st := *have
-	st.InitContainerStatuses = copyContainerStatuses(have.InitContainerStatuses)
-	st.ContainerStatuses = copyContainerStatuses(have.ContainerStatuses)
-	st.EphemeralContainerStatuses = copyContainerStatuses(have.EphemeralContainerStatuses)
-	return &st
+//
+// The status is built in room, which the caller reuses from sync to sync:
+// a write copies the status it is given (the store into its new version, a
+// client into its request), so only its lists outlive the sync.
+func statusToWrite(have, room *corev1.PodStatus) *corev1.PodStatus {
+	*room = *have
+	room.InitContainerStatuses = copyContainerStatuses(have.InitContainerStatuses)
+	room.ContainerStatuses = copyContainerStatuses(have.ContainerStatuses)
+	room.EphemeralContainerStatuses = copyContainerStatuses(have.EphemeralContainerStatuses)
+	return room
 }
 
 // copyContainerStatuses copies the container states, the only part of a

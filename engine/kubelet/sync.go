@@ -92,7 +92,7 @@ func (k *Kubelet) syncNode(name string) error {
 // writes the status when it changed and schedules the next step.
 func (k *Kubelet) advance(ctx context.Context, key string, pod *corev1.Pod, node *corev1.Node, prog *podProgress) error {
 	now := k.env.Clock.Now()
-	st := statusToWrite(&pod.Status)
+	st := statusToWrite(&pod.Status, &k.status)
 	if st.StartTime == nil {
 		// First sight: the kubelet admits the pod and sets up its sandbox.
 		st.StartTime = ptrTo(metav1.NewTime(now))
