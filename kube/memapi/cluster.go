@@ -56,9 +56,9 @@ type Cluster struct {
 	// shared is, by controller UID, the last pod stored whose spec parts
 	// new pods of that controller share (shareSpec).
 	shared map[string]*corev1.Pod
-	// lastStart is the last pod start time stored (whole seconds): pods
-	// started in the same second share it (toSeconds).
-	lastStart  *metav1.Time
+	// last are the last pod start time and running state stored: pods
+	// started in the same second share them (toSeconds).
+	last       lastTimes
 	names      *rand.Rand
 	seed       int64
 	uidCounter uint64

@@ -79,8 +79,9 @@ func TestTimesAreStoredToTheSecond(t *testing.T) {
 	}
 }
 
-// Pods started in the same second store one start time, which reads back as
-// that whole second; a pod started in another second keeps its own.
+// Pods started in the same second store one start time and one running
+// container state, which read back as that whole second; a pod started in
+// another second keeps its own.
 func TestPodsStartedInOneSecondShareTheirStartTime(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
@@ -99,6 +100,9 @@ func TestPodsStartedInOneSecondShareTheirStartTime(t *testing.T) {
 			t.Fatal(err)
 		}
 		pod.Status.StartTime = &metav1.Time{Time: epoch.Add(starts[name])}
+		pod.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "web", State: corev1.ContainerState{
+			Running: &corev1.ContainerStateRunning{StartedAt: metav1.Time{Time: epoch.Add(starts[name])}},
+		}}}
 		if _, err := f.client.CoreV1().Pods("default").UpdateStatus(ctx, pod, metav1.UpdateOptions{}); err != nil {
 			t.Fatal(err)
 		}
@@ -111,9 +115,18 @@ func TestPodsStartedInOneSecondShareTheirStartTime(t *testing.T) {
 		if got.Status.StartTime == nil || !got.Status.StartTime.Time.Equal(want) {
 			t.Errorf("pod %s started at %v, want the whole second %v", name, got.Status.StartTime, want)
 		}
+		if r := got.Status.ContainerStatuses[0].State.Running; r == nil || !r.StartedAt.Time.Equal(want) {
+			t.Errorf("pod %s container running %v, want since the whole second %v", name, r, want)
+		}
 	}
 	if stored["a"].Status.StartTime != stored["b"].Status.StartTime {
 		t.Error("pods started in the same second each hold their own start time")
+	}
+	running := func(name string) *corev1.ContainerStateRunning {
+		return stored[name].Status.ContainerStatuses[0].State.Running
+	}
+	if running("a") != running("b") || running("b") == running("c") {
+		t.Error("containers started in the same second do not share their running state, or in different ones do")
 	}
 	if stored["c"].Status.StartTime == stored["b"].Status.StartTime {
 		t.Error("pods started in different seconds share a start time")

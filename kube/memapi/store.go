@@ -86,7 +86,7 @@ func keyOf(m metav1.Object) objectKey { return objectKey{m.GetNamespace(), m.Get
 func (c *Cluster) commit(t *table, typ watch.EventType, obj, prev runtime.Object) {
 	c.rv++
 	m := metaOf(obj)
-	toSeconds(obj, m, &c.lastStart)
+	toSeconds(obj, m, &c.last)
 	m.SetResourceVersion(strconv.FormatUint(c.rv, 10))
 	key := keyOf(m)
 	switch typ {
