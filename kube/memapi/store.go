@@ -152,8 +152,8 @@ type change struct {
 	prev runtime.Object // the object it replaced, nil for Added
 }
 
-// shareSpec lets a new pod hold the very containers, tolerations, volumes
-// and labels of the last pod stored for the same controller when they are
+// shareSpec lets a new pod hold the very containers, tolerations, volumes,
+// labels and owner references of the last pod stored for the same controller when they are
 // equal, as a ReplicaSet's pods, made from one template, are: the store's
 // objects are never modified, so equal parts can be one. A 100,000-replica
 // ReplicaSet's pods would otherwise hold 100,000 copies of its template's
@@ -180,6 +180,12 @@ func (c *Cluster) shareSpec(p *corev1.Pod) {
 	shared = sharePointer(&p.Spec.EnableServiceLinks, prev.Spec.EnableServiceLinks) && shared
 	shared = sharePointer(&p.Spec.Priority, prev.Spec.Priority) && shared
 	shared = sharePointer(&p.Spec.PreemptionPolicy, prev.Spec.PreemptionPolicy) && shared
+	// So is the metadata every pod of a controller has alike: its owner
+	// references (a list and two flags each) and generated-name prefix.
+	shared = share(&p.OwnerReferences, prev.OwnerReferences) && shared
+	if p.GenerateName == prev.GenerateName {
+		p.GenerateName = prev.GenerateName
+	}
 	if (p.Labels == nil) == (prev.Labels == nil) && maps.Equal(p.Labels, prev.Labels) {
 		p.Labels = prev.Labels
 	} else {
