@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"time"
 
@@ -49,8 +50,23 @@ func IsPodActive(p *corev1.Pod) bool {
 // LabelsOrOwnersChanged reports whether an update changed what selects a pod
 // or who controls it. Controllers ask this of every pod update, most of which
 // are kubelet status writes, so it compares fields rather than reflecting.
+// A status write that shares the stored pod's metadata shares its label map
+// and owner references, and is answered without reading either.
 func LabelsOrOwnersChanged(old, cur *corev1.Pod) bool {
+	if sameMap(old.Labels, cur.Labels) && sameSlice(old.OwnerReferences, cur.OwnerReferences) {
+		return false
+	}
 	return !maps.Equal(old.Labels, cur.Labels) || !slices.EqualFunc(old.OwnerReferences, cur.OwnerReferences, sameOwnerReference)
+}
+
+// sameMap reports whether a and b are the same map (not merely equal ones).
+func sameMap(a, b map[string]string) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+}
+
+// sameSlice reports whether a and b are the same elements in memory.
+func sameSlice[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 func sameOwnerReference(a, b metav1.OwnerReference) bool {

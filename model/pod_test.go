@@ -65,12 +65,22 @@ func TestLabelsOrOwnersChanged(t *testing.T) {
 	released.OwnerReferences = nil
 	notController := base.DeepCopy()
 	notController.OwnerReferences[0].Controller = nil
+	// Writes that share the stored pod's label map or owner references.
+	shared := *base
+	shared.Status.Phase = corev1.PodRunning
+	sharedLabelsReleased := *base
+	sharedLabelsReleased.OwnerReferences = nil
+	sharedOwnersRelabelled := *base
+	sharedOwnersRelabelled.Labels = map[string]string{"app": "api"}
 	for name, c := range map[string]struct {
 		cur  *corev1.Pod
 		want bool
 	}{
 		"status write": {statusOnly, false}, "relabelled": {relabelled, true},
 		"released": {released, true}, "no longer the controller": {notController, true},
+		"status write sharing the metadata": {&shared, false},
+		"released, labels shared":           {&sharedLabelsReleased, true},
+		"relabelled, owners shared":         {&sharedOwnersRelabelled, true},
 	} {
 		if got := LabelsOrOwnersChanged(base, c.cur); got != c.want {
 			t.Errorf("%s: LabelsOrOwnersChanged = %v, want %v", name, got, c.want)

@@ -40,8 +40,16 @@ type Kubelet struct {
 	// find a deleted pod's UID from its key.
 	progress map[string]*podProgress
 	podIPs   uint32 // pod IPs handed out so far
-	// conditions is only touched by Sync, which runs one key at a time.
+	// conditions, hostIPs and status are only touched by Sync, which runs
+	// one key at a time.
 	conditions conditionLists
+	// status is the room a sync builds the status it writes in
+	// (statusToWrite).
+	status corev1.PodStatus
+	// hostIPs holds one status.hostIPs list per node address, shared by
+	// the node's pods (stored statuses are never written into): at
+	// 100,000 replicas, 100,000 objects fewer for the garbage collector.
+	hostIPs map[string][]corev1.HostIP
 }
 
 // New returns a kubelet that treats images as rules say.
@@ -62,6 +70,7 @@ func New(env *control.Env, rules []ImageRule, opts Options) *Kubelet {
 		serves:   serves,
 		images:   map[string]image{},
 		progress: map[string]*podProgress{},
+		hostIPs:  map[string][]corev1.HostIP{},
 	}
 }
 

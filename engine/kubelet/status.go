@@ -17,35 +17,25 @@ var kubeletConditions = []corev1.PodConditionType{
 	corev1.PodReadyToStartContainers, corev1.PodInitialized, corev1.PodReady, corev1.ContainersReady,
 }
 
-// statusToWrite starts the status a sync writes from the pod's. The store
-// keeps the status it is given and truncates its times to whole seconds in
-// place, and the kubelet moves the container states, so the container
-// statuses are copied. The rest is shared with the pod read from the cache,
-// which nobody modifies: the conditions are rebuilt by setConditions, which
-// every write goes through, and the start time and IPs are only ever
-// replaced. A full deep copy cost a fifth of a kubelet sync.
-func statusToWrite(have *corev1.PodStatus) *corev1.PodStatus {
-	st := *have
-	st.InitContainerStatuses = copyContainerStatuses(have.InitContainerStatuses)
-	st.ContainerStatuses = copyContainerStatuses(have.ContainerStatuses)
-	st.EphemeralContainerStatuses = copyContainerStatuses(have.EphemeralContainerStatuses)
-	return &st
-}
-
-// copyContainerStatuses copies the container states, the only part of a
-// container status anything writes into (the kubelet replaces the other
-// pointers, such as started, rather than writing through them).
-func copyContainerStatuses(in []corev1.ContainerStatus) []corev1.ContainerStatus {
-	if in == nil {
-		return nil
-	}
-	out := make([]corev1.ContainerStatus, len(in))
-	for i := range in {
-		out[i] = in[i]
-		in[i].State.DeepCopyInto(&out[i].State)
-		in[i].LastTerminationState.DeepCopyInto(&out[i].LastTerminationState)
-	}
-	return out
+// statusToWrite starts the status a sync writes from the pod's. The kubelet
+// replaces container states (and every other part of a container status)
+// rather than writing into them, so the container statuses are copied one
+// level deep: their states are shared with the pod read from the cache,
+// which nobody modifies (the store truncates times in place only when they
+// have fractions, which a stored time never has). The rest is shared too:
+// the conditions are rebuilt by setConditions, which every write goes
+// through, and the start time and IPs are only ever replaced. A full deep
+// copy cost a fifth of a kubelet sync.
+//
+// The status is built in room, which the caller reuses from sync to sync:
+// a write copies the status it is given (the store into its new version, a
+// client into its request), so only its lists outlive the sync.
+func statusToWrite(have, room *corev1.PodStatus) *corev1.PodStatus {
+	*room = *have
+	room.InitContainerStatuses = slices.Clone(have.InitContainerStatuses)
+	room.ContainerStatuses = slices.Clone(have.ContainerStatuses)
+	room.EphemeralContainerStatuses = slices.Clone(have.EphemeralContainerStatuses)
+	return room
 }
 
 // alignContainerStatuses returns one status per container of the spec, in

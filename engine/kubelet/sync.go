@@ -92,12 +92,12 @@ func (k *Kubelet) syncNode(name string) error {
 // writes the status when it changed and schedules the next step.
 func (k *Kubelet) advance(ctx context.Context, key string, pod *corev1.Pod, node *corev1.Node, prog *podProgress) error {
 	now := k.env.Clock.Now()
-	st := statusToWrite(&pod.Status)
+	st := statusToWrite(&pod.Status, &k.status)
 	if st.StartTime == nil {
 		// First sight: the kubelet admits the pod and sets up its sandbox.
 		st.StartTime = ptrTo(metav1.NewTime(now))
 		if ip := hostIP(node); ip != "" {
-			st.HostIP, st.HostIPs = ip, []corev1.HostIP{{IP: ip}}
+			st.HostIP, st.HostIPs = ip, k.hostIPsOf(ip)
 		}
 		ip := k.nextPodIP()
 		st.PodIP, st.PodIPs = ip, []corev1.PodIP{{IP: ip}}
@@ -191,4 +191,14 @@ func (k *Kubelet) record(pod *corev1.Pod, events []event) {
 	for _, e := range events {
 		k.env.Events.Eventf(pod, corev1.EventTypeWarning, e.reason, "%s", e.message)
 	}
+}
+
+// hostIPsOf is the status.hostIPs of a pod on the node with address ip.
+func (k *Kubelet) hostIPsOf(ip string) []corev1.HostIP {
+	ips, ok := k.hostIPs[ip]
+	if !ok {
+		ips = []corev1.HostIP{{IP: ip}}
+		k.hostIPs[ip] = ips
+	}
+	return ips
 }

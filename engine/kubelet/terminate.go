@@ -40,7 +40,7 @@ func (k *Kubelet) terminate(ctx context.Context, key string, pod *corev1.Pod) er
 
 	if gone.After(now) {
 		if pod.Status.StartTime != nil {
-			st := statusToWrite(&pod.Status)
+			st := statusToWrite(&pod.Status, &k.status)
 			for i := range st.ContainerStatuses {
 				st.ContainerStatuses[i].Ready = false
 			}

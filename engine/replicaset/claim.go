@@ -39,6 +39,7 @@ func (c *Controller) putSpare(cs candidates) {
 	s := &candidates{matches: cs.matches[:0], owned: claimedPods{
 		pods: cs.owned.pods[:0], facts: cs.owned.facts[:0],
 		keys: cs.owned.keys[:0], nodes: cs.owned.nodes[:0], created: cs.owned.created[:0],
+		order: cs.owned.order[:0], majors: cs.owned.majors[:0],
 	}}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -65,6 +66,9 @@ type claimedPods struct {
 	keys    []victimKey
 	nodes   []int32
 	created []time.Time
+	// order and majors are room for the scale-down's sort.
+	order  []int32
+	majors []uint64
 	// tally, when set, stands for the pods: a sync that keeps every pod it
 	// controls, adopts none and ranks none reads only its counts.
 	tally *podTally
@@ -109,6 +113,7 @@ func (c *Controller) candidatePods(o owner, sel, template labelMatcher, forScale
 	owned.pods, owned.facts, owned.byName = slices.Grow(spare.owned.pods[:0], n), slices.Grow(spare.owned.facts[:0], n), forScaleDown
 	if forScaleDown {
 		owned.keys, owned.nodes, owned.created = slices.Grow(spare.owned.keys[:0], n), slices.Grow(spare.owned.nodes[:0], n), slices.Grow(spare.owned.created[:0], n)
+		owned.order, owned.majors = slices.Grow(spare.owned.order[:0], n), slices.Grow(spare.owned.majors[:0], n)
 	}
 	c.owned.podsOf(o.rs.UID, o.rs.Namespace, sel, &template, true, forScaleDown, func(e *ownedPod, matches bool, f podFacts) {
 		owned.add(e.pod, f)

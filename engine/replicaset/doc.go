@@ -20,8 +20,9 @@
 // name order between scale-downs; orphans that an owner may adopt come from
 // a set the pod handlers keep (orphans.go), so the handlers must see every
 // pod from the start, as informers deliver them. Victims are chosen by
-// sort.Stable's own algorithm (stable.go), because upstream's comparison is
-// not transitive on ties and any other sort could pick other pods. Pod updates
+// sort.Sort's algorithm, as upstream's getPodsToDelete chooses them, because
+// upstream's comparison is not transitive on ties and any other sort could
+// pick other pods. Pod updates
 // that cannot change an owner's decisions or status (kubelet status churn)
 // do not enqueue it.
 package replicaset

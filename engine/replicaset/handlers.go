@@ -1,6 +1,7 @@
 package replicaset
 
 import (
+	"maps"
 	"reflect"
 	"time"
 
@@ -108,7 +109,7 @@ func (c *Controller) podUpdated(oldObj, newObj any) {
 	if !mattersToOwner(old, cur) {
 		return
 	}
-	labelsChanged := !reflect.DeepEqual(cur.Labels, old.Labels)
+	labelsChanged := !sameLabels(cur.Labels, old.Labels)
 	if cur.DeletionTimestamp != nil {
 		// Graceful deletion shows up as an update; treat it as the deletion,
 		// so that the owner replaces the pod without waiting for it to go.
@@ -215,4 +216,11 @@ func mattersToOwner(old, cur *corev1.Pod) bool {
 		model.IsPodActive(old) != model.IsPodActive(cur) ||
 		model.IsPodReady(old) != model.IsPodReady(cur) ||
 		!readySince(old).Equal(readySince(cur))
+}
+
+// sameLabels is reflect.DeepEqual of two label maps, which upstream's pod
+// update handler asks, without reflection (which allocates a copy of every
+// value it reads): a nil map differs from an empty one.
+func sameLabels(a, b map[string]string) bool {
+	return (a == nil) == (b == nil) && maps.Equal(a, b)
 }

@@ -93,7 +93,7 @@ func (c *Controller) victims(o owner, pods claimedPods, n int) []*corev1.Pod {
 		}
 		keys[i] = keys[i].at(rank, pods.facts[i].readySince, pods.created[i], now, c.gates)
 	}
-	for i, at := range firstVictims(keys, n) {
+	for i, at := range firstVictims(keys, n, pods.order, pods.majors) {
 		out[i] = pods.pods[at]
 	}
 	return out

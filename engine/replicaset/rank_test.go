@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"sort"
 	"testing"
@@ -56,11 +57,11 @@ func tiedPods(r *rand.Rand, n int, now time.Time) []*corev1.Pod {
 	return pods
 }
 
-// The victims are those of sort.Stable over the pods and their keys, the
-// order upstream's comparison gives from a fixed starting order, for every
-// gate setting, many sizes and victim counts, ties and intransitive ties
-// included.
-func TestVictimsAreThoseOfAStableSort(t *testing.T) {
+// The victims are those of sort.Sort over the pods and their keys —
+// upstream's getPodsToDelete sorts with sort.Sort — from a fixed starting
+// order, for every gate setting, many sizes and victim counts, ties and
+// intransitive ties included.
+func TestVictimsAreThoseOfUpstreamsSort(t *testing.T) {
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	r := rand.New(rand.NewPCG(1, 17))
 	for round := range 300 {
@@ -73,14 +74,14 @@ func TestVictimsAreThoseOfAStableSort(t *testing.T) {
 
 		ref := rankByColocation(pods, related, now, g)
 		ref.pods = append([]*corev1.Pod(nil), ref.pods...)
-		sort.Stable(ref)
+		sort.Sort(ref)
 		got := podsToDelete(pods, related, k, now, g)
 		if len(got) != k {
 			t.Fatalf("round %d: %d victims, want %d", round, len(got), k)
 		}
 		for i := range got {
 			if got[i] != ref.pods[i] {
-				t.Fatalf("round %d (%d pods, %d victims, gates %+v): victim %d is %s, sort.Stable gives %s",
+				t.Fatalf("round %d (%d pods, %d victims, gates %+v): victim %d is %s, sort.Sort gives %s",
 					round, n, k, g, i, got[i].Name, ref.pods[i].Name)
 			}
 		}
@@ -92,18 +93,20 @@ func TestVictimsAreThoseOfAStableSort(t *testing.T) {
 	}
 }
 
-// stableSorter orders positions exactly as sort.Stable does with the same
-// comparison, for every size from 1 to a few thousand (around the block of 20
-// and its doublings, where the merges change shape), over keys with many
-// ties and intransitive triples: equal times in one age bucket with UIDs
-// that disagree with times in another.
-func TestStableSorterIsSortStable(t *testing.T) {
+// Sorting positions picks the pods sort.Sort picks sorting the pods
+// themselves, for every size from 1 to a few thousand (around 12, where
+// sort.Sort stops using insertion sort, and the sizes where it picks its
+// pivot from 9 elements instead of 3), over keys with many ties and
+// intransitive triples: equal times in one age bucket with UIDs that
+// disagree with times in another. sort.Stable, another algorithm, fails it.
+func TestVictimPositionsAreThoseOfSortSort(t *testing.T) {
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	r := rand.New(rand.NewPCG(7, 17))
-	sizes := []int{1, 2, 3, 19, 20, 21, 39, 40, 41, 79, 80, 81, 159, 160, 161, 319, 320, 321, 640, 1280, 2560, 4000}
+	sizes := []int{1, 2, 3, 11, 12, 13, 49, 50, 51, 128, 129, 640, 1280, 2560, 4000}
 	for range 60 {
 		sizes = append(sizes, 1+r.IntN(3000))
 	}
+	stableDiffers := false
 	for round, n := range sizes {
 		pods := tiedPods(r, n, now)
 		if round%5 == 4 {
@@ -112,16 +115,20 @@ func TestStableSorterIsSortStable(t *testing.T) {
 		}
 		g := gates{PodDeletionCost: r.IntN(4) > 0, LogarithmicScaleDown: r.IntN(4) > 0}
 		o := rankByColocation(pods, pods, now, g)
-		want := identity(n)
-		sort.Stable(permutedOrder{keys: o.keys, perm: want})
-		got := o.stableOrder()
-		if !slices.Equal(got, want) {
-			i := 0
-			for got[i] == want[i] {
-				i++
+		ref := deletionOrder{pods: slices.Clone(o.pods), keys: slices.Clone(o.keys)}
+		sort.Sort(ref)
+		got := firstVictims(o.keys, n, nil, nil)
+		for i, at := range got {
+			if o.pods[at] != ref.pods[i] {
+				t.Fatalf("round %d (%d pods, gates %+v): position %d holds %s, sort.Sort puts %s there", round, n, g, i, o.pods[at].Name, ref.pods[i].Name)
 			}
-			t.Fatalf("round %d (%d pods, gates %+v): position %d holds pod %d, sort.Stable puts pod %d there", round, n, g, i, got[i], want[i])
 		}
+		stable := permutedOrder{keys: o.keys, perm: identity(n)}
+		sort.Stable(stable)
+		stableDiffers = stableDiffers || !slices.Equal(stable.perm, got)
+	}
+	if !stableDiffers {
+		t.Fatal("sort.Stable picked the same pods in every round: the rounds hold too few ties to tell sorts apart")
 	}
 }
 
@@ -154,8 +161,8 @@ func identity(n int) []int32 {
 	return perm
 }
 
-// permutedOrder is sort.Interface over positions into keys, for sort.Stable
-// to be the reference.
+// permutedOrder is sort.Interface over positions into keys, for another
+// sort than upstream's to be compared with it.
 type permutedOrder struct {
 	keys []victimKey
 	perm []int32
@@ -351,6 +358,49 @@ func TestMajorKeyOrdersAsBefore(t *testing.T) {
 		}
 		if ma != mb && (ma < mb) != a.before(&b) {
 			t.Fatalf("%+v before %+v: %v, majors say %v", a, b, a.before(&b), ma < mb)
+		}
+	}
+}
+
+// ageBucket is upstream's int64(math.Log2(float64(age))) for every age: at
+// and around every power of two (where a float64 logarithm can round up to
+// the next bucket), up to the largest duration, and at random.
+func TestAgeBucketIsUpstreamsLogarithm(t *testing.T) {
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	check := func(d time.Duration) {
+		t.Helper()
+		want := int8(-1)
+		if d > 0 {
+			want = int8(math.Log2(float64(d)))
+		}
+		if got := ageBucket(now.Add(-d), now); got != want {
+			t.Fatalf("age %d ns: bucket %d, upstream's logarithm gives %d", int64(d), got, want)
+		}
+	}
+	for k := range 63 {
+		p := int64(1) << k
+		for j := int64(-5); j <= 5; j++ {
+			if d := p + j; d > -3 {
+				check(time.Duration(d))
+			}
+		}
+	}
+	check(math.MaxInt64)
+	r := rand.New(rand.NewPCG(3, 17))
+	for range 200_000 {
+		check(time.Duration(r.Int64N(1 << (1 + r.IntN(62)))))
+	}
+}
+
+// sameLabels answers as reflect.DeepEqual, which upstream asks: nil and
+// empty label maps differ.
+func TestSameLabelsIsDeepEqual(t *testing.T) {
+	labelSets := []map[string]string{nil, {}, {"app": "web"}, {"app": "api"}, {"app": "web", "tier": "1"}, {"tier": "1"}}
+	for _, a := range labelSets {
+		for _, b := range labelSets {
+			if got, want := sameLabels(a, b), reflect.DeepEqual(a, b); got != want {
+				t.Errorf("sameLabels(%v, %v) = %v, reflect.DeepEqual says %v", a, b, got, want)
+			}
 		}
 	}
 }

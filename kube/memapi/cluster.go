@@ -55,7 +55,10 @@ type Cluster struct {
 	live map[string]struct{}
 	// shared is, by controller UID, the last pod stored whose spec parts
 	// new pods of that controller share (shareSpec).
-	shared     map[string]*corev1.Pod
+	shared map[string]*corev1.Pod
+	// last are the last pod start time and running state stored: pods
+	// started in the same second share them (toSeconds).
+	last       lastTimes
 	names      *rand.Rand
 	seed       int64
 	uidCounter uint64

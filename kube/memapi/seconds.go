@@ -18,7 +18,7 @@ import (
 // toSeconds truncates the times of the kinds rollscope's controllers read,
 // as storing them does. metav1.MicroTime (an Event's eventTime) keeps its
 // microseconds, as it does upstream.
-func toSeconds(obj runtime.Object, m metav1.Object) {
+func toSeconds(obj runtime.Object, m metav1.Object, last *lastTimes) {
 	if ts := m.GetCreationTimestamp(); !ts.IsZero() {
 		m.SetCreationTimestamp(truncated(ts))
 	}
@@ -28,7 +28,7 @@ func toSeconds(obj runtime.Object, m metav1.Object) {
 	}
 	switch o := obj.(type) {
 	case *corev1.Pod:
-		podToSeconds(&o.Status)
+		podToSeconds(&o.Status, last)
 	case *appsv1.Deployment:
 		for i := range o.Status.Conditions {
 			c := &o.Status.Conditions[i]
@@ -65,13 +65,26 @@ func toSeconds(obj runtime.Object, m metav1.Object) {
 	}
 }
 
-func podToSeconds(s *corev1.PodStatus) {
+// lastTimes are the last pod start time and running container state that
+// podToSeconds truncated: a pod (container) started in the same second,
+// exactly the same time.Time, zone included, shares them, as pods started
+// together do at scale.
+type lastTimes struct {
+	start   *metav1.Time
+	running *corev1.ContainerStateRunning
+}
+
+// podToSeconds truncates a pod status's times, sharing them through last.
+func podToSeconds(s *corev1.PodStatus, last *lastTimes) {
 	// A new StartTime only when it has fractions: the pointer may be shared
 	// with the stored pod's, so it is replaced rather than changed, and every
 	// status write of a running pod carries the whole second stored before.
 	if s.StartTime != nil && hasFractions(*s.StartTime) {
 		t := truncated(*s.StartTime)
-		s.StartTime = &t
+		if last.start == nil || *last.start != t {
+			last.start = &t
+		}
+		s.StartTime = last.start
 	}
 	// The conditions and container states may be shared with the stored
 	// pod's too (a deletion's last version shares its status): they are
@@ -83,15 +96,24 @@ func podToSeconds(s *corev1.PodStatus) {
 	}
 	for _, list := range [][]corev1.ContainerStatus{s.InitContainerStatuses, s.ContainerStatuses, s.EphemeralContainerStatuses} {
 		for i := range list {
-			stateToSeconds(&list[i].State)
-			stateToSeconds(&list[i].LastTerminationState)
+			stateToSeconds(&list[i].State, last)
+			stateToSeconds(&list[i].LastTerminationState, nil)
 		}
 	}
 }
 
-func stateToSeconds(s *corev1.ContainerState) {
-	if r := s.Running; r != nil {
-		truncate(&r.StartedAt)
+// stateToSeconds truncates a container state's times. A running state with
+// fractions is the writer's own (a stored one has none), so it may be
+// replaced by the last one truncated when identical (last, when not nil).
+func stateToSeconds(s *corev1.ContainerState, last *lastTimes) {
+	if r := s.Running; r != nil && hasFractions(r.StartedAt) {
+		r.StartedAt = truncated(r.StartedAt)
+		if last != nil {
+			if last.running == nil || *last.running != *r {
+				last.running = r
+			}
+			s.Running = last.running
+		}
 	}
 	if t := s.Terminated; t != nil {
 		truncate(&t.StartedAt)

@@ -53,6 +53,17 @@ func TestPodsOfOneTemplateShareTheirSpec(t *testing.T) {
 	if same("a", "c") || same("c", "d") {
 		t.Errorf("pods whose containers differ share them")
 	}
+	// Their defaults too: priority (admission), grace period and security
+	// context (defaulting) are one value each, read back the same.
+	a, b := stored["a"].Spec, stored["b"].Spec
+	if a.Priority == nil || a.Priority != b.Priority || a.PreemptionPolicy != b.PreemptionPolicy ||
+		a.TerminationGracePeriodSeconds == nil || a.TerminationGracePeriodSeconds != b.TerminationGracePeriodSeconds ||
+		a.SecurityContext == nil || a.SecurityContext != b.SecurityContext || a.EnableServiceLinks != b.EnableServiceLinks {
+		t.Errorf("pods made from one template each hold their own defaults")
+	}
+	if &stored["a"].OwnerReferences[0] != &stored["e"].OwnerReferences[0] {
+		t.Errorf("pods of one controller each hold their own owner references")
+	}
 	for name, w := range want {
 		got := must(f.client.CoreV1().Pods("default").Get(ctx, name, metav1.GetOptions{}))(t)
 		if got.Spec.Containers[0].Image != w.Spec.Containers[0].Image {
@@ -62,6 +73,12 @@ func TestPodsOfOneTemplateShareTheirSpec(t *testing.T) {
 		wq := w.Spec.Containers[0].Resources.Requests[corev1.ResourceCPU]
 		if q.String() != wq.String() {
 			t.Errorf("pod %s reads back cpu %s, created with %s", name, q.String(), wq.String())
+		}
+		if ref := metav1.GetControllerOf(got); ref == nil || ref.UID != rs.UID || ref.Name != "web" {
+			t.Errorf("pod %s reads back controller %v, created with ReplicaSet web (%s)", name, ref, rs.UID)
+		}
+		if got.Spec.Priority == nil || *got.Spec.Priority != 0 || got.Spec.TerminationGracePeriodSeconds == nil || *got.Spec.TerminationGracePeriodSeconds != corev1.DefaultTerminationGracePeriodSeconds {
+			t.Errorf("pod %s reads back priority %v, grace period %v", name, got.Spec.Priority, got.Spec.TerminationGracePeriodSeconds)
 		}
 	}
 }

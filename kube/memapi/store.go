@@ -86,7 +86,7 @@ func keyOf(m metav1.Object) objectKey { return objectKey{m.GetNamespace(), m.Get
 func (c *Cluster) commit(t *table, typ watch.EventType, obj, prev runtime.Object) {
 	c.rv++
 	m := metaOf(obj)
-	toSeconds(obj, m)
+	toSeconds(obj, m, &c.last)
 	m.SetResourceVersion(strconv.FormatUint(c.rv, 10))
 	key := keyOf(m)
 	switch typ {
@@ -152,8 +152,8 @@ type change struct {
 	prev runtime.Object // the object it replaced, nil for Added
 }
 
-// shareSpec lets a new pod hold the very containers, tolerations, volumes
-// and labels of the last pod stored for the same controller when they are
+// shareSpec lets a new pod hold the very containers, tolerations, volumes,
+// labels and owner references of the last pod stored for the same controller when they are
 // equal, as a ReplicaSet's pods, made from one template, are: the store's
 // objects are never modified, so equal parts can be one. A 100,000-replica
 // ReplicaSet's pods would otherwise hold 100,000 copies of its template's
@@ -172,6 +172,20 @@ func (c *Cluster) shareSpec(p *corev1.Pod) {
 	shared := share(&p.Spec.Containers, prev.Spec.Containers)
 	shared = share(&p.Spec.Tolerations, prev.Spec.Tolerations) && shared
 	shared = share(&p.Spec.Volumes, prev.Spec.Volumes) && shared
+	// The defaults every pod gets (its controller's template had them
+	// filled in, and admission sets priority): small objects of their own
+	// in each pod, for the garbage collector to visit, unless shared.
+	shared = sharePointer(&p.Spec.TerminationGracePeriodSeconds, prev.Spec.TerminationGracePeriodSeconds) && shared
+	shared = sharePointer(&p.Spec.SecurityContext, prev.Spec.SecurityContext) && shared
+	shared = sharePointer(&p.Spec.EnableServiceLinks, prev.Spec.EnableServiceLinks) && shared
+	shared = sharePointer(&p.Spec.Priority, prev.Spec.Priority) && shared
+	shared = sharePointer(&p.Spec.PreemptionPolicy, prev.Spec.PreemptionPolicy) && shared
+	// So is the metadata every pod of a controller has alike: its owner
+	// references (a list and two flags each) and generated-name prefix.
+	shared = share(&p.OwnerReferences, prev.OwnerReferences) && shared
+	if p.GenerateName == prev.GenerateName {
+		p.GenerateName = prev.GenerateName
+	}
 	if (p.Labels == nil) == (prev.Labels == nil) && maps.Equal(p.Labels, prev.Labels) {
 		p.Labels = prev.Labels
 	} else {
@@ -187,6 +201,19 @@ func (c *Cluster) shareSpec(p *corev1.Pod) {
 // nothing read or written of the pod changes) and reports whether they were.
 func share[T any](mine *[]T, theirs []T) bool {
 	if !reflect.DeepEqual(*mine, theirs) {
+		return false
+	}
+	*mine = theirs
+	return true
+}
+
+// sharePointer is share for a pointer field: *mine becomes theirs when both
+// are nil or point to identical values.
+func sharePointer[T any](mine **T, theirs *T) bool {
+	if *mine == theirs {
+		return true
+	}
+	if *mine == nil || theirs == nil || !reflect.DeepEqual(**mine, *theirs) {
 		return false
 	}
 	*mine = theirs

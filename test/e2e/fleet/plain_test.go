@@ -30,7 +30,11 @@ func TestPlainAllNamespaces(t *testing.T) {
 	}
 
 	// A rollout begun while --plain -A watches: its lines say rolling,
-	// then rolled out, on revision 2.
+	// then rolled out, on revision 2. A line is written when the state
+	// word changes, so the rolling line may still name revision 1: the
+	// console can see the new template before the deployment controller
+	// has observed it and written revision 2 (the line then says
+	// "Waiting for deployment spec update to be observed").
 	began := len(p.lines())
 	c.setImage(t, teamD, "gateway", image("gateway", "v2"), "roll gateway to v2")
 	const gw = teamD + " deploy/gateway"
@@ -44,8 +48,8 @@ func TestPlainAllNamespaces(t *testing.T) {
 			states = append(states, s.String())
 		}
 	}
-	if len(states) < 2 || !strings.HasPrefix(states[0], "rolling rev 2") {
-		t.Errorf("gateway's lines after kubectl set image: %q; want rolling on revision 2 before rolled out", states)
+	if len(states) < 2 || !strings.HasPrefix(states[0], "rolling rev ") || !strings.HasPrefix(states[len(states)-1], "complete rev 2 ") {
+		t.Errorf("gateway's lines after kubectl set image: %q; want rolling, then rolled out on revision 2", states)
 	}
 	c.agrees(t, "rollscope --plain -A after gateway's rollout", fleet, func() map[string]shown { return p.rows(t) })
 	p.noRepeats(t)
