@@ -52,7 +52,8 @@ type Runner struct {
 	wake   chan struct{}
 	cancel func()
 
-	stores    map[control.Kind]*store
+	stores    map[control.Kind]*store // every kind but events
+	events    *eventCache
 	listers   control.Listers
 	handlers  map[control.Kind][]cache.ResourceEventHandler
 	observers []Observer
@@ -88,15 +89,11 @@ func New(client kubernetes.Interface, src Source, clock *Clock, seed int64) *Run
 		handlers: map[control.Kind][]cache.ResourceEventHandler{},
 	}
 	for _, k := range control.AllKinds {
-		ix := control.Indexers(k)
-		if k == control.Events {
-			// No lister reads events, so their cache, which only tells the
-			// handlers an update from an add, needs no index: filing every
-			// event under its namespace cost a map insertion per event.
-			ix = cache.Indexers{}
+		if k != control.Events { // no lister reads events: see eventCache
+			r.stores[k] = newStore(control.Indexers(k))
 		}
-		r.stores[k] = newStore(ix)
 	}
+	r.events = newEventCache()
 	r.listers = control.Listers{
 		Pods:                   corelisters.NewPodLister(r.stores[control.Pods]),
 		Nodes:                  corelisters.NewNodeLister(r.stores[control.Nodes]),
@@ -242,7 +239,9 @@ func (r *Runner) drain() {
 
 func (r *Runner) apply(now time.Time, ev watch.Event) {
 	kind, ok := KindOf(ev.Object)
-	if ok {
+	if kind == control.Events {
+		r.applyEvent(ev)
+	} else if ok {
 		st := r.stores[kind]
 		hs := r.handlers[kind]
 		switch ev.Type {
@@ -264,6 +263,34 @@ func (r *Runner) apply(now time.Time, ev watch.Event) {
 	}
 	for _, o := range r.observers {
 		o(now, ev)
+	}
+}
+
+// applyEvent is apply's caching and handling of an event.
+func (r *Runner) applyEvent(ev watch.Event) {
+	e := ev.Object.(*corev1.Event)
+	hs := r.handlers[control.Events]
+	switch ev.Type {
+	case watch.Added, watch.Modified:
+		old, exists := r.events.put(e)
+		if !exists {
+			for _, h := range hs {
+				h.OnAdd(e, false)
+			}
+			return
+		}
+		if len(hs) == 0 {
+			return // the replaced event is read back only for a handler
+		}
+		prev := old.read()
+		for _, h := range hs {
+			h.OnUpdate(prev, e)
+		}
+	case watch.Deleted:
+		r.events.remove(e)
+		for _, h := range hs {
+			h.OnDelete(e)
+		}
 	}
 }
 
