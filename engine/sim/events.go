@@ -12,43 +12,56 @@ import (
 // 100,000-replica rollout), so each is held packed, as the embedded API
 // holds it, and read back — equal, field for field — only for an update.
 type eventCache struct {
-	items  map[eventKey]cachedEvent
+	packed map[eventKey]eventpack.Packed
+	other  map[eventKey]*corev1.Event // the events that do not pack
 	packer eventpack.Packer
 }
 
 type eventKey struct{ namespace, name string }
 
-// cachedEvent is an event packed, or, for one that does not pack, the
-// event itself.
-type cachedEvent struct {
-	packed eventpack.Packed
-	event  *corev1.Event
-}
-
-func (c cachedEvent) read() *corev1.Event {
-	if c.event != nil {
-		return c.event
-	}
-	return c.packed.Event()
-}
-
 func newEventCache() *eventCache {
-	return &eventCache{items: map[eventKey]cachedEvent{}}
+	return &eventCache{packed: map[eventKey]eventpack.Packed{}, other: map[eventKey]*corev1.Event{}}
 }
 
-// put stores e and reports whether an event of its name was held; old reads
-// that event back.
-func (c *eventCache) put(e *corev1.Event) (old cachedEvent, existed bool) {
+// put stores e and reports whether an event of its name was held.
+func (c *eventCache) put(e *corev1.Event) (old replaced, existed bool) {
 	k := eventKey{e.Namespace, e.Name}
-	old, existed = c.items[k]
+	if p, ok := c.packed[k]; ok {
+		old, existed = replaced{packed: p, name: k.name}, true
+	} else if prev, ok := c.other[k]; ok {
+		old, existed = replaced{event: prev}, true
+	}
 	if p, ok := c.packer.Pack(e); ok {
-		c.items[k] = cachedEvent{packed: p}
+		c.packed[k] = p
+		if old.event != nil {
+			delete(c.other, k)
+		}
 	} else {
-		c.items[k] = cachedEvent{event: e}
+		c.other[k] = e
+		if old.packed.Valid() {
+			delete(c.packed, k)
+		}
 	}
 	return old, existed
 }
 
+// replaced is the event a put replaced, read back only when a handler
+// needs it.
+type replaced struct {
+	packed eventpack.Packed
+	name   string
+	event  *corev1.Event // an event that did not pack
+}
+
+func (r replaced) read() *corev1.Event {
+	if r.event != nil {
+		return r.event
+	}
+	return r.packed.Event(r.name)
+}
+
 func (c *eventCache) remove(e *corev1.Event) {
-	delete(c.items, eventKey{e.Namespace, e.Name})
+	k := eventKey{e.Namespace, e.Name}
+	delete(c.packed, k)
+	delete(c.other, k)
 }

@@ -70,7 +70,7 @@ func (t *table) at(key objectKey) runtime.Object {
 		return obj
 	}
 	if p, ok := t.events[key]; ok {
-		return p.Event()
+		return p.Event(key.name)
 	}
 	return nil
 }

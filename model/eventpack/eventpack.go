@@ -2,9 +2,10 @@
 // runner's event cache hold every event of a run (upstream keeps them an
 // hour), 200,000 of them in a 100,000-replica rollout. A corev1.Event is a
 // 600-byte struct plus its name, message, UID and resourceVersion strings;
-// a Packed is about 120 bytes with three pointers — its name, its message
-// and the Shape it shares with every event of the same kind of object,
-// reason, type and source — and gives back the very same Event when read.
+// a Packed is 96 bytes with two pointers — its message and the Shape it
+// shares with every event of the same kind of object, reason, type and
+// source — and gives back the very same Event when read. Its holder keys it
+// by the event's name, so it does not hold the name again.
 //
 // Only events of the form the API server stores for rollscope's recorders
 // are packed (no labels, annotations, owners, series or related object;
@@ -39,19 +40,19 @@ type Shape struct {
 	loc                 *time.Location
 }
 
-// Packed is one stored event, packed. Its zero value is no event.
+// Packed is one stored event, packed, without its name. Its zero value is
+// no event.
 type Packed struct {
 	shape        *Shape
-	name         string
 	message      string
 	uid          [16]byte
 	involvedUID  [16]byte
 	rv           uint64 // resourceVersion + 1; 0 for none
 	involvedRV   uint64 // likewise
 	created      int64  // Unix seconds
-	first, last  int64
+	first, last  int32  // seconds after created
 	count        int32
-	involvedName int32 // the involved object's name is name[:involvedName]
+	involvedName int32 // the involved object's name is the event's name[:involvedName]
 }
 
 // Packer packs events, sharing one Shape among the events that have the
@@ -76,6 +77,8 @@ func (p *Packer) Pack(e *corev1.Event) (Packed, bool) {
 	created, ok1 := stamp(m.CreationTimestamp, loc)
 	first, ok2 := stamp(e.FirstTimestamp, loc)
 	last, ok3 := stamp(e.LastTimestamp, loc)
+	first, last = first-created, last-created
+	ok3 = ok3 && int64(int32(first)) == first && int64(int32(last)) == last
 	rv, ok4 := version(m.ResourceVersion)
 	involvedRV, ok5 := version(e.InvolvedObject.ResourceVersion)
 	uid, ok6 := parseUID(m.UID)
@@ -99,15 +102,14 @@ func (p *Packer) Pack(e *corev1.Event) (Packed, bool) {
 			reportingInstance:   e.ReportingInstance,
 			loc:                 loc,
 		}),
-		name:         m.Name,
 		message:      e.Message,
 		uid:          uid,
 		involvedUID:  involvedUID,
 		rv:           rv,
 		involvedRV:   involvedRV,
 		created:      created,
-		first:        first,
-		last:         last,
+		first:        int32(first),
+		last:         int32(last),
 		count:        e.Count,
 		involvedName: int32(len(e.InvolvedObject.Name)),
 	}, true
@@ -131,16 +133,14 @@ func (p *Packer) shape(s *Shape) *Shape {
 // Valid reports whether p holds an event.
 func (p *Packed) Valid() bool { return p.shape != nil }
 
-// Name is the event's name, read without unpacking it.
-func (p *Packed) Name() string { return p.name }
-
-// Event returns a new Event equal, field for field, to the one packed.
-func (p *Packed) Event() *corev1.Event {
+// Event returns a new Event equal, field for field, to the one packed
+// under name.
+func (p *Packed) Event(name string) *corev1.Event {
 	s := p.shape
 	return &corev1.Event{
 		TypeMeta: s.typeMeta,
 		ObjectMeta: metav1.ObjectMeta{
-			Name:              p.name,
+			Name:              name,
 			Namespace:         s.namespace,
 			UID:               formatUID(p.uid),
 			ResourceVersion:   formatVersion(p.rv),
@@ -149,7 +149,7 @@ func (p *Packed) Event() *corev1.Event {
 		InvolvedObject: corev1.ObjectReference{
 			Kind:            s.involvedKind,
 			Namespace:       s.involvedNamespace,
-			Name:            p.name[:p.involvedName],
+			Name:            name[:p.involvedName],
 			UID:             formatUID(p.involvedUID),
 			APIVersion:      s.involvedAPIVersion,
 			ResourceVersion: formatVersion(p.involvedRV),
@@ -158,8 +158,8 @@ func (p *Packed) Event() *corev1.Event {
 		Reason:              s.reason,
 		Message:             p.message,
 		Source:              corev1.EventSource{Component: s.component, Host: s.host},
-		FirstTimestamp:      at(p.first, s.loc),
-		LastTimestamp:       at(p.last, s.loc),
+		FirstTimestamp:      at(p.created+int64(p.first), s.loc),
+		LastTimestamp:       at(p.created+int64(p.last), s.loc),
 		Count:               p.count,
 		Type:                s.typ,
 		ReportingController: s.reportingController,

@@ -83,7 +83,7 @@ func TestPackedGivesBackTheEvent(t *testing.T) {
 			t.Errorf("%s: not packed", name)
 			continue
 		}
-		if got := packed.Event(); !reflect.DeepEqual(got, want) {
+		if got := packed.Event(e.Name); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: packed and read back:\n got %#v\nwant %#v", name, got, want)
 		}
 		if !reflect.DeepEqual(e, want) {
@@ -127,6 +127,8 @@ func TestUnusualEventsAreNotPacked(t *testing.T) {
 		"uppercase uid":         func(e *corev1.Event) { e.InvolvedObject.UID = "FFFFFFFF-0000-4000-8000-123456789ABC" },
 		"uid without dashes":    func(e *corev1.Event) { e.UID = "0a1b2c3d4e5f4a6b8c7d8e9fa0b1c2d3" },
 		"name not the object's": func(e *corev1.Event) { e.InvolvedObject.Name = "other" },
+		"created long before":   func(e *corev1.Event) { e.CreationTimestamp = metav1.NewTime(e.FirstTimestamp.AddDate(-70, 0, 0)) },
+		"last long after":       func(e *corev1.Event) { e.LastTimestamp = metav1.NewTime(e.FirstTimestamp.AddDate(70, 0, 0)) },
 	}
 	var p Packer
 	for name, change := range variants {
