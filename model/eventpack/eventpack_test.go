@@ -48,6 +48,8 @@ func TestPackedGivesBackTheEvent(t *testing.T) {
 		},
 		"no involved version": func(e *corev1.Event) { e.InvolvedObject.ResourceVersion = "" },
 		"version zero":        func(e *corev1.Event) { e.InvolvedObject.ResourceVersion = "0" },
+		"a day later":         func(e *corev1.Event) { e.LastTimestamp = metav1.NewTime(e.LastTimestamp.Add(24 * time.Hour)) },
+		"created after":       func(e *corev1.Event) { e.CreationTimestamp = metav1.NewTime(e.CreationTimestamp.Add(time.Hour)) },
 		"no times": func(e *corev1.Event) {
 			e.CreationTimestamp, e.FirstTimestamp, e.LastTimestamp = metav1.Time{}, metav1.Time{}, metav1.Time{}
 		},
