@@ -9,7 +9,9 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
@@ -84,5 +86,49 @@ func TestEventHandlersSeeTheEventAnUpdateReplaced(t *testing.T) {
 	}
 	if len(w.old) != 2 || !reflect.DeepEqual(w.old[0], packs) || w.old[1] != odd {
 		t.Errorf("updates replaced\n%#v\nwant the events first delivered\n%#v\n%#v", w.old, packs, odd)
+	}
+}
+
+// changeSource stands in for the embedded API's commit stream with what
+// each change replaced.
+type changeSource struct {
+	pushSource
+	change func(watch.Event, runtime.Object)
+}
+
+func (c *changeSource) SubscribeChanges(fn func(watch.Event, runtime.Object)) func() {
+	c.change = fn
+	return func() { c.change = nil }
+}
+
+// TestEventHandlersGetWhatTheSourceReplaced: with a source that tells what
+// each change replaced, the runner keeps only the events' names, and an
+// update's handler gets the replaced event the source handed it.
+func TestEventHandlersGetWhatTheSourceReplaced(t *testing.T) {
+	src := &changeSource{}
+	clk := NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	r := New(fake.NewSimpleClientset(), src, clk, 1)
+	w := &eventWatcher{}
+	r.Add(w)
+	event := func(name string, count int32) *corev1.Event {
+		return &corev1.Event{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"}, Count: count}
+	}
+	first, again := event("web.1", 1), event("web.1", 2)
+	src.change(watch.Event{Type: watch.Added, Object: first}, nil)
+	src.change(watch.Event{Type: watch.Modified, Object: again}, first)
+	src.change(watch.Event{Type: watch.Deleted, Object: again}, again)
+	src.change(watch.Event{Type: watch.Added, Object: event("web.1", 1)}, nil)
+	if _, err := r.Run(context.Background(), RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := "[add web.1 update web.1 1→2 delete web.1 add web.1]"
+	if got := fmt.Sprint(w.seen); got != want {
+		t.Errorf("handlers saw %s\nwant %s", got, want)
+	}
+	if len(w.old) != 1 || w.old[0] != first {
+		t.Errorf("the update replaced %v, want the event the source handed", w.old)
+	}
+	if len(r.events.names) != 1 || r.events.packed != nil {
+		t.Errorf("the cache holds %d names and %d packed events; want 1 name and no packed map", len(r.events.names), len(r.events.packed))
 	}
 }

@@ -35,6 +35,13 @@ type Source interface {
 	Subscribe(fn func(watch.Event)) (cancel func())
 }
 
+// ChangeSource is a Source that also hands each change the stored object it
+// replaced (nil for an Added one), as the embedded API can: the runner then
+// keeps no copy of the events, only their names (see eventCache).
+type ChangeSource interface {
+	SubscribeChanges(fn func(ev watch.Event, prev runtime.Object)) (cancel func())
+}
+
 // Observer sees every change after the controllers' caches have it, in
 // commit order, stamped with the virtual time it was applied at.
 type Observer func(now time.Time, ev watch.Event)
@@ -47,8 +54,8 @@ type Runner struct {
 	seed   int64
 
 	mu     sync.Mutex // guards inbox: writers may be on any goroutine
-	inbox  []watch.Event
-	spare  []watch.Event // the inbox drain last emptied, reused as the next inbox
+	inbox  []received
+	spare  []received // the inbox drain last emptied, reused as the next inbox
 	wake   chan struct{}
 	cancel func()
 
@@ -93,7 +100,8 @@ func New(client kubernetes.Interface, src Source, clock *Clock, seed int64) *Run
 			r.stores[k] = newStore(control.Indexers(k))
 		}
 	}
-	r.events = newEventCache()
+	cs, replaced := src.(ChangeSource)
+	r.events = newEventCache(replaced)
 	r.listers = control.Listers{
 		Pods:                   corelisters.NewPodLister(r.stores[control.Pods]),
 		Nodes:                  corelisters.NewNodeLister(r.stores[control.Nodes]),
@@ -111,7 +119,11 @@ func New(client kubernetes.Interface, src Source, clock *Clock, seed int64) *Run
 		DeploymentIndex:        r.stores[control.Deployments],
 		BudgetIndex:            r.stores[control.PodDisruptionBudgets],
 	}
-	r.cancel = src.Subscribe(r.receive)
+	if replaced {
+		r.cancel = cs.SubscribeChanges(r.receiveChange)
+	} else {
+		r.cancel = src.Subscribe(r.receive)
+	}
 	return r
 }
 
@@ -198,10 +210,28 @@ func (r *Runner) addTimerLocked(t *timer) {
 	r.timers.push(t)
 }
 
+// received is a change as the inbox holds it: prev, what it replaced, is
+// kept only for an event (ChangeSource).
+type received struct {
+	watch.Event
+	prev runtime.Object
+}
+
 // receive is called inside the cluster's writes, on the writer's goroutine.
 func (r *Runner) receive(ev watch.Event) {
 	r.mu.Lock()
-	r.inbox = append(r.inbox, ev)
+	r.inbox = append(r.inbox, received{Event: ev})
+	r.mu.Unlock()
+	r.poke()
+}
+
+// receiveChange is receive for a ChangeSource.
+func (r *Runner) receiveChange(ev watch.Event, prev runtime.Object) {
+	if _, ok := ev.Object.(*corev1.Event); !ok {
+		prev = nil // the other kinds' caches hold what a change replaced
+	}
+	r.mu.Lock()
+	r.inbox = append(r.inbox, received{Event: ev, prev: prev})
 	r.mu.Unlock()
 	r.poke()
 }
@@ -237,10 +267,11 @@ func (r *Runner) drain() {
 	}
 }
 
-func (r *Runner) apply(now time.Time, ev watch.Event) {
+func (r *Runner) apply(now time.Time, rc received) {
+	ev := rc.Event
 	kind, ok := KindOf(ev.Object)
 	if kind == control.Events {
-		r.applyEvent(ev)
+		r.applyEvent(rc)
 	} else if ok {
 		st := r.stores[kind]
 		hs := r.handlers[kind]
@@ -267,12 +298,13 @@ func (r *Runner) apply(now time.Time, ev watch.Event) {
 }
 
 // applyEvent is apply's caching and handling of an event.
-func (r *Runner) applyEvent(ev watch.Event) {
+func (r *Runner) applyEvent(rc received) {
+	ev := rc.Event
 	e := ev.Object.(*corev1.Event)
 	hs := r.handlers[control.Events]
 	switch ev.Type {
 	case watch.Added, watch.Modified:
-		old, exists := r.events.put(e)
+		old, exists := r.events.put(e, rc.prev)
 		if !exists {
 			for _, h := range hs {
 				h.OnAdd(e, false)

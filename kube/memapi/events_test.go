@@ -1,12 +1,15 @@
 package memapi_test
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 )
@@ -114,4 +117,55 @@ func withCount(e *corev1.Event, n int32) *corev1.Event {
 	e = e.DeepCopy()
 	e.Count = n
 	return e
+}
+
+// TestSubscribeChangesHandsWhatEachChangeReplaced: Added without a
+// predecessor, Modified with the version committed before it (a packed
+// event read back equal), Deleted with the object as it was stored.
+func TestSubscribeChangesHandsWhatEachChangeReplaced(t *testing.T) {
+	f := newFixture(t)
+	last := map[string]runtime.Object{}
+	var bad []string
+	cancel := f.cluster.SubscribeChanges(func(ev watch.Event, prev runtime.Object) {
+		name := metaName(ev.Object)
+		want := last[name]
+		if ev.Type == watch.Added {
+			want = nil
+		}
+		if !reflect.DeepEqual(prev, want) || (ev.Type != watch.Added && prev == nil) {
+			bad = append(bad, fmt.Sprintf("%s %s: replaced %#v, want %#v", ev.Type, name, prev, want))
+		}
+		last[name] = ev.Object.DeepCopyObject()
+	})
+	defer cancel()
+	events := f.client.CoreV1().Events("default")
+	e := &corev1.Event{
+		ObjectMeta:     metav1.ObjectMeta{Name: "web.1", Namespace: "default"},
+		InvolvedObject: corev1.ObjectReference{Kind: "Pod", APIVersion: "v1", Namespace: "default", Name: "web", UID: "ffffffff-0000-4000-8000-123456789abc"},
+		Reason:         "Pulled", Message: "pulled", Type: corev1.EventTypeNormal, Count: 1,
+		FirstTimestamp: metav1.NewTime(epoch), LastTimestamp: metav1.NewTime(epoch),
+	}
+	if _, err := events.Create(ctx, e, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := events.Patch(ctx, "web.1", types.StrategicMergePatchType, []byte(`{"count":2}`), metav1.PatchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := events.Delete(ctx, "web.1", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.client.CoreV1().ConfigMaps("default").Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "cm", Namespace: "default"}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range bad {
+		t.Error(b)
+	}
+	if len(last) != 2 {
+		t.Errorf("saw changes of %d objects, want the event and the config map", len(last))
+	}
+}
+
+func metaName(obj runtime.Object) string {
+	m, _ := meta.Accessor(obj)
+	return m.GetName()
 }

@@ -165,7 +165,7 @@ func (c *Cluster) commit(t *table, typ watch.EventType, obj, prev runtime.Object
 		w.offer(ev)
 	}
 	c.lastRV.Store(c.rv)
-	c.notify(watch.Event{Type: typ, Object: obj})
+	c.notify(watch.Event{Type: typ, Object: obj}, prev)
 }
 
 // newVersion returns a new object that commit may store in place of stored
