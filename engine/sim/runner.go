@@ -35,6 +35,13 @@ type Source interface {
 	Subscribe(fn func(watch.Event)) (cancel func())
 }
 
+// ChangeSource is a Source that also hands each change the stored object it
+// replaced (nil for an Added one), as the embedded API can: the runner then
+// keeps no copy of the events, only their names (see eventCache).
+type ChangeSource interface {
+	SubscribeChanges(fn func(ev watch.Event, prev runtime.Object)) (cancel func())
+}
+
 // Observer sees every change after the controllers' caches have it, in
 // commit order, stamped with the virtual time it was applied at.
 type Observer func(now time.Time, ev watch.Event)
@@ -47,12 +54,13 @@ type Runner struct {
 	seed   int64
 
 	mu     sync.Mutex // guards inbox: writers may be on any goroutine
-	inbox  []watch.Event
-	spare  []watch.Event // the inbox drain last emptied, reused as the next inbox
+	inbox  []received
+	spare  []received // the inbox drain last emptied, reused as the next inbox
 	wake   chan struct{}
 	cancel func()
 
-	stores    map[control.Kind]*store
+	stores    map[control.Kind]*store // every kind but events
+	events    *eventCache
 	listers   control.Listers
 	handlers  map[control.Kind][]cache.ResourceEventHandler
 	observers []Observer
@@ -88,15 +96,12 @@ func New(client kubernetes.Interface, src Source, clock *Clock, seed int64) *Run
 		handlers: map[control.Kind][]cache.ResourceEventHandler{},
 	}
 	for _, k := range control.AllKinds {
-		ix := control.Indexers(k)
-		if k == control.Events {
-			// No lister reads events, so their cache, which only tells the
-			// handlers an update from an add, needs no index: filing every
-			// event under its namespace cost a map insertion per event.
-			ix = cache.Indexers{}
+		if k != control.Events { // no lister reads events: see eventCache
+			r.stores[k] = newStore(control.Indexers(k))
 		}
-		r.stores[k] = newStore(ix)
 	}
+	cs, replaced := src.(ChangeSource)
+	r.events = newEventCache(replaced)
 	r.listers = control.Listers{
 		Pods:                   corelisters.NewPodLister(r.stores[control.Pods]),
 		Nodes:                  corelisters.NewNodeLister(r.stores[control.Nodes]),
@@ -114,7 +119,11 @@ func New(client kubernetes.Interface, src Source, clock *Clock, seed int64) *Run
 		DeploymentIndex:        r.stores[control.Deployments],
 		BudgetIndex:            r.stores[control.PodDisruptionBudgets],
 	}
-	r.cancel = src.Subscribe(r.receive)
+	if replaced {
+		r.cancel = cs.SubscribeChanges(r.receiveChange)
+	} else {
+		r.cancel = src.Subscribe(r.receive)
+	}
 	return r
 }
 
@@ -201,10 +210,28 @@ func (r *Runner) addTimerLocked(t *timer) {
 	r.timers.push(t)
 }
 
+// received is a change as the inbox holds it: prev, what it replaced, is
+// kept only for an event (ChangeSource).
+type received struct {
+	watch.Event
+	prev runtime.Object
+}
+
 // receive is called inside the cluster's writes, on the writer's goroutine.
 func (r *Runner) receive(ev watch.Event) {
 	r.mu.Lock()
-	r.inbox = append(r.inbox, ev)
+	r.inbox = append(r.inbox, received{Event: ev})
+	r.mu.Unlock()
+	r.poke()
+}
+
+// receiveChange is receive for a ChangeSource.
+func (r *Runner) receiveChange(ev watch.Event, prev runtime.Object) {
+	if _, ok := ev.Object.(*corev1.Event); !ok {
+		prev = nil // the other kinds' caches hold what a change replaced
+	}
+	r.mu.Lock()
+	r.inbox = append(r.inbox, received{Event: ev, prev: prev})
 	r.mu.Unlock()
 	r.poke()
 }
@@ -240,9 +267,12 @@ func (r *Runner) drain() {
 	}
 }
 
-func (r *Runner) apply(now time.Time, ev watch.Event) {
+func (r *Runner) apply(now time.Time, rc received) {
+	ev := rc.Event
 	kind, ok := KindOf(ev.Object)
-	if ok {
+	if kind == control.Events {
+		r.applyEvent(rc)
+	} else if ok {
 		st := r.stores[kind]
 		hs := r.handlers[kind]
 		switch ev.Type {
@@ -264,6 +294,35 @@ func (r *Runner) apply(now time.Time, ev watch.Event) {
 	}
 	for _, o := range r.observers {
 		o(now, ev)
+	}
+}
+
+// applyEvent is apply's caching and handling of an event.
+func (r *Runner) applyEvent(rc received) {
+	ev := rc.Event
+	e := ev.Object.(*corev1.Event)
+	hs := r.handlers[control.Events]
+	switch ev.Type {
+	case watch.Added, watch.Modified:
+		old, exists := r.events.put(e, rc.prev)
+		if !exists {
+			for _, h := range hs {
+				h.OnAdd(e, false)
+			}
+			return
+		}
+		if len(hs) == 0 {
+			return // the replaced event is read back only for a handler
+		}
+		prev := old.read()
+		for _, h := range hs {
+			h.OnUpdate(prev, e)
+		}
+	case watch.Deleted:
+		r.events.remove(e)
+		for _, h := range hs {
+			h.OnDelete(e)
+		}
 	}
 }
 

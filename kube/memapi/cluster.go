@@ -9,6 +9,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/version"
 	"k8s.io/apimachinery/pkg/watch"
@@ -75,7 +76,10 @@ type Cluster struct {
 	subs  atomic.Pointer[[]*subscription]
 }
 
-type subscription struct{ fn func(watch.Event) }
+type subscription struct {
+	fn     func(watch.Event)
+	change func(watch.Event, runtime.Object) // SubscribeChanges's, instead of fn
+}
 
 // New starts an empty cluster holding the namespaces "default",
 // "kube-system" and "kube-public".
@@ -132,7 +136,20 @@ func (c *Cluster) ResourceVersion() uint64 { return c.lastRV.Load() }
 // not block and must not call back into the cluster. cancel unregisters fn;
 // it may be called more than once, and from inside fn.
 func (c *Cluster) Subscribe(fn func(watch.Event)) (cancel func()) {
-	s := &subscription{fn: fn}
+	return c.subscribe(&subscription{fn: fn})
+}
+
+// SubscribeChanges is Subscribe with, beside each change, the stored object
+// it replaced (read-only; nil for watch.Added): for a Modified change the
+// previous version, for a Deleted one the object as stored before its
+// final state. A packed event is read back anew (model/eventpack), equal to
+// the one committed, so that a subscriber need not keep every event to
+// hand an update's handler the event it replaced.
+func (c *Cluster) SubscribeChanges(fn func(ev watch.Event, prev runtime.Object)) (cancel func()) {
+	return c.subscribe(&subscription{change: fn})
+}
+
+func (c *Cluster) subscribe(s *subscription) (cancel func()) {
 	// Holding mu orders the registration with commits: fn sees exactly the
 	// writes committed after Subscribe returns.
 	c.mu.Lock()
@@ -161,14 +178,19 @@ func (c *Cluster) loadSubs() []*subscription {
 
 func (c *Cluster) storeSubs(s []*subscription) { c.subs.Store(&s) }
 
-// notify calls every subscriber with a committed change.
-func (c *Cluster) notify(ev watch.Event) {
+// notify calls every subscriber with a committed change and the stored
+// object it replaced.
+func (c *Cluster) notify(ev watch.Event, prev runtime.Object) {
 	p := c.subs.Load()
 	if p == nil {
 		return
 	}
 	for _, s := range *p {
-		s.fn(ev)
+		if s.change != nil {
+			s.change(ev, prev)
+		} else {
+			s.fn(ev)
+		}
 	}
 }
 

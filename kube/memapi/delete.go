@@ -216,7 +216,7 @@ func (c *Cluster) remove(t *table, final, stored runtime.Object, d *deletion) {
 func (c *Cluster) cascade(owner string, policy metav1.DeletionPropagation, d *deletion) {
 	for _, dep := range c.owners.dependents(owner) {
 		t := c.tables[dep.resource]
-		obj := t.objects[dep.key]
+		obj := t.at(dep.key)
 		if obj == nil {
 			continue
 		}
@@ -234,7 +234,7 @@ func (c *Cluster) cascade(owner string, policy metav1.DeletionPropagation, d *de
 func (c *Cluster) orphanDependents(owner string) {
 	for _, dep := range c.owners.dependents(owner) {
 		t := c.tables[dep.resource]
-		if obj := t.objects[dep.key]; obj != nil {
+		if obj := t.at(dep.key); obj != nil {
 			c.dropOwnerReferences(t, obj, func(ref metav1.OwnerReference) bool { return string(ref.UID) == owner })
 		}
 	}

@@ -13,6 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
+
+	"rollscope/model/eventpack"
 )
 
 // objectKey names a stored object within its resource.
@@ -26,19 +28,31 @@ func compareKeys(a, b objectKey) int {
 // once committed: a write stores a new object, so an object handed to a
 // subscriber or queued for a watcher stays valid and unchanged.
 type table struct {
-	kind     *kind
-	objects  map[objectKey]runtime.Object
+	kind    *kind
+	objects map[objectKey]runtime.Object
+	// events holds, in the events table only, the events that pack
+	// (model/eventpack): a run keeps every event it records, as upstream
+	// keeps them for an hour, and a packed one is a fifth of the bytes and
+	// a third of the objects for the collector to mark. Readers get a new
+	// Event, equal to the one committed (at); watchers and subscribers got
+	// the committed one itself.
+	events   map[objectKey]eventpack.Packed
+	packer   eventpack.Packer
 	history  history
 	watchers map[*watcher]struct{}
 }
 
 func newTable(k *kind, historyLimit int) *table {
-	return &table{
+	t := &table{
 		kind:     k,
 		objects:  map[objectKey]runtime.Object{},
 		history:  history{limit: historyLimit},
 		watchers: map[*watcher]struct{}{},
 	}
+	if k.gvr == eventsResource {
+		t.events = map[objectKey]eventpack.Packed{}
+	}
+	return t
 }
 
 // get returns the stored object (shared, read-only) or nil.
@@ -46,14 +60,52 @@ func (t *table) get(namespace, name string) runtime.Object {
 	if !t.kind.namespaced {
 		namespace = ""
 	}
-	return t.objects[objectKey{namespace, name}]
+	return t.at(objectKey{namespace, name})
+}
+
+// at returns the object stored under key (read-only) or nil: a packed
+// event is read back as a new Event.
+func (t *table) at(key objectKey) runtime.Object {
+	if obj := t.objects[key]; obj != nil {
+		return obj
+	}
+	if p, ok := t.events[key]; ok {
+		return p.Event(key.name)
+	}
+	return nil
+}
+
+// put stores obj under key, packed when it is an event that packs.
+func (t *table) put(key objectKey, obj runtime.Object) {
+	if t.events != nil {
+		if e, ok := obj.(*corev1.Event); ok {
+			if p, ok := t.packer.Pack(e); ok {
+				t.events[key] = p
+				delete(t.objects, key)
+				return
+			}
+		}
+		delete(t.events, key)
+	}
+	t.objects[key] = obj
+}
+
+// drop removes the object stored under key.
+func (t *table) drop(key objectKey) {
+	delete(t.objects, key)
+	delete(t.events, key)
 }
 
 // sorted returns the stored objects of namespace ("" = all) in key order, the
 // order the real server lists in.
 func (t *table) sorted(namespace string) []runtime.Object {
-	keys := make([]objectKey, 0, len(t.objects))
+	keys := make([]objectKey, 0, len(t.objects)+len(t.events))
 	for k := range t.objects {
+		if namespace == "" || k.namespace == namespace {
+			keys = append(keys, k)
+		}
+	}
+	for k := range t.events {
 		if namespace == "" || k.namespace == namespace {
 			keys = append(keys, k)
 		}
@@ -61,7 +113,7 @@ func (t *table) sorted(namespace string) []runtime.Object {
 	slices.SortFunc(keys, compareKeys)
 	out := make([]runtime.Object, len(keys))
 	for i, k := range keys {
-		out[i] = t.objects[k]
+		out[i] = t.at(k)
 	}
 	return out
 }
@@ -91,17 +143,17 @@ func (c *Cluster) commit(t *table, typ watch.EventType, obj, prev runtime.Object
 	key := keyOf(m)
 	switch typ {
 	case watch.Deleted:
-		delete(t.objects, key)
+		t.drop(key)
 		delete(c.live, string(m.GetUID()))
 		delete(c.shared, string(m.GetUID()))
 	case watch.Added:
 		if p, ok := obj.(*corev1.Pod); ok {
 			c.shareSpec(p)
 		}
-		t.objects[key] = obj
+		t.put(key, obj)
 		c.live[string(m.GetUID())] = struct{}{}
 	default:
-		t.objects[key] = obj // same UID, same place: c.live is unchanged
+		t.put(key, obj) // same UID, same place: c.live is unchanged
 	}
 	if typ == watch.Deleted || !sameOwners(prev, obj) {
 		c.owners.update(t.kind, key, prev, obj, typ == watch.Deleted)
@@ -113,7 +165,7 @@ func (c *Cluster) commit(t *table, typ watch.EventType, obj, prev runtime.Object
 		w.offer(ev)
 	}
 	c.lastRV.Store(c.rv)
-	c.notify(watch.Event{Type: typ, Object: obj})
+	c.notify(watch.Event{Type: typ, Object: obj}, prev)
 }
 
 // newVersion returns a new object that commit may store in place of stored
