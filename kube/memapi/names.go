@@ -2,9 +2,10 @@ package memapi
 
 import (
 	"encoding/binary"
-	"encoding/hex"
 
 	"k8s.io/apimachinery/pkg/types"
+
+	"rollscope/model"
 )
 
 // nameAlphabet is upstream's alphabet for generated name suffixes: no
@@ -38,19 +39,7 @@ func (c *Cluster) newUID() types.UID {
 	binary.BigEndian.PutUint64(b[8:], lo)
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
-	// The usual 8-4-4-4-12 hex form, written by hand: fmt's boxing of five
-	// slices was most of a pod creation's allocations in memapi.
-	var out [36]byte
-	hex.Encode(out[0:8], b[0:4])
-	out[8] = '-'
-	hex.Encode(out[9:13], b[4:6])
-	out[13] = '-'
-	hex.Encode(out[14:18], b[6:8])
-	out[18] = '-'
-	hex.Encode(out[19:23], b[8:10])
-	out[23] = '-'
-	hex.Encode(out[24:36], b[10:])
-	return types.UID(out[:])
+	return model.FormatUID(b)
 }
 
 // mix64 is the splitmix64 finaliser: a cheap bijection that spreads

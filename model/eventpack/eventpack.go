@@ -14,14 +14,14 @@
 package eventpack
 
 import (
-	"encoding/hex"
 	"strconv"
 	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
+
+	"rollscope/model"
 )
 
 // Shape is what many events share: all of an event's strings but its name,
@@ -81,8 +81,8 @@ func (p *Packer) Pack(e *corev1.Event) (Packed, bool) {
 	ok3 = ok3 && int64(int32(first)) == first && int64(int32(last)) == last
 	rv, ok4 := version(m.ResourceVersion)
 	involvedRV, ok5 := version(e.InvolvedObject.ResourceVersion)
-	uid, ok6 := parseUID(m.UID)
-	involvedUID, ok7 := parseUID(e.InvolvedObject.UID)
+	uid, ok6 := model.ParseUID(m.UID)
+	involvedUID, ok7 := model.ParseUID(e.InvolvedObject.UID)
 	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7) {
 		return Packed{}, false
 	}
@@ -142,7 +142,7 @@ func (p *Packed) Event(name string) *corev1.Event {
 		ObjectMeta: metav1.ObjectMeta{
 			Name:              name,
 			Namespace:         s.namespace,
-			UID:               formatUID(p.uid),
+			UID:               model.FormatUID(p.uid),
 			ResourceVersion:   formatVersion(p.rv),
 			CreationTimestamp: at(p.created, s.loc),
 		},
@@ -150,7 +150,7 @@ func (p *Packed) Event(name string) *corev1.Event {
 			Kind:            s.involvedKind,
 			Namespace:       s.involvedNamespace,
 			Name:            name[:p.involvedName],
-			UID:             formatUID(p.involvedUID),
+			UID:             model.FormatUID(p.involvedUID),
 			APIVersion:      s.involvedAPIVersion,
 			ResourceVersion: formatVersion(p.involvedRV),
 			FieldPath:       s.fieldPath,
@@ -200,59 +200,4 @@ func formatVersion(v uint64) string {
 		return ""
 	}
 	return strconv.FormatUint(v-1, 10)
-}
-
-// parseUID reads a UID in the 8-4-4-4-12 lowercase hex form the API server
-// writes, the only form formatUID gives back.
-func parseUID(u types.UID) ([16]byte, bool) {
-	var b [16]byte
-	if len(u) != 36 {
-		return b, false
-	}
-	j := 0
-	for i := 0; i < 36; {
-		switch i {
-		case 8, 13, 18, 23:
-			if u[i] != '-' {
-				return b, false
-			}
-			i++
-			continue
-		}
-		// Every group has an even number of digits: a pair never spans a dash.
-		hi, ok1 := nibble(u[i])
-		lo, ok2 := nibble(u[i+1])
-		if !ok1 || !ok2 {
-			return b, false
-		}
-		b[j] = hi<<4 | lo
-		j++
-		i += 2
-	}
-	return b, true
-}
-
-// nibble is a lowercase hex digit's value.
-func nibble(c byte) (byte, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0', true
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10, true
-	}
-	return 0, false
-}
-
-func formatUID(b [16]byte) types.UID {
-	var out [36]byte
-	hex.Encode(out[0:8], b[0:4])
-	out[8] = '-'
-	hex.Encode(out[9:13], b[4:6])
-	out[13] = '-'
-	hex.Encode(out[14:18], b[6:8])
-	out[18] = '-'
-	hex.Encode(out[19:23], b[8:10])
-	out[23] = '-'
-	hex.Encode(out[24:36], b[10:])
-	return types.UID(out[:])
 }
