@@ -371,7 +371,8 @@ func less(before bool) int {
 	return 1
 }
 
-// majors are the major keys of keys, in room's room, or nil if one has none.
+// majors are the major keys of keys, written over room (grown as needed),
+// or nil if one has none.
 func majors(keys []victimKey, room []uint64) []uint64 {
 	out := slices.Grow(room[:0], len(keys))[:len(keys)]
 	for i := range keys {

@@ -205,12 +205,13 @@ type change struct {
 }
 
 // shareSpec lets a new pod hold the very containers, tolerations, volumes,
-// labels and owner references of the last pod stored for the same controller when they are
-// equal, as a ReplicaSet's pods, made from one template, are: the store's
-// objects are never modified, so equal parts can be one. A 100,000-replica
-// ReplicaSet's pods would otherwise hold 100,000 copies of its template's
-// spec (about 1.3 KB each). It compares only with the last pod of the
-// controller, so a changed template starts sharing anew with its first pod.
+// spec defaults, labels, owner references and generateName of the last pod
+// stored for the same controller when they are equal, as a ReplicaSet's
+// pods, made from one template, are: the store's objects are never
+// modified, so equal parts can be one. A 100,000-replica ReplicaSet's pods
+// would otherwise hold 100,000 copies of its template's spec (about 1.3 KB
+// each). It compares only with the last pod of the controller, so a changed
+// template starts sharing anew with its first pod.
 func (c *Cluster) shareSpec(p *corev1.Pod) {
 	ref := metav1.GetControllerOfNoCopy(p)
 	if ref == nil {
