@@ -10,7 +10,6 @@ import (
 
 	"rollscope/model"
 	"rollscope/themes"
-	"rollscope/ui/draw"
 )
 
 // fakeClock is the embedded cluster's clock as the console sees it.
@@ -88,16 +87,16 @@ func TestKeyStringsMatchBindings(t *testing.T) {
 
 func TestTabMovesFocusAroundThePanes(t *testing.T) {
 	m := newTestModel(t, midRollout(), nil, 80, 24)
-	want := []focus{focusPods, focusNodes, focusHistory, focusTimeline, focusReplicaSets}
-	for _, f := range want {
+	// At 80 columns one pane fits: the tab strip marks the focused one.
+	for _, f := range []string{"Pods", "Nodes", "History", "Timeline", "ReplicaSets"} {
 		m = send(m, press("tab"))
-		if m.focus != f {
-			t.Fatalf("focus = %v, want %v", m.focus, f)
+		if !strings.Contains(plain(m), "▶ "+f) {
+			t.Fatalf("after tab the strip does not mark %s:\n%s", f, plain(m))
 		}
 	}
 	m = send(m, press("shift+tab"))
-	if m.focus != focusTimeline {
-		t.Fatalf("shift+tab from ReplicaSets: focus = %v, want Timeline", m.focus)
+	if !strings.Contains(plain(m), "▶ Timeline") {
+		t.Fatalf("shift+tab from ReplicaSets: not on Timeline:\n%s", plain(m))
 	}
 	if !strings.Contains(plain(m), "TIME") {
 		t.Error("at 80 columns the focused timeline pane must be the one on screen")
@@ -320,8 +319,8 @@ func TestReplicaSetSelectionDrivesPodsPane(t *testing.T) {
 func TestHistoryEnterOpensDiffAndEscClosesIt(t *testing.T) {
 	m := newTestModel(t, midRollout(), nil, 80, 24)
 	m = send(m, press("tab"), press("tab"), press("tab"))
-	if m.focus != focusHistory {
-		t.Fatalf("focus = %v", m.focus)
+	if !strings.Contains(plain(m), "▶ History") {
+		t.Fatalf("History not focused:\n%s", plain(m))
 	}
 	m = send(m, press("k"), press("enter"))
 	out := plain(m)
@@ -337,19 +336,6 @@ func TestHistoryEnterOpensDiffAndEscClosesIt(t *testing.T) {
 	m = send(m, press("k"), press("enter"))
 	if !strings.Contains(plain(m), "cannot diff: revision 1 is not in the history any more") {
 		t.Errorf("diff error not shown:\n%s", plain(m))
-	}
-}
-
-func TestMouseWheelScrollsFocusedPane(t *testing.T) {
-	src := midRollout()
-	for i := 4; i < 40; i++ {
-		src.nodes = append(src.nodes, model.NodeRow{Name: "node-" + draw.Itoa(i), Ready: true, Schedulable: true})
-	}
-	m := newTestModel(t, src, nil, 80, 24)
-	m = send(m, press("tab"), press("tab"))
-	m = send(m, tea.MouseWheelMsg{Button: tea.MouseWheelDown}, tea.MouseWheelMsg{Button: tea.MouseWheelDown})
-	if n, _ := m.nodes.Selected(); n.Name != "node-6" {
-		t.Errorf("cursor on %s after two wheel steps, want node-6", n.Name)
 	}
 }
 

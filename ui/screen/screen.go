@@ -11,6 +11,8 @@ package screen
 import (
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"rollscope/model"
 	"rollscope/model/action"
 	"rollscope/themes"
@@ -92,8 +94,16 @@ type Screen struct {
 	busy string
 	// pausedWant is the paused state an action just set (runner.go).
 	pausedWant *pausedWant
-	// next is where an overlay asked the console to go.
+	// next is where an overlay or a page asked the console to go.
 	next *Target
+
+	// IsGlobal tells the console's own keys from a page's (Global); the
+	// root sets it.
+	IsGlobal func(tea.KeyPressMsg) bool
+	// global is a key a page left for the root, show an overlay a page
+	// asked to open (page.go).
+	global *tea.KeyPressMsg
+	show   *Open
 }
 
 // Read fetches the views of the rollout shown, and the nodes, from the
@@ -146,6 +156,10 @@ type Target struct {
 	// Scope, when set, is a scope asked for on the command line (`:ns`,
 	// `:ctx`) rather than an object.
 	Scope *Scope
+	// Action, when set with Deployment, opens that action's dialog on the
+	// Deployment over the page shown, rather than showing its rollout (an
+	// action key on a Deployment's row in the fleet).
+	Action action.Name
 }
 
 // Scope is what `:ns NAME`, `:ns all`, `:ctx` and `:ctx NAME` ask for.
