@@ -10,6 +10,7 @@ import (
 
 	"rollscope/model"
 	"rollscope/themes"
+	"rollscope/ui/internal/uitest"
 )
 
 // fakeClock is the embedded cluster's clock as the console sees it.
@@ -42,30 +43,7 @@ func send(m Model, msgs ...tea.Msg) Model {
 	return m
 }
 
-func press(s string) tea.KeyPressMsg {
-	switch s {
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	case "ctrl+c":
-		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
-	}
-	r := []rune(s)
-	return tea.KeyPressMsg{Code: r[0], Text: s}
-}
+func press(s string) tea.KeyPressMsg { return uitest.Press(s) }
 
 func typed(s string) []tea.Msg {
 	var out []tea.Msg
