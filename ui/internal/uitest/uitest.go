@@ -213,3 +213,12 @@ func (b *Base) HeaderHeight() int           { return 1 }
 func (b *Base) Title() string               { return "rollscope shop/frontend" }
 func (b *Base) Typing() bool                { return false }
 func (b *Base) Writes() bool                { return false }
+
+// Keys hands c each key in turn and returns the last command.
+func Keys[C interface{ Update(tea.Msg) (C, tea.Cmd) }](c C, keys ...string) tea.Cmd {
+	var cmd tea.Cmd
+	for _, k := range keys {
+		c, cmd = c.Update(Press(k))
+	}
+	return cmd
+}
