@@ -28,18 +28,18 @@ var T0 = time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC)
 // Source is a hand-made picture of a cluster: whatever a test puts in it,
 // read as a model.RCCluster would answer.
 type Source struct {
-	Status      model.WatchStatus
-	Summaries   []model.DeploymentSummary
-	Rollouts    map[string]model.RolloutView // by namespace/name
-	NodeRows    []model.NodeRow
-	Entries     []model.TimelineEntry
-	Diffs       map[int64][]model.DiffLine
-	RCs         map[string]model.RCUpdateView // by namespace/name
-	FleetRows   []model.FleetRow
-	Sets        map[string]model.StatefulSetView // by namespace/name
-	Daemons     map[string]model.DaemonSetView   // by namespace/name
-	Added       []model.TimelineEntry            // what AddAction was given
-	NotAnswered bool                             // Fleet and the workloads' views answer nothing
+	Status     model.WatchStatus
+	Summaries  []model.DeploymentSummary
+	Rollouts   map[string]model.RolloutView // by namespace/name
+	NodeRows   []model.NodeRow
+	Entries    []model.TimelineEntry
+	Diffs      map[int64][]model.DiffLine
+	RCs        map[string]model.RCUpdateView // by namespace/name
+	FleetRows  []model.FleetRow
+	Sets       map[string]model.StatefulSetView // by namespace/name
+	Daemons    map[string]model.DaemonSetView   // by namespace/name
+	PodDetails map[string]model.PodDetail       // by namespace/name
+	Added      []model.TimelineEntry            // what AddAction was given
 }
 
 func (s *Source) Apply(model.Batch) bool                 { return true }
@@ -221,4 +221,44 @@ func Keys[C interface{ Update(tea.Msg) (C, tea.Cmd) }](c C, keys ...string) tea.
 		c, cmd = c.Update(Press(k))
 	}
 	return cmd
+}
+
+// Run runs cmd as Bubble Tea would, batches and sequences included, and
+// returns the messages it brought, in order. Ticks are not waited for.
+func Run(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	switch msg := cmd().(type) {
+	case tea.BatchMsg:
+		var out []tea.Msg
+		for _, c := range msg {
+			out = append(out, Run(c)...)
+		}
+		return out
+	case nil:
+		return nil
+	default:
+		return []tea.Msg{msg}
+	}
+}
+
+// Pod answers the pod detail view (screen.PodSource).
+func (s *Source) Pod(ns, name string) (model.PodDetail, bool) {
+	d, ok := s.PodDetails[ns+"/"+name]
+	return d, ok
+}
+
+// Answer presses keys in the overlay o, running the commands they give as
+// Bubble Tea would (what they send is sent); nil once o has closed.
+func Answer(o screen.Overlay, keys ...string) screen.Overlay {
+	for _, k := range keys {
+		var cmd tea.Cmd
+		o, cmd = o.Update(Press(k))
+		Run(cmd)
+		if o == nil {
+			return nil
+		}
+	}
+	return o
 }
