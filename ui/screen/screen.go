@@ -1,4 +1,4 @@
-// Package screen is what every pane and overlay of the console shares: the
+// Package screen is what every page, pane and overlay of the console shares: the
 // picture read from the cluster in the last Update (the plain views of
 // package model), the styles and the keys, the footer's toast, and the one
 // request runner every action goes through (runner.go).

@@ -1,10 +1,13 @@
-// Package fleetview is the fleet: every workload in the scope on one screen,
-// one row each, ranked by how much its rollout needs a human (failed, stuck,
-// crash-looping, paused, canary, rolling, node roll, complete). It is drawn in
-// place of the panes and is the console's start screen when no workload is
-// named. `/` filters it (model.ParseFleetFilter); enter, the action keys and
-// the scope keys (F, 0, :ns, :ctx) are the root's, which reads the selected
-// row here.
+// Package fleet is the fleet page: every workload in the scope on one
+// screen, one row each, ranked by how much its rollout needs a human
+// (failed, stuck, crash-looping, paused, canary, rolling, node roll,
+// complete). It is the console's home page — its start screen when no
+// workload is named (unless the scope holds exactly one, which then opens
+// directly), F opens it from anywhere and esc goes back to it. `/` filters
+// it (model.ParseFleetFilter); enter opens a row's page, and the rollout
+// keys on a Deployment's row open the same dialogs the rollout page opens.
+// The scope keys (0, :ns, :ctx) are the root's, which changes the scope
+// shown here.
 package fleet
 
 import (

@@ -15,7 +15,7 @@ func (p *Page) Header(w int, clock string) []string {
 	s, st := p.s, p.s.Styles
 	var out []string
 
-	// Each line is kept by what it shows (memo.go): the counts move, these
+	// Each line is kept by what it shows (draw.Memo): the counts move, these
 	// words mostly do not.
 	var rev int64
 	paused := false
