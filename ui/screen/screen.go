@@ -1,7 +1,9 @@
-// Package screen is what every page, pane and overlay of the console shares: the
-// picture read from the cluster in the last Update (the plain views of
-// package model), the styles and the keys, the footer's toast, and the one
-// request runner every action goes through (runner.go).
+// Package screen is what every page, pane and overlay of the console
+// shares: the picture read from the cluster in the last Update (the plain
+// views of package model), the styles and the keys, the footer's toast,
+// the contracts of pages (page.go) and of panes and overlays
+// (component.go), and the one request runner every action goes through
+// (runner.go).
 //
 // The root owns the Screen and reads it again after every batch; panes and
 // overlays read it, and change only what is theirs to change: the toast,

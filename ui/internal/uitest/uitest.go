@@ -262,3 +262,11 @@ func Answer(o screen.Overlay, keys ...string) screen.Overlay {
 	}
 	return o
 }
+
+// Focused sizes pane p to w×h, focuses it and tells it the Screen was read,
+// as the root does with the pane that has the focus.
+func Focused(p screen.Pane, w, h int) {
+	p.SetSize(w, h)
+	p.Update(screen.Focus(true))
+	p.Update(screen.Refreshed{})
+}

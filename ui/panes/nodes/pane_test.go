@@ -12,9 +12,7 @@ func newPane(t *testing.T, acts screen.Actions) (*Pane, *screen.Screen) {
 	t.Helper()
 	s := uitest.NewScreen(uitest.MidRollout(), acts)
 	p := New(s)
-	p.SetSize(100, 10)
-	p.Update(screen.Focus(true))
-	p.Update(screen.Refreshed{})
+	uitest.Focused(p, 100, 10)
 	return p, s
 }
 

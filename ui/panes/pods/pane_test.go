@@ -13,9 +13,7 @@ import (
 func TestListsTheSelectedReplicaSetsPods(t *testing.T) {
 	s := uitest.NewScreen(uitest.MidRollout(), nil)
 	p := New(s)
-	p.SetSize(90, 6)
-	p.Update(screen.Focus(true))
-	p.Update(screen.Refreshed{})
+	uitest.Focused(p, 90, 6)
 	lines := uitest.Lines(p.View())
 	if !strings.Contains(lines[0], "NAME") || !strings.Contains(lines[1], "frontend-new-00000") || !strings.Contains(lines[2], "0/1") {
 		t.Fatalf("pods of the new ReplicaSet:\n%s", strings.Join(lines, "\n"))

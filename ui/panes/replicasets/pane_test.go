@@ -12,9 +12,7 @@ func newPane(t *testing.T) (*Pane, *screen.Screen) {
 	t.Helper()
 	s := uitest.NewScreen(uitest.MidRollout(), nil)
 	p := New(s)
-	p.SetSize(90, 10)
-	p.Update(screen.Focus(true))
-	p.Update(screen.Refreshed{})
+	uitest.Focused(p, 90, 10)
 	return p, s
 }
 

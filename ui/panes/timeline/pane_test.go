@@ -12,9 +12,7 @@ func newPane(t *testing.T) (*Pane, *screen.Screen) {
 	t.Helper()
 	s := uitest.NewScreen(uitest.MidRollout(), nil)
 	p := New(s)
-	p.SetSize(100, 8)
-	p.Update(screen.Focus(true))
-	p.Update(screen.Refreshed{})
+	uitest.Focused(p, 100, 8)
 	return p, s
 }
 
