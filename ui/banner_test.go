@@ -33,16 +33,3 @@ func TestWatchBanner(t *testing.T) {
 		}
 	}
 }
-
-// While the cluster cannot be heard the status line says it is the last
-// one known, not that the rollout is (still) done.
-func TestStatusSentenceWhileDisconnected(t *testing.T) {
-	r := model.RolloutView{Status: `deployment "web" successfully rolled out`, Done: true}
-	if got := statusSentence(model.WatchStatus{Synced: true, Connected: true}, r); got != r.Status {
-		t.Errorf("connected: %q", got)
-	}
-	frozen := model.WatchStatus{Synced: true, Unanswered: true, Problem: "no answer within 2s"}
-	if got := statusSentence(frozen, r); got != `last known: deployment "web" successfully rolled out` {
-		t.Errorf("frozen: %q", got)
-	}
-}

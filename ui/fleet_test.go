@@ -359,8 +359,8 @@ func BenchmarkFleetView(b *testing.B) {
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
-			m.fleet.SetSize(160-i%2, 44)
-			_ = m.fleet.View()
+			m.home.SetSize(160-i%2, 44)
+			_ = m.home.View()
 			i++
 		}
 	})

@@ -20,20 +20,20 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return next, cmd
 }
 
-// writing reports whether the open overlay, the RC view's dialog or the
-// StatefulSet / DaemonSet view's question is one that writes.
-func (m *Model) writing() bool {
-	if w, ok := m.overlay.(writer); ok && w.Writes() {
-		return true
-	}
-	return m.rc != nil && m.rc.Writes() || m.workload != nil && m.workload.Writes()
-}
-
+// holdClock holds the clock while the open overlay or a page's question
+// writes, and lets it go after.
 func (m *Model) holdClock() {
 	if m.embedded == nil {
 		return
 	}
-	switch want := m.writing(); {
+	want := false
+	if w, ok := m.overlay.(writer); ok && w.Writes() {
+		want = true
+	}
+	for _, p := range m.pages {
+		want = want || p.Writes()
+	}
+	switch {
 	case want && !m.s.ClockHeld && !m.embedded.Paused():
 		m.embedded.SetPaused(true)
 		m.s.ClockHeld = true

@@ -7,72 +7,51 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
-	"rollscope/model/action"
 	"rollscope/themes"
 	"rollscope/ui/draw"
-	"rollscope/ui/overlays/canarydialog"
-	"rollscope/ui/overlays/fleetview"
 	"rollscope/ui/overlays/help"
 	"rollscope/ui/overlays/picker"
-	"rollscope/ui/overlays/rcview"
 	"rollscope/ui/overlays/rolloutdialog"
-	"rollscope/ui/overlays/workloadview"
-	"rollscope/ui/panes/history"
-	"rollscope/ui/panes/nodes"
-	"rollscope/ui/panes/pods"
-	"rollscope/ui/panes/replicasets"
-	"rollscope/ui/panes/timeline"
+	"rollscope/ui/pages/fleet"
+	"rollscope/ui/pages/rollout"
 	"rollscope/ui/screen"
 )
 
-// Model is the console's root: the focus, the global keys, the layout, and
-// the routing of every message to the overlay, the RC view or the pane it
-// is for. Everything else belongs to the panes and overlays.
+// Model is the console's root: a stack of pages it routes keys, sizes and
+// redraws to without knowing which page it holds, the overlay open over
+// them, the global keys, the embedded clock, pacing, the frame drawn last
+// and scope switching. Everything else belongs to the pages, panes and
+// overlays.
 type Model struct {
-	s     *screen.Screen
-	panes [paneCount]screen.Pane
-	// nodes and history are two of panes, for what only they answer: the
-	// node keys, and the History pane's diff.
-	nodes   *nodes.Pane
-	history *history.Pane
-	focus   focus
+	s *screen.Screen
+	// pages is the stack of pages, the one shown on top. pages[0], the
+	// rollout page, is never popped: the RC and StatefulSet / DaemonSet
+	// pages show over it, and the panes follow the Deployment shown even
+	// while the fleet is on top.
+	pages []screen.Page
+	// home is the page the console starts on and esc and F go back to
+	// (the fleet), nil when the source cannot list workloads.
+	home screen.Home
+	// route is the page a target shows (route.go).
+	route   func(screen.Target) screen.Page
 	width   int
 	height  int
 	context string
 
 	embedded EmbeddedControls
 
-	// overlay is drawn over the panes and takes every key: the picker,
+	// overlay is drawn over the page and takes every key: the picker,
 	// help or an action dialog; nil when none is open.
 	overlay screen.Overlay
-	// rc is the ReplicationController view (`:rc NAME`), drawn in place of
-	// the panes; nil when closed.
-	rc *rcview.View
-	// workload is the StatefulSet or DaemonSet view (`:sts NAME`, `:ds
-	// NAME`), drawn in place of the panes; nil when closed.
-	workload *workloadview.View
-	// switchTo is set when the console quits to watch another scope
-	// (switch.go).
-	switchTo *Switch
+	// scope is what 0, :ns and :ctx switch between (switch.go).
+	scope *scope
 	// pace holds redraws back while the watch churns; frame is the screen
 	// as last drawn, which View returns while look is the one it was drawn
 	// for: nothing on the screen changed since (pace.go).
 	pace  *pacer
 	frame *frame
-	memo  *memo // memo.go
+	memo  *draw.Memo
 	look  uint64
-
-	// fleet is every workload's rollout (fleet.go), nil when the source
-	// cannot list them; fleetOpen while it is drawn in place of the rest.
-	// startPending is set until the start rule has looked at the scope.
-	fleet                   *fleetview.View
-	fleetOpen, startPending bool
-	// watchAll is set when the watch covers every namespace (-A); home is
-	// the console's namespace; contexts are the kubeconfig's, nil
-	// embedded.
-	watchAll bool
-	home     string
-	contexts []string
 }
 
 // New builds the console. With no Cluster it shows an empty, waiting
@@ -113,34 +92,30 @@ func New(opts Options) Model {
 		Namespace: opts.Namespace, Deployment: opts.Deployment,
 		AssumeYes: opts.AssumeYes, ReadOnly: opts.ReadOnly, Record: opts.Record, RollDefaults: opts.RollDefaults,
 	}
-	m := Model{s: s, context: context, embedded: opts.Embedded, nodes: nodes.New(s), history: history.New(s),
-		pace: &pacer{every: opts.Pace}, frame: &frame{}, memo: &memo{}}
-	m.panes = [paneCount]screen.Pane{
-		focusReplicaSets: replicasets.New(s),
-		focusPods:        pods.New(s),
-		focusNodes:       m.nodes,
-		focusHistory:     m.history,
-		focusTimeline:    timeline.New(s),
-	}
-	if opts.RC != "" {
-		m.rc = rcview.New(s, opts.Namespace, opts.RC)
-	}
-	if opts.Workload != "" {
-		m.workload = workloadview.New(s, opts.WorkloadKind, opts.Namespace, opts.Workload)
-	}
-	m.watchAll, m.home, m.contexts = opts.AllNamespaces, opts.Namespace, opts.Contexts
-	if fleetview.Answers(src) {
+	m := Model{s: s, context: context, embedded: opts.Embedded,
+		pace: &pacer{every: opts.Pace}, frame: &frame{}, memo: &draw.Memo{},
+		scope: &scope{watchAll: opts.AllNamespaces, namespace: opts.Namespace, context: context, contexts: opts.Contexts}}
+	if fleet.Answers(src) {
 		ns := opts.Namespace
 		if opts.AllNamespaces {
 			ns = ""
 		}
-		m.fleet = fleetview.New(s, ns, opts.ScopeNote)
-		if opts.Deployment == "" && opts.RC == "" && opts.Workload == "" {
-			m.fleetOpen, m.startPending = true, true
-		}
+		start := opts.Deployment == "" && opts.RC == "" && opts.Workload == ""
+		m.home = fleet.New(s, ns, opts.ScopeNote, context, start)
+	}
+	base := rollout.New(s, context, m.home != nil)
+	m.route = router{s: s, rollout: base}.page
+	s.IsGlobal = globalKeys(&km, m.home != nil)
+	m.pages = []screen.Page{base}
+	switch {
+	case opts.RC != "":
+		m.pages = append(m.pages, m.route(screen.Target{Namespace: opts.Namespace, RC: opts.RC}))
+	case opts.Workload != "":
+		m.pages = append(m.pages, m.route(screen.Target{Namespace: opts.Namespace, Workload: opts.Workload, WorkloadKind: opts.WorkloadKind}))
+	case m.home != nil && opts.Deployment == "":
+		m.pages = append(m.pages, m.home)
 	}
 	m.refresh()
-	m.setFocus(focusReplicaSets)
 	return m
 }
 
@@ -172,9 +147,10 @@ func (m Model) ticked() (tea.Model, tea.Cmd) {
 func (m Model) Init() tea.Cmd { return tick() }
 
 // update applies batches, resizes and the results of sent requests, and
-// routes the rest: keys to the open overlay, else to the RC view's own
-// keys, else to the global keys, else to the focused pane; what the overlay
-// and the RC view's dialog wait for (forecasts, previews, plans) to them.
+// routes the rest: keys to the open overlay, else to the page on top (which
+// leaves the console's own keys to the root, see screen.Global); what the
+// overlay and the pages' questions wait for (forecasts, previews, plans) to
+// them.
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg.(type) {
 	case model.Batch:
@@ -196,146 +172,122 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.overlay != nil {
 			return m.toOverlay(msg)
 		}
-		if m.fleetOpen {
-			m.fleet, _ = m.fleet.Update(msg)
-			return m, nil
-		}
-		return m.toFocused(msg)
+		return m.toPage(msg)
 	case tea.KeyPressMsg:
 		m.s.Toast = ""
-		return m.key(msg)
+		// The overlays and the pages' questions get a printable quit key
+		// ("q"): in the picker it is part of what is typed, in a dialog
+		// it cancels, and help quits.
+		typing := m.overlay != nil || m.top().Typing()
+		if key.Matches(msg, m.s.Keys.Quit) && (!typing || msg.Text == "") {
+			return m, tea.Quit
+		}
+		if m.overlay != nil {
+			return m.toOverlay(msg)
+		}
+		return m.toPage(msg)
 	case screen.Sent:
 		m.s.Finish(msg)
-		m.nodes.Update(msg)
+		m.broadcast(msg)
 		m.refresh()
 		return m, nil
 	case rolloutdialog.Containers:
-		return m.open(rolloutdialog.Opened(m.s, msg), nil)
+		m.open(rolloutdialog.Opened(m.s, msg))
+		return m, nil
 	case screen.Open:
-		return m.open(msg.Overlay, msg.Cmd)
+		m.open(msg.Overlay)
+		return m, msg.Cmd
 	}
-	// The answers the overlay and the RC view's dialog wait for.
-	var rcCmd, ovCmd tea.Cmd
-	if m.rc != nil {
-		m.rc, rcCmd = m.rc.Update(msg)
-	}
-	if m.workload != nil {
-		m.workload, _ = m.workload.Update(msg)
-	}
+	// The answers the overlay and the pages' questions wait for.
+	cmd := m.broadcast(msg)
 	if m.overlay != nil {
+		var ovCmd tea.Cmd
 		m.overlay, ovCmd = m.overlay.Update(msg)
-	}
-	return m, tea.Batch(rcCmd, ovCmd)
-}
-
-func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	k := m.s.Keys
-	// The overlays and the RC view's dialog get a printable quit key
-	// ("q"): in the picker it is part of what is typed, in a dialog it
-	// cancels, and help quits.
-	typing := m.overlay != nil || (m.rc != nil && m.rc.Typing()) || (m.workload != nil && m.workload.Typing()) ||
-		(m.fleetOpen && m.fleet.Typing())
-	if key.Matches(msg, k.Quit) && (!typing || msg.Text == "") {
-		return m, tea.Quit
-	}
-	if m.overlay != nil {
-		return m.toOverlay(msg)
-	}
-	if m.fleetOpen {
-		return m.fleetKey(msg)
-	}
-	if m.rc != nil && m.rc.Takes(msg) {
-		var cmd tea.Cmd
-		m.rc, cmd = m.rc.Update(msg)
-		if m.rc == nil && m.fleet != nil {
-			// esc from the RC view goes back to the fleet.
-			m.openFleet()
-		}
-		return m, cmd
-	}
-	if m.workload != nil && m.workload.Takes(msg) {
-		var cmd tea.Cmd
-		m.workload, cmd = m.workload.Update(msg)
-		if m.workload == nil && m.fleet != nil {
-			m.openFleet()
-		}
-		m.layout()
-		return m, cmd
-	}
-	// On a pod's glyph in the ReplicaSets pane, enter and esc are the glyph
-	// cursor's (the pod's detail, back to the row) before any key enter
-	// has on a ReplicaSet's row.
-	if m.focus == focusReplicaSets && m.s.Glyph != "" && (key.Matches(msg, k.Select) || key.Matches(msg, k.Back)) {
-		return m.toFocused(msg)
-	}
-	// The node keys come first: in the Nodes pane space and x steer a
-	// roll instead of the clock and the rollout.
-	if ov, cmd, ok := m.nodes.Key(msg, m.focus == focusNodes); ok {
-		return m.open(ov, cmd)
-	}
-	if ov, ok := m.globalOverlay(msg); ok {
-		return m.open(ov, nil)
-	}
-	switch {
-	case key.Matches(msg, k.NextPane):
-		m.setFocus((m.focus + 1) % paneCount)
-	case key.Matches(msg, k.PrevPane):
-		m.setFocus((m.focus + paneCount - 1) % paneCount)
-	case key.Matches(msg, k.Fleet):
-		m.openFleet()
-	case key.Matches(msg, k.AllNamespaces) && m.fleet != nil:
-		m.openFleet()
-		return m, m.toggleAllNamespaces(m.fleet.Selected())
-	case key.Matches(msg, k.Back) && m.fleet != nil && m.rc == nil && m.workload == nil &&
-		!(m.focus == focusHistory && m.history.DiffOpen()):
-		// esc from a rollout goes back to the fleet.
-		m.openFleet()
-	case key.Matches(msg, k.Filter):
-		return m.open(picker.New(m.s, '/'), nil)
-	case m.clockKey(msg):
-	default:
-		if kind, ok := k.Pressed(msg, action.OnDeployment); ok {
-			return m.openAction(kind)
-		}
-		if m.sayDisabled(msg) {
-			return m, nil
-		}
-		if m.enter(msg) {
-			return m, nil
-		}
-		return m.toFocused(msg)
-	}
-	return m, nil
-}
-
-// open shows ov over the panes, sized to the body; a nil ov (sent at once,
-// or refused with the reason in the footer) leaves them as they are.
-func (m Model) open(ov screen.Overlay, cmd tea.Cmd) (tea.Model, tea.Cmd) {
-	if ov != nil {
-		m.overlay = ov
-		m.layout()
+		cmd = tea.Batch(cmd, ovCmd)
 	}
 	return m, cmd
 }
 
-// openAction opens the dialog of rollout action kind on the Deployment in
-// view (the canary dialog for a canary's actions): the rollout view and a
-// Deployment's row in the fleet open the same.
-func (m Model) openAction(kind action.Name) (tea.Model, tea.Cmd) {
-	if canarydialog.Opens(kind) {
-		return m.open(canarydialog.Open(m.s, kind))
+// top is the page shown.
+func (m *Model) top() screen.Page { return m.pages[len(m.pages)-1] }
+
+// toPage hands msg to the page on top, and does what it asked for: go
+// back once it closed, go elsewhere, open an overlay, or a global key.
+func (m Model) toPage(msg tea.Msg) (tea.Model, tea.Cmd) {
+	i := len(m.pages) - 1
+	next, cmd := m.pages[i].Update(msg)
+	if next == nil {
+		m.back()
+	} else {
+		m.pages[i] = next
 	}
-	return m.open(rolloutdialog.Open(m.s, kind))
+	return m, tea.Batch(cmd, m.follow())
 }
 
-// sayDisabled puts in the footer why msg's key does nothing here when it is
-// an action key disabled now, and says whether it was.
-func (m *Model) sayDisabled(msg tea.KeyPressMsg) bool {
-	desc, reason, ok := m.s.Keys.DisabledFor(msg)
-	if ok {
-		m.s.Toast = desc + ": " + reason
+// broadcast hands msg to every page in the stack: a request's result, and
+// the answers their questions wait for.
+func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
+	var cmds []tea.Cmd
+	for i, p := range m.pages {
+		next, cmd := p.Update(msg)
+		if next != nil {
+			m.pages[i] = next
+		}
+		cmds = append(cmds, cmd)
 	}
-	return ok
+	return tea.Batch(cmds...)
+}
+
+// follow does what a page or an overlay asked of the root in its Update:
+// a global key it left, a target to show, an overlay to open.
+func (m *Model) follow() tea.Cmd {
+	var cmds []tea.Cmd
+	if msg, ok := m.s.TakeGlobal(); ok {
+		cmds = append(cmds, m.global(msg))
+	}
+	if t, ok := m.s.Next(); ok {
+		cmds = append(cmds, m.show(t))
+	}
+	if o, ok := m.s.Shown(); ok {
+		m.open(o.Overlay)
+		cmds = append(cmds, o.Cmd)
+	}
+	return tea.Batch(cmds...)
+}
+
+// back goes back from the page on top, which closed: home when there is
+// one, else to the page under it.
+func (m *Model) back() {
+	if n := len(m.pages); n > 1 {
+		m.pages = m.pages[: n-1 : n-1]
+	}
+	if m.home != nil {
+		m.goHome()
+		return
+	}
+	m.layout()
+}
+
+// goHome shows the home page (the fleet), read now.
+func (m *Model) goHome() {
+	if m.home == nil {
+		m.s.Toast = "no fleet here: this picture of the cluster does not list its workloads"
+		return
+	}
+	if m.top() != screen.Page(m.home) {
+		m.pages = append(m.pages[:1:1], m.home)
+	}
+	m.home.Read()
+	m.layout()
+}
+
+// open shows ov over the page, sized to the body; a nil ov (sent at once,
+// or refused with the reason in the footer) leaves it as it is.
+func (m *Model) open(ov screen.Overlay) {
+	if ov != nil {
+		m.overlay = ov
+		m.layout()
+	}
 }
 
 // toOverlay hands msg to the overlay, and goes where it asked to go.
@@ -348,90 +300,48 @@ func (m Model) toOverlay(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
-func (m Model) toFocused(msg tea.Msg) (tea.Model, tea.Cmd) {
-	var cmd tea.Cmd
-	m.panes[m.focus], cmd = m.panes[m.focus].Update(msg)
-	// Moving in the ReplicaSets pane changes which pods the pods pane
-	// shows.
-	if m.focus == focusReplicaSets {
-		m.panes[focusPods], _ = m.panes[focusPods].Update(screen.Refreshed{})
-	}
-	return m, cmd
-}
-
-func (m *Model) setFocus(f focus) {
-	m.panes[m.focus], _ = m.panes[m.focus].Update(screen.Focus(false))
-	m.focus = f
-	m.panes[m.focus], _ = m.panes[m.focus].Update(screen.Focus(true))
-	m.layout()
-}
-
-// changeSpeed multiplies the embedded clock's speed, within bounds.
-func (m *Model) changeSpeed(factor float64) {
-	sp := m.embedded.Speed() * factor
-	sp = min(max(sp, minSpeed), maxSpeed)
-	m.embedded.SetSpeed(sp)
-	m.readClock()
-	m.s.Toast = "clock speed ×" + formatSpeed(sp)
-}
-
-// readClock notes the embedded clock's speed for the header, so View does
-// not call out to the clock.
-func (m *Model) readClock() {
-	if m.embedded != nil {
-		m.s.Speed, m.s.ClockPaused = m.embedded.Speed(), m.embedded.Paused()
-	}
-}
-
-// refresh reads the views from the source and tells every pane. It runs in
+// refresh reads the views from the source and tells every page. It runs in
 // Update only, so View never touches the source.
 func (m *Model) refresh() {
 	m.pace.last, m.look = time.Now(), newLook()
 	m.readClock()
 	m.s.Read()
-	if m.rc != nil {
-		m.rc.Read()
-	}
-	if m.workload != nil {
-		m.workload.Read()
-	}
-	if m.fleetOpen {
-		m.fleet.Read()
-		m.startRule()
-	}
-	for i := range m.panes {
-		m.panes[i], _ = m.panes[i].Update(screen.Refreshed{})
+	for _, p := range append([]screen.Page(nil), m.pages...) {
+		p.Read()
 	}
 	if r, ok := m.overlay.(screen.Refresher); ok {
 		r.Refresh()
 	}
 	// The header's height depends on the rollout and the watch banner.
 	m.layout()
+	// A page may have asked to go elsewhere as it read (the fleet's start
+	// rule opens the scope's only workload).
+	if t, ok := m.s.Next(); ok {
+		m.show(t)
+	}
 }
 
-// show goes where the picker asked: another deployment, a
-// ReplicationController's view, or another scope for the fleet.
+// show goes where the picker or a page asked: another scope, or the page
+// of a target over the rollout page — the rollout page itself for a
+// Deployment, read again now —, or a dialog on the target over the page
+// shown.
 func (m *Model) show(t screen.Target) tea.Cmd {
 	if t.Scope != nil {
 		return m.scopeTo(*t.Scope)
 	}
-	m.fleetOpen = false
-	if t.RC != "" {
-		m.workload = nil
-		m.rc = rcview.New(m.s, t.Namespace, t.RC)
-		m.layout()
+	p := m.route(t)
+	if t.Action != "" {
+		m.refresh()
+		p.Update(screen.Act(t.Action))
+		return m.follow()
+	}
+	m.pages = m.pages[:1:1]
+	if p == m.pages[0] {
+		m.refresh()
 		return nil
 	}
-	if t.Workload != "" {
-		m.rc = nil
-		m.workload = workloadview.New(m.s, t.WorkloadKind, t.Namespace, t.Workload)
-		m.layout()
-		return nil
-	}
-	m.workload = nil
-	m.s.Namespace, m.s.Deployment, m.s.SelectedRS = t.Namespace, t.Deployment, ""
-	m.history.CloseDiff()
-	m.refresh()
+	m.pages = append(m.pages, p)
+	m.layout()
 	return nil
 }
 
@@ -455,33 +365,34 @@ func (emptySource) RCUpdate(string, string) (model.RCUpdateView, bool) {
 }
 func (emptySource) AddAction(string, string, model.TimelineEntry) {}
 
-// clockKey steers the embedded clock on +, - and space, the same from the
-// fleet and the rollout view, and reports whether msg was one of them.
-func (m *Model) clockKey(msg tea.KeyPressMsg) bool {
-	k := m.s.Keys
-	switch {
-	case key.Matches(msg, k.Faster):
-		m.changeSpeed(2)
-	case key.Matches(msg, k.Slower):
-		m.changeSpeed(0.5)
-	case key.Matches(msg, k.PauseClock):
-		m.embedded.SetPaused(!m.embedded.Paused())
-		m.readClock()
-	default:
-		return false
+// globalKeys tells the console's own keys from a page's: help, the
+// command line, the fleet, the scope (with a fleet) and the clock.
+func globalKeys(k *KeyMap, home bool) func(tea.KeyPressMsg) bool {
+	return func(msg tea.KeyPressMsg) bool {
+		return key.Matches(msg, k.Help, k.Command, k.Fleet, k.Faster, k.Slower, k.PauseClock) ||
+			home && key.Matches(msg, k.AllNamespaces)
 	}
-	return true
 }
 
-// globalOverlay is the overlay ? (help) and : (the command line) open, the
-// same from the fleet and the rollout view, and whether msg was one of them.
-func (m *Model) globalOverlay(msg tea.KeyPressMsg) (screen.Overlay, bool) {
+// global handles a key that is the console's own, the same from every page.
+func (m *Model) global(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.s.Keys
 	switch {
 	case key.Matches(msg, k.Help):
-		return help.New(m.s), true
+		m.open(help.New(m.s))
 	case key.Matches(msg, k.Command):
-		return picker.New(m.s, ':'), true
+		m.open(picker.New(m.s, ':'))
+	case key.Matches(msg, k.Fleet):
+		if m.home == nil || m.top() != screen.Page(m.home) {
+			m.goHome()
+		}
+	case key.Matches(msg, k.AllNamespaces):
+		if m.top() != screen.Page(m.home) {
+			m.goHome()
+		}
+		return m.scopeTo(m.scope.toggled(m.home, m.s.Namespace))
+	default:
+		m.clockKey(msg)
 	}
-	return nil, false
+	return nil
 }

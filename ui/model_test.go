@@ -10,7 +10,7 @@ import (
 
 	"rollscope/model"
 	"rollscope/themes"
-	"rollscope/ui/draw"
+	"rollscope/ui/internal/uitest"
 )
 
 // fakeClock is the embedded cluster's clock as the console sees it.
@@ -43,30 +43,7 @@ func send(m Model, msgs ...tea.Msg) Model {
 	return m
 }
 
-func press(s string) tea.KeyPressMsg {
-	switch s {
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	case "ctrl+c":
-		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
-	}
-	r := []rune(s)
-	return tea.KeyPressMsg{Code: r[0], Text: s}
-}
+func press(s string) tea.KeyPressMsg { return uitest.Press(s) }
 
 func typed(s string) []tea.Msg {
 	var out []tea.Msg
@@ -88,16 +65,16 @@ func TestKeyStringsMatchBindings(t *testing.T) {
 
 func TestTabMovesFocusAroundThePanes(t *testing.T) {
 	m := newTestModel(t, midRollout(), nil, 80, 24)
-	want := []focus{focusPods, focusNodes, focusHistory, focusTimeline, focusReplicaSets}
-	for _, f := range want {
+	// At 80 columns one pane fits: the tab strip marks the focused one.
+	for _, f := range []string{"Pods", "Nodes", "History", "Timeline", "ReplicaSets"} {
 		m = send(m, press("tab"))
-		if m.focus != f {
-			t.Fatalf("focus = %v, want %v", m.focus, f)
+		if !strings.Contains(plain(m), "▶ "+f) {
+			t.Fatalf("after tab the strip does not mark %s:\n%s", f, plain(m))
 		}
 	}
 	m = send(m, press("shift+tab"))
-	if m.focus != focusTimeline {
-		t.Fatalf("shift+tab from ReplicaSets: focus = %v, want Timeline", m.focus)
+	if !strings.Contains(plain(m), "▶ Timeline") {
+		t.Fatalf("shift+tab from ReplicaSets: not on Timeline:\n%s", plain(m))
 	}
 	if !strings.Contains(plain(m), "TIME") {
 		t.Error("at 80 columns the focused timeline pane must be the one on screen")
@@ -320,8 +297,8 @@ func TestReplicaSetSelectionDrivesPodsPane(t *testing.T) {
 func TestHistoryEnterOpensDiffAndEscClosesIt(t *testing.T) {
 	m := newTestModel(t, midRollout(), nil, 80, 24)
 	m = send(m, press("tab"), press("tab"), press("tab"))
-	if m.focus != focusHistory {
-		t.Fatalf("focus = %v", m.focus)
+	if !strings.Contains(plain(m), "▶ History") {
+		t.Fatalf("History not focused:\n%s", plain(m))
 	}
 	m = send(m, press("k"), press("enter"))
 	out := plain(m)
@@ -337,19 +314,6 @@ func TestHistoryEnterOpensDiffAndEscClosesIt(t *testing.T) {
 	m = send(m, press("k"), press("enter"))
 	if !strings.Contains(plain(m), "cannot diff: revision 1 is not in the history any more") {
 		t.Errorf("diff error not shown:\n%s", plain(m))
-	}
-}
-
-func TestMouseWheelScrollsFocusedPane(t *testing.T) {
-	src := midRollout()
-	for i := 4; i < 40; i++ {
-		src.nodes = append(src.nodes, model.NodeRow{Name: "node-" + draw.Itoa(i), Ready: true, Schedulable: true})
-	}
-	m := newTestModel(t, src, nil, 80, 24)
-	m = send(m, press("tab"), press("tab"))
-	m = send(m, tea.MouseWheelMsg{Button: tea.MouseWheelDown}, tea.MouseWheelMsg{Button: tea.MouseWheelDown})
-	if n, _ := m.nodes.Selected(); n.Name != "node-6" {
-		t.Errorf("cursor on %s after two wheel steps, want node-6", n.Name)
 	}
 }
 

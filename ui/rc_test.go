@@ -15,7 +15,7 @@ import (
 	"rollscope/themes"
 	"rollscope/ui/draw"
 	"rollscope/ui/overlays/rcdialog"
-	"rollscope/ui/overlays/workloadview"
+	"rollscope/ui/pages/workload"
 	"rollscope/ui/screen"
 )
 
@@ -112,7 +112,7 @@ func newRCModel(t *testing.T, src Source, acts *fakeRCActions, w, h int) Model {
 func rcRun(m Model, msgs ...tea.Msg) Model {
 	return runFeeding(m, func(msg tea.Msg) bool {
 		switch msg.(type) {
-		case rcdialog.Planned, screen.Sent, workloadview.Forecasted:
+		case rcdialog.Planned, screen.Sent, workload.Forecasted:
 			return true
 		}
 		return false
@@ -207,7 +207,7 @@ func TestRCImageDialogShowsTheRefusal(t *testing.T) {
 	if m = rcRun(m, press("y")); len(acts.started) != 0 {
 		t.Errorf("y after a refusal sent %v", acts.started)
 	}
-	if m = rcRun(m, press("esc")); m.rc.Typing() || len(acts.started) != 0 {
+	if m = rcRun(m, press("esc")); m.top().Typing() || len(acts.started) != 0 {
 		t.Error("esc did not cancel the dialog")
 	}
 }
@@ -258,7 +258,7 @@ func TestRCKeysOffWhenReadOnly(t *testing.T) {
 	m := send(New(opts), tea.WindowSizeMsg{Width: 80, Height: 24})
 	m = rcRun(m, openRC("web")...)
 	m = rcRun(m, press("x"), press("y"))
-	if len(acts.aborted) != 0 || m.rc.Typing() {
+	if len(acts.aborted) != 0 || m.top().Typing() {
 		t.Errorf("x worked with --read-only")
 	}
 }
@@ -329,11 +329,11 @@ func TestRCKeysFollowTheirOwnPermissions(t *testing.T) {
 		return rcRun(m, append(openRC("web"), press("i"))...)
 	}
 	m := open(map[action.Name]string{action.SetImage: "not allowed: patch deployments.apps", action.Abort: "not allowed: update deployments.apps"})
-	if !m.rc.Typing() {
+	if !m.top().Typing() {
 		t.Errorf("a deployment denial turned the RC view's i off:\n%s", plain(m))
 	}
 	m = open(map[action.Name]string{action.RCUpdate: "not allowed: create replicationcontrollers"})
-	if m.rc.Typing() || !strings.Contains(plain(m), "rolling update (RC view): not allowed: create replicationcontrollers") {
+	if m.top().Typing() || !strings.Contains(plain(m), "rolling update (RC view): not allowed: create replicationcontrollers") {
 		t.Errorf("a denied rc-update does not say why:\n%s", plain(m))
 	}
 }

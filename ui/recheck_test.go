@@ -43,7 +43,7 @@ func TestRCAbortRechecksTheUpdateOnY(t *testing.T) {
 	if strings.Contains(flat(m), "y abort") {
 		t.Errorf("the dialog still offers y to abort:\n%s", plain(m))
 	}
-	if m = rcRun(m, press("y")); m.rc.Typing() || len(acts.aborted) != 0 {
+	if m = rcRun(m, press("y")); m.top().Typing() || len(acts.aborted) != 0 {
 		t.Errorf("y after the refusal did not just close the dialog (aborted %v)", acts.aborted)
 	}
 }
@@ -99,7 +99,7 @@ func TestRCUpdateRefusedWhenAnUpdateStartedMeanwhile(t *testing.T) {
 	if len(acts.started) != 0 || !strings.Contains(flat(m), "nothing sent: an update of rc/web has started") {
 		t.Fatalf("started %+v:\n%s", acts.started, plain(m))
 	}
-	if m = rcRun(m, press("y")); m.rc.Typing() || len(acts.started) != 0 {
+	if m = rcRun(m, press("y")); m.top().Typing() || len(acts.started) != 0 {
 		t.Errorf("y after the refusal did not just close the dialog (started %v)", acts.started)
 	}
 }

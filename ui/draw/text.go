@@ -317,3 +317,16 @@ func (l *Lines) String() string {
 	}
 	return strings.Join(l.out, "\n")
 }
+
+// JoinEnds puts right against the right edge when both fit, else drops
+// what does not fit of left.
+func JoinEnds(left, right string, w int) string {
+	if right == "" {
+		return Fit(left, w)
+	}
+	rw := WidthOf(right)
+	if rw >= w {
+		return Fit(right, w)
+	}
+	return Fit(left, w-rw-1) + " " + right
+}

@@ -1,7 +1,9 @@
-// Package screen is what every pane and overlay of the console shares: the
-// picture read from the cluster in the last Update (the plain views of
-// package model), the styles and the keys, the footer's toast, and the one
-// request runner every action goes through (runner.go).
+// Package screen is what every page, pane and overlay of the console
+// shares: the picture read from the cluster in the last Update (the plain
+// views of package model), the styles and the keys, the footer's toast,
+// the contracts of pages (page.go) and of panes and overlays
+// (component.go), and the one request runner every action goes through
+// (runner.go).
 //
 // The root owns the Screen and reads it again after every batch; panes and
 // overlays read it, and change only what is theirs to change: the toast,
@@ -10,6 +12,8 @@ package screen
 
 import (
 	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
 	"rollscope/model/action"
@@ -92,8 +96,16 @@ type Screen struct {
 	busy string
 	// pausedWant is the paused state an action just set (runner.go).
 	pausedWant *pausedWant
-	// next is where an overlay asked the console to go.
+	// next is where an overlay or a page asked the console to go.
 	next *Target
+
+	// IsGlobal tells the console's own keys from a page's (Global); the
+	// root sets it.
+	IsGlobal func(tea.KeyPressMsg) bool
+	// global is a key a page left for the root, show an overlay a page
+	// asked to open (page.go).
+	global *tea.KeyPressMsg
+	show   *Open
 }
 
 // Read fetches the views of the rollout shown, and the nodes, from the
@@ -146,6 +158,10 @@ type Target struct {
 	// Scope, when set, is a scope asked for on the command line (`:ns`,
 	// `:ctx`) rather than an object.
 	Scope *Scope
+	// Action, when set with Deployment, opens that action's dialog on the
+	// Deployment over the page shown, rather than showing its rollout (an
+	// action key on a Deployment's row in the fleet).
+	Action action.Name
 }
 
 // Scope is what `:ns NAME`, `:ns all`, `:ctx` and `:ctx NAME` ask for.

@@ -1,4 +1,4 @@
-package ui
+package rollout
 
 // slot is where one pane goes on screen.
 type slot struct {
@@ -12,48 +12,27 @@ const (
 	twoColumnsFrom   = 120
 	threeColumnsFrom = 200
 	twoRowsFrom      = 30
-	defaultWidth     = 80
-	defaultHeight    = 24
 )
 
-func (m *Model) size() (int, int) {
-	w, h := m.width, m.height
-	if w <= 0 || h <= 0 {
-		return defaultWidth, defaultHeight
-	}
-	return w, h
-}
-
-// headerHeight mirrors headerLines without drawing it.
-func (m *Model) headerHeight() int {
+// HeaderHeight mirrors Header without drawing it.
+func (p *Page) HeaderHeight() int {
 	n := 1
-	if watchBanner(m.s.Watch, m.s.Now) != "" {
-		n++
-	}
-	if m.fleetOpen {
-		return n
-	}
-	if !m.s.HaveRollout {
+	if !p.s.HaveRollout {
 		return n + 1
 	}
-	n += 3 + blockerHeight(m.s.Rollout)
-	if m.s.Rollout.Strategy != "Recreate" {
+	n += 3 + blockerHeight(p.s.Rollout)
+	if p.s.Rollout.Strategy != "Recreate" {
 		n++
 	}
-	if m.s.Rollout.Canary != nil {
+	if p.s.Rollout.Canary != nil {
 		n++ // canaryLine
 	}
 	return n
 }
 
-func (m *Model) bodyHeight() int {
-	_, h := m.size()
-	return max(h-m.headerHeight()-1, 0)
-}
-
 // visiblePanes picks which panes fit: all of them on a big terminal,
 // otherwise the first ones in tab order with the focused one always shown.
-func (m *Model) visiblePanes(n int) []focus {
+func (p *Page) visiblePanes(n int) []focus {
 	if n >= int(paneCount) {
 		n = int(paneCount)
 	}
@@ -61,16 +40,15 @@ func (m *Model) visiblePanes(n int) []focus {
 	for f := focus(0); int(f) < n; f++ {
 		out = append(out, f)
 	}
-	if int(m.focus) >= n {
-		out[n-1] = m.focus
+	if int(p.focus) >= n {
+		out[n-1] = p.focus
 	}
 	return out
 }
 
 // grid arranges the visible panes in rows and sizes every pane.
-func (m *Model) grid() [][]slot {
-	w, _ := m.size()
-	bodyH := m.bodyHeight()
+func (p *Page) grid() [][]slot {
+	w, bodyH := p.w, p.h
 	cols := 1
 	switch {
 	case w >= threeColumnsFrom:
@@ -82,7 +60,7 @@ func (m *Model) grid() [][]slot {
 	if cols > 1 && bodyH >= twoRowsFrom {
 		rows = 2
 	}
-	panes := m.visiblePanes(cols * rows)
+	panes := p.visiblePanes(cols * rows)
 	rows = min(rows, len(panes))
 	var out [][]slot
 	next := 0
@@ -111,25 +89,16 @@ func (m *Model) grid() [][]slot {
 	return out
 }
 
-// layout sizes every visible pane, the overlay and the RC view for the
-// current terminal size.
-func (m *Model) layout() {
-	for _, line := range m.grid() {
+// SetSize sizes the page to the body, and every visible pane to its slot.
+func (p *Page) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.layout()
+}
+
+func (p *Page) layout() {
+	for _, line := range p.grid() {
 		for _, sl := range line {
-			m.panes[sl.pane].SetSize(sl.w, max(sl.h-1, 0))
+			p.panes[sl.pane].SetSize(sl.w, max(sl.h-1, 0))
 		}
-	}
-	w, _ := m.size()
-	if m.overlay != nil {
-		m.overlay.SetSize(w, m.bodyHeight())
-	}
-	if m.workload != nil {
-		m.workload.SetSize(w, m.bodyHeight())
-	}
-	if m.rc != nil {
-		m.rc.SetSize(w, m.bodyHeight())
-	}
-	if m.fleet != nil {
-		m.fleet.SetSize(w, m.bodyHeight())
 	}
 }

@@ -1,11 +1,14 @@
-// Package fleetview is the fleet: every workload in the scope on one screen,
-// one row each, ranked by how much its rollout needs a human (failed, stuck,
-// crash-looping, paused, canary, rolling, node roll, complete). It is drawn in
-// place of the panes and is the console's start screen when no workload is
-// named. `/` filters it (model.ParseFleetFilter); enter, the action keys and
-// the scope keys (F, 0, :ns, :ctx) are the root's, which reads the selected
-// row here.
-package fleetview
+// Package fleet is the fleet page: every workload in the scope on one
+// screen, one row each, ranked by how much its rollout needs a human
+// (failed, stuck, crash-looping, paused, canary, rolling, node roll,
+// complete). It is the console's home page — its start screen when no
+// workload is named (unless the scope holds exactly one, which then opens
+// directly), F opens it from anywhere and esc goes back to it. `/` filters
+// it (model.ParseFleetFilter); enter opens a row's page, and the rollout
+// keys on a Deployment's row open the same dialogs the rollout page opens.
+// The scope keys (0, :ns, :ctx) are the root's, which changes the scope
+// shown here.
+package fleet
 
 import (
 	"time"
@@ -30,10 +33,15 @@ type Source interface {
 	Namespaces() []string
 }
 
-// View is the fleet.
-type View struct {
+// Page is the fleet.
+type Page struct {
 	s    *screen.Screen
 	w, h int
+	// context is the kubeconfig context the header names.
+	context string
+	// startPending is set until the start rule has looked at the scope,
+	// or the operator pressed a key.
+	startPending bool
 	// namespace is the scope shown, "" for every namespace.
 	namespace string
 	// note is the console's ScopeNote: what about the scope the operator
@@ -67,11 +75,12 @@ type View struct {
 	paints paints
 }
 
-var _ screen.Component[*View] = (*View)(nil)
+var _ screen.Home = (*Page)(nil)
 
-// New is the fleet of namespace ("" for all) over s.
-func New(s *screen.Screen, namespace, note string) *View {
-	v := &View{s: s, namespace: namespace, note: note, paints: newPaints(s.Styles)}
+// New is the fleet of namespace ("" for all) over s. start says it is the
+// start screen, which opens the scope's only workload directly.
+func New(s *screen.Screen, namespace, note, context string, start bool) *Page {
+	v := &Page{s: s, namespace: namespace, note: note, context: context, startPending: start, paints: newPaints(s.Styles)}
 	v.Read()
 	return v
 }
@@ -83,17 +92,30 @@ func Answers(src screen.Source) bool {
 }
 
 // Namespace is the scope shown, "" for every namespace.
-func (v *View) Namespace() string { return v.namespace }
+func (v *Page) Namespace() string { return v.namespace }
 
 // SetNamespace shows namespace ("" for all) from now on.
-func (v *View) SetNamespace(namespace string) {
+func (v *Page) SetNamespace(namespace string) {
 	v.namespace = namespace
-	v.Read()
+	v.read()
 }
 
 // Read reads the rows again; the root calls it with every refresh while
-// the fleet is shown.
-func (v *View) Read() {
+// the fleet is shown. The first time the watch has listed the scope and
+// found workloads, the start rule opens the only one directly.
+func (v *Page) Read() {
+	v.read()
+	if !v.startPending || !v.s.Watch.Synced || len(v.all) == 0 {
+		// Nothing yet: the scenario may still be creating it.
+		return
+	}
+	v.startPending = false
+	if len(v.all) == 1 {
+		v.s.Go(Target(v.all[0]))
+	}
+}
+
+func (v *Page) read() {
 	src, ok := v.s.Src.(Source)
 	v.others = nil
 	if !ok {
@@ -129,7 +151,7 @@ func (v *View) Read() {
 
 // apply keeps the rows the filter matches, the cursor on the same
 // workload when it is still there.
-func (v *View) apply() {
+func (v *Page) apply() {
 	v.rows = v.rows[:0]
 	for _, r := range v.all {
 		if v.filter.Match(r) {
@@ -148,13 +170,13 @@ func rowKey(r model.FleetRow) string { return r.Namespace + "/" + r.Ref() }
 
 // Rows is how many workloads the fleet shows now (after the filter), and
 // how many there are in the scope.
-func (v *View) Rows() (shown, all int) { return len(v.rows), len(v.all) }
+func (v *Page) Rows() (shown, all int) { return len(v.rows), len(v.all) }
 
 // All is every row in the scope, filter or not.
-func (v *View) All() []model.FleetRow { return v.all }
+func (v *Page) All() []model.FleetRow { return v.all }
 
 // Selected is the row under the cursor.
-func (v *View) Selected() (model.FleetRow, bool) {
+func (v *Page) Selected() (model.FleetRow, bool) {
 	if len(v.rows) == 0 {
 		return model.FleetRow{}, false
 	}
@@ -163,14 +185,14 @@ func (v *View) Selected() (model.FleetRow, bool) {
 }
 
 // SetSize sizes the fleet to the body.
-func (v *View) SetSize(w, h int) { v.w, v.h = w, h }
+func (v *Page) SetSize(w, h int) { v.w, v.h = w, h }
 
 // Typing reports whether the filter line takes every key, text included.
-func (v *View) Typing() bool { return v.typing }
+func (v *Page) Typing() bool { return v.typing }
 
-// Takes reports whether msg is the fleet's own: every key while the filter
-// is typed, else the movement keys, `/`, and esc while a filter is set.
-func (v *View) Takes(msg tea.KeyPressMsg) bool {
+// takes reports whether msg is the list's: every key while the filter is
+// typed, else the movement keys, `/`, and esc while a filter is set.
+func (v *Page) takes(msg tea.KeyPressMsg) bool {
 	k := v.s.Keys
 	if v.typing {
 		return true
@@ -181,33 +203,93 @@ func (v *View) Takes(msg tea.KeyPressMsg) bool {
 	return key.Matches(msg, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Filter)
 }
 
-// Update moves the cursor, edits the filter, and — while a filter is set —
+// Update handles the fleet's keys and the mouse wheel: the list's and the
+// filter's first, then the console's own keys (Global), then enter, which
+// opens the row's page, and the rollout keys, which on a Deployment's row
+// open its dialog over the fleet and on another kind's row open its page,
+// where they say what they do.
+func (v *Page) Update(msg tea.Msg) (screen.Page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		// The operator has taken over: the start rule no longer moves
+		// them.
+		v.startPending = false
+		if v.typing || v.takes(msg) {
+			v.move(msg)
+			return v, nil
+		}
+		if !v.s.Global(msg) {
+			v.key(msg)
+		}
+	case tea.MouseWheelMsg:
+		v.move(msg)
+	}
+	return v, nil
+}
+
+func (v *Page) key(msg tea.KeyPressMsg) {
+	k := v.s.Keys
+	row, haveRow := v.Selected()
+	if key.Matches(msg, k.Select) {
+		if haveRow {
+			v.s.Go(Target(row))
+		}
+		return
+	}
+	if kind, ok := k.Pressed(msg, action.OnDeployment); ok && haveRow {
+		t := Target(row)
+		if row.Kind == model.FleetDeployment {
+			t.Action = kind
+		}
+		v.s.Go(t)
+		return
+	}
+	v.s.SayDisabled(msg)
+}
+
+// Target is where a row leads: a Deployment's rollout, an RC's rolling
+// update view, a StatefulSet's or DaemonSet's view.
+func Target(r model.FleetRow) screen.Target {
+	t := screen.Target{Namespace: r.Namespace}
+	switch r.Kind {
+	case model.FleetReplicationController:
+		t.RC = r.Name
+	case model.FleetStatefulSet:
+		t.Workload, t.WorkloadKind = r.Name, action.OnStatefulSet
+	case model.FleetDaemonSet:
+		t.Workload, t.WorkloadKind = r.Name, action.OnDaemonSet
+	default:
+		t.Deployment = r.Name
+	}
+	return t
+}
+
+// move moves the cursor, edits the filter, and — while a filter is set —
 // clears it on esc.
-func (v *View) Update(msg tea.Msg) (*View, tea.Cmd) {
+func (v *Page) move(msg tea.Msg) {
 	k := v.s.Keys
 	if press, ok := msg.(tea.KeyPressMsg); ok && v.typing {
 		v.edit(press)
-		return v, nil
+		return
 	}
 	if press, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(press, k.Filter):
 			v.typing = true
-			return v, nil
+			return
 		case key.Matches(press, k.Back):
 			v.setFilter("")
-			return v, nil
+			return
 		}
 	}
 	if v.list.Move(msg, k, len(v.rows), func(i int) string { return rowKey(v.rows[i]) }) {
 		v.moved = true
 	}
-	return v, nil
 }
 
 // edit is a key typed into the filter line: enter keeps the filter, esc
 // drops it, anything else edits it and the rows follow at once.
-func (v *View) edit(press tea.KeyPressMsg) {
+func (v *Page) edit(press tea.KeyPressMsg) {
 	switch press.Code {
 	case tea.KeyEnter:
 		v.typing = false
@@ -227,7 +309,7 @@ func (v *View) edit(press tea.KeyPressMsg) {
 
 // setFilter reads text as a filter. A filter that does not parse (an
 // unknown state word) keeps the last one that did, and says why.
-func (v *View) setFilter(text string) {
+func (v *Page) setFilter(text string) {
 	v.filterText = text
 	f, err := model.ParseFleetFilter(text)
 	if err != nil {
@@ -239,13 +321,15 @@ func (v *View) setFilter(text string) {
 }
 
 // Filter is the text typed after `/`.
-func (v *View) Filter() string { return v.filterText }
+func (v *Page) Filter() string { return v.filterText }
 
 // KeyMap is the fleet's keys for the footer: the filter line's while it is
-// typed, else moving, opening, filtering and the scope.
-func (v *View) KeyMap() help.KeyMap {
+// typed, else moving, opening, filtering, the scope, and the global keys
+// that work on it.
+func (v *Page) KeyMap() help.KeyMap {
 	k := v.s.Keys
 	if v.typing {
+		// Every key is text then: only the filter line's keys work.
 		return keys.Hints("enter", "keep filter", "esc", "clear filter")
 	}
 	open, filter, all := k.Select, k.Filter, k.AllNamespaces
@@ -258,5 +342,35 @@ func (v *View) KeyMap() help.KeyMap {
 			out = append(out, k.Action(n))
 		}
 	}
-	return out
+	// In the fleet, : is mostly the scope: say so.
+	cmd := k.Command
+	cmd.SetHelp(cmd.Help().Key, "ns NAME / ctx / a name")
+	return append(out, k.Help, cmd, k.Quit)
 }
+
+// SelectedNamespace is the namespace of the row under the cursor.
+func (v *Page) SelectedNamespace() (string, bool) {
+	r, ok := v.Selected()
+	return r.Namespace, ok
+}
+
+// Header is the fleet's top line: the context and the clock. The fleet
+// draws its own scope and counts under it.
+func (v *Page) Header(w int, clock string) []string {
+	st := v.s.Styles
+	left := st.AppTitle.Render("rollscope") + " " + st.Label.Render("ctx") + " " + st.Text.Render(v.context) +
+		"  " + st.Accent.Render("fleet")
+	if v.s.ReadOnly {
+		left += " " + st.Badge.Render(" READ-ONLY ")
+	}
+	return []string{draw.JoinEnds(left, clock, w)}
+}
+
+// HeaderHeight is Header's one line.
+func (v *Page) HeaderHeight() int { return 1 }
+
+// Title is the window's title on the fleet.
+func (v *Page) Title() string { return "rollscope fleet" }
+
+// Writes is false: the fleet's dialogs are overlays, which the root asks.
+func (v *Page) Writes() bool { return false }

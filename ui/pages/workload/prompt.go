@@ -1,4 +1,4 @@
-package workloadview
+package workload
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package ui
+package rollout
 
 // focus names the panes, in tab order.
 type focus int

@@ -1,13 +1,13 @@
-// Package workloadview is the StatefulSet and DaemonSet view (`:sts NAME`,
+// Package workload is the StatefulSet and DaemonSet page (`:sts NAME`,
 // `:ds NAME`, `rollscope statefulset/NAME`, `rollscope ds/NAME`), drawn in
-// place of the panes like the RC view: for a StatefulSet the ordinals as a
+// place of the rollout page's panes like the RC page: for a StatefulSet the ordinals as a
 // strip (updated, current, not ready; the partition marked), for a DaemonSet
 // the nodes (updated, old, surging, unavailable), the kind's headroom bars,
 // `kubectl rollout status`'s sentence, and the history from its
 // ControllerRevisions with the template diff of the revision under the
 // cursor. Its keys are the kind's actions in the key map (sts-… and ds-…);
 // esc goes back to the deployment.
-package workloadview
+package workload
 
 import (
 	"time"
@@ -48,7 +48,13 @@ type View struct {
 	prompt *prompt
 }
 
-var _ screen.Component[*View] = (*View)(nil)
+var _ screen.Body[*View] = (*View)(nil)
+
+// NewPage is the page of the StatefulSet or DaemonSet name in namespace,
+// over base (the rollout page).
+func NewPage(s *screen.Screen, base screen.Page, kind Kind, namespace, name string) screen.Page {
+	return screen.NewOver(base, New(s, kind, namespace, name))
+}
 
 // New opens the view of the StatefulSet or DaemonSet name in namespace.
 func New(s *screen.Screen, kind Kind, namespace, name string) *View {

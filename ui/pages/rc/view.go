@@ -1,11 +1,12 @@
-// Package rcview is the ReplicationController view (`:rc NAME`,
-// `rollscope rc/NAME`), drawn in place of the panes: a legacy rolling
+// Package rc is the ReplicationController page (`:rc NAME`,
+// `rollscope rc/NAME`), drawn in place of the rollout page's panes (which
+// keep the header, the footer and the keys it does not take): a legacy rolling
 // update with the old and the next controller side by side, the phase, the
 // headroom, the update's annotations and its progress lines. Its own keys —
 // i starts an update, x aborts one, esc goes back to the deployment — are
 // rc-update and rc-abort in the key map; every other key keeps its global
 // meaning.
-package rcview
+package rc
 
 import (
 	"fmt"
@@ -34,7 +35,13 @@ type View struct {
 	dialog          *rcdialog.Dialog
 }
 
-var _ screen.Component[*View] = (*View)(nil)
+var _ screen.Body[*View] = (*View)(nil)
+
+// NewPage is the page of controller name in namespace, over base (the
+// rollout page).
+func NewPage(s *screen.Screen, base screen.Page, namespace, name string) screen.Page {
+	return screen.NewOver(base, New(s, namespace, name))
+}
 
 // New opens the view of controller name in namespace.
 func New(s *screen.Screen, namespace, name string) *View {

@@ -1,4 +1,4 @@
-package ui
+package rollout
 
 import (
 	"charm.land/bubbles/v2/key"
@@ -8,12 +8,12 @@ import (
 // enter is enter on a pane whose rows lead to another pane: a ReplicaSet
 // leads to its pods (the Pods pane already shows the selected one). It
 // reports whether it took the key.
-func (m *Model) enter(msg tea.KeyPressMsg) bool {
-	if !key.Matches(msg, m.s.Keys.Select) {
+func (p *Page) enter(msg tea.KeyPressMsg) bool {
+	if !key.Matches(msg, p.s.Keys.Select) {
 		return false
 	}
-	if m.focus == focusReplicaSets {
-		m.setFocus(focusPods)
+	if p.focus == focusReplicaSets {
+		p.setFocus(focusPods)
 		return true
 	}
 	return false

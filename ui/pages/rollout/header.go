@@ -1,37 +1,29 @@
-package ui
+package rollout
 
 import (
 	"fmt"
-	"strings"
 
 	"rollscope/model"
 	"rollscope/themes"
 	"rollscope/ui/draw"
 )
 
-// headerLines draws the top of the screen: where we are, the strategy, the
-// conditions, kubectl's status sentence and the two headroom bars.
-func (m *Model) headerLines(w int) []string {
-	s, st := m.s, m.s.Styles
+// Header draws the top of the screen under the watch banner: where we
+// are, the strategy, the conditions, kubectl's status sentence and the two
+// headroom bars.
+func (p *Page) Header(w int, clock string) []string {
+	s, st := p.s, p.s.Styles
 	var out []string
 
-	if banner := watchBanner(m.s.Watch, m.s.Now); banner != "" {
-		out = append(out, st.Banner.Render(draw.Fit(" "+banner, w)))
-	}
-	if m.fleetOpen {
-		// The fleet draws its own scope and counts under this line.
-		return append(out, m.fleetTitle(w))
-	}
-
-	// Each line is kept by what it shows (memo.go): the counts move, these
+	// Each line is kept by what it shows (draw.Memo): the counts move, these
 	// words mostly do not.
 	var rev int64
 	paused := false
 	if s.HaveRollout {
 		rev, paused = s.Rollout.Revision, s.Rollout.Paused
 	}
-	left := m.memo.line(fmt.Sprint("where|", m.context, "|", s.Namespace, "|", s.Deployment, "|", s.HaveRollout, rev, paused, s.ReadOnly), func() string {
-		left := st.AppTitle.Render("rollscope") + " " + st.Label.Render("ctx") + " " + st.Text.Render(m.context) +
+	left := p.memo.Line(fmt.Sprint("where|", p.context, "|", s.Namespace, "|", s.Deployment, "|", s.HaveRollout, rev, paused, s.ReadOnly), func() string {
+		left := st.AppTitle.Render("rollscope") + " " + st.Label.Render("ctx") + " " + st.Text.Render(p.context) +
 			"  " + st.Label.Render("ns") + " " + st.Text.Render(draw.OrDash(s.Namespace)) +
 			"  " + st.Label.Render("deploy") + " " + st.Accent.Render(draw.OrDash(s.Deployment))
 		if s.HaveRollout {
@@ -45,7 +37,6 @@ func (m *Model) headerLines(w int) []string {
 		}
 		return left
 	})
-	clock := m.clockText()
 	if s.HaveRollout {
 		// What room the clock leaves: the change must not push it off.
 		room := w - draw.WidthOf(left) - draw.WidthOf(clock) - 3
@@ -53,7 +44,7 @@ func (m *Model) headerLines(w int) []string {
 			left += "  " + st.Accent.Render(change)
 		}
 	}
-	out = append(out, joinEnds(left, clock, w))
+	out = append(out, draw.JoinEnds(left, clock, w))
 
 	if !s.HaveRollout {
 		return append(out, draw.Fit(st.Muted.Render(absentLine(s)), w))
@@ -61,7 +52,7 @@ func (m *Model) headerLines(w int) []string {
 	r := s.Rollout
 
 	hold := canaryHold(st, r.Canary)
-	out = append(out, m.memo.line(fmt.Sprint("strategy|", w, "|", r.Strategy, "|", r.Replicas, "|", r.MaxSurge, "|", r.MaxSurgeSpec, "|",
+	out = append(out, p.memo.Line(fmt.Sprint("strategy|", w, "|", r.Strategy, "|", r.Replicas, "|", r.MaxSurge, "|", r.MaxSurgeSpec, "|",
 		r.MaxUnavailable, "|", r.MaxUnavailableSpec, "|", r.MinReadySeconds, "|", r.ProgressDeadlineSeconds, "|", hold), func() string {
 		strategy := st.Text.Render(r.Strategy) + "  " + st.Label.Render("replicas") + " " + st.Text.Render(draw.Itoa(r.Replicas))
 		if r.Strategy != "Recreate" {
@@ -75,7 +66,7 @@ func (m *Model) headerLines(w int) []string {
 		return draw.Fit(strategy+hold, w)
 	}))
 
-	out = append(out, m.memo.line(fmt.Sprintf("conditions|%d|%q|%q", w, r.Progressing, r.Available), func() string {
+	out = append(out, p.memo.Line(fmt.Sprintf("conditions|%d|%q|%q", w, r.Progressing, r.Available), func() string {
 		return draw.Fit(condition(st, "Progressing", r.Progressing)+"   "+condition(st, "Available", r.Available), w)
 	}))
 
@@ -83,7 +74,7 @@ func (m *Model) headerLines(w int) []string {
 	if !r.Observed {
 		status = "waiting for the deployment controller to observe generation " + draw.Itoa(r.Generation) + " · " + status
 	}
-	out = append(out, m.memo.line(fmt.Sprint("status|", w, "|", r.Done, r.Failed, "|", status), func() string {
+	out = append(out, p.memo.Line(fmt.Sprint("status|", w, "|", r.Done, r.Failed, "|", status), func() string {
 		switch {
 		case r.Done:
 			return draw.Fit(st.OK.Render("✔ "+status), w)
@@ -102,7 +93,7 @@ func (m *Model) headerLines(w int) []string {
 	if r.Strategy != "Recreate" {
 		half := (w - 2) / 2
 		key := fmt.Sprintf("bars|%d|%v|%v", w, r.Surge, r.Unavailable)
-		out = append(out, m.memo.line(key, func() string {
+		out = append(out, p.memo.Line(key, func() string {
 			return draw.Fit(draw.Bar(st, "surge", r.Surge, st.SurgeBar.Render, half)+"  "+
 				draw.Bar(st, "unavailable", r.Unavailable, st.UnavailableBar.Render, w-2-half), w)
 		}))
@@ -138,43 +129,4 @@ func condition(st themes.Styles, name string, c model.Condition) string {
 		out += " " + st.Text.Render(c.Reason)
 	}
 	return out
-}
-
-// clockText is the embedded cluster's virtual clock and speed.
-func (m *Model) clockText() string {
-	if m.embedded == nil {
-		return ""
-	}
-	st := m.s.Styles
-	now := m.s.Now.Format("15:04:05")
-	return m.memo.line(fmt.Sprint("clock|", now, "|", m.s.Speed, m.s.ClockHeld, m.s.ClockPaused), func() string {
-		speed := "×" + formatSpeed(m.s.Speed)
-		switch {
-		case m.s.ClockHeld:
-			speed = st.Badge.Render(" CLOCK HELD (dialog open) ")
-		case m.s.ClockPaused:
-			speed = st.Badge.Render(" CLOCK PAUSED ")
-		}
-		return st.Label.Render("clock") + " " + st.Text.Render(now) + " " + speed
-	})
-}
-
-func formatSpeed(f float64) string {
-	if f >= 1 && f == float64(int64(f)) {
-		return draw.Itoa(int64(f))
-	}
-	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.3f", f), "0"), ".")
-}
-
-// joinEnds puts right against the right edge when both fit, else drops what
-// does not fit of left.
-func joinEnds(left, right string, w int) string {
-	if right == "" {
-		return draw.Fit(left, w)
-	}
-	rw := draw.WidthOf(right)
-	if rw >= w {
-		return draw.Fit(right, w)
-	}
-	return draw.Fit(left, w-rw-1) + " " + right
 }

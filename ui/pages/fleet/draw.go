@@ -1,4 +1,4 @@
-package fleetview
+package fleet
 
 import (
 	"strconv"
@@ -177,7 +177,7 @@ func progress(r model.FleetRow) string {
 
 // View draws the scope line, the filter, the table and the selected row's
 // why, in exactly the fleet's height.
-func (v *View) View() string {
+func (v *Page) View() string {
 	w, h := v.w, v.h
 	if h <= 0 || w <= 0 {
 		return ""
@@ -208,7 +208,7 @@ func (v *View) View() string {
 // scopeLine is what the fleet covers and how many workloads are in each
 // state, most urgent first: "ns billing · 48 workloads · 2 failed · 41
 // complete".
-func (v *View) scopeLine(w int) string {
+func (v *Page) scopeLine(w int) string {
 	st := v.s.Styles
 	scope := st.Label.Render("ns") + " " + st.Accent.Render(v.namespace)
 	if v.namespace == "" {
@@ -233,7 +233,7 @@ func (v *View) scopeLine(w int) string {
 
 // filterLine is the filter as typed and how many rows it keeps, or why it
 // does not parse.
-func (v *View) filterLine(w int) string {
+func (v *Page) filterLine(w int) string {
 	st := v.s.Styles
 	text := "/" + v.filterText
 	if v.typing {
@@ -247,7 +247,7 @@ func (v *View) filterLine(w int) string {
 }
 
 // empty says why there are no rows.
-func (v *View) empty() string {
+func (v *Page) empty() string {
 	switch {
 	case !v.s.Watch.Synced:
 		return " waiting for the cluster's workloads…"
@@ -262,7 +262,7 @@ func (v *View) empty() string {
 	return " no workloads in namespace " + v.namespace + " — 0 shows all namespaces"
 }
 
-func (v *View) row(r model.FleetRow, cols []draw.Column, widths []int, sel bool) string {
+func (v *Page) row(r model.FleetRow, cols []draw.Column, widths []int, sel bool) string {
 	cause := r.ChangeCause
 	if cause == "" {
 		cause = "-"
@@ -292,7 +292,7 @@ func (v *View) row(r model.FleetRow, cols []draw.Column, widths []int, sel bool)
 }
 
 // whyLines are the selected row's why, whole, on at most two lines.
-func (v *View) whyLines(w int) []string {
+func (v *Page) whyLines(w int) []string {
 	r, ok := v.Selected()
 	if !ok {
 		return nil

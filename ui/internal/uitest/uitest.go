@@ -1,0 +1,272 @@
+// Package uitest is what the console's package tests share: a hand-made
+// picture of a cluster (Source), a Screen over it with the default keys,
+// keys as the terminal sends them, and the plain text of a view. Each
+// page, pane and overlay package tests itself with it, without the root.
+package uitest
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"rollscope/model"
+	"rollscope/model/action"
+	"rollscope/themes"
+	"rollscope/ui/draw"
+	"rollscope/ui/keys"
+	"rollscope/ui/screen"
+)
+
+// T0 is the clock of every test Screen.
+var T0 = time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC)
+
+// Source is a hand-made picture of a cluster: whatever a test puts in it,
+// read as a model.RCCluster would answer.
+type Source struct {
+	Status     model.WatchStatus
+	Summaries  []model.DeploymentSummary
+	Rollouts   map[string]model.RolloutView // by namespace/name
+	NodeRows   []model.NodeRow
+	Entries    []model.TimelineEntry
+	Diffs      map[int64][]model.DiffLine
+	RCs        map[string]model.RCUpdateView // by namespace/name
+	FleetRows  []model.FleetRow
+	Sets       map[string]model.StatefulSetView // by namespace/name
+	Daemons    map[string]model.DaemonSetView   // by namespace/name
+	PodDetails map[string]model.PodDetail       // by namespace/name
+	Added      []model.TimelineEntry            // what AddAction was given
+}
+
+func (s *Source) Apply(model.Batch) bool                 { return true }
+func (s *Source) Watch() model.WatchStatus               { return s.Status }
+func (s *Source) Deployments() []model.DeploymentSummary { return s.Summaries }
+func (s *Source) Rollout(ns, name string, _ time.Time) (model.RolloutView, bool) {
+	r, ok := s.Rollouts[ns+"/"+name]
+	return r, ok
+}
+func (s *Source) Nodes() []model.NodeRow                        { return s.NodeRows }
+func (s *Source) Timeline(string, string) []model.TimelineEntry { return s.Entries }
+func (s *Source) RevisionDiff(_, _ string, rev int64) ([]model.DiffLine, error) {
+	d, ok := s.Diffs[rev]
+	if !ok {
+		return nil, errors.New("revision " + draw.Itoa(rev) + " is not in the history any more")
+	}
+	return d, nil
+}
+func (s *Source) RCUpdate(ns, name string) (model.RCUpdateView, bool) {
+	v, ok := s.RCs[ns+"/"+name]
+	return v, ok
+}
+func (s *Source) AddAction(_, _ string, e model.TimelineEntry) { s.Added = append(s.Added, e) }
+func (s *Source) Absent(string, string) model.Absence          { return model.Absence{} }
+
+// Fleet is every row in namespace ("" for all).
+func (s *Source) Fleet(ns string, _ time.Time) []model.FleetRow {
+	var out []model.FleetRow
+	for _, r := range s.FleetRows {
+		if ns == "" || r.Namespace == ns {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Namespaces are the rows' namespaces, in order of first appearance.
+func (s *Source) Namespaces() []string {
+	var out []string
+	for _, r := range s.FleetRows {
+		if len(out) == 0 || out[len(out)-1] != r.Namespace {
+			out = append(out, r.Namespace)
+		}
+	}
+	return out
+}
+
+func (s *Source) StatefulSet(ns, name string, _ time.Time) (model.StatefulSetView, bool) {
+	v, ok := s.Sets[ns+"/"+name]
+	return v, ok
+}
+
+func (s *Source) DaemonSet(ns, name string, _ time.Time) (model.DaemonSetView, bool) {
+	v, ok := s.Daemons[ns+"/"+name]
+	return v, ok
+}
+
+// Actions records what is sent and answers every check, plan and forecast
+// with what the test put in it.
+type Actions struct {
+	Sent         []action.Request
+	Result       string
+	CheckErr     error
+	ForecastText string
+	Images       []action.Container
+	Drain        action.DrainPreview
+	Plan         string
+	RCPlan       action.RCPlan
+	PlanErr      error
+}
+
+func (a *Actions) Check(action.Request) error { return a.CheckErr }
+func (a *Actions) Send(_ context.Context, r action.Request) (string, error) {
+	a.Sent = append(a.Sent, r)
+	return a.Result, nil
+}
+func (a *Actions) Forecast(context.Context, action.Request) (string, error) {
+	return a.ForecastText, nil
+}
+func (a *Actions) Containers(context.Context, string, string) ([]action.Container, error) {
+	return a.Images, nil
+}
+func (a *Actions) UndoPreview(context.Context, string, string, int64) ([]model.DiffLine, error) {
+	return []model.DiffLine{{Op: '-', Text: "image: nginx:1.28"}, {Op: '+', Text: "image: nginx:1.27"}}, nil
+}
+func (a *Actions) PreviewDrain(context.Context, string, action.DrainOptions) (action.DrainPreview, error) {
+	return a.Drain, nil
+}
+func (a *Actions) PlanRoll(string, action.RollSettings) (string, error) { return a.Plan, a.PlanErr }
+func (a *Actions) PlanRCUpdate(context.Context, string, action.RCUpdateInput) (action.RCPlan, error) {
+	return a.RCPlan, a.PlanErr
+}
+
+// NewScreen is a Screen over src showing shop/frontend at T0, with the
+// default keys; the action keys work when acts is not nil. It is read
+// once, as the root reads it before the first frame.
+func NewScreen(src screen.Source, acts screen.Actions) *screen.Screen {
+	km := keys.Default()
+	km.Gate(acts != nil, false, nil)
+	st := themes.Dark().Styles()
+	s := &screen.Screen{Styles: st, Paints: draw.NewPaints(st), Keys: &km, Src: src, Clock: func() time.Time { return T0 },
+		Namespace: "shop", Deployment: "frontend"}
+	if acts != nil {
+		s.Actions = acts
+	}
+	s.Read()
+	return s
+}
+
+// Press is the key a terminal sends for k: a name ("tab", "shift+tab",
+// "enter", "esc", "space", "up", "down", "backspace", "ctrl+c") or the text
+// typed.
+func Press(k string) tea.KeyPressMsg {
+	switch k {
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	}
+	r := []rune(k)
+	return tea.KeyPressMsg{Code: r[0], Text: k}
+}
+
+// Plain is a view's text without its colours.
+func Plain(view string) string { return ansi.Strip(view) }
+
+// Lines are a view's plain lines, trailing blanks trimmed.
+func Lines(view string) []string {
+	out := strings.Split(Plain(view), "\n")
+	for i := range out {
+		out[i] = strings.TrimRight(out[i], " ")
+	}
+	return out
+}
+
+// Base stands for the page under a page drawn over it (the rollout page
+// under the RC and workload pages): it keeps the keys it is given, draws
+// "panes", and has a one-line header.
+type Base struct{ Keys []string }
+
+func (b *Base) Update(msg tea.Msg) (screen.Page, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		b.Keys = append(b.Keys, k.String())
+	}
+	return b, nil
+}
+func (b *Base) View() string                { return "panes" }
+func (b *Base) SetSize(int, int)            {}
+func (b *Base) KeyMap() help.KeyMap         { return keys.Hints("tab", "next pane") }
+func (b *Base) Read()                       {}
+func (b *Base) Header(int, string) []string { return []string{"deploy frontend"} }
+func (b *Base) HeaderHeight() int           { return 1 }
+func (b *Base) Title() string               { return "rollscope shop/frontend" }
+func (b *Base) Typing() bool                { return false }
+func (b *Base) Writes() bool                { return false }
+
+// Keys hands c each key in turn and returns the last command.
+func Keys[C interface{ Update(tea.Msg) (C, tea.Cmd) }](c C, keys ...string) tea.Cmd {
+	var cmd tea.Cmd
+	for _, k := range keys {
+		c, cmd = c.Update(Press(k))
+	}
+	return cmd
+}
+
+// Run runs cmd as Bubble Tea would, batches and sequences included, and
+// returns the messages it brought, in order. Ticks are not waited for.
+func Run(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	switch msg := cmd().(type) {
+	case tea.BatchMsg:
+		var out []tea.Msg
+		for _, c := range msg {
+			out = append(out, Run(c)...)
+		}
+		return out
+	case nil:
+		return nil
+	default:
+		return []tea.Msg{msg}
+	}
+}
+
+// Pod answers the pod detail view (screen.PodSource).
+func (s *Source) Pod(ns, name string) (model.PodDetail, bool) {
+	d, ok := s.PodDetails[ns+"/"+name]
+	return d, ok
+}
+
+// Answer presses keys in the overlay o, running the commands they give as
+// Bubble Tea would (what they send is sent); nil once o has closed.
+func Answer(o screen.Overlay, keys ...string) screen.Overlay {
+	for _, k := range keys {
+		var cmd tea.Cmd
+		o, cmd = o.Update(Press(k))
+		Run(cmd)
+		if o == nil {
+			return nil
+		}
+	}
+	return o
+}
+
+// Focused sizes pane p to w×h, focuses it and tells it the Screen was read,
+// as the root does with the pane that has the focus.
+func Focused(p screen.Pane, w, h int) {
+	p.SetSize(w, h)
+	p.Update(screen.Focus(true))
+	p.Update(screen.Refreshed{})
+}

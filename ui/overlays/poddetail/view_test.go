@@ -1,0 +1,38 @@
+package poddetail
+
+import (
+	"strings"
+	"testing"
+
+	"rollscope/model"
+	"rollscope/ui/internal/uitest"
+)
+
+// The detail says what kubectl describe pod says, in the console's words;
+// l without a log source says why; esc closes.
+func TestDescribesThePod(t *testing.T) {
+	src := uitest.MidRollout()
+	src.PodDetails = map[string]model.PodDetail{"shop/frontend-new-00001": {Namespace: "shop", Name: "frontend-new-00001",
+		Node: "node-1", Status: "Running", Owner: "ReplicaSet/frontend-new", IP: "10.0.0.7", Created: uitest.T0,
+		Containers: []model.ContainerDetail{{Name: "nginx", Image: "nginx:1.28"}}}}
+	s := uitest.NewScreen(src, nil)
+	v := New(s, "shop", "frontend-new-00001")
+	v.SetSize(90, 20)
+	out := uitest.Plain(v.View())
+	for _, want := range []string{"pod shop/frontend-new-00001", "node-1", "Running", "ReplicaSet/frontend-new", "10.0.0.7", "nginx:1.28"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("detail lacks %q:\n%s", want, out)
+		}
+	}
+	if o := uitest.Answer(v, "l"); o == nil || !strings.HasPrefix(s.Toast, "logs: ") {
+		t.Errorf("l without logs: toast %q", s.Toast)
+	}
+	if uitest.Answer(v, "esc") != nil {
+		t.Error("esc did not close the detail")
+	}
+	gone := New(s, "shop", "gone")
+	gone.SetSize(90, 5)
+	if out := uitest.Plain(gone.View()); !strings.Contains(out, "the pod is not in the picture") {
+		t.Errorf("a pod not watched:\n%s", out)
+	}
+}

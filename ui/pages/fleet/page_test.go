@@ -1,0 +1,208 @@
+package fleet
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"rollscope/model"
+	"rollscope/model/action"
+	"rollscope/ui/internal/uitest"
+	"rollscope/ui/screen"
+)
+
+// scope is a namespace with one workload of each kind, most urgent first
+// as the source ranks them.
+func scope() *uitest.Source {
+	return &uitest.Source{
+		Status: model.WatchStatus{Synced: true, Connected: true},
+		FleetRows: []model.FleetRow{
+			{Namespace: "shop", Kind: model.FleetDeployment, Name: "ledger", Revision: 7, State: model.FleetFailed, Word: "failed",
+				Why: "ProgressDeadlineExceeded", Desired: 4, Updated: 2, Available: 2, Images: []string{"app=ledger:2.0"}, From: []string{"app=ledger:1.9"}},
+			{Namespace: "shop", Kind: model.FleetStatefulSet, Name: "db", Revision: 2, State: model.FleetStuck, Word: "stuck",
+				Desired: 3, Updated: 1, Available: 3},
+			{Namespace: "shop", Kind: model.FleetReplicationController, Name: "web", Revision: 1, State: model.FleetComplete, Word: "complete",
+				Desired: 2, Updated: 2, Available: 2},
+			{Namespace: "shop", Kind: model.FleetDaemonSet, Name: "agent", Revision: 3, State: model.FleetComplete, Word: "complete",
+				Desired: 2, Updated: 2, Available: 2, Since: uitest.T0.Add(-time.Hour)},
+		},
+	}
+}
+
+func newFleet(t *testing.T, src *uitest.Source, acts screen.Actions, start bool) (*Page, *screen.Screen) {
+	t.Helper()
+	s := uitest.NewScreen(src, acts)
+	p := New(s, "shop", "", "kind-dev", start)
+	p.SetSize(100, 14)
+	return p, s
+}
+
+func press(p *Page, keys ...string) {
+	for _, k := range keys {
+		p.Update(uitest.Press(k))
+	}
+}
+
+// The fleet shows the scope and its counts by state, one row per workload
+// with its kind, progress and state, and the selected row's why.
+func TestRowsCountsAndWhy(t *testing.T) {
+	p, _ := newFleet(t, scope(), nil, false)
+	lines := uitest.Lines(p.View())
+	if len(lines) != 14 {
+		t.Fatalf("view is %d lines, want 14", len(lines))
+	}
+	if lines[0] != " ns shop · 4 workloads · 1 failed · 1 stuck · 2 complete" {
+		t.Errorf("scope line = %q", lines[0])
+	}
+	out := strings.Join(lines, "\n")
+	for _, want := range []string{"deploy ledger", "ledger:1.9 → 2.0", "████░░░░       2/2/4 ✖ failed", "sts    db",
+		"rc     web", "ds     agent", "✔ complete", "shop deploy/ledger: ProgressDeadlineExceeded"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("fleet lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// enter opens the row's page: a Deployment's rollout, the RC, the
+// StatefulSet and the DaemonSet pages.
+func TestEnterOpensTheRowsPage(t *testing.T) {
+	p, s := newFleet(t, scope(), nil, false)
+	want := []screen.Target{
+		{Namespace: "shop", Deployment: "ledger"},
+		{Namespace: "shop", Workload: "db", WorkloadKind: action.OnStatefulSet},
+		{Namespace: "shop", RC: "web"},
+		{Namespace: "shop", Workload: "agent", WorkloadKind: action.OnDaemonSet},
+	}
+	for i, w := range want {
+		if i > 0 {
+			press(p, "down")
+		}
+		press(p, "enter")
+		if got, ok := s.Next(); !ok || got != w {
+			t.Errorf("row %d: enter goes to %+v, want %+v", i, got, w)
+		}
+	}
+}
+
+// A rollout key on a Deployment's row opens its dialog over the fleet; on
+// another kind's row it opens the row's page, where its keys are.
+func TestActionKeysOnARow(t *testing.T) {
+	p, s := newFleet(t, scope(), &uitest.Actions{}, false)
+	press(p, "p")
+	if got, _ := s.Next(); got != (screen.Target{Namespace: "shop", Deployment: "ledger", Action: action.Pause}) {
+		t.Errorf("p on a Deployment: %+v", got)
+	}
+	press(p, "down", "p")
+	if got, _ := s.Next(); got != (screen.Target{Namespace: "shop", Workload: "db", WorkloadKind: action.OnStatefulSet}) {
+		t.Errorf("p on a StatefulSet: %+v", got)
+	}
+	// Without a cluster to act on the key says why.
+	p, s = newFleet(t, scope(), nil, false)
+	press(p, "p")
+	if _, ok := s.Next(); ok || !strings.Contains(s.Toast, "no cluster") {
+		t.Errorf("p without a cluster: toast %q", s.Toast)
+	}
+}
+
+// / filters as it is typed; every key is text meanwhile, even the global
+// ones; enter keeps the filter, esc clears it.
+func TestFilter(t *testing.T) {
+	p, s := newFleet(t, scope(), nil, false)
+	s.IsGlobal = func(msg tea.KeyPressMsg) bool { return msg.String() == "?" }
+	press(p, "/")
+	if !p.Typing() {
+		t.Fatal("/ did not start the filter")
+	}
+	press(p, "d", "b", "?")
+	if _, ok := s.TakeGlobal(); ok {
+		t.Error("? was taken from the filter line")
+	}
+	press(p, "backspace", "enter")
+	if shown, all := p.Rows(); shown != 1 || all != 4 || p.Typing() {
+		t.Errorf("filter db: %d of %d rows, typing %v", shown, all, p.Typing())
+	}
+	if out := uitest.Plain(p.View()); !strings.Contains(out, "/db  1 of 4") {
+		t.Errorf("filter line missing:\n%s", out)
+	}
+	press(p, "/", "s", "t", "a", "t", "e", ":", "x")
+	if out := uitest.Plain(p.View()); !strings.Contains(out, "unknown state") && !strings.Contains(out, "state") {
+		t.Errorf("a bad state word is not explained:\n%s", out)
+	}
+	press(p, "esc")
+	if shown, _ := p.Rows(); shown != 4 || p.Filter() != "" {
+		t.Errorf("esc left %d rows, filter %q", shown, p.Filter())
+	}
+}
+
+// The start rule: once the watch has listed the scope, its only workload
+// opens directly; with several the fleet stays, and a key stops the rule.
+func TestStartRule(t *testing.T) {
+	// The root builds the fleet before the first read: the watch has not
+	// listed anything yet.
+	start := func(src *uitest.Source) (*Page, *screen.Screen) {
+		src.Status = model.WatchStatus{}
+		p, s := newFleet(t, src, nil, true)
+		src.Status = model.WatchStatus{Synced: true, Connected: true}
+		s.Read()
+		return p, s
+	}
+	one := scope()
+	one.FleetRows = one.FleetRows[2:3]
+	p, s := start(one)
+	p.Read()
+	if got, ok := s.Next(); !ok || got.RC != "web" {
+		t.Errorf("the only workload was not opened: %+v %v", got, ok)
+	}
+	p, s = start(scope())
+	p.Read()
+	if _, ok := s.Next(); ok {
+		t.Error("with four workloads the fleet did not stay")
+	}
+	p, s = start(one)
+	press(p, "j")
+	p.Read()
+	if _, ok := s.Next(); ok {
+		t.Error("the start rule moved the operator after a key")
+	}
+}
+
+// The header names the context and the fleet, the clock at its end; the
+// footer names the scope keys.
+func TestHeaderAndKeys(t *testing.T) {
+	p, _ := newFleet(t, scope(), nil, false)
+	head := uitest.Plain(strings.Join(p.Header(60, "clock 09:30:00"), "\n"))
+	if len(p.Header(60, "")) != p.HeaderHeight() || !strings.HasPrefix(head, "rollscope ctx kind-dev  fleet") ||
+		!strings.HasSuffix(head, "clock 09:30:00") {
+		t.Errorf("header = %q", head)
+	}
+	var descs []string
+	for _, b := range p.KeyMap().ShortHelp() {
+		descs = append(descs, b.Help().Desc)
+	}
+	if got := strings.Join(descs, ", "); !strings.Contains(got, "open") || !strings.Contains(got, "ns NAME / ctx / a name") {
+		t.Errorf("fleet keys: %s", got)
+	}
+	if p.Title() != "rollscope fleet" {
+		t.Errorf("title %q", p.Title())
+	}
+}
+
+// An empty namespace says where the workloads are.
+func TestEmptyNamespaceNamesTheOthers(t *testing.T) {
+	src := scope()
+	s := uitest.NewScreen(src, nil)
+	p := New(s, "billing", "", "kind-dev", false)
+	p.SetSize(100, 10)
+	if out := uitest.Plain(p.View()); !strings.Contains(out, "no workloads in namespace billing — :ns NAME shows another (shop), 0 all of them") {
+		t.Errorf("empty namespace:\n%s", out)
+	}
+	p.SetNamespace("")
+	if shown, _ := p.Rows(); shown != 4 || p.Namespace() != "" {
+		t.Errorf("all namespaces: %d rows", shown)
+	}
+	if ns, ok := p.SelectedNamespace(); !ok || ns != "shop" {
+		t.Errorf("selected namespace %q %v", ns, ok)
+	}
+}

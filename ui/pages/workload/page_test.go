@@ -1,0 +1,125 @@
+package workload
+
+import (
+	"strings"
+	"testing"
+
+	"rollscope/model"
+	"rollscope/model/action"
+	"rollscope/ui/internal/uitest"
+	"rollscope/ui/screen"
+)
+
+// cluster holds db, a StatefulSet half way through a partitioned update
+// (ordinals 3 and 4 updated, 3 not ready), and agent, a DaemonSet surging
+// on one node.
+func cluster() *uitest.Source {
+	src := uitest.MidRollout()
+	var cells []model.OrdinalCell
+	for ord := range 5 {
+		cells = append(cells, model.OrdinalCell{Ordinal: ord, Pod: model.StatefulPodName("db", ord), Exists: true,
+			State: model.PodReady, BelowPartition: ord < 3, Updated: ord >= 3})
+	}
+	cells[3].State = model.PodNotReady
+	src.Sets = map[string]model.StatefulSetView{"shop/db": {
+		Namespace: "shop", Name: "db", Replicas: 5, Policy: "OrderedReady", Strategy: "RollingUpdate", Partition: 3,
+		MaxUnavailable: 1, CurrentRevision: "db-1", UpdateRevision: "db-2", Ready: 4, Available: 4, Current: 3, Updated: 2,
+		Containers: []string{"db=postgres:15.5"}, Unavailable: model.Headroom{Used: 1, Limit: 1}, Ordinals: cells,
+		Status: "Waiting for 1 pods to be ready...",
+		History: []model.WorkloadRevision{
+			{Revision: 1, Name: "db-1", Images: []string{"db=postgres:15.4"},
+				Diff: []model.DiffLine{{Op: '-', Text: "  image: postgres:15.4"}, {Op: '+', Text: "  image: postgres:15.5"}}},
+			{Revision: 2, Name: "db-2", Images: []string{"db=postgres:15.5"}, Current: true},
+		},
+	}}
+	src.Daemons = map[string]model.DaemonSetView{"shop/agent": {
+		Namespace: "shop", Name: "agent", Strategy: "RollingUpdate", MaxSurge: 1, Desired: 3, Current: 3, Ready: 3,
+		Updated: 1, Available: 3, Containers: []string{"agent=agent:2"}, Surge: model.Headroom{Used: 1, Limit: 1},
+		Nodes: []model.DaemonNodeRow{
+			{Node: "node-0", State: model.DaemonUpdated, Pods: []model.PodRow{{State: model.PodReady}}},
+			{Node: "node-1", State: model.DaemonSurging, Pods: []model.PodRow{{State: model.PodReady}, {State: model.PodNotReady}}},
+			{Node: "node-2", State: model.DaemonOld, Pods: []model.PodRow{{State: model.PodReady}}},
+		},
+		Status: `Waiting for daemon set "agent" rollout to finish: 1 out of 3 new pods have been updated...`,
+		History: []model.WorkloadRevision{
+			{Revision: 1, Name: "agent-1", Images: []string{"agent=agent:1"}},
+			{Revision: 2, Name: "agent-2", Images: []string{"agent=agent:2"}, Current: true},
+		},
+	}}
+	return src
+}
+
+func newWorkload(t *testing.T, kind Kind, name string, acts screen.Actions) (screen.Page, *uitest.Base, *screen.Screen) {
+	t.Helper()
+	s := uitest.NewScreen(cluster(), acts)
+	b := &uitest.Base{}
+	p := NewPage(s, b, kind, "shop", name)
+	p.SetSize(100, 30)
+	return p, b, s
+}
+
+// The StatefulSet page shows its settings, revisions, status, the
+// ordinals with the partition marked, and the history with the cursor on
+// the revision an undo goes back to.
+func TestStatefulSetPage(t *testing.T) {
+	p, _, _ := newWorkload(t, action.OnStatefulSet, "db", nil)
+	out := uitest.Plain(p.View())
+	for _, want := range []string{"statefulset/db  replicas 5  partition 3", "images db=postgres:15.5",
+		"Waiting for 1 pods to be ready...", "ordinals", "┃", "▸ 1    db=postgres:15.4"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("StatefulSet page lacks %q:\n%s", want, out)
+		}
+	}
+	p.Update(uitest.Press("down"))
+	if out := uitest.Plain(p.View()); !strings.Contains(out, "▸ 2") {
+		t.Errorf("down did not move to revision 2:\n%s", out)
+	}
+}
+
+// The DaemonSet page shows each node's state.
+func TestDaemonSetPage(t *testing.T) {
+	p, _, _ := newWorkload(t, action.OnDaemonSet, "agent", nil)
+	out := uitest.Plain(p.View())
+	for _, want := range []string{"daemonset/agent", "agent=agent:2", "Waiting for daemon set \"agent\" rollout to finish", "node-1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("DaemonSet page lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// u asks to confirm the undo with kubectl's command, writes while open
+// (the clock is held), and n cancels without sending.
+func TestUndoAsksFirst(t *testing.T) {
+	acts := &uitest.Actions{}
+	p, b, _ := newWorkload(t, action.OnStatefulSet, "db", acts)
+	p.Update(uitest.Press("u"))
+	if !p.Typing() || !p.Writes() {
+		t.Fatal("u opened no question")
+	}
+	if out := uitest.Plain(p.View()); !strings.Contains(out, "kubectl -n shop rollout undo statefulset/db --to-revision=1") {
+		t.Errorf("confirmation lacks kubectl's command:\n%s", out)
+	}
+	p.Update(uitest.Press("tab"))
+	if len(b.Keys) != 0 {
+		t.Errorf("a key reached the page below during the question: %q", b.Keys)
+	}
+	p.Update(uitest.Press("n"))
+	if p.Typing() || len(acts.Sent) != 0 {
+		t.Errorf("n: typing %v, sent %v", p.Typing(), acts.Sent)
+	}
+}
+
+// Keys that are not the page's go to the page under it; esc closes it.
+func TestOtherKeysGoBelowAndEscCloses(t *testing.T) {
+	p, b, s := newWorkload(t, action.OnDaemonSet, "agent", nil)
+	p.Update(uitest.Press("tab"))
+	// A disabled action key of the kind says why rather than reaching the
+	// Deployment's.
+	p.Update(uitest.Press("u"))
+	if strings.Join(b.Keys, " ") != "tab" || !strings.Contains(s.Toast, "no cluster") {
+		t.Errorf("below got %q, toast %q", b.Keys, s.Toast)
+	}
+	if next, _ := p.Update(uitest.Press("esc")); next != nil {
+		t.Error("esc did not close the page")
+	}
+}

@@ -1,0 +1,49 @@
+package history
+
+import (
+	"strings"
+	"testing"
+
+	"rollscope/ui/internal/uitest"
+	"rollscope/ui/screen"
+)
+
+// The revisions with their change causes, the cursor on the current one;
+// under the cursor is the revision undo starts from while the pane is
+// focused; enter diffs it against the current one, esc goes back.
+func TestRevisionsAndDiff(t *testing.T) {
+	s := uitest.NewScreen(uitest.MidRollout(), nil)
+	p := New(s)
+	p.SetSize(100, 8)
+	p.Update(screen.Refreshed{})
+	if s.SelectedRevision != 0 {
+		t.Errorf("unfocused, undo would start at %d", s.SelectedRevision)
+	}
+	p.Update(screen.Focus(true))
+	out := uitest.Plain(p.View())
+	if !strings.Contains(out, "set image nginx=nginx:1.27") || !strings.Contains(out, "*    3") || s.SelectedRevision != 3 {
+		t.Fatalf("history (undo from %d):\n%s", s.SelectedRevision, out)
+	}
+	uitest.Keys[screen.Pane](p, "up")
+	if s.SelectedRevision != 2 {
+		t.Errorf("up: undo from %d", s.SelectedRevision)
+	}
+	uitest.Keys[screen.Pane](p, "enter")
+	out = uitest.Plain(p.View())
+	if !p.DiffOpen() || !strings.Contains(out, "revision 2 → current (revision 3)") || !strings.Contains(out, "image: nginx:1.28") {
+		t.Fatalf("diff:\n%s", out)
+	}
+	uitest.Keys[screen.Pane](p, "esc")
+	if p.DiffOpen() {
+		t.Error("esc did not close the diff")
+	}
+	// A revision the cluster no longer keeps says so.
+	uitest.Keys[screen.Pane](p, "down", "enter")
+	if out := uitest.Plain(p.View()); !strings.Contains(out, "revision 3 is not in the history any more") {
+		t.Errorf("missing revision:\n%s", out)
+	}
+	p.CloseDiff()
+	if p.DiffOpen() {
+		t.Error("CloseDiff left the diff open")
+	}
+}

@@ -1,0 +1,77 @@
+package nodes
+
+import (
+	"strings"
+	"testing"
+
+	"rollscope/ui/internal/uitest"
+	"rollscope/ui/screen"
+)
+
+func newPane(t *testing.T, acts screen.Actions) (*Pane, *screen.Screen) {
+	t.Helper()
+	s := uitest.NewScreen(uitest.MidRollout(), acts)
+	p := New(s)
+	uitest.Focused(p, 100, 10)
+	return p, s
+}
+
+// The nodes with readiness, cordon, version and drain; the selected
+// node's row is the cursor's.
+func TestListsTheNodes(t *testing.T) {
+	p, _ := newPane(t, nil)
+	out := uitest.Plain(p.View())
+	for _, want := range []string{"NAME", "node-0", "node-1", "cordoned", "evicting 1/2"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("nodes pane lacks %q:\n%s", want, out)
+		}
+	}
+	uitest.Keys[screen.Pane](p, "down")
+	if n, ok := p.Selected(); !ok || n.Name != "node-1" {
+		t.Errorf("down selected %+v", n)
+	}
+}
+
+// m marks nodes; c, C and d act on the marked ones, else the selected one.
+func TestMarksAreWhatTheNodeKeysActOn(t *testing.T) {
+	p, _ := newPane(t, &uitest.Actions{})
+	if got := names(p.Targets()); got != "node-0" {
+		t.Errorf("unmarked, the keys act on %s", got)
+	}
+	uitest.Keys[screen.Pane](p, "m", "down", "m")
+	if got := names(p.Targets()); got != "node-0,node-1" {
+		t.Errorf("marked, the keys act on %s", got)
+	}
+	ov, _, ok := p.Key(uitest.Press("c"), true)
+	if !ok || ov == nil {
+		t.Fatal("c in the Nodes pane opened no dialog")
+	}
+	ov.SetSize(100, 20)
+	if out := uitest.Plain(ov.View()); !strings.Contains(out, "node-0") || !strings.Contains(out, "node-1") {
+		t.Errorf("the cordon dialog does not name the marked nodes:\n%s", out)
+	}
+}
+
+// Outside the Nodes pane the node keys say where they work; with no roll
+// in progress n and x say what to do instead; other keys are not node
+// keys, and keep their global meaning.
+func TestNodeKeysSayWhereTheyWork(t *testing.T) {
+	p, s := newPane(t, &uitest.Actions{})
+	if _, _, ok := p.Key(uitest.Press("c"), false); !ok || !strings.Contains(s.Toast, "press tab until Nodes is focused") {
+		t.Errorf("c outside the pane: toast %q", s.Toast)
+	}
+	if _, _, ok := p.Key(uitest.Press("n"), false); !ok || !strings.Contains(s.Toast, "no node-group roll in progress") {
+		t.Errorf("n with no roll: toast %q", s.Toast)
+	}
+	if _, _, ok := p.Key(uitest.Press("x"), true); !ok || !strings.Contains(s.Toast, "no roll in progress") {
+		t.Errorf("x in the pane with no roll: toast %q", s.Toast)
+	}
+	if _, _, ok := p.Key(uitest.Press("x"), false); ok {
+		t.Error("x outside the pane was taken from the rollout's abort")
+	}
+	if _, _, ok := p.Key(uitest.Press("space"), true); ok {
+		t.Error("space with no roll was taken from the clock")
+	}
+}
+
+func names(nodes []string) string { return strings.Join(nodes, ",") }

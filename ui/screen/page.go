@@ -1,0 +1,185 @@
+package screen
+
+import (
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+
+	"rollscope/model/action"
+)
+
+// Page is one of the console's screens: the fleet, a Deployment's rollout,
+// a ReplicationController's rolling update, a StatefulSet's or DaemonSet's
+// view. The root keeps a stack of them and treats the one on top alike:
+// it draws the watch banner, then the page's header and body, then the
+// footer built from the page's keys; it hands the page every key the open
+// overlay does not take, sizes every page in the stack to the body, and
+// reads them all again with every refresh. It never asks which page it
+// holds.
+//
+// Update returns nil once the page has closed (esc): the console then goes
+// back — to the home page (the fleet) when there is one, else to the page
+// under it. A page asks the root for the rest through the Screen: Go (show
+// another target), Show (open an overlay over it) and Global (a key that is
+// the console's own, handed back at the point of the page's choosing).
+type Page interface {
+	Component[Page]
+	// Read reads the page's views again from the source; the root calls
+	// it after the Screen's Read, in Update only.
+	Read()
+	// Header is the page's lines between the watch banner and the body;
+	// clock is the embedded clock's reading, which ends the first line
+	// ("" with a live cluster). HeaderHeight is its height, without
+	// drawing it.
+	Header(w int, clock string) []string
+	HeaderHeight() int
+	// Title is the terminal window's title while the page is shown.
+	Title() string
+	// Typing reports whether the page takes every key as text (a filter,
+	// a prompt): the quit key is then text too.
+	Typing() bool
+	// Writes reports whether a question that ends in a write is open on
+	// the page: the embedded clock is held meanwhile.
+	Writes() bool
+}
+
+// Home is the page the console starts on and goes back to: the fleet. It
+// shows the scope, which the scope keys (0, :ns, :ctx) change.
+type Home interface {
+	Page
+	// Namespace is the scope shown, "" for every namespace; SetNamespace
+	// shows another.
+	Namespace() string
+	SetNamespace(namespace string)
+	// SelectedNamespace is the namespace of the row under the cursor.
+	SelectedNamespace() (string, bool)
+}
+
+// Act asks the rollout page to open the dialog of an action on the
+// Deployment it shows (a Deployment's row in the fleet opens the same
+// dialogs the rollout view opens).
+type Act action.Name
+
+// Show asks the root to open ov over the page once the page's Update is
+// done, and to run cmd; a nil ov (sent at once, or refused with the reason
+// in the footer) leaves the page as it is.
+func (s *Screen) Show(ov Overlay, cmd tea.Cmd) { s.show = &Open{Overlay: ov, Cmd: cmd} }
+
+// Shown takes what a page asked to open, if it did.
+func (s *Screen) Shown() (Open, bool) {
+	o := s.show
+	s.show = nil
+	if o == nil {
+		return Open{}, false
+	}
+	return *o, true
+}
+
+// Global reports whether msg is one of the console's own keys — help, the
+// command line, the fleet, the scope, the clock — and, when it is, leaves
+// it for the root to handle once the page's Update is done. A page calls
+// it where those keys rank among its own.
+func (s *Screen) Global(msg tea.KeyPressMsg) bool {
+	if s.IsGlobal == nil || !s.IsGlobal(msg) {
+		return false
+	}
+	s.global = &msg
+	return true
+}
+
+// TakeGlobal takes the key a page left for the root, if it did.
+func (s *Screen) TakeGlobal() (tea.KeyPressMsg, bool) {
+	g := s.global
+	s.global = nil
+	if g == nil {
+		return tea.KeyPressMsg{}, false
+	}
+	return *g, true
+}
+
+// SayDisabled puts in the footer why msg's key does nothing here when it
+// is an action key disabled now, and says whether it was.
+func (s *Screen) SayDisabled(msg tea.KeyPressMsg) bool {
+	desc, reason, ok := s.Keys.DisabledFor(msg)
+	if ok {
+		s.Toast = desc + ": " + reason
+	}
+	return ok
+}
+
+// Body is a view drawn in place of another page's body: the RC view and
+// the StatefulSet / DaemonSet view. Its Update returns its zero value once
+// esc has closed it.
+type Body[V any] interface {
+	Component[V]
+	Read()
+	// Takes reports whether a key is the view's own; the others keep the
+	// meaning they have on the page under it.
+	Takes(tea.KeyPressMsg) bool
+	Typing() bool
+	Writes() bool
+}
+
+// Over is the page of a Body shown over base, the rollout page: base keeps
+// the header, the title, the footer and every key the body does not take
+// (tab, the panes' keys, the Deployment's actions). The root reads and
+// sizes base itself, as it is in the stack under this page.
+type Over[V interface {
+	comparable
+	Body[V]
+}] struct {
+	base Page
+	body V
+}
+
+// NewOver is body's page over base.
+func NewOver[V interface {
+	comparable
+	Body[V]
+}](base Page, body V) *Over[V] {
+	return &Over[V]{base: base, body: body}
+}
+
+// Body is the view the page shows.
+func (o *Over[V]) Body() V { return o.body }
+
+// Update gives keys to the body when it takes them and to base otherwise,
+// the mouse wheel to base (its focused pane), and the answers the body's
+// questions wait for to the body. A request's result (Sent) is base's,
+// which the root hands it directly.
+func (o *Over[V]) Update(msg tea.Msg) (Page, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if !o.body.Takes(msg) {
+			return o.toBase(msg)
+		}
+	case tea.MouseWheelMsg:
+		return o.toBase(msg)
+	case Sent:
+		return o, nil
+	}
+	var zero V
+	if o.body, cmd = o.body.Update(msg); o.body == zero {
+		return nil, cmd
+	}
+	return o, cmd
+}
+
+func (o *Over[V]) toBase(msg tea.Msg) (Page, tea.Cmd) {
+	next, cmd := o.base.Update(msg)
+	if next == nil {
+		return nil, cmd
+	}
+	o.base = next
+	return o, cmd
+}
+
+func (o *Over[V]) View() string                        { return o.body.View() }
+func (o *Over[V]) SetSize(w, h int)                    { o.body.SetSize(w, h) }
+func (o *Over[V]) KeyMap() help.KeyMap                 { return o.base.KeyMap() }
+func (o *Over[V]) Read()                               { o.body.Read() }
+func (o *Over[V]) Header(w int, clock string) []string { return o.base.Header(w, clock) }
+func (o *Over[V]) HeaderHeight() int                   { return o.base.HeaderHeight() }
+func (o *Over[V]) Title() string                       { return o.base.Title() }
+func (o *Over[V]) Typing() bool                        { return o.body.Typing() }
+func (o *Over[V]) Writes() bool                        { return o.body.Writes() }
