@@ -34,4 +34,25 @@
 // the hand-made sources of internal/uitest. Rendering reads only the views
 // fetched in Update, so View does no I/O, and lists render only their
 // visible rows.
+//
+// # Frames
+//
+// A batch from the watch (model.Batch) is applied to the read model at
+// once; with Options.Pace set (250 ms in the console) the views are read
+// again and the screen redrawn at most once a Pace while the watch churns
+// (pace.go). What an operator waits for is not held back: a deployment
+// finishing, failing its deadline, pausing or resuming, and the watch
+// failing or recovering, refresh at once. A batch that changed nothing, or
+// one held back until the end of the Pace, leaves the frame drawn last,
+// which View returns without drawing it again;
+// the once-a-second tick (ages, the clock) refreshes only when no paced
+// refresh came in the last second. Lines drawn on every frame — pane
+// titles, the footer, the headroom bars — are kept by what they show
+// (draw.Memo). Frames reach the terminal through package terminal, which
+// writes only the lines that changed; Bubble Tea reads the keys and runs
+// the model, and its own renderer is off.
+//
+// The embedded cluster runs in its own goroutine and is watched through
+// client-go reflectors exactly as a live cluster is; only the clock keys
+// (+, -, space) reach into it, through EmbeddedControls.
 package ui

@@ -78,4 +78,12 @@
 // times holds, fails steps — holds a lease in rollscope.dev/canary-lease
 // (holder and renew time), taken and renewed by such updates; another
 // console sees the lease and only watches until it lapses.
+//
+// The Controller runs under either runner (engine/control): in the embedded
+// cluster (engine/embedded) and, on a live cluster, among the console's
+// controllers (engine/live's StartConsoleControllers). A canary whose
+// Deployment someone else changed mid-step is stale: the controller ends it,
+// putting the Deployment's own settings back if it still carries the hold,
+// and a forecast plays the same rule on its copy (EndStale) so that it
+// rehearses the Deployment's own strategy rather than the hold's.
 package canary

@@ -8,10 +8,38 @@
 //   - the embedded simulation runner (engine/sim), which feeds listers from the
 //     in-memory API on a virtual clock, one sync at a time, so that a scenario
 //     and seed always produce the same trace;
-//   - a live runner on client-go shared informers and work queues, used for
-//     hollow nodes against a real API server.
+//   - the live runner (engine/live) on client-go shared informers and
+//     rate-limited work queues against a real API server, used for the
+//     console's drains, node-group rolls, RC rolling updates and canaries,
+//     and for hollow nodes.
 //
 // Nothing in a controller may depend on which runner drives it.
+//
+// # Shared plumbing
+//
+// What the controllers share, so that each kind's package keeps only what
+// differs: Keys (the queue their handlers add to), Lookup (how a sync
+// starts), OwnerKey, Listers.OwnedPods and OwnedRevisions, AddWhenAvailable
+// (a pod becoming available after minReadySeconds) and NewRevision
+// (ControllerRevision history). For the per-pod paths of the kubelet and
+// the scheduler: Listers.PodByKey (a pod read by its queue key, the pod
+// index's key) and Namespaced (one namespaced client per namespace).
+//
+// Indexes are cheap to ask: the embedded runner's caches ask an index's
+// one-value form (SingleValue) instead of its function on every write, and
+// the canary and disruption controllers ask Listers.DeploymentIndex
+// (IndexCanaries) and Listers.BudgetIndex (NoneIn) whether a pod change can
+// concern them before any lister read.
+//
+// # Events
+//
+// APIRecorder records events as client-go's broadcaster does, through a
+// rewrite of its correlator and spam filter (correlator.go, lru.go): the
+// same three LRU caches of 4096 entries, touched in the same order, so they
+// evict the same entries, but with keys hashed once and slots reused.
+// TestRecorderWritesWhatClientGoWrites and
+// TestRecorderEvictsWhereClientGoEvicts hold it, request by request, to
+// what client-go's broadcaster writes, across the caches' eviction edge.
 package control
 
 import (

@@ -15,6 +15,14 @@
 // DaemonSet controller runs the change, so the forecast names the pods (or
 // nodes) replaced in the order the controller replaces them, how many at a
 // time, the peak pods, the fewest available and the time.
+//
+// The change itself is the caller's: engine/perform hands Simulate the same
+// dispatch it sends to the cluster, so the copy gets exactly what the
+// cluster would, and ends on the copy a guided canary the change leaves
+// stale (engine/canary's EndStale), since the rehearsal runs no canary
+// controller. The controller arithmetic this package first forecast with is
+// kept in its tests (arithmetic_test.go) as an independent oracle the
+// rehearsal is checked against.
 package forecast
 
 import (

@@ -13,4 +13,22 @@
 // capacity and a Ready condition, whose pods, once bound by the real
 // scheduler, move through image pull, start and readiness the way the
 // embedded engine moves them.
+//
+// # What the console's controllers cost
+//
+// They watch beside the console's own watch, so their caches are kept
+// small. With Scope.Trim (trim.go) managed fields are dropped from
+// everything, a pod is cut to its node, owners, labels, the mirror-pod
+// annotation, emptyDir volumes, phase, deletion, conditions and container
+// restarts and exits, a DaemonSet to its name, and only Warning events
+// about pods (the canary's gates) are listed at all. With Scope.PodsNeeded
+// pods are watched only while a drain or a canary needs them
+// (podsondemand.go): a read with work pending starts the pod informer and
+// waits for its full list, and a minute after the last read with no work
+// left it stops.
+//
+// A live `simulate` run also follows StatefulSets and ControllerRevisions
+// (Scope.Workloads), so its trace has their lines, and ends only once the
+// caches hold the API's latest version of every workload in its namespace
+// (simplay.go's caughtUp).
 package live

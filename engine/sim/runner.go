@@ -1,10 +1,34 @@
 // Package sim drives rollscope's embedded controllers on a virtual clock.
 //
 // The runner feeds each controller's listers from the embedded API's commit
-// stream and runs one Sync at a time, so that the same scenario and seed
-// always produce the same sequence of API writes, and hence the same trace.
-// In `simulate` time jumps straight to the next timer; in the console it
-// follows real time times the chosen speed.
+// stream and runs one Sync at a time, round-robin over the controllers, so
+// that the same scenario and seed always produce the same sequence of API
+// writes, and hence the same trace. Client-go's informers would deliver on
+// goroutines of their own, and two runs would interleave differently; the
+// controllers do not know which runner drives them (engine/control).
+//
+// # Caches
+//
+// Each kind's cache is a cache.Indexer of the runner's own (store.go) that
+// answers as client-go's does, at less cost per change: a held key is
+// looked up without building a string, each object keeps the index values
+// it was filed under, and an index with one value per object is asked
+// through control.SingleValue. Events, which no lister reads, are kept by
+// name only (events.go) when the source hands each change the object it
+// replaced (ChangeSource: memapi's SubscribeChanges), which is what an
+// update's handler gets; any other source gets a cache of packed events
+// (model/eventpack).
+//
+// # Time
+//
+// Every delay (control.Queue's AddAfter) is one timer in one heap on the
+// virtual Clock. Run, at full speed (`simulate`), jumps from timer to
+// timer. RunRealtime, in the console, follows real time × speed, but the
+// clock never passes a timer the run has not fired (Clock holds there): a
+// runner behind real time slows virtual time rather than skipping
+// controller turns, so turns and scripted actions land at the same virtual
+// times as at full speed. Controls is the console's handle on that clock
+// (+, - and space).
 package sim
 
 import (

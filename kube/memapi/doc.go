@@ -15,6 +15,35 @@
 // request is answered by this package's reactors, never by the fake's
 // object tracker.
 //
+// # What it stores, and who may share it
+//
+// A stored object is never modified: a write stores a new one. So every
+// committed write is published, in commit order, to subscribers (Subscribe;
+// SubscribeChanges also hands each change the object it replaced, which is
+// what an update's handler gets) and to watchers, with the stored object
+// itself, and equal parts of stored objects may be one:
+//
+//   - a new pod whose containers, tolerations, volumes, labels, spec
+//     defaults and owner references equal those of the last pod stored for
+//     its controller holds that pod's (store.go's shareSpec), so a
+//     ReplicaSet's pods hold one copy of its template;
+//   - times are kept to the second, as a real server keeps them, and pods
+//     started in the same second share one start time and running
+//     container state (seconds.go);
+//   - the embedded kubelet relies on it too: pods that write the very same
+//     condition list share one, a node's pods one hostIPs list
+//     (engine/kubelet).
+//
+// Events, kept for the whole run as upstream keeps them for an hour, are
+// stored packed (model/eventpack) and read back as a new, equal Event by
+// get, list and a watch's first list, and as what a change replaced for
+// SubscribeChanges; watchers and subscribers get the committed Event
+// itself. An event that does not pack exactly is stored as it is.
+//
+// A create is validated first without field paths and again with them only
+// when something is wrong (validpaths.go): the checks are the same, and the
+// messages are upstream's.
+//
 // Where it knowingly differs from a real server:
 //   - server-side apply is refused (415); lists are never paginated;
 //   - foreground deletion removes the owner right after deleting its

@@ -12,4 +12,29 @@
 //
 // The objects in a batch are the cached objects, trimmed of what the console
 // never shows: they are shared and must be treated as read-only.
+//
+// # From the wire to a batch
+//
+//   - feed.go: each reflector stores an event in its kind's cache and marks
+//     the key dirty on its own goroutine — no informer queue or handler
+//     goroutines, which would wake a few hundred times a second during a
+//     rollout only to mark a name.
+//   - slim.go, trim.go: pods and events are cached slim, new objects with
+//     only the fields model reads (TestSlimPodsShowTheSameAsFullPods fails
+//     when model reads a field slimPod drops); workloads keep their
+//     templates, which the console diffs, less managed fields and kubectl's
+//     last-applied annotation.
+//   - podwire.go, podclient.go, podevent.go: a live cluster's pods are read
+//     slim straight from the API server's protobuf (TestWirePodIsSlimPod
+//     holds it to slimPod field by field), through a REST client of their
+//     own whose watch events' frames are read without the scheme, so the
+//     console never decodes a whole pod. Pods come over HTTP/1.1, read by
+//     the goroutine that decodes them; a frozen API server, which HTTP/2's
+//     pings would have noticed on that connection, is noticed by the
+//     /readyz probe.
+//   - pump.go: at most once an Interval, one model.Batch of the current
+//     objects, the deletions and the watch status — failing watches, kinds
+//     the user may not list, and, live, whether the API server answers its
+//     /readyz probe (probe.go), which a frozen server's open watches never
+//     tell.
 package watch

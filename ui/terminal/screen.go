@@ -8,6 +8,10 @@
 // screen compares the frame's lines as strings and writes those that
 // differ, when the frame is made, with no ticker between the model and the
 // terminal.
+//
+// Console is the terminal while the console runs on it: Bubble Tea reads
+// the keys (raw) and runs the model, and draws nothing itself; each frame,
+// as View makes it, is written here line by line.
 package terminal
 
 import (
