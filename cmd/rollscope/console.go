@@ -19,7 +19,6 @@ import (
 	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
 	"rollscope/kube/connect"
-	"rollscope/kube/memapi"
 	"rollscope/kube/podlogs"
 	"rollscope/kube/watch"
 	"rollscope/model"
@@ -154,12 +153,11 @@ func targetArg(args []string) (target, error) {
 // When the operator asks for a scope the watch does not cover (ui.Switch),
 // the console starts again on it, on the same running cluster.
 func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, ns string, open target, theme themes.Theme, keys *ui.KeyMap) error {
-	clock := sim.NewClock(epoch)
-	api := memapi.New(memapi.Options{Clock: clock, Seed: seedOf(sc, f.seed)})
-	cl, err := embedded.Start(ctx, api, clock, sc, embedded.Options{Seed: f.seed})
+	cl, err := startEmbedded(ctx, sc, embedded.Options{Seed: f.seed})
 	if err != nil {
-		return usageError{err}
+		return err
 	}
+	clock := cl.Clock()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	clock.SetSpeed(f.speed)
@@ -181,8 +179,8 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, ns st
 			Keys:          keys,
 			Logs:          cl.Logs,
 		}
-		f.acts.apply(&opts, api.Client(), clock.Now, false, sc.NodeGroups)
-		next, again, err := runConsole(ctx, api.Client(), opts, clock, watch.Options{})
+		f.acts.apply(&opts, cl.Client, clock.Now, false, sc.NodeGroups)
+		next, again, err := runConsole(ctx, cl.Client, opts, clock, watch.Options{})
 		if err != nil || !again {
 			return err
 		}

@@ -14,8 +14,6 @@ import (
 
 	"rollscope/engine/embedded"
 	"rollscope/engine/scenario"
-	"rollscope/engine/sim"
-	"rollscope/kube/memapi"
 	kubewatch "rollscope/kube/watch"
 	"rollscope/model"
 )
@@ -32,14 +30,13 @@ func runPlain(ctx context.Context, out, banner io.Writer, f *rootFlags, sc *scen
 	ctx, end := context.WithCancel(ctx)
 	defer end()
 
-	clk := sim.NewClock(epoch)
-	api := memapi.New(memapi.Options{Clock: clk, Seed: seedOf(sc, f.seed)})
 	p := newStatusPrinter(out, name, func(at time.Time) string { return fmt.Sprintf("%7.1fs", at.Sub(epoch).Seconds()) })
 	p.embedded, p.scripted, p.namespace = true, len(sc.Actions), ns
-	cl, err := embedded.Start(ctx, api, clk, sc, embedded.Options{Seed: f.seed, OnAction: p.action})
+	cl, err := startEmbedded(ctx, sc, embedded.Options{Seed: f.seed, OnAction: p.action})
 	if err != nil {
-		return usageError{err}
+		return err
 	}
+	clk := cl.Clock()
 	p.settled = cl.Finished
 	p.onEnd = end
 	endAtUntil(cl, f.until, end)
@@ -53,7 +50,7 @@ func runPlain(ctx context.Context, out, banner io.Writer, f *rootFlags, sc *scen
 	watching, stopWatching := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan error, 1)
 	go func() {
-		done <- p.watch(watching, api.Client(), kubewatch.Scope{Namespace: ns}, clk, kubewatch.Options{Interval: interval})
+		done <- p.watch(watching, cl.Client, kubewatch.Scope{Namespace: ns}, clk, kubewatch.Options{Interval: interval})
 	}()
 	clk.SetSpeed(f.speed)
 	cl.Runner.RunRealtime(ctx)

@@ -15,9 +15,7 @@ import (
 
 	"rollscope/engine/embedded"
 	"rollscope/engine/scenario"
-	"rollscope/engine/sim"
 	"rollscope/kube/connect"
-	"rollscope/kube/memapi"
 	kubewatch "rollscope/kube/watch"
 	"rollscope/model"
 )
@@ -99,13 +97,12 @@ func (p *fleetPrinter) action(at time.Time, kind, target, result string) {
 func runFleetPlain(ctx context.Context, out, banner io.Writer, f *rootFlags, sc *scenario.Scenario, namespace string) error {
 	ctx, end := context.WithCancel(ctx)
 	defer end()
-	clk := sim.NewClock(epoch)
-	api := memapi.New(memapi.Options{Clock: clk, Seed: seedOf(sc, f.seed)})
 	p := newFleetPrinter(out, nil, namespace, func(at time.Time) string { return fmt.Sprintf("%7.1fs", at.Sub(epoch).Seconds()) })
-	cl, err := embedded.Start(ctx, api, clk, sc, embedded.Options{Seed: f.seed, OnAction: p.action})
+	cl, err := startEmbedded(ctx, sc, embedded.Options{Seed: f.seed, OnAction: p.action})
 	if err != nil {
-		return usageError{err}
+		return err
 	}
+	clk := cl.Clock()
 	endAtUntil(cl, f.until, end)
 	fmt.Fprintf(banner, "rollscope: embedded cluster, scenario %q at %gx real time, %s (Ctrl-C to stop)\n", sc.Name, f.speed, scopeWords(namespace))
 	// A batch every tenth of a virtual second, so that the stamps say when
@@ -115,7 +112,7 @@ func runFleetPlain(ctx context.Context, out, banner io.Writer, f *rootFlags, sc 
 	watching, stopWatching := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan error, 1)
 	go func() {
-		done <- kubewatch.New(api.Client(), kubewatch.Scope{Namespace: namespace}, clk, p.batch, kubewatch.Options{Interval: interval}).Run(watching)
+		done <- kubewatch.New(cl.Client, kubewatch.Scope{Namespace: namespace}, clk, p.batch, kubewatch.Options{Interval: interval}).Run(watching)
 	}()
 	clk.SetSpeed(f.speed)
 	cl.Runner.RunRealtime(ctx)

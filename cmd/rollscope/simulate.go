@@ -16,15 +16,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"rollscope/engine/embedded"
-	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
 	"rollscope/engine/trace"
 	"rollscope/kube/connect"
-	"rollscope/kube/memapi"
 )
 
 // epoch is where virtual time starts; traces count from it, so it never shows.
-var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+var epoch = embedded.Epoch
 
 type simulateFlags struct {
 	file   string
@@ -123,21 +121,20 @@ func runSimulate(ctx context.Context, f *simulateFlags) error {
 	}
 	out := bufio.NewWriterSize(os.Stdout, 64<<10)
 	held := &heldWriter{w: out}
-	clock := sim.NewClock(epoch)
 	tw := trace.New(held, trace.Format(f.format), epoch, sc.NodeGroups)
 	tw.NodeLinesPerInstant()
 	tw.Script(sc.Actions)
 	tw.Home(sc.Namespace) // lines about other namespaces name theirs
-	api := memapi.New(memapi.Options{Clock: clock, Seed: seedOf(sc, f.seed)})
-	cl, err := embedded.Start(ctx, api, clock, sc, embedded.Options{
+	cl, err := startEmbedded(ctx, sc, embedded.Options{
 		Seed:      f.seed,
 		Observers: []sim.Observer{tw.Observe},
 		OnAction:  tw.Action,
 	})
 	if err != nil {
 		// Nothing has been written: bad input leaves no partial trace.
-		return usageError{err}
+		return err
 	}
+	clock := cl.Clock()
 	if err := held.release(); err != nil {
 		return fmt.Errorf("writing the trace: %w", err)
 	}
@@ -188,13 +185,6 @@ func (h *heldWriter) release() error {
 	h.released = true
 	_, err := h.buf.WriteTo(h.w)
 	return err
-}
-
-func seedOf(sc *scenario.Scenario, override int64) int64 {
-	if override != 0 {
-		return override
-	}
-	return sc.Seed
 }
 
 // writeHeapProfile writes what is live on the heap now, after a collection.
