@@ -100,7 +100,7 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 		if err := checkEmbeddedTarget(sc, ns, open.deployment); err != nil {
 			return err
 		}
-		if (f.plain || !isTerminal(os.Stdout)) && open.deployment == "" && (f.all || scenarioWorkloads(sc, ns) > 1) {
+		if (f.plain || !isTerminal(os.Stdout)) && open.deployment == "" && (f.all || sc.Workloads(ns) > 1) {
 			if f.all {
 				ns = ""
 			}
