@@ -45,10 +45,10 @@ func (f *actionFlags) apply(opts *ui.Options, client kubernetes.Interface, now f
 	if f.readOnly {
 		return
 	}
-	opts.Actions = explained{perform.New(perform.Config{
+	opts.Actions = perform.New(perform.Config{
 		Client: client, Now: now, Record: f.record, DeleteNodes: opts.RollDefaults.DeleteNodes,
-		Rehearsal: rehearsal, Groups: groups,
-	})}
+		Rehearsal: rehearsal, Groups: groups, Explain: connect.Explain,
+	})
 }
 
 // rehearsal is the copy a forecast runs on: an empty embedded API on the
