@@ -164,21 +164,9 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, ns st
 	go cl.Runner.RunRealtime(ctx)
 	scope := ui.Switch{Namespace: ns, AllNamespaces: f.all}
 	for {
-		opts := ui.Options{
-			Cluster:       model.NewRCCluster(),
-			Namespace:     scope.Namespace,
-			AllNamespaces: scope.AllNamespaces,
-			Deployment:    open.deployment,
-			RC:            open.rc,
-			Workload:      open.workload,
-			WorkloadKind:  open.workloadKind,
-			Context:       "embedded",
-			Theme:         theme,
-			Clock:         clock.Now,
-			Embedded:      sim.NewControls(cl.Runner, f.speed),
-			Keys:          keys,
-			Logs:          cl.Logs,
-		}
+		opts := consoleOptions(open, theme, keys)
+		opts.Namespace, opts.AllNamespaces, opts.Context = scope.Namespace, scope.AllNamespaces, "embedded"
+		opts.Clock, opts.Embedded, opts.Logs = clock.Now, sim.NewControls(cl.Runner, f.speed), cl.Logs
 		f.acts.apply(&opts, cl.Client, clock.Now, false, sc.NodeGroups)
 		next, again, err := runConsole(ctx, cl.Client, opts, clock, watch.Options{})
 		if err != nil || !again {
@@ -187,6 +175,13 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, ns st
 		// The embedded cluster has one context: a :ctx keeps it.
 		scope, open = keepNamespace(next, scope), target{}
 	}
+}
+
+// consoleOptions are the console's options whichever cluster it runs on:
+// what it opens first, its theme and its keys.
+func consoleOptions(open target, theme themes.Theme, keys *ui.KeyMap) ui.Options {
+	return ui.Options{Cluster: model.NewRCCluster(), Deployment: open.deployment, RC: open.rc,
+		Workload: open.workload, WorkloadKind: open.workloadKind, Theme: theme, Keys: keys}
 }
 
 // keepNamespace is the scope asked for, keeping the namespace watched
@@ -221,20 +216,9 @@ func runLiveOnce(ctx context.Context, f *rootFlags, all bool, open target, theme
 	if err != nil {
 		return ui.Switch{}, false, err
 	}
-	opts := ui.Options{
-		Cluster:       model.NewRCCluster(),
-		Namespace:     conn.Namespace,
-		AllNamespaces: all,
-		Deployment:    open.deployment,
-		RC:            open.rc,
-		Workload:      open.workload,
-		WorkloadKind:  open.workloadKind,
-		Context:       conn.Context,
-		Contexts:      f.conn.Contexts(),
-		Theme:         theme,
-		Keys:          keys,
-		Logs:          podlogs.Source{Client: conn.Client},
-	}
+	opts := consoleOptions(open, theme, keys)
+	opts.Namespace, opts.AllNamespaces, opts.Context, opts.Contexts = conn.Namespace, all, conn.Context, f.conn.Contexts()
+	opts.Logs = podlogs.Source{Client: conn.Client}
 	if all {
 		opts.AllNamespaces, opts.ScopeNote = allNamespaces(ctx, conn)
 	}

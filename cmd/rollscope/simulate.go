@@ -2,15 +2,12 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -19,6 +16,7 @@ import (
 	"rollscope/engine/sim"
 	"rollscope/engine/trace"
 	"rollscope/kube/connect"
+	"rollscope/ui/plain"
 )
 
 // epoch is where virtual time starts; traces count from it, so it never shows.
@@ -120,7 +118,7 @@ func runSimulate(ctx context.Context, f *simulateFlags) error {
 		defer pprof.StopCPUProfile()
 	}
 	out := bufio.NewWriterSize(os.Stdout, 64<<10)
-	held := &heldWriter{w: out}
+	held := trace.NewHeld(out)
 	tw := trace.New(held, trace.Format(f.format), epoch, sc.NodeGroups)
 	tw.NodeLinesPerInstant()
 	tw.Script(sc.Actions)
@@ -135,12 +133,12 @@ func runSimulate(ctx context.Context, f *simulateFlags) error {
 		return err
 	}
 	clock := cl.Clock()
-	if err := held.release(); err != nil {
+	if err := held.Release(); err != nil {
 		return fmt.Errorf("writing the trace: %w", err)
 	}
 	stopProgress := func() {}
-	if stderrIsTerminal() {
-		stopProgress = simulateProgress(os.Stderr, func() time.Duration { return clock.Now().Sub(epoch) }, progressAfter, progressEvery)
+	if isTerminal(os.Stderr) {
+		stopProgress = plain.Progress(os.Stderr, func() time.Duration { return clock.Now().Sub(epoch) }, progressAfter, progressEvery)
 	}
 	reason, err := cl.Run(ctx, f.until)
 	stopProgress()
@@ -160,32 +158,15 @@ func runSimulate(ctx context.Context, f *simulateFlags) error {
 	return err
 }
 
-// heldWriter keeps what is written until release, so that a scenario that
-// fails while its objects are created prints no trace at all. A live run
-// writes from its informers' goroutines while it is released.
-type heldWriter struct {
-	mu       sync.Mutex
-	w        io.Writer
-	buf      bytes.Buffer
-	released bool
-}
-
-func (h *heldWriter) Write(p []byte) (int, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.released {
-		return h.w.Write(p)
-	}
-	return h.buf.Write(p)
-}
-
-func (h *heldWriter) release() error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.released = true
-	_, err := h.buf.WriteTo(h.w)
-	return err
-}
+// A full-speed run of a large scenario takes tens of seconds with nothing on
+// the terminal while the trace goes to a file: progress says it is alive and
+// how far it got. It starts only after progressAfter, so that the small runs
+// people pipe and diff print nothing extra, and only when stderr is a
+// terminal, so that logs and CI output stay clean.
+const (
+	progressAfter = 3 * time.Second
+	progressEvery = time.Second
+)
 
 // writeHeapProfile writes what is live on the heap now, after a collection.
 func writeHeapProfile(path string) error {
