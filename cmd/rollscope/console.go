@@ -18,6 +18,7 @@ import (
 	"rollscope/engine/live"
 	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
+	"rollscope/kube/access"
 	"rollscope/kube/connect"
 	"rollscope/kube/podlogs"
 	"rollscope/kube/watch"
@@ -220,10 +221,11 @@ func runLiveOnce(ctx context.Context, f *rootFlags, all bool, open target, theme
 	opts.Namespace, opts.AllNamespaces, opts.Context, opts.Contexts = conn.Namespace, all, conn.Context, f.conn.Contexts()
 	opts.Logs = podlogs.Source{Client: conn.Client}
 	if all {
-		opts.AllNamespaces, opts.ScopeNote = allNamespaces(ctx, conn)
+		opts.AllNamespaces, opts.ScopeNote = access.AllNamespacesOn(ctx, conn)
 	}
 	f.acts.apply(&opts, conn.Client, time.Now, true, nil)
-	if err := f.acts.checkAccess(ctx, &opts, conn); err != nil {
+	// The embedded cluster has no RBAC; a live one may refuse keys.
+	if opts.Denied, err = access.OnConnection(ctx, conn, f.acts.readOnly, f.acts.deleteNodes); err != nil {
 		return ui.Switch{}, false, err
 	}
 	if !f.acts.readOnly {

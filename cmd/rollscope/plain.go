@@ -9,6 +9,7 @@ import (
 
 	"rollscope/engine/embedded"
 	"rollscope/engine/scenario"
+	"rollscope/kube/access"
 	"rollscope/kube/connect"
 	kubewatch "rollscope/kube/watch"
 	"rollscope/model"
@@ -118,7 +119,7 @@ func runLiveFleetPlain(ctx context.Context, out, banner io.Writer, conn *connect
 	namespace := conn.Namespace
 	if all {
 		var note string
-		if all, note = allNamespaces(ctx, conn); note != "" {
+		if all, note = access.AllNamespacesOn(ctx, conn); note != "" {
 			fmt.Fprintln(banner, note)
 		}
 		if all {
