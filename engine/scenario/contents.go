@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"fmt"
 	"sort"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -62,4 +63,21 @@ func (sc *Scenario) Workloads(namespace string) int {
 		}
 	}
 	return n
+}
+
+// Summary is what `rollscope scenarios` says of the scenario's size: "12
+// objects, 6 nodes, 3 scripted actions".
+func (sc *Scenario) Summary() string {
+	nodes := 0
+	for _, g := range sc.NodeGroups {
+		nodes += g.Size
+	}
+	return plural(len(sc.Objects), "object") + ", " + plural(nodes, "node") + ", " + plural(len(sc.Actions), "scripted action")
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
