@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -11,7 +10,6 @@ import (
 	"rollscope/engine/nodegroup"
 	"rollscope/engine/perform"
 	"rollscope/engine/sim"
-	"rollscope/kube/access"
 	"rollscope/kube/connect"
 	"rollscope/kube/memapi"
 	"rollscope/model/action"
@@ -45,45 +43,14 @@ func (f *actionFlags) apply(opts *ui.Options, client kubernetes.Interface, now f
 	if f.readOnly {
 		return
 	}
-	opts.Actions = explained{perform.New(perform.Config{
+	opts.Actions = perform.New(perform.Config{
 		Client: client, Now: now, Record: f.record, DeleteNodes: opts.RollDefaults.DeleteNodes,
-		Rehearsal: rehearsal, Groups: groups,
-	})}
+		Rehearsal: rehearsal, Groups: groups, Explain: connect.Explain,
+	})
 }
 
 // rehearsal is the copy a forecast runs on: an empty embedded API on the
 // forecast's own clock.
 func rehearsal(clock *sim.Clock) forecast.Backend {
 	return memapi.New(memapi.Options{Clock: clock, Seed: 1})
-}
-
-// accessTimeout bounds the permission checks at start: a slow API server
-// delays the first frame by at most this much.
-const accessTimeout = 5 * time.Second
-
-// The permission checks' own rate limit: they are a burst of one
-// SelfSubjectAccessReview per permission in the action table, asked at
-// once before the first frame, more than client-go's default burst of 10
-// lets through without waiting.
-const (
-	accessQPS   = 50
-	accessBurst = 50
-)
-
-// checkAccess disables the keys a live cluster will not allow, with the
-// reason (SelfSubjectAccessReviews). The embedded cluster has no RBAC.
-func (f *actionFlags) checkAccess(ctx context.Context, opts *ui.Options, conn *connect.Connection) error {
-	client, err := conn.WithRate(accessQPS, accessBurst)
-	if err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(ctx, accessTimeout)
-	defer cancel()
-	if f.readOnly {
-		// Nothing is written: only what reads (logs) is asked.
-		opts.Denied = access.DeniedReads(ctx, client, conn.Namespace)
-		return nil
-	}
-	opts.Denied = access.Denied(ctx, client, conn.Namespace, f.deleteNodes)
-	return nil
 }

@@ -6,7 +6,10 @@ import (
 	"os/signal"
 	"time"
 
+	"rollscope/engine/embedded"
 	"rollscope/engine/scenario"
+	"rollscope/engine/sim"
+	"rollscope/kube/memapi"
 )
 
 // loadScenario checks --until and reads the scenario a run will use; both
@@ -28,4 +31,16 @@ func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
 		ctx = context.Background()
 	}
 	return signal.NotifyContext(ctx, os.Interrupt)
+}
+
+// startEmbedded boots the scenario's embedded cluster on kube/memapi, the
+// one way every command does; a scenario that cannot start is bad input.
+func startEmbedded(ctx context.Context, sc *scenario.Scenario, o embedded.Options) (*embedded.Cluster, error) {
+	cl, err := embedded.Boot(ctx, sc, func(clock *sim.Clock, seed int64) embedded.Backend {
+		return memapi.New(memapi.Options{Clock: clock, Seed: seed})
+	}, o)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return cl, nil
 }

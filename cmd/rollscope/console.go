@@ -18,8 +18,8 @@ import (
 	"rollscope/engine/live"
 	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
+	"rollscope/kube/access"
 	"rollscope/kube/connect"
-	"rollscope/kube/memapi"
 	"rollscope/kube/podlogs"
 	"rollscope/kube/watch"
 	"rollscope/model"
@@ -101,7 +101,7 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 		if err := checkEmbeddedTarget(sc, ns, open.deployment); err != nil {
 			return err
 		}
-		if (f.plain || !isTerminal(os.Stdout)) && open.deployment == "" && (f.all || scenarioWorkloads(sc, ns) > 1) {
+		if (f.plain || !isTerminal(os.Stdout)) && open.deployment == "" && (f.all || sc.Workloads(ns) > 1) {
 			if f.all {
 				ns = ""
 			}
@@ -154,41 +154,35 @@ func targetArg(args []string) (target, error) {
 // When the operator asks for a scope the watch does not cover (ui.Switch),
 // the console starts again on it, on the same running cluster.
 func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, ns string, open target, theme themes.Theme, keys *ui.KeyMap) error {
-	clock := sim.NewClock(epoch)
-	api := memapi.New(memapi.Options{Clock: clock, Seed: seedOf(sc, f.seed)})
-	cl, err := embedded.Start(ctx, api, clock, sc, embedded.Options{Seed: f.seed})
+	cl, err := startEmbedded(ctx, sc, embedded.Options{Seed: f.seed})
 	if err != nil {
-		return usageError{err}
+		return err
 	}
+	clock := cl.Clock()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	clock.SetSpeed(f.speed)
 	go cl.Runner.RunRealtime(ctx)
 	scope := ui.Switch{Namespace: ns, AllNamespaces: f.all}
 	for {
-		opts := ui.Options{
-			Cluster:       model.NewRCCluster(),
-			Namespace:     scope.Namespace,
-			AllNamespaces: scope.AllNamespaces,
-			Deployment:    open.deployment,
-			RC:            open.rc,
-			Workload:      open.workload,
-			WorkloadKind:  open.workloadKind,
-			Context:       "embedded",
-			Theme:         theme,
-			Clock:         clock.Now,
-			Embedded:      sim.NewControls(cl.Runner, f.speed),
-			Keys:          keys,
-			Logs:          cl.Logs,
-		}
-		f.acts.apply(&opts, api.Client(), clock.Now, false, sc.NodeGroups)
-		next, again, err := runConsole(ctx, api.Client(), opts, clock, watch.Options{})
+		opts := consoleOptions(open, theme, keys)
+		opts.Namespace, opts.AllNamespaces, opts.Context = scope.Namespace, scope.AllNamespaces, "embedded"
+		opts.Clock, opts.Embedded, opts.Logs = clock.Now, sim.NewControls(cl.Runner, f.speed), cl.Logs
+		f.acts.apply(&opts, cl.Client, clock.Now, false, sc.NodeGroups)
+		next, again, err := runConsole(ctx, cl.Client, opts, clock, watch.Options{})
 		if err != nil || !again {
 			return err
 		}
 		// The embedded cluster has one context: a :ctx keeps it.
 		scope, open = keepNamespace(next, scope), target{}
 	}
+}
+
+// consoleOptions are the console's options whichever cluster it runs on:
+// what it opens first, its theme and its keys.
+func consoleOptions(open target, theme themes.Theme, keys *ui.KeyMap) ui.Options {
+	return ui.Options{Cluster: model.NewRCCluster(), Deployment: open.deployment, RC: open.rc,
+		Workload: open.workload, WorkloadKind: open.workloadKind, Theme: theme, Keys: keys}
 }
 
 // keepNamespace is the scope asked for, keeping the namespace watched
@@ -223,25 +217,15 @@ func runLiveOnce(ctx context.Context, f *rootFlags, all bool, open target, theme
 	if err != nil {
 		return ui.Switch{}, false, err
 	}
-	opts := ui.Options{
-		Cluster:       model.NewRCCluster(),
-		Namespace:     conn.Namespace,
-		AllNamespaces: all,
-		Deployment:    open.deployment,
-		RC:            open.rc,
-		Workload:      open.workload,
-		WorkloadKind:  open.workloadKind,
-		Context:       conn.Context,
-		Contexts:      f.conn.Contexts(),
-		Theme:         theme,
-		Keys:          keys,
-		Logs:          podlogs.Source{Client: conn.Client},
-	}
+	opts := consoleOptions(open, theme, keys)
+	opts.Namespace, opts.AllNamespaces, opts.Context, opts.Contexts = conn.Namespace, all, conn.Context, f.conn.Contexts()
+	opts.Logs = podlogs.Source{Client: conn.Client}
 	if all {
-		opts.AllNamespaces, opts.ScopeNote = allNamespaces(ctx, conn)
+		opts.AllNamespaces, opts.ScopeNote = access.AllNamespacesOn(ctx, conn)
 	}
 	f.acts.apply(&opts, conn.Client, time.Now, true, nil)
-	if err := f.acts.checkAccess(ctx, &opts, conn); err != nil {
+	// The embedded cluster has no RBAC; a live one may refuse keys.
+	if opts.Denied, err = access.OnConnection(ctx, conn, f.acts.readOnly, f.acts.deleteNodes); err != nil {
 		return ui.Switch{}, false, err
 	}
 	if !f.acts.readOnly {

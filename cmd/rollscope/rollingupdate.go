@@ -12,9 +12,7 @@ import (
 
 	"rollscope/engine/embedded"
 	"rollscope/engine/rollingupdate"
-	"rollscope/engine/sim"
 	"rollscope/kube/connect"
-	"rollscope/kube/memapi"
 )
 
 type rollingUpdateFlags struct {
@@ -155,17 +153,15 @@ func rehearseRollingUpdate(ctx context.Context, out io.Writer, f *rollingUpdateF
 	if err != nil {
 		return err
 	}
-	clock := sim.NewClock(epoch)
-	api := memapi.New(memapi.Options{Clock: clock, Seed: seedOf(sc, f.seed)})
-	cl, err := embedded.Start(ctx, api, clock, sc, embedded.Options{Seed: f.seed})
+	cl, err := startEmbedded(ctx, sc, embedded.Options{Seed: f.seed})
 	if err != nil {
-		return usageError{err}
+		return err
 	}
 	defer cl.Runner.Close()
 	if _, err := cl.Run(ctx, 0); err != nil {
 		return fmt.Errorf("run scenario %s until it settles: %w", sc.Name, err)
 	}
-	u := &rollingupdate.Updater{Client: cl.Client, Namespace: sc.Namespace, Now: clock.Now}
+	u := &rollingupdate.Updater{Client: cl.Client, Namespace: sc.Namespace, Now: cl.Clock().Now}
 	start := cl.Elapsed()
 	if err := finishRollingUpdate(ctx, out, f, u, req, rollingupdate.VirtualClock{Runner: cl.Runner}); err != nil {
 		return err

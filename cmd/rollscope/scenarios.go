@@ -21,7 +21,7 @@ func newScenarios() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(out, "%-14s %s\n%-14s %s\n", name, scenario.BuiltinDescription(name), "", summary(sc))
+				fmt.Fprintf(out, "%-14s %s\n%-14s %s\n", name, scenario.BuiltinDescription(name), "", sc.Summary())
 			}
 			return nil
 		},
@@ -40,19 +40,4 @@ func newScenarios() *cobra.Command {
 		},
 	})
 	return cmd
-}
-
-func summary(sc *scenario.Scenario) string {
-	nodes := 0
-	for _, g := range sc.NodeGroups {
-		nodes += g.Size
-	}
-	return plural(len(sc.Objects), "object") + ", " + plural(nodes, "node") + ", " + plural(len(sc.Actions), "scripted action")
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }

@@ -8,13 +8,6 @@ import (
 	"rollscope/ui"
 )
 
-func TestScopeNoteIsTheOneLineTheBriefPromises(t *testing.T) {
-	got := scopeNote("you may not list deployments in all namespaces", "team-a")
-	if want := "-A: you may not list deployments in all namespaces; showing namespace team-a"; got != want {
-		t.Errorf("got %q, want %q", got, want)
-	}
-}
-
 // The watch covers every namespace with -A, else the console's one; a switch
 // that names no namespace keeps the one watched before.
 func TestSwitchedScope(t *testing.T) {

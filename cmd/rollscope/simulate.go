@@ -2,29 +2,25 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"rollscope/engine/embedded"
-	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
 	"rollscope/engine/trace"
 	"rollscope/kube/connect"
-	"rollscope/kube/memapi"
+	"rollscope/ui/plain"
 )
 
 // epoch is where virtual time starts; traces count from it, so it never shows.
-var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+var epoch = embedded.Epoch
 
 type simulateFlags struct {
 	file   string
@@ -122,28 +118,27 @@ func runSimulate(ctx context.Context, f *simulateFlags) error {
 		defer pprof.StopCPUProfile()
 	}
 	out := bufio.NewWriterSize(os.Stdout, 64<<10)
-	held := &heldWriter{w: out}
-	clock := sim.NewClock(epoch)
+	held := trace.NewHeld(out)
 	tw := trace.New(held, trace.Format(f.format), epoch, sc.NodeGroups)
 	tw.NodeLinesPerInstant()
 	tw.Script(sc.Actions)
 	tw.Home(sc.Namespace) // lines about other namespaces name theirs
-	api := memapi.New(memapi.Options{Clock: clock, Seed: seedOf(sc, f.seed)})
-	cl, err := embedded.Start(ctx, api, clock, sc, embedded.Options{
+	cl, err := startEmbedded(ctx, sc, embedded.Options{
 		Seed:      f.seed,
 		Observers: []sim.Observer{tw.Observe},
 		OnAction:  tw.Action,
 	})
 	if err != nil {
 		// Nothing has been written: bad input leaves no partial trace.
-		return usageError{err}
+		return err
 	}
-	if err := held.release(); err != nil {
+	clock := cl.Clock()
+	if err := held.Release(); err != nil {
 		return fmt.Errorf("writing the trace: %w", err)
 	}
 	stopProgress := func() {}
-	if stderrIsTerminal() {
-		stopProgress = simulateProgress(os.Stderr, func() time.Duration { return clock.Now().Sub(epoch) }, progressAfter, progressEvery)
+	if isTerminal(os.Stderr) {
+		stopProgress = plain.Progress(os.Stderr, func() time.Duration { return clock.Now().Sub(epoch) }, progressAfter, progressEvery)
 	}
 	reason, err := cl.Run(ctx, f.until)
 	stopProgress()
@@ -163,39 +158,15 @@ func runSimulate(ctx context.Context, f *simulateFlags) error {
 	return err
 }
 
-// heldWriter keeps what is written until release, so that a scenario that
-// fails while its objects are created prints no trace at all. A live run
-// writes from its informers' goroutines while it is released.
-type heldWriter struct {
-	mu       sync.Mutex
-	w        io.Writer
-	buf      bytes.Buffer
-	released bool
-}
-
-func (h *heldWriter) Write(p []byte) (int, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.released {
-		return h.w.Write(p)
-	}
-	return h.buf.Write(p)
-}
-
-func (h *heldWriter) release() error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.released = true
-	_, err := h.buf.WriteTo(h.w)
-	return err
-}
-
-func seedOf(sc *scenario.Scenario, override int64) int64 {
-	if override != 0 {
-		return override
-	}
-	return sc.Seed
-}
+// A full-speed run of a large scenario takes tens of seconds with nothing on
+// the terminal while the trace goes to a file: progress says it is alive and
+// how far it got. It starts only after progressAfter, so that the small runs
+// people pipe and diff print nothing extra, and only when stderr is a
+// terminal, so that logs and CI output stay clean.
+const (
+	progressAfter = 3 * time.Second
+	progressEvery = time.Second
+)
 
 // writeHeapProfile writes what is live on the heap now, after a collection.
 func writeHeapProfile(path string) error {

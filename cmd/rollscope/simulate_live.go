@@ -33,7 +33,7 @@ func runLiveSimulate(ctx context.Context, f *simulateFlags, sc *scenario.Scenari
 	}
 	// Real time is slow enough to write each line as it happens, which is
 	// what someone (or a test) following the trace needs.
-	held := &heldWriter{w: os.Stdout}
+	held := trace.NewHeld(os.Stdout)
 	tw := trace.New(held, trace.Format(f.format), epoch, sc.NodeGroups)
 	tw.Script(sc.Actions)
 	s := &live.Simulation{
@@ -66,7 +66,7 @@ func runLiveSimulate(ctx context.Context, f *simulateFlags, sc *scenario.Scenari
 		// Nothing has been written: the trace starts with the objects.
 		return errors.Join(usageError{err}, cleanUp(run))
 	}
-	if err := held.release(); err != nil {
+	if err := held.Release(); err != nil {
 		return errors.Join(fmt.Errorf("writing the trace: %w", err), cleanUp(run))
 	}
 	reason, at, err := run.Play(ctx)

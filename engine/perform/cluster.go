@@ -31,6 +31,11 @@ type Config struct {
 	// forecast's own clock (kube/memapi in rollscope: the engine does not
 	// know it). nil refuses forecasts.
 	Rehearsal forecast.NewBackend
+	// Explain rewords an error of a request that got no answer in the
+	// operator's words (kube/connect.Explain in rollscope: the engine does
+	// not know it) before Send, Forecast, Containers and UndoPreview return
+	// it. nil keeps client-go's words.
+	Explain func(error) error
 }
 
 // Cluster sends requests to one cluster and answers the console's
@@ -45,6 +50,9 @@ func New(cfg Config) *Cluster {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.Explain == nil {
+		cfg.Explain = func(err error) error { return err }
+	}
 	return &Cluster{cfg: cfg}
 }
 
@@ -55,9 +63,10 @@ func New(cfg Config) *Cluster {
 func (c *Cluster) Send(ctx context.Context, r action.Request) (string, error) {
 	op := c.dispatch(r)
 	if err := op.refuse(); err != nil {
-		return "", err
+		return "", c.cfg.Explain(err)
 	}
-	return op.send(ctx)
+	out, err := op.send(ctx)
+	return out, c.cfg.Explain(err)
 }
 
 // Check refuses bad input before anything is sent: a malformed image, an

@@ -29,7 +29,7 @@ func (c *Cluster) undo(ctx context.Context, r action.Request) error {
 	cl, t := c.cfg.Client, actions.Target{Namespace: r.Namespace, Name: r.Name}
 	resumed := false
 	if r.ResumeFirst {
-		if _, err := c.UndoPreview(ctx, r.Namespace, r.Name, r.Revision); err != nil {
+		if _, err := c.undoPreview(ctx, r.Namespace, r.Name, r.Revision); err != nil {
 			return fmt.Errorf("cannot undo deployment/%s: %w", r.Name, err)
 		}
 		switch err := actions.Resume(ctx, cl, t); {
@@ -61,7 +61,7 @@ func (c *Cluster) undo(ctx context.Context, r action.Request) error {
 func (c *Cluster) Containers(ctx context.Context, namespace, deployment string) ([]action.Container, error) {
 	d, err := c.cfg.Client.AppsV1().Deployments(namespace).Get(ctx, deployment, metav1.GetOptions{})
 	if err != nil {
-		return nil, fmt.Errorf("cannot read deployment/%s: %w", deployment, err)
+		return nil, c.cfg.Explain(fmt.Errorf("cannot read deployment/%s: %w", deployment, err))
 	}
 	var out []action.Container
 	for _, ct := range d.Spec.Template.Spec.Containers {
@@ -82,6 +82,11 @@ func (c *Cluster) Containers(ctx context.Context, namespace, deployment string) 
 // bring back, read from the API as kubectl reads it: '-' lines the
 // current template has, '+' lines the revision brings back.
 func (c *Cluster) UndoPreview(ctx context.Context, namespace, deployment string, revision int64) ([]model.DiffLine, error) {
+	diff, err := c.undoPreview(ctx, namespace, deployment, revision)
+	return diff, c.cfg.Explain(err)
+}
+
+func (c *Cluster) undoPreview(ctx context.Context, namespace, deployment string, revision int64) ([]model.DiffLine, error) {
 	d, err := c.cfg.Client.AppsV1().Deployments(namespace).Get(ctx, deployment, metav1.GetOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("cannot read deployment/%s: %w", deployment, err)

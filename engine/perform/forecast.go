@@ -24,6 +24,11 @@ import (
 // as the deployment's have so far. The copy gets exactly what the cluster
 // would: the same dispatch as Send. Nothing is sent to the cluster.
 func (c *Cluster) Forecast(ctx context.Context, r action.Request) (string, error) {
+	out, err := c.forecast(ctx, r)
+	return out, c.cfg.Explain(err)
+}
+
+func (c *Cluster) forecast(ctx context.Context, r action.Request) (string, error) {
 	if t, ok := workloadTarget(r); ok && r.Spec().Forecast && c.cfg.Rehearsal != nil {
 		st, err := forecast.ReadWorkload(ctx, c.cfg.Client, t, c.cfg.Now())
 		if err != nil {

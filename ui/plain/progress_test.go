@@ -1,4 +1,4 @@
-package main
+package plain
 
 import (
 	"bytes"
@@ -29,7 +29,7 @@ func (l *lockedBuffer) String() string {
 // line blank when it ends; a run shorter than the delay prints nothing.
 func TestSimulateProgress(t *testing.T) {
 	var out lockedBuffer
-	stop := simulateProgress(&out, func() time.Duration { return 95 * time.Second }, time.Millisecond, time.Millisecond)
+	stop := Progress(&out, func() time.Duration { return 95 * time.Second }, time.Millisecond, time.Millisecond)
 	for !strings.Contains(out.String(), "1m35s of virtual time") {
 		time.Sleep(time.Millisecond)
 	}
@@ -40,7 +40,7 @@ func TestSimulateProgress(t *testing.T) {
 	}
 
 	var quiet lockedBuffer
-	simulateProgress(&quiet, func() time.Duration { return time.Second }, time.Hour, time.Millisecond)()
+	Progress(&quiet, func() time.Duration { return time.Second }, time.Hour, time.Millisecond)()
 	if quiet.String() != "" {
 		t.Errorf("a run that ends before the delay printed %q", quiet.String())
 	}

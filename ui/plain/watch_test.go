@@ -1,4 +1,4 @@
-package main
+package plain
 
 import (
 	"strings"
@@ -31,7 +31,7 @@ func TestPlainWatchLine(t *testing.T) {
 		{"first batch", model.WatchStatus{}, live, ""},
 		{"steady", live, live, ""},
 	} {
-		got := plainWatchLine(tc.was, tc.now)
+		got := WatchLine(tc.was, tc.now)
 		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
@@ -42,24 +42,24 @@ func TestPlainWatchLine(t *testing.T) {
 // stderr that the namespace watched does not exist.
 func TestPlainSaysWhatIsGone(t *testing.T) {
 	var out, errOut strings.Builder
-	p := newStatusPrinter(&out, "", func(at time.Time) string { return at.Format("15:04:05") })
-	p.errOut, p.namespace = &errOut, "shop"
+	p := NewStatus(&out, "", func(at time.Time) string { return at.Format("15:04:05") })
+	p.ErrOut, p.Namespace = &errOut, "shop"
 	at := time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
 	synced := model.WatchStatus{Synced: true, Connected: true}
 	replicas := int32(1)
 	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web", UID: "u1", ResourceVersion: "1"},
 		Spec: appsv1.DeploymentSpec{Replicas: &replicas}}
 	shop := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "shop"}}
-	p.batch(model.Batch{At: at, Watch: synced, Objects: []runtime.Object{shop, d}})
-	p.batch(model.Batch{At: at.Add(time.Minute), Watch: synced, Deleted: []model.ObjectRef{{Kind: "Deployment", Namespace: "shop", Name: "web"}}})
+	p.Batch(model.Batch{At: at, Watch: synced, Objects: []runtime.Object{shop, d}})
+	p.Batch(model.Batch{At: at.Add(time.Minute), Watch: synced, Deleted: []model.ObjectRef{{Kind: "Deployment", Namespace: "shop", Name: "web"}}})
 	if !strings.HasSuffix(out.String(), "[09:01:00] deployment/web deleted\n") {
 		t.Errorf("stdout:\n%s", out.String())
 	}
 	if errOut.Len() != 0 {
 		t.Errorf("stderr with the namespace there: %q", errOut.String())
 	}
-	p.batch(model.Batch{At: at.Add(2 * time.Minute), Watch: synced, Deleted: []model.ObjectRef{{Kind: "Namespace", Name: "shop"}}})
-	p.batch(model.Batch{At: at.Add(3 * time.Minute), Watch: synced, Deleted: []model.ObjectRef{{Kind: "Namespace", Name: "shop"}}})
+	p.Batch(model.Batch{At: at.Add(2 * time.Minute), Watch: synced, Deleted: []model.ObjectRef{{Kind: "Namespace", Name: "shop"}}})
+	p.Batch(model.Batch{At: at.Add(3 * time.Minute), Watch: synced, Deleted: []model.ObjectRef{{Kind: "Namespace", Name: "shop"}}})
 	if want := "[09:02:00] rollscope: namespace \"shop\" does not exist — nothing to follow until it is created\n"; errOut.String() != want {
 		t.Errorf("stderr %q, want %q once", errOut.String(), want)
 	}

@@ -1,4 +1,4 @@
-package main
+package plain
 
 import (
 	"fmt"
@@ -12,23 +12,23 @@ import (
 // when they are again, so that a pipe or a log following a live cluster
 // never takes silence for a steady rollout. Called with the printer's
 // batches, one at a time.
-func (p *statusPrinter) watchChanged(b model.Batch) {
+func (p *Status) watchChanged(b model.Batch) {
 	was, now := p.watched, b.Watch
 	p.watched = now
-	if p.errOut == nil || !now.Synced {
+	if p.ErrOut == nil || !now.Synced {
 		return
 	}
 	stamp := p.stamp(b.At)
-	if line := plainWatchLine(was, now); line != "" {
+	if line := WatchLine(was, now); line != "" {
 		p.mu.Lock()
 		defer p.mu.Unlock()
-		fmt.Fprintf(p.errOut, "[%s] rollscope: %s\n", stamp, line)
+		fmt.Fprintf(p.ErrOut, "[%s] rollscope: %s\n", stamp, line)
 	}
 }
 
-// plainWatchLine is what --plain says on stderr when the watch status moves
+// WatchLine is what --plain says on stderr when the watch status moves
 // from was to now, "" when nothing worth a line changed.
-func plainWatchLine(was, now model.WatchStatus) string {
+func WatchLine(was, now model.WatchStatus) string {
 	switch {
 	case !now.Connected && now.Unanswered && (was.Connected || !was.Unanswered || was.Problem != now.Problem):
 		return "the API server is not answering (" + now.Problem + ") — the lines above may be out of date until it answers again"
@@ -43,7 +43,7 @@ func plainWatchLine(was, now model.WatchStatus) string {
 // gone says what the status lines cannot: that a deployment they followed
 // was deleted (a line of its own, on stdout, where its lines were), and on
 // stderr that the namespace watched does not exist. Called with p.mu held.
-func (p *statusPrinter) gone(at time.Time) {
+func (p *Status) gone(at time.Time) {
 	for key := range p.last {
 		ns, name, _ := strings.Cut(key, "/")
 		if a := p.cluster.Absent(ns, name); !a.DeletedAt.IsZero() {
@@ -52,8 +52,8 @@ func (p *statusPrinter) gone(at time.Time) {
 			fmt.Fprintf(p.out, "[%s] deployment/%s deleted\n", p.stamp(a.DeletedAt), name)
 		}
 	}
-	if p.errOut != nil && p.namespace != "" && !p.namespaceSaid && p.cluster.Absent(p.namespace, "").NoNamespace {
+	if p.ErrOut != nil && p.Namespace != "" && !p.namespaceSaid && p.cluster.Absent(p.Namespace, "").NoNamespace {
 		p.namespaceSaid = true
-		fmt.Fprintf(p.errOut, "[%s] rollscope: namespace %q does not exist — nothing to follow until it is created\n", p.stamp(at), p.namespace)
+		fmt.Fprintf(p.ErrOut, "[%s] rollscope: namespace %q does not exist — nothing to follow until it is created\n", p.stamp(at), p.Namespace)
 	}
 }

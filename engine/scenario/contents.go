@@ -1,0 +1,83 @@
+package scenario
+
+import (
+	"fmt"
+	"sort"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+)
+
+// Namespaces are the namespaces the scenario's objects live in, its own
+// among them, sorted: the only ones the embedded cluster will ever have.
+func (sc *Scenario) Namespaces() []string {
+	seen := map[string]bool{sc.Namespace: true}
+	for _, o := range sc.Objects {
+		if m, err := meta.Accessor(o); err == nil && m.GetNamespace() != "" {
+			seen[m.GetNamespace()] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for ns := range seen {
+		out = append(out, ns)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Deployments are the names of the deployments the scenario creates in
+// namespace, sorted.
+func (sc *Scenario) Deployments(namespace string) []string {
+	var out []string
+	for _, o := range sc.Objects {
+		if d, ok := o.(*appsv1.Deployment); ok && d.Namespace == namespace {
+			out = append(out, d.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Workloads counts the workloads (Deployments, StatefulSets, DaemonSets,
+// ReplicationControllers) the scenario creates in namespace, "" for every
+// one: --plain with none named follows the fleet when there are several.
+func (sc *Scenario) Workloads(namespace string) int {
+	n := 0
+	for _, o := range sc.Objects {
+		var ns string
+		switch x := o.(type) {
+		case *appsv1.Deployment:
+			ns = x.Namespace
+		case *appsv1.StatefulSet:
+			ns = x.Namespace
+		case *appsv1.DaemonSet:
+			ns = x.Namespace
+		case *corev1.ReplicationController:
+			ns = x.Namespace
+		default:
+			continue
+		}
+		if namespace == "" || ns == namespace {
+			n++
+		}
+	}
+	return n
+}
+
+// Summary is what `rollscope scenarios` says of the scenario's size: "12
+// objects, 6 nodes, 3 scripted actions".
+func (sc *Scenario) Summary() string {
+	nodes := 0
+	for _, g := range sc.NodeGroups {
+		nodes += g.Size
+	}
+	return plural(len(sc.Objects), "object") + ", " + plural(nodes, "node") + ", " + plural(len(sc.Actions), "scripted action")
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
