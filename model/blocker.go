@@ -106,7 +106,7 @@ func diagnose(in rolloutParts, scan func(*podScan), isOurs func(string) bool) (s
 	scan(&s)
 	switch {
 	case s.pullBad > 0:
-		return fmt.Sprintf("new image cannot be pulled — %s: %s (%s)", s.pullImage, s.pullReason, plural(s.pullBad, "pod")), holdStuck
+		return fmt.Sprintf("new image cannot be pulled — %s: %s (%s)", s.pullImage, s.pullReason, Plural(s.pullBad, "pod")), holdStuck
 	case s.crash != nil:
 		return crashLine(s.crash), holdCrash
 	case s.unschedulable != nil:
@@ -121,7 +121,7 @@ func diagnose(in rolloutParts, scan func(*podScan), isOurs func(string) bool) (s
 		return fmt.Sprintf("%s — waiting for old pods to terminate (%d terminating, grace %ds)", what, s.terminating, s.grace), holdWaits
 	}
 	if s.readyNotAvailable > 0 && s.notReady == nil {
-		return fmt.Sprintf("minReadySeconds: %s ready, available in %s", plural(s.readyNotAvailable, "new pod"), ceilSeconds(s.availableIn)), holdWaits
+		return fmt.Sprintf("minReadySeconds: %s ready, available in %s", Plural(s.readyNotAvailable, "new pod"), ceilSeconds(s.availableIn)), holdWaits
 	}
 	want := DesiredReplicas(d)
 	if newRS != nil {
@@ -129,7 +129,7 @@ func diagnose(in rolloutParts, scan func(*podScan), isOurs func(string) bool) (s
 	}
 	if s.notReady != nil && want > 0 {
 		line := fmt.Sprintf("waiting for %s to become available — %s not ready for %s",
-			plural(want, "new pod"), s.notReady.Name, ShortDuration(in.now.Sub(s.notReadyAt)))
+			Plural(want, "new pod"), s.notReady.Name, ShortDuration(in.now.Sub(s.notReadyAt)))
 		if why := readinessWhy(s.notReady, in.eventsOf); why != "" {
 			line += ": " + why
 		}
@@ -313,7 +313,7 @@ func crashLine(p *corev1.Pod) string {
 			worst = cs
 		}
 	}
-	line := fmt.Sprintf("new pods crash-loop — %s restarted %s", p.Name, plural(worst.RestartCount, "time"))
+	line := fmt.Sprintf("new pods crash-loop — %s restarted %s", p.Name, Plural(worst.RestartCount, "time"))
 	t := worst.LastTerminationState.Terminated
 	if t == nil {
 		t = worst.State.Terminated
@@ -408,9 +408,9 @@ func progressLine(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, rss []*appsv1.
 	old := ActualReplicaCount(rss) - updated
 	switch {
 	case updated < want:
-		return fmt.Sprintf("rolling out: %d of %d new pods created, %s still running", updated, want, plural(old, "old pod"))
+		return fmt.Sprintf("rolling out: %d of %d new pods created, %s still running", updated, want, Plural(old, "old pod"))
 	case old > 0:
-		return fmt.Sprintf("rolling out: %d of %d new pods available, waiting for %s to scale down", available, want, plural(old, "old pod"))
+		return fmt.Sprintf("rolling out: %d of %d new pods available, waiting for %s to scale down", available, want, Plural(old, "old pod"))
 	}
 	return fmt.Sprintf("rolling out: %d of %d new pods available", available, want)
 }
@@ -425,14 +425,6 @@ func podOf(pods []*corev1.Pod) func(string) bool {
 		}
 		return false
 	}
-}
-
-// plural is "1 pod", "3 pods".
-func plural[N ~int | ~int32](n N, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // ShortDuration writes a duration as kubectl describes ages: "3m12s",
@@ -456,4 +448,26 @@ func ShortDuration(d time.Duration) string {
 func ceilSeconds(d time.Duration) string {
 	secs := int64((d + time.Second - 1) / time.Second)
 	return fmt.Sprintf("%ds", max(secs, 0))
+}
+
+// drainBlocker is the line for a drain that a budget holds back from one of
+// the rollout's pods (namespace, and pod names in isOurs), or "".
+func drainBlocker(nodes []*corev1.Node, namespace string, isOurs func(name string) bool) string {
+	for _, n := range nodes {
+		if n.Annotations[DrainStateAnnotation] != DrainBlocked {
+			continue
+		}
+		for _, entry := range strings.Split(n.Annotations[DrainBlockedAnnotation], "; ") {
+			h, ok := ParseBudgetHold(entry)
+			if !ok {
+				continue
+			}
+			ns, pod, _ := strings.Cut(h.Pod, "/")
+			if ns != namespace || !isOurs(pod) {
+				continue
+			}
+			return fmt.Sprintf("drain of %s blocked by PodDisruptionBudget %s (%d disruptions allowed)", n.Name, h.Name, h.Allowed)
+		}
+	}
+	return ""
 }

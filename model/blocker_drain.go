@@ -3,8 +3,6 @@ package model
 import (
 	"fmt"
 	"strings"
-
-	corev1 "k8s.io/api/core/v1"
 )
 
 // BudgetHold is one pod a PodDisruptionBudget refuses to let a drain evict:
@@ -47,26 +45,4 @@ func ParseBudgetHold(s string) (BudgetHold, bool) {
 		return BudgetHold{}, false
 	}
 	return h, true
-}
-
-// drainBlocker is the line for a drain that a budget holds back from one of
-// the rollout's pods (namespace, and pod names in isOurs), or "".
-func drainBlocker(nodes []*corev1.Node, namespace string, isOurs func(name string) bool) string {
-	for _, n := range nodes {
-		if n.Annotations[DrainStateAnnotation] != DrainBlocked {
-			continue
-		}
-		for _, entry := range strings.Split(n.Annotations[DrainBlockedAnnotation], "; ") {
-			h, ok := ParseBudgetHold(entry)
-			if !ok {
-				continue
-			}
-			ns, pod, _ := strings.Cut(h.Pod, "/")
-			if ns != namespace || !isOurs(pod) {
-				continue
-			}
-			return fmt.Sprintf("drain of %s blocked by PodDisruptionBudget %s (%d disruptions allowed)", n.Name, h.Name, h.Allowed)
-		}
-	}
-	return ""
 }

@@ -91,7 +91,7 @@ func EvaluateCanaryGates(want int32, start time.Time, deadline time.Duration, ha
 	for _, p := range pods {
 		ours[p.Name] = true
 		if p.Restarts > 0 {
-			g.Failed = fmt.Sprintf("pod %s restarted %s", p.Name, plural(p.Restarts, "time"))
+			g.Failed = fmt.Sprintf("pod %s restarted %s", p.Name, Plural(p.Restarts, "time"))
 			if p.LastExit != "" {
 				g.Failed += " (last exit: " + p.LastExit + ")"
 			}

@@ -135,7 +135,7 @@ func CheckCanaryStart(d *appsv1.Deployment) error {
 		return fmt.Errorf("deployment/%s is paused — resume it first (r)", d.Name)
 	}
 	if !DeploymentComplete(d, &d.Status) || d.Status.ObservedGeneration < d.Generation {
-		return stillRolling(d.Name)
+		return StillRolling(d.Name)
 	}
 	return nil
 }
@@ -252,8 +252,8 @@ func CheckCanaryHold(h string) error {
 	return err
 }
 
-// stillRolling is why a canary cannot start mid-rollout, said once for the
+// StillRolling is why a canary cannot start mid-rollout, said once for the
 // engine's check and the console's plan.
-func stillRolling(name string) error {
+func StillRolling(name string) error {
 	return fmt.Errorf("deployment/%s is still rolling out — let it finish, or abort (x)", name)
 }

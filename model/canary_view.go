@@ -137,7 +137,7 @@ func CanaryPlanForView(v RolloutView, change string, steps, holds []string, onFa
 		return CanaryPlan{}, fmt.Errorf("deployment/%s is paused — resume it first (r)", v.Name)
 	}
 	if !v.Done {
-		return CanaryPlan{}, stillRolling(v.Name)
+		return CanaryPlan{}, StillRolling(v.Name)
 	}
 	of, err := CheckCanaryOnFailure(onFailure)
 	if err != nil {
@@ -188,7 +188,7 @@ func CanaryForecastLines(p CanaryPlan) []string {
 	case f.Held == 0:
 		time = "every step waits for your promote"
 	case f.Pauses > 0:
-		time += fmt.Sprintf(", plus %s for your promote", plural(f.Pauses, "pause"))
+		time += fmt.Sprintf(", plus %s for your promote", Plural(f.Pauses, "pause"))
 	}
 	out = append(out, fmt.Sprintf("peak %d pods · lowest availability %d of %d · %s, plus pod start-up", f.PeakPods, f.LowestAvailable, p.Replicas, time))
 	onFail := "holds the step and says which gate failed"

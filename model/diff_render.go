@@ -19,7 +19,7 @@ func renderTemplate(t *corev1.PodTemplateSpec) ([]string, error) {
 	if t == nil {
 		return nil, nil
 	}
-	raw, err := json.Marshal(hashless(t))
+	raw, err := json.Marshal(WithoutHash(t))
 	if err != nil {
 		return nil, fmt.Errorf("render pod template: %w", err)
 	}

@@ -346,7 +346,7 @@ func rcFigures(rc *corev1.ReplicationController) [4]int64 {
 		return [4]int64{}
 	}
 	st := rc.Status
-	return [4]int64{int64(rcSize(rc)), int64(st.Replicas), int64(st.ReadyReplicas), int64(st.AvailableReplicas)}
+	return [4]int64{int64(RCReplicas(rc)), int64(st.Replicas), int64(st.ReadyReplicas), int64(st.AvailableReplicas)}
 }
 
 // fleetRevision marks the owner of a ControllerRevision.

@@ -284,7 +284,7 @@ func (s fleetPods) moving(c *Cluster, k fleetKey, done, whole bool) bool {
 // crashWhy names the pod that restarted most.
 func (s fleetPods) crashWhy() string {
 	p := s.crash.pod
-	line := fmt.Sprintf("pod %s restarted %s", p.Name, plural(s.crashRestarts, "time"))
+	line := fmt.Sprintf("pod %s restarted %s", p.Name, Plural(s.crashRestarts, "time"))
 	for i := range p.Status.ContainerStatuses {
 		cs := &p.Status.ContainerStatuses[i]
 		if w := cs.State.Waiting; w != nil && w.Reason == "CrashLoopBackOff" {
@@ -296,7 +296,7 @@ func (s fleetPods) crashWhy() string {
 }
 
 func (s fleetPods) pullWhy() string {
-	return fmt.Sprintf("image cannot be pulled — %s: %s (%s)", s.pull.pullImage, s.pull.pullReason, plural(s.pulls, "pod"))
+	return fmt.Sprintf("image cannot be pulled — %s: %s (%s)", s.pull.pullImage, s.pull.pullReason, Plural(s.pulls, "pod"))
 }
 
 // rollingFrom is the images of the newest old ReplicaSet that still has
@@ -451,7 +451,7 @@ func (c *Cluster) daemonSetFleet(k fleetKey, ds *appsv1.DaemonSet) fleetEntry {
 // runs.
 func (c *Cluster) rcFleet(k fleetKey, rc *corev1.ReplicationController) (fleetEntry, bool) {
 	r := FleetRow{Namespace: rc.Namespace, Kind: FleetReplicationController, Name: rc.Name, State: fleetUnset,
-		Desired: rcSize(rc), Updated: rc.Status.Replicas, Available: rc.Status.AvailableReplicas,
+		Desired: RCReplicas(rc), Updated: rc.Status.Replicas, Available: rc.Status.AvailableReplicas,
 		Since: rc.CreationTimestamp.Time, ChangeCause: rc.Annotations[ChangeCauseAnnotation]}
 	if rc.Spec.Template != nil {
 		r.Images = containerImages(rc.Spec.Template)

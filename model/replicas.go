@@ -73,7 +73,7 @@ func NewRSNewReplicas(d *appsv1.Deployment, allRSs []*appsv1.ReplicaSet, newRS *
 	switch d.Spec.Strategy.Type {
 	case appsv1.RollingUpdateDeploymentStrategyType:
 		// Unlike MaxSurge, no fencepost adjustment here (upstream quirk).
-		ms, _ := rollingParams(d)
+		ms, _ := RollingParams(d)
 		surge, err := scaledIntOrPercent(ms, DesiredReplicas(d), true)
 		if err != nil {
 			return 0, fmt.Errorf("size new replica set of deployment %s: %w", d.Name, err)

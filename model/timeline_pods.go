@@ -65,7 +65,7 @@ func (c *Cluster) notePodWarning(e *corev1.Event, at time.Time) {
 	}
 	msg := fmt.Sprintf("%s: %s", e.Reason, e.Message)
 	if total > 1 || len(w.pods) > 1 {
-		msg += fmt.Sprintf(" (x%d on %s)", total, plural(len(w.pods), "pod"))
+		msg += fmt.Sprintf(" (x%d on %s)", total, Plural(len(w.pods), "pod"))
 	}
 	if w.noted {
 		t.drop(w.entry)

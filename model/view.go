@@ -66,18 +66,6 @@ type Condition struct {
 	Message string
 }
 
-// Headroom is how much of a rollout budget is in use. A rollout stalls when
-// a budget is exhausted: Used >= Limit.
-type Headroom struct {
-	Used, Limit int32
-	// Waiting is the part of Used that is ready but not yet available
-	// (waiting out minReadySeconds), for the unavailable budget.
-	Waiting int32
-}
-
-// Exhausted reports whether the budget is used up.
-func (h Headroom) Exhausted() bool { return h.Used >= h.Limit }
-
 // RolloutView is everything the screen shows about one Deployment.
 type RolloutView struct {
 	Namespace, Name string

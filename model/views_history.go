@@ -50,7 +50,7 @@ func historyRows(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, newRS *appsv1.R
 			}
 		}
 	}
-	for r, a := range aborts(d, rss) {
+	for r, a := range Aborts(d, rss) {
 		if row, ok := byRevision[r]; ok {
 			row.Aborted = a.String()
 			byRevision[r] = row

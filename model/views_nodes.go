@@ -73,7 +73,7 @@ func (nc *nodeRowCache) of(nodes map[string]*corev1.Node) []NodeRow {
 			Taints:      taints(n),
 			UpToDate:    !needsUpdate && (!hasSpec || newest[group] == "" || spec == newest[group]),
 			Drain:       n.Annotations[DrainStateAnnotation],
-			Progress:    nodeProgress(n),
+			Progress:    NodeProgressOf(n),
 		})
 	}
 	slices.SortFunc(rows, func(a, b NodeRow) int {

@@ -6,14 +6,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
-// Waiting reasons that mean a container will not start without help: the
-// pod is shown as crash-looping.
-var crashLoopReasons = map[string]bool{
-	"CrashLoopBackOff": true,
-	"ImagePullBackOff": true,
-	"ErrImagePull":     true,
-}
-
 // containerCreating is the waiting reason of a container being set up on its node.
 const containerCreating = "ContainerCreating"
 
@@ -54,7 +46,7 @@ func podState(p *corev1.Pod) PodState {
 		return PodTerminating
 	case p.Status.Phase == corev1.PodFailed || p.Status.Phase == corev1.PodSucceeded:
 		return PodFailed
-	case waitingFor(p, func(r string) bool { return crashLoopReasons[r] }):
+	case waitingFor(p, IsCrashLoopReason):
 		return PodCrashLoop
 	}
 	creating := waitingFor(p, func(r string) bool { return r == containerCreating })
@@ -102,7 +94,7 @@ func podReason(p *corev1.Pod) string {
 	for _, list := range statuses {
 		for _, cs := range list {
 			if w := cs.State.Waiting; w != nil && w.Reason != "" {
-				if crashLoopReasons[w.Reason] {
+				if IsCrashLoopReason(w.Reason) {
 					return w.Reason
 				}
 				if waiting == "" {
@@ -128,4 +120,27 @@ func podReason(p *corev1.Pod) string {
 		return c.Reason
 	}
 	return p.Status.Reason
+}
+
+// PodTally counts a ReplicaSet's pods as its controller does: Active are
+// the replicas it counts (status.replicas), Terminating are being deleted
+// and Finished have exited for good; neither of the last two is a replica.
+type PodTally struct {
+	Active, Terminating, Finished int
+}
+
+// TallyPods counts pods by what they are to their ReplicaSet.
+func TallyPods(pods []PodRow) PodTally {
+	var t PodTally
+	for _, p := range pods {
+		switch p.State {
+		case PodTerminating:
+			t.Terminating++
+		case PodFailed:
+			t.Finished++
+		default:
+			t.Active++
+		}
+	}
+	return t
 }

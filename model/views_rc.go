@@ -126,10 +126,10 @@ func (c *RCCluster) RCUpdate(namespace, name string) (RCUpdateView, bool) {
 	}
 	s, updating := DescribeRCUpdate(rcs, from)
 	if updating && s.Next == "" && renaming != nil && renaming.Name != s.Old {
-		s.Next, s.NextSize = renaming.Name, rcSize(renaming)
+		s.Next, s.NextSize = renaming.Name, RCReplicas(renaming)
 	}
 	if !updating {
-		s = RCUpdateStatus{Old: name, OldSize: rcSize(byName[name]), Desired: rcSize(byName[name]), Phase: RCPhaseDone}
+		s = RCUpdateStatus{Old: name, OldSize: RCReplicas(byName[name]), Desired: RCReplicas(byName[name]), Phase: RCPhaseDone}
 	}
 	v.Updating, v.Phase, v.Rollback, v.Desired, v.Limits, v.Request = updating, s.Phase, s.Rollback, s.Desired, s.Limits, s.Request
 	if v.Desired == 0 && s.Limits.Desired == 0 && updating {
@@ -171,7 +171,7 @@ func (c *RCCluster) RCUpdate(namespace, name string) (RCUpdateView, bool) {
 func (c *Cluster) rcRow(rc *corev1.ReplicationController) RCRow {
 	row := RCRow{
 		Name:      rc.Name,
-		Desired:   rcSize(rc),
+		Desired:   RCReplicas(rc),
 		Current:   rc.Status.Replicas,
 		Ready:     rc.Status.ReadyReplicas,
 		Available: rc.Status.AvailableReplicas,

@@ -48,7 +48,7 @@ func (c *Cluster) Rollout(namespace, name string, now time.Time) (RolloutView, b
 		History:                 historyRows(d, rss, newRS),
 		Pending:                 pendingChange(d, rss, newRS),
 	}
-	if ms, mu := rollingParams(d); IsRollingUpdate(d) {
+	if ms, mu := RollingParams(d); IsRollingUpdate(d) {
 		v.MaxSurgeSpec, v.MaxUnavailableSpec = intOrStringSpec(ms), intOrStringSpec(mu)
 	}
 	v.Surge, v.Unavailable = RolloutHeadroom(d, rss)
@@ -84,7 +84,7 @@ func (c *Cluster) ownedReplicaSets(d *appsv1.Deployment) []*appsv1.ReplicaSet {
 // once it is done.
 func (c *Cluster) replicaSetRow(rs, newRS *appsv1.ReplicaSet, done bool) ReplicaSetRow {
 	role := RoleOld
-	if newRS != nil && sameReplicaSet(rs, newRS) {
+	if newRS != nil && SameReplicaSet(rs, newRS) {
 		role = RoleNew
 		if done {
 			role = RoleStable
@@ -161,4 +161,21 @@ func deref(p *int32) int32 {
 		return 0
 	}
 	return *p
+}
+
+// AbortTarget is the revision an abort of v's rollout goes back to, read
+// from the view as the engine reads it from the API (PickAbortTarget over
+// the old ReplicaSets); ok is false when there is no earlier revision.
+func AbortTarget(v RolloutView) (revision int64, ok bool) {
+	var cs []AbortCandidate
+	for _, rs := range v.ReplicaSets {
+		if rs.Role == RoleOld {
+			cs = append(cs, AbortCandidate{Revision: rs.Revision, Available: rs.Available})
+		}
+	}
+	i := PickAbortTarget(cs)
+	if i < 0 {
+		return 0, false
+	}
+	return cs[i].Revision, true
 }
