@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/themes"
 	"rollscope/ui/draw"
 )
@@ -10,7 +10,7 @@ import (
 // "why is it stuck": the one thing holding the rollout back, with its
 // evidence (model.Blocker). A finished rollout with nothing in its way has
 // none.
-func blockerLine(st themes.Styles, r model.RolloutView, w int) (string, bool) {
+func blockerLine(st themes.Styles, r cluster.RolloutView, w int) (string, bool) {
 	if r.Blocker == "" {
 		return "", false
 	}
@@ -18,7 +18,7 @@ func blockerLine(st themes.Styles, r model.RolloutView, w int) (string, bool) {
 }
 
 // blockerHeight is blockerLine's height, for the layout.
-func blockerHeight(r model.RolloutView) int {
+func blockerHeight(r cluster.RolloutView) int {
 	if r.Blocker == "" {
 		return 0
 	}

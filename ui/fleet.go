@@ -6,8 +6,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/ui/overlays/rcview"
 	"rollscope/ui/overlays/workloadview"
 	"rollscope/ui/screen"
@@ -46,7 +46,7 @@ func (m Model) fleetKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case m.clockKey(msg):
 	default:
 		if kind, ok := k.Pressed(msg, action.OnDeployment); ok && haveRow {
-			if row.Kind != model.FleetDeployment {
+			if row.Kind != cluster.FleetDeployment {
 				// A StatefulSet's, DaemonSet's or RC's keys are its
 				// view's: open it, where they say what they do.
 				m.openRow(row)
@@ -73,7 +73,7 @@ func (m *Model) openFleet() {
 
 // pointAt makes the screen show the rollout of a Deployment's row, so the
 // rollout dialogs (which act on the deployment shown) act on it.
-func (m *Model) pointAt(r model.FleetRow) {
+func (m *Model) pointAt(r cluster.FleetRow) {
 	m.s.Namespace, m.s.Deployment, m.s.SelectedRS, m.s.SelectedRevision = r.Namespace, r.Name, "", 0
 	m.history.CloseDiff()
 	m.refresh()
@@ -81,15 +81,15 @@ func (m *Model) pointAt(r model.FleetRow) {
 
 // openRow opens the view of a row: a Deployment's rollout, an RC's rolling
 // update view, a StatefulSet's or DaemonSet's view.
-func (m *Model) openRow(r model.FleetRow) {
+func (m *Model) openRow(r cluster.FleetRow) {
 	m.fleetOpen = false
 	m.rc, m.workload = nil, nil
 	switch r.Kind {
-	case model.FleetReplicationController:
+	case cluster.FleetReplicationController:
 		m.rc = rcview.New(m.s, r.Namespace, r.Name)
-	case model.FleetStatefulSet:
+	case cluster.FleetStatefulSet:
 		m.workload = workloadview.New(m.s, action.OnStatefulSet, r.Namespace, r.Name)
-	case model.FleetDaemonSet:
+	case cluster.FleetDaemonSet:
 		m.workload = workloadview.New(m.s, action.OnDaemonSet, r.Namespace, r.Name)
 	default:
 		m.pointAt(r)
@@ -115,7 +115,7 @@ func (m *Model) startRule() {
 
 // toggleAllNamespaces is 0: every namespace, or back to one — the console's
 // namespace, else the selected row's.
-func (m *Model) toggleAllNamespaces(row model.FleetRow, haveRow bool) tea.Cmd {
+func (m *Model) toggleAllNamespaces(row cluster.FleetRow, haveRow bool) tea.Cmd {
 	if m.fleet.Namespace() != "" {
 		return m.scopeTo(screen.Scope{All: true})
 	}

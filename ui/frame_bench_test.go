@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 	"rollscope/ui/terminal"
 )
@@ -107,13 +108,13 @@ func notReady(p *corev1.Pod) {
 
 // frameModel is the console at w×h over bigRollout(n), paced as the live
 // console is.
-func frameModel(b *testing.B, n, w, h int) (Model, *model.RCCluster, *appsv1.ReplicaSet) {
+func frameModel(b *testing.B, n, w, h int) (Model, *cluster.RCCluster, *appsv1.ReplicaSet) {
 	b.Helper()
 	objs, newRS := bigRollout(n)
-	c := model.NewRCCluster()
+	c := cluster.NewRCCluster()
 	m := New(Options{Cluster: c, Namespace: "shop", Context: "prod-eu", Clock: fixedClock, Pace: time.Hour})
 	m = send(m, tea.WindowSizeMsg{Width: w, Height: h},
-		model.Batch{At: t0, Objects: objs, Watch: model.WatchStatus{Synced: true, Connected: true, Since: t0}})
+		cluster.Batch{At: t0, Objects: objs, Watch: cluster.WatchStatus{Synced: true, Connected: true, Since: t0}})
 	return m, c, newRS
 }
 
@@ -167,7 +168,7 @@ func BenchmarkFrame(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				m = send(m, model.Batch{At: t0, Objects: []runtime.Object{pods[i%2]}, Watch: c.Watch()}, paceMsg{})
+				m = send(m, cluster.Batch{At: t0, Objects: []runtime.Object{pods[i%2]}, Watch: c.Watch()}, paceMsg{})
 				draw(m.View().Content)
 				i++
 			}

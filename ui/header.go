@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/themes"
 	"rollscope/ui/draw"
 )
@@ -121,7 +121,7 @@ func resolved(n int32, spec string) string {
 
 // condition is one of the deployment's conditions: its status in colour
 // and its reason.
-func condition(st themes.Styles, name string, c model.Condition) string {
+func condition(st themes.Styles, name string, c cluster.Condition) string {
 	status := c.Status
 	if status == "" {
 		return st.Label.Render(name) + " " + st.Muted.Render("-")

@@ -22,8 +22,8 @@ import (
 	"rollscope/kube/memapi"
 	"rollscope/kube/podlogs"
 	"rollscope/kube/watch"
-	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/themes"
 	"rollscope/ui"
 	"rollscope/ui/terminal"
@@ -167,7 +167,7 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, ns st
 	scope := ui.Switch{Namespace: ns, AllNamespaces: f.all}
 	for {
 		opts := ui.Options{
-			Cluster:       model.NewRCCluster(),
+			Cluster:       cluster.NewRCCluster(),
 			Namespace:     scope.Namespace,
 			AllNamespaces: scope.AllNamespaces,
 			Deployment:    open.deployment,
@@ -224,7 +224,7 @@ func runLiveOnce(ctx context.Context, f *rootFlags, all bool, open target, theme
 		return ui.Switch{}, false, err
 	}
 	opts := ui.Options{
-		Cluster:       model.NewRCCluster(),
+		Cluster:       cluster.NewRCCluster(),
 		Namespace:     conn.Namespace,
 		AllNamespaces: all,
 		Deployment:    open.deployment,
@@ -284,10 +284,10 @@ func runConsole(ctx context.Context, client kubernetes.Interface, opts ui.Option
 	defer con.Close()
 	p := tea.NewProgram(con.Model(ui.New(opts)), append(con.Options(), tea.WithContext(ctx))...)
 	con.Resizes(ctx, p.Send)
-	bridge := watch.New(client, watchScope(opts), clk, func(b model.Batch) { p.Send(b) }, wo)
+	bridge := watch.New(client, watchScope(opts), clk, func(b cluster.Batch) { p.Send(b) }, wo)
 	go func() {
 		if err := bridge.Run(ctx); err != nil {
-			p.Send(model.Batch{Watch: model.WatchStatus{Problem: err.Error()}})
+			p.Send(cluster.Batch{Watch: cluster.WatchStatus{Problem: err.Error()}})
 		}
 	}()
 	final, err := p.Run()

@@ -5,8 +5,8 @@ import (
 
 	"rollscope/engine/perform"
 	"rollscope/kube/connect"
-	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 )
 
 // explained is the console's actions with every request that got no answer
@@ -28,7 +28,7 @@ func (e explained) Containers(ctx context.Context, namespace, deployment string)
 	return out, connect.Explain(err)
 }
 
-func (e explained) UndoPreview(ctx context.Context, namespace, deployment string, revision int64) ([]model.DiffLine, error) {
+func (e explained) UndoPreview(ctx context.Context, namespace, deployment string, revision int64) ([]cluster.DiffLine, error) {
 	out, err := e.Cluster.UndoPreview(ctx, namespace, deployment, revision)
 	return out, connect.Explain(err)
 }

@@ -17,7 +17,7 @@ import (
 	"rollscope/engine/sim"
 	"rollscope/kube/memapi"
 	kubewatch "rollscope/kube/watch"
-	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
 // runPlain runs the embedded cluster in real time and prints a status line
@@ -106,7 +106,7 @@ type statusPrinter struct {
 	out     io.Writer
 	name    string // the one deployment to follow; "" follows all
 	stamp   func(time.Time) string
-	cluster *model.Cluster
+	cluster *cluster.Cluster
 	last    map[string]string // namespace/name → its last line
 
 	// embedded is set for the embedded cluster: scripted is how many
@@ -125,7 +125,7 @@ type statusPrinter struct {
 	// errOut hears when the picture stops being current and when it is
 	// again (watchLine); nil says nothing.
 	errOut  io.Writer
-	watched model.WatchStatus
+	watched cluster.WatchStatus
 	// onEnd stops the run; end is why it stopped (nil: every rollout
 	// followed finished).
 	onEnd func()
@@ -134,7 +134,7 @@ type statusPrinter struct {
 }
 
 func newStatusPrinter(out io.Writer, name string, stamp func(time.Time) string) *statusPrinter {
-	return &statusPrinter{out: out, name: name, stamp: stamp, cluster: model.NewCluster(), last: map[string]string{},
+	return &statusPrinter{out: out, name: name, stamp: stamp, cluster: cluster.NewCluster(), last: map[string]string{},
 		why: map[string]string{}}
 }
 
@@ -146,7 +146,7 @@ func (p *statusPrinter) watch(ctx context.Context, client kubernetes.Interface, 
 	return kubewatch.New(client, scope, clk, p.batch, opts).Run(ctx)
 }
 
-func (p *statusPrinter) batch(b model.Batch) {
+func (p *statusPrinter) batch(b cluster.Batch) {
 	p.watchChanged(b)
 	changed := p.cluster.Apply(b)
 	p.mu.Lock()
@@ -154,13 +154,13 @@ func (p *statusPrinter) batch(b model.Batch) {
 	if !changed && !b.Watch.Synced {
 		return
 	}
-	var followed []model.DeploymentSummary
+	var followed []cluster.DeploymentSummary
 	for _, d := range p.cluster.Deployments() {
 		if p.name != "" && d.Name != p.name {
 			continue
 		}
 		followed = append(followed, d)
-		line, key := model.StatusLine(d), d.Namespace+"/"+d.Name
+		line, key := cluster.StatusLine(d), d.Namespace+"/"+d.Name
 		if p.last[key] != line {
 			p.last[key] = line
 			fmt.Fprintf(p.out, "[%s] %s\n", p.stamp(b.At), line)
@@ -176,7 +176,7 @@ func (p *statusPrinter) batch(b model.Batch) {
 // check ends the run once every rollout followed has finished or failed
 // (embedded: or is paused with nothing left to resume it) and nothing else
 // is under way.
-func (p *statusPrinter) check(followed []model.DeploymentSummary) {
+func (p *statusPrinter) check(followed []cluster.DeploymentSummary) {
 	if p.ended {
 		return
 	}
@@ -227,9 +227,9 @@ func (p *statusPrinter) outcome() error {
 // after "why", when it names something else than the one printed before;
 // its clock alone ("not ready for 3s", "4s") is no change. A finished
 // rollout has none, and prints nothing for it.
-func (p *statusPrinter) blocker(d model.DeploymentSummary, key string, at time.Time) {
+func (p *statusPrinter) blocker(d cluster.DeploymentSummary, key string, at time.Time) {
 	why := p.cluster.Blocker(d.Namespace, d.Name, at)
-	if model.SameBlocker(p.why[key], why) {
+	if cluster.SameBlocker(p.why[key], why) {
 		return
 	}
 	p.why[key] = why

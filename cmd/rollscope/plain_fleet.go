@@ -19,7 +19,7 @@ import (
 	"rollscope/kube/connect"
 	"rollscope/kube/memapi"
 	kubewatch "rollscope/kube/watch"
-	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
 // --plain for a fleet (-A, or no workload named in a scope of several): one
@@ -34,18 +34,18 @@ type fleetPrinter struct {
 	out       io.Writer
 	namespace string // "" for every namespace
 	stamp     func(time.Time) string
-	cluster   *model.RCCluster
+	cluster   *cluster.RCCluster
 	last      map[string]string // namespace/kind/name → its last state word
 	started   bool
 	errOut    io.Writer
-	watched   model.WatchStatus
+	watched   cluster.WatchStatus
 }
 
 func newFleetPrinter(out, errOut io.Writer, namespace string, stamp func(time.Time) string) *fleetPrinter {
-	return &fleetPrinter{out: out, errOut: errOut, namespace: namespace, stamp: stamp, cluster: model.NewRCCluster(), last: map[string]string{}}
+	return &fleetPrinter{out: out, errOut: errOut, namespace: namespace, stamp: stamp, cluster: cluster.NewRCCluster(), last: map[string]string{}}
 }
 
-func (p *fleetPrinter) batch(b model.Batch) {
+func (p *fleetPrinter) batch(b cluster.Batch) {
 	p.watchChanged(b)
 	changed := p.cluster.Apply(b)
 	p.mu.Lock()
@@ -61,7 +61,7 @@ func (p *fleetPrinter) batch(b model.Batch) {
 		seen[key] = true
 		if p.last[key] != r.Word {
 			p.last[key] = r.Word
-			fmt.Fprintf(p.out, "[%s] %s\n", p.stamp(b.At), model.FleetLine(r))
+			fmt.Fprintf(p.out, "[%s] %s\n", p.stamp(b.At), cluster.FleetLine(r))
 		}
 	}
 	for key := range p.last {
@@ -74,7 +74,7 @@ func (p *fleetPrinter) batch(b model.Batch) {
 
 // watchChanged says on stderr when the lines stop being current and when
 // they are again, as the one-deployment --plain does.
-func (p *fleetPrinter) watchChanged(b model.Batch) {
+func (p *fleetPrinter) watchChanged(b cluster.Batch) {
 	was, now := p.watched, b.Watch
 	p.watched = now
 	if p.errOut == nil || !now.Synced {

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
 // LogSource reads a container's log: the embedded cluster's kubelet
@@ -20,7 +21,7 @@ type LogSource interface {
 // PodSource is the pod detail a Source may also answer; model.Cluster does.
 // It is asked in Update only, like every Source method.
 type PodSource interface {
-	Pod(namespace, name string) (model.PodDetail, bool)
+	Pod(namespace, name string) (cluster.PodDetail, bool)
 }
 
 // Open asks the root to show an overlay a pane built (the pod detail and

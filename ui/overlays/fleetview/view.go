@@ -14,8 +14,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
 	"rollscope/ui/screen"
@@ -25,7 +25,7 @@ import (
 type Source interface {
 	// Fleet is every workload in namespace ("" for all), sorted by
 	// model.SortFleet.
-	Fleet(namespace string, now time.Time) []model.FleetRow
+	Fleet(namespace string, now time.Time) []cluster.FleetRow
 	// Namespaces are the namespaces the watch knows of, sorted.
 	Namespaces() []string
 }
@@ -40,8 +40,8 @@ type View struct {
 	// did not choose.
 	note string
 
-	all   []model.FleetRow // every row in the scope
-	rows  []model.FleetRow // those the filter keeps
+	all   []cluster.FleetRow // every row in the scope
+	rows  []cluster.FleetRow // those the filter keeps
 	count [fleetStates]int
 	// manyNamespaces is set when the rows come from more than one
 	// namespace: only then is the NAMESPACE column worth its width.
@@ -57,7 +57,7 @@ type View struct {
 	// operator is still typing it. filterErr is ParseFleetFilter's
 	// refusal, shown in place of the count.
 	filterText string
-	filter     model.FleetFilter
+	filter     cluster.FleetFilter
 	filterErr  string
 	typing     bool
 	// moved is set once the operator has moved the cursor: from then on
@@ -144,19 +144,19 @@ func (v *View) apply() {
 	v.list.Follow(len(v.rows), func(i int) string { return rowKey(v.rows[i]) })
 }
 
-func rowKey(r model.FleetRow) string { return r.Namespace + "/" + r.Ref() }
+func rowKey(r cluster.FleetRow) string { return r.Namespace + "/" + r.Ref() }
 
 // Rows is how many workloads the fleet shows now (after the filter), and
 // how many there are in the scope.
 func (v *View) Rows() (shown, all int) { return len(v.rows), len(v.all) }
 
 // All is every row in the scope, filter or not.
-func (v *View) All() []model.FleetRow { return v.all }
+func (v *View) All() []cluster.FleetRow { return v.all }
 
 // Selected is the row under the cursor.
-func (v *View) Selected() (model.FleetRow, bool) {
+func (v *View) Selected() (cluster.FleetRow, bool) {
 	if len(v.rows) == 0 {
-		return model.FleetRow{}, false
+		return cluster.FleetRow{}, false
 	}
 	v.list.Clamp(len(v.rows))
 	return v.rows[v.list.Cursor], true
@@ -229,7 +229,7 @@ func (v *View) edit(press tea.KeyPressMsg) {
 // unknown state word) keeps the last one that did, and says why.
 func (v *View) setFilter(text string) {
 	v.filterText = text
-	f, err := model.ParseFleetFilter(text)
+	f, err := cluster.ParseFleetFilter(text)
 	if err != nil {
 		v.filterErr = err.Error()
 		return
@@ -253,7 +253,7 @@ func (v *View) KeyMap() help.KeyMap {
 	filter.SetHelp(filter.Help().Key, "filter")
 	all.SetHelp(all.Help().Key, "all namespaces / one")
 	out := keys.Pane{open, filter, all}
-	if r, ok := v.Selected(); ok && r.Kind == model.FleetDeployment {
+	if r, ok := v.Selected(); ok && r.Kind == cluster.FleetDeployment {
 		for _, n := range []action.Name{action.SetImage, action.Pause, action.Resume, action.Undo} {
 			out = append(out, k.Action(n))
 		}
