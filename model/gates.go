@@ -125,9 +125,9 @@ func EvaluateCanaryGates(want int32, start time.Time, deadline time.Duration, ha
 type CanaryNext int
 
 const (
-	// CanaryWait: nothing to do yet; look again after the returned delay
+	// canaryWait: nothing to do yet; look again after the returned delay
 	// (0: only when something changes).
-	CanaryWait CanaryNext = iota
+	canaryWait CanaryNext = iota
 	// CanaryAdvance: a timed hold has passed with its gates ok.
 	CanaryAdvance
 	// CanaryFail: a gate failed.
@@ -137,7 +137,7 @@ const (
 // DecideCanary is what c's current step calls for at now, given its gates.
 func DecideCanary(c Canary, g CanaryGates, now time.Time) (CanaryNext, time.Duration) {
 	if c.State.Phase != CanaryHolding {
-		return CanaryWait, 0
+		return canaryWait, 0
 	}
 	if g.Failed != "" {
 		return CanaryFail, 0
@@ -145,16 +145,16 @@ func DecideCanary(c Canary, g CanaryGates, now time.Time) (CanaryNext, time.Dura
 	deadline, hasDeadline := c.Plan.Original.Deadline()
 	if !g.Healthy {
 		if hasDeadline {
-			return CanaryWait, max(c.State.Since.Add(deadline).Sub(now), time.Millisecond)
+			return canaryWait, max(c.State.Since.Add(deadline).Sub(now), time.Millisecond)
 		}
-		return CanaryWait, 0
+		return canaryWait, 0
 	}
 	hold, timed := c.Plan.Step(c.State.Step).HoldFor()
 	if !timed {
-		return CanaryWait, 0
+		return canaryWait, 0
 	}
 	if due := g.Since.Add(hold); now.Before(due) {
-		return CanaryWait, due.Sub(now)
+		return canaryWait, due.Sub(now)
 	}
 	return CanaryAdvance, 0
 }

@@ -39,8 +39,8 @@ func ActualReplicaCount(rss []*appsv1.ReplicaSet) int32 {
 	return sumOver(rss, func(rs *appsv1.ReplicaSet) int32 { return rs.Status.Replicas })
 }
 
-// ReadyReplicaCount sums status.readyReplicas.
-func ReadyReplicaCount(rss []*appsv1.ReplicaSet) int32 {
+// readyReplicaCount sums status.readyReplicas.
+func readyReplicaCount(rss []*appsv1.ReplicaSet) int32 {
 	return sumOver(rss, func(rs *appsv1.ReplicaSet) int32 { return rs.Status.ReadyReplicas })
 }
 
@@ -49,8 +49,8 @@ func AvailableReplicaCount(rss []*appsv1.ReplicaSet) int32 {
 	return sumOver(rss, func(rs *appsv1.ReplicaSet) int32 { return rs.Status.AvailableReplicas })
 }
 
-// IsActive reports whether a ReplicaSet is asked to run any pod.
-func IsActive(rs *appsv1.ReplicaSet) bool {
+// isActive reports whether a ReplicaSet is asked to run any pod.
+func isActive(rs *appsv1.ReplicaSet) bool {
 	return rs != nil && SpecReplicas(rs) > 0
 }
 
@@ -58,7 +58,7 @@ func IsActive(rs *appsv1.ReplicaSet) bool {
 func FilterActive(rss []*appsv1.ReplicaSet) []*appsv1.ReplicaSet {
 	var out []*appsv1.ReplicaSet
 	for _, rs := range rss {
-		if IsActive(rs) {
+		if isActive(rs) {
 			out = append(out, rs)
 		}
 	}

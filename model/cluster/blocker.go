@@ -12,9 +12,9 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 )
 
-// BlockerInput is what the blocker line is derived from: the objects as the
+// blockerInput is what the blocker line is derived from: the objects as the
 // API serves them.
-type BlockerInput struct {
+type blockerInput struct {
 	Deployment  *appsv1.Deployment
 	ReplicaSets []*appsv1.ReplicaSet // the deployment's, new and old
 	// Pods are the pods of those ReplicaSets.
@@ -27,7 +27,7 @@ type BlockerInput struct {
 	Now      time.Time
 }
 
-// Blocker names the one thing that currently holds the rollout back, in the
+// blockerFor names the one thing that currently holds the rollout back, in the
 // operator's words with the evidence, or says what is happening when
 // nothing does. It is "" for a finished rollout with nothing in its way.
 //
@@ -35,7 +35,7 @@ type BlockerInput struct {
 // nowhere whatever its pods do; then what no amount of waiting fixes (an
 // image that cannot be pulled, a crash loop, pods that fit nowhere); then
 // what time will fix (old pods terminating, minReadySeconds, readiness).
-func Blocker(in BlockerInput) string {
+func blockerFor(in blockerInput) string {
 	scan := func(s *podScan) {
 		for _, p := range in.Pods {
 			f := factsOf(p)
@@ -45,7 +45,7 @@ func Blocker(in BlockerInput) string {
 	return blocker(rolloutParts{d: in.Deployment, rss: in.ReplicaSets, nodes: in.Nodes, eventsOf: in.EventsOf, now: in.Now}, scan, podOf(in.Pods))
 }
 
-// rolloutParts is BlockerInput without its pods, which the console keeps
+// rolloutParts is blockerInput without its pods, which the console keeps
 // as podFacts.
 type rolloutParts struct {
 	d        *appsv1.Deployment
@@ -131,7 +131,7 @@ func diagnose(in rolloutParts, scan func(*podScan), isOurs func(string) bool) (s
 	}
 	if s.notReady != nil && want > 0 {
 		line := fmt.Sprintf("waiting for %s to become available — %s not ready for %s",
-			model.Plural(want, "new pod"), s.notReady.Name, ShortDuration(in.now.Sub(s.notReadyAt)))
+			model.Plural(want, "new pod"), s.notReady.Name, kubectlAge(in.now.Sub(s.notReadyAt)))
 		if why := readinessWhy(s.notReady, in.eventsOf); why != "" {
 			line += ": " + why
 		}
@@ -429,9 +429,9 @@ func podOf(pods []*corev1.Pod) func(string) bool {
 	}
 }
 
-// ShortDuration writes a duration as kubectl describes ages: "3m12s",
+// kubectlAge writes a duration as kubectl describes ages: "3m12s",
 // "45s", "2h5m".
-func ShortDuration(d time.Duration) string {
+func kubectlAge(d time.Duration) string {
 	d = d.Truncate(time.Second)
 	if d < 0 {
 		d = 0

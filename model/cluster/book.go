@@ -320,7 +320,7 @@ func (c *Cluster) fleetWorkload(kind, namespace, name string, uid types.UID, fig
 		b.mark(k)
 	}
 	// These kinds carry no record of when they last progressed: until the
-	// watch has seen them for FleetStuckAfter, they are not called stuck.
+	// watch has seen them for fleetStuckAfter, they are not called stuck.
 	if _, seen := b.movedAt[k]; isNew && !seen || !isNew && figures != oldFigures {
 		b.movedAt[k] = u.at
 	}
@@ -369,5 +369,5 @@ type lostPod struct {
 // over reports whether the move is over for a row that does not read node
 // roll: it was seen short and is no longer, or it never was for a while.
 func (l *lostPod) over(now time.Time) bool {
-	return l.short || now.Sub(l.at) >= FleetStuckAfter
+	return l.short || now.Sub(l.at) >= fleetStuckAfter
 }

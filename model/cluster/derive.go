@@ -21,7 +21,7 @@ import (
 type fleetEntry struct {
 	row FleetRow
 	// waits is set for a rollout under way that nothing else explains:
-	// it reads stuck once its figures have not moved for FleetStuckAfter
+	// it reads stuck once its figures have not moved for fleetStuckAfter
 	// (row.Changed is when they last moved).
 	waits bool
 	// clocked is set when Why counts with the clock ("not ready for

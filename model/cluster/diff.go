@@ -12,8 +12,8 @@ import (
 
 // Errors RevisionDiff wraps, for callers that tell the cases apart.
 var (
-	ErrUnknownDeployment = errors.New("deployment not in the console's picture")
-	ErrUnknownRevision   = errors.New("revision not found")
+	errUnknownDeployment = errors.New("deployment not in the console's picture")
+	errUnknownRevision   = errors.New("revision not found")
 )
 
 // TemplateDiff compares two pod templates line by line over a stable
@@ -43,13 +43,13 @@ func (c *Cluster) RevisionDiff(namespace, name string, revision int64) ([]DiffLi
 	d := c.deployments[objectKey(namespace, name)]
 	if d == nil {
 		return nil, fmt.Errorf("show the changes of revision %d: deployment %s/%s: %w (deleted, or the watch has not synced yet)",
-			revision, namespace, name, ErrUnknownDeployment)
+			revision, namespace, name, errUnknownDeployment)
 	}
 	templates := revisionTemplates(c.ownedReplicaSets(d))
 	from, ok := templates[revision]
 	if !ok {
 		return nil, fmt.Errorf("show the changes of deployment %s/%s at revision %d: %w: no ReplicaSet ran it (it never existed, or revisionHistoryLimit cleaned it up) — pick a revision the history lists",
-			namespace, name, revision, ErrUnknownRevision)
+			namespace, name, revision, errUnknownRevision)
 	}
 	return TemplateDiff(from, &d.Spec.Template), nil
 }

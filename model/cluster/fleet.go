@@ -21,7 +21,7 @@ const (
 	// rollout status` would exit 1.
 	FleetFailed FleetState = iota
 	// FleetStuck: a blocker names what holds the rollout (the why-stuck
-	// line), or it has made no progress for FleetStuckAfter.
+	// line), or it has made no progress for fleetStuckAfter.
 	FleetStuck
 	// FleetCrashLooping: some of its pods are crash-looping (restarting
 	// containers), whatever the rollout says.
@@ -68,9 +68,9 @@ func FleetStates() []FleetState {
 	return out
 }
 
-// ParseFleetState reads a state word as an operator types it after
+// parseFleetState reads a state word as an operator types it after
 // `/state:` ("node-roll" and "crashloop" too).
-func ParseFleetState(word string) (FleetState, bool) {
+func parseFleetState(word string) (FleetState, bool) {
 	w := strings.ToLower(strings.TrimSpace(word))
 	switch w {
 	case "node-roll", "noderoll":
@@ -88,9 +88,9 @@ func ParseFleetState(word string) (FleetState, bool) {
 	return 0, false
 }
 
-// FleetStuckAfter is how long a rollout may make no progress before the
+// fleetStuckAfter is how long a rollout may make no progress before the
 // fleet calls it stuck, when nothing more specific names why.
-const FleetStuckAfter = 2 * time.Minute
+const fleetStuckAfter = 2 * time.Minute
 
 // Fleet kinds, as the KIND column shows them and as `kind/NAME` opens them.
 const (
@@ -162,7 +162,7 @@ func ParseFleetFilter(text string) (FleetFilter, error) {
 		key, val, ok := strings.Cut(w, ":")
 		switch {
 		case ok && (key == "state" || key == "s"):
-			st, known := ParseFleetState(val)
+			st, known := parseFleetState(val)
 			if !known {
 				return FleetFilter{}, fmt.Errorf("%q is not a rollout state: use one of %s", val, strings.Join(fleetWords[:], ", "))
 			}

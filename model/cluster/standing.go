@@ -10,7 +10,7 @@ import (
 
 // fleetView is one namespace's rows, sorted, as last handed out. It is
 // handed out again (copied) until a row changes, a waiting rollout crosses
-// FleetStuckAfter (flipAt), or — when a row counts with the clock — the
+// fleetStuckAfter (flipAt), or — when a row counts with the clock — the
 // second changes.
 type fleetView struct {
 	version uint64
@@ -106,7 +106,7 @@ func (c *Cluster) deriveDirty(now time.Time) {
 }
 
 // build gathers and sorts namespace's rows, turning the rollouts that have
-// waited FleetStuckAfter without moving stuck. A refresh changes the place
+// waited fleetStuckAfter without moving stuck. A refresh changes the place
 // of a few rows at most: the rows whose sort key did not change keep their
 // order from prev, the others are sorted alone and merged in. Sorting 2,000
 // rows each time cost a millisecond and more.
@@ -148,7 +148,7 @@ func (b *fleetBook) build(namespace string, now time.Time, prev *fleetView) *fle
 		*r = o.e.row
 		if o.idle > 0 {
 			r.State, r.Word = FleetStuck, FleetStuck.String()
-			r.Why = "no progress for " + ShortDuration(o.idle) + " — " + r.Why
+			r.Why = "no progress for " + kubectlAge(o.idle) + " — " + r.Why
 		}
 	}
 	return v
@@ -162,10 +162,10 @@ func (v *fleetView) order(e *fleetEntry, now time.Time) fleetOrder {
 		v.ticking = true
 	}
 	if e.waits {
-		if idle := now.Sub(e.row.Changed); idle >= FleetStuckAfter {
+		if idle := now.Sub(e.row.Changed); idle >= fleetStuckAfter {
 			o.state, o.idle = FleetStuck, idle
 			v.ticking = true
-		} else if at := e.row.Changed.Add(FleetStuckAfter); v.flipAt.IsZero() || at.Before(v.flipAt) {
+		} else if at := e.row.Changed.Add(fleetStuckAfter); v.flipAt.IsZero() || at.Before(v.flipAt) {
 			v.flipAt = at
 		}
 	}
@@ -203,7 +203,7 @@ func mergeOrders(a, b []fleetOrder) []fleetOrder {
 }
 
 // fleetOrder is what a row sorts by: its state as shown (a waiting
-// rollout idle for FleetStuckAfter, idle > 0, shows stuck), when it last
+// rollout idle for fleetStuckAfter, idle > 0, shows stuck), when it last
 // changed, and its names through e.
 type fleetOrder struct {
 	state   FleetState

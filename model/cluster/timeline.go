@@ -4,9 +4,9 @@ import (
 	"slices"
 )
 
-// TimelineLimit is how many entries a deployment's timeline keeps; older
+// timelineLimit is how many entries a deployment's timeline keeps; older
 // ones are forgotten, so a long-running console's memory stays flat.
-const TimelineLimit = 1000
+const timelineLimit = 1000
 
 // timeline is one deployment's entries in time order. It grows to twice the
 // limit before it is cut back, so that trimming costs nothing per entry.
@@ -28,21 +28,21 @@ func (t *timeline) add(e TimelineEntry) {
 		i--
 	}
 	t.entries = slices.Insert(t.entries, i, e)
-	if len(t.entries) >= 2*TimelineLimit {
-		t.entries = slices.Clone(t.entries[len(t.entries)-TimelineLimit:])
+	if len(t.entries) >= 2*timelineLimit {
+		t.entries = slices.Clone(t.entries[len(t.entries)-timelineLimit:])
 	}
 }
 
-// last is a copy of the newest TimelineLimit entries, oldest first.
+// last is a copy of the newest timelineLimit entries, oldest first.
 func (t *timeline) last() []TimelineEntry {
-	return slices.Clone(t.entries[max(0, len(t.entries)-TimelineLimit):])
+	return slices.Clone(t.entries[max(0, len(t.entries)-timelineLimit):])
 }
 
 // Timeline is what happened to the deployment, oldest first: its
 // ReplicaSets' scaling, its condition changes, events about it and its
 // ReplicaSets, its pods' Warning events (one line per reason, with counts)
 // and actions taken from the console. It keeps the last
-// TimelineLimit entries; an unknown deployment has none.
+// timelineLimit entries; an unknown deployment has none.
 func (c *Cluster) Timeline(namespace, name string) []TimelineEntry {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
