@@ -8,7 +8,7 @@ import (
 
 // blockerLine is the line under kubectl's status sentence that answers
 // "why is it stuck": the one thing holding the rollout back, with its
-// evidence (model.Blocker). A finished rollout with nothing in its way has
+// evidence (cluster.Blocker). A finished rollout with nothing in its way has
 // none.
 func blockerLine(st themes.Styles, r cluster.RolloutView, w int) (string, bool) {
 	if r.Blocker == "" {

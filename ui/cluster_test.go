@@ -19,7 +19,7 @@ import (
 	"rollscope/ui/draw"
 )
 
-// The console against the real model.Cluster: hand-made objects go in as a
+// The console against the real cluster.Cluster: hand-made objects go in as a
 // watch batch, as the bridge would deliver them, and the screen is checked.
 
 func owner(kind, name string) []metav1.OwnerReference {
@@ -115,16 +115,16 @@ func stuckRollout() []runtime.Object {
 	return objs
 }
 
-func clusterModel(t testing.TB, w, h int) (Model, *cluster.RCCluster) {
+func clusterModel(t testing.TB, w, h int) (Model, *cluster.Cluster) {
 	t.Helper()
-	c := cluster.NewRCCluster()
+	c := cluster.NewCluster()
 	m := New(Options{Cluster: c, Namespace: "shop", Context: "prod-eu", Clock: fixedClock})
 	m = send(m, tea.WindowSizeMsg{Width: w, Height: h},
 		cluster.Batch{At: t0, Objects: stuckRollout(), Watch: cluster.WatchStatus{Synced: true, Connected: true, Since: t0}})
 	return m, c
 }
 
-var _ Source = (*cluster.RCCluster)(nil)
+var _ Source = (*cluster.Cluster)(nil)
 
 func TestClusterBatchReachesTheScreen(t *testing.T) {
 	m, c := clusterModel(t, 160, 48)

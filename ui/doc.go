@@ -4,7 +4,7 @@
 // views of package model, and sends what its keys ask for through Actions.
 //
 // The root Model is thin: it owns the focus, the global keys and the
-// layout, applies model.Batch messages to its Source, and routes every
+// layout, applies cluster.Batch messages to its Source, and routes every
 // other message: keys to the open overlay, else to the RC view's own keys,
 // else to the global keys, else to the focused pane. The parts live in
 // packages of their own:

@@ -11,7 +11,7 @@ import (
 )
 
 // fakeSource is a hand-made picture of a cluster: the views a
-// model.Cluster would produce for a rollout in the middle of its work.
+// cluster.Cluster would produce for a rollout in the middle of its work.
 type fakeSource struct {
 	watch       cluster.WatchStatus
 	deployments []cluster.DeploymentSummary

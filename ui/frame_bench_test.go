@@ -20,7 +20,7 @@ import (
 )
 
 // A whole frame as the live console draws it: the real Model over a real
-// model.Cluster, then the frame's string drawn on a terminal, by Bubble Tea
+// cluster.Cluster, then the frame's string drawn on a terminal, by Bubble Tea
 // v2's renderer (its cursedRenderer.flush: the string parsed into cells,
 // diffed against the screen, the changes written) and by ui/terminal.
 //
@@ -108,10 +108,10 @@ func notReady(p *corev1.Pod) {
 
 // frameModel is the console at w×h over bigRollout(n), paced as the live
 // console is.
-func frameModel(b *testing.B, n, w, h int) (Model, *cluster.RCCluster, *appsv1.ReplicaSet) {
+func frameModel(b *testing.B, n, w, h int) (Model, *cluster.Cluster, *appsv1.ReplicaSet) {
 	b.Helper()
 	objs, newRS := bigRollout(n)
-	c := cluster.NewRCCluster()
+	c := cluster.NewCluster()
 	m := New(Options{Cluster: c, Namespace: "shop", Context: "prod-eu", Clock: fixedClock, Pace: time.Hour})
 	m = send(m, tea.WindowSizeMsg{Width: w, Height: h},
 		cluster.Batch{At: t0, Objects: objs, Watch: cluster.WatchStatus{Synced: true, Connected: true, Since: t0}})

@@ -17,9 +17,9 @@ import (
 // pacedModel is the stuck rollout on a console that redraws at most once an
 // hour while the watch churns: whatever it shows before the hour is up, it
 // showed at once.
-func pacedModel(t testing.TB) (Model, *cluster.RCCluster) {
+func pacedModel(t testing.TB) (Model, *cluster.Cluster) {
 	t.Helper()
-	c := cluster.NewRCCluster()
+	c := cluster.NewCluster()
 	m := New(Options{Cluster: c, Namespace: "shop", Context: "prod-eu", Clock: fixedClock, Pace: time.Hour})
 	m = send(m, tea.WindowSizeMsg{Width: 160, Height: 48},
 		cluster.Batch{At: t0, Objects: stuckRollout(), Watch: cluster.WatchStatus{Synced: true, Connected: true, Since: t0}})

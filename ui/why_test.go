@@ -16,7 +16,7 @@ import (
 	"rollscope/themes"
 )
 
-// podSource is the fixture with pod details, as model.Cluster answers them.
+// podSource is the fixture with pod details, as cluster.Cluster answers them.
 type podSource struct {
 	*fakeSource
 	mu   sync.Mutex

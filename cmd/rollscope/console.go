@@ -167,7 +167,7 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, ns st
 	scope := ui.Switch{Namespace: ns, AllNamespaces: f.all}
 	for {
 		opts := ui.Options{
-			Cluster:       cluster.NewRCCluster(),
+			Cluster:       cluster.NewCluster(),
 			Namespace:     scope.Namespace,
 			AllNamespaces: scope.AllNamespaces,
 			Deployment:    open.deployment,
@@ -224,7 +224,7 @@ func runLiveOnce(ctx context.Context, f *rootFlags, all bool, open target, theme
 		return ui.Switch{}, false, err
 	}
 	opts := ui.Options{
-		Cluster:       cluster.NewRCCluster(),
+		Cluster:       cluster.NewCluster(),
 		Namespace:     conn.Namespace,
 		AllNamespaces: all,
 		Deployment:    open.deployment,

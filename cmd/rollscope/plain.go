@@ -99,7 +99,7 @@ func runLivePlain(ctx context.Context, out, banner io.Writer, f *rootFlags, name
 	return p.outcome()
 }
 
-// statusPrinter prints a deployment's model.StatusLine whenever it changes,
+// statusPrinter prints a deployment's cluster.StatusLine whenever it changes,
 // and the embedded cluster's scripted actions, each line after its stamp.
 type statusPrinter struct {
 	mu      sync.Mutex // the watch and the embedded runner both print
@@ -119,7 +119,7 @@ type statusPrinter struct {
 	// checked once listed (gone).
 	namespace     string
 	namespaceSaid bool
-	// why is each deployment's last blocker line printed (model.Blocker,
+	// why is each deployment's last blocker line printed (cluster.Blocker,
 	// the header's "why" line).
 	why map[string]string
 	// errOut hears when the picture stops being current and when it is
@@ -138,7 +138,7 @@ func newStatusPrinter(out io.Writer, name string, stamp func(time.Time) string) 
 		why: map[string]string{}}
 }
 
-// watch feeds the printer from the same watch bridge and model.Cluster the
+// watch feeds the printer from the same watch bridge and cluster.Cluster the
 // console uses, a batch at most every interval, until ctx is done. clk
 // stamps the lines: the embedded cluster's virtual clock, or nil for the
 // wall clock.

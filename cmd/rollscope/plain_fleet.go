@@ -23,7 +23,7 @@ import (
 )
 
 // --plain for a fleet (-A, or no workload named in a scope of several): one
-// line per workload whose rollout state changes, model.FleetLine after a
+// line per workload whose rollout state changes, cluster.FleetLine after a
 // stamp, and first one for each workload once the watch has listed them.
 // It follows for as long as it is let (Ctrl-C; --until on the embedded
 // cluster) and exits 0 then: a fleet has no end of its own.
@@ -34,7 +34,7 @@ type fleetPrinter struct {
 	out       io.Writer
 	namespace string // "" for every namespace
 	stamp     func(time.Time) string
-	cluster   *cluster.RCCluster
+	cluster   *cluster.Cluster
 	last      map[string]string // namespace/kind/name → its last state word
 	started   bool
 	errOut    io.Writer
@@ -42,7 +42,7 @@ type fleetPrinter struct {
 }
 
 func newFleetPrinter(out, errOut io.Writer, namespace string, stamp func(time.Time) string) *fleetPrinter {
-	return &fleetPrinter{out: out, errOut: errOut, namespace: namespace, stamp: stamp, cluster: cluster.NewRCCluster(), last: map[string]string{}}
+	return &fleetPrinter{out: out, errOut: errOut, namespace: namespace, stamp: stamp, cluster: cluster.NewCluster(), last: map[string]string{}}
 }
 
 func (p *fleetPrinter) batch(b cluster.Batch) {

@@ -44,7 +44,7 @@ func scenarioScreen(t *testing.T, name string, at time.Duration, w, h int, keys 
 	if _, err := cl.Run(context.Background(), at); err != nil {
 		t.Fatal(err)
 	}
-	c := cluster.NewRCCluster()
+	c := cluster.NewCluster()
 	c.Apply(cluster.Batch{At: clock.Now(), Objects: cachedObjects(cl), Watch: cluster.WatchStatus{Synced: true, Connected: true}})
 	var m tea.Model = ui.New(ui.Options{
 		Cluster: c, Namespace: sc.Namespace, Context: "embedded",

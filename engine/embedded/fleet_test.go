@@ -19,7 +19,7 @@ import (
 
 // fleetAt is the fleet as the console would show it at each of the virtual
 // times: the built-in fleet scenario run to that time, everything the
-// console watches fed to a model.RCCluster, and its Fleet of all namespaces.
+// console watches fed to a cluster.Cluster, and its Fleet of all namespaces.
 func fleetAt(t *testing.T, times ...time.Duration) [][]cluster.FleetRow {
 	t.Helper()
 	sc := load(t, "fleet")
@@ -35,7 +35,7 @@ func fleetAt(t *testing.T, times ...time.Duration) [][]cluster.FleetRow {
 		if _, err := cl.Run(ctx, at); err != nil {
 			t.Fatal(err)
 		}
-		c := cluster.NewRCCluster()
+		c := cluster.NewCluster()
 		c.Apply(cluster.Batch{At: clock.Now(), Objects: everything(t, cl), Watch: cluster.WatchStatus{Synced: true, Connected: true}})
 		out = append(out, c.Fleet("", clock.Now()))
 	}

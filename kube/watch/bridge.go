@@ -52,7 +52,7 @@ const DefaultInterval = 50 * time.Millisecond
 // is waiting for the cluster rather than stay blank.
 const firstBatchWait = time.Second
 
-// Bridge turns watch events into model.Batch messages.
+// Bridge turns watch events into cluster.Batch messages.
 type Bridge struct {
 	clock    clock.PassiveClock
 	send     func(cluster.Batch)

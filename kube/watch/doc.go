@@ -1,7 +1,7 @@
 // Package watch keeps the console's picture of a cluster current: one
 // client-go reflector per kind, on any kubernetes.Interface (a live cluster
 // or the embedded one), feeds a Bridge that turns their events into
-// model.Batch messages for the screen.
+// cluster.Batch messages for the screen.
 //
 // The screen must never fall behind the cluster, however busy it is, so each
 // reflector only stores the object and notes that it changed, on its own

@@ -145,7 +145,7 @@ func compareSlimAndFull(t *testing.T, sc *scenario.Scenario) map[string]bool {
 	epoch := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	clock := sim.NewClock(epoch)
 	api := memapi.New(memapi.Options{Clock: clock, Seed: sc.Seed})
-	full, slim := cluster.NewRCCluster(), cluster.NewRCCluster()
+	full, slim := cluster.NewCluster(), cluster.NewCluster()
 	seen := map[cluster.ObjectRef]bool{}
 	var pending cluster.Batch
 	var slimmed []runtime.Object
@@ -210,7 +210,7 @@ func kindOf(obj runtime.Object) string {
 
 // viewDiff asks both pictures every view of every object seen so far and
 // names the first that differs.
-func viewDiff(full, slim *cluster.RCCluster, seen map[cluster.ObjectRef]bool, now time.Time) string {
+func viewDiff(full, slim *cluster.Cluster, seen map[cluster.ObjectRef]bool, now time.Time) string {
 	same := func(what string, a, b any) string {
 		if reflect.DeepEqual(a, b) {
 			return ""

@@ -1,12 +1,12 @@
 package cluster
 
 import (
-	"rollscope/model"
-
 	"strings"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+
+	"rollscope/model"
 )
 
 // noteAbort records an abort the deployment's annotations now say happened.

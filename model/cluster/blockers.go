@@ -1,14 +1,14 @@
 package cluster
 
 import (
-	"rollscope/model"
-
 	"slices"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	"rollscope/model"
 )
 
 // blocker is the deployment's blocker line from what the picture holds: the

@@ -1,8 +1,6 @@
 package cluster
 
 import (
-	"rollscope/model"
-
 	"strings"
 	"sync"
 	"time"
@@ -10,6 +8,8 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	"rollscope/model"
 )
 
 // The fleet is read on every refresh, up to 20 times a second, over every

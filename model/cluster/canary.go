@@ -1,13 +1,13 @@
 package cluster
 
 import (
-	"rollscope/model"
-
 	"fmt"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"rollscope/model"
 )
 
 // CanaryView is a guided canary as the screen shows it.

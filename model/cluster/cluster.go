@@ -59,6 +59,11 @@ type Cluster struct {
 	// fleetBook keeps the fleet's rows and what changed under them
 	// (book.go).
 	fleetBook *fleetBook
+
+	// rcs are the ReplicationControllers by "namespace/name", for the
+	// rolling update view (rc.go); rcMu guards them.
+	rcMu sync.RWMutex
+	rcs  map[string]*corev1.ReplicationController
 }
 
 // podEntry keeps a pod with its row, derived once when the pod arrives so
@@ -94,6 +99,7 @@ func NewCluster() *Cluster {
 		namespaces:         map[string]bool{},
 		workloads:          newWorkloads(),
 		fleetBook:          newFleetBook(),
+		rcs:                map[string]*corev1.ReplicationController{},
 	}
 }
 
@@ -104,11 +110,12 @@ func (c *Cluster) Watch() WatchStatus {
 	return c.watch
 }
 
-// Apply folds a batch into the picture and reports whether anything the
-// views show may have changed. Deletions are applied first: an object that
+// apply folds a batch into the picture (but its ReplicationControllers,
+// see Apply) and reports whether anything the views show may have
+// changed. Deletions are applied first: an object that
 // was deleted and created again within one batch is listed in both, and its
 // current version must win. Kinds the console does not show are ignored.
-func (c *Cluster) Apply(b Batch) (changed bool) {
+func (c *Cluster) apply(b Batch) (changed bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 

@@ -1,12 +1,12 @@
 package cluster
 
 import (
-	"rollscope/model"
-
 	"cmp"
 	"fmt"
 	"slices"
 	"strings"
+
+	"rollscope/model"
 )
 
 // Deployments is the deployment picker's list, by namespace then name.

@@ -1,13 +1,13 @@
 package cluster
 
 import (
-	"rollscope/model"
-
 	"errors"
 	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+
+	"rollscope/model"
 )
 
 // Errors RevisionDiff wraps, for callers that tell the cases apart.

@@ -87,12 +87,12 @@ func watchedPod(rs metav1.Object, kind, name, image, node string, ready bool, cr
 
 // fleetCluster loads the fleet; it returns the cluster, every pod, and the
 // time of the load.
-func fleetCluster() (*cluster.RCCluster, []*corev1.Pod, time.Time) { return loadFleet(false) }
+func fleetCluster() (*cluster.Cluster, []*corev1.Pod, time.Time) { return loadFleet(false) }
 
 // loadFleet loads the fleet; slim pods are cut as the watch's slim pods
 // keep them (kube/watch/slim.go: the controller reference, names, images,
 // states, conditions without probe times).
-func loadFleet(slim bool) (*cluster.RCCluster, []*corev1.Pod, time.Time) {
+func loadFleet(slim bool) (*cluster.Cluster, []*corev1.Pod, time.Time) {
 	now := at(60)
 	var objs []rt.Object
 	var pods []*corev1.Pod
@@ -165,7 +165,7 @@ func loadFleet(slim bool) (*cluster.RCCluster, []*corev1.Pod, time.Time) {
 			objs, pods = append(objs, p), append(pods, p)
 		}
 	}
-	c := cluster.NewRCCluster()
+	c := cluster.NewCluster()
 	c.Apply(cluster.Batch{At: at(59), Objects: objs, Watch: synced})
 	return c, pods, now
 }
@@ -257,7 +257,7 @@ func BenchmarkFleetRefreshAfterFiveThousandPods(b *testing.B) {
 
 // readFleet loads the fleet and reads it once, as the console has before
 // its first refresh, so that a benchmark times the refreshes after it.
-func readFleet(b *testing.B) (*cluster.RCCluster, []*corev1.Pod, time.Time) {
+func readFleet(b *testing.B) (*cluster.Cluster, []*corev1.Pod, time.Time) {
 	c, pods, now := fleetCluster()
 	wantRows(b, c.Fleet("", now), fleetWorkloads)
 	return c, pods, now

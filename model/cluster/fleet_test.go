@@ -73,7 +73,7 @@ func crashLooping(p *corev1.Pod, restarts int32) {
 
 func fleetOf(t *testing.T, now time.Time, objs ...runtime.Object) []cluster.FleetRow {
 	t.Helper()
-	c := cluster.NewRCCluster()
+	c := cluster.NewCluster()
 	c.Apply(cluster.Batch{At: now, Objects: objs, Watch: synced})
 	return c.Fleet("", now)
 }
@@ -223,7 +223,7 @@ func TestFleetRowColumns(t *testing.T) {
 // condition) keeps the rollout rolling.
 func TestFleetStuckCountsFromTheLastMovement(t *testing.T) {
 	m := rolling()
-	c := cluster.NewRCCluster()
+	c := cluster.NewCluster()
 	c.Apply(cluster.Batch{At: at(10), Objects: m.objects(), Watch: synced})
 	if r := c.Fleet(shop, at(11))[0]; r.State != cluster.FleetRolling {
 		t.Fatalf("a minute after its last progress: %s — %s", r.State, r.Why)
@@ -255,7 +255,7 @@ func TestFleetStuckCountsFromTheLastMovement(t *testing.T) {
 // marked by the pod's change.
 func TestFleetFollowsChanges(t *testing.T) {
 	d, rs, pods := rolledOut("web")
-	c := cluster.NewRCCluster()
+	c := cluster.NewCluster()
 	c.Apply(cluster.Batch{At: at(20), Objects: objects(d, []*appsv1.ReplicaSet{rs}, pods, nodes()...), Watch: synced})
 	if r := c.Fleet("", at(20))[0]; r.State != cluster.FleetComplete {
 		t.Fatalf("before: %s", r.State)
@@ -283,7 +283,7 @@ func TestFleetFollowsChanges(t *testing.T) {
 func TestFleetNodeRollFollowsAPodOffADrainedNode(t *testing.T) {
 	d, rs, pods := rolledOut("web")
 	ns := nodes()
-	c := cluster.NewRCCluster()
+	c := cluster.NewCluster()
 	c.Apply(cluster.Batch{At: at(20), Objects: objects(d, []*appsv1.ReplicaSet{rs}, pods, ns...), Watch: synced})
 	n := ns[1].(*corev1.Node).DeepCopy()
 	n.Spec.Unschedulable = true
@@ -409,7 +409,7 @@ func TestFleetRCRollingUpdate(t *testing.T) {
 		t.Errorf("figures %d/%d updated, %d available, since %v: want 1/3, 3, minute 4", r.Updated, r.Desired, r.Available, r.Since)
 	}
 	// The update progresses as the next controller grows.
-	c := cluster.NewRCCluster()
+	c := cluster.NewCluster()
 	c.Apply(cluster.Batch{At: at(5), Objects: []runtime.Object{old, next}, Watch: synced})
 	grown := next.DeepCopy()
 	grown.Spec.Replicas, grown.Status.Replicas, grown.Status.AvailableReplicas = ref(int32(2)), 2, 2
@@ -472,7 +472,7 @@ func TestFleetUrgencyOrder(t *testing.T) {
 
 // Namespaces lists those holding workloads and those the watch saw.
 func TestFleetNamespaces(t *testing.T) {
-	c := cluster.NewRCCluster()
+	c := cluster.NewCluster()
 	other := replicationController("x", "app:1", 1, 1, nil)
 	other.Namespace = "billing"
 	d, _, _ := rolledOut("web")
@@ -496,7 +496,7 @@ func TestFleetLine(t *testing.T) {
 // batches: rows derived under the read lock must not race (go test -race).
 func TestFleetConcurrentReaders(t *testing.T) {
 	d, rs, pods := rolledOut("web")
-	c := cluster.NewRCCluster()
+	c := cluster.NewCluster()
 	c.Apply(cluster.Batch{At: at(20), Objects: objects(d, []*appsv1.ReplicaSet{rs}, pods, nodes()...), Watch: synced})
 	done := make(chan bool)
 	for range 3 {
@@ -535,7 +535,7 @@ func TestFleetStaysSortedAsRowsChange(t *testing.T) {
 		objs = append(objs, objects(d, []*appsv1.ReplicaSet{rs}, pods)...)
 		all, ds = append(all, pods...), append(ds, d)
 	}
-	c := cluster.NewRCCluster()
+	c := cluster.NewCluster()
 	c.Apply(cluster.Batch{At: at(20), Objects: objs, Watch: synced})
 	sorted := func(step int, rows []cluster.FleetRow) {
 		t.Helper()

@@ -1,14 +1,14 @@
 package cluster
 
 import (
-	"rollscope/model"
-
 	"cmp"
 	"slices"
 	"strconv"
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
+
+	"rollscope/model"
 )
 
 // historyRows is the deployment's history, oldest revision first: one row

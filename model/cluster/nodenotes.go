@@ -1,10 +1,10 @@
 package cluster
 
 import (
-	"rollscope/model"
-
 	"slices"
 	"time"
+
+	"rollscope/model"
 )
 
 // NodeProgressNotes remembers the drain and roll states a timeline has been

@@ -1,14 +1,14 @@
 package cluster
 
 import (
-	"rollscope/model"
-
 	"cmp"
 	"slices"
 	"strings"
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"rollscope/model"
 )
 
 // Nodes is the node list, by group then name.

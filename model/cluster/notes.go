@@ -1,8 +1,6 @@
 package cluster
 
 import (
-	"rollscope/model"
-
 	"fmt"
 	"strings"
 	"time"
@@ -10,6 +8,8 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	"rollscope/model"
 )
 
 // The timeline entries Apply derives from what changed between batches.

@@ -1,11 +1,11 @@
 package cluster
 
 import (
-	"rollscope/model"
-
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"rollscope/model"
 )
 
 // containerCreating is the waiting reason of a container being set up on its node.

@@ -1,13 +1,13 @@
 package cluster
 
 import (
-	"rollscope/model"
-
 	"fmt"
 	"slices"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"rollscope/model"
 )
 
 // podWarnings are one deployment's Warning events about its pods, by

@@ -1,37 +1,28 @@
 package cluster
 
 import (
-	"rollscope/model"
-
 	"slices"
 	"strings"
-	"sync"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"rollscope/model"
 )
 
-// ReplicationControllers are kept beside the Cluster rather than in it: the
-// console only needs them for the rolling update view, and an update is read
-// from the two controllers' annotations (see DescribeRCUpdate).
-
-// RCCluster is the console's picture with the ReplicationControllers: the
-// Cluster's views plus RCUpdate. Apply feeds both.
-type RCCluster struct {
-	*Cluster
-	mu  sync.RWMutex
-	rcs map[string]*corev1.ReplicationController // by "namespace/name"
+// Apply folds a batch into the picture: the Cluster's objects first, then
+// its ReplicationControllers, which are kept apart under their own lock (the
+// console needs them only for the rolling update view, and an update is read
+// from the two controllers' annotations; see DescribeRCUpdate).
+func (c *Cluster) Apply(b Batch) bool {
+	changed := c.apply(b)
+	return c.applyRCs(b) || changed
 }
 
-// NewRCCluster returns an empty picture, not yet synced.
-func NewRCCluster() *RCCluster {
-	return &RCCluster{Cluster: NewCluster(), rcs: map[string]*corev1.ReplicationController{}}
-}
-
-// Apply folds a batch into the Cluster and keeps its ReplicationControllers.
-func (c *RCCluster) Apply(b Batch) bool {
-	changed := c.Cluster.Apply(b)
-	c.mu.Lock()
-	defer c.mu.Unlock()
+// applyRCs keeps the batch's ReplicationControllers.
+func (c *Cluster) applyRCs(b Batch) bool {
+	changed := false
+	c.rcMu.Lock()
+	defer c.rcMu.Unlock()
 	for _, ref := range b.Deleted {
 		if ref.Kind == "ReplicationController" {
 			key := objectKey(ref.Namespace, ref.Name)
@@ -99,15 +90,15 @@ const rcEventLimit = 8
 
 // RCUpdate is the view of controller name in namespace; ok is false when
 // neither it nor an update that renames to it exists.
-func (c *RCCluster) RCUpdate(namespace, name string) (RCUpdateView, bool) {
-	c.mu.RLock()
+func (c *Cluster) RCUpdate(namespace, name string) (RCUpdateView, bool) {
+	c.rcMu.RLock()
 	var rcs []*corev1.ReplicationController
 	for _, rc := range c.rcs {
 		if rc.Namespace == namespace {
 			rcs = append(rcs, rc)
 		}
 	}
-	c.mu.RUnlock()
+	c.rcMu.RUnlock()
 	byName := map[string]*corev1.ReplicationController{}
 	var renaming *corev1.ReplicationController
 	for _, rc := range rcs {
@@ -137,8 +128,8 @@ func (c *RCCluster) RCUpdate(namespace, name string) (RCUpdateView, bool) {
 	if v.Desired == 0 && s.Limits.Desired == 0 && updating {
 		v.Desired = s.OldSize + s.NextSize
 	}
-	c.Cluster.mu.RLock()
-	defer c.Cluster.mu.RUnlock()
+	c.mu.RLock()
+	defer c.mu.RUnlock()
 	var available int32
 	for _, r := range []struct {
 		name string

@@ -38,8 +38,8 @@ func rcPod(owner *corev1.ReplicationController, name string, ready bool) *corev1
 	}
 }
 
-func rcLoaded(objs ...runtime.Object) *cluster.RCCluster {
-	c := cluster.NewRCCluster()
+func rcLoaded(objs ...runtime.Object) *cluster.Cluster {
+	c := cluster.NewCluster()
 	c.Apply(cluster.Batch{At: t0, Objects: objs, Watch: synced})
 	return c
 }

@@ -1,8 +1,6 @@
 package cluster
 
 import (
-	"rollscope/model"
-
 	"cmp"
 	"slices"
 	"strings"
@@ -12,6 +10,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"rollscope/model"
 )
 
 // Rollout is everything the screen shows about one deployment, or false when

@@ -1,14 +1,14 @@
 package cluster
 
 import (
-	"rollscope/model"
-
 	"cmp"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"rollscope/model"
 )
 
 // StepsOnce is the timeline with every ReplicaSet scaling step told once:

@@ -28,11 +28,7 @@ type fleetView struct {
 // caller until a row changes: readers must not modify it (it is clipped,
 // so appending copies). Copying 2,000 rows on every refresh cost more
 // than deriving what changed.
-func (c *RCCluster) Fleet(namespace string, now time.Time) []FleetRow {
-	return c.Cluster.fleet(namespace, now)
-}
-
-func (c *Cluster) fleet(namespace string, now time.Time) []FleetRow {
+func (c *Cluster) Fleet(namespace string, now time.Time) []FleetRow {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	b := c.fleetBook

@@ -1,8 +1,6 @@
 package cluster
 
 import (
-	"rollscope/model"
-
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -15,6 +13,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	"rollscope/model"
 )
 
 // What Apply keeps (each node's active pods, each ReplicaSet's blocker

@@ -1,8 +1,6 @@
 package cluster
 
 import (
-	"rollscope/model"
-
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -10,6 +8,8 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"rollscope/model"
 )
 
 // renderTemplate writes a pod template as YAML-like lines: keys sorted, one

@@ -1,12 +1,12 @@
 package cluster
 
 import (
-	"rollscope/model"
-
 	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"rollscope/model"
 )
 
 // This file is the contract between the watch bridge (kube/watch), the

@@ -1,8 +1,6 @@
 package cluster
 
 import (
-	"rollscope/model"
-
 	"fmt"
 	"slices"
 	"sort"
@@ -11,6 +9,8 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+
+	"rollscope/model"
 )
 
 // WorkloadSummary is one StatefulSet or DaemonSet in the picker.

@@ -1,12 +1,12 @@
 package cluster
 
 import (
-	"rollscope/model"
-
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+
+	"rollscope/model"
 )
 
 // workloads are the StatefulSets and DaemonSets the console shows, with the
@@ -30,7 +30,7 @@ func newWorkloads() *workloads {
 }
 
 // putWorkload keeps a StatefulSet, DaemonSet, ReplicationController (for
-// the fleet; RCCluster keeps them for their own view) or
+// the fleet; Apply also keeps them apart for their own view) or
 // ControllerRevision; false for other objects or an unchanged one.
 func (c *Cluster) putWorkload(obj runtime.Object, u update) bool {
 	w := c.workloads

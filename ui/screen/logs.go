@@ -18,7 +18,7 @@ type LogSource interface {
 	Open(ctx context.Context, r model.LogRequest) (io.ReadCloser, error)
 }
 
-// PodSource is the pod detail a Source may also answer; model.Cluster does.
+// PodSource is the pod detail a Source may also answer; cluster.Cluster does.
 // It is asked in Update only, like every Source method.
 type PodSource interface {
 	Pod(namespace, name string) (cluster.PodDetail, bool)

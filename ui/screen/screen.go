@@ -18,7 +18,7 @@ import (
 	"rollscope/ui/keys"
 )
 
-// Source is the console's picture of the cluster. model.RCCluster satisfies
+// Source is the console's picture of the cluster. cluster.Cluster satisfies
 // it; tests use hand-made views. Every method is an in-memory read except
 // Apply, which folds a watch batch in and reports whether anything changed,
 // and AddAction, which puts what the console sent on a deployment's

@@ -7,7 +7,7 @@ import (
 )
 
 // Without a control plane: the test reads --plain -A's lines as
-// model.FleetLine writes them, so a change of that format fails here
+// cluster.FleetLine writes them, so a change of that format fails here
 // first, not as a vague disagreement on the live cluster.
 func TestFleetLinesAreReadBack(t *testing.T) {
 	for _, r := range []cluster.FleetRow{

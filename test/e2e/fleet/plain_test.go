@@ -55,7 +55,7 @@ func TestPlainAllNamespaces(t *testing.T) {
 	p.noRepeats(t)
 }
 
-// fleetLine reads a line as model.FleetLine writes it: "team-b
+// fleetLine reads a line as cluster.FleetLine writes it: "team-b
 // deploy/ledger failed rev 2 1/2 updated 2/2 available FROM → TO — why".
 var fleetLine = regexp.MustCompile(`(\S+) (deploy|rc|sts|ds)/(\S+) (.+?) rev (\d+) (\d+)/(\d+) updated (\d+)/(\d+) available`)
 

@@ -9,12 +9,12 @@ import (
 	"rollscope/ui/draw"
 )
 
-// fleetStates is how many states there are (model.FleetFailed …
-// model.FleetComplete).
+// fleetStates is how many states there are (cluster.FleetFailed …
+// cluster.FleetComplete).
 const fleetStates = int(cluster.FleetComplete) + 1
 
 // stateGlyphs mark each state by shape, so the column reads without colour
-// (NO_COLOR, monochrome captures), in model.FleetState's order.
+// (NO_COLOR, monochrome captures), in cluster.FleetState's order.
 var stateGlyphs = [fleetStates]string{
 	cluster.FleetFailed:       "✖",
 	cluster.FleetStuck:        "■",

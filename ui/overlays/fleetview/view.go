@@ -2,7 +2,7 @@
 // one row each, ranked by how much its rollout needs a human (failed, stuck,
 // crash-looping, paused, canary, rolling, node roll, complete). It is drawn in
 // place of the panes and is the console's start screen when no workload is
-// named. `/` filters it (model.ParseFleetFilter); enter, the action keys and
+// named. `/` filters it (cluster.ParseFleetFilter); enter, the action keys and
 // the scope keys (F, 0, :ns, :ctx) are the root's, which reads the selected
 // row here.
 package fleetview
@@ -21,10 +21,10 @@ import (
 	"rollscope/ui/screen"
 )
 
-// Source is what the fleet reads; model.RCCluster answers it.
+// Source is what the fleet reads; cluster.Cluster answers it.
 type Source interface {
 	// Fleet is every workload in namespace ("" for all), sorted by
-	// model.SortFleet.
+	// cluster.SortFleet.
 	Fleet(namespace string, now time.Time) []cluster.FleetRow
 	// Namespaces are the namespaces the watch knows of, sorted.
 	Namespaces() []string

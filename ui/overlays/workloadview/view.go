@@ -22,7 +22,7 @@ import (
 	"rollscope/ui/screen"
 )
 
-// Source is what the view reads; model.Cluster (and so model.RCCluster)
+// Source is what the view reads; cluster.Cluster (and so cluster.Cluster)
 // answers it.
 type Source interface {
 	StatefulSet(namespace, name string, now time.Time) (cluster.StatefulSetView, bool)

@@ -34,7 +34,7 @@ func (f filter) keeps(e cluster.TimelineEntry) bool {
 }
 
 // story is the timeline as the pane tells it: every step once, not twice
-// (model.StepsOnce), with what the filter keeps.
+// (cluster.StepsOnce), with what the filter keeps.
 func story(tl []cluster.TimelineEntry, f filter) []cluster.TimelineEntry {
 	steps := cluster.StepsOnce(tl)
 	out := make([]cluster.TimelineEntry, 0, len(steps))
