@@ -26,20 +26,3 @@ func PickAbortTarget(cs []AbortCandidate) int {
 	}
 	return best
 }
-
-// AbortTarget is the revision an abort of v's rollout goes back to, read
-// from the view as the engine reads it from the API (PickAbortTarget over
-// the old ReplicaSets); ok is false when there is no earlier revision.
-func AbortTarget(v RolloutView) (revision int64, ok bool) {
-	var cs []AbortCandidate
-	for _, rs := range v.ReplicaSets {
-		if rs.Role == RoleOld {
-			cs = append(cs, AbortCandidate{Revision: rs.Revision, Available: rs.Available})
-		}
-	}
-	i := PickAbortTarget(cs)
-	if i < 0 {
-		return 0, false
-	}
-	return cs[i].Revision, true
-}

@@ -14,8 +14,8 @@ const (
 	RollbackToAnnotation = "deprecated.deployment.rollback.to"
 	// ChangeCauseAnnotation is copied from a Deployment to its new ReplicaSet and shown by history.
 	ChangeCauseAnnotation = "kubernetes.io/change-cause"
-	// LastAppliedAnnotation is kubectl apply's record of the last applied configuration.
-	LastAppliedAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
+	// lastAppliedAnnotation is kubectl apply's record of the last applied configuration.
+	lastAppliedAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
 	// RestartedAtAnnotation is set on a pod template by `kubectl rollout restart`.
 	RestartedAtAnnotation = "kubectl.kubernetes.io/restartedAt"
 	// PodTemplateHashLabel tells a ReplicaSet's pods from its siblings'.
@@ -34,7 +34,7 @@ const (
 
 // skippedAnnotations are never copied between a Deployment and its ReplicaSets.
 var skippedAnnotations = map[string]bool{
-	LastAppliedAnnotation:     true,
+	lastAppliedAnnotation:     true,
 	RevisionAnnotation:        true,
 	RevisionHistoryAnnotation: true,
 	DesiredReplicasAnnotation: true,

@@ -21,11 +21,11 @@ const (
 	// minReadySeconds and progressDeadlineSeconds from before the canary,
 	// which every way out of it restores.
 	CanaryAnnotation = Prefix + "canary"
-	// CanaryStateAnnotation is where the canary is (CanaryState as JSON).
-	CanaryStateAnnotation = Prefix + "canary-state"
-	// CanaryLeaseAnnotation names the one rollscope driving the canary and
+	// canaryStateAnnotation is where the canary is (CanaryState as JSON).
+	canaryStateAnnotation = Prefix + "canary-state"
+	// canaryLeaseAnnotation names the one rollscope driving the canary and
 	// when it last said so (CanaryLease as JSON).
-	CanaryLeaseAnnotation = Prefix + "canary-lease"
+	canaryLeaseAnnotation = Prefix + "canary-lease"
 )
 
 // What a Deployment carries while a canary step holds. A new pod becomes
@@ -203,8 +203,8 @@ func HasCanaryAnnotations(d *appsv1.Deployment) bool {
 // DropCanaryAnnotations removes the canary's annotations from a.
 func DropCanaryAnnotations(a map[string]string) {
 	delete(a, CanaryAnnotation)
-	delete(a, CanaryStateAnnotation)
-	delete(a, CanaryLeaseAnnotation)
+	delete(a, canaryStateAnnotation)
+	delete(a, canaryLeaseAnnotation)
 }
 
 // ReadCanary reads d's canary. ok is false when d runs none; err says
@@ -220,12 +220,12 @@ func ReadCanary(d *appsv1.Deployment) (c Canary, ok bool, err error) {
 	if len(c.Plan.Steps) == 0 {
 		return Canary{}, false, fmt.Errorf("annotation %s of deployment/%s has no steps", CanaryAnnotation, d.Name)
 	}
-	if s := d.Annotations[CanaryStateAnnotation]; s != "" {
+	if s := d.Annotations[canaryStateAnnotation]; s != "" {
 		if err := json.Unmarshal([]byte(s), &c.State); err != nil {
-			return Canary{}, false, fmt.Errorf("annotation %s of deployment/%s is not a canary state: %w", CanaryStateAnnotation, d.Name, err)
+			return Canary{}, false, fmt.Errorf("annotation %s of deployment/%s is not a canary state: %w", canaryStateAnnotation, d.Name, err)
 		}
 	}
-	if l := d.Annotations[CanaryLeaseAnnotation]; l != "" {
+	if l := d.Annotations[canaryLeaseAnnotation]; l != "" {
 		// A lease that cannot be read is no lease: whoever drives next
 		// writes a good one.
 		_ = json.Unmarshal([]byte(l), &c.Lease)
@@ -236,9 +236,9 @@ func ReadCanary(d *appsv1.Deployment) (c Canary, ok bool, err error) {
 // Write stores c on annotations a.
 func (c Canary) Write(a map[string]string) {
 	a[CanaryAnnotation] = mustJSON(c.Plan)
-	a[CanaryStateAnnotation] = mustJSON(c.State)
+	a[canaryStateAnnotation] = mustJSON(c.State)
 	if c.Lease.Holder != "" {
-		a[CanaryLeaseAnnotation] = mustJSON(c.Lease)
+		a[canaryLeaseAnnotation] = mustJSON(c.Lease)
 	}
 }
 

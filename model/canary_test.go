@@ -121,12 +121,12 @@ func TestDecideCanary(t *testing.T) {
 		next  CanaryNext
 		after time.Duration
 	}{
-		{"timed hold counts from healthy", at(1), healthy, time.Minute, CanaryWait, 90 * time.Second},
+		{"timed hold counts from healthy", at(1), healthy, time.Minute, canaryWait, 90 * time.Second},
 		{"timed hold passed", at(1), healthy, 150 * time.Second, CanaryAdvance, 0},
-		{"pause waits for the operator", at(2), healthy, time.Hour, CanaryWait, 0},
-		{"not healthy: look again at the deadline", at(1), CanaryGates{}, time.Minute, CanaryWait, 9 * time.Minute},
+		{"pause waits for the operator", at(2), healthy, time.Hour, canaryWait, 0},
+		{"not healthy: look again at the deadline", at(1), CanaryGates{}, time.Minute, canaryWait, 9 * time.Minute},
 		{"a failed gate", at(1), CanaryGates{Failed: "pod a restarted 1 time"}, time.Minute, CanaryFail, 0},
-		{"failed and held: nothing more", Canary{Plan: plan, State: CanaryState{Step: 1, Phase: CanaryFailed}}, CanaryGates{Failed: "x"}, time.Minute, CanaryWait, 0},
+		{"failed and held: nothing more", Canary{Plan: plan, State: CanaryState{Step: 1, Phase: CanaryFailed}}, CanaryGates{Failed: "x"}, time.Minute, canaryWait, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -43,8 +43,8 @@ func SetDeploymentCondition(s *appsv1.DeploymentStatus, c appsv1.DeploymentCondi
 	s.Conditions = append(withoutCondition(s.Conditions, c.Type), c)
 }
 
-// RemoveDeploymentCondition drops the condition of type t.
-func RemoveDeploymentCondition(s *appsv1.DeploymentStatus, t appsv1.DeploymentConditionType) {
+// removeDeploymentCondition drops the condition of type t.
+func removeDeploymentCondition(s *appsv1.DeploymentStatus, t appsv1.DeploymentConditionType) {
 	s.Conditions = withoutCondition(s.Conditions, t)
 }
 
@@ -58,9 +58,9 @@ func withoutCondition(cs []appsv1.DeploymentCondition, t appsv1.DeploymentCondit
 	return out
 }
 
-// ReplicaSetToDeploymentCondition lifts a ReplicaSet condition (a
+// replicaSetToDeploymentCondition lifts a ReplicaSet condition (a
 // ReplicaFailure) onto the deployment.
-func ReplicaSetToDeploymentCondition(c appsv1.ReplicaSetCondition) appsv1.DeploymentCondition {
+func replicaSetToDeploymentCondition(c appsv1.ReplicaSetCondition) appsv1.DeploymentCondition {
 	return appsv1.DeploymentCondition{
 		Type: appsv1.DeploymentConditionType(c.Type), Status: c.Status,
 		Reason: c.Reason, Message: c.Message,

@@ -123,8 +123,8 @@ func SameRevisionData(a, b *appsv1.ControllerRevision) bool {
 	return bytes.Equal(a.Data.Raw, b.Data.Raw)
 }
 
-// ErrNoPreviousRevision is kubectl's answer to an undo with only one revision.
-var ErrNoPreviousRevision = errors.New("no last revision to roll back to")
+// errNoPreviousRevision is kubectl's answer to an undo with only one revision.
+var errNoPreviousRevision = errors.New("no last revision to roll back to")
 
 // RevisionToRollBackTo is the revision `kubectl rollout undo --to-revision`
 // picks among a StatefulSet's or DaemonSet's revisions: toRevision itself,
@@ -135,7 +135,7 @@ func RevisionToRollBackTo(revs []*appsv1.ControllerRevision, toRevision int64) (
 	}
 	if toRevision == 0 {
 		if len(revs) <= 1 {
-			return nil, ErrNoPreviousRevision
+			return nil, errNoPreviousRevision
 		}
 		sorted := append([]*appsv1.ControllerRevision(nil), revs...)
 		SortRevisions(sorted)

@@ -16,9 +16,9 @@ import (
 // update of pkg/controller/daemon/update.go.
 
 const (
-	// DaemonSetTemplateGenerationAnnotation is how apps/v1 shows a DaemonSet's
+	// daemonSetTemplateGenerationAnnotation is how apps/v1 shows a DaemonSet's
 	// template generation; the controller copies it to its pods' label.
-	DaemonSetTemplateGenerationAnnotation = "deprecated.daemonset.template.generation"
+	daemonSetTemplateGenerationAnnotation = "deprecated.daemonset.template.generation"
 	// DaemonPodTemplateGenerationLabel is the template generation a daemon pod
 	// was made from.
 	DaemonPodTemplateGenerationLabel = "pod-template-generation"
@@ -27,7 +27,7 @@ const (
 // DaemonSetTemplateGeneration reads the DaemonSet's template generation;
 // nil when it has none.
 func DaemonSetTemplateGeneration(ds *appsv1.DaemonSet) (*int64, error) {
-	v, ok := ds.Annotations[DaemonSetTemplateGenerationAnnotation]
+	v, ok := ds.Annotations[daemonSetTemplateGenerationAnnotation]
 	if !ok {
 		return nil, nil
 	}

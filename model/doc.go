@@ -1,5 +1,9 @@
-// Package model is rollscope's pure domain: the rollout state derived from
-// Kubernetes objects and the rollout arithmetic that upstream controllers and
-// kubectl use (fenceposts, availability, revisions, template equality, status
-// text). It does no I/O and imports only the Kubernetes API types.
+// Package model is the rollout arithmetic rollscope's engine and console
+// share, as upstream controllers and kubectl do it: fenceposts,
+// availability, revisions, hashes, template equality, conditions, the
+// `kubectl rollout status` sentence, the canary plan and its gates, the
+// node drain and roll wire format, input checks, undo and the
+// ReplicationController rolling update. It does no I/O, keeps no state and
+// imports only the Kubernetes API types. The console's picture of the
+// cluster built on these rules is package model/cluster.
 package model

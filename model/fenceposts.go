@@ -39,9 +39,9 @@ func scaledIntOrPercent(v *intstr.IntOrString, total int32, roundUp bool) (int32
 	return int32(n), nil
 }
 
-// rollingParams returns the deployment's maxSurge and maxUnavailable, nil
+// RollingParams returns the deployment's maxSurge and maxUnavailable, nil
 // when the strategy carries none.
-func rollingParams(d *appsv1.Deployment) (maxSurge, maxUnavailable *intstr.IntOrString) {
+func RollingParams(d *appsv1.Deployment) (maxSurge, maxUnavailable *intstr.IntOrString) {
 	if ru := d.Spec.Strategy.RollingUpdate; ru != nil {
 		return ru.MaxSurge, ru.MaxUnavailable
 	}
@@ -69,7 +69,7 @@ func MaxSurge(d *appsv1.Deployment) int32 {
 	if !IsRollingUpdate(d) {
 		return 0
 	}
-	ms, mu := rollingParams(d)
+	ms, mu := RollingParams(d)
 	surge, _, _ := ResolveFenceposts(ms, mu, DesiredReplicas(d))
 	return surge
 }
@@ -81,7 +81,7 @@ func MaxUnavailable(d *appsv1.Deployment) int32 {
 	if !IsRollingUpdate(d) || DesiredReplicas(d) == 0 {
 		return 0
 	}
-	ms, mu := rollingParams(d)
+	ms, mu := RollingParams(d)
 	_, unavailable, _ := ResolveFenceposts(ms, mu, DesiredReplicas(d))
 	return min(unavailable, DesiredReplicas(d))
 }

@@ -20,3 +20,15 @@ func RolloutHeadroom(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (surge, una
 	unavailable.Waiting = min(max(ready-available, 0), unavailable.Used)
 	return surge, unavailable
 }
+
+// Headroom is how much of a rollout budget is in use. A rollout stalls when
+// a budget is exhausted: Used >= Limit.
+type Headroom struct {
+	Used, Limit int32
+	// Waiting is the part of Used that is ready but not yet available
+	// (waiting out minReadySeconds), for the unavailable budget.
+	Waiting int32
+}
+
+// Exhausted reports whether the budget is used up.
+func (h Headroom) Exhausted() bool { return h.Used >= h.Limit }

@@ -25,7 +25,7 @@ func NodeDetached(n *corev1.Node) bool {
 // drain asked for or started and not over, or n in a roll with work left.
 // Any pod on it may be evicted at any moment, whatever else is rolling.
 func NodeEvicting(n *corev1.Node) bool {
-	p := nodeProgress(n)
+	p := NodeProgressOf(n)
 	if state := n.Annotations[DrainStateAnnotation]; (p.DrainRequested || state != "") && !DrainOver(state) {
 		return true
 	}

@@ -78,29 +78,6 @@ func sameBool(a, b *bool) bool {
 	return (a == nil) == (b == nil) && (a == nil || *a == *b)
 }
 
-// PodTally counts a ReplicaSet's pods as its controller does: Active are
-// the replicas it counts (status.replicas), Terminating are being deleted
-// and Finished have exited for good; neither of the last two is a replica.
-type PodTally struct {
-	Active, Terminating, Finished int
-}
-
-// TallyPods counts pods by what they are to their ReplicaSet.
-func TallyPods(pods []PodRow) PodTally {
-	var t PodTally
-	for _, p := range pods {
-		switch p.State {
-		case PodTerminating:
-			t.Terminating++
-		case PodFailed:
-			t.Finished++
-		default:
-			t.Active++
-		}
-	}
-	return t
-}
-
 // nodeUnreachablePodReason is the reason the node lifecycle controller gives
 // a pod it deletes from a node that stopped answering (k8s.io/kubernetes
 // pkg/util/node.NodeUnreachablePodReason).
@@ -205,3 +182,15 @@ func podInitialized(p *corev1.Pod) bool {
 	c := PodCondition(&p.Status, corev1.PodInitialized)
 	return c != nil && c.Status == corev1.ConditionTrue
 }
+
+// Waiting reasons that mean a container will not start without help: the
+// pod is shown as crash-looping.
+var crashLoopReasons = map[string]bool{
+	"CrashLoopBackOff": true,
+	"ImagePullBackOff": true,
+	"ErrImagePull":     true,
+}
+
+// IsCrashLoopReason reports whether a waiting reason means the container
+// will not start without help.
+func IsCrashLoopReason(reason string) bool { return crashLoopReasons[reason] }

@@ -70,15 +70,6 @@ func TestPodStatusWord(t *testing.T) {
 	}
 }
 
-// TestTallyPods: a ReplicaSet's replicas are its active pods; those being
-// deleted and those that finished are counted apart.
-func TestTallyPods(t *testing.T) {
-	pods := []PodRow{{State: PodReady}, {State: PodNotReady}, {State: PodPending}, {State: PodTerminating}, {State: PodTerminating}, {State: PodFailed}}
-	if got, want := TallyPods(pods), (PodTally{Active: 3, Terminating: 2, Finished: 1}); got != want {
-		t.Errorf("TallyPods = %+v, want %+v", got, want)
-	}
-}
-
 // BenchmarkPodStatusWord: the STATUS word is worked out once per pod
 // update the watch delivers, beside the pod's row.
 func BenchmarkPodStatusWord(b *testing.B) {

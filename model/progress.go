@@ -29,10 +29,10 @@ func DeploymentComplete(d *appsv1.Deployment, s *appsv1.DeploymentStatus) bool {
 		s.ObservedGeneration >= d.Generation
 }
 
-// DeploymentProgressing reports whether status s moved the rollout forward
+// deploymentProgressing reports whether status s moved the rollout forward
 // compared with the deployment's recorded status: more updated, fewer old,
 // more ready or more available replicas.
-func DeploymentProgressing(d *appsv1.Deployment, s *appsv1.DeploymentStatus) bool {
+func deploymentProgressing(d *appsv1.Deployment, s *appsv1.DeploymentStatus) bool {
 	old := d.Status
 	oldStale := old.Replicas - old.UpdatedReplicas
 	newStale := s.Replicas - s.UpdatedReplicas
@@ -40,10 +40,10 @@ func DeploymentProgressing(d *appsv1.Deployment, s *appsv1.DeploymentStatus) boo
 		s.ReadyReplicas > old.ReadyReplicas || s.AvailableReplicas > old.AvailableReplicas
 }
 
-// DeploymentTimedOut reports whether the rollout in status s has gone
+// deploymentTimedOut reports whether the rollout in status s has gone
 // progressDeadlineSeconds without progress at now. A completed rollout never
 // times out; one already marked ProgressDeadlineExceeded stays timed out.
-func DeploymentTimedOut(now time.Time, d *appsv1.Deployment, s *appsv1.DeploymentStatus) bool {
+func deploymentTimedOut(now time.Time, d *appsv1.Deployment, s *appsv1.DeploymentStatus) bool {
 	if !HasProgressDeadline(d) {
 		return false
 	}

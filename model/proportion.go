@@ -85,11 +85,11 @@ func replicaSetFraction(rs *appsv1.ReplicaSet, d *appsv1.Deployment) int32 {
 	}
 	// int32 product first, as upstream computes it.
 	share := float64(SpecReplicas(rs)*target) / float64(annotated)
-	return RoundToInt32(share) - SpecReplicas(rs)
+	return roundToInt32(share) - SpecReplicas(rs)
 }
 
-// RoundToInt32 rounds half away from zero.
-func RoundToInt32(x float64) int32 {
+// roundToInt32 rounds half away from zero.
+func roundToInt32(x float64) int32 {
 	if x < 0 {
 		return int32(x - 0.5)
 	}

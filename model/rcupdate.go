@@ -236,14 +236,14 @@ func DescribeRCUpdate(rcs []*corev1.ReplicationController, name string) (RCUpdat
 	case rc.Annotations[RCRenameAnnotation] != "":
 		old, next = byName[rc.Annotations[RCRenameAnnotation]], rc
 	case rc.Annotations[RCRenamingAnnotation] != "":
-		return RCUpdateStatus{Old: rc.Name, Phase: RCPhaseRename, OldSize: rcSize(rc)}, true
+		return RCUpdateStatus{Old: rc.Name, Phase: RCPhaseRename, OldSize: RCReplicas(rc)}, true
 	default:
 		return RCUpdateStatus{}, false
 	}
 	s := RCUpdateStatus{Phase: RCPhaseRollout}
 	req := RCUpdateRequest{}.WithDefaults()
 	if old != nil {
-		s.Old, s.OldSize = old.Name, rcSize(old)
+		s.Old, s.OldSize = old.Name, RCReplicas(old)
 		if v, ok := old.Annotations[RCRequestAnnotation]; ok {
 			if r, err := ParseRCUpdateRequest(old.Name, v); err == nil {
 				s.Request = &r
@@ -252,7 +252,7 @@ func DescribeRCUpdate(rcs []*corev1.ReplicationController, name string) (RCUpdat
 		}
 	}
 	if next != nil {
-		s.Next, s.NextSize = next.Name, rcSize(next)
+		s.Next, s.NextSize = next.Name, RCReplicas(next)
 	}
 	source, target := old, next
 	if old != nil && next != nil && old.Annotations[RCSourceAnnotation] == next.Name+":"+string(next.UID) {
@@ -266,20 +266,20 @@ func DescribeRCUpdate(rcs []*corev1.ReplicationController, name string) (RCUpdat
 		// order: until then the old controller's size is the goal.
 		var ok bool
 		if s.Desired, ok = RCAnnotationInt(source, RCOriginalAnnotation); !ok {
-			s.Desired = rcSize(source)
+			s.Desired = RCReplicas(source)
 		}
 	case source == nil && target != nil:
 		s.Phase = RCPhaseRename
-		s.Desired = rcSize(target)
+		s.Desired = RCReplicas(target)
 	case target != nil:
 		s.Desired, _ = RCAnnotationInt(target, RCDesiredAnnotation)
-		if rcSize(source) == 0 && rcSize(target) == s.Desired {
+		if RCReplicas(source) == 0 && RCReplicas(target) == s.Desired {
 			s.Phase = RCPhaseFinish
 		}
 	}
 	var oldSize int32
 	if source != nil {
-		oldSize = rcSize(source)
+		oldSize = RCReplicas(source)
 	}
 	s.Limits, _ = NewRCLimits(s.Desired, oldSize, *req.MaxSurge, *req.MaxUnavailable)
 	return s, true
@@ -299,8 +299,8 @@ func RCAnnotationInt(rc *corev1.ReplicationController, key string) (int32, bool)
 	return int32(n), true
 }
 
-// rcSize is spec.replicas, which defaults to 1.
-func rcSize(rc *corev1.ReplicationController) int32 {
+// RCReplicas is spec.replicas, which defaults to 1.
+func RCReplicas(rc *corev1.ReplicationController) int32 {
 	if rc.Spec.Replicas == nil {
 		return 1
 	}

@@ -19,10 +19,10 @@ const (
 	ReasonDeploymentPaused = "DeploymentPaused"
 	// ReasonDeploymentResumed: Progressing=Unknown once resumed.
 	ReasonDeploymentResumed = "DeploymentResumed"
-	// ReasonMinimumReplicasAvailable: Available=True.
-	ReasonMinimumReplicasAvailable = "MinimumReplicasAvailable"
-	// ReasonMinimumReplicasUnavailable: Available=False.
-	ReasonMinimumReplicasUnavailable = "MinimumReplicasUnavailable"
+	// reasonMinimumReplicasAvailable: Available=True.
+	reasonMinimumReplicasAvailable = "MinimumReplicasAvailable"
+	// reasonMinimumReplicasUnavailable: Available=False.
+	reasonMinimumReplicasUnavailable = "MinimumReplicasUnavailable"
 )
 
 // Event reasons the deployment controller records.

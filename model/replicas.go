@@ -39,8 +39,8 @@ func ActualReplicaCount(rss []*appsv1.ReplicaSet) int32 {
 	return sumOver(rss, func(rs *appsv1.ReplicaSet) int32 { return rs.Status.Replicas })
 }
 
-// ReadyReplicaCount sums status.readyReplicas.
-func ReadyReplicaCount(rss []*appsv1.ReplicaSet) int32 {
+// readyReplicaCount sums status.readyReplicas.
+func readyReplicaCount(rss []*appsv1.ReplicaSet) int32 {
 	return sumOver(rss, func(rs *appsv1.ReplicaSet) int32 { return rs.Status.ReadyReplicas })
 }
 
@@ -49,8 +49,8 @@ func AvailableReplicaCount(rss []*appsv1.ReplicaSet) int32 {
 	return sumOver(rss, func(rs *appsv1.ReplicaSet) int32 { return rs.Status.AvailableReplicas })
 }
 
-// IsActive reports whether a ReplicaSet is asked to run any pod.
-func IsActive(rs *appsv1.ReplicaSet) bool {
+// isActive reports whether a ReplicaSet is asked to run any pod.
+func isActive(rs *appsv1.ReplicaSet) bool {
 	return rs != nil && SpecReplicas(rs) > 0
 }
 
@@ -58,7 +58,7 @@ func IsActive(rs *appsv1.ReplicaSet) bool {
 func FilterActive(rss []*appsv1.ReplicaSet) []*appsv1.ReplicaSet {
 	var out []*appsv1.ReplicaSet
 	for _, rs := range rss {
-		if IsActive(rs) {
+		if isActive(rs) {
 			out = append(out, rs)
 		}
 	}
@@ -73,7 +73,7 @@ func NewRSNewReplicas(d *appsv1.Deployment, allRSs []*appsv1.ReplicaSet, newRS *
 	switch d.Spec.Strategy.Type {
 	case appsv1.RollingUpdateDeploymentStrategyType:
 		// Unlike MaxSurge, no fencepost adjustment here (upstream quirk).
-		ms, _ := rollingParams(d)
+		ms, _ := RollingParams(d)
 		surge, err := scaledIntOrPercent(ms, DesiredReplicas(d), true)
 		if err != nil {
 			return 0, fmt.Errorf("size new replica set of deployment %s: %w", d.Name, err)

@@ -21,7 +21,7 @@ func CalculateStatus(allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, d *a
 		ObservedGeneration:  d.Generation,
 		Replicas:            ActualReplicaCount(allRSs),
 		UpdatedReplicas:     ActualReplicaCount([]*appsv1.ReplicaSet{newRS}),
-		ReadyReplicas:       ReadyReplicaCount(allRSs),
+		ReadyReplicas:       readyReplicaCount(allRSs),
 		AvailableReplicas:   available,
 		UnavailableReplicas: unavailable,
 		CollisionCount:      d.Status.CollisionCount,
@@ -29,10 +29,10 @@ func CalculateStatus(allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, d *a
 	s.Conditions = append(s.Conditions, d.Status.Conditions...)
 	if available >= DesiredReplicas(d)-MaxUnavailable(d) {
 		SetDeploymentCondition(&s, NewDeploymentCondition(appsv1.DeploymentAvailable, corev1.ConditionTrue,
-			ReasonMinimumReplicasAvailable, "Deployment has minimum availability.", now))
+			reasonMinimumReplicasAvailable, "Deployment has minimum availability.", now))
 	} else {
 		SetDeploymentCondition(&s, NewDeploymentCondition(appsv1.DeploymentAvailable, corev1.ConditionFalse,
-			ReasonMinimumReplicasUnavailable, "Deployment does not have minimum availability.", now))
+			reasonMinimumReplicasUnavailable, "Deployment does not have minimum availability.", now))
 	}
 	return s
 }
@@ -44,7 +44,7 @@ func CalculateStatus(allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, d *a
 func RolloutProgressStatus(allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, d *appsv1.Deployment, now time.Time) appsv1.DeploymentStatus {
 	s := CalculateStatus(allRSs, newRS, d, now)
 	if !HasProgressDeadline(d) {
-		RemoveDeploymentCondition(&s, appsv1.DeploymentProgressing)
+		removeDeploymentCondition(&s, appsv1.DeploymentProgressing)
 	}
 	cur := GetDeploymentCondition(d.Status, appsv1.DeploymentProgressing)
 	// A finished rollout on resync needs no estimate of its progress.
@@ -58,7 +58,7 @@ func RolloutProgressStatus(allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet
 		case DeploymentComplete(d, &s):
 			SetDeploymentCondition(&s, NewDeploymentCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
 				ReasonNewReplicaSetAvailable, subject+" has successfully progressed.", now))
-		case DeploymentProgressing(d, &s):
+		case deploymentProgressing(d, &s):
 			c := NewDeploymentCondition(appsv1.DeploymentProgressing, corev1.ConditionTrue,
 				ReasonReplicaSetUpdated, subject+" is progressing.", now)
 			// Progress always refreshes lastUpdateTime, even with an
@@ -67,10 +67,10 @@ func RolloutProgressStatus(allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet
 				if cur.Status == corev1.ConditionTrue {
 					c.LastTransitionTime = cur.LastTransitionTime
 				}
-				RemoveDeploymentCondition(&s, appsv1.DeploymentProgressing)
+				removeDeploymentCondition(&s, appsv1.DeploymentProgressing)
 			}
 			SetDeploymentCondition(&s, c)
-		case DeploymentTimedOut(now, d, &s):
+		case deploymentTimedOut(now, d, &s):
 			SetDeploymentCondition(&s, NewDeploymentCondition(appsv1.DeploymentProgressing, corev1.ConditionFalse,
 				ReasonProgressDeadlineExceeded, subject+" has timed out progressing.", now))
 		}
@@ -78,7 +78,7 @@ func RolloutProgressStatus(allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet
 	if failures := replicaFailures(allRSs, newRS); len(failures) > 0 {
 		SetDeploymentCondition(&s, failures[0])
 	} else {
-		RemoveDeploymentCondition(&s, appsv1.DeploymentReplicaFailure)
+		removeDeploymentCondition(&s, appsv1.DeploymentReplicaFailure)
 	}
 	return s
 }
@@ -89,7 +89,7 @@ func replicaFailures(allRSs []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet) []ap
 	collect := func(rs *appsv1.ReplicaSet) {
 		for _, c := range rs.Status.Conditions {
 			if c.Type == appsv1.ReplicaSetReplicaFailure {
-				out = append(out, ReplicaSetToDeploymentCondition(c))
+				out = append(out, replicaSetToDeploymentCondition(c))
 			}
 		}
 	}

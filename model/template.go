@@ -12,13 +12,13 @@ func EqualIgnoreHash(a, b *corev1.PodTemplateSpec) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return equality.Semantic.DeepEqual(hashless(a), hashless(b))
+	return equality.Semantic.DeepEqual(WithoutHash(a), WithoutHash(b))
 }
 
-// hashless returns a shallow copy of t whose labels lack the
+// WithoutHash returns a shallow copy of t whose labels lack the
 // pod-template-hash label. It shares everything else with t, so it is only
 // for reading; this spares a deep copy on every comparison.
-func hashless(t *corev1.PodTemplateSpec) *corev1.PodTemplateSpec {
+func WithoutHash(t *corev1.PodTemplateSpec) *corev1.PodTemplateSpec {
 	c := *t
 	if _, ok := c.Labels[PodTemplateHashLabel]; ok {
 		c.Labels = make(map[string]string, len(t.Labels)-1)
@@ -56,7 +56,7 @@ func FindOldReplicaSets(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (require
 // if none) is already known, sparing the template comparisons.
 func OldReplicaSetsBesides(newRS *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet) (required, all []*appsv1.ReplicaSet) {
 	for _, rs := range rss {
-		if rs == nil || (newRS != nil && sameReplicaSet(rs, newRS)) {
+		if rs == nil || (newRS != nil && SameReplicaSet(rs, newRS)) {
 			continue
 		}
 		all = append(all, rs)
@@ -67,9 +67,9 @@ func OldReplicaSetsBesides(newRS *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet) (
 	return required, all
 }
 
-// sameReplicaSet compares by UID as upstream does; objects that never went
+// SameReplicaSet compares by UID as upstream does; objects that never went
 // through an API server have no UID and are compared by name instead.
-func sameReplicaSet(a, b *appsv1.ReplicaSet) bool {
+func SameReplicaSet(a, b *appsv1.ReplicaSet) bool {
 	if a.UID == "" && b.UID == "" {
 		return a.Namespace == b.Namespace && a.Name == b.Name
 	}

@@ -60,12 +60,12 @@ func kubectlOrder(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) []*appsv1.Repl
 // rollout undo` sends to put rs's template and annotations back on d.
 func RollbackPatch(d *appsv1.Deployment, rs *appsv1.ReplicaSet) ([]byte, error) {
 	t := TemplateFromReplicaSet(rs)
-	return RestorePatch(&t, DeploymentAnnotationsFrom(d, rs))
+	return restorePatch(&t, DeploymentAnnotationsFrom(d, rs))
 }
 
-// RestorePatch is the JSON patch that replaces a deployment's pod template
+// restorePatch is the JSON patch that replaces a deployment's pod template
 // and its annotations.
-func RestorePatch(t *corev1.PodTemplateSpec, annotations map[string]string) ([]byte, error) {
+func restorePatch(t *corev1.PodTemplateSpec, annotations map[string]string) ([]byte, error) {
 	type op struct {
 		Op    string `json:"op"`
 		Path  string `json:"path"`

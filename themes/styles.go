@@ -7,7 +7,7 @@ import (
 )
 
 // PodStates is the number of pod states the glyph grid distinguishes; it
-// matches model.PodPending … model.PodFailed.
+// matches cluster.PodPending … cluster.PodFailed.
 const PodStates = 7
 
 // Styles is every style the console renders with. Panes take their look
@@ -29,7 +29,7 @@ type Styles struct {
 	// once the budget is exhausted (the rollout is stalled on it).
 	SurgeBar, UnavailableBar, BarFree, BarExhausted lipgloss.Style
 
-	// Pod is indexed by model.PodState.
+	// Pod is indexed by cluster.PodState.
 	Pod [PodStates]lipgloss.Style
 
 	RoleNew, RoleOld, RoleStable lipgloss.Style

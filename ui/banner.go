@@ -4,13 +4,13 @@ import (
 	"strings"
 	"time"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 )
 
 // watchBanner says why the picture on screen cannot be fully trusted, ""
 // when it can.
-func watchBanner(ws model.WatchStatus, now time.Time) string {
+func watchBanner(ws cluster.WatchStatus, now time.Time) string {
 	switch {
 	case !ws.Connected && ws.Unanswered:
 		return "API server not answering for " + draw.Age(now, ws.Since) + ": " + ws.Problem + " — showing the last known state, asking again every second"

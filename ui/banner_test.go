@@ -5,26 +5,26 @@ import (
 	"testing"
 	"time"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
 func TestWatchBanner(t *testing.T) {
 	tests := []struct {
 		name string
-		ws   model.WatchStatus
+		ws   cluster.WatchStatus
 		want string
 	}{
-		{"before the first batch", model.WatchStatus{}, "connecting"},
-		{"listing", model.WatchStatus{Connected: true}, "incomplete until every watch has synced"},
-		{"lost with a reason", model.WatchStatus{Synced: true, Problem: "Unauthorized", Since: t0.Add(-90 * time.Second)},
+		{"before the first batch", cluster.WatchStatus{}, "connecting"},
+		{"listing", cluster.WatchStatus{Connected: true}, "incomplete until every watch has synced"},
+		{"lost with a reason", cluster.WatchStatus{Synced: true, Problem: "Unauthorized", Since: t0.Add(-90 * time.Second)},
 			"watch lost 90s ago: Unauthorized"},
-		{"lost", model.WatchStatus{Synced: true}, "not connected"},
-		{"healthy", model.WatchStatus{Synced: true, Connected: true}, ""},
-		{"API server frozen, watches none the wiser", model.WatchStatus{Synced: true, Unanswered: true, Problem: "no answer within 2s", Since: t0.Add(-4 * time.Second)},
+		{"lost", cluster.WatchStatus{Synced: true}, "not connected"},
+		{"healthy", cluster.WatchStatus{Synced: true, Connected: true}, ""},
+		{"API server frozen, watches none the wiser", cluster.WatchStatus{Synced: true, Unanswered: true, Problem: "no answer within 2s", Since: t0.Add(-4 * time.Second)},
 			"API server not answering for 4s: no answer within 2s — showing the last known state"},
 		// The Nodes pane says it; a banner would call a live picture stale.
-		{"nodes forbidden", model.WatchStatus{Synced: true, Connected: true, Forbidden: "Namespace, Node"}, ""},
-		{"events forbidden", model.WatchStatus{Synced: true, Connected: true, Forbidden: "Node, Event, PodDisruptionBudget"}, "you may not list events, poddisruptionbudgets here"},
+		{"nodes forbidden", cluster.WatchStatus{Synced: true, Connected: true, Forbidden: "Namespace, Node"}, ""},
+		{"events forbidden", cluster.WatchStatus{Synced: true, Connected: true, Forbidden: "Node, Event, PodDisruptionBudget"}, "you may not list events, poddisruptionbudgets here"},
 	}
 	for _, tc := range tests {
 		got := watchBanner(tc.ws, t0)

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 )
 
@@ -13,20 +13,20 @@ import (
 func bigCluster() *fakeSource {
 	src := midRollout()
 	v := src.rollouts["shop/frontend"]
-	states := make([]model.PodState, 5000)
+	states := make([]cluster.PodState, 5000)
 	for i := range states {
-		states[i] = model.PodState(i % 7)
+		states[i] = cluster.PodState(i % 7)
 	}
 	v.ReplicaSets[0].Pods = podRows("frontend-7b7d5974f6", "node", t0.Add(-time.Minute), states...)
 	for i := range states {
-		states[i] = model.PodReady
+		states[i] = cluster.PodReady
 	}
 	v.ReplicaSets[1].Pods = podRows("frontend-5d9c8f7b6c", "node", t0.Add(-time.Hour), states...)
 	v.Replicas = 10000
 	src.rollouts["shop/frontend"] = v
-	src.nodes = make([]model.NodeRow, 1000)
+	src.nodes = make([]cluster.NodeRow, 1000)
 	for i := range src.nodes {
-		src.nodes[i] = model.NodeRow{Name: fmt.Sprintf("node-%04d", i), Group: "pool-" + draw.Itoa(i%3),
+		src.nodes[i] = cluster.NodeRow{Name: fmt.Sprintf("node-%04d", i), Group: "pool-" + draw.Itoa(i%3),
 			Ready: i%97 != 0, Schedulable: i%50 != 0, Pods: 10, UpToDate: i%2 == 0}
 	}
 	return src

@@ -11,6 +11,7 @@ import (
 
 	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 )
 
 // finishedRollout is the fixture's frontend with its rollout of revision 3
@@ -19,7 +20,7 @@ func finishedRollout() *fakeSource {
 	src := midRollout()
 	v := src.rollouts["shop/frontend"]
 	v.Done, v.Status = true, `deployment "frontend" successfully rolled out`
-	v.Progressing = model.Condition{Status: "True", Reason: "NewReplicaSetAvailable"}
+	v.Progressing = cluster.Condition{Status: "True", Reason: "NewReplicaSetAvailable"}
 	v.Surge, v.Unavailable = model.Headroom{Used: 10, Limit: 13}, model.Headroom{Used: 0, Limit: 2}
 	src.rollouts["shop/frontend"] = v
 	return src
@@ -31,8 +32,8 @@ func heldCanary() *fakeSource {
 	src := finishedRollout()
 	v := src.rollouts["shop/frontend"]
 	v.Done, v.Status = false, `Waiting for deployment "frontend" rollout to finish: 3 out of 10 new replicas have been updated...`
-	plan, _ := model.CanaryPlanForView(src.rollouts["shop/frontend"], "set image nginx=nginx:1.29", []string{"1", "25%"}, nil, "")
-	v.Canary = &model.CanaryView{Step: 2, Steps: 3, Phase: model.CanaryHolding, Pods: 3, Want: 3, Replicas: 10, Revision: 4,
+	plan, _ := cluster.CanaryPlanForView(src.rollouts["shop/frontend"], "set image nginx=nginx:1.29", []string{"1", "25%"}, nil, "")
+	v.Canary = &cluster.CanaryView{Step: 2, Steps: 3, Phase: model.CanaryHolding, Pods: 3, Want: 3, Replicas: 10, Revision: 4,
 		Hold: "pause", Plan: plan, Gates: model.CanaryGates{Healthy: true, Since: t0.Add(-72 * time.Second), Ready: 3, Want: 3}}
 	src.rollouts["shop/frontend"] = v
 	return src

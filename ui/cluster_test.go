@@ -15,10 +15,11 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 )
 
-// The console against the real model.Cluster: hand-made objects go in as a
+// The console against the real cluster.Cluster: hand-made objects go in as a
 // watch batch, as the bridge would deliver them, and the screen is checked.
 
 func owner(kind, name string) []metav1.OwnerReference {
@@ -114,16 +115,16 @@ func stuckRollout() []runtime.Object {
 	return objs
 }
 
-func clusterModel(t testing.TB, w, h int) (Model, *model.RCCluster) {
+func clusterModel(t testing.TB, w, h int) (Model, *cluster.Cluster) {
 	t.Helper()
-	c := model.NewRCCluster()
+	c := cluster.NewCluster()
 	m := New(Options{Cluster: c, Namespace: "shop", Context: "prod-eu", Clock: fixedClock})
 	m = send(m, tea.WindowSizeMsg{Width: w, Height: h},
-		model.Batch{At: t0, Objects: stuckRollout(), Watch: model.WatchStatus{Synced: true, Connected: true, Since: t0}})
+		cluster.Batch{At: t0, Objects: stuckRollout(), Watch: cluster.WatchStatus{Synced: true, Connected: true, Since: t0}})
 	return m, c
 }
 
-var _ Source = (*model.RCCluster)(nil)
+var _ Source = (*cluster.Cluster)(nil)
 
 func TestClusterBatchReachesTheScreen(t *testing.T) {
 	m, c := clusterModel(t, 160, 48)
@@ -148,7 +149,7 @@ func TestClusterBatchReachesTheScreen(t *testing.T) {
 
 	// An unschedulable pod arrives in a later batch.
 	rs := stuckRollout()[2].(*appsv1.ReplicaSet)
-	m = send(m, model.Batch{At: t0.Add(time.Second), Objects: []runtime.Object{apiPod(rs, "f6", "", unschedulable)},
+	m = send(m, cluster.Batch{At: t0.Add(time.Second), Objects: []runtime.Object{apiPod(rs, "f6", "", unschedulable)},
 		Watch: c.Watch()})
 	if out := plain(m); !strings.Contains(out, "○ api-8c7b5d6f4-f6") {
 		t.Errorf("new pending pod not shown:\n%s", out)

@@ -37,7 +37,7 @@
 //
 // # Frames
 //
-// A batch from the watch (model.Batch) is applied to the read model at
+// A batch from the watch (cluster.Batch) is applied to the read model at
 // once; with Options.Pace set (250 ms in the console) the views are read
 // again and the screen redrawn at most once a Pace while the watch churns
 // (pace.go). What an operator waits for is not held back: a deployment

@@ -14,12 +14,13 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 	"rollscope/ui/terminal"
 )
 
 // A whole frame as the live console draws it: the real Model over a real
-// model.Cluster, then the frame's string drawn on a terminal, by Bubble Tea
+// cluster.Cluster, then the frame's string drawn on a terminal, by Bubble Tea
 // v2's renderer (its cursedRenderer.flush: the string parsed into cells,
 // diffed against the screen, the changes written) and by ui/terminal.
 //
@@ -107,13 +108,13 @@ func notReady(p *corev1.Pod) {
 
 // frameModel is the console at w×h over bigRollout(n), paced as the live
 // console is.
-func frameModel(b *testing.B, n, w, h int) (Model, *model.RCCluster, *appsv1.ReplicaSet) {
+func frameModel(b *testing.B, n, w, h int) (Model, *cluster.Cluster, *appsv1.ReplicaSet) {
 	b.Helper()
 	objs, newRS := bigRollout(n)
-	c := model.NewRCCluster()
+	c := cluster.NewCluster()
 	m := New(Options{Cluster: c, Namespace: "shop", Context: "prod-eu", Clock: fixedClock, Pace: time.Hour})
 	m = send(m, tea.WindowSizeMsg{Width: w, Height: h},
-		model.Batch{At: t0, Objects: objs, Watch: model.WatchStatus{Synced: true, Connected: true, Since: t0}})
+		cluster.Batch{At: t0, Objects: objs, Watch: cluster.WatchStatus{Synced: true, Connected: true, Since: t0}})
 	return m, c, newRS
 }
 
@@ -167,7 +168,7 @@ func BenchmarkFrame(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				m = send(m, model.Batch{At: t0, Objects: []runtime.Object{pods[i%2]}, Watch: c.Watch()}, paceMsg{})
+				m = send(m, cluster.Batch{At: t0, Objects: []runtime.Object{pods[i%2]}, Watch: c.Watch()}, paceMsg{})
 				draw(m.View().Content)
 				i++
 			}

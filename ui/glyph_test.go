@@ -6,7 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
 var (
@@ -71,17 +71,17 @@ func TestGlyphCursorOpensThePodUnderIt(t *testing.T) {
 	r.send(arrowRight) // 00001
 	v := src.rollouts["shop/frontend"]
 	rs := v.ReplicaSets[0]
-	rs.Pods = append(append([]model.PodRow{}, rs.Pods[:1]...), rs.Pods[2:]...)
-	v.ReplicaSets = append([]model.ReplicaSetRow{rs}, v.ReplicaSets[1:]...)
+	rs.Pods = append(append([]cluster.PodRow{}, rs.Pods[:1]...), rs.Pods[2:]...)
+	v.ReplicaSets = append([]cluster.ReplicaSetRow{rs}, v.ReplicaSets[1:]...)
 	src.rollouts["shop/frontend"] = v
-	r.send(model.Batch{At: t0, Watch: src.watch})
+	r.send(cluster.Batch{At: t0, Watch: src.watch})
 	if c := caretOf(r.screen()); c != "frontend-7b7d5974f6-00002" {
 		t.Fatalf("after its pod went the cursor is on %q, want the pod in its place:\n%s", c, r.screen())
 	}
 	rs.Pods = nil
-	v.ReplicaSets = append([]model.ReplicaSetRow{rs}, v.ReplicaSets[1:]...)
+	v.ReplicaSets = append([]cluster.ReplicaSetRow{rs}, v.ReplicaSets[1:]...)
 	src.rollouts["shop/frontend"] = v
-	r.send(model.Batch{At: t0, Watch: src.watch})
+	r.send(cluster.Batch{At: t0, Watch: src.watch})
 	if c := caretOf(r.screen()); c != "" {
 		t.Fatalf("with no pods left the cursor is still on %q", c)
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
 // A writing dialog holds the embedded clock while it is open and says so
@@ -50,7 +50,7 @@ func TestYRechecksThePlanAgainstTheClusterAsItIsNow(t *testing.T) {
 	r := src.rollouts["shop/frontend"]
 	r.Done = true
 	src.rollouts["shop/frontend"] = r
-	m = run(m, model.Batch{})
+	m = run(m, cluster.Batch{})
 	m = run(m, press("y"))
 	s := plain(m)
 	if len(acts.sent) != 0 {

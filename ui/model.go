@@ -6,7 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/themes"
 	"rollscope/ui/draw"
 	"rollscope/ui/overlays/help"
@@ -153,8 +153,8 @@ func (m Model) Init() tea.Cmd { return tick() }
 // them.
 func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg.(type) {
-	case model.Batch:
-		return m.batch(msg.(model.Batch)) // pace.go
+	case cluster.Batch:
+		return m.batch(msg.(cluster.Batch)) // pace.go
 	case tickMsg:
 		return m.ticked() // a refresh makes a new look
 	}
@@ -348,22 +348,22 @@ func (m *Model) show(t screen.Target) tea.Cmd {
 // emptySource stands in when no cluster was given.
 type emptySource struct{}
 
-func (emptySource) Apply(model.Batch) bool                 { return false }
-func (emptySource) Watch() model.WatchStatus               { return model.WatchStatus{} }
-func (emptySource) Deployments() []model.DeploymentSummary { return nil }
-func (emptySource) Rollout(string, string, time.Time) (model.RolloutView, bool) {
-	return model.RolloutView{}, false
+func (emptySource) Apply(cluster.Batch) bool                 { return false }
+func (emptySource) Watch() cluster.WatchStatus               { return cluster.WatchStatus{} }
+func (emptySource) Deployments() []cluster.DeploymentSummary { return nil }
+func (emptySource) Rollout(string, string, time.Time) (cluster.RolloutView, bool) {
+	return cluster.RolloutView{}, false
 }
-func (emptySource) Nodes() []model.NodeRow                        { return nil }
-func (emptySource) Absent(string, string) model.Absence           { return model.Absence{} }
-func (emptySource) Timeline(string, string) []model.TimelineEntry { return nil }
-func (emptySource) RevisionDiff(string, string, int64) ([]model.DiffLine, error) {
+func (emptySource) Nodes() []cluster.NodeRow                        { return nil }
+func (emptySource) Absent(string, string) cluster.Absence           { return cluster.Absence{} }
+func (emptySource) Timeline(string, string) []cluster.TimelineEntry { return nil }
+func (emptySource) RevisionDiff(string, string, int64) ([]cluster.DiffLine, error) {
 	return nil, nil
 }
-func (emptySource) RCUpdate(string, string) (model.RCUpdateView, bool) {
-	return model.RCUpdateView{}, false
+func (emptySource) RCUpdate(string, string) (cluster.RCUpdateView, bool) {
+	return cluster.RCUpdateView{}, false
 }
-func (emptySource) AddAction(string, string, model.TimelineEntry) {}
+func (emptySource) AddAction(string, string, cluster.TimelineEntry) {}
 
 // globalKeys tells the console's own keys from a page's: help, the
 // command line, the fleet, the scope (with a fleet) and the clock.

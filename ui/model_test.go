@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/themes"
 	"rollscope/ui/internal/uitest"
 )
@@ -213,21 +213,21 @@ func TestPickerUnknownNameSaysSo(t *testing.T) {
 
 func TestBatchIsAppliedAndRendered(t *testing.T) {
 	src := midRollout()
-	src.watch = model.WatchStatus{}
+	src.watch = cluster.WatchStatus{}
 	m := newTestModel(t, src, nil, 80, 24)
 	if !strings.Contains(plain(m), "connecting to the cluster") {
 		t.Fatal("no banner before the first batch")
 	}
-	lost := model.WatchStatus{Synced: true, Connected: false, Problem: "connection refused", Since: t0.Add(-30 * time.Second)}
-	m = send(m, model.Batch{At: t0, Watch: lost})
+	lost := cluster.WatchStatus{Synced: true, Connected: false, Problem: "connection refused", Since: t0.Add(-30 * time.Second)}
+	m = send(m, cluster.Batch{At: t0, Watch: lost})
 	if len(src.applied) != 1 {
 		t.Fatalf("batches applied = %d", len(src.applied))
 	}
 	if out := plain(m); !strings.Contains(out, "watch lost 30s ago: connection refused") {
 		t.Errorf("banner missing:\n%s", out)
 	}
-	m = send(m, model.Batch{At: t0.Add(-2 * time.Minute), Watch: model.WatchStatus{Synced: true, Connected: true},
-		Deleted: []model.ObjectRef{{Kind: "Deployment", Namespace: "shop", Name: "frontend"}}})
+	m = send(m, cluster.Batch{At: t0.Add(-2 * time.Minute), Watch: cluster.WatchStatus{Synced: true, Connected: true},
+		Deleted: []cluster.ObjectRef{{Kind: "Deployment", Namespace: "shop", Name: "frontend"}}})
 	out := plain(m)
 	if strings.Contains(out, "watch lost") {
 		t.Error("banner still shown once connected")
@@ -242,21 +242,21 @@ func TestBatchIsAppliedAndRendered(t *testing.T) {
 func TestAbsentDeploymentSaysWhy(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		watch  model.WatchStatus
-		absent model.Absence
+		watch  cluster.WatchStatus
+		absent cluster.Absence
 		want   string
 	}{
-		{"not listed yet", model.WatchStatus{Connected: true}, model.Absence{}, "deployment shop/frontend not listed yet"},
-		{"never existed", model.WatchStatus{Synced: true, Connected: true}, model.Absence{}, "deployment shop/frontend does not exist"},
-		{"no namespace", model.WatchStatus{Synced: true, Connected: true}, model.Absence{NoNamespace: true}, `namespace "shop" does not exist`},
+		{"not listed yet", cluster.WatchStatus{Connected: true}, cluster.Absence{}, "deployment shop/frontend not listed yet"},
+		{"never existed", cluster.WatchStatus{Synced: true, Connected: true}, cluster.Absence{}, "deployment shop/frontend does not exist"},
+		{"no namespace", cluster.WatchStatus{Synced: true, Connected: true}, cluster.Absence{NoNamespace: true}, `namespace "shop" does not exist`},
 	} {
 		src := midRollout()
 		delete(src.rollouts, "shop/frontend")
 		src.absent = tc.absent
 		m := newTestModel(t, src, nil, 120, 30)
-		m = send(m, model.Batch{At: t0, Watch: tc.watch})
+		m = send(m, cluster.Batch{At: t0, Watch: tc.watch})
 		src.absent = tc.absent
-		m = send(m, model.Batch{At: t0, Watch: tc.watch})
+		m = send(m, cluster.Batch{At: t0, Watch: tc.watch})
 		if out := plain(m); !strings.Contains(out, tc.want) {
 			t.Errorf("%s: header lacks %q:\n%s", tc.name, tc.want, out)
 		}
@@ -286,9 +286,9 @@ func TestReplicaSetSelectionDrivesPodsPane(t *testing.T) {
 	}
 	// The selection stays on its ReplicaSet when a newer one appears above.
 	v := src.rollouts["shop/frontend"]
-	v.ReplicaSets = append([]model.ReplicaSetRow{{Name: "frontend-aaaaaaaaaa", Revision: 4, Role: model.RoleNew}}, v.ReplicaSets...)
+	v.ReplicaSets = append([]cluster.ReplicaSetRow{{Name: "frontend-aaaaaaaaaa", Revision: 4, Role: cluster.RoleNew}}, v.ReplicaSets...)
 	src.rollouts["shop/frontend"] = v
-	m = send(m, model.Batch{At: t0, Watch: src.watch})
+	m = send(m, cluster.Batch{At: t0, Watch: src.watch})
 	if m.s.SelectedRS != "frontend-5d9c8f7b6c" {
 		t.Errorf("after a new ReplicaSet the selection moved to %q", m.s.SelectedRS)
 	}
@@ -333,11 +333,11 @@ func TestUnchangedBatchCostsNoRefresh(t *testing.T) {
 	m := newTestModel(t, src, nil, 80, 24)
 	src.unchanged = true
 	reads := src.rolloutReads
-	m = send(m, model.Batch{At: t0, Watch: src.watch})
+	m = send(m, cluster.Batch{At: t0, Watch: src.watch})
 	if src.rolloutReads != reads {
 		t.Errorf("an unchanged batch re-read the rollout")
 	}
-	send(m, model.Batch{At: t0, Watch: model.WatchStatus{Synced: true}})
+	send(m, cluster.Batch{At: t0, Watch: cluster.WatchStatus{Synced: true}})
 	if src.rolloutReads == reads {
 		t.Errorf("a batch that changed the watch status did not refresh")
 	}

@@ -13,6 +13,7 @@ import (
 
 	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/ui/overlays/nodedialog"
 	"rollscope/ui/screen"
 )
@@ -223,7 +224,7 @@ func TestANodeThatVanishedIsNotDrained(t *testing.T) {
 	m, acts := newNodeModel(t, src, nil)
 	m = runNodes(m, append(toNodes, press("j"), press("j"), press("d"), press("enter"))...)
 	src.nodes = append(src.nodes[:2], src.nodes[3:]...) // node-2 is gone
-	m = runNodes(m, model.Batch{})
+	m = runNodes(m, cluster.Batch{})
 	if s := plain(m); !strings.Contains(s, "node-2 no longer exists") {
 		t.Errorf("the dialog does not say the node is gone:\n%s", s)
 	}
@@ -324,7 +325,7 @@ func TestATimedOutDrainSaysWhyInThePaneAndTheTimeline(t *testing.T) {
 	src.nodes[1].Drain = "failed"
 	src.nodes[1].Progress = model.NodeProgress{DrainRequested: true,
 		DrainMessage: "drain did not complete within 10s; the node stays cordoned"}
-	m = runNodes(m, append(toNodes, press("j"), model.Batch{})...)
+	m = runNodes(m, append(toNodes, press("j"), cluster.Batch{})...)
 	s := plain(m)
 	for _, want := range []string{"failed", "node-1: drain did not complete within 10s; the node stays cordoned"} {
 		if !strings.Contains(s, want) {

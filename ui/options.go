@@ -10,7 +10,7 @@ import (
 
 // Options configure a console.
 type Options struct {
-	// Cluster is where the views come from; a *model.RCCluster in the
+	// Cluster is where the views come from; a *cluster.Cluster in the
 	// product.
 	Cluster Source
 	// Namespace and Deployment select the rollout shown first. With no
@@ -76,7 +76,7 @@ type Options struct {
 // engine/perform implements it (see screen.Actions).
 type Actions = screen.Actions
 
-// Source is the console's picture of the cluster; model.RCCluster
+// Source is the console's picture of the cluster; cluster.Cluster
 // satisfies it (see screen.Source).
 type Source = screen.Source
 

@@ -6,7 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
 // Pacing. While a rollout churns the watch sends up to 20 batches a second,
@@ -24,14 +24,14 @@ type pacer struct {
 	due   bool      // a paceMsg is on its way
 	// rollouts are the flags of every Deployment as batches last brought
 	// them, to tell a batch that changes one.
-	rollouts map[model.ObjectRef]model.RolloutFlags
+	rollouts map[cluster.ObjectRef]cluster.RolloutFlags
 }
 
 // paceMsg ends a Pace with batches waiting to be shown.
 type paceMsg struct{}
 
 // batch applies b and refreshes now or at the end of the Pace.
-func (m Model) batch(b model.Batch) (tea.Model, tea.Cmd) {
+func (m Model) batch(b cluster.Batch) (tea.Model, tea.Cmd) {
 	// A batch that changed nothing visible (and left the watch as it was)
 	// costs no refresh, and the frame drawn last is still the screen.
 	if !m.s.Src.Apply(b) && m.s.Src.Watch() == m.s.Watch {
@@ -54,7 +54,7 @@ func (m Model) batch(b model.Batch) (tea.Model, tea.Cmd) {
 // turned reports whether b finished, failed, paused or resumed a
 // deployment. Only the Deployments in b are looked at: the pods' churn, and
 // a fleet of thousands of Deployments, cost nothing here.
-func (p *pacer) turned(b model.Batch) bool {
+func (p *pacer) turned(b cluster.Batch) bool {
 	if p.every <= 0 {
 		return false
 	}
@@ -64,7 +64,7 @@ func (p *pacer) turned(b model.Batch) bool {
 			turned = true
 		}
 		if p.rollouts == nil {
-			p.rollouts = map[model.ObjectRef]model.RolloutFlags{}
+			p.rollouts = map[cluster.ObjectRef]cluster.RolloutFlags{}
 		}
 		p.rollouts[ref] = now
 	}

@@ -10,19 +10,19 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/themes"
 )
 
 // pacedModel is the stuck rollout on a console that redraws at most once an
 // hour while the watch churns: whatever it shows before the hour is up, it
 // showed at once.
-func pacedModel(t testing.TB) (Model, *model.RCCluster) {
+func pacedModel(t testing.TB) (Model, *cluster.Cluster) {
 	t.Helper()
-	c := model.NewRCCluster()
+	c := cluster.NewCluster()
 	m := New(Options{Cluster: c, Namespace: "shop", Context: "prod-eu", Clock: fixedClock, Pace: time.Hour})
 	m = send(m, tea.WindowSizeMsg{Width: 160, Height: 48},
-		model.Batch{At: t0, Objects: stuckRollout(), Watch: model.WatchStatus{Synced: true, Connected: true, Since: t0}})
+		cluster.Batch{At: t0, Objects: stuckRollout(), Watch: cluster.WatchStatus{Synced: true, Connected: true, Since: t0}})
 	return m, c
 }
 
@@ -35,7 +35,7 @@ func TestPacedBatchesWaitForTheEndOfThePace(t *testing.T) {
 	}
 	m = send(m, press("tab")) // the new ReplicaSet's pods
 	rs := stuckRollout()[2].(*appsv1.ReplicaSet)
-	next, cmd := m.Update(model.Batch{At: t0.Add(time.Second), Objects: []runtime.Object{apiPod(rs, "f6", "", unschedulable)}, Watch: c.Watch()})
+	next, cmd := m.Update(cluster.Batch{At: t0.Add(time.Second), Objects: []runtime.Object{apiPod(rs, "f6", "", unschedulable)}, Watch: c.Watch()})
 	m = next.(Model)
 	if out := drawnPlain(m); strings.Contains(out, "api-8c7b5d6f4-f6") {
 		t.Errorf("a pod's change was drawn before the end of the pace:\n%s", out)
@@ -53,7 +53,7 @@ func TestAFinishedRolloutIsShownAtOnce(t *testing.T) {
 	m, c := pacedModel(t)
 	d := stuckRollout()[0].(*appsv1.Deployment)
 	d.Status.Replicas, d.Status.UpdatedReplicas, d.Status.ReadyReplicas, d.Status.AvailableReplicas = 4, 4, 4, 4
-	m = send(m, model.Batch{At: t0.Add(time.Second), Objects: []runtime.Object{d}, Watch: c.Watch()})
+	m = send(m, cluster.Batch{At: t0.Add(time.Second), Objects: []runtime.Object{d}, Watch: c.Watch()})
 	if out := drawnPlain(m); !strings.Contains(out, `successfully rolled out`) {
 		t.Errorf("a finished rollout waited for the end of the pace:\n%s", out)
 	}
@@ -63,7 +63,7 @@ func TestAKeyRedrawsAHeldFrame(t *testing.T) {
 	m, c := pacedModel(t)
 	before := drawnPlain(m)
 	rs := stuckRollout()[2].(*appsv1.ReplicaSet)
-	m = send(m, model.Batch{At: t0.Add(time.Second), Objects: []runtime.Object{apiPod(rs, "f6", "", unschedulable)}, Watch: c.Watch()})
+	m = send(m, cluster.Batch{At: t0.Add(time.Second), Objects: []runtime.Object{apiPod(rs, "f6", "", unschedulable)}, Watch: c.Watch()})
 	if drawnPlain(m) != before {
 		t.Fatal("a held batch changed the frame")
 	}
@@ -80,7 +80,7 @@ func TestAKeyRedrawsAHeldFrame(t *testing.T) {
 func BenchmarkViewAfterHeldBatch(b *testing.B) {
 	m, c := pacedModel(b)
 	rs := stuckRollout()[2].(*appsv1.ReplicaSet)
-	m = send(m, model.Batch{At: t0.Add(time.Second), Objects: []runtime.Object{apiPod(rs, "f6", "", unschedulable)}, Watch: c.Watch()})
+	m = send(m, cluster.Batch{At: t0.Add(time.Second), Objects: []runtime.Object{apiPod(rs, "f6", "", unschedulable)}, Watch: c.Watch()})
 	b.Run("held", func(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {

@@ -12,6 +12,7 @@ import (
 
 	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/themes"
 	"rollscope/ui/draw"
 	"rollscope/ui/overlays/rcdialog"
@@ -23,33 +24,33 @@ import (
 // that may be in the middle of an update.
 type rcFixture struct {
 	*fakeSource
-	views map[string]model.RCUpdateView
+	views map[string]cluster.RCUpdateView
 	// actions are the timeline lines the console added.
-	actions []model.TimelineEntry
+	actions []cluster.TimelineEntry
 }
 
-func (f *rcFixture) AddAction(_, _ string, e model.TimelineEntry) { f.actions = append(f.actions, e) }
+func (f *rcFixture) AddAction(_, _ string, e cluster.TimelineEntry) { f.actions = append(f.actions, e) }
 
-func (f *rcFixture) RCUpdate(ns, name string) (model.RCUpdateView, bool) {
+func (f *rcFixture) RCUpdate(ns, name string) (cluster.RCUpdateView, bool) {
 	v, ok := f.views[ns+"/"+name]
 	return v, ok
 }
 
 // rcMidUpdate is web halfway from nginx:1.25 to nginx:1.27: web at 2, the
 // next controller at 3 of which 2 ready, 4 desired.
-func rcMidUpdate() model.RCUpdateView {
-	return model.RCUpdateView{
+func rcMidUpdate() cluster.RCUpdateView {
+	return cluster.RCUpdateView{
 		Namespace: "shop", Name: "web", Updating: true, Phase: model.RCPhaseRollout, Desired: 4, Original: 4,
 		Limits: model.RCLimits{Desired: 4, MaxSurge: 1, MinAvailable: 4},
-		Old: model.RCRow{Name: "web", Images: []string{"nginx:1.25"}, Desired: 2, Current: 2, Ready: 2, Available: 2,
+		Old: cluster.RCRow{Name: "web", Images: []string{"nginx:1.25"}, Desired: 2, Current: 2, Ready: 2, Available: 2,
 			Annotations: []string{"next-controller-id=web-6b54f9ff4f", "original-replicas=4"},
-			Pods:        podRows("web-", "nodes-0", t0, model.PodReady, model.PodReady)},
-		Next: model.RCRow{Name: "web-6b54f9ff4f", Images: []string{"nginx:1.27"}, Desired: 3, Current: 3, Ready: 2, Available: 2,
+			Pods:        podRows("web-", "nodes-0", t0, cluster.PodReady, cluster.PodReady)},
+		Next: cluster.RCRow{Name: "web-6b54f9ff4f", Images: []string{"nginx:1.27"}, Desired: 3, Current: 3, Ready: 2, Available: 2,
 			Annotations: []string{"desired-replicas=4", "rollscope.dev/rename-to=web", "update-source-id=web:1f0c"},
-			Pods:        podRows("web-6b54f9ff4f-", "nodes-1", t0, model.PodReady, model.PodReady, model.PodNotReady)},
+			Pods:        podRows("web-6b54f9ff4f-", "nodes-1", t0, cluster.PodReady, cluster.PodReady, cluster.PodNotReady)},
 		Surge:       model.Headroom{Used: 5, Limit: 5},
 		Unavailable: model.Headroom{Used: 0, Limit: 0},
-		Events: []model.TimelineEntry{
+		Events: []cluster.TimelineEntry{
 			{Time: t0.Add(-time.Minute), Message: "Scaling web-6b54f9ff4f up to 3"},
 			{Time: t0, Message: "Scaling web down to 2"},
 		},
@@ -57,14 +58,14 @@ func rcMidUpdate() model.RCUpdateView {
 }
 
 // rcSettled is web alone on nginx:1.25.
-func rcSettled() model.RCUpdateView {
-	return model.RCUpdateView{Namespace: "shop", Name: "web", Phase: model.RCPhaseDone, Desired: 4,
-		Old:   model.RCRow{Name: "web", Images: []string{"nginx:1.25"}, Desired: 4, Current: 4, Ready: 4, Available: 4, Pods: podRows("web-", "nodes-0", t0, model.PodReady, model.PodReady, model.PodReady, model.PodReady)},
+func rcSettled() cluster.RCUpdateView {
+	return cluster.RCUpdateView{Namespace: "shop", Name: "web", Phase: model.RCPhaseDone, Desired: 4,
+		Old:   cluster.RCRow{Name: "web", Images: []string{"nginx:1.25"}, Desired: 4, Current: 4, Ready: 4, Available: 4, Pods: podRows("web-", "nodes-0", t0, cluster.PodReady, cluster.PodReady, cluster.PodReady, cluster.PodReady)},
 		Surge: model.Headroom{Used: 4, Limit: 5}}
 }
 
-func newRCFixture(v model.RCUpdateView) *rcFixture {
-	return &rcFixture{fakeSource: midRollout(), views: map[string]model.RCUpdateView{"shop/web": v}}
+func newRCFixture(v cluster.RCUpdateView) *rcFixture {
+	return &rcFixture{fakeSource: midRollout(), views: map[string]cluster.RCUpdateView{"shop/web": v}}
 }
 
 // fakeRCActions records what the view asks for.
@@ -231,11 +232,11 @@ func TestRCAbort(t *testing.T) {
 }
 
 func TestRCAbortWithoutAnUpdateSaysWhatToDoInstead(t *testing.T) {
-	for name, v := range map[string]model.RCUpdateView{
+	for name, v := range map[string]cluster.RCUpdateView{
 		"no update": rcSettled(),
-		"no next controller": func() model.RCUpdateView {
+		"no next controller": func() cluster.RCUpdateView {
 			v := rcMidUpdate()
-			v.Phase, v.Next = model.RCPhasePrepare, model.RCRow{Name: "web-6b54f9ff4f"}
+			v.Phase, v.Next = model.RCPhasePrepare, cluster.RCRow{Name: "web-6b54f9ff4f"}
 			return v
 		}(),
 	} {
@@ -305,7 +306,7 @@ func TestRCRequestsAreOnTheTimeline(t *testing.T) {
 	}
 	acts.startErr = errors.New("replicationcontroller web is being updated by someone else")
 	src.views["shop/web"] = rcSettled()
-	m = rcRun(m, model.Batch{}, press("i"))
+	m = rcRun(m, cluster.Batch{}, press("i"))
 	m = rcRun(m, typed("nginx:1.27")...)
 	m = rcRun(m, press("enter"), press("y"))
 	if last := src.actions[len(src.actions)-1]; len(src.actions) != 2 || !last.Warning ||

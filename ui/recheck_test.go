@@ -9,6 +9,7 @@ import (
 
 	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 )
 
 // flat is the screen with its line breaks and runs of spaces made one
@@ -30,7 +31,7 @@ func TestRCAbortRechecksTheUpdateOnY(t *testing.T) {
 	v := src.views["shop/web"]
 	v.Phase = model.RCPhaseRename
 	src.views["shop/web"] = v
-	m = rcRun(m, model.Batch{}, press("y"))
+	m = rcRun(m, cluster.Batch{}, press("y"))
 	if len(acts.aborted) != 0 {
 		t.Fatalf("aborted %v after the update reached its rename", acts.aborted)
 	}
@@ -71,7 +72,7 @@ func TestRCUpdateRechecksTheControllerOnY(t *testing.T) {
 	v := src.views["shop/web"]
 	v.Old.Images, v.Old.Desired = []string{"nginx:1.26"}, 6
 	src.views["shop/web"] = v
-	m = rcRun(m, model.Batch{}, press("y"))
+	m = rcRun(m, cluster.Batch{}, press("y"))
 	if len(acts.started) != 0 {
 		t.Fatalf("started %+v although the controller changed under the plan", acts.started)
 	}
@@ -95,7 +96,7 @@ func TestRCUpdateRechecksTheControllerOnY(t *testing.T) {
 func TestRCUpdateRefusedWhenAnUpdateStartedMeanwhile(t *testing.T) {
 	m, src, acts := rcUpdatePlanned(t)
 	src.views["shop/web"] = rcMidUpdate()
-	m = rcRun(m, model.Batch{}, press("y"))
+	m = rcRun(m, cluster.Batch{}, press("y"))
 	if len(acts.started) != 0 || !strings.Contains(flat(m), "nothing sent: an update of rc/web has started") {
 		t.Fatalf("started %+v:\n%s", acts.started, plain(m))
 	}
@@ -115,7 +116,7 @@ func TestCordonRechecksTheNodeOnY(t *testing.T) {
 		t.Fatalf("no cordon confirmation:\n%s", plain(m))
 	}
 	src.nodes[0].Schedulable = false
-	m = runNodes(m, model.Batch{}, press("y"))
+	m = runNodes(m, cluster.Batch{}, press("y"))
 	if len(acts.cordoned) != 0 {
 		t.Fatalf("cordoned %v after the node changed under the plan", acts.cordoned)
 	}
@@ -182,8 +183,8 @@ func TestRollRechecksTheGroupOnY(t *testing.T) {
 	m, acts := newNodeModel(t, src, nil)
 	m = send(m, wide)
 	m = runNodes(m, append(toNodes, press("D"), press("enter"))...)
-	src.nodes = append(src.nodes, model.NodeRow{Name: "node-4", Group: "pool-a", Ready: true, Schedulable: true})
-	m = runNodes(m, model.Batch{}, press("y"))
+	src.nodes = append(src.nodes, cluster.NodeRow{Name: "node-4", Group: "pool-a", Ready: true, Schedulable: true})
+	m = runNodes(m, cluster.Batch{}, press("y"))
 	if len(acts.rolls) != 0 || !strings.Contains(flat(m), "nothing sent: node node-4 joined group pool-a since this was shown") {
 		t.Fatalf("sent %+v:\n%s", acts.rolls, plain(m))
 	}
@@ -196,7 +197,7 @@ func TestRollRechecksTheGroupOnY(t *testing.T) {
 	m, acts = newNodeModel(t, src, nil)
 	m = runNodes(send(m, wide), append(toNodes, press("D"), press("enter"))...)
 	src.nodes[1].UpToDate = true
-	m = runNodes(m, model.Batch{}, press("y"))
+	m = runNodes(m, cluster.Batch{}, press("y"))
 	if len(acts.rolls) != 0 || !strings.Contains(flat(m), "node node-1 is now up to date since this was shown — every node of group pool-a is up to date: nothing to roll") {
 		t.Fatalf("sent %+v:\n%s", acts.rolls, plain(m))
 	}
@@ -217,7 +218,7 @@ func TestStopRollRechecksTheRollOnY(t *testing.T) {
 	for i := range src.nodes {
 		src.nodes[i].Progress.Roll = model.NodeRoll{}
 	}
-	m = runNodes(m, model.Batch{}, press("y"))
+	m = runNodes(m, cluster.Batch{}, press("y"))
 	if len(acts.steers) != 0 || !strings.Contains(flat(m), "nothing sent: the roll of group pool-a has ended since this was shown — no roll of group pool-a is in progress to stop") {
 		t.Fatalf("sent %+v:\n%s", acts.steers, plain(m))
 	}
@@ -232,7 +233,7 @@ func TestStopRollGoesWhileTheRollIsActive(t *testing.T) {
 	for i := range src.nodes[:2] {
 		src.nodes[i].Progress.Roll.State = model.RollRunning
 	}
-	runNodes(m, model.Batch{}, press("y"))
+	runNodes(m, cluster.Batch{}, press("y"))
 	if len(acts.steers) != 1 || acts.steers[0].Action != action.StopRoll {
 		t.Errorf("sent %+v, want the stop", acts.steers)
 	}

@@ -11,8 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/themes"
 	"rollscope/ui/overlays/canarydialog"
 	"rollscope/ui/overlays/rolloutdialog"
@@ -28,7 +28,7 @@ type fakeActions struct {
 	inspected  int
 	result     string
 	err        error
-	diff       []model.DiffLine
+	diff       []cluster.DiffLine
 }
 
 func (f *fakeActions) Containers(context.Context, string, string) ([]action.Container, error) {
@@ -57,7 +57,7 @@ func (f *fakeActions) Forecast(_ context.Context, r action.Request) (string, err
 	return "4 scaling steps in 2 waves, at most 13 pods, never fewer than 8 available, about 22s", nil
 }
 
-func (f *fakeActions) UndoPreview(context.Context, string, string, int64) ([]model.DiffLine, error) {
+func (f *fakeActions) UndoPreview(context.Context, string, string, int64) ([]cluster.DiffLine, error) {
 	return f.diff, nil
 }
 
@@ -74,10 +74,10 @@ func (f *fakeActions) PlanRCUpdate(context.Context, string, action.RCUpdateInput
 // recordingSource is the fixture plus the timeline of console actions.
 type recordingSource struct {
 	*fakeSource
-	actions []model.TimelineEntry
+	actions []cluster.TimelineEntry
 }
 
-func (r *recordingSource) AddAction(_, _ string, e model.TimelineEntry) {
+func (r *recordingSource) AddAction(_, _ string, e cluster.TimelineEntry) {
 	r.actions = append(r.actions, e)
 }
 
@@ -355,7 +355,7 @@ func TestFailuresSayWhyInTheToastAndTimeline(t *testing.T) {
 
 func TestUndoPicksARevisionAndPreviewsTheDiff(t *testing.T) {
 	acts := oneContainer()
-	acts.diff = []model.DiffLine{{Op: '-', Text: "image: nginx:1.28"}, {Op: '+', Text: "image: nginx:1.27"}}
+	acts.diff = []cluster.DiffLine{{Op: '-', Text: "image: nginx:1.28"}, {Op: '+', Text: "image: nginx:1.27"}}
 	m := newActionModel(t, acts, midRollout(), nil)
 	m = run(m, press("u"))
 	s := plain(m)
@@ -507,7 +507,7 @@ func TestGoldenDialogs(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			acts := oneContainer()
-			acts.diff = []model.DiffLine{{Op: ' ', Text: "containers:"}, {Op: '-', Text: "  image: nginx:1.28"}, {Op: '+', Text: "  image: nginx:1.27"}}
+			acts.diff = []cluster.DiffLine{{Op: ' ', Text: "containers:"}, {Op: '-', Text: "  image: nginx:1.28"}, {Op: '+', Text: "  image: nginx:1.27"}}
 			m := newActionModel(t, acts, midRollout(), nil)
 			m = run(m, tc.keys...)
 			checkFits(t, m.Render(), 80, 24)

@@ -6,7 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 )
 
@@ -14,7 +14,7 @@ import (
 func TestUndoDiffScrollsAndSaysThereIsMore(t *testing.T) {
 	acts := oneContainer()
 	for i := range 40 {
-		acts.diff = append(acts.diff, model.DiffLine{Op: '+', Text: "line " + draw.Itoa(i)})
+		acts.diff = append(acts.diff, cluster.DiffLine{Op: '+', Text: "line " + draw.Itoa(i)})
 	}
 	m := newActionModel(t, acts, midRollout(), nil)
 	m = run(m, press("u"), press("enter"))
@@ -32,7 +32,7 @@ func TestUndoDiffScrollsAndSaysThereIsMore(t *testing.T) {
 // is another deployment's whole name.
 func TestPickerOpensTheHighlightedRow(t *testing.T) {
 	src := midRollout()
-	src.deployments = append(src.deployments, model.DeploymentSummary{Namespace: "shop", Name: "checkout-v2", Replicas: 1})
+	src.deployments = append(src.deployments, cluster.DeploymentSummary{Namespace: "shop", Name: "checkout-v2", Replicas: 1})
 	m := newTestModel(t, src, nil, 80, 24)
 	m = send(m, append(append([]tea.Msg{press(":")}, typed("checkout")...), press("down"), press("enter"))...)
 	if m.s.Deployment != "checkout-v2" {

@@ -12,17 +12,18 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/themes"
 )
 
-// podSource is the fixture with pod details, as model.Cluster answers them.
+// podSource is the fixture with pod details, as cluster.Cluster answers them.
 type podSource struct {
 	*fakeSource
 	mu   sync.Mutex
-	pods map[string]model.PodDetail
+	pods map[string]cluster.PodDetail
 }
 
-func (p *podSource) Pod(ns, name string) (model.PodDetail, bool) {
+func (p *podSource) Pod(ns, name string) (cluster.PodDetail, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	d, ok := p.pods[ns+"/"+name]
@@ -118,14 +119,14 @@ func (r *teaRun) screen() string { return plain(r.m) }
 
 func whyModel(t *testing.T, logs *fakeLogs) (Model, *podSource) {
 	t.Helper()
-	src := &podSource{fakeSource: midRollout(), pods: map[string]model.PodDetail{
+	src := &podSource{fakeSource: midRollout(), pods: map[string]cluster.PodDetail{
 		"shop/frontend-7b7d5974f6-00000": {
 			Namespace: "shop", Name: "frontend-7b7d5974f6-00000", Node: "node-0", Status: "Running",
 			Owner: "ReplicaSet/frontend-7b7d5974f6", Created: t0.Add(-40 * time.Second),
-			Containers: []model.ContainerDetail{{Name: "web", Image: "nginx:1.28", Restarts: 5,
-				State:     model.ContainerStateRow{Kind: "Waiting", Reason: "CrashLoopBackOff"},
-				LastState: model.ContainerStateRow{Kind: "Terminated", Reason: "Error", ExitCode: 1, Finished: t0.Add(-3 * time.Second)}}},
-			Events: []model.EventRow{{Type: "Warning", Reason: "BackOff", From: "kubelet", Message: "Back-off restarting failed container web",
+			Containers: []cluster.ContainerDetail{{Name: "web", Image: "nginx:1.28", Restarts: 5,
+				State:     cluster.ContainerStateRow{Kind: "Waiting", Reason: "CrashLoopBackOff"},
+				LastState: cluster.ContainerStateRow{Kind: "Terminated", Reason: "Error", ExitCode: 1, Finished: t0.Add(-3 * time.Second)}}},
+			Events: []cluster.EventRow{{Type: "Warning", Reason: "BackOff", From: "kubelet", Message: "Back-off restarting failed container web",
 				Count: 5, First: t0.Add(-30 * time.Second), Last: t0.Add(-3 * time.Second)}},
 		},
 	}}
@@ -155,7 +156,7 @@ func TestEnterOnAPodShowsItsDetail(t *testing.T) {
 	// shows it.
 	src.mu.Lock()
 	d := src.pods["shop/frontend-7b7d5974f6-00000"]
-	d.Containers[0].State = model.ContainerStateRow{Kind: "Running", Started: t0}
+	d.Containers[0].State = cluster.ContainerStateRow{Kind: "Running", Started: t0}
 	src.pods["shop/frontend-7b7d5974f6-00000"] = d
 	src.mu.Unlock()
 	r.send(tickMsg(t0))

@@ -10,6 +10,7 @@ import (
 
 	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 )
 
@@ -20,54 +21,54 @@ type workloadFixture struct {
 	*fakeSource
 }
 
-func (workloadFixture) StatefulSet(ns, name string, _ time.Time) (model.StatefulSetView, bool) {
+func (workloadFixture) StatefulSet(ns, name string, _ time.Time) (cluster.StatefulSetView, bool) {
 	if ns != "shop" || name != "db" {
-		return model.StatefulSetView{}, false
+		return cluster.StatefulSetView{}, false
 	}
-	diff := []model.DiffLine{{Op: ' ', Text: "containers:"}, {Op: '-', Text: "  image: postgres:15.4"}, {Op: '+', Text: "  image: postgres:15.5"}}
-	cells := []model.OrdinalCell{}
+	diff := []cluster.DiffLine{{Op: ' ', Text: "containers:"}, {Op: '-', Text: "  image: postgres:15.4"}, {Op: '+', Text: "  image: postgres:15.5"}}
+	cells := []cluster.OrdinalCell{}
 	for ord := range 5 {
-		c := model.OrdinalCell{Ordinal: ord, Pod: model.StatefulPodName("db", ord), Exists: true, State: model.PodReady, BelowPartition: ord < 3}
+		c := cluster.OrdinalCell{Ordinal: ord, Pod: model.StatefulPodName("db", ord), Exists: true, State: cluster.PodReady, BelowPartition: ord < 3}
 		c.Updated = ord >= 3
 		if ord == 3 {
-			c.State = model.PodNotReady
+			c.State = cluster.PodNotReady
 		}
 		cells = append(cells, c)
 	}
-	return model.StatefulSetView{
+	return cluster.StatefulSetView{
 		Namespace: "shop", Name: "db", Replicas: 5, Policy: "OrderedReady", Strategy: "RollingUpdate", Partition: 3,
 		MaxUnavailable: 1, CurrentRevision: "db-6f7f7787dc", UpdateRevision: "db-6fb85f55f8", Ready: 4, Available: 4, Current: 3, Updated: 2,
 		Containers: []string{"db=postgres:15.5"}, Unavailable: model.Headroom{Used: 1, Limit: 1}, Ordinals: cells,
 		Status: "Waiting for 1 pods to be ready...",
-		History: []model.WorkloadRevision{
+		History: []cluster.WorkloadRevision{
 			{Revision: 1, Name: "db-6f7f7787dc", Images: []string{"db=postgres:15.4"}, Diff: diff},
 			{Revision: 2, Name: "db-6fb85f55f8", Images: []string{"db=postgres:15.5"}, Current: true},
 		},
 	}, true
 }
 
-func (workloadFixture) DaemonSet(ns, name string, _ time.Time) (model.DaemonSetView, bool) {
+func (workloadFixture) DaemonSet(ns, name string, _ time.Time) (cluster.DaemonSetView, bool) {
 	if ns != "shop" || name != "agent" {
-		return model.DaemonSetView{}, false
+		return cluster.DaemonSetView{}, false
 	}
-	pods := func(states ...model.PodState) []model.PodRow {
-		var out []model.PodRow
+	pods := func(states ...cluster.PodState) []cluster.PodRow {
+		var out []cluster.PodRow
 		for _, s := range states {
-			out = append(out, model.PodRow{State: s})
+			out = append(out, cluster.PodRow{State: s})
 		}
 		return out
 	}
-	return model.DaemonSetView{
+	return cluster.DaemonSetView{
 		Namespace: "shop", Name: "agent", Strategy: "RollingUpdate", MaxSurge: 1, MaxUnavailable: 0,
 		Desired: 3, Current: 3, Ready: 3, Updated: 1, Available: 3, Containers: []string{"agent=agent:2"},
 		Surge: model.Headroom{Used: 1, Limit: 1}, Unavailable: model.Headroom{Used: 0, Limit: 0},
-		Nodes: []model.DaemonNodeRow{
-			{Node: "nodes-0", State: model.DaemonUpdated, Pods: pods(model.PodReady)},
-			{Node: "nodes-1", State: model.DaemonSurging, Pods: pods(model.PodReady, model.PodNotReady)},
-			{Node: "nodes-2", State: model.DaemonOld, Pods: pods(model.PodReady)},
+		Nodes: []cluster.DaemonNodeRow{
+			{Node: "nodes-0", State: cluster.DaemonUpdated, Pods: pods(cluster.PodReady)},
+			{Node: "nodes-1", State: cluster.DaemonSurging, Pods: pods(cluster.PodReady, cluster.PodNotReady)},
+			{Node: "nodes-2", State: cluster.DaemonOld, Pods: pods(cluster.PodReady)},
 		},
 		Status: `Waiting for daemon set "agent" rollout to finish: 1 out of 3 new pods have been updated...`,
-		History: []model.WorkloadRevision{
+		History: []cluster.WorkloadRevision{
 			{Revision: 1, Name: "agent-5d9c8f7b6c", Images: []string{"agent=agent:1"}},
 			{Revision: 2, Name: "agent-7b7d5974f6", Images: []string{"agent=agent:2"}, Current: true},
 		},

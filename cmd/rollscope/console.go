@@ -22,8 +22,8 @@ import (
 	"rollscope/kube/connect"
 	"rollscope/kube/podlogs"
 	"rollscope/kube/watch"
-	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/themes"
 	"rollscope/ui"
 	"rollscope/ui/terminal"
@@ -181,7 +181,7 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, ns st
 // consoleOptions are the console's options whichever cluster it runs on:
 // what it opens first, its theme and its keys.
 func consoleOptions(open target, theme themes.Theme, keys *ui.KeyMap) ui.Options {
-	return ui.Options{Cluster: model.NewRCCluster(), Deployment: open.deployment, RC: open.rc,
+	return ui.Options{Cluster: cluster.NewCluster(), Deployment: open.deployment, RC: open.rc,
 		Workload: open.workload, WorkloadKind: open.workloadKind, Theme: theme, Keys: keys}
 }
 
@@ -268,10 +268,10 @@ func runConsole(ctx context.Context, client kubernetes.Interface, opts ui.Option
 	defer con.Close()
 	p := tea.NewProgram(con.Model(ui.New(opts)), append(con.Options(), tea.WithContext(ctx))...)
 	con.Resizes(ctx, p.Send)
-	bridge := watch.New(client, watchScope(opts), clk, func(b model.Batch) { p.Send(b) }, wo)
+	bridge := watch.New(client, watchScope(opts), clk, func(b cluster.Batch) { p.Send(b) }, wo)
 	go func() {
 		if err := bridge.Run(ctx); err != nil {
-			p.Send(model.Batch{Watch: model.WatchStatus{Problem: err.Error()}})
+			p.Send(cluster.Batch{Watch: cluster.WatchStatus{Problem: err.Error()}})
 		}
 	}()
 	final, err := p.Run()

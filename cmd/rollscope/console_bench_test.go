@@ -18,24 +18,24 @@ import (
 	"rollscope/engine/sim"
 	"rollscope/kube/memapi"
 	"rollscope/kube/watch"
-	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/themes"
 	"rollscope/ui"
 )
 
-// watchUntilSynced runs the bridge into a model.RCCluster until the first
+// watchUntilSynced runs the bridge into a cluster.Cluster until the first
 // synced batch has been applied, and returns the console model.
-func watchUntilSynced(b *testing.B, ctx context.Context, client kubernetes.Interface, ns string, clk interface{ Now() time.Time }) (*model.RCCluster, tea.Model) {
-	cluster := model.NewRCCluster()
-	batches := make(chan model.Batch, 64)
-	br := watch.New(client, watch.Scope{Namespace: ns}, nil, func(bt model.Batch) { batches <- bt }, watch.Options{})
+func watchUntilSynced(b *testing.B, ctx context.Context, client kubernetes.Interface, ns string, clk interface{ Now() time.Time }) (*cluster.Cluster, tea.Model) {
+	c := cluster.NewCluster()
+	batches := make(chan cluster.Batch, 64)
+	br := watch.New(client, watch.Scope{Namespace: ns}, nil, func(bt cluster.Batch) { batches <- bt }, watch.Options{})
 	go func() { _ = br.Run(ctx) }()
-	var m tea.Model = ui.New(ui.Options{Cluster: cluster, Namespace: ns, Context: "bench", Theme: themes.NoColor(), Clock: clk.Now})
+	var m tea.Model = ui.New(ui.Options{Cluster: c, Namespace: ns, Context: "bench", Theme: themes.NoColor(), Clock: clk.Now})
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
 	for bt := range batches {
 		m, _ = m.Update(bt)
 		if bt.Watch.Synced {
-			return cluster, m
+			return c, m
 		}
 	}
 	b.Fatal("the bridge stopped before it synced")
@@ -43,7 +43,7 @@ func watchUntilSynced(b *testing.B, ctx context.Context, client kubernetes.Inter
 }
 
 // BenchmarkWatchedMemory10kPods1kNodes measures what the console itself
-// holds — informer caches (trimmed), the bridge and model.Cluster — with
+// holds — informer caches (trimmed), the bridge and cluster.Cluster — with
 // 10,000 pods and 1,000 nodes watched: the heap after a GC, less the heap
 // the embedded API server holds for the same objects.
 func BenchmarkWatchedMemory10kPods1kNodes(b *testing.B) {

@@ -12,7 +12,7 @@ import (
 	"rollscope/kube/access"
 	"rollscope/kube/connect"
 	kubewatch "rollscope/kube/watch"
-	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/ui/plain"
 )
 
@@ -67,7 +67,7 @@ func virtualStamp(at time.Time) string { return fmt.Sprintf("%7.1fs", at.Sub(epo
 // virtual second so that the stamps say when each change happened. The
 // watch outlives the run by a moment, on a stopped clock, so that the last
 // changes are printed too.
-func followEmbedded(ctx context.Context, cl *embedded.Cluster, f *rootFlags, namespace string, end func(), batch func(model.Batch)) error {
+func followEmbedded(ctx context.Context, cl *embedded.Cluster, f *rootFlags, namespace string, end func(), batch func(cluster.Batch)) error {
 	// --until ends the run on the virtual clock: the same virtual minutes
 	// whatever the machine's load (the clock slows when the runner falls
 	// behind) and not counting the cluster's start.
@@ -136,7 +136,7 @@ func wallStamp(at time.Time) string { return at.Format("15:04:05") }
 
 // followLive feeds batch from a watch of the live cluster's namespace until
 // ctx ends.
-func followLive(ctx context.Context, conn *connect.Connection, namespace string, batch func(model.Batch)) error {
+func followLive(ctx context.Context, conn *connect.Connection, namespace string, batch func(cluster.Batch)) error {
 	err := kubewatch.New(conn.Client, kubewatch.Scope{Namespace: namespace}, nil, batch,
 		kubewatch.Options{Probe: kubewatch.ReadyzProbe(conn.Client), Config: conn.RESTConfig()}).Run(ctx)
 	if errors.Is(err, context.Canceled) {

@@ -20,7 +20,7 @@ import (
 	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
 	"rollscope/kube/memapi"
-	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/themes"
 	"rollscope/ui"
 )
@@ -44,10 +44,10 @@ func scenarioScreen(t *testing.T, name string, at time.Duration, w, h int, keys 
 	if _, err := cl.Run(context.Background(), at); err != nil {
 		t.Fatal(err)
 	}
-	cluster := model.NewRCCluster()
-	cluster.Apply(model.Batch{At: clock.Now(), Objects: cachedObjects(cl), Watch: model.WatchStatus{Synced: true, Connected: true}})
+	c := cluster.NewCluster()
+	c.Apply(cluster.Batch{At: clock.Now(), Objects: cachedObjects(cl), Watch: cluster.WatchStatus{Synced: true, Connected: true}})
 	var m tea.Model = ui.New(ui.Options{
-		Cluster: cluster, Namespace: sc.Namespace, Context: "embedded",
+		Cluster: c, Namespace: sc.Namespace, Context: "embedded",
 		Theme: themes.NoColor(), Clock: clock.Now,
 		Embedded: sim.NewControls(cl.Runner, 10),
 	})

@@ -14,13 +14,13 @@ import (
 	"rollscope/engine/embedded"
 	"rollscope/engine/sim"
 	"rollscope/kube/memapi"
-	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
 // fleetAt is the fleet as the console would show it at each of the virtual
 // times: the built-in fleet scenario run to that time, everything the
-// console watches fed to a model.RCCluster, and its Fleet of all namespaces.
-func fleetAt(t *testing.T, times ...time.Duration) [][]model.FleetRow {
+// console watches fed to a cluster.Cluster, and its Fleet of all namespaces.
+func fleetAt(t *testing.T, times ...time.Duration) [][]cluster.FleetRow {
 	t.Helper()
 	sc := load(t, "fleet")
 	clock := sim.NewClock(epoch)
@@ -30,13 +30,13 @@ func fleetAt(t *testing.T, times ...time.Duration) [][]model.FleetRow {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out [][]model.FleetRow
+	var out [][]cluster.FleetRow
 	for _, at := range times {
 		if _, err := cl.Run(ctx, at); err != nil {
 			t.Fatal(err)
 		}
-		c := model.NewRCCluster()
-		c.Apply(model.Batch{At: clock.Now(), Objects: everything(t, cl), Watch: model.WatchStatus{Synced: true, Connected: true}})
+		c := cluster.NewCluster()
+		c.Apply(cluster.Batch{At: clock.Now(), Objects: everything(t, cl), Watch: cluster.WatchStatus{Synced: true, Connected: true}})
 		out = append(out, c.Fleet("", clock.Now()))
 	}
 	return out
@@ -92,15 +92,15 @@ func TestFleetKeepsTheRolloutInvariants(t *testing.T) {
 // The fleet scenario shows every rollout state at one moment of its first
 // minute, each on the workload its leading comment names.
 func TestFleetShowsEveryStateInTheFirstMinute(t *testing.T) {
-	want := map[model.FleetState][]string{
-		model.FleetFailed:       {"billing/deploy/ledger"},
-		model.FleetStuck:        {"search/deploy/indexer"},
-		model.FleetCrashLooping: {"shop/deploy/checkout"},
-		model.FleetPaused:       {"search/deploy/query"},
-		model.FleetCanary:       {"shop/deploy/frontend"},
-		model.FleetRolling:      {"search/deploy/suggest", "platform/deploy/metrics-gateway", "billing/deploy/payments"},
-		model.FleetNodeRoll:     {"platform/deploy/batch-runner", "platform/deploy/report-builder"},
-		model.FleetComplete:     {"shop/deploy/wishlist"},
+	want := map[cluster.FleetState][]string{
+		cluster.FleetFailed:       {"billing/deploy/ledger"},
+		cluster.FleetStuck:        {"search/deploy/indexer"},
+		cluster.FleetCrashLooping: {"shop/deploy/checkout"},
+		cluster.FleetPaused:       {"search/deploy/query"},
+		cluster.FleetCanary:       {"shop/deploy/frontend"},
+		cluster.FleetRolling:      {"search/deploy/suggest", "platform/deploy/metrics-gateway", "billing/deploy/payments"},
+		cluster.FleetNodeRoll:     {"platform/deploy/batch-runner", "platform/deploy/report-builder"},
+		cluster.FleetComplete:     {"shop/deploy/wishlist"},
 	}
 	var times []time.Duration
 	for s := 30; s <= 60; s++ {
@@ -119,9 +119,9 @@ func TestFleetShowsEveryStateInTheFirstMinute(t *testing.T) {
 }
 
 // missingStates says which wanted states no row of its workloads is in.
-func missingStates(rows []model.FleetRow, want map[model.FleetState][]string) []string {
+func missingStates(rows []cluster.FleetRow, want map[cluster.FleetState][]string) []string {
 	var missing []string
-	for _, st := range model.FleetStates() {
+	for _, st := range cluster.FleetStates() {
 		found := false
 		for _, r := range rows {
 			if r.State == st && slices.Contains(want[st], r.Namespace+"/"+r.Ref()) {

@@ -11,6 +11,7 @@ import (
 	"rollscope/engine/actions"
 	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 )
 
 // changeCause is what set image records, or "" with Record off.
@@ -81,12 +82,12 @@ func (c *Cluster) Containers(ctx context.Context, namespace, deployment string) 
 // UndoPreview diffs the current pod template against the one undo would
 // bring back, read from the API as kubectl reads it: '-' lines the
 // current template has, '+' lines the revision brings back.
-func (c *Cluster) UndoPreview(ctx context.Context, namespace, deployment string, revision int64) ([]model.DiffLine, error) {
+func (c *Cluster) UndoPreview(ctx context.Context, namespace, deployment string, revision int64) ([]cluster.DiffLine, error) {
 	diff, err := c.undoPreview(ctx, namespace, deployment, revision)
 	return diff, c.cfg.Explain(err)
 }
 
-func (c *Cluster) undoPreview(ctx context.Context, namespace, deployment string, revision int64) ([]model.DiffLine, error) {
+func (c *Cluster) undoPreview(ctx context.Context, namespace, deployment string, revision int64) ([]cluster.DiffLine, error) {
 	d, err := c.cfg.Client.AppsV1().Deployments(namespace).Get(ctx, deployment, metav1.GetOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("cannot read deployment/%s: %w", deployment, err)
@@ -100,7 +101,7 @@ func (c *Cluster) undoPreview(ctx context.Context, namespace, deployment string,
 		return nil, err
 	}
 	back := model.TemplateFromReplicaSet(rs)
-	return model.TemplateDiff(&d.Spec.Template, &back), nil
+	return cluster.TemplateDiff(&d.Spec.Template, &back), nil
 }
 
 // canaryHold is the Deployment's own settings when a guided canary holds

@@ -14,7 +14,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"rollscope/kube/memapi"
-	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
 func benchPod(i int) *corev1.Pod {
@@ -39,7 +39,7 @@ func BenchmarkBridgeUnder100kEventsASecond(b *testing.B) {
 		}
 	}
 	var batches, objects atomic.Int64
-	br := New(client, Scope{}, clock.RealClock{}, func(batch model.Batch) {
+	br := New(client, Scope{}, clock.RealClock{}, func(batch cluster.Batch) {
 		batches.Add(1)
 		objects.Add(int64(len(batch.Objects)))
 	}, Options{})
@@ -97,7 +97,7 @@ func BenchmarkBridgeUnder100kEventsASecond(b *testing.B) {
 // batch.
 func BenchmarkMarkAndPump1000Changed(b *testing.B) {
 	const changed = 1000
-	br := New(fake.NewClientset(), Scope{}, clock.RealClock{}, func(model.Batch) {}, Options{})
+	br := New(fake.NewClientset(), Scope{}, clock.RealClock{}, func(cluster.Batch) {}, Options{})
 	feed := br.byKind["Pod"].feed
 	olds, news := make([]*corev1.Pod, changed), make([]*corev1.Pod, changed)
 	for i := range changed {
@@ -108,7 +108,7 @@ func BenchmarkMarkAndPump1000Changed(b *testing.B) {
 		}
 	}
 	var sent int
-	br.send = func(batch model.Batch) { sent = len(batch.Objects) }
+	br.send = func(batch cluster.Batch) { sent = len(batch.Objects) }
 	b.ReportAllocs()
 	b.ResetTimer()
 	for n := range b.N {

@@ -17,7 +17,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/utils/clock"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
 // Scope is what the console watches.
@@ -52,10 +52,10 @@ const DefaultInterval = 50 * time.Millisecond
 // is waiting for the cluster rather than stay blank.
 const firstBatchWait = time.Second
 
-// Bridge turns watch events into model.Batch messages.
+// Bridge turns watch events into cluster.Batch messages.
 type Bridge struct {
 	clock    clock.PassiveClock
-	send     func(model.Batch)
+	send     func(cluster.Batch)
 	interval time.Duration
 
 	sources  []*source // in the order batches list kinds
@@ -67,9 +67,9 @@ type Bridge struct {
 	health   health
 
 	// Owned by the pump.
-	status    model.WatchStatus
+	status    cluster.WatchStatus
 	sentFirst bool
-	sent      model.WatchStatus // the status in the last batch sent
+	sent      cluster.WatchStatus // the status in the last batch sent
 }
 
 // New prepares a bridge that watches scope through client and hands each
@@ -77,7 +77,7 @@ type Bridge struct {
 // time; while it blocks, changes accumulate and are coalesced into the next
 // batch. clk stamps the batches (the embedded cluster's virtual clock, or
 // the real one); nil means the real clock.
-func New(client kubernetes.Interface, scope Scope, clk clock.PassiveClock, send func(model.Batch), opts Options) *Bridge {
+func New(client kubernetes.Interface, scope Scope, clk clock.PassiveClock, send func(cluster.Batch), opts Options) *Bridge {
 	b := &Bridge{
 		clock:    clk,
 		send:     send,
@@ -90,7 +90,7 @@ func New(client kubernetes.Interface, scope Scope, clk clock.PassiveClock, send 
 		b.clock = clock.RealClock{}
 	}
 	if b.send == nil {
-		b.send = func(model.Batch) {}
+		b.send = func(cluster.Batch) {}
 	}
 	if b.interval <= 0 {
 		b.interval = DefaultInterval
@@ -156,7 +156,7 @@ func (b *Bridge) Run(ctx context.Context) error {
 	if b.setupErr != nil {
 		return fmt.Errorf("cannot start watching the cluster: %w", b.setupErr)
 	}
-	b.status = model.WatchStatus{Connected: true, Since: b.clock.Now()}
+	b.status = cluster.WatchStatus{Connected: true, Since: b.clock.Now()}
 	var watching sync.WaitGroup
 	for _, s := range b.sources {
 		watching.Go(func() { s.run(ctx) })

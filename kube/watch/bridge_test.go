@@ -24,7 +24,7 @@ import (
 
 	"rollscope/kube/memapi"
 	"rollscope/kube/watch"
-	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
 func TestFirstBatchHoldsEverythingOnceSynced(t *testing.T) {
@@ -64,7 +64,7 @@ func TestCreatedUpdatedDeletedObjectsArrive(t *testing.T) {
 	r := run(t, client, watch.Scope{}, watch.Options{})
 	eventually(t, "the synced first batch", func() bool { b, _ := r.snapshot(); return len(b) > 0 && b[0].Watch.Synced })
 
-	web := model.ObjectRef{Kind: "Pod", Namespace: "default", Name: "web"}
+	web := cluster.ObjectRef{Kind: "Pod", Namespace: "default", Name: "web"}
 	p := must(client.CoreV1().Pods("default").Create(ctx, pod("default", "web"), metav1.CreateOptions{}))(t)
 	eventually(t, "the created pod", func() bool { o, _ := r.find(web); return o != nil })
 
@@ -100,7 +100,7 @@ func TestRapidUpdatesOfOnePodCoalesce(t *testing.T) {
 		p.Labels["n"] = strconv.Itoa(i)
 		p = must(client.CoreV1().Pods("default").Update(ctx, p, metav1.UpdateOptions{}))(t)
 	}
-	busy := model.ObjectRef{Kind: "Pod", Namespace: "default", Name: "busy"}
+	busy := cluster.ObjectRef{Kind: "Pod", Namespace: "default", Name: "busy"}
 	eventually(t, "the last update", func() bool { o, _ := r.find(busy); return o != nil && o.GetLabels()["n"] == strconv.Itoa(updates) })
 	// At most one batch an interval, however long a loaded machine took to
 	// make the updates: the bound follows the time they took.
@@ -203,11 +203,11 @@ func TestNamespaceScopeExcludesOtherNamespaces(t *testing.T) {
 	must(client.CoreV1().Pods("default").Create(ctx, pod("default", "outside-late"), metav1.CreateOptions{}))(t)
 	must(client.CoreV1().Pods("team").Create(ctx, pod("team", "inside-late"), metav1.CreateOptions{}))(t)
 	eventually(t, "the late pod in the scope", func() bool {
-		o, _ := r.find(model.ObjectRef{Kind: "Pod", Namespace: "team", Name: "inside-late"})
+		o, _ := r.find(cluster.ObjectRef{Kind: "Pod", Namespace: "team", Name: "inside-late"})
 		return o != nil
 	})
 
-	for _, want := range []model.ObjectRef{
+	for _, want := range []cluster.ObjectRef{
 		{Kind: "Pod", Namespace: "team", Name: "inside-early"},
 		{Kind: "Node", Name: "node-1"}, // nodes are cluster-wide whatever the scope
 	} {
@@ -238,7 +238,7 @@ func TestTransformsTrimWhatTheConsoleNeverShows(t *testing.T) {
 
 	r := run(t, client, watch.Scope{}, watch.Options{})
 	eventually(t, "the synced first batch", func() bool { b, _ := r.snapshot(); return len(b) > 0 })
-	o, _ := r.find(model.ObjectRef{Kind: "Pod", Namespace: "default", Name: "configured"})
+	o, _ := r.find(cluster.ObjectRef{Kind: "Pod", Namespace: "default", Name: "configured"})
 	got, ok := o.(*corev1.Pod)
 	if !ok {
 		t.Fatalf("the pod arrived as %T", o)
@@ -300,7 +300,7 @@ func TestWatchFailureIsReportedAndClears(t *testing.T) {
 }
 
 func TestRunTwiceIsRefused(t *testing.T) {
-	b := watch.New(fake.NewClientset(), watch.Scope{}, nil, func(model.Batch) {}, watch.Options{})
+	b := watch.New(fake.NewClientset(), watch.Scope{}, nil, func(cluster.Batch) {}, watch.Options{})
 	c, cancel := context.WithCancel(ctx)
 	cancel()
 	if err := b.Run(c); err != nil {
@@ -324,7 +324,7 @@ func TestForbiddenNodesDoNotHoldUpTheRest(t *testing.T) {
 	// A refused list is no lost watch: the pod is live, the status stays
 	// connected, and it names what the user may not list.
 	eventually(t, "the pod, connected, and nodes forbidden", func() bool {
-		o, _ := r.find(model.ObjectRef{Kind: "Pod", Namespace: "default", Name: "web"})
+		o, _ := r.find(cluster.ObjectRef{Kind: "Pod", Namespace: "default", Name: "web"})
 		b, _ := r.snapshot()
 		w := b[len(b)-1].Watch
 		return o != nil && w.Connected && w.Problem == "" && w.MayNotList("Node") && !w.MayNotList("Pod")

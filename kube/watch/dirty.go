@@ -3,7 +3,7 @@ package watch
 import (
 	"sync"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
 // dirtySet is the objects that changed since the last batch. Each kind's
@@ -12,17 +12,17 @@ import (
 // cache, which by then holds the object's latest state or no longer holds it.
 type dirtySet struct {
 	mu   sync.Mutex
-	refs map[model.ObjectRef]struct{}
+	refs map[cluster.ObjectRef]struct{}
 	// spare is the map handed out by the previous take, cleared and reused
 	// so that steady churn allocates no new maps.
-	spare map[model.ObjectRef]struct{}
+	spare map[cluster.ObjectRef]struct{}
 }
 
 func newDirtySet() *dirtySet {
-	return &dirtySet{refs: map[model.ObjectRef]struct{}{}, spare: map[model.ObjectRef]struct{}{}}
+	return &dirtySet{refs: map[cluster.ObjectRef]struct{}{}, spare: map[cluster.ObjectRef]struct{}{}}
 }
 
-func (d *dirtySet) mark(ref model.ObjectRef) {
+func (d *dirtySet) mark(ref cluster.ObjectRef) {
 	d.mu.Lock()
 	d.refs[ref] = struct{}{}
 	d.mu.Unlock()
@@ -30,7 +30,7 @@ func (d *dirtySet) mark(ref model.ObjectRef) {
 
 // take returns the marked objects and starts a new, empty set. The returned
 // map is valid until the next take.
-func (d *dirtySet) take() map[model.ObjectRef]struct{} {
+func (d *dirtySet) take() map[cluster.ObjectRef]struct{} {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if len(d.refs) == 0 {

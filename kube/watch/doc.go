@@ -1,7 +1,7 @@
 // Package watch keeps the console's picture of a cluster current: one
 // client-go reflector per kind, on any kubernetes.Interface (a live cluster
 // or the embedded one), feeds a Bridge that turns their events into
-// model.Batch messages for the screen.
+// cluster.Batch messages for the screen.
 //
 // The screen must never fall behind the cluster, however busy it is, so each
 // reflector only stores the object and notes that it changed, on its own
@@ -32,7 +32,7 @@
 //     the goroutine that decodes them; a frozen API server, which HTTP/2's
 //     pings would have noticed on that connection, is noticed by the
 //     /readyz probe.
-//   - pump.go: at most once an Interval, one model.Batch of the current
+//   - pump.go: at most once an Interval, one cluster.Batch of the current
 //     objects, the deletions and the watch status — failing watches, kinds
 //     the user may not list, and, live, whether the API server answers its
 //     /readyz probe (probe.go), which a frozen server's open watches never

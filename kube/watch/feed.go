@@ -13,7 +13,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/utils/clock"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
 // feed is the store a kind's reflector writes into: it keeps the kind's cache
@@ -69,7 +69,7 @@ func (f *feed) get(n objectName) (any, bool) {
 }
 
 func (f *feed) mark(n objectName) {
-	f.dirty.mark(model.ObjectRef{Kind: f.src.kind, Namespace: n.namespace, Name: n.name})
+	f.dirty.mark(cluster.ObjectRef{Kind: f.src.kind, Namespace: n.namespace, Name: n.name})
 }
 
 // Add and Update store an object from the watch; an object the cache holds

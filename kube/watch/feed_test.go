@@ -8,7 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
 // TestFeedMarksWhatChanged: the reflector's store marks an object when it
@@ -75,11 +75,11 @@ func TestFeedMarksWhatChanged(t *testing.T) {
 	if got := marked(); !slices.Equal(got, []string{"a"}) {
 		t.Errorf("a deletion marked %v", got)
 	}
-	if _, ok := s.get(model.ObjectRef{Kind: "Pod", Namespace: "default", Name: "a"}); ok {
+	if _, ok := s.get(cluster.ObjectRef{Kind: "Pod", Namespace: "default", Name: "a"}); ok {
 		t.Error("a deleted pod is still in the cache")
 	}
 	// The transform ran: the cache holds slim pods.
-	if obj, ok := s.get(model.ObjectRef{Kind: "Pod", Namespace: "default", Name: "d"}); !ok || obj.(*corev1.Pod).ResourceVersion != "4" {
+	if obj, ok := s.get(cluster.ObjectRef{Kind: "Pod", Namespace: "default", Name: "d"}); !ok || obj.(*corev1.Pod).ResourceVersion != "4" {
 		t.Errorf("pod d cached as %v", obj)
 	}
 }

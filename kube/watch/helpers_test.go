@@ -14,7 +14,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"rollscope/kube/watch"
-	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
 var ctx = context.Background()
@@ -25,18 +25,18 @@ const hangGuard = 20 * time.Second
 // received is what the bridge sent, with the real time each batch arrived.
 type received struct {
 	mu      sync.Mutex
-	batches []model.Batch
+	batches []cluster.Batch
 	arrived []time.Time
 }
 
-func (r *received) send(b model.Batch) {
+func (r *received) send(b cluster.Batch) {
 	r.mu.Lock()
 	r.batches = append(r.batches, b)
 	r.arrived = append(r.arrived, time.Now())
 	r.mu.Unlock()
 }
 
-func (r *received) snapshot() ([]model.Batch, []time.Time) {
+func (r *received) snapshot() ([]cluster.Batch, []time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return slices.Clone(r.batches), slices.Clone(r.arrived)
@@ -44,7 +44,7 @@ func (r *received) snapshot() ([]model.Batch, []time.Time) {
 
 // find returns the latest version of an object sent so far, and whether its
 // latest mention was a deletion.
-func (r *received) find(ref model.ObjectRef) (obj metav1.Object, deleted bool) {
+func (r *received) find(ref cluster.ObjectRef) (obj metav1.Object, deleted bool) {
 	batches, _ := r.snapshot()
 	for _, b := range batches {
 		for _, o := range b.Objects {
@@ -59,7 +59,7 @@ func (r *received) find(ref model.ObjectRef) (obj metav1.Object, deleted bool) {
 	return obj, deleted
 }
 
-func refOf(o any) model.ObjectRef {
+func refOf(o any) cluster.ObjectRef {
 	m := o.(metav1.Object)
 	kind := ""
 	switch o.(type) {
@@ -70,7 +70,7 @@ func refOf(o any) model.ObjectRef {
 	default:
 		kind = "other"
 	}
-	return model.ObjectRef{Kind: kind, Namespace: m.GetNamespace(), Name: m.GetName()}
+	return cluster.ObjectRef{Kind: kind, Namespace: m.GetNamespace(), Name: m.GetName()}
 }
 
 // run starts a bridge and stops it, waiting for Run to return, when the

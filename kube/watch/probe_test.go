@@ -16,7 +16,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"rollscope/kube/watch"
-	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
 // An API server that stops answering while the watches stay open (frozen
@@ -113,10 +113,10 @@ func TestReadyzProbeHearsAShutdownAndSilence(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := run(t, fake.NewClientset(), watch.Scope{}, watch.Options{Probe: watch.ReadyzProbe(client)})
-	last := func() model.WatchStatus {
+	last := func() cluster.WatchStatus {
 		b, _ := r.snapshot()
 		if len(b) == 0 {
-			return model.WatchStatus{}
+			return cluster.WatchStatus{}
 		}
 		return b[len(b)-1].Watch
 	}

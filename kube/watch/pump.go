@@ -6,7 +6,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
 // pump sends one batch if anything changed since the last one. Before the
@@ -56,16 +56,16 @@ func (b *Bridge) refreshStatus() {
 // object that is still there, and the names of those that are gone. Kinds
 // come in the bridge's order, then namespace and name, so that the same
 // changes always make the same batch.
-func (b *Bridge) read(refs map[model.ObjectRef]struct{}) model.Batch {
-	sorted := make([]model.ObjectRef, 0, len(refs))
+func (b *Bridge) read(refs map[cluster.ObjectRef]struct{}) cluster.Batch {
+	sorted := make([]cluster.ObjectRef, 0, len(refs))
 	for ref := range refs {
 		sorted = append(sorted, ref)
 	}
-	slices.SortFunc(sorted, func(x, y model.ObjectRef) int {
+	slices.SortFunc(sorted, func(x, y cluster.ObjectRef) int {
 		return cmp.Or(cmp.Compare(b.byKind[x.Kind].rank, b.byKind[y.Kind].rank), cmp.Compare(x.Namespace, y.Namespace), cmp.Compare(x.Name, y.Name))
 	})
 
-	var batch model.Batch
+	var batch cluster.Batch
 	for _, ref := range sorted {
 		s := b.byKind[ref.Kind]
 		if obj, ok := s.get(ref); ok {

@@ -19,6 +19,7 @@ import (
 	"rollscope/engine/sim"
 	"rollscope/kube/memapi"
 	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
 // mixed has the pods an operator meets, all made by the embedded kubelet:
@@ -144,24 +145,24 @@ func compareSlimAndFull(t *testing.T, sc *scenario.Scenario) map[string]bool {
 	epoch := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	clock := sim.NewClock(epoch)
 	api := memapi.New(memapi.Options{Clock: clock, Seed: sc.Seed})
-	full, slim := model.NewRCCluster(), model.NewRCCluster()
-	seen := map[model.ObjectRef]bool{}
-	var pending model.Batch
+	full, slim := cluster.NewCluster(), cluster.NewCluster()
+	seen := map[cluster.ObjectRef]bool{}
+	var pending cluster.Batch
 	var slimmed []runtime.Object
 	instants, podsSeen, met := 0, map[string]bool{}, map[string]bool{}
 	flush := func() {
 		if pending.At.IsZero() {
 			return
 		}
-		st := model.WatchStatus{Synced: true, Connected: true, Since: epoch}
+		st := cluster.WatchStatus{Synced: true, Connected: true, Since: epoch}
 		pending.Watch = st
 		full.Apply(pending)
-		slim.Apply(model.Batch{At: pending.At, Objects: slimmed, Deleted: pending.Deleted, Watch: st})
+		slim.Apply(cluster.Batch{At: pending.At, Objects: slimmed, Deleted: pending.Deleted, Watch: st})
 		if diff := viewDiff(full, slim, seen, pending.At); diff != "" {
 			t.Fatalf("at %v the slimmed pods show something else: %s", pending.At.Sub(epoch), diff)
 		}
 		instants++
-		pending, slimmed = model.Batch{}, nil
+		pending, slimmed = cluster.Batch{}, nil
 	}
 	observe := func(now time.Time, ev watch.Event) {
 		if !now.Equal(pending.At) {
@@ -172,7 +173,7 @@ func compareSlimAndFull(t *testing.T, sc *scenario.Scenario) map[string]bool {
 		if !ok {
 			return
 		}
-		ref := model.ObjectRef{Kind: kindOf(ev.Object), Namespace: m.GetNamespace(), Name: m.GetName()}
+		ref := cluster.ObjectRef{Kind: kindOf(ev.Object), Namespace: m.GetNamespace(), Name: m.GetName()}
 		seen[ref] = true
 		if p, ok := ev.Object.(*corev1.Pod); ok {
 			podsSeen[ref.Name] = true
@@ -209,7 +210,7 @@ func kindOf(obj runtime.Object) string {
 
 // viewDiff asks both pictures every view of every object seen so far and
 // names the first that differs.
-func viewDiff(full, slim *model.RCCluster, seen map[model.ObjectRef]bool, now time.Time) string {
+func viewDiff(full, slim *cluster.Cluster, seen map[cluster.ObjectRef]bool, now time.Time) string {
 	same := func(what string, a, b any) string {
 		if reflect.DeepEqual(a, b) {
 			return ""
@@ -222,13 +223,13 @@ func viewDiff(full, slim *model.RCCluster, seen map[model.ObjectRef]bool, now ti
 		func() string { return same("nodes", full.Nodes(), slim.Nodes()) },
 		func() string { return same("fleet", full.Fleet("", now), slim.Fleet("", now)) },
 	}
-	refs := slices.SortedFunc(func(yield func(model.ObjectRef) bool) {
+	refs := slices.SortedFunc(func(yield func(cluster.ObjectRef) bool) {
 		for r := range seen {
 			if !yield(r) {
 				return
 			}
 		}
-	}, func(a, b model.ObjectRef) int { return cmpRef(a, b) })
+	}, func(a, b cluster.ObjectRef) int { return cmpRef(a, b) })
 	for _, r := range refs {
 		ns, name, label := r.Namespace, r.Name, r.Kind+" "+r.Namespace+"/"+r.Name
 		switch r.Kind {
@@ -281,7 +282,7 @@ func viewDiff(full, slim *model.RCCluster, seen map[model.ObjectRef]bool, now ti
 
 func pair(v any, ok bool) [2]any { return [2]any{v, ok} }
 
-func cmpRef(a, b model.ObjectRef) int {
+func cmpRef(a, b cluster.ObjectRef) int {
 	for _, c := range [][2]string{{a.Kind, b.Kind}, {a.Namespace, b.Namespace}, {a.Name, b.Name}} {
 		if c[0] != c[1] {
 			if c[0] < c[1] {

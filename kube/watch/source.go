@@ -6,7 +6,7 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
 // source is one kind the bridge watches: its reflector, its cache, and
@@ -30,6 +30,6 @@ type source struct {
 }
 
 // get reads an object's current state from the cache.
-func (s *source) get(ref model.ObjectRef) (any, bool) {
+func (s *source) get(ref cluster.ObjectRef) (any, bool) {
 	return s.feed.get(objectName{ref.Namespace, ref.Name})
 }

@@ -6,11 +6,11 @@ import (
 	"sync"
 	"time"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
 // --plain for a fleet (-A, or no workload named in a scope of several): one
-// line per workload whose rollout state changes, model.FleetLine after a
+// line per workload whose rollout state changes, cluster.FleetLine after a
 // stamp, and first one for each workload once the watch has listed them.
 // It follows for as long as it is let (Ctrl-C; --until on the embedded
 // cluster) and exits 0 then: a fleet has no end of its own.
@@ -21,22 +21,22 @@ type Fleet struct {
 	out       io.Writer
 	namespace string // "" for every namespace
 	stamp     func(time.Time) string
-	cluster   *model.RCCluster
+	cluster   *cluster.Cluster
 	last      map[string]string // namespace/kind/name → its last state word
 	started   bool
 	errOut    io.Writer
-	watched   model.WatchStatus
+	watched   cluster.WatchStatus
 }
 
 // NewFleet prints the state changes of namespace's workloads ("" for every
 // namespace's) to out, and on errOut (nil: nowhere) when the lines stop being
 // current.
 func NewFleet(out, errOut io.Writer, namespace string, stamp func(time.Time) string) *Fleet {
-	return &Fleet{out: out, errOut: errOut, namespace: namespace, stamp: stamp, cluster: model.NewRCCluster(), last: map[string]string{}}
+	return &Fleet{out: out, errOut: errOut, namespace: namespace, stamp: stamp, cluster: cluster.NewCluster(), last: map[string]string{}}
 }
 
 // Batch takes the watch's next batch and prints what it changed.
-func (p *Fleet) Batch(b model.Batch) {
+func (p *Fleet) Batch(b cluster.Batch) {
 	p.watchChanged(b)
 	changed := p.cluster.Apply(b)
 	p.mu.Lock()
@@ -52,7 +52,7 @@ func (p *Fleet) Batch(b model.Batch) {
 		seen[key] = true
 		if p.last[key] != r.Word {
 			p.last[key] = r.Word
-			fmt.Fprintf(p.out, "[%s] %s\n", p.stamp(b.At), model.FleetLine(r))
+			fmt.Fprintf(p.out, "[%s] %s\n", p.stamp(b.At), cluster.FleetLine(r))
 		}
 	}
 	for key := range p.last {
@@ -65,7 +65,7 @@ func (p *Fleet) Batch(b model.Batch) {
 
 // watchChanged says on stderr when the lines stop being current and when
 // they are again, as the one-deployment --plain does.
-func (p *Fleet) watchChanged(b model.Batch) {
+func (p *Fleet) watchChanged(b cluster.Batch) {
 	was, now := p.watched, b.Watch
 	p.watched = now
 	if p.errOut == nil || !now.Synced {

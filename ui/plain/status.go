@@ -8,10 +8,10 @@ import (
 	"sync"
 	"time"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
-// Status prints a deployment's model.StatusLine whenever it changes,
+// Status prints a deployment's cluster.StatusLine whenever it changes,
 // and the embedded cluster's scripted actions, each line after its stamp.
 type Status struct {
 	// Embedded is set for the embedded cluster: Scripted is how many
@@ -34,7 +34,7 @@ type Status struct {
 	out     io.Writer
 	name    string // the one deployment to follow; "" follows all
 	stamp   func(time.Time) string
-	cluster *model.Cluster
+	cluster *cluster.Cluster
 	last    map[string]string // namespace/name → its last line
 	// ran is how many scripted actions have run.
 	ran           int
@@ -42,7 +42,7 @@ type Status struct {
 	// why is each deployment's last blocker line printed (model.Blocker,
 	// the header's "why" line).
 	why     map[string]string
-	watched model.WatchStatus
+	watched cluster.WatchStatus
 	// ended is set once the run is over; end is why it stopped (nil: every
 	// rollout followed finished).
 	ended bool
@@ -52,12 +52,12 @@ type Status struct {
 // NewStatus prints the status lines of the deployment name ("" for all of
 // them) to out, each after stamp's words for when it changed.
 func NewStatus(out io.Writer, name string, stamp func(time.Time) string) *Status {
-	return &Status{out: out, name: name, stamp: stamp, cluster: model.NewCluster(), last: map[string]string{},
+	return &Status{out: out, name: name, stamp: stamp, cluster: cluster.NewCluster(), last: map[string]string{},
 		why: map[string]string{}}
 }
 
 // Batch takes the watch's next batch and prints what it changed.
-func (p *Status) Batch(b model.Batch) {
+func (p *Status) Batch(b cluster.Batch) {
 	p.watchChanged(b)
 	changed := p.cluster.Apply(b)
 	p.mu.Lock()
@@ -65,13 +65,13 @@ func (p *Status) Batch(b model.Batch) {
 	if !changed && !b.Watch.Synced {
 		return
 	}
-	var followed []model.DeploymentSummary
+	var followed []cluster.DeploymentSummary
 	for _, d := range p.cluster.Deployments() {
 		if p.name != "" && d.Name != p.name {
 			continue
 		}
 		followed = append(followed, d)
-		line, key := model.StatusLine(d), d.Namespace+"/"+d.Name
+		line, key := cluster.StatusLine(d), d.Namespace+"/"+d.Name
 		if p.last[key] != line {
 			p.last[key] = line
 			fmt.Fprintf(p.out, "[%s] %s\n", p.stamp(b.At), line)
@@ -87,7 +87,7 @@ func (p *Status) Batch(b model.Batch) {
 // check ends the run once every rollout followed has finished or failed
 // (embedded: or is paused with nothing left to resume it) and nothing else
 // is under way.
-func (p *Status) check(followed []model.DeploymentSummary) {
+func (p *Status) check(followed []cluster.DeploymentSummary) {
 	if p.ended {
 		return
 	}
@@ -138,9 +138,9 @@ func (p *Status) Outcome() error {
 // after "why", when it names something else than the one printed before;
 // its clock alone ("not ready for 3s", "4s") is no change. A finished
 // rollout has none, and prints nothing for it.
-func (p *Status) blocker(d model.DeploymentSummary, key string, at time.Time) {
+func (p *Status) blocker(d cluster.DeploymentSummary, key string, at time.Time) {
 	why := p.cluster.Blocker(d.Namespace, d.Name, at)
-	if model.SameBlocker(p.why[key], why) {
+	if cluster.SameBlocker(p.why[key], why) {
 		return
 	}
 	p.why[key] = why

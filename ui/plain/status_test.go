@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
 // plainDeployment is a deployment as the watch hands it to the printer.
@@ -28,13 +29,13 @@ func TestPlainPrinterPrintsAChangedLineOnceWithItsStamp(t *testing.T) {
 	var out bytes.Buffer
 	p := NewStatus(&out, "web", func(at time.Time) string { return at.Format("15:04:05") })
 	at := time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
-	synced := model.WatchStatus{Connected: true, Synced: true}
+	synced := cluster.WatchStatus{Connected: true, Synced: true}
 	for i, objs := range [][]runtime.Object{
 		{plainDeployment("web", "1", 1, 4), plainDeployment("other", "1", 0, 4)},
 		{plainDeployment("web", "2", 1, 4)}, // a new version, the same line
 		{plainDeployment("web", "3", 2, 3), plainDeployment("other", "2", 2, 4)},
 	} {
-		p.Batch(model.Batch{At: at.Add(time.Duration(i) * time.Second), Objects: objs, Watch: synced})
+		p.Batch(cluster.Batch{At: at.Add(time.Duration(i) * time.Second), Objects: objs, Watch: synced})
 	}
 	want := `[09:00:00] deployment/web 4 desired · 5 total · 1 updated · 4 available — Waiting for deployment "web" rollout to finish: 1 out of 4 new replicas have been updated...
 [09:00:00] deployment/web why rolling out: 0 of 4 new pods created, 0 old pods still running
@@ -52,7 +53,7 @@ func TestPlainPrinterPrintsTheBlockerWhenItChanges(t *testing.T) {
 	var out bytes.Buffer
 	p := NewStatus(&out, "web", func(at time.Time) string { return at.Format("15:04:05") })
 	at := time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
-	synced := model.WatchStatus{Connected: true, Synced: true}
+	synced := cluster.WatchStatus{Connected: true, Synced: true}
 	paused := plainDeployment("web", "3", 1, 4)
 	paused.Spec.Paused = true
 	paused.Status.Conditions = []appsv1.DeploymentCondition{{Type: appsv1.DeploymentProgressing,
@@ -65,7 +66,7 @@ func TestPlainPrinterPrintsTheBlockerWhenItChanges(t *testing.T) {
 		{paused},
 		{done},
 	} {
-		p.Batch(model.Batch{At: at.Add(time.Duration(i) * time.Second), Objects: objs, Watch: synced})
+		p.Batch(cluster.Batch{At: at.Add(time.Duration(i) * time.Second), Objects: objs, Watch: synced})
 	}
 	var why []string
 	for _, l := range strings.Split(out.String(), "\n") {

@@ -5,14 +5,14 @@ import (
 	"strings"
 	"time"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
 // watchChanged tells errOut when the status lines stop being current and
 // when they are again, so that a pipe or a log following a live cluster
 // never takes silence for a steady rollout. Called with the printer's
 // batches, one at a time.
-func (p *Status) watchChanged(b model.Batch) {
+func (p *Status) watchChanged(b cluster.Batch) {
 	was, now := p.watched, b.Watch
 	p.watched = now
 	if p.ErrOut == nil || !now.Synced {
@@ -28,7 +28,7 @@ func (p *Status) watchChanged(b model.Batch) {
 
 // WatchLine is what --plain says on stderr when the watch status moves
 // from was to now, "" when nothing worth a line changed.
-func WatchLine(was, now model.WatchStatus) string {
+func WatchLine(was, now cluster.WatchStatus) string {
 	switch {
 	case !now.Connected && now.Unanswered && (was.Connected || !was.Unanswered || was.Problem != now.Problem):
 		return "the API server is not answering (" + now.Problem + ") — the lines above may be out of date until it answers again"

@@ -3,8 +3,8 @@ package screen
 import (
 	"context"
 
-	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 )
 
 // Actions is everything the console's keys send or ask before sending.
@@ -28,7 +28,7 @@ type Actions interface {
 	// Containers reads a deployment's containers for set image / set env.
 	Containers(ctx context.Context, namespace, deployment string) ([]action.Container, error)
 	// UndoPreview diffs the current template against revision's.
-	UndoPreview(ctx context.Context, namespace, deployment string, revision int64) ([]model.DiffLine, error)
+	UndoPreview(ctx context.Context, namespace, deployment string, revision int64) ([]cluster.DiffLine, error)
 	// PreviewDrain says what draining node with o would do; changes
 	// nothing.
 	PreviewDrain(ctx context.Context, node string, o action.DrainOptions) (action.DrainPreview, error)

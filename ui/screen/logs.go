@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
 // LogSource reads a container's log: the embedded cluster's kubelet
@@ -17,10 +18,10 @@ type LogSource interface {
 	Open(ctx context.Context, r model.LogRequest) (io.ReadCloser, error)
 }
 
-// PodSource is the pod detail a Source may also answer; model.Cluster does.
+// PodSource is the pod detail a Source may also answer; cluster.Cluster does.
 // It is asked in Update only, like every Source method.
 type PodSource interface {
-	Pod(namespace, name string) (model.PodDetail, bool)
+	Pod(namespace, name string) (cluster.PodDetail, bool)
 }
 
 // Open asks the root to show an overlay a pane built (the pod detail and

@@ -7,8 +7,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 )
 
 // The one request runner. Every action — a dialog's, a key's that needs no
@@ -105,7 +105,7 @@ func (s *Screen) Finish(msg Sent) {
 	if r.Spec().On == action.OnDeployment {
 		ns, name = r.Namespace, r.Name
 	}
-	s.Src.AddAction(ns, name, model.TimelineEntry{Time: s.Clock(), Object: r.Object(), Message: line, Warning: warning})
+	s.Src.AddAction(ns, name, cluster.TimelineEntry{Time: s.Clock(), Object: r.Object(), Message: line, Warning: warning})
 }
 
 // Fetch runs a read an overlay needs before it can open (a deployment's

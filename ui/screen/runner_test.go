@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 )
 
 // recorder is a Source that keeps only the timeline lines it is given.
@@ -18,7 +18,7 @@ type recorder struct {
 	lines []string
 }
 
-func (r *recorder) AddAction(namespace, name string, e model.TimelineEntry) {
+func (r *recorder) AddAction(namespace, name string, e cluster.TimelineEntry) {
 	r.lines = append(r.lines, fmt.Sprintf("%s/%s %s %s warning=%v", namespace, name, e.Object, e.Message, e.Warning))
 }
 

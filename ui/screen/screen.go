@@ -15,31 +15,31 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/themes"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
 )
 
-// Source is the console's picture of the cluster. model.RCCluster satisfies
+// Source is the console's picture of the cluster. cluster.Cluster satisfies
 // it; tests use hand-made views. Every method is an in-memory read except
 // Apply, which folds a watch batch in and reports whether anything changed,
 // and AddAction, which puts what the console sent on a deployment's
 // timeline.
 type Source interface {
-	Apply(model.Batch) bool
-	Watch() model.WatchStatus
-	Deployments() []model.DeploymentSummary
-	Rollout(namespace, name string, now time.Time) (model.RolloutView, bool)
-	Nodes() []model.NodeRow
-	Timeline(namespace, name string) []model.TimelineEntry
-	RevisionDiff(namespace, name string, revision int64) ([]model.DiffLine, error)
-	RCUpdate(namespace, name string) (model.RCUpdateView, bool)
-	AddAction(namespace, name string, e model.TimelineEntry)
+	Apply(cluster.Batch) bool
+	Watch() cluster.WatchStatus
+	Deployments() []cluster.DeploymentSummary
+	Rollout(namespace, name string, now time.Time) (cluster.RolloutView, bool)
+	Nodes() []cluster.NodeRow
+	Timeline(namespace, name string) []cluster.TimelineEntry
+	RevisionDiff(namespace, name string, revision int64) ([]cluster.DiffLine, error)
+	RCUpdate(namespace, name string) (cluster.RCUpdateView, bool)
+	AddAction(namespace, name string, e cluster.TimelineEntry)
 	// Absent says why a deployment is not in the picture: deleted, or in
 	// a namespace that does not exist.
-	Absent(namespace, name string) model.Absence
+	Absent(namespace, name string) cluster.Absence
 }
 
 // Screen is the shared context.
@@ -59,11 +59,11 @@ type Screen struct {
 
 	// Namespace and Deployment are the rollout shown.
 	Namespace, Deployment string
-	Rollout               model.RolloutView
+	Rollout               cluster.RolloutView
 	HaveRollout           bool
-	Nodes                 []model.NodeRow
-	Timeline              []model.TimelineEntry
-	Watch                 model.WatchStatus
+	Nodes                 []cluster.NodeRow
+	Timeline              []cluster.TimelineEntry
+	Watch                 cluster.WatchStatus
 	// Speed and ClockPaused are the embedded clock's, read in Update so
 	// View does not call out to the clock.
 	Speed       float64
@@ -123,7 +123,7 @@ func (s *Screen) Read() {
 			}
 		}
 	}
-	s.Rollout, s.HaveRollout = model.RolloutView{}, false
+	s.Rollout, s.HaveRollout = cluster.RolloutView{}, false
 	if s.Deployment != "" {
 		s.Rollout, s.HaveRollout = s.Src.Rollout(s.Namespace, s.Deployment, s.Now)
 		s.Timeline = s.Src.Timeline(s.Namespace, s.Deployment)
@@ -133,7 +133,7 @@ func (s *Screen) Read() {
 }
 
 // ReplicaSet returns the selected ReplicaSet, or the newest one.
-func (s *Screen) ReplicaSet() (model.ReplicaSetRow, bool) {
+func (s *Screen) ReplicaSet() (cluster.ReplicaSetRow, bool) {
 	rss := s.Rollout.ReplicaSets
 	for _, rs := range rss {
 		if rs.Name == s.SelectedRS {
@@ -143,7 +143,7 @@ func (s *Screen) ReplicaSet() (model.ReplicaSetRow, bool) {
 	if len(rss) > 0 {
 		return rss[0], true
 	}
-	return model.ReplicaSetRow{}, false
+	return cluster.ReplicaSetRow{}, false
 }
 
 // Target is where the console goes: a deployment, or the rolling update

@@ -44,9 +44,9 @@ var setup = e2etest.Setup{
 	},
 }
 
-// cluster is the control plane, its hollow nodes and the fleet on it, shared
+// testbed is the control plane, its hollow nodes and the fleet on it, shared
 // by every test of the package.
-type cluster struct {
+type testbed struct {
 	cp    *controlplane.ControlPlane
 	admin kubernetes.Interface
 	bin   string
@@ -58,14 +58,14 @@ type cluster struct {
 // what another reads without putting it back.
 var shared struct {
 	once sync.Once
-	c    *cluster
+	c    *testbed
 	err  error
 	tb   *e2etest.PackageTB
 }
 
 // fleetCluster returns the shared cluster with the fleet built and settled,
 // starting it on the first call; the test is skipped under -short.
-func fleetCluster(t *testing.T) *cluster {
+func fleetCluster(t *testing.T) *testbed {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("starts a real control plane")
@@ -76,7 +76,7 @@ func fleetCluster(t *testing.T) *cluster {
 		shared.err = fmt.Errorf("it failed in the first test that started it; see there")
 		shared.tb = e2etest.ForPackage(t)
 		ec := e2etest.Start(shared.tb, setup)
-		c := &cluster{cp: ec.CP, admin: ec.Admin, bin: ec.Bin}
+		c := &testbed{cp: ec.CP, admin: ec.Admin, bin: ec.Bin}
 		building := time.Now()
 		buildFleet(t, c)
 		t.Logf("the fleet built and in its states in %s", time.Since(building).Round(100*time.Millisecond))

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"rollscope/internal/tmuxtest"
-	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
 // Wide enough that no column of the fleet is cut.
@@ -31,7 +31,7 @@ func TestConsoleAllNamespaces(t *testing.T) {
 	s.Keys("Enter")
 	screen = s.WaitUntil("the fleet filtered to checkout", func(screen string) bool {
 		rows := screenRows(screen)
-		return len(rows) == 1 && rows[teamA+" deploy/checkout"].State == model.FleetPaused
+		return len(rows) == 1 && rows[teamA+" deploy/checkout"].State == cluster.FleetPaused
 	})
 	t.Logf("filtered by state:paused:\n%s", screen)
 
@@ -42,7 +42,7 @@ func TestConsoleAllNamespaces(t *testing.T) {
 	t.Logf("enter on checkout:\n%s", screen)
 	s.Keys("Escape")
 	screen = s.WaitUntil("the fleet again", func(screen string) bool {
-		return !strings.Contains(screen, "ReplicaSets") && screenRows(screen)[teamA+" deploy/checkout"].State == model.FleetPaused
+		return !strings.Contains(screen, "ReplicaSets") && screenRows(screen)[teamA+" deploy/checkout"].State == cluster.FleetPaused
 	})
 	t.Logf("esc from checkout:\n%s", screen)
 }
@@ -94,7 +94,7 @@ func TestConsoleOneNamespace(t *testing.T) {
 
 // console starts rollscope in tmux with kubeconfig and flags, naming no
 // workload: the fleet is the start screen.
-func (c *cluster) console(t *testing.T, kubeconfig string, flags ...string) *tmuxtest.Session {
+func (c *testbed) console(t *testing.T, kubeconfig string, flags ...string) *tmuxtest.Session {
 	t.Helper()
 	s := tmuxtest.Start(t, width, height, append([]string{c.bin, "--kubeconfig", kubeconfig}, flags...)...)
 	s.Timeout = patience
@@ -164,10 +164,10 @@ func firstRow(screen string) string {
 // firstState is the state word that comes first in text: the STATE column
 // comes before the reason and the change-cause, which may use the words
 // too.
-func firstState(text string) (model.FleetState, bool) {
+func firstState(text string) (cluster.FleetState, bool) {
 	best, found := len(text), false
-	var st model.FleetState
-	for _, s := range model.FleetStates() {
+	var st cluster.FleetState
+	for _, s := range cluster.FleetStates() {
 		if i := strings.Index(text, s.String()); i >= 0 && i < best {
 			best, st, found = i, s, true
 		}

@@ -14,7 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/test/e2e/e2etest"
 )
 
@@ -34,7 +34,7 @@ var namespaces = []string{teamA, teamB, teamC, teamD}
 // in, as the API will report it.
 type workload struct {
 	ns, kind, name string
-	want           model.FleetState
+	want           cluster.FleetState
 }
 
 func (w workload) key() string { return w.ns + " " + w.kind + "/" + w.name }
@@ -50,16 +50,16 @@ var fleet = slices.Concat(
 // notRolledOut is where buildFleet's changes leave a workload other than
 // rolled out, and how; every other workload is rolled out at v1 (catalog
 // twice: revision 2).
-var notRolledOut = map[string]model.FleetState{
+var notRolledOut = map[string]cluster.FleetState{
 	// Paused, then given a new image it does not roll out.
-	"checkout": model.FleetPaused,
+	"checkout": cluster.FleetPaused,
 	// Rolled to an image that never pulls, with a 10 s progress deadline.
-	"ledger": model.FleetFailed,
+	"ledger": cluster.FleetFailed,
 	// Rolled one pod at a time with minReadySeconds 60: four minutes, more
 	// than the package takes.
-	"reports": model.FleetRolling,
+	"reports": cluster.FleetRolling,
 	// Rolled to an image whose container exits after every start.
-	"search": model.FleetCrashLooping,
+	"search": cluster.FleetCrashLooping,
 }
 
 // team is namespace ns's workloads, each named kind/name.
@@ -69,7 +69,7 @@ func team(ns string, workloads ...string) []workload {
 		kind, name, _ := strings.Cut(kn, "/")
 		want, ok := notRolledOut[name]
 		if !ok {
-			want = model.FleetComplete
+			want = cluster.FleetComplete
 		}
 		out = append(out, workload{ns: ns, kind: kind, name: name, want: want})
 	}
@@ -92,7 +92,7 @@ func image(name, tag string) string { return "e2e.example/" + name + ":" + tag }
 // buildFleet creates every namespace and workload at v1, waits until all are
 // rolled out, then sends the changes that leave each in its state, and
 // waits until the API reports every state of the fleet.
-func buildFleet(t *testing.T, c *cluster) {
+func buildFleet(t *testing.T, c *testbed) {
 	t.Helper()
 	ctx := t.Context()
 	for _, ns := range namespaces {
@@ -101,13 +101,13 @@ func buildFleet(t *testing.T, c *cluster) {
 	for _, w := range fleet {
 		var err error
 		switch w.kind {
-		case model.FleetDeployment:
+		case cluster.FleetDeployment:
 			_, err = c.admin.AppsV1().Deployments(w.ns).Create(ctx, deployment(w), metav1.CreateOptions{})
-		case model.FleetStatefulSet:
+		case cluster.FleetStatefulSet:
 			_, err = c.admin.AppsV1().StatefulSets(w.ns).Create(ctx, statefulSet(w), metav1.CreateOptions{})
-		case model.FleetDaemonSet:
+		case cluster.FleetDaemonSet:
 			_, err = c.admin.AppsV1().DaemonSets(w.ns).Create(ctx, daemonSet(w), metav1.CreateOptions{})
-		case model.FleetReplicationController:
+		case cluster.FleetReplicationController:
 			_, err = c.admin.CoreV1().ReplicationControllers(w.ns).Create(ctx, replicationController(w), metav1.CreateOptions{})
 		default:
 			err = fmt.Errorf("no such kind %q", w.kind)
@@ -116,7 +116,7 @@ func buildFleet(t *testing.T, c *cluster) {
 			t.Fatalf("creating %s: %v", w.key(), err)
 		}
 	}
-	c.waitStates(t, "every workload of the fleet rolled out at v1", func(w workload) model.FleetState { return model.FleetComplete })
+	c.waitStates(t, "every workload of the fleet rolled out at v1", func(w workload) cluster.FleetState { return cluster.FleetComplete })
 
 	// kubectl set image, with the change-cause kubectl --record wrote.
 	c.setImage(t, teamC, "catalog", image("catalog", "v2"), "roll catalog to v2")
@@ -126,12 +126,12 @@ func buildFleet(t *testing.T, c *cluster) {
 	c.patch(t, teamA, "checkout", `{"spec":{"paused":true}}`)
 	c.setImage(t, teamA, "checkout", image("checkout", "v2"), "roll checkout to v2")
 	c.patch(t, teamB, "reports", fmt.Sprintf(`{"spec":{"minReadySeconds":60,"template":{"spec":{"containers":[{"name":"app","image":%q}]}}}}`, image("reports", "v2")))
-	c.waitStates(t, "every workload in its state", func(w workload) model.FleetState { return w.want })
+	c.waitStates(t, "every workload in its state", func(w workload) cluster.FleetState { return w.want })
 }
 
 // waitStates waits until the API reports each workload of the fleet in the
 // state want gives it, and nothing else in the fleet's namespaces.
-func (c *cluster) waitStates(t *testing.T, what string, want func(workload) model.FleetState) {
+func (c *testbed) waitStates(t *testing.T, what string, want func(workload) cluster.FleetState) {
 	t.Helper()
 	e2etest.Poll(t, patience, what, func(ctx context.Context) (bool, string, error) {
 		api, err := readTruth(ctx, c.admin, namespaces)
@@ -153,7 +153,7 @@ func (c *cluster) waitStates(t *testing.T, what string, want func(workload) mode
 	})
 }
 
-func (c *cluster) patch(t *testing.T, ns, name, body string) {
+func (c *testbed) patch(t *testing.T, ns, name, body string) {
 	t.Helper()
 	if _, err := c.admin.AppsV1().Deployments(ns).Patch(t.Context(), name, types.StrategicMergePatchType, []byte(body), metav1.PatchOptions{}); err != nil {
 		t.Fatalf("patching deployment %s/%s with %s: %v", ns, name, body, err)
@@ -161,7 +161,7 @@ func (c *cluster) patch(t *testing.T, ns, name, body string) {
 }
 
 // setImage is kubectl set image with the change-cause annotation.
-func (c *cluster) setImage(t *testing.T, ns, name, img, cause string) {
+func (c *testbed) setImage(t *testing.T, ns, name, img, cause string) {
 	t.Helper()
 	c.patch(t, ns, name, fmt.Sprintf(`{"metadata":{"annotations":{"kubernetes.io/change-cause":%q}},"spec":{"template":{"spec":{"containers":[{"name":"app","image":%q}]}}}}`, cause, img))
 }
@@ -194,7 +194,7 @@ func deployment(w workload) *appsv1.Deployment {
 			Template: template(w.name),
 		},
 	}
-	if w.want == model.FleetFailed {
+	if w.want == cluster.FleetFailed {
 		deadline := int32(10)
 		d.Spec.ProgressDeadlineSeconds = &deadline
 	}

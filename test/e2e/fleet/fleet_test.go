@@ -6,7 +6,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
 // TestTheFleetIsWhatItSays checks the fixture itself on the real control
@@ -62,7 +62,7 @@ func TestTheFleetIsWhatItSays(t *testing.T) {
 		t.Errorf("search: %d restarting pods on v2-crash, want 1 (maxSurge 1, maxUnavailable 0)", crashing)
 	}
 
-	if r := api[teamB+" deploy/reports"]; r.State != model.FleetRolling || r.Revision != 2 || r.Updated == r.Desired {
+	if r := api[teamB+" deploy/reports"]; r.State != cluster.FleetRolling || r.Revision != 2 || r.Updated == r.Desired {
 		t.Errorf("reports: %s; want rolling revision 2, part of the way", r)
 	}
 	if r := api[teamC+" ds/log-agent"]; r.Desired != hollowNodes || r.Revision != 1 {

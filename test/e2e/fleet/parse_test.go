@@ -3,25 +3,25 @@ package fleet
 import (
 	"testing"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
 // Without a control plane: the test reads --plain -A's lines as
-// model.FleetLine writes them, so a change of that format fails here
+// cluster.FleetLine writes them, so a change of that format fails here
 // first, not as a vague disagreement on the live cluster.
 func TestFleetLinesAreReadBack(t *testing.T) {
-	for _, r := range []model.FleetRow{
-		{Namespace: teamB, Kind: model.FleetDeployment, Name: "ledger", Revision: 2, Desired: 2, Updated: 1, Available: 2,
+	for _, r := range []cluster.FleetRow{
+		{Namespace: teamB, Kind: cluster.FleetDeployment, Name: "ledger", Revision: 2, Desired: 2, Updated: 1, Available: 2,
 			Images: []string{"app=" + image("ledger", "v2-missing")}, From: []string{"app=" + image("ledger", "v1")},
-			State: model.FleetFailed, Word: "failed", Why: `ReplicaSet "ledger-7d9" has timed out progressing.`},
-		{Namespace: teamC, Kind: model.FleetDaemonSet, Name: "log-agent", Revision: 1, Desired: 3, Updated: 3, Available: 3,
-			State: model.FleetComplete, Word: "complete"},
-		{Namespace: "pay", Kind: model.FleetDeployment, Name: "api", Revision: 4, Desired: 10, Updated: 5, Available: 9,
-			State: model.FleetCanary, Word: "canary step 2/4", Why: "waiting for 5 new pods 2/10 rolling"},
-		{Namespace: "ops", Kind: model.FleetStatefulSet, Name: "db", Revision: 3, Desired: 3, Updated: 3, Available: 2,
-			State: model.FleetNodeRoll, Word: "node roll"},
+			State: cluster.FleetFailed, Word: "failed", Why: `ReplicaSet "ledger-7d9" has timed out progressing.`},
+		{Namespace: teamC, Kind: cluster.FleetDaemonSet, Name: "log-agent", Revision: 1, Desired: 3, Updated: 3, Available: 3,
+			State: cluster.FleetComplete, Word: "complete"},
+		{Namespace: "pay", Kind: cluster.FleetDeployment, Name: "api", Revision: 4, Desired: 10, Updated: 5, Available: 9,
+			State: cluster.FleetCanary, Word: "canary step 2/4", Why: "waiting for 5 new pods 2/10 rolling"},
+		{Namespace: "ops", Kind: cluster.FleetStatefulSet, Name: "db", Revision: 3, Desired: 3, Updated: 3, Available: 2,
+			State: cluster.FleetNodeRoll, Word: "node roll"},
 	} {
-		line := model.FleetLine(r)
+		line := cluster.FleetLine(r)
 		key, s, ok := parseFleetLine(line)
 		if !ok {
 			t.Errorf("%q is not read as a fleet line", line)
@@ -48,11 +48,11 @@ func TestScreenRowsAreRead(t *testing.T) {
  team-c     ds      log-agent   1    e2e.example/log-agent:v1                 3/3 3/3    complete       1m
 ledger: progress deadline exceeded — the rollout has failed`
 	rows := screenRows(screen)
-	want := map[string]model.FleetState{
-		teamB + " deploy/ledger":   model.FleetFailed,
-		teamC + " deploy/search":   model.FleetCrashLooping,
-		teamA + " deploy/checkout": model.FleetPaused,
-		teamC + " ds/log-agent":    model.FleetComplete,
+	want := map[string]cluster.FleetState{
+		teamB + " deploy/ledger":   cluster.FleetFailed,
+		teamC + " deploy/search":   cluster.FleetCrashLooping,
+		teamA + " deploy/checkout": cluster.FleetPaused,
+		teamC + " ds/log-agent":    cluster.FleetComplete,
 	}
 	if len(rows) != len(want) {
 		t.Errorf("read %d rows, want %d: %v", len(rows), len(want), rows)
@@ -70,11 +70,11 @@ ledger: progress deadline exceeded — the rollout has failed`
 // Where the API moved between the two reads around a look at rollscope,
 // either state is the truth; where it did not, only that one.
 func TestDisagreements(t *testing.T) {
-	rolling := apiRow{State: model.FleetRolling, Revision: 2, Desired: 2, Updated: 1, Available: 2}
-	done := apiRow{State: model.FleetComplete, Revision: 2, Desired: 2, Updated: 2, Available: 2}
-	gw := workload{teamD, model.FleetDeployment, "gateway", model.FleetComplete}
+	rolling := apiRow{State: cluster.FleetRolling, Revision: 2, Desired: 2, Updated: 1, Available: 2}
+	done := apiRow{State: cluster.FleetComplete, Revision: 2, Desired: 2, Updated: 2, Available: 2}
+	gw := workload{teamD, cluster.FleetDeployment, "gateway", cluster.FleetComplete}
 	rev := int64(2)
-	saw := func(st model.FleetState) map[string]shown {
+	saw := func(st cluster.FleetState) map[string]shown {
 		return map[string]shown{gw.key(): {State: st, Revision: &rev}}
 	}
 	for _, c := range []struct {
@@ -83,13 +83,13 @@ func TestDisagreements(t *testing.T) {
 		seen          map[string]shown
 		off           int
 	}{
-		{"still rolling, shown rolling", rolling, rolling, saw(model.FleetRolling), 0},
-		{"still rolling, shown complete", rolling, rolling, saw(model.FleetComplete), 1},
-		{"finished meanwhile, shown rolling", rolling, done, saw(model.FleetRolling), 0},
-		{"finished meanwhile, shown complete", rolling, done, saw(model.FleetComplete), 0},
-		{"finished meanwhile, shown failed", rolling, done, saw(model.FleetFailed), 1},
+		{"still rolling, shown rolling", rolling, rolling, saw(cluster.FleetRolling), 0},
+		{"still rolling, shown complete", rolling, rolling, saw(cluster.FleetComplete), 1},
+		{"finished meanwhile, shown rolling", rolling, done, saw(cluster.FleetRolling), 0},
+		{"finished meanwhile, shown complete", rolling, done, saw(cluster.FleetComplete), 0},
+		{"finished meanwhile, shown failed", rolling, done, saw(cluster.FleetFailed), 1},
 		{"not shown", done, done, map[string]shown{}, 1},
-		{"one more shown", done, done, map[string]shown{gw.key(): {State: model.FleetComplete}, "team-x deploy/other": {}}, 1},
+		{"one more shown", done, done, map[string]shown{gw.key(): {State: cluster.FleetComplete}, "team-x deploy/other": {}}, 1},
 	} {
 		off := disagreements(truth{gw.key(): c.before}, truth{gw.key(): c.after}, c.seen, []workload{gw})
 		if len(off) != c.off {

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/test/e2e/e2etest"
 )
 
@@ -25,7 +25,7 @@ func TestPlainAllNamespaces(t *testing.T) {
 	c := fleetCluster(t)
 	p := c.plain(t, c.cp.AdminKubeconfig, "-A")
 	c.agrees(t, "rollscope --plain -A", fleet, func() map[string]shown { return p.rows(t) })
-	if got := p.rows(t)[teamB+" deploy/ledger"]; got.State != model.FleetFailed {
+	if got := p.rows(t)[teamB+" deploy/ledger"]; got.State != cluster.FleetFailed {
 		t.Errorf("ledger is %s, want failed", got)
 	}
 
@@ -40,7 +40,7 @@ func TestPlainAllNamespaces(t *testing.T) {
 	const gw = teamD + " deploy/gateway"
 	e2etest.Poll(t, patience, "a rolled-out line for gateway's revision 2", func(context.Context) (bool, string, error) {
 		s, ok := p.rows(t)[gw]
-		return ok && s.State == model.FleetComplete && *s.Revision == 2, fmt.Sprintf("last line: %v", p.rows(t)[gw]), nil
+		return ok && s.State == cluster.FleetComplete && *s.Revision == 2, fmt.Sprintf("last line: %v", p.rows(t)[gw]), nil
 	})
 	var states []string
 	for _, l := range p.lines()[began:] {
@@ -55,7 +55,7 @@ func TestPlainAllNamespaces(t *testing.T) {
 	p.noRepeats(t)
 }
 
-// fleetLine reads a line as model.FleetLine writes it: "team-b
+// fleetLine reads a line as cluster.FleetLine writes it: "team-b
 // deploy/ledger failed rev 2 1/2 updated 2/2 available FROM → TO — why".
 var fleetLine = regexp.MustCompile(`(\S+) (deploy|rc|sts|ds)/(\S+) (.+?) rev (\d+) (\d+)/(\d+) updated (\d+)/(\d+) available`)
 
@@ -78,11 +78,11 @@ func parseFleetLine(line string) (string, shown, bool) {
 
 // stateOfWord reads the state word as the fleet shows it ("canary step
 // 2/4" is a canary).
-func stateOfWord(word string) (model.FleetState, bool) {
+func stateOfWord(word string) (cluster.FleetState, bool) {
 	if strings.HasPrefix(word, "canary") {
-		return model.FleetCanary, true
+		return cluster.FleetCanary, true
 	}
-	for _, s := range model.FleetStates() {
+	for _, s := range cluster.FleetStates() {
 		if word == s.String() {
 			return s, true
 		}
@@ -94,7 +94,7 @@ func stateOfWord(word string) (model.FleetState, bool) {
 // agrees with the API, each read bracketed by two reads of the API, and
 // fails with the last disagreements. It asserts that rollscope comes to
 // tell the API's truth, not how soon.
-func (c *cluster) agrees(t *testing.T, who string, want []workload, show func() map[string]shown) {
+func (c *testbed) agrees(t *testing.T, who string, want []workload, show func() map[string]shown) {
 	t.Helper()
 	e2etest.Poll(t, patience, who+" agreeing with the API", func(ctx context.Context) (bool, string, error) {
 		before, err := readTruth(ctx, c.admin, namespaces)
@@ -121,7 +121,7 @@ type plainRun struct {
 
 // plain starts rollscope --plain with kubeconfig and args until the test
 // ends.
-func (c *cluster) plain(t *testing.T, kubeconfig string, args ...string) *plainRun {
+func (c *testbed) plain(t *testing.T, kubeconfig string, args ...string) *plainRun {
 	t.Helper()
 	r := &plainRun{exited: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -34,7 +34,7 @@ func TestPlainAllNamespacesForAOneNamespaceUser(t *testing.T) {
 
 // onlyTeamA checks the user's rights on the API itself: deployments of
 // team-a, yes; of every namespace, or of team-b, no.
-func (c *cluster) onlyTeamA(t *testing.T, kubeconfig string) {
+func (c *testbed) onlyTeamA(t *testing.T, kubeconfig string) {
 	t.Helper()
 	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	if err != nil {
@@ -72,7 +72,7 @@ var teamAUser struct {
 // and nothing in any other namespace, nor nodes — and writes a kubeconfig
 // with its token whose context's namespace is team-a, as a namespace's
 // on-call engineer gets it.
-func (c *cluster) teamAKubeconfig(t *testing.T) string {
+func (c *testbed) teamAKubeconfig(t *testing.T) string {
 	t.Helper()
 	teamAUser.once.Do(func() {
 		ctx := context.Background()

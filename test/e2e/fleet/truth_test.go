@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
 // What the API says about each workload, read by the test itself through
@@ -24,7 +25,7 @@ import (
 
 // apiRow is a workload as the API reports it.
 type apiRow struct {
-	State    model.FleetState
+	State    cluster.FleetState
 	Revision int64
 	// Desired, Updated and Available as the fleet's progress bar counts them.
 	Desired, Updated, Available int32
@@ -57,7 +58,7 @@ func readTruth(ctx context.Context, client kubernetes.Interface, namespaces []st
 		}
 		for i := range deps.Items {
 			d := &deps.Items[i]
-			out[ns+" "+model.FleetDeployment+"/"+d.Name] = deploymentTruth(d, podsOf(pods.Items, d.Spec.Selector))
+			out[ns+" "+cluster.FleetDeployment+"/"+d.Name] = deploymentTruth(d, podsOf(pods.Items, d.Spec.Selector))
 		}
 		sets, err := client.AppsV1().StatefulSets(ns).List(ctx, metav1.ListOptions{})
 		if err != nil {
@@ -67,7 +68,7 @@ func readTruth(ctx context.Context, client kubernetes.Interface, namespaces []st
 			done := s.Status.ObservedGeneration >= s.Generation && s.Status.Replicas == *s.Spec.Replicas &&
 				s.Status.ReadyReplicas == *s.Spec.Replicas && s.Status.UpdatedReplicas == *s.Spec.Replicas &&
 				s.Status.CurrentRevision == s.Status.UpdateRevision
-			out[ns+" "+model.FleetStatefulSet+"/"+s.Name] = apiRow{
+			out[ns+" "+cluster.FleetStatefulSet+"/"+s.Name] = apiRow{
 				State: doneOrRolling(done), Revision: lastRevision(revs.Items, s.UID),
 				Desired: *s.Spec.Replicas, Updated: s.Status.UpdatedReplicas, Available: s.Status.AvailableReplicas,
 			}
@@ -80,7 +81,7 @@ func readTruth(ctx context.Context, client kubernetes.Interface, namespaces []st
 			st := ds.Status
 			done := st.ObservedGeneration >= ds.Generation && st.UpdatedNumberScheduled == st.DesiredNumberScheduled &&
 				st.NumberAvailable == st.DesiredNumberScheduled
-			out[ns+" "+model.FleetDaemonSet+"/"+ds.Name] = apiRow{
+			out[ns+" "+cluster.FleetDaemonSet+"/"+ds.Name] = apiRow{
 				State: doneOrRolling(done), Revision: lastRevision(revs.Items, ds.UID),
 				Desired: st.DesiredNumberScheduled, Updated: st.UpdatedNumberScheduled, Available: st.NumberAvailable,
 			}
@@ -92,7 +93,7 @@ func readTruth(ctx context.Context, client kubernetes.Interface, namespaces []st
 		for _, rc := range rcs.Items {
 			_, updating := rc.Annotations[model.RCNextAnnotation]
 			done := !updating && rc.Status.AvailableReplicas >= *rc.Spec.Replicas
-			out[ns+" "+model.FleetReplicationController+"/"+rc.Name] = apiRow{
+			out[ns+" "+cluster.FleetReplicationController+"/"+rc.Name] = apiRow{
 				State:   doneOrRolling(done),
 				Desired: *rc.Spec.Replicas, Updated: rc.Status.Replicas, Available: rc.Status.AvailableReplicas,
 			}
@@ -122,26 +123,26 @@ func deploymentTruth(d *appsv1.Deployment, pods []*corev1.Pod) apiRow {
 		st.Replicas == st.UpdatedReplicas && st.AvailableReplicas == st.UpdatedReplicas
 	switch {
 	case deadline:
-		r.State = model.FleetFailed
+		r.State = cluster.FleetFailed
 	case anyWaiting(pods, "CrashLoopBackOff"):
-		r.State = model.FleetCrashLooping
+		r.State = cluster.FleetCrashLooping
 	case d.Spec.Paused:
-		r.State = model.FleetPaused
+		r.State = cluster.FleetPaused
 	case done:
-		r.State = model.FleetComplete
+		r.State = cluster.FleetComplete
 	case anyWaiting(pods, "ErrImagePull", "ImagePullBackOff") || anyUnschedulable(pods):
-		r.State = model.FleetStuck
+		r.State = cluster.FleetStuck
 	default:
-		r.State = model.FleetRolling
+		r.State = cluster.FleetRolling
 	}
 	return r
 }
 
-func doneOrRolling(done bool) model.FleetState {
+func doneOrRolling(done bool) cluster.FleetState {
 	if done {
-		return model.FleetComplete
+		return cluster.FleetComplete
 	}
-	return model.FleetRolling
+	return cluster.FleetRolling
 }
 
 // podsOf is the pods sel selects that are not being deleted.
@@ -199,7 +200,7 @@ func lastRevision(revs []appsv1.ControllerRevision, owner types.UID) int64 {
 // shown is what rollscope shows of each workload: its state and, where it
 // says it, the revision and counts (nil where not).
 type shown struct {
-	State    model.FleetState
+	State    cluster.FleetState
 	Revision *int64
 	Counts   *[3]int32 // desired, updated, available
 }
@@ -242,7 +243,7 @@ func matches(s shown, r apiRow) bool {
 	// Counts are compared where they cannot move without the state moving:
 	// a rolled-out workload's. A rolling one's line is printed when its
 	// state changes, not when its counts do.
-	if s.Counts != nil && r.State == model.FleetComplete && *s.Counts != [3]int32{r.Desired, r.Updated, r.Available} {
+	if s.Counts != nil && r.State == cluster.FleetComplete && *s.Counts != [3]int32{r.Desired, r.Updated, r.Available} {
 		return false
 	}
 	return true

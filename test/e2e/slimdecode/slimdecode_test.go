@@ -18,7 +18,7 @@ import (
 	"rollscope/engine/live"
 	"rollscope/engine/nodegroup"
 	kubewatch "rollscope/kube/watch"
-	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/test/e2e/e2etest"
 )
 
@@ -39,7 +39,7 @@ type pods struct {
 	synced   bool
 }
 
-func (p *pods) batch(b model.Batch) {
+func (p *pods) batch(b cluster.Batch) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.synced = p.synced || b.Watch.Synced

@@ -14,8 +14,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/themes"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
@@ -26,48 +26,48 @@ import (
 var T0 = time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC)
 
 // Source is a hand-made picture of a cluster: whatever a test puts in it,
-// read as a model.RCCluster would answer.
+// read as a cluster.Cluster would answer.
 type Source struct {
-	Status     model.WatchStatus
-	Summaries  []model.DeploymentSummary
-	Rollouts   map[string]model.RolloutView // by namespace/name
-	NodeRows   []model.NodeRow
-	Entries    []model.TimelineEntry
-	Diffs      map[int64][]model.DiffLine
-	RCs        map[string]model.RCUpdateView // by namespace/name
-	FleetRows  []model.FleetRow
-	Sets       map[string]model.StatefulSetView // by namespace/name
-	Daemons    map[string]model.DaemonSetView   // by namespace/name
-	PodDetails map[string]model.PodDetail       // by namespace/name
-	Added      []model.TimelineEntry            // what AddAction was given
+	Status     cluster.WatchStatus
+	Summaries  []cluster.DeploymentSummary
+	Rollouts   map[string]cluster.RolloutView // by namespace/name
+	NodeRows   []cluster.NodeRow
+	Entries    []cluster.TimelineEntry
+	Diffs      map[int64][]cluster.DiffLine
+	RCs        map[string]cluster.RCUpdateView // by namespace/name
+	FleetRows  []cluster.FleetRow
+	Sets       map[string]cluster.StatefulSetView // by namespace/name
+	Daemons    map[string]cluster.DaemonSetView   // by namespace/name
+	PodDetails map[string]cluster.PodDetail       // by namespace/name
+	Added      []cluster.TimelineEntry            // what AddAction was given
 }
 
-func (s *Source) Apply(model.Batch) bool                 { return true }
-func (s *Source) Watch() model.WatchStatus               { return s.Status }
-func (s *Source) Deployments() []model.DeploymentSummary { return s.Summaries }
-func (s *Source) Rollout(ns, name string, _ time.Time) (model.RolloutView, bool) {
+func (s *Source) Apply(cluster.Batch) bool                 { return true }
+func (s *Source) Watch() cluster.WatchStatus               { return s.Status }
+func (s *Source) Deployments() []cluster.DeploymentSummary { return s.Summaries }
+func (s *Source) Rollout(ns, name string, _ time.Time) (cluster.RolloutView, bool) {
 	r, ok := s.Rollouts[ns+"/"+name]
 	return r, ok
 }
-func (s *Source) Nodes() []model.NodeRow                        { return s.NodeRows }
-func (s *Source) Timeline(string, string) []model.TimelineEntry { return s.Entries }
-func (s *Source) RevisionDiff(_, _ string, rev int64) ([]model.DiffLine, error) {
+func (s *Source) Nodes() []cluster.NodeRow                        { return s.NodeRows }
+func (s *Source) Timeline(string, string) []cluster.TimelineEntry { return s.Entries }
+func (s *Source) RevisionDiff(_, _ string, rev int64) ([]cluster.DiffLine, error) {
 	d, ok := s.Diffs[rev]
 	if !ok {
 		return nil, errors.New("revision " + draw.Itoa(rev) + " is not in the history any more")
 	}
 	return d, nil
 }
-func (s *Source) RCUpdate(ns, name string) (model.RCUpdateView, bool) {
+func (s *Source) RCUpdate(ns, name string) (cluster.RCUpdateView, bool) {
 	v, ok := s.RCs[ns+"/"+name]
 	return v, ok
 }
-func (s *Source) AddAction(_, _ string, e model.TimelineEntry) { s.Added = append(s.Added, e) }
-func (s *Source) Absent(string, string) model.Absence          { return model.Absence{} }
+func (s *Source) AddAction(_, _ string, e cluster.TimelineEntry) { s.Added = append(s.Added, e) }
+func (s *Source) Absent(string, string) cluster.Absence          { return cluster.Absence{} }
 
 // Fleet is every row in namespace ("" for all).
-func (s *Source) Fleet(ns string, _ time.Time) []model.FleetRow {
-	var out []model.FleetRow
+func (s *Source) Fleet(ns string, _ time.Time) []cluster.FleetRow {
+	var out []cluster.FleetRow
 	for _, r := range s.FleetRows {
 		if ns == "" || r.Namespace == ns {
 			out = append(out, r)
@@ -87,12 +87,12 @@ func (s *Source) Namespaces() []string {
 	return out
 }
 
-func (s *Source) StatefulSet(ns, name string, _ time.Time) (model.StatefulSetView, bool) {
+func (s *Source) StatefulSet(ns, name string, _ time.Time) (cluster.StatefulSetView, bool) {
 	v, ok := s.Sets[ns+"/"+name]
 	return v, ok
 }
 
-func (s *Source) DaemonSet(ns, name string, _ time.Time) (model.DaemonSetView, bool) {
+func (s *Source) DaemonSet(ns, name string, _ time.Time) (cluster.DaemonSetView, bool) {
 	v, ok := s.Daemons[ns+"/"+name]
 	return v, ok
 }
@@ -122,8 +122,8 @@ func (a *Actions) Forecast(context.Context, action.Request) (string, error) {
 func (a *Actions) Containers(context.Context, string, string) ([]action.Container, error) {
 	return a.Images, nil
 }
-func (a *Actions) UndoPreview(context.Context, string, string, int64) ([]model.DiffLine, error) {
-	return []model.DiffLine{{Op: '-', Text: "image: nginx:1.28"}, {Op: '+', Text: "image: nginx:1.27"}}, nil
+func (a *Actions) UndoPreview(context.Context, string, string, int64) ([]cluster.DiffLine, error) {
+	return []cluster.DiffLine{{Op: '-', Text: "image: nginx:1.28"}, {Op: '+', Text: "image: nginx:1.27"}}, nil
 }
 func (a *Actions) PreviewDrain(context.Context, string, action.DrainOptions) (action.DrainPreview, error) {
 	return a.Drain, nil
@@ -244,7 +244,7 @@ func Run(cmd tea.Cmd) []tea.Msg {
 }
 
 // Pod answers the pod detail view (screen.PodSource).
-func (s *Source) Pod(ns, name string) (model.PodDetail, bool) {
+func (s *Source) Pod(ns, name string) (cluster.PodDetail, bool) {
 	d, ok := s.PodDetails[ns+"/"+name]
 	return d, ok
 }

@@ -15,6 +15,7 @@ import (
 
 	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 	"rollscope/ui/screen"
 )
@@ -67,7 +68,7 @@ func Open(s *screen.Screen, kind action.Name) (screen.Overlay, tea.Cmd) {
 	if kind != action.Canary {
 		return d.openPromote()
 	}
-	if _, err := model.CanaryPlanForView(s.Rollout, "", []string{"1"}, nil, ""); err != nil {
+	if _, err := cluster.CanaryPlanForView(s.Rollout, "", []string{"1"}, nil, ""); err != nil {
 		s.Toast = "canary: " + err.Error()
 		return nil, nil
 	}
@@ -248,14 +249,14 @@ func (d *Dialog) accept() (screen.Overlay, tea.Cmd) {
 		d.startSteps()
 	case stageSteps:
 		d.req.Canary.Steps = model.SplitCanaryList(in)
-		if _, err := model.CanaryPlanForView(d.s.Rollout, "", d.req.Canary.Steps, nil, ""); err != nil {
+		if _, err := cluster.CanaryPlanForView(d.s.Rollout, "", d.req.Canary.Steps, nil, ""); err != nil {
 			d.problem = err.Error()
 			return d, nil
 		}
 		d.stage, d.input = stageHold, "pause"
 	case stageHold:
 		d.req.Canary.Holds = model.SplitCanaryList(in)
-		if _, err := model.CanaryPlanForView(d.s.Rollout, "", d.req.Canary.Steps, d.req.Canary.Holds, ""); err != nil {
+		if _, err := cluster.CanaryPlanForView(d.s.Rollout, "", d.req.Canary.Steps, d.req.Canary.Holds, ""); err != nil {
 			d.problem = err.Error()
 			return d, nil
 		}
@@ -275,13 +276,13 @@ func (d *Dialog) startSteps() {
 // confirm resolves the plan against the rollout shown and shows it.
 func (d *Dialog) confirm() (screen.Overlay, tea.Cmd) {
 	r := d.req
-	p, err := model.CanaryPlanForView(d.s.Rollout, r.Summary(), r.Canary.Steps, r.Canary.Holds, r.Canary.OnFailure)
+	p, err := cluster.CanaryPlanForView(d.s.Rollout, r.Summary(), r.Canary.Steps, r.Canary.Holds, r.Canary.OnFailure)
 	if err != nil {
 		d.problem = err.Error()
 		return d, nil
 	}
 	d.plan = p
-	d.lines = model.CanaryForecastLines(p)
+	d.lines = cluster.CanaryForecastLines(p)
 	d.requests = d.requests[:0]
 	for k := 1; k <= p.Last(); k++ {
 		d.requests = append(d.requests, "step "+draw.Itoa(k)+": "+model.CanaryStepRequest(r.Name, p, k))

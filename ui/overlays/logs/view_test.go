@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/ui/internal/uitest"
 	"rollscope/ui/screen"
 )
@@ -41,8 +42,8 @@ func feed(o screen.Overlay, cmd tea.Cmd) screen.Overlay {
 // esc closes it.
 func TestReadsSearchesAndCloses(t *testing.T) {
 	src := uitest.MidRollout()
-	src.PodDetails = map[string]model.PodDetail{"shop/frontend-new-00001": {Namespace: "shop", Name: "frontend-new-00001",
-		Containers: []model.ContainerDetail{{Name: "init", Init: true}, {Name: "nginx", Image: "nginx:1.28"}}}}
+	src.PodDetails = map[string]cluster.PodDetail{"shop/frontend-new-00001": {Namespace: "shop", Name: "frontend-new-00001",
+		Containers: []cluster.ContainerDetail{{Name: "init", Init: true}, {Name: "nginx", Image: "nginx:1.28"}}}}
 	s := uitest.NewScreen(src, nil)
 	logs := &logSource{}
 	s.Logs = logs

@@ -14,8 +14,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/ui/screen"
 )
 
@@ -278,7 +278,7 @@ func (d *Dialog) send() (screen.Overlay, tea.Cmd) {
 func (d *Dialog) gone() []string {
 	var gone []string
 	for _, name := range d.nodes {
-		if !slices.ContainsFunc(d.s.Nodes, func(n model.NodeRow) bool { return n.Name == name }) {
+		if !slices.ContainsFunc(d.s.Nodes, func(n cluster.NodeRow) bool { return n.Name == name }) {
 			gone = append(gone, name)
 		}
 	}

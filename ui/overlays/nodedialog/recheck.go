@@ -7,8 +7,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/ui/screen"
 )
 
@@ -52,7 +52,7 @@ func (d *Dialog) basisNow() basis {
 				b.members[n.Name] = n.UpToDate
 			}
 		}
-		if g, ok := model.RollOf(d.s.Nodes, d.group); ok {
+		if g, ok := cluster.RollOf(d.s.Nodes, d.group); ok {
 			b.roll = g.State
 		}
 	}
@@ -147,7 +147,7 @@ func (d *Dialog) confirm() (screen.Overlay, tea.Cmd) {
 	}
 	// Stopping a roll is the brake: it goes while the roll is still
 	// active, whatever step the roll moved to meanwhile.
-	g, rolling := model.RollOf(d.s.Nodes, d.group)
+	g, rolling := cluster.RollOf(d.s.Nodes, d.group)
 	rolling = rolling && g.Active()
 	now := d.basisNow()
 	changed := d.changes(d.basis, now)
@@ -170,7 +170,7 @@ func (d *Dialog) confirm() (screen.Overlay, tea.Cmd) {
 // replan makes a roll's plan again from its group as it is now, or says
 // why there is nothing to roll any more.
 func (d *Dialog) replan() {
-	if g, ok := model.RollOf(d.s.Nodes, d.group); ok && g.Active() {
+	if g, ok := cluster.RollOf(d.s.Nodes, d.group); ok && g.Active() {
 		d.refuse("the roll of group " + d.group + " is already " + g.State)
 		return
 	}
@@ -195,7 +195,7 @@ func (d *Dialog) refuse(why string) {
 }
 
 // GroupSize counts group's nodes and how many of them are outdated.
-func GroupSize(nodes []model.NodeRow, group string) (size, outdated int) {
+func GroupSize(nodes []cluster.NodeRow, group string) (size, outdated int) {
 	for _, n := range nodes {
 		if n.Group == group {
 			size++

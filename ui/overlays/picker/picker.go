@@ -14,7 +14,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
 	"rollscope/ui/screen"
@@ -26,8 +26,8 @@ type Picker struct {
 	w, h    int
 	mode    rune // ':' or '/'
 	query   string
-	all     []model.DeploymentSummary
-	matches []model.DeploymentSummary
+	all     []cluster.DeploymentSummary
+	matches []cluster.DeploymentSummary
 	rows    draw.List
 	// moved is set once ↑/↓ chose a row after the last typing: enter
 	// then opens that row, not the typed name.
@@ -37,7 +37,7 @@ type Picker struct {
 // New opens the picker in mode ':' or '/' on the deployments of the
 // namespace shown, the one shown under the cursor.
 func New(s *screen.Screen, mode rune) *Picker {
-	var all []model.DeploymentSummary
+	var all []cluster.DeploymentSummary
 	for _, d := range s.Src.Deployments() {
 		if s.Namespace == "" || d.Namespace == s.Namespace {
 			all = append(all, d)
@@ -96,7 +96,7 @@ func (p *Picker) filter() {
 // pick is the deployment enter chooses: the highlighted row once the
 // operator has moved to it; before that an exact name wins, else the
 // first match.
-func (p *Picker) pick() (model.DeploymentSummary, bool) {
+func (p *Picker) pick() (cluster.DeploymentSummary, bool) {
 	name := p.name()
 	for _, d := range p.all {
 		if d.Name == name && !p.moved {
@@ -104,7 +104,7 @@ func (p *Picker) pick() (model.DeploymentSummary, bool) {
 		}
 	}
 	if len(p.matches) == 0 {
-		return model.DeploymentSummary{}, false
+		return cluster.DeploymentSummary{}, false
 	}
 	p.rows.Clamp(len(p.matches))
 	return p.matches[p.rows.Cursor], true

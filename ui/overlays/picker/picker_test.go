@@ -4,15 +4,15 @@ import (
 	"strings"
 	"testing"
 
-	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/ui/internal/uitest"
 	"rollscope/ui/screen"
 )
 
 func shop() *uitest.Source {
 	src := uitest.MidRollout()
-	src.Summaries = []model.DeploymentSummary{
+	src.Summaries = []cluster.DeploymentSummary{
 		{Namespace: "shop", Name: "checkout", Replicas: 2, Updated: 2, Available: 2, Done: true},
 		{Namespace: "shop", Name: "checkout-v2", Replicas: 1, Updated: 1, Available: 1, Done: true},
 		{Namespace: "shop", Name: "frontend", Replicas: 4, Updated: 2, Available: 4},

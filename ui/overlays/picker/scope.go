@@ -48,7 +48,7 @@ func (p *Picker) chooseScope() bool {
 }
 
 // namespaceSource is a source that knows the cluster's namespaces
-// (model.RCCluster): `:ns` completes from them.
+// (cluster.Cluster): `:ns` completes from them.
 type namespaceSource interface{ Namespaces() []string }
 
 // namespaces are the namespaces the watch knows that start with prefix;

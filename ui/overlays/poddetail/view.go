@@ -14,8 +14,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
 	"rollscope/ui/overlays/logs"
@@ -28,7 +28,7 @@ type View struct {
 	namespace, name string
 	w, h            int
 	scroll          draw.Scroll
-	detail          model.PodDetail
+	detail          cluster.PodDetail
 	found           bool
 }
 
@@ -181,7 +181,7 @@ func (v *View) lines() []string {
 }
 
 // state is a container state as describe words it.
-func (v *View) state(s model.ContainerStateRow) string {
+func (v *View) state(s cluster.ContainerStateRow) string {
 	st := v.s.Styles
 	now := v.s.Now
 	switch s.Kind {

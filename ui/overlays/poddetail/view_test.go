@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/ui/internal/uitest"
 )
 
@@ -12,9 +12,9 @@ import (
 // l without a log source says why; esc closes.
 func TestDescribesThePod(t *testing.T) {
 	src := uitest.MidRollout()
-	src.PodDetails = map[string]model.PodDetail{"shop/frontend-new-00001": {Namespace: "shop", Name: "frontend-new-00001",
+	src.PodDetails = map[string]cluster.PodDetail{"shop/frontend-new-00001": {Namespace: "shop", Name: "frontend-new-00001",
 		Node: "node-1", Status: "Running", Owner: "ReplicaSet/frontend-new", IP: "10.0.0.7", Created: uitest.T0,
-		Containers: []model.ContainerDetail{{Name: "nginx", Image: "nginx:1.28"}}}}
+		Containers: []cluster.ContainerDetail{{Name: "nginx", Image: "nginx:1.28"}}}}
 	s := uitest.NewScreen(src, nil)
 	v := New(s, "shop", "frontend-new-00001")
 	v.SetSize(90, 20)

@@ -5,12 +5,13 @@ import (
 	"strings"
 
 	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 )
 
 // AbortRefusal says why there is nothing to abort in v, "" when there is.
 // The way back comes first: the footer may cut the rest.
-func AbortRefusal(v model.RCUpdateView) string {
+func AbortRefusal(v cluster.RCUpdateView) string {
 	const instead = "start a new rolling update with the old image (i) to go back"
 	switch {
 	case !v.Updating:
@@ -26,7 +27,7 @@ func AbortRefusal(v model.RCUpdateView) string {
 }
 
 // abortLines say what aborting the update in v will do.
-func abortLines(v model.RCUpdateView) []string {
+func abortLines(v cluster.RCUpdateView) []string {
 	return []string{
 		fmt.Sprintf("%s grows back to %d replicas (%s), %s shrinks to 0 and is deleted", v.Old.Name, original(v), strings.Join(v.Old.Images, ","), v.Next.Name),
 		"The same limits apply with the roles swapped",
@@ -34,7 +35,7 @@ func abortLines(v model.RCUpdateView) []string {
 }
 
 // original is the size an abort restores.
-func original(v model.RCUpdateView) int32 {
+func original(v cluster.RCUpdateView) int32 {
 	if v.Original > 0 {
 		return v.Original
 	}

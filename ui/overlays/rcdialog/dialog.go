@@ -13,8 +13,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
 	"rollscope/ui/screen"
@@ -54,7 +54,7 @@ func Update(s *screen.Screen, namespace, name string) *Dialog {
 
 // Abort asks for y before rolling back the update v, which name takes
 // part in, saying what will happen, or sends at once with --yes.
-func Abort(s *screen.Screen, namespace, name string, v model.RCUpdateView) (*Dialog, tea.Cmd) {
+func Abort(s *screen.Screen, namespace, name string, v cluster.RCUpdateView) (*Dialog, tea.Cmd) {
 	d := &Dialog{s: s, namespace: namespace, name: name, abort: true, lines: abortLines(v)}
 	_, d.basis = d.now()
 	if s.AssumeYes {

@@ -7,19 +7,20 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/ui/internal/uitest"
 	"rollscope/ui/screen"
 )
 
-func midUpdate() model.RCUpdateView {
-	return model.RCUpdateView{Namespace: "shop", Name: "web", Updating: true, Phase: model.RCPhaseRollout, Desired: 4,
-		Old:  model.RCRow{Name: "web", Images: []string{"nginx:1.25"}, Desired: 2, Current: 2, Ready: 2},
-		Next: model.RCRow{Name: "web-next", Images: []string{"nginx:1.27"}, Desired: 3, Current: 3, Ready: 2}}
+func midUpdate() cluster.RCUpdateView {
+	return cluster.RCUpdateView{Namespace: "shop", Name: "web", Updating: true, Phase: model.RCPhaseRollout, Desired: 4,
+		Old:  cluster.RCRow{Name: "web", Images: []string{"nginx:1.25"}, Desired: 2, Current: 2, Ready: 2},
+		Next: cluster.RCRow{Name: "web-next", Images: []string{"nginx:1.27"}, Desired: 3, Current: 3, Ready: 2}}
 }
 
 func newScreen(acts *uitest.Actions) *screen.Screen {
 	src := uitest.MidRollout()
-	src.RCs = map[string]model.RCUpdateView{"shop/web": midUpdate()}
+	src.RCs = map[string]cluster.RCUpdateView{"shop/web": midUpdate()}
 	return uitest.NewScreen(src, acts)
 }
 
@@ -65,7 +66,7 @@ func TestAbort(t *testing.T) {
 		t.Errorf("y sent %+v", acts.Sent)
 	}
 	settled := midUpdate()
-	settled.Updating, settled.Next = false, model.RCRow{}
+	settled.Updating, settled.Next = false, cluster.RCRow{}
 	if why := AbortRefusal(settled); why == "" {
 		t.Error("abort of a controller with no update is not refused")
 	}

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 )
 
@@ -28,7 +29,7 @@ type basis struct {
 }
 
 // now reads the controller and its update as the console sees them now.
-func (d *Dialog) now() (model.RCUpdateView, basis) {
+func (d *Dialog) now() (cluster.RCUpdateView, basis) {
 	v, ok := d.s.Src.RCUpdate(d.namespace, d.name)
 	b := basis{found: ok, updating: v.Updating, rollback: v.Rollback, phase: v.Phase, old: v.Old.Name, next: v.Next.Name,
 		images: v.Old.Images, nextImages: v.Next.Images}

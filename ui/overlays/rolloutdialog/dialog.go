@@ -15,8 +15,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/ui/overlays/canarydialog"
 	"rollscope/ui/screen"
 )
@@ -47,7 +47,7 @@ type Dialog struct {
 
 	containers []action.Container
 	cursor     int // in containers or revisions
-	revisions  []model.RevisionRow
+	revisions  []cluster.RevisionRow
 
 	// input is the text typed; prompt says what it is for.
 	prompt, input string
@@ -59,7 +59,7 @@ type Dialog struct {
 	problem string
 	// plan is what will happen, shown at the confirmation.
 	plan []string
-	diff []model.DiffLine
+	diff []cluster.DiffLine
 	// diffReady is set once the undo preview has come back, with
 	// diffErr when it could not be read.
 	diffReady bool

@@ -5,8 +5,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 	"rollscope/ui/screen"
 )
@@ -114,7 +114,7 @@ func Opened(s *screen.Screen, msg Containers) screen.Overlay {
 
 // pastImages are the images of every revision, newest first, for the set
 // image completion.
-func pastImages(r model.RolloutView) []string {
+func pastImages(r cluster.RolloutView) []string {
 	seen := map[string]bool{}
 	var out []string
 	h := r.History
@@ -139,7 +139,7 @@ type Forecasted struct {
 // Previewed brings the undo confirmation its template diff.
 type Previewed struct {
 	revision int64
-	diff     []model.DiffLine
+	diff     []cluster.DiffLine
 	err      error
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 )
 
@@ -78,7 +79,7 @@ func (d *Dialog) prepare() bool {
 			d.plan = append(d.plan, "the rollout carries on from where it was held")
 		}
 	case action.Abort:
-		stable, ok := model.AbortTarget(view)
+		stable, ok := cluster.AbortTarget(view)
 		if view.Done {
 			d.refusal = "the rollout of revision " + draw.Itoa(view.Revision) + " has finished — nothing to abort"
 			return true
@@ -140,7 +141,7 @@ func (d *Dialog) prepareUndo() bool {
 
 // startsRollout is what a template change does: on a paused deployment it
 // starts nothing, and waits as a pending change until resumed.
-func startsRollout(view model.RolloutView, starts string) string {
+func startsRollout(view cluster.RolloutView, starts string) string {
 	if view.Paused {
 		return "the deployment is paused: the change waits, pending, until it is resumed (r)"
 	}

@@ -7,7 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/ui/screen"
 )
 
@@ -22,7 +22,7 @@ type basis struct {
 	images   []string
 }
 
-func basisOf(r model.RolloutView) basis {
+func basisOf(r cluster.RolloutView) basis {
 	b := basis{revision: r.Revision, done: r.Done, paused: r.Paused, replicas: r.Replicas}
 	for _, h := range r.History {
 		if h.Current {

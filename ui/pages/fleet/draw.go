@@ -4,26 +4,26 @@ import (
 	"strconv"
 	"strings"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/themes"
 	"rollscope/ui/draw"
 )
 
-// fleetStates is how many states there are (model.FleetFailed …
-// model.FleetComplete).
-const fleetStates = int(model.FleetComplete) + 1
+// fleetStates is how many states there are (cluster.FleetFailed …
+// cluster.FleetComplete).
+const fleetStates = int(cluster.FleetComplete) + 1
 
 // stateGlyphs mark each state by shape, so the column reads without colour
-// (NO_COLOR, monochrome captures), in model.FleetState's order.
+// (NO_COLOR, monochrome captures), in cluster.FleetState's order.
 var stateGlyphs = [fleetStates]string{
-	model.FleetFailed:       "✖",
-	model.FleetStuck:        "■",
-	model.FleetCrashLooping: "↻",
-	model.FleetPaused:       "‖",
-	model.FleetCanary:       "◐",
-	model.FleetRolling:      "▶",
-	model.FleetNodeRoll:     "⇄",
-	model.FleetComplete:     "✔",
+	cluster.FleetFailed:       "✖",
+	cluster.FleetStuck:        "■",
+	cluster.FleetCrashLooping: "↻",
+	cluster.FleetPaused:       "‖",
+	cluster.FleetCanary:       "◐",
+	cluster.FleetRolling:      "▶",
+	cluster.FleetNodeRoll:     "⇄",
+	cluster.FleetComplete:     "✔",
 }
 
 // paints are the fleet's colours: one per state, from the theme's semantic
@@ -40,14 +40,14 @@ func newPaints(st themes.Styles) paints {
 	p := paints{muted: draw.NewPaint(st.Muted), bad: draw.NewPaint(st.Bad), header: draw.NewPaint(st.TableHeader),
 		selected: draw.NewPaint(st.Selected), warn: draw.NewPaint(st.Warn)}
 	for s := range p.state {
-		switch model.FleetState(s) {
-		case model.FleetFailed, model.FleetStuck, model.FleetCrashLooping:
+		switch cluster.FleetState(s) {
+		case cluster.FleetFailed, cluster.FleetStuck, cluster.FleetCrashLooping:
 			p.state[s] = draw.NewPaint(st.Bad)
-		case model.FleetPaused:
+		case cluster.FleetPaused:
 			p.state[s] = draw.NewPaint(st.Warn)
-		case model.FleetCanary, model.FleetRolling:
+		case cluster.FleetCanary, cluster.FleetRolling:
 			p.state[s] = draw.NewPaint(st.Accent)
-		case model.FleetNodeRoll:
+		case cluster.FleetNodeRoll:
 			p.state[s] = draw.NewPaint(st.SurgeBar)
 		default:
 			p.state[s] = draw.NewPaint(st.OK)
@@ -139,7 +139,7 @@ func fromTag(ref string) string {
 
 // images are a row's images without their container names, "from → to"
 // while it rolls from other ones.
-func images(r model.FleetRow) string {
+func images(r cluster.FleetRow) string {
 	now := imageList(r.Images)
 	if len(r.From) == 0 {
 		return now
@@ -161,7 +161,7 @@ func imageList(named []string) string {
 // progress is the bar and its figures: █ updated, ▒ available but not
 // updated (old pods still serving), ░ neither, then updated/available/
 // desired. A workload scaled to zero has a dotted bar.
-func progress(r model.FleetRow) string {
+func progress(r cluster.FleetRow) string {
 	nums := strconv.Itoa(int(r.Updated)) + "/" + strconv.Itoa(int(r.Available)) + "/" + strconv.Itoa(int(r.Desired))
 	var bar string
 	if r.Desired <= 0 {
@@ -218,7 +218,7 @@ func (v *Page) scopeLine(w int) string {
 	short := append([]string(nil), parts...)
 	for s, n := range v.count {
 		if n > 0 {
-			parts = append(parts, v.paints.state[s].On(strconv.Itoa(n)+" "+model.FleetState(s).String()))
+			parts = append(parts, v.paints.state[s].On(strconv.Itoa(n)+" "+cluster.FleetState(s).String()))
 			short = append(short, v.paints.state[s].On(strconv.Itoa(n)+stateGlyphs[s]))
 		}
 	}
@@ -262,7 +262,7 @@ func (v *Page) empty() string {
 	return " no workloads in namespace " + v.namespace + " — 0 shows all namespaces"
 }
 
-func (v *Page) row(r model.FleetRow, cols []draw.Column, widths []int, sel bool) string {
+func (v *Page) row(r cluster.FleetRow, cols []draw.Column, widths []int, sel bool) string {
 	cause := r.ChangeCause
 	if cause == "" {
 		cause = "-"

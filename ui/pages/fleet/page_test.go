@@ -7,8 +7,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/ui/internal/uitest"
 	"rollscope/ui/screen"
 )
@@ -17,15 +17,15 @@ import (
 // as the source ranks them.
 func scope() *uitest.Source {
 	return &uitest.Source{
-		Status: model.WatchStatus{Synced: true, Connected: true},
-		FleetRows: []model.FleetRow{
-			{Namespace: "shop", Kind: model.FleetDeployment, Name: "ledger", Revision: 7, State: model.FleetFailed, Word: "failed",
+		Status: cluster.WatchStatus{Synced: true, Connected: true},
+		FleetRows: []cluster.FleetRow{
+			{Namespace: "shop", Kind: cluster.FleetDeployment, Name: "ledger", Revision: 7, State: cluster.FleetFailed, Word: "failed",
 				Why: "ProgressDeadlineExceeded", Desired: 4, Updated: 2, Available: 2, Images: []string{"app=ledger:2.0"}, From: []string{"app=ledger:1.9"}},
-			{Namespace: "shop", Kind: model.FleetStatefulSet, Name: "db", Revision: 2, State: model.FleetStuck, Word: "stuck",
+			{Namespace: "shop", Kind: cluster.FleetStatefulSet, Name: "db", Revision: 2, State: cluster.FleetStuck, Word: "stuck",
 				Desired: 3, Updated: 1, Available: 3},
-			{Namespace: "shop", Kind: model.FleetReplicationController, Name: "web", Revision: 1, State: model.FleetComplete, Word: "complete",
+			{Namespace: "shop", Kind: cluster.FleetReplicationController, Name: "web", Revision: 1, State: cluster.FleetComplete, Word: "complete",
 				Desired: 2, Updated: 2, Available: 2},
-			{Namespace: "shop", Kind: model.FleetDaemonSet, Name: "agent", Revision: 3, State: model.FleetComplete, Word: "complete",
+			{Namespace: "shop", Kind: cluster.FleetDaemonSet, Name: "agent", Revision: 3, State: cluster.FleetComplete, Word: "complete",
 				Desired: 2, Updated: 2, Available: 2, Since: uitest.T0.Add(-time.Hour)},
 		},
 	}
@@ -142,9 +142,9 @@ func TestStartRule(t *testing.T) {
 	// The root builds the fleet before the first read: the watch has not
 	// listed anything yet.
 	start := func(src *uitest.Source) (*Page, *screen.Screen) {
-		src.Status = model.WatchStatus{}
+		src.Status = cluster.WatchStatus{}
 		p, s := newFleet(t, src, nil, true)
-		src.Status = model.WatchStatus{Synced: true, Connected: true}
+		src.Status = cluster.WatchStatus{Synced: true, Connected: true}
 		s.Read()
 		return p, s
 	}

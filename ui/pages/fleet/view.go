@@ -4,7 +4,7 @@
 // complete). It is the console's home page — its start screen when no
 // workload is named (unless the scope holds exactly one, which then opens
 // directly), F opens it from anywhere and esc goes back to it. `/` filters
-// it (model.ParseFleetFilter); enter opens a row's page, and the rollout
+// it (cluster.ParseFleetFilter); enter opens a row's page, and the rollout
 // keys on a Deployment's row open the same dialogs the rollout page opens.
 // The scope keys (0, :ns, :ctx) are the root's, which changes the scope
 // shown here.
@@ -17,18 +17,18 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
 	"rollscope/ui/screen"
 )
 
-// Source is what the fleet reads; model.RCCluster answers it.
+// Source is what the fleet reads; cluster.Cluster answers it.
 type Source interface {
 	// Fleet is every workload in namespace ("" for all), sorted by
-	// model.SortFleet.
-	Fleet(namespace string, now time.Time) []model.FleetRow
+	// cluster.SortFleet.
+	Fleet(namespace string, now time.Time) []cluster.FleetRow
 	// Namespaces are the namespaces the watch knows of, sorted.
 	Namespaces() []string
 }
@@ -48,8 +48,8 @@ type Page struct {
 	// did not choose.
 	note string
 
-	all   []model.FleetRow // every row in the scope
-	rows  []model.FleetRow // those the filter keeps
+	all   []cluster.FleetRow // every row in the scope
+	rows  []cluster.FleetRow // those the filter keeps
 	count [fleetStates]int
 	// manyNamespaces is set when the rows come from more than one
 	// namespace: only then is the NAMESPACE column worth its width.
@@ -65,7 +65,7 @@ type Page struct {
 	// operator is still typing it. filterErr is ParseFleetFilter's
 	// refusal, shown in place of the count.
 	filterText string
-	filter     model.FleetFilter
+	filter     cluster.FleetFilter
 	filterErr  string
 	typing     bool
 	// moved is set once the operator has moved the cursor: from then on
@@ -166,19 +166,19 @@ func (v *Page) apply() {
 	v.list.Follow(len(v.rows), func(i int) string { return rowKey(v.rows[i]) })
 }
 
-func rowKey(r model.FleetRow) string { return r.Namespace + "/" + r.Ref() }
+func rowKey(r cluster.FleetRow) string { return r.Namespace + "/" + r.Ref() }
 
 // Rows is how many workloads the fleet shows now (after the filter), and
 // how many there are in the scope.
 func (v *Page) Rows() (shown, all int) { return len(v.rows), len(v.all) }
 
 // All is every row in the scope, filter or not.
-func (v *Page) All() []model.FleetRow { return v.all }
+func (v *Page) All() []cluster.FleetRow { return v.all }
 
 // Selected is the row under the cursor.
-func (v *Page) Selected() (model.FleetRow, bool) {
+func (v *Page) Selected() (cluster.FleetRow, bool) {
 	if len(v.rows) == 0 {
-		return model.FleetRow{}, false
+		return cluster.FleetRow{}, false
 	}
 	v.list.Clamp(len(v.rows))
 	return v.rows[v.list.Cursor], true
@@ -238,7 +238,7 @@ func (v *Page) key(msg tea.KeyPressMsg) {
 	}
 	if kind, ok := k.Pressed(msg, action.OnDeployment); ok && haveRow {
 		t := Target(row)
-		if row.Kind == model.FleetDeployment {
+		if row.Kind == cluster.FleetDeployment {
 			t.Action = kind
 		}
 		v.s.Go(t)
@@ -249,14 +249,14 @@ func (v *Page) key(msg tea.KeyPressMsg) {
 
 // Target is where a row leads: a Deployment's rollout, an RC's rolling
 // update view, a StatefulSet's or DaemonSet's view.
-func Target(r model.FleetRow) screen.Target {
+func Target(r cluster.FleetRow) screen.Target {
 	t := screen.Target{Namespace: r.Namespace}
 	switch r.Kind {
-	case model.FleetReplicationController:
+	case cluster.FleetReplicationController:
 		t.RC = r.Name
-	case model.FleetStatefulSet:
+	case cluster.FleetStatefulSet:
 		t.Workload, t.WorkloadKind = r.Name, action.OnStatefulSet
-	case model.FleetDaemonSet:
+	case cluster.FleetDaemonSet:
 		t.Workload, t.WorkloadKind = r.Name, action.OnDaemonSet
 	default:
 		t.Deployment = r.Name
@@ -311,7 +311,7 @@ func (v *Page) edit(press tea.KeyPressMsg) {
 // unknown state word) keeps the last one that did, and says why.
 func (v *Page) setFilter(text string) {
 	v.filterText = text
-	f, err := model.ParseFleetFilter(text)
+	f, err := cluster.ParseFleetFilter(text)
 	if err != nil {
 		v.filterErr = err.Error()
 		return
@@ -337,7 +337,7 @@ func (v *Page) KeyMap() help.KeyMap {
 	filter.SetHelp(filter.Help().Key, "filter")
 	all.SetHelp(all.Help().Key, "all namespaces / one")
 	out := keys.Pane{open, filter, all}
-	if r, ok := v.Selected(); ok && r.Kind == model.FleetDeployment {
+	if r, ok := v.Selected(); ok && r.Kind == cluster.FleetDeployment {
 		for _, n := range []action.Name{action.SetImage, action.Pause, action.Resume, action.Undo} {
 			out = append(out, k.Action(n))
 		}

@@ -6,28 +6,29 @@ import (
 	"time"
 
 	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/ui/internal/uitest"
 	"rollscope/ui/screen"
 )
 
 // midUpdate is web halfway from nginx:1.25 to nginx:1.27.
-func midUpdate() model.RCUpdateView {
-	return model.RCUpdateView{
+func midUpdate() cluster.RCUpdateView {
+	return cluster.RCUpdateView{
 		Namespace: "shop", Name: "web", Updating: true, Phase: model.RCPhaseRollout, Desired: 4, Original: 4,
 		Limits: model.RCLimits{Desired: 4, MaxSurge: 1, MinAvailable: 4},
-		Old: model.RCRow{Name: "web", Images: []string{"nginx:1.25"}, Desired: 2, Current: 2, Ready: 2,
-			Annotations: []string{"next-controller-id=web-next"}, Pods: uitest.Pods("web", model.PodReady, model.PodReady)},
-		Next: model.RCRow{Name: "web-next", Images: []string{"nginx:1.27"}, Desired: 3, Current: 3, Ready: 2,
-			Pods: uitest.Pods("web-next", model.PodReady, model.PodReady, model.PodNotReady)},
+		Old: cluster.RCRow{Name: "web", Images: []string{"nginx:1.25"}, Desired: 2, Current: 2, Ready: 2,
+			Annotations: []string{"next-controller-id=web-next"}, Pods: uitest.Pods("web", cluster.PodReady, cluster.PodReady)},
+		Next: cluster.RCRow{Name: "web-next", Images: []string{"nginx:1.27"}, Desired: 3, Current: 3, Ready: 2,
+			Pods: uitest.Pods("web-next", cluster.PodReady, cluster.PodReady, cluster.PodNotReady)},
 		Surge:  model.Headroom{Used: 5, Limit: 5},
-		Events: []model.TimelineEntry{{Time: uitest.T0.Add(-time.Minute), Message: "Scaling web-next up to 3"}},
+		Events: []cluster.TimelineEntry{{Time: uitest.T0.Add(-time.Minute), Message: "Scaling web-next up to 3"}},
 	}
 }
 
-func newRC(t *testing.T, view model.RCUpdateView, acts screen.Actions) (screen.Page, *uitest.Base, *screen.Screen) {
+func newRC(t *testing.T, view cluster.RCUpdateView, acts screen.Actions) (screen.Page, *uitest.Base, *screen.Screen) {
 	t.Helper()
 	src := uitest.MidRollout()
-	src.RCs = map[string]model.RCUpdateView{"shop/web": view}
+	src.RCs = map[string]cluster.RCUpdateView{"shop/web": view}
 	s := uitest.NewScreen(src, acts)
 	b := &uitest.Base{}
 	p := NewPage(s, b, "shop", "web")
@@ -79,7 +80,7 @@ func TestKeysItDoesNotTakeGoToThePageBelow(t *testing.T) {
 // and writes: the clock is held meanwhile.
 func TestIOpensTheUpdateDialog(t *testing.T) {
 	settled := midUpdate()
-	settled.Updating, settled.Next = false, model.RCRow{}
+	settled.Updating, settled.Next = false, cluster.RCRow{}
 	p, b, _ := newRC(t, settled, &uitest.Actions{})
 	if out := uitest.Plain(p.View()); !strings.Contains(out, "phase no update running") || !strings.Contains(out, "current web") {
 		t.Errorf("settled controller:\n%s", out)

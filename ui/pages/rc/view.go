@@ -17,8 +17,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
 	"rollscope/ui/overlays/rcdialog"
@@ -30,7 +30,7 @@ type View struct {
 	s               *screen.Screen
 	w, h            int
 	namespace, name string
-	view            model.RCUpdateView
+	view            cluster.RCUpdateView
 	found           bool
 	dialog          *rcdialog.Dialog
 }
@@ -205,7 +205,7 @@ func (v *View) View() string {
 }
 
 // column draws one controller: name, image, sizes, annotations, pods.
-func (v *View) column(role string, c model.RCRow, w int) []string {
+func (v *View) column(role string, c cluster.RCRow, w int) []string {
 	st := v.s.Styles
 	if c.Name == "" {
 		return []string{draw.Fit(st.Label.Render(role+" ")+st.Muted.Render("none"), w)}

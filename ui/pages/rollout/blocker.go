@@ -1,16 +1,16 @@
 package rollout
 
 import (
-	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/themes"
 	"rollscope/ui/draw"
 )
 
 // blockerLine is the line under kubectl's status sentence that answers
 // "why is it stuck": the one thing holding the rollout back, with its
-// evidence (model.Blocker). A finished rollout with nothing in its way has
+// evidence (cluster.Blocker). A finished rollout with nothing in its way has
 // none.
-func blockerLine(st themes.Styles, r model.RolloutView, w int) (string, bool) {
+func blockerLine(st themes.Styles, r cluster.RolloutView, w int) (string, bool) {
 	if r.Blocker == "" {
 		return "", false
 	}
@@ -18,7 +18,7 @@ func blockerLine(st themes.Styles, r model.RolloutView, w int) (string, bool) {
 }
 
 // blockerHeight is blockerLine's height, for the layout.
-func blockerHeight(r model.RolloutView) int {
+func blockerHeight(r cluster.RolloutView) int {
 	if r.Blocker == "" {
 		return 0
 	}

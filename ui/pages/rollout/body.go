@@ -3,7 +3,7 @@ package rollout
 import (
 	"strings"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 )
 
@@ -94,8 +94,8 @@ func (p *Page) paneSubtitle(f focus) string {
 
 // podCount is the Pods pane's count: the ReplicaSet's own replicas, and
 // apart from them the pods on their way out, which it no longer counts.
-func podCount(rs model.ReplicaSetRow) string {
-	t := model.TallyPods(rs.Pods)
+func podCount(rs cluster.ReplicaSetRow) string {
+	t := cluster.TallyPods(rs.Pods)
 	out := draw.Itoa(t.Active)
 	if t.Terminating > 0 {
 		out += " + " + draw.Itoa(t.Terminating) + " terminating"

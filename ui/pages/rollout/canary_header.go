@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/themes"
 	"rollscope/ui/draw"
 )
@@ -12,7 +13,7 @@ import (
 // on the new revision and what it waits for, in the colour of its health.
 // While a step holds, the strategy line above shows the deployment's own
 // settings, which the canary saved and puts back.
-func canaryLine(st themes.Styles, c model.CanaryView, now time.Time, w int) string {
+func canaryLine(st themes.Styles, c cluster.CanaryView, now time.Time, w int) string {
 	text := "◆ " + c.Sentence(now)
 	switch {
 	case c.Phase == model.CanaryFailed || c.Gates.Failed != "":
@@ -25,7 +26,7 @@ func canaryLine(st themes.Styles, c model.CanaryView, now time.Time, w int) stri
 
 // canaryHold says, after the deployment's own settings, what the canary
 // holds it at meanwhile — what the surge bar below counts against.
-func canaryHold(st themes.Styles, c *model.CanaryView) string {
+func canaryHold(st themes.Styles, c *cluster.CanaryView) string {
 	if c == nil || c.Phase == model.CanaryRolling {
 		return ""
 	}

@@ -3,7 +3,7 @@ package rollout
 import (
 	"fmt"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/themes"
 	"rollscope/ui/draw"
 )
@@ -112,7 +112,7 @@ func resolved(n int32, spec string) string {
 
 // condition is one of the deployment's conditions: its status in colour
 // and its reason.
-func condition(st themes.Styles, name string, c model.Condition) string {
+func condition(st themes.Styles, name string, c cluster.Condition) string {
 	status := c.Status
 	if status == "" {
 		return st.Label.Render(name) + " " + st.Muted.Render("-")

@@ -6,7 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/ui/internal/uitest"
 	"rollscope/ui/screen"
 )
@@ -162,11 +162,11 @@ func TestHeaderOfAMissingDeployment(t *testing.T) {
 // While the cluster cannot be heard the status line says it is the last
 // one known, not that the rollout is (still) done.
 func TestStatusSentenceWhileDisconnected(t *testing.T) {
-	r := model.RolloutView{Status: `deployment "web" successfully rolled out`, Done: true}
-	if got := statusSentence(model.WatchStatus{Synced: true, Connected: true}, r); got != r.Status {
+	r := cluster.RolloutView{Status: `deployment "web" successfully rolled out`, Done: true}
+	if got := statusSentence(cluster.WatchStatus{Synced: true, Connected: true}, r); got != r.Status {
 		t.Errorf("connected: %q", got)
 	}
-	frozen := model.WatchStatus{Synced: true, Unanswered: true, Problem: "no answer within 2s"}
+	frozen := cluster.WatchStatus{Synced: true, Unanswered: true, Problem: "no answer within 2s"}
 	if got := statusSentence(frozen, r); got != `last known: deployment "web" successfully rolled out` {
 		t.Errorf("frozen: %q", got)
 	}
@@ -176,7 +176,7 @@ func TestStatusSentenceWhileDisconnected(t *testing.T) {
 func TestMouseWheelScrollsTheFocusedPane(t *testing.T) {
 	src := uitest.MidRollout()
 	for i := 2; i < 40; i++ {
-		src.NodeRows = append(src.NodeRows, model.NodeRow{Name: "node-" + string(rune('a'+i%26)) + string(rune('a'+i/26)), Ready: true, Schedulable: true})
+		src.NodeRows = append(src.NodeRows, cluster.NodeRow{Name: "node-" + string(rune('a'+i%26)) + string(rune('a'+i/26)), Ready: true, Schedulable: true})
 	}
 	p, _ := newPage(t, src, nil, false, 80, 18)
 	press(p, "tab", "tab")

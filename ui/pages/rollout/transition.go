@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 )
 
@@ -12,7 +12,7 @@ import (
 // header: with three ReplicaSets in flight it says which images are
 // leaving and which arriving. Only the images that differ are named, each
 // cut from the middle so its tag stays; "" when no rollout runs.
-func imageChange(r model.RolloutView, w int) string {
+func imageChange(r cluster.RolloutView, w int) string {
 	if r.Done {
 		return ""
 	}
@@ -20,9 +20,9 @@ func imageChange(r model.RolloutView, w int) string {
 	var fromPods int32
 	for _, rs := range r.ReplicaSets {
 		switch {
-		case rs.Role == model.RoleNew:
+		case rs.Role == cluster.RoleNew:
 			to = rs.Images
-		case rs.Role == model.RoleOld && max(rs.Desired, rs.Current) > fromPods:
+		case rs.Role == cluster.RoleOld && max(rs.Desired, rs.Current) > fromPods:
 			// The old ReplicaSet with the most pods is what the
 			// rollout is replacing.
 			from, fromPods = rs.Images, max(rs.Desired, rs.Current)

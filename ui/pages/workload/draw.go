@@ -3,8 +3,8 @@ package workload
 import (
 	"strings"
 
-	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 )
 
@@ -139,9 +139,9 @@ func (v *View) daemonSet(w int) []string {
 		}
 		state := string(n.State)
 		switch n.State {
-		case model.DaemonUpdated:
+		case cluster.DaemonUpdated:
 			state = st.OK.Render(state)
-		case model.DaemonUnavailable, model.DaemonMissing:
+		case cluster.DaemonUnavailable, cluster.DaemonMissing:
 			state = st.Bad.Render(state)
 		default:
 			state = st.Warn.Render(state)
@@ -182,7 +182,7 @@ func (v *View) historyLines(w int) []string {
 }
 
 // changes reports whether a diff has a line that differs.
-func changes(diff []model.DiffLine) bool {
+func changes(diff []cluster.DiffLine) bool {
 	for _, l := range diff {
 		if l.Op != ' ' {
 			return true

@@ -6,42 +6,43 @@ import (
 
 	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/ui/internal/uitest"
 	"rollscope/ui/screen"
 )
 
-// cluster holds db, a StatefulSet half way through a partitioned update
+// midRollout holds db, a StatefulSet half way through a partitioned update
 // (ordinals 3 and 4 updated, 3 not ready), and agent, a DaemonSet surging
 // on one node.
-func cluster() *uitest.Source {
+func midRollout() *uitest.Source {
 	src := uitest.MidRollout()
-	var cells []model.OrdinalCell
+	var cells []cluster.OrdinalCell
 	for ord := range 5 {
-		cells = append(cells, model.OrdinalCell{Ordinal: ord, Pod: model.StatefulPodName("db", ord), Exists: true,
-			State: model.PodReady, BelowPartition: ord < 3, Updated: ord >= 3})
+		cells = append(cells, cluster.OrdinalCell{Ordinal: ord, Pod: model.StatefulPodName("db", ord), Exists: true,
+			State: cluster.PodReady, BelowPartition: ord < 3, Updated: ord >= 3})
 	}
-	cells[3].State = model.PodNotReady
-	src.Sets = map[string]model.StatefulSetView{"shop/db": {
+	cells[3].State = cluster.PodNotReady
+	src.Sets = map[string]cluster.StatefulSetView{"shop/db": {
 		Namespace: "shop", Name: "db", Replicas: 5, Policy: "OrderedReady", Strategy: "RollingUpdate", Partition: 3,
 		MaxUnavailable: 1, CurrentRevision: "db-1", UpdateRevision: "db-2", Ready: 4, Available: 4, Current: 3, Updated: 2,
 		Containers: []string{"db=postgres:15.5"}, Unavailable: model.Headroom{Used: 1, Limit: 1}, Ordinals: cells,
 		Status: "Waiting for 1 pods to be ready...",
-		History: []model.WorkloadRevision{
+		History: []cluster.WorkloadRevision{
 			{Revision: 1, Name: "db-1", Images: []string{"db=postgres:15.4"},
-				Diff: []model.DiffLine{{Op: '-', Text: "  image: postgres:15.4"}, {Op: '+', Text: "  image: postgres:15.5"}}},
+				Diff: []cluster.DiffLine{{Op: '-', Text: "  image: postgres:15.4"}, {Op: '+', Text: "  image: postgres:15.5"}}},
 			{Revision: 2, Name: "db-2", Images: []string{"db=postgres:15.5"}, Current: true},
 		},
 	}}
-	src.Daemons = map[string]model.DaemonSetView{"shop/agent": {
+	src.Daemons = map[string]cluster.DaemonSetView{"shop/agent": {
 		Namespace: "shop", Name: "agent", Strategy: "RollingUpdate", MaxSurge: 1, Desired: 3, Current: 3, Ready: 3,
 		Updated: 1, Available: 3, Containers: []string{"agent=agent:2"}, Surge: model.Headroom{Used: 1, Limit: 1},
-		Nodes: []model.DaemonNodeRow{
-			{Node: "node-0", State: model.DaemonUpdated, Pods: []model.PodRow{{State: model.PodReady}}},
-			{Node: "node-1", State: model.DaemonSurging, Pods: []model.PodRow{{State: model.PodReady}, {State: model.PodNotReady}}},
-			{Node: "node-2", State: model.DaemonOld, Pods: []model.PodRow{{State: model.PodReady}}},
+		Nodes: []cluster.DaemonNodeRow{
+			{Node: "node-0", State: cluster.DaemonUpdated, Pods: []cluster.PodRow{{State: cluster.PodReady}}},
+			{Node: "node-1", State: cluster.DaemonSurging, Pods: []cluster.PodRow{{State: cluster.PodReady}, {State: cluster.PodNotReady}}},
+			{Node: "node-2", State: cluster.DaemonOld, Pods: []cluster.PodRow{{State: cluster.PodReady}}},
 		},
 		Status: `Waiting for daemon set "agent" rollout to finish: 1 out of 3 new pods have been updated...`,
-		History: []model.WorkloadRevision{
+		History: []cluster.WorkloadRevision{
 			{Revision: 1, Name: "agent-1", Images: []string{"agent=agent:1"}},
 			{Revision: 2, Name: "agent-2", Images: []string{"agent=agent:2"}, Current: true},
 		},
@@ -51,7 +52,7 @@ func cluster() *uitest.Source {
 
 func newWorkload(t *testing.T, kind Kind, name string, acts screen.Actions) (screen.Page, *uitest.Base, *screen.Screen) {
 	t.Helper()
-	s := uitest.NewScreen(cluster(), acts)
+	s := uitest.NewScreen(midRollout(), acts)
 	b := &uitest.Base{}
 	p := NewPage(s, b, kind, "shop", name)
 	p.SetSize(100, 30)

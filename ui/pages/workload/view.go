@@ -16,17 +16,17 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/ui/keys"
 	"rollscope/ui/screen"
 )
 
-// Source is what the view reads; model.Cluster (and so model.RCCluster)
+// Source is what the view reads; cluster.Cluster (and so cluster.Cluster)
 // answers it.
 type Source interface {
-	StatefulSet(namespace, name string, now time.Time) (model.StatefulSetView, bool)
-	DaemonSet(namespace, name string, now time.Time) (model.DaemonSetView, bool)
+	StatefulSet(namespace, name string, now time.Time) (cluster.StatefulSetView, bool)
+	DaemonSet(namespace, name string, now time.Time) (cluster.DaemonSetView, bool)
 }
 
 // Kind is the object the view shows.
@@ -39,8 +39,8 @@ type View struct {
 	kind            Kind
 	namespace, name string
 
-	sts    model.StatefulSetView
-	ds     model.DaemonSetView
+	sts    cluster.StatefulSetView
+	ds     cluster.DaemonSetView
 	found  bool
 	cursor int // the revision under the cursor, an index into the history
 	// prompt is the question being answered (a text field, then y/n),
@@ -83,7 +83,7 @@ func (v *View) Read() {
 	}
 }
 
-func (v *View) history() []model.WorkloadRevision {
+func (v *View) history() []cluster.WorkloadRevision {
 	if v.kind == action.OnStatefulSet {
 		return v.sts.History
 	}

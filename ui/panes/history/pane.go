@@ -11,8 +11,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
 	"rollscope/ui/screen"
@@ -27,7 +27,7 @@ type Pane struct {
 
 	// diff is open when diffRev != 0.
 	diffRev  int64
-	diff     []model.DiffLine
+	diff     []cluster.DiffLine
 	diffErr  error
 	diffRows draw.List
 }
@@ -118,7 +118,7 @@ func (p *Pane) View() string {
 	}), "\n")
 }
 
-func (p *Pane) revisionRow(r model.RevisionRow, widths []int, sel bool) string {
+func (p *Pane) revisionRow(r cluster.RevisionRow, widths []int, sel bool) string {
 	mark, replicas, cause := " ", draw.Itoa(r.Replicas), r.ChangeCause
 	if r.Current {
 		mark = "*"

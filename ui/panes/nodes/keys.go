@@ -8,6 +8,7 @@ import (
 
 	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/ui/overlays/nodedialog"
 	"rollscope/ui/screen"
 )
@@ -49,7 +50,7 @@ func (p *Pane) Key(msg tea.KeyPressMsg, focused bool) (_ screen.Overlay, _ tea.C
 		}
 		req := action.Request{Action: action.NextStep, Name: group}
 		summary := req.Summary()
-		if g, _ := model.RollOf(p.s.Nodes, group); model.RollResumable(g.State) {
+		if g, _ := cluster.RollOf(p.s.Nodes, group); model.RollResumable(g.State) {
 			summary = "resume the " + g.State + " roll of group " + group + " (the outdated nodes left, same settings)"
 		}
 		return nil, p.s.SendAs(req, summary), true
@@ -75,7 +76,7 @@ func (p *Pane) rollToContinue(focused bool) (string, string) {
 		return "", "no roll in this node's group — D starts one"
 	}
 	var active []string
-	for _, g := range model.GroupRolls(p.s.Nodes) {
+	for _, g := range cluster.GroupRolls(p.s.Nodes) {
 		if g.Active() || model.RollResumable(g.State) {
 			active = append(active, g.Group)
 		}
@@ -113,7 +114,7 @@ func (p *Pane) open(msg tea.KeyPressMsg) (screen.Overlay, tea.Cmd) {
 		p.s.Toast = "node " + n.Name + " is in no node group (no " + model.NodeGroupLabel + " label) — nothing to roll"
 		return nil, nil
 	}
-	if g, ok := model.RollOf(p.s.Nodes, n.Group); ok && g.Active() {
+	if g, ok := cluster.RollOf(p.s.Nodes, n.Group); ok && g.Active() {
 		p.s.Toast = "the roll of group " + n.Group + " is already " + g.State + " — n next node, space pause/resume, x stop"
 		return nil, nil
 	}

@@ -13,6 +13,7 @@ import (
 
 	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
 	"rollscope/ui/screen"
@@ -28,9 +29,9 @@ type Pane struct {
 	rows draw.List
 	// marked are the nodes m marked, by name.
 	marked map[string]bool
-	notes  model.NodeProgressNotes
+	notes  cluster.NodeProgressNotes
 	// rolls are the group rolls of the nodes, gathered once per refresh.
-	rolls []model.GroupRoll
+	rolls []cluster.GroupRoll
 	// full is set by enter: the roll lines and the selected node's detail
 	// are shown whole, as many lines as they take, instead of cut.
 	full bool
@@ -94,7 +95,7 @@ func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
 		}
 		return p, nil
 	case screen.Refreshed:
-		p.rolls = model.GroupRolls(nodes)
+		p.rolls = cluster.GroupRolls(nodes)
 		for _, e := range p.notes.Changes(p.s.Nodes, p.s.Now) {
 			p.s.Src.AddAction(p.s.Namespace, p.s.Deployment, e)
 		}
@@ -129,17 +130,17 @@ func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
 // dropGoneMarks forgets the marks of nodes that are no longer listed.
 func (p *Pane) dropGoneMarks() {
 	for name := range p.marked {
-		if !slices.ContainsFunc(p.s.Nodes, func(n model.NodeRow) bool { return n.Name == name }) {
+		if !slices.ContainsFunc(p.s.Nodes, func(n cluster.NodeRow) bool { return n.Name == name }) {
 			delete(p.marked, name)
 		}
 	}
 }
 
 // Selected is the node under the cursor.
-func (p *Pane) Selected() (model.NodeRow, bool) {
+func (p *Pane) Selected() (cluster.NodeRow, bool) {
 	nodes := p.s.Nodes
 	if len(nodes) == 0 {
-		return model.NodeRow{}, false
+		return cluster.NodeRow{}, false
 	}
 	p.rows.Clamp(len(nodes))
 	return nodes[p.rows.Cursor], true
@@ -163,17 +164,17 @@ func (p *Pane) Targets() []string {
 }
 
 // SelectedRoll is the roll of the selected node's group, if it has one.
-func (p *Pane) SelectedRoll() (model.GroupRoll, bool) {
+func (p *Pane) SelectedRoll() (cluster.GroupRoll, bool) {
 	n, ok := p.Selected()
 	if !ok || n.Group == "" {
-		return model.GroupRoll{}, false
+		return cluster.GroupRoll{}, false
 	}
 	for _, g := range p.rolls {
 		if g.Group == n.Group {
 			return g, true
 		}
 	}
-	return model.GroupRoll{}, false
+	return cluster.GroupRoll{}, false
 }
 
 func (p *Pane) View() string {
@@ -233,7 +234,7 @@ func (p *Pane) lineCap(n int) int {
 	return n
 }
 
-func (p *Pane) rollLine(g model.GroupRoll) []string {
+func (p *Pane) rollLine(g cluster.GroupRoll) []string {
 	text := "roll " + g.Group + ": " + g.State
 	if g.Stepping {
 		text += " · stepped"
@@ -335,7 +336,7 @@ func (p *Pane) detailLines() []string {
 
 // nodeFields is every column of a node in one sentence, for the detail
 // enter shows: what a narrow pane left out.
-func nodeFields(n model.NodeRow) string {
+func nodeFields(n cluster.NodeRow) string {
 	ready, version := nodeWords(n)
 	sched := "schedulable"
 	if !n.Schedulable {
@@ -348,7 +349,7 @@ func nodeFields(n model.NodeRow) string {
 
 // nodeWords are a node's READY and VERSION words, the same in its row and
 // its detail.
-func nodeWords(n model.NodeRow) (ready, version string) {
+func nodeWords(n cluster.NodeRow) (ready, version string) {
 	ready, version = "Ready", "current"
 	if !n.Ready {
 		ready = "NotReady"
@@ -364,7 +365,7 @@ const maxDetailLines = 3
 
 // drainText is the DRAIN cell: the drain's state and, while it runs, the
 // pods it still waits for.
-func drainText(n model.NodeRow) string {
+func drainText(n cluster.NodeRow) string {
 	d := n.Drain
 	if d == "" {
 		return "-"
@@ -376,7 +377,7 @@ func drainText(n model.NodeRow) string {
 }
 
 // rollText is the ROLL cell: the node's step in its group's roll.
-func rollText(n model.NodeRow) string {
+func rollText(n cluster.NodeRow) string {
 	r := n.Progress.Roll
 	switch {
 	case r.State == "":
@@ -389,7 +390,7 @@ func rollText(n model.NodeRow) string {
 	return r.State
 }
 
-func (p *Pane) nodeRow(n model.NodeRow, widths []int, sel bool) string {
+func (p *Pane) nodeRow(n cluster.NodeRow, widths []int, sel bool) string {
 	ready, version := nodeWords(n)
 	sched := "yes"
 	if !n.Schedulable {

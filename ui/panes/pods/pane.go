@@ -8,8 +8,8 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
-	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
 	"rollscope/ui/screen"
@@ -37,7 +37,7 @@ func (p *Pane) KeyMap() help.KeyMap {
 	return keys.Pane{p.s.Keys.Up, p.s.Keys.Down, p.s.Keys.PageDown, p.s.Keys.Select, p.s.Keys.Action(action.Logs)}
 }
 
-func (p *Pane) pods() []model.PodRow {
+func (p *Pane) pods() []cluster.PodRow {
 	rs, _ := p.s.ReplicaSet()
 	return rs.Pods
 }
@@ -73,7 +73,7 @@ func (p *Pane) View() string {
 	}), "\n")
 }
 
-func (p *Pane) podRow(pod model.PodRow, widths []int, sel bool) string {
+func (p *Pane) podRow(pod cluster.PodRow, widths []int, sel bool) string {
 	ageStr := draw.Age(p.s.Now, pod.Created)
 	st := draw.StateIndex(pod.State)
 	// STATUS is kubectl's word; PHASE itself only shows where there is room.
@@ -92,9 +92,9 @@ func (p *Pane) podRow(pod model.PodRow, widths []int, sel bool) string {
 		// unless the pod is in trouble.
 		rest := draw.Row(widths[1:], podColumns[1:], cells[1:], p.w-2)
 		switch pod.State {
-		case model.PodCrashLoop, model.PodFailed:
+		case cluster.PodCrashLoop, cluster.PodFailed:
 			rest = p.s.Paints.Bad.On(rest)
-		case model.PodTerminating, model.PodPending:
+		case cluster.PodTerminating, cluster.PodPending:
 			rest = p.s.Paints.Muted.On(rest)
 		}
 		return p.s.Paints.Pod[st].On(cells[0]) + " " + rest

@@ -6,8 +6,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
 	"rollscope/ui/panes/pods"
@@ -122,7 +122,7 @@ func (p *Pane) followGlyph() {
 // pickLine is line j of the grid of the ReplicaSet the glyph cursor is
 // in: the grid's lines with the cursor's glyph in reverse video, and under
 // its line one that points at it and names the pod.
-func (p *Pane) pickLine(rs model.ReplicaSetRow, j int) string {
+func (p *Pane) pickLine(rs cluster.ReplicaSetRow, j int) string {
 	gw := p.gridWidth()
 	sel := p.at / gw
 	switch {
@@ -146,7 +146,7 @@ func (p *Pane) pickLine(rs model.ReplicaSetRow, j int) string {
 
 // caretLine points up at the glyph in column col of the grid and names
 // its pod: "↑ web-7b7d-x2x9 ImagePullBackOff 0/1".
-func (p *Pane) caretLine(pod model.PodRow, col int) string {
+func (p *Pane) caretLine(pod cluster.PodRow, col int) string {
 	info := pod.Name + " " + pod.Status + " " + pod.Ready
 	if pod.Restarts > 0 {
 		info += " ↻" + draw.Itoa(pod.Restarts)

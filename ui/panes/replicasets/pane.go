@@ -10,8 +10,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
 	"rollscope/ui/panes/pods"
@@ -94,7 +94,7 @@ func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
 
 func (p *Pane) gridWidth() int { return max(p.w-2, 1) }
 
-func (p *Pane) glyphLines(rs model.ReplicaSetRow) int {
+func (p *Pane) glyphLines(rs cluster.ReplicaSetRow) int {
 	gw := p.gridWidth()
 	n := (len(rs.Pods) + gw - 1) / gw
 	if p.glyph != "" && rs.Name == p.glyphRS {
@@ -161,11 +161,11 @@ func (p *Pane) View() string {
 	return strings.Join(lines, "\n")
 }
 
-func roleName(r model.ReplicaSetRole) string {
+func roleName(r cluster.ReplicaSetRole) string {
 	switch r {
-	case model.RoleNew:
+	case cluster.RoleNew:
 		return "new"
-	case model.RoleStable:
+	case cluster.RoleStable:
 		return "stable"
 	default:
 		return "old"
@@ -174,7 +174,7 @@ func roleName(r model.ReplicaSetRole) string {
 
 // The cursor row is marked ▶ even when the pane is not focused, because
 // it chooses the pods the pods pane lists.
-func (p *Pane) rsRow(rs model.ReplicaSetRow, widths []int, cursor, sel bool) string {
+func (p *Pane) rsRow(rs cluster.ReplicaSetRow, widths []int, cursor, sel bool) string {
 	ageStr := draw.Age(p.s.Now, rs.Created)
 	images := strings.Join(rs.Images, ",")
 	sig := strings.Join([]string{strconv.FormatBool(cursor), roleName(rs.Role), draw.Itoa(rs.Revision), draw.Itoa(rs.Desired), draw.Itoa(rs.Current),
@@ -191,9 +191,9 @@ func (p *Pane) rsRow(rs model.ReplicaSetRow, widths []int, cursor, sel bool) str
 			return p.s.Paints.Selected.On(line)
 		}
 		switch rs.Role {
-		case model.RoleNew:
+		case cluster.RoleNew:
 			return p.s.Paints.RoleNew.On(line)
-		case model.RoleStable:
+		case cluster.RoleStable:
 			return p.s.Paints.RoleStable.On(line)
 		default:
 			return p.s.Paints.RoleOld.On(line)
@@ -203,7 +203,7 @@ func (p *Pane) rsRow(rs model.ReplicaSetRow, widths []int, cursor, sel bool) str
 
 // gridLine draws line j of a ReplicaSet's pod grid, colouring runs of one
 // state with one escape sequence.
-func (p *Pane) gridLine(rs model.ReplicaSetRow, j int) string {
+func (p *Pane) gridLine(rs cluster.ReplicaSetRow, j int) string {
 	gw := p.gridWidth()
 	pods := rs.Pods[j*gw : min((j+1)*gw, len(rs.Pods))]
 	sig := make([]byte, len(pods))

@@ -10,7 +10,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
 	"rollscope/ui/screen"
@@ -53,15 +53,15 @@ func (p *Pane) KeyMap() help.KeyMap {
 	return keys.Pane{p.s.Keys.Up, p.s.Keys.Down, p.s.Keys.Bottom, sel, p.s.Keys.TimelineFilter}
 }
 
-func timelineKind(k model.TimelineKind) string {
+func timelineKind(k cluster.TimelineKind) string {
 	switch k {
-	case model.TimelineScale:
+	case cluster.TimelineScale:
 		return "scale"
-	case model.TimelineCondition:
+	case cluster.TimelineCondition:
 		return "cond"
-	case model.TimelineEvent:
+	case cluster.TimelineEvent:
 		return "event"
-	case model.TimelineAction:
+	case cluster.TimelineAction:
 		return "action"
 	}
 	return "?"
@@ -124,7 +124,7 @@ func (p *Pane) View() string {
 			paint = "s"
 		case e.Warning:
 			paint = "w"
-		case e.Kind == model.TimelineAction:
+		case e.Kind == cluster.TimelineAction:
 			paint = "a"
 		}
 		// Kept by what the row shows: the same entries come back every

@@ -3,7 +3,7 @@ package timeline
 import (
 	"strings"
 
-	"rollscope/model"
+	"rollscope/model/cluster"
 )
 
 // filter is what the Timeline pane shows; f cycles through them.
@@ -21,12 +21,12 @@ func (f filter) String() string {
 	return [...]string{"all", "actions", "scaling", "warnings"}[f]
 }
 
-func (f filter) keeps(e model.TimelineEntry) bool {
+func (f filter) keeps(e cluster.TimelineEntry) bool {
 	switch f {
 	case showActions:
-		return e.Kind == model.TimelineAction
+		return e.Kind == cluster.TimelineAction
 	case showScaling:
-		return e.Kind == model.TimelineScale
+		return e.Kind == cluster.TimelineScale
 	case showWarnings:
 		return e.Warning
 	}
@@ -34,10 +34,10 @@ func (f filter) keeps(e model.TimelineEntry) bool {
 }
 
 // story is the timeline as the pane tells it: every step once, not twice
-// (model.StepsOnce), with what the filter keeps.
-func story(tl []model.TimelineEntry, f filter) []model.TimelineEntry {
-	steps := model.StepsOnce(tl)
-	out := make([]model.TimelineEntry, 0, len(steps))
+// (cluster.StepsOnce), with what the filter keeps.
+func story(tl []cluster.TimelineEntry, f filter) []cluster.TimelineEntry {
+	steps := cluster.StepsOnce(tl)
+	out := make([]cluster.TimelineEntry, 0, len(steps))
 	for _, e := range steps {
 		if f.keeps(e) {
 			out = append(out, e)
@@ -48,7 +48,7 @@ func story(tl []model.TimelineEntry, f filter) []model.TimelineEntry {
 
 // message is an entry's text without the event recorder's
 // "(combined from similar events)" aside, which says only that it repeated.
-func message(e model.TimelineEntry) string {
+func message(e cluster.TimelineEntry) string {
 	if m, ok := strings.CutSuffix(e.Message, " (combined from similar events)"); ok {
 		return m + " (repeated)"
 	}

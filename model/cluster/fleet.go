@@ -1,0 +1,209 @@
+package cluster
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// The fleet is every rollout in the watched scope on one screen, ranked by how
+// much it needs a human: the first question of an on-call shift is what is
+// rolling out and what is stuck, not how one deployment is doing.
+
+// FleetState is a workload's rollout state in the fleet. The order of the
+// constants is the urgency order: a lower state needs a human sooner.
+type FleetState int
+
+const (
+	// FleetFailed: the rollout exceeded its progress deadline; `kubectl
+	// rollout status` would exit 1.
+	FleetFailed FleetState = iota
+	// FleetStuck: a blocker names what holds the rollout (the why-stuck
+	// line), or it has made no progress for fleetStuckAfter.
+	FleetStuck
+	// FleetCrashLooping: some of its pods are crash-looping (restarting
+	// containers), whatever the rollout says.
+	FleetCrashLooping
+	// FleetPaused: paused by someone (spec.paused), not by a canary.
+	FleetPaused
+	// FleetCanary: a guided canary is under way (Word says the step).
+	FleetCanary
+	// FleetRolling: a rollout is under way and moving.
+	FleetRolling
+	// FleetNodeRoll: the workload is rolled out, but nodes under it are
+	// being drained or replaced and its pods are moving.
+	FleetNodeRoll
+	// FleetComplete: rolled out; nothing to do.
+	FleetComplete
+)
+
+// fleetWords are the state words as the fleet shows them and as
+// `/state:WORD` filters them.
+var fleetWords = [...]string{
+	FleetFailed:       "failed",
+	FleetStuck:        "stuck",
+	FleetCrashLooping: "crash-looping",
+	FleetPaused:       "paused",
+	FleetCanary:       "canary",
+	FleetRolling:      "rolling",
+	FleetNodeRoll:     "node roll",
+	FleetComplete:     "complete",
+}
+
+func (s FleetState) String() string {
+	if s < 0 || int(s) >= len(fleetWords) {
+		return fmt.Sprintf("FleetState(%d)", int(s))
+	}
+	return fleetWords[s]
+}
+
+// FleetStates are every state, most urgent first.
+func FleetStates() []FleetState {
+	out := make([]FleetState, len(fleetWords))
+	for i := range out {
+		out[i] = FleetState(i)
+	}
+	return out
+}
+
+// parseFleetState reads a state word as an operator types it after
+// `/state:` ("node-roll" and "crashloop" too).
+func parseFleetState(word string) (FleetState, bool) {
+	w := strings.ToLower(strings.TrimSpace(word))
+	switch w {
+	case "node-roll", "noderoll":
+		return FleetNodeRoll, true
+	case "crashloop", "crashlooping", "crash":
+		return FleetCrashLooping, true
+	case "done":
+		return FleetComplete, true
+	}
+	for i, s := range fleetWords {
+		if s == w {
+			return FleetState(i), true
+		}
+	}
+	return 0, false
+}
+
+// fleetStuckAfter is how long a rollout may make no progress before the
+// fleet calls it stuck, when nothing more specific names why.
+const fleetStuckAfter = 2 * time.Minute
+
+// Fleet kinds, as the KIND column shows them and as `kind/NAME` opens them.
+const (
+	FleetDeployment            = "deploy"
+	FleetReplicationController = "rc"
+	FleetStatefulSet           = "sts"
+	FleetDaemonSet             = "ds"
+)
+
+// FleetRow is one workload's line in the fleet.
+type FleetRow struct {
+	Namespace, Kind, Name string
+	// Revision is the workload's current revision (0 when it has none,
+	// as a ReplicationController).
+	Revision int64
+	// Images are the containers' images now ("name=image"); From the
+	// ones it is rolling from, set only while a rollout runs and they
+	// differ.
+	Images, From []string
+	// Desired, Updated and Available are the progress bar's numbers.
+	Desired, Updated, Available int32
+	State                       FleetState
+	// Word is the state as shown: "canary step 2/4" for a canary, else
+	// State's word.
+	Word string
+	// Why is one line saying what the state rests on: the blocker, the
+	// deadline's message, the crash-looping pod; "" when complete.
+	Why string
+	// Since is when the current rollout began (the age column);
+	// Changed when the row's figures last moved (recency).
+	Since, Changed time.Time
+	// ChangeCause is the last change-cause, as `kubectl rollout history`
+	// shows it.
+	ChangeCause string
+}
+
+// Ref is the row's kind/NAME, as rollscope's argument takes it.
+func (r FleetRow) Ref() string { return r.Kind + "/" + r.Name }
+
+// SortFleet orders rows by urgency, then the most recently changed first,
+// then by namespace, kind and name so that equal rows keep still.
+func SortFleet(rows []FleetRow) {
+	slices.SortStableFunc(rows, func(a, b FleetRow) int {
+		return cmp.Or(
+			cmp.Compare(a.State, b.State),
+			b.Changed.Compare(a.Changed),
+			strings.Compare(a.Namespace, b.Namespace),
+			strings.Compare(a.Kind, b.Kind),
+			strings.Compare(a.Name, b.Name),
+		)
+	})
+}
+
+// FleetFilter is what `/` typed in the fleet keeps: words that must each
+// appear in the row's namespace/kind/name, and states from `state:WORD`
+// (any of them), `ns:NAME` for an exact namespace.
+type FleetFilter struct {
+	Words     []string
+	States    []FleetState
+	Namespace string
+}
+
+// ParseFleetFilter reads the text typed after `/`: "pay state:stuck",
+// "ns:billing", "state:paused state:failed". An unknown state word is an
+// error naming the words there are.
+func ParseFleetFilter(text string) (FleetFilter, error) {
+	var f FleetFilter
+	for _, w := range strings.Fields(text) {
+		key, val, ok := strings.Cut(w, ":")
+		switch {
+		case ok && (key == "state" || key == "s"):
+			st, known := parseFleetState(val)
+			if !known {
+				return FleetFilter{}, fmt.Errorf("%q is not a rollout state: use one of %s", val, strings.Join(fleetWords[:], ", "))
+			}
+			f.States = append(f.States, st)
+		case ok && (key == "ns" || key == "namespace"):
+			f.Namespace = val
+		default:
+			f.Words = append(f.Words, strings.ToLower(w))
+		}
+	}
+	return f, nil
+}
+
+// Match reports whether the filter keeps row r.
+func (f FleetFilter) Match(r FleetRow) bool {
+	if f.Namespace != "" && r.Namespace != f.Namespace {
+		return false
+	}
+	if len(f.States) > 0 && !slices.Contains(f.States, r.State) {
+		return false
+	}
+	hay := strings.ToLower(r.Namespace + "/" + r.Kind + "/" + r.Name)
+	for _, w := range f.Words {
+		if !strings.Contains(hay, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// FleetLine is a row as `rollscope --plain -A` prints it when its state
+// changes, NAMESPACE KIND/NAME STATE first so that grep and awk find them:
+// "billing deploy/ledger rolling rev 4 3/10 updated 8/10 available
+// app=ledger:1 → app=ledger:2 — rolling out: ...".
+func FleetLine(r FleetRow) string {
+	line := fmt.Sprintf("%s %s %s rev %d %d/%d updated %d/%d available", r.Namespace, r.Ref(), r.Word, r.Revision, r.Updated, r.Desired, r.Available, r.Desired)
+	if len(r.From) > 0 {
+		line += " " + strings.Join(r.From, ",") + " → " + strings.Join(r.Images, ",")
+	}
+	if r.Why != "" {
+		line += " — " + r.Why
+	}
+	return line
+}

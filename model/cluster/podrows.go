@@ -1,0 +1,109 @@
+package cluster
+
+import (
+	"slices"
+	"sync"
+
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// podRowCache keeps each ReplicaSet's pod rows between refreshes. The console
+// refreshes its views on every batch (up to 20 a second) and every second;
+// gathering the rows of every pod of every ReplicaSet each time made a
+// refresh cost what the cluster holds instead of what changed (12% of the
+// live console's CPU during a 1,000-pod rollout). When one of an owner's
+// pods comes, changes or goes its name is noted, and the next read patches
+// the kept rows with the noted pods' current rows, so that a rollout whose
+// new pods change on every batch does not sort all its pods' names again.
+//
+// Views are read under the Cluster's read lock, by any number of readers,
+// so the cache has a lock of its own.
+type podRowCache struct {
+	mu   sync.Mutex
+	rows map[tallyKey]*keptRows
+}
+
+// keptRows are one owner's rows in one namespace.
+type keptRows struct {
+	rows    []PodRow // by name; shared with readers, never modified
+	changed []string // the pods noted since, by name
+}
+
+// note records that the pod name, of owner in namespace, came, changed or
+// went. Past a quarter of the rows, gathering them again costs less than
+// patching, and they are dropped.
+func (pc *podRowCache) note(owner types.UID, has bool, namespace, name string) {
+	if !has {
+		return
+	}
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	key := tallyKey{owner, namespace}
+	k := pc.rows[key]
+	switch {
+	case k == nil:
+	case len(k.changed) >= len(k.rows)/4+8:
+		delete(pc.rows, key)
+	default:
+		k.changed = append(k.changed, name)
+	}
+}
+
+// podRowsOf returns the rows of the pods owned by uid in namespace, in
+// name order. The slice is shared by every view until the owner's pods
+// change: readers must not modify it (it is clipped, so appending copies).
+func (c *Cluster) podRowsOf(uid types.UID, namespace string) []PodRow {
+	pc := &c.podRows
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	key := tallyKey{uid, namespace}
+	if k, ok := pc.rows[key]; ok {
+		if len(k.changed) > 0 {
+			k.rows = c.patchRows(key, k.rows, k.changed)
+			k.changed = k.changed[:0]
+		}
+		return k.rows
+	}
+	keys := c.podsByOwner.sorted(uid)
+	rows := make([]PodRow, 0, len(keys))
+	for _, key := range keys {
+		if pe := c.pods[key]; pe != nil && pe.pod.Namespace == namespace {
+			rows = append(rows, pe.row)
+		}
+	}
+	rows = slices.Clip(rows)
+	if pc.rows == nil {
+		pc.rows = map[tallyKey]*keptRows{}
+	}
+	pc.rows[key] = &keptRows{rows: rows}
+	return rows
+}
+
+// patchRows is rows, by name, with the pods named in changed as they are
+// now: each one's current row if it is still the owner's, none if not. It
+// builds a new slice, as readers may hold rows.
+func (c *Cluster) patchRows(key tallyKey, rows []PodRow, changed []string) []PodRow {
+	slices.Sort(changed)
+	changed = slices.Compact(changed)
+	out := make([]PodRow, 0, len(rows)+len(changed))
+	current := func(name string) {
+		if pe := c.pods[objectKey(key.namespace, name)]; pe != nil && pe.facts.owner == key.owner {
+			out = append(out, pe.row)
+		}
+	}
+	j := 0
+	for _, r := range rows {
+		noted := false
+		for ; j < len(changed) && changed[j] <= r.Name; j++ {
+			noted = noted || changed[j] == r.Name
+			current(changed[j])
+		}
+		if !noted {
+			out = append(out, r)
+		}
+	}
+	for ; j < len(changed); j++ {
+		current(changed[j])
+	}
+	return slices.Clip(out)
+}
