@@ -7,6 +7,7 @@ import (
 
 	"rollscope/engine/workloads"
 	"rollscope/model/action"
+	"rollscope/model/kind"
 )
 
 // workloadTarget is the StatefulSet or DaemonSet r is on; false for
@@ -14,9 +15,9 @@ import (
 func workloadTarget(r action.Request) (workloads.Target, bool) {
 	switch r.Spec().On {
 	case action.OnStatefulSet:
-		return workloads.Target{Kind: workloads.StatefulSet, Namespace: r.Namespace, Name: r.Name}, true
+		return workloads.Target{Kind: kind.StatefulSet, Namespace: r.Namespace, Name: r.Name}, true
 	case action.OnDaemonSet:
-		return workloads.Target{Kind: workloads.DaemonSet, Namespace: r.Namespace, Name: r.Name}, true
+		return workloads.Target{Kind: kind.DaemonSet, Namespace: r.Namespace, Name: r.Name}, true
 	}
 	return workloads.Target{}, false
 }
