@@ -81,6 +81,12 @@ var clients = map[kind.Kind]client{
 	},
 }
 
+// Changes says whether this package changes workloads of kind k.
+func Changes(k kind.Kind) bool {
+	_, ok := clients[k]
+	return ok
+}
+
 func get(ctx context.Context, c kubernetes.Interface, t Target, what string) (kind.Workload, error) {
 	cl, ok := clients[t.Kind]
 	if !ok {
