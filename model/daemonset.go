@@ -16,9 +16,9 @@ import (
 // update of pkg/controller/daemon/update.go.
 
 const (
-	// daemonSetTemplateGenerationAnnotation is how apps/v1 shows a DaemonSet's
+	// DaemonSetTemplateGenerationAnnotation is how apps/v1 shows a DaemonSet's
 	// template generation; the controller copies it to its pods' label.
-	daemonSetTemplateGenerationAnnotation = "deprecated.daemonset.template.generation"
+	DaemonSetTemplateGenerationAnnotation = "deprecated.daemonset.template.generation"
 	// DaemonPodTemplateGenerationLabel is the template generation a daemon pod
 	// was made from.
 	DaemonPodTemplateGenerationLabel = "pod-template-generation"
@@ -27,7 +27,7 @@ const (
 // DaemonSetTemplateGeneration reads the DaemonSet's template generation;
 // nil when it has none.
 func DaemonSetTemplateGeneration(ds *appsv1.DaemonSet) (*int64, error) {
-	v, ok := ds.Annotations[daemonSetTemplateGenerationAnnotation]
+	v, ok := ds.Annotations[DaemonSetTemplateGenerationAnnotation]
 	if !ok {
 		return nil, nil
 	}

@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
-	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -22,8 +22,8 @@ import (
 	"rollscope/kube/connect"
 	"rollscope/kube/podlogs"
 	"rollscope/kube/watch"
-	"rollscope/model/action"
 	"rollscope/model/cluster"
+	"rollscope/model/kind"
 	"rollscope/themes"
 	"rollscope/ui"
 	"rollscope/ui/terminal"
@@ -121,7 +121,7 @@ type target struct {
 	// workload is a StatefulSet or DaemonSet (sts/NAME, ds/NAME), of kind
 	// workloadKind.
 	workload     string
-	workloadKind action.Object
+	workloadKind kind.Kind
 }
 
 // targetArg reads the optional deploy/NAME (or NAME) or rc/NAME argument.
@@ -129,22 +129,18 @@ func targetArg(args []string) (target, error) {
 	if len(args) == 0 {
 		return target{}, nil
 	}
-	kind, name, found := strings.Cut(args[0], "/")
-	if !found {
-		return target{deployment: kind}, nil
-	}
-	if name == "" {
+	ref, err := kind.Parse(args[0])
+	if errors.Is(err, kind.ErrNoName) {
 		return target{}, badInput("%q names no object: write %sNAME", args[0], args[0])
 	}
-	switch kind {
-	case "deploy", "deployment", "deployments", "deployment.apps", "deployments.apps":
-		return target{deployment: name}, nil
-	case "rc", "replicationcontroller", "replicationcontrollers":
-		return target{rc: name}, nil
-	case "sts", "statefulset", "statefulsets", "statefulset.apps", "statefulsets.apps":
-		return target{workload: name, workloadKind: action.OnStatefulSet}, nil
-	case "ds", "daemonset", "daemonsets", "daemonset.apps", "daemonsets.apps":
-		return target{workload: name, workloadKind: action.OnDaemonSet}, nil
+	switch {
+	case err != nil:
+	case ref.Kind == "" || ref.Kind == kind.Deployment:
+		return target{deployment: ref.Name}, nil
+	case ref.Kind == kind.ReplicationController:
+		return target{rc: ref.Name}, nil
+	default:
+		return target{workload: ref.Name, workloadKind: ref.Kind}, nil
 	}
 	return target{}, badInput("%q: rollscope opens deployments (deploy/NAME or NAME), ReplicationControllers (rc/NAME), StatefulSets (sts/NAME) and DaemonSets (ds/NAME); node groups are in the Nodes pane", args[0])
 }

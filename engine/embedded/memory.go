@@ -2,9 +2,9 @@ package embedded
 
 import (
 	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
 
 	"rollscope/engine/scenario"
+	"rollscope/model/kind"
 )
 
 // heapPerReplica is what a full-speed run's collector may let the heap grow
@@ -47,17 +47,14 @@ func declaredReplicas(sc *scenario.Scenario) int {
 	}
 	n := 0
 	for _, obj := range sc.Objects {
-		switch o := obj.(type) {
-		case *appsv1.Deployment:
-			n += replicas(o.Spec.Replicas)
-		case *appsv1.ReplicaSet:
-			n += replicas(o.Spec.Replicas)
-		case *corev1.ReplicationController:
-			n += replicas(o.Spec.Replicas)
-		case *appsv1.StatefulSet:
-			n += replicas(o.Spec.Replicas)
-		case *appsv1.DaemonSet:
-			n += nodes
+		if w, ok := kind.Of(obj); ok {
+			if r, scaled := w.Replicas(); scaled {
+				n += int(r)
+			} else { // one pod per node
+				n += nodes
+			}
+		} else if rs, ok := obj.(*appsv1.ReplicaSet); ok {
+			n += replicas(rs.Spec.Replicas)
 		}
 	}
 	return n

@@ -21,6 +21,7 @@ import (
 	"rollscope/engine/statefulset"
 	"rollscope/engine/workloads"
 	"rollscope/model"
+	"rollscope/model/kind"
 )
 
 // WorkloadState is a StatefulSet or a DaemonSet as observed on the cluster,
@@ -64,13 +65,13 @@ func ReadWorkload(ctx context.Context, c kubernetes.Interface, t workloads.Targe
 	var sel *metav1.LabelSelector
 	var uid types.UID
 	switch t.Kind {
-	case workloads.StatefulSet:
+	case kind.StatefulSet:
 		s, err := c.AppsV1().StatefulSets(t.Namespace).Get(ctx, t.Name, metav1.GetOptions{})
 		if err != nil {
 			return st, fmt.Errorf("cannot read %s: %w", t, err)
 		}
 		st.StatefulSet, sel, uid = s, s.Spec.Selector, s.UID
-	case workloads.DaemonSet:
+	case kind.DaemonSet:
 		d, err := c.AppsV1().DaemonSets(t.Namespace).Get(ctx, t.Name, metav1.GetOptions{})
 		if err != nil {
 			return st, fmt.Errorf("cannot read %s: %w", t, err)
@@ -117,8 +118,8 @@ func PodReadiness(minReadySeconds int32, pods []*corev1.Pod) Readiness {
 // WorkloadForecast is what a StatefulSet's or a DaemonSet's rollout will
 // do.
 type WorkloadForecast struct {
-	// Kind is workloads.StatefulSet or workloads.DaemonSet.
-	Kind workloads.Kind
+	// Kind is kind.StatefulSet or kind.DaemonSet.
+	Kind kind.Kind
 	// Replaced are the pods deleted, in order: names for a StatefulSet,
 	// the nodes whose daemon pod goes for a DaemonSet. Created are the
 	// pods made for ordinals or nodes that had none (a scale up), Removed
@@ -152,7 +153,7 @@ func (f WorkloadForecast) String() string {
 	if len(f.Replaced) == 1 {
 		what = "%d pod"
 	}
-	if f.Kind == workloads.DaemonSet {
+	if f.Kind == kind.DaemonSet {
 		what = "the daemon pods on %d nodes"
 		if len(f.Replaced) == 1 {
 			what = "the daemon pod on %d node"
@@ -198,17 +199,17 @@ func (f WorkloadForecast) String() string {
 // `kubectl rollout status` would say done and every pod is available.
 // Nothing is sent to the cluster st was read from.
 func SimulateWorkload(ctx context.Context, newBackend NewBackend, st WorkloadState, ready Readiness, change Change) (WorkloadForecast, error) {
-	f := WorkloadForecast{Kind: workloads.StatefulSet}
+	f := WorkloadForecast{Kind: kind.StatefulSet}
 	if st.StatefulSet == nil && st.DaemonSet == nil {
 		return f, errors.New("cannot forecast: no StatefulSet or DaemonSet given")
 	}
 	if st.DaemonSet != nil {
-		f.Kind = workloads.DaemonSet
+		f.Kind = kind.DaemonSet
 	}
 	r, client := rehearsal(newBackend, st.Now)
 	defer r.Close()
 	env := quietEnv(r, string(f.Kind)+"-controller")
-	if f.Kind == workloads.StatefulSet {
+	if f.Kind == kind.StatefulSet {
 		r.Add(statefulset.New(env))
 	} else {
 		r.Add(daemonset.New(env))
@@ -254,9 +255,9 @@ func SimulateWorkload(ctx context.Context, newBackend NewBackend, st WorkloadSta
 // be deleted). The caller also asks that exactly that many pods are live
 // and available: the status a controller writes as it deletes a pod still
 // counts it.
-func workloadDone(r *sim.Runner, kind workloads.Kind, t actions.Target) (int32, bool) {
+func workloadDone(r *sim.Runner, k kind.Kind, t actions.Target) (int32, bool) {
 	l := r.Listers()
-	if kind == workloads.StatefulSet {
+	if k == kind.StatefulSet {
 		set, err := l.StatefulSets.StatefulSets(t.Namespace).Get(t.Name)
 		if err != nil || set.Spec.UpdateStrategy.Type == appsv1.OnDeleteStatefulSetStrategyType {
 			return 0, false
@@ -346,7 +347,7 @@ func seedWorkload(ctx context.Context, c kubernetes.Interface, st WorkloadState,
 // watching `kubectl get pods -w` would count them.
 type podMeter struct {
 	after    uint64
-	kind     workloads.Kind
+	kind     kind.Kind
 	minReady time.Duration
 	// pods are the live pods and when each became ready (zero: not ready).
 	pods              map[string]time.Time
@@ -357,14 +358,14 @@ type podMeter struct {
 	peak, lowest      int32
 }
 
-func newPodMeter(after uint64, kind workloads.Kind, minReady time.Duration) *podMeter {
-	return &podMeter{after: after, kind: kind, minReady: minReady, pods: map[string]time.Time{}, slots: map[string]string{}, known: map[string]bool{}, steps: map[time.Time]int{}}
+func newPodMeter(after uint64, k kind.Kind, minReady time.Duration) *podMeter {
+	return &podMeter{after: after, kind: k, minReady: minReady, pods: map[string]time.Time{}, slots: map[string]string{}, known: map[string]bool{}, steps: map[time.Time]int{}}
 }
 
 // slot is what a pod stands for: its name for a StatefulSet, its node for
 // a DaemonSet.
 func (m *podMeter) slot(p *corev1.Pod) string {
-	if m.kind == workloads.DaemonSet {
+	if m.kind == kind.DaemonSet {
 		if n := model.DaemonPodNode(p); n != "" {
 			return n
 		}

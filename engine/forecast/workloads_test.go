@@ -21,6 +21,7 @@ import (
 	"rollscope/engine/workloads"
 	"rollscope/kube/memapi"
 	"rollscope/model"
+	"rollscope/model/kind"
 )
 
 // podsSeen is what a StatefulSet's or DaemonSet's rollout did on the
@@ -139,8 +140,8 @@ type workloadCase struct {
 }
 
 var (
-	db    = workloads.Target{Kind: workloads.StatefulSet, Namespace: "default", Name: "db"}
-	agent = workloads.Target{Kind: workloads.DaemonSet, Namespace: "default", Name: "agent"}
+	db    = workloads.Target{Kind: kind.StatefulSet, Namespace: "default", Name: "db"}
+	agent = workloads.Target{Kind: kind.DaemonSet, Namespace: "default", Name: "agent"}
 )
 
 func image(container, img string) func(context.Context, kubernetes.Interface, workloads.Target) error {
@@ -193,7 +194,7 @@ func TestWorkloadForecastMatchesTheEmbeddedCluster(t *testing.T) {
 			}
 			clock := sim.NewClock(epoch)
 			api := memapi.New(memapi.Options{Clock: clock, Seed: 1})
-			o := &podsSeen{daemon: tc.target.Kind == workloads.DaemonSet, app: tc.target.Name, live: map[string]time.Time{}, slot: map[string]string{}, lowest: 1 << 30}
+			o := &podsSeen{daemon: tc.target.Kind == kind.DaemonSet, app: tc.target.Name, live: map[string]time.Time{}, slot: map[string]string{}, lowest: 1 << 30}
 			cl, err := embedded.Start(context.Background(), api, clock, sc, embedded.Options{Observers: []sim.Observer{o.observe}})
 			if err != nil {
 				t.Fatal(err)

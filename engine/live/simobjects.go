@@ -6,6 +6,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
+
+	"rollscope/model/kind"
 )
 
 // runObjects are the scenario's objects as one run creates them: all in the
@@ -32,19 +34,15 @@ func runObjects(objs []runtime.Object, namespace string, pin *corev1.Taint) []ru
 
 // podSpecOf is the pod spec an object creates pods from, or its own.
 func podSpecOf(obj runtime.Object) *corev1.PodSpec {
+	if w, ok := kind.Of(obj); ok {
+		if t := w.Template(); t != nil {
+			return &t.Spec
+		}
+		return nil
+	}
 	switch o := obj.(type) {
-	case *appsv1.Deployment:
-		return &o.Spec.Template.Spec
 	case *appsv1.ReplicaSet:
 		return &o.Spec.Template.Spec
-	case *appsv1.DaemonSet:
-		return &o.Spec.Template.Spec
-	case *appsv1.StatefulSet:
-		return &o.Spec.Template.Spec
-	case *corev1.ReplicationController:
-		if o.Spec.Template != nil {
-			return &o.Spec.Template.Spec
-		}
 	case *corev1.Pod:
 		return &o.Spec
 	}

@@ -23,6 +23,7 @@ import (
 	"rollscope/kube/memapi"
 	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/kind"
 )
 
 // reality is what the cluster did with a deployment after a request: its
@@ -100,7 +101,7 @@ func moments(sc *scenario.Scenario, d *appsv1.Deployment, several bool) []time.D
 // around every action of thirty workloads it would be thousands of runs.
 func targets(sc *scenario.Scenario, a scenario.Action, d *appsv1.Deployment) bool {
 	ns := cmp.Or(a.Target.Namespace, sc.Namespace)
-	return a.Target.Kind == scenario.TargetDeployment && a.Target.Name == d.Name && ns == cmp.Or(d.Namespace, sc.Namespace)
+	return a.Target.Kind == kind.Deployment && a.Target.Name == d.Name && ns == cmp.Or(d.Namespace, sc.Namespace)
 }
 
 // requests are the forecast actions to try on a deployment at a moment:

@@ -12,13 +12,11 @@ import (
 // workloadTarget is the StatefulSet or DaemonSet r is on; false for
 // requests on other kinds.
 func workloadTarget(r action.Request) (workloads.Target, bool) {
-	switch r.Spec().On {
-	case action.OnStatefulSet:
-		return workloads.Target{Kind: workloads.StatefulSet, Namespace: r.Namespace, Name: r.Name}, true
-	case action.OnDaemonSet:
-		return workloads.Target{Kind: workloads.DaemonSet, Namespace: r.Namespace, Name: r.Name}, true
+	on := r.Spec().On
+	if !workloads.Changes(on) {
+		return workloads.Target{}, false
 	}
-	return workloads.Target{}, false
+	return workloads.Target{Kind: on, Namespace: r.Namespace, Name: r.Name}, true
 }
 
 // dispatchWorkload is the dispatch of StatefulSet and DaemonSet requests,

@@ -19,6 +19,7 @@ import (
 	"rollscope/engine/scenario"
 	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/kind"
 )
 
 func TestTargetNamesWhatTheActionAppliesTo(t *testing.T) {
@@ -26,7 +27,7 @@ func TestTargetNamesWhatTheActionAppliesTo(t *testing.T) {
 		a    scenario.Action
 		want string
 	}{
-		{scenario.Action{Kind: scenario.ActionPause, Target: scenario.Target{Kind: scenario.TargetDeployment, Name: "web"}}, "deployment/web"},
+		{scenario.Action{Kind: scenario.ActionPause, Target: scenario.Target{Kind: kind.Deployment, Name: "web"}}, "deployment/web"},
 		{scenario.Action{Kind: scenario.ActionDrain, Node: "nodes-2"}, "node/nodes-2"},
 		{scenario.Action{Kind: scenario.ActionRollNodes, Group: "nodes"}, "group/nodes"},
 	}
@@ -63,7 +64,7 @@ func TestPlayerActsInItsNamespaceOnMappedNodes(t *testing.T) {
 		},
 	}
 	ctx := context.Background()
-	web := scenario.Target{Kind: scenario.TargetDeployment, Name: "web"}
+	web := scenario.Target{Kind: kind.Deployment, Name: "web"}
 
 	if target, result := p.Run(ctx, scenario.Action{Kind: scenario.ActionScale, Target: web, Replicas: 5}); target != "deployment/web" || result != "ok" {
 		t.Errorf("scale: %s %s", target, result)
@@ -95,7 +96,7 @@ func TestPlayerActsInItsNamespaceOnMappedNodes(t *testing.T) {
 // options as the dialog gives them, the node and group names mapped.
 func TestRequestsAreWhatTheKeysSend(t *testing.T) {
 	p := Player{Namespace: "run-1", Group: func(name string) (string, error) { return "sim-" + name, nil }}
-	web := scenario.Target{Kind: scenario.TargetDeployment, Name: "web"}
+	web := scenario.Target{Kind: kind.Deployment, Name: "web"}
 	env, err := p.requests(scenario.Action{Kind: scenario.ActionSetEnv, Target: web, Container: "app", Env: map[string]string{"B": "2", "A": ""}})
 	if err != nil || len(env) != 2 || env[0].Env != "A-" || env[1].Env != "B=2" || env[1].Action != action.SetEnv || env[1].Namespace != "run-1" {
 		t.Errorf("setEnv requests %+v, %v; want A- then B=2 in run-1", env, err)
@@ -107,7 +108,7 @@ func TestRequestsAreWhatTheKeysSend(t *testing.T) {
 	if err != nil || len(roll) != 1 || roll[0].Action != action.RollGroup || roll[0].Name != "sim-nodes" || roll[0].Roll != want {
 		t.Errorf("rollNodes requests %+v, %v; want a roll of sim-nodes with %+v", roll, err, want)
 	}
-	rc := scenario.Target{Kind: scenario.TargetReplicationController, Name: "web"}
+	rc := scenario.Target{Kind: kind.ReplicationController, Name: "web"}
 	update, err := p.requests(scenario.Action{Kind: scenario.ActionSetImage, Target: rc, Container: "nginx", Image: "nginx:1.27"})
 	if err != nil || len(update) != 1 || update[0].Action != action.RCUpdate || update[0].RCUpdate.Old != "web" || update[0].RCUpdate.Image != "nginx:1.27" {
 		t.Errorf("setImage on an RC: %+v, %v; want a rolling update of web", update, err)

@@ -13,6 +13,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"rollscope/engine/sim"
+	"rollscope/model/kind"
 )
 
 // CreateAll creates a scenario's objects in order; the first that the API
@@ -42,17 +43,12 @@ func kindName(obj runtime.Object) string {
 func Create(ctx context.Context, c kubernetes.Interface, obj runtime.Object) error {
 	o := metav1.CreateOptions{}
 	var err error
+	if w, ok := kind.Of(obj); ok {
+		return createWorkload[w.Kind()](ctx, c, w.Object(), o)
+	}
 	switch x := obj.(type) {
-	case *appsv1.Deployment:
-		_, err = c.AppsV1().Deployments(x.Namespace).Create(ctx, x.DeepCopy(), o)
 	case *appsv1.ReplicaSet:
 		_, err = c.AppsV1().ReplicaSets(x.Namespace).Create(ctx, x.DeepCopy(), o)
-	case *appsv1.DaemonSet:
-		_, err = c.AppsV1().DaemonSets(x.Namespace).Create(ctx, x.DeepCopy(), o)
-	case *appsv1.StatefulSet:
-		_, err = c.AppsV1().StatefulSets(x.Namespace).Create(ctx, x.DeepCopy(), o)
-	case *corev1.ReplicationController:
-		_, err = c.CoreV1().ReplicationControllers(x.Namespace).Create(ctx, x.DeepCopy(), o)
 	case *policyv1.PodDisruptionBudget:
 		_, err = c.PolicyV1().PodDisruptionBudgets(x.Namespace).Create(ctx, x.DeepCopy(), o)
 	case *corev1.Namespace:
@@ -67,4 +63,29 @@ func Create(ctx context.Context, c kubernetes.Interface, obj runtime.Object) err
 		err = fmt.Errorf("objects of type %T are not supported in scenarios", obj)
 	}
 	return err
+}
+
+// createWorkload is the typed create call of each workload kind, by the
+// registry's kind.
+var createWorkload = map[kind.Kind]func(ctx context.Context, c kubernetes.Interface, obj any, o metav1.CreateOptions) error{
+	kind.Deployment: func(ctx context.Context, c kubernetes.Interface, obj any, o metav1.CreateOptions) error {
+		x := obj.(*appsv1.Deployment)
+		_, err := c.AppsV1().Deployments(x.Namespace).Create(ctx, x.DeepCopy(), o)
+		return err
+	},
+	kind.ReplicationController: func(ctx context.Context, c kubernetes.Interface, obj any, o metav1.CreateOptions) error {
+		x := obj.(*corev1.ReplicationController)
+		_, err := c.CoreV1().ReplicationControllers(x.Namespace).Create(ctx, x.DeepCopy(), o)
+		return err
+	},
+	kind.StatefulSet: func(ctx context.Context, c kubernetes.Interface, obj any, o metav1.CreateOptions) error {
+		x := obj.(*appsv1.StatefulSet)
+		_, err := c.AppsV1().StatefulSets(x.Namespace).Create(ctx, x.DeepCopy(), o)
+		return err
+	},
+	kind.DaemonSet: func(ctx context.Context, c kubernetes.Interface, obj any, o metav1.CreateOptions) error {
+		x := obj.(*appsv1.DaemonSet)
+		_, err := c.AppsV1().DaemonSets(x.Namespace).Create(ctx, x.DeepCopy(), o)
+		return err
+	},
 }

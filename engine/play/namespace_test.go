@@ -10,6 +10,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 
 	"rollscope/engine/scenario"
+	"rollscope/model/kind"
 )
 
 // An action that names its namespace acts there; a run that keeps every
@@ -20,7 +21,7 @@ func TestPlayerActsInTheActionsNamespace(t *testing.T) {
 		return &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "ledger", Namespace: ns}, Spec: appsv1.DeploymentSpec{Replicas: &two}}
 	}
 	ctx := context.Background()
-	ledger := scenario.Target{Kind: scenario.TargetDeployment, Name: "ledger", Namespace: "billing"}
+	ledger := scenario.Target{Kind: kind.Deployment, Name: "ledger", Namespace: "billing"}
 	scale := scenario.Action{Kind: scenario.ActionScale, Target: ledger, Replicas: 7}
 	now := func() time.Time { return time.Unix(0, 0) }
 

@@ -10,6 +10,7 @@ import (
 	"rollscope/engine/scenario"
 	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/kind"
 )
 
 // ErrNotAnUpdate marks a scripted action a ReplicationController has no
@@ -22,7 +23,7 @@ var ErrNotAnUpdate = errors.New("not a rolling update action")
 // cluster's.
 func (p Player) requests(a scenario.Action) ([]action.Request, error) {
 	ns := p.namespace(a.Target)
-	if a.Target.Kind == scenario.TargetReplicationController {
+	if a.Target.Kind == kind.ReplicationController {
 		return rcRequests(a, ns)
 	}
 	if rs, ok, err := workloadRequests(a, ns); ok {

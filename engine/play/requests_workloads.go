@@ -5,17 +5,18 @@ import (
 
 	"rollscope/engine/scenario"
 	"rollscope/model/action"
+	"rollscope/model/kind"
 )
 
 // workloadActions are the requests of a scripted action on a StatefulSet or
 // a DaemonSet, by the scenario's action name.
-var workloadActions = map[string]map[string]action.Name{
-	scenario.TargetStatefulSet: {
+var workloadActions = map[kind.Kind]map[string]action.Name{
+	kind.StatefulSet: {
 		scenario.ActionSetImage: action.StatefulSetSetImage, scenario.ActionSetEnv: action.StatefulSetSetEnv,
 		scenario.ActionRestart: action.StatefulSetRestart, scenario.ActionUndo: action.StatefulSetUndo,
 		scenario.ActionScale: action.StatefulSetScale, scenario.ActionPartition: action.StatefulSetPartition,
 	},
-	scenario.TargetDaemonSet: {
+	kind.DaemonSet: {
 		scenario.ActionSetImage: action.DaemonSetSetImage, scenario.ActionSetEnv: action.DaemonSetSetEnv,
 		scenario.ActionRestart: action.DaemonSetRestart, scenario.ActionUndo: action.DaemonSetUndo,
 	},

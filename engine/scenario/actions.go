@@ -1,18 +1,18 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 
 	"rollscope/engine/nodegroup"
 	"rollscope/model"
+	"rollscope/model/kind"
 )
 
 var actionKinds = []string{ActionSetImage, ActionSetEnv, ActionPause, ActionResume, ActionUndo, ActionAbort, ActionScale, ActionRestart, ActionDrain, ActionRollNodes, ActionNextNode, ActionCanary, ActionPromote, ActionPartition}
@@ -118,26 +118,23 @@ func (r *actionReader) targetIn(n *yaml.Node, where, action, ns string) (Target,
 	if err != nil {
 		return Target{}, err
 	}
-	kind, name, ok := strings.Cut(text, "/")
-	if !ok || name == "" {
+	ref, err := kind.Parse(text)
+	if i := strings.IndexAny(text, "/ \t"); i < 0 || text[i] != '/' || errors.Is(err, kind.ErrNoName) {
 		return Target{}, r.errorf(n, "%s target %q must be kind/name (write it like deployment/frontend or rc/frontend)", where, text)
 	}
-	var t Target
-	var apiKind string
-	switch strings.ToLower(kind) {
-	case "deployment", "deployments", "deploy":
-		t, apiKind = Target{Kind: TargetDeployment, Name: name}, "Deployment"
-	case "replicationcontroller", "replicationcontrollers", "rc":
-		t, apiKind = Target{Kind: TargetReplicationController, Name: name}, "ReplicationController"
-	case "statefulset", "statefulsets", "sts", "daemonset", "daemonsets", "ds":
-		return r.workloadTarget(n, where, action, text, kind, name, ns)
-	default:
+	if err != nil {
 		return Target{}, r.errorf(n, "%s target %q: actions apply to deployments, replication controllers, statefulsets and daemonsets (write deployment/NAME, rc/NAME, statefulset/NAME or daemonset/NAME)", where, text)
+	}
+	t, name := Target{Kind: ref.Kind, Name: ref.Name}, ref.Name
+	entry, _ := ref.Kind.Entry()
+	apiKind := entry.Name
+	if ref.Kind == kind.StatefulSet || ref.Kind == kind.DaemonSet {
+		return r.workloadTarget(n, where, action, text, t, ns)
 	}
 	if action == ActionPartition {
 		return Target{}, r.errorf(n, "%s target %q: partition applies to statefulsets only (write statefulset/NAME)", where, text)
 	}
-	if t.Kind == TargetReplicationController && contains(deploymentOnly, action) {
+	if t.Kind == kind.ReplicationController && contains(deploymentOnly, action) {
 		return Target{}, r.errorf(n, "%s target %q: %s applies to deployments only (ReplicationControllers have no rollout history or pause)", where, text, action)
 	}
 	if _, ok := r.objs.find(apiKind, ns, name); !ok {
@@ -148,27 +145,10 @@ func (r *actionReader) targetIn(n *yaml.Node, where, action, ns string) (Target,
 
 // template returns the pod template of a declared target.
 func (r *actionReader) template(t Target) *corev1.PodTemplateSpec {
-	var obj runtime.Object
-	ns := t.NamespaceOr(r.sc.Namespace)
-	switch t.Kind {
-	case TargetDeployment:
-		obj, _ = r.objs.find("Deployment", ns, t.Name)
-	case TargetReplicationController:
-		obj, _ = r.objs.find("ReplicationController", ns, t.Name)
-	case TargetStatefulSet:
-		obj, _ = r.objs.find("StatefulSet", ns, t.Name)
-	case TargetDaemonSet:
-		obj, _ = r.objs.find("DaemonSet", ns, t.Name)
-	}
-	switch o := obj.(type) {
-	case *appsv1.StatefulSet:
-		return &o.Spec.Template
-	case *appsv1.DaemonSet:
-		return &o.Spec.Template
-	case *appsv1.Deployment:
-		return &o.Spec.Template
-	case *corev1.ReplicationController:
-		return o.Spec.Template
+	entry, _ := t.Kind.Entry()
+	obj, _ := r.objs.find(entry.Name, t.NamespaceOr(r.sc.Namespace), t.Name)
+	if w, ok := kind.Of(obj); ok {
+		return w.Template()
 	}
 	return nil
 }

@@ -4,30 +4,24 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"rollscope/model/kind"
 )
 
-// Targets and the action of StatefulSets and DaemonSets.
-const (
-	TargetStatefulSet = "statefulset"
-	TargetDaemonSet   = "daemonset"
-
-	// ActionPartition holds a StatefulSet's rolling update at an ordinal.
-	ActionPartition = "partition"
-)
+// ActionPartition holds a StatefulSet's rolling update at an ordinal.
+const ActionPartition = "partition"
 
 // workloadActions are the actions kubectl has for each of the two kinds.
-var workloadActions = map[string][]string{
-	TargetStatefulSet: {ActionSetImage, ActionSetEnv, ActionRestart, ActionUndo, ActionScale, ActionPartition},
-	TargetDaemonSet:   {ActionSetImage, ActionSetEnv, ActionRestart, ActionUndo},
+var workloadActions = map[kind.Kind][]string{
+	kind.StatefulSet: {ActionSetImage, ActionSetEnv, ActionRestart, ActionUndo, ActionScale, ActionPartition},
+	kind.DaemonSet:   {ActionSetImage, ActionSetEnv, ActionRestart, ActionUndo},
 }
 
 // workloadTarget reads a statefulset/NAME or daemonset/NAME target, checking
 // that the action applies to the kind and that the object is declared.
-func (r *actionReader) workloadTarget(n *yaml.Node, where, action, text, kind, name, ns string) (Target, error) {
-	t, apiKind := Target{Kind: TargetStatefulSet, Name: name}, "StatefulSet"
-	if k := strings.ToLower(kind); k == "daemonset" || k == "daemonsets" || k == "ds" {
-		t, apiKind = Target{Kind: TargetDaemonSet, Name: name}, "DaemonSet"
-	}
+func (r *actionReader) workloadTarget(n *yaml.Node, where, action, text string, t Target, ns string) (Target, error) {
+	entry, _ := t.Kind.Entry()
+	apiKind, name := entry.Name, t.Name
 	if !contains(workloadActions[t.Kind], action) {
 		return Target{}, r.errorf(n, "%s target %q: %s does not apply to %ss (they take %s)", where, text, action, t.Kind, strings.Join(workloadActions[t.Kind], ", "))
 	}

@@ -8,6 +8,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 
 	"rollscope/engine/scenario"
+	"rollscope/model/kind"
 )
 
 // twoNamespaces declares web in the scenario's namespace (shop) and ledger
@@ -51,8 +52,8 @@ func TestActionsTakeTheirNamespace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ledger := scenario.Target{Kind: scenario.TargetDeployment, Name: "ledger", Namespace: "billing"}
-	web := scenario.Target{Kind: scenario.TargetDeployment, Name: "web"}
+	ledger := scenario.Target{Kind: kind.Deployment, Name: "ledger", Namespace: "billing"}
+	web := scenario.Target{Kind: kind.Deployment, Name: "web"}
 	got := make([]scenario.Target, len(sc.Actions))
 	for i, a := range sc.Actions {
 		got[i] = a.Target

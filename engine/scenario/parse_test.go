@@ -18,6 +18,7 @@ import (
 
 	"rollscope/engine/kubelet"
 	"rollscope/engine/scenario"
+	"rollscope/model/kind"
 )
 
 func TestBuiltinsAreListedSortedAndParse(t *testing.T) {
@@ -160,8 +161,8 @@ func TestParseNormalisesActions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	web := scenario.Target{Kind: scenario.TargetDeployment, Name: "web"}
-	legacy := scenario.Target{Kind: scenario.TargetReplicationController, Name: "legacy"}
+	web := scenario.Target{Kind: kind.Deployment, Name: "web"}
+	legacy := scenario.Target{Kind: kind.ReplicationController, Name: "legacy"}
 	want := []scenario.Action{
 		{At: 0, Line: 31, Kind: "drain", Node: "spare-0"},
 		{At: 10 * time.Second, Line: 33, Kind: "setImage", Target: web, Container: "sidecar", Image: "envoyproxy/envoy:v1.31"},

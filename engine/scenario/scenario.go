@@ -8,6 +8,7 @@ import (
 	"rollscope/engine/kubelet"
 	"rollscope/engine/nodegroup"
 	"rollscope/engine/noderoll"
+	"rollscope/model/kind"
 )
 
 // Scenario is a parsed and validated scenario file.
@@ -47,15 +48,11 @@ const (
 	ActionPromote   = "promote"
 )
 
-// Target kinds. Scenario files may also write "deploy/NAME" and "rc/NAME".
-const (
-	TargetDeployment            = "deployment"
-	TargetReplicationController = "replicationcontroller"
-)
-
 // Target names the workload an action applies to.
 type Target struct {
-	Kind string // TargetDeployment or TargetReplicationController
+	// Kind is the workload's kind; scenario files spell it as kind.Parse
+	// reads it (deploy/NAME, rc/NAME, sts/NAME …).
+	Kind kind.Kind
 	Name string
 	// Namespace is set when the action names one other than the
 	// scenario's (namespace: beside target); "" is the scenario's.
@@ -67,7 +64,7 @@ func (t Target) String() string {
 	if t.Kind == "" && t.Name == "" {
 		return ""
 	}
-	return t.Kind + "/" + t.Name
+	return string(t.Kind) + "/" + t.Name
 }
 
 // Action is one timed step of a scenario. Only the fields of its Kind are set.

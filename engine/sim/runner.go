@@ -51,6 +51,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
+	"rollscope/model/kind"
 )
 
 // Source is the embedded API's commit stream: fn is called inside every
@@ -352,23 +353,18 @@ func (r *Runner) applyEvent(rc received) {
 
 // KindOf maps an object to the kind the controllers know it by.
 func KindOf(obj runtime.Object) (control.Kind, bool) {
+	if w, ok := kind.Of(obj); ok {
+		return control.Kind(w.Kind().Resource().Resource), true
+	}
 	switch obj.(type) {
 	case *corev1.Pod:
 		return control.Pods, true
 	case *corev1.Node:
 		return control.Nodes, true
-	case *appsv1.Deployment:
-		return control.Deployments, true
 	case *appsv1.ReplicaSet:
 		return control.ReplicaSets, true
-	case *corev1.ReplicationController:
-		return control.ReplicationControllers, true
 	case *policyv1.PodDisruptionBudget:
 		return control.PodDisruptionBudgets, true
-	case *appsv1.DaemonSet:
-		return control.DaemonSets, true
-	case *appsv1.StatefulSet:
-		return control.StatefulSets, true
 	case *appsv1.ControllerRevision:
 		return control.ControllerRevisions, true
 	case *corev1.Event:

@@ -13,6 +13,7 @@ import (
 
 	"rollscope/engine/nodegroup"
 	"rollscope/engine/scenario"
+	"rollscope/model/kind"
 )
 
 // Format is how a trace is printed.
@@ -53,6 +54,7 @@ type Writer struct {
 	rcs         followed[*corev1.ReplicationController, replicaSetLine]
 	sets        followed[*appsv1.StatefulSet, statefulSetLine]
 	daemons     followed[*appsv1.DaemonSet, daemonSetLine]
+	workloads   map[kind.Kind]follower // the four above, by the registry's kind
 	nodes       map[string]nodeLine
 	events      map[objectKey]eventLine
 	podNode     map[objectKey]string // active pod → the node it is bound to
@@ -71,7 +73,7 @@ func New(w io.Writer, f Format, start time.Time, groups []nodegroup.Group) *Writ
 	for _, g := range groups {
 		specs[g.Name] = g.Spec
 	}
-	return &Writer{
+	tw := &Writer{
 		out:         bufio.NewWriterSize(w, 64<<10),
 		table:       f == Table,
 		start:       start,
@@ -90,6 +92,11 @@ func New(w io.Writer, f Format, start time.Time, groups []nodegroup.Group) *Writ
 		podNode:  map[objectKey]string{},
 		nodePods: map[string]int{},
 	}
+	tw.workloads = map[kind.Kind]follower{
+		kind.Deployment: &tw.deployments, kind.ReplicationController: &tw.rcs,
+		kind.StatefulSet: &tw.sets, kind.DaemonSet: &tw.daemons,
+	}
+	return tw
 }
 
 // Observe takes one committed change, in commit order. Objects the trace
@@ -107,6 +114,10 @@ func (w *Writer) Observe(now time.Time, ev watch.Event) {
 	t := now.Sub(w.start)
 	w.instant.reach(w, t)
 	// A typed nil in the event is not an object: it is skipped.
+	if wl, ok := kind.Of(ev.Object); ok {
+		w.workloads[wl.Kind()].observeObject(w, t, wl.Object(), deleted)
+		return
+	}
 	switch o := ev.Object.(type) {
 	case *corev1.Pod:
 		if o != nil {
@@ -114,14 +125,6 @@ func (w *Writer) Observe(now time.Time, ev watch.Event) {
 		}
 	case *appsv1.ReplicaSet:
 		w.replicaSets.observe(w, t, o, deleted)
-	case *corev1.ReplicationController:
-		w.rcs.observe(w, t, o, deleted)
-	case *appsv1.StatefulSet:
-		w.sets.observe(w, t, o, deleted)
-	case *appsv1.DaemonSet:
-		w.daemons.observe(w, t, o, deleted)
-	case *appsv1.Deployment:
-		w.deployments.observe(w, t, o, deleted)
 	case *corev1.Node:
 		if o != nil {
 			w.observeNode(t, o, deleted)

@@ -19,6 +19,7 @@ import (
 
 	"rollscope/engine/scenario"
 	"rollscope/engine/trace"
+	"rollscope/model/kind"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -358,7 +359,7 @@ func TestTypedNilObjectsAreIgnored(t *testing.T) {
 // A scenario of several namespaces: lines about objects outside the
 // scenario's namespace name theirs, and an action line names its target's.
 func TestLinesNameOtherNamespaces(t *testing.T) {
-	ledger := scenario.Target{Kind: scenario.TargetDeployment, Name: "ledger", Namespace: "billing"}
+	ledger := scenario.Target{Kind: kind.Deployment, Name: "ledger", Namespace: "billing"}
 	script := []scenario.Action{{Kind: scenario.ActionScale, Target: ledger, Replicas: 5}}
 	event := func(ns string) *corev1.Event {
 		return &corev1.Event{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "e-" + ns},

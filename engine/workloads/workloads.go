@@ -22,25 +22,18 @@ import (
 
 	"rollscope/model"
 	"rollscope/model/action"
-)
-
-// Kind is the workload kind, as kubectl names it.
-type Kind string
-
-const (
-	StatefulSet Kind = "statefulset"
-	DaemonSet   Kind = "daemonset"
+	"rollscope/model/kind"
 )
 
 // Target names one StatefulSet or DaemonSet.
 type Target struct {
-	Kind            Kind
+	Kind            kind.Kind
 	Namespace, Name string
 }
 
-func (t Target) String() string { return string(t.Kind) + "/" + t.Name }
+func (t Target) String() string { return kind.Ref{Kind: t.Kind, Name: t.Name}.String() }
 
-func (t Target) resource() string { return string(t.Kind) + "s" }
+func (t Target) resource() string { return t.Kind.Resource().Resource }
 
 // describe turns an API error into a sentence naming what was attempted and
 // what to do.
@@ -60,43 +53,59 @@ func describe(what string, t Target, err error) error {
 	return fmt.Errorf("cannot %s %s: %w", what, t, err)
 }
 
-// object is the workload as read: its template and its own object.
-type object struct {
-	meta     *metav1.ObjectMeta
-	template *corev1.PodTemplateSpec
-	selector *metav1.LabelSelector
-	obj      any
+// client is how one kind's objects are read and patched.
+type client struct {
+	get   func(ctx context.Context, c kubernetes.Interface, ns, name string) (any, error)
+	patch func(ctx context.Context, c kubernetes.Interface, ns, name string, pt types.PatchType, body []byte) error
 }
 
-func get(ctx context.Context, c kubernetes.Interface, t Target, what string) (object, error) {
-	switch t.Kind {
-	case StatefulSet:
-		s, err := c.AppsV1().StatefulSets(t.Namespace).Get(ctx, t.Name, metav1.GetOptions{})
-		if err != nil {
-			return object{}, describe(what, t, err)
-		}
-		return object{meta: &s.ObjectMeta, template: &s.Spec.Template, selector: s.Spec.Selector, obj: s}, nil
-	case DaemonSet:
-		d, err := c.AppsV1().DaemonSets(t.Namespace).Get(ctx, t.Name, metav1.GetOptions{})
-		if err != nil {
-			return object{}, describe(what, t, err)
-		}
-		return object{meta: &d.ObjectMeta, template: &d.Spec.Template, selector: d.Spec.Selector, obj: d}, nil
+// clients are the kinds this package changes, by the registry's kind.
+var clients = map[kind.Kind]client{
+	kind.StatefulSet: {
+		get: func(ctx context.Context, c kubernetes.Interface, ns, name string) (any, error) {
+			return c.AppsV1().StatefulSets(ns).Get(ctx, name, metav1.GetOptions{})
+		},
+		patch: func(ctx context.Context, c kubernetes.Interface, ns, name string, pt types.PatchType, body []byte) error {
+			_, err := c.AppsV1().StatefulSets(ns).Patch(ctx, name, pt, body, metav1.PatchOptions{})
+			return err
+		},
+	},
+	kind.DaemonSet: {
+		get: func(ctx context.Context, c kubernetes.Interface, ns, name string) (any, error) {
+			return c.AppsV1().DaemonSets(ns).Get(ctx, name, metav1.GetOptions{})
+		},
+		patch: func(ctx context.Context, c kubernetes.Interface, ns, name string, pt types.PatchType, body []byte) error {
+			_, err := c.AppsV1().DaemonSets(ns).Patch(ctx, name, pt, body, metav1.PatchOptions{})
+			return err
+		},
+	},
+}
+
+// Changes says whether this package changes workloads of kind k.
+func Changes(k kind.Kind) bool {
+	_, ok := clients[k]
+	return ok
+}
+
+func get(ctx context.Context, c kubernetes.Interface, t Target, what string) (kind.Workload, error) {
+	cl, ok := clients[t.Kind]
+	if !ok {
+		return nil, fmt.Errorf("cannot %s %s: rollscope knows statefulsets and daemonsets here", what, t)
 	}
-	return object{}, fmt.Errorf("cannot %s %s: rollscope knows statefulsets and daemonsets here", what, t)
+	o, err := cl.get(ctx, c, t.Namespace, t.Name)
+	if err != nil {
+		return nil, describe(what, t, err)
+	}
+	w, _ := kind.Of(o)
+	return w, nil
 }
 
 func patch(ctx context.Context, c kubernetes.Interface, t Target, what string, pt types.PatchType, body []byte) error {
-	var err error
-	switch t.Kind {
-	case StatefulSet:
-		_, err = c.AppsV1().StatefulSets(t.Namespace).Patch(ctx, t.Name, pt, body, metav1.PatchOptions{})
-	case DaemonSet:
-		_, err = c.AppsV1().DaemonSets(t.Namespace).Patch(ctx, t.Name, pt, body, metav1.PatchOptions{})
-	default:
-		err = fmt.Errorf("unknown kind %q", t.Kind)
+	cl, ok := clients[t.Kind]
+	if !ok {
+		return describe(what, t, fmt.Errorf("unknown kind %q", t.Kind))
 	}
-	if err != nil {
+	if err := cl.patch(ctx, c, t.Namespace, t.Name, pt, body); err != nil {
 		return describe(what, t, err)
 	}
 	return nil
@@ -141,8 +150,8 @@ func SetImage(ctx context.Context, c kubernetes.Interface, t Target, container, 
 		if err != nil {
 			return err
 		}
-		if !hasContainer(o.template, container) {
-			return fmt.Errorf("cannot set image of %s: it has no container %q (containers: %s)", t, container, strings.Join(containerNames(o.template), ", "))
+		if !hasContainer(o.Template(), container) {
+			return fmt.Errorf("cannot set image of %s: it has no container %q (containers: %s)", t, container, strings.Join(containerNames(o.Template()), ", "))
 		}
 		p := obj{"spec": obj{"template": obj{"spec": obj{"containers": []obj{{"name": container, "image": image}}}}}}
 		return patch(ctx, c, t, "set image", types.StrategicMergePatchType, mustJSON(p))
@@ -160,8 +169,8 @@ func SetEnv(ctx context.Context, c kubernetes.Interface, t Target, container, na
 		if err != nil {
 			return err
 		}
-		if !hasContainer(o.template, container) {
-			return fmt.Errorf("cannot set env of %s: it has no container %q (containers: %s)", t, container, strings.Join(containerNames(o.template), ", "))
+		if !hasContainer(o.Template(), container) {
+			return fmt.Errorf("cannot set env of %s: it has no container %q (containers: %s)", t, container, strings.Join(containerNames(o.Template()), ", "))
 		}
 		env := obj{"name": name, "value": value}
 		if remove {
@@ -192,8 +201,8 @@ func Revisions(ctx context.Context, c kubernetes.Interface, t Target) ([]*appsv1
 	return revisionsOf(ctx, c, t, o)
 }
 
-func revisionsOf(ctx context.Context, c kubernetes.Interface, t Target, o object) ([]*appsv1.ControllerRevision, error) {
-	sel, err := metav1.LabelSelectorAsSelector(o.selector)
+func revisionsOf(ctx context.Context, c kubernetes.Interface, t Target, o kind.Workload) ([]*appsv1.ControllerRevision, error) {
+	sel, err := metav1.LabelSelectorAsSelector(o.Selector())
 	if err != nil {
 		return nil, fmt.Errorf("%s has an invalid selector: %w", t, err)
 	}
@@ -204,7 +213,7 @@ func revisionsOf(ctx context.Context, c kubernetes.Interface, t Target, o object
 	var out []*appsv1.ControllerRevision
 	for i := range list.Items {
 		r := &list.Items[i]
-		if ref := metav1.GetControllerOf(r); ref != nil && ref.UID == o.meta.UID {
+		if ref := metav1.GetControllerOf(r); ref != nil && ref.UID == o.GetUID() {
 			out = append(out, r)
 		}
 	}
@@ -229,7 +238,7 @@ func Undo(ctx context.Context, c kubernetes.Interface, t Target, toRevision int6
 	if err != nil {
 		return fmt.Errorf("cannot undo %s: %w", t, err)
 	}
-	current, err := model.TemplatePatch(o.obj)
+	current, err := model.TemplatePatch(o.Object())
 	if err != nil {
 		return fmt.Errorf("cannot undo %s: %w", t, err)
 	}
@@ -241,7 +250,7 @@ func Undo(ctx context.Context, c kubernetes.Interface, t Target, toRevision int6
 
 // Scale sets a StatefulSet's spec.replicas, as `kubectl scale` does.
 func Scale(ctx context.Context, c kubernetes.Interface, t Target, replicas int32) error {
-	if t.Kind != StatefulSet {
+	if t.Kind != kind.StatefulSet {
 		return fmt.Errorf("cannot scale %s: a DaemonSet runs one pod per node; change its node selector instead", t)
 	}
 	if replicas < 0 {
@@ -255,14 +264,14 @@ func Scale(ctx context.Context, c kubernetes.Interface, t Target, replicas int32
 // '{"spec":{"updateStrategy":{"rollingUpdate":{"partition":N}}}}'`). Lowering
 // it step by step is the StatefulSet canary.
 func SetPartition(ctx context.Context, c kubernetes.Interface, t Target, partition int32) error {
-	if t.Kind != StatefulSet {
+	if t.Kind != kind.StatefulSet {
 		return fmt.Errorf("cannot set the partition of %s: only StatefulSets have one", t)
 	}
 	o, err := get(ctx, c, t, "set the partition of")
 	if err != nil {
 		return err
 	}
-	s := o.obj.(*appsv1.StatefulSet)
+	s := o.Object().(*appsv1.StatefulSet)
 	if s.Spec.UpdateStrategy.Type != appsv1.RollingUpdateStatefulSetStrategyType {
 		return fmt.Errorf("cannot set the partition of %s: its update strategy is %s — pods change only when deleted", t, s.Spec.UpdateStrategy.Type)
 	}

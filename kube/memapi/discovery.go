@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/discovery"
+	fakediscovery "k8s.io/client-go/discovery/fake"
 )
 
 var allVerbs = metav1.Verbs{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}
@@ -47,4 +49,40 @@ func discoveryLists(kinds []*kind) []*metav1.APIResourceList {
 		}
 	}
 	return lists
+}
+
+// servedDiscovery is the fake's discovery, answering the preferred
+// resources too: the API serves one version of each group, so every
+// resource is preferred. RESTMappers and kubectl's short-name expansion read
+// these lists.
+type servedDiscovery struct{ *fakediscovery.FakeDiscovery }
+
+// Discovery answers discovery for what the cluster serves.
+func (c directClient) Discovery() discovery.DiscoveryInterface {
+	return servedDiscovery{c.Clientset.Discovery().(*fakediscovery.FakeDiscovery)}
+}
+
+// ServerPreferredResources is every served resource.
+func (d servedDiscovery) ServerPreferredResources() ([]*metav1.APIResourceList, error) {
+	_, lists, err := d.ServerGroupsAndResources()
+	return lists, err
+}
+
+// ServerPreferredNamespacedResources is every served namespaced resource.
+func (d servedDiscovery) ServerPreferredNamespacedResources() ([]*metav1.APIResourceList, error) {
+	lists, err := d.ServerPreferredResources()
+	if err != nil {
+		return nil, err
+	}
+	var out []*metav1.APIResourceList
+	for _, l := range lists {
+		ns := &metav1.APIResourceList{GroupVersion: l.GroupVersion}
+		for _, r := range l.APIResources {
+			if r.Namespaced {
+				ns.APIResources = append(ns.APIResources, r)
+			}
+		}
+		out = append(out, ns)
+	}
+	return out, nil
 }

@@ -11,6 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/scheme"
+
+	workload "rollscope/model/kind"
 )
 
 // kind describes one served resource and which of the API server's per-kind
@@ -106,21 +108,21 @@ func servedKinds() []*kind {
 	endpoints.createOnUpdate, endpoints.shortNames = true, []string{"ep"}
 
 	rcs := core("replicationcontrollers", "ReplicationController")
-	rcs.status, rcs.generation, rcs.scale, rcs.shortNames, rcs.fields = true, true, true, []string{"rc"}, []string{"status.replicas"}
+	rcs.status, rcs.generation, rcs.scale, rcs.fields = true, true, true, []string{"status.replicas"}
 
 	podTemplates := core("podtemplates", "PodTemplate")
 
 	deployments := apps("deployments", "Deployment")
-	deployments.status, deployments.generation, deployments.scale, deployments.shortNames = true, true, true, []string{"deploy"}
+	deployments.status, deployments.generation, deployments.scale = true, true, true
 
 	replicaSets := apps("replicasets", "ReplicaSet")
 	replicaSets.status, replicaSets.generation, replicaSets.scale, replicaSets.shortNames, replicaSets.fields = true, true, true, []string{"rs"}, []string{"status.replicas"}
 
 	daemonSets := apps("daemonsets", "DaemonSet")
-	daemonSets.status, daemonSets.generation, daemonSets.shortNames = true, true, []string{"ds"}
+	daemonSets.status, daemonSets.generation = true, true
 
 	statefulSets := apps("statefulsets", "StatefulSet")
-	statefulSets.status, statefulSets.generation, statefulSets.shortNames = true, true, []string{"sts"}
+	statefulSets.status, statefulSets.generation = true, true
 
 	revisions := apps("controllerrevisions", "ControllerRevision")
 
@@ -135,6 +137,11 @@ func servedKinds() []*kind {
 	}
 	for _, k := range kinds {
 		k.objType = reflect.TypeOf(k.newObject())
+		// A workload kind's short name is the registry's, as the real
+		// API server reports it.
+		if e, ok := workload.ForResource(k.groupResource()); ok {
+			k.shortNames = []string{e.Short}
+		}
 	}
 	return kinds
 }

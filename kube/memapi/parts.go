@@ -9,6 +9,8 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/runtime"
+
+	workload "rollscope/model/kind"
 )
 
 // part returns a top-level field (Spec, Status) of an API object, or an
@@ -69,14 +71,8 @@ func prepareForCreate(k *kind, obj runtime.Object) {
 		}
 	case *corev1.Service:
 		o.Status = corev1.ServiceStatus{}
-	case *corev1.ReplicationController:
-		o.Status = corev1.ReplicationControllerStatus{}
-	case *appsv1.Deployment:
-		o.Status = appsv1.DeploymentStatus{}
 	case *appsv1.ReplicaSet:
 		o.Status = appsv1.ReplicaSetStatus{}
-	case *appsv1.StatefulSet:
-		o.Status = appsv1.StatefulSetStatus{}
 	case *appsv1.DaemonSet:
 		o.Status = appsv1.DaemonSetStatus{}
 		if n, err := strconv.ParseInt(o.Annotations[daemonSetTemplateGeneration], 10, 64); err != nil || n < 1 {
@@ -84,6 +80,13 @@ func prepareForCreate(k *kind, obj runtime.Object) {
 		}
 	case *policyv1.PodDisruptionBudget:
 		o.Status = policyv1.PodDisruptionBudgetStatus{}
+	default:
+		// The other workload kinds start with an empty status.
+		if _, ok := workload.Of(obj); ok {
+			if st := part(obj, "Status"); st.CanSet() {
+				st.SetZero()
+			}
+		}
 	}
 }
 

@@ -14,6 +14,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	workload "rollscope/model/kind"
 )
 
 // validateObject checks an object about to be stored by a create (old nil)
@@ -50,17 +52,21 @@ func validateSpec(obj runtime.Object, spec *field.Path) field.ErrorList {
 		errs = append(errs, validateReplicas(o.Spec.Replicas, spec)...)
 		errs = append(errs, validateSelectedTemplate(o.Spec.Selector, &o.Spec.Template, spec, "")...)
 		errs = append(errs, apivalidation.ValidateNonnegativeField(int64(o.Spec.MinReadySeconds), spec.Child("minReadySeconds"))...)
-	case *appsv1.DaemonSet:
-		errs = append(errs, validateSelectedTemplate(o.Spec.Selector, &o.Spec.Template, spec, "")...)
-	case *appsv1.StatefulSet:
-		errs = append(errs, validateReplicas(o.Spec.Replicas, spec)...)
-		errs = append(errs, validateSelectedTemplate(o.Spec.Selector, &o.Spec.Template, spec, "")...)
 	case *corev1.ReplicationController:
 		errs = append(errs, validateReplicationControllerSpec(&o.Spec, spec)...)
 	case *corev1.Pod:
 		errs = append(errs, validatePodSpec(&o.Spec, spec, true)...)
 	case *policyv1.PodDisruptionBudget:
 		errs = append(errs, validateBudgetSpec(&o.Spec, spec)...)
+	default:
+		// The other workload kinds (StatefulSets, DaemonSets): replicas
+		// where they scale, and a template their selector selects.
+		if w, ok := workload.Of(obj); ok {
+			if n, scaled := w.Replicas(); scaled {
+				errs = append(errs, validateReplicas(&n, spec)...)
+			}
+			errs = append(errs, validateSelectedTemplate(w.Selector(), w.Template(), spec, "")...)
+		}
 	}
 	return errs
 }
@@ -78,15 +84,15 @@ func validateUpdate(k *kind, next, old runtime.Object, subresource string) field
 // creation: apps/v1 selectors and almost all of a pod's spec.
 func validateImmutableSpec(obj, old runtime.Object) field.ErrorList {
 	selector := field.NewPath("spec", "selector")
+	// apps/v1 workloads freeze their selector; a ReplicationController's
+	// (core/v1) may change.
+	if w, ok := workload.Of(obj); ok && w.Kind() != workload.ReplicationController {
+		was, _ := workload.Of(old)
+		return apivalidation.ValidateImmutableField(w.Selector(), was.Selector(), selector)
+	}
 	switch o := obj.(type) {
-	case *appsv1.Deployment:
-		return apivalidation.ValidateImmutableField(o.Spec.Selector, old.(*appsv1.Deployment).Spec.Selector, selector)
 	case *appsv1.ReplicaSet:
 		return apivalidation.ValidateImmutableField(o.Spec.Selector, old.(*appsv1.ReplicaSet).Spec.Selector, selector)
-	case *appsv1.DaemonSet:
-		return apivalidation.ValidateImmutableField(o.Spec.Selector, old.(*appsv1.DaemonSet).Spec.Selector, selector)
-	case *appsv1.StatefulSet:
-		return apivalidation.ValidateImmutableField(o.Spec.Selector, old.(*appsv1.StatefulSet).Spec.Selector, selector)
 	case *corev1.Pod:
 		return validatePodSpecUpdate(&o.Spec, &old.(*corev1.Pod).Spec)
 	}

@@ -1,5 +1,7 @@
 package action
 
+import "rollscope/model/kind"
+
 // Name is an action's name: its key in the config file (`keys: {set-image:
 // ["i"]}`), in permission denials and in traces.
 type Name string
@@ -38,15 +40,16 @@ const (
 )
 
 // Object is the kind of object an action changes, and so whose permissions
-// it needs.
-type Object string
+// it needs: a workload kind of the registry, or a node, a node group or a
+// pod. It is kind.Kind; the On names of workload kinds are the registry's.
+type Object = kind.Kind
 
 const (
-	OnDeployment            Object = "deployment"
-	OnNode                  Object = "node"
-	OnNodeGroup             Object = "nodegroup"
-	OnReplicationController Object = "replicationcontroller"
-	OnPod                   Object = "pod"
+	OnDeployment            = kind.Deployment
+	OnNode                  = kind.Kind("node")
+	OnNodeGroup             = kind.Kind("nodegroup")
+	OnReplicationController = kind.ReplicationController
+	OnPod                   = kind.Kind("pod")
 )
 
 // Help groups: the help overlay's column titles for the actions.

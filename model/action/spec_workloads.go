@@ -3,6 +3,8 @@ package action
 import (
 	"fmt"
 	"strconv"
+
+	"rollscope/model/kind"
 )
 
 // StatefulSet and DaemonSet rollouts: kubectl's commands for these kinds,
@@ -22,8 +24,8 @@ const (
 )
 
 const (
-	OnStatefulSet Object = "statefulset"
-	OnDaemonSet   Object = "daemonset"
+	OnStatefulSet = kind.StatefulSet
+	OnDaemonSet   = kind.DaemonSet
 )
 
 // Help groups of the two views.
@@ -71,11 +73,8 @@ func init() { specs = append(specs, workloadSpecs...) }
 // workloadObject is kubectl's name for what a StatefulSet or DaemonSet
 // request changes; false for other requests.
 func workloadObject(r Request) (string, bool) {
-	switch r.Spec().On {
-	case OnStatefulSet:
-		return "statefulset/" + r.Name, true
-	case OnDaemonSet:
-		return "daemonset/" + r.Name, true
+	if on := r.Spec().On; on == OnStatefulSet || on == OnDaemonSet {
+		return kind.Ref{Kind: on, Name: r.Name}.String(), true
 	}
 	return "", false
 }

@@ -24,6 +24,7 @@ import (
 	"rollscope/engine/noderoll"
 	"rollscope/engine/workloads"
 	"rollscope/model"
+	"rollscope/model/kind"
 	"rollscope/test/e2e/e2etest"
 )
 
@@ -213,7 +214,7 @@ func daemonForRoll() *appsv1.DaemonSet { return daemonSet("agent", 0, 1) }
 
 // rollStep sets the DaemonSet's new image and requests the node roll.
 func rollStep(ctx context.Context, c kubernetes.Interface, ns string, now time.Time) error {
-	if err := workloads.SetImage(ctx, c, workloads.Target{Kind: workloads.DaemonSet, Namespace: ns, Name: "agent"}, "agent", "registry.example.com/agent:2"); err != nil {
+	if err := workloads.SetImage(ctx, c, workloads.Target{Kind: kind.DaemonSet, Namespace: ns, Name: "agent"}, "agent", "registry.example.com/agent:2"); err != nil {
 		return err
 	}
 	return noderoll.Request(ctx, c, rollGroup.Name, noderoll.Options{}, now)

@@ -15,6 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model/cluster"
+	"rollscope/model/kind"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
 	"rollscope/ui/screen"
@@ -55,13 +56,11 @@ func New(s *screen.Screen, mode rune) *Picker {
 
 // name is the deployment name in the query, without the resource prefix.
 func (p *Picker) name() string {
-	q := strings.TrimSpace(p.query)
-	for _, prefix := range []string{"deploy/", "deploy ", "deployment/", "deployment "} {
-		if strings.HasPrefix(q, prefix) {
-			return strings.TrimSpace(q[len(prefix):])
-		}
+	if r, ok := p.ref(); ok && r.Kind == kind.Deployment {
+		return r.Name
 	}
-	if q == "deploy" || q == "deployment" {
+	q := strings.TrimSpace(p.query)
+	if k, ok := kind.Lookup(q); ok && k == kind.Deployment {
 		return ""
 	}
 	return q
@@ -70,14 +69,8 @@ func (p *Picker) name() string {
 // rcName reads `:rc NAME`, `:rc/NAME` and the long spellings from the
 // query.
 func (p *Picker) rcName() (string, bool) {
-	if p.mode != ':' {
-		return "", false
-	}
-	q := strings.TrimSpace(p.query)
-	for _, prefix := range []string{"rc/", "rc ", "replicationcontroller/", "replicationcontroller ", "replicationcontrollers/"} {
-		if strings.HasPrefix(q, prefix) {
-			return strings.TrimSpace(q[len(prefix):]), true
-		}
+	if r, ok := p.ref(); ok && p.mode == ':' && r.Kind == kind.ReplicationController {
+		return r.Name, true
 	}
 	return "", false
 }

@@ -1,42 +1,35 @@
 package picker
 
 import (
+	"errors"
 	"strings"
 
-	"rollscope/model/action"
+	"rollscope/model/kind"
 	"rollscope/ui/screen"
 )
 
-// workloadPrefixes are how `:` names a StatefulSet or a DaemonSet, as
-// kubectl spells the kinds.
-var workloadPrefixes = []struct {
-	kind     action.Object
-	prefixes []string
-}{
-	{action.OnStatefulSet, []string{"sts/", "sts ", "statefulset/", "statefulset ", "statefulsets/"}},
-	{action.OnDaemonSet, []string{"ds/", "ds ", "daemonset/", "daemonset ", "daemonsets/"}},
+// ref reads the `:` or `/` query as kind.Parse does; ok is false when the
+// query names no kind, or one rollscope does not know: it is then a filter
+// over the deployments.
+func (p *Picker) ref() (r kind.Ref, ok bool) {
+	r, err := kind.Parse(p.query)
+	if r.Kind == "" || err != nil && !errors.Is(err, kind.ErrNoName) {
+		return kind.Ref{}, false
+	}
+	return r, true
 }
 
 // chooseWorkload goes to the view of `:sts NAME` or `:ds NAME`; false when
 // the query names neither kind.
 func (p *Picker) chooseWorkload() bool {
-	if p.mode != ':' {
+	r, ok := p.ref()
+	if p.mode != ':' || !ok || r.Kind == kind.Deployment || r.Kind == kind.ReplicationController {
 		return false
 	}
-	q := strings.TrimSpace(p.query)
-	for _, k := range workloadPrefixes {
-		for _, prefix := range k.prefixes {
-			if !strings.HasPrefix(q, prefix) {
-				continue
-			}
-			name := strings.TrimSpace(q[len(prefix):])
-			if name == "" {
-				p.s.Toast = "give the " + string(k.kind) + "'s name: :" + strings.TrimRight(prefix, "/ ") + " NAME"
-				return true
-			}
-			p.s.Go(screen.Target{Namespace: p.s.Namespace, Workload: name, WorkloadKind: k.kind})
-			return true
-		}
+	if r.Name == "" {
+		p.s.Toast = "give the " + string(r.Kind) + "'s name: :" + strings.TrimRight(strings.TrimSpace(p.query), "/") + " NAME"
+		return true
 	}
-	return false
+	p.s.Go(screen.Target{Namespace: p.s.Namespace, Workload: r.Name, WorkloadKind: r.Kind})
+	return true
 }

@@ -1,0 +1,53 @@
+package connect
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/restmapper"
+
+	"rollscope/model/kind"
+)
+
+// Kinds resolves the kind of a `kind/NAME` the way kubectl does on a live
+// cluster: through the server's discovery, with its short names (a CRD's
+// own shortNames reach it this way), then to the registry's entry for the
+// resource found. The embedded API answers the same discovery.
+type Kinds struct {
+	mapper interface {
+		ResourceFor(schema.GroupVersionResource) (schema.GroupVersionResource, error)
+	}
+}
+
+// NewKinds reads discovery once, lazily, and keeps it in memory.
+func NewKinds(d discovery.DiscoveryInterface) *Kinds {
+	cached := memory.NewMemCacheClient(d)
+	return &Kinds{mapper: restmapper.NewShortcutExpander(restmapper.NewDeferredDiscoveryRESTMapper(cached), cached, func(string) {})}
+}
+
+// Resolve is the workload kind the server serves as word ("sts",
+// "statefulsets.apps", "StatefulSet"); an error names the word when the
+// server serves no such resource, or one rollscope does not open.
+func (k *Kinds) Resolve(word string) (kind.Kind, error) {
+	gvr, gr := schema.ParseResourceArg(strings.ToLower(word))
+	in := gr.WithVersion("")
+	if gvr != nil {
+		in = *gvr
+	}
+	found, err := k.mapper.ResourceFor(in)
+	if err != nil && gvr != nil {
+		// "statefulsets.v1.apps" may also be a resource in group "v1.apps".
+		found, err = k.mapper.ResourceFor(gr.WithVersion(""))
+	}
+	if err != nil {
+		return "", fmt.Errorf("%q: the cluster serves no such resource: %w", word, err)
+	}
+	e, ok := kind.ForResource(found.GroupResource())
+	if !ok {
+		return "", fmt.Errorf("%q is %s, not a workload kind rollscope opens; write %s", word, found.GroupResource(), kind.Accepted())
+	}
+	return e.Kind, nil
+}

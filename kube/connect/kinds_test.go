@@ -1,0 +1,76 @@
+package connect_test
+
+import (
+	"strings"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	fakediscovery "k8s.io/client-go/discovery/fake"
+	k8stesting "k8s.io/client-go/testing"
+
+	"rollscope/kube/connect"
+	"rollscope/kube/memapi"
+	"rollscope/model/kind"
+)
+
+// TestKindsResolveThroughDiscovery: the embedded API answers discovery with
+// the short names a real server reports, so every spelling kubectl takes
+// resolves through the RESTMapper to the registry's kind.
+func TestKindsResolveThroughDiscovery(t *testing.T) {
+	kinds := connect.NewKinds(memapi.New(memapi.Options{}).Client().Discovery())
+	for want, words := range map[kind.Kind][]string{
+		kind.Deployment:            {"deploy", "deployment", "deployments", "Deployment", "deployments.apps", "deploy.apps", "deployments.v1.apps"},
+		kind.ReplicationController: {"rc", "replicationcontroller", "replicationcontrollers", "RC"},
+		kind.StatefulSet:           {"sts", "STS", "statefulset", "statefulsets", "StatefulSet", "statefulsets.apps", "sts.apps", "statefulsets.v1.apps"},
+		kind.DaemonSet:             {"ds", "daemonset", "daemonsets", "daemonsets.apps", "ds.apps"},
+	} {
+		for _, w := range words {
+			if got, err := kinds.Resolve(w); err != nil || got != want {
+				t.Errorf("Resolve(%q) = %q, %v; want %s", w, got, err, want)
+			}
+		}
+	}
+	for word, msg := range map[string]string{
+		"po":      `"po" is pods, not a workload kind rollscope opens`,
+		"cronjob": `"cronjob": the cluster serves no such resource`,
+	} {
+		if _, err := kinds.Resolve(word); err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("Resolve(%q) = %v; want %q", word, err, msg)
+		}
+	}
+}
+
+// TestKindsTakeACustomResourcesShortNames: a CRD's own shortNames reach the
+// resolver through discovery, as they reach kubectl (Argo's Rollout is ro).
+func TestKindsTakeACustomResourcesShortNames(t *testing.T) {
+	d := &fakediscovery.FakeDiscovery{Fake: &k8stesting.Fake{Resources: []*metav1.APIResourceList{{
+		GroupVersion: "argoproj.io/v1alpha1",
+		APIResources: []metav1.APIResource{{Name: "rollouts", SingularName: "rollout", Namespaced: true, Kind: "Rollout", ShortNames: []string{"ro"}, Verbs: metav1.Verbs{"get", "list", "watch"}}},
+	}}}}
+	_, err := connect.NewKinds(d).Resolve("ro")
+	if err == nil || !strings.Contains(err.Error(), `"ro" is rollouts.argoproj.io, not a workload kind rollscope opens`) {
+		t.Errorf("Resolve(ro) = %v; want it found as rollouts.argoproj.io", err)
+	}
+}
+
+// TestEmbeddedDiscoveryPrefersWhatItServes: the embedded API's preferred
+// resources are what it serves, with the workload kinds' short names.
+func TestEmbeddedDiscoveryPrefersWhatItServes(t *testing.T) {
+	lists, err := memapi.New(memapi.Options{}).Client().Discovery().ServerPreferredResources()
+	if err != nil {
+		t.Fatal(err)
+	}
+	short := map[string]string{}
+	for _, l := range lists {
+		for _, r := range l.APIResources {
+			if len(r.ShortNames) > 0 {
+				short[r.Name] = r.ShortNames[0]
+			}
+		}
+	}
+	for _, e := range kind.All() {
+		if short[e.Plural] != e.Short {
+			t.Errorf("%s: short name %q; want %q", e.Plural, short[e.Plural], e.Short)
+		}
+	}
+}

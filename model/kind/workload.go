@@ -1,0 +1,132 @@
+package kind
+
+import (
+	"errors"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"rollscope/model"
+)
+
+// Workload is what every layer asks of a workload object, whatever its
+// kind. Of wraps an object in it; the methods reuse model's rules.
+type Workload interface {
+	metav1.Object
+	// Kind is the object's workload kind.
+	Kind() Kind
+	// Template is the pod template the workload creates pods from (nil for
+	// a ReplicationController without one).
+	Template() *corev1.PodTemplateSpec
+	// Selector selects the workload's pods (a ReplicationController's map,
+	// as a label selector).
+	Selector() *metav1.LabelSelector
+	// Replicas is spec.replicas as the API defaults it (1 when unset); a
+	// DaemonSet, which runs one pod per node, has none: 0, false.
+	Replicas() (int32, bool)
+	// Revisions are the revision the pods run and the one being rolled to,
+	// as the controller reports them ("" where the kind has none).
+	Revisions() (current, update string)
+	// RolloutStatus is `kubectl rollout status` for one look at the
+	// workload: its sentence, whether it is done, or kubectl's error.
+	RolloutStatus() (message string, done bool, err error)
+	// Object is the typed object.
+	Object() any
+}
+
+// Of is the workload o is; false when o is not one (a pod, a node, a nil).
+func Of(o any) (Workload, bool) {
+	switch x := o.(type) {
+	case *appsv1.Deployment:
+		if x != nil {
+			return deployment{x}, true
+		}
+	case *corev1.ReplicationController:
+		if x != nil {
+			return replicationController{x}, true
+		}
+	case *appsv1.StatefulSet:
+		if x != nil {
+			return statefulSet{x}, true
+		}
+	case *appsv1.DaemonSet:
+		if x != nil {
+			return daemonSet{x}, true
+		}
+	}
+	return nil, false
+}
+
+// specReplicas is spec.replicas, which the API defaults to 1.
+func specReplicas(r *int32) (int32, bool) {
+	if r == nil {
+		return 1, true
+	}
+	return *r, true
+}
+
+type deployment struct{ *appsv1.Deployment }
+
+func (deployment) Kind() Kind                          { return Deployment }
+func (w deployment) Template() *corev1.PodTemplateSpec { return &w.Spec.Template }
+func (w deployment) Selector() *metav1.LabelSelector   { return w.Spec.Selector }
+func (w deployment) Replicas() (int32, bool)           { return specReplicas(w.Spec.Replicas) }
+func (w deployment) Object() any                       { return w.Deployment }
+func (w deployment) Revisions() (current, update string) {
+	r := w.Annotations[model.RevisionAnnotation]
+	return r, r
+}
+func (w deployment) RolloutStatus() (string, bool, error) {
+	return model.RolloutStatus(w.Deployment, 0)
+}
+
+type replicationController struct{ *corev1.ReplicationController }
+
+func (replicationController) Kind() Kind                          { return ReplicationController }
+func (w replicationController) Template() *corev1.PodTemplateSpec { return w.Spec.Template }
+func (w replicationController) Selector() *metav1.LabelSelector {
+	return &metav1.LabelSelector{MatchLabels: w.Spec.Selector}
+}
+func (w replicationController) Replicas() (int32, bool)             { return specReplicas(w.Spec.Replicas) }
+func (w replicationController) Object() any                         { return w.ReplicationController }
+func (w replicationController) Revisions() (current, update string) { return "", "" }
+
+// RolloutStatus is kubectl's answer: it has no status viewer for
+// ReplicationControllers.
+func (w replicationController) RolloutStatus() (string, bool, error) {
+	return "", false, errNoStatusViewer
+}
+
+type statefulSet struct{ *appsv1.StatefulSet }
+
+func (statefulSet) Kind() Kind                          { return StatefulSet }
+func (w statefulSet) Template() *corev1.PodTemplateSpec { return &w.Spec.Template }
+func (w statefulSet) Selector() *metav1.LabelSelector   { return w.Spec.Selector }
+func (w statefulSet) Replicas() (int32, bool)           { return model.StatefulSetReplicas(w.StatefulSet), true }
+func (w statefulSet) Object() any                       { return w.StatefulSet }
+func (w statefulSet) Revisions() (current, update string) {
+	return w.Status.CurrentRevision, w.Status.UpdateRevision
+}
+func (w statefulSet) RolloutStatus() (string, bool, error) {
+	return model.StatefulSetRolloutStatus(w.StatefulSet)
+}
+
+type daemonSet struct{ *appsv1.DaemonSet }
+
+func (daemonSet) Kind() Kind                          { return DaemonSet }
+func (w daemonSet) Template() *corev1.PodTemplateSpec { return &w.Spec.Template }
+func (w daemonSet) Selector() *metav1.LabelSelector   { return w.Spec.Selector }
+func (w daemonSet) Replicas() (int32, bool)           { return 0, false }
+func (w daemonSet) Object() any                       { return w.DaemonSet }
+func (w daemonSet) Revisions() (current, update string) {
+	g := w.Annotations[model.DaemonSetTemplateGenerationAnnotation]
+	return g, g
+}
+func (w daemonSet) RolloutStatus() (string, bool, error) {
+	return model.DaemonSetRolloutStatus(w.DaemonSet)
+}
+
+// errNoStatusViewer is kubectl's `rollout status` error for a kind it has no
+// status viewer for.
+var errNoStatusViewer = errors.New("no status viewer has been implemented for ReplicationController")
