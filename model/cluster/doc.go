@@ -4,5 +4,37 @@
 // line and the pod tallies behind it, the fleet book, the timeline, and the
 // views the panes draw (RolloutView, PodDetail, the StatefulSet, DaemonSet
 // and ReplicationController views). The rules it applies live in package
-// model.
+// model. Rendering never reads a Kubernetes object: what the screen draws
+// comes from this package's views, plain values (view.go).
+//
+// # Why a rollout is stuck
+//
+// Cluster.Blocker derives one line from the Deployment, its ReplicaSets,
+// their pods, the pods' events and the nodes' drain annotations. The picture
+// keeps what the line counts of each ReplicaSet's pods up to date as pods
+// arrive, change and go (tally.go's podTally, keyed by owner UID and
+// namespace): the pods that cannot pull, crash, or are bound but not ready,
+// each in a heap with the one the line would name on top; the terminating
+// pods by grace period; the ready pods by when they became ready, oldest
+// first, judged against minReadySeconds only when read (what depends on the
+// clock is kept as times). So the line of a rollout of thousands of pods
+// costs what changed, not a pass over every pod on every redraw. The same way
+// the picture keeps each node's active pods for the node list and patches
+// each ReplicaSet's kept pod rows with the pods that changed. `--plain`
+// prints Cluster.Blocker when it names something else (SameBlocker: a line
+// only the clock moved is the same).
+//
+// # The fleet
+//
+// Cluster.Fleet is read on every refresh, up to 20 times a second, over every
+// workload of the cluster, so its rows are kept (book.go marks, standing.go
+// reads): Apply marks a row dirty when its workload, its ReplicaSets or
+// ControllerRevisions, one of its pods, a node under its pods, or an event
+// about one of its pods changed. A rolled-out workload reads its pods only for
+// what flags them (crash loop, pull error, unschedulable) and for the nodes
+// being drained or cordoned, so its pods coming, going or turning ready leave
+// its row as it was. A refresh derives only the dirty rows (derive.go),
+// rebuilds each second the rows whose line counts seconds, turns rollouts that
+// made no progress for fleetStuckAfter stuck, and hands out one shared,
+// clipped slice until a row changes (readers must not modify it).
 package cluster
