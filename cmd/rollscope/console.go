@@ -18,6 +18,7 @@ import (
 	"rollscope/engine/live"
 	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
+	"rollscope/internal/profile"
 	"rollscope/kube/access"
 	"rollscope/kube/connect"
 	"rollscope/kube/podlogs"
@@ -245,7 +246,7 @@ const consolePace = 250 * time.Millisecond
 // clk is the cluster's clock, nil for a live cluster's real one; wo tunes
 // the watch (a live cluster's health probe).
 func runConsole(ctx context.Context, client kubernetes.Interface, opts ui.Options, clk clock.PassiveClock, wo watch.Options) (ui.Switch, bool, error) {
-	stopProfile, err := startConsoleProfile()
+	stopProfile, err := profile.Console()
 	if err != nil {
 		return ui.Switch{}, false, usageError{err}
 	}

@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"rollscope/model"
 	"time"
 
 	"github.com/spf13/cobra"
-	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"rollscope/engine/embedded"
 	"rollscope/engine/rollingupdate"
@@ -69,47 +67,13 @@ func newRollingUpdate() *cobra.Command {
 }
 
 func (f *rollingUpdateFlags) request(args []string) (rollingupdate.Request, error) {
-	req := rollingupdate.Request{
-		Old:             args[0],
-		Image:           f.image,
-		Container:       f.container,
-		ImagePullPolicy: f.pullPolicy,
-		DeploymentKey:   f.deploymentKey,
-		UpdatePeriod:    rollingupdate.Duration(f.updatePeriod),
-		PollInterval:    rollingupdate.Duration(f.pollInterval),
-		Rollback:        f.rollback,
-	}
-	if len(args) == 2 {
-		req.Next = args[1]
-		if req.Next == req.Old {
-			return req, badInput("NEXT %q must differ from RC: leave it out to keep the name %q", req.Next, req.Old)
-		}
-	}
-	// The legacy command's fixed limits.
-	surge, unavailable := intstr.FromInt32(1), intstr.FromInt32(0)
-	req.MaxSurge, req.MaxUnavailable = &surge, &unavailable
-	switch {
-	case f.updatePeriod <= 0:
-		return req, badInput("--update-period %v must be positive, such as 1m", f.updatePeriod)
-	case f.pollInterval <= 0:
-		return req, badInput("--poll-interval %v must be positive, such as 3s", f.pollInterval)
-	case f.timeout < 0:
-		return req, badInput("--timeout %v is negative: give a duration such as 5m, or 0 to wait for ever", f.timeout)
-	case f.deploymentKey == "":
-		return req, badInput("--deployment-label-key must not be empty")
-	case f.rollback && f.image != "":
-		return req, badInput("--rollback and --image do not go together: --rollback returns to the image RC had")
-	}
-	if f.image != "" {
-		// The same check as the console's RC dialog, before anything runs.
-		if err := model.CheckImage(f.image); err != nil {
-			return req, badInput("--image: %v", err)
-		}
-	}
-	switch f.pullPolicy {
-	case "", "Always", "Never", "IfNotPresent":
-	default:
-		return req, badInput("--image-pull-policy %q: use Always, Never or IfNotPresent", f.pullPolicy)
+	req, err := rollingupdate.NewRequest(rollingupdate.Input{
+		Args: args, Image: f.image, Container: f.container, PullPolicy: f.pullPolicy,
+		UpdatePeriod: f.updatePeriod, PollInterval: f.pollInterval, Timeout: f.timeout,
+		DeploymentKey: f.deploymentKey, Rollback: f.rollback,
+	})
+	if err != nil {
+		return req, usageError{err}
 	}
 	return req, nil
 }

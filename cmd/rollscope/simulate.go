@@ -7,7 +7,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"runtime/pprof"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -15,6 +14,7 @@ import (
 	"rollscope/engine/embedded"
 	"rollscope/engine/sim"
 	"rollscope/engine/trace"
+	"rollscope/internal/profile"
 	"rollscope/kube/connect"
 	"rollscope/ui/plain"
 )
@@ -107,15 +107,13 @@ func runSimulate(ctx context.Context, f *simulateFlags) error {
 		debug.SetMemoryLimit(limit)
 	}
 	if f.cpuProfile != "" {
-		pf, err := os.Create(f.cpuProfile)
-		if err != nil {
-			return badInput("--cpuprofile: %v", err)
+		stopProfile, create, err := profile.CPU(f.cpuProfile)
+		if create != nil {
+			return badInput("--cpuprofile: %v", create)
+		} else if err != nil {
+			return err
 		}
-		defer pf.Close()
-		if err := pprof.StartCPUProfile(pf); err != nil {
-			return fmt.Errorf("starting the CPU profile: %w", err)
-		}
-		defer pprof.StopCPUProfile()
+		defer stopProfile()
 	}
 	out := bufio.NewWriterSize(os.Stdout, 64<<10)
 	held := trace.NewHeld(out)
@@ -143,7 +141,9 @@ func runSimulate(ctx context.Context, f *simulateFlags) error {
 	reason, err := cl.Run(ctx, f.until)
 	stopProgress()
 	if f.memProfile != "" {
-		if perr := writeHeapProfile(f.memProfile); perr != nil {
+		if create, perr := profile.Heap(f.memProfile); create != nil {
+			return badInput("--memprofile: %v", create)
+		} else if perr != nil {
 			return perr
 		}
 		runtime.KeepAlive(cl)
@@ -167,17 +167,3 @@ const (
 	progressAfter = 3 * time.Second
 	progressEvery = time.Second
 )
-
-// writeHeapProfile writes what is live on the heap now, after a collection.
-func writeHeapProfile(path string) error {
-	pf, err := os.Create(path)
-	if err != nil {
-		return badInput("--memprofile: %v", err)
-	}
-	defer pf.Close()
-	runtime.GC()
-	if err := pprof.Lookup("heap").WriteTo(pf, 0); err != nil {
-		return fmt.Errorf("writing the heap profile: %w", err)
-	}
-	return nil
-}

@@ -51,7 +51,7 @@ func runLiveSimulate(ctx context.Context, f *simulateFlags, sc *scenario.Scenari
 		},
 		Progress: func(line string) { fmt.Fprintln(os.Stderr, "rollscope: "+line) },
 	}
-	client, err := conn.WithRate(simulationQPS, simulationBurst)
+	client, err := conn.WithRate(live.SimulationQPS, live.SimulationBurst)
 	if err != nil {
 		return err
 	}
@@ -60,7 +60,7 @@ func runLiveSimulate(ctx context.Context, f *simulateFlags, sc *scenario.Scenari
 		if ctx.Err() != nil {
 			return errors.Join(errors.New("simulate interrupted while it was setting up"), cleanUp(run))
 		}
-		return errors.Join(setupError(conn.Context, err), cleanUp(run))
+		return errors.Join(live.SetupError(conn.Context, err), cleanUp(run))
 	}
 	if err := run.Begin(ctx); err != nil {
 		// Nothing has been written: the trace starts with the objects.
@@ -101,33 +101,3 @@ func cleanUp(run *live.Run) error {
 func stopOnSignals(ctx context.Context) (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 }
-
-// setupError says what a refused setup means for the operator.
-func setupError(context string, err error) error {
-	if errors.Is(err, live.ErrForbidden) {
-		return &lineError{
-			line: fmt.Sprintf("context %q may not create namespaces or nodes: a live simulate runs in a namespace of its own, with hollow nodes unless --no-hollow-nodes — use a context that may, or leave out the cluster flags to simulate on the embedded cluster (%v)", context, err),
-			err:  err,
-		}
-	}
-	return fmt.Errorf("setting up the simulation: %w", err)
-}
-
-// lineError is an error whose text is written for the operator; the cause
-// stays reachable for errors.Is and errors.As.
-type lineError struct {
-	line string
-	err  error
-}
-
-func (e *lineError) Error() string { return e.line }
-func (e *lineError) Unwrap() error { return e.err }
-
-// Rate limits of a live simulation's client. It speaks for a whole node
-// group of kubelets (each real one may send 50 requests a second) plus the
-// drain and roll controllers; client-go's default of 5 a second made a
-// 100-replica rollout four times slower than the same cluster rolls it.
-const (
-	simulationQPS   = 100
-	simulationBurst = 200
-)

@@ -65,7 +65,11 @@ func (c *Cluster) Send(ctx context.Context, r action.Request) (string, error) {
 	if err := op.refuse(); err != nil {
 		return "", c.cfg.Explain(err)
 	}
-	out, err := op.send(ctx)
+	send := op.send
+	if op.checked != nil {
+		send = op.checked
+	}
+	out, err := send(ctx)
 	return out, c.cfg.Explain(err)
 }
 

@@ -17,10 +17,14 @@ import (
 )
 
 // op is one request as this package carries it out: what is refused
-// before sending (nil: nothing), and the sending.
+// before sending (nil: nothing), and the sending. checked, when set, is
+// the sending once check has passed: it leaves out the engine's own
+// repeat of the check, so that a request is checked once per pass (a
+// script's, which skips check, is checked by send).
 type op struct {
-	check func() error
-	send  func(ctx context.Context) (string, error)
+	check   func() error
+	send    func(ctx context.Context) (string, error)
+	checked func(ctx context.Context) (string, error)
 }
 
 // refuse is the check's verdict: nil when there is nothing to check.
@@ -52,6 +56,8 @@ func (c *Cluster) dispatch(r action.Request) op {
 	case action.SetImage:
 		return op{check: func() error { return checkImage(r) }, send: func(ctx context.Context) (string, error) {
 			return said(sentOK, actions.SetImage(ctx, cl, t, r.Container, r.Image, c.changeCause(r)))
+		}, checked: func(ctx context.Context) (string, error) {
+			return said(sentOK, actions.SetCheckedImage(ctx, cl, t, r.Container, r.Image, c.changeCause(r)))
 		}}
 	case action.SetEnv:
 		return op{check: func() error { return checkEnv(r) }, send: func(ctx context.Context) (string, error) {

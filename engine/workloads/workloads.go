@@ -145,6 +145,13 @@ func SetImage(ctx context.Context, c kubernetes.Interface, t Target, container, 
 	if err := model.CheckImage(image); err != nil {
 		return fmt.Errorf("cannot set image of %s: %w", t, err)
 	}
+	return SetCheckedImage(ctx, c, t, container, image)
+}
+
+// SetCheckedImage is SetImage for a caller that has just checked image
+// with model.CheckImage itself (the console, on y): the image is checked
+// once per request.
+func SetCheckedImage(ctx context.Context, c kubernetes.Interface, t Target, container, image string) error {
 	return write(func() error {
 		o, err := get(ctx, c, t, "set image")
 		if err != nil {
