@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/spf13/cobra"
+	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/clock"
 
@@ -61,15 +62,19 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 	f.conn.AddTo(fs)
 	f.acts.addTo(fs)
 	return func(cmd *cobra.Command, args []string) error {
-		open, err := targetArg(args)
-		if err != nil {
-			return err
-		}
-		if open.rc != "" && (f.plain || !isTerminal(os.Stdout)) {
-			return badInput("rc/%s: --plain follows deployments; open the ReplicationController in the console, or run rollscope rolling-update for progress lines", open.rc)
-		}
-		if open.workload != "" && (f.plain || !isTerminal(os.Stdout)) {
-			return badInput("%s/%s: --plain follows deployments; open it in the console, or run rollscope simulate for its trace", open.workloadKind, open.workload)
+		// A live cluster's kind words are resolved through its discovery,
+		// once connected (liveTarget).
+		var open target
+		if !f.conn.Live() {
+			var err error
+			if open, err = targetArg(args); err != nil {
+				return err
+			}
+			if f.plain || !isTerminal(os.Stdout) {
+				if err := plainFollows(open); err != nil {
+					return err
+				}
+			}
 		}
 		if f.speed <= 0 {
 			return badInput("--speed %v must be more than 0 (1 is real time, 10 is ten times faster)", f.speed)
@@ -83,9 +88,9 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 		defer stop()
 		if f.conn.Live() {
 			if f.plain || !isTerminal(os.Stdout) {
-				return runLivePlain(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), f, open.deployment)
+				return runLivePlain(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), f, args)
 			}
-			return runLive(ctx, f, open, theme, keys)
+			return runLive(ctx, f, args, theme, keys)
 		}
 		sc, err := loadScenario(f.scenario, f.until)
 		if err != nil {
@@ -125,8 +130,38 @@ type target struct {
 	workloadKind kind.Kind
 }
 
-// targetArg reads the optional deploy/NAME (or NAME) or rc/NAME argument.
-func targetArg(args []string) (target, error) {
+// opensKinds are the kinds an argument may name, for error sentences.
+const opensKinds = "deployments (deploy/NAME or NAME), ReplicationControllers (rc/NAME), StatefulSets (sts/NAME) and DaemonSets (ds/NAME)"
+
+// kindWords resolves the kind word of a `kind/NAME` argument.
+type kindWords interface {
+	Resolve(word string) (kind.Kind, error)
+}
+
+// registryKinds resolves kind words with the registry alone: the embedded
+// cluster serves exactly the registry's kinds.
+type registryKinds struct{}
+
+func (registryKinds) Resolve(word string) (kind.Kind, error) {
+	if k, ok := kind.Lookup(word); ok {
+		return k, nil
+	}
+	return "", connect.ErrNotServed
+}
+
+// targetArg reads the optional deploy/NAME (or NAME), rc/NAME, sts/NAME or
+// ds/NAME argument for the embedded cluster.
+func targetArg(args []string) (target, error) { return readTarget(args, registryKinds{}) }
+
+// liveTarget reads the argument as kubectl does on a live cluster: the kind
+// word through the server's discovery (its short names, a CRD's own).
+func liveTarget(args []string, d discovery.DiscoveryInterface) (target, error) {
+	return readTarget(args, connect.NewKinds(d))
+}
+
+// readTarget parses the argument with the registry's parser and resolves
+// its kind word with kinds.
+func readTarget(args []string, kinds kindWords) (target, error) {
 	if len(args) == 0 {
 		return target{}, nil
 	}
@@ -134,16 +169,46 @@ func targetArg(args []string) (target, error) {
 	if errors.Is(err, kind.ErrNoName) {
 		return target{}, badInput("%q names no object: write %sNAME", args[0], args[0])
 	}
-	switch {
-	case err != nil:
-	case ref.Kind == "" || ref.Kind == kind.Deployment:
+	if err == nil && ref.Kind == "" {
 		return target{deployment: ref.Name}, nil
-	case ref.Kind == kind.ReplicationController:
-		return target{rc: ref.Name}, nil
-	default:
-		return target{workload: ref.Name, workloadKind: ref.Kind}, nil
 	}
-	return target{}, badInput("%q: rollscope opens deployments (deploy/NAME or NAME), ReplicationControllers (rc/NAME), StatefulSets (sts/NAME) and DaemonSets (ds/NAME); node groups are in the Nodes pane", args[0])
+	word, name, _ := kind.Split(args[0])
+	k, err := kinds.Resolve(word)
+	var notShown *connect.NotShownError
+	switch {
+	case errors.As(err, &notShown):
+		return target{}, badInput("%q: the cluster serves %s, which rollscope does not open; it opens %s", args[0], notShown.Resource, opensKinds)
+	case err != nil:
+		return target{}, badInput("%q: rollscope opens %s; node groups are in the Nodes pane", args[0], opensKinds)
+	case k == kind.Deployment:
+		return target{deployment: name}, nil
+	case k == kind.ReplicationController:
+		return target{rc: name}, nil
+	default:
+		return target{workload: name, workloadKind: k}, nil
+	}
+}
+
+// plainFollows refuses a target --plain does not follow: it follows
+// deployments.
+func plainFollows(open target) error {
+	if open.rc != "" {
+		return badInput("rc/%s: --plain follows deployments; open the ReplicationController in the console, or run rollscope rolling-update for progress lines", open.rc)
+	}
+	if open.workload != "" {
+		return badInput("%s/%s: --plain follows deployments; open it in the console, or run rollscope simulate for its trace", open.workloadKind, open.workload)
+	}
+	return nil
+}
+
+// livePlainTarget is the deployment --plain follows on a live cluster, read
+// from the argument once connected.
+func livePlainTarget(args []string, conn *connect.Connection) (string, error) {
+	open, err := liveTarget(args, conn.Client.Discovery())
+	if err != nil {
+		return "", err
+	}
+	return open.deployment, plainFollows(open)
 }
 
 // runEmbedded runs the scenario's cluster in real time × speed and the
@@ -194,23 +259,28 @@ func keepNamespace(next, was ui.Switch) ui.Switch {
 // runLive connects to the cluster the kubectl flags name. When the operator
 // asks for another scope (ui.Switch), it connects again with the new
 // context and namespace and starts the console on them.
-func runLive(ctx context.Context, f *rootFlags, open target, theme themes.Theme, keys *ui.KeyMap) error {
+func runLive(ctx context.Context, f *rootFlags, args []string, theme themes.Theme, keys *ui.KeyMap) error {
 	oneCore()
 	all := f.all
 	for {
-		next, again, err := runLiveOnce(ctx, f, all, open, theme, keys)
+		next, again, err := runLiveOnce(ctx, f, all, args, theme, keys)
 		if err != nil || !again {
 			return err
 		}
 		f.conn.Switch(next.Context, next.Namespace)
-		all, open = next.AllNamespaces, target{}
+		all, args = next.AllNamespaces, nil
 	}
 }
 
 // runLiveOnce is one connection's console; it returns the scope asked for
-// when the operator switched.
-func runLiveOnce(ctx context.Context, f *rootFlags, all bool, open target, theme themes.Theme, keys *ui.KeyMap) (ui.Switch, bool, error) {
+// when the operator switched. args is what it opens first, read through the
+// cluster's discovery.
+func runLiveOnce(ctx context.Context, f *rootFlags, all bool, args []string, theme themes.Theme, keys *ui.KeyMap) (ui.Switch, bool, error) {
 	conn, err := f.conn.Connect(ctx)
+	if err != nil {
+		return ui.Switch{}, false, err
+	}
+	open, err := liveTarget(args, conn.Client.Discovery())
 	if err != nil {
 		return ui.Switch{}, false, err
 	}

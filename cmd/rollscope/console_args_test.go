@@ -4,17 +4,24 @@ import (
 	"strings"
 	"testing"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	fakediscovery "k8s.io/client-go/discovery/fake"
+	k8stesting "k8s.io/client-go/testing"
+
+	"rollscope/kube/memapi"
 	"rollscope/model/action"
 )
+
+type targetCase struct {
+	arg     string
+	want    target
+	refused string
+}
 
 // The console's argument names what opens first, in kubectl's spellings;
 // anything else is one line saying what rollscope opens.
 func TestConsoleTargetArgument(t *testing.T) {
-	cases := []struct {
-		arg     string
-		want    target
-		refused string
-	}{
+	cases := []targetCase{
 		{arg: "frontend", want: target{deployment: "frontend"}},
 		{arg: "deploy/frontend", want: target{deployment: "frontend"}},
 		{arg: "deployments.apps/frontend", want: target{deployment: "frontend"}},
@@ -27,8 +34,34 @@ func TestConsoleTargetArgument(t *testing.T) {
 		{arg: "daemonsets.apps/node-agent", want: target{workload: "node-agent", workloadKind: action.OnDaemonSet}},
 		{arg: "cronjob/db", refused: "rollscope opens deployments (deploy/NAME or NAME), ReplicationControllers (rc/NAME), StatefulSets (sts/NAME) and DaemonSets (ds/NAME)"},
 	}
+	// A live cluster resolves the kind word through its discovery; the
+	// embedded API answers it as a real server does.
+	d := memapi.New(memapi.Options{}).Client().Discovery()
+	live := func(args []string) (target, error) { return liveTarget(args, d) }
+	for _, read := range []func([]string) (target, error){targetArg, live} {
+		checkTargets(t, read, cases)
+	}
+}
+
+// TestLiveTargetOfAKindRollscopeDoesNotOpen: a resource the cluster's
+// discovery knows (a CRD's short name) but rollscope does not open is one
+// line naming it and the kinds rollscope opens.
+func TestLiveTargetOfAKindRollscopeDoesNotOpen(t *testing.T) {
+	d := &fakediscovery.FakeDiscovery{Fake: &k8stesting.Fake{Resources: []*metav1.APIResourceList{{
+		GroupVersion: "argoproj.io/v1alpha1",
+		APIResources: []metav1.APIResource{{Name: "rollouts", SingularName: "rollout", Namespaced: true, Kind: "Rollout", ShortNames: []string{"ro"}, Verbs: metav1.Verbs{"get", "list", "watch"}}},
+	}}}}
+	_, err := liveTarget([]string{"ro/web"}, d)
+	want := `"ro/web": the cluster serves rollouts.argoproj.io, which rollscope does not open; it opens deployments (deploy/NAME or NAME),`
+	if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+		t.Errorf("ro/web: %v; want one line starting %q", err, want)
+	}
+}
+
+func checkTargets(t *testing.T, read func([]string) (target, error), cases []targetCase) {
+	t.Helper()
 	for _, tc := range cases {
-		got, err := targetArg([]string{tc.arg})
+		got, err := read([]string{tc.arg})
 		if tc.refused != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.refused) {
 				t.Errorf("%s: got %+v, %v; want refused with %q", tc.arg, got, err, tc.refused)
@@ -39,7 +72,7 @@ func TestConsoleTargetArgument(t *testing.T) {
 			t.Errorf("%s: got %+v, %v; want %+v", tc.arg, got, err, tc.want)
 		}
 	}
-	if got, err := targetArg(nil); err != nil || got != (target{}) {
+	if got, err := read(nil); err != nil || got != (target{}) {
 		t.Errorf("no argument: got %+v, %v; want the first deployment", got, err)
 	}
 }

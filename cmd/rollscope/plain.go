@@ -93,8 +93,12 @@ func followEmbedded(ctx context.Context, cl *embedded.Cluster, f *rootFlags, nam
 // wall clock; name, when set, limits them to that deployment. It ends as
 // `kubectl rollout status` does: once every deployment it follows has
 // finished (exit 0) or exceeded its progress deadline (exit 1).
-func runLivePlain(ctx context.Context, out, banner io.Writer, f *rootFlags, name string) error {
+func runLivePlain(ctx context.Context, out, banner io.Writer, f *rootFlags, args []string) error {
 	conn, err := f.conn.Connect(ctx)
+	if err != nil {
+		return err
+	}
+	name, err := livePlainTarget(args, conn)
 	if err != nil {
 		return err
 	}

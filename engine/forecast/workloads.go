@@ -64,19 +64,16 @@ func ReadWorkload(ctx context.Context, c kubernetes.Interface, t workloads.Targe
 	st := WorkloadState{Now: now}
 	var sel *metav1.LabelSelector
 	var uid types.UID
-	switch t.Kind {
-	case kind.StatefulSet:
-		s, err := c.AppsV1().StatefulSets(t.Namespace).Get(ctx, t.Name, metav1.GetOptions{})
-		if err != nil {
-			return st, fmt.Errorf("cannot read %s: %w", t, err)
-		}
-		st.StatefulSet, sel, uid = s, s.Spec.Selector, s.UID
-	case kind.DaemonSet:
-		d, err := c.AppsV1().DaemonSets(t.Namespace).Get(ctx, t.Name, metav1.GetOptions{})
-		if err != nil {
-			return st, fmt.Errorf("cannot read %s: %w", t, err)
-		}
-		st.DaemonSet, sel, uid = d, d.Spec.Selector, d.UID
+	if !workloads.Changes(t.Kind) {
+		return st, fmt.Errorf("cannot forecast a %s", t.Kind)
+	}
+	w, err := workloads.Read(ctx, c, t)
+	if err != nil {
+		return st, fmt.Errorf("cannot read %s: %w", t, err)
+	}
+	sel, uid = w.Selector(), w.Object().(metav1.Object).GetUID()
+	st.StatefulSet, _ = w.Object().(*appsv1.StatefulSet)
+	if st.DaemonSet, _ = w.Object().(*appsv1.DaemonSet); st.DaemonSet != nil {
 		nodes, err := c.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
 		if err != nil {
 			return st, fmt.Errorf("cannot list the nodes %s runs on: %w", t, err)
@@ -84,8 +81,6 @@ func ReadWorkload(ctx context.Context, c kubernetes.Interface, t workloads.Targe
 		for i := range nodes.Items {
 			st.Nodes = append(st.Nodes, &nodes.Items[i])
 		}
-	default:
-		return st, fmt.Errorf("cannot forecast a %s", t.Kind)
 	}
 	revs, err := workloads.Revisions(ctx, c, t)
 	if err != nil {

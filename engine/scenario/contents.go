@@ -5,8 +5,9 @@ import (
 	"sort"
 
 	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
+
+	"rollscope/model/kind"
 )
 
 // Namespaces are the namespaces the scenario's objects live in, its own
@@ -45,20 +46,10 @@ func (sc *Scenario) Deployments(namespace string) []string {
 func (sc *Scenario) Workloads(namespace string) int {
 	n := 0
 	for _, o := range sc.Objects {
-		var ns string
-		switch x := o.(type) {
-		case *appsv1.Deployment:
-			ns = x.Namespace
-		case *appsv1.StatefulSet:
-			ns = x.Namespace
-		case *appsv1.DaemonSet:
-			ns = x.Namespace
-		case *corev1.ReplicationController:
-			ns = x.Namespace
-		default:
+		if _, ok := kind.Of(o); !ok {
 			continue
 		}
-		if namespace == "" || ns == namespace {
+		if m, err := meta.Accessor(o); err == nil && (namespace == "" || m.GetNamespace() == namespace) {
 			n++
 		}
 	}

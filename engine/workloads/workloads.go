@@ -87,6 +87,21 @@ func Changes(k kind.Kind) bool {
 	return ok
 }
 
+// Read is t as the API serves it, for a kind this package changes
+// (Changes); the error is the API's, unexplained.
+func Read(ctx context.Context, c kubernetes.Interface, t Target) (kind.Workload, error) {
+	cl, ok := clients[t.Kind]
+	if !ok {
+		return nil, fmt.Errorf("cannot read %s: rollscope knows statefulsets and daemonsets here", t)
+	}
+	o, err := cl.get(ctx, c, t.Namespace, t.Name)
+	if err != nil {
+		return nil, err
+	}
+	w, _ := kind.Of(o)
+	return w, nil
+}
+
 func get(ctx context.Context, c kubernetes.Interface, t Target, what string) (kind.Workload, error) {
 	cl, ok := clients[t.Kind]
 	if !ok {

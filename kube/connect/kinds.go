@@ -1,6 +1,7 @@
 package connect
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -43,11 +44,25 @@ func (k *Kinds) Resolve(word string) (kind.Kind, error) {
 		found, err = k.mapper.ResourceFor(gr.WithVersion(""))
 	}
 	if err != nil {
-		return "", fmt.Errorf("%q: the cluster serves no such resource: %w", word, err)
+		return "", fmt.Errorf("%q: %w: %v", word, ErrNotServed, err)
 	}
 	e, ok := kind.ForResource(found.GroupResource())
 	if !ok {
-		return "", fmt.Errorf("%q is %s, not a workload kind rollscope opens; write %s", word, found.GroupResource(), kind.Accepted())
+		return "", &NotShownError{Word: word, Resource: found.GroupResource()}
 	}
 	return e.Kind, nil
+}
+
+// ErrNotServed says that the cluster serves no resource by the word given.
+var ErrNotServed = errors.New("the cluster serves no such resource")
+
+// NotShownError is a word the cluster serves as a resource that is no
+// workload kind of the registry (pods, Argo's rollouts).
+type NotShownError struct {
+	Word     string
+	Resource schema.GroupResource
+}
+
+func (e *NotShownError) Error() string {
+	return fmt.Sprintf("%q is %s, not a workload kind rollscope opens; write %s", e.Word, e.Resource, kind.Accepted())
 }

@@ -3,10 +3,12 @@ package cluster
 import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 
 	"rollscope/model"
+	"rollscope/model/kind"
 )
 
 // workloads are the StatefulSets and DaemonSets the console shows, with the
@@ -34,42 +36,11 @@ func newWorkloads() *workloads {
 // ControllerRevision; false for other objects or an unchanged one.
 func (c *Cluster) putWorkload(obj runtime.Object, u update) bool {
 	w := c.workloads
+	if wl, ok := kind.Of(obj); ok {
+		s, kept := stores[wl.Kind()]
+		return kept && s.put(c, obj, u)
+	}
 	switch o := obj.(type) {
-	case *appsv1.StatefulSet:
-		if o == nil {
-			return false
-		}
-		old := w.sets[objectKey(o.Namespace, o.Name)]
-		if !putKept(w.sets, objectKey(o.Namespace, o.Name), o) {
-			return false
-		}
-		c.fleetWorkload(FleetStatefulSet, o.Namespace, o.Name, o.UID, statefulSetFigures(o), statefulSetFigures(old), old == nil, u)
-		return true
-	case *appsv1.DaemonSet:
-		if o == nil {
-			return false
-		}
-		old := w.daemons[objectKey(o.Namespace, o.Name)]
-		if !putKept(w.daemons, objectKey(o.Namespace, o.Name), o) {
-			return false
-		}
-		c.fleetWorkload(FleetDaemonSet, o.Namespace, o.Name, o.UID, daemonSetFigures(o), daemonSetFigures(old), old == nil, u)
-		return true
-	case *corev1.ReplicationController:
-		if o == nil {
-			return false
-		}
-		rcs := c.fleetBook.rcs
-		old := rcs[objectKey(o.Namespace, o.Name)]
-		if !putKept(rcs, objectKey(o.Namespace, o.Name), o) {
-			return false
-		}
-		if old != nil {
-			// The partners it named before are marked too.
-			c.fleetBook.markRC(fleetKey{FleetReplicationController, old.Namespace, old.Name})
-		}
-		c.fleetWorkload(FleetReplicationController, o.Namespace, o.Name, o.UID, rcFigures(o), rcFigures(old), old == nil, u)
-		return true
 	case *appsv1.ControllerRevision:
 		if o == nil {
 			return false
@@ -109,30 +80,19 @@ func putKept[T interface {
 // or ControllerRevision.
 func (c *Cluster) deleteWorkload(ref ObjectRef) bool {
 	w, key := c.workloads, objectKey(ref.Namespace, ref.Name)
-	gone := func(kind string) {
-		k := fleetKey{kind, ref.Namespace, ref.Name}
-		if kind == FleetReplicationController {
+	gone := func(fleetKind string) {
+		k := fleetKey{fleetKind, ref.Namespace, ref.Name}
+		if fleetKind == FleetReplicationController {
 			c.fleetBook.markRC(k)
 		} else {
 			c.fleetBook.mark(k)
 		}
 	}
+	if e, ok := kind.ForName(ref.Kind); ok {
+		s, kept := stores[e.Kind]
+		return kept && s.forget(c, key, gone)
+	}
 	switch ref.Kind {
-	case "StatefulSet":
-		_, ok := w.sets[key]
-		delete(w.sets, key)
-		gone(FleetStatefulSet)
-		return ok
-	case "DaemonSet":
-		_, ok := w.daemons[key]
-		delete(w.daemons, key)
-		gone(FleetDaemonSet)
-		return ok
-	case "ReplicationController":
-		_, ok := c.fleetBook.rcs[key]
-		gone(FleetReplicationController)
-		delete(c.fleetBook.rcs, key)
-		return ok
 	case "ControllerRevision":
 		r, ok := w.revisions[key]
 		if !ok {
@@ -158,4 +118,77 @@ func (c *Cluster) ownedRevisions(namespace string, uid types.UID) []*appsv1.Cont
 	}
 	model.SortRevisions(out)
 	return out
+}
+
+// store is how the cluster keeps one workload kind beside its Deployments
+// (which it keeps itself): put keeps an object and its fleet line, false
+// for an unchanged one; forget drops one, marking its fleet line gone.
+type store struct {
+	put    func(c *Cluster, obj runtime.Object, u update) bool
+	forget func(c *Cluster, key string, gone func(fleetKind string)) bool
+}
+
+// stores are the workload kinds the cluster keeps in its own maps, by kind.
+var stores = map[kind.Kind]store{
+	kind.StatefulSet: {
+		put: func(c *Cluster, obj runtime.Object, u update) bool {
+			_, kept := putFleet(c, c.workloads.sets, obj.(*appsv1.StatefulSet), FleetStatefulSet, statefulSetFigures, u)
+			return kept
+		},
+		forget: func(c *Cluster, key string, gone func(string)) bool {
+			ok := forget(c.workloads.sets, key)
+			gone(FleetStatefulSet)
+			return ok
+		},
+	},
+	kind.DaemonSet: {
+		put: func(c *Cluster, obj runtime.Object, u update) bool {
+			_, kept := putFleet(c, c.workloads.daemons, obj.(*appsv1.DaemonSet), FleetDaemonSet, daemonSetFigures, u)
+			return kept
+		},
+		forget: func(c *Cluster, key string, gone func(string)) bool {
+			ok := forget(c.workloads.daemons, key)
+			gone(FleetDaemonSet)
+			return ok
+		},
+	},
+	kind.ReplicationController: {
+		put: func(c *Cluster, obj runtime.Object, u update) bool {
+			old, kept := putFleet(c, c.fleetBook.rcs, obj.(*corev1.ReplicationController), FleetReplicationController, rcFigures, u)
+			if kept && old != nil {
+				// The partners it named before are marked too.
+				c.fleetBook.markRC(fleetKey{FleetReplicationController, old.Namespace, old.Name})
+			}
+			return kept
+		},
+		forget: func(c *Cluster, key string, gone func(string)) bool {
+			_, ok := c.fleetBook.rcs[key]
+			gone(FleetReplicationController)
+			delete(c.fleetBook.rcs, key)
+			return ok
+		},
+	},
+}
+
+// putFleet keeps o in m and its line in the fleet; false for an unchanged
+// object. old is the one it replaced.
+func putFleet[T interface {
+	comparable
+	metav1.Object
+}](c *Cluster, m map[string]T, o T, fleetKind string, figures func(T) [4]int64, u update) (old T, kept bool) {
+	key := objectKey(o.GetNamespace(), o.GetName())
+	old = m[key]
+	if !putKept(m, key, o) {
+		return old, false
+	}
+	var none T
+	c.fleetWorkload(fleetKind, o.GetNamespace(), o.GetName(), o.GetUID(), figures(o), figures(old), old == none, u)
+	return old, true
+}
+
+// forget drops key from m; false when it was not there.
+func forget[T any](m map[string]T, key string) bool {
+	_, ok := m[key]
+	delete(m, key)
+	return ok
 }

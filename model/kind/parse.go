@@ -49,11 +49,10 @@ func Accepted() string {
 // unknown kind returns an *UnknownError.
 func Parse(text string) (Ref, error) {
 	text = strings.TrimSpace(text)
-	i := strings.IndexAny(text, "/ \t")
-	if i < 0 {
-		return Ref{Name: text}, nil
+	word, name, ok := Split(text)
+	if !ok {
+		return Ref{Name: name}, nil
 	}
-	word, name := text[:i], strings.TrimSpace(text[i+1:])
 	k, known := Lookup(word)
 	if name == "" {
 		return Ref{Kind: k}, fmt.Errorf("%q %w", text, ErrNoName)
@@ -62,4 +61,16 @@ func Parse(text string) (Ref, error) {
 		return Ref{}, &UnknownError{Text: text, Kind: word}
 	}
 	return Ref{Kind: k, Name: name}, nil
+}
+
+// Split cuts `kind/NAME` or `kind NAME` into its kind word, as written, and
+// its name; ok is false for a bare name. A live cluster resolves the word
+// through its discovery (kube/connect's Kinds) rather than Lookup.
+func Split(text string) (word, name string, ok bool) {
+	text = strings.TrimSpace(text)
+	i := strings.IndexAny(text, "/ \t")
+	if i < 0 {
+		return "", text, false
+	}
+	return text[:i], strings.TrimSpace(text[i+1:]), true
 }
