@@ -130,28 +130,9 @@ type target struct {
 	workloadKind kind.Kind
 }
 
-// opensKinds are the kinds an argument may name, for error sentences.
-const opensKinds = "deployments (deploy/NAME or NAME), ReplicationControllers (rc/NAME), StatefulSets (sts/NAME) and DaemonSets (ds/NAME)"
-
-// kindWords resolves the kind word of a `kind/NAME` argument.
-type kindWords interface {
-	Resolve(word string) (kind.Kind, error)
-}
-
-// registryKinds resolves kind words with the registry alone: the embedded
-// cluster serves exactly the registry's kinds.
-type registryKinds struct{}
-
-func (registryKinds) Resolve(word string) (kind.Kind, error) {
-	if k, ok := kind.Lookup(word); ok {
-		return k, nil
-	}
-	return "", connect.ErrNotServed
-}
-
 // targetArg reads the optional deploy/NAME (or NAME), rc/NAME, sts/NAME or
 // ds/NAME argument for the embedded cluster.
-func targetArg(args []string) (target, error) { return readTarget(args, registryKinds{}) }
+func targetArg(args []string) (target, error) { return readTarget(args, connect.Registry{}) }
 
 // liveTarget reads the argument as kubectl does on a live cluster: the kind
 // word through the server's discovery (its short names, a CRD's own).
@@ -161,7 +142,7 @@ func liveTarget(args []string, d discovery.DiscoveryInterface) (target, error) {
 
 // readTarget parses the argument with the registry's parser and resolves
 // its kind word with kinds.
-func readTarget(args []string, kinds kindWords) (target, error) {
+func readTarget(args []string, kinds connect.KindResolver) (target, error) {
 	if len(args) == 0 {
 		return target{}, nil
 	}
@@ -177,9 +158,9 @@ func readTarget(args []string, kinds kindWords) (target, error) {
 	var notShown *connect.NotShownError
 	switch {
 	case errors.As(err, &notShown):
-		return target{}, badInput("%q: the cluster serves %s, which rollscope does not open; it opens %s", args[0], notShown.Resource, opensKinds)
+		return target{}, badInput("%q: the cluster serves %s, which rollscope does not open; it opens %s", args[0], notShown.Resource, connect.OpensKinds)
 	case err != nil:
-		return target{}, badInput("%q: rollscope opens %s; node groups are in the Nodes pane", args[0], opensKinds)
+		return target{}, badInput("%q: rollscope opens %s; node groups are in the Nodes pane", args[0], connect.OpensKinds)
 	case k == kind.Deployment:
 		return target{deployment: name}, nil
 	case k == kind.ReplicationController:

@@ -53,6 +53,27 @@ func (k *Kinds) Resolve(word string) (kind.Kind, error) {
 	return e.Kind, nil
 }
 
+// KindResolver resolves the kind word of a `kind/NAME` argument: Kinds on a
+// live cluster, Registry on the embedded one.
+type KindResolver interface {
+	Resolve(word string) (kind.Kind, error)
+}
+
+// Registry resolves kind words with the registry alone: the embedded
+// cluster serves exactly the registry's kinds.
+type Registry struct{}
+
+// Resolve is the registry's kind for word, or ErrNotServed.
+func (Registry) Resolve(word string) (kind.Kind, error) {
+	if k, ok := kind.Lookup(word); ok {
+		return k, nil
+	}
+	return "", ErrNotServed
+}
+
+// OpensKinds are the kinds an argument may name, for error sentences.
+const OpensKinds = "deployments (deploy/NAME or NAME), ReplicationControllers (rc/NAME), StatefulSets (sts/NAME) and DaemonSets (ds/NAME)"
+
 // ErrNotServed says that the cluster serves no resource by the word given.
 var ErrNotServed = errors.New("the cluster serves no such resource")
 
