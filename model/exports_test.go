@@ -19,6 +19,7 @@ import (
 var exportChecked = map[string]string{
 	"rollscope/model":         ".",
 	"rollscope/model/cluster": "cluster",
+	"rollscope/model/kind":    "kind",
 }
 
 // TestNoExportUsedOnlyInside parses every Go file of the repository (the

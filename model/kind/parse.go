@@ -18,13 +18,13 @@ func (r Ref) String() string { return string(r.Kind) + "/" + r.Name }
 // ErrNoName says that a `kind/` names no object.
 var ErrNoName = errors.New("names no object")
 
-// UnknownError is a `kind/NAME` whose kind is none rollscope knows.
-type UnknownError struct {
+// unknownError is a `kind/NAME` whose kind is none rollscope knows.
+type unknownError struct {
 	// Text is what was read; Kind is its kind part.
 	Text, Kind string
 }
 
-func (e *UnknownError) Error() string {
+func (e *unknownError) Error() string {
 	return fmt.Sprintf("%q: %q is not a workload kind rollscope knows; write %s", e.Text, e.Kind, Accepted())
 }
 
@@ -46,7 +46,7 @@ func Accepted() string {
 // Text without a separator is a bare name: Parse returns it with no Kind,
 // and the caller decides what it means (a deployment, a filter). A kind
 // with nothing after it returns the kind, if known, and ErrNoName; an
-// unknown kind returns an *UnknownError.
+// unknown kind returns an *unknownError.
 func Parse(text string) (Ref, error) {
 	text = strings.TrimSpace(text)
 	word, name, ok := Split(text)
@@ -58,7 +58,7 @@ func Parse(text string) (Ref, error) {
 		return Ref{Kind: k}, fmt.Errorf("%q %w", text, ErrNoName)
 	}
 	if !known {
-		return Ref{}, &UnknownError{Text: text, Kind: word}
+		return Ref{}, &unknownError{Text: text, Kind: word}
 	}
 	return Ref{Kind: k, Name: name}, nil
 }
