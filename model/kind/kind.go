@@ -48,9 +48,6 @@ type Entry struct {
 // Resource is the kind's API resource.
 func (e Entry) Resource() schema.GroupVersionResource { return e.GroupVersion.WithResource(e.Plural) }
 
-// GroupVersionKind is the kind's API kind.
-func (e Entry) GroupVersionKind() schema.GroupVersionKind { return e.GroupVersion.WithKind(e.Name) }
-
 // names are the spellings kubectl accepts for the kind, lower case.
 func (e Entry) names() []string { return []string{string(e.Kind), e.Plural, e.Short} }
 
