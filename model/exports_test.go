@@ -17,9 +17,10 @@ import (
 // uses is unexported or deleted, so a package's surface says what the rest
 // of rollscope relies on.
 var exportChecked = map[string]string{
-	"rollscope/model":         ".",
-	"rollscope/model/cluster": "cluster",
-	"rollscope/model/kind":    "kind",
+	"rollscope/model":          ".",
+	"rollscope/model/cluster":  "cluster",
+	"rollscope/model/kind":     "kind",
+	"rollscope/model/manifest": "manifest",
 }
 
 // TestNoExportUsedOnlyInside parses every Go file of the repository (the

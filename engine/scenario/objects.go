@@ -219,7 +219,7 @@ func (p *parser) manifest(text, namespace string) (runtime.Object, int, error) {
 		m.SetNamespace(namespace)
 	}
 	if prob := checkObject(obj); prob != nil {
-		return nil, 0, p.errorAt(locate(root, prob.path), "%s", prob.msg)
+		return nil, 0, p.errorAt(locate(root, prob.Path), "%s", prob.Msg)
 	}
 	return obj, locate(root, "metadata.name") + p.offset, nil
 }

@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"rollscope/model"
+	"rollscope/model/manifest"
 )
 
 // Workload is what every layer asks of a workload object, whatever its
@@ -33,6 +34,9 @@ type Workload interface {
 	RolloutStatus() (message string, done bool, err error)
 	// Object is the typed object.
 	Object() any
+	// Check is what the API server would reject of the object, found
+	// before it is sent: the first problem, or nil.
+	Check() *manifest.Problem
 }
 
 // Of is the workload o is; false when o is not one (a pod, a node, a nil).
