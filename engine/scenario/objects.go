@@ -12,6 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/client-go/kubernetes/scheme"
+
+	"rollscope/model/kind"
 )
 
 // manifestKind is a kind that scenarios may declare, with the one API
@@ -21,17 +23,23 @@ type manifestKind struct {
 	namespaced       bool
 }
 
-var manifestKinds = []manifestKind{
-	{"Deployment", "apps/v1", true},
-	{"ReplicaSet", "apps/v1", true},
-	{"ReplicationController", "v1", true},
-	{"PodDisruptionBudget", "policy/v1", true},
-	{"DaemonSet", "apps/v1", true},
-	{"StatefulSet", "apps/v1", true},
-	{"Namespace", "v1", false},
-	{"ConfigMap", "v1", true},
-	{"Service", "v1", true},
-	{"Pod", "v1", true},
+// manifestKinds are every workload kind of the registry (model/kind), then
+// the other objects a scenario may declare.
+var manifestKinds = append(workloadManifestKinds(),
+	manifestKind{"ReplicaSet", "apps/v1", true},
+	manifestKind{"PodDisruptionBudget", "policy/v1", true},
+	manifestKind{"Namespace", "v1", false},
+	manifestKind{"ConfigMap", "v1", true},
+	manifestKind{"Service", "v1", true},
+	manifestKind{"Pod", "v1", true},
+)
+
+func workloadManifestKinds() []manifestKind {
+	var out []manifestKind
+	for _, e := range kind.All() {
+		out = append(out, manifestKind{e.Name, e.GroupVersion.String(), true})
+	}
+	return out
 }
 
 func lookupKind(kind string) (manifestKind, bool) {
