@@ -56,12 +56,16 @@ import (
 	policylisters "k8s.io/client-go/listers/policy/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/utils/clock"
+
+	"rollscope/model/kind"
 )
 
 // Kind names a watched resource (the plural resource name of its API).
 type Kind string
 
-// The kinds the controllers watch.
+// The kinds the controllers watch besides the workloads (Workload); the
+// controllers of Deployments and ReplicationControllers, which have typed
+// listers of their own, name theirs too.
 const (
 	Pods                   Kind = "pods"
 	Nodes                  Kind = "nodes"
@@ -69,14 +73,25 @@ const (
 	ReplicaSets            Kind = "replicasets"
 	ReplicationControllers Kind = "replicationcontrollers"
 	PodDisruptionBudgets   Kind = "poddisruptionbudgets"
-	DaemonSets             Kind = "daemonsets"
-	StatefulSets           Kind = "statefulsets"
 	ControllerRevisions    Kind = "controllerrevisions"
 	Events                 Kind = "events"
 )
 
-// AllKinds lists every kind a runner must be able to feed.
-var AllKinds = []Kind{Pods, Nodes, Deployments, ReplicaSets, ReplicationControllers, PodDisruptionBudgets, DaemonSets, StatefulSets, ControllerRevisions, Events}
+// Workload is the Kind a runner feeds the registry's workload kind k
+// under: its API resource.
+func Workload(k kind.Kind) Kind { return Kind(k.Resource().Resource) }
+
+// AllKinds lists every kind a runner must be able to feed: every workload
+// kind of the registry, and what the controllers read beside them.
+var AllKinds = allKinds()
+
+func allKinds() []Kind {
+	ks := []Kind{Pods, Nodes}
+	for _, e := range kind.All() {
+		ks = append(ks, Workload(e.Kind))
+	}
+	return append(ks, ReplicaSets, PodDisruptionBudgets, ControllerRevisions, Events)
+}
 
 // Index names every runner registers on its pod and replica set indexers.
 const (
@@ -99,13 +114,15 @@ type Listers struct {
 	ReplicaSets            appslisters.ReplicaSetLister
 	ReplicationControllers corelisters.ReplicationControllerLister
 	PodDisruptionBudgets   policylisters.PodDisruptionBudgetLister
-	DaemonSets             appslisters.DaemonSetLister
-	// StatefulSets and ControllerRevisions are fed by the embedded runner,
-	// and by the live runner only for a run that follows them
-	// (live.Scope.Workloads, simulate --kubeconfig): on a live cluster
-	// kube-controller-manager runs their controllers; elsewhere the live
-	// runner leaves them nil.
-	StatefulSets        appslisters.StatefulSetLister
+	// Workloads are the caches of the registry's workload kinds, by kind; a
+	// kind's controller and readers build its typed lister on its cache
+	// (appslisters.NewStatefulSetLister). The embedded runner feeds every
+	// kind; the live runner feeds the others, and ControllerRevisions, only
+	// for a run that follows them (live.Scope.Workloads, simulate
+	// --kubeconfig): on a live cluster kube-controller-manager runs their
+	// controllers. A kind not fed has no cache (nil), and ControllerRevisions
+	// then no lister.
+	Workloads           map[kind.Kind]cache.Indexer
 	ControllerRevisions appslisters.ControllerRevisionLister
 
 	// PodIndex and ReplicaSetIndex carry IndexByController (and, for pods,

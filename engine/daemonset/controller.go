@@ -7,11 +7,13 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	appslisters "k8s.io/client-go/listers/apps/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/utils/clock"
 
 	"rollscope/engine/control"
 	"rollscope/model"
+	"rollscope/model/kind"
 )
 
 // Name is the controller's component name, as in kube-controller-manager.
@@ -25,6 +27,8 @@ type Controller struct {
 	env  *control.Env
 	exp  *expectations
 	keys control.Keys
+	// sets reads the runner's DaemonSet cache; nil when it has none.
+	sets appslisters.DaemonSetLister
 }
 
 // New returns the DaemonSet controller.
@@ -32,7 +36,11 @@ func New(env *control.Env) *Controller {
 	if env == nil {
 		env = &control.Env{}
 	}
-	return &Controller{env: env, exp: newExpectations(env.Clock)}
+	c := &Controller{env: env, exp: newExpectations(env.Clock)}
+	if ix := env.Listers.Workloads[kind.DaemonSet]; ix != nil {
+		c.sets = appslisters.NewDaemonSetLister(ix)
+	}
+	return c
 }
 
 // Name implements control.Controller.
@@ -42,7 +50,7 @@ func (c *Controller) Name() string { return Name }
 func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEventHandler {
 	c.keys.Set(q)
 	return map[control.Kind]cache.ResourceEventHandler{
-		control.DaemonSets: cache.ResourceEventHandlerFuncs{
+		control.Workload(kind.DaemonSet): cache.ResourceEventHandlerFuncs{
 			AddFunc:    func(obj any) { c.keys.Add(control.Key(obj)) },
 			UpdateFunc: func(_, obj any) { c.keys.Add(control.Key(obj)) },
 			DeleteFunc: func(obj any) {
@@ -70,10 +78,10 @@ func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEve
 // enqueueAll looks at every DaemonSet again: a node came, went or changed
 // what may run on it.
 func (c *Controller) enqueueAll() {
-	if c.env.Listers.DaemonSets == nil {
+	if c.sets == nil {
 		return
 	}
-	all, _ := c.env.Listers.DaemonSets.List(labels.Everything())
+	all, _ := c.sets.List(labels.Everything())
 	for _, ds := range all {
 		c.keys.Add(ds.Namespace + "/" + ds.Name)
 	}
@@ -143,7 +151,7 @@ func (c *Controller) podUpdated(oldObj, newObj any) {
 
 // get reads a DaemonSet from the cache.
 func (c *Controller) get(namespace, name string) (*appsv1.DaemonSet, error) {
-	return c.env.Listers.DaemonSets.DaemonSets(namespace).Get(name)
+	return c.sets.DaemonSets(namespace).Get(name)
 }
 
 func (c *Controller) podDeleted(obj any) {

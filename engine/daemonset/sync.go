@@ -20,7 +20,7 @@ import (
 
 // Sync implements control.Controller: syncDaemonSet for the set at key.
 func (c *Controller) Sync(ctx context.Context, key string) error {
-	if c.env.Client == nil || c.env.Listers.DaemonSets == nil {
+	if c.env.Client == nil || c.sets == nil {
 		return fmt.Errorf("daemonset controller: no client or listers")
 	}
 	ds, found, err := control.Lookup(key, c.get)

@@ -18,6 +18,7 @@ import (
 	"rollscope/engine/control"
 	"rollscope/engine/control/controltest"
 	"rollscope/model"
+	"rollscope/model/kind"
 	"rollscope/model/upstreamcases"
 )
 
@@ -89,7 +90,7 @@ type rollWorld struct {
 	made int
 }
 
-var allKinds = []control.Kind{control.Nodes, control.DaemonSets, control.ControllerRevisions, control.Pods}
+var allKinds = []control.Kind{control.Nodes, control.Workload(kind.DaemonSet), control.ControllerRevisions, control.Pods}
 
 func newRollWorld(t *testing.T, nodes int) *rollWorld {
 	w := &rollWorld{t: t}

@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"rollscope/model"
+	"rollscope/model/kind"
 )
 
 // Messages of kubectl drain's pod filters; tools and people grep for them.
@@ -54,6 +55,11 @@ type Group struct {
 	Message string
 	Pods    []string
 }
+
+// Reads is the one workload kind a drain reads: as kubectl's, it leaves
+// the pods of a DaemonSet it finds be (IgnoreDaemonSets) and deletes those
+// of one that is gone. A runner that drives drains watches it.
+const Reads = kind.DaemonSet
 
 // DaemonSetLookup tells whether a DaemonSet exists; it returns the error a
 // GET would (NotFound included).

@@ -7,9 +7,11 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	appslisters "k8s.io/client-go/listers/apps/v1"
 
 	"rollscope/engine/control"
 	"rollscope/model"
+	"rollscope/model/kind"
 )
 
 // Preview is what a drain of one node would do, shown before it starts.
@@ -108,11 +110,13 @@ func podsOn(l control.Listers, node string) ([]*corev1.Pod, error) {
 // daemonSetLookup answers from the DaemonSet cache with the error a GET
 // would return.
 func daemonSetLookup(l control.Listers) DaemonSetLookup {
+	ix := l.Workloads[kind.DaemonSet]
+	if ix == nil {
+		return func(namespace, name string) error { return nil }
+	}
+	sets := appslisters.NewDaemonSetLister(ix)
 	return func(namespace, name string) error {
-		if l.DaemonSets == nil {
-			return nil
-		}
-		_, err := l.DaemonSets.DaemonSets(namespace).Get(name)
+		_, err := sets.DaemonSets(namespace).Get(name)
 		return err
 	}
 }

@@ -9,12 +9,12 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/client-go/kubernetes"
-	appslisters "k8s.io/client-go/listers/apps/v1"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	policylisters "k8s.io/client-go/listers/policy/v1"
 	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
+	"rollscope/model/kind"
 )
 
 // PreviewFromAPI is PreviewDrain on what the API holds now: it reads the
@@ -35,10 +35,10 @@ func snapshot(ctx context.Context, c kubernetes.Interface, node string) (control
 	idx := func(k control.Kind) cache.Indexer {
 		return cache.NewIndexer(cache.MetaNamespaceKeyFunc, control.Indexers(k))
 	}
-	nodes, pods, pdbs, dss := idx(control.Nodes), idx(control.Pods), idx(control.PodDisruptionBudgets), idx(control.DaemonSets)
+	nodes, pods, pdbs, dss := idx(control.Nodes), idx(control.Pods), idx(control.PodDisruptionBudgets), idx(control.Workload(kind.DaemonSet))
 	l := control.Listers{
 		Nodes: corelisters.NewNodeLister(nodes), Pods: corelisters.NewPodLister(pods), PodIndex: pods,
-		PodDisruptionBudgets: policylisters.NewPodDisruptionBudgetLister(pdbs), DaemonSets: appslisters.NewDaemonSetLister(dss),
+		PodDisruptionBudgets: policylisters.NewPodDisruptionBudgetLister(pdbs), Workloads: map[kind.Kind]cache.Indexer{kind.DaemonSet: dss},
 	}
 	fail := func(what string, err error) (control.Listers, error) {
 		return l, fmt.Errorf("cannot preview the drain of node %q: %s: %w", node, what, err)

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
+	appslisters "k8s.io/client-go/listers/apps/v1"
 
 	"rollscope/engine/embedded"
 	"rollscope/engine/noderoll"
@@ -21,6 +22,7 @@ import (
 	"rollscope/engine/sim"
 	"rollscope/kube/memapi"
 	"rollscope/model"
+	"rollscope/model/kind"
 )
 
 // workloadRun runs a scenario with StatefulSets or DaemonSets and checks
@@ -65,11 +67,11 @@ func (r *workloadRun) observe(now time.Time, ev watch.Event) {
 			r.deleted[ref.Name] = append(r.deleted[ref.Name], ord)
 		}
 	}
-	sets, _ := l.StatefulSets.List(labels.Everything())
+	sets, _ := appslisters.NewStatefulSetLister(l.Workloads[kind.StatefulSet]).List(labels.Everything())
 	for _, set := range sets {
 		r.checkStatefulSet(at, set)
 	}
-	dss, _ := l.DaemonSets.List(labels.Everything())
+	dss, _ := appslisters.NewDaemonSetLister(l.Workloads[kind.DaemonSet]).List(labels.Everything())
 	for _, ds := range dss {
 		r.checkDaemonSet(at, ds)
 	}

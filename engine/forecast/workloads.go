@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
+	appslisters "k8s.io/client-go/listers/apps/v1"
 
 	"rollscope/engine/actions"
 	"rollscope/engine/daemonset"
@@ -253,14 +254,14 @@ func SimulateWorkload(ctx context.Context, newBackend NewBackend, st WorkloadSta
 func workloadDone(r *sim.Runner, k kind.Kind, t actions.Target) (int32, bool) {
 	l := r.Listers()
 	if k == kind.StatefulSet {
-		set, err := l.StatefulSets.StatefulSets(t.Namespace).Get(t.Name)
+		set, err := appslisters.NewStatefulSetLister(l.Workloads[kind.StatefulSet]).StatefulSets(t.Namespace).Get(t.Name)
 		if err != nil || set.Spec.UpdateStrategy.Type == appsv1.OnDeleteStatefulSetStrategyType {
 			return 0, false
 		}
 		_, ok, err := model.StatefulSetRolloutStatus(set)
 		return model.StatefulSetReplicas(set), err == nil && ok
 	}
-	ds, err := l.DaemonSets.DaemonSets(t.Namespace).Get(t.Name)
+	ds, err := appslisters.NewDaemonSetLister(l.Workloads[kind.DaemonSet]).DaemonSets(t.Namespace).Get(t.Name)
 	if err != nil || ds.Spec.UpdateStrategy.Type == appsv1.OnDeleteDaemonSetStrategyType {
 		return 0, false
 	}

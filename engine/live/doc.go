@@ -27,8 +27,8 @@
 // waits for its full list, and a minute after the last read with no work
 // left it stops.
 //
-// A live `simulate` run also follows StatefulSets and ControllerRevisions
-// (Scope.Workloads), so its trace has their lines, and ends only once the
+// A live `simulate` run also follows every workload kind and the
+// ControllerRevisions (Scope.Workloads), so its trace has their lines, and ends only once the
 // caches hold the API's latest version of every workload in its namespace
 // (simplay.go's caughtUp).
 package live

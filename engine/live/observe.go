@@ -9,17 +9,24 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
+	"rollscope/model/kind"
 )
 
 // Observer sees one change to an object the runner watches, as a watch
 // event, with the wall time it was delivered.
 type Observer func(now time.Time, ev watch.Event)
 
-// traced are the kinds a trace follows (engine/trace): workloads, their
-// pods and events, and nodes; and the StatefulSets' and DaemonSets'
+// traced are the kinds a trace follows (engine/trace): workloads of every
+// kind, ReplicaSets, their pods and events, and nodes; and the
 // ControllerRevisions, which the trace leaves out but an observer checking
 // revisions reads.
-var traced = []control.Kind{control.Deployments, control.ReplicaSets, control.ReplicationControllers, control.StatefulSets, control.DaemonSets, control.ControllerRevisions, control.Pods, control.Events, control.Nodes}
+var traced = func() []control.Kind {
+	var ks []control.Kind
+	for _, e := range kind.All() {
+		ks = append(ks, control.Workload(e.Kind))
+	}
+	return append(ks, control.ReplicaSets, control.ControllerRevisions, control.Pods, control.Events, control.Nodes)
+}()
 
 // Observe feeds fn every change to the kinds a trace follows, from the
 // informers' caches: objects already cached arrive first as Added, and after

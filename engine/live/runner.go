@@ -20,6 +20,9 @@ import (
 	"k8s.io/utils/clock"
 
 	"rollscope/engine/control"
+	"rollscope/engine/drain"
+	"rollscope/kube/objects"
+	"rollscope/model/kind"
 )
 
 // Runner drives control.Controllers against a real API server.
@@ -56,10 +59,10 @@ type Scope struct {
 	// selects are watched, so the controllers (drains, rolls, node groups)
 	// never act on anyone else's.
 	NodeSelector string
-	// Workloads also watches StatefulSets and ControllerRevisions, for a
-	// run that follows them (simulate --kubeconfig); the console's
-	// controllers need neither, so a user who may not list them is not
-	// refused.
+	// Workloads also watches every other workload kind and the
+	// ControllerRevisions, for a run that follows them (simulate
+	// --kubeconfig); the console's controllers need none of them
+	// (Scope.watches), so a user who may not list them is not refused.
 	Workloads bool
 	// Trim keeps in the caches only what the console's drain, node-roll,
 	// RC rolling-update and canary controllers read (trim.go), and only
@@ -104,14 +107,16 @@ func NewScopedRunner(client kubernetes.Interface, scope Scope, onError func(cont
 		onError: onError,
 		synced:  make(chan struct{}),
 		informers: map[control.Kind]cache.SharedIndexInformer{
-			control.Nodes:                  factory.Core().V1().Nodes().Informer(),
-			control.Deployments:            factory.Apps().V1().Deployments().Informer(),
-			control.ReplicaSets:            factory.Apps().V1().ReplicaSets().Informer(),
-			control.ReplicationControllers: factory.Core().V1().ReplicationControllers().Informer(),
-			control.PodDisruptionBudgets:   factory.Policy().V1().PodDisruptionBudgets().Informer(),
-			control.DaemonSets:             factory.Apps().V1().DaemonSets().Informer(),
-			control.Events:                 factory.Core().V1().Events().Informer(),
+			control.Nodes:                factory.Core().V1().Nodes().Informer(),
+			control.ReplicaSets:          factory.Apps().V1().ReplicaSets().Informer(),
+			control.PodDisruptionBudgets: factory.Policy().V1().PodDisruptionBudgets().Informer(),
+			control.Events:               factory.Core().V1().Events().Informer(),
 		},
+	}
+	for _, row := range objects.All() {
+		if scope.watches(row.Kind) {
+			r.informers[control.Workload(row.Kind)] = workloadInformer(factory, row, scope.Namespace)
+		}
 	}
 	if scope.PodsNeeded != nil {
 		var transform cache.TransformFunc
@@ -123,7 +128,6 @@ func NewScopedRunner(client kubernetes.Interface, scope Scope, onError func(cont
 		r.informers[control.Pods] = factory.Core().V1().Pods().Informer()
 	}
 	if scope.Workloads {
-		r.informers[control.StatefulSets] = factory.Apps().V1().StatefulSets().Informer()
 		r.informers[control.ControllerRevisions] = factory.Apps().V1().ControllerRevisions().Informer()
 	}
 	for kind, inf := range r.informers {
@@ -153,19 +157,45 @@ func NewScopedRunner(client kubernetes.Interface, scope Scope, onError func(cont
 		ReplicaSets:            appslisters.NewReplicaSetLister(idx(control.ReplicaSets)),
 		ReplicationControllers: corelisters.NewReplicationControllerLister(idx(control.ReplicationControllers)),
 		PodDisruptionBudgets:   policylisters.NewPodDisruptionBudgetLister(idx(control.PodDisruptionBudgets)),
-		DaemonSets:             appslisters.NewDaemonSetLister(idx(control.DaemonSets)),
+		Workloads:              map[kind.Kind]cache.Indexer{},
 		PodIndex:               idx(control.Pods),
 		ReplicaSetIndex:        idx(control.ReplicaSets),
 		RCIndex:                idx(control.ReplicationControllers),
 		DeploymentIndex:        idx(control.Deployments),
 		BudgetIndex:            idx(control.PodDisruptionBudgets),
 	}
+	for _, row := range objects.All() {
+		if scope.watches(row.Kind) {
+			r.listers.Workloads[row.Kind] = idx(control.Workload(row.Kind))
+		}
+	}
 	if scope.Workloads {
-		r.listers.StatefulSets = appslisters.NewStatefulSetLister(idx(control.StatefulSets))
 		r.listers.ControllerRevisions = appslisters.NewControllerRevisionLister(idx(control.ControllerRevisions))
 		r.listers.RevisionIndex = idx(control.ControllerRevisions)
 	}
 	return r, nil
+}
+
+// watches says whether a runner of this scope watches workloads of kind k:
+// the console's controllers read Deployments (canaries) and
+// ReplicationControllers (rolling updates), its drains one kind more
+// (drain.Reads); a run that follows workloads reads every kind.
+func (s Scope) watches(k kind.Kind) bool {
+	return s.Workloads || k == kind.Deployment || k == kind.ReplicationController || k == drain.Reads
+}
+
+// workloadInformer is the factory's informer of row's kind in namespace ns,
+// made as the factory makes its own: namespace-indexed, transformed by the
+// factory's transform (InformerFor), listed with streaming lists where the
+// client supports them.
+func workloadInformer(factory informers.SharedInformerFactory, row objects.Row, ns string) cache.SharedIndexInformer {
+	return factory.InformerFor(row.New(), func(c kubernetes.Interface, resync time.Duration) cache.SharedIndexInformer {
+		return cache.NewSharedIndexInformerWithOptions(row.ListerWatcher(c, ns), row.New(), cache.SharedIndexInformerOptions{
+			ResyncPeriod: resync,
+			Indexers:     cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
+			Identifier:   factory.InformerName().WithResource(row.Kind.Resource()),
+		})
+	})
 }
 
 // Listers read the runner's caches.

@@ -4,16 +4,17 @@ import (
 	"context"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
 	"rollscope/engine/control"
 	"rollscope/engine/play"
 	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
+	"rollscope/kube/objects"
 )
 
 // actionTimeout bounds one scripted action: an API server that does not
@@ -148,30 +149,18 @@ func (r *Run) caughtUp(ctx context.Context) bool {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	c, ns, o := r.client, r.Namespace, metav1.ListOptions{}
-	lists := map[control.Kind]func() ([]metav1.Object, error){
-		control.Deployments: func() ([]metav1.Object, error) {
-			l, err := c.AppsV1().Deployments(ns).List(ctx, o)
-			return objects(err, func() []appsv1.Deployment { return l.Items })
-		},
-		control.ReplicaSets: func() ([]metav1.Object, error) {
-			l, err := c.AppsV1().ReplicaSets(ns).List(ctx, o)
-			return objects(err, func() []appsv1.ReplicaSet { return l.Items })
-		},
-		control.ReplicationControllers: func() ([]metav1.Object, error) {
-			l, err := c.CoreV1().ReplicationControllers(ns).List(ctx, o)
-			return objects(err, func() []corev1.ReplicationController { return l.Items })
-		},
-		control.StatefulSets: func() ([]metav1.Object, error) {
-			l, err := c.AppsV1().StatefulSets(ns).List(ctx, o)
-			return objects(err, func() []appsv1.StatefulSet { return l.Items })
-		},
-		control.DaemonSets: func() ([]metav1.Object, error) {
-			l, err := c.AppsV1().DaemonSets(ns).List(ctx, o)
-			return objects(err, func() []appsv1.DaemonSet { return l.Items })
-		},
+	lists := map[control.Kind]func() (runtime.Object, error){
+		control.ReplicaSets: func() (runtime.Object, error) { return c.AppsV1().ReplicaSets(ns).List(ctx, o) },
+	}
+	for _, row := range objects.All() {
+		lists[control.Workload(row.Kind)] = func() (runtime.Object, error) { return row.ListWatch(c, ns).List(ctx, o) }
 	}
 	for kind, list := range lists {
-		items, err := list()
+		l, err := list()
+		if err != nil {
+			return false
+		}
+		items, err := meta.ExtractList(l)
 		if err != nil {
 			return false
 		}
@@ -179,7 +168,11 @@ func (r *Run) caughtUp(ctx context.Context) bool {
 		if len(cache.ListKeys()) != len(items) {
 			return false
 		}
-		for _, it := range items {
+		for _, item := range items {
+			it, err := meta.Accessor(item)
+			if err != nil {
+				return false
+			}
 			obj, ok, _ := cache.GetByKey(it.GetNamespace() + "/" + it.GetName())
 			m, _ := meta.Accessor(obj)
 			if !ok || m == nil || m.GetResourceVersion() != it.GetResourceVersion() {
@@ -188,20 +181,4 @@ func (r *Run) caughtUp(ctx context.Context) bool {
 		}
 	}
 	return true
-}
-
-// objects are a typed list's items as metav1.Objects.
-func objects[T any, PT interface {
-	*T
-	metav1.Object
-}](err error, items func() []T) ([]metav1.Object, error) {
-	if err != nil {
-		return nil, err
-	}
-	all := items()
-	out := make([]metav1.Object, len(all))
-	for i := range all {
-		out[i] = PT(&all[i])
-	}
-	return out, nil
 }

@@ -13,6 +13,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"rollscope/engine/sim"
+	"rollscope/kube/objects"
 	"rollscope/model/kind"
 )
 
@@ -38,13 +39,14 @@ func kindName(obj runtime.Object) string {
 	return fmt.Sprintf("%T", obj)
 }
 
-// Create sends one scenario object to the API with the typed client of its
-// kind. The object is copied: the scenario stays as it was parsed.
+// Create sends one scenario object to the API: a workload through its
+// kind's row (kube/objects), anything else with its typed client. The object is copied: the scenario stays as it was parsed.
 func Create(ctx context.Context, c kubernetes.Interface, obj runtime.Object) error {
 	o := metav1.CreateOptions{}
 	var err error
 	if w, ok := kind.Of(obj); ok {
-		return createWorkload[w.Kind()](ctx, c, w.Object(), o)
+		row, _ := objects.For(w.Kind())
+		return row.Create(ctx, c, obj)
 	}
 	switch x := obj.(type) {
 	case *appsv1.ReplicaSet:
@@ -63,29 +65,4 @@ func Create(ctx context.Context, c kubernetes.Interface, obj runtime.Object) err
 		err = fmt.Errorf("objects of type %T are not supported in scenarios", obj)
 	}
 	return err
-}
-
-// createWorkload is the typed create call of each workload kind, by the
-// registry's kind.
-var createWorkload = map[kind.Kind]func(ctx context.Context, c kubernetes.Interface, obj any, o metav1.CreateOptions) error{
-	kind.Deployment: func(ctx context.Context, c kubernetes.Interface, obj any, o metav1.CreateOptions) error {
-		x := obj.(*appsv1.Deployment)
-		_, err := c.AppsV1().Deployments(x.Namespace).Create(ctx, x.DeepCopy(), o)
-		return err
-	},
-	kind.ReplicationController: func(ctx context.Context, c kubernetes.Interface, obj any, o metav1.CreateOptions) error {
-		x := obj.(*corev1.ReplicationController)
-		_, err := c.CoreV1().ReplicationControllers(x.Namespace).Create(ctx, x.DeepCopy(), o)
-		return err
-	},
-	kind.StatefulSet: func(ctx context.Context, c kubernetes.Interface, obj any, o metav1.CreateOptions) error {
-		x := obj.(*appsv1.StatefulSet)
-		_, err := c.AppsV1().StatefulSets(x.Namespace).Create(ctx, x.DeepCopy(), o)
-		return err
-	},
-	kind.DaemonSet: func(ctx context.Context, c kubernetes.Interface, obj any, o metav1.CreateOptions) error {
-		x := obj.(*appsv1.DaemonSet)
-		_, err := c.AppsV1().DaemonSets(x.Namespace).Create(ctx, x.DeepCopy(), o)
-		return err
-	},
 }

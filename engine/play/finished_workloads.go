@@ -5,9 +5,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	appslisters "k8s.io/client-go/listers/apps/v1"
 
 	"rollscope/engine/control"
 	"rollscope/model"
+	"rollscope/model/kind"
 )
 
 // workloadsSettled reports whether every StatefulSet and DaemonSet has
@@ -16,15 +18,15 @@ import (
 // the partition up run the update revision.
 func workloadsSettled(l control.Listers) bool {
 	everything := labels.Everything()
-	if l.StatefulSets != nil {
-		sets, _ := l.StatefulSets.List(everything)
+	if ix := l.Workloads[kind.StatefulSet]; ix != nil {
+		sets, _ := appslisters.NewStatefulSetLister(ix).List(everything)
 		for _, s := range sets {
 			if !statefulSetSettled(s) {
 				return false
 			}
 		}
 	}
-	dss, _ := l.DaemonSets.List(everything)
+	dss, _ := appslisters.NewDaemonSetLister(l.Workloads[kind.DaemonSet]).List(everything)
 	if len(dss) > 0 && !daemonNodesSettled(l) {
 		return false
 	}

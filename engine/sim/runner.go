@@ -134,8 +134,7 @@ func New(client kubernetes.Interface, src Source, clock *Clock, seed int64) *Run
 		ReplicaSets:            appslisters.NewReplicaSetLister(r.stores[control.ReplicaSets]),
 		ReplicationControllers: corelisters.NewReplicationControllerLister(r.stores[control.ReplicationControllers]),
 		PodDisruptionBudgets:   policylisters.NewPodDisruptionBudgetLister(r.stores[control.PodDisruptionBudgets]),
-		DaemonSets:             appslisters.NewDaemonSetLister(r.stores[control.DaemonSets]),
-		StatefulSets:           appslisters.NewStatefulSetLister(r.stores[control.StatefulSets]),
+		Workloads:              map[kind.Kind]cache.Indexer{},
 		ControllerRevisions:    appslisters.NewControllerRevisionLister(r.stores[control.ControllerRevisions]),
 		PodIndex:               r.stores[control.Pods],
 		ReplicaSetIndex:        r.stores[control.ReplicaSets],
@@ -143,6 +142,9 @@ func New(client kubernetes.Interface, src Source, clock *Clock, seed int64) *Run
 		RevisionIndex:          r.stores[control.ControllerRevisions],
 		DeploymentIndex:        r.stores[control.Deployments],
 		BudgetIndex:            r.stores[control.PodDisruptionBudgets],
+	}
+	for _, e := range kind.All() {
+		r.listers.Workloads[e.Kind] = r.stores[control.Workload(e.Kind)]
 	}
 	if replaced {
 		r.cancel = cs.SubscribeChanges(r.receiveChange)
@@ -354,7 +356,7 @@ func (r *Runner) applyEvent(rc received) {
 // KindOf maps an object to the kind the controllers know it by.
 func KindOf(obj runtime.Object) (control.Kind, bool) {
 	if w, ok := kind.Of(obj); ok {
-		return control.Kind(w.Kind().Resource().Resource), true
+		return control.Workload(w.Kind()), true
 	}
 	switch obj.(type) {
 	case *corev1.Pod:

@@ -3,10 +3,12 @@ package statefulset
 import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	appslisters "k8s.io/client-go/listers/apps/v1"
 	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
 	"rollscope/model"
+	"rollscope/model/kind"
 )
 
 // Name is the controller's component name, as in kube-controller-manager.
@@ -19,6 +21,8 @@ var controllerKind = appsv1.SchemeGroupVersion.WithKind("StatefulSet")
 type Controller struct {
 	env  *control.Env
 	keys control.Keys
+	// sets reads the runner's StatefulSet cache; nil when it has none.
+	sets appslisters.StatefulSetLister
 }
 
 // New returns the StatefulSet controller.
@@ -26,7 +30,11 @@ func New(env *control.Env) *Controller {
 	if env == nil {
 		env = &control.Env{}
 	}
-	return &Controller{env: env}
+	c := &Controller{env: env}
+	if ix := env.Listers.Workloads[kind.StatefulSet]; ix != nil {
+		c.sets = appslisters.NewStatefulSetLister(ix)
+	}
+	return c
 }
 
 // Name implements control.Controller.
@@ -37,7 +45,7 @@ func (c *Controller) Name() string { return Name }
 func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEventHandler {
 	c.keys.Set(q)
 	return map[control.Kind]cache.ResourceEventHandler{
-		control.StatefulSets: cache.ResourceEventHandlerFuncs{
+		control.Workload(kind.StatefulSet): cache.ResourceEventHandlerFuncs{
 			AddFunc:    func(obj any) { c.keys.Add(control.Key(obj)) },
 			UpdateFunc: func(_, obj any) { c.keys.Add(control.Key(obj)) },
 			DeleteFunc: func(obj any) { c.keys.Add(control.Key(obj)) },
@@ -82,5 +90,5 @@ func (c *Controller) podUpdated(oldObj, newObj any) {
 
 // get reads a StatefulSet from the cache.
 func (c *Controller) get(namespace, name string) (*appsv1.StatefulSet, error) {
-	return c.env.Listers.StatefulSets.StatefulSets(namespace).Get(name)
+	return c.sets.StatefulSets(namespace).Get(name)
 }

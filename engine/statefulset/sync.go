@@ -17,7 +17,7 @@ import (
 // Sync implements control.Controller: one pass of upstream's sync for the
 // set at key.
 func (c *Controller) Sync(ctx context.Context, key string) error {
-	if c.env.Client == nil || c.env.Listers.StatefulSets == nil {
+	if c.env.Client == nil || c.sets == nil {
 		return fmt.Errorf("statefulset controller: no client or listers")
 	}
 	set, found, err := control.Lookup(key, c.get)

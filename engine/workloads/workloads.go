@@ -20,6 +20,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/util/retry"
 
+	"rollscope/kube/objects"
 	"rollscope/model"
 	"rollscope/model/action"
 	"rollscope/model/kind"
@@ -53,74 +54,50 @@ func describe(what string, t Target, err error) error {
 	return fmt.Errorf("cannot %s %s: %w", what, t, err)
 }
 
-// client is how one kind's objects are read and patched.
-type client struct {
-	get   func(ctx context.Context, c kubernetes.Interface, ns, name string) (any, error)
-	patch func(ctx context.Context, c kubernetes.Interface, ns, name string, pt types.PatchType, body []byte) error
-}
-
-// clients are the kinds this package changes, by the registry's kind.
-var clients = map[kind.Kind]client{
-	kind.StatefulSet: {
-		get: func(ctx context.Context, c kubernetes.Interface, ns, name string) (any, error) {
-			return c.AppsV1().StatefulSets(ns).Get(ctx, name, metav1.GetOptions{})
-		},
-		patch: func(ctx context.Context, c kubernetes.Interface, ns, name string, pt types.PatchType, body []byte) error {
-			_, err := c.AppsV1().StatefulSets(ns).Patch(ctx, name, pt, body, metav1.PatchOptions{})
-			return err
-		},
-	},
-	kind.DaemonSet: {
-		get: func(ctx context.Context, c kubernetes.Interface, ns, name string) (any, error) {
-			return c.AppsV1().DaemonSets(ns).Get(ctx, name, metav1.GetOptions{})
-		},
-		patch: func(ctx context.Context, c kubernetes.Interface, ns, name string, pt types.PatchType, body []byte) error {
-			_, err := c.AppsV1().DaemonSets(ns).Patch(ctx, name, pt, body, metav1.PatchOptions{})
-			return err
-		},
-	},
-}
-
-// Changes says whether this package changes workloads of kind k.
+// Changes says whether this package changes workloads of kind k: every
+// workload kind but Deployments and ReplicationControllers, which have
+// verbs of their own (engine/actions).
 func Changes(k kind.Kind) bool {
-	_, ok := clients[k]
-	return ok
+	_, ok := objects.For(k)
+	return ok && k != kind.Deployment && k != kind.ReplicationController
+}
+
+// row is the connection row of t's kind, when this package changes it.
+func row(t Target) (objects.Row, bool) {
+	if !Changes(t.Kind) {
+		return objects.Row{}, false
+	}
+	return objects.For(t.Kind)
 }
 
 // Read is t as the API serves it, for a kind this package changes
 // (Changes); the error is the API's, unexplained.
 func Read(ctx context.Context, c kubernetes.Interface, t Target) (kind.Workload, error) {
-	cl, ok := clients[t.Kind]
+	r, ok := row(t)
 	if !ok {
 		return nil, fmt.Errorf("cannot read %s: rollscope knows statefulsets and daemonsets here", t)
 	}
-	o, err := cl.get(ctx, c, t.Namespace, t.Name)
-	if err != nil {
-		return nil, err
-	}
-	w, _ := kind.Of(o)
-	return w, nil
+	return r.Get(ctx, c, t.Namespace, t.Name)
 }
 
 func get(ctx context.Context, c kubernetes.Interface, t Target, what string) (kind.Workload, error) {
-	cl, ok := clients[t.Kind]
+	r, ok := row(t)
 	if !ok {
 		return nil, fmt.Errorf("cannot %s %s: rollscope knows statefulsets and daemonsets here", what, t)
 	}
-	o, err := cl.get(ctx, c, t.Namespace, t.Name)
+	w, err := r.Get(ctx, c, t.Namespace, t.Name)
 	if err != nil {
 		return nil, describe(what, t, err)
 	}
-	w, _ := kind.Of(o)
 	return w, nil
 }
 
 func patch(ctx context.Context, c kubernetes.Interface, t Target, what string, pt types.PatchType, body []byte) error {
-	cl, ok := clients[t.Kind]
+	r, ok := row(t)
 	if !ok {
 		return describe(what, t, fmt.Errorf("unknown kind %q", t.Kind))
 	}
-	if err := cl.patch(ctx, c, t.Namespace, t.Name, pt, body); err != nil {
+	if err := r.Patch(ctx, c, t.Namespace, t.Name, pt, body); err != nil {
 		return describe(what, t, err)
 	}
 	return nil

@@ -105,12 +105,6 @@ func New(client kubernetes.Interface, scope Scope, clk clock.PassiveClock, send 
 	b.add("Node", &corev1.Node{}, trim, func(s *source) cache.ListerWatcher {
 		return observed[*corev1.NodeList](s, client.CoreV1().Nodes(), client)
 	})
-	b.add("Deployment", &appsv1.Deployment{}, trim, func(s *source) cache.ListerWatcher {
-		return observed[*appsv1.DeploymentList](s, client.AppsV1().Deployments(ns), client)
-	})
-	b.add("ReplicationController", &corev1.ReplicationController{}, trim, func(s *source) cache.ListerWatcher {
-		return observed[*corev1.ReplicationControllerList](s, client.CoreV1().ReplicationControllers(ns), client)
-	})
 	b.addWorkloads(client, ns)
 	b.add("ReplicaSet", &appsv1.ReplicaSet{}, trim, func(s *source) cache.ListerWatcher {
 		return observed[*appsv1.ReplicaSetList](s, client.AppsV1().ReplicaSets(ns), client)

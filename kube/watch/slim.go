@@ -8,7 +8,7 @@ import (
 // slimPod is p as the console's model reads it, and nothing more: a pod row
 // (the glyph, READY, restarts, STATUS as kubectl prints it, reason), the
 // blocker's facts, the pod detail (kubectl describe's fields), the canary's
-// gates, the StatefulSet's ordinals and the DaemonSet's nodes. A field model
+// gates, and what workloads read of their pods (ordinals, nodes). A field model
 // starts to read must be added here; TestSlimPodsShowTheSameAsFullPods fails
 // until it is.
 //
@@ -23,8 +23,8 @@ func slimPod(p *corev1.Pod) *corev1.Pod {
 			Name: p.Name, Namespace: p.Namespace, UID: p.UID, ResourceVersion: p.ResourceVersion,
 			CreationTimestamp: p.CreationTimestamp, DeletionTimestamp: p.DeletionTimestamp,
 			DeletionGracePeriodSeconds: p.DeletionGracePeriodSeconds,
-			// Labels: the detail lists them, StatefulSets and DaemonSets
-			// tell their updated pods by them.
+			// Labels: the detail lists them, workloads tell their
+			// updated pods by them.
 			Labels:          p.Labels,
 			OwnerReferences: controllerRef(p.OwnerReferences),
 		},

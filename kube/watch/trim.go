@@ -4,6 +4,8 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"rollscope/model/kind"
 )
 
 // lastApplied is kubectl's copy of the whole manifest as last applied; it
@@ -18,10 +20,10 @@ const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
 // only the fields model reads (slim.go); the decoded object is then garbage
 // at once instead of living in the cache.
 //
-// Deployment, ReplicaSet, ReplicationController, StatefulSet and DaemonSet
-// templates (and ControllerRevisions, whose data is a template) are kept whole:
-// the console diffs them between revisions, and an env change is a change a
-// rollout is made of.
+// The templates of workloads (every kind of the registry, model/kind), of
+// ReplicaSets and of ControllerRevisions (whose data is a template) are kept
+// whole: the console diffs them between revisions, and an env change is a
+// change a rollout is made of.
 func trim(obj any) (any, error) {
 	switch o := obj.(type) {
 	case *corev1.Pod:
@@ -32,14 +34,16 @@ func trim(obj any) (any, error) {
 	if m, ok := obj.(metav1.Object); ok {
 		trimMeta(m)
 	}
+	if _, ok := kind.Of(obj); ok {
+		return obj, nil // its template is kept; see above
+	}
 	switch o := obj.(type) {
 	case *corev1.Node:
 		// The list of images on a node runs to hundreds of entries.
 		o.Status.Images = nil
 		o.Status.VolumesInUse = nil
 		o.Status.VolumesAttached = nil
-	case *appsv1.Deployment, *appsv1.ReplicaSet, *corev1.ReplicationController,
-		*appsv1.StatefulSet, *appsv1.DaemonSet, *appsv1.ControllerRevision:
+	case *appsv1.ReplicaSet, *appsv1.ControllerRevision:
 		// Templates are kept, and a ControllerRevision's data is its
 		// template; see above.
 	}

@@ -3,8 +3,11 @@ package watch
 import (
 	"context"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+
+	"rollscope/kube/objects"
 )
 
 // CountWorkloads counts up to two workloads of each kind in namespace,
@@ -13,17 +16,10 @@ import (
 func CountWorkloads(ctx context.Context, c kubernetes.Interface, namespace string) int {
 	two := metav1.ListOptions{Limit: 2}
 	n := 0
-	if l, err := c.AppsV1().Deployments(namespace).List(ctx, two); err == nil {
-		n += len(l.Items)
-	}
-	if l, err := c.CoreV1().ReplicationControllers(namespace).List(ctx, two); err == nil {
-		n += len(l.Items)
-	}
-	if l, err := c.AppsV1().StatefulSets(namespace).List(ctx, two); err == nil {
-		n += len(l.Items)
-	}
-	if l, err := c.AppsV1().DaemonSets(namespace).List(ctx, two); err == nil {
-		n += len(l.Items)
+	for _, row := range objects.All() {
+		if l, err := row.ListWatch(c, namespace).List(ctx, two); err == nil {
+			n += meta.LenList(l)
+		}
 	}
 	return n
 }

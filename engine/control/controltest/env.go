@@ -10,23 +10,27 @@ import (
 	appslisters "k8s.io/client-go/listers/apps/v1"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	policylisters "k8s.io/client-go/listers/policy/v1"
+	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
+	"rollscope/model/kind"
 )
 
 // apiKinds is the API type each watched kind lists.
-var apiKinds = map[control.Kind]schema.GroupVersionKind{
-	control.Pods:                   corev1.SchemeGroupVersion.WithKind("Pod"),
-	control.Nodes:                  corev1.SchemeGroupVersion.WithKind("Node"),
-	control.Deployments:            appsv1.SchemeGroupVersion.WithKind("Deployment"),
-	control.ReplicaSets:            appsv1.SchemeGroupVersion.WithKind("ReplicaSet"),
-	control.ReplicationControllers: corev1.SchemeGroupVersion.WithKind("ReplicationController"),
-	control.PodDisruptionBudgets:   policyv1.SchemeGroupVersion.WithKind("PodDisruptionBudget"),
-	control.DaemonSets:             appsv1.SchemeGroupVersion.WithKind("DaemonSet"),
-	control.StatefulSets:           appsv1.SchemeGroupVersion.WithKind("StatefulSet"),
-	control.ControllerRevisions:    appsv1.SchemeGroupVersion.WithKind("ControllerRevision"),
-	control.Events:                 corev1.SchemeGroupVersion.WithKind("Event"),
-}
+var apiKinds = func() map[control.Kind]schema.GroupVersionKind {
+	m := map[control.Kind]schema.GroupVersionKind{
+		control.Pods:                 corev1.SchemeGroupVersion.WithKind("Pod"),
+		control.Nodes:                corev1.SchemeGroupVersion.WithKind("Node"),
+		control.ReplicaSets:          appsv1.SchemeGroupVersion.WithKind("ReplicaSet"),
+		control.PodDisruptionBudgets: policyv1.SchemeGroupVersion.WithKind("PodDisruptionBudget"),
+		control.ControllerRevisions:  appsv1.SchemeGroupVersion.WithKind("ControllerRevision"),
+		control.Events:               corev1.SchemeGroupVersion.WithKind("Event"),
+	}
+	for _, e := range kind.All() {
+		m[control.Workload(e.Kind)] = e.GroupVersion.WithKind(e.Name)
+	}
+	return m
+}()
 
 // newEnv wires every lister to the harness's caches, so that one harness
 // serves any controller. Rand is seeded alike in every run.
@@ -41,8 +45,7 @@ func newEnv(h *Harness) *control.Env {
 			ReplicaSets:            appslisters.NewReplicaSetLister(ix[control.ReplicaSets]),
 			ReplicationControllers: corelisters.NewReplicationControllerLister(ix[control.ReplicationControllers]),
 			PodDisruptionBudgets:   policylisters.NewPodDisruptionBudgetLister(ix[control.PodDisruptionBudgets]),
-			DaemonSets:             appslisters.NewDaemonSetLister(ix[control.DaemonSets]),
-			StatefulSets:           appslisters.NewStatefulSetLister(ix[control.StatefulSets]),
+			Workloads:              workloads(ix),
 			ControllerRevisions:    appslisters.NewControllerRevisionLister(ix[control.ControllerRevisions]),
 			PodIndex:               ix[control.Pods],
 			ReplicaSetIndex:        ix[control.ReplicaSets],
@@ -55,4 +58,13 @@ func newEnv(h *Harness) *control.Env {
 		Events: h.Events,
 		Rand:   rand.New(rand.NewSource(1)),
 	}
+}
+
+// workloads are the harness's caches of the registry's workload kinds.
+func workloads(ix map[control.Kind]cache.Indexer) map[kind.Kind]cache.Indexer {
+	m := map[kind.Kind]cache.Indexer{}
+	for _, e := range kind.All() {
+		m[e.Kind] = ix[control.Workload(e.Kind)]
+	}
+	return m
 }
