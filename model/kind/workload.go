@@ -31,6 +31,11 @@ type Workload interface {
 	// RolloutStatus is `kubectl rollout status` for one look at the
 	// workload: its sentence, whether it is done, or kubectl's error.
 	RolloutStatus() (message string, done bool, err error)
+	// TraceLine is what the workload's trace line says (status.go).
+	TraceLine() TraceLine
+	// Settled reports whether the workload's rollout has finished, with
+	// every pod it wants available, as far as its object tells.
+	Settled() bool
 	// Object is the typed object.
 	Object() any
 }
