@@ -162,3 +162,25 @@ func (w daemonSet) Settled() bool {
 	}
 	return ds.Spec.UpdateStrategy.Type != appsv1.RollingUpdateDaemonSetStrategyType || st.UpdatedNumberScheduled == st.DesiredNumberScheduled
 }
+
+// Desired is how many pods the workload wants: the DESIRED column.
+func (l TraceLine) Desired() int32 { return l.Counts[0] }
+
+func (w deployment) MinReadySeconds() int32            { return w.Spec.MinReadySeconds }
+func (w replicationController) MinReadySeconds() int32 { return w.Spec.MinReadySeconds }
+func (w statefulSet) MinReadySeconds() int32           { return w.Spec.MinReadySeconds }
+func (w daemonSet) MinReadySeconds() int32             { return w.Spec.MinReadySeconds }
+
+func (deployment) OnDelete() bool { return false }
+
+// OnDelete: a ReplicationController has no update strategy; a new template
+// reaches only the pods it makes in place of deleted ones.
+func (replicationController) OnDelete() bool { return true }
+
+func (w statefulSet) OnDelete() bool {
+	return w.Spec.UpdateStrategy.Type == appsv1.OnDeleteStatefulSetStrategyType
+}
+
+func (w daemonSet) OnDelete() bool {
+	return w.Spec.UpdateStrategy.Type == appsv1.OnDeleteDaemonSetStrategyType
+}

@@ -36,6 +36,12 @@ type Workload interface {
 	// Settled reports whether the workload's rollout has finished, with
 	// every pod it wants available, as far as its object tells.
 	Settled() bool
+	// MinReadySeconds is how long a ready pod waits before it counts as
+	// available.
+	MinReadySeconds() int32
+	// OnDelete reports whether a new template reaches the pods only as
+	// they are deleted, the workload replacing none of its own accord.
+	OnDelete() bool
 	// Object is the typed object.
 	Object() any
 }
