@@ -14,9 +14,9 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
-	appslisters "k8s.io/client-go/listers/apps/v1"
 
 	"rollscope/engine/actions"
+	"rollscope/engine/control"
 	"rollscope/engine/daemonset"
 	"rollscope/engine/sim"
 	"rollscope/engine/statefulset"
@@ -26,14 +26,13 @@ import (
 )
 
 // WorkloadState is a StatefulSet or a DaemonSet as observed on the cluster,
-// the starting point of its forecast: exactly one of StatefulSet and
-// DaemonSet is set.
+// the starting point of its forecast.
 type WorkloadState struct {
-	StatefulSet *appsv1.StatefulSet
-	DaemonSet   *appsv1.DaemonSet
+	Workload kind.Workload
 	// Revisions are the ControllerRevisions it controls (undo goes back to
-	// one of them), Pods its pods, Nodes the cluster's nodes (a DaemonSet's
-	// pods follow them; a StatefulSet's forecast does not read them).
+	// one of them), Pods its pods, Nodes the cluster's nodes (the pods of a
+	// workload that runs one per node follow them; other forecasts do not
+	// read them).
 	Revisions []*appsv1.ControllerRevision
 	Pods      []*corev1.Pod
 	Nodes     []*corev1.Node
@@ -41,25 +40,21 @@ type WorkloadState struct {
 	Now time.Time
 }
 
-func (st WorkloadState) meta() *metav1.ObjectMeta {
-	if st.StatefulSet != nil {
-		return &st.StatefulSet.ObjectMeta
-	}
-	return &st.DaemonSet.ObjectMeta
-}
-
 // MinReadySeconds is the workload's, which its controller waits out before
 // a ready pod counts as available.
-func (st WorkloadState) MinReadySeconds() int32 {
-	if st.StatefulSet != nil {
-		return st.StatefulSet.Spec.MinReadySeconds
-	}
-	return st.DaemonSet.Spec.MinReadySeconds
+func (st WorkloadState) MinReadySeconds() int32 { return st.Workload.MinReadySeconds() }
+
+// perNode reports whether w runs one pod per node (a DaemonSet), which has
+// no replica count.
+func perNode(w kind.Workload) bool {
+	_, scaled := w.Replicas()
+	return !scaled
 }
 
 // ReadWorkload reads the StatefulSet or DaemonSet t as its forecast starts
 // from: the object, its ControllerRevisions (as kubectl finds them), the
-// pods it controls, and — for a DaemonSet — the nodes. now is the
+// pods it controls, and — for a workload that runs one pod per node — the
+// nodes. now is the
 // cluster's time.
 func ReadWorkload(ctx context.Context, c kubernetes.Interface, t workloads.Target, now time.Time) (WorkloadState, error) {
 	st := WorkloadState{Now: now}
@@ -72,9 +67,8 @@ func ReadWorkload(ctx context.Context, c kubernetes.Interface, t workloads.Targe
 	if err != nil {
 		return st, fmt.Errorf("cannot read %s: %w", t, err)
 	}
-	sel, uid = w.Selector(), w.Object().(metav1.Object).GetUID()
-	st.StatefulSet, _ = w.Object().(*appsv1.StatefulSet)
-	if st.DaemonSet, _ = w.Object().(*appsv1.DaemonSet); st.DaemonSet != nil {
+	sel, uid = w.Selector(), w.GetUID()
+	if st.Workload = w; perNode(w) {
 		nodes, err := c.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
 		if err != nil {
 			return st, fmt.Errorf("cannot list the nodes %s runs on: %w", t, err)
@@ -196,12 +190,10 @@ func (f WorkloadForecast) String() string {
 // Nothing is sent to the cluster st was read from.
 func SimulateWorkload(ctx context.Context, newBackend NewBackend, st WorkloadState, ready Readiness, change Change) (WorkloadForecast, error) {
 	f := WorkloadForecast{Kind: kind.StatefulSet}
-	if st.StatefulSet == nil && st.DaemonSet == nil {
+	if st.Workload == nil {
 		return f, errors.New("cannot forecast: no StatefulSet or DaemonSet given")
 	}
-	if st.DaemonSet != nil {
-		f.Kind = kind.DaemonSet
-	}
+	f.Kind = st.Workload.Kind()
 	r, client := rehearsal(newBackend, st.Now)
 	defer r.Close()
 	env := quietEnv(r, string(f.Kind)+"-controller")
@@ -217,11 +209,10 @@ func SimulateWorkload(ctx context.Context, newBackend NewBackend, st WorkloadSta
 		return f, err
 	}
 	kubelet.due = s.due
-	m := newPodMeter(s.rv, f.Kind, time.Duration(st.MinReadySeconds())*time.Second)
+	m := newPodMeter(s.rv, perNode(st.Workload), time.Duration(st.MinReadySeconds())*time.Second)
 	m.start(st)
 	r.Observe(m.observe)
-	meta := st.meta()
-	t := actions.Target{Namespace: meta.Namespace, Name: meta.Name}
+	t := actions.Target{Namespace: st.Workload.GetNamespace(), Name: st.Workload.GetName()}
 	if err := change(ctx, client, t); err != nil {
 		return f, err
 	}
@@ -252,21 +243,25 @@ func SimulateWorkload(ctx context.Context, newBackend NewBackend, st WorkloadSta
 // and available: the status a controller writes as it deletes a pod still
 // counts it.
 func workloadDone(r *sim.Runner, k kind.Kind, t actions.Target) (int32, bool) {
-	l := r.Listers()
-	if k == kind.StatefulSet {
-		set, err := appslisters.NewStatefulSetLister(l.Workloads[kind.StatefulSet]).StatefulSets(t.Namespace).Get(t.Name)
-		if err != nil || set.Spec.UpdateStrategy.Type == appsv1.OnDeleteStatefulSetStrategyType {
-			return 0, false
-		}
-		_, ok, err := model.StatefulSetRolloutStatus(set)
-		return model.StatefulSetReplicas(set), err == nil && ok
-	}
-	ds, err := appslisters.NewDaemonSetLister(l.Workloads[kind.DaemonSet]).DaemonSets(t.Namespace).Get(t.Name)
-	if err != nil || ds.Spec.UpdateStrategy.Type == appsv1.OnDeleteDaemonSetStrategyType {
+	w, ok := getWorkload(r.Listers(), k, t)
+	if !ok || w.OnDelete() {
 		return 0, false
 	}
-	_, ok, err := model.DaemonSetRolloutStatus(ds)
-	return ds.Status.DesiredNumberScheduled, err == nil && ok
+	_, done, err := w.RolloutStatus()
+	return w.TraceLine().Desired(), err == nil && done
+}
+
+// getWorkload is the object t of kind k from the rehearsal's listers.
+func getWorkload(l control.Listers, k kind.Kind, t actions.Target) (kind.Workload, bool) {
+	ix := l.Workloads[k]
+	if ix == nil {
+		return nil, false
+	}
+	o, exists, err := ix.GetByKey(t.Namespace + "/" + t.Name)
+	if err != nil || !exists {
+		return nil, false
+	}
+	return kind.Of(o)
 }
 
 // seedWorkload writes st into the empty API behind c, re-pointing owner
@@ -275,8 +270,7 @@ func workloadDone(r *sim.Runner, k kind.Kind, t actions.Target) (int32, bool) {
 // copy has no kubelet to finish a bound pod's graceful deletion.
 func seedWorkload(ctx context.Context, c kubernetes.Interface, st WorkloadState, ready time.Duration) (seeded, error) {
 	s := seeded{due: map[string]time.Time{}}
-	m := st.meta()
-	ns := m.Namespace
+	ns := st.Workload.GetNamespace()
 	if err := copyNamespace(ctx, c, ns); err != nil {
 		return s, err
 	}
@@ -288,31 +282,9 @@ func seedWorkload(ctx context.Context, c kubernetes.Interface, st WorkloadState,
 			return s, err
 		}
 	}
-	var owner metav1.OwnerReference
-	if set := st.StatefulSet; set != nil {
-		cp := &appsv1.StatefulSet{ObjectMeta: fresh(set.ObjectMeta, nil), Spec: *set.Spec.DeepCopy()}
-		// The copy makes no PersistentVolumeClaims: the embedded
-		// controller does not either, and no pod in the copy mounts one.
-		cp.Spec.VolumeClaimTemplates = nil
-		got, err := copyWithStatus(ctx, &s, c.AppsV1().StatefulSets(ns), "statefulset/"+set.Name, cp, func(got *appsv1.StatefulSet) {
-			got.Status = *set.Status.DeepCopy()
-			got.Status.ObservedGeneration = got.Generation
-		})
-		if err != nil {
-			return s, err
-		}
-		owner = ownerRef("StatefulSet", got.Name, got.UID)
-	} else {
-		ds := st.DaemonSet
-		cp := &appsv1.DaemonSet{ObjectMeta: fresh(ds.ObjectMeta, nil), Spec: *ds.Spec.DeepCopy()}
-		got, err := copyWithStatus(ctx, &s, c.AppsV1().DaemonSets(ns), "daemonset/"+ds.Name, cp, func(got *appsv1.DaemonSet) {
-			got.Status = *ds.Status.DeepCopy()
-			got.Status.ObservedGeneration = got.Generation
-		})
-		if err != nil {
-			return s, err
-		}
-		owner = ownerRef("DaemonSet", got.Name, got.UID)
+	owner, err := copyWorkload(ctx, &s, c, st.Workload)
+	if err != nil {
+		return s, err
 	}
 	for _, rev := range st.Revisions {
 		cp := &appsv1.ControllerRevision{ObjectMeta: fresh(rev.ObjectMeta, &owner), Data: *rev.Data.DeepCopy(), Revision: rev.Revision}
@@ -322,13 +294,13 @@ func seedWorkload(ctx context.Context, c kubernetes.Interface, st WorkloadState,
 		}
 		s.note(got.ResourceVersion)
 	}
-	uid := m.UID
+	uid := st.Workload.GetUID()
 	for _, p := range st.Pods {
 		if ref := metav1.GetControllerOf(p); ref == nil || ref.UID != uid {
 			continue
 		}
 		cp := p
-		if node := model.DaemonPodNode(p); st.DaemonSet != nil && node != "" {
+		if node := model.DaemonPodNode(p); perNode(st.Workload) && node != "" {
 			cp = p.DeepCopy()
 			cp.Spec.Affinity = model.DaemonPodAffinity(cp.Spec.Affinity, node)
 		}
@@ -339,11 +311,47 @@ func seedWorkload(ctx context.Context, c kubernetes.Interface, st WorkloadState,
 	return s, nil
 }
 
+// copyWorkload writes w into the API behind c with its status, and is the
+// owner reference of the copy for what w controls.
+func copyWorkload(ctx context.Context, s *seeded, c kubernetes.Interface, w kind.Workload) (metav1.OwnerReference, error) {
+	ns, what := w.GetNamespace(), string(w.Kind())+"/"+w.GetName()
+	var uid types.UID
+	switch o := w.Object().(type) {
+	case *appsv1.StatefulSet:
+		cp := &appsv1.StatefulSet{ObjectMeta: fresh(o.ObjectMeta, nil), Spec: *o.Spec.DeepCopy()}
+		// The copy makes no PersistentVolumeClaims: the embedded
+		// controller does not either, and no pod in the copy mounts one.
+		cp.Spec.VolumeClaimTemplates = nil
+		got, err := copyWithStatus(ctx, s, c.AppsV1().StatefulSets(ns), what, cp, func(got *appsv1.StatefulSet) {
+			got.Status = *o.Status.DeepCopy()
+			got.Status.ObservedGeneration = got.Generation
+		})
+		if err != nil {
+			return metav1.OwnerReference{}, err
+		}
+		uid = got.UID
+	case *appsv1.DaemonSet:
+		cp := &appsv1.DaemonSet{ObjectMeta: fresh(o.ObjectMeta, nil), Spec: *o.Spec.DeepCopy()}
+		got, err := copyWithStatus(ctx, s, c.AppsV1().DaemonSets(ns), what, cp, func(got *appsv1.DaemonSet) {
+			got.Status = *o.Status.DeepCopy()
+			got.Status.ObservedGeneration = got.Generation
+		})
+		if err != nil {
+			return metav1.OwnerReference{}, err
+		}
+		uid = got.UID
+	default:
+		return metav1.OwnerReference{}, fmt.Errorf("cannot forecast a %s", w.Kind())
+	}
+	e, _ := w.Kind().Entry()
+	return ownerRef(e.Name, w.GetName(), uid), nil
+}
+
 // podMeter measures the rollout from the pods' changes, as an operator
 // watching `kubectl get pods -w` would count them.
 type podMeter struct {
 	after    uint64
-	kind     kind.Kind
+	perNode  bool // the workload runs one pod per node
 	minReady time.Duration
 	// pods are the live pods and when each became ready (zero: not ready).
 	pods              map[string]time.Time
@@ -354,14 +362,14 @@ type podMeter struct {
 	peak, lowest      int32
 }
 
-func newPodMeter(after uint64, k kind.Kind, minReady time.Duration) *podMeter {
-	return &podMeter{after: after, kind: k, minReady: minReady, pods: map[string]time.Time{}, slots: map[string]string{}, known: map[string]bool{}, steps: map[time.Time]int{}}
+func newPodMeter(after uint64, perNode bool, minReady time.Duration) *podMeter {
+	return &podMeter{after: after, perNode: perNode, minReady: minReady, pods: map[string]time.Time{}, slots: map[string]string{}, known: map[string]bool{}, steps: map[time.Time]int{}}
 }
 
-// slot is what a pod stands for: its name for a StatefulSet, its node for
-// a DaemonSet.
+// slot is what a pod stands for: its node for a workload that runs one pod
+// per node, its name otherwise.
 func (m *podMeter) slot(p *corev1.Pod) string {
-	if m.kind == kind.DaemonSet {
+	if m.perNode {
 		if n := model.DaemonPodNode(p); n != "" {
 			return n
 		}

@@ -24,18 +24,6 @@ func Finished(l control.Listers, groups []nodegroup.Group) bool {
 			return false
 		}
 	}
-	rcs, _ := l.ReplicationControllers.List(everything)
-	for _, rc := range rcs {
-		want := int32(1)
-		if rc.Spec.Replicas != nil {
-			want = *rc.Spec.Replicas
-		}
-		// An RC that takes part in a rolling update is not done until the
-		// update is.
-		if rc.Status.ObservedGeneration < rc.Generation || rc.Status.Replicas != want || model.RCUpdating(rc) {
-			return false
-		}
-	}
 	if !workloadsSettled(l) {
 		return false
 	}

@@ -1,69 +1,66 @@
 package play
 
 import (
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	appslisters "k8s.io/client-go/listers/apps/v1"
 
 	"rollscope/engine/control"
 	"rollscope/model"
 	"rollscope/model/kind"
 )
 
-// workloadsSettled reports whether every StatefulSet and DaemonSet has
-// finished its rollout as `kubectl rollout status` counts it, with every
-// pod available: a partitioned StatefulSet is done once the ordinals from
-// the partition up run the update revision.
+// workloadsSettled reports whether every workload of a kind but Deployment
+// (whose ReplicaSets also tell, finished.go) has settled as the registry's
+// accessor judges it, and — when one of them runs a pod per node — whether
+// the nodes have too.
 func workloadsSettled(l control.Listers) bool {
-	everything := labels.Everything()
-	if ix := l.Workloads[kind.StatefulSet]; ix != nil {
-		sets, _ := appslisters.NewStatefulSetLister(ix).List(everything)
-		for _, s := range sets {
-			if !statefulSetSettled(s) {
+	// perNode are the API kind names of the workloads that run one pod
+	// per node.
+	var perNode map[string]bool
+	for _, e := range kind.All() {
+		if e.Kind == kind.Deployment {
+			continue
+		}
+		for _, w := range listWorkloads(l, e.Kind) {
+			if !w.Settled() {
 				return false
+			}
+			if _, scaled := w.Replicas(); !scaled {
+				if perNode == nil {
+					perNode = map[string]bool{}
+				}
+				perNode[e.Name] = true
 			}
 		}
 	}
-	dss, _ := appslisters.NewDaemonSetLister(l.Workloads[kind.DaemonSet]).List(everything)
-	if len(dss) > 0 && !daemonNodesSettled(l) {
-		return false
+	return perNode == nil || nodesSettled(l, perNode)
+}
+
+// listWorkloads are the objects of kind k the listers hold; none where the
+// run does not follow the kind (a live run may leave StatefulSets' lister
+// nil).
+func listWorkloads(l control.Listers, k kind.Kind) []kind.Workload {
+	ix := l.Workloads[k]
+	if ix == nil {
+		return nil
 	}
-	for _, ds := range dss {
-		if !daemonSetSettled(ds) {
-			return false
+	objs := ix.List()
+	out := make([]kind.Workload, 0, len(objs))
+	for _, o := range objs {
+		if w, ok := kind.Of(o); ok {
+			out = append(out, w)
 		}
 	}
-	return true
+	return out
 }
 
-func statefulSetSettled(s *appsv1.StatefulSet) bool {
-	want := model.StatefulSetReplicas(s)
-	st := s.Status
-	if st.ObservedGeneration < s.Generation || st.Replicas != want || st.ReadyReplicas != want || st.AvailableReplicas != want {
-		return false
-	}
-	if s.Spec.UpdateStrategy.Type != appsv1.RollingUpdateStatefulSetStrategyType {
-		return true
-	}
-	return st.UpdatedReplicas >= want-min(model.StatefulSetPartition(s), want)
-}
-
-func daemonSetSettled(ds *appsv1.DaemonSet) bool {
-	st := ds.Status
-	if st.ObservedGeneration < ds.Generation || st.NumberMisscheduled > 0 ||
-		st.CurrentNumberScheduled != st.DesiredNumberScheduled || st.NumberAvailable != st.DesiredNumberScheduled {
-		return false
-	}
-	return ds.Spec.UpdateStrategy.Type != appsv1.RollingUpdateDaemonSetStrategyType || st.UpdatedNumberScheduled == st.DesiredNumberScheduled
-}
-
-// daemonNodesSettled: no node is still coming up (it gets its daemon pods
-// once it is Ready), and no daemon pod is left bound to a node that is gone
-// (drains leave daemon pods be; the pod garbage collector removes them after
-// its quarantine).
-func daemonNodesSettled(l control.Listers) bool {
+// nodesSettled: no node is still coming up (it gets its pods of the
+// workloads that run one per node once it is Ready), and no such pod — its
+// controller of a kind in perNode — is left bound to a node that is gone
+// (drains leave them be; the pod garbage collector removes them after its
+// quarantine).
+func nodesSettled(l control.Listers, perNode map[string]bool) bool {
 	nodes, _ := l.Nodes.List(labels.Everything())
 	known := make(map[string]bool, len(nodes))
 	for _, n := range nodes {
@@ -81,7 +78,7 @@ func daemonNodesSettled(l control.Listers) bool {
 		pods, _ := l.PodIndex.ByIndex(control.IndexByNode, node)
 		for _, o := range pods {
 			if p, ok := o.(*corev1.Pod); ok {
-				if ref := metav1.GetControllerOfNoCopy(p); ref != nil && ref.Kind == "DaemonSet" {
+				if ref := metav1.GetControllerOfNoCopy(p); ref != nil && perNode[ref.Kind] {
 					return false
 				}
 			}

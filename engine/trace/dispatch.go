@@ -4,12 +4,12 @@ import "time"
 
 // These pick the encoding of each line type.
 
-func (w *Writer) writeReplicaSet(t time.Duration, kind string, key objectKey, l replicaSetLine) {
+func (w *Writer) writeReplicaSet(t time.Duration, key objectKey, l replicaSetLine) {
 	if w.table {
-		w.tableReplicaSet(t, kind, key, l)
+		w.tableReplicaSet(t, key, l)
 		return
 	}
-	w.jsonReplicaSet(t, kind, key, l)
+	w.jsonReplicaSet(t, key, l)
 }
 
 func (w *Writer) writeDeployment(t time.Duration, key objectKey, l deploymentLine) {

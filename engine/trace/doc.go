@@ -1,5 +1,5 @@
 // Package trace writes what `rollscope simulate` prints: one line per change
-// of a Deployment, ReplicaSet, ReplicationController, StatefulSet, DaemonSet or
+// of a workload of any kind the registry (model/kind) knows, a ReplicaSet or a
 // node, per Kubernetes event about them, per scenario action, and one at the
 // end of the run.
 //

@@ -45,17 +45,6 @@ func (f *followed[O, L]) observe(w *Writer, t time.Duration, o O, deleted bool) 
 	}
 }
 
-// follower is a followed kind whatever its object's type: a workload
-// kind's, looked up by the registry's kind.
-type follower interface {
-	observeObject(w *Writer, t time.Duration, obj any, deleted bool)
-}
-
-// observeObject is observe of an object known to be an O.
-func (f *followed[O, L]) observeObject(w *Writer, t time.Duration, obj any, deleted bool) {
-	f.observe(w, t, obj.(O), deleted)
-}
-
 // record keeps l as the latest projection of key and reports whether it
 // differs from the one before, that is whether a line is due.
 func record[L comparable](m map[objectKey]L, key objectKey, l L) bool {

@@ -7,13 +7,12 @@ import (
 
 // Trace line types.
 const (
-	kindDeployment            = "deployment"
-	kindReplicaSet            = "replicaset"
-	kindReplicationController = "replicationcontroller"
-	kindNode                  = "node"
-	kindEvent                 = "event"
-	kindAction                = "action"
-	kindEnd                   = "end"
+	kindDeployment = "deployment"
+	kindReplicaSet = "replicaset"
+	kindNode       = "node"
+	kindEvent      = "event"
+	kindAction     = "action"
+	kindEnd        = "end"
 )
 
 // JSONL lines are built field by field in the order ARCHITECTURE.md gives,
@@ -67,8 +66,8 @@ func appendRefField(b []byte, field, kind, name string) []byte {
 	return append(b, '"')
 }
 
-func (w *Writer) jsonReplicaSet(t time.Duration, kind string, key objectKey, l replicaSetLine) {
-	b := w.jsonStart(t, kind)
+func (w *Writer) jsonReplicaSet(t time.Duration, key objectKey, l replicaSetLine) {
+	b := w.jsonStart(t, kindReplicaSet)
 	b = appendStringField(b, "namespace", key.namespace)
 	b = appendStringField(b, "name", key.name)
 	b = appendRefField(b, "owner", l.ownerKind, l.ownerName)

@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"rollscope/model"
+	"rollscope/model/kind"
 )
 
 // The projections below hold exactly the fields of one trace line, so that
@@ -70,8 +71,8 @@ func projectDeployment(d *appsv1.Deployment) deploymentLine {
 	return l
 }
 
-// replicaSetLine serves ReplicaSets and ReplicationControllers alike; the
-// owner is kept as kind and name so that projecting it allocates nothing.
+// replicaSetLine is a ReplicaSet's; the owner is kept as kind and name so
+// that projecting it allocates nothing.
 type replicaSetLine struct {
 	ownerKind, ownerName             string
 	revision                         int64
@@ -90,18 +91,6 @@ func projectReplicaSet(rs *appsv1.ReplicaSet) replicaSetLine {
 		l.ownerKind, l.ownerName = lowerKind(ref.Kind), ref.Name
 	}
 	return l
-}
-
-// projectReplicationController has no owner: ReplicationControllers are
-// top-level workloads.
-func projectReplicationController(rc *corev1.ReplicationController) replicaSetLine {
-	return replicaSetLine{
-		revision:  revision(rc.Annotations),
-		spec:      replicasOrOne(rc.Spec.Replicas),
-		replicas:  rc.Status.Replicas,
-		ready:     rc.Status.ReadyReplicas,
-		available: rc.Status.AvailableReplicas,
-	}
 }
 
 // replicasOrOne applies the API default of one replica to an unset count.
@@ -153,10 +142,12 @@ type eventLine struct {
 
 // projectEvent returns false for events about objects the trace does not follow.
 func projectEvent(e *corev1.Event) (eventLine, bool) {
-	switch e.InvolvedObject.Kind {
-	case "Deployment", "ReplicaSet", "ReplicationController", "Node", "PodDisruptionBudget", "StatefulSet", "DaemonSet":
+	switch k := e.InvolvedObject.Kind; k {
+	case "ReplicaSet", "Node", "PodDisruptionBudget":
 	default:
-		return eventLine{}, false
+		if _, workload := kind.ForName(k); !workload {
+			return eventLine{}, false
+		}
 	}
 	return eventLine{
 		namespace:  e.InvolvedObject.Namespace,
@@ -169,26 +160,21 @@ func projectEvent(e *corev1.Event) (eventLine, bool) {
 
 // lowerKind gives the kubectl-style lower-case kind without allocating for
 // the kinds a trace meets.
-func lowerKind(kind string) string {
-	switch kind {
-	case "Deployment":
-		return "deployment"
+func lowerKind(name string) string {
+	switch name {
 	case "ReplicaSet":
 		return "replicaset"
-	case "ReplicationController":
-		return "replicationcontroller"
 	case "Node":
 		return "node"
 	case "PodDisruptionBudget":
 		return "poddisruptionbudget"
-	case "DaemonSet":
-		return "daemonset"
-	case "StatefulSet":
-		return "statefulset"
 	case "Pod":
 		return "pod"
 	}
-	b := []byte(kind)
+	if e, ok := kind.ForName(name); ok {
+		return string(e.Kind)
+	}
+	b := []byte(name)
 	for i, c := range b {
 		if 'A' <= c && c <= 'Z' {
 			b[i] = c + 'a' - 'A'

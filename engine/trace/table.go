@@ -132,8 +132,8 @@ func appendText(b []byte, s string) []byte {
 	return b
 }
 
-func (w *Writer) tableReplicaSet(t time.Duration, kind string, key objectKey, l replicaSetLine) {
-	b := w.tableObject(t, rowWorkload, kind, key)
+func (w *Writer) tableReplicaSet(t time.Duration, key objectKey, l replicaSetLine) {
+	b := w.tableObject(t, rowWorkload, kindReplicaSet, key)
 	b = appendColumn(b, int64(l.spec), widthDesired)
 	b = appendColumn(b, int64(l.replicas), widthCurrent)
 	b = appendColumn(b, int64(l.ready), widthReady)

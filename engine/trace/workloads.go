@@ -1,136 +1,63 @@
 package trace
 
 import (
-	"strconv"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
-
-	"rollscope/model"
+	"rollscope/model/kind"
 )
 
-// StatefulSet and DaemonSet lines: what `kubectl get sts` and `kubectl get
-// ds` show, plus what a rolling update turns on (the partition and the two
-// revisions of a StatefulSet, a DaemonSet's updated and misscheduled pods).
+// The lines of every workload kind but Deployments (lines.go): what the
+// registry's accessor says of the object (kind.TraceLine), `kubectl get`'s
+// counts and what a rolling update turns on, so that a kind the registry
+// gains needs nothing here.
 
-const (
-	kindStatefulSet = "statefulset"
-	kindDaemonSet   = "daemonset"
-)
+// workloadLines follows the objects of one workload kind.
+type workloadLines = followed[kind.Workload, kind.TraceLine]
 
-type statefulSetLine struct {
-	spec, replicas, ready, available, current, updated, partition int32
-	currentRevision, updateRevision                               string
-}
-
-func projectStatefulSet(s *appsv1.StatefulSet) statefulSetLine {
-	return statefulSetLine{
-		spec:            model.StatefulSetReplicas(s),
-		replicas:        s.Status.Replicas,
-		ready:           s.Status.ReadyReplicas,
-		available:       s.Status.AvailableReplicas,
-		current:         s.Status.CurrentReplicas,
-		updated:         s.Status.UpdatedReplicas,
-		partition:       model.StatefulSetPartition(s),
-		currentRevision: s.Status.CurrentRevision,
-		updateRevision:  s.Status.UpdateRevision,
+// followWorkloads follows every registry kind's objects but Deployments'.
+func followWorkloads() map[kind.Kind]*workloadLines {
+	m := map[kind.Kind]*workloadLines{}
+	for _, e := range kind.All() {
+		if e.Kind == kind.Deployment {
+			continue
+		}
+		name := string(e.Kind)
+		f := follow(name, kind.Workload.TraceLine, func(w *Writer, t time.Duration, key objectKey, l kind.TraceLine) {
+			w.writeWorkload(t, name, key, &l)
+		})
+		m[e.Kind] = &f
 	}
+	return m
 }
 
-type daemonSetLine struct {
-	desired, current, ready, available, updated, unavailable, misscheduled int32
-}
-
-func projectDaemonSet(ds *appsv1.DaemonSet) daemonSetLine {
-	s := ds.Status
-	return daemonSetLine{
-		desired:      s.DesiredNumberScheduled,
-		current:      s.CurrentNumberScheduled,
-		ready:        s.NumberReady,
-		available:    s.NumberAvailable,
-		updated:      s.UpdatedNumberScheduled,
-		unavailable:  s.NumberUnavailable,
-		misscheduled: s.NumberMisscheduled,
-	}
-}
-
-// workloadLine is a StatefulSet's or a DaemonSet's line as both formats
-// write it.
-type workloadLine interface {
-	// appendRow appends the table's count columns and what the rolling
-	// update turns on, if anything.
-	appendRow(b []byte) []byte
-	// appendFields appends the JSON fields after the namespace and name.
-	appendFields(b []byte) []byte
-}
-
-func writeWorkload[L workloadLine](w *Writer, t time.Duration, kind string, key objectKey, l L) {
+func (w *Writer) writeWorkload(t time.Duration, k string, key objectKey, l *kind.TraceLine) {
 	if w.table {
-		w.tableFinish(l.appendRow(w.tableObject(t, rowWorkload, kind, key)))
+		b := w.tableObject(t, rowWorkload, k, key)
+		for i, width := range countWidths {
+			if i < l.Counted {
+				b = appendColumn(b, int64(l.Counts[i]), width)
+				continue
+			}
+			mark := len(b)
+			b = append(b, '-')
+			b = pad(b, mark, width)
+		}
+		w.tableFinish(appendText(b, l.Note))
 		return
 	}
-	b := w.jsonStart(t, kind)
+	b := w.jsonStart(t, k)
 	b = appendStringField(b, "namespace", key.namespace)
 	b = appendStringField(b, "name", key.name)
-	w.jsonFinish(l.appendFields(b))
-}
-
-// appendCountColumns appends a workload's DESIRED, CURRENT, READY,
-// AVAILABLE and UP-TO-DATE columns.
-func appendCountColumns(b []byte, desired, current, ready, available, upToDate int32) []byte {
-	for i, v := range [...]int32{desired, current, ready, available, upToDate} {
-		b = appendColumn(b, int64(v), countWidths[i])
+	for _, f := range l.Fields {
+		switch {
+		case f.Name == "":
+			w.jsonFinish(b)
+			return
+		case f.IsText:
+			b = appendStringField(b, f.Name, f.Text)
+		default:
+			b = appendIntField(b, f.Name, f.Number)
+		}
 	}
-	return b
-}
-
-// count is one JSON count field of a workload's line.
-type count struct {
-	name string
-	v    int32
-}
-
-func appendCounts(b []byte, counts ...count) []byte {
-	for _, c := range counts {
-		b = appendIntField(b, c.name, int64(c.v))
-	}
-	return b
-}
-
-func (w *Writer) writeStatefulSet(t time.Duration, key objectKey, l statefulSetLine) {
-	writeWorkload(w, t, kindStatefulSet, key, l)
-}
-
-func (l statefulSetLine) appendRow(b []byte) []byte {
-	b = appendCountColumns(b, l.spec, l.replicas, l.ready, l.available, l.updated)
-	if l.partition > 0 {
-		b = append(b, "partition "...)
-		b = strconv.AppendInt(b, int64(l.partition), 10)
-	}
-	return b
-}
-
-func (l statefulSetLine) appendFields(b []byte) []byte {
-	b = appendCounts(b, count{"spec", l.spec}, count{"replicas", l.replicas}, count{"ready", l.ready}, count{"available", l.available},
-		count{"current", l.current}, count{"updated", l.updated}, count{"partition", l.partition})
-	b = appendStringField(b, "currentRevision", l.currentRevision)
-	return appendStringField(b, "updateRevision", l.updateRevision)
-}
-
-func (w *Writer) writeDaemonSet(t time.Duration, key objectKey, l daemonSetLine) {
-	writeWorkload(w, t, kindDaemonSet, key, l)
-}
-
-func (l daemonSetLine) appendRow(b []byte) []byte {
-	b = appendCountColumns(b, l.desired, l.current, l.ready, l.available, l.updated)
-	if l.misscheduled > 0 {
-		b = strconv.AppendInt(b, int64(l.misscheduled), 10)
-		b = append(b, " misscheduled"...)
-	}
-	return b
-}
-
-func (l daemonSetLine) appendFields(b []byte) []byte {
-	return appendCounts(b, count{"desired", l.desired}, count{"current", l.current}, count{"ready", l.ready}, count{"available", l.available},
-		count{"updated", l.updated}, count{"unavailable", l.unavailable}, count{"misscheduled", l.misscheduled})
+	w.jsonFinish(b)
 }

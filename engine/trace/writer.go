@@ -51,10 +51,7 @@ type Writer struct {
 
 	deployments followed[*appsv1.Deployment, deploymentLine]
 	replicaSets followed[*appsv1.ReplicaSet, replicaSetLine]
-	rcs         followed[*corev1.ReplicationController, replicaSetLine]
-	sets        followed[*appsv1.StatefulSet, statefulSetLine]
-	daemons     followed[*appsv1.DaemonSet, daemonSetLine]
-	workloads   map[kind.Kind]follower // the four above, by the registry's kind
+	workloads   map[kind.Kind]*workloadLines // every other workload kind
 	nodes       map[string]nodeLine
 	events      map[objectKey]eventLine
 	podNode     map[objectKey]string // active pod → the node it is bound to
@@ -73,30 +70,19 @@ func New(w io.Writer, f Format, start time.Time, groups []nodegroup.Group) *Writ
 	for _, g := range groups {
 		specs[g.Name] = g.Spec
 	}
-	tw := &Writer{
+	return &Writer{
 		out:         bufio.NewWriterSize(w, 64<<10),
 		table:       f == Table,
 		start:       start,
 		specs:       specs,
 		deployments: follow(kindDeployment, projectDeployment, (*Writer).writeDeployment),
-		replicaSets: follow(kindReplicaSet, projectReplicaSet, func(w *Writer, t time.Duration, key objectKey, l replicaSetLine) {
-			w.writeReplicaSet(t, kindReplicaSet, key, l)
-		}),
-		rcs: follow(kindReplicationController, projectReplicationController, func(w *Writer, t time.Duration, key objectKey, l replicaSetLine) {
-			w.writeReplicaSet(t, kindReplicationController, key, l)
-		}),
-		sets:     follow(kindStatefulSet, projectStatefulSet, (*Writer).writeStatefulSet),
-		daemons:  follow(kindDaemonSet, projectDaemonSet, (*Writer).writeDaemonSet),
-		nodes:    map[string]nodeLine{},
-		events:   map[objectKey]eventLine{},
-		podNode:  map[objectKey]string{},
-		nodePods: map[string]int{},
+		replicaSets: follow(kindReplicaSet, projectReplicaSet, (*Writer).writeReplicaSet),
+		workloads:   followWorkloads(),
+		nodes:       map[string]nodeLine{},
+		events:      map[objectKey]eventLine{},
+		podNode:     map[objectKey]string{},
+		nodePods:    map[string]int{},
 	}
-	tw.workloads = map[kind.Kind]follower{
-		kind.Deployment: &tw.deployments, kind.ReplicationController: &tw.rcs,
-		kind.StatefulSet: &tw.sets, kind.DaemonSet: &tw.daemons,
-	}
-	return tw
 }
 
 // Observe takes one committed change, in commit order. Objects the trace
@@ -114,15 +100,13 @@ func (w *Writer) Observe(now time.Time, ev watch.Event) {
 	t := now.Sub(w.start)
 	w.instant.reach(w, t)
 	// A typed nil in the event is not an object: it is skipped.
-	if wl, ok := kind.Of(ev.Object); ok {
-		w.workloads[wl.Kind()].observeObject(w, t, wl.Object(), deleted)
-		return
-	}
 	switch o := ev.Object.(type) {
 	case *corev1.Pod:
 		if o != nil {
 			w.observePod(t, o, deleted)
 		}
+	case *appsv1.Deployment:
+		w.deployments.observe(w, t, o, deleted)
 	case *appsv1.ReplicaSet:
 		w.replicaSets.observe(w, t, o, deleted)
 	case *corev1.Node:
@@ -132,6 +116,10 @@ func (w *Writer) Observe(now time.Time, ev watch.Event) {
 	case *corev1.Event:
 		if o != nil {
 			w.observeEvent(t, o, deleted)
+		}
+	default:
+		if wl, ok := kind.Of(o); ok {
+			w.workloads[wl.Kind()].observe(w, t, wl, deleted)
 		}
 	}
 }

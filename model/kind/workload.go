@@ -32,6 +32,17 @@ type Workload interface {
 	// RolloutStatus is `kubectl rollout status` for one look at the
 	// workload: its sentence, whether it is done, or kubectl's error.
 	RolloutStatus() (message string, done bool, err error)
+	// TraceLine is what the workload's trace line says (status.go).
+	TraceLine() TraceLine
+	// Settled reports whether the workload's rollout has finished, with
+	// every pod it wants available, as far as its object tells.
+	Settled() bool
+	// MinReadySeconds is how long a ready pod waits before it counts as
+	// available.
+	MinReadySeconds() int32
+	// OnDelete reports whether a new template reaches the pods only as
+	// they are deleted, the workload replacing none of its own accord.
+	OnDelete() bool
 	// Object is the typed object.
 	Object() any
 	// Check is what the API server would reject of the object, found
