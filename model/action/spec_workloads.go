@@ -126,24 +126,3 @@ func workloadSummary(r Request) (string, bool) {
 	}
 	return "", false
 }
-
-// The actions' names, for the callers that still switch on them.
-const (
-	StatefulSetSetImage  Name = "sts-set-image"
-	StatefulSetSetEnv    Name = "sts-set-env"
-	StatefulSetRestart   Name = "sts-restart"
-	StatefulSetUndo      Name = "sts-undo"
-	StatefulSetScale     Name = "sts-scale"
-	StatefulSetPartition Name = "sts-partition"
-
-	DaemonSetSetImage Name = "ds-set-image"
-	DaemonSetSetEnv   Name = "ds-set-env"
-	DaemonSetRestart  Name = "ds-restart"
-	DaemonSetUndo     Name = "ds-undo"
-)
-
-// Help groups of the two views.
-const (
-	GroupStatefulSet = "StatefulSet"
-	GroupDaemonSet   = "DaemonSet"
-)
