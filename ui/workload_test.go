@@ -9,7 +9,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"rollscope/model"
-	"rollscope/model/action"
 	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 )
@@ -111,7 +110,7 @@ func TestStatefulSetViewUndoesToTheChosenRevision(t *testing.T) {
 		t.Fatalf("the confirmation lacks the forecast:\n%s", s)
 	}
 	m = rcRun(m, press("y"))
-	if len(acts.sent) != 1 || acts.sent[0].Action != action.StatefulSetUndo || acts.sent[0].Revision != 1 || acts.sent[0].Name != "db" {
+	if len(acts.sent) != 1 || acts.sent[0].Action != "sts-undo" || acts.sent[0].Revision != 1 || acts.sent[0].Name != "db" {
 		t.Fatalf("sent %+v, want one sts-undo of db to revision 1", acts.sent)
 	}
 	if s := plain(m); !strings.Contains(s, "undo to revision 1: ok") {
@@ -139,7 +138,7 @@ func TestStatefulSetViewHoldsThePartition(t *testing.T) {
 	m = rcRun(m, press("backspace"))
 	m = rcRun(m, typed("1")...)
 	m = rcRun(m, press("enter"), press("y"))
-	if len(acts.sent) != 1 || acts.sent[0].Action != action.StatefulSetPartition || acts.sent[0].Partition != 1 {
+	if len(acts.sent) != 1 || acts.sent[0].Action != "sts-partition" || acts.sent[0].Partition != 1 {
 		t.Fatalf("sent %+v, want the partition at 1", acts.sent)
 	}
 }

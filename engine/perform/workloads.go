@@ -7,10 +7,11 @@ import (
 
 	"rollscope/engine/workloads"
 	"rollscope/model/action"
+	"rollscope/model/kind"
 )
 
-// workloadTarget is the StatefulSet or DaemonSet r is on; false for
-// requests on other kinds.
+// workloadTarget is the workload r is on, for a kind engine/workloads
+// changes (StatefulSets, DaemonSets); false for requests on other kinds.
 func workloadTarget(r action.Request) (workloads.Target, bool) {
 	on := r.Spec().On
 	if !workloads.Changes(on) {
@@ -19,22 +20,23 @@ func workloadTarget(r action.Request) (workloads.Target, bool) {
 	return workloads.Target{Kind: on, Namespace: r.Namespace, Name: r.Name}, true
 }
 
-// dispatchWorkload is the dispatch of StatefulSet and DaemonSet requests,
-// through engine/workloads; false for requests on other kinds.
+// dispatchWorkload is the dispatch of the requests of the verbs a kind's
+// registry entry lists, one case per verb, through engine/workloads; false
+// for requests on other kinds.
 func (c *Cluster) dispatchWorkload(r action.Request) (op, bool) {
 	cl, now := c.cfg.Client, c.cfg.Now
 	t, ok := workloadTarget(r)
 	if !ok {
 		return op{}, false
 	}
-	switch r.Action {
-	case action.StatefulSetSetImage, action.DaemonSetSetImage:
+	switch r.Spec().Verb {
+	case kind.SetImage:
 		return op{check: func() error { return checkImage(r) }, send: func(ctx context.Context) (string, error) {
 			return said(sentOK, workloads.SetImage(ctx, cl, t, r.Container, r.Image))
 		}, checked: func(ctx context.Context) (string, error) {
 			return said(sentOK, workloads.SetCheckedImage(ctx, cl, t, r.Container, r.Image))
 		}}, true
-	case action.StatefulSetSetEnv, action.DaemonSetSetEnv:
+	case kind.SetEnv:
 		return op{check: func() error { return checkEnv(r) }, send: func(ctx context.Context) (string, error) {
 			name, value, remove, err := r.EnvChange()
 			if err != nil {
@@ -42,15 +44,15 @@ func (c *Cluster) dispatchWorkload(r action.Request) (op, bool) {
 			}
 			return said(sentOK, workloads.SetEnv(ctx, cl, t, r.Container, name, value, remove))
 		}}, true
-	case action.StatefulSetRestart, action.DaemonSetRestart:
+	case kind.Restart:
 		return op{send: func(ctx context.Context) (string, error) {
 			return said(sentOK, workloads.Restart(ctx, cl, t, now().UTC().Format(time.RFC3339)))
 		}}, true
-	case action.StatefulSetUndo, action.DaemonSetUndo:
+	case kind.Undo:
 		return op{check: func() error { return checkRevision(r.Revision) }, send: func(ctx context.Context) (string, error) {
 			return said(sentOK, workloads.Undo(ctx, cl, t, r.Revision))
 		}}, true
-	case action.StatefulSetScale:
+	case kind.Scale:
 		return op{check: func() error {
 			if r.Replicas < 0 {
 				return fmt.Errorf("replicas are 0 or more, not %d", r.Replicas)
@@ -59,7 +61,7 @@ func (c *Cluster) dispatchWorkload(r action.Request) (op, bool) {
 		}, send: func(ctx context.Context) (string, error) {
 			return said(sentOK, workloads.Scale(ctx, cl, t, r.Replicas))
 		}}, true
-	case action.StatefulSetPartition:
+	case kind.Partition:
 		return op{check: func() error {
 			if r.Partition < 0 {
 				return fmt.Errorf("the partition is an ordinal, 0 or more, not %d", r.Partition)

@@ -5,31 +5,17 @@ import (
 
 	"rollscope/engine/scenario"
 	"rollscope/model/action"
-	"rollscope/model/kind"
 )
 
-// workloadActions are the requests of a scripted action on a StatefulSet or
-// a DaemonSet, by the scenario's action name.
-var workloadActions = map[kind.Kind]map[string]action.Name{
-	kind.StatefulSet: {
-		scenario.ActionSetImage: action.StatefulSetSetImage, scenario.ActionSetEnv: action.StatefulSetSetEnv,
-		scenario.ActionRestart: action.StatefulSetRestart, scenario.ActionUndo: action.StatefulSetUndo,
-		scenario.ActionScale: action.StatefulSetScale, scenario.ActionPartition: action.StatefulSetPartition,
-	},
-	kind.DaemonSet: {
-		scenario.ActionSetImage: action.DaemonSetSetImage, scenario.ActionSetEnv: action.DaemonSetSetEnv,
-		scenario.ActionRestart: action.DaemonSetRestart, scenario.ActionUndo: action.DaemonSetUndo,
-	},
-}
-
-// workloadRequests are a scripted action on a StatefulSet or DaemonSet as
-// the kind's view sends it; false for other targets.
+// workloadRequests are a scripted action on a kind whose registry entry
+// lists verbs (a StatefulSet, a DaemonSet) as the kind's view sends it;
+// false for other targets.
 func workloadRequests(a scenario.Action, namespace string) ([]action.Request, bool, error) {
-	names, ok := workloadActions[a.Target.Kind]
-	if !ok {
+	if e, ok := a.Target.Kind.Entry(); !ok || len(e.Verbs) == 0 {
 		return nil, false, nil
 	}
-	name, ok := names[a.Kind]
+	v, _ := a.Verb()
+	name, ok := action.OfVerb(a.Target.Kind, v)
 	if !ok {
 		return nil, true, fmt.Errorf("line %d: %s does not apply to %s", a.Line, a.Kind, a.Target)
 	}

@@ -128,7 +128,7 @@ func (r *actionReader) targetIn(n *yaml.Node, where, action, ns string) (Target,
 	t, name := Target{Kind: ref.Kind, Name: ref.Name}, ref.Name
 	entry, _ := ref.Kind.Entry()
 	apiKind := entry.Name
-	if ref.Kind == kind.StatefulSet || ref.Kind == kind.DaemonSet {
+	if len(entry.Verbs) > 0 {
 		return r.workloadTarget(n, where, action, text, t, ns)
 	}
 	if action == ActionPartition {

@@ -11,19 +11,48 @@ import (
 // ActionPartition holds a StatefulSet's rolling update at an ordinal.
 const ActionPartition = "partition"
 
-// workloadActions are the actions kubectl has for each of the two kinds.
-var workloadActions = map[kind.Kind][]string{
-	kind.StatefulSet: {ActionSetImage, ActionSetEnv, ActionRestart, ActionUndo, ActionScale, ActionPartition},
-	kind.DaemonSet:   {ActionSetImage, ActionSetEnv, ActionRestart, ActionUndo},
+// verbActions are the scenario's names of the registry's verbs.
+var verbActions = []struct {
+	verb   kind.Verb
+	action string
+}{
+	{kind.SetImage, ActionSetImage}, {kind.SetEnv, ActionSetEnv}, {kind.Restart, ActionRestart},
+	{kind.Undo, ActionUndo}, {kind.Scale, ActionScale}, {kind.Partition, ActionPartition},
 }
 
-// workloadTarget reads a statefulset/NAME or daemonset/NAME target, checking
-// that the action applies to the kind and that the object is declared.
+// Verb is the registry's verb of the scripted action (setImage is
+// set-image); false for an action that is none (pause, drain).
+func (a Action) Verb() (kind.Verb, bool) {
+	for _, va := range verbActions {
+		if va.action == a.Kind {
+			return va.verb, true
+		}
+	}
+	return "", false
+}
+
+// takes are the scenario's names of the actions a kind takes: its entry's
+// verbs, in the entry's order.
+func takes(e kind.Entry) []string {
+	var out []string
+	for _, v := range e.Verbs {
+		for _, va := range verbActions {
+			if va.verb == v {
+				out = append(out, va.action)
+			}
+		}
+	}
+	return out
+}
+
+// workloadTarget reads the target of a kind whose entry lists verbs
+// (statefulset/NAME, daemonset/NAME), checking that the action is one of
+// them and that the object is declared.
 func (r *actionReader) workloadTarget(n *yaml.Node, where, action, text string, t Target, ns string) (Target, error) {
 	entry, _ := t.Kind.Entry()
 	apiKind, name := entry.Name, t.Name
-	if !contains(workloadActions[t.Kind], action) {
-		return Target{}, r.errorf(n, "%s target %q: %s does not apply to %ss (they take %s)", where, text, action, t.Kind, strings.Join(workloadActions[t.Kind], ", "))
+	if actions := takes(entry); !contains(actions, action) {
+		return Target{}, r.errorf(n, "%s target %q: %s does not apply to %ss (they take %s)", where, text, action, t.Kind, strings.Join(actions, ", "))
 	}
 	if _, ok := r.objs.find(apiKind, ns, name); !ok {
 		return Target{}, r.errorf(n, "%s target %q: no %s %q in namespace %q among the objects (declare it under objects: or fix the name)", where, text, apiKind, name, ns)

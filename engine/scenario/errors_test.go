@@ -171,6 +171,8 @@ func TestParseRejectsMistakesWithTheirLine(t *testing.T) {
 			`t.yaml:27: actions[0].pause target "job/web": actions apply to deployments, replication controllers, statefulsets and daemonsets (write deployment/NAME, rc/NAME, statefulset/NAME or daemonset/NAME)`},
 		{"pause on a statefulset", workload + "  - {at: 5s, pause: statefulset/web}\n",
 			`t.yaml:27: actions[0].pause target "statefulset/web": pause does not apply to statefulsets (they take setImage, setEnv, restart, undo, scale, partition)`},
+		{"partition of a daemonset", workload + "  - {at: 5s, partition: {target: ds/web, partition: 1}}\n",
+			`t.yaml:27: actions[0].partition target "ds/web": partition does not apply to daemonsets (they take setImage, setEnv, restart, undo)`},
 		{"partition of a deployment", workload + "  - {at: 5s, partition: {target: deployment/web, partition: 1}}\n",
 			`t.yaml:27: actions[0].partition target "deployment/web": partition applies to statefulsets only (write statefulset/NAME)`},
 		{"pause on an rc", workload + "  - {at: 5s, pause: rc/legacy}\n",

@@ -77,7 +77,7 @@ func TestDeniedNamesEachActionTheUserMayNotTake(t *testing.T) {
 		// Each kind's own permissions: a StatefulSet's actions need
 		// statefulsets, an undo also its ControllerRevisions.
 		{"cannot patch statefulsets", without("patch statefulsets"), action.Of(action.OnStatefulSet)},
-		{"cannot list revisions", without("list controllerrevisions"), []action.Name{action.StatefulSetUndo, action.DaemonSetUndo}},
+		{"cannot list revisions", without("list controllerrevisions"), []action.Name{"sts-undo", "ds-undo"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

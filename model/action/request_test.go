@@ -3,6 +3,8 @@ package action
 import (
 	"testing"
 	"time"
+
+	"rollscope/model/kind"
 )
 
 // The confirmation shows these commands so the operator knows exactly what
@@ -22,6 +24,15 @@ func TestKubectlIsTheCommandThatSendsTheSame(t *testing.T) {
 		{Request{Action: Cordon, Nodes: []string{"a", "b"}}, "kubectl cordon a b"},
 		{Request{Action: Drain, Nodes: []string{"a"}, Drain: DrainOptions{IgnoreDaemonSets: true, GracePeriodSeconds: &grace, Timeout: time.Minute}},
 			"kubectl drain a --ignore-daemonsets --grace-period=30 --timeout=1m0s"},
+		// The kinds' verbs: sts-*, ds-*.
+		{Request{Action: "sts-set-image", Namespace: "shop", Name: "db", Container: "db", Image: "db:2"},
+			"kubectl -n shop set image statefulset/db db=db:2"},
+		{Request{Action: "ds-set-env", Name: "agent", Container: "agent", Env: "MODE=x"}, "kubectl set env daemonset/agent -c agent MODE=x"},
+		{Request{Action: "ds-restart", Name: "agent"}, "kubectl rollout restart daemonset/agent"},
+		{Request{Action: "ds-undo", Name: "agent", Revision: 3}, "kubectl rollout undo daemonset/agent --to-revision=3"},
+		{Request{Action: "sts-scale", Name: "db", Replicas: 4}, "kubectl scale statefulset/db --replicas=4"},
+		{Request{Action: "sts-partition", Name: "db", Partition: 2},
+			`kubectl patch statefulset/db -p '{"spec":{"updateStrategy":{"rollingUpdate":{"partition":2}}}}'`},
 	} {
 		if got := tc.r.Kubectl(); got != tc.want {
 			t.Errorf("%s: Kubectl() = %q, want %q", tc.r.Action, got, tc.want)
@@ -61,7 +72,7 @@ func TestEverySpecIsComplete(t *testing.T) {
 		if len(s.Keys) == 0 || s.Help == "" || s.Group == "" || s.On == "" || len(s.Needs) == 0 || s.Writes == (s.On == OnPod) {
 			t.Errorf("%s: incomplete spec %+v", s.Name, s)
 		}
-		if s.Forecast && !s.StartsRollout && s.Name != StatefulSetScale {
+		if s.Forecast && !s.StartsRollout && s.Verb != kind.Scale {
 			t.Errorf("%s forecasts a rollout it does not start", s.Name)
 		}
 		for _, p := range s.Needs {
@@ -72,5 +83,16 @@ func TestEverySpecIsComplete(t *testing.T) {
 	}
 	if got := Of(OnReplicationController); len(got) != 2 || got[0] != RCUpdate {
 		t.Errorf("Of(rc) = %v", got)
+	}
+	// A kind's actions are its entry's verbs, named by its short name.
+	for _, e := range kind.All() {
+		for _, v := range e.Verbs {
+			if n, ok := OfVerb(e.Kind, v); !ok || n != Name(e.Short+"-"+string(v)) || (Request{Action: n}).Summary() == string(n) {
+				t.Errorf("OfVerb(%s, %s) = %q, %v", e.Kind, v, n, ok)
+			}
+		}
+	}
+	if n, ok := OfVerb(OnDaemonSet, kind.Partition); ok {
+		t.Errorf("OfVerb(daemonset, partition) = %q, want none: the entry does not list it", n)
 	}
 }

@@ -50,6 +50,8 @@ const (
 	OnNodeGroup             = kind.Kind("nodegroup")
 	OnReplicationController = kind.ReplicationController
 	OnPod                   = kind.Kind("pod")
+	OnStatefulSet           = kind.StatefulSet
+	OnDaemonSet             = kind.DaemonSet
 )
 
 // Help groups: the help overlay's column titles for the actions.
@@ -90,6 +92,9 @@ type Spec struct {
 	Group string
 	// On is the kind of object it changes.
 	On Object
+	// Verb is the registry's verb of an action a kind's entry lists
+	// (spec_workloads.go); "" for the actions of their own.
+	Verb kind.Verb
 	// Needs are the permissions the request takes: the reads made before
 	// writing, the write itself, and — where the console's own controller
 	// carries the request out on a live cluster — what that controller

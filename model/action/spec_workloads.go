@@ -7,80 +7,80 @@ import (
 	"rollscope/model/kind"
 )
 
-// StatefulSet and DaemonSet rollouts: kubectl's commands for these kinds,
-// each with the kind's own permissions. Their keys answer in the kind's view.
-const (
-	StatefulSetSetImage  Name = "sts-set-image"
-	StatefulSetSetEnv    Name = "sts-set-env"
-	StatefulSetRestart   Name = "sts-restart"
-	StatefulSetUndo      Name = "sts-undo"
-	StatefulSetScale     Name = "sts-scale"
-	StatefulSetPartition Name = "sts-partition"
+// The actions of the workload kinds whose registry entry lists verbs
+// (model/kind): one row per kind and verb, named by the kind's short name
+// and the verb (sts-set-image, ds-undo: config-file keys), with the kind's
+// own permissions. Their keys answer in the kind's view, whose help column
+// is the kind's API name.
 
-	DaemonSetSetImage Name = "ds-set-image"
-	DaemonSetSetEnv   Name = "ds-set-env"
-	DaemonSetRestart  Name = "ds-restart"
-	DaemonSetUndo     Name = "ds-undo"
-)
+// verbAction is what an action of a verb is on whatever kind takes it.
+type verbAction struct {
+	key, help string
+	// needs are the permissions on the kind's resource: get and patch
+	// the object.
+	needs         func(get, patch Permission) []Permission
+	startsRollout bool
+}
 
-const (
-	OnStatefulSet = kind.StatefulSet
-	OnDaemonSet   = kind.DaemonSet
-)
+var listRevisions = Permission{Verb: "list", Group: "apps", Resource: "controllerrevisions"}
 
-// Help groups of the two views.
-const (
-	GroupStatefulSet = "StatefulSet"
-	GroupDaemonSet   = "DaemonSet"
-)
+// verbActions are the verbs' keys, help, permissions and whether they
+// roll the pods. Every verb's confirmation carries a forecast.
+var verbActions = map[kind.Verb]verbAction{
+	kind.SetImage: {key: "i", help: "set image", needs: getAndPatch, startsRollout: true},
+	kind.SetEnv:   {key: "e", help: "set env", needs: getAndPatch, startsRollout: true},
+	kind.Restart:  {key: "R", help: "restart", needs: getAndPatch, startsRollout: true},
+	kind.Undo: {key: "u", help: "undo to the chosen revision", startsRollout: true,
+		needs: func(get, patch Permission) []Permission { return []Permission{get, listRevisions, patch} }},
+	kind.Scale: {key: "s", help: "scale",
+		needs: func(_, patch Permission) []Permission { return []Permission{patch} }},
+	kind.Partition: {key: "P", help: "hold at / lower the partition", needs: getAndPatch, startsRollout: true},
+}
 
-var (
-	getStatefulSets   = Permission{Verb: "get", Group: "apps", Resource: "statefulsets"}
-	patchStatefulSets = Permission{Verb: "patch", Group: "apps", Resource: "statefulsets"}
-	getDaemonSets     = Permission{Verb: "get", Group: "apps", Resource: "daemonsets"}
-	patchDaemonSets   = Permission{Verb: "patch", Group: "apps", Resource: "daemonsets"}
-	listRevisions     = Permission{Verb: "list", Group: "apps", Resource: "controllerrevisions"}
-)
+func getAndPatch(get, patch Permission) []Permission { return []Permission{get, patch} }
 
-var workloadSpecs = []Spec{
-	{Name: StatefulSetSetImage, Keys: []string{"i"}, Help: "set image (StatefulSet view)", Group: GroupStatefulSet, On: OnStatefulSet,
-		Needs: []Permission{getStatefulSets, patchStatefulSets}, Writes: true, StartsRollout: true, Forecast: true},
-	{Name: StatefulSetSetEnv, Keys: []string{"e"}, Help: "set env (StatefulSet view)", Group: GroupStatefulSet, On: OnStatefulSet,
-		Needs: []Permission{getStatefulSets, patchStatefulSets}, Writes: true, StartsRollout: true, Forecast: true},
-	{Name: StatefulSetRestart, Keys: []string{"R"}, Help: "restart (StatefulSet view)", Group: GroupStatefulSet, On: OnStatefulSet,
-		Needs: []Permission{getStatefulSets, patchStatefulSets}, Writes: true, StartsRollout: true, Forecast: true},
-	{Name: StatefulSetUndo, Keys: []string{"u"}, Help: "undo to the chosen revision (StatefulSet view)", Group: GroupStatefulSet, On: OnStatefulSet,
-		Needs: []Permission{getStatefulSets, listRevisions, patchStatefulSets}, Writes: true, StartsRollout: true, Forecast: true},
-	{Name: StatefulSetScale, Keys: []string{"s"}, Help: "scale (StatefulSet view)", Group: GroupStatefulSet, On: OnStatefulSet,
-		Needs: []Permission{patchStatefulSets}, Writes: true, Forecast: true},
-	{Name: StatefulSetPartition, Keys: []string{"P"}, Help: "hold at / lower the partition (StatefulSet view)", Group: GroupStatefulSet, On: OnStatefulSet,
-		Needs: []Permission{getStatefulSets, patchStatefulSets}, Writes: true, StartsRollout: true, Forecast: true},
-
-	{Name: DaemonSetSetImage, Keys: []string{"i"}, Help: "set image (DaemonSet view)", Group: GroupDaemonSet, On: OnDaemonSet,
-		Needs: []Permission{getDaemonSets, patchDaemonSets}, Writes: true, StartsRollout: true, Forecast: true},
-	{Name: DaemonSetSetEnv, Keys: []string{"e"}, Help: "set env (DaemonSet view)", Group: GroupDaemonSet, On: OnDaemonSet,
-		Needs: []Permission{getDaemonSets, patchDaemonSets}, Writes: true, StartsRollout: true, Forecast: true},
-	{Name: DaemonSetRestart, Keys: []string{"R"}, Help: "restart (DaemonSet view)", Group: GroupDaemonSet, On: OnDaemonSet,
-		Needs: []Permission{getDaemonSets, patchDaemonSets}, Writes: true, StartsRollout: true, Forecast: true},
-	{Name: DaemonSetUndo, Keys: []string{"u"}, Help: "undo to the chosen revision (DaemonSet view)", Group: GroupDaemonSet, On: OnDaemonSet,
-		Needs: []Permission{getDaemonSets, listRevisions, patchDaemonSets}, Writes: true, StartsRollout: true, Forecast: true},
+// verbSpecs are the rows of every entry's verbs, in registry and verb order.
+func verbSpecs() []Spec {
+	var out []Spec
+	for _, e := range kind.All() {
+		get := Permission{Verb: "get", Group: e.GroupVersion.Group, Resource: e.Plural}
+		patch := Permission{Verb: "patch", Group: e.GroupVersion.Group, Resource: e.Plural}
+		for _, v := range e.Verbs {
+			a := verbActions[v]
+			out = append(out, Spec{Name: Name(e.Short + "-" + string(v)), Keys: []string{a.key},
+				Help: a.help + " (" + e.Name + " view)", Group: e.Name, On: e.Kind, Verb: v,
+				Needs: a.needs(get, patch), Writes: true, StartsRollout: a.startsRollout, Forecast: true})
+		}
+	}
+	return out
 }
 
 // The rows join the table after the ones spec.go lists, so that the help
-// overlay shows the two views' columns last.
-func init() { specs = append(specs, workloadSpecs...) }
+// overlay shows the kinds' views' columns last.
+func init() { specs = append(specs, verbSpecs()...) }
 
-// workloadObject is kubectl's name for what a StatefulSet or DaemonSet
-// request changes; false for other requests.
-func workloadObject(r Request) (string, bool) {
-	if on := r.Spec().On; on == OnStatefulSet || on == OnDaemonSet {
-		return kind.Ref{Kind: on, Name: r.Name}.String(), true
+// OfVerb is the action of verb v on kind k; false when the kind's entry
+// does not list the verb.
+func OfVerb(k Object, v kind.Verb) (Name, bool) {
+	for _, s := range specs {
+		if s.On == k && s.Verb == v && v != "" {
+			return s.Name, true
+		}
 	}
 	return "", false
 }
 
-// workloadKubectl is the kubectl command for a StatefulSet or DaemonSet
-// request; false for other requests.
+// workloadObject is kubectl's name for what a verb's request changes; false
+// for other requests.
+func workloadObject(r Request) (string, bool) {
+	if s := r.Spec(); s.Verb != "" {
+		return kind.Ref{Kind: s.On, Name: r.Name}.String(), true
+	}
+	return "", false
+}
+
+// workloadKubectl is the kubectl command for a verb's request; false for
+// other requests.
 func workloadKubectl(r Request) (string, bool) {
 	o, ok := workloadObject(r)
 	if !ok {
@@ -90,38 +90,38 @@ func workloadKubectl(r Request) (string, bool) {
 	if r.Namespace != "" {
 		ns = " -n " + r.Namespace
 	}
-	switch r.Action {
-	case StatefulSetSetImage, DaemonSetSetImage:
+	switch r.Spec().Verb {
+	case kind.SetImage:
 		return fmt.Sprintf("kubectl%s set image %s %s=%s", ns, o, r.Container, r.Image), true
-	case StatefulSetSetEnv, DaemonSetSetEnv:
+	case kind.SetEnv:
 		return fmt.Sprintf("kubectl%s set env %s -c %s %s", ns, o, r.Container, r.Env), true
-	case StatefulSetRestart, DaemonSetRestart:
+	case kind.Restart:
 		return fmt.Sprintf("kubectl%s rollout restart %s", ns, o), true
-	case StatefulSetUndo, DaemonSetUndo:
+	case kind.Undo:
 		return fmt.Sprintf("kubectl%s rollout undo %s --to-revision=%d", ns, o, r.Revision), true
-	case StatefulSetScale:
+	case kind.Scale:
 		return fmt.Sprintf("kubectl%s scale %s --replicas=%d", ns, o, r.Replicas), true
-	case StatefulSetPartition:
+	case kind.Partition:
 		return fmt.Sprintf(`kubectl%s patch %s -p '{"spec":{"updateStrategy":{"rollingUpdate":{"partition":%d}}}}'`, ns, o, r.Partition), true
 	}
 	return "", true
 }
 
-// workloadSummary names a StatefulSet or DaemonSet request in a few words;
-// false for other requests.
+// workloadSummary names a verb's request in a few words; false for other
+// requests.
 func workloadSummary(r Request) (string, bool) {
-	switch r.Action {
-	case StatefulSetSetImage, DaemonSetSetImage:
+	switch r.Spec().Verb {
+	case kind.SetImage:
 		return "set image " + r.Container + "=" + r.Image, true
-	case StatefulSetSetEnv, DaemonSetSetEnv:
+	case kind.SetEnv:
 		return "set env " + r.Container + " " + r.Env, true
-	case StatefulSetRestart, DaemonSetRestart:
+	case kind.Restart:
 		return "restart", true
-	case StatefulSetUndo, DaemonSetUndo:
+	case kind.Undo:
 		return "undo to revision " + strconv.FormatInt(r.Revision, 10), true
-	case StatefulSetScale:
+	case kind.Scale:
 		return "scale to " + strconv.Itoa(int(r.Replicas)), true
-	case StatefulSetPartition:
+	case kind.Partition:
 		return "partition at " + strconv.Itoa(int(r.Partition)), true
 	}
 	return "", false

@@ -43,6 +43,10 @@ type Entry struct {
 	Short string
 	// GroupVersion is where the API serves the kind.
 	GroupVersion schema.GroupVersion
+	// Verbs are the actions the kind's view offers (verbs.go), in help
+	// order; none for Deployments and ReplicationControllers, whose actions
+	// are their own.
+	Verbs []Verb
 }
 
 // Resource is the kind's API resource.
@@ -55,8 +59,10 @@ func (e Entry) names() []string { return []string{string(e.Kind), e.Plural, e.Sh
 var entries = []Entry{
 	{Kind: Deployment, Name: "Deployment", Plural: "deployments", Short: "deploy", GroupVersion: appsv1.SchemeGroupVersion},
 	{Kind: ReplicationController, Name: "ReplicationController", Plural: "replicationcontrollers", Short: "rc", GroupVersion: corev1.SchemeGroupVersion},
-	{Kind: StatefulSet, Name: "StatefulSet", Plural: "statefulsets", Short: "sts", GroupVersion: appsv1.SchemeGroupVersion},
-	{Kind: DaemonSet, Name: "DaemonSet", Plural: "daemonsets", Short: "ds", GroupVersion: appsv1.SchemeGroupVersion},
+	{Kind: StatefulSet, Name: "StatefulSet", Plural: "statefulsets", Short: "sts", GroupVersion: appsv1.SchemeGroupVersion,
+		Verbs: []Verb{SetImage, SetEnv, Restart, Undo, Scale, Partition}},
+	{Kind: DaemonSet, Name: "DaemonSet", Plural: "daemonsets", Short: "ds", GroupVersion: appsv1.SchemeGroupVersion,
+		Verbs: []Verb{SetImage, SetEnv, Restart, Undo}},
 }
 
 // All is every workload kind's entry.

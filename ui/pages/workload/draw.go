@@ -52,11 +52,10 @@ func (v *View) hints() string {
 	return strings.Join(append(parts, "↑/↓ revision", "esc back"), " · ")
 }
 
+// viewName is the kind's API name, the help column of its actions.
 func viewName(k action.Object) string {
-	if k == action.OnStatefulSet {
-		return action.GroupStatefulSet
-	}
-	return action.GroupDaemonSet
+	e, _ := k.Entry()
+	return e.Name
 }
 
 func (v *View) title(extra ...string) string {

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model/action"
+	"rollscope/model/kind"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
 	"rollscope/ui/screen"
@@ -87,10 +88,10 @@ func (v *View) start(n action.Name) tea.Cmd {
 	}
 	p := &prompt{req: action.Request{Action: n, Namespace: v.namespace, Name: v.name}}
 	containers := v.containers()
-	switch n {
-	case action.StatefulSetRestart, action.DaemonSetRestart:
+	switch p.req.Spec().Verb {
+	case kind.Restart:
 		p.effect = "every pod is replaced with the same template, as a rollout of a new revision"
-	case action.StatefulSetUndo, action.DaemonSetUndo:
+	case kind.Undo:
 		h := v.history()
 		if len(h) == 0 {
 			s.Toast = "no revisions of " + v.Object() + " yet"
@@ -103,7 +104,7 @@ func (v *View) start(n action.Name) tea.Cmd {
 		}
 		p.req.Revision = r.Revision
 		p.effect = "the template goes back to revision " + strconv.FormatInt(r.Revision, 10) + " (" + strings.Join(r.Images, ", ") + ")"
-	case action.StatefulSetScale:
+	case kind.Scale:
 		p.question = fmt.Sprintf("replicas (now %d): ", v.sts.Replicas)
 		p.fill = func(r *action.Request, text string) error {
 			n, err := strconv.Atoi(strings.TrimSpace(text))
@@ -113,7 +114,7 @@ func (v *View) start(n action.Name) tea.Cmd {
 			r.Replicas = int32(n)
 			return nil
 		}
-	case action.StatefulSetPartition:
+	case kind.Partition:
 		p.question = fmt.Sprintf("partition: the lowest ordinal to update, 0 to %d (now %d): ", v.sts.Replicas, v.sts.Partition)
 		p.fill = func(r *action.Request, text string) error {
 			n, err := strconv.Atoi(strings.TrimSpace(text))
@@ -123,7 +124,7 @@ func (v *View) start(n action.Name) tea.Cmd {
 			r.Partition = int32(n)
 			return nil
 		}
-	case action.StatefulSetSetImage, action.DaemonSetSetImage:
+	case kind.SetImage:
 		p.question = "container=image (" + strings.Join(containers, ", ") + "): "
 		p.fill = func(r *action.Request, text string) error {
 			c, img, ok := strings.Cut(strings.TrimSpace(text), "=")
@@ -133,7 +134,7 @@ func (v *View) start(n action.Name) tea.Cmd {
 			r.Container, r.Image = c, img
 			return nil
 		}
-	case action.StatefulSetSetEnv, action.DaemonSetSetEnv:
+	case kind.SetEnv:
 		p.question = "container NAME=value, or container NAME- to remove: "
 		p.fill = func(r *action.Request, text string) error {
 			c, env, ok := strings.Cut(strings.TrimSpace(text), " ")
