@@ -69,9 +69,6 @@ func (d *Dialog) prepare() bool {
 			d.refusal = name + " is paused and a restart would wait — resume it first (r)"
 			return true
 		}
-		d.plan = append(d.plan, "stamps the pod template with kubectl.kubernetes.io/restartedAt: every pod is replaced, as a rollout")
-	case action.Pause:
-		d.plan = append(d.plan, "holds the rollout where it is: no ReplicaSet is scaled until resumed")
 	case action.Resume:
 		if view.Pending != "" {
 			d.plan = append(d.plan, "rolls out the pending change: "+view.Pending)
@@ -96,6 +93,9 @@ func (d *Dialog) prepare() bool {
 		if view.Canary != nil {
 			d.plan = append(d.plan, "ends the guided canary: its strategy, minReadySeconds and progressDeadlineSeconds go back to the deployment's own in the same update")
 		}
+	}
+	if does := r.Spec().Does; does != "" {
+		d.plan = append(d.plan, does)
 	}
 	return true
 }
