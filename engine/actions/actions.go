@@ -84,18 +84,10 @@ func mustJSON(v any) []byte {
 
 // SetImage sets one container's image, as `kubectl set image` does: a
 // strategic merge patch of the container list. A non-empty changeCause is
-// recorded in kubernetes.io/change-cause in the same patch.
+// recorded in kubernetes.io/change-cause in the same patch. The image is
+// the caller's to check (model.CheckImage): engine/perform checks a
+// request once per pass, the scenario parser checks a script's.
 func SetImage(ctx context.Context, c kubernetes.Interface, t Target, container, image, changeCause string) error {
-	if err := model.CheckImage(image); err != nil {
-		return fmt.Errorf("cannot set image of %s: %w", t, err)
-	}
-	return SetCheckedImage(ctx, c, t, container, image, changeCause)
-}
-
-// SetCheckedImage is SetImage for a caller that has just checked image
-// with model.CheckImage itself (the console, on y): the image is checked
-// once per request.
-func SetCheckedImage(ctx context.Context, c kubernetes.Interface, t Target, container, image, changeCause string) error {
 	what := "set image"
 	return write(func() error {
 		d, err := get(ctx, c, t, what)

@@ -134,12 +134,6 @@ func TestActionsSendWhatKubectlSends(t *testing.T) {
 			func(c *fake.Clientset) error { return SetImage(ctx, c, target, "app", "a:2", "") },
 			types.StrategicMergePatchType, "",
 			`{"spec":{"template":{"spec":{"containers":[{"image":"a:2","name":"app"}]}}}}`},
-		{"set image already checked, as the console sends it on y", []runtime.Object{deployment(false, "a:1")},
-			func(c *fake.Clientset) error {
-				return SetCheckedImage(ctx, c, target, "app", "a:2", "rollscope set image deployment/web app=a:2")
-			},
-			types.StrategicMergePatchType, "",
-			`{"metadata":{"annotations":{"kubernetes.io/change-cause":"rollscope set image deployment/web app=a:2"}},"spec":{"template":{"spec":{"containers":[{"image":"a:2","name":"app"}]}}}}`},
 		{"set env", []runtime.Object{deployment(false, "a:1")},
 			func(c *fake.Clientset) error { return SetEnv(ctx, c, target, "app", "LOG", "debug", false) },
 			types.StrategicMergePatchType, "",
@@ -212,8 +206,6 @@ func TestRefusalsSendNothing(t *testing.T) {
 		want    string
 		nothing bool // ErrNothingToDo rather than a failure
 	}{
-		{"empty image", []runtime.Object{deployment(false, "a:1")},
-			func(c *fake.Clientset) error { return SetImage(ctx, c, target, "app", " ", "") }, "image is empty", false},
 		{"unknown container", []runtime.Object{deployment(false, "a:1")},
 			func(c *fake.Clientset) error { return SetImage(ctx, c, target, "db", "a:2", "") }, `no container "db" (containers: app)`, false},
 		{"negative replicas", []runtime.Object{deployment(false, "a:1")},

@@ -1,14 +1,12 @@
 package perform
 
 import (
-	"context"
 	"time"
 
 	"k8s.io/client-go/kubernetes"
 
 	"rollscope/engine/forecast"
 	"rollscope/engine/nodegroup"
-	"rollscope/model/action"
 )
 
 // Config is what a Cluster sends with.
@@ -54,38 +52,4 @@ func New(cfg Config) *Cluster {
 		cfg.Explain = func(err error) error { return err }
 	}
 	return &Cluster{cfg: cfg}
-}
-
-// Send checks r and sends it once, saying in a few words what happened:
-// "ok", "revision 7 aborted, back on revision 6", "requested — the Nodes
-// pane shows its progress". An error wrapping action.ErrNothingToDo means
-// nothing was sent because nothing needed to be.
-func (c *Cluster) Send(ctx context.Context, r action.Request) (string, error) {
-	op := c.dispatch(r)
-	if err := op.refuse(); err != nil {
-		return "", c.cfg.Explain(err)
-	}
-	send := op.send
-	if op.checked != nil {
-		send = op.checked
-	}
-	out, err := send(ctx)
-	return out, c.cfg.Explain(err)
-}
-
-// Check refuses bad input before anything is sent: a malformed image, an
-// env name the API server rejects, replicas out of range, a revision below
-// 1, roll settings such as "150%".
-func (c *Cluster) Check(r action.Request) error {
-	return c.dispatch(r).refuse()
-}
-
-// Send sends a scenario's scripted request on client, as the console
-// would with --record: set image records its change-cause. It skips the
-// dialog's checks — the engine refuses bad input itself, in the words a
-// trace keeps, and a script's undo to revision 0 goes back to the previous
-// revision as kubectl's does. now is the cluster's clock (nil: the wall
-// clock).
-func Send(ctx context.Context, client kubernetes.Interface, now func() time.Time, r action.Request) (string, error) {
-	return New(Config{Client: client, Now: now, Record: true}).dispatch(r).send(ctx)
 }

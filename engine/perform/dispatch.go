@@ -17,14 +17,10 @@ import (
 )
 
 // op is one request as this package carries it out: what is refused
-// before sending (nil: nothing), and the sending. checked, when set, is
-// the sending once check has passed: it leaves out the engine's own
-// repeat of the check, so that a request is checked once per pass (a
-// script's, which skips check, is checked by send).
+// before sending (nil: nothing), and the sending.
 type op struct {
-	check   func() error
-	send    func(ctx context.Context) (string, error)
-	checked func(ctx context.Context) (string, error)
+	check func() error
+	send  func(ctx context.Context) (string, error)
 }
 
 // refuse is the check's verdict: nil when there is nothing to check.
@@ -33,6 +29,37 @@ func (o op) refuse() error {
 		return nil
 	}
 	return o.check()
+}
+
+// Send checks r and sends it once, saying in a few words what happened:
+// "ok", "revision 7 aborted, back on revision 6", "requested — the Nodes
+// pane shows its progress". An error wrapping action.ErrNothingToDo means
+// nothing was sent because nothing needed to be.
+func (c *Cluster) Send(ctx context.Context, r action.Request) (string, error) {
+	op := c.dispatch(r)
+	if err := op.refuse(); err != nil {
+		return "", c.cfg.Explain(err)
+	}
+	out, err := op.send(ctx)
+	return out, c.cfg.Explain(err)
+}
+
+// Check refuses bad input before anything is sent: a malformed image, an
+// env name the API server rejects, replicas out of range, a revision below
+// 1, roll settings such as "150%".
+func (c *Cluster) Check(r action.Request) error {
+	return c.dispatch(r).refuse()
+}
+
+// Send sends a scenario's scripted request on client, as the console
+// would with --record: set image records its change-cause. It skips the
+// dialog's checks — the scenario parser has checked a script's images, the
+// engine refuses other bad input itself, in the words a trace keeps, and a
+// script's undo to revision 0 goes back to the previous revision as
+// kubectl's does. now is the cluster's clock (nil: the wall
+// clock).
+func Send(ctx context.Context, client kubernetes.Interface, now func() time.Time, r action.Request) (string, error) {
+	return New(Config{Client: client, Now: now, Record: true}).dispatch(r).send(ctx)
 }
 
 // The words Send answers with, when the request did not fail.
@@ -48,16 +75,11 @@ const (
 // keys, the forecast's rehearsal and scenario scripts all reach the engine
 // through it.
 func (c *Cluster) dispatch(r action.Request) op {
-	if o, ok := c.dispatchWorkload(r); ok {
-		return o
-	}
 	cl, t, now := c.cfg.Client, actions.Target{Namespace: r.Namespace, Name: r.Name}, c.cfg.Now
 	switch r.Action {
 	case action.SetImage:
 		return op{check: func() error { return checkImage(r) }, send: func(ctx context.Context) (string, error) {
 			return said(sentOK, actions.SetImage(ctx, cl, t, r.Container, r.Image, c.changeCause(r)))
-		}, checked: func(ctx context.Context) (string, error) {
-			return said(sentOK, actions.SetCheckedImage(ctx, cl, t, r.Container, r.Image, c.changeCause(r)))
 		}}
 	case action.SetEnv:
 		return op{check: func() error { return checkEnv(r) }, send: func(ctx context.Context) (string, error) {
@@ -126,6 +148,10 @@ func (c *Cluster) dispatch(r action.Request) op {
 		return op{send: func(ctx context.Context) (string, error) {
 			return said(rcUpdateSent, rollingupdate.AskAbort(ctx, cl, r.Namespace, r.Name))
 		}}
+	}
+	// The StatefulSet and DaemonSet actions go through their kinds' table.
+	if o, ok := c.dispatchWorkload(r); ok {
+		return o
 	}
 	unknown := unknownAction(r.Action)
 	return op{check: func() error { return unknown }, send: func(context.Context) (string, error) { return "", unknown }}

@@ -33,8 +33,6 @@ func (c *Cluster) dispatchWorkload(r action.Request) (op, bool) {
 	case kind.SetImage:
 		return op{check: func() error { return checkImage(r) }, send: func(ctx context.Context) (string, error) {
 			return said(sentOK, workloads.SetImage(ctx, cl, t, r.Container, r.Image))
-		}, checked: func(ctx context.Context) (string, error) {
-			return said(sentOK, workloads.SetCheckedImage(ctx, cl, t, r.Container, r.Image))
 		}}, true
 	case kind.SetEnv:
 		return op{check: func() error { return checkEnv(r) }, send: func(ctx context.Context) (string, error) {

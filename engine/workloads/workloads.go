@@ -132,18 +132,10 @@ func hasContainer(t *corev1.PodTemplateSpec, name string) bool {
 	return false
 }
 
-// SetImage sets one container's image, as `kubectl set image` does.
+// SetImage sets one container's image, as `kubectl set image` does. The
+// image is the caller's to check (model.CheckImage): engine/perform checks
+// a request once per pass, the scenario parser checks a script's.
 func SetImage(ctx context.Context, c kubernetes.Interface, t Target, container, image string) error {
-	if err := model.CheckImage(image); err != nil {
-		return fmt.Errorf("cannot set image of %s: %w", t, err)
-	}
-	return SetCheckedImage(ctx, c, t, container, image)
-}
-
-// SetCheckedImage is SetImage for a caller that has just checked image
-// with model.CheckImage itself (the console, on y): the image is checked
-// once per request.
-func SetCheckedImage(ctx context.Context, c kubernetes.Interface, t Target, container, image string) error {
 	return write(func() error {
 		o, err := get(ctx, c, t, "set image")
 		if err != nil {

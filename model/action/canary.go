@@ -12,7 +12,8 @@ import (
 // same way (abort also reads the ReplicaSets to find the stable one).
 func canarySpec(n Name, key, help string, starts bool) Spec {
 	return Spec{Name: n, Keys: []string{key}, Help: help, Group: GroupRollout, On: OnDeployment,
-		Needs: []Permission{getDeployments, listReplicaSets, updateDeployment, listPods, listEvents}, Writes: true, StartsRollout: starts}
+		Needs: []Permission{getDeployments, listReplicaSets, updateDeployment, listPods, listEvents}, Writes: true, StartsRollout: starts,
+		Canary: true}
 }
 
 var listEvents = Permission{Verb: "list", Resource: "events"}

@@ -142,9 +142,6 @@ func (r Request) Kubectl() string {
 // Summary names the request in a few words, for the toast and the
 // timeline.
 func (r Request) Summary() string {
-	if s, ok := workloadSummary(r); ok {
-		return s
-	}
 	nodes := strings.Join(r.Nodes, ", ")
 	switch r.Action {
 	case SetImage:
@@ -189,6 +186,9 @@ func (r Request) Summary() string {
 		return "rolling update of " + r.Name + " to " + r.RCUpdate.Image
 	case RCAbort:
 		return "roll back the update of " + r.Name
+	}
+	if s, ok := workloadSummary(r); ok {
+		return s
 	}
 	return string(r.Action)
 }

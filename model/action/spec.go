@@ -110,6 +110,16 @@ type Spec struct {
 	// and shows what the rollout will do — or, for a StatefulSet's scale,
 	// which pods it creates or removes, in which order.
 	Forecast bool
+	// Title names the action's dialog, before what it acts on ("Pause
+	// rollout · deployment/web").
+	Title string
+	// Does is what the action does once sent, in the confirmation's plan,
+	// where that is the same whatever the object; "" where the plan is
+	// worked out from the object.
+	Does string
+	// Canary is set for a guided canary's actions, which the canary
+	// dialog asks for.
+	Canary bool
 }
 
 var (
@@ -139,39 +149,45 @@ var (
 // specs is the table, in help order.
 var specs = []Spec{
 	{Name: SetImage, Keys: []string{"i"}, Help: "set image", Group: GroupRollout, On: OnDeployment,
-		Needs: []Permission{getDeployments, patchDeployments}, Writes: true, StartsRollout: true, Forecast: true},
+		Needs: []Permission{getDeployments, patchDeployments}, Writes: true, StartsRollout: true, Forecast: true, Title: "Set image"},
 	{Name: SetEnv, Keys: []string{"e"}, Help: "set env", Group: GroupRollout, On: OnDeployment,
-		Needs: []Permission{getDeployments, patchDeployments}, Writes: true, StartsRollout: true},
+		Needs: []Permission{getDeployments, patchDeployments}, Writes: true, StartsRollout: true, Title: "Set env"},
 	{Name: Scale, Keys: []string{"s"}, Help: "scale", Group: GroupRollout, On: OnDeployment,
-		Needs: []Permission{patchScale}, Writes: true},
+		Needs: []Permission{patchScale}, Writes: true, Title: "Scale"},
 	{Name: Restart, Keys: []string{"R"}, Help: "restart", Group: GroupRollout, On: OnDeployment,
-		Needs: []Permission{getDeployments, patchDeployments}, Writes: true, StartsRollout: true},
+		Needs: []Permission{getDeployments, patchDeployments}, Writes: true, StartsRollout: true, Title: "Restart",
+		Does: "stamps the pod template with kubectl.kubernetes.io/restartedAt: every pod is replaced, as a rollout"},
 	{Name: Pause, Keys: []string{"p"}, Help: "pause rollout", Group: GroupRollout, On: OnDeployment,
-		Needs: []Permission{getDeployments, patchDeployments}, Writes: true},
+		Needs: []Permission{getDeployments, patchDeployments}, Writes: true, Title: "Pause rollout",
+		Does: "holds the rollout where it is: no ReplicaSet is scaled until resumed"},
 	{Name: Resume, Keys: []string{"r"}, Help: "resume rollout", Group: GroupRollout, On: OnDeployment,
-		Needs: []Permission{getDeployments, patchDeployments}, Writes: true},
+		Needs: []Permission{getDeployments, patchDeployments}, Writes: true, Title: "Resume rollout"},
 	{Name: Undo, Keys: []string{"u"}, Help: "undo to revision", Group: GroupRollout, On: OnDeployment,
-		Needs: []Permission{getDeployments, listReplicaSets, patchDeployments}, Writes: true, StartsRollout: true, Forecast: true},
+		Needs: []Permission{getDeployments, listReplicaSets, patchDeployments}, Writes: true, StartsRollout: true, Forecast: true, Title: "Undo to a revision"},
 	{Name: Abort, Keys: []string{"x"}, Help: "abort rollout", Group: GroupRollout, On: OnDeployment,
-		Needs: []Permission{getDeployments, listReplicaSets, updateDeployment}, Writes: true, StartsRollout: true, Forecast: true},
+		Needs: []Permission{getDeployments, listReplicaSets, updateDeployment}, Writes: true, StartsRollout: true, Forecast: true, Title: "Abort rollout"},
 	canarySpec(Canary, "K", "guided canary", true),
 	canarySpec(Promote, "P", "promote canary (next step)", false),
 	canarySpec(PromoteAll, "A", "promote canary to 100%", false),
 
 	{Name: Cordon, Keys: []string{"c"}, Help: "cordon node", Group: GroupNodes, On: OnNode,
-		Needs: []Permission{getNodes, updateNodes}, Writes: true},
+		Needs: []Permission{getNodes, updateNodes}, Writes: true, Title: "Cordon",
+		Does: "marks the nodes unschedulable: running pods stay, new pods go elsewhere"},
 	{Name: Uncordon, Keys: []string{"C"}, Help: "uncordon node", Group: GroupNodes, On: OnNode,
-		Needs: []Permission{getNodes, updateNodes}, Writes: true},
+		Needs: []Permission{getNodes, updateNodes}, Writes: true, Title: "Uncordon",
+		Does: "marks the nodes schedulable again"},
 	{Name: Drain, Keys: []string{"d"}, Help: "drain node", Group: GroupNodes, On: OnNode,
-		Needs: []Permission{getNodes, updateNodes, evictPods}, Writes: true},
+		Needs: []Permission{getNodes, updateNodes, evictPods}, Writes: true, Title: "Drain",
+		Does: "cordons, then evicts through the Eviction API (retried every 5 s while a PodDisruptionBudget refuses); a refused or timed-out drain leaves the node cordoned and says why"},
 	{Name: RollGroup, Keys: []string{"D"}, Help: "roll node group", Group: GroupNodes, On: OnNodeGroup,
-		Needs: []Permission{listNodes, updateNodes, evictPods}, Writes: true},
+		Needs: []Permission{listNodes, updateNodes, evictPods}, Writes: true, Title: "Roll node group"},
 	{Name: NextStep, Keys: []string{"n"}, Help: "next node (stepped roll)", Group: GroupNodes, On: OnNodeGroup,
 		Needs: []Permission{listNodes, updateNodes}, Writes: true},
 	{Name: PauseRoll, Keys: []string{"space"}, Help: "pause/resume roll in Nodes", Group: GroupNodes, On: OnNodeGroup,
 		Needs: []Permission{listNodes, updateNodes}, Writes: true},
 	{Name: StopRoll, Keys: []string{"x"}, Help: "stop roll in Nodes", Group: GroupNodes, On: OnNodeGroup,
-		Needs: []Permission{listNodes, updateNodes}, Writes: true},
+		Needs: []Permission{listNodes, updateNodes}, Writes: true, Title: "Stop the roll",
+		Does: "drains in flight are cancelled and their nodes stay cordoned; drained nodes stay cordoned; the other nodes are left alone"},
 
 	// The console's rolling-update controller carries the update out as
 	// the same user: it creates, scales and deletes controllers and

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"rollscope/engine/actions"
+	"rollscope/engine/perform"
 	"rollscope/model"
 	"rollscope/model/action"
 )
@@ -101,8 +102,11 @@ func testSetImage(t *testing.T, e *env) {
 		t.Errorf("revision 2's ReplicaSet %v does not carry the change cause, or revision 1 still runs", rs)
 	}
 
+	// The image is checked where every request is, in engine/perform.
+	send := perform.New(perform.Config{Client: c})
 	for _, bad := range []struct{ container, image string }{{"nope", "e2e.example/app:v3"}, {"app", "Not A Reference"}, {"app", ""}} {
-		if err := actions.SetImage(ctx, c, target, bad.container, bad.image, ""); err == nil {
+		r := action.Request{Action: action.SetImage, Namespace: target.Namespace, Name: target.Name, Container: bad.container, Image: bad.image}
+		if _, err := send.Send(ctx, r); err == nil {
 			t.Errorf("set image %s=%q was accepted", bad.container, bad.image)
 		}
 	}

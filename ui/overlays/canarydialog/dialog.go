@@ -308,11 +308,6 @@ func change(r action.Request) string {
 // send closes the dialog and hands the request to the runner.
 func (d *Dialog) send() (screen.Overlay, tea.Cmd) { return nil, d.s.Send(d.req) }
 
-// Opens reports whether kind's key opens this dialog.
-func Opens(kind action.Name) bool {
-	return kind == action.Canary || kind == action.Promote || kind == action.PromoteAll
-}
-
 // Writes says the dialog asks before it changes the cluster: the root holds
 // the embedded clock while it is open, so the plan's forecast and the y that
 // sends it are about the same cluster.

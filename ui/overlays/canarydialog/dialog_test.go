@@ -8,16 +8,6 @@ import (
 	"rollscope/ui/internal/uitest"
 )
 
-// K, P and A are this dialog's; the other rollout keys are not.
-func TestOpensTheCanaryKeys(t *testing.T) {
-	for kind, want := range map[action.Name]bool{action.Canary: true, action.Promote: true, action.PromoteAll: true,
-		action.SetImage: false, action.Pause: false} {
-		if Opens(kind) != want {
-			t.Errorf("Opens(%s) = %v", kind, !want)
-		}
-	}
-}
-
 // Promoting a Deployment that runs no canary says how to start one.
 func TestPromoteWithoutACanary(t *testing.T) {
 	s := uitest.NewScreen(uitest.MidRollout(), &uitest.Actions{})

@@ -72,18 +72,14 @@ func (d *Dialog) View() string {
 
 // heading names the dialog.
 func (d *Dialog) heading() string {
-	nodes := strings.Join(d.nodes, ", ")
+	spec, _ := action.Lookup(d.kind)
 	switch d.kind {
-	case action.Cordon:
-		return "Cordon · " + nodes
-	case action.Uncordon:
-		return "Uncordon · " + nodes
-	case action.Drain:
-		return "Drain · " + nodes
+	case action.Cordon, action.Uncordon, action.Drain:
+		return spec.Title + " · " + strings.Join(d.nodes, ", ")
 	case action.RollGroup:
-		return fmt.Sprintf("Roll node group %s · %d of %d nodes outdated", d.group, d.roll.Outdated, d.roll.Size)
+		return fmt.Sprintf("%s %s · %d of %d nodes outdated", spec.Title, d.group, d.roll.Outdated, d.roll.Size)
 	case action.StopRoll:
-		return "Stop the roll · group " + d.group
+		return spec.Title + " · group " + d.group
 	}
 	return "Node action"
 }
@@ -118,34 +114,28 @@ func (d *Dialog) kubectl() []string {
 	return nil
 }
 
-// planLines say what happens after y.
+// planLines say what happens after y: the action's own sentence, or for a
+// roll its plan and how each node is replaced.
 func (d *Dialog) planLines() []string {
-	switch d.kind {
-	case action.Cordon:
-		return []string{"marks the nodes unschedulable: running pods stay, new pods go elsewhere"}
-	case action.Uncordon:
-		return []string{"marks the nodes schedulable again"}
-	case action.Drain:
-		return []string{"cordons, then evicts through the Eviction API (retried every 5 s while a PodDisruptionBudget refuses); a refused or timed-out drain leaves the node cordoned and says why"}
-	case action.RollGroup:
-		out := []string{d.plan}
-		defaults := d.defaults
-		switch {
-		case !defaults.Live:
-			out = append(out, "per node: cordon → drain → the group replaces it with the current spec → wait the interval → validate")
-		case defaults.DeleteNodes:
-			out = append(out, "per node: cordon → drain → delete the Node object (--delete-nodes) → wait the interval → validate; your own machinery must bring the replacement")
-		default:
-			out = append(out, "per node: cordon → drain → leave it cordoned for your own machinery to replace (no --delete-nodes) → validate, waiting for the replacement capacity")
+	if d.kind != action.RollGroup {
+		if spec, _ := action.Lookup(d.kind); spec.Does != "" {
+			return []string{spec.Does}
 		}
-		if d.roll.Step {
-			out = append(out, "stepped: waits after every node until n")
-		}
-		return out
-	case action.StopRoll:
-		return []string{"drains in flight are cancelled and their nodes stay cordoned; drained nodes stay cordoned; the other nodes are left alone"}
+		return nil
 	}
-	return nil
+	out := []string{d.plan}
+	switch {
+	case !d.defaults.Live:
+		out = append(out, "per node: cordon → drain → the group replaces it with the current spec → wait the interval → validate")
+	case d.defaults.DeleteNodes:
+		out = append(out, "per node: cordon → drain → delete the Node object (--delete-nodes) → wait the interval → validate; your own machinery must bring the replacement")
+	default:
+		out = append(out, "per node: cordon → drain → leave it cordoned for your own machinery to replace (no --delete-nodes) → validate, waiting for the replacement capacity")
+	}
+	if d.roll.Step {
+		out = append(out, "stepped: waits after every node until n")
+	}
+	return out
 }
 
 // previewLines say what the drain will do to each node's pods.

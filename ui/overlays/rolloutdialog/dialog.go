@@ -8,15 +8,15 @@
 package rolloutdialog
 
 import (
+	"context"
 	"reflect"
-	"strconv"
-	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model/action"
 	"rollscope/model/cluster"
+	"rollscope/ui/draw"
 	"rollscope/ui/overlays/canarydialog"
 	"rollscope/ui/screen"
 )
@@ -73,6 +73,74 @@ type Dialog struct {
 	basis basis
 	// diffOffset is how far the undo diff is scrolled.
 	diffOffset int
+}
+
+// Open opens the dialog for kind on the deployment shown, or says in the
+// footer why it cannot (nil). Set image and set env first read the
+// deployment's containers: the dialog opens when Containers comes back.
+// A dialog that starts at its confirmation is sent at once with --yes.
+func Open(s *screen.Screen, kind action.Name) (screen.Overlay, tea.Cmd) {
+	req, ok := s.RolloutRequest(kind)
+	if !ok {
+		return nil, nil
+	}
+	r := s.Rollout
+	d := &Dialog{s: s, req: req}
+	switch kind {
+	case action.SetImage, action.SetEnv:
+		// The containers come from the API: the views only keep images.
+		acts := s.Actions
+		return nil, s.Fetch("the containers of deployment/"+s.Deployment, func(ctx context.Context) tea.Msg {
+			cs, err := acts.Containers(ctx, req.Namespace, req.Name)
+			return Containers{req: req, containers: cs, err: err}
+		})
+	case action.Scale:
+		d.stage, d.input = stageInput, draw.Itoa(r.Replicas)
+		d.startInput()
+		return d, nil
+	case action.Pause:
+		if r.Paused {
+			s.Toast = "deployment/" + s.Deployment + " is already paused — nothing sent"
+			return nil, nil
+		}
+		d.stage = stageConfirm
+	case action.Resume:
+		if !r.Paused {
+			s.Toast = "deployment/" + s.Deployment + " is not paused — nothing sent"
+			return nil, nil
+		}
+		d.stage = stageConfirm
+	case action.Restart:
+		d.stage = stageConfirm
+	case action.Undo:
+		d.stage, d.revisions = stagePickRevision, r.History
+		// Start on the revision the History pane has selected, else on
+		// the one before the current one: undo's default.
+		for i, h := range r.History {
+			if h.Current && i > 0 {
+				d.cursor = i - 1
+			}
+		}
+		for i, h := range r.History {
+			if s.SelectedRevision != 0 && h.Revision == s.SelectedRevision && !h.Current {
+				d.cursor = i
+			}
+		}
+		d.prepare()
+		return d, nil
+	case action.Abort:
+		if r.Done {
+			s.Toast = "the rollout of revision " + draw.Itoa(r.Revision) + " has finished — nothing to abort"
+			return nil, nil
+		}
+		d.stage = stageConfirm
+	}
+	d.prepare()
+	d.basis = basisOf(s.Rollout)
+	if s.AssumeYes && d.refusal == "" {
+		return d.send()
+	}
+	return d, d.confirming()
 }
 
 // SetSize sizes the dialog to the body.
@@ -183,100 +251,6 @@ func (d *Dialog) pick(msg tea.KeyPressMsg, n int) bool {
 		return true
 	}
 	return false
-}
-
-// typing edits the input line: text, backspace, ctrl+u, tab to complete;
-// it reports whether enter accepted the line.
-func (d *Dialog) typing(msg tea.KeyPressMsg) bool {
-	switch msg.String() {
-	case "enter":
-		return true
-	case "backspace":
-		if r := []rune(d.input); len(r) > 0 {
-			d.input = string(r[:len(r)-1])
-		}
-		d.completed = -1
-		return false
-	case "ctrl+u":
-		d.input, d.completed = "", -1
-		return false
-	case "tab":
-		d.complete()
-		return false
-	}
-	if msg.Text != "" {
-		d.input += msg.Text
-		d.completed = -1
-	}
-	return false
-}
-
-// complete cycles through the earlier images that start with what was typed
-// (all of them when what was typed is one of them).
-func (d *Dialog) complete() {
-	prefix := d.input
-	if d.completed >= 0 && d.completed < len(d.completions) && d.completions[d.completed] == d.input {
-		prefix = ""
-	}
-	for i := 1; i <= len(d.completions); i++ {
-		j := (d.completed + i + len(d.completions)) % len(d.completions)
-		if d.completed < 0 {
-			j = i - 1
-		}
-		if strings.HasPrefix(d.completions[j], prefix) {
-			d.input, d.completed = d.completions[j], j
-			return
-		}
-	}
-}
-
-// startInput sets the prompt and starting text for the action being built.
-func (d *Dialog) startInput() {
-	d.completed = -1
-	switch d.req.Action {
-	case action.SetImage:
-		d.prompt = "image for " + d.req.Container + " (tab completes from earlier revisions)"
-		for _, c := range d.containers {
-			if c.Name == d.req.Container {
-				d.input = c.Image
-			}
-		}
-	case action.SetEnv:
-		d.prompt = "NAME=value to set, NAME- to remove, in " + d.req.Container
-		d.input = ""
-	case action.Scale:
-		d.prompt = "replicas"
-	}
-}
-
-// accept turns the input into the request, or says why it cannot.
-func (d *Dialog) accept() bool {
-	in := d.input
-	switch d.req.Action {
-	case action.SetImage:
-		d.req.Image = in
-	case action.SetEnv:
-		d.req.Env = strings.TrimSpace(in)
-		if _, _, _, err := d.req.EnvChange(); err != nil {
-			d.problem = err.Error()
-			return false
-		}
-	case action.Scale:
-		n, err := strconv.ParseInt(strings.TrimSpace(in), 10, 64)
-		switch {
-		case err != nil:
-			d.problem = "replicas must be a whole number, such as 5"
-			return false
-		case n < 0:
-			d.problem = "replicas must be 0 or more, not " + strconv.FormatInt(n, 10)
-			return false
-		case n > 1<<31-1:
-			d.problem = strconv.FormatInt(n, 10) + " replicas is more than a deployment can have"
-			return false
-		}
-		d.req.Replicas = int32(n)
-	}
-	return true
 }
 
 // Writes reports that the dialog asks before changing the cluster: the

@@ -1,14 +1,24 @@
 package rolloutdialog
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"strings"
+
+	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model"
 	"rollscope/model/action"
 	"rollscope/model/cluster"
 	"rollscope/ui/draw"
+	"rollscope/ui/screen"
 )
+
+// The plan is made once, when the dialog reaches its confirmation, from
+// the cluster as the console sees it (prepare, with the request's check).
+// On y it is made again only if the cluster moved since (confirm): what
+// it was made from is its basis.
 
 // prepare checks the request and writes the plan the confirmation shows. It
 // returns false, with the reason in d.problem, when the input is refused;
@@ -69,9 +79,6 @@ func (d *Dialog) prepare() bool {
 			d.refusal = name + " is paused and a restart would wait — resume it first (r)"
 			return true
 		}
-		d.plan = append(d.plan, "stamps the pod template with kubectl.kubernetes.io/restartedAt: every pod is replaced, as a rollout")
-	case action.Pause:
-		d.plan = append(d.plan, "holds the rollout where it is: no ReplicaSet is scaled until resumed")
 	case action.Resume:
 		if view.Pending != "" {
 			d.plan = append(d.plan, "rolls out the pending change: "+view.Pending)
@@ -96,6 +103,9 @@ func (d *Dialog) prepare() bool {
 		if view.Canary != nil {
 			d.plan = append(d.plan, "ends the guided canary: its strategy, minReadySeconds and progressDeadlineSeconds go back to the deployment's own in the same update")
 		}
+	}
+	if does := r.Spec().Does; does != "" {
+		d.plan = append(d.plan, does)
 	}
 	return true
 }
@@ -162,4 +172,116 @@ func (d *Dialog) envNow(name string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// basis is what a confirmation's plan was made from. A live cluster moves
+// while the operator reads it (the embedded one is held): y first checks
+// that the plan still stands.
+type basis struct {
+	revision int64
+	done     bool
+	paused   bool
+	replicas int32
+	images   []string
+}
+
+func basisOf(r cluster.RolloutView) basis {
+	b := basis{revision: r.Revision, done: r.Done, paused: r.Paused, replicas: r.Replicas}
+	for _, h := range r.History {
+		if h.Current {
+			b.images = h.Images
+		}
+	}
+	return b
+}
+
+// changes says in the operator's words what differs between b and now.
+func (b basis) changes(now basis) []string {
+	var out []string
+	if b.revision != now.revision {
+		out = append(out, fmt.Sprintf("the deployment moved from revision %d to %d", b.revision, now.revision))
+	}
+	if b.done != now.done {
+		if now.done {
+			out = append(out, "the rollout has finished")
+		} else {
+			out = append(out, "a new rollout has started")
+		}
+	}
+	if b.paused != now.paused {
+		if now.paused {
+			out = append(out, "it was paused")
+		} else {
+			out = append(out, "it was resumed")
+		}
+	}
+	if b.replicas != now.replicas {
+		out = append(out, fmt.Sprintf("replicas went from %d to %d", b.replicas, now.replicas))
+	}
+	if !slices.Equal(b.images, now.images) {
+		out = append(out, "the images became "+strings.Join(now.images, ", "))
+	}
+	return out
+}
+
+// confirm is y at the confirmation: the request goes to the runner only
+// if the cluster is still as the plan was made from. Otherwise nothing is
+// sent: the plan is made again from the cluster as it is, and the dialog
+// says what changed and waits for another y.
+func (d *Dialog) confirm() (screen.Overlay, tea.Cmd) {
+	now := basisOf(d.s.Rollout)
+	changed := d.basis.changes(now)
+	if len(changed) == 0 {
+		return d.send()
+	}
+	d.basis = now
+	// The containers' images were read when the dialog opened.
+	if len(now.images) == len(d.containers) {
+		for i := range d.containers {
+			d.containers[i].Image = now.images[i]
+		}
+	}
+	d.forecast, d.diffReady = "", false
+	if !d.prepare() {
+		return d, nil
+	}
+	d.problem = "nothing sent: " + strings.Join(changed, "; ") + " since this plan was shown — read it again; y sends the new one"
+	return d, d.confirming()
+}
+
+// Forecasted brings the confirmation its forecast.
+type Forecasted struct {
+	req  action.Request
+	text string
+	err  error
+}
+
+// Previewed brings the undo confirmation its template diff.
+type Previewed struct {
+	revision int64
+	diff     []cluster.DiffLine
+	err      error
+}
+
+// confirming is what opening a confirmation asks for in the background:
+// the forecast and, for an undo, the template diff.
+func (d *Dialog) confirming() tea.Cmd {
+	if d.refusal != "" {
+		return nil
+	}
+	acts, r := d.s.Actions, d.req
+	var cmds []tea.Cmd
+	if r.Spec().Forecast {
+		cmds = append(cmds, screen.Ask(func(ctx context.Context) tea.Msg {
+			text, err := acts.Forecast(ctx, r)
+			return Forecasted{req: r, text: text, err: err}
+		}))
+	}
+	if r.Action == action.Undo {
+		cmds = append(cmds, screen.Ask(func(ctx context.Context) tea.Msg {
+			diff, err := acts.UndoPreview(ctx, r.Namespace, r.Name, r.Revision)
+			return Previewed{revision: r.Revision, diff: diff, err: err}
+		}))
+	}
+	return tea.Batch(cmds...)
 }

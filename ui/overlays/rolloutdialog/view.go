@@ -136,11 +136,7 @@ func (d *Dialog) View() string {
 // heading names the dialog.
 func (d *Dialog) heading() string {
 	r := d.req
-	what := map[action.Name]string{
-		action.SetImage: "Set image", action.SetEnv: "Set env", action.Scale: "Scale", action.Restart: "Restart",
-		action.Pause: "Pause rollout", action.Resume: "Resume rollout", action.Undo: "Undo to a revision", action.Abort: "Abort rollout",
-	}[r.Action]
-	h := what + " · deployment/" + r.Name
+	h := r.Spec().Title + " · deployment/" + r.Name
 	if r.Container != "" {
 		h += " · container " + r.Container
 	}

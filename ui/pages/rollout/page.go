@@ -71,7 +71,7 @@ func (p *Page) Show(namespace, name string) {
 // Dialog is the dialog of rollout action kind on the Deployment shown (the
 // canary dialog for a canary's actions).
 func Dialog(s *screen.Screen, kind action.Name) (screen.Overlay, tea.Cmd) {
-	if canarydialog.Opens(kind) {
+	if spec, _ := action.Lookup(kind); spec.Canary {
 		return canarydialog.Open(s, kind)
 	}
 	return rolloutdialog.Open(s, kind)
