@@ -110,10 +110,13 @@ func (p *Page) key(msg tea.KeyPressMsg) (screen.Page, tea.Cmd) {
 		return p, p.toFocused(msg)
 	}
 	// The node keys come first: in the Nodes pane space and x steer a
-	// roll instead of the clock and the rollout.
-	if ov, cmd, ok := p.nodes.Key(msg, p.focus == focusNodes); ok {
-		p.s.Show(ov, cmd)
-		return p, nil
+	// roll instead of the clock and the rollout. Elsewhere only a node or
+	// node-group action's key is the pane's (it says why it needs focus).
+	if p.focus == focusNodes || p.nodeKey(msg) {
+		if ov, cmd, ok := p.nodes.Key(msg, p.focus == focusNodes); ok {
+			p.s.Show(ov, cmd)
+			return p, nil
+		}
 	}
 	if p.s.Global(msg) {
 		return p, nil
@@ -139,6 +142,14 @@ func (p *Page) key(msg tea.KeyPressMsg) (screen.Page, tea.Cmd) {
 		return p, p.toFocused(msg)
 	}
 	return p, nil
+}
+
+// nodeKey reports whether msg is the enabled key of an action on nodes or
+// node groups.
+func (p *Page) nodeKey(msg tea.KeyPressMsg) bool {
+	_, node := p.s.Keys.Pressed(msg, action.OnNode)
+	_, group := p.s.Keys.Pressed(msg, action.OnNodeGroup)
+	return node || group
 }
 
 func (p *Page) toFocused(msg tea.Msg) tea.Cmd {
