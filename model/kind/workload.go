@@ -31,6 +31,9 @@ type Workload interface {
 	// RolloutStatus is `kubectl rollout status` for one look at the
 	// workload: its sentence, whether it is done, or kubectl's error.
 	RolloutStatus() (message string, done bool, err error)
+	// Figures are the progress figures the fleet compares to tell whether
+	// the rollout moved (figures.go).
+	Figures() [4]int64
 	// Object is the typed object.
 	Object() any
 }
