@@ -11,6 +11,7 @@ import (
 
 	"rollscope/model/action"
 	"rollscope/model/cluster"
+	"rollscope/model/kind"
 	"rollscope/themes"
 )
 
@@ -39,33 +40,33 @@ func (f *fleetSource) Namespaces() []string { return []string{"billing", "infra"
 func fleetRows() []cluster.FleetRow {
 	at := func(ago time.Duration) time.Time { return t0.Add(-ago) }
 	return []cluster.FleetRow{
-		{Namespace: "shop", Kind: "deploy", Name: "frontend", Revision: 3, Images: []string{"nginx=nginx:1.28"}, From: []string{"nginx=nginx:1.27"},
+		{Namespace: "shop", Kind: kind.Deployment, Name: "frontend", Revision: 3, Images: []string{"nginx=nginx:1.28"}, From: []string{"nginx=nginx:1.27"},
 			Desired: 10, Updated: 5, Available: 10, State: cluster.FleetRolling, Word: "rolling",
 			Why:   `Waiting for deployment "frontend" rollout to finish: 5 out of 10 new replicas have been updated...`,
 			Since: at(40 * time.Second), Changed: at(10 * time.Second), ChangeCause: "kubectl set image deployment/frontend nginx=nginx:1.28"},
-		{Namespace: "shop", Kind: "deploy", Name: "checkout", Revision: 1, Images: []string{"app=shop/checkout:2.1"},
+		{Namespace: "shop", Kind: kind.Deployment, Name: "checkout", Revision: 1, Images: []string{"app=shop/checkout:2.1"},
 			Desired: 2, Updated: 2, Available: 2, State: cluster.FleetComplete, Word: "complete", Since: at(3 * time.Hour), Changed: at(3 * time.Hour)},
-		{Namespace: "shop", Kind: "deploy", Name: "search", Revision: 4, Images: []string{"app=registry.example.com/shop/search:5.0"},
+		{Namespace: "shop", Kind: kind.Deployment, Name: "search", Revision: 4, Images: []string{"app=registry.example.com/shop/search:5.0"},
 			From: []string{"app=registry.example.com/shop/search:4.9"}, Desired: 3, Updated: 1, Available: 3,
 			State: cluster.FleetPaused, Word: "paused", Why: "paused by someone: kubectl rollout resume deployment/search continues it",
 			Since: at(20 * time.Minute), Changed: at(20 * time.Minute), ChangeCause: "deploy search 5.0"},
-		{Namespace: "billing", Kind: "deploy", Name: "ledger", Revision: 7, Images: []string{"app=registry.example.com/billing/ledger:3.2"},
+		{Namespace: "billing", Kind: kind.Deployment, Name: "ledger", Revision: 7, Images: []string{"app=registry.example.com/billing/ledger:3.2"},
 			From: []string{"app=registry.example.com/billing/ledger:3.1"}, Desired: 6, Updated: 2, Available: 4,
 			State: cluster.FleetFailed, Word: "failed", Why: `deployment "ledger" exceeded its progress deadline: pods of ledger-6d4f can not pull registry.example.com/billing/ledger:3.2 (ImagePullBackOff) on 2 nodes`,
 			Since: at(15 * time.Minute), Changed: at(11 * time.Minute), ChangeCause: "ledger 3.2"},
-		{Namespace: "billing", Kind: "deploy", Name: "invoices", Revision: 2, Images: []string{"app=billing/invoices:1.4"},
+		{Namespace: "billing", Kind: kind.Deployment, Name: "invoices", Revision: 2, Images: []string{"app=billing/invoices:1.4"},
 			Desired: 4, Updated: 4, Available: 3, State: cluster.FleetCrashLooping, Word: "crash-looping",
 			Why: "pod invoices-5c7-x2k: CrashLoopBackOff (6 restarts)", Since: at(2 * time.Hour), Changed: at(time.Minute)},
-		{Namespace: "billing", Kind: "deploy", Name: "payments", Revision: 5, Images: []string{"app=billing/payments:8"}, From: []string{"app=billing/payments:7"},
+		{Namespace: "billing", Kind: kind.Deployment, Name: "payments", Revision: 5, Images: []string{"app=billing/payments:8"}, From: []string{"app=billing/payments:7"},
 			Desired: 8, Updated: 2, Available: 8, State: cluster.FleetCanary, Word: "canary step 2/4", Why: "holding at 25% for 5m: gate error-rate ok",
 			Since: at(6 * time.Minute), Changed: at(2 * time.Minute)},
-		{Namespace: "infra", Kind: "ds", Name: "node-agent", Revision: 3, Images: []string{"agent=registry.example.com/infra/node-agent:2.1"},
+		{Namespace: "infra", Kind: kind.DaemonSet, Name: "node-agent", Revision: 3, Images: []string{"agent=registry.example.com/infra/node-agent:2.1"},
 			Desired: 5, Updated: 5, Available: 4, State: cluster.FleetNodeRoll, Word: "node roll", Why: "its pods are moving off nodes being drained",
 			Since: at(48 * time.Hour), Changed: at(30 * time.Second)},
-		{Namespace: "infra", Kind: "sts", Name: "db", Revision: 2, Images: []string{"db=registry.example.com/shop/db:15.5"},
+		{Namespace: "infra", Kind: kind.StatefulSet, Name: "db", Revision: 2, Images: []string{"db=registry.example.com/shop/db:15.5"},
 			Desired: 5, Updated: 2, Available: 5, State: cluster.FleetStuck, Word: "stuck", Why: "no progress for 4m — partitioned roll out held at 3",
 			Since: at(30 * time.Minute), Changed: at(4 * time.Minute)},
-		{Namespace: "infra", Kind: "rc", Name: "web", Images: []string{"nginx=quay.io/nginx:1.27"}, Desired: 3, Updated: 3, Available: 3,
+		{Namespace: "infra", Kind: kind.ReplicationController, Name: "web", Images: []string{"nginx=quay.io/nginx:1.27"}, Desired: 3, Updated: 3, Available: 3,
 			State: cluster.FleetComplete, Word: "complete", Since: at(5 * 24 * time.Hour), Changed: at(5 * 24 * time.Hour)},
 	}
 }

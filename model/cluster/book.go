@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"strings"
 	"sync"
 	"time"
 
@@ -10,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"rollscope/model"
+	"rollscope/model/kind"
 )
 
 // The fleet is read on every refresh, up to 20 times a second, over every
@@ -20,7 +20,10 @@ import (
 // of its pods changed. This file is the marking; standing.go reads it.
 
 // fleetKey names a workload of the fleet.
-type fleetKey struct{ kind, namespace, name string }
+type fleetKey struct {
+	kind            kind.Kind
+	namespace, name string
+}
 
 // fleetBook is the fleet's bookkeeping. Apply writes it under the Cluster's
 // write lock; Fleet derives rows under the read lock and the book's own.
@@ -45,9 +48,6 @@ type fleetBook struct {
 	// the only ones the blocker line reads. movingNodes are the nodes pods
 	// are being moved off (nodeMoving): usually none.
 	blockedNodes, movingNodes map[string]*corev1.Node
-	// rcs are the ReplicationControllers, whose rows read their update
-	// partner.
-	rcs map[string]*corev1.ReplicationController
 
 	// clocked are the rows whose Why counts with the clock, derived again
 	// when clockSecond, now's second at the last refresh, changes.
@@ -77,7 +77,6 @@ func newFleetBook() *fleetBook {
 		lost:         map[fleetKey]*lostPod{},
 		blockedNodes: map[string]*corev1.Node{},
 		movingNodes:  map[string]*corev1.Node{},
-		rcs:          map[string]*corev1.ReplicationController{},
 		views:        map[string]*fleetView{},
 		clocked:      map[fleetKey]bool{},
 		nsCount:      map[string]int{},
@@ -89,16 +88,13 @@ func (b *fleetBook) mark(k fleetKey) { b.dirty[k] = true }
 
 // markOwner marks the workload a pod's controlling owner belongs to: the
 // owner itself, or the Deployment of its ReplicaSet.
-func (b *fleetBook) markOwner(uid types.UID) {
+func (c *Cluster) markOwner(uid types.UID) {
+	b := c.fleetBook
 	if d, ok := b.rsOwner[uid]; ok {
 		uid = d
 	}
 	if k, ok := b.byUID[uid]; ok {
-		if k.kind == FleetReplicationController {
-			b.markRC(k)
-			return
-		}
-		b.mark(k)
+		c.markRow(k)
 	}
 }
 
@@ -106,38 +102,10 @@ func (b *fleetBook) markOwner(uid types.UID) {
 // pods in full: a deployment's rollout under way, for its blocker line.
 func (b *fleetBook) podsMatter(owner types.UID) bool { return b.readsPods[owner] }
 
-// markRC marks an RC's row and its rolling update's partner's: a rolling
-// update is one row, read from both controllers.
-func (b *fleetBook) markRC(k fleetKey) {
-	b.mark(k)
-	rc := b.rcs[objectKey(k.namespace, k.name)]
-	if rc == nil {
-		return
-	}
-	for _, partner := range rcPartners(rc) {
-		b.mark(fleetKey{FleetReplicationController, rc.Namespace, partner})
-	}
-}
-
-// rcPartners names the controllers rc's update annotations point at.
-func rcPartners(rc *corev1.ReplicationController) []string {
-	var out []string
-	for _, a := range []string{model.RCNextAnnotation, model.RCRenameAnnotation} {
-		if v := rc.Annotations[a]; v != "" {
-			out = append(out, v)
-		}
-	}
-	if v := rc.Annotations[model.RCSourceAnnotation]; v != "" {
-		name, _, _ := strings.Cut(v, ":")
-		out = append(out, name)
-	}
-	return out
-}
-
 // The hooks Apply's put and delete steps call.
 
 func (c *Cluster) fleetDeployment(old, d *appsv1.Deployment, u update) {
-	b, k := c.fleetBook, fleetKey{FleetDeployment, d.Namespace, d.Name}
+	b, k := c.fleetBook, fleetKey{kind.Deployment, d.Namespace, d.Name}
 	if old != nil && old.UID != d.UID {
 		delete(b.byUID, old.UID)
 	}
@@ -148,7 +116,7 @@ func (c *Cluster) fleetDeployment(old, d *appsv1.Deployment, u update) {
 		if u.synced {
 			b.movedAt[k] = u.at
 		}
-	case deploymentFigures(old) != deploymentFigures(d):
+	case figuresOf(old) != figuresOf(d):
 		b.movedAt[k] = u.at
 	}
 	if old != nil && old.Annotations[model.RevisionAnnotation] != d.Annotations[model.RevisionAnnotation] {
@@ -156,16 +124,19 @@ func (c *Cluster) fleetDeployment(old, d *appsv1.Deployment, u update) {
 	}
 }
 
-func deploymentFigures(d *appsv1.Deployment) [6]int64 {
-	s := d.Status
-	return [6]int64{d.Generation, s.ObservedGeneration, int64(s.Replicas), int64(s.UpdatedReplicas), int64(s.ReadyReplicas), int64(s.AvailableReplicas)}
+// figuresOf are a workload's progress figures (none for a nil one).
+func figuresOf(o any) [4]int64 {
+	if w, ok := kind.Of(o); ok {
+		return w.Figures()
+	}
+	return [4]int64{}
 }
 
 func (c *Cluster) fleetReplicaSet(old, rs *appsv1.ReplicaSet, u update) {
 	b := c.fleetBook
 	if old != nil {
 		if owner, has := replicaSetOwner(old); has {
-			b.markOwner(old.UID)
+			c.markOwner(old.UID)
 			if cur, _ := replicaSetOwner(rs); cur != owner {
 				delete(b.rsOwner, old.UID)
 			}
@@ -176,7 +147,7 @@ func (c *Cluster) fleetReplicaSet(old, rs *appsv1.ReplicaSet, u update) {
 		return
 	}
 	b.rsOwner[rs.UID] = owner
-	b.markOwner(rs.UID)
+	c.markOwner(rs.UID)
 	if old == nil && !u.synced || old != nil && replicaSetFigures(old) == replicaSetFigures(rs) {
 		return
 	}
@@ -192,7 +163,7 @@ func replicaSetFigures(rs *appsv1.ReplicaSet) [4]int32 {
 
 func (c *Cluster) fleetReplicaSetGone(rs *appsv1.ReplicaSet) {
 	b := c.fleetBook
-	b.markOwner(rs.UID)
+	c.markOwner(rs.UID)
 	delete(b.rsOwner, rs.UID)
 }
 
@@ -215,7 +186,7 @@ func (c *Cluster) fleetPod(old *podEntry, cur *podEntry, at time.Time) {
 			continue
 		}
 		if named || b.podsMatter(pe.facts.owner) {
-			b.markOwner(pe.facts.owner)
+			c.markOwner(pe.facts.owner)
 		}
 	}
 	if old != nil && !old.facts.terminating && (cur == nil || cur.facts.terminating) && c.nodeMoving(old.pod.Spec.NodeName) {
@@ -280,7 +251,7 @@ func (c *Cluster) fleetNode(old, n *corev1.Node) {
 	}
 	for key := range c.podsByNode[name] {
 		if pe := c.pods[key]; pe != nil && pe.facts.owner != "" {
-			b.markOwner(pe.facts.owner)
+			c.markOwner(pe.facts.owner)
 		}
 	}
 }
@@ -302,23 +273,18 @@ func (c *Cluster) fleetEvent(e *corev1.Event) {
 	}
 	pe := c.pods[objectKey(e.InvolvedObject.Namespace, e.InvolvedObject.Name)]
 	if pe != nil && pe.facts.owner != "" && (podFlagged(pe) || c.fleetBook.podsMatter(pe.facts.owner)) {
-		c.fleetBook.markOwner(pe.facts.owner)
+		c.markOwner(pe.facts.owner)
 	}
 }
 
-// fleetWorkload marks a StatefulSet, DaemonSet, ReplicationController or
-// the owner of a ControllerRevision; old is the version held before (nil
-// for a new one or a deletion), cur nil for a deletion.
-func (c *Cluster) fleetWorkload(kind, namespace, name string, uid types.UID, figures, oldFigures [4]int64, isNew bool, u update) {
-	b, k := c.fleetBook, fleetKey{kind, namespace, name}
+// fleetWorkload marks the row of a workload the store keeps (k, with
+// uid), new or with figures that were oldFigures.
+func (c *Cluster) fleetWorkload(k fleetKey, uid types.UID, figures, oldFigures [4]int64, isNew bool, u update) {
+	b := c.fleetBook
 	if uid != "" {
 		b.byUID[uid] = k
 	}
-	if kind == FleetReplicationController {
-		b.markRC(k)
-	} else {
-		b.mark(k)
-	}
+	c.markRow(k)
 	// These kinds carry no record of when they last progressed: until the
 	// watch has seen them for fleetStuckAfter, they are not called stuck.
 	if _, seen := b.movedAt[k]; isNew && !seen || !isNew && figures != oldFigures {
@@ -326,35 +292,10 @@ func (c *Cluster) fleetWorkload(kind, namespace, name string, uid types.UID, fig
 	}
 }
 
-func statefulSetFigures(s *appsv1.StatefulSet) [4]int64 {
-	if s == nil {
-		return [4]int64{}
-	}
-	st := s.Status
-	return [4]int64{s.Generation<<32 | st.ObservedGeneration, int64(st.Replicas), int64(st.UpdatedReplicas)<<32 | int64(st.ReadyReplicas), int64(st.AvailableReplicas)}
-}
-
-func daemonSetFigures(d *appsv1.DaemonSet) [4]int64 {
-	if d == nil {
-		return [4]int64{}
-	}
-	st := d.Status
-	return [4]int64{d.Generation<<32 | st.ObservedGeneration, int64(st.DesiredNumberScheduled)<<32 | int64(st.CurrentNumberScheduled),
-		int64(st.UpdatedNumberScheduled)<<32 | int64(st.NumberReady), int64(st.NumberAvailable)}
-}
-
-func rcFigures(rc *corev1.ReplicationController) [4]int64 {
-	if rc == nil {
-		return [4]int64{}
-	}
-	st := rc.Status
-	return [4]int64{int64(model.RCReplicas(rc)), int64(st.Replicas), int64(st.ReadyReplicas), int64(st.AvailableReplicas)}
-}
-
 // fleetRevision marks the owner of a ControllerRevision.
 func (c *Cluster) fleetRevision(r *appsv1.ControllerRevision) {
 	if owner, has := controllerUID(r); has {
-		c.fleetBook.markOwner(owner)
+		c.markOwner(owner)
 	}
 }
 

@@ -54,7 +54,8 @@ type Cluster struct {
 	// seen deleted, and the namespaces that exist.
 	deletedAt  map[string]time.Time
 	namespaces map[string]bool
-	// workloads are the StatefulSets and DaemonSets (workloadstore.go).
+	// workloads are the workloads of every other kind, with their
+	// ControllerRevisions (workloadstore.go).
 	workloads *workloads
 	// fleetBook keeps the fleet's rows and what changed under them
 	// (book.go).

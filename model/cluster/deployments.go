@@ -5,8 +5,14 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"rollscope/model"
+	"rollscope/model/kind"
 )
 
 // Deployments is the deployment picker's list, by namespace then name.
@@ -45,4 +51,168 @@ func StatusLine(d DeploymentSummary) string {
 	}
 	return fmt.Sprintf("deployment/%s%s %d desired · %d total · %d updated · %d available — %s",
 		d.Name, paused, d.Replicas, d.Total, d.Updated, d.Available, d.Status)
+}
+
+// The Cluster keeps its Deployments itself (store.go): their rollout view
+// reads their ReplicaSets. Their fleet row is here.
+var _ = addKind(kind.Deployment, workloadKind{
+	held: func(c *Cluster, k fleetKey) (kind.Workload, bool) {
+		return kind.Of(c.deployments[objectKey(k.namespace, k.name)])
+	},
+	row: func(c *Cluster, k fleetKey, w kind.Workload, now time.Time) (fleetEntry, bool) {
+		return c.deploymentFleet(k, w.Object().(*appsv1.Deployment), now), true
+	},
+})
+
+// newReplicaSet is FindNewReplicaSet, from e when d and rss are the ones
+// it was found among.
+func (e *fleetEntry) newReplicaSet(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) *appsv1.ReplicaSet {
+	if e != nil && e.d == d && slices.Equal(e.rss, rss) {
+		return e.newRS
+	}
+	return model.FindNewReplicaSet(d, rss)
+}
+
+func (c *Cluster) deploymentFleet(k fleetKey, d *appsv1.Deployment, now time.Time) fleetEntry {
+	rss := c.ownedReplicaSets(d)
+	newRS := c.fleetBook.entries[k].newReplicaSet(d, rss)
+	status, done := rolloutStatus(d)
+	r := FleetRow{
+		Namespace: d.Namespace, Kind: kind.Deployment, Name: d.Name,
+		Revision:  revisionOrZero(d),
+		Images:    containerImages(&d.Spec.Template),
+		Desired:   model.DesiredReplicas(d),
+		Updated:   d.Status.UpdatedReplicas,
+		Available: d.Status.AvailableReplicas,
+		Since:     d.CreationTimestamp.Time,
+	}
+	evidence := d.CreationTimestamp.Time
+	if newRS != nil {
+		r.Since = newRS.CreationTimestamp.Time
+		r.ChangeCause = changeCause(newRS)
+		if rev := revisionOrZero(newRS); rev > 0 {
+			r.Revision = rev
+		}
+		evidence = later(evidence, r.Since)
+	}
+	if t := c.fleetBook.revisedAt[k]; t.After(r.Since) {
+		// A rollback reuses an old ReplicaSet: its rollout began when the
+		// revision moved, not when that ReplicaSet was made.
+		r.Since = t
+	}
+	if p := model.GetDeploymentCondition(d.Status, appsv1.DeploymentProgressing); p != nil {
+		// The controller moves lastUpdateTime when the rollout progresses.
+		evidence = later(evidence, p.LastUpdateTime.Time)
+	}
+	r.Changed = c.moved(k, evidence)
+	if !done {
+		r.From = rollingFrom(d, rss, newRS)
+	}
+	owners := make([]types.UID, len(rss))
+	for i, rs := range rss {
+		owners[i] = rs.UID
+	}
+	pods := c.scanFleetPods(owners, d.Namespace)
+	canary, isCanary, _ := model.ReadCanary(d)
+	isCanary = isCanary && model.CanaryCurrent(d, canary)
+	e := fleetEntry{d: d, rss: rss, newRS: newRS, uid: d.UID}
+	var line string
+	var why hold
+	if !isCanary {
+		// A canary's hold is its technique, not a blocker (RolloutView does
+		// the same).
+		line, why = c.diagnose(d, rss, newRS, now)
+		e.podsMatter = !done
+	}
+	_, _, deadline := model.RolloutStatus(d, 0)
+	switch {
+	case deadline != nil:
+		r.State, r.Why = FleetFailed, status
+	case isCanary && canary.State.Phase == model.CanaryFailed:
+		r.State, r.Why = FleetStuck, fmt.Sprintf("canary step %d/%d: gate failed — %s (promote or abort)", canary.State.Step, canary.Plan.Last(), canary.State.Gate)
+	case why == holdStuck:
+		r.State, r.Why = FleetStuck, line
+	case pods.pull != nil:
+		r.State, r.Why = FleetStuck, pods.pullWhy()
+	case why == holdCrash:
+		r.State, r.Why = FleetCrashLooping, line
+	case pods.crash != nil:
+		r.State, r.Why = FleetCrashLooping, pods.crashWhy()
+	case d.Spec.Paused:
+		r.State, r.Why = FleetPaused, pausedLine(d)
+	case isCanary:
+		r.State, r.Why = FleetCanary, canaryWhy(canary)
+	case pods.moving(c, k, done, availabilityOnly(d)):
+		r.State, r.Why = FleetNodeRoll, "its pods are moving off nodes being drained"
+	case !done:
+		r.State, r.Why, e.waits = FleetRolling, line, true
+		if r.Why == "" {
+			r.Why = status
+		}
+	default:
+		r.State = FleetComplete
+	}
+	r.Word = r.State.String()
+	if r.State == FleetCanary {
+		r.Word = fmt.Sprintf("canary step %d/%d", canary.State.Step, canary.Plan.Last())
+	}
+	// Only what time fixes counts with the clock ("not ready for 12s").
+	e.row, e.clocked = r, r.State == FleetRolling && why == holdWaits
+	return e
+}
+
+// availabilityOnly reports whether all that is left of d's rollout is
+// replacing pods: every pod it has runs the current template, as after a
+// pod was evicted from a drained node (its replacement may not even be
+// created yet, when the updated count is short too).
+func availabilityOnly(d *appsv1.Deployment) bool {
+	s := d.Status
+	return s.ObservedGeneration >= d.Generation && s.Replicas <= s.UpdatedReplicas
+}
+
+// diagnose is the blocker line with its kind, reading only the nodes a
+// budget holds a drain on.
+func (c *Cluster) diagnose(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, now time.Time) (string, hold) {
+	scan := c.scanTallies(d.Namespace, rss)
+	isOurs := func(pod string) bool {
+		pe := c.pods[objectKey(d.Namespace, pod)]
+		return pe != nil && slices.ContainsFunc(rss, func(rs *appsv1.ReplicaSet) bool { return pe.facts.owner == rs.UID })
+	}
+	var nodes []*corev1.Node
+	for _, n := range c.fleetBook.blockedNodes {
+		nodes = append(nodes, n)
+	}
+	eventsOf := func(pod string) []*corev1.Event { return c.podEvents(d.Namespace, pod) }
+	return diagnose(rolloutParts{d: d, rss: rss, nodes: nodes, eventsOf: eventsOf, now: now, newRS: newRS, newKnown: true}, scan, isOurs)
+}
+
+func canaryWhy(cn model.Canary) string {
+	step := cn.Plan.Step(cn.State.Step)
+	switch {
+	case cn.State.Phase == model.CanaryRolling:
+		return "last step: rolling out on the deployment's own strategy"
+	case step.Hold == model.CanaryHoldPause:
+		return fmt.Sprintf("%d pods on the new version, holding for promote", step.Pods)
+	case step.Hold != "":
+		return fmt.Sprintf("%d pods on the new version, holding %s", step.Pods, step.Hold)
+	}
+	return fmt.Sprintf("%d pods on the new version", step.Pods)
+}
+
+// rollingFrom is the images of the newest old ReplicaSet that still has
+// pods, when they differ from the deployment's.
+func rollingFrom(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet) []string {
+	var from *appsv1.ReplicaSet
+	for _, rs := range rss {
+		if rs == newRS || rs.Status.Replicas == 0 {
+			continue
+		}
+		if from == nil || revisionOrZero(rs) > revisionOrZero(from) {
+			from = rs
+		}
+	}
+	if from == nil {
+		return nil
+	}
+	return differentImages(containerImages(&from.Spec.Template), containerImages(&d.Spec.Template))
 }

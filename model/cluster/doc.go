@@ -37,4 +37,15 @@
 // rebuilds each second the rows whose line counts seconds, turns rollouts that
 // made no progress for fleetStuckAfter stuck, and hands out one shared,
 // clipped slice until a row changes (readers must not modify it).
+//
+// # Workload kinds
+//
+// A workload kind's knowledge here is one file: its view and its fleet row
+// (deployments.go, rc.go, statefulset.go, daemonset.go), added to the kinds
+// table (kinds.go) from the file's var block. The rest is generic over the
+// registry (package kind): the store keeps every kind but Deployments by
+// kind and name (workloadstore.go), compares their figures to tell whether a
+// rollout moved, and derives a row through the table. A new kind's objects
+// are kept and watched for as soon as the registry knows it; its file gives
+// them a row.
 package cluster

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"rollscope/model/kind"
 )
 
 // The fleet is every rollout in the watched scope on one screen, ranked by how
@@ -92,17 +94,13 @@ func parseFleetState(word string) (FleetState, bool) {
 // fleet calls it stuck, when nothing more specific names why.
 const fleetStuckAfter = 2 * time.Minute
 
-// Fleet kinds, as the KIND column shows them and as `kind/NAME` opens them.
-const (
-	FleetDeployment            = "deploy"
-	FleetReplicationController = "rc"
-	FleetStatefulSet           = "sts"
-	FleetDaemonSet             = "ds"
-)
-
 // FleetRow is one workload's line in the fleet.
 type FleetRow struct {
-	Namespace, Kind, Name string
+	Namespace string
+	// Kind is the workload's kind; the KIND column and Ref show its short
+	// name ("sts"), as kubectl's `kind/NAME` takes it.
+	Kind kind.Kind
+	Name string
 	// Revision is the workload's current revision (0 when it has none,
 	// as a ReplicationController).
 	Revision int64
@@ -128,7 +126,13 @@ type FleetRow struct {
 }
 
 // Ref is the row's kind/NAME, as rollscope's argument takes it.
-func (r FleetRow) Ref() string { return r.Kind + "/" + r.Name }
+func (r FleetRow) Ref() string { return short(r.Kind) + "/" + r.Name }
+
+// short is the kind's short name, as the fleet shows it.
+func short(k kind.Kind) string {
+	e, _ := k.Entry()
+	return e.Short
+}
 
 // SortFleet orders rows by urgency, then the most recently changed first,
 // then by namespace, kind and name so that equal rows keep still.
@@ -138,7 +142,7 @@ func SortFleet(rows []FleetRow) {
 			cmp.Compare(a.State, b.State),
 			b.Changed.Compare(a.Changed),
 			strings.Compare(a.Namespace, b.Namespace),
-			strings.Compare(a.Kind, b.Kind),
+			strings.Compare(short(a.Kind), short(b.Kind)),
 			strings.Compare(a.Name, b.Name),
 		)
 	})
@@ -184,7 +188,7 @@ func (f FleetFilter) Match(r FleetRow) bool {
 	if len(f.States) > 0 && !slices.Contains(f.States, r.State) {
 		return false
 	}
-	hay := strings.ToLower(r.Namespace + "/" + r.Kind + "/" + r.Name)
+	hay := strings.ToLower(r.Namespace + "/" + short(r.Kind) + "/" + r.Name)
 	for _, w := range f.Words {
 		if !strings.Contains(hay, w) {
 			return false

@@ -16,6 +16,7 @@ import (
 
 	"rollscope/model"
 	"rollscope/model/cluster"
+	"rollscope/model/kind"
 )
 
 // A fleet of hand-built workloads, each the way the controllers leave it in
@@ -484,7 +485,7 @@ func TestFleetNamespaces(t *testing.T) {
 
 // The plain line: grep-friendly, NAMESPACE KIND/NAME STATE first.
 func TestFleetLine(t *testing.T) {
-	r := cluster.FleetRow{Namespace: "billing", Kind: "deploy", Name: "ledger", Revision: 4, State: cluster.FleetCanary, Word: "canary step 2/4",
+	r := cluster.FleetRow{Namespace: "billing", Kind: kind.Deployment, Name: "ledger", Revision: 4, State: cluster.FleetCanary, Word: "canary step 2/4",
 		Desired: 10, Updated: 3, Available: 9, Why: "3 pods on the new version, holding for promote"}
 	want := "billing deploy/ledger canary step 2/4 rev 4 3/10 updated 9/10 available — 3 pods on the new version, holding for promote"
 	if got := cluster.FleetLine(r); got != want {

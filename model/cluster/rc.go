@@ -1,12 +1,16 @@
 package cluster
 
 import (
+	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"rollscope/model"
+	"rollscope/model/kind"
 )
 
 // Apply folds a batch into the picture: the Cluster's objects first, then
@@ -203,6 +207,120 @@ func (c *Cluster) rcEvents(rc *corev1.ReplicationController) []TimelineEntry {
 		}
 		out = append(out, TimelineEntry{Time: t, Kind: TimelineEvent, Object: "replicationcontroller/" + rc.Name,
 			Message: e.Message, Warning: e.Type == corev1.EventTypeWarning})
+	}
+	return out
+}
+
+// The fleet keeps ReplicationControllers in its workload store too, under
+// the Cluster's lock: a rolling update is one row, read from both
+// controllers, so marking one controller's row marks its partner's.
+var _ = addKind(kind.ReplicationController, workloadKind{row: (*Cluster).rcFleet, alsoMarks: markRCPartners})
+
+// rcFleet is a ReplicationController's row. A rolling update is one row,
+// under the old controller's name, rolling from its images to the next
+// controller's; the next controller has no row of its own while the update
+// runs.
+func (c *Cluster) rcFleet(k fleetKey, w kind.Workload, _ time.Time) (fleetEntry, bool) {
+	rc := w.Object().(*corev1.ReplicationController)
+	r := workloadRow(w)
+	r.Desired, r.Updated, r.Available = model.RCReplicas(rc), rc.Status.Replicas, rc.Status.AvailableReplicas
+	r.ChangeCause = rc.Annotations[model.ChangeCauseAnnotation]
+	e := fleetEntry{}
+	uids := []types.UID{rc.UID}
+	partner := ""
+	status := fmt.Sprintf("%d of %d pods available", r.Available, r.Desired)
+	done := r.Available >= r.Desired
+	if hasRCUpdate(rc) {
+		var siblings []*corev1.ReplicationController
+		for _, o := range c.workloads.byKind[kind.ReplicationController] {
+			if o.GetNamespace() == rc.Namespace {
+				siblings = append(siblings, o.Object().(*corev1.ReplicationController))
+			}
+		}
+		s, updating := model.DescribeRCUpdate(siblings, rc.Name)
+		if updating {
+			byName := func(n string) *corev1.ReplicationController {
+				o, _ := heldAs[*corev1.ReplicationController](c.workloads, kind.ReplicationController, objectKey(rc.Namespace, n))
+				return o
+			}
+			old, next := byName(s.Old), byName(s.Next)
+			if rc.Name != s.Old && old != nil {
+				return fleetEntry{}, false // the old controller's row shows it
+			}
+			from, to := old, next
+			if s.Rollback {
+				from, to = next, old
+			}
+			r.Desired, r.Updated, r.Available = s.Desired, 0, 0
+			for _, x := range []*corev1.ReplicationController{old, next} {
+				if x != nil {
+					r.Available += x.Status.AvailableReplicas
+				}
+			}
+			if to != nil {
+				r.Updated = to.Status.Replicas
+				if to.Spec.Template != nil {
+					r.Images = containerImages(to.Spec.Template)
+				}
+				r.Since = later(r.Since, to.CreationTimestamp.Time)
+			}
+			if from != nil && from.Spec.Template != nil && to != nil {
+				r.From = differentImages(containerImages(from.Spec.Template), r.Images)
+			}
+			uids = uids[:0]
+			for _, x := range []*corev1.ReplicationController{old, next} {
+				if x != nil {
+					uids = append(uids, x.UID)
+					if x != rc {
+						partner = x.Name
+					}
+				}
+			}
+			status = fmt.Sprintf("rolling update %s → %s (%s): %d of %d updated", s.Old, s.Next, s.Phase, r.Updated, r.Desired)
+			done = false
+		}
+	}
+	r.Changed = c.moved(k, r.Since)
+	if partner != "" {
+		// The next controller's figures are the update's progress.
+		r.Changed = later(r.Changed, c.fleetBook.movedAt[fleetKey{kind.ReplicationController, rc.Namespace, partner}])
+	}
+	c.podWorkload(k, &r, &e, uids, status, done, done)
+	return e, true
+}
+
+func hasRCUpdate(rc *corev1.ReplicationController) bool {
+	for _, a := range model.RCUpdateAnnotations {
+		if _, ok := rc.Annotations[a]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// markRCPartners marks the rows of the controllers the RC at k names in its
+// update annotations.
+func markRCPartners(c *Cluster, k fleetKey) {
+	rc, ok := heldAs[*corev1.ReplicationController](c.workloads, kind.ReplicationController, objectKey(k.namespace, k.name))
+	if !ok {
+		return
+	}
+	for _, partner := range rcPartners(rc) {
+		c.fleetBook.mark(fleetKey{kind.ReplicationController, rc.Namespace, partner})
+	}
+}
+
+// rcPartners names the controllers rc's update annotations point at.
+func rcPartners(rc *corev1.ReplicationController) []string {
+	var out []string
+	for _, a := range []string{model.RCNextAnnotation, model.RCRenameAnnotation} {
+		if v := rc.Annotations[a]; v != "" {
+			out = append(out, v)
+		}
+	}
+	if v := rc.Annotations[model.RCSourceAnnotation]; v != "" {
+		name, _, _ := strings.Cut(v, ":")
+		out = append(out, name)
 	}
 	return out
 }

@@ -213,7 +213,7 @@ func compareNames(a, b *FleetRow) int {
 		return strings.Compare(a.Namespace, b.Namespace)
 	}
 	if a.Kind != b.Kind {
-		return strings.Compare(a.Kind, b.Kind)
+		return strings.Compare(short(a.Kind), short(b.Kind))
 	}
 	return strings.Compare(a.Name, b.Name)
 }
@@ -227,14 +227,10 @@ func (c *Cluster) Namespaces() []string {
 	for _, d := range c.deployments {
 		set[d.Namespace] = true
 	}
-	for _, s := range c.workloads.sets {
-		set[s.Namespace] = true
-	}
-	for _, ds := range c.workloads.daemons {
-		set[ds.Namespace] = true
-	}
-	for _, rc := range c.fleetBook.rcs {
-		set[rc.Namespace] = true
+	for _, held := range c.workloads.byKind {
+		for _, w := range held {
+			set[w.GetNamespace()] = true
+		}
 	}
 	return slices.Sorted(maps.Keys(set))
 }

@@ -7,6 +7,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	"rollscope/model/kind"
 )
 
 // The put and delete steps of Apply, one per kind: each stores the object,
@@ -141,7 +143,7 @@ func (c *Cluster) delete(ref ObjectRef, at time.Time) bool {
 		}
 		// The timeline stays: it ends with the deletion (noteGone).
 		delete(c.deployments, key)
-		c.fleetBook.mark(fleetKey{FleetDeployment, ref.Namespace, ref.Name})
+		c.fleetBook.mark(fleetKey{kind.Deployment, ref.Namespace, ref.Name})
 	case "ReplicaSet":
 		rs, ok := c.replicaSets[key]
 		if !ok {

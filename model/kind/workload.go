@@ -43,6 +43,9 @@ type Workload interface {
 	// OnDelete reports whether a new template reaches the pods only as
 	// they are deleted, the workload replacing none of its own accord.
 	OnDelete() bool
+	// Figures are the progress figures the fleet compares to tell whether
+	// the rollout moved (figures.go).
+	Figures() [4]int64
 	// Object is the typed object.
 	Object() any
 	// Check is what the API server would reject of the object, found

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"rollscope/model/cluster"
+	"rollscope/model/kind"
 	"rollscope/test/e2e/e2etest"
 )
 
@@ -38,6 +39,12 @@ type workload struct {
 }
 
 func (w workload) key() string { return w.ns + " " + w.kind + "/" + w.name }
+
+// short is a kind as the console names it (the deploy of deploy/NAME).
+func short(k kind.Kind) string {
+	e, _ := k.Entry()
+	return e.Short
+}
 
 // The fleet, each team's workloads as the console names them (kind/name).
 var fleet = slices.Concat(
@@ -66,12 +73,12 @@ var notRolledOut = map[string]cluster.FleetState{
 func team(ns string, workloads ...string) []workload {
 	var out []workload
 	for _, kn := range workloads {
-		kind, name, _ := strings.Cut(kn, "/")
+		k, name, _ := strings.Cut(kn, "/")
 		want, ok := notRolledOut[name]
 		if !ok {
 			want = cluster.FleetComplete
 		}
-		out = append(out, workload{ns: ns, kind: kind, name: name, want: want})
+		out = append(out, workload{ns: ns, kind: k, name: name, want: want})
 	}
 	return out
 }
@@ -101,13 +108,13 @@ func buildFleet(t *testing.T, c *testbed) {
 	for _, w := range fleet {
 		var err error
 		switch w.kind {
-		case cluster.FleetDeployment:
+		case short(kind.Deployment):
 			_, err = c.admin.AppsV1().Deployments(w.ns).Create(ctx, deployment(w), metav1.CreateOptions{})
-		case cluster.FleetStatefulSet:
+		case short(kind.StatefulSet):
 			_, err = c.admin.AppsV1().StatefulSets(w.ns).Create(ctx, statefulSet(w), metav1.CreateOptions{})
-		case cluster.FleetDaemonSet:
+		case short(kind.DaemonSet):
 			_, err = c.admin.AppsV1().DaemonSets(w.ns).Create(ctx, daemonSet(w), metav1.CreateOptions{})
-		case cluster.FleetReplicationController:
+		case short(kind.ReplicationController):
 			_, err = c.admin.CoreV1().ReplicationControllers(w.ns).Create(ctx, replicationController(w), metav1.CreateOptions{})
 		default:
 			err = fmt.Errorf("no such kind %q", w.kind)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"rollscope/model/cluster"
+	"rollscope/model/kind"
 )
 
 // Without a control plane: the test reads --plain -A's lines as
@@ -11,14 +12,14 @@ import (
 // first, not as a vague disagreement on the live cluster.
 func TestFleetLinesAreReadBack(t *testing.T) {
 	for _, r := range []cluster.FleetRow{
-		{Namespace: teamB, Kind: cluster.FleetDeployment, Name: "ledger", Revision: 2, Desired: 2, Updated: 1, Available: 2,
+		{Namespace: teamB, Kind: kind.Deployment, Name: "ledger", Revision: 2, Desired: 2, Updated: 1, Available: 2,
 			Images: []string{"app=" + image("ledger", "v2-missing")}, From: []string{"app=" + image("ledger", "v1")},
 			State: cluster.FleetFailed, Word: "failed", Why: `ReplicaSet "ledger-7d9" has timed out progressing.`},
-		{Namespace: teamC, Kind: cluster.FleetDaemonSet, Name: "log-agent", Revision: 1, Desired: 3, Updated: 3, Available: 3,
+		{Namespace: teamC, Kind: kind.DaemonSet, Name: "log-agent", Revision: 1, Desired: 3, Updated: 3, Available: 3,
 			State: cluster.FleetComplete, Word: "complete"},
-		{Namespace: "pay", Kind: cluster.FleetDeployment, Name: "api", Revision: 4, Desired: 10, Updated: 5, Available: 9,
+		{Namespace: "pay", Kind: kind.Deployment, Name: "api", Revision: 4, Desired: 10, Updated: 5, Available: 9,
 			State: cluster.FleetCanary, Word: "canary step 2/4", Why: "waiting for 5 new pods 2/10 rolling"},
-		{Namespace: "ops", Kind: cluster.FleetStatefulSet, Name: "db", Revision: 3, Desired: 3, Updated: 3, Available: 2,
+		{Namespace: "ops", Kind: kind.StatefulSet, Name: "db", Revision: 3, Desired: 3, Updated: 3, Available: 2,
 			State: cluster.FleetNodeRoll, Word: "node roll"},
 	} {
 		line := cluster.FleetLine(r)
@@ -72,7 +73,7 @@ ledger: progress deadline exceeded — the rollout has failed`
 func TestDisagreements(t *testing.T) {
 	rolling := apiRow{State: cluster.FleetRolling, Revision: 2, Desired: 2, Updated: 1, Available: 2}
 	done := apiRow{State: cluster.FleetComplete, Revision: 2, Desired: 2, Updated: 2, Available: 2}
-	gw := workload{teamD, cluster.FleetDeployment, "gateway", cluster.FleetComplete}
+	gw := workload{teamD, short(kind.Deployment), "gateway", cluster.FleetComplete}
 	rev := int64(2)
 	saw := func(st cluster.FleetState) map[string]shown {
 		return map[string]shown{gw.key(): {State: st, Revision: &rev}}

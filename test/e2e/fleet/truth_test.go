@@ -16,6 +16,7 @@ import (
 
 	"rollscope/model"
 	"rollscope/model/cluster"
+	"rollscope/model/kind"
 )
 
 // What the API says about each workload, read by the test itself through
@@ -58,7 +59,7 @@ func readTruth(ctx context.Context, client kubernetes.Interface, namespaces []st
 		}
 		for i := range deps.Items {
 			d := &deps.Items[i]
-			out[ns+" "+cluster.FleetDeployment+"/"+d.Name] = deploymentTruth(d, podsOf(pods.Items, d.Spec.Selector))
+			out[ns+" "+short(kind.Deployment)+"/"+d.Name] = deploymentTruth(d, podsOf(pods.Items, d.Spec.Selector))
 		}
 		sets, err := client.AppsV1().StatefulSets(ns).List(ctx, metav1.ListOptions{})
 		if err != nil {
@@ -68,7 +69,7 @@ func readTruth(ctx context.Context, client kubernetes.Interface, namespaces []st
 			done := s.Status.ObservedGeneration >= s.Generation && s.Status.Replicas == *s.Spec.Replicas &&
 				s.Status.ReadyReplicas == *s.Spec.Replicas && s.Status.UpdatedReplicas == *s.Spec.Replicas &&
 				s.Status.CurrentRevision == s.Status.UpdateRevision
-			out[ns+" "+cluster.FleetStatefulSet+"/"+s.Name] = apiRow{
+			out[ns+" "+short(kind.StatefulSet)+"/"+s.Name] = apiRow{
 				State: doneOrRolling(done), Revision: lastRevision(revs.Items, s.UID),
 				Desired: *s.Spec.Replicas, Updated: s.Status.UpdatedReplicas, Available: s.Status.AvailableReplicas,
 			}
@@ -81,7 +82,7 @@ func readTruth(ctx context.Context, client kubernetes.Interface, namespaces []st
 			st := ds.Status
 			done := st.ObservedGeneration >= ds.Generation && st.UpdatedNumberScheduled == st.DesiredNumberScheduled &&
 				st.NumberAvailable == st.DesiredNumberScheduled
-			out[ns+" "+cluster.FleetDaemonSet+"/"+ds.Name] = apiRow{
+			out[ns+" "+short(kind.DaemonSet)+"/"+ds.Name] = apiRow{
 				State: doneOrRolling(done), Revision: lastRevision(revs.Items, ds.UID),
 				Desired: st.DesiredNumberScheduled, Updated: st.UpdatedNumberScheduled, Available: st.NumberAvailable,
 			}
@@ -93,7 +94,7 @@ func readTruth(ctx context.Context, client kubernetes.Interface, namespaces []st
 		for _, rc := range rcs.Items {
 			_, updating := rc.Annotations[model.RCNextAnnotation]
 			done := !updating && rc.Status.AvailableReplicas >= *rc.Spec.Replicas
-			out[ns+" "+cluster.FleetReplicationController+"/"+rc.Name] = apiRow{
+			out[ns+" "+short(kind.ReplicationController)+"/"+rc.Name] = apiRow{
 				State:   doneOrRolling(done),
 				Desired: *rc.Spec.Replicas, Updated: rc.Status.Replicas, Available: rc.Status.AvailableReplicas,
 			}

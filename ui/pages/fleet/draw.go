@@ -272,7 +272,8 @@ func (v *Page) row(r cluster.FleetRow, cols []draw.Column, widths []int, sel boo
 	if state >= 0 && state < fleetStates {
 		glyph = stateGlyphs[state]
 	}
-	cells := []string{r.Kind, r.Name, draw.Itoa(r.Revision), images(r), progress(r), glyph + " " + r.Word, draw.Age(v.s.Now, r.Since), cause}
+	kindEntry, _ := r.Kind.Entry()
+	cells := []string{kindEntry.Short, r.Name, draw.Itoa(r.Revision), images(r), progress(r), glyph + " " + r.Word, draw.Age(v.s.Now, r.Since), cause}
 	if v.manyNamespaces {
 		cells = append([]string{r.Namespace}, cells...)
 	}

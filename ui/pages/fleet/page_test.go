@@ -9,6 +9,7 @@ import (
 
 	"rollscope/model/action"
 	"rollscope/model/cluster"
+	"rollscope/model/kind"
 	"rollscope/ui/internal/uitest"
 	"rollscope/ui/screen"
 )
@@ -19,13 +20,13 @@ func scope() *uitest.Source {
 	return &uitest.Source{
 		Status: cluster.WatchStatus{Synced: true, Connected: true},
 		FleetRows: []cluster.FleetRow{
-			{Namespace: "shop", Kind: cluster.FleetDeployment, Name: "ledger", Revision: 7, State: cluster.FleetFailed, Word: "failed",
+			{Namespace: "shop", Kind: kind.Deployment, Name: "ledger", Revision: 7, State: cluster.FleetFailed, Word: "failed",
 				Why: "ProgressDeadlineExceeded", Desired: 4, Updated: 2, Available: 2, Images: []string{"app=ledger:2.0"}, From: []string{"app=ledger:1.9"}},
-			{Namespace: "shop", Kind: cluster.FleetStatefulSet, Name: "db", Revision: 2, State: cluster.FleetStuck, Word: "stuck",
+			{Namespace: "shop", Kind: kind.StatefulSet, Name: "db", Revision: 2, State: cluster.FleetStuck, Word: "stuck",
 				Desired: 3, Updated: 1, Available: 3},
-			{Namespace: "shop", Kind: cluster.FleetReplicationController, Name: "web", Revision: 1, State: cluster.FleetComplete, Word: "complete",
+			{Namespace: "shop", Kind: kind.ReplicationController, Name: "web", Revision: 1, State: cluster.FleetComplete, Word: "complete",
 				Desired: 2, Updated: 2, Available: 2},
-			{Namespace: "shop", Kind: cluster.FleetDaemonSet, Name: "agent", Revision: 3, State: cluster.FleetComplete, Word: "complete",
+			{Namespace: "shop", Kind: kind.DaemonSet, Name: "agent", Revision: 3, State: cluster.FleetComplete, Word: "complete",
 				Desired: 2, Updated: 2, Available: 2, Since: uitest.T0.Add(-time.Hour)},
 		},
 	}

@@ -19,6 +19,7 @@ import (
 
 	"rollscope/model/action"
 	"rollscope/model/cluster"
+	"rollscope/model/kind"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
 	"rollscope/ui/screen"
@@ -236,10 +237,10 @@ func (v *Page) key(msg tea.KeyPressMsg) {
 		}
 		return
 	}
-	if kind, ok := k.Pressed(msg, action.OnDeployment); ok && haveRow {
+	if act, ok := k.Pressed(msg, action.OnDeployment); ok && haveRow {
 		t := Target(row)
-		if row.Kind == cluster.FleetDeployment {
-			t.Action = kind
+		if row.Kind == kind.Deployment {
+			t.Action = act
 		}
 		v.s.Go(t)
 		return
@@ -248,18 +249,16 @@ func (v *Page) key(msg tea.KeyPressMsg) {
 }
 
 // Target is where a row leads: a Deployment's rollout, an RC's rolling
-// update view, a StatefulSet's or DaemonSet's view.
+// update view, another kind's page.
 func Target(r cluster.FleetRow) screen.Target {
 	t := screen.Target{Namespace: r.Namespace}
 	switch r.Kind {
-	case cluster.FleetReplicationController:
-		t.RC = r.Name
-	case cluster.FleetStatefulSet:
-		t.Workload, t.WorkloadKind = r.Name, action.OnStatefulSet
-	case cluster.FleetDaemonSet:
-		t.Workload, t.WorkloadKind = r.Name, action.OnDaemonSet
-	default:
+	case kind.Deployment:
 		t.Deployment = r.Name
+	case kind.ReplicationController:
+		t.RC = r.Name
+	default:
+		t.Workload, t.WorkloadKind = r.Name, r.Kind
 	}
 	return t
 }
@@ -337,7 +336,7 @@ func (v *Page) KeyMap() help.KeyMap {
 	filter.SetHelp(filter.Help().Key, "filter")
 	all.SetHelp(all.Help().Key, "all namespaces / one")
 	out := keys.Pane{open, filter, all}
-	if r, ok := v.Selected(); ok && r.Kind == cluster.FleetDeployment {
+	if r, ok := v.Selected(); ok && r.Kind == kind.Deployment {
 		for _, n := range []action.Name{action.SetImage, action.Pause, action.Resume, action.Undo} {
 			out = append(out, k.Action(n))
 		}
