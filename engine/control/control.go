@@ -117,11 +117,12 @@ type Listers struct {
 	// Workloads are the caches of the registry's workload kinds, by kind; a
 	// kind's controller and readers build its typed lister on its cache
 	// (appslisters.NewStatefulSetLister). The embedded runner feeds every
-	// kind; the live runner feeds the others, and ControllerRevisions, only
-	// for a run that follows them (live.Scope.Workloads, simulate
-	// --kubeconfig): on a live cluster kube-controller-manager runs their
-	// controllers. A kind not fed has no cache (nil), and ControllerRevisions
-	// then no lister.
+	// kind. The live runner feeds the kinds the console's controllers and
+	// drains read, and every other kind and ControllerRevisions only for a
+	// run that follows them (live.Scope.Workloads, simulate --kubeconfig):
+	// on a live cluster kube-controller-manager runs their controllers. A
+	// kind not fed has no cache (nil), and ControllerRevisions then no
+	// lister.
 	Workloads           map[kind.Kind]cache.Indexer
 	ControllerRevisions appslisters.ControllerRevisionLister
 

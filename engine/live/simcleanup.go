@@ -11,6 +11,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/wait"
+
+	"rollscope/kube/objects"
 )
 
 // NamespaceGoneTimeout is how long Cleanup waits for the run's namespace
@@ -112,11 +114,10 @@ func (r *Run) deleteWorkloads(ctx context.Context) {
 	all, ns := metav1.ListOptions{}, r.Namespace
 	background := metav1.DeletePropagationBackground
 	del := metav1.DeleteOptions{PropagationPolicy: &background}
-	_ = r.client.AppsV1().Deployments(ns).DeleteCollection(ctx, del, all)
+	for _, row := range objects.All() {
+		_ = row.DeleteAll(ctx, r.client, ns, del)
+	}
 	_ = r.client.AppsV1().ReplicaSets(ns).DeleteCollection(ctx, del, all)
-	_ = r.client.AppsV1().DaemonSets(ns).DeleteCollection(ctx, del, all)
-	_ = r.client.AppsV1().StatefulSets(ns).DeleteCollection(ctx, del, all)
-	_ = r.client.CoreV1().ReplicationControllers(ns).DeleteCollection(ctx, del, all)
 }
 
 // stopHollowPods removes the pods of the deleted namespace at once: pods on

@@ -1,8 +1,9 @@
-// Package workloads changes StatefulSets and DaemonSets the way kubectl does:
-// set image and set env patch the pod template, rollout restart stamps it,
-// rollout undo patches back a ControllerRevision's template, scale and the
-// partition patch a StatefulSet's spec. The console's keys and scenario
-// scripts reach them through engine/perform.
+// Package workloads changes workloads the way kubectl does, for every kind
+// without verbs of its own (Changes): set image and set env patch the pod
+// template, rollout restart stamps it, rollout undo patches back a
+// ControllerRevision's template, scale and the partition patch a
+// StatefulSet's spec. It reaches each kind through its row (kube/objects).
+// The console's keys and scenario scripts reach it through engine/perform.
 package workloads
 
 import (
@@ -26,7 +27,7 @@ import (
 	"rollscope/model/kind"
 )
 
-// Target names one StatefulSet or DaemonSet.
+// Target names one workload of a kind this package changes.
 type Target struct {
 	Kind            kind.Kind
 	Namespace, Name string
@@ -75,7 +76,7 @@ func row(t Target) (objects.Row, bool) {
 func Read(ctx context.Context, c kubernetes.Interface, t Target) (kind.Workload, error) {
 	r, ok := row(t)
 	if !ok {
-		return nil, fmt.Errorf("cannot read %s: rollscope knows statefulsets and daemonsets here", t)
+		return nil, fmt.Errorf("cannot read %s: rollscope does not change its kind here", t)
 	}
 	return r.Get(ctx, c, t.Namespace, t.Name)
 }
@@ -83,7 +84,7 @@ func Read(ctx context.Context, c kubernetes.Interface, t Target) (kind.Workload,
 func get(ctx context.Context, c kubernetes.Interface, t Target, what string) (kind.Workload, error) {
 	r, ok := row(t)
 	if !ok {
-		return nil, fmt.Errorf("cannot %s %s: rollscope knows statefulsets and daemonsets here", what, t)
+		return nil, fmt.Errorf("cannot %s %s: rollscope does not change its kind here", what, t)
 	}
 	w, err := r.Get(ctx, c, t.Namespace, t.Name)
 	if err != nil {

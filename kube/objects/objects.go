@@ -1,7 +1,7 @@
 // Package objects says, for each workload kind of the registry
 // (model/kind), how its objects are reached on a connection: got, listed
-// and watched, patched and created through a kubernetes.Interface — a real
-// clientset, or the embedded API (kube/memapi), which is one too.
+// and watched, patched, created and deleted through a kubernetes.Interface
+// — a real clientset, or the embedded API (kube/memapi), which is one too.
 //
 // It exists so that the layers that move workload objects — the watch
 // bridge, the controllers' runners, the scenario player, engine/workloads —
@@ -39,6 +39,8 @@ type Row struct {
 	Patch func(ctx context.Context, c kubernetes.Interface, ns, name string, pt types.PatchType, body []byte) error
 	// Create sends a copy of obj, an object of the kind, to its namespace.
 	Create func(ctx context.Context, c kubernetes.Interface, obj runtime.Object) error
+	// DeleteAll deletes every object of the kind in namespace ns.
+	DeleteAll func(ctx context.Context, c kubernetes.Interface, ns string, opts metav1.DeleteOptions) error
 }
 
 // ListWatch is one kind's list and watch calls.

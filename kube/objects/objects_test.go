@@ -55,7 +55,7 @@ func workloadsOfEveryKind() []runtime.Object {
 	}
 }
 
-// Each row creates, gets, lists and patches its kind, on a fake clientset
+// Each row creates, gets, lists, watches, patches and deletes its kind, on a fake clientset
 // and on the embedded API alike.
 func TestRowsReachTheirKindOnAnyConnection(t *testing.T) {
 	for name, c := range map[string]kubernetes.Interface{
@@ -94,6 +94,14 @@ func TestRowsReachTheirKindOnAnyConnection(t *testing.T) {
 					t.Fatalf("%s: watch: %v", w.Kind(), err)
 				}
 				wi.Stop()
+				if err := row.DeleteAll(ctx, c, "ns", metav1.DeleteOptions{}); err != nil {
+					t.Fatalf("%s: delete all: %v", w.Kind(), err)
+				}
+				// The fake clientset records a delete-collection but keeps
+				// the objects.
+				if _, err := row.Get(ctx, c, "ns", w.GetName()); err == nil && name == "memapi" {
+					t.Errorf("%s: still there after DeleteAll", w.Kind())
+				}
 			}
 		})
 	}

@@ -28,6 +28,7 @@ type client[O object, L runtime.Object] interface {
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (O, error)
 	Create(ctx context.Context, obj O, opts metav1.CreateOptions) (O, error)
+	DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error
 }
 
 // typed is the row of a kind the clientset serves with a typed client.
@@ -54,6 +55,9 @@ func typed[O object, L runtime.Object](k kind.Kind, in func(c kubernetes.Interfa
 			o := obj.DeepCopyObject().(O)
 			_, err := in(c, o.GetNamespace()).Create(ctx, o, metav1.CreateOptions{})
 			return err
+		},
+		DeleteAll: func(ctx context.Context, c kubernetes.Interface, ns string, opts metav1.DeleteOptions) error {
+			return in(c, ns).DeleteCollection(ctx, opts, metav1.ListOptions{})
 		},
 	}
 }
