@@ -17,8 +17,7 @@ import (
 
 	"rollscope/engine/canary"
 	"rollscope/engine/control"
-	"rollscope/engine/daemonset"
-	"rollscope/engine/deployment"
+	"rollscope/engine/controllers"
 	"rollscope/engine/disruption"
 	"rollscope/engine/drain"
 	"rollscope/engine/kubelet"
@@ -26,12 +25,10 @@ import (
 	"rollscope/engine/noderoll"
 	"rollscope/engine/play"
 	"rollscope/engine/podgc"
-	"rollscope/engine/replicaset"
 	"rollscope/engine/rollingupdate"
 	"rollscope/engine/scenario"
 	"rollscope/engine/scheduler"
 	"rollscope/engine/sim"
-	"rollscope/engine/statefulset"
 )
 
 // Backend is the in-memory API the cluster runs on (kube/memapi in rollscope).
@@ -106,11 +103,9 @@ func Start(ctx context.Context, b Backend, clock *sim.Clock, sc *scenario.Scenar
 	if o.OnAction != nil {
 		c.onAction = append(c.onAction, o.OnAction)
 	}
-	r.Add(deployment.New(r.Env("deployment-controller")))
-	r.Add(replicaset.NewReplicaSet(r.Env("replicaset-controller")))
-	r.Add(replicaset.NewReplicationController(r.Env("replicationcontroller-controller")))
-	r.Add(statefulset.New(r.Env(statefulset.Name)))
-	r.Add(daemonset.New(r.Env(daemonset.Name)))
+	for _, w := range controllers.All() {
+		r.Add(w.New(r.Env(w.Name)))
+	}
 	r.Add(disruption.New(r.Env("disruption-controller")))
 	r.Add(scheduler.New(r.Env("default-scheduler")))
 	r.Add(kubelet.New(r.Env("kubelet"), sc.Images, kubelet.Options{Logs: c.Logs}))

@@ -17,9 +17,8 @@ import (
 
 	"rollscope/engine/actions"
 	"rollscope/engine/control"
-	"rollscope/engine/daemonset"
+	"rollscope/engine/controllers"
 	"rollscope/engine/sim"
-	"rollscope/engine/statefulset"
 	"rollscope/engine/workloads"
 	"rollscope/model"
 	"rollscope/model/kind"
@@ -108,8 +107,10 @@ func PodReadiness(minReadySeconds int32, pods []*corev1.Pod) Readiness {
 // WorkloadForecast is what a StatefulSet's or a DaemonSet's rollout will
 // do.
 type WorkloadForecast struct {
-	// Kind is kind.StatefulSet or kind.DaemonSet.
-	Kind kind.Kind
+	// Kind is the workload's kind; PerNode is set for one that runs a pod
+	// per node (a DaemonSet), whose pods are named by their nodes.
+	Kind    kind.Kind
+	PerNode bool
 	// Replaced are the pods deleted, in order: names for a StatefulSet,
 	// the nodes whose daemon pod goes for a DaemonSet. Created are the
 	// pods made for ordinals or nodes that had none (a scale up), Removed
@@ -143,7 +144,7 @@ func (f WorkloadForecast) String() string {
 	if len(f.Replaced) == 1 {
 		what = "%d pod"
 	}
-	if f.Kind == kind.DaemonSet {
+	if f.PerNode {
 		what = "the daemon pods on %d nodes"
 		if len(f.Replaced) == 1 {
 			what = "the daemon pod on %d node"
@@ -189,19 +190,18 @@ func (f WorkloadForecast) String() string {
 // `kubectl rollout status` would say done and every pod is available.
 // Nothing is sent to the cluster st was read from.
 func SimulateWorkload(ctx context.Context, newBackend NewBackend, st WorkloadState, ready Readiness, change Change) (WorkloadForecast, error) {
-	f := WorkloadForecast{Kind: kind.StatefulSet}
+	var f WorkloadForecast
 	if st.Workload == nil {
-		return f, errors.New("cannot forecast: no StatefulSet or DaemonSet given")
+		return f, errors.New("cannot forecast: no workload given")
 	}
-	f.Kind = st.Workload.Kind()
+	f.Kind, f.PerNode = st.Workload.Kind(), perNode(st.Workload)
 	r, client := rehearsal(newBackend, st.Now)
 	defer r.Close()
-	env := quietEnv(r, string(f.Kind)+"-controller")
-	if f.Kind == kind.StatefulSet {
-		r.Add(statefulset.New(env))
-	} else {
-		r.Add(daemonset.New(env))
+	w, ok := controllers.For(f.Kind)
+	if !ok {
+		return f, fmt.Errorf("cannot forecast a %s: rollscope runs no controller for it", f.Kind)
 	}
+	r.Add(w.New(quietEnv(r, w.Name)))
 	kubelet := newReadiness(r, ready)
 
 	s, err := seedWorkload(ctx, client, st, ready.Ready)

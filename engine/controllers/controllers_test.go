@@ -1,0 +1,26 @@
+package controllers_test
+
+import (
+	"testing"
+
+	"rollscope/engine/controllers"
+	"rollscope/model/kind"
+)
+
+// TestEveryKindHasItsController: a registry kind without a controller
+// would sit still in the embedded cluster and in every rehearsal.
+func TestEveryKindHasItsController(t *testing.T) {
+	for _, e := range kind.All() {
+		w, ok := controllers.For(e.Kind)
+		if !ok {
+			t.Errorf("%s has no controller", e.Kind)
+			continue
+		}
+		if w.Name != string(e.Kind)+"-controller" {
+			t.Errorf("%s's controller runs as %q, want %q as upstream names it", e.Kind, w.Name, string(e.Kind)+"-controller")
+		}
+	}
+	if _, ok := controllers.For(""); ok {
+		t.Error(`For("") found a controller: the ReplicaSet controller belongs to no kind`)
+	}
+}
