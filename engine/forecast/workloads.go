@@ -20,6 +20,7 @@ import (
 	"rollscope/engine/controllers"
 	"rollscope/engine/sim"
 	"rollscope/engine/workloads"
+	"rollscope/kube/objects"
 	"rollscope/model"
 	"rollscope/model/kind"
 )
@@ -314,37 +315,22 @@ func seedWorkload(ctx context.Context, c kubernetes.Interface, st WorkloadState,
 // copyWorkload writes w into the API behind c with its status, and is the
 // owner reference of the copy for what w controls.
 func copyWorkload(ctx context.Context, s *seeded, c kubernetes.Interface, w kind.Workload) (metav1.OwnerReference, error) {
-	ns, what := w.GetNamespace(), string(w.Kind())+"/"+w.GetName()
-	var uid types.UID
-	switch o := w.Object().(type) {
-	case *appsv1.StatefulSet:
-		cp := &appsv1.StatefulSet{ObjectMeta: fresh(o.ObjectMeta, nil), Spec: *o.Spec.DeepCopy()}
-		// The copy makes no PersistentVolumeClaims: the embedded
-		// controller does not either, and no pod in the copy mounts one.
-		cp.Spec.VolumeClaimTemplates = nil
-		got, err := copyWithStatus(ctx, s, c.AppsV1().StatefulSets(ns), what, cp, func(got *appsv1.StatefulSet) {
-			got.Status = *o.Status.DeepCopy()
-			got.Status.ObservedGeneration = got.Generation
-		})
-		if err != nil {
-			return metav1.OwnerReference{}, err
-		}
-		uid = got.UID
-	case *appsv1.DaemonSet:
-		cp := &appsv1.DaemonSet{ObjectMeta: fresh(o.ObjectMeta, nil), Spec: *o.Spec.DeepCopy()}
-		got, err := copyWithStatus(ctx, s, c.AppsV1().DaemonSets(ns), what, cp, func(got *appsv1.DaemonSet) {
-			got.Status = *o.Status.DeepCopy()
-			got.Status.ObservedGeneration = got.Generation
-		})
-		if err != nil {
-			return metav1.OwnerReference{}, err
-		}
-		uid = got.UID
-	default:
+	row, ok := objects.For(w.Kind())
+	if !ok {
 		return metav1.OwnerReference{}, fmt.Errorf("cannot forecast a %s", w.Kind())
 	}
+	cp := w.Copy(fresh(metav1.ObjectMeta{Name: w.GetName(), Namespace: w.GetNamespace(), Labels: w.GetLabels(), Annotations: w.GetAnnotations()}, nil))
+	what := string(w.Kind()) + "/" + w.GetName()
+	got, err := copyWithStatus(ctx, s, row.Writer(c, w.GetNamespace()), what, cp.Object().(objects.Object), func(got objects.Object) {
+		if g, ok := kind.Of(got); ok {
+			g.TakeStatus(w)
+		}
+	})
+	if err != nil {
+		return metav1.OwnerReference{}, err
+	}
 	e, _ := w.Kind().Entry()
-	return ownerRef(e.Name, w.GetName(), uid), nil
+	return ownerRef(e.Name, w.GetName(), got.GetUID()), nil
 }
 
 // podMeter measures the rollout from the pods' changes, as an operator

@@ -39,8 +39,25 @@ type Row struct {
 	Patch func(ctx context.Context, c kubernetes.Interface, ns, name string, pt types.PatchType, body []byte) error
 	// Create sends a copy of obj, an object of the kind, to its namespace.
 	Create func(ctx context.Context, c kubernetes.Interface, obj runtime.Object) error
+	// Writer is the kind's create and status update in namespace ns, for a
+	// copy that must carry the status its controller last wrote (a
+	// forecast's rehearsal): a create drops the status, a second write
+	// puts it back.
+	Writer func(c kubernetes.Interface, ns string) Writer
 	// DeleteAll deletes every object of the kind in namespace ns.
 	DeleteAll func(ctx context.Context, c kubernetes.Interface, ns string, opts metav1.DeleteOptions) error
+}
+
+// Object is a typed API object: what a Writer takes and returns.
+type Object interface {
+	runtime.Object
+	metav1.Object
+}
+
+// Writer is one kind's create and status update calls.
+type Writer interface {
+	Create(ctx context.Context, obj Object, opts metav1.CreateOptions) (Object, error)
+	UpdateStatus(ctx context.Context, obj Object, opts metav1.UpdateOptions) (Object, error)
 }
 
 // ListWatch is one kind's list and watch calls.

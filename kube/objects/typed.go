@@ -28,6 +28,7 @@ type client[O object, L runtime.Object] interface {
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 	Patch(ctx context.Context, name string, pt types.PatchType, data []byte, opts metav1.PatchOptions, subresources ...string) (O, error)
 	Create(ctx context.Context, obj O, opts metav1.CreateOptions) (O, error)
+	UpdateStatus(ctx context.Context, obj O, opts metav1.UpdateOptions) (O, error)
 	DeleteCollection(ctx context.Context, opts metav1.DeleteOptions, listOpts metav1.ListOptions) error
 }
 
@@ -56,6 +57,7 @@ func typed[O object, L runtime.Object](k kind.Kind, in func(c kubernetes.Interfa
 			_, err := in(c, o.GetNamespace()).Create(ctx, o, metav1.CreateOptions{})
 			return err
 		},
+		Writer: func(c kubernetes.Interface, ns string) Writer { return writer[O, L]{in(c, ns)} },
 		DeleteAll: func(ctx context.Context, c kubernetes.Interface, ns string, opts metav1.DeleteOptions) error {
 			return in(c, ns).DeleteCollection(ctx, opts, metav1.ListOptions{})
 		},
@@ -72,4 +74,15 @@ func (lw listWatch[O, L]) List(ctx context.Context, opts metav1.ListOptions) (ru
 
 func (lw listWatch[O, L]) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 	return lw.c.Watch(ctx, opts)
+}
+
+// writer is a typed client's create and status update, on Objects.
+type writer[O object, L runtime.Object] struct{ c client[O, L] }
+
+func (w writer[O, L]) Create(ctx context.Context, obj Object, opts metav1.CreateOptions) (Object, error) {
+	return w.c.Create(ctx, obj.(O), opts)
+}
+
+func (w writer[O, L]) UpdateStatus(ctx context.Context, obj Object, opts metav1.UpdateOptions) (Object, error) {
+	return w.c.UpdateStatus(ctx, obj.(O), opts)
 }

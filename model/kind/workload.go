@@ -48,6 +48,11 @@ type Workload interface {
 	Figures() [4]int64
 	// Object is the typed object.
 	Object() any
+	// Copy is a new object of the kind with meta m and the workload's spec,
+	// as a rehearsal creates it (copy.go); TakeStatus then gives it the
+	// status from holds, observed at its own generation.
+	Copy(m metav1.ObjectMeta) Workload
+	TakeStatus(from Workload)
 	// Check is what the API server would reject of the object, found
 	// before it is sent: the first problem, or nil.
 	Check() *manifest.Problem
