@@ -71,8 +71,21 @@ func (Registry) Resolve(word string) (kind.Kind, error) {
 	return "", ErrNotServed
 }
 
-// OpensKinds are the kinds an argument may name, for error sentences.
-const OpensKinds = "deployments (deploy/NAME or NAME), ReplicationControllers (rc/NAME), StatefulSets (sts/NAME) and DaemonSets (ds/NAME)"
+// OpensKinds are the kinds an argument may name, for error sentences:
+// "deployments (deploy/NAME or NAME), ReplicationControllers (rc/NAME), …".
+var OpensKinds = opensKinds()
+
+func opensKinds() string {
+	var parts []string
+	for _, e := range kind.All() {
+		if e.Kind == kind.Deployment {
+			parts = append(parts, e.Plural+" ("+e.Short+"/NAME or NAME)")
+			continue
+		}
+		parts = append(parts, e.Name+"s ("+e.Short+"/NAME)")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
 
 // ErrNotServed says that the cluster serves no resource by the word given.
 var ErrNotServed = errors.New("the cluster serves no such resource")

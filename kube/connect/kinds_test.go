@@ -74,3 +74,12 @@ func TestEmbeddedDiscoveryPrefersWhatItServes(t *testing.T) {
 		}
 	}
 }
+
+// TestOpensKindsNamesEveryKindAsItIsTyped: the refusal of an argument
+// lists every kind rollscope opens, with the word to type for it.
+func TestOpensKindsNamesEveryKindAsItIsTyped(t *testing.T) {
+	want := "deployments (deploy/NAME or NAME), ReplicationControllers (rc/NAME), StatefulSets (sts/NAME) and DaemonSets (ds/NAME)"
+	if connect.OpensKinds != want {
+		t.Errorf("OpensKinds = %q, want %q", connect.OpensKinds, want)
+	}
+}

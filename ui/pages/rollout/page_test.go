@@ -200,3 +200,12 @@ func TestKeyMapIsTheFocusedPanesThenTheGlobalOnes(t *testing.T) {
 		t.Errorf("footer keys: %s", all)
 	}
 }
+
+// TestNoDeploymentSaysHowToOpenEachKind: with nothing picked, the header
+// names the command of every other kind's page.
+func TestNoDeploymentSaysHowToOpenEachKind(t *testing.T) {
+	want := "no deployment selected — press : to pick one, or :rc, :sts, :ds NAME for a ReplicationController, StatefulSet, DaemonSet"
+	if noneSelected != want {
+		t.Errorf("header says %q, want %q", noneSelected, want)
+	}
+}
