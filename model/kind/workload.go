@@ -1,18 +1,16 @@
 package kind
 
 import (
-	"errors"
-
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"rollscope/model"
 	"rollscope/model/manifest"
 )
 
 // Workload is what every layer asks of a workload object, whatever its
-// kind. Of wraps an object in it; the methods reuse model's rules.
+// kind. Of wraps an object in it; each kind answers in its own file
+// (deployment.go, statefulset.go, …), reusing model's rules.
 type Workload interface {
 	metav1.Object
 	// Kind is the object's workload kind.
@@ -32,7 +30,7 @@ type Workload interface {
 	// RolloutStatus is `kubectl rollout status` for one look at the
 	// workload: its sentence, whether it is done, or kubectl's error.
 	RolloutStatus() (message string, done bool, err error)
-	// TraceLine is what the workload's trace line says (status.go).
+	// TraceLine is what the workload's trace line says.
 	TraceLine() TraceLine
 	// Settled reports whether the workload's rollout has finished, with
 	// every pod it wants available, as far as its object tells.
@@ -44,12 +42,12 @@ type Workload interface {
 	// they are deleted, the workload replacing none of its own accord.
 	OnDelete() bool
 	// Figures are the progress figures the fleet compares to tell whether
-	// the rollout moved (figures.go).
+	// the rollout moved.
 	Figures() [4]int64
 	// Object is the typed object.
 	Object() any
 	// Copy is a new object of the kind with meta m and the workload's spec,
-	// as a rehearsal creates it (copy.go); TakeStatus then gives it the
+	// as a rehearsal creates it; TakeStatus then gives it the
 	// status from holds, observed at its own generation.
 	Copy(m metav1.ObjectMeta) Workload
 	TakeStatus(from Workload)
@@ -88,68 +86,3 @@ func specReplicas(r *int32) (int32, bool) {
 	}
 	return *r, true
 }
-
-type deployment struct{ *appsv1.Deployment }
-
-func (deployment) Kind() Kind                          { return Deployment }
-func (w deployment) Template() *corev1.PodTemplateSpec { return &w.Spec.Template }
-func (w deployment) Selector() *metav1.LabelSelector   { return w.Spec.Selector }
-func (w deployment) Replicas() (int32, bool)           { return specReplicas(w.Spec.Replicas) }
-func (w deployment) Object() any                       { return w.Deployment }
-func (w deployment) Revisions() (current, update string) {
-	r := w.Annotations[model.RevisionAnnotation]
-	return r, r
-}
-func (w deployment) RolloutStatus() (string, bool, error) {
-	return model.RolloutStatus(w.Deployment, 0)
-}
-
-type replicationController struct{ *corev1.ReplicationController }
-
-func (replicationController) Kind() Kind                          { return ReplicationController }
-func (w replicationController) Template() *corev1.PodTemplateSpec { return w.Spec.Template }
-func (w replicationController) Selector() *metav1.LabelSelector {
-	return &metav1.LabelSelector{MatchLabels: w.Spec.Selector}
-}
-func (w replicationController) Replicas() (int32, bool)             { return specReplicas(w.Spec.Replicas) }
-func (w replicationController) Object() any                         { return w.ReplicationController }
-func (w replicationController) Revisions() (current, update string) { return "", "" }
-
-// RolloutStatus is kubectl's answer: it has no status viewer for
-// ReplicationControllers.
-func (w replicationController) RolloutStatus() (string, bool, error) {
-	return "", false, errNoStatusViewer
-}
-
-type statefulSet struct{ *appsv1.StatefulSet }
-
-func (statefulSet) Kind() Kind                          { return StatefulSet }
-func (w statefulSet) Template() *corev1.PodTemplateSpec { return &w.Spec.Template }
-func (w statefulSet) Selector() *metav1.LabelSelector   { return w.Spec.Selector }
-func (w statefulSet) Replicas() (int32, bool)           { return model.StatefulSetReplicas(w.StatefulSet), true }
-func (w statefulSet) Object() any                       { return w.StatefulSet }
-func (w statefulSet) Revisions() (current, update string) {
-	return w.Status.CurrentRevision, w.Status.UpdateRevision
-}
-func (w statefulSet) RolloutStatus() (string, bool, error) {
-	return model.StatefulSetRolloutStatus(w.StatefulSet)
-}
-
-type daemonSet struct{ *appsv1.DaemonSet }
-
-func (daemonSet) Kind() Kind                          { return DaemonSet }
-func (w daemonSet) Template() *corev1.PodTemplateSpec { return &w.Spec.Template }
-func (w daemonSet) Selector() *metav1.LabelSelector   { return w.Spec.Selector }
-func (w daemonSet) Replicas() (int32, bool)           { return 0, false }
-func (w daemonSet) Object() any                       { return w.DaemonSet }
-func (w daemonSet) Revisions() (current, update string) {
-	g := w.Annotations[model.DaemonSetTemplateGenerationAnnotation]
-	return g, g
-}
-func (w daemonSet) RolloutStatus() (string, bool, error) {
-	return model.DaemonSetRolloutStatus(w.DaemonSet)
-}
-
-// errNoStatusViewer is kubectl's `rollout status` error for a kind it has no
-// status viewer for.
-var errNoStatusViewer = errors.New("no status viewer has been implemented for ReplicationController")
