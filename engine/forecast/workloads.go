@@ -323,7 +323,7 @@ func copyWorkload(ctx context.Context, s *seeded, c kubernetes.Interface, w kind
 	what := string(w.Kind()) + "/" + w.GetName()
 	got, err := copyWithStatus(ctx, s, row.Writer(c, w.GetNamespace()), what, cp.Object().(objects.Object), func(got objects.Object) {
 		if g, ok := kind.Of(got); ok {
-			g.TakeStatus(w)
+			kind.TakeStatus(g, w)
 		}
 	})
 	if err != nil {

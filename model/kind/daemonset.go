@@ -64,13 +64,6 @@ func (w daemonSet) Copy(m metav1.ObjectMeta) Workload {
 	return daemonSet{&appsv1.DaemonSet{ObjectMeta: m, Spec: *w.Spec.DeepCopy()}}
 }
 
-func (w daemonSet) TakeStatus(from Workload) {
-	if o, ok := from.Object().(*appsv1.DaemonSet); ok {
-		w.Status = *o.Status.DeepCopy()
-		w.Status.ObservedGeneration = w.Generation
-	}
-}
-
 func (w daemonSet) Figures() [4]int64 {
 	s := w.Status
 	return [4]int64{w.Generation<<32 | s.ObservedGeneration, int64(s.DesiredNumberScheduled)<<32 | int64(s.CurrentNumberScheduled),

@@ -68,13 +68,6 @@ func (w deployment) Copy(m metav1.ObjectMeta) Workload {
 	return deployment{&appsv1.Deployment{ObjectMeta: m, Spec: *w.Spec.DeepCopy()}}
 }
 
-func (w deployment) TakeStatus(from Workload) {
-	if o, ok := from.Object().(*appsv1.Deployment); ok {
-		w.Status = *o.Status.DeepCopy()
-		w.Status.ObservedGeneration = w.Generation
-	}
-}
-
 // Figures are the workload's progress figures as the fleet compares them to
 // tell whether a rollout moved: its generations and status counts, two to a
 // word where they are 32-bit.

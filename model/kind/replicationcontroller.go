@@ -50,13 +50,6 @@ func (w replicationController) Copy(m metav1.ObjectMeta) Workload {
 	return replicationController{&corev1.ReplicationController{ObjectMeta: m, Spec: *w.Spec.DeepCopy()}}
 }
 
-func (w replicationController) TakeStatus(from Workload) {
-	if o, ok := from.Object().(*corev1.ReplicationController); ok {
-		w.Status = *o.Status.DeepCopy()
-		w.Status.ObservedGeneration = w.Generation
-	}
-}
-
 func (w replicationController) Figures() [4]int64 {
 	s := w.Status
 	return [4]int64{int64(model.RCReplicas(w.ReplicationController)), int64(s.Replicas), int64(s.ReadyReplicas), int64(s.AvailableReplicas)}

@@ -71,13 +71,6 @@ func (w statefulSet) Copy(m metav1.ObjectMeta) Workload {
 	return statefulSet{cp}
 }
 
-func (w statefulSet) TakeStatus(from Workload) {
-	if o, ok := from.Object().(*appsv1.StatefulSet); ok {
-		w.Status = *o.Status.DeepCopy()
-		w.Status.ObservedGeneration = w.Generation
-	}
-}
-
 func (w statefulSet) Figures() [4]int64 {
 	s := w.Status
 	return [4]int64{w.Generation<<32 | s.ObservedGeneration, int64(s.Replicas), int64(s.UpdatedReplicas)<<32 | int64(s.ReadyReplicas), int64(s.AvailableReplicas)}

@@ -1,6 +1,8 @@
 package kind
 
 import (
+	"reflect"
+
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -47,10 +49,8 @@ type Workload interface {
 	// Object is the typed object.
 	Object() any
 	// Copy is a new object of the kind with meta m and the workload's spec,
-	// as a rehearsal creates it; TakeStatus then gives it the
-	// status from holds, observed at its own generation.
+	// as a rehearsal creates it (TakeStatus then gives it its status).
 	Copy(m metav1.ObjectMeta) Workload
-	TakeStatus(from Workload)
 	// Check is what the API server would reject of the object, found
 	// before it is sent: the first problem, or nil.
 	Check() *manifest.Problem
@@ -85,4 +85,24 @@ func specReplicas(r *int32) (int32, bool) {
 		return 1, true
 	}
 	return *r, true
+}
+
+// TakeStatus gives to, a copy of from that the API has just created, the
+// status from's controller last wrote, observed at to's own generation: a
+// rehearsal's controller then finds the copy as the cluster's found the
+// original. Every workload kind keeps its status in Status, with an
+// ObservedGeneration, so one reflective write serves them all.
+func TakeStatus(to, from Workload) {
+	dst, src := reflect.ValueOf(to.Object()).Elem(), reflect.ValueOf(from.Object()).Elem()
+	if dst.Type() != src.Type() {
+		return
+	}
+	status := dst.FieldByName("Status")
+	status.Set(reflect.ValueOf(deepCopy(src.FieldByName("Status"))))
+	status.FieldByName("ObservedGeneration").SetInt(to.GetGeneration())
+}
+
+// deepCopy is a status's own DeepCopy, which every API status type has.
+func deepCopy(v reflect.Value) any {
+	return v.Addr().MethodByName("DeepCopy").Call(nil)[0].Elem().Interface()
 }

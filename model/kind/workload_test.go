@@ -1,6 +1,7 @@
 package kind_test
 
 import (
+	"reflect"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -44,6 +45,32 @@ func TestOf(t *testing.T) {
 	for _, o := range []any{&corev1.Pod{}, nil, nilSet} {
 		if _, ok := kind.Of(o); ok {
 			t.Errorf("Of(%T) is a workload", o)
+		}
+	}
+}
+
+// TestCopyTakesTheStatusItsControllerWrote: a rehearsal's copy of every
+// kind carries the original's status, observed at the copy's generation.
+func TestCopyTakesTheStatusItsControllerWrote(t *testing.T) {
+	n := int32(3)
+	for _, o := range []any{
+		&appsv1.Deployment{Status: appsv1.DeploymentStatus{ObservedGeneration: 7, UpdatedReplicas: n}},
+		&corev1.ReplicationController{Status: corev1.ReplicationControllerStatus{ObservedGeneration: 7, Replicas: n}},
+		&appsv1.StatefulSet{Status: appsv1.StatefulSetStatus{ObservedGeneration: 7, UpdatedReplicas: n}},
+		&appsv1.DaemonSet{Status: appsv1.DaemonSetStatus{ObservedGeneration: 7, UpdatedNumberScheduled: n}},
+	} {
+		w, _ := kind.Of(o)
+		cp := w.Copy(metav1.ObjectMeta{Name: "copy", Generation: 1})
+		if cp.Figures() == w.Figures() {
+			t.Fatalf("%s: a fresh copy already has the original's status", w.Kind())
+		}
+		kind.TakeStatus(cp, w)
+		f, g := cp.Figures(), w.Figures()
+		if [3]int64(f[1:]) != [3]int64(g[1:]) {
+			t.Errorf("%s: copy's figures %v, want the original's %v", w.Kind(), f, g)
+		}
+		if got := reflect.ValueOf(cp.Object()).Elem().FieldByName("Status").FieldByName("ObservedGeneration").Int(); got != 1 {
+			t.Errorf("%s: copy observed generation %d, want its own 1", w.Kind(), got)
 		}
 	}
 }
