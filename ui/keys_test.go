@@ -36,3 +36,24 @@ func TestReboundKeysReachTheConsole(t *testing.T) {
 		t.Error("help does not show the rebound key")
 	}
 }
+
+// ctrl+c quits from anywhere — the rollout page, help, the picker being
+// typed in — also with a key map whose quit lost it.
+func TestCtrlCAlwaysQuits(t *testing.T) {
+	km := DefaultKeyMap()
+	km.Quit.SetKeys("Q")
+	for _, keys := range [][]string{nil, {"?"}, {":"}} {
+		m := New(Options{Cluster: midRollout(), Namespace: "shop", Deployment: "frontend", Clock: fixedClock, Keys: &km})
+		m = send(m, tea.WindowSizeMsg{Width: 120, Height: 30})
+		for _, k := range keys {
+			m = send(m, press(k))
+		}
+		_, cmd := m.Update(press("ctrl+c"))
+		if cmd == nil {
+			t.Fatalf("after %v: ctrl+c does nothing", keys)
+		}
+		if _, ok := cmd().(tea.QuitMsg); !ok {
+			t.Errorf("after %v: ctrl+c does not quit", keys)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"rollscope/model/cluster"
 	"rollscope/themes"
 	"rollscope/ui/draw"
+	"rollscope/ui/keys"
 	"rollscope/ui/overlays/help"
 	"rollscope/ui/overlays/picker"
 	"rollscope/ui/overlays/rolloutdialog"
@@ -177,9 +178,10 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.s.Toast = ""
 		// The overlays and the pages' questions get a printable quit key
 		// ("q"): in the picker it is part of what is typed, in a dialog
-		// it cancels, and help quits.
+		// it cancels, and help quits. ctrl+c quits whatever the key map
+		// says: no config file can lock the operator in.
 		typing := m.overlay != nil || m.top().Typing()
-		if key.Matches(msg, m.s.Keys.Quit) && (!typing || msg.Text == "") {
+		if msg.String() == keys.Interrupt || key.Matches(msg, m.s.Keys.Quit) && (!typing || msg.Text == "") {
 			return m, tea.Quit
 		}
 		if m.overlay != nil {

@@ -38,6 +38,8 @@ func TestIgnoredInputIsRefused(t *testing.T) {
 		{"one key two actions", "keys:\n  set-image: [p]\n", []string{"--plain"}, 2, `config.yaml:2: "p" is bound to both set-image and pause`},
 		{"quit without a key", "keys:\n  quit: []\n", []string{"--plain"}, 2, "config.yaml:2: quit needs at least one key"},
 		{"unknown setting", "theme: dark\n", []string{"--plain"}, 2, `config.yaml:1: unknown setting "theme"`},
+		{"unknown key name", "keys:\n  quit: [\"notakey+++\"]\n", []string{"--plain"}, 2, `config.yaml:2: quit: "notakey+++" is not a key`},
+		{"ctrl+c to an action", "keys:\n  help: [ctrl+c]\n", []string{"--plain"}, 2, `config.yaml:2: help: ctrl+c always quits rollscope`},
 		{"rolling-update bad image", "", []string{"rolling-update", "web", "--image=BAD IMAGE", "--scenario", "legacy-rc"}, 2, `--image: image "BAD IMAGE" is not a valid reference`},
 		{"rolling-update empty tag", "", []string{"rolling-update", "web", "--image=nginx:", "--scenario", "legacy-rc"}, 2, `image "nginx:" is not a valid reference`},
 		{"object in a namespace never created", "", []string{"simulate", "-f", badNamespace}, 2, `ns.yaml:18: ConfigMap "c" is in namespace "shop", which the scenario does not create`},

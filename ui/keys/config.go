@@ -32,9 +32,11 @@ func DefaultConfigPath() string {
 //	  quit: ["q", "ctrl+q"]
 //	  next-pane: ["tab", "ctrl+n"]
 //
-// A missing file is not an error: the defaults apply. Unknown names, an
-// unknown top-level key, a quit left with no key and one key given to two
-// bindings that answer in the same place are refused with file:line.
+// A missing file is not an error: the defaults apply. Unknown action
+// names, keys no key press is ever reported as, an unknown top-level key, a
+// quit left with no key, ctrl+c given to anything but quit (it always
+// quits) and one key given to two bindings that answer in the same place
+// are refused with file:line.
 func Load(path string) (Map, error) {
 	km := Default()
 	if path == "" {
@@ -87,26 +89,40 @@ func (k *Map) rebind(file string, keys *yaml.Node) error {
 			return fmt.Errorf("%s:%d: unknown action %q in keys (known: %s)",
 				file, name.Line, name.Value, strings.Join(names, ", "))
 		}
-		var list []string
+		var items []*yaml.Node
 		switch val.Kind {
 		case yaml.ScalarNode:
-			list = []string{val.Value}
+			items = []*yaml.Node{val}
 		case yaml.SequenceNode:
-			for _, item := range val.Content {
-				if item.Kind != yaml.ScalarNode || item.Value == "" {
-					return fmt.Errorf("%s:%d: %s: each key must be a non-empty string such as \"ctrl+q\"",
-						file, item.Line, name.Value)
-				}
-				list = append(list, item.Value)
-			}
+			items = val.Content
 		default:
 			return fmt.Errorf("%s:%d: %s: want a list of keys such as [\"q\"]", file, val.Line, name.Value)
 		}
+		var list []string
+		for _, item := range items {
+			if item.Kind != yaml.ScalarNode || item.Value == "" {
+				return fmt.Errorf("%s:%d: %s: each key must be a non-empty string such as \"ctrl+q\"",
+					file, item.Line, name.Value)
+			}
+			if err := checkKey(item.Value); err != nil {
+				return fmt.Errorf("%s:%d: %s: %w", file, item.Line, name.Value, err)
+			}
+			if item.Value == Interrupt && name.Value != "quit" {
+				return fmt.Errorf("%s:%d: %s: %s always quits rollscope — give %s another key", file, item.Line, name.Value, Interrupt, name.Value)
+			}
+			list = append(list, item.Value)
+		}
 		if name.Value == "quit" && len(list) == 0 {
-			return fmt.Errorf("%s:%d: quit needs at least one key, such as [\"q\", \"ctrl+c\"]", file, val.Line)
+			return fmt.Errorf("%s:%d: quit needs at least one key, such as [\"q\"]", file, val.Line)
+		}
+		bound := list
+		if name.Value == "quit" && indexOf(list, Interrupt) < 0 {
+			// ctrl+c quits whatever the file says; help shows the
+			// file's keys.
+			bound = append(list[:len(list):len(list)], Interrupt)
 		}
 		enabled := b.Enabled()
-		b.SetKeys(list...)
+		b.SetKeys(bound...)
 		b.SetHelp(strings.Join(list, "/"), b.Help().Desc)
 		b.SetEnabled(enabled)
 	}

@@ -29,7 +29,7 @@ func TestLoadKeyMapRebinds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := km.Quit.Keys(); len(got) != 1 || got[0] != "ctrl+q" {
+	if got := km.Quit.Keys(); len(got) != 2 || got[0] != "ctrl+q" || got[1] != Interrupt {
 		t.Errorf("quit keys = %v", got)
 	}
 	if km.Quit.Help().Key != "ctrl+q" || km.Quit.Help().Desc != "quit" {
@@ -54,13 +54,21 @@ func TestLoadKeyMapRefusesMistakes(t *testing.T) {
 		{"one key two actions", "keys:\n  help: [\"?\"]\n  set-image: [p]\n", ":3: \"p\" is bound to both set-image and pause"},
 		{"quit taken by another", "keys:\n  next-pane: [q]\n", ":2: \"q\" is bound to both quit and next-pane"},
 		{"unknown setting", "keys:\n  quit: [q]\ntheme: dark\n", ":3: unknown setting \"theme\""},
+		{"unknown key", "keys:\n  quit: [\"notakey+++\"]\n", `:2: quit: "notakey+++" is not a key: "notakey" is not a modifier`},
+		{"unknown key name", "keys:\n  help: [\"?\"]\n  select: escape\n", `:3: select: "escape" is not a key`},
+		{"unknown key in a list", "keys:\n  quit:\n    - q\n    - \"ctrl+qq\"\n", `:4: quit: "ctrl+qq" is not a key`},
+		{"a space", "keys:\n  pause-clock: [\" \"]\n", `:2: pause-clock: " " is not a key: the space bar is named "space"`},
+		{"modifiers out of order", "keys:\n  quit: [\"alt+ctrl+q\"]\n", `:2: quit: "alt+ctrl+q" never arrives: modifiers come in the order ctrl+alt+shift+meta+hyper+super, as in "ctrl+alt+q"`},
+		{"shifted letter", "keys:\n  quit: [\"shift+q\"]\n", `"shift+q" never arrives: a shifted character is named by what it types, such as "Q"`},
+		{"upper case after ctrl", "keys:\n  quit: [\"ctrl+Q\"]\n", `"ctrl+Q" never arrives: with a modifier a letter is written in lower case, as in "ctrl+shift+q"`},
+		{"ctrl+c to an action", "keys:\n  help: [\"?\", ctrl+c]\n", `:2: help: ctrl+c always quits rollscope — give help another key`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeConfig(t, tc.body)
 			_, err := Load(path)
-			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), path) {
-				t.Errorf("err = %v, want %q naming %s", err, tc.want, path)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), path) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("err = %v, want one line %q naming %s", err, tc.want, path)
 			}
 		})
 	}
@@ -118,5 +126,64 @@ func TestEveryActionKeyIsListedAndDisabledWithoutACluster(t *testing.T) {
 			}
 			seen[k] = a.Name
 		}
+	}
+}
+
+// Every key name Bubble Tea reports for a key press (msg.String(), what the
+// bindings are matched against) is accepted: printable characters, named
+// keys, and both with modifiers.
+func TestEveryReportedKeyNameIsAccepted(t *testing.T) {
+	var presses []tea.KeyPressMsg
+	for r := rune('!'); r <= '~'; r++ {
+		presses = append(presses, tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	for _, r := range "aqz09/[" {
+		for _, mod := range []tea.KeyMod{tea.ModCtrl, tea.ModAlt, tea.ModCtrl | tea.ModAlt, tea.ModCtrl | tea.ModShift, tea.ModAlt | tea.ModShift} {
+			presses = append(presses, tea.KeyPressMsg{Code: r, Mod: mod})
+		}
+	}
+	named := []rune{tea.KeyEnter, tea.KeyTab, tea.KeyBackspace, tea.KeyEscape, tea.KeySpace, tea.KeyUp, tea.KeyDown,
+		tea.KeyLeft, tea.KeyRight, tea.KeyPgUp, tea.KeyPgDown, tea.KeyHome, tea.KeyEnd, tea.KeyInsert, tea.KeyDelete}
+	for c := tea.KeyF1; c <= tea.KeyF12; c++ {
+		named = append(named, c)
+	}
+	for _, c := range named {
+		for _, mod := range []tea.KeyMod{0, tea.ModShift, tea.ModCtrl, tea.ModAlt, tea.ModCtrl | tea.ModShift} {
+			presses = append(presses, tea.KeyPressMsg{Code: c, Mod: mod})
+		}
+	}
+	for _, p := range presses {
+		if err := checkKey(p.String()); err != nil {
+			t.Errorf("%q is refused: %v", p.String(), err)
+		}
+	}
+	for _, s := range []string{"ctrl+c", "shift+tab", "f1", "f12", "pgdown", "space", "enter", "esc", "tab", "+", "ctrl++", "G", "?"} {
+		if err := checkKey(s); err != nil {
+			t.Errorf("%q is refused: %v", s, err)
+		}
+	}
+	// Every default binding's keys pass the same check.
+	km := Default()
+	for _, a := range km.names() {
+		for _, k := range a.B.Keys() {
+			if err := checkKey(k); err != nil {
+				t.Errorf("default %s key %q is refused: %v", a.Name, k, err)
+			}
+		}
+	}
+}
+
+// A config file cannot take ctrl+c away from quit: it stays bound, while
+// help shows the keys the file gave.
+func TestCtrlCQuitsWhateverTheConfigSays(t *testing.T) {
+	km, err := Load(writeConfig(t, "keys:\n  quit: [Q]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !key.Matches(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}, km.Quit) || !key.Matches(press("Q"), km.Quit) {
+		t.Errorf("quit keys = %v, want Q and ctrl+c", km.Quit.Keys())
+	}
+	if km.Quit.Help().Key != "Q" {
+		t.Errorf("quit help = %q, want the file's Q", km.Quit.Help().Key)
 	}
 }
