@@ -76,8 +76,8 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 				}
 			}
 		}
-		if f.speed <= 0 {
-			return badInput("--speed %v must be more than 0 (1 is real time, 10 is ten times faster)", f.speed)
+		if err := checkSpeed(f.speed); err != nil {
+			return err
 		}
 		// Every flag is checked before anything starts, whichever mode runs.
 		theme, keys, err := consoleSettings(f)
@@ -118,6 +118,25 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 		}
 		return runEmbedded(ctx, f, sc, ns, open, theme, keys)
 	}
+}
+
+// maxSpeed is the fastest --speed. The virtual clock itself holds at any
+// speed (it waits at each timer the runner has not fired), but what the
+// console and --plain show is read from a watch a few real milliseconds
+// behind the cluster, stamped with the clock when read: at 1000× a
+// millisecond is a virtual second, and beyond it lines carry states seconds
+// older than their stamps and whole steps of a rollout go unseen.
+const maxSpeed = 1000
+
+// checkSpeed refuses a --speed the embedded clock cannot run at.
+func checkSpeed(speed float64) error {
+	switch {
+	case !(speed > 0): // NaN too
+		return badInput("--speed %v must be more than 0 (1 is real time, 10 is ten times faster)", speed)
+	case speed > maxSpeed:
+		return badInput("--speed %v is above %d, the most at which the console and --plain show what happened when it happened (use rollscope simulate for a whole run at once)", speed, maxSpeed)
+	}
+	return nil
 }
 
 // target is what the console opens first: a deployment, or the rolling

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"rollscope/engine/embedded"
@@ -77,11 +78,18 @@ func followEmbedded(ctx context.Context, cl *embedded.Cluster, f *rootFlags, nam
 	clk := cl.Clock()
 	interval := min(max(time.Duration(float64(100*time.Millisecond)/f.speed), time.Millisecond), kubewatch.DefaultInterval)
 	watching, stopWatching := context.WithCancel(context.WithoutCancel(ctx))
+	// The clock flows once the watch has its first batch: at a high
+	// --speed the start would otherwise be over before anything is
+	// printed.
+	var flowing sync.Once
+	flow := func() { flowing.Do(func() { clk.SetSpeed(f.speed); cl.Runner.Poke() }) }
 	done := make(chan error, 1)
 	go func() {
-		done <- kubewatch.New(cl.Client, kubewatch.Scope{Namespace: namespace}, clk, batch, kubewatch.Options{Interval: interval}).Run(watching)
+		first := func(b cluster.Batch) { batch(b); flow() }
+		err := kubewatch.New(cl.Client, kubewatch.Scope{Namespace: namespace}, clk, first, kubewatch.Options{Interval: interval}).Run(watching)
+		flow() // a watch that ended without a batch holds nothing back
+		done <- err
 	}()
-	clk.SetSpeed(f.speed)
 	cl.Runner.RunRealtime(ctx)
 	clk.SetSpeed(0)
 	time.Sleep(3 * interval)

@@ -40,7 +40,7 @@ func (c *Clock) nowLocked() time.Time {
 		return c.base
 	}
 	elapsed := c.realNow().Sub(c.realBase)
-	now := c.base.Add(time.Duration(float64(elapsed) * c.speed))
+	now := c.base.Add(scaled(elapsed, c.speed))
 	if c.holding && now.After(c.hold) && !c.hold.Before(c.base) {
 		return c.hold
 	}
@@ -92,7 +92,21 @@ func (c *Clock) realDelay(t time.Time) (time.Duration, bool) {
 	if d < 0 {
 		d = 0
 	}
-	return time.Duration(float64(d) / c.speed), true
+	return scaled(d, 1/c.speed), true
+}
+
+// longest bounds a scaled duration (about 146 years): d × factor beyond
+// what a time.Duration holds would wrap around to a time in the past — a
+// clock at 1e9× real time would jump back after nine seconds without a
+// timer, and a timer at 1e-12× would fire at once.
+const longest = time.Duration(1 << 62)
+
+// scaled is d × factor, at most longest.
+func scaled(d time.Duration, factor float64) time.Duration {
+	if v := float64(d) * factor; v < float64(longest) {
+		return time.Duration(v)
+	}
+	return longest
 }
 
 // holdAt lets the flowing clock go on from where it stands — where it was

@@ -120,6 +120,12 @@ func New(client kubernetes.Interface, src Source, clock *Clock, seed int64) *Run
 		stores:   map[control.Kind]*store{},
 		handlers: map[control.Kind][]cache.ResourceEventHandler{},
 	}
+	// Until a realtime run takes over, the clock does not flow past where
+	// the runner stands, whatever its speed: a clock set flowing before
+	// RunRealtime has started would otherwise pass every timer due in
+	// between — at 1e9× real time, twenty minutes in a microsecond, each
+	// scripted action and --until's end then done at one instant.
+	clock.holdAt(clock.Now())
 	for _, k := range control.AllKinds {
 		if k != control.Events { // no lister reads events: see eventCache
 			r.stores[k] = newStore(control.Indexers(k))

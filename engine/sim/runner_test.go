@@ -289,3 +289,46 @@ func TestHeldClockWaitsAndGoesOnWithoutJumping(t *testing.T) {
 		t.Fatalf("released: +%v, want +25s", got)
 	}
 }
+
+// A clock set flowing before the realtime run has started waits for it:
+// at any speed, scripted actions and the run's end come at their virtual
+// times, not all at the instant the run starts.
+func TestClockSetFlowingBeforeTheRunWaitsForIt(t *testing.T) {
+	for _, speed := range []float64{1000, 1e9, 1e15} {
+		r, _, clk := newRunner(t)
+		ctx, stop := context.WithCancel(context.Background())
+		var at []time.Duration
+		for _, d := range []time.Duration{5 * time.Second, 60 * time.Second} {
+			r.At(d, func() { at = append(at, clk.Since(r.Start())) })
+		}
+		r.At(70*time.Second, stop)
+		clk.SetSpeed(speed)
+		time.Sleep(2 * time.Millisecond) // a goroutine slow to start the run
+		if got := clk.Since(r.Start()); got != 0 {
+			t.Errorf("at %g×: the clock moved to +%v before the run started", speed, got)
+		}
+		r.RunRealtime(ctx)
+		stop()
+		if fmt.Sprint(at) != "[5s 1m0s]" || clk.Since(r.Start()) != 70*time.Second {
+			t.Errorf("at %g×: scripted actions at %v, run ended at +%v; want [5s 1m0s] and +1m10s", speed, at, clk.Since(r.Start()))
+		}
+	}
+}
+
+// Real time × speed beyond what a time.Duration holds does not wrap the
+// clock around into the past, nor make a timer fire at once.
+func TestClockArithmeticSaturates(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	real := start
+	c := NewClock(start)
+	c.realNow = func() time.Time { return real }
+	c.SetSpeed(1e9)
+	real = real.Add(time.Minute) // 6e19 ns of virtual time
+	if got := c.Since(start); got != longest {
+		t.Errorf("a minute at 1e9×: +%v, want the longest step %v", got, longest)
+	}
+	c.SetSpeed(1e-12)
+	if d, _ := c.realDelay(c.Now().Add(time.Hour)); d != longest {
+		t.Errorf("an hour at 1e-12×: a timer in %v, want %v", d, longest)
+	}
+}
