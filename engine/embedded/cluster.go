@@ -10,8 +10,8 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 
@@ -131,12 +131,23 @@ func Start(ctx context.Context, b Backend, clock *sim.Clock, sc *scenario.Scenar
 	return c, nil
 }
 
+// createObjects creates the scenario's namespace first — the one its
+// objects declare, labels and annotations kept, when they declare it —
+// then its objects in order.
 func createObjects(ctx context.Context, client kubernetes.Interface, sc *scenario.Scenario) error {
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: sc.Namespace}}
-	if _, err := client.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+	objs := make([]runtime.Object, 0, len(sc.Objects))
+	for _, obj := range sc.Objects {
+		if declared, ok := obj.(*corev1.Namespace); ok && declared.Name == sc.Namespace {
+			ns = declared.DeepCopy()
+			continue
+		}
+		objs = append(objs, obj)
+	}
+	if err := play.Create(ctx, client, ns); err != nil {
 		return fmt.Errorf("scenario %s: cannot create namespace %q: %w", sc.Name, sc.Namespace, err)
 	}
-	return play.CreateAll(ctx, client, sc.Name, sc.Objects)
+	return play.CreateAll(ctx, client, sc.Name, objs)
 }
 
 // Finished reports whether every rollout in the cluster has finished or

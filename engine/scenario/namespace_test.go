@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 
 	"rollscope/engine/scenario"
 	"rollscope/model/kind"
@@ -95,5 +96,38 @@ func TestActionNamespaceMistakesNameTheirLine(t *testing.T) {
 				t.Errorf("got  %v\nwant %s", err, c.want)
 			}
 		})
+	}
+}
+
+// A scenario may declare its own namespace, as a manifest `kubectl apply`
+// takes does, with labels and annotations — also after the objects in it.
+func TestScenarioMayDeclareItsOwnNamespace(t *testing.T) {
+	src := `namespace: shop
+objects: |
+  apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web}
+  spec:
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec: {containers: [{name: app, image: "nginx:1.27"}]}
+  ---
+  apiVersion: v1
+  kind: Namespace
+  metadata: {name: shop, labels: {team: payments}, annotations: {owner: alice}}
+`
+	sc, err := scenario.Parse("t.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, obj := range sc.Objects {
+		if ns, ok := obj.(*corev1.Namespace); ok {
+			found = ns.Name == "shop" && ns.Labels["team"] == "payments" && ns.Annotations["owner"] == "alice"
+		}
+	}
+	if !found {
+		t.Errorf("the declared namespace shop, with its labels and annotations, is not among the objects: %v", sc.Objects)
 	}
 }
