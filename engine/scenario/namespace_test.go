@@ -102,21 +102,11 @@ func TestActionNamespaceMistakesNameTheirLine(t *testing.T) {
 // A scenario may declare its own namespace, as a manifest `kubectl apply`
 // takes does, with labels and annotations — also after the objects in it.
 func TestScenarioMayDeclareItsOwnNamespace(t *testing.T) {
-	src := `namespace: shop
-objects: |
-  apiVersion: apps/v1
-  kind: Deployment
-  metadata: {name: web}
-  spec:
-    selector: {matchLabels: {app: web}}
-    template:
-      metadata: {labels: {app: web}}
-      spec: {containers: [{name: app, image: "nginx:1.27"}]}
-  ---
+	src := strings.Replace(twoNamespaces, "actions:\n", `  ---
   apiVersion: v1
   kind: Namespace
   metadata: {name: shop, labels: {team: payments}, annotations: {owner: alice}}
-`
+`, 1)
 	sc, err := scenario.Parse("t.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
