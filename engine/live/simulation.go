@@ -209,8 +209,21 @@ type forbidden struct{ error }
 func (forbidden) Is(target error) bool { return target == ErrForbidden }
 func (f forbidden) Unwrap() error      { return f.error }
 
+// namespaceObject is the run's namespace: the labels and annotations the
+// scenario declares on its own namespace (a kind: Namespace named like it),
+// and the run's mark.
 func (r *Run) namespaceObject() *corev1.Namespace {
-	return &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: r.Namespace, Labels: map[string]string{LabelSimulation: r.Namespace}}}
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: r.Namespace, Labels: map[string]string{}}}
+	for _, obj := range r.sim.Scenario.Objects {
+		if declared, ok := obj.(*corev1.Namespace); ok && declared.Name == r.sim.Scenario.Namespace {
+			for k, v := range declared.Labels {
+				ns.Labels[k] = v
+			}
+			ns.Annotations = declared.Annotations
+		}
+	}
+	ns.Labels[LabelSimulation] = r.Namespace
+	return ns
 }
 
 // waitFor polls cond until it holds, ctx ends or the setup timeout passes.
