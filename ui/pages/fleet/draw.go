@@ -193,8 +193,8 @@ func (v *Page) View() string {
 	why := v.whyLines(w)
 	v.list.Height = max(h-len(out)-1-len(why), 1)
 	cols := v.cols
-	out = append(out, v.list.Table(draw.Paints{Header: v.paints.header, Muted: v.paints.muted}, cols, w, len(v.rows), v.empty(),
-		func(i int, widths []int, sel bool) string { return v.row(v.rows[i], cols, widths, sel) })...)
+	out = append(out, v.list.Table(draw.Paints{Header: v.paints.header, Muted: v.paints.muted, Selected: v.paints.selected}, cols, w, len(v.rows), v.empty(),
+		func(i int, widths []int, rw int, sel bool) string { return v.row(v.rows[i], cols, widths, rw, sel) })...)
 	for len(out) < h-len(why) {
 		out = append(out, strings.Repeat(" ", w))
 	}
@@ -262,7 +262,7 @@ func (v *Page) empty() string {
 	return " no workloads in namespace " + v.namespace + " — 0 shows all namespaces"
 }
 
-func (v *Page) row(r cluster.FleetRow, cols []draw.Column, widths []int, sel bool) string {
+func (v *Page) row(r cluster.FleetRow, cols []draw.Column, widths []int, w int, sel bool) string {
 	cause := r.ChangeCause
 	if cause == "" {
 		cause = "-"
@@ -277,9 +277,9 @@ func (v *Page) row(r cluster.FleetRow, cols []draw.Column, widths []int, sel boo
 	if v.manyNamespaces {
 		cells = append([]string{r.Namespace}, cells...)
 	}
-	return v.list.Render(rowKey(r), strings.Join(cells, "\x00"), v.w, sel, func() string {
+	return v.list.Render(rowKey(r), strings.Join(cells, "\x00"), w, sel, func() string {
 		if sel {
-			return v.paints.selected.On(draw.Row(widths, cols, cells, v.w))
+			return v.paints.selected.On(draw.Row(widths, cols, cells, w))
 		}
 		at := stateCol
 		if v.manyNamespaces {
@@ -288,7 +288,7 @@ func (v *Page) row(r cluster.FleetRow, cols []draw.Column, widths []int, sel boo
 		if state >= 0 && state < fleetStates && widths[at] > 0 {
 			cells[at] = v.paints.state[state].On(draw.Fit(cells[at], widths[at]))
 		}
-		return draw.Row(widths, cols, cells, v.w)
+		return draw.Row(widths, cols, cells, w)
 	})
 }
 

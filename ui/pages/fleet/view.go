@@ -82,6 +82,9 @@ var _ screen.Home = (*Page)(nil)
 // start screen, which opens the scope's only workload directly.
 func New(s *screen.Screen, namespace, note, context string, start bool) *Page {
 	v := &Page{s: s, namespace: namespace, note: note, context: context, startPending: start, paints: newPaints(s.Styles)}
+	// The fleet is the page's only list: its cursor row is always the one
+	// the keys act on, so it is always drawn.
+	v.list.Focused = true
 	v.Read()
 	return v
 }
