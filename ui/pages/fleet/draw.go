@@ -187,6 +187,9 @@ func (v *Page) View() string {
 	if v.note != "" {
 		out = append(out, draw.Fit(v.paints.warn.On(draw.CutKeepingHint(v.note, w)), w))
 	}
+	if v.elsewhere.Any() {
+		out = append(out, draw.Fit(v.paints.bad.On(draw.CutKeepingHint(" "+v.elsewhereLine(), w)), w))
+	}
 	if v.typing || v.filterText != "" {
 		out = append(out, v.filterLine(w))
 	}
@@ -229,6 +232,20 @@ func (v *Page) scopeLine(w int) string {
 		line = " " + strings.Join(short[:2], st.Muted.Render(" · ")) + st.Muted.Render(" · ") + strings.Join(short[2:], " ")
 	}
 	return draw.Fit(line, w)
+}
+
+// elsewhereLine says what is urgent in the namespaces not shown, and the
+// key that shows them: "2 failing, 1 stuck in other namespaces — 0 shows
+// all".
+func (v *Page) elsewhereLine() string {
+	var parts []string
+	if n := v.elsewhere.Failing; n > 0 {
+		parts = append(parts, strconv.Itoa(n)+" failing")
+	}
+	if n := v.elsewhere.Stuck; n > 0 {
+		parts = append(parts, strconv.Itoa(n)+" stuck")
+	}
+	return strings.Join(parts, ", ") + " in other namespaces — " + v.s.Keys.AllNamespaces.Help().Key + " shows all"
 }
 
 // filterLine is the filter as typed and how many rows it keeps, or why it
