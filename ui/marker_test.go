@@ -32,7 +32,7 @@ func TestEveryListMarksItsSelectedRowInPlainText(t *testing.T) {
 		marker string
 	}{
 		{"fleet", func(t *testing.T) Model { return newFleetModel(t, newFleetSource(), 120, 30, nil) }, nil, draw.Marker},
-		{"replicasets", func(t *testing.T) Model { return newTestModel(t, midRollout(), nil, 80, 24) }, nil, "▶"},
+		{"replicasets", func(t *testing.T) Model { return newTestModel(t, midRollout(), nil, 80, 24) }, nil, draw.Marker},
 		{"pods", func(t *testing.T) Model { return newTestModel(t, midRollout(), nil, 80, 24) }, []tea.Msg{press("tab")}, draw.Marker},
 		{"nodes", func(t *testing.T) Model { return newTestModel(t, midRollout(), nil, 80, 24) }, toNodes, draw.Marker},
 		{"history", func(t *testing.T) Model { return newTestModel(t, midRollout(), nil, 80, 24) }, []tea.Msg{press("shift+tab"), press("shift+tab"), press("k")}, draw.Marker},
