@@ -84,7 +84,10 @@ func TestConsoleFleetFiltersOpensAndActs(t *testing.T) {
 // marker on the third row, and on no other.
 func TestConsoleFleetMarksTheSelectedRowWithoutColour(t *testing.T) {
 	c := &tmuxConsole{t: t, Session: tmuxtest.Start(t, 140, 40, "env", "NO_COLOR=1", binary, "--scenario", "fleet", "--speed", "20")}
-	c.WaitUntil("the fleet's rows", func(s string) bool { return len(fleetRows(s)) >= 3 })
+	c.waitFor("1 failed")
+	// The clock held, the ranking keeps still while the marker is read.
+	c.keys("Space")
+	c.waitFor("CLOCK PAUSED")
 	c.keys("Down", "Down")
 	c.WaitUntil("the marker on the third row only", func(s string) bool {
 		rows := fleetRows(s)
