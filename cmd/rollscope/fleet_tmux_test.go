@@ -102,5 +102,5 @@ func TestConsoleFleetMarksTheSelectedRowWithoutColour(t *testing.T) {
 		return true
 	})
 	c.keys("q")
-	c.waitFor("rollscope exited 0")
+	c.waitFor("env exited 0")
 }
