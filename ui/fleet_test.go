@@ -13,6 +13,7 @@ import (
 	"rollscope/model/cluster"
 	"rollscope/model/kind"
 	"rollscope/themes"
+	"rollscope/ui/draw"
 )
 
 // fleetSource is the fixture with a fleet: hand-made rows in three
@@ -88,6 +89,8 @@ func newFleetModel(t testing.TB, src Source, w, h int, edit func(*Options)) Mode
 func fleetLines(s string) []string {
 	var out []string
 	for _, l := range strings.Split(s, "\n") {
+		// The selected row's marker is in the gutter, not a column.
+		l = strings.Replace(l, draw.Marker, " ", 1)
 		f := strings.Fields(l)
 		for _, kind := range []string{"deploy", "sts", "ds", "rc"} {
 			if len(f) > 1 && (f[0] == kind || f[1] == kind) {

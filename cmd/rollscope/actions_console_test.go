@@ -98,7 +98,7 @@ func TestConsoleInteractiveRollback(t *testing.T) {
 	// change-cause and all.
 	current := ""
 	for _, line := range strings.Split(s, "\n") {
-		if _, after, ok := strings.Cut(line, "│*"); ok {
+		if _, after, ok := strings.Cut(line, "│  *"); ok {
 			current = after
 		}
 	}

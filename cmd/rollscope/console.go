@@ -116,6 +116,12 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 		if f.plain || !isTerminal(os.Stdout) {
 			return runPlain(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), f, sc, ns, open.deployment)
 		}
+		if nsFlag == "" && open.deployment == "" && open.rc == "" && open.workload == "" && spansNamespaces(sc) {
+			// Opening on the scenario's own namespace would hide what is
+			// failing in the others: the console opens on all of them,
+			// and 0 goes back to the scenario's own.
+			f.all = true
+		}
 		return runEmbedded(ctx, f, sc, ns, open, theme, keys)
 	}
 }

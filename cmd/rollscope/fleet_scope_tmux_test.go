@@ -1,6 +1,7 @@
 package main
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -45,10 +46,10 @@ func TestConsoleFleetScenarioAllNamespaces(t *testing.T) {
 	c.waitFor("rollscope exited 0")
 }
 
-// A scope the watch does not cover: the console watches shop, :ns billing
-// starts it again on billing, and 0 on every namespace.
+// A scope the watch does not cover: the console watches shop (-n), :ns
+// billing starts it again on billing, and 0 on every namespace.
 func TestConsoleFleetSwitchesScope(t *testing.T) {
-	c := startConsole(t, 160, 48, "--scenario", "fleet", "--speed", "10")
+	c := startConsole(t, 160, 48, "--scenario", "fleet", "--speed", "10", "-n", "shop")
 	s := c.waitFor("ns shop ·")
 	if strings.Contains(s, "ledger") {
 		t.Errorf("the fleet of shop shows billing's ledger:\n%s", s)
@@ -60,6 +61,30 @@ func TestConsoleFleetSwitchesScope(t *testing.T) {
 	}
 	c.keys("0")
 	c.waitFor("all namespaces ·")
+	c.keys("q")
+	c.waitFor("rollscope exited 0")
+}
+
+// The fleet scenario spans namespaces, so it opens on all of them; narrowed
+// to shop, the fleet says what is failing and stuck elsewhere (billing's
+// ledger, search's indexer) and that 0 shows them.
+func TestConsoleFleetNarrowedSaysWhatIsUrgentElsewhere(t *testing.T) {
+	c := startConsole(t, 160, 48, "--scenario", "fleet", "--speed", "10")
+	s := c.waitFor("1 failed")
+	if !strings.Contains(s, "all namespaces ·") || !strings.Contains(s, "ledger") {
+		t.Fatalf("a scenario spanning namespaces did not open on all of them:\n%s", s)
+	}
+	c.keys(":", "ns shop", "Enter")
+	// billing/ledger has failed; search/indexer turns stuck once its pull
+	// error has held.
+	s = c.WaitMatch(regexp.MustCompile(`(?m)^ 1 failing(, 1 stuck)? in other namespaces — 0 shows all`))
+	if !strings.Contains(s, "ns shop ·") || strings.Contains(s, "ledger") {
+		t.Errorf("the fleet is not narrowed to shop:\n%s", s)
+	}
+	c.keys("0")
+	c.WaitUntil("every namespace again, the line gone", func(s string) bool {
+		return strings.Contains(s, "all namespaces ·") && !strings.Contains(s, "other namespaces")
+	})
 	c.keys("q")
 	c.waitFor("rollscope exited 0")
 }

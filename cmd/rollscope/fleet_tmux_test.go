@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"rollscope/internal/tmuxtest"
 )
 
 // fleetRows are the fleet's table rows on screen: the lines under the
@@ -76,4 +78,29 @@ func TestConsoleFleetFiltersOpensAndActs(t *testing.T) {
 	c.WaitUntil("the filter cleared", func(s string) bool { return len(fleetRows(s)) == 7 })
 	c.keys("q")
 	c.waitFor("rollscope exited 0")
+}
+
+// With NO_COLOR the fleet's selected row is still marked: ↓ twice puts the
+// marker on the third row, and on no other.
+func TestConsoleFleetMarksTheSelectedRowWithoutColour(t *testing.T) {
+	c := &tmuxConsole{t: t, Session: tmuxtest.Start(t, 140, 40, "env", "NO_COLOR=1", binary, "--scenario", "fleet", "--speed", "20")}
+	c.waitFor("1 failed")
+	// The clock held, the ranking keeps still while the marker is read.
+	c.keys("Space")
+	c.waitFor("CLOCK PAUSED")
+	c.keys("Down", "Down")
+	c.WaitUntil("the marker on the third row only", func(s string) bool {
+		rows := fleetRows(s)
+		if len(rows) < 3 {
+			return false
+		}
+		for i, r := range rows {
+			if strings.HasPrefix(r, "▸") != (i == 2) {
+				return false
+			}
+		}
+		return true
+	})
+	c.keys("q")
+	c.waitFor("env exited 0")
 }

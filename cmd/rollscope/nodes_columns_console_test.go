@@ -16,7 +16,7 @@ func TestConsoleNodesColumnsByPriorityAndFullDetail(t *testing.T) {
 	c.waitFor("REV ROLE")
 	c.keys("Tab", "Tab")
 	s := c.waitFor("▶ Nodes")
-	header := regexp.MustCompile(`(?m)^NAME .*$`).FindString(s)
+	header := regexp.MustCompile(`(?m)^ *NAME .*$`).FindString(s)
 	for _, want := range []string{"READY", "SCHED", "DRAIN"} {
 		if !strings.Contains(header, want) {
 			t.Errorf("the narrow Nodes pane lost %s: %q", want, header)

@@ -41,7 +41,7 @@ func rollLines(screen string) []string {
 		switch {
 		case strings.Contains(l, "roll nodes:"):
 			in = true
-		case strings.HasPrefix(l, "NAME"):
+		case strings.HasPrefix(strings.TrimLeft(l, " "), "NAME"):
 			return out
 		}
 		if in {

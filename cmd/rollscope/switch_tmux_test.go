@@ -6,10 +6,10 @@ import (
 )
 
 // The console quits with a Switch when the operator asks for a scope its
-// watch does not cover (0 on one namespace), and starts again on it on the
+// watch does not cover (0 on the one -n names), and starts again on it on the
 // same running embedded cluster: every namespace, the clock not reset.
 func TestConsoleSwitchesToEveryNamespaceOnTheSameCluster(t *testing.T) {
-	c := startConsole(t, 140, 40, "--scenario", "fleet", "--speed", "20")
+	c := startConsole(t, 140, 40, "--scenario", "fleet", "--speed", "20", "-n", "shop")
 	s := c.waitFor("ns shop · 8 workloads")
 	if strings.Contains(s, "ledger") {
 		t.Fatalf("billing's ledger shows before the switch:\n%s", s)

@@ -211,3 +211,32 @@ func FleetLine(r FleetRow) string {
 	}
 	return line
 }
+
+// Urgent counts the workloads that need a human now: failing (failed, or
+// crash-looping) and stuck.
+type Urgent struct{ Failing, Stuck int }
+
+// Any reports whether anything is urgent.
+func (u Urgent) Any() bool { return u.Failing > 0 || u.Stuck > 0 }
+
+// UrgentOutside counts what is urgent among rows outside namespace: what a
+// fleet narrowed to namespace would otherwise hide. With namespace ""
+// every row is shown, and nothing is counted.
+func UrgentOutside(rows []FleetRow, namespace string) Urgent {
+	var u Urgent
+	if namespace == "" {
+		return u
+	}
+	for _, r := range rows {
+		if r.Namespace == namespace {
+			continue
+		}
+		switch r.State {
+		case FleetFailed, FleetCrashLooping:
+			u.Failing++
+		case FleetStuck:
+			u.Stuck++
+		}
+	}
+	return u
+}

@@ -10,6 +10,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -575,4 +576,58 @@ func rowNames(rows []cluster.FleetRow) []string {
 		out = append(out, r.Name+":"+r.State.String())
 	}
 	return out
+}
+
+// inNamespace moves every namespaced object of objs to ns.
+func inNamespace(ns string, objs []runtime.Object) []runtime.Object {
+	for _, o := range objs {
+		if m, err := meta.Accessor(o); err == nil && m.GetNamespace() != "" {
+			m.SetNamespace(ns)
+		}
+	}
+	return objs
+}
+
+// A fleet narrowed to one namespace counts what is urgent in the others:
+// failed and crash-looping as failing, stuck as stuck; the namespace shown
+// and a fleet of every namespace count nothing.
+func TestUrgentOutsideCountsOtherNamespaces(t *testing.T) {
+	var objs []runtime.Object
+	d, rs, pods := rolledOut("web")
+	objs = append(objs, inNamespace("shop", objects(d, []*appsv1.ReplicaSet{rs}, pods, nodes()...))...)
+	failed := rolling()
+	failed.d.Status.Conditions[1] = appsv1.DeploymentCondition{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionFalse,
+		Reason: model.ReasonProgressDeadlineExceeded, LastUpdateTime: metav1.NewTime(at(10))}
+	objs = append(objs, inNamespace("billing", failed.objects())...)
+	d, rs, pods = rolledOut("api")
+	crashLooping(pods[1], 7)
+	objs = append(objs, inNamespace("search", objects(d, []*appsv1.ReplicaSet{rs}, pods))...)
+	stuck := rolling()
+	stuck.pods[4].Status.ContainerStatuses[0].Image = "web:v2"
+	stuck.pods[4].Status.ContainerStatuses[0].State.Waiting.Reason = "ImagePullBackOff"
+	objs = append(objs, inNamespace("platform", stuck.objects())...)
+	c := cluster.NewCluster()
+	c.Apply(cluster.Batch{At: at(11), Objects: objs, Watch: synced})
+	all := c.Fleet("", at(11))
+	states := map[string]cluster.FleetState{}
+	for _, r := range all {
+		states[r.Namespace] = r.State
+	}
+	if want := (map[string]cluster.FleetState{"shop": cluster.FleetComplete, "billing": cluster.FleetFailed,
+		"search": cluster.FleetCrashLooping, "platform": cluster.FleetStuck}); !maps.Equal(states, want) {
+		t.Fatalf("the fixture's states are %v, want %v", states, want)
+	}
+	for _, tc := range []struct {
+		ns   string
+		want cluster.Urgent
+	}{
+		{"shop", cluster.Urgent{Failing: 2, Stuck: 1}},
+		{"billing", cluster.Urgent{Failing: 1, Stuck: 1}},
+		{"platform", cluster.Urgent{Failing: 2}},
+		{"", cluster.Urgent{}},
+	} {
+		if got := cluster.UrgentOutside(all, tc.ns); got != tc.want || got.Any() != (tc.want != cluster.Urgent{}) {
+			t.Errorf("UrgentOutside(%q) = %+v, want %+v", tc.ns, got, tc.want)
+		}
+	}
 }

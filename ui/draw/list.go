@@ -1,6 +1,8 @@
 package draw
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -138,20 +140,46 @@ func (l *List) Window(total int) (int, int) {
 	return l.Offset, end
 }
 
+// Marker marks the selected row of every list a key acts on. It is drawn
+// in the row's gutter, so the selection reads without colour (NO_COLOR,
+// monochrome captures) as well as in the theme's selection style.
+const Marker = "▸"
+
+// Gutter is the cells a table keeps before every row for Marker.
+const Gutter = 2
+
+// Mark puts Marker in place of the leading space of line, a row drawn
+// with a one-space gutter, when sel.
+func Mark(line string, sel bool) string {
+	if sel && strings.HasPrefix(line, " ") {
+		return Marker + line[1:]
+	}
+	return line
+}
+
 // Table draws the list as n rows under the titles of cols, w cells wide:
 // the header row, then the rows in the window, each drawn by row with the
-// column widths and whether it is highlighted — or empty, muted, when there
-// are no rows.
-func (l *List) Table(p Paints, cols []Column, w, n int, empty string, row func(i int, widths []int, sel bool) string) []string {
-	widths := Columns(cols, w)
+// column widths, the width to fit (w less the Gutter) and whether it is
+// highlighted — or empty, muted, when there are no rows. The highlighted
+// row carries Marker in the gutter.
+func (l *List) Table(p Paints, cols []Column, w, n int, empty string, row func(i int, widths []int, w int, sel bool) string) []string {
+	inner := max(w-Gutter, 0)
+	widths := Columns(cols, inner)
 	lines := make([]string, 0, max(l.Height, 0)+2)
-	lines = append(lines, p.Header.On(HeaderRow(widths, cols, w)))
+	gutter := Fit("", min(Gutter, w))
+	lines = append(lines, p.Header.On(gutter+HeaderRow(widths, cols, inner)))
 	if n == 0 {
 		return append(lines, Fit(p.Muted.On(empty), w))
 	}
+	marker := Fit(Marker, min(Gutter, w))
 	start, end := l.Window(n)
 	for i := start; i < end; i++ {
-		lines = append(lines, row(i, widths, l.Highlighted(i)))
+		sel := l.Highlighted(i)
+		if sel {
+			lines = append(lines, p.Selected.On(marker)+row(i, widths, inner, true))
+		} else {
+			lines = append(lines, gutter+row(i, widths, inner, false))
+		}
 	}
 	return lines
 }

@@ -26,7 +26,7 @@ func (d *Dialog) View() string {
 		for i, c := range d.containers {
 			line := draw.Fit(fmt.Sprintf("   %-24s %s", c.Name, c.Image), d.w)
 			if i == d.cursor {
-				line = st.Selected.Render(line)
+				line = st.Selected.Render(draw.Mark(line, true))
 			}
 			v.Add(line)
 		}

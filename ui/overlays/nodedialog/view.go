@@ -37,7 +37,7 @@ func (d *Dialog) View() string {
 		}
 		line := fmt.Sprintf("   %-22s %-12s %s", f.label, value, f.hint)
 		if i == d.cursor && !d.confirming {
-			v.Add(st.Selected.Render(draw.Fit(line, w)))
+			v.Add(st.Selected.Render(draw.Fit(draw.Mark(line, true), w)))
 		} else {
 			v.Add(st.Text.Render(line))
 		}

@@ -212,7 +212,7 @@ func (p *Picker) View() string {
 		line := draw.Fit(fmt.Sprintf(" %-30s %3d/%-3d available  %3d updated  %s",
 			name, d.Available, d.Replicas, d.Updated, state), w)
 		if i == p.rows.Cursor {
-			line = st.Selected.Render(line)
+			line = st.Selected.Render(draw.Mark(line, true))
 		}
 		out = append(out, line)
 	}

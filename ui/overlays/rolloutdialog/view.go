@@ -28,7 +28,7 @@ func (d *Dialog) View() string {
 		for i, c := range d.containers {
 			line := draw.Fit(fmt.Sprintf("   %-24s %s", c.Name, c.Image), w)
 			if i == d.cursor {
-				line = st.Selected.Render(line)
+				line = st.Selected.Render(draw.Mark(line, true))
 			}
 			v.Add(line)
 		}
@@ -62,7 +62,7 @@ func (d *Dialog) View() string {
 			line := draw.Fit(fmt.Sprintf("   %4d%-10s %-40s %s", r.Revision, note, cause, strings.Join(r.Images, ",")), w)
 			switch {
 			case i == d.cursor:
-				line = st.Selected.Render(line)
+				line = st.Selected.Render(draw.Mark(line, true))
 			case r.Gone:
 				line = st.Muted.Render(line)
 			}

@@ -187,14 +187,17 @@ func (v *Page) View() string {
 	if v.note != "" {
 		out = append(out, draw.Fit(v.paints.warn.On(draw.CutKeepingHint(v.note, w)), w))
 	}
+	if v.elsewhere.Any() {
+		out = append(out, draw.Fit(v.paints.bad.On(draw.CutKeepingHint(" "+v.elsewhereLine(), w)), w))
+	}
 	if v.typing || v.filterText != "" {
 		out = append(out, v.filterLine(w))
 	}
 	why := v.whyLines(w)
 	v.list.Height = max(h-len(out)-1-len(why), 1)
 	cols := v.cols
-	out = append(out, v.list.Table(draw.Paints{Header: v.paints.header, Muted: v.paints.muted}, cols, w, len(v.rows), v.empty(),
-		func(i int, widths []int, sel bool) string { return v.row(v.rows[i], cols, widths, sel) })...)
+	out = append(out, v.list.Table(draw.Paints{Header: v.paints.header, Muted: v.paints.muted, Selected: v.paints.selected}, cols, w, len(v.rows), v.empty(),
+		func(i int, widths []int, rw int, sel bool) string { return v.row(v.rows[i], cols, widths, rw, sel) })...)
 	for len(out) < h-len(why) {
 		out = append(out, strings.Repeat(" ", w))
 	}
@@ -231,6 +234,20 @@ func (v *Page) scopeLine(w int) string {
 	return draw.Fit(line, w)
 }
 
+// elsewhereLine says what is urgent in the namespaces not shown, and the
+// key that shows them: "2 failing, 1 stuck in other namespaces — 0 shows
+// all".
+func (v *Page) elsewhereLine() string {
+	var parts []string
+	if n := v.elsewhere.Failing; n > 0 {
+		parts = append(parts, strconv.Itoa(n)+" failing")
+	}
+	if n := v.elsewhere.Stuck; n > 0 {
+		parts = append(parts, strconv.Itoa(n)+" stuck")
+	}
+	return strings.Join(parts, ", ") + " in other namespaces — " + v.s.Keys.AllNamespaces.Help().Key + " shows all"
+}
+
 // filterLine is the filter as typed and how many rows it keeps, or why it
 // does not parse.
 func (v *Page) filterLine(w int) string {
@@ -262,7 +279,7 @@ func (v *Page) empty() string {
 	return " no workloads in namespace " + v.namespace + " — 0 shows all namespaces"
 }
 
-func (v *Page) row(r cluster.FleetRow, cols []draw.Column, widths []int, sel bool) string {
+func (v *Page) row(r cluster.FleetRow, cols []draw.Column, widths []int, w int, sel bool) string {
 	cause := r.ChangeCause
 	if cause == "" {
 		cause = "-"
@@ -277,9 +294,9 @@ func (v *Page) row(r cluster.FleetRow, cols []draw.Column, widths []int, sel boo
 	if v.manyNamespaces {
 		cells = append([]string{r.Namespace}, cells...)
 	}
-	return v.list.Render(rowKey(r), strings.Join(cells, "\x00"), v.w, sel, func() string {
+	return v.list.Render(rowKey(r), strings.Join(cells, "\x00"), w, sel, func() string {
 		if sel {
-			return v.paints.selected.On(draw.Row(widths, cols, cells, v.w))
+			return v.paints.selected.On(draw.Row(widths, cols, cells, w))
 		}
 		at := stateCol
 		if v.manyNamespaces {
@@ -288,7 +305,7 @@ func (v *Page) row(r cluster.FleetRow, cols []draw.Column, widths []int, sel boo
 		if state >= 0 && state < fleetStates && widths[at] > 0 {
 			cells[at] = v.paints.state[state].On(draw.Fit(cells[at], widths[at]))
 		}
-		return draw.Row(widths, cols, cells, v.w)
+		return draw.Row(widths, cols, cells, w)
 	})
 }
 

@@ -207,3 +207,37 @@ func TestEmptyNamespaceNamesTheOthers(t *testing.T) {
 		t.Errorf("selected namespace %q %v", ns, ok)
 	}
 }
+
+// A fleet of one namespace says, under its scope line, what is urgent in
+// the others the watch covers and the key that shows them; with nothing
+// urgent elsewhere, or every namespace shown, it says nothing.
+func TestHeaderCountsWhatIsUrgentElsewhere(t *testing.T) {
+	src := scope()
+	src.FleetRows = append(src.FleetRows,
+		cluster.FleetRow{Namespace: "billing", Kind: kind.Deployment, Name: "ledger", State: cluster.FleetFailed, Word: "failed"},
+		cluster.FleetRow{Namespace: "billing", Kind: kind.Deployment, Name: "invoices", State: cluster.FleetCrashLooping, Word: "crash-looping"},
+		cluster.FleetRow{Namespace: "search", Kind: kind.Deployment, Name: "indexer", State: cluster.FleetStuck, Word: "stuck"},
+		cluster.FleetRow{Namespace: "search", Kind: kind.Deployment, Name: "query", State: cluster.FleetPaused, Word: "paused"})
+	p, _ := newFleet(t, src, nil, false)
+	lines := uitest.Lines(p.View())
+	if want := " 2 failing, 1 stuck in other namespaces — 0 shows all"; strings.TrimRight(lines[1], " ") != want {
+		t.Errorf("the line under the scope = %q, want %q", lines[1], want)
+	}
+	if rows := strings.Join(lines, "\n"); strings.Contains(rows, "indexer") || strings.Contains(rows, "invoices") {
+		t.Errorf("the fleet of shop shows other namespaces' rows:\n%s", rows)
+	}
+	p.SetNamespace("")
+	if out := p.View(); strings.Contains(out, "other namespaces") {
+		t.Errorf("every namespace shown, yet it counts others:\n%s", out)
+	}
+	p, _ = newFleet(t, scope(), nil, false)
+	if out := p.View(); strings.Contains(out, "other namespaces") {
+		t.Errorf("nothing elsewhere, yet it counts others:\n%s", out)
+	}
+	// Narrow: the hint survives the cut.
+	p, _ = newFleet(t, src, nil, false)
+	p.SetSize(40, 14)
+	if l := uitest.Lines(p.View())[1]; !strings.Contains(l, "— 0 shows all") {
+		t.Errorf("at 40 columns the hint is cut: %q", l)
+	}
+}

@@ -58,6 +58,9 @@ type Page struct {
 	// others are the other namespaces the watch knows of, read only
 	// while the one shown is empty.
 	others []string
+	// elsewhere is what is urgent in the namespaces not shown, so that
+	// narrowing the fleet never hides a failing rollout.
+	elsewhere cluster.Urgent
 	// cols are the table's columns for these rows.
 	cols []draw.Column
 
@@ -82,6 +85,9 @@ var _ screen.Home = (*Page)(nil)
 // start screen, which opens the scope's only workload directly.
 func New(s *screen.Screen, namespace, note, context string, start bool) *Page {
 	v := &Page{s: s, namespace: namespace, note: note, context: context, startPending: start, paints: newPaints(s.Styles)}
+	// The fleet is the page's only list: its cursor row is always the one
+	// the keys act on, so it is always drawn.
+	v.list.Focused = true
 	v.Read()
 	return v
 }
@@ -118,11 +124,16 @@ func (v *Page) Read() {
 
 func (v *Page) read() {
 	src, ok := v.s.Src.(Source)
-	v.others = nil
+	v.others, v.elsewhere = nil, cluster.Urgent{}
 	if !ok {
 		v.all = nil
 	} else {
 		v.all = src.Fleet(v.namespace, v.s.Now)
+		if v.namespace != "" {
+			// The watch may cover more than the namespace shown (-A,
+			// a scenario spanning namespaces): count what it hides.
+			v.elsewhere = cluster.UrgentOutside(src.Fleet("", v.s.Now), v.namespace)
+		}
 		if len(v.all) == 0 && v.namespace != "" {
 			// An empty namespace: say where the workloads are.
 			for _, ns := range src.Namespaces() {

@@ -162,7 +162,7 @@ func (v *View) historyLines(w int) []string {
 			line += st.Muted.Render("  (current)")
 		}
 		if i == v.cursor {
-			line = st.Selected.Render(draw.Fit("▸"+line[1:], w))
+			line = st.Selected.Render(draw.Fit(draw.Mark(line, true), w))
 		}
 		out = append(out, draw.Fit(line, w))
 	}

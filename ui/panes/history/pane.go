@@ -113,12 +113,12 @@ func (p *Pane) View() string {
 		return p.diffView()
 	}
 	hist := p.s.Rollout.History
-	return strings.Join(p.rows.Table(p.s.Paints, historyColumns, p.w, len(hist), "no revisions yet", func(i int, widths []int, sel bool) string {
-		return p.revisionRow(hist[i], widths, sel)
+	return strings.Join(p.rows.Table(p.s.Paints, historyColumns, p.w, len(hist), "no revisions yet", func(i int, widths []int, w int, sel bool) string {
+		return p.revisionRow(hist[i], widths, w, sel)
 	}), "\n")
 }
 
-func (p *Pane) revisionRow(r cluster.RevisionRow, widths []int, sel bool) string {
+func (p *Pane) revisionRow(r cluster.RevisionRow, widths []int, w int, sel bool) string {
 	mark, replicas, cause := " ", draw.Itoa(r.Replicas), r.ChangeCause
 	if r.Current {
 		mark = "*"
@@ -140,8 +140,8 @@ func (p *Pane) revisionRow(r cluster.RevisionRow, widths []int, sel bool) string
 		}
 	}
 	cells := []string{mark, draw.Itoa(r.Revision), replicas, draw.Age(p.s.Now, r.Created), cause, strings.Join(r.Images, ",")}
-	return p.rows.Render(draw.Itoa(r.Revision), strings.Join(cells, "|"), p.w, sel, func() string {
-		line := draw.Row(widths, historyColumns, cells, p.w)
+	return p.rows.Render(draw.Itoa(r.Revision), strings.Join(cells, "|"), w, sel, func() string {
+		line := draw.Row(widths, historyColumns, cells, w)
 		switch {
 		case sel:
 			return p.s.Paints.Selected.On(line)

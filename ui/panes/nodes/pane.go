@@ -44,7 +44,7 @@ func New(s *screen.Screen) *Pane { return &Pane{s: s, marked: map[string]bool{}}
 // group, pods, version, roll, sched, drain; the name and readiness stay.
 // Enter shows every field of the selected node.
 var nodeColumns = []draw.Column{
-	{Title: "NAME", Width: 0, Min: 12, Cut: draw.CutMiddle}, {Title: "GROUP", Width: 10, Drop: 6}, {Title: "READY", Width: 8},
+	{Title: "NAME", Width: 0, Min: 10, Cut: draw.CutMiddle}, {Title: "GROUP", Width: 10, Drop: 6}, {Title: "READY", Width: 8},
 	{Title: "SCHED", Width: 8, Drop: 2}, {Title: "PODS", Width: 5, Right: true, Drop: 5}, {Title: "VERSION", Width: 8, Drop: 4},
 	{Title: "DRAIN", Width: 14, Drop: 1}, {Title: "ROLL", Width: 8, Drop: 3}, {Title: "TAINTS", Width: 0, Min: 6, Drop: 7},
 }
@@ -183,8 +183,8 @@ func (p *Pane) View() string {
 	}
 	p.fitRows()
 	nodes := p.s.Nodes
-	lines := append(p.rollLines(), p.rows.Table(p.s.Paints, nodeColumns, p.w, len(nodes), p.empty(), func(i int, widths []int, sel bool) string {
-		return p.nodeRow(nodes[i], widths, sel)
+	lines := append(p.rollLines(), p.rows.Table(p.s.Paints, nodeColumns, p.w, len(nodes), p.empty(), func(i int, widths []int, w int, sel bool) string {
+		return p.nodeRow(nodes[i], widths, w, sel)
 	})...)
 	if len(nodes) == 0 {
 		return strings.Join(lines, "\n")
@@ -390,20 +390,22 @@ func rollText(n cluster.NodeRow) string {
 	return r.State
 }
 
-func (p *Pane) nodeRow(n cluster.NodeRow, widths []int, sel bool) string {
+func (p *Pane) nodeRow(n cluster.NodeRow, widths []int, w int, sel bool) string {
 	ready, version := nodeWords(n)
 	sched := "yes"
 	if !n.Schedulable {
 		sched = "cordoned"
 	}
 	taints := draw.OrDash(strings.Join(n.Taints, ","))
-	name := "  " + n.Name
+	// The table's gutter marks the cursor; a node marked for a drain or
+	// roll says so before its name.
+	name := n.Name
 	if p.marked[n.Name] {
 		name = "* " + n.Name
 	}
 	cells := []string{name, n.Group, ready, sched, draw.Itoa(n.Pods), version, drainText(n), rollText(n), taints}
-	return p.rows.Render(n.Name, strings.Join(cells, "|"), p.w, sel, func() string {
-		line := draw.Row(widths, nodeColumns, cells, p.w)
+	return p.rows.Render(n.Name, strings.Join(cells, "|"), w, sel, func() string {
+		line := draw.Row(widths, nodeColumns, cells, w)
 		switch {
 		case sel:
 			return p.s.Paints.Selected.On(line)

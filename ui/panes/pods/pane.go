@@ -26,7 +26,7 @@ type Pane struct {
 func New(s *screen.Screen) *Pane { return &Pane{s: s} }
 
 var podColumns = []draw.Column{
-	{Title: "", Width: 1}, {Title: "NAME", Width: 0, Min: 26, Cut: draw.CutMiddle}, {Title: "READY", Width: 5, Right: true},
+	{Title: "", Width: 1}, {Title: "NAME", Width: 0, Min: 25, Cut: draw.CutMiddle}, {Title: "READY", Width: 5, Right: true},
 	{Title: "STATUS", Width: 17}, {Title: "RESTARTS", Width: 8, Right: true}, {Title: "AGE", Width: 4, Right: true},
 	{Title: "NODE", Width: 12}, {Title: "PHASE", Width: 9},
 }
@@ -68,12 +68,12 @@ func (p *Pane) View() string {
 		return ""
 	}
 	pods := p.pods()
-	return strings.Join(p.rows.Table(p.s.Paints, podColumns, p.w, len(pods), "no pods", func(i int, widths []int, sel bool) string {
-		return p.podRow(pods[i], widths, sel)
+	return strings.Join(p.rows.Table(p.s.Paints, podColumns, p.w, len(pods), "no pods", func(i int, widths []int, w int, sel bool) string {
+		return p.podRow(pods[i], widths, w, sel)
 	}), "\n")
 }
 
-func (p *Pane) podRow(pod cluster.PodRow, widths []int, sel bool) string {
+func (p *Pane) podRow(pod cluster.PodRow, widths []int, w int, sel bool) string {
 	ageStr := draw.Age(p.s.Now, pod.Created)
 	st := draw.StateIndex(pod.State)
 	// STATUS is kubectl's word; PHASE itself only shows where there is room.
@@ -84,13 +84,13 @@ func (p *Pane) podRow(pod cluster.PodRow, widths []int, sel bool) string {
 	}
 	cells := []string{draw.PodGlyphs[st], pod.Name, pod.Ready, status, draw.Itoa(pod.Restarts), ageStr, node, pod.Phase}
 	sig := strings.Join(cells, "|")
-	return p.rows.Render(pod.Name, sig, p.w, sel, func() string {
+	return p.rows.Render(pod.Name, sig, w, sel, func() string {
 		if sel {
-			return p.s.Paints.Selected.On(draw.Row(widths, podColumns, cells, p.w))
+			return p.s.Paints.Selected.On(draw.Row(widths, podColumns, cells, w))
 		}
 		// The glyph keeps its state colour; the rest of the row is plain
 		// unless the pod is in trouble.
-		rest := draw.Row(widths[1:], podColumns[1:], cells[1:], p.w-2)
+		rest := draw.Row(widths[1:], podColumns[1:], cells[1:], w-2)
 		switch pod.State {
 		case cluster.PodCrashLoop, cluster.PodFailed:
 			rest = p.s.Paints.Bad.On(rest)

@@ -172,8 +172,8 @@ func roleName(r cluster.ReplicaSetRole) string {
 	}
 }
 
-// The cursor row is marked ▶ even when the pane is not focused, because
-// it chooses the pods the pods pane lists.
+// The cursor row is marked (draw.Marker) even when the pane is not
+// focused, because it chooses the pods the pods pane lists.
 func (p *Pane) rsRow(rs cluster.ReplicaSetRow, widths []int, cursor, sel bool) string {
 	ageStr := draw.Age(p.s.Now, rs.Created)
 	images := strings.Join(rs.Images, ",")
@@ -182,7 +182,7 @@ func (p *Pane) rsRow(rs cluster.ReplicaSetRow, widths []int, cursor, sel bool) s
 	return p.rows.Render("rs/"+rs.Name, sig, p.w, sel, func() string {
 		mark := " "
 		if cursor {
-			mark = "▶"
+			mark = draw.Marker
 		}
 		cells := []string{mark, draw.Itoa(rs.Revision), roleName(rs.Role), rs.Hash, draw.Itoa(rs.Desired),
 			draw.Itoa(rs.Current), draw.Itoa(rs.Ready), draw.Itoa(rs.Available), ageStr, images}

@@ -111,7 +111,7 @@ func (p *Pane) View() string {
 	if p.filter != showAll {
 		empty = "no " + p.filter.String() + " yet — f shows more"
 	}
-	list := p.rows.Table(p.s.Paints, timelineColumns, p.w, len(tl), empty, func(i int, widths []int, sel bool) string {
+	list := p.rows.Table(p.s.Paints, timelineColumns, p.w, len(tl), empty, func(i int, widths []int, w int, sel bool) string {
 		e := tl[i]
 		object := e.Object
 		if i > 0 && tl[i-1].Object == object {
@@ -129,8 +129,8 @@ func (p *Pane) View() string {
 		}
 		// Kept by what the row shows: the same entries come back every
 		// frame while the story grows at its end.
-		return p.rows.Render(paint+strings.Join(cells, "\x1f"), "", p.w, sel, func() string {
-			line := draw.Row(widths, timelineColumns, cells, p.w)
+		return p.rows.Render(paint+strings.Join(cells, "\x1f"), "", w, sel, func() string {
+			line := draw.Row(widths, timelineColumns, cells, w)
 			switch paint {
 			case "s":
 				return p.s.Paints.Selected.On(line)

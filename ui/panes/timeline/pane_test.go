@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"rollscope/ui/draw"
 	"rollscope/ui/internal/uitest"
 	"rollscope/ui/screen"
 )
@@ -20,7 +21,7 @@ func newPane(t *testing.T) (*Pane, *screen.Screen) {
 func TestTellsTheStoryFollowingTheNewest(t *testing.T) {
 	p, _ := newPane(t)
 	lines := uitest.Lines(p.View())
-	if !strings.HasPrefix(lines[0], "TIME") || !strings.Contains(lines[1], "09:29:10 set image nginx=nginx:1.28") ||
+	if !strings.HasPrefix(strings.TrimSpace(lines[0]), "TIME") || !strings.HasPrefix(lines[3], draw.Marker) || !strings.Contains(lines[1], "09:29:10 set image nginx=nginx:1.28") ||
 		!strings.Contains(lines[3], "Readiness probe failed") || !strings.Contains(lines[3], "pod/frontend-new-00001") {
 		t.Fatalf("timeline:\n%s", strings.Join(lines, "\n"))
 	}
