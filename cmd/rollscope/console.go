@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -76,8 +75,8 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 				}
 			}
 		}
-		if err := checkSpeed(f.speed); err != nil {
-			return err
+		if err := sim.CheckSpeed(f.speed); err != nil {
+			return usageError{err}
 		}
 		// Every flag is checked before anything starts, whichever mode runs.
 		theme, keys, err := consoleSettings(f)
@@ -116,7 +115,7 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 		if f.plain || !isTerminal(os.Stdout) {
 			return runPlain(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), f, sc, ns, open.deployment)
 		}
-		if nsFlag == "" && open.deployment == "" && open.rc == "" && open.workload == "" && spansNamespaces(sc) {
+		if nsFlag == "" && open.deployment == "" && open.rc == "" && open.workload == "" && sc.SpansNamespaces() {
 			// Opening on the scenario's own namespace would hide what is
 			// failing in the others: the console opens on all of them,
 			// and 0 goes back to the scenario's own.
@@ -124,25 +123,6 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 		}
 		return runEmbedded(ctx, f, sc, ns, open, theme, keys)
 	}
-}
-
-// maxSpeed is the fastest --speed. The virtual clock itself holds at any
-// speed (it waits at each timer the runner has not fired), but what the
-// console and --plain show is read from a watch a few real milliseconds
-// behind the cluster, stamped with the clock when read: at 1000× a
-// millisecond is a virtual second, and beyond it lines carry states seconds
-// older than their stamps and whole steps of a rollout go unseen.
-const maxSpeed = 1000
-
-// checkSpeed refuses a --speed the embedded clock cannot run at.
-func checkSpeed(speed float64) error {
-	switch {
-	case !(speed > 0): // NaN too
-		return badInput("--speed %v must be more than 0 (1 is real time, 10 is ten times faster)", speed)
-	case speed > maxSpeed:
-		return badInput("--speed %v is above %d, the most at which the console and --plain show what happened when it happened (use rollscope simulate for a whole run at once)", speed, maxSpeed)
-	}
-	return nil
 }
 
 // target is what the console opens first: a deployment, or the rolling
@@ -171,28 +151,16 @@ func readTarget(args []string, kinds connect.KindResolver) (target, error) {
 	if len(args) == 0 {
 		return target{}, nil
 	}
-	ref, err := kind.Parse(args[0])
-	if errors.Is(err, kind.ErrNoName) {
-		return target{}, badInput("%q names no object: write %sNAME", args[0], args[0])
-	}
-	if err == nil && ref.Kind == "" {
-		return target{deployment: ref.Name}, nil
-	}
-	word, name, _ := kind.Split(args[0])
-	k, err := kinds.Resolve(word)
-	var notShown *connect.NotShownError
+	ref, err := connect.ResolveArg(args[0], kinds)
 	switch {
-	case errors.As(err, &notShown):
-		return target{}, badInput("%q: the cluster serves %s, which rollscope does not open; it opens %s", args[0], notShown.Resource, connect.OpensKinds)
 	case err != nil:
-		return target{}, badInput("%q: rollscope opens %s; node groups are in the Nodes pane", args[0], connect.OpensKinds)
-	case k == kind.Deployment:
-		return target{deployment: name}, nil
-	case k == kind.ReplicationController:
-		return target{rc: name}, nil
-	default:
-		return target{workload: name, workloadKind: k}, nil
+		return target{}, usageError{err}
+	case ref.Kind == kind.Deployment:
+		return target{deployment: ref.Name}, nil
+	case ref.Kind == kind.ReplicationController:
+		return target{rc: ref.Name}, nil
 	}
+	return target{workload: ref.Name, workloadKind: ref.Kind}, nil
 }
 
 // plainFollows refuses a target --plain does not follow: it follows

@@ -24,18 +24,6 @@ func embeddedNamespace(sc *scenario.Scenario, flag string) (string, error) {
 		flag, sc.Name, flag, strings.Join(have, ", "))
 }
 
-// spansNamespaces reports whether the scenario's workloads live in more
-// than one namespace.
-func spansNamespaces(sc *scenario.Scenario) bool {
-	n := 0
-	for _, ns := range sc.Namespaces() {
-		if sc.Workloads(ns) > 0 {
-			n++
-		}
-	}
-	return n > 1
-}
-
 // checkEmbeddedTarget refuses a deployment the scenario never creates in
 // ns, naming those it does: the embedded cluster starts from the scenario
 // alone, so nothing else will ever appear there.

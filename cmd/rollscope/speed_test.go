@@ -1,28 +1,9 @@
 package main
 
 import (
-	"math"
 	"strings"
 	"testing"
 )
-
-// --speed is refused outside (0, maxSpeed], NaN included, in one line
-// naming the bound.
-func TestCheckSpeed(t *testing.T) {
-	for _, tc := range []struct {
-		speed float64
-		want  string
-	}{
-		{0.125, ""}, {1, ""}, {10, ""}, {maxSpeed, ""},
-		{0, "must be more than 0"}, {-1, "must be more than 0"}, {math.NaN(), "must be more than 0"},
-		{maxSpeed + 1, "--speed 1001 is above 1000"}, {1e9, "--speed 1e+09 is above 1000"}, {math.Inf(1), "is above 1000"},
-	} {
-		err := checkSpeed(tc.speed)
-		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
-			t.Errorf("checkSpeed(%v) = %v, want %q", tc.speed, err, tc.want)
-		}
-	}
-}
 
 // Through the binary: a speed above the ceiling is one line and exit 2,
 // before anything runs; at the ceiling a plain run keeps the scenario's

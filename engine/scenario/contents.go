@@ -72,3 +72,16 @@ func plural(n int, what string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, what)
 }
+
+// SpansNamespaces reports whether the scenario's workloads live in more
+// than one namespace: the console then opens on all of them, so that none
+// hides what is failing in another.
+func (sc *Scenario) SpansNamespaces() bool {
+	n := 0
+	for _, ns := range sc.Namespaces() {
+		if sc.Workloads(ns) > 0 {
+			n++
+		}
+	}
+	return n > 1
+}

@@ -100,3 +100,26 @@ type NotShownError struct {
 func (e *NotShownError) Error() string {
 	return fmt.Sprintf("%q is %s, not a workload kind rollscope opens; write %s", e.Word, e.Resource, kind.Accepted())
 }
+
+// ResolveArg reads a console argument as kubectl does — NAME (a
+// deployment), or KIND/NAME with the kind word resolved by kinds — and
+// says in one sentence what is wrong with one it cannot open.
+func ResolveArg(arg string, kinds KindResolver) (kind.Ref, error) {
+	ref, err := kind.Parse(arg)
+	if errors.Is(err, kind.ErrNoName) {
+		return kind.Ref{}, fmt.Errorf("%q names no object: write %sNAME", arg, arg)
+	}
+	if err == nil && ref.Kind == "" {
+		return kind.Ref{Kind: kind.Deployment, Name: ref.Name}, nil
+	}
+	word, name, _ := kind.Split(arg)
+	k, err := kinds.Resolve(word)
+	var notShown *NotShownError
+	switch {
+	case errors.As(err, &notShown):
+		return kind.Ref{}, fmt.Errorf("%q: the cluster serves %s, which rollscope does not open; it opens %s", arg, notShown.Resource, OpensKinds)
+	case err != nil:
+		return kind.Ref{}, fmt.Errorf("%q: rollscope opens %s; node groups are in the Nodes pane", arg, OpensKinds)
+	}
+	return kind.Ref{Kind: k, Name: name}, nil
+}
