@@ -120,6 +120,12 @@ func Start(ctx context.Context, b Backend, clock *sim.Clock, sc *scenario.Scenar
 		r.Add(rollingupdate.NewController(r.Env("rolling-update")))
 	}
 
+	// The cluster's nodes are there before its workloads, as in any
+	// cluster one deploys to.
+	if err := nodegroup.Register(ctx, client, sc.NodeGroups, clock.Now()); err != nil {
+		r.Close()
+		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
+	}
 	if err := createObjects(ctx, client, sc); err != nil {
 		r.Close()
 		return nil, err
