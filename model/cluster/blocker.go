@@ -75,9 +75,15 @@ const (
 	holdNone   hold = iota // nothing: finished, or the progress sentence
 	holdFailed             // the progress deadline was exceeded
 	holdPaused             // spec.paused
-	holdStuck              // an image that cannot be pulled, pods that fit nowhere, a drain a budget holds
+	holdStuck              // an image that cannot be pulled, a drain a budget holds
 	holdCrash              // new pods crash-loop
 	holdWaits              // what time fixes: old pods terminating, minReadySeconds, readiness
+	// holdUnplaced: new pods fit on no node. The scheduler finds room as
+	// soon as a node registers or frees up (a cluster starting, an
+	// autoscaler), so it is stuck by the rule for a rollout that waits: once
+	// it has not moved for fleetStuckAfter, not at the first
+	// FailedScheduling.
+	holdUnplaced
 )
 
 // diagnose is blocker's line with the kind of hold it names.
@@ -112,7 +118,7 @@ func diagnose(in rolloutParts, scan func(*podScan), isOurs func(string) bool) (s
 	case s.crash != nil:
 		return crashLine(s.crash), holdCrash
 	case s.unschedulable != nil:
-		return "new pods cannot be scheduled — " + unschedulableWhy(s.unschedulable, in.eventsOf), holdStuck
+		return "new pods cannot be scheduled — " + unschedulableWhy(s.unschedulable, in.eventsOf), holdUnplaced
 	}
 	surge, _ := model.RolloutHeadroom(d, in.rss)
 	if s.terminating > 0 && (surge.Exhausted() || d.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType) {

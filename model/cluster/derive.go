@@ -180,12 +180,14 @@ func (c *Cluster) podWorkload(k fleetKey, r *FleetRow, e *fleetEntry, uids []typ
 	switch {
 	case pods.pull != nil:
 		r.State, r.Why = FleetStuck, pods.pullWhy()
-	case pods.unschedulable != nil && !done:
-		r.State, r.Why = FleetStuck, "new pods cannot be scheduled — "+unschedulableWhy(pods.unschedulable.pod, func(p string) []*corev1.Event { return c.podEvents(r.Namespace, p) })
 	case pods.crash != nil:
 		r.State, r.Why = FleetCrashLooping, pods.crashWhy()
 	case r.State != fleetUnset:
 		// Paused or canary, from the workload's own fields.
+	case pods.unschedulable != nil && !done:
+		// Waits like any rollout (holdUnplaced): stuck once it has not
+		// moved for fleetStuckAfter.
+		r.State, r.Why, e.waits = FleetRolling, "new pods cannot be scheduled — "+unschedulableWhy(pods.unschedulable.pod, func(p string) []*corev1.Event { return c.podEvents(r.Namespace, p) }), true
 	case pods.moving(c, k, done, whole):
 		r.State, r.Why = FleetNodeRoll, "its pods are moving off nodes being drained"
 	case !done:

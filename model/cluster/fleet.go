@@ -22,8 +22,10 @@ const (
 	// FleetFailed: the rollout exceeded its progress deadline; `kubectl
 	// rollout status` would exit 1.
 	FleetFailed FleetState = iota
-	// FleetStuck: a blocker names what holds the rollout (the why-stuck
-	// line), or it has made no progress for fleetStuckAfter.
+	// FleetStuck: a blocker names what no waiting fixes (an image that
+	// cannot be pulled, a drain a budget holds), or it has made no progress
+	// for fleetStuckAfter — pods that fit on no node too: the scheduler
+	// places them once a node registers or frees up.
 	FleetStuck
 	// FleetCrashLooping: some of its pods are crash-looping (restarting
 	// containers), whatever the rollout says.

@@ -73,6 +73,17 @@ func crashLooping(p *corev1.Pod, restarts int32) {
 		LastTerminationState: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 1, Reason: "Error"}}}
 }
 
+// unplaced is a rollout whose last new pod fits on no node.
+func unplaced() []runtime.Object {
+	m := rolling()
+	p := m.pods[4]
+	p.Spec.NodeName = ""
+	p.Status.ContainerStatuses = nil
+	p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodScheduled, Status: corev1.ConditionFalse,
+		Reason: corev1.PodReasonUnschedulable, Message: "0/3 nodes are available: 3 Insufficient cpu."}}
+	return m.objects()
+}
+
 func fleetOf(t *testing.T, now time.Time, objs ...runtime.Object) []cluster.FleetRow {
 	t.Helper()
 	c := cluster.NewCluster()
@@ -124,6 +135,10 @@ func TestFleetStates(t *testing.T) {
 				p.Status.ContainerStatuses[0].State.Waiting.Reason = "ImagePullBackOff"
 				return m.objects()
 			}},
+		{name: "rolling: a new pod that fits on no node yet waits, as a cluster starting or scaling up", ref: "deploy/frontend", state: cluster.FleetRolling, word: "rolling", now: at(11),
+			why: "new pods cannot be scheduled — 0/3 nodes are available: 3 Insufficient cpu", objects: unplaced},
+		{name: "stuck: a new pod that fits on no node, once nothing moved for FleetStuckAfter", ref: "deploy/frontend", state: cluster.FleetStuck, word: "stuck", now: at(13),
+			why: "no progress for 3m0s — new pods cannot be scheduled — 0/3 nodes", objects: unplaced},
 		{name: "stuck: no progress for FleetStuckAfter", ref: "deploy/frontend", state: cluster.FleetStuck, word: "stuck", now: at(13),
 			why: "no progress for 3m0s — ", objects: func() []runtime.Object { return rolling().objects() }},
 		{name: "rolling: moved within FleetStuckAfter", ref: "deploy/frontend", state: cluster.FleetRolling, word: "rolling", now: at(11),
