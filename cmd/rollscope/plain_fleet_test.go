@@ -61,3 +61,61 @@ func TestPlainAllNamespacesPrintsEachWorkloadsStateChanges(t *testing.T) {
 		last[key] = text
 	}
 }
+
+// keyHintRE finds a console key hint in a --plain line: "undo (u)",
+// "resume with r".
+var keyHintRE = regexp.MustCompile(`\((?:[a-zA-Z?]|esc|enter|tab)\)| with [b-zB-HJ-Z]\b`)
+
+// Through the real binary: --plain -A raises no alarm at the start (the
+// scenario's nodes are there before its workloads), prints a workload's
+// line again when its figures move so that its last line is what the
+// console shows (indexer: stuck with 1 of 3 pods updated, not the 3/3 of
+// the moment its rollout began), and carries no console key hint.
+func TestPlainAllNamespacesLinesStayCurrentAndRaiseNoFalseAlarm(t *testing.T) {
+	r := rollscope(t, "--scenario", "fleet", "--plain", "-A", "--until", "30s")
+	if r.code != 0 {
+		t.Fatalf("exit %d, want 0 at --until; stderr: %s", r.code, r.stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	last := map[string]string{}
+	started := false
+	for _, l := range lines {
+		text := strings.SplitN(l, "] ", 2)[1]
+		if strings.HasPrefix(text, "action ") {
+			started = true
+			continue
+		}
+		if !started && (strings.Contains(text, " stuck ") || strings.Contains(text, "cannot be scheduled")) {
+			t.Errorf("an alarm before the scenario did anything: %s", l)
+		}
+		if keyHintRE.MatchString(text) {
+			t.Errorf("a console key hint in a --plain line: %s", l)
+		}
+		f := strings.Fields(text)
+		last[f[0]+" "+f[1]] = text
+	}
+	if got := last["search deploy/indexer"]; !strings.HasPrefix(got, "search deploy/indexer stuck rev 2 1/3 updated 3/3 available ") {
+		t.Errorf("indexer's last line: %q, want it stuck with 1/3 updated, as the console shows; output:\n%s", got, r.stdout)
+	}
+	if got := last["search deploy/query"]; !strings.Contains(got, "paused") || !strings.Contains(got, "resume, or undo") {
+		t.Errorf("query's last line: %q, want it paused, saying what can be done without keys", got)
+	}
+}
+
+// Through the real binary: the one-deployment --plain says what a failed
+// rollout leaves to do without the console's keys, and exits 1 as kubectl
+// rollout status does.
+func TestPlainWhyLineCarriesNoKeyHint(t *testing.T) {
+	r := rollscope(t, "--scenario", "crashloop", "--plain", "--speed", "40", "--until", "3m")
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1 for the failed rollout; stderr: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "why progress deadline exceeded after 60s — the rollout has failed; undo or abort\n") {
+		t.Errorf("no deadline why line saying what to do, without keys:\n%s", r.stdout)
+	}
+	for _, l := range strings.Split(r.stdout, "\n") {
+		if keyHintRE.MatchString(l) {
+			t.Errorf("a console key hint in a --plain line: %s", l)
+		}
+	}
+}

@@ -214,6 +214,16 @@ func FleetLine(r FleetRow) string {
 	return line
 }
 
+// SameFigures reports whether two rows of a workload show the same state
+// and figures: the state word, the revision, the images and the progress
+// bar's numbers. The reason may differ (another pod named, a clock moved):
+// `--plain -A` prints a workload's line again when its figures change, so
+// that its last line says what the console shows.
+func SameFigures(a, b FleetRow) bool {
+	return a.Word == b.Word && a.Revision == b.Revision && a.Desired == b.Desired && a.Updated == b.Updated &&
+		a.Available == b.Available && slices.Equal(a.Images, b.Images) && slices.Equal(a.From, b.From)
+}
+
 // Urgent counts the workloads that need a human now: failing (failed, or
 // crash-looping) and stuck.
 type Urgent struct{ Failing, Stuck int }

@@ -1,7 +1,6 @@
 package plain
 
 import (
-	"fmt"
 	"io"
 	"sync"
 	"time"
@@ -10,8 +9,11 @@ import (
 )
 
 // --plain for a fleet (-A, or no workload named in a scope of several): one
-// line per workload whose rollout state changes, cluster.FleetLine after a
-// stamp, and first one for each workload once the watch has listed them.
+// line per workload whose state or figures change (cluster.SameFigures),
+// cluster.FleetLine after a stamp, and first one for each workload once the
+// watch has listed them. The line is the fleet's row as the console shows
+// it at that moment, so that a workload's last line never says a state or
+// figures the console has moved past.
 // It follows for as long as it is let (Ctrl-C; --until on the embedded
 // cluster) and exits 0 then: a fleet has no end of its own.
 
@@ -22,7 +24,7 @@ type Fleet struct {
 	namespace string // "" for every namespace
 	stamp     func(time.Time) string
 	cluster   *cluster.Cluster
-	last      map[string]string // namespace/kind/name → its last state word
+	last      map[string]cluster.FleetRow // namespace/kind/name → its row last printed
 	started   bool
 	errOut    io.Writer
 	watched   cluster.WatchStatus
@@ -32,7 +34,7 @@ type Fleet struct {
 // namespace's) to out, and on errOut (nil: nowhere) when the lines stop being
 // current.
 func NewFleet(out, errOut io.Writer, namespace string, stamp func(time.Time) string) *Fleet {
-	return &Fleet{out: out, errOut: errOut, namespace: namespace, stamp: stamp, cluster: cluster.NewCluster(), last: map[string]string{}}
+	return &Fleet{out: out, errOut: errOut, namespace: namespace, stamp: stamp, cluster: cluster.NewCluster(), last: map[string]cluster.FleetRow{}}
 }
 
 // Batch takes the watch's next batch and prints what it changed.
@@ -50,15 +52,15 @@ func (p *Fleet) Batch(b cluster.Batch) {
 	for _, r := range rows {
 		key := r.Namespace + "/" + r.Ref()
 		seen[key] = true
-		if p.last[key] != r.Word {
-			p.last[key] = r.Word
-			fmt.Fprintf(p.out, "[%s] %s\n", p.stamp(b.At), cluster.FleetLine(r))
+		if last, ok := p.last[key]; !ok || !cluster.SameFigures(last, r) {
+			p.last[key] = r
+			say(p.out, p.stamp(b.At), "%s", cluster.FleetLine(r))
 		}
 	}
 	for key := range p.last {
 		if !seen[key] {
 			delete(p.last, key)
-			fmt.Fprintf(p.out, "[%s] %s deleted\n", p.stamp(b.At), key)
+			say(p.out, p.stamp(b.At), "%s deleted", key)
 		}
 	}
 }
@@ -74,7 +76,7 @@ func (p *Fleet) watchChanged(b cluster.Batch) {
 	if line := WatchLine(was, now); line != "" {
 		p.mu.Lock()
 		defer p.mu.Unlock()
-		fmt.Fprintf(p.errOut, "[%s] rollscope: %s\n", p.stamp(b.At), line)
+		say(p.errOut, p.stamp(b.At), "rollscope: %s", line)
 	}
 }
 
@@ -82,5 +84,5 @@ func (p *Fleet) watchChanged(b cluster.Batch) {
 func (p *Fleet) Action(at time.Time, kind, target, result string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	fmt.Fprintf(p.out, "[%s] action %s %s: %s\n", p.stamp(at), kind, target, result)
+	say(p.out, p.stamp(at), "action %s %s: %s", kind, target, result)
 }

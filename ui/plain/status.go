@@ -74,7 +74,7 @@ func (p *Status) Batch(b cluster.Batch) {
 		line, key := cluster.StatusLine(d), d.Namespace+"/"+d.Name
 		if p.last[key] != line {
 			p.last[key] = line
-			fmt.Fprintf(p.out, "[%s] %s\n", p.stamp(b.At), line)
+			say(p.out, p.stamp(b.At), "%s", line)
 		}
 		p.blocker(d, key, b.At)
 	}
@@ -145,7 +145,7 @@ func (p *Status) blocker(d cluster.DeploymentSummary, key string, at time.Time) 
 	}
 	p.why[key] = why
 	if why != "" {
-		fmt.Fprintf(p.out, "[%s] deployment/%s why %s\n", p.stamp(at), d.Name, why)
+		say(p.out, p.stamp(at), "deployment/%s why %s", d.Name, why)
 	}
 }
 
@@ -154,7 +154,7 @@ func (p *Status) Action(at time.Time, kind, target, result string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.ran++
-	fmt.Fprintf(p.out, "[%s] action %s %s: %s\n", p.stamp(at), kind, target, result)
+	say(p.out, p.stamp(at), "action %s %s: %s", kind, target, result)
 }
 
 // rolloutFailed is a followed rollout that failed: exit 1, as kubectl

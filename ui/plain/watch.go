@@ -1,7 +1,6 @@
 package plain
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -22,7 +21,7 @@ func (p *Status) watchChanged(b cluster.Batch) {
 	if line := WatchLine(was, now); line != "" {
 		p.mu.Lock()
 		defer p.mu.Unlock()
-		fmt.Fprintf(p.ErrOut, "[%s] rollscope: %s\n", stamp, line)
+		say(p.ErrOut, stamp, "rollscope: %s", line)
 	}
 }
 
@@ -49,11 +48,11 @@ func (p *Status) gone(at time.Time) {
 		if a := p.cluster.Absent(ns, name); !a.DeletedAt.IsZero() {
 			delete(p.last, key)
 			delete(p.why, key)
-			fmt.Fprintf(p.out, "[%s] deployment/%s deleted\n", p.stamp(a.DeletedAt), name)
+			say(p.out, p.stamp(a.DeletedAt), "deployment/%s deleted", name)
 		}
 	}
 	if p.ErrOut != nil && p.Namespace != "" && !p.namespaceSaid && p.cluster.Absent(p.Namespace, "").NoNamespace {
 		p.namespaceSaid = true
-		fmt.Fprintf(p.ErrOut, "[%s] rollscope: namespace %q does not exist — nothing to follow until it is created\n", p.stamp(at), p.Namespace)
+		say(p.ErrOut, p.stamp(at), "rollscope: namespace %q does not exist — nothing to follow until it is created", p.Namespace)
 	}
 }
