@@ -47,8 +47,8 @@ func TestRollingUpdateDryRunChangesNothing(t *testing.T) {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	wantAll(t, r.stdout, "dry run", "Rolling from:\n  replicationcontroller/web  image nginx:1.25  replicas 4  selector app=web\n",
-		"To:\n  replicationcontroller/web-272012e529e9fbcd5fb3d0d9da928df8  image nginx:1.27  replicas 4  selector app=web,deployment=272012e529e9fbcd5fb3d0d9da928df8\n",
-		"Then web-272012e529e9fbcd5fb3d0d9da928df8 is renamed to web. (dry run)\n",
+		"To:\n  replicationcontroller/web-cdf1f4976f9636356016e5944114b87c  image nginx:1.27  replicas 4  selector app=web,deployment=cdf1f4976f9636356016e5944114b87c\n",
+		"Then web-cdf1f4976f9636356016e5944114b87c is renamed to web. (dry run)\n",
 	)
 	if strings.Contains(r.stdout, "Scaling") {
 		t.Errorf("a dry run scaled:\n%s", r.stdout)

@@ -79,7 +79,7 @@ func TestAbortInTheRenamePhaseIsRefused(t *testing.T) {
 	}{
 		{"old controller deleted", "delete web"},
 		{"copy made, next not yet deleted", "create web"},
-		{"next deleted, copy not yet in charge", "delete web-272012e529e9fbcd5fb3d0d9da928df8"},
+		{"next deleted, copy not yet in charge", "delete web-cdf1f4976f9636356016e5944114b87c"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newWorld(t)

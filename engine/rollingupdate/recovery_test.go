@@ -86,7 +86,7 @@ func TestHeadlessRunKilledAfterEveryWriteThenRunAgain(t *testing.T) {
 // --deployment-label-key, goes with the old controller; the rename still
 // finishes from what the next controller carries.
 func TestCustomDeploymentKeySurvivesLosingTheRequest(t *testing.T) {
-	for _, after := range []string{"delete web", "create web", "delete web-272012e529e9fbcd5fb3d0d9da928df8"} {
+	for _, after := range []string{"delete web", "create web", "delete web-cdf1f4976f9636356016e5944114b87c"} {
 		t.Run(after, func(t *testing.T) {
 			w := newWorld(t)
 			w.client.crashAfter = func(write string) bool { return write == after }

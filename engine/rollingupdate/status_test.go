@@ -19,9 +19,9 @@ func TestDescribeFollowsTheUpdate(t *testing.T) {
 	}
 	w.request(fastRequest())
 	w.run(func() bool { return w.sizes()["web"] == 2 }, time.Hour)
-	for _, name := range []string{"web", "web-272012e529e9fbcd5fb3d0d9da928df8"} {
+	for _, name := range []string{"web", "web-cdf1f4976f9636356016e5944114b87c"} {
 		s, ok := model.DescribeRCUpdate(w.rcPointers(), name)
-		if !ok || s.Old != "web" || s.Next != "web-272012e529e9fbcd5fb3d0d9da928df8" || s.OldSize != 2 || s.Desired != 4 || s.Phase != PhaseRollout || s.Rollback {
+		if !ok || s.Old != "web" || s.Next != "web-cdf1f4976f9636356016e5944114b87c" || s.OldSize != 2 || s.Desired != 4 || s.Phase != PhaseRollout || s.Rollback {
 			t.Errorf("mid-rollout from %s: %+v", name, s)
 		}
 		if s.Limits.Ceiling() != 5 || s.Limits.MinAvailable != 4 {
