@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -69,5 +70,63 @@ func TestConsolePlainInATerminalExitsOneOnAFailedRollout(t *testing.T) {
 	s := c.waitFor("rollscope exited 1")
 	if !strings.Contains(s, `rollscope: deployment "frontend" exceeded its progress deadline`) {
 		t.Errorf("no failure line before the exit:\n%s", s)
+	}
+}
+
+// Every way rolling-update and simulate end, against README's exit codes:
+// 0 done, 1 a rollout failed, a cluster could not be used or what was asked
+// is not there, 2 bad input — each with one line on stderr that says what
+// is wrong, in the operator's words.
+func TestRollingUpdateAndSimulateExitAsTheREADMESays(t *testing.T) {
+	// No kubeconfig anywhere, and no connection flag.
+	t.Setenv("KUBECONFIG", filepath.Join(t.TempDir(), "none"))
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string // on stderr; "" for nothing
+	}{
+		{"update rehearsed", []string{"rolling-update", "web", "--image=nginx:1.27", "--scenario", legacyRC}, 0, ""},
+		{"dry run", []string{"rolling-update", "web", "--image=nginx:1.27", "--scenario", legacyRC, "--dry-run"}, 0, ""},
+		{"controller not there", []string{"rolling-update", "nosuch", "--image=x", "--scenario", "legacy-rc"}, 1,
+			`rollscope: replicationcontroller "nosuch" not found in namespace "default"`},
+		{"rollback with nothing in progress", []string{"rolling-update", "web", "--rollback", "--scenario", "legacy-rc"}, 1,
+			`rollscope: there is no rolling update in progress for replicationcontroller "web", so there is nothing to roll back: to go back to an older image, start a new rolling update with the old image`},
+		{"no cluster and no connection flag", []string{"rolling-update", "web", "--image=nginx:1.27"}, 1,
+			"no kubeconfig found (looked in "},
+		{"no image and nothing in progress", []string{"rolling-update", "web", "--scenario", legacyRC}, 2, "give --image to start one"},
+		{"no controller named", []string{"rolling-update"}, 2, "rolling-update takes RC and optionally NEXT"},
+		{"unknown scenario", []string{"rolling-update", "web", "--image=nginx:1.27", "--scenario", "nosuch"}, 2, "nosuch"},
+		{"simulate finished", []string{"simulate", "-f", "frontend", "--exit-status"}, 0, ""},
+		{"simulate of a failed rollout, without --exit-status", []string{"simulate", "-f", "crashloop"}, 0, ""},
+		{"simulate of a failed rollout", []string{"simulate", "-f", "crashloop", "--exit-status"}, 1,
+			`rollscope: deployment "frontend" exceeded its progress deadline`},
+		{"simulate of a rollout left paused", []string{"simulate", "-f", "canary", "--exit-status"}, 1,
+			`rollscope: not finished when the run stopped: Waiting for deployment "frontend" rollout to finish`},
+		{"simulate stopped before the rollout finished", []string{"simulate", "-f", "crashloop", "--exit-status", "--until", "40s"}, 1,
+			"not finished when the run stopped"},
+		{"simulate without a scenario", []string{"simulate"}, 2, "simulate needs a scenario"},
+		{"simulate of an unknown scenario", []string{"simulate", "-f", "nosuch"}, 2, "nosuch"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := rollscope(t, tc.args...)
+			if r.code != tc.code {
+				t.Errorf("exit %d, want %d; stderr %q", r.code, tc.code, r.stderr)
+			}
+			if tc.want == "" {
+				if r.stderr != "" {
+					t.Errorf("stderr %q, want nothing", r.stderr)
+				}
+				return
+			}
+			if !strings.Contains(r.stderr, tc.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+				t.Errorf("stderr %q, want one line with %q", r.stderr, tc.want)
+			}
+			for _, wrong := range []string{"bad request", "connection flags", `""`} {
+				if strings.Contains(r.stderr, wrong) {
+					t.Errorf("stderr %q says %q", r.stderr, wrong)
+				}
+			}
+		})
 	}
 }

@@ -52,7 +52,7 @@ func runFleetPlain(ctx context.Context, out, banner io.Writer, f *rootFlags, sc 
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(banner, "rollscope: embedded cluster, scenario %q at %gx real time, %s (Ctrl-C to stop)\n", sc.Name, f.speed, scopeWords(namespace))
+	fmt.Fprintf(banner, "rollscope: embedded cluster, scenario %q at %gx real time, %s (Ctrl-C to stop)\n", sc.Name, f.speed, plain.ScopeWords(namespace))
 	if err := followEmbedded(ctx, cl, f, namespace, end, p.Batch); err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
@@ -138,7 +138,7 @@ func runLiveFleetPlain(ctx context.Context, out, banner io.Writer, conn *connect
 			namespace = ""
 		}
 	}
-	fmt.Fprintf(banner, "rollscope: watching %s of context %q (Ctrl-C to stop)\n", scopeWords(namespace), conn.Context)
+	fmt.Fprintf(banner, "rollscope: watching %s of context %q (Ctrl-C to stop)\n", plain.ScopeWords(namespace), conn.Context)
 	p := plain.NewFleet(out, banner, namespace, wallStamp)
 	return followLive(ctx, conn, namespace, p.Batch)
 }
@@ -155,11 +155,4 @@ func followLive(ctx context.Context, conn *connect.Connection, namespace string,
 		return nil
 	}
 	return err
-}
-
-func scopeWords(namespace string) string {
-	if namespace == "" {
-		return "every namespace"
-	}
-	return fmt.Sprintf("namespace %q", namespace)
 }

@@ -28,7 +28,7 @@ type rollingUpdateFlags struct {
 // newRollingUpdate is kubectl's old `rolling-update` for
 // ReplicationControllers, with its progress lines, resumable after a crash.
 func newRollingUpdate() *cobra.Command {
-	f := &rollingUpdateFlags{conn: connect.NewFlags()}
+	f := &rollingUpdateFlags{conn: connect.NewFlags().Offline("rehearse the update on the embedded cluster with --scenario NAME (see rollscope scenarios)")}
 	cmd := &cobra.Command{
 		Use:   "rolling-update RC [NEXT] --image=IMAGE",
 		Short: "Roll a ReplicationController to a new image, as kubectl rolling-update did",

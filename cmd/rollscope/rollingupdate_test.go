@@ -63,9 +63,7 @@ func TestRollingUpdateBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"unknown controller", []string{"nope", "--image=nginx:1.27"}, `replicationcontroller "nope" not found in namespace "default"`},
 		{"same image without a pull policy", []string{"web", "--image=nginx:1.25"}, "--image-pull-policy (Always|Never|IfNotPresent) must be given"},
-		{"rollback with no update in progress", []string{"web", "--rollback"}, "start a new rolling update with the old image"},
 		{"rollback and image together", []string{"web", "--rollback", "--image=nginx:1.27"}, "--rollback and --image do not go together"},
 		{"bad pull policy", []string{"web", "--image=nginx:1.27", "--image-pull-policy", "Sometimes"}, `--image-pull-policy "Sometimes": use Always, Never or IfNotPresent`},
 		{"next named as the old", []string{"web", "web", "--image=nginx:1.27"}, `NEXT "web" must differ from RC`},

@@ -28,8 +28,8 @@ type simulateFlags struct {
 	until  time.Duration
 	seed   int64
 	// conn are kubectl's connection flags: any of them picks a live cluster.
-	conn          *connect.Flags
-	noHollowNodes bool
+	conn                      *connect.Flags
+	noHollowNodes, exitStatus bool
 	// speed is refused: it is the console's flag, and has no meaning here.
 	speed    float64
 	speedSet bool
@@ -65,6 +65,7 @@ func newSimulate() *cobra.Command {
 	cmd.Flags().StringVar(&f.format, "format", "jsonl", "trace format: jsonl or table")
 	cmd.Flags().DurationVar(&f.until, "until", 0, "stop after this much virtual time (wall time on a live cluster), for example 5m; 0 runs until every rollout has finished")
 	cmd.Flags().Int64Var(&f.seed, "seed", 0, "jitter seed; overrides the scenario's seed (embedded cluster)")
+	cmd.Flags().BoolVar(&f.exitStatus, "exit-status", false, "exit as `kubectl rollout status` would at the end: 1 when a rollout exceeded its progress deadline or had not finished")
 	cmd.Flags().BoolVar(&f.noHollowNodes, "no-hollow-nodes", false, "live cluster: run the pods on the cluster's own nodes (real kubelets, real images) instead of hollow nodes")
 	cmd.Flags().Float64Var(&f.speed, "speed", 0, "")
 	_ = cmd.Flags().MarkHidden("speed")
@@ -122,7 +123,7 @@ func runSimulate(ctx context.Context, f *simulateFlags) error {
 	tw.Script(sc.Actions)
 	tw.Home(sc.Namespace) // lines about other namespaces name theirs
 	cl, err := startEmbedded(ctx, sc, embedded.Options{
-		Seed:      f.seed,
+		Seed: f.seed, ExitStatus: f.exitStatus,
 		Observers: []sim.Observer{tw.Observe},
 		OnAction:  tw.Action,
 	})

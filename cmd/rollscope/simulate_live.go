@@ -38,9 +38,9 @@ func runLiveSimulate(ctx context.Context, f *simulateFlags, sc *scenario.Scenari
 	tw.Script(sc.Actions)
 	s := &live.Simulation{
 		Scenario:    sc,
-		HollowNodes: !f.noHollowNodes,
-		Until:       f.until,
-		Epoch:       epoch,
+		HollowNodes: !f.noHollowNodes, ExitStatus: f.exitStatus,
+		Until: f.until,
+		Epoch: epoch,
 		Observe: func(at time.Time, ev watch.Event) {
 			tw.Observe(at, ev)
 			_ = tw.Flush()

@@ -54,6 +54,8 @@ type Cluster struct {
 	Logs     *kubelet.Logs
 	clock    *sim.Clock
 	onAction []ActionResult
+	// exitStatus: Run answers as `kubectl rollout status` (Options).
+	exitStatus bool
 }
 
 // ReactionWindow is how often, at most, each embedded controller handles its
@@ -78,6 +80,10 @@ type Options struct {
 	Observers []sim.Observer
 	// OnAction is told the result of every scripted action.
 	OnAction ActionResult
+	// ExitStatus makes Run answer as `kubectl rollout status` would at the
+	// end: an error (exit 1) when a rollout failed or had not finished
+	// (play.RolloutsFinished), as `simulate --exit-status` asks.
+	ExitStatus bool
 	// RollingUpdate, when set, builds the rolling-update controller in
 	// place of rollingupdate.NewController: a test that kills and restarts
 	// it.
@@ -99,7 +105,7 @@ func Start(ctx context.Context, b Backend, clock *sim.Clock, sc *scenario.Scenar
 	for _, obs := range o.Observers {
 		r.Observe(obs)
 	}
-	c := &Cluster{Runner: r, Client: client, Scenario: sc, Logs: kubelet.NewLogs(), clock: clock}
+	c := &Cluster{Runner: r, Client: client, Scenario: sc, Logs: kubelet.NewLogs(), clock: clock, exitStatus: o.ExitStatus}
 	if o.OnAction != nil {
 		c.onAction = append(c.onAction, o.OnAction)
 	}
@@ -163,9 +169,14 @@ func (c *Cluster) Finished() bool {
 }
 
 // Run runs the scenario at full speed until it is finished, until the
-// limit, or until ctx ends, and returns the end reason.
+// limit, or until ctx ends, and returns the end reason; with
+// Options.ExitStatus, an error when a rollout failed or had not finished.
 func (c *Cluster) Run(ctx context.Context, until time.Duration) (string, error) {
-	return c.Runner.Run(ctx, sim.RunOptions{Until: until, Finished: c.Finished})
+	reason, err := c.Runner.Run(ctx, sim.RunOptions{Until: until, Finished: c.Finished})
+	if err == nil && c.exitStatus && reason != sim.EndCanceled {
+		err = play.RolloutsFinished(c.Runner.Listers())
+	}
+	return reason, err
 }
 
 // Elapsed is the virtual time since the start.

@@ -94,13 +94,13 @@ func (r *Run) Play(ctx context.Context) (reason string, at time.Time, err error)
 			return r.end(sim.EndCanceled), r.at(time.Now()), ctx.Err()
 		}
 		if r.sim.Until > 0 && time.Since(r.start) >= r.sim.Until {
-			return r.end(sim.EndUntil), r.sim.Epoch.Add(r.sim.Until), nil
+			return r.end(sim.EndUntil), r.sim.Epoch.Add(r.sim.Until), r.exitStatus()
 		}
 		if next == len(actions) && time.Since(lastAction) >= settleTime && r.finished(ctx) {
 			if finishedSince.IsZero() {
 				finishedSince = time.Now()
 			} else if time.Since(finishedSince) >= settleTime {
-				return r.end(sim.EndQuiescent), r.at(finishedSince), nil
+				return r.end(sim.EndQuiescent), r.at(finishedSince), r.exitStatus()
 			}
 		} else {
 			finishedSince = time.Time{}
@@ -139,6 +139,15 @@ func (r *Run) end(reason string) string {
 // finished is play.Finished on the run's caches, once they are known to
 // hold what the API holds: a rollout's last status write must be in the
 // trace before the run says it has ended.
+// exitStatus is the run's error at its end when ExitStatus asks for
+// kubectl's: nil once every rollout has finished.
+func (r *Run) exitStatus() error {
+	if !r.sim.ExitStatus {
+		return nil
+	}
+	return play.RolloutsFinished(r.runner.Listers())
+}
+
 func (r *Run) finished(ctx context.Context) bool {
 	return play.Finished(r.runner.Listers(), r.groups) && r.caughtUp(ctx)
 }

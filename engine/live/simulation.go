@@ -36,6 +36,10 @@ type Simulation struct {
 	// HollowNodes runs the scenario's node groups as hollow nodes and keeps
 	// its pods on them; without, the cluster's own nodes run the pods.
 	HollowNodes bool
+	// ExitStatus makes Play answer as `kubectl rollout status` at the end:
+	// an error when a rollout failed or had not finished
+	// (play.RolloutsFinished), for `simulate --exit-status`.
+	ExitStatus bool
 	// Until stops the run after this much wall time; 0 runs until every
 	// rollout has finished.
 	Until time.Duration

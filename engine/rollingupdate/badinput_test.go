@@ -37,7 +37,8 @@ func twoContainers() *corev1.ReplicationController {
 }
 
 // TestBadInputIsRefusedWithoutWrites: each refusal names the problem and
-// what to do, is marked as the request's fault, and writes nothing.
+// what to do, is marked as the request's fault or as what is not there,
+// and writes nothing.
 func TestBadInputIsRefusedWithoutWrites(t *testing.T) {
 	next := webRC(newImage, map[string]string{SourceAnnotation: "web:uid-web", DesiredAnnotation: "4"})
 	next.Name = "web-next"
@@ -47,13 +48,13 @@ func TestBadInputIsRefusedWithoutWrites(t *testing.T) {
 		req     Request
 		want    string
 	}{
-		{"unknown controller", nil, Request{Old: "nope", Image: newImage}, `replicationcontroller "nope" not found in namespace "default"`},
+		{"unknown controller", nil, Request{Old: "nope", Image: newImage}, `not there: replicationcontroller "nope" not found in namespace "default"`},
 		{"same image without a pull policy", []*corev1.ReplicationController{webRC(oldImage, nil)}, Request{Old: "web", Image: oldImage},
 			"--image-pull-policy (Always|Never|IfNotPresent) must be given"},
 		{"abort with no next controller", []*corev1.ReplicationController{webRC(oldImage, nil)}, Request{Old: "web", Image: newImage, Rollback: true},
-			"start a new rolling update with the old image"},
+			`not there: there is no rolling update in progress for replicationcontroller "web", so there is nothing to roll back: to go back to an older image, start a new rolling update with the old image`},
 		{"abort of an update whose next controller is gone", []*corev1.ReplicationController{webRC(oldImage, map[string]string{NextAnnotation: "web-next", OriginalAnnotation: "4"})},
-			Request{Old: "web", Rollback: true}, `its next controller "web-next" does not exist`},
+			Request{Old: "web", Rollback: true}, `not there: there is no rolling update in progress from replicationcontroller "web" to "web-next" (it does not exist)`},
 		{"another update in progress", []*corev1.ReplicationController{webRC(oldImage, map[string]string{NextAnnotation: "web-next", OriginalAnnotation: "4"}), next},
 			Request{Old: "web", Image: "nginx:1.29"}, "Found existing in-progress update to image (nginx:1.27).\nEither continue in-progress update with --image=nginx:1.27 or rollback with --rollback"},
 		{"a named next controller of this update continues", []*corev1.ReplicationController{webRC(oldImage, nil), next},
@@ -82,8 +83,11 @@ func TestBadInputIsRefusedWithoutWrites(t *testing.T) {
 				}
 				return
 			}
-			if err == nil || !IsBadRequest(err) || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("got %v, want a bad request containing %q", err, tc.want)
+			// What the cluster does not hold is not the request's fault
+			// (exit 1, not 2): "not there: " marks those cases.
+			want, notThere := strings.CutPrefix(tc.want, "not there: ")
+			if err == nil || IsBadRequest(err) == notThere || IsNotThere(err) != notThere || !strings.Contains(err.Error(), want) {
+				t.Fatalf("got %v (bad request %v, not there %v), want %q", err, IsBadRequest(err), IsNotThere(err), tc.want)
 			}
 			for _, a := range client.Actions() {
 				if a.GetVerb() != "get" && a.GetVerb() != "list" {

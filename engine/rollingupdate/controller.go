@@ -114,7 +114,7 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 			c.Progress(ns, line)
 		}
 	}
-	if IsBadRequest(err) {
+	if IsBadRequest(err) || IsNotThere(err) {
 		c.fail(ns, req.Old, err)
 		c.record(rc, corev1.EventTypeWarning, "RollingUpdateFailed", err.Error())
 		return nil

@@ -89,7 +89,7 @@ func DryRun(ctx context.Context, u *Updater, req Request, out io.Writer) error {
 		return err
 	}
 	if old == nil {
-		return badRequest("replicationcontroller %q not found in namespace %q", req.Old, u.Namespace)
+		return notFound("replicationcontroller %q not found in namespace %q", req.Old, u.Namespace)
 	}
 	if req.Rollback {
 		name := req.Next

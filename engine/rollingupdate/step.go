@@ -76,7 +76,23 @@ var errBadRequest = errors.New("bad request")
 func IsBadRequest(err error) bool { return errors.Is(err, errBadRequest) }
 
 func badRequest(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", errBadRequest, fmt.Sprintf(format, args...))
+	return inputError{fmt.Sprintf(format, args...)}
+}
+
+// notThere is what the request names and the cluster does not hold: not
+// the request's fault, so not a bad request (exit 1, as kubectl's "not
+// found").
+type notThere struct{ msg string }
+
+func (e notThere) Error() string { return e.msg }
+
+func notFound(format string, args ...any) error { return notThere{fmt.Sprintf(format, args...)} }
+
+// IsNotThere reports whether err is something the request names that the
+// cluster does not hold (a controller, an update in progress).
+func IsNotThere(err error) bool {
+	var n notThere
+	return errors.As(err, &n)
 }
 
 // Step reads the two controllers, makes at most one write, and says what to
@@ -118,7 +134,7 @@ func (u *Updater) step(ctx context.Context, req Request, s *Session, nextOut *st
 	}
 	switch {
 	case old == nil && next == nil:
-		return Outcome{}, badRequest("replicationcontroller %q not found in namespace %q", req.Old, u.Namespace)
+		return Outcome{}, notFound("replicationcontroller %q not found in namespace %q", req.Old, u.Namespace)
 	case old == nil && req.Rollback:
 		return Outcome{}, errRenaming(req.Old, next.Name)
 	case old == nil:
@@ -208,6 +224,16 @@ func (u *Updater) withoutOld(ctx context.Context, req Request, next *corev1.Repl
 	return Outcome{Phase: PhaseDone, Done: true}, nil
 }
 
+// noUpdateToAbort is --rollback with no update in progress from old (to
+// next, when it is named).
+func noUpdateToAbort(old, next string) error {
+	what := fmt.Sprintf("there is no rolling update in progress for replicationcontroller %q", old)
+	if next != "" {
+		what = fmt.Sprintf("there is no rolling update in progress from replicationcontroller %q to %q (it does not exist)", old, next)
+	}
+	return notFound("%s, so there is nothing to roll back: to go back to an older image, start a new rolling update with the old image (rolling-update %s --image=IMAGE)", what, old)
+}
+
 // withoutNext: no next controller. Either a rollback has deleted it and only
 // the clean-up is left, the update already finished, or it starts now.
 func (u *Updater) withoutNext(ctx context.Context, req Request, old *corev1.ReplicationController, nextName string, s *Session) (Outcome, error) {
@@ -218,7 +244,10 @@ func (u *Updater) withoutNext(ctx context.Context, req Request, old *corev1.Repl
 		return o, err
 	}
 	if req.Rollback {
-		return Outcome{}, badRequest("cannot roll back replicationcontroller %q: its next controller %q does not exist, so there is no update to abort; to go back to an older version, start a new rolling update with the old image", old.Name, nextName)
+		if req.Next == "" && old.Annotations[NextAnnotation] == "" {
+			nextName = "" // derived from --image, not one the operator knows of
+		}
+		return Outcome{}, noUpdateToAbort(old.Name, nextName)
 	}
 	if req.Image == "" || nextName == "" {
 		return Outcome{}, badRequest("replicationcontroller %q has no update in progress; give --image to start one", old.Name)

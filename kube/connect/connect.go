@@ -78,12 +78,12 @@ func (f *Flags) Connect(ctx context.Context) (*Connection, error) {
 
 	// With nothing to go on, client-go would quietly try http://localhost:8080.
 	if len(raw.Clusters) == 0 && *f.config.APIServer == "" && os.Getenv("KUBERNETES_SERVICE_HOST") == "" {
-		return nil, fail(clientcmd.ErrEmptyConfig, "no kubeconfig found (looked in %s): name one with --kubeconfig, or leave out the connection flags to run the embedded cluster", files(loader))
+		return nil, f.noCluster(clientcmd.ErrEmptyConfig, files(loader))
 	}
 	rc, err := f.config.ToRESTConfig()
 	switch {
 	case clientcmd.IsEmptyConfig(err):
-		return nil, fail(err, "no kubeconfig found (looked in %s): name one with --kubeconfig, or leave out the connection flags to run the embedded cluster", files(loader))
+		return nil, f.noCluster(err, files(loader))
 	case err != nil:
 		return nil, fail(err, "cannot use context %q from %s: %v — fix the kubeconfig, or pick another context with --context", name, files(loader), err)
 	}

@@ -201,6 +201,12 @@ func TestConnectWithoutAnyKubeconfig(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), "no kubeconfig found (looked in ") || !strings.Contains(err.Error(), "--kubeconfig") {
 		t.Errorf("error = %v, want one line saying no kubeconfig was found and what to pass", err)
 	}
+	// No connection flag was given: the line does not talk about leaving
+	// them out, and says what the command can do without a cluster.
+	_, err = parse(t).Offline("rehearse it with --scenario NAME").Connect(context.Background())
+	if err == nil || strings.Contains(err.Error(), "connection flags") || !strings.HasSuffix(err.Error(), ", or rehearse it with --scenario NAME") {
+		t.Errorf("error = %v, want what to name and what to do without a cluster, and nothing about flags not given", err)
+	}
 }
 
 func TestConnectWithAMissingKubeconfigFile(t *testing.T) {

@@ -8,6 +8,29 @@ import (
 // Flags are the connection flags kubectl users know.
 type Flags struct {
 	config *genericclioptions.ConfigFlags
+	// offline is what a command can do without a cluster, said when
+	// none is found and none was named ("rehearse it with --scenario").
+	offline string
+}
+
+// Offline is f, saying what the command can do without a cluster when it
+// finds none and was given no connection flag.
+func (f *Flags) Offline(what string) *Flags {
+	f.offline = what
+	return f
+}
+
+// noCluster is the error of a Connect that finds no cluster: what to name,
+// and, when no flag named one, what the command can do without.
+func (f *Flags) noCluster(cause error, looked string) *Error {
+	if f.Live() {
+		return fail(cause, "no kubeconfig found (looked in %s): name one with --kubeconfig, or leave out the connection flags to run the embedded cluster", looked)
+	}
+	what := "no kubeconfig found (looked in %s), and no --kubeconfig or --server given: name the cluster with one of them"
+	if f.offline != "" {
+		return fail(cause, what+", or %s", looked, f.offline)
+	}
+	return fail(cause, what, looked)
 }
 
 // NewFlags returns the flags with kubectl's defaults.

@@ -1,6 +1,7 @@
 package plain
 
 import (
+	"fmt"
 	"io"
 	"sync"
 	"time"
@@ -85,4 +86,13 @@ func (p *Fleet) Action(at time.Time, kind, target, result string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	say(p.out, p.stamp(at), "action %s %s: %s", kind, target, result)
+}
+
+// ScopeWords name what a fleet run follows, for its banner: "every
+// namespace", or `namespace "shop"`.
+func ScopeWords(namespace string) string {
+	if namespace == "" {
+		return "every namespace"
+	}
+	return fmt.Sprintf("namespace %q", namespace)
 }
