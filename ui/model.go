@@ -383,7 +383,11 @@ func (m *Model) global(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Help):
 		m.open(help.New(m.s))
 	case key.Matches(msg, k.Command):
-		m.open(picker.New(m.s, ':'))
+		ns := m.s.Namespace
+		if m.home != nil && m.top() == screen.Page(m.home) {
+			ns = m.home.Namespace() // what the fleet shows
+		}
+		m.open(picker.NewIn(m.s, ':', ns))
 	case key.Matches(msg, k.Fleet):
 		if m.home == nil || m.top() != screen.Page(m.home) {
 			m.goHome()
