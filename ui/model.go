@@ -381,7 +381,11 @@ func (m *Model) global(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.s.Keys
 	switch {
 	case key.Matches(msg, k.Help):
-		m.open(help.New(m.s))
+		moves := true
+		if p, ok := m.top().(interface{ Moves() bool }); ok {
+			moves = p.Moves()
+		}
+		m.open(help.NewOver(m.s, moves))
 	case key.Matches(msg, k.Command):
 		ns := m.s.Namespace
 		if m.home != nil && m.top() == screen.Page(m.home) {

@@ -23,3 +23,16 @@ func TestConsoleDaemonSetCountsOnlyItsDesiredNodes(t *testing.T) {
 		t.Errorf("%d nodes listed updated for desired %d:\n%s", len(rows), desired, s)
 	}
 }
+
+// The Move keys the help lists work on the DaemonSet view: end and home
+// move the history cursor to the last and the first revision.
+func TestConsoleDaemonSetHistoryMovesWithEndAndHome(t *testing.T) {
+	c := startConsole(t, 120, 30, "--scenario", "daemons", "--speed", "10", "ds/node-agent")
+	c.waitFor("node-agent:2.2  (current)")
+	c.keys("End")
+	c.waitFor("▸ 2 ")
+	c.keys("Home")
+	c.waitFor("▸ 1 ")
+	c.keys("PageDown")
+	c.waitFor("▸ 2 ")
+}
