@@ -9,14 +9,14 @@ RACE_PKGS := ./engine/... ./kube/... ./ui/... ./cmd/...
 # ($$XDG_CACHE_HOME/rollscope/controlplane), so only the first run builds it.
 E2E_DIR := test/e2e
 
-.PHONY: all build test vet fmt-check race unit e2e controlplane kubectl117 bench fuzz clean
+.PHONY: all build test vet fmt-check race unit e2e controlplane kubectl117 bench fuzz clean release release-check
 
 all: build
 
 build:
 	$(GO) build -o bin/rollscope ./cmd/rollscope
 
-test: fmt-check vet unit race e2e
+test: fmt-check vet unit race release-check e2e
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -50,6 +50,33 @@ kubectl117:
 e2e: controlplane kubectl117
 	cd $(E2E_DIR) && $(GO) test -count=1 -p 3 -timeout 40m ./...
 
+# The release (.goreleaser.yaml builds the same): CGO off, -trimpath, no
+# symbol table or DWARF, every platform, one tar.gz each and their sha256
+# sums in dist/. Nothing is published. -buildvcs=auto stamps the commit
+# (and a tag's version) that --version prints, whatever GOFLAGS says.
+RELEASE_PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+RELEASE_FLAGS := -trimpath -buildvcs=auto -ldflags "-s -w"
+# kubectl is 57 MB; rollscope's release binary stays under this many bytes.
+RELEASE_MAX_BYTES := 70000000
+
+release:
+	rm -rf dist && mkdir -p dist
+	set -e; for p in $(RELEASE_PLATFORMS); do \
+	  os=$${p%/*}; arch=$${p#*/}; dir=dist/rollscope_$${os}_$${arch}; exe=rollscope; \
+	  [ $$os = windows ] && exe=rollscope.exe; \
+	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build $(RELEASE_FLAGS) -o $$dir/$$exe ./cmd/rollscope; \
+	  cp README.md $$dir/; tar -C $$dir -czf $$dir.tar.gz $$exe README.md; \
+	done
+	cd dist && sha256sum *.tar.gz > checksums.txt && cat checksums.txt
+
+# One platform with the release flags, held to the size budget.
+release-check:
+	@set -e; bin=$$(mktemp -d)/rollscope; \
+	CGO_ENABLED=0 GOOS=linux GOARCH=amd64 $(GO) build $(RELEASE_FLAGS) -o $$bin ./cmd/rollscope; \
+	size=$$(wc -c < $$bin); rm -rf $$(dirname $$bin); \
+	echo "release binary linux/amd64: $$size bytes (budget $(RELEASE_MAX_BYTES))"; \
+	[ $$size -le $(RELEASE_MAX_BYTES) ] || { echo "the release binary is over its budget: see docs/performance.md"; exit 1; }
+
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
@@ -57,4 +84,4 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./engine/scenario
 
 clean:
-	rm -rf bin
+	rm -rf bin dist

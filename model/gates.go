@@ -84,7 +84,7 @@ func EvaluateCanaryGates(want int32, start time.Time, deadline time.Duration, ha
 	// A back-off is the most telling evidence, then a restart.
 	for _, p := range pods {
 		if p.BackOff != "" {
-			g.Failed = fmt.Sprintf("pod %s: %s (%d restarts)", p.Name, p.BackOff, p.Restarts)
+			g.Failed = fmt.Sprintf("pod %s: %s (%s)", p.Name, p.BackOff, Plural(p.Restarts, "restart"))
 			return g
 		}
 	}

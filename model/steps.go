@@ -38,7 +38,7 @@ func ResolveCanarySteps(specs, holds []string, replicas int32) ([]CanaryStep, er
 			return nil, fmt.Errorf("step 100%% must be the last (the canary ends there)")
 		}
 		if pods > replicas {
-			return nil, fmt.Errorf("step %s is %d pods, more than the deployment's %d replicas (use at most %d, or 100%%)", sp, pods, replicas, replicas)
+			return nil, fmt.Errorf("step %s is %s, more than the deployment's %s (use at most %d, or 100%%)", sp, Plural(pods, "pod"), Plural(replicas, "replica"), replicas)
 		}
 		if n := len(steps); n > 0 && pods <= steps[n-1].Pods {
 			return nil, fmt.Errorf("steps %s and %s come to %d and %d of %d pods: each step must hold more pods than the one before (drop one)",
@@ -57,7 +57,7 @@ func ResolveCanarySteps(specs, holds []string, replicas int32) ([]CanaryStep, er
 		holds = []string{CanaryHoldPause}
 	}
 	if len(holds) != 1 && len(holds) != held {
-		return nil, fmt.Errorf("%d holds for %d steps before 100%%: write one hold for all of them or one each", len(holds), held)
+		return nil, fmt.Errorf("%s for %s before 100%%: write one hold for all of them or one each", Plural(len(holds), "hold"), Plural(held, "step"))
 	}
 	for i := range held {
 		h := holds[0]

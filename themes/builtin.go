@@ -1,11 +1,12 @@
 package themes
 
-var builtins = map[string]func() Theme{
-	"dark":          Dark,
-	"light":         Light,
-	"high-contrast": HighContrast,
-	"colorblind":    Colorblind,
-	"none":          NoColor,
+// builtins is the one list of the built-in themes, in the order --help,
+// errors and the README name them.
+var builtins = []struct {
+	name string
+	make func() Theme
+}{
+	{"dark", Dark}, {"light", Light}, {"high-contrast", HighContrast}, {"colorblind", Colorblind}, {"none", NoColor},
 }
 
 // Dark suits terminals with a dark background.

@@ -29,7 +29,7 @@ func Load(nameOrFile string) (Theme, error) {
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return Theme{}, fmt.Errorf("theme %q is neither a built-in (%s) nor an existing file: %w",
-				nameOrFile, strings.Join(Names(), ", "), err)
+				nameOrFile, Listed(), err)
 		}
 		return Theme{}, fmt.Errorf("reading theme file %s: %w", nameOrFile, err)
 	}
@@ -58,7 +58,7 @@ func parse(file string, data []byte) (Theme, error) {
 			b, ok := Builtin(v.Value)
 			if !ok {
 				return Theme{}, fmt.Errorf("%s:%d: base %q is not a built-in theme (%s)",
-					file, v.Line, v.Value, strings.Join(Names(), ", "))
+					file, v.Line, v.Value, Listed())
 			}
 			t = b
 		}

@@ -3,7 +3,6 @@ package themes
 import (
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 )
 
@@ -54,20 +53,26 @@ func (t *Theme) colourFields() []struct {
 // Names lists the built-in themes.
 func Names() []string {
 	names := make([]string, 0, len(builtins))
-	for n := range builtins {
-		names = append(names, n)
+	for _, b := range builtins {
+		names = append(names, b.name)
 	}
-	sort.Strings(names)
 	return names
+}
+
+// Listed names the built-in themes in a sentence: "dark, light, … or none".
+func Listed() string {
+	names := Names()
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // Builtin returns the built-in theme called name.
 func Builtin(name string) (Theme, bool) {
-	mk, ok := builtins[name]
-	if !ok {
-		return Theme{}, false
+	for _, b := range builtins {
+		if b.name == name {
+			return b.make(), true
+		}
 	}
-	return mk(), true
+	return Theme{}, false
 }
 
 // NoColorRequested reports whether the NO_COLOR convention

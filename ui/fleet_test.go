@@ -270,11 +270,20 @@ func TestFleetScopeKeys(t *testing.T) {
 	if _, quit := m.Switch(); quit {
 		t.Error("a scope the watch covers made the console quit")
 	}
+	// A namespace the watch of every namespace has not seen is refused, and
+	// the console stays as it was: the fleet and the picker on billing.
 	m = send(m, press(":"))
 	m = send(m, typed("ns nowhere")...)
 	m = send(m, press("enter"))
-	if s := plain(m); !strings.Contains(s, "no workloads in namespace nowhere — :ns NAME shows another (billing, infra, shop), 0 all of them") {
-		t.Errorf("an empty namespace does not say where the workloads are:\n%s", s)
+	if s := plain(m); !strings.Contains(s, "no namespace nowhere in the cluster — :ns NAME with one of billing, infra, shop, or :ns all") ||
+		!strings.Contains(s, "ns billing · 3 workloads") {
+		t.Errorf(":ns nowhere was not refused leaving billing shown:\n%s", s)
+	}
+	m = send(m, press(":"))
+	m = send(m, typed("x")...)
+	m = send(m, press("enter"))
+	if s := plain(m); !strings.Contains(s, `no deployment matches "x" in namespace billing`) {
+		t.Errorf("after a refused :ns, :x does not search the namespace shown:\n%s", s)
 	}
 	// The watch covers one namespace: another one is a Switch.
 	m = newFleetModel(t, newFleetSource(), 120, 30, func(o *Options) { o.AllNamespaces = false })

@@ -381,9 +381,17 @@ func (m *Model) global(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.s.Keys
 	switch {
 	case key.Matches(msg, k.Help):
-		m.open(help.New(m.s))
+		moves := true
+		if p, ok := m.top().(interface{ Moves() bool }); ok {
+			moves = p.Moves()
+		}
+		m.open(help.NewOver(m.s, moves))
 	case key.Matches(msg, k.Command):
-		m.open(picker.New(m.s, ':'))
+		ns := m.s.Namespace
+		if m.home != nil && m.top() == screen.Page(m.home) {
+			ns = m.home.Namespace() // what the fleet shows
+		}
+		m.open(picker.NewIn(m.s, ':', ns))
 	case key.Matches(msg, k.Fleet):
 		if m.home == nil || m.top() != screen.Page(m.home) {
 			m.goHome()

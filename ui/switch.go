@@ -85,6 +85,14 @@ func (m *Model) scopeTo(sc screen.Scope) tea.Cmd {
 	if sc.All {
 		ns = ""
 	}
+	if m.scope.watchAll && ns != "" {
+		// The watch sees every namespace: one it has not seen is refused,
+		// and nothing the console shows or remembers changes.
+		if src, ok := m.s.Src.(interface{ Namespaces() []string }); ok && !slices.Contains(src.Namespaces(), ns) {
+			m.s.Toast = "no namespace " + ns + " in the cluster — :ns NAME with one of " + strings.Join(src.Namespaces(), ", ") + ", or :ns all"
+			return nil
+		}
+	}
 	if m.scope.watchAll || (ns != "" && ns == m.scope.namespace) {
 		m.home.SetNamespace(ns)
 		m.goHome()

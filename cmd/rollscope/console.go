@@ -55,7 +55,7 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 	fs.Float64Var(&f.speed, "speed", 10, "embedded cluster: virtual clock speed, in multiples of real time")
 	fs.Int64Var(&f.seed, "seed", 0, "embedded cluster: jitter seed; overrides the scenario's seed")
 	fs.DurationVar(&f.until, "until", 0, "embedded cluster with --plain: stop after this much virtual time")
-	fs.StringVar(&f.theme, "theme", "", "colour theme: dark, light, high-contrast, colorblind, or a theme file (default: from the terminal background)")
+	fs.StringVar(&f.theme, "theme", "", "colour theme: "+themes.Listed()+", or a theme file (default: from the terminal background)")
 	fs.BoolVarP(&f.all, "all-namespaces", "A", false, "watch every namespace (the fleet of all of them); wins over -n, as in kubectl")
 	fs.BoolVar(&f.plain, "plain", false, "print status lines instead of the console (the default when stdout is not a terminal)")
 	f.conn.AddTo(fs)

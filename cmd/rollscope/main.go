@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
+
+	"rollscope/internal/buildinfo"
+	"rollscope/kube/connect"
 )
 
 // usageError marks bad input: rollscope exits 2 and prints one line.
@@ -49,20 +50,27 @@ var started bool
 
 func newRoot() *cobra.Command {
 	root := &cobra.Command{
-		Use:   commandName() + " [deploy/NAME]",
+		Use:   "rollscope [deploy/NAME]",
 		Short: "A terminal console for Kubernetes rollouts",
 		Long: "rollscope watches a rollout live and drives it: set image, pause, resume, undo, abort, node drains.\n" +
 			"With no cluster flags it runs an embedded Kubernetes on a virtual clock, driven by a scenario.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Args:          cobra.MaximumNArgs(1),
-		Version:       version(),
+		// A mistyped command is refused before anything connects.
+		Args:    cobra.MatchAll(notACommand, cobra.MaximumNArgs(1)),
+		Version: buildinfo.Version(),
+		// Installed as kubectl-rollscope, every usage line reads `kubectl rollscope …`.
+		Annotations:                map[string]string{cobra.CommandDisplayNameAnnotation: buildinfo.CommandName()},
+		SuggestionsMinimumDistance: 2,
 		PersistentPreRun: func(*cobra.Command, []string) {
 			started = true
 		},
 	}
-	root.SetVersionTemplate(commandName() + " {{.Version}}\n")
+	root.SetVersionTemplate(buildinfo.CommandName() + " {{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		if near := notACommand(c, c.Flags().Args()); near != nil {
+			err = near
+		}
 		return badInput("%v — see %s --help", err, c.CommandPath())
 	})
 	root.RunE = addConsole(root)
@@ -71,13 +79,13 @@ func newRoot() *cobra.Command {
 	return root
 }
 
-// commandName is how the user invoked rollscope: installed as
-// kubectl-rollscope, kubectl runs it as `kubectl rollscope`.
-func commandName() string {
-	if strings.HasPrefix(filepath.Base(os.Args[0]), "kubectl-") {
-		return "kubectl rollscope"
+// notACommand refuses a first argument that cannot name a workload, or
+// that reads as a mistyped command, before any request is sent for it.
+func notACommand(c *cobra.Command, args []string) error {
+	if len(args) == 0 || c.HasParent() {
+		return nil
 	}
-	return "rollscope"
+	return connect.CheckArg(args[0], c.SuggestionsFor)
 }
 
 // oneLine keeps error output to a single line whatever the cause wrapped.

@@ -61,7 +61,7 @@ func newSimulate() *cobra.Command {
 			return runSimulate(cmd.Context(), f)
 		},
 	}
-	cmd.Flags().StringVarP(&f.file, "file", "f", "", "scenario file, or the name of a built-in scenario (see `rollscope scenarios`)")
+	cmd.Flags().StringVarP(&f.file, "file", "f", "", "scenario file, or the name of a built-in scenario (rollscope scenarios lists them)")
 	cmd.Flags().StringVar(&f.format, "format", "jsonl", "trace format: jsonl or table")
 	cmd.Flags().DurationVar(&f.until, "until", 0, "stop after this much virtual time (wall time on a live cluster), for example 5m; 0 runs until every rollout has finished")
 	cmd.Flags().Int64Var(&f.seed, "seed", 0, "jitter seed; overrides the scenario's seed (embedded cluster)")

@@ -28,6 +28,8 @@ package forecast
 import (
 	"fmt"
 	"time"
+
+	"rollscope/model"
 )
 
 // Forecast is what the rollout will do.
@@ -48,7 +50,7 @@ type Forecast struct {
 }
 
 func (f Forecast) String() string {
-	s := fmt.Sprintf("%d scaling steps in %d waves, at most %d pods, never fewer than %d available", f.Steps, f.Waves, f.PeakPods, f.LowestAvailable)
+	s := fmt.Sprintf("%s in %s, at most %s, never fewer than %d available", model.Plural(f.Steps, "scaling step"), model.Plural(f.Waves, "wave"), model.Plural(f.PeakPods, "pod"), f.LowestAvailable)
 	d := f.Duration.Round(time.Second).String()
 	switch {
 	case f.Outcome == DeadlineExceeded:

@@ -167,7 +167,7 @@ func (f WorkloadForecast) String() string {
 	if len(parts) == 0 {
 		parts = append(parts, "no pod replaced")
 	}
-	parts = append(parts, fmt.Sprintf("at most %d pods, never fewer than %d available", f.PeakPods, f.LowestAvailable))
+	parts = append(parts, fmt.Sprintf("at most %s, never fewer than %d available", model.Plural(f.PeakPods, "pod"), f.LowestAvailable))
 	d := f.Duration.Round(time.Second).String()
 	switch {
 	case f.Outcome == Held:

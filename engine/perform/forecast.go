@@ -74,7 +74,7 @@ func (c *Cluster) evictions(ctx context.Context) string {
 	case 1:
 		return "; assumes no drain or node roll evicts its pods — one is under way on node " + names[0]
 	}
-	return fmt.Sprintf("; assumes no drain or node roll evicts its pods — one is under way on %d nodes (%s)", len(names), strings.Join(names, ", "))
+	return fmt.Sprintf("; assumes no drain or node roll evicts its pods — one is under way on %s (%s)", model.Plural(len(names), "node"), strings.Join(names, ", "))
 }
 
 // Rehearse is Forecast's figures for a Deployment, for a caller that

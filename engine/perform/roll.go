@@ -9,6 +9,7 @@ import (
 	"rollscope/engine/drain"
 	"rollscope/engine/nodegroup"
 	"rollscope/engine/noderoll"
+	"rollscope/model"
 	"rollscope/model/action"
 )
 
@@ -48,9 +49,9 @@ func (c *Cluster) PlanRoll(group string, s action.RollSettings) (string, error) 
 	}
 	if o.MaxSurge == nil && o.MaxUnavailable == nil {
 		if s.Step {
-			return fmt.Sprintf("%d outdated nodes, one at a time (the group's own surge and unavailability, at most one surge node when stepping)", s.Outdated), nil
+			return model.Plural(s.Outdated, "outdated node") + ", one at a time (the group's own surge and unavailability, at most one surge node when stepping)", nil
 		}
-		return fmt.Sprintf("%d outdated nodes, one at a time, none surged (the group sets no maxSurge or maxUnavailable: kops' defaults)", s.Outdated), nil
+		return model.Plural(s.Outdated, "outdated node") + ", one at a time, none surged (the group sets no maxSurge or maxUnavailable: kops' defaults)", nil
 	}
 	set, err := noderoll.Resolve(o.MaxSurge, o.MaxUnavailable, s.Size)
 	if err != nil {
@@ -60,8 +61,8 @@ func (c *Cluster) PlanRoll(group string, s action.RollSettings) (string, error) 
 		return "", errors.New("maxSurge and maxUnavailable are both 0, so no node could ever be replaced (raise one of them)")
 	}
 	surge, concurrency := set.Concurrency(nodegroup.RoleNode, s.Outdated, s.Step)
-	return fmt.Sprintf("%d outdated nodes, %d at a time, %d of them surged first (maxSurge %s → %d, maxUnavailable %s → %d of %d nodes; control-plane groups never surge)",
-		s.Outdated, concurrency, surge, orGroup(s.MaxSurge), set.MaxSurge, orGroup(s.MaxUnavailable), set.MaxUnavailable, s.Size), nil
+	return fmt.Sprintf("%s, %d at a time, %d of them surged first (maxSurge %s → %d, maxUnavailable %s → %d of %d nodes; control-plane groups never surge)",
+		model.Plural(s.Outdated, "outdated node"), concurrency, surge, orGroup(s.MaxSurge), set.MaxSurge, orGroup(s.MaxUnavailable), set.MaxUnavailable, s.Size), nil
 }
 
 func orGroup(v string) string {

@@ -63,12 +63,12 @@ const checkTimeout = 15 * time.Second
 // deployments in the namespace to prove the server is reachable and the
 // credentials are accepted there.
 func (f *Flags) Connect(ctx context.Context) (*Connection, error) {
-	loader := f.config.ToRawKubeConfigLoader()
+	loader := f.loader()
 	raw, err := loader.RawConfig()
 	if err != nil {
 		return nil, fail(err, "cannot read the kubeconfig %s: %v — fix the file, or name another with --kubeconfig", files(loader), err)
 	}
-	name := *f.config.Context
+	name := f.context
 	if name == "" {
 		name = raw.CurrentContext
 	}
@@ -77,10 +77,10 @@ func (f *Flags) Connect(ctx context.Context) (*Connection, error) {
 	}
 
 	// With nothing to go on, client-go would quietly try http://localhost:8080.
-	if len(raw.Clusters) == 0 && *f.config.APIServer == "" && os.Getenv("KUBERNETES_SERVICE_HOST") == "" {
+	if len(raw.Clusters) == 0 && f.server == "" && os.Getenv("KUBERNETES_SERVICE_HOST") == "" {
 		return nil, f.noCluster(clientcmd.ErrEmptyConfig, files(loader))
 	}
-	rc, err := f.config.ToRESTConfig()
+	rc, err := loader.ClientConfig()
 	switch {
 	case clientcmd.IsEmptyConfig(err):
 		return nil, f.noCluster(err, files(loader))
@@ -128,7 +128,7 @@ func (f *Flags) checkContext(raw clientcmdapi.Config, name string, loader client
 		listed = strings.Join(known, ", ")
 	}
 	where := ""
-	if *f.config.Context == "" {
+	if f.context == "" {
 		where = " (it is the current-context)"
 	}
 	err := fmt.Errorf("context %q not found", name)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/restmapper"
@@ -101,14 +102,40 @@ func (e *NotShownError) Error() string {
 	return fmt.Sprintf("%q is %s, not a workload kind rollscope opens; write %s", e.Word, e.Resource, kind.Accepted())
 }
 
+// CheckArg refuses, before anything connects, a console argument that no
+// cluster could answer: a name no object can have, or a bare word that
+// reads as a mistyped command — commands gives the commands a word is
+// close to (cobra's suggestions), and kubectl refuses such a word rather
+// than ask a server for a deployment by that name. A bare word close to
+// no command is a deployment's name, as the README documents.
+func CheckArg(arg string, commands func(string) []string) error {
+	_, name, kinded := kind.Split(arg)
+	if kinded && name == "" {
+		return fmt.Errorf("%q names no object: write %sNAME", arg, strings.TrimSpace(arg))
+	}
+	if !kinded && commands != nil {
+		if near := commands(name); len(near) > 0 {
+			return fmt.Errorf("unknown command %q: did you mean %s? (a deployment by that name: deploy/%s)", name, strings.Join(near, " or "), name)
+		}
+	}
+	if len(validation.IsDNS1123Subdomain(name)) > 0 {
+		what := "neither a command nor a workload's name"
+		if kinded {
+			what = "not a workload's name"
+		}
+		return fmt.Errorf("%q is %s (names are lower-case letters, digits, '-' and '.'): write NAME or KIND/NAME — rollscope opens %s", arg, what, OpensKinds)
+	}
+	return nil
+}
+
 // ResolveArg reads a console argument as kubectl does — NAME (a
 // deployment), or KIND/NAME with the kind word resolved by kinds — and
 // says in one sentence what is wrong with one it cannot open.
 func ResolveArg(arg string, kinds KindResolver) (kind.Ref, error) {
-	ref, err := kind.Parse(arg)
-	if errors.Is(err, kind.ErrNoName) {
-		return kind.Ref{}, fmt.Errorf("%q names no object: write %sNAME", arg, arg)
+	if err := CheckArg(arg, nil); err != nil {
+		return kind.Ref{}, err
 	}
+	ref, err := kind.Parse(arg)
 	if err == nil && ref.Kind == "" {
 		return kind.Ref{Kind: kind.Deployment, Name: ref.Name}, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	fakediscovery "k8s.io/client-go/discovery/fake"
 	k8stesting "k8s.io/client-go/testing"
@@ -81,5 +82,50 @@ func TestOpensKindsNamesEveryKindAsItIsTyped(t *testing.T) {
 	want := "deployments (deploy/NAME or NAME), ReplicationControllers (rc/NAME), StatefulSets (sts/NAME) and DaemonSets (ds/NAME)"
 	if connect.OpensKinds != want {
 		t.Errorf("OpensKinds = %q, want %q", connect.OpensKinds, want)
+	}
+}
+
+// countingKinds is a resolver that counts the kind words it was asked for:
+// on a live cluster each would be a discovery request.
+type countingKinds struct{ asked int }
+
+func (c *countingKinds) Resolve(word string) (kind.Kind, error) {
+	c.asked++
+	return connect.Registry{}.Resolve(word)
+}
+
+// TestMistypedCommandsAndImpossibleNamesAreRefusedUnasked: a bare word
+// close to a command is refused with the command (cobra's suggestions, as
+// rollscope's root gives them), and so is a name no object can have; a
+// bare name close to no command stays a deployment, as documented. Nothing
+// refused reaches the resolver.
+func TestMistypedCommandsAndImpossibleNamesAreRefusedUnasked(t *testing.T) {
+	root := &cobra.Command{Use: "rollscope", SuggestionsMinimumDistance: 2}
+	for _, name := range []string{"simulate", "scenarios", "rolling-update"} {
+		root.AddCommand(&cobra.Command{Use: name, Run: func(*cobra.Command, []string) {}})
+	}
+	for arg, refused := range map[string]string{
+		"scenario":        `unknown command "scenario": did you mean scenarios? (a deployment by that name: deploy/scenario)`,
+		"rolling-updte":   `did you mean rolling-update?`,
+		"Simulate":        `did you mean simulate?`,
+		"Web_1":           `"Web_1" is neither a command nor a workload's name`,
+		"sts/DB":          `"sts/DB" is not a workload's name`,
+		"deploy/":         `"deploy/" names no object: write deploy/NAME`,
+		"frontend":        "",
+		"web":             "",
+		"deploy/scenario": "",
+		"ds/node-agent":   "",
+	} {
+		err := connect.CheckArg(arg, root.SuggestionsFor)
+		if refused == "" && err != nil || refused != "" && (err == nil || !strings.Contains(err.Error(), refused)) {
+			t.Errorf("CheckArg(%q) = %v; want %q", arg, err, refused)
+		}
+		if strings.Contains(refused, "did you mean") {
+			continue // a command's look-alike is the command line's to refuse
+		}
+		kinds := &countingKinds{}
+		if _, err := connect.ResolveArg(arg, kinds); refused != "" && (err == nil || kinds.asked != 0) {
+			t.Errorf("ResolveArg(%q) = %v after %d kind look-ups; want it refused unasked", arg, err, kinds.asked)
+		}
 	}
 }

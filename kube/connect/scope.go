@@ -7,7 +7,7 @@ import (
 // Contexts are the kubeconfig's context names, sorted, for `:ctx`; nil when
 // the kubeconfig cannot be read (Connect says why).
 func (f *Flags) Contexts() []string {
-	raw, err := f.config.ToRawKubeConfigLoader().RawConfig()
+	raw, err := f.loader().RawConfig()
 	if err != nil {
 		return nil
 	}
@@ -24,13 +24,13 @@ func (f *Flags) Contexts() []string {
 // scope. "" leaves each as it is; a new context without a namespace takes
 // that context's own.
 func (f *Flags) Switch(context, namespace string) {
-	if context != "" && context != *f.config.Context {
-		*f.config.Context = context
+	if context != "" && context != f.context {
+		f.context = context
 		if namespace == "" {
-			*f.config.Namespace = ""
+			f.namespace = ""
 		}
 	}
 	if namespace != "" {
-		*f.config.Namespace = namespace
+		f.namespace = namespace
 	}
 }

@@ -15,7 +15,6 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	fakediscovery "k8s.io/client-go/discovery/fake"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/utils/clock"
 )
 
@@ -40,7 +39,7 @@ const clearActionsEvery = 1024
 // Cluster is an in-memory Kubernetes API server.
 type Cluster struct {
 	clock  clock.PassiveClock
-	client *fake.Clientset
+	client *clientset
 	direct directClient
 	kinds  []*kind
 	calls  atomic.Uint64
@@ -111,7 +110,7 @@ func newCluster(opts Options, historyLimit int) *Cluster {
 	}
 	c.mu.Unlock()
 
-	cs := fake.NewSimpleClientset()
+	cs := newClientset()
 	cs.PrependReactor("*", "*", c.react)
 	cs.PrependWatchReactor("*", c.reactWatch)
 	cs.Resources = discoveryLists(c.kinds)

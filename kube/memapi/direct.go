@@ -10,7 +10,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/kubernetes/fake"
 	appsv1client "k8s.io/client-go/kubernetes/typed/apps/v1"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	clienttesting "k8s.io/client-go/testing"
@@ -29,17 +28,17 @@ import (
 // and building the fake's wrappers each time was a twentieth of all the
 // allocations of a 10,000-pod rollout.
 type directClient struct {
-	*fake.Clientset
+	*clientset
 	core *directCore // pointers: handing them out as interfaces allocates nothing
 	apps *directApps
 }
 
 var _ kubernetes.Interface = directClient{}
 
-func newDirectClient(cs *fake.Clientset, c *Cluster) directClient {
+func newDirectClient(cs *clientset, c *Cluster) directClient {
 	core, apps := cs.CoreV1(), cs.AppsV1()
 	return directClient{
-		Clientset: cs,
+		clientset: cs,
 		core: &directCore{CoreV1Interface: core,
 			pods: newPerNamespace(func(ns string) corev1client.PodInterface {
 				return directPods{core.Pods(ns), c, ns}

@@ -59,7 +59,7 @@ type servedDiscovery struct{ *fakediscovery.FakeDiscovery }
 
 // Discovery answers discovery for what the cluster serves.
 func (c directClient) Discovery() discovery.DiscoveryInterface {
-	return servedDiscovery{c.Clientset.Discovery().(*fakediscovery.FakeDiscovery)}
+	return servedDiscovery{c.clientset.discovery}
 }
 
 // ServerPreferredResources is every served resource.

@@ -11,9 +11,10 @@
 // defaults, validation messages, and watches that replay history, honour
 // selectors and never drop an event or block a writer.
 //
-// client-go's fake clientset is used only as the typed-client plumbing: every
-// request is answered by this package's reactors, never by the fake's
-// object tracker.
+// client-go's fake typed clients of the groups it serves are used only as
+// the typed-client plumbing: every request is answered by this package's
+// reactors. Every other group is answered 404, as an API server answers for
+// a group it does not serve (clientset.go).
 //
 // # What it stores, and who may share it
 //

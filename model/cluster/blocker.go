@@ -474,7 +474,7 @@ func drainBlocker(nodes []*corev1.Node, namespace string, isOurs func(name strin
 			if ns != namespace || !isOurs(pod) {
 				continue
 			}
-			return fmt.Sprintf("drain of %s blocked by PodDisruptionBudget %s (%d disruptions allowed)", n.Name, h.Name, h.Allowed)
+			return fmt.Sprintf("drain of %s blocked by PodDisruptionBudget %s (%s allowed)", n.Name, h.Name, model.Plural(h.Allowed, "disruption"))
 		}
 	}
 	return ""

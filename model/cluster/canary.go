@@ -174,16 +174,16 @@ func CanaryForecastLines(p model.CanaryPlan) []string {
 	var out []string
 	for k, s := range f.Steps {
 		if k == len(f.Steps)-1 {
-			out = append(out, fmt.Sprintf("step %d (100%%): the deployment's own strategy rolls the other %d pods, at least %d available",
-				k+1, p.Replicas-p.Step(k).Pods, s.LowestAvailable))
+			out = append(out, fmt.Sprintf("step %d (100%%): the deployment's own strategy rolls the other %s, at least %d available",
+				k+1, model.Plural(p.Replicas-p.Step(k).Pods, "pod"), s.LowestAvailable))
 			break
 		}
 		hold := "until you promote"
 		if d, ok := s.Step.HoldFor(); ok {
 			hold = "for " + d.String() + " once the gates pass"
 		}
-		out = append(out, fmt.Sprintf("step %d (%s): exactly %d new + %d old pods, all %d old available; held %s",
-			k+1, s.Step.Spec, s.NewPods, s.OldPods, s.OldPods, hold))
+		out = append(out, fmt.Sprintf("step %d (%s): exactly %d new + %s, all %d old available; held %s",
+			k+1, s.Step.Spec, s.NewPods, model.Plural(s.OldPods, "old pod"), s.OldPods, hold))
 	}
 	time := "holds add up to " + f.Held.String()
 	switch {
@@ -192,7 +192,7 @@ func CanaryForecastLines(p model.CanaryPlan) []string {
 	case f.Pauses > 0:
 		time += fmt.Sprintf(", plus %s for your promote", model.Plural(f.Pauses, "pause"))
 	}
-	out = append(out, fmt.Sprintf("peak %d pods · lowest availability %d of %d · %s, plus pod start-up", f.PeakPods, f.LowestAvailable, p.Replicas, time))
+	out = append(out, fmt.Sprintf("peak %s · lowest availability %d of %d · %s, plus pod start-up", model.Plural(f.PeakPods, "pod"), f.LowestAvailable, p.Replicas, time))
 	onFail := "holds the step and says which gate failed"
 	if p.OnFailure == model.CanaryOnFailureAbort {
 		onFail = "aborts back to the stable revision"

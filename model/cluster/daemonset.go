@@ -24,6 +24,11 @@ const (
 	DaemonSurging     DaemonNodeState = "surging"     // an old and a new pod side by side
 	DaemonUnavailable DaemonNodeState = "unavailable" // no available daemon pod
 	DaemonMissing     DaemonNodeState = "missing"     // should run one and has none
+	// DaemonNodeGone: the node is gone or being deleted (a node roll
+	// replaced it); its pods wait for garbage collection. The DaemonSet no
+	// longer desires it, so the node counts in none of the other states,
+	// as the controller's status counts it nowhere.
+	DaemonNodeGone DaemonNodeState = "node gone"
 )
 
 // DaemonNodeRow is one node of a DaemonSet's view.
@@ -50,6 +55,17 @@ type DaemonSetView struct {
 	Status             string
 	Done               bool
 	History            []WorkloadRevision
+}
+
+// nodeGone reports whether node, named by a daemon pod, is gone or being
+// deleted; false when the watch sees no nodes at all (not allowed to list
+// them), as nothing is then known.
+func (c *Cluster) nodeGone(node string) bool {
+	if node == "" || len(c.nodes) == 0 {
+		return false
+	}
+	n, ok := c.nodes[node]
+	return !ok || n.DeletionTimestamp != nil
 }
 
 // DaemonSet is the view of one DaemonSet at now.
@@ -105,6 +121,14 @@ func (c *Cluster) DaemonSet(namespace, name string, now time.Time) (DaemonSetVie
 	var surging, without int32
 	for _, node := range nodes {
 		row := DaemonNodeRow{Node: node}
+		if c.nodeGone(node) {
+			for _, pe := range byNode[node] {
+				row.Pods = append(row.Pods, pe.row)
+			}
+			row.State = DaemonNodeGone
+			v.Nodes = append(v.Nodes, row)
+			continue
+		}
 		var updated, old, availableOne bool
 		live := 0
 		for _, pe := range byNode[node] {

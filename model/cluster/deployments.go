@@ -192,11 +192,11 @@ func canaryWhy(cn model.Canary) string {
 	case cn.State.Phase == model.CanaryRolling:
 		return "last step: rolling out on the deployment's own strategy"
 	case step.Hold == model.CanaryHoldPause:
-		return fmt.Sprintf("%d pods on the new version, holding for promote", step.Pods)
+		return model.Plural(step.Pods, "pod") + " on the new version, holding for promote"
 	case step.Hold != "":
-		return fmt.Sprintf("%d pods on the new version, holding %s", step.Pods, step.Hold)
+		return fmt.Sprintf("%s on the new version, holding %s", model.Plural(step.Pods, "pod"), step.Hold)
 	}
-	return fmt.Sprintf("%d pods on the new version", step.Pods)
+	return model.Plural(step.Pods, "pod") + " on the new version"
 }
 
 // rollingFrom is the images of the newest old ReplicaSet that still has

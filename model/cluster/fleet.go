@@ -73,24 +73,28 @@ func FleetStates() []FleetState {
 }
 
 // parseFleetState reads a state word as an operator types it after
-// `/state:` ("node-roll" and "crashloop" too).
+// `/state:`: as the fleet shows it ("node roll", quoted or not), with a
+// hyphen for its space ("node-roll"), or a short form ("crashloop").
 func parseFleetState(word string) (FleetState, bool) {
-	w := strings.ToLower(strings.TrimSpace(word))
+	w := strings.ReplaceAll(strings.ToLower(strings.Trim(strings.TrimSpace(word), `"'`)), " ", "-")
 	switch w {
-	case "node-roll", "noderoll":
+	case "noderoll":
 		return FleetNodeRoll, true
 	case "crashloop", "crashlooping", "crash":
 		return FleetCrashLooping, true
 	case "done":
 		return FleetComplete, true
 	}
-	for i, s := range fleetWords {
-		if s == w {
+	for i := range fleetWords {
+		if typedState(FleetState(i)) == w {
 			return FleetState(i), true
 		}
 	}
 	return 0, false
 }
+
+// typedState is a state word as one word of a filter: "node-roll".
+func typedState(s FleetState) string { return strings.ReplaceAll(fleetWords[s], " ", "-") }
 
 // fleetStuckAfter is how long a rollout may make no progress before the
 // fleet calls it stuck, when nothing more specific names why.
@@ -164,19 +168,30 @@ type FleetFilter struct {
 // error naming the words there are.
 func ParseFleetFilter(text string) (FleetFilter, error) {
 	var f FleetFilter
-	for _, w := range strings.Fields(text) {
-		key, val, ok := strings.Cut(w, ":")
+	fields := strings.Fields(text)
+	for i := 0; i < len(fields); i++ {
+		key, val, ok := strings.Cut(fields[i], ":")
 		switch {
 		case ok && (key == "state" || key == "s"):
 			st, known := parseFleetState(val)
+			if !known && i+1 < len(fields) {
+				// A state of two words as the fleet shows it: `state:node roll`.
+				if st, known = parseFleetState(val + " " + fields[i+1]); known {
+					i++
+				}
+			}
 			if !known {
-				return FleetFilter{}, fmt.Errorf("%q is not a rollout state: use one of %s", val, strings.Join(fleetWords[:], ", "))
+				words := make([]string, len(fleetWords))
+				for s := range fleetWords {
+					words[s] = typedState(FleetState(s))
+				}
+				return FleetFilter{}, fmt.Errorf("%q is not a rollout state: use one of %s", val, strings.Join(words, ", "))
 			}
 			f.States = append(f.States, st)
 		case ok && (key == "ns" || key == "namespace"):
 			f.Namespace = val
 		default:
-			f.Words = append(f.Words, strings.ToLower(w))
+			f.Words = append(f.Words, strings.ToLower(fields[i]))
 		}
 	}
 	return f, nil

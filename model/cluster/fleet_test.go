@@ -172,7 +172,7 @@ func TestFleetStates(t *testing.T) {
 				return m.objects()
 			}},
 		{name: "canary: the step from its annotations", ref: "deploy/web", state: cluster.FleetCanary, word: "canary step 1/3", now: at(30),
-			why: "1 pods on the new version, holding for promote", objects: func() []runtime.Object { return heldCanary("") }},
+			why: "1 pod on the new version, holding for promote", objects: func() []runtime.Object { return heldCanary("") }},
 		{name: "canary with a failed gate reads stuck and names the gate", ref: "deploy/web", state: cluster.FleetStuck, word: "stuck", now: at(4),
 			why:     "canary step 1/3: gate failed — pod web-bbb-x: CrashLoopBackOff (3 restarts)",
 			objects: func() []runtime.Object { return heldCanary("pod web-bbb-x: CrashLoopBackOff (3 restarts)") }},

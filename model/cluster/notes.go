@@ -27,7 +27,7 @@ func (c *Cluster) noteScale(old, cur *appsv1.ReplicaSet, u update) {
 	var msg string
 	switch {
 	case old == nil && u.synced:
-		msg = fmt.Sprintf("%s created with %d replicas", object, to)
+		msg = fmt.Sprintf("%s created with %s", object, model.Plural(to, "replica"))
 	case old != nil && model.SpecReplicas(old) != to:
 		msg = fmt.Sprintf("%s scaled from %d to %d", object, model.SpecReplicas(old), to)
 	default:

@@ -82,7 +82,7 @@ func (s scaleStep) repeats(l scaleStep) bool {
 var (
 	// The scale lines noteScale writes.
 	scaledLine  = regexp.MustCompile(`^replicaset/(\S+) scaled from (\d+) to (\d+)$`)
-	createdLine = regexp.MustCompile(`^replicaset/(\S+) created with (\d+) replicas$`)
+	createdLine = regexp.MustCompile(`^replicaset/(\S+) created with (\d+) replicas?$`)
 	// The deployment controller's ScalingReplicaSet events, as noteEvent
 	// files them, possibly combined by the recorder or counted.
 	scalingEvent = regexp.MustCompile(`^` + model.EventScalingReplicaSet + `: (?:\(combined from similar events\): )?Scaled (?:up|down) replica set (\S+) (?:from (\d+) )?to (\d+)`)

@@ -127,7 +127,7 @@ func TestStepsOnceOnTheClustersTimeline(t *testing.T) {
 		t.Fatalf("timeline %+v, want the scale line and the event", tl)
 	}
 	got := cluster.StepsOnce(tl)
-	if len(got) != 1 || got[0].Message != "replicaset/frontend-v2 created with 1 replicas" {
+	if len(got) != 1 || got[0].Message != "replicaset/frontend-v2 created with 1 replica" {
 		t.Errorf("StepsOnce %+v, want the scale line alone", got)
 	}
 }

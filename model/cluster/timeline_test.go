@@ -59,7 +59,7 @@ func TestTimelineInOrder(t *testing.T) {
 	want := []cluster.TimelineEntry{
 		{Time: at(-5), Kind: cluster.TimelineEvent, Object: "deployment/frontend", Message: "ScalingReplicaSet: Scaled up replica set frontend-v1 to 3"},
 		{Time: at(1), Kind: cluster.TimelineCondition, Object: "deployment/frontend", Message: "Progressing=True ReplicaSetUpdated"},
-		{Time: at(1), Kind: cluster.TimelineScale, Object: "replicaset/frontend-v2", Message: "replicaset/frontend-v2 created with 1 replicas"},
+		{Time: at(1), Kind: cluster.TimelineScale, Object: "replicaset/frontend-v2", Message: "replicaset/frontend-v2 created with 1 replica"},
 		{Time: at(1), Kind: cluster.TimelineEvent, Object: "deployment/frontend", Message: "ScalingReplicaSet: Scaled up replica set frontend-v2 to 1"},
 		{Time: at(2), Kind: cluster.TimelineCondition, Object: "deployment/frontend", Message: "Available=False MinimumReplicasUnavailable", Warning: true},
 		{Time: at(2), Kind: cluster.TimelineScale, Object: "replicaset/frontend-v1", Message: "replicaset/frontend-v1 scaled from 3 to 2"},
@@ -153,7 +153,7 @@ func TestTimelineEventBeforeItsObject(t *testing.T) {
 	c.Apply(cluster.Batch{At: at(4), Watch: synced, Objects: []runtime.Object{d.DeepCopy(), rs.DeepCopy()}})
 	want := []cluster.TimelineEntry{
 		{Time: at(1), Kind: cluster.TimelineEvent, Object: "replicaset/frontend-v2", Message: "SuccessfulCreate: Created pod: frontend-v2-a"},
-		{Time: at(3), Kind: cluster.TimelineScale, Object: "replicaset/frontend-v2", Message: "replicaset/frontend-v2 created with 1 replicas"},
+		{Time: at(3), Kind: cluster.TimelineScale, Object: "replicaset/frontend-v2", Message: "replicaset/frontend-v2 created with 1 replica"},
 	}
 	if got := c.Timeline(shop, "frontend"); !reflect.DeepEqual(got, want) {
 		t.Errorf("Timeline:\n got %+v\nwant %+v", got, want)

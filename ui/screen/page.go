@@ -142,6 +142,15 @@ func NewOver[V interface {
 // Body is the view the page shows.
 func (o *Over[V]) Body() V { return o.body }
 
+// Moves reports whether the Move keys move anything on the page: the
+// body's answer when it gives one (the help lists them only then).
+func (o *Over[V]) Moves() bool {
+	if b, ok := any(o.body).(interface{ Moves() bool }); ok {
+		return b.Moves()
+	}
+	return true
+}
+
 // Update gives keys to the body when it takes them and to base otherwise,
 // the mouse wheel to base (its focused pane), and the answers the body's
 // questions wait for to the body. A request's result (Sent) is base's,

@@ -20,10 +20,20 @@ type Help struct {
 	s      *screen.Screen
 	w, h   int
 	offset int
+	// still is set over a page that nothing moves on (the RC view): the
+	// Move keys are then not listed, as they would do nothing there.
+	still bool
 }
 
 // New opens the overlay at its top.
 func New(s *screen.Screen) *Help { return &Help{s: s} }
+
+// NewOver opens the overlay over a page; moves says whether the page has a
+// list or a cursor for the Move keys to move.
+func NewOver(s *screen.Screen, moves bool) *Help { return &Help{s: s, still: !moves} }
+
+// MoveGroup is the title of the keys that move a page's cursor.
+const MoveGroup = "Move"
 
 // SetSize sizes the overlay to the body.
 func (o *Help) SetSize(w, h int) { o.w, o.h = w, h }
@@ -31,7 +41,7 @@ func (o *Help) SetSize(w, h int) { o.w, o.h = w, h }
 // KeyMap is the overlay's keys, for the footer.
 func (o *Help) KeyMap() help.KeyMap { return keys.Pane{o.s.Keys.Back, o.s.Keys.Down} }
 
-// Update scrolls with ↑/↓ and the mouse wheel; ? and esc close it. Nothing
+// Update scrolls with ↑/↓, page up/down, home/end and the mouse wheel; ? and esc close it. Nothing
 // is typed here, so q quits as it does over the panes.
 func (o *Help) Update(msg tea.Msg) (screen.Overlay, tea.Cmd) {
 	k := o.s.Keys
@@ -48,6 +58,10 @@ func (o *Help) Update(msg tea.Msg) (screen.Overlay, tea.Cmd) {
 			o.scroll(false)
 		case key.Matches(msg, k.Down):
 			o.scroll(true)
+		case key.Matches(msg, k.PageUp), key.Matches(msg, k.Top):
+			o.offset = 0
+		case key.Matches(msg, k.PageDown), key.Matches(msg, k.Bottom):
+			o.offset = max(len(o.text())-o.h, 0)
 		}
 	}
 	return o, nil
@@ -84,6 +98,9 @@ func (o *Help) text() []string {
 	const colW = 52
 	var blocks [][]string
 	for _, g := range km.Groups() {
+		if o.still && g.Title == MoveGroup {
+			continue
+		}
 		block := []string{st.Accent.Render(g.Title)}
 		for i, b := range g.Bindings {
 			line := draw.Fit(st.HelpKey.Render(b.Help().Key), 12) + st.HelpDesc.Render(b.Help().Desc)

@@ -151,9 +151,9 @@ func (d *Dialog) previewLines(v *draw.Lines) {
 	}
 	for _, n := range d.nodes {
 		p := d.previews[n]
-		head := fmt.Sprintf(" %s: evicts %d pods", n, len(p.Evict))
+		head := fmt.Sprintf(" %s: evicts %s", n, model.Plural(len(p.Evict), "pod"))
 		if d.drain.DisableEviction || d.fields[drainDisableEviction].on {
-			head = fmt.Sprintf(" %s: deletes %d pods (eviction disabled: no PodDisruptionBudget is asked)", n, len(p.Evict))
+			head = fmt.Sprintf(" %s: deletes %s (eviction disabled: no PodDisruptionBudget is asked)", n, model.Plural(len(p.Evict), "pod"))
 		}
 		v.Wrap(st.Text.Render, "", head)
 		if len(p.Evict) > 0 {

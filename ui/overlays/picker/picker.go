@@ -23,13 +23,15 @@ import (
 
 // Picker is the overlay.
 type Picker struct {
-	s       *screen.Screen
-	w, h    int
-	mode    rune // ':' or '/'
-	query   string
-	all     []cluster.DeploymentSummary
-	matches []cluster.DeploymentSummary
-	rows    draw.List
+	s    *screen.Screen
+	w, h int
+	mode rune // ':' or '/'
+	// namespace is where a name is looked for ("" every namespace).
+	namespace string
+	query     string
+	all       []cluster.DeploymentSummary
+	matches   []cluster.DeploymentSummary
+	rows      draw.List
 	// moved is set once ↑/↓ chose a row after the last typing: enter
 	// then opens that row, not the typed name.
 	moved bool
@@ -37,14 +39,18 @@ type Picker struct {
 
 // New opens the picker in mode ':' or '/' on the deployments of the
 // namespace shown, the one shown under the cursor.
-func New(s *screen.Screen, mode rune) *Picker {
+func New(s *screen.Screen, mode rune) *Picker { return NewIn(s, mode, s.Namespace) }
+
+// NewIn is a picker of the deployments in namespace ("" for all of them):
+// on the fleet, the namespace the fleet shows.
+func NewIn(s *screen.Screen, mode rune, namespace string) *Picker {
 	var all []cluster.DeploymentSummary
 	for _, d := range s.Src.Deployments() {
-		if s.Namespace == "" || d.Namespace == s.Namespace {
+		if namespace == "" || d.Namespace == namespace {
 			all = append(all, d)
 		}
 	}
-	p := &Picker{s: s, mode: mode, all: all}
+	p := &Picker{s: s, mode: mode, all: all, namespace: namespace}
 	p.filter()
 	for i, d := range p.matches {
 		if d.Name == s.Deployment {
@@ -145,6 +151,15 @@ func (p *Picker) Update(msg tea.Msg) (screen.Overlay, tea.Cmd) {
 	return p, nil
 }
 
+// targetNamespace is where a named workload is opened: the picker's
+// namespace, or with every namespace shown the console's own.
+func (p *Picker) targetNamespace() string {
+	if p.namespace != "" {
+		return p.namespace
+	}
+	return p.s.Namespace
+}
+
 // choose asks the console to show what enter chose, or says why nothing
 // matches.
 func (p *Picker) choose() {
@@ -160,13 +175,13 @@ func (p *Picker) choose() {
 			s.Toast = "give the ReplicationController's name: :rc NAME"
 			return
 		}
-		s.Go(screen.Target{Namespace: s.Namespace, RC: name})
+		s.Go(screen.Target{Namespace: p.targetNamespace(), RC: name})
 		return
 	}
 	d, ok := p.pick()
 	if !ok {
 		s.Toast = fmt.Sprintf("no deployment matches %q in namespace %s — esc, then : to try again",
-			p.name(), draw.OrDash(s.Namespace))
+			p.name(), draw.OrDash(p.namespace))
 		return
 	}
 	s.Go(screen.Target{Namespace: d.Namespace, Deployment: d.Name})
@@ -185,7 +200,7 @@ func (p *Picker) View() string {
 		return draw.Fit(st.Accent.Render(":"+p.query+"█")+"  "+st.Muted.Render(p.scopeHint(sc, word)), w)
 	}
 	if name, ok := p.rcName(); ok {
-		hint := "enter opens the rolling update view of replicationcontroller " + name + " in " + draw.OrDash(p.s.Namespace)
+		hint := "enter opens the rolling update view of replicationcontroller " + name + " in " + draw.OrDash(p.targetNamespace())
 		if name == "" {
 			hint = "type the ReplicationController's name"
 		}
@@ -194,7 +209,7 @@ func (p *Picker) View() string {
 	out := make([]string, 0, h)
 	prompt := string(p.mode) + p.query + "█"
 	out = append(out, draw.Fit(st.Accent.Render(prompt)+"  "+st.Muted.Render(
-		fmt.Sprintf("%d of %d deployments in %s", len(p.matches), len(p.all), draw.OrDash(p.s.Namespace))), w))
+		fmt.Sprintf("%d of %d deployments in %s", len(p.matches), len(p.all), draw.OrDash(p.namespace))), w))
 	start, end := p.rows.Window(len(p.matches))
 	for i := start; i < end; i++ {
 		d := p.matches[i]
@@ -206,7 +221,7 @@ func (p *Picker) View() string {
 			state = "complete"
 		}
 		name := d.Name
-		if p.s.Namespace == "" {
+		if p.namespace == "" {
 			name = d.Namespace + "/" + d.Name
 		}
 		line := draw.Fit(fmt.Sprintf(" %-30s %3d/%-3d available  %3d updated  %s",

@@ -30,6 +30,6 @@ func (p *Picker) chooseWorkload() bool {
 		p.s.Toast = "give the " + string(r.Kind) + "'s name: :" + strings.TrimRight(strings.TrimSpace(p.query), "/") + " NAME"
 		return true
 	}
-	p.s.Go(screen.Target{Namespace: p.s.Namespace, Workload: r.Name, WorkloadKind: r.Kind})
+	p.s.Go(screen.Target{Namespace: p.targetNamespace(), Workload: r.Name, WorkloadKind: r.Kind})
 	return true
 }

@@ -29,7 +29,7 @@ func AbortRefusal(v cluster.RCUpdateView) string {
 // abortLines say what aborting the update in v will do.
 func abortLines(v cluster.RCUpdateView) []string {
 	return []string{
-		fmt.Sprintf("%s grows back to %d replicas (%s), %s shrinks to 0 and is deleted", v.Old.Name, original(v), strings.Join(v.Old.Images, ","), v.Next.Name),
+		fmt.Sprintf("%s grows back to %s (%s), %s shrinks to 0 and is deleted", v.Old.Name, model.Plural(original(v), "replica"), strings.Join(v.Old.Images, ","), v.Next.Name),
 		"The same limits apply with the roles swapped",
 	}
 }

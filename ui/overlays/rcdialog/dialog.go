@@ -13,6 +13,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"rollscope/model"
 	"rollscope/model/action"
 	"rollscope/model/cluster"
 	"rollscope/ui/draw"
@@ -186,8 +187,8 @@ func planLines(p action.RCPlan) []string {
 	old := p.Request.Old
 	lines := []string{
 		fmt.Sprintf("Container %s of replicationcontroller/%s: %s → %s", p.Container, old, p.FromImage, p.Request.Image),
-		fmt.Sprintf("Create %s at 0 and grow it to %d replicas while %s shrinks to 0", p.Next, p.Replicas, old),
-		fmt.Sprintf("maxSurge %d, maxUnavailable %d: at most %d pods, at least %d available", p.Limits.MaxSurge, p.Limits.MaxUnavailable, p.Limits.Ceiling(), p.Limits.MinAvailable),
+		fmt.Sprintf("Create %s at 0 and grow it to %s while %s shrinks to 0", p.Next, model.Plural(p.Replicas, "replica"), old),
+		fmt.Sprintf("maxSurge %d, maxUnavailable %d: at most %s, at least %d available", p.Limits.MaxSurge, p.Limits.MaxUnavailable, model.Plural(p.Limits.Ceiling(), "pod"), p.Limits.MinAvailable),
 		fmt.Sprintf("Wait %v after each scale-up (update period)", p.UpdatePeriod),
 	}
 	if p.Rename {

@@ -49,7 +49,7 @@ func (d *Dialog) prepare() bool {
 			return false
 		}
 		d.plan = append(d.plan, fmt.Sprintf("%s: %s → %s", r.Container, was, r.Image),
-			startsRollout(view, fmt.Sprintf("starts a rollout of %d replicas (maxSurge %d, maxUnavailable %d)", view.Replicas, view.MaxSurge, view.MaxUnavailable)))
+			startsRollout(view, fmt.Sprintf("starts a rollout of %s (maxSurge %d, maxUnavailable %d)", model.Plural(view.Replicas, "replica"), view.MaxSurge, view.MaxUnavailable)))
 		if s.Record {
 			d.plan = append(d.plan, "records kubernetes.io/change-cause: "+action.ChangeCause(r.Name, r.Container, r.Image))
 		}
@@ -70,7 +70,7 @@ func (d *Dialog) prepare() bool {
 		d.plan = append(d.plan, startsRollout(view, "a new pod template: starts a rollout"))
 	case action.Scale:
 		if r.Replicas == view.Replicas {
-			d.problem = fmt.Sprintf("%s already has %d replicas — type another number", name, r.Replicas)
+			d.problem = fmt.Sprintf("%s already has %s — type another number", name, model.Plural(r.Replicas, "replica"))
 			return false
 		}
 		d.plan = append(d.plan, fmt.Sprintf("replicas %d → %d (through the scale subresource)", view.Replicas, r.Replicas))

@@ -86,6 +86,10 @@ func (v *View) Takes(msg tea.KeyPressMsg) bool {
 	return v.dialog != nil || key.Matches(msg, k.Back) || k.Bound(action.RCUpdate, msg) || k.Bound(action.RCAbort, msg)
 }
 
+// Moves is false: the view has no list or cursor for the Move keys, so
+// the help does not list them over it.
+func (v *View) Moves() bool { return false }
+
 // Update handles the view's keys and the dialog's messages; it returns nil
 // once esc has closed the view.
 func (v *View) Update(msg tea.Msg) (*View, tea.Cmd) {

@@ -142,6 +142,8 @@ func (v *View) daemonSet(w int) []string {
 			state = st.OK.Render(state)
 		case cluster.DaemonUnavailable, cluster.DaemonMissing:
 			state = st.Bad.Render(state)
+		case cluster.DaemonNodeGone:
+			state = st.Muted.Render(state)
 		default:
 			state = st.Warn.Render(state)
 		}

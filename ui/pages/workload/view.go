@@ -121,7 +121,7 @@ func (v *View) Typing() bool { return v.prompt != nil }
 // through to the deployment's.
 func (v *View) Takes(msg tea.KeyPressMsg) bool {
 	k := v.s.Keys
-	if v.prompt != nil || key.Matches(msg, k.Back, k.Up, k.Down) {
+	if v.prompt != nil || key.Matches(msg, k.Back, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom) {
 		return true
 	}
 	for _, n := range v.actions() {
@@ -149,11 +149,20 @@ func (v *View) Update(msg tea.Msg) (*View, tea.Cmd) {
 	switch {
 	case key.Matches(k, km.Back):
 		return nil, nil
-	case key.Matches(k, km.Up):
-		v.cursor = max(v.cursor-1, 0)
-		return v, nil
-	case key.Matches(k, km.Down):
-		v.cursor = min(v.cursor+1, max(len(v.history())-1, 0))
+	case key.Matches(k, km.Up, km.Down, km.PageUp, km.PageDown, km.Top, km.Bottom):
+		// Every key the help lists under Move moves the history cursor.
+		last := max(len(v.history())-1, 0)
+		switch {
+		case key.Matches(k, km.Up):
+			v.cursor--
+		case key.Matches(k, km.Down):
+			v.cursor++
+		case key.Matches(k, km.PageUp), key.Matches(k, km.Top):
+			v.cursor = 0
+		default:
+			v.cursor = last
+		}
+		v.cursor = min(max(v.cursor, 0), last)
 		return v, nil
 	}
 	for _, n := range v.actions() {

@@ -342,8 +342,8 @@ func nodeFields(n cluster.NodeRow) string {
 	if !n.Schedulable {
 		sched = "cordoned"
 	}
-	return n.Name + ": group " + draw.OrDash(n.Group) + " · " + ready + " · " + sched + " · " + draw.Itoa(n.Pods) +
-		" pods · version " + version + " · drain " + drainText(n) + " · roll " + rollText(n) + " · taints " +
+	return n.Name + ": group " + draw.OrDash(n.Group) + " · " + ready + " · " + sched + " · " + model.Plural(n.Pods, "pod") +
+		" · version " + version + " · drain " + drainText(n) + " · roll " + rollText(n) + " · taints " +
 		draw.OrDash(strings.Join(n.Taints, ","))
 }
 
