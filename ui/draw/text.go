@@ -304,6 +304,9 @@ func (l *Lines) Wrap(style func(...string) string, indent, text string) {
 	}
 }
 
+// All is every line added, however many: what a Frame scrolls through.
+func (l *Lines) All() []string { return l.out }
+
 // Left is how many more lines the view has room for.
 func (l *Lines) Left() int { return max(l.H-len(l.out), 0) }
 

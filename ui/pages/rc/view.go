@@ -193,7 +193,16 @@ func (v *View) View() string {
 		}
 	}
 	if v.dialog != nil {
-		out = append(out, "")
+		// The dialog takes what the controllers leave, and the whole body
+		// when that is too little to ask a question in; it scrolls in
+		// its room with its keys pinned under it.
+		room := h - len(out) - 1
+		if room < dialogMin {
+			out, room = out[:0], h
+		} else {
+			out = append(out, "")
+		}
+		v.dialog.SetSize(w, room)
 		out = append(out, strings.Split(v.dialog.View(), "\n")...)
 	} else {
 		out = append(out, draw.Fit(st.Muted.Render("i new image · x abort · esc back · : another"), w))
@@ -203,6 +212,10 @@ func (v *View) View() string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// dialogMin is the fewest lines the dialog is drawn in under the
+// controllers: its heading, two lines of what it says and its keys.
+const dialogMin = 4
 
 // column draws one controller: name, image, sizes, annotations, pods.
 func (v *View) column(role string, c cluster.RCRow, w int) []string {
