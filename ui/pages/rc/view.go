@@ -62,13 +62,17 @@ func (v *View) SetSize(w, h int) {
 	}
 }
 
-// KeyMap is the view's own keys.
+// Object is the controller shown, for the page's header.
+func (v *View) Object() string { return "rc/" + v.name }
+
+// KeyMap is the page's keys: the dialog's while it is open, else the
+// view's own and the console's that act here.
 func (v *View) KeyMap() help.KeyMap {
 	if v.dialog != nil {
 		return v.dialog.KeyMap()
 	}
 	k := v.s.Keys
-	return keys.Pane{k.Action(action.RCUpdate), k.Action(action.RCAbort), k.Back}
+	return keys.Pane{k.Action(action.RCUpdate), k.Action(action.RCAbort), k.Back, k.Help, k.Command, k.Quit}
 }
 
 // Typing reports whether the dialog takes every key, text included.

@@ -2,6 +2,7 @@ package rollout
 
 import (
 	"fmt"
+	"strings"
 
 	"rollscope/model/cluster"
 	"rollscope/themes"
@@ -99,6 +100,21 @@ func (p *Page) Header(w int, clock string) []string {
 		}))
 	}
 	return out
+}
+
+// Where is the header line of a page over this one (a StatefulSet's, a
+// DaemonSet's, an RC's): the same context and namespace, naming object
+// (kind/name) instead of the Deployment, the clock at the end.
+func (p *Page) Where(object string, w int, clock string) string {
+	s, st := p.s, p.s.Styles
+	kind, name, _ := strings.Cut(object, "/")
+	left := st.AppTitle.Render("rollscope") + " " + st.Label.Render("ctx") + " " + st.Text.Render(p.context) +
+		"  " + st.Label.Render("ns") + " " + st.Text.Render(draw.OrDash(s.Namespace)) +
+		"  " + st.Label.Render(kind) + " " + st.Accent.Render(name)
+	if s.ReadOnly {
+		left += " " + st.Badge.Render(" READ-ONLY ")
+	}
+	return draw.JoinEnds(left, clock, w)
 }
 
 // resolved shows a budget as the number the controller uses and, when it

@@ -109,7 +109,7 @@ func (v *View) KeyMap() help.KeyMap {
 	for _, n := range v.actions() {
 		out = append(out, k.Action(n))
 	}
-	return append(out, k.Back)
+	return append(out, k.Back, k.Help, k.Command, k.Quit)
 }
 
 // Typing reports whether the prompt takes every key, text included.
