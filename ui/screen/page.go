@@ -185,10 +185,10 @@ func (o *Over[V]) toBase(msg tea.Msg) (Page, tea.Cmd) {
 	return o, cmd
 }
 
-func (o *Over[V]) View() string                        { return o.body.View() }
-func (o *Over[V]) SetSize(w, h int)                    { o.body.SetSize(w, h) }
-func (o *Over[V]) KeyMap() help.KeyMap                 { return o.body.KeyMap() }
-func (o *Over[V]) Read()                               { o.body.Read() }
+func (o *Over[V]) View() string        { return o.body.View() }
+func (o *Over[V]) SetSize(w, h int)    { o.body.SetSize(w, h) }
+func (o *Over[V]) KeyMap() help.KeyMap { return o.body.KeyMap() }
+func (o *Over[V]) Read()               { o.body.Read() }
 
 // Header is one line naming the body's object where base says the console
 // is; base's own header (its Deployment's) when base cannot place it.
@@ -205,6 +205,6 @@ func (o *Over[V]) HeaderHeight() int {
 	}
 	return o.base.HeaderHeight()
 }
-func (o *Over[V]) Title() string                       { return o.base.Title() }
-func (o *Over[V]) Typing() bool                        { return o.body.Typing() }
-func (o *Over[V]) Writes() bool                        { return o.body.Writes() }
+func (o *Over[V]) Title() string { return o.base.Title() }
+func (o *Over[V]) Typing() bool  { return o.body.Typing() }
+func (o *Over[V]) Writes() bool  { return o.body.Writes() }

@@ -101,11 +101,11 @@ func (d *Dialog) keys() help.KeyMap {
 	case stageConfirm:
 		return keys.Hints("y", "send", "n/esc", "cancel")
 	case stagePickContainer:
-		return keys.Hints("↑/↓", "move", "enter", "choose", "esc", "cancel")
+		return keys.Hints("enter", "choose", "esc", "cancel", "↑/↓", "move")
 	case stageLoading:
 		return keys.Hints("esc", "cancel")
 	}
-	return keys.Hints("enter", "next", "ctrl+u", "clear", "esc", "cancel")
+	return keys.Hints("enter", "next", "esc", "cancel", "ctrl+u", "clear")
 }
 
 // cut splits s into pieces of at most w runes.

@@ -187,7 +187,7 @@ func (d *Dialog) keys() help.KeyMap {
 	case d.confirming:
 		return keys.Hints("y", "send", "n/esc", "cancel")
 	case d.s.AssumeYes:
-		return keys.Hints("↑/↓", "field", "space", "toggle", "type", "to edit", "enter", "send (--yes)", "esc", "cancel")
+		return keys.Hints("enter", "send (--yes)", "esc", "cancel", "↑/↓", "field", "space", "toggle", "type", "to edit")
 	}
-	return keys.Hints("↑/↓", "field", "space", "toggle", "type", "to edit", "enter", "next", "esc", "cancel")
+	return keys.Hints("enter", "next", "esc", "cancel", "↑/↓", "field", "space", "toggle", "type", "to edit")
 }

@@ -90,7 +90,7 @@ func (d *Dialog) keys() help.KeyMap {
 	case d.planning:
 		return keys.Hints("esc", "cancel")
 	}
-	return keys.Hints("tab", "next field", "enter", "check and plan", "esc", "cancel")
+	return keys.Hints("enter", "check and plan", "esc", "cancel", "tab", "next field")
 }
 
 // Planned brings a plan, or why there is none, back to the dialog.

@@ -153,7 +153,7 @@ func (d *Dialog) keys() help.KeyMap {
 		if d.s.AssumeYes {
 			send = "send (--yes)"
 		}
-		return keys.Hints("enter", send, "tab", "complete", "ctrl+u", "clear", "esc", "cancel")
+		return keys.Hints("enter", send, "esc", "cancel", "tab", "complete", "ctrl+u", "clear")
 	}
-	return keys.Hints("↑/↓", "move", "enter", "choose", "esc", "cancel")
+	return keys.Hints("enter", "choose", "esc", "cancel", "↑/↓", "move")
 }
