@@ -88,7 +88,9 @@ func Age(now, t time.Time) string {
 }
 
 // Column is one column of a table row: a fixed width, or flexible (Width
-// 0) sharing what the fixed ones leave, never narrower than Min.
+// 0) sharing what the fixed ones leave, never narrower than Min. A fixed
+// column with a Min in a table that declares Drop may narrow to its Min
+// once every column that can go has gone, rather than be cut off.
 type Column struct {
 	Title string
 	Width int
@@ -99,7 +101,9 @@ type Column struct {
 	Cut func(s string, w int) string
 	// Drop, when any column of a table sets it, is the order columns go
 	// in when the table is too narrow: the highest first, 0 never. The
-	// columns kept are then the same at every width that keeps them.
+	// columns kept are then the same at every width that keeps them. It
+	// is each view's declaration of what it gives up first (KIND, AGE,
+	// CHANGE-CAUSE) to keep what matters (NAME, PROGRESS, STATE).
 	Drop int
 }
 
@@ -173,6 +177,19 @@ func columnsByDrop(cols []Column, total int) []int {
 			c.Drop = 0
 			live = append(live, c)
 			at = append(at, i)
+		}
+	}
+	// What must stay but still does not fit narrows to its Min, the
+	// rightmost first, instead of being cut off with what follows it.
+	over := -1 - total
+	for _, c := range live {
+		over += max(c.Width, c.Min) + 1
+	}
+	for j := len(live) - 1; j >= 0 && over > 0; j-- {
+		if c := &live[j]; c.Width > 0 && c.Min > 0 && c.Width > c.Min {
+			cut := min(over, c.Width-c.Min)
+			c.Width -= cut
+			over -= cut
 		}
 	}
 	widths := make([]int, len(cols))
@@ -279,6 +296,21 @@ func WrapAtMost(text string, w, n int) []string {
 	lines = lines[:n]
 	lines[n-1] = ansi.Truncate(rest, max(w-1, 1), "") + "…"
 	return lines
+}
+
+// Hanging wraps text after head into at most n lines of exactly w cells,
+// the lines after the first indented under the text, each line's text in
+// style: a sentence (kubectl's status, the why line) takes a second line
+// before it is cut.
+func Hanging(head string, style func(...string) string, text string, w, n int) []string {
+	indent := WidthOf(head)
+	lines := WrapAtMost(text, max(w-indent, 1), n)
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = Fit(head+style(l), w)
+		head = strings.Repeat(" ", indent)
+	}
+	return out
 }
 
 // Lines builds a view of at most H lines, each exactly W cells wide.

@@ -28,10 +28,10 @@ type Page interface {
 	Read()
 	// Header is the page's lines between the watch banner and the body;
 	// clock is the embedded clock's reading, which ends the first line
-	// ("" with a live cluster). HeaderHeight is its height, without
-	// drawing it.
+	// ("" with a live cluster). HeaderHeight is its height at width w,
+	// without drawing it: long sentences take a second line.
 	Header(w int, clock string) []string
-	HeaderHeight() int
+	HeaderHeight(w int) int
 	// Title is the terminal window's title while the page is shown.
 	Title() string
 	// Typing reports whether the page takes every key as text (a filter,
@@ -199,11 +199,11 @@ func (o *Over[V]) Header(w int, clock string) []string {
 	return o.base.Header(w, clock)
 }
 
-func (o *Over[V]) HeaderHeight() int {
+func (o *Over[V]) HeaderHeight(w int) int {
 	if _, ok := o.base.(Placer); ok {
 		return 1
 	}
-	return o.base.HeaderHeight()
+	return o.base.HeaderHeight(w)
 }
 func (o *Over[V]) Title() string { return o.base.Title() }
 func (o *Over[V]) Typing() bool  { return o.body.Typing() }

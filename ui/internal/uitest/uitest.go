@@ -217,7 +217,7 @@ func (b *Base) SetSize(int, int)            {}
 func (b *Base) KeyMap() help.KeyMap         { return keys.Hints("tab", "next pane") }
 func (b *Base) Read()                       {}
 func (b *Base) Header(int, string) []string { return []string{"deploy frontend"} }
-func (b *Base) HeaderHeight() int           { return 1 }
+func (b *Base) HeaderHeight(int) int        { return 1 }
 func (b *Base) Title() string               { return "rollscope shop/frontend" }
 func (b *Base) Typing() bool                { return false }
 func (b *Base) Writes() bool                { return false }

@@ -49,7 +49,7 @@ func TestShowsBothControllers(t *testing.T) {
 			t.Errorf("RC page lacks %q:\n%s", want, out)
 		}
 	}
-	if h := p.Header(80, ""); len(h) != 1 || h[0] != "deploy frontend" || p.HeaderHeight() != 1 {
+	if h := p.Header(80, ""); len(h) != 1 || h[0] != "deploy frontend" || p.HeaderHeight(80) != 1 {
 		t.Errorf("header %q is not the page's below", h)
 	}
 	if p.Title() != "rollscope shop/frontend" {
