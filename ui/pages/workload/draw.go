@@ -24,22 +24,28 @@ func (v *View) View() string {
 	}
 	out = append(out, v.historyLines(w)...)
 	if v.prompt != nil {
-		out = append(out, "")
-		out = append(out, v.prompt.lines(v, w)...)
+		// The prompt takes what the picture leaves, the whole body when
+		// that is too little, and scrolls there with its keys under it.
+		room := h - len(out) - 1
+		if room < promptMin {
+			out, room = out[:0], h
+		} else {
+			out = append(out, "")
+		}
+		out = append(out, strings.Split(v.prompt.frame.Draw(v.s, v.prompt.lines(v, w), v.prompt.keyMap(), w, room), "\n")...)
 	} else {
 		out = append(out, draw.Fit(st.Muted.Render(v.hints()), w))
 	}
 	if len(out) > h {
-		// Keep the prompt or the keys: they are last.
-		keep := 1
-		if v.prompt != nil {
-			keep = len(v.prompt.lines(v, w)) + 1
-		}
-		out = append(out[:max(h-keep, 0)], out[len(out)-keep:]...)
+		// Keep the keys: they are last.
+		out = append(out[:max(h-1, 0)], out[len(out)-1])
 		out = out[:min(len(out), h)]
 	}
 	return strings.Join(out, "\n")
 }
+
+// promptMin is the fewest lines the prompt is drawn in under the picture.
+const promptMin = 4
 
 func (v *View) hints() string {
 	var parts []string

@@ -102,7 +102,7 @@ func (v *View) actions() []action.Name { return action.Of(v.kind) }
 // KeyMap is the view's own keys.
 func (v *View) KeyMap() help.KeyMap {
 	if v.prompt != nil {
-		return v.prompt.keyMap()
+		return v.prompt.frame.KeyMap(v.prompt.keyMap())
 	}
 	k := v.s.Keys
 	out := keys.Pane{k.Up, k.Down}
