@@ -161,16 +161,19 @@ func (v *View) View() string {
 	if !u.Updating {
 		phase, oldTitle = "no update running", "current"
 	}
-	title := st.Accent.Render("rc/"+u.Name) + "  " + st.Label.Render("phase ") + st.Text.Render(phase) +
-		"  " + st.Label.Render("desired ") + st.Text.Render(draw.Itoa(u.Desired))
+	// Narrow, the settings go from the last, whole; the name and the
+	// phase stay.
+	pair := func(label, value string, drop int) draw.Part {
+		return draw.Part{Text: "  " + st.Label.Render(label+" ") + st.Text.Render(value), Drop: drop}
+	}
+	title := []draw.Part{{Text: st.Accent.Render("rc/" + u.Name)}, pair("phase", phase, 0), pair("desired", draw.Itoa(u.Desired), 1)}
 	if u.Updating {
-		title += "  " + st.Label.Render("maxSurge ") + st.Text.Render(draw.Itoa(u.Limits.MaxSurge)) +
-			"  " + st.Label.Render("maxUnavailable ") + st.Text.Render(draw.Itoa(u.Limits.MaxUnavailable))
+		title = append(title, pair("maxSurge", draw.Itoa(u.Limits.MaxSurge), 2), pair("maxUnavailable", draw.Itoa(u.Limits.MaxUnavailable), 3))
 		if u.Request != nil {
-			title += "  " + st.Label.Render("update period ") + st.Text.Render(time.Duration(u.Request.WithDefaults().UpdatePeriod).String())
+			title = append(title, pair("update period", time.Duration(u.Request.WithDefaults().UpdatePeriod).String(), 4))
 		}
 	}
-	out = append(out, draw.Fit(title, w))
+	out = append(out, draw.Parts(title, w))
 	half := (w - 2) / 2
 	out = append(out, draw.Fit(draw.Bar(st, "surge", u.Surge, st.SurgeBar.Render, half)+"  "+
 		draw.Bar(st, "unavailable", u.Unavailable, st.UnavailableBar.Render, w-2-half), w))
