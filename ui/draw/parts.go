@@ -45,18 +45,7 @@ func Parts(parts []Part, w int) string {
 		}
 		return n
 	}
-	for need() > w {
-		worst := -1
-		for i, p := range parts {
-			if !gone[i] && p.Drop > 0 && (worst < 0 || p.Drop >= parts[worst].Drop) {
-				worst = i
-			}
-		}
-		if worst < 0 {
-			break
-		}
-		gone[worst] = true
-	}
+	dropUntil(gone, func(i int) int { return parts[i].Drop }, func() bool { return need() <= w })
 	room := w - need()
 	var left, right strings.Builder
 	for i, p := range parts {
@@ -75,4 +64,22 @@ func Parts(parts []Part, w int) string {
 		}
 	}
 	return JoinEnds(left.String(), right.String(), w)
+}
+
+// dropUntil marks gone, one at a time, the item with the highest Drop (the
+// last of equals, 0 never) until fits says the rest fit or nothing more
+// can go: the one rule of giving up, for table columns and line parts.
+func dropUntil(gone []bool, drop func(int) int, fits func() bool) {
+	for !fits() {
+		worst := -1
+		for i := range gone {
+			if d := drop(i); !gone[i] && d > 0 && (worst < 0 || d >= drop(worst)) {
+				worst = i
+			}
+		}
+		if worst < 0 {
+			return
+		}
+		gone[worst] = true
+	}
 }

@@ -158,18 +158,7 @@ func columnsByDrop(cols []Column, total int) []int {
 		}
 		return n
 	}
-	for need() > total {
-		worst := -1
-		for i, c := range cols {
-			if !dropped[i] && c.Drop > 0 && (worst < 0 || c.Drop >= cols[worst].Drop) {
-				worst = i
-			}
-		}
-		if worst < 0 {
-			break
-		}
-		dropped[worst] = true
-	}
+	dropUntil(dropped, func(i int) int { return cols[i].Drop }, func() bool { return need() <= total })
 	var live []Column
 	var at []int
 	for i, c := range cols {

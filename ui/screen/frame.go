@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/help"
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/ui/draw"
@@ -72,11 +71,11 @@ func (f *Frame) Move(msg tea.Msg, km *keys.Map, typing bool, total int) bool {
 // KeyMap is km with the scroll keys added while there is something to
 // scroll, for the footer and the action line.
 func (f *Frame) KeyMap(km help.KeyMap) help.KeyMap {
-	b := km.ShortHelp()
+	b := append(keys.Pane(nil), km.ShortHelp()...)
 	if f.Overflows() {
-		b = append(append([]key.Binding(nil), b...), keys.Hints("↑/↓ pgup/pgdn home/end", "scroll")...)
+		b = append(b, keys.Hints("↑/↓ pgup/pgdn home/end", "scroll")...)
 	}
-	return keys.Pane(b)
+	return b
 }
 
 // Draw is the frame's view: the content lines in view and, under them,
