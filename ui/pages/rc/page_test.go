@@ -126,3 +126,20 @@ func TestUnknownController(t *testing.T) {
 		t.Errorf("unknown controller:\n%s", out)
 	}
 }
+
+// Every key the footer offers acts on this page: none of them falls
+// through to the Deployment's page under it (the console's own keys —
+// help, the command line, quit — are the root's, on every page).
+func TestFooterOffersOnlyThisPagesKeys(t *testing.T) {
+	p, _, s := newRC(t, midUpdate(), &uitest.Actions{})
+	for _, b := range p.KeyMap().ShortHelp() {
+		if b.Help() == s.Keys.Help.Help() || b.Help() == s.Keys.Command.Help() || b.Help() == s.Keys.Quit.Help() {
+			continue
+		}
+		fresh, base, _ := newRC(t, midUpdate(), &uitest.Actions{})
+		fresh.Update(uitest.Press(b.Keys()[0]))
+		if len(base.Keys) > 0 {
+			t.Errorf("the footer offers %q, which goes to the page under it", b.Help().Key)
+		}
+	}
+}
