@@ -27,9 +27,10 @@ var screens = []struct {
 	{name: "picker", keys: []tea.Msg{press("/")}},
 	{name: "history-diff", keys: []tea.Msg{press("shift+tab"), press("shift+tab"), press("k"), press("enter")}},
 	{name: "nodes", keys: []tea.Msg{press("tab"), press("tab"), press("j")}},
+	{name: "timeline", keys: []tea.Msg{press("shift+tab")}},
 }
 
-var sizes = []struct{ w, h int }{{80, 24}, {160, 48}}
+var sizes = []struct{ w, h int }{{60, 20}, {80, 24}, {160, 48}}
 
 func TestGoldenScreens(t *testing.T) {
 	for _, sc := range screens {

@@ -74,7 +74,7 @@ func (m *Model) size() (int, int) {
 // terminal less the banner, the page's header and the footer.
 func (m *Model) layout() {
 	w, h := m.size()
-	header := m.top().HeaderHeight()
+	header := m.top().HeaderHeight(w)
 	if watchBanner(m.s.Watch, m.s.Now) != "" {
 		header++
 	}

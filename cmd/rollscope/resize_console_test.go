@@ -21,7 +21,7 @@ func TestConsoleResizeKeepsSelectedReplicaSet(t *testing.T) {
 		c.Tmux("resize-window", "-t", "console", "-x", size[0], "-y", size[1])
 		header := regexp.MustCompile(`(?m)^ +REV ROLE `)
 		c.WaitUntil("the ReplicaSets header and the selected ReplicaSet at "+size[0]+"x"+size[1], func(s string) bool {
-			return selected.MatchString(s) && header.MatchString(s) && strings.Contains(s, "clock ")
+			return selected.MatchString(s) && header.MatchString(s) && strings.Contains(s, "deploy frontend")
 		})
 	}
 }

@@ -88,7 +88,9 @@ func Age(now, t time.Time) string {
 }
 
 // Column is one column of a table row: a fixed width, or flexible (Width
-// 0) sharing what the fixed ones leave, never narrower than Min.
+// 0) sharing what the fixed ones leave, never narrower than Min. A fixed
+// column with a Min in a table that declares Drop may narrow to its Min
+// once every column that can go has gone, rather than be cut off.
 type Column struct {
 	Title string
 	Width int
@@ -99,7 +101,9 @@ type Column struct {
 	Cut func(s string, w int) string
 	// Drop, when any column of a table sets it, is the order columns go
 	// in when the table is too narrow: the highest first, 0 never. The
-	// columns kept are then the same at every width that keeps them.
+	// columns kept are then the same at every width that keeps them. It
+	// is each view's declaration of what it gives up first (KIND, AGE,
+	// CHANGE-CAUSE) to keep what matters (NAME, PROGRESS, STATE).
 	Drop int
 }
 
@@ -154,18 +158,7 @@ func columnsByDrop(cols []Column, total int) []int {
 		}
 		return n
 	}
-	for need() > total {
-		worst := -1
-		for i, c := range cols {
-			if !dropped[i] && c.Drop > 0 && (worst < 0 || c.Drop >= cols[worst].Drop) {
-				worst = i
-			}
-		}
-		if worst < 0 {
-			break
-		}
-		dropped[worst] = true
-	}
+	dropUntil(dropped, func(i int) int { return cols[i].Drop }, func() bool { return need() <= total })
 	var live []Column
 	var at []int
 	for i, c := range cols {
@@ -173,6 +166,19 @@ func columnsByDrop(cols []Column, total int) []int {
 			c.Drop = 0
 			live = append(live, c)
 			at = append(at, i)
+		}
+	}
+	// What must stay but still does not fit narrows to its Min, the
+	// rightmost first, instead of being cut off with what follows it.
+	over := -1 - total
+	for _, c := range live {
+		over += max(c.Width, c.Min) + 1
+	}
+	for j := len(live) - 1; j >= 0 && over > 0; j-- {
+		if c := &live[j]; c.Width > 0 && c.Min > 0 && c.Width > c.Min {
+			cut := min(over, c.Width-c.Min)
+			c.Width -= cut
+			over -= cut
 		}
 	}
 	widths := make([]int, len(cols))
@@ -281,6 +287,21 @@ func WrapAtMost(text string, w, n int) []string {
 	return lines
 }
 
+// Hanging wraps text after head into at most n lines of exactly w cells,
+// the lines after the first indented under the text, each line's text in
+// style: a sentence (kubectl's status, the why line) takes a second line
+// before it is cut.
+func Hanging(head string, style func(...string) string, text string, w, n int) []string {
+	indent := WidthOf(head)
+	lines := WrapAtMost(text, max(w-indent, 1), n)
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = Fit(head+style(l), w)
+		head = strings.Repeat(" ", indent)
+	}
+	return out
+}
+
 // Lines builds a view of at most H lines, each exactly W cells wide.
 type Lines struct {
 	W, H int
@@ -303,6 +324,9 @@ func (l *Lines) Wrap(style func(...string) string, indent, text string) {
 		indent = strings.Repeat(" ", len([]rune(indent)))
 	}
 }
+
+// All is every line added, however many: what a Frame scrolls through.
+func (l *Lines) All() []string { return l.out }
 
 // Left is how many more lines the view has room for.
 func (l *Lines) Left() int { return max(l.H-len(l.out), 0) }

@@ -28,10 +28,10 @@ type Page interface {
 	Read()
 	// Header is the page's lines between the watch banner and the body;
 	// clock is the embedded clock's reading, which ends the first line
-	// ("" with a live cluster). HeaderHeight is its height, without
-	// drawing it.
+	// ("" with a live cluster). HeaderHeight is its height at width w,
+	// without drawing it: long sentences take a second line.
 	Header(w int, clock string) []string
-	HeaderHeight() int
+	HeaderHeight(w int) int
 	// Title is the terminal window's title while the page is shown.
 	Title() string
 	// Typing reports whether the page takes every key as text (a filter,
@@ -117,12 +117,23 @@ type Body[V any] interface {
 	Takes(tea.KeyPressMsg) bool
 	Typing() bool
 	Writes() bool
+	// Object is what the view shows as kubectl names it (statefulset/db,
+	// rc/web): the page's header names it, not the Deployment under it.
+	Object() string
 }
 
-// Over is the page of a Body shown over base, the rollout page: base keeps
-// the header, the title, the footer and every key the body does not take
-// (tab, the panes' keys, the Deployment's actions). The root reads and
-// sizes base itself, as it is in the stack under this page.
+// Placer is a page that says where the console is — the context, the
+// namespace, read-only — in a header line that can name another object: the
+// pages over it name theirs with it.
+type Placer interface {
+	Where(object string, w int, clock string) string
+}
+
+// Over is the page of a Body shown over base, the rollout page: the header
+// names the body's own object where base places it, the footer offers the
+// body's keys (which end with the console's own), and base keeps the title
+// and every key the body does not take. The root reads and sizes base
+// itself, as it is in the stack under this page.
 type Over[V interface {
 	comparable
 	Body[V]
@@ -183,12 +194,26 @@ func (o *Over[V]) toBase(msg tea.Msg) (Page, tea.Cmd) {
 	return o, cmd
 }
 
-func (o *Over[V]) View() string                        { return o.body.View() }
-func (o *Over[V]) SetSize(w, h int)                    { o.body.SetSize(w, h) }
-func (o *Over[V]) KeyMap() help.KeyMap                 { return o.base.KeyMap() }
-func (o *Over[V]) Read()                               { o.body.Read() }
-func (o *Over[V]) Header(w int, clock string) []string { return o.base.Header(w, clock) }
-func (o *Over[V]) HeaderHeight() int                   { return o.base.HeaderHeight() }
-func (o *Over[V]) Title() string                       { return o.base.Title() }
-func (o *Over[V]) Typing() bool                        { return o.body.Typing() }
-func (o *Over[V]) Writes() bool                        { return o.body.Writes() }
+func (o *Over[V]) View() string        { return o.body.View() }
+func (o *Over[V]) SetSize(w, h int)    { o.body.SetSize(w, h) }
+func (o *Over[V]) KeyMap() help.KeyMap { return o.body.KeyMap() }
+func (o *Over[V]) Read()               { o.body.Read() }
+
+// Header is one line naming the body's object where base says the console
+// is; base's own header (its Deployment's) when base cannot place it.
+func (o *Over[V]) Header(w int, clock string) []string {
+	if p, ok := o.base.(Placer); ok {
+		return []string{p.Where(o.body.Object(), w, clock)}
+	}
+	return o.base.Header(w, clock)
+}
+
+func (o *Over[V]) HeaderHeight(w int) int {
+	if _, ok := o.base.(Placer); ok {
+		return 1
+	}
+	return o.base.HeaderHeight(w)
+}
+func (o *Over[V]) Title() string { return o.base.Title() }
+func (o *Over[V]) Typing() bool  { return o.body.Typing() }
+func (o *Over[V]) Writes() bool  { return o.body.Writes() }

@@ -150,8 +150,8 @@ func NewScreen(src screen.Source, acts screen.Actions) *screen.Screen {
 }
 
 // Press is the key a terminal sends for k: a name ("tab", "shift+tab",
-// "enter", "esc", "space", "up", "down", "backspace", "ctrl+c") or the text
-// typed.
+// "enter", "esc", "space", "up", "down", "pgup", "pgdown", "home", "end",
+// "backspace", "ctrl+c") or the text typed.
 func Press(k string) tea.KeyPressMsg {
 	switch k {
 	case "tab":
@@ -168,6 +168,14 @@ func Press(k string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyDown}
 	case "up":
 		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "home":
+		return tea.KeyPressMsg{Code: tea.KeyHome}
+	case "end":
+		return tea.KeyPressMsg{Code: tea.KeyEnd}
 	case "right":
 		return tea.KeyPressMsg{Code: tea.KeyRight}
 	case "left":
@@ -209,7 +217,7 @@ func (b *Base) SetSize(int, int)            {}
 func (b *Base) KeyMap() help.KeyMap         { return keys.Hints("tab", "next pane") }
 func (b *Base) Read()                       {}
 func (b *Base) Header(int, string) []string { return []string{"deploy frontend"} }
-func (b *Base) HeaderHeight() int           { return 1 }
+func (b *Base) HeaderHeight(int) int        { return 1 }
 func (b *Base) Title() string               { return "rollscope shop/frontend" }
 func (b *Base) Typing() bool                { return false }
 func (b *Base) Writes() bool                { return false }

@@ -49,6 +49,8 @@ type Dialog struct {
 	plan             model.CanaryPlan
 	lines            []string
 	requests         []string
+	// frame scrolls what the dialog says under its keys.
+	frame screen.Frame
 }
 
 // ContainersRead brings the deployment's containers to the dialog that asked.
@@ -131,7 +133,7 @@ func (d *Dialog) openPromote() (screen.Overlay, tea.Cmd) {
 }
 
 // SetSize sizes the dialog to the body.
-func (d *Dialog) SetSize(w, h int) { d.w, d.h = w, h }
+func (d *Dialog) SetSize(w, h int) { d.w, d.h = w, h; d.frame.SetSize(w, h) }
 
 // Update handles the containers arriving and the keys.
 func (d *Dialog) Update(msg tea.Msg) (screen.Overlay, tea.Cmd) {
@@ -156,6 +158,8 @@ func (d *Dialog) Update(msg tea.Msg) (screen.Overlay, tea.Cmd) {
 		}
 	case tea.KeyPressMsg:
 		return d.key(msg)
+	case tea.MouseWheelMsg:
+		d.frame.Move(msg, d.s.Keys, false, len(d.content()))
 	}
 	return d, nil
 }
@@ -174,6 +178,18 @@ func (d *Dialog) key(msg tea.KeyPressMsg) (screen.Overlay, tea.Cmd) {
 		}
 		return nil, nil
 	}
+	// The container list moves its cursor with ↑/↓; elsewhere those keys
+	// scroll what the dialog says when it does not fit.
+	typed := d.stage != stageConfirm
+	if d.stage != stagePickContainer && d.frame.Move(msg, km, typed, len(d.content())) {
+		return d, nil
+	}
+	before := d.stage
+	defer func() {
+		if d.stage != before {
+			d.frame.Top()
+		}
+	}()
 	switch d.stage {
 	case stageLoading:
 	case stagePickContainer:

@@ -10,13 +10,15 @@ import (
 	"rollscope/ui/keys"
 )
 
-// View draws the dialog in place of the panes.
-func (d *Dialog) View() string {
-	if d.h <= 0 {
-		return ""
-	}
+// View draws the dialog in place of the panes, scrolled by its frame with
+// its keys under it.
+func (d *Dialog) View() string { return d.frame.Draw(d.s, d.content(), d.keys(), d.w, d.h) }
+
+// content is everything the dialog says; prompts and plans wrap rather
+// than lose their end.
+func (d *Dialog) content() []string {
 	st := d.s.Styles
-	v := draw.Lines{W: d.w, H: d.h}
+	v := draw.Lines{W: d.w}
 	v.Add(st.Accent.Render(" " + d.heading()))
 	switch d.stage {
 	case stageLoading:
@@ -31,19 +33,19 @@ func (d *Dialog) View() string {
 			v.Add(line)
 		}
 	case stageChange, stageSteps, stageHold, stageOnFailure:
-		v.Add(st.Muted.Render(" " + d.prompt()))
+		v.Wrap(st.Muted.Render, " ", d.prompt())
 		v.Add(st.Accent.Render(" > ") + st.Text.Render(d.input) + "█")
 		if d.stage != stageChange {
-			v.Add(st.Muted.Render(" change: " + changeWords(d.req)))
+			v.Wrap(st.Muted.Render, " change: ", changeWords(d.req))
 		}
 	case stageConfirm:
 		if d.req.Action == action.Canary {
-			v.Add(st.Text.Render(" " + changeWords(d.req) + ", in steps:"))
+			v.Wrap(st.Text.Render, " ", changeWords(d.req)+", in steps:")
 		}
 		for _, l := range d.lines {
 			v.Wrap(st.Text.Render, "   ", l)
 		}
-		v.Add(st.Text.Render(" will send, one update per step (with the resourceVersion read), the same as:"))
+		v.Wrap(st.Text.Render, " ", "will send, one update per step (with the resourceVersion read), the same as:")
 		// Requests are cut at the width, never shortened: a patch is
 		// only worth showing whole.
 		for _, r := range d.requests {
@@ -58,7 +60,7 @@ func (d *Dialog) View() string {
 	if d.refusal != "" {
 		v.Wrap(st.Warn.Render, " ", d.refusal)
 	}
-	return v.String()
+	return v.All()
 }
 
 // prompt says what the input line is for.
@@ -89,17 +91,21 @@ func (d *Dialog) heading() string {
 	return what + " · deployment/" + d.req.Name
 }
 
-// KeyMap is the dialog's own keys, for the footer.
-func (d *Dialog) KeyMap() help.KeyMap {
+// KeyMap is the dialog's keys, for the footer: its own and, while it has
+// more to say than fits, the scroll keys.
+func (d *Dialog) KeyMap() help.KeyMap { return d.frame.KeyMap(d.keys()) }
+
+// keys is the dialog's own keys at its stage.
+func (d *Dialog) keys() help.KeyMap {
 	switch d.stage {
 	case stageConfirm:
 		return keys.Hints("y", "send", "n/esc", "cancel")
 	case stagePickContainer:
-		return keys.Hints("↑/↓", "move", "enter", "choose", "esc", "cancel")
+		return keys.Hints("enter", "choose", "esc", "cancel", "↑/↓", "move")
 	case stageLoading:
 		return keys.Hints("esc", "cancel")
 	}
-	return keys.Hints("enter", "next", "ctrl+u", "clear", "esc", "cancel")
+	return keys.Hints("enter", "next", "esc", "cancel", "ctrl+u", "clear")
 }
 
 // cut splits s into pieces of at most w runes.

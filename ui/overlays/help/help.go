@@ -17,9 +17,9 @@ import (
 
 // Help is the overlay.
 type Help struct {
-	s      *screen.Screen
-	w, h   int
-	offset int
+	s     *screen.Screen
+	w, h  int
+	frame screen.Frame
 	// still is set over a page that nothing moves on (the RC view): the
 	// Move keys are then not listed, as they would do nothing there.
 	still bool
@@ -36,60 +36,34 @@ func NewOver(s *screen.Screen, moves bool) *Help { return &Help{s: s, still: !mo
 const MoveGroup = "Move"
 
 // SetSize sizes the overlay to the body.
-func (o *Help) SetSize(w, h int) { o.w, o.h = w, h }
+func (o *Help) SetSize(w, h int) { o.w, o.h = w, h; o.frame.SetSize(w, h) }
 
 // KeyMap is the overlay's keys, for the footer.
-func (o *Help) KeyMap() help.KeyMap { return keys.Pane{o.s.Keys.Back, o.s.Keys.Down} }
+func (o *Help) KeyMap() help.KeyMap { return o.frame.KeyMap(o.keys()) }
 
-// Update scrolls with ↑/↓, page up/down, home/end and the mouse wheel; ? and esc close it. Nothing
-// is typed here, so q quits as it does over the panes.
+func (o *Help) keys() help.KeyMap { return keys.Pane{o.s.Keys.Back} }
+
+// Update scrolls with ↑/↓, page up/down, home/end and the mouse wheel; ?
+// and esc close it. Nothing is typed here, so q quits as it does over the
+// panes.
 func (o *Help) Update(msg tea.Msg) (screen.Overlay, tea.Cmd) {
 	k := o.s.Keys
-	switch msg := msg.(type) {
-	case tea.MouseWheelMsg:
-		o.scroll(msg.Button == tea.MouseWheelDown)
-	case tea.KeyPressMsg:
+	if o.frame.Move(msg, k, false, len(o.text())) {
+		return o, nil
+	}
+	if msg, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(msg, k.Quit):
 			return o, tea.Quit
 		case key.Matches(msg, k.Help), key.Matches(msg, k.Back):
 			return nil, nil
-		case key.Matches(msg, k.Up):
-			o.scroll(false)
-		case key.Matches(msg, k.Down):
-			o.scroll(true)
-		case key.Matches(msg, k.PageUp), key.Matches(msg, k.Top):
-			o.offset = 0
-		case key.Matches(msg, k.PageDown), key.Matches(msg, k.Bottom):
-			o.offset = max(len(o.text())-o.h, 0)
 		}
 	}
 	return o, nil
 }
 
-func (o *Help) scroll(down bool) {
-	last := max(len(o.text())-o.h, 0)
-	if down {
-		o.offset = min(o.offset+1, last)
-	} else {
-		o.offset = max(o.offset-1, 0)
-	}
-}
-
-// View is the part of the text that fits, from the scroll offset.
-func (o *Help) View() string {
-	if o.h <= 0 {
-		return ""
-	}
-	all := o.text()
-	o.offset = min(o.offset, max(len(all)-o.h, 0))
-	end := min(o.offset+o.h, len(all))
-	out := make([]string, 0, o.h)
-	for _, l := range all[o.offset:end] {
-		out = append(out, draw.Fit(l, o.w))
-	}
-	return strings.Join(out, "\n")
-}
+// View is the part of the text the frame shows, with the keys under it.
+func (o *Help) View() string { return o.frame.Draw(o.s, o.text(), o.keys(), o.w, o.h) }
 
 // text lays the groups out in as many columns as the width allows.
 func (o *Help) text() []string {

@@ -407,7 +407,10 @@ func (v *View) View() string {
 	for len(out) < v.h-1 {
 		out = append(out, draw.Fit("", v.w))
 	}
-	search := ""
+	// The last line is the search being typed or found, else the keys,
+	// as every overlay keeps its keys in view.
+	var pinned screen.Frame
+	search := pinned.ActionLine(v.s, v.KeyMap(), v.w)
 	switch {
 	case v.searching:
 		search = st.Accent.Render(" /" + v.input + "▏")

@@ -83,6 +83,8 @@ type Dialog struct {
 	moved      string
 	refused    bool
 	rechecking bool
+	// frame scrolls what the dialog says under its keys.
+	frame screen.Frame
 }
 
 // Confirm asks for y before sending kind (cordon, uncordon) to nodes, or
@@ -133,7 +135,7 @@ func open(d *Dialog) (screen.Overlay, tea.Cmd) {
 }
 
 // SetSize sizes the dialog to the body.
-func (d *Dialog) SetSize(w, h int) { d.w, d.h = w, h }
+func (d *Dialog) SetSize(w, h int) { d.w, d.h = w, h; d.frame.SetSize(w, h) }
 
 // Update handles a key in the form or at the confirmation, and the drain
 // previews; it returns nil once the dialog has closed.
@@ -146,6 +148,8 @@ func (d *Dialog) Update(msg tea.Msg) (screen.Overlay, tea.Cmd) {
 		d.takePreview(msg)
 	case tea.KeyPressMsg:
 		return d.key(msg)
+	case tea.MouseWheelMsg:
+		d.frame.Move(msg, d.s.Keys, false, len(d.content()))
 	}
 	return d, nil
 }
@@ -154,6 +158,12 @@ func (d *Dialog) key(msg tea.KeyPressMsg) (screen.Overlay, tea.Cmd) {
 	d.problem = ""
 	if key.Matches(msg, d.s.Keys.Back) {
 		return nil, nil
+	}
+	// ↑/↓ move between the form's fields; at the confirmation, and with
+	// PgUp/PgDn/Home/End in the form, they scroll what does not fit.
+	paging := msg.String() == "pgup" || msg.String() == "pgdown" || msg.String() == "home" || msg.String() == "end"
+	if (d.confirming || paging) && d.frame.Move(msg, d.s.Keys, !d.confirming, len(d.content())) {
+		return d, nil
 	}
 	if d.confirming {
 		switch msg.String() {
@@ -178,14 +188,17 @@ func (d *Dialog) key(msg tea.KeyPressMsg) (screen.Overlay, tea.Cmd) {
 			return d, nil
 		}
 		d.confirming = true
+		d.frame.Top()
 		if d.s.AssumeYes {
 			return d.send()
 		}
 		return d, nil
 	case "up", "shift+tab":
 		d.cursor = (d.cursor + len(d.fields) - 1) % len(d.fields)
+		d.frame.Reveal(1 + d.cursor) // under the heading
 	case "down", "tab":
 		d.cursor = (d.cursor + 1) % len(d.fields)
+		d.frame.Reveal(1 + d.cursor)
 	case "space":
 		if f.toggle {
 			f.on = !f.on

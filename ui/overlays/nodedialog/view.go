@@ -12,15 +12,16 @@ import (
 	"rollscope/ui/keys"
 )
 
-// View draws the dialog in place of the panes: the form, the drain
-// preview, and at the confirmation what will be sent.
-func (d *Dialog) View() string {
-	w, h := d.w, d.h
-	if h <= 0 {
-		return ""
-	}
+// View draws the dialog in place of the panes, scrolled by its frame with
+// its keys under it.
+func (d *Dialog) View() string { return d.frame.Draw(d.s, d.content(), d.keys(), d.w, d.h) }
+
+// content is everything the dialog says: the form, the drain preview, and
+// at the confirmation what will be sent.
+func (d *Dialog) content() []string {
+	w := d.w
 	st := d.s.Styles
-	v := draw.Lines{W: w, H: h}
+	v := draw.Lines{W: w}
 	v.Add(st.Accent.Render(" " + d.heading()))
 	if gone := d.gone(); len(gone) > 0 {
 		v.Wrap(st.Bad.Render, " ✖ ", strings.Join(gone, ", ")+" no longer exists (deleted or replaced while this dialog was open): nothing will be sent — esc and pick a node again")
@@ -53,7 +54,7 @@ func (d *Dialog) View() string {
 	}
 	if d.confirming && !d.refused {
 		if d.kind == action.StopRoll {
-			v.Add(st.Text.Render(" will write " + model.RollStateAnnotation + ": " + model.RollStopped + " on the group's nodes"))
+			v.Wrap(st.Text.Render, " ", "will write "+model.RollStateAnnotation+": "+model.RollStopped+" on the group's nodes")
 		} else {
 			v.Add(st.Text.Render(" will send the same as:"))
 		}
@@ -67,7 +68,7 @@ func (d *Dialog) View() string {
 	if d.kind == action.Drain {
 		d.previewLines(&v)
 	}
-	return v.String()
+	return v.All()
 }
 
 // heading names the dialog.
@@ -174,15 +175,19 @@ func (d *Dialog) previewLines(v *draw.Lines) {
 	}
 }
 
-// KeyMap is the dialog's own keys, for the footer.
-func (d *Dialog) KeyMap() help.KeyMap {
+// KeyMap is the dialog's keys, for the footer: its own and, while it has
+// more to say than fits, the scroll keys.
+func (d *Dialog) KeyMap() help.KeyMap { return d.frame.KeyMap(d.keys()) }
+
+// keys is the dialog's own keys at its stage.
+func (d *Dialog) keys() help.KeyMap {
 	switch {
 	case d.refused:
 		return keys.Hints("y/n/esc", "close")
 	case d.confirming:
 		return keys.Hints("y", "send", "n/esc", "cancel")
 	case d.s.AssumeYes:
-		return keys.Hints("↑/↓", "field", "space", "toggle", "type", "to edit", "enter", "send (--yes)", "esc", "cancel")
+		return keys.Hints("enter", "send (--yes)", "esc", "cancel", "↑/↓", "field", "space", "toggle", "type", "to edit")
 	}
-	return keys.Hints("↑/↓", "field", "space", "toggle", "type", "to edit", "enter", "next", "esc", "cancel")
+	return keys.Hints("enter", "next", "esc", "cancel", "↑/↓", "field", "space", "toggle", "type", "to edit")
 }

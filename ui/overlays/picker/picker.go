@@ -110,7 +110,7 @@ func (p *Picker) pick() (cluster.DeploymentSummary, bool) {
 }
 
 // SetSize sizes the picker to the body.
-func (p *Picker) SetSize(w, h int) { p.w, p.h = w, h; p.rows.Height = h - 1 }
+func (p *Picker) SetSize(w, h int) { p.w, p.h = w, h; p.rows.Height = max(h-2, 1) }
 
 // KeyMap is the picker's keys, for the footer.
 func (p *Picker) KeyMap() help.KeyMap { return keys.Hints("enter", "show", "esc", "cancel") }
@@ -133,6 +133,18 @@ func (p *Picker) Update(msg tea.Msg) (screen.Overlay, tea.Cmd) {
 		p.moved = true
 	case tea.KeyDown:
 		p.rows.Cursor++
+		p.moved = true
+	case tea.KeyPgUp:
+		p.rows.Cursor -= p.rows.Height
+		p.moved = true
+	case tea.KeyPgDown:
+		p.rows.Cursor += p.rows.Height
+		p.moved = true
+	case tea.KeyHome:
+		p.rows.Cursor = 0
+		p.moved = true
+	case tea.KeyEnd:
+		p.rows.Cursor = len(p.matches) - 1
 		p.moved = true
 	case tea.KeyBackspace:
 		if r := []rune(p.query); len(r) > 0 {
@@ -195,16 +207,29 @@ func (p *Picker) View() string {
 	if h <= 0 {
 		return ""
 	}
+	// The list scrolls with its cursor (↑/↓, PgUp/PgDn, Home/End); the
+	// keys stay under it.
+	var pinned screen.Frame
+	lines := p.lines()
+	if h > 1 {
+		lines = append(lines[:min(len(lines), h-1)], pinned.ActionLine(p.s, p.KeyMap(), w))
+	}
+	return strings.Join(lines[:min(len(lines), h)], "\n")
+}
+
+// lines are the query and what it matches.
+func (p *Picker) lines() []string {
+	w, h := p.w, p.h
 	st := p.s.Styles
 	if sc, word, ok := p.scopeQuery(); ok {
-		return draw.Fit(st.Accent.Render(":"+p.query+"█")+"  "+st.Muted.Render(p.scopeHint(sc, word)), w)
+		return []string{draw.Fit(st.Accent.Render(":"+p.query+"█")+"  "+st.Muted.Render(p.scopeHint(sc, word)), w)}
 	}
 	if name, ok := p.rcName(); ok {
 		hint := "enter opens the rolling update view of replicationcontroller " + name + " in " + draw.OrDash(p.targetNamespace())
 		if name == "" {
 			hint = "type the ReplicationController's name"
 		}
-		return draw.Fit(st.Accent.Render(":"+p.query+"█")+"  "+st.Muted.Render(hint), w)
+		return []string{draw.Fit(st.Accent.Render(":"+p.query+"█")+"  "+st.Muted.Render(hint), w)}
 	}
 	out := make([]string, 0, h)
 	prompt := string(p.mode) + p.query + "█"
@@ -234,5 +259,5 @@ func (p *Picker) View() string {
 	if len(p.matches) == 0 {
 		out = append(out, draw.Fit(st.Muted.Render(" no deployment matches"), w))
 	}
-	return strings.Join(out, "\n")
+	return out
 }

@@ -27,7 +27,7 @@ type View struct {
 	s               *screen.Screen
 	namespace, name string
 	w, h            int
-	scroll          draw.Scroll
+	frame           screen.Frame
 	detail          cluster.PodDetail
 	found           bool
 }
@@ -48,18 +48,19 @@ func (v *View) Refresh() {
 }
 
 // SetSize sizes the view to the body.
-func (v *View) SetSize(w, h int) { v.w, v.h = w, h }
+func (v *View) SetSize(w, h int) { v.w, v.h = w, h; v.frame.SetSize(w, h-1) }
 
 // KeyMap is the view's keys, for the footer.
-func (v *View) KeyMap() help.KeyMap {
-	return keys.Hints("esc", "close", "↑/↓", "scroll", v.s.Keys.Action(action.Logs).Help().Key, "logs")
+func (v *View) KeyMap() help.KeyMap { return v.frame.KeyMap(v.keys()) }
+
+func (v *View) keys() help.KeyMap {
+	return keys.Hints("esc", "close", v.s.Keys.Action(action.Logs).Help().Key, "logs")
 }
 
 // Update scrolls, opens the pod's logs, and closes on esc.
 func (v *View) Update(msg tea.Msg) (screen.Overlay, tea.Cmd) {
 	k := v.s.Keys
-	body := v.h - 1
-	if v.scroll.Move(msg, k, len(v.lines()), body) {
+	if v.frame.Move(msg, k, false, len(v.lines())) {
 		return v, nil
 	}
 	press, ok := msg.(tea.KeyPressMsg)
@@ -90,13 +91,11 @@ func (v *View) View() string {
 	}
 	st := v.s.Styles
 	title := st.AppTitle.Render(" pod "+v.namespace+"/"+v.name) + st.Muted.Render("  (esc to close, ↑/↓ to scroll, l for logs)")
-	lines := v.lines()
-	v.scroll.Clamp(len(lines), v.h-1)
-	out := append([]string{draw.Fit(title, v.w)}, v.scroll.Window(lines, v.w, v.h-1)...)
-	for len(out) < v.h {
-		out = append(out, draw.Fit("", v.w))
+	if v.h == 1 {
+		return draw.Fit(title, v.w)
 	}
-	return strings.Join(out, "\n")
+	// The title stays; the detail scrolls under it, the keys under that.
+	return draw.Fit(title, v.w) + "\n" + v.frame.Draw(v.s, v.lines(), v.keys(), v.w, v.h-1)
 }
 
 // lines is the whole detail, as describe orders it.

@@ -43,6 +43,8 @@ type Dialog struct {
 	basis   basis
 	moved   string
 	refused bool
+	// frame scrolls what the dialog says under its keys.
+	frame screen.Frame
 }
 
 var fieldNames = [...]string{"image", "maxSurge", "maxUnavailable", "update period"}
@@ -69,12 +71,16 @@ func (d *Dialog) input() action.RCUpdateInput {
 		MaxUnavailable: strings.TrimSpace(d.fields[2]), UpdatePeriod: strings.TrimSpace(d.fields[3])}
 }
 
-// SetSize sizes the dialog to the view's width; it takes the lines it
-// needs.
-func (d *Dialog) SetSize(w, _ int) { d.w = w }
+// SetSize sizes the dialog to the room the view leaves it under the
+// controllers.
+func (d *Dialog) SetSize(w, h int) { d.w = w; d.frame.SetSize(w, h) }
 
-// KeyMap is the dialog's keys.
-func (d *Dialog) KeyMap() help.KeyMap {
+// KeyMap is the dialog's keys: its own and, while it has more to say than
+// fits, the scroll keys.
+func (d *Dialog) KeyMap() help.KeyMap { return d.frame.KeyMap(d.keys()) }
+
+// keys is the dialog's own keys at its stage.
+func (d *Dialog) keys() help.KeyMap {
 	switch {
 	case d.refused:
 		return keys.Hints("y/n/esc", "close")
@@ -85,7 +91,7 @@ func (d *Dialog) KeyMap() help.KeyMap {
 	case d.planning:
 		return keys.Hints("esc", "cancel")
 	}
-	return keys.Hints("tab", "next field", "enter", "check and plan", "esc", "cancel")
+	return keys.Hints("enter", "check and plan", "esc", "cancel", "tab", "next field")
 }
 
 // Planned brings a plan, or why there is none, back to the dialog.
@@ -101,7 +107,13 @@ func (d *Dialog) Update(msg tea.Msg) (*Dialog, tea.Cmd) {
 	case Planned:
 		return d.planned(msg)
 	case tea.KeyPressMsg:
+		// The form types text; the plan and the questions scroll.
+		if d.frame.Move(msg, d.s.Keys, d.plan == nil && !d.abort && !d.refused, len(d.content())) {
+			return d, nil
+		}
 		return d.key(msg)
+	case tea.MouseWheelMsg:
+		d.frame.Move(msg, d.s.Keys, false, len(d.content()))
 	}
 	return d, nil
 }
@@ -209,8 +221,14 @@ func (d *Dialog) send() (*Dialog, tea.Cmd) {
 	return nil, d.s.SendAs(r, "rolling update of rc/"+d.name+" to "+r.RCUpdate.Image)
 }
 
-// View draws the dialog under the controllers.
+// View draws the dialog under the controllers, scrolled by its frame with
+// its keys under it.
 func (d *Dialog) View() string {
+	return d.frame.Draw(d.s, d.content(), d.keys(), d.w, d.frame.Room()+1)
+}
+
+// content is everything the dialog says.
+func (d *Dialog) content() []string {
 	st, w := d.s.Styles, d.w
 	var out []string
 	switch {
@@ -221,15 +239,12 @@ func (d *Dialog) View() string {
 			title = "Abort the rolling update of rc/" + d.name
 		}
 		out = append(out, draw.Fit(st.Accent.Render(title), w))
-		out = append(out, draw.Fit(st.Muted.Render("  y/n/esc close"), w))
 	case d.abort:
 		out = append(out, draw.Fit(st.Accent.Render("Abort the rolling update of rc/"+d.name+"?"), w))
 		out = append(out, indented(d.lines, w)...)
-		out = append(out, draw.Fit(st.Muted.Render("  y abort · n/esc keep going"), w))
 	case d.plan != nil:
 		out = append(out, draw.Fit(st.Accent.Render("Rolling update of rc/"+d.name+" — send?"), w))
 		out = append(out, indented(d.lines, w)...)
-		out = append(out, draw.Fit(st.Muted.Render("  y send · n/esc cancel"), w))
 	default:
 		out = append(out, draw.Fit(st.Accent.Render("Rolling update of rc/"+d.name), w))
 		for i, f := range d.fields {
@@ -239,11 +254,9 @@ func (d *Dialog) View() string {
 			}
 			out = append(out, draw.Fit(fmt.Sprintf("%s%-15s %s", mark, fieldNames[i], text), w))
 		}
-		hint := "  tab next field · enter check and plan · esc cancel"
 		if d.planning {
-			hint = "  planning …"
+			out = append(out, draw.Fit(st.Muted.Render("  planning …"), w))
 		}
-		out = append(out, draw.Fit(st.Muted.Render(hint), w))
 	}
 	for _, p := range []string{d.moved, d.problem} {
 		if p == "" {
@@ -253,7 +266,7 @@ func (d *Dialog) View() string {
 			out = append(out, st.Bad.Render(draw.Fit(l, w)))
 		}
 	}
-	return strings.Join(out, "\n")
+	return out
 }
 
 // indented indents lines and wraps them to w.

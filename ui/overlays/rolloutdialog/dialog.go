@@ -71,8 +71,8 @@ type Dialog struct {
 	refusal string
 	// basis is the rollout the confirmation's plan was made from.
 	basis basis
-	// diffOffset is how far the undo diff is scrolled.
-	diffOffset int
+	// frame scrolls what the dialog says under its keys.
+	frame screen.Frame
 }
 
 // Open opens the dialog for kind on the deployment shown, or says in the
@@ -144,7 +144,7 @@ func Open(s *screen.Screen, kind action.Name) (screen.Overlay, tea.Cmd) {
 }
 
 // SetSize sizes the dialog to the body.
-func (d *Dialog) SetSize(w, h int) { d.w, d.h = w, h }
+func (d *Dialog) SetSize(w, h int) { d.w, d.h = w, h; d.frame.SetSize(w, h) }
 
 // Update handles a key, the forecast and the undo preview; it returns nil
 // once the dialog has closed.
@@ -163,6 +163,8 @@ func (d *Dialog) Update(msg tea.Msg) (screen.Overlay, tea.Cmd) {
 		}
 	case tea.KeyPressMsg:
 		return d.key(msg)
+	case tea.MouseWheelMsg:
+		d.frame.Move(msg, d.s.Keys, false, len(d.content()))
 	}
 	return d, nil
 }
@@ -174,16 +176,24 @@ func (d *Dialog) key(msg tea.KeyPressMsg) (screen.Overlay, tea.Cmd) {
 	if key.Matches(msg, km.Back) {
 		return nil, nil
 	}
+	// The lists move their cursor with ↑/↓; elsewhere those keys scroll
+	// what the dialog says when it does not fit.
+	picking := d.stage == stagePickContainer || d.stage == stagePickRevision
+	if !picking && d.frame.Move(msg, km, d.stage == stageInput, len(d.content())) {
+		return d, nil
+	}
 	switch d.stage {
 	case stagePickContainer:
 		if d.pick(msg, len(d.containers)) {
 			d.req.Container = d.containers[d.cursor].Name
 			d.stage = stageInput
 			d.startInput()
+			d.frame.Top()
 		}
 	case stagePickRevision:
 		if d.pick(msg, len(d.revisions)) {
 			d.req.Revision = d.revisions[d.cursor].Revision
+			d.frame.Top()
 			return d.next()
 		}
 		d.prepare() // the preview follows the cursor
@@ -204,10 +214,6 @@ func (d *Dialog) key(msg tea.KeyPressMsg) (screen.Overlay, tea.Cmd) {
 			}
 		case "n", "N", "q":
 			return nil, nil
-		case "up", "k":
-			d.diffOffset = max(d.diffOffset-1, 0)
-		case "down", "j":
-			d.diffOffset = min(d.diffOffset+1, max(len(d.diff)-1, 0))
 		case "enter":
 			if d.refusal != "" {
 				return nil, nil
@@ -224,6 +230,7 @@ func (d *Dialog) next() (screen.Overlay, tea.Cmd) {
 		return d, nil
 	}
 	d.stage = stageConfirm
+	d.frame.Top()
 	d.basis = basisOf(d.s.Rollout)
 	if d.s.AssumeYes && d.refusal == "" {
 		return d.send()
@@ -250,6 +257,8 @@ func (d *Dialog) pick(msg tea.KeyPressMsg, n int) bool {
 	case key.Matches(msg, km.Select) && n > 0:
 		return true
 	}
+	// The heading and the question come before the list.
+	d.frame.Reveal(2 + d.cursor)
 	return false
 }
 

@@ -11,16 +11,17 @@ import (
 	"rollscope/ui/keys"
 )
 
-// View draws the dialog in place of the panes: what is being built, why
-// input was refused, and at the confirmation what will be sent.
-func (d *Dialog) View() string {
-	w, h := d.w, d.h
-	if h <= 0 {
-		return ""
-	}
+// View draws the dialog in place of the panes, scrolled by its frame with
+// its keys under it.
+func (d *Dialog) View() string { return d.frame.Draw(d.s, d.content(), d.keys(), d.w, d.h) }
+
+// content is everything the dialog says: what is being built, why input
+// was refused, and at the confirmation what will be sent.
+func (d *Dialog) content() []string {
+	w := d.w
 	s := d.s
 	st := s.Styles
-	v := draw.Lines{W: w, H: h}
+	v := draw.Lines{W: w}
 	v.Add(st.Accent.Render(" " + d.heading()))
 	switch d.stage {
 	case stagePickContainer:
@@ -107,14 +108,8 @@ func (d *Dialog) View() string {
 				v.Add(st.Muted.Render(fmt.Sprintf(" pod template: current → revision %d", d.req.Revision)))
 			}
 		}
-		// The diff scrolls (↑/↓) and says when there is more of it.
-		diff := d.diff[min(d.diffOffset, len(d.diff)):]
-		room := v.Left()
-		more := len(diff) > room
-		if more {
-			diff = diff[:max(room-1, 0)]
-		}
-		for _, l := range diff {
+		// The diff scrolls with the rest of the dialog (its frame).
+		for _, l := range d.diff {
 			text := draw.Fit("   "+string(l.Op)+" "+l.Text, w)
 			switch l.Op {
 			case '+':
@@ -126,11 +121,8 @@ func (d *Dialog) View() string {
 			}
 			v.Add(text)
 		}
-		if more {
-			v.Add(st.Muted.Render(fmt.Sprintf("   … %d more lines of the diff — ↓ scrolls", len(d.diff)-d.diffOffset-len(diff))))
-		}
 	}
-	return v.String()
+	return v.All()
 }
 
 // heading names the dialog.
@@ -143,17 +135,17 @@ func (d *Dialog) heading() string {
 	return h
 }
 
-// KeyMap is the dialog's own keys, for the footer.
-func (d *Dialog) KeyMap() help.KeyMap {
+// KeyMap is the dialog's keys, for the footer: its own and, while it has
+// more to say than fits, the scroll keys.
+func (d *Dialog) KeyMap() help.KeyMap { return d.frame.KeyMap(d.keys()) }
+
+// keys is the dialog's own keys at its stage.
+func (d *Dialog) keys() help.KeyMap {
 	switch {
 	case d.stage == stageConfirm && d.refusal != "":
 		return keys.Hints("enter/esc", "close — nothing will be sent")
-	case d.stage == stageConfirm && canCanary(d.req) && len(d.diff) > 0:
-		return keys.Hints("y", "send", "c", "roll as canary", "n/esc", "cancel", "↑/↓", "scroll the diff")
 	case d.stage == stageConfirm && canCanary(d.req):
-		return keys.Hints("y", "send", "c", "roll as canary", "n/esc", "cancel")
-	case d.stage == stageConfirm && len(d.diff) > 0:
-		return keys.Hints("y", "send", "n/esc", "cancel", "↑/↓", "scroll the diff")
+		return keys.Hints("y", "send", "n/esc", "cancel", "c", "roll as canary")
 	case d.stage == stageConfirm:
 		return keys.Hints("y", "send", "n/esc", "cancel")
 	case d.stage == stageInput:
@@ -161,7 +153,7 @@ func (d *Dialog) KeyMap() help.KeyMap {
 		if d.s.AssumeYes {
 			send = "send (--yes)"
 		}
-		return keys.Hints("enter", send, "tab", "complete", "ctrl+u", "clear", "esc", "cancel")
+		return keys.Hints("enter", send, "esc", "cancel", "tab", "complete", "ctrl+u", "clear")
 	}
-	return keys.Hints("↑/↓", "move", "enter", "choose", "esc", "cancel")
+	return keys.Hints("enter", "choose", "esc", "cancel", "↑/↓", "move")
 }

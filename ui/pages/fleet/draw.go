@@ -62,24 +62,25 @@ const barCells = 8
 
 // columns are the table's columns for rows whose longest namespace and
 // name are nsW and nameW cells: those two are as wide as the rows need
-// (within bounds), and IMAGES and CHANGE-CAUSE share the rest. At narrow
-// widths CHANGE-CAUSE goes first, then AGE, then IMAGES (Drop); the
-// namespace, kind, name, revision, progress and state stay. NAMESPACE is
-// there only when the rows span namespaces.
+// (within bounds), and IMAGES and CHANGE-CAUSE share the rest. What goes
+// first at narrow widths is declared here (Drop, the highest first):
+// CHANGE-CAUSE, AGE, IMAGES, KIND, REV, then NAMESPACE; NAME, PROGRESS and
+// STATE stay, NAME and STATE narrowing to their Min when even they do not
+// fit. NAMESPACE is there only when the rows span namespaces.
 func columns(many bool, nsW, nameW int) []draw.Column {
 	cols := make([]draw.Column, 0, 9)
 	if many {
-		cols = append(cols, draw.Column{Title: "NAMESPACE", Width: min(max(nsW, 9), 20), Cut: draw.CutMiddle})
+		cols = append(cols, draw.Column{Title: "NAMESPACE", Width: min(max(nsW, 9), 20), Cut: draw.CutMiddle, Drop: 2})
 	}
 	return append(cols,
-		draw.Column{Title: "KIND", Width: 6},
-		draw.Column{Title: "NAME", Width: min(max(nameW, 12), 40), Cut: draw.CutMiddle},
-		draw.Column{Title: "REV", Width: 4, Right: true},
-		draw.Column{Title: "IMAGES", Min: 16, Cut: cutImages, Drop: 1},
+		draw.Column{Title: "KIND", Width: 6, Drop: 4},
+		draw.Column{Title: "NAME", Width: min(max(nameW, 12), 40), Min: 8, Cut: draw.CutMiddle},
+		draw.Column{Title: "REV", Width: 4, Right: true, Drop: 3},
+		draw.Column{Title: "IMAGES", Min: 16, Cut: cutImages, Drop: 5},
 		draw.Column{Title: "PROGRESS upd/avl/des", Width: barCells + 1 + 11},
-		draw.Column{Title: "STATE", Width: 17},
-		draw.Column{Title: "AGE", Width: 4, Right: true, Drop: 2},
-		draw.Column{Title: "CHANGE-CAUSE", Min: 12, Drop: 3},
+		draw.Column{Title: "STATE", Width: 17, Min: 8},
+		draw.Column{Title: "AGE", Width: 4, Right: true, Drop: 6},
+		draw.Column{Title: "CHANGE-CAUSE", Min: 12, Drop: 7},
 	)
 }
 
@@ -103,13 +104,23 @@ func cutImages(s string, w int) string {
 	if room < 8 {
 		return draw.CutImages(to, w)
 	}
-	if repo, tag, ok := sameRepository(from, to); ok && len(tag) < room/2 {
-		// One image changing tag: name it once, "…/ledger:1.9.0 → 2.0.0".
+	if repo, tag, ok := sameRepository(from, to); ok {
+		// One image changing tag: name it once, "…/ledger:1.9.0 → 2.0.0";
+		// when the tags are too long for both, the image rolled to alone,
+		// its tag whole: "…/checkout:3.0.0-broken".
+		if room-len(tag) < minSide {
+			return draw.CutImage(to, w)
+		}
 		return draw.CutImage(repo+":"+fromTag(from), room-len(tag)) + arrow + tag
 	}
-	half := room / 2
-	return draw.CutImages(from, half) + arrow + draw.CutImages(to, room-half)
+	// The image rolled to has the first claim on the room: cut, its tag
+	// would be lost where it matters most.
+	toW := min(draw.WidthOf(to), max(room-minSide, room/2))
+	return draw.CutImages(from, room-toW) + arrow + draw.CutImages(to, toW)
 }
+
+// minSide is the least room the image rolled from is shown in.
+const minSide = 6
 
 // sameRepository reports whether from and to are one image each of the
 // same repository, and to's tag.

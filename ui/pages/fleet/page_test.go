@@ -174,7 +174,7 @@ func TestStartRule(t *testing.T) {
 func TestHeaderAndKeys(t *testing.T) {
 	p, _ := newFleet(t, scope(), nil, false)
 	head := uitest.Plain(strings.Join(p.Header(60, "clock 09:30:00"), "\n"))
-	if len(p.Header(60, "")) != p.HeaderHeight() || !strings.HasPrefix(head, "rollscope ctx kind-dev  fleet") ||
+	if len(p.Header(60, "")) != p.HeaderHeight(60) || !strings.HasPrefix(head, "rollscope ctx kind-dev  fleet") ||
 		!strings.HasSuffix(head, "clock 09:30:00") {
 		t.Errorf("header = %q", head)
 	}

@@ -368,16 +368,29 @@ func (v *Page) SelectedNamespace() (string, bool) {
 // draws its own scope and counts under it.
 func (v *Page) Header(w int, clock string) []string {
 	st := v.s.Styles
-	left := st.AppTitle.Render("rollscope") + " " + st.Label.Render("ctx") + " " + st.Text.Render(v.context) +
-		"  " + st.Accent.Render("fleet")
-	if v.s.ReadOnly {
-		left += " " + st.Badge.Render(" READ-ONLY ")
+	// Narrow, the clock goes first (last when it is held or paused: that
+	// is a badge), then the context and the program's name; "fleet" and
+	// READ-ONLY stay.
+	clockDrop := 3
+	if v.s.ClockHeld || v.s.ClockPaused {
+		clockDrop = 0
 	}
-	return []string{draw.JoinEnds(left, clock, w)}
+	parts := []draw.Part{
+		{Text: st.AppTitle.Render("rollscope") + " ", Drop: 1},
+		{Text: st.Label.Render("ctx") + " " + st.Text.Render(v.context) + "  ", Drop: 2},
+		{Text: st.Accent.Render("fleet")},
+	}
+	if v.s.ReadOnly {
+		parts = append(parts, draw.Part{Text: " " + st.Badge.Render(" READ-ONLY ")})
+	}
+	if clock != "" {
+		parts = append(parts, draw.Part{Text: clock, Drop: clockDrop, Right: true})
+	}
+	return []string{draw.Parts(parts, w)}
 }
 
 // HeaderHeight is Header's one line.
-func (v *Page) HeaderHeight() int { return 1 }
+func (v *Page) HeaderHeight(int) int { return 1 }
 
 // Title is the window's title on the fleet.
 func (v *Page) Title() string { return "rollscope fleet" }

@@ -37,8 +37,8 @@ func newRC(t *testing.T, view cluster.RCUpdateView, acts screen.Actions) (screen
 }
 
 // The page shows both controllers side by side, the phase and limits, the
-// progress lines and its keys; the header, title and footer are the
-// rollout page's under it.
+// progress lines and its keys; the title is the rollout page's under it,
+// the footer offers only keys that act on this page.
 func TestShowsBothControllers(t *testing.T) {
 	p, _, _ := newRC(t, midUpdate(), nil)
 	out := uitest.Plain(p.View())
@@ -49,11 +49,18 @@ func TestShowsBothControllers(t *testing.T) {
 			t.Errorf("RC page lacks %q:\n%s", want, out)
 		}
 	}
-	if h := p.Header(80, ""); len(h) != 1 || h[0] != "deploy frontend" || p.HeaderHeight() != 1 {
+	if h := p.Header(80, ""); len(h) != 1 || h[0] != "deploy frontend" || p.HeaderHeight(80) != 1 {
 		t.Errorf("header %q is not the page's below", h)
 	}
-	if p.Title() != "rollscope shop/frontend" || p.KeyMap().ShortHelp()[0].Help().Key != "tab" {
-		t.Error("title or keys are not the page's below")
+	if p.Title() != "rollscope shop/frontend" {
+		t.Error("title is not the page's below")
+	}
+	var footer []string
+	for _, b := range p.KeyMap().ShortHelp() {
+		footer = append(footer, b.Help().Key)
+	}
+	if got := strings.Join(footer, " "); !strings.HasPrefix(got, "i x esc") || strings.Contains(got, "tab") {
+		t.Errorf("footer offers %q, want the page's own keys first and no tab", got)
 	}
 }
 
@@ -117,5 +124,22 @@ func TestUnknownController(t *testing.T) {
 	p.SetSize(80, 10)
 	if out := uitest.Plain(p.View()); !strings.Contains(out, "replicationcontroller nope not found in namespace shop — esc goes back") {
 		t.Errorf("unknown controller:\n%s", out)
+	}
+}
+
+// Every key the footer offers acts on this page: none of them falls
+// through to the Deployment's page under it (the console's own keys —
+// help, the command line, quit — are the root's, on every page).
+func TestFooterOffersOnlyThisPagesKeys(t *testing.T) {
+	p, _, s := newRC(t, midUpdate(), &uitest.Actions{})
+	for _, b := range p.KeyMap().ShortHelp() {
+		if b.Help() == s.Keys.Help.Help() || b.Help() == s.Keys.Command.Help() || b.Help() == s.Keys.Quit.Help() {
+			continue
+		}
+		fresh, base, _ := newRC(t, midUpdate(), &uitest.Actions{})
+		fresh.Update(uitest.Press(b.Keys()[0]))
+		if len(base.Keys) > 0 {
+			t.Errorf("the footer offers %q, which goes to the page under it", b.Help().Key)
+		}
 	}
 }

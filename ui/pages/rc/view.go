@@ -62,13 +62,17 @@ func (v *View) SetSize(w, h int) {
 	}
 }
 
-// KeyMap is the view's own keys.
+// Object is the controller shown, for the page's header.
+func (v *View) Object() string { return "rc/" + v.name }
+
+// KeyMap is the page's keys: the dialog's while it is open, else the
+// view's own and the console's that act here.
 func (v *View) KeyMap() help.KeyMap {
 	if v.dialog != nil {
 		return v.dialog.KeyMap()
 	}
 	k := v.s.Keys
-	return keys.Pane{k.Action(action.RCUpdate), k.Action(action.RCAbort), k.Back}
+	return keys.Pane{k.Action(action.RCUpdate), k.Action(action.RCAbort), k.Back, k.Help, k.Command, k.Quit}
 }
 
 // Typing reports whether the dialog takes every key, text included.
@@ -161,16 +165,19 @@ func (v *View) View() string {
 	if !u.Updating {
 		phase, oldTitle = "no update running", "current"
 	}
-	title := st.Accent.Render("rc/"+u.Name) + "  " + st.Label.Render("phase ") + st.Text.Render(phase) +
-		"  " + st.Label.Render("desired ") + st.Text.Render(draw.Itoa(u.Desired))
+	// Narrow, the settings go from the last, whole; the name and the
+	// phase stay.
+	pair := func(label, value string, drop int) draw.Part {
+		return draw.Part{Text: "  " + st.Label.Render(label+" ") + st.Text.Render(value), Drop: drop}
+	}
+	title := []draw.Part{{Text: st.Accent.Render("rc/" + u.Name)}, pair("phase", phase, 0), pair("desired", draw.Itoa(u.Desired), 1)}
 	if u.Updating {
-		title += "  " + st.Label.Render("maxSurge ") + st.Text.Render(draw.Itoa(u.Limits.MaxSurge)) +
-			"  " + st.Label.Render("maxUnavailable ") + st.Text.Render(draw.Itoa(u.Limits.MaxUnavailable))
+		title = append(title, pair("maxSurge", draw.Itoa(u.Limits.MaxSurge), 2), pair("maxUnavailable", draw.Itoa(u.Limits.MaxUnavailable), 3))
 		if u.Request != nil {
-			title += "  " + st.Label.Render("update period ") + st.Text.Render(time.Duration(u.Request.WithDefaults().UpdatePeriod).String())
+			title = append(title, pair("update period", time.Duration(u.Request.WithDefaults().UpdatePeriod).String(), 4))
 		}
 	}
-	out = append(out, draw.Fit(title, w))
+	out = append(out, draw.Parts(title, w))
 	half := (w - 2) / 2
 	out = append(out, draw.Fit(draw.Bar(st, "surge", u.Surge, st.SurgeBar.Render, half)+"  "+
 		draw.Bar(st, "unavailable", u.Unavailable, st.UnavailableBar.Render, w-2-half), w))
@@ -197,7 +204,16 @@ func (v *View) View() string {
 		}
 	}
 	if v.dialog != nil {
-		out = append(out, "")
+		// The dialog takes what the controllers leave, and the whole body
+		// when that is too little to ask a question in; it scrolls in
+		// its room with its keys pinned under it.
+		room := h - len(out) - 1
+		if room < dialogMin {
+			out, room = out[:0], h
+		} else {
+			out = append(out, "")
+		}
+		v.dialog.SetSize(w, room)
 		out = append(out, strings.Split(v.dialog.View(), "\n")...)
 	} else {
 		out = append(out, draw.Fit(st.Muted.Render("i new image · x abort · esc back · : another"), w))
@@ -207,6 +223,10 @@ func (v *View) View() string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// dialogMin is the fewest lines the dialog is drawn in under the
+// controllers: its heading, two lines of what it says and its keys.
+const dialogMin = 4
 
 // column draws one controller: name, image, sizes, annotations, pods.
 func (v *View) column(role string, c cluster.RCRow, w int) []string {

@@ -2,6 +2,7 @@ package rollout
 
 import (
 	"fmt"
+	"strings"
 
 	"rollscope/model/cluster"
 	"rollscope/themes"
@@ -22,29 +23,28 @@ func (p *Page) Header(w int, clock string) []string {
 	if s.HaveRollout {
 		rev, paused = s.Rollout.Revision, s.Rollout.Paused
 	}
-	left := p.memo.Line(fmt.Sprint("where|", p.context, "|", s.Namespace, "|", s.Deployment, "|", s.HaveRollout, rev, paused, s.ReadOnly), func() string {
-		left := st.AppTitle.Render("rollscope") + " " + st.Label.Render("ctx") + " " + st.Text.Render(p.context) +
-			"  " + st.Label.Render("ns") + " " + st.Text.Render(draw.OrDash(s.Namespace)) +
-			"  " + st.Label.Render("deploy") + " " + st.Accent.Render(draw.OrDash(s.Deployment))
+	change := ""
+	if s.HaveRollout {
+		change = imageChange(s.Rollout, 1<<20)
+	}
+	out = append(out, p.memo.Line(fmt.Sprint("where|", w, "|", clock, "|", p.context, "|", s.Namespace, "|", s.Deployment, "|", s.HaveRollout, rev, paused, s.ReadOnly, "|", change), func() string {
+		var badges, tail []draw.Part
 		if s.HaveRollout {
-			left += "  " + st.Label.Render("rev") + " " + st.Text.Render(draw.Itoa(rev))
+			badges = append(badges, draw.Part{Text: "  " + st.Label.Render("rev") + " " + st.Text.Render(draw.Itoa(rev))})
 			if paused {
-				left += " " + st.Badge.Render(" PAUSED ")
+				badges = append(badges, draw.Part{Text: " " + st.Badge.Render(" PAUSED ")})
 			}
 		}
-		if s.ReadOnly {
-			left += " " + st.Badge.Render(" READ-ONLY ")
+		// The image change comes after the badges and gives way before
+		// them, cut (keeping the tags) into what they leave.
+		if change != "" {
+			r := s.Rollout
+			tail = append(tail, draw.Part{Text: "  " + change, Drop: dropChange, Min: 22, Cut: func(w int) string {
+				return "  " + st.Accent.Render(imageChange(r, w-2))
+			}})
 		}
-		return left
-	})
-	if s.HaveRollout {
-		// What room the clock leaves: the change must not push it off.
-		room := w - draw.WidthOf(left) - draw.WidthOf(clock) - 3
-		if change := imageChange(s.Rollout, room); change != "" && room >= 20 {
-			left += "  " + st.Accent.Render(change)
-		}
-	}
-	out = append(out, draw.JoinEnds(left, clock, w))
+		return draw.Parts(p.where("deploy", draw.OrDash(s.Deployment), clock, badges, tail), w)
+	}))
 
 	if !s.HaveRollout {
 		return append(out, draw.Fit(st.Muted.Render(absentLine(s)), w))
@@ -70,25 +70,21 @@ func (p *Page) Header(w int, clock string) []string {
 		return draw.Fit(condition(st, "Progressing", r.Progressing)+"   "+condition(st, "Available", r.Available), w)
 	}))
 
-	status := statusSentence(s.Watch, r)
-	if !r.Observed {
-		status = "waiting for the deployment controller to observe generation " + draw.Itoa(r.Generation) + " · " + status
-	}
-	out = append(out, p.memo.Line(fmt.Sprint("status|", w, "|", r.Done, r.Failed, "|", status), func() string {
+	status := p.status()
+	out = append(out, strings.Split(p.memo.Line(fmt.Sprint("status|", w, "|", r.Done, r.Failed, "|", status), func() string {
+		style, mark := st.Warn.Render, "… "
 		switch {
 		case r.Done:
-			return draw.Fit(st.OK.Render("✔ "+status), w)
+			style, mark = st.OK.Render, "✔ "
 		case r.Failed:
-			return draw.Fit(st.Bad.Render("✖ "+status), w)
+			style, mark = st.Bad.Render, "✖ "
 		}
-		return draw.Fit(st.Warn.Render("… "+status), w)
-	}))
+		return strings.Join(draw.Hanging(style(mark), style, status, w, sentenceLines), "\n")
+	}), "\n")...)
 	if r.Canary != nil {
 		out = append(out, canaryLine(st, *r.Canary, s.Now, w))
 	}
-	if line, ok := blockerLine(st, r, w); ok {
-		out = append(out, line)
-	}
+	out = append(out, blockerLines(st, r, w)...)
 
 	if r.Strategy != "Recreate" {
 		half := (w - 2) / 2
@@ -99,6 +95,68 @@ func (p *Page) Header(w int, clock string) []string {
 		}))
 	}
 	return out
+}
+
+// sentenceLines is how many lines kubectl's sentence and the why line wrap
+// to before they are cut.
+const sentenceLines = 2
+
+// status is kubectl's sentence about the rollout, as the header says it.
+func (p *Page) status() string {
+	r := p.s.Rollout
+	status := statusSentence(p.s.Watch, r)
+	if !r.Observed {
+		status = "waiting for the deployment controller to observe generation " + draw.Itoa(r.Generation) + " · " + status
+	}
+	return status
+}
+
+// Where is the header line of a page over this one (a StatefulSet's, a
+// DaemonSet's, an RC's): the same context and namespace, naming object
+// (kind/name) instead of the Deployment, the clock at the end.
+func (p *Page) Where(object string, w int, clock string) string {
+	kind, name, _ := strings.Cut(object, "/")
+	return draw.Parts(p.where(kind, name, clock, nil, nil), w)
+}
+
+// What the header's first line gives up first when it is narrow: what is
+// rolling (the ReplicaSets say it too), then the clock, the context, the
+// program's name and the namespace. A clock held or paused is a badge of
+// the console's state and goes last. The object's kind and name and the
+// badges stay.
+const (
+	dropHeldClock = iota + 1
+	dropNamespace
+	dropTitle
+	dropContext
+	dropClock
+	dropChange
+)
+
+// where are the parts of the header's first line: where the console is,
+// the object shown (kind and name) and its badges, READ-ONLY, what follows
+// (tail) and the clock.
+func (p *Page) where(kind, name, clock string, badges, tail []draw.Part) []draw.Part {
+	s, st := p.s, p.s.Styles
+	parts := []draw.Part{
+		{Text: st.AppTitle.Render("rollscope") + " ", Drop: dropTitle},
+		{Text: st.Label.Render("ctx") + " " + st.Text.Render(p.context) + "  ", Drop: dropContext},
+		{Text: st.Label.Render("ns") + " " + st.Text.Render(draw.OrDash(s.Namespace)) + "  ", Drop: dropNamespace},
+		{Text: st.Label.Render(kind) + " " + st.Accent.Render(name)},
+	}
+	parts = append(parts, badges...)
+	if s.ReadOnly {
+		parts = append(parts, draw.Part{Text: " " + st.Badge.Render(" READ-ONLY ")})
+	}
+	parts = append(parts, tail...)
+	if clock != "" {
+		drop := dropClock
+		if s.ClockHeld || s.ClockPaused {
+			drop = dropHeldClock
+		}
+		parts = append(parts, draw.Part{Text: clock, Drop: drop, Right: true})
+	}
+	return parts
 }
 
 // resolved shows a budget as the number the controller uses and, when it

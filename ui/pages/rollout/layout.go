@@ -1,5 +1,7 @@
 package rollout
 
+import "rollscope/ui/draw"
+
 // slot is where one pane goes on screen.
 type slot struct {
 	pane focus
@@ -14,13 +16,13 @@ const (
 	twoRowsFrom      = 30
 )
 
-// HeaderHeight mirrors Header without drawing it.
-func (p *Page) HeaderHeight() int {
+// HeaderHeight mirrors Header at width w without drawing it.
+func (p *Page) HeaderHeight(w int) int {
 	n := 1
 	if !p.s.HaveRollout {
 		return n + 1
 	}
-	n += 3 + blockerHeight(p.s.Rollout)
+	n += 2 + len(draw.WrapAtMost(p.status(), max(w-2, 1), sentenceLines)) + blockerHeight(p.s.Rollout, w)
 	if p.s.Rollout.Strategy != "Recreate" {
 		n++
 	}

@@ -134,8 +134,8 @@ func TestActionKeysOpenTheirDialog(t *testing.T) {
 func TestHeaderSaysWhereAndWhy(t *testing.T) {
 	p, _ := newPage(t, uitest.MidRollout(), nil, false, 120, 30)
 	head := p.Header(120, "clock 09:30:00 ×1")
-	if len(head) != p.HeaderHeight() {
-		t.Errorf("header has %d lines, HeaderHeight says %d", len(head), p.HeaderHeight())
+	if len(head) != p.HeaderHeight(120) {
+		t.Errorf("header has %d lines, HeaderHeight says %d", len(head), p.HeaderHeight(120))
 	}
 	out := uitest.Plain(strings.Join(head, "\n"))
 	for _, want := range []string{"ctx kind-dev  ns shop  deploy frontend  rev 3", "nginx:1.27 → nginx:1.28", "clock 09:30:00 ×1",
@@ -147,6 +147,26 @@ func TestHeaderSaysWhereAndWhy(t *testing.T) {
 	}
 }
 
+// On a narrow screen kubectl's sentence and the why line take a second
+// line rather than lose their end, and HeaderHeight counts it; the first
+// line gives up the clock and the context before the Deployment's name.
+func TestNarrowHeaderWrapsItsSentences(t *testing.T) {
+	p, _ := newPage(t, uitest.MidRollout(), nil, false, 50, 20)
+	head := p.Header(50, "clock 09:30:00 ×1")
+	if len(head) != p.HeaderHeight(50) {
+		t.Errorf("header has %d lines, HeaderHeight says %d", len(head), p.HeaderHeight(50))
+	}
+	out := uitest.Plain(strings.Join(head, "\n"))
+	for _, want := range []string{"deploy frontend  rev 3", "why frontend-new-00001 is not ready", "    probe failing)", "  finish: 2 out of 4"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("narrow header lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "clock") {
+		t.Errorf("narrow header keeps the clock over what it shows:\n%s", out)
+	}
+}
+
 // A Deployment that is not there says why, in one line.
 func TestHeaderOfAMissingDeployment(t *testing.T) {
 	src := uitest.MidRollout()
@@ -154,8 +174,8 @@ func TestHeaderOfAMissingDeployment(t *testing.T) {
 	p.Show("shop", "gone")
 	s.Read()
 	head := uitest.Plain(strings.Join(p.Header(80, ""), "\n"))
-	if p.HeaderHeight() != 2 || !strings.Contains(head, "deployment shop/gone does not exist — press : to pick another") {
-		t.Errorf("header of a missing deployment (%d lines):\n%s", p.HeaderHeight(), head)
+	if p.HeaderHeight(80) != 2 || !strings.Contains(head, "deployment shop/gone does not exist — press : to pick another") {
+		t.Errorf("header of a missing deployment (%d lines):\n%s", p.HeaderHeight(80), head)
 	}
 }
 

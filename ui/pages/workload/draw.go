@@ -24,22 +24,28 @@ func (v *View) View() string {
 	}
 	out = append(out, v.historyLines(w)...)
 	if v.prompt != nil {
-		out = append(out, "")
-		out = append(out, v.prompt.lines(v, w)...)
+		// The prompt takes what the picture leaves, the whole body when
+		// that is too little, and scrolls there with its keys under it.
+		room := h - len(out) - 1
+		if room < promptMin {
+			out, room = out[:0], h
+		} else {
+			out = append(out, "")
+		}
+		out = append(out, strings.Split(v.prompt.frame.Draw(v.s, v.prompt.lines(v, w), v.prompt.keyMap(), w, room), "\n")...)
 	} else {
 		out = append(out, draw.Fit(st.Muted.Render(v.hints()), w))
 	}
 	if len(out) > h {
-		// Keep the prompt or the keys: they are last.
-		keep := 1
-		if v.prompt != nil {
-			keep = len(v.prompt.lines(v, w)) + 1
-		}
-		out = append(out[:max(h-keep, 0)], out[len(out)-keep:]...)
+		// Keep the keys: they are last.
+		out = append(out[:max(h-1, 0)], out[len(out)-1])
 		out = out[:min(len(out), h)]
 	}
 	return strings.Join(out, "\n")
 }
+
+// promptMin is the fewest lines the prompt is drawn in under the picture.
+const promptMin = 4
 
 func (v *View) hints() string {
 	var parts []string
@@ -58,21 +64,25 @@ func viewName(k action.Object) string {
 	return e.Name
 }
 
-func (v *View) title(extra ...string) string {
+// title is the object and its settings, in order of importance: narrow,
+// the last settings go first, whole, rather than the line being cut.
+func (v *View) title(w int, extra ...string) string {
 	st := v.s.Styles
-	s := st.Accent.Render(v.Object())
+	parts := []draw.Part{{Text: st.Accent.Render(v.Object())}}
 	for i := 0; i+1 < len(extra); i += 2 {
-		s += "  " + st.Label.Render(extra[i]+" ") + st.Text.Render(extra[i+1])
+		parts = append(parts, draw.Part{Text: "  " + st.Label.Render(extra[i]+" ") + st.Text.Render(extra[i+1]), Drop: i + 1})
 	}
-	return s
+	return draw.Parts(parts, w)
 }
 
-func (v *View) statusLine(status string, done bool, w int) string {
+// statusLines are kubectl's sentence, on a second line rather than cut.
+func (v *View) statusLines(status string, done bool, w int) []string {
 	st := v.s.Styles
+	style := st.Warn.Render
 	if done {
-		return draw.Fit(st.OK.Render(status), w)
+		style = st.OK.Render
 	}
-	return draw.Fit(st.Warn.Render(status), w)
+	return draw.Hanging("", style, status, w, 2)
 }
 
 // statefulSet draws the title, the status, the bar and the ordinal strip.
@@ -83,14 +93,14 @@ func (v *View) statefulSet(w int) []string {
 		mu += " (" + s.MaxUnavailableSpec + ")"
 	}
 	out := []string{
-		draw.Fit(v.title("replicas", draw.Itoa(s.Replicas), "partition", draw.Itoa(s.Partition), "maxUnavailable", mu,
-			"policy", s.Policy, "strategy", s.Strategy), w),
+		v.title(w, "replicas", draw.Itoa(s.Replicas), "partition", draw.Itoa(s.Partition), "maxUnavailable", mu,
+			"policy", s.Policy, "strategy", s.Strategy),
 		draw.Fit(st.Label.Render("images ")+st.Text.Render(strings.Join(s.Containers, ", ")), w),
 		draw.Fit(st.Label.Render("revisions ")+st.Text.Render("current "+draw.OrDash(s.CurrentRevision)+" ("+draw.Itoa(s.Current)+")  update "+
 			draw.OrDash(s.UpdateRevision)+" ("+draw.Itoa(s.Updated)+")"), w),
-		v.statusLine(s.Status, s.Done, w),
-		draw.Fit(draw.Bar(st, "unavailable", s.Unavailable, st.UnavailableBar.Render, w), w),
 	}
+	out = append(out, v.statusLines(s.Status, s.Done, w)...)
+	out = append(out, draw.Fit(draw.Bar(st, "unavailable", s.Unavailable, st.UnavailableBar.Render, w), w))
 	// The strip: one cell per ordinal, the partition as a bar before the
 	// first ordinal it lets update.
 	var strip, marks strings.Builder
@@ -122,11 +132,11 @@ func (v *View) statefulSet(w int) []string {
 func (v *View) daemonSet(w int) []string {
 	st, d := v.s.Styles, v.ds
 	out := []string{
-		draw.Fit(v.title("desired", draw.Itoa(d.Desired), "updated", draw.Itoa(d.Updated), "available", draw.Itoa(d.Available),
-			"maxSurge", draw.Itoa(d.MaxSurge), "maxUnavailable", draw.Itoa(d.MaxUnavailable), "strategy", d.Strategy), w),
+		v.title(w, "desired", draw.Itoa(d.Desired), "updated", draw.Itoa(d.Updated), "available", draw.Itoa(d.Available),
+			"maxSurge", draw.Itoa(d.MaxSurge), "maxUnavailable", draw.Itoa(d.MaxUnavailable), "strategy", d.Strategy),
 		draw.Fit(st.Label.Render("images ")+st.Text.Render(strings.Join(d.Containers, ", ")), w),
-		v.statusLine(d.Status, d.Done, w),
 	}
+	out = append(out, v.statusLines(d.Status, d.Done, w)...)
 	half := (w - 2) / 2
 	out = append(out, draw.Fit(draw.Bar(st, "surge", d.Surge, st.SurgeBar.Render, half)+"  "+
 		draw.Bar(st, "unavailable", d.Unavailable, st.UnavailableBar.Render, w-2-half), w))

@@ -124,3 +124,25 @@ func TestOtherKeysGoBelowAndEscCloses(t *testing.T) {
 		t.Error("esc did not close the page")
 	}
 }
+
+// Every key the footer offers acts on this page: none of them falls
+// through to the Deployment's page under it (the console's own keys —
+// help, the command line, quit — are the root's, on every page).
+func TestFooterOffersOnlyThisPagesKeys(t *testing.T) {
+	for _, kind := range []struct {
+		kind Kind
+		name string
+	}{{action.OnStatefulSet, "db"}, {action.OnDaemonSet, "agent"}} {
+		p, _, s := newWorkload(t, kind.kind, kind.name, &uitest.Actions{})
+		for _, b := range p.KeyMap().ShortHelp() {
+			if b.Help() == s.Keys.Help.Help() || b.Help() == s.Keys.Command.Help() || b.Help() == s.Keys.Quit.Help() {
+				continue
+			}
+			fresh, base, _ := newWorkload(t, kind.kind, kind.name, &uitest.Actions{})
+			fresh.Update(uitest.Press(b.Keys()[0]))
+			if len(base.Keys) > 0 {
+				t.Errorf("%s page: the footer offers %q, which goes to the page under it", kind.kind, b.Help().Key)
+			}
+		}
+	}
+}

@@ -31,6 +31,8 @@ type prompt struct {
 	// forecast is what the rehearsal on a copy says the action will do,
 	// "" while it is worked out (actions whose spec has Forecast).
 	forecast string
+	// frame scrolls what the prompt says under its keys.
+	frame screen.Frame
 }
 
 // Forecasted brings the confirmation its forecast.
@@ -174,6 +176,11 @@ func (v *View) answer(k tea.KeyPressMsg) (*View, tea.Cmd) {
 		v.prompt = nil
 		return v, nil
 	}
+	// What does not fit scrolls; while text is typed only the keys that
+	// type nothing do.
+	if p.frame.Move(k, v.s.Keys, p.question != "", len(p.lines(v, v.w))) {
+		return v, nil
+	}
 	if p.question != "" {
 		switch k.String() {
 		case "enter":
@@ -216,32 +223,27 @@ func (v *View) send() tea.Cmd {
 // lines draws the prompt under the view.
 func (p *prompt) lines(v *View, w int) []string {
 	st := v.s.Styles
+	l := draw.Lines{W: w}
 	if p.question != "" {
-		out := []string{draw.Fit(st.Label.Render(p.question)+st.Text.Render(string(p.text))+"▏", w)}
+		l.Add(st.Label.Render(p.question) + st.Text.Render(string(p.text)) + "▏")
 		if p.err != "" {
-			out = append(out, draw.Fit(st.Bad.Render(p.err), w))
+			l.Wrap(st.Bad.Render, "", p.err)
 		}
-		return append(out, draw.Fit(st.Muted.Render("enter next · esc cancel"), w))
+		return l.All()
 	}
-	out := []string{draw.Fit(st.Accent.Render(p.req.Summary()+" of "+p.req.Object()), w)}
+	l.Wrap(st.Accent.Render, "", p.req.Summary()+" of "+p.req.Object())
 	if p.effect != "" {
-		out = append(out, draw.Fit("  "+p.effect, w))
+		l.Wrap(st.Text.Render, "  ", p.effect)
 	}
 	if cmd := p.req.Kubectl(); cmd != "" {
-		out = append(out, draw.Fit(st.Muted.Render("  same as: "+cmd), w))
+		l.Wrap(st.Muted.Render, "  same as: ", cmd)
 	}
 	if p.req.Spec().Forecast && v.s.Actions != nil {
 		f := p.forecast
 		if f == "" {
 			f = "working out what the rollout will do …"
 		}
-		for i, l := range draw.Wrap(f, max(w-12, 10)) {
-			lead := "  forecast: "
-			if i > 0 {
-				lead = "            "
-			}
-			out = append(out, draw.Fit(st.Accent.Render(lead+l), w))
-		}
+		l.Wrap(st.Accent.Render, "  forecast: ", f)
 	}
-	return append(out, draw.Fit(st.Label.Render("send it? ")+st.Text.Render("y")+st.Muted.Render(" send · n/esc cancel"), w))
+	return l.All()
 }

@@ -102,14 +102,14 @@ func (v *View) actions() []action.Name { return action.Of(v.kind) }
 // KeyMap is the view's own keys.
 func (v *View) KeyMap() help.KeyMap {
 	if v.prompt != nil {
-		return v.prompt.keyMap()
+		return v.prompt.frame.KeyMap(v.prompt.keyMap())
 	}
 	k := v.s.Keys
 	out := keys.Pane{k.Up, k.Down}
 	for _, n := range v.actions() {
 		out = append(out, k.Action(n))
 	}
-	return append(out, k.Back)
+	return append(out, k.Back, k.Help, k.Command, k.Quit)
 }
 
 // Typing reports whether the prompt takes every key, text included.

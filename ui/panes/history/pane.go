@@ -35,9 +35,11 @@ type Pane struct {
 // New is the pane over s.
 func New(s *screen.Screen) *Pane { return &Pane{s: s} }
 
+// historyColumns: narrow, CHANGE-CAUSE goes first, then AGE and REPLICAS;
+// the revision and its images stay.
 var historyColumns = []draw.Column{
-	{Title: "", Width: 1}, {Title: "REV", Width: 4, Right: true}, {Title: "REPLICAS", Width: 8, Right: true},
-	{Title: "AGE", Width: 4, Right: true}, {Title: "CHANGE-CAUSE", Width: 0, Min: 20}, {Title: "IMAGES", Width: 0, Min: 10, Cut: draw.CutImages},
+	{Title: "", Width: 1}, {Title: "REV", Width: 4, Right: true}, {Title: "REPLICAS", Width: 8, Right: true, Drop: 1},
+	{Title: "AGE", Width: 4, Right: true, Drop: 2}, {Title: "CHANGE-CAUSE", Width: 0, Min: 20, Drop: 3}, {Title: "IMAGES", Width: 0, Min: 10, Cut: draw.CutImages},
 }
 
 func (p *Pane) SetSize(w, h int) {

@@ -25,10 +25,12 @@ type Pane struct {
 // New is the pane over s.
 func New(s *screen.Screen) *Pane { return &Pane{s: s} }
 
+// podColumns: narrow, PHASE goes first (STATUS says more), then NODE, AGE
+// and RESTARTS; NAME, READY and STATUS stay.
 var podColumns = []draw.Column{
 	{Title: "", Width: 1}, {Title: "NAME", Width: 0, Min: 25, Cut: draw.CutMiddle}, {Title: "READY", Width: 5, Right: true},
-	{Title: "STATUS", Width: 17}, {Title: "RESTARTS", Width: 8, Right: true}, {Title: "AGE", Width: 4, Right: true},
-	{Title: "NODE", Width: 12}, {Title: "PHASE", Width: 9},
+	{Title: "STATUS", Width: 17}, {Title: "RESTARTS", Width: 8, Right: true, Drop: 2}, {Title: "AGE", Width: 4, Right: true, Drop: 3},
+	{Title: "NODE", Width: 12, Drop: 4}, {Title: "PHASE", Width: 9, Drop: 5},
 }
 
 func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h; p.rows.Height = h - 1 }

@@ -40,11 +40,13 @@ type Pane struct {
 // s.SelectedRS.
 func New(s *screen.Screen) *Pane { return &Pane{s: s} }
 
+// rsColumns: narrow, AGE goes first, then HASH, CUR and IMAGES; the
+// revision, role and the desired, ready and available counts stay.
 var rsColumns = []draw.Column{
 	{Title: "", Width: 1}, {Title: "REV", Width: 4, Right: true}, {Title: "ROLE", Width: 6},
-	{Title: "HASH", Width: 10}, {Title: "DESIRED", Width: 7, Right: true}, {Title: "CUR", Width: 4, Right: true},
+	{Title: "HASH", Width: 10, Drop: 3}, {Title: "DESIRED", Width: 7, Right: true}, {Title: "CUR", Width: 4, Right: true, Drop: 2},
 	{Title: "READY", Width: 5, Right: true}, {Title: "AVAIL", Width: 5, Right: true},
-	{Title: "AGE", Width: 4, Right: true}, {Title: "IMAGES", Width: 0, Min: 12, Cut: draw.CutImages},
+	{Title: "AGE", Width: 4, Right: true, Drop: 4}, {Title: "IMAGES", Width: 0, Min: 12, Cut: draw.CutImages, Drop: 1},
 }
 
 func (p *Pane) SetSize(w, h int) { p.w, p.h = w, h }

@@ -31,8 +31,12 @@ type Pane struct {
 // New is the pane over s, following new entries.
 func New(s *screen.Screen) *Pane { return &Pane{s: s, follow: true} }
 
+// timelineColumns give the message the room: it asks for 48 cells, and
+// to make them KIND goes first and OBJECT narrows (cut in the middle, as
+// names are) before the message is squeezed.
 var timelineColumns = []draw.Column{
-	{Title: "TIME", Width: 8}, {Title: "MESSAGE", Width: 0, Min: 24}, {Title: "KIND", Width: 6}, {Title: "OBJECT", Width: 30},
+	{Title: "TIME", Width: 8}, {Title: "MESSAGE", Width: 0, Min: 48}, {Title: "KIND", Width: 6, Drop: 1},
+	{Title: "OBJECT", Width: 30, Min: 16, Cut: draw.CutMiddle},
 }
 
 // detailLines is how many lines the whole entry gets under the list.
