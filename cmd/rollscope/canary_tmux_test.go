@@ -119,3 +119,22 @@ func TestConsoleGuidedCanaryFailedGateIsNamed(t *testing.T) {
 	}
 	c.waitFor("CanaryGateFailed: Canary step 1 of 3 failed its gate")
 }
+
+// x while a guided canary holds its first step: the abort's forecast is
+// made with the deployment's own minReadySeconds (5s), not the hold's, and
+// says that no new pod is waited for rather than "0 waves".
+func TestConsoleAbortForecastOfAHeldCanaryUsesTheDeploymentsOwnSettings(t *testing.T) {
+	c := startConsole(t, 220, 50, "--scenario", quietCanaryFile(t), "--speed", "30")
+	c.waitFor("successfully rolled out")
+	c.planCanary("gcr.io/google-samples/gb-frontend:v3")
+	c.waitFor("canary step 1/3 · 1/6 pods")
+	c.keys("x")
+	s := c.waitFor("forecast: 1 scaling step, no new pod to wait for")
+	wantAll(t, s, "the abort's forecast", "+ minReadySeconds 5s")
+	for _, hold := range []string{"596523h", "0 waves", "2147483646"} {
+		if strings.Contains(s, hold) {
+			t.Errorf("the abort's forecast of a held canary says %q:\n%s", hold, s)
+		}
+	}
+	c.keys("n")
+}

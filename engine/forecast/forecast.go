@@ -48,7 +48,15 @@ type Forecast struct {
 }
 
 func (f Forecast) String() string {
-	s := fmt.Sprintf("%d scaling steps in %d waves, at most %d pods, never fewer than %d available", f.Steps, f.Waves, f.PeakPods, f.LowestAvailable)
+	s := countOf(f.Steps, "scaling step")
+	switch {
+	case f.Waves > 0:
+		s += " in " + countOf(f.Waves, "wave")
+	case f.Steps > 0:
+		// Only scale-downs, or pods already there: no new pod to wait for.
+		s += ", no new pod to wait for"
+	}
+	s += fmt.Sprintf(", at most %d pods, never fewer than %d available", f.PeakPods, f.LowestAvailable)
 	d := f.Duration.Round(time.Second).String()
 	switch {
 	case f.Outcome == DeadlineExceeded:
@@ -64,4 +72,12 @@ func (f Forecast) String() string {
 		s += "; " + f.Readiness.String()
 	}
 	return s
+}
+
+// countOf is n things, in the singular for one.
+func countOf(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
