@@ -47,7 +47,7 @@ func TestConsoleGuidedCanaryPlanHoldPromoteAbort(t *testing.T) {
 	c.waitFor("successfully rolled out")
 	c.planCanary("gcr.io/google-samples/gb-frontend:v3")
 
-	s := c.waitFor("canary step 1/3 · 1/6 pods on v2 · holding for promote (gates ok for")
+	s := c.waitFor("canary step 1/3 · 1/6 pods on rev 2 · holding for promote (gates ok for")
 	if strings.Contains(s, "2147483646") || !strings.Contains(s, "maxSurge 1  maxUnavailable 0  minReady 5s") {
 		t.Errorf("while holding, the header should show the deployment's own settings, not the hold's:\n%s", s)
 	}
@@ -55,7 +55,7 @@ func TestConsoleGuidedCanaryPlanHoldPromoteAbort(t *testing.T) {
 	s = c.waitFor("to step 2 of 3 (50%): exactly 3 new pods, every old pod kept")
 	c.keys("y")
 	c.waitFor("promoted to step 2")
-	c.waitFor("canary step 2/3 · 3/6 pods on v2 · holding for promote (gates ok for")
+	c.waitFor("canary step 2/3 · 3/6 pods on rev 2 · holding for promote (gates ok for")
 
 	c.keys("x")
 	s = c.waitFor("ends the guided canary")
@@ -76,7 +76,7 @@ func TestConsoleGuidedCanaryPromoteAll(t *testing.T) {
 	c := startConsole(t, 140, 44, "--scenario", quietCanaryFile(t), "--speed", "30")
 	c.waitFor("successfully rolled out")
 	c.planCanary("gcr.io/google-samples/gb-frontend:v3")
-	c.waitFor("canary step 1/3 · 1/6 pods on v2 · holding for promote")
+	c.waitFor("canary step 1/3 · 1/6 pods on rev 2 · holding for promote")
 	c.keys("A")
 	c.waitFor("to 100%: puts back the deployment's own strategy")
 	c.keys("y")
@@ -113,7 +113,7 @@ func TestConsoleGuidedCanaryFailedGateIsNamed(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := startConsole(t, 220, 50, "--scenario", path, "--speed", "20")
-	s := c.waitFor("canary step 1/3 · 1/6 pods on v2 · held: gate failed — pod frontend-")
+	s := c.waitFor("canary step 1/3 · 1/6 pods on rev 2 · held: gate failed — pod frontend-")
 	if !strings.Contains(s, "CrashLoopBackOff") && !strings.Contains(s, "restarted") {
 		t.Errorf("the failed gate is not named with its reason:\n%s", s)
 	}
