@@ -82,7 +82,7 @@ func TestConsoleInteractiveRollback(t *testing.T) {
 	c.waitFor("successfully rolled out")
 	c.keys("u")
 	s := c.waitFor("undo to which revision?")
-	if !strings.Contains(s, "back to revision 1 (gcr.io/google-samples/gb-frontend:v2)") {
+	if !strings.Contains(s, "back to revision 1's template (gcr.io/google-samples/gb-frontend:v2), which becomes") {
 		t.Errorf("the picker does not start on revision 1:\n%s", s)
 	}
 	c.keys("Enter")
@@ -91,7 +91,8 @@ func TestConsoleInteractiveRollback(t *testing.T) {
 		t.Errorf("the preview does not show the change back to v2:\n%s", s)
 	}
 	c.keys("y")
-	c.waitFor("undo to revision 1: ok")
+	// The toast says the number the template now has, as the header does.
+	c.waitFor("undo to revision 1: back on revision 1's template, now revision 3")
 	c.waitFor("rev 3")
 	s = c.waitFor("successfully rolled out")
 	// The current revision (marked *) is revision 1's template again,

@@ -63,8 +63,13 @@ func TestConsoleGuidedCanaryPlanHoldPromoteAbort(t *testing.T) {
 		t.Errorf("the abort does not name the stable revision:\n%s", s)
 	}
 	c.keys("y")
-	c.waitFor("revision 2 aborted, back on revision 1")
+	// The toast names the revision gone back to and the number its
+	// template now has, the one the header shows.
+	c.waitFor("revision 2 aborted, back on revision 1's template, now revision 3")
 	s = c.waitFor("successfully rolled out")
+	if !strings.Contains(s, "rev 3") {
+		t.Errorf("the header does not show the revision the toast named:\n%s", s)
+	}
 	if strings.Contains(s, "canary step") || !strings.Contains(s, "maxSurge 1  maxUnavailable 0  minReady 5s") {
 		t.Errorf("after the abort the canary line is gone and the strategy is the deployment's own:\n%s", s)
 	}

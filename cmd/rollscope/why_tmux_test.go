@@ -152,3 +152,9 @@ func TestWhySaysWhatItKnowsWhenNoCauseIsRecorded(t *testing.T) {
 	c.keys("Enter")
 	c.WaitMatch(regexp.MustCompile(`why waiting for \d new pods? to become available — ledger-\w+-\w+ running but not ready for \d+(m\d+)?s: no readiness probe failure recorded · progress deadline exceeded after 30s`))
 }
+
+// A pause at 00:00:45 reads as that time, to the second, not "00:00".
+func TestWhyPausedSaysWhenToTheSecond(t *testing.T) {
+	c := startConsole(t, 140, 40, "--scenario", "canary", "--speed", "10")
+	c.waitFor("why paused since 00:00:45 — resume with r, or undo with u")
+}

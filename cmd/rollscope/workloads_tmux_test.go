@@ -34,7 +34,7 @@ func TestConsoleUndoesAStatefulSetToAChosenRevision(t *testing.T) {
 		t.Errorf("the forecast lacks the lowest availability:\n%s", s)
 	}
 	c.keys("y")
-	c.waitFor("undo to revision 1: ok")
+	c.waitFor("undo to revision 1: back on revision 1's template, now revision 3")
 	// kubectl's rollback brings revision 1's template back as revision 3,
 	// and the pods from the partition up are replaced with it.
 	s = c.waitFor("db:15.4  (current)")

@@ -321,7 +321,7 @@ func pausedLine(d *appsv1.Deployment) string {
 	// DeploymentPaused when it sees the pause.
 	if p := model.GetDeploymentCondition(d.Status, appsv1.DeploymentProgressing); p != nil &&
 		p.Reason == model.ReasonDeploymentPaused && !p.LastTransitionTime.IsZero() {
-		return "paused since " + p.LastTransitionTime.Format("15:04") + " — resume with r, or undo with u"
+		return "paused since " + p.LastTransitionTime.Format("15:04:05") + " — resume with r, or undo with u"
 	}
 	return "paused — resume with r, or undo with u"
 }

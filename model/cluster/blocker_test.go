@@ -174,7 +174,7 @@ var blockerCases = []struct {
 		}}
 		r.pod("a001", waitingOn("ImagePullBackOff", "")) // paused goes first
 		return r
-	}, "paused since 14:02 — resume with r, or undo with u"},
+	}, "paused since 14:02:00 — resume with r, or undo with u"},
 
 	{"minReadySeconds", func() *rollout {
 		r := newRollout("registry.local/web:v5", 4, 1, 4)
