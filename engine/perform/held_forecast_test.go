@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -30,21 +29,7 @@ func TestForecastsOfAHeldCanaryUseTheDeploymentsOwnSettings(t *testing.T) {
 	cl, p := rolledOut(t)
 	ctx := context.Background()
 	api := cl.Client.AppsV1().Deployments("default")
-	start := action.Request{Action: action.Canary, Namespace: "default", Name: "frontend", Container: "php-redis",
-		Image: "gcr.io/google-samples/gb-frontend:v9", Canary: action.CanarySettings{Steps: []string{"1", "50%"}, Holds: []string{"pause"}}}
-	if _, err := p.Send(ctx, start); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := cl.Run(ctx, cl.Elapsed()+30*time.Second); err != nil {
-		t.Fatal(err)
-	}
-	held, err := api.Get(ctx, "frontend", metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !model.CanaryHeld(held) {
-		t.Fatalf("the canary does not hold its step: minReadySeconds %d", held.Spec.MinReadySeconds)
-	}
+	held := holdCanary(t, cl, p)
 
 	forecasts := map[action.Name]string{}
 	for _, s := range action.Specs() {
