@@ -31,8 +31,25 @@ type Abort struct {
 	Revision, Back int64
 }
 
+// The sentence names the revision the abort went back to and the number
+// that template now has: the controller numbers it after every other, so
+// the header and the fleet show the new one.
 func (a Abort) String() string {
-	return fmt.Sprintf("revision %d aborted, back on revision %d", a.Revision, a.Back)
+	return fmt.Sprintf("revision %d aborted, %s", a.Revision, Rollback{To: a.Back, Now: a.Revision + 1})
+}
+
+// Rollback is a return to an earlier revision's template (an undo, an
+// abort). The controller does not give the template its old number back:
+// it becomes the newest revision, numbered after every other, which is
+// what the header and the fleet then show.
+type Rollback struct {
+	// To is the revision gone back to, as numbered before; Now is the
+	// number its template has after.
+	To, Now int64
+}
+
+func (r Rollback) String() string {
+	return fmt.Sprintf("back on revision %d's template, now revision %d", r.To, r.Now)
 }
 
 // Annotate writes a's annotations into annotations.
@@ -56,7 +73,8 @@ func AbortOf(annotations map[string]string) (Abort, bool) {
 // ParseAbort parses an Abort's String (the sentence the timeline shows).
 func ParseAbort(s string) (Abort, bool) {
 	var a Abort
-	if _, err := fmt.Sscanf(s, "revision %d aborted, back on revision %d", &a.Revision, &a.Back); err != nil {
+	var now int64
+	if _, err := fmt.Sscanf(s, "revision %d aborted, back on revision %d's template, now revision %d", &a.Revision, &a.Back, &now); err != nil {
 		return Abort{}, false
 	}
 	return a, a.String() == s

@@ -267,3 +267,21 @@ func CanaryHeld(d *appsv1.Deployment) bool {
 	p := d.Spec.ProgressDeadlineSeconds
 	return d.Spec.MinReadySeconds == CanaryHoldMinReadySeconds && p != nil && *p == CanaryHoldDeadlineSeconds
 }
+
+// CanaryUnheld is d with its own settings: while a canary step holds it, a
+// copy carrying the strategy, minReadySeconds and progressDeadlineSeconds
+// it had before the canary — what every way out of the canary puts back —
+// so that nothing read from it (a forecast's readiness, a deadline) takes
+// the hold's values for the Deployment's. d itself when nothing holds it.
+func CanaryUnheld(d *appsv1.Deployment) *appsv1.Deployment {
+	if !CanaryHeld(d) {
+		return d
+	}
+	c, ok, err := ReadCanary(d)
+	if err != nil || !ok {
+		return d
+	}
+	u := d.DeepCopy()
+	c.Plan.Original.Restore(u)
+	return u
+}

@@ -183,6 +183,13 @@ func TestCanaryAnnotationsRoundTripAndTellStaleCopies(t *testing.T) {
 	if released.Spec.MinReadySeconds != 5 || *released.Spec.ProgressDeadlineSeconds != 600 {
 		t.Errorf("restored %d / %d", released.Spec.MinReadySeconds, *released.Spec.ProgressDeadlineSeconds)
 	}
+	// Read without the hold: the Deployment's own settings, on a copy.
+	if own := CanaryUnheld(d); own == d || own.Spec.MinReadySeconds != 5 || *own.Spec.ProgressDeadlineSeconds != 600 || !CanaryHeld(d) {
+		t.Errorf("unheld %d / %d, the held Deployment changed: %v", own.Spec.MinReadySeconds, *own.Spec.ProgressDeadlineSeconds, !CanaryHeld(d))
+	}
+	if CanaryUnheld(released) != released {
+		t.Error("a Deployment nothing holds was copied")
+	}
 	if !got.Lease.HeldByOther("b", got.Lease.Renewed.Add(CanaryLeaseDuration-time.Second)) ||
 		got.Lease.HeldByOther("b", got.Lease.Renewed.Add(CanaryLeaseDuration)) || got.Lease.HeldByOther("a", got.Lease.Renewed) {
 		t.Error("the lease is held by the wrong one")

@@ -151,7 +151,7 @@ func midRollout() *fakeSource {
 		},
 		diffs: map[int64][]cluster.DiffLine{
 			2: {{Op: ' ', Text: "containers:"}, {Op: ' ', Text: "- name: nginx"},
-				{Op: '-', Text: "  image: nginx:1.27"}, {Op: '+', Text: "  image: nginx:1.28"}},
+				{Op: '-', Text: "  image: nginx:1.28"}, {Op: '+', Text: "  image: nginx:1.27"}},
 			3: {},
 		},
 	}

@@ -302,13 +302,13 @@ func TestHistoryEnterOpensDiffAndEscClosesIt(t *testing.T) {
 	}
 	m = send(m, press("k"), press("enter"))
 	out := plain(m)
-	for _, want := range []string{"revision 2 → current (revision 3)", "-   image: nginx:1.27", "+   image: nginx:1.28"} {
+	for _, want := range []string{"current (revision 3) → revision 2", "(- goes away, + an undo brings back)", "-   image: nginx:1.28", "+   image: nginx:1.27"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("diff lacks %q:\n%s", want, out)
 		}
 	}
 	m = send(m, press("esc"))
-	if strings.Contains(plain(m), "→ current") {
+	if strings.Contains(plain(m), "→ revision 2") {
 		t.Error("esc did not close the diff")
 	}
 	m = send(m, press("k"), press("enter"))

@@ -24,7 +24,7 @@ func (workloadFixture) StatefulSet(ns, name string, _ time.Time) (cluster.Statef
 	if ns != "shop" || name != "db" {
 		return cluster.StatefulSetView{}, false
 	}
-	diff := []cluster.DiffLine{{Op: ' ', Text: "containers:"}, {Op: '-', Text: "  image: postgres:15.4"}, {Op: '+', Text: "  image: postgres:15.5"}}
+	diff := []cluster.DiffLine{{Op: ' ', Text: "containers:"}, {Op: '-', Text: "  image: postgres:15.5"}, {Op: '+', Text: "  image: postgres:15.4"}}
 	cells := []cluster.OrdinalCell{}
 	for ord := range 5 {
 		c := cluster.OrdinalCell{Ordinal: ord, Pod: model.StatefulPodName("db", ord), Exists: true, State: cluster.PodReady, BelowPartition: ord < 3}

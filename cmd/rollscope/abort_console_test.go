@@ -27,8 +27,9 @@ func TestConsoleShowsAnAbortInTimelineAndHistory(t *testing.T) {
 	}
 	// Wide and tall enough for the history and the timeline side by side.
 	c := startConsole(t, 220, 50, "--scenario", path, "--speed", "20")
-	const sentence = "revision 2 aborted, back on revision 1"
-	s := c.waitFor(sentence + "   ")
+	// The timeline's column cuts the end ("…, now revision 3").
+	const sentence = "revision 2 aborted, back on revision 1's template"
+	s := c.waitFor(sentence)
 	var inHistory, inTimeline bool
 	for _, line := range strings.Split(s, "\n") {
 		cut := strings.LastIndex(line, "│")

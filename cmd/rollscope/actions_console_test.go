@@ -80,18 +80,32 @@ func TestConsoleInteractiveRollback(t *testing.T) {
 	c.setImage("gcr.io/google-samples/gb-frontend:v3")
 	c.waitFor("rev 2")
 	c.waitFor("successfully rolled out")
+	// The History pane's diff of revision 1 reads as the undo's does:
+	// current → revision, - what goes away, + what the undo brings back.
+	c.keys("Tab", "Tab", "Tab")
+	c.waitFor("▶ History")
+	c.keys("k", "Enter")
+	s := c.waitFor("current (revision 2) → revision 1 pod template")
+	if !strings.Contains(s, "(- goes away, + an undo brings back)") || !regexp.MustCompile(`-\s+image: gcr.io/google-samples/gb-frontend:v3`).MatchString(s) ||
+		!regexp.MustCompile(`\+\s+image: gcr.io/google-samples/gb-frontend:v2`).MatchString(s) {
+		t.Errorf("the History diff does not read current → revision 1:\n%s", s)
+	}
+	c.keys("Escape")
+	c.WaitUntil("the diff closed", func(s string) bool { return !strings.Contains(s, "History · diff") })
 	c.keys("u")
-	s := c.waitFor("undo to which revision?")
-	if !strings.Contains(s, "back to revision 1 (gcr.io/google-samples/gb-frontend:v2)") {
+	s = c.waitFor("undo to which revision?")
+	if !strings.Contains(s, "back to revision 1's template (gcr.io/google-samples/gb-frontend:v2), which becomes") {
 		t.Errorf("the picker does not start on revision 1:\n%s", s)
 	}
 	c.keys("Enter")
-	s = c.waitFor("current → revision 1")
-	if !strings.Contains(s, "gb-frontend:v2") || !strings.Contains(s, "--to-revision=1") {
+	s = c.waitFor("current → revision 1 (- goes away, + an undo brings back)")
+	if !regexp.MustCompile(`-\s+image: gcr.io/google-samples/gb-frontend:v3`).MatchString(s) ||
+		!regexp.MustCompile(`\+\s+image: gcr.io/google-samples/gb-frontend:v2`).MatchString(s) || !strings.Contains(s, "--to-revision=1") {
 		t.Errorf("the preview does not show the change back to v2:\n%s", s)
 	}
 	c.keys("y")
-	c.waitFor("undo to revision 1: ok")
+	// The toast says the number the template now has, as the header does.
+	c.waitFor("undo to revision 1: back on revision 1's template, now revision 3")
 	c.waitFor("rev 3")
 	s = c.waitFor("successfully rolled out")
 	// The current revision (marked *) is revision 1's template again,

@@ -47,7 +47,7 @@ func TestConsoleGuidedCanaryPlanHoldPromoteAbort(t *testing.T) {
 	c.waitFor("successfully rolled out")
 	c.planCanary("gcr.io/google-samples/gb-frontend:v3")
 
-	s := c.waitFor("canary step 1/3 · 1/6 pods on v2 · holding for promote (gates ok for")
+	s := c.waitFor("canary step 1/3 · 1/6 pods on rev 2 · holding for promote (gates ok for")
 	if strings.Contains(s, "2147483646") || !strings.Contains(s, "maxSurge 1  maxUnavailable 0  minReady 5s") {
 		t.Errorf("while holding, the header should show the deployment's own settings, not the hold's:\n%s", s)
 	}
@@ -55,7 +55,7 @@ func TestConsoleGuidedCanaryPlanHoldPromoteAbort(t *testing.T) {
 	s = c.waitFor("to step 2 of 3 (50%): exactly 3 new pods, every old pod kept")
 	c.keys("y")
 	c.waitFor("promoted to step 2")
-	c.waitFor("canary step 2/3 · 3/6 pods on v2 · holding for promote (gates ok for")
+	c.waitFor("canary step 2/3 · 3/6 pods on rev 2 · holding for promote (gates ok for")
 
 	c.keys("x")
 	s = c.waitFor("ends the guided canary")
@@ -63,8 +63,13 @@ func TestConsoleGuidedCanaryPlanHoldPromoteAbort(t *testing.T) {
 		t.Errorf("the abort does not name the stable revision:\n%s", s)
 	}
 	c.keys("y")
-	c.waitFor("revision 2 aborted, back on revision 1")
+	// The toast names the revision gone back to and the number its
+	// template now has, the one the header shows.
+	c.waitFor("revision 2 aborted, back on revision 1's template, now revision 3")
 	s = c.waitFor("successfully rolled out")
+	if !strings.Contains(s, "rev 3") {
+		t.Errorf("the header does not show the revision the toast named:\n%s", s)
+	}
 	if strings.Contains(s, "canary step") || !strings.Contains(s, "maxSurge 1  maxUnavailable 0  minReady 5s") {
 		t.Errorf("after the abort the canary line is gone and the strategy is the deployment's own:\n%s", s)
 	}
@@ -76,7 +81,7 @@ func TestConsoleGuidedCanaryPromoteAll(t *testing.T) {
 	c := startConsole(t, 140, 44, "--scenario", quietCanaryFile(t), "--speed", "30")
 	c.waitFor("successfully rolled out")
 	c.planCanary("gcr.io/google-samples/gb-frontend:v3")
-	c.waitFor("canary step 1/3 · 1/6 pods on v2 · holding for promote")
+	c.waitFor("canary step 1/3 · 1/6 pods on rev 2 · holding for promote")
 	c.keys("A")
 	c.waitFor("to 100%: puts back the deployment's own strategy")
 	c.keys("y")
@@ -113,9 +118,28 @@ func TestConsoleGuidedCanaryFailedGateIsNamed(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := startConsole(t, 220, 50, "--scenario", path, "--speed", "20")
-	s := c.waitFor("canary step 1/3 · 1/6 pods on v2 · held: gate failed — pod frontend-")
+	s := c.waitFor("canary step 1/3 · 1/6 pods on rev 2 · held: gate failed — pod frontend-")
 	if !strings.Contains(s, "CrashLoopBackOff") && !strings.Contains(s, "restarted") {
 		t.Errorf("the failed gate is not named with its reason:\n%s", s)
 	}
 	c.waitFor("CanaryGateFailed: Canary step 1 of 3 failed its gate")
+}
+
+// x while a guided canary holds its first step: the abort's forecast is
+// made with the deployment's own minReadySeconds (5s), not the hold's, and
+// says that no new pod is waited for rather than "0 waves".
+func TestConsoleAbortForecastOfAHeldCanaryUsesTheDeploymentsOwnSettings(t *testing.T) {
+	c := startConsole(t, 220, 50, "--scenario", quietCanaryFile(t), "--speed", "30")
+	c.waitFor("successfully rolled out")
+	c.planCanary("gcr.io/google-samples/gb-frontend:v3")
+	c.waitFor("canary step 1/3 · 1/6 pods")
+	c.keys("x")
+	s := c.waitFor("forecast: 1 scaling step, no new pod to wait for")
+	wantAll(t, s, "the abort's forecast", "+ minReadySeconds 5s")
+	for _, hold := range []string{"596523h", "0 waves", "2147483646"} {
+		if strings.Contains(s, hold) {
+			t.Errorf("the abort's forecast of a held canary says %q:\n%s", hold, s)
+		}
+	}
+	c.keys("n")
 }

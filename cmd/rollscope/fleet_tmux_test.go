@@ -36,7 +36,7 @@ func TestConsoleFleetPutsTheFailingRolloutFirst(t *testing.T) {
 		t.Fatalf("the failing rollout is not first:\n%s", s)
 	}
 	if !strings.Contains(s, "ns billing · 8 workloads") || !strings.Contains(s, "billing deploy/ledger: ") ||
-		!strings.Contains(s, "exceeded its progress deadline") {
+		!strings.Contains(s, "progress deadline exceeded after 30s") {
 		t.Errorf("the scope line or the failing row's why is missing:\n%s", s)
 	}
 	c.keys("q")

@@ -128,3 +128,33 @@ func TestLogsAreReadWithReadOnly(t *testing.T) {
 	c.keys("l")
 	c.waitFor("listening on :8080")
 }
+
+// Past its progress deadline the crash loop stays the reason: the rollout
+// page's why line keeps it and adds the deadline, and so does the fleet's
+// line for the row (not kubectl's sentence alone).
+func TestWhyKeepsTheCauseAfterTheDeadline(t *testing.T) {
+	c := startConsole(t, 220, 40, "--scenario", "crashloop", "--speed", "10")
+	c.settled()
+	failed := regexp.MustCompile(`why new pods crash-loop — frontend-\w+-\w+ restarted \d+ times, last exit 1 \(Error\) · progress deadline exceeded after 60s, the rollout has failed: undo \(u\) or abort \(x\)`)
+	c.WaitMatch(failed)
+	c.keys("F")
+	c.WaitMatch(regexp.MustCompile(`deploy/frontend: new pods crash-loop — frontend-\w+-\w+ restarted \d+ times, last exit 1 \(Error\) · progress deadline exceeded after 60s`))
+}
+
+// A failed rollout whose new pod runs but never becomes ready, with
+// nothing said about why (fleet's billing/ledger: no probe failure, only
+// the scheduler's event): the fleet's line says what is known — the pod
+// runs, is not ready, and for how long — and the deadline.
+func TestWhySaysWhatItKnowsWhenNoCauseIsRecorded(t *testing.T) {
+	c := startConsole(t, 220, 48, "--scenario", "fleet", "--speed", "10", "-A")
+	c.waitFor("1 failed")
+	c.WaitMatch(regexp.MustCompile(`billing deploy/ledger: waiting for \d new pods? to become available — ledger-\w+-\w+ running but not ready for \d+(m\d+)?s: no readiness probe failure recorded · progress deadline exceeded after 30s`))
+	c.keys("Enter")
+	c.WaitMatch(regexp.MustCompile(`why waiting for \d new pods? to become available — ledger-\w+-\w+ running but not ready for \d+(m\d+)?s: no readiness probe failure recorded · progress deadline exceeded after 30s`))
+}
+
+// A pause at 00:00:45 reads as that time, to the second, not "00:00".
+func TestWhyPausedSaysWhenToTheSecond(t *testing.T) {
+	c := startConsole(t, 140, 40, "--scenario", "canary", "--speed", "10")
+	c.waitFor("why paused since 00:00:45 — resume with r, or undo with u")
+}

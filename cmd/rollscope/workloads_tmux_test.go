@@ -20,7 +20,9 @@ func TestConsoleUndoesAStatefulSetToAChosenRevision(t *testing.T) {
 	// partition (3) up: the strip marks them, and the history lists both
 	// revisions with the cursor on the older one.
 	s := c.waitFor("partitioned roll out complete: 2 new pods have been updated")
-	wantAll(t, s, "the StatefulSet view", "partition 3", "┃", "o o o  u u", "▸ 1    db=registry.example.com/shop/db:15.4", "db:15.5  (current)")
+	wantAll(t, s, "the StatefulSet view", "partition 3", "┃", "o o o  u u", "▸ 1    db=registry.example.com/shop/db:15.4", "db:15.5  (current)",
+		// The diff reads current → revision, as a Deployment's does.
+		"current → revision 1 (- goes away, + an undo brings back):", "-       image: registry.example.com/shop/db:15.5", "+       image: registry.example.com/shop/db:15.4")
 	c.keys("u")
 	s = c.waitFor("undo to revision 1 of statefulset/db")
 	if !strings.Contains(s, "kubectl -n default rollout undo statefulset/db --to-revision=1") {
@@ -34,7 +36,7 @@ func TestConsoleUndoesAStatefulSetToAChosenRevision(t *testing.T) {
 		t.Errorf("the forecast lacks the lowest availability:\n%s", s)
 	}
 	c.keys("y")
-	c.waitFor("undo to revision 1: ok")
+	c.waitFor("undo to revision 1: back on revision 1's template, now revision 3")
 	// kubectl's rollback brings revision 1's template back as revision 3,
 	// and the pods from the partition up are replaced with it.
 	s = c.waitFor("db:15.4  (current)")

@@ -36,7 +36,7 @@ func TestAbortGoesBackToTheStableReplicaSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Revision != 2 || got.Back != 1 || got.String() != "revision 2 aborted, back on revision 1" {
+	if got.Revision != 2 || got.Back != 1 || got.String() != "revision 2 aborted, back on revision 1's template, now revision 3" {
 		t.Fatalf("abort says %+v (%s), want revision 2 aborted, back on 1", got, got)
 	}
 	w := writes(c)
@@ -59,7 +59,7 @@ func TestAbortGoesBackToTheStableReplicaSet(t *testing.T) {
 	want := map[string]string{
 		AbortedRevisionAnnotation:   "2",
 		AbortedToAnnotation:         "1",
-		AbortedAnnotation:           "revision 2 aborted, back on revision 1",
+		AbortedAnnotation:           "revision 2 aborted, back on revision 1's template, now revision 3",
 		model.ChangeCauseAnnotation: "rev 1",
 		model.RevisionAnnotation:    "2",
 	}

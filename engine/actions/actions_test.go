@@ -172,8 +172,13 @@ func TestActionsSendWhatKubectlSends(t *testing.T) {
 
 func TestUndoSendsKubectlsJSONPatch(t *testing.T) {
 	c := fake.NewSimpleClientset(deployment(false, "a:2"), replicaSet("one", "1", "a:1"), replicaSet("two", "2", "a:2"))
-	if err := Undo(ctx, c, target, 1); err != nil {
+	done, err := Undo(ctx, c, target, 1)
+	if err != nil {
 		t.Fatal(err)
+	}
+	// Revision 1's template comes back as revision 3, after the newest.
+	if done.String() != "back on revision 1's template, now revision 3" {
+		t.Errorf("undo says %q", done)
 	}
 	p := onePatch(t, c)
 	if p.GetPatchType() != types.JSONPatchType {
@@ -217,13 +222,13 @@ func TestRefusalsSendNothing(t *testing.T) {
 		{"restart while paused", []runtime.Object{deployment(true, "a:1")},
 			func(c *fake.Clientset) error { return Restart(ctx, c, target, "now") }, "resume it first", false},
 		{"undo while paused", []runtime.Object{deployment(true, "a:2"), replicaSet("one", "1", "a:1")},
-			func(c *fake.Clientset) error { return Undo(ctx, c, target, 1) }, "is paused — resume it first (r)", false},
+			func(c *fake.Clientset) error { _, err := Undo(ctx, c, target, 1); return err }, "is paused — resume it first (r)", false},
 		{"undo to the current template", []runtime.Object{deployment(false, "a:2"), replicaSet("one", "1", "a:1"), replicaSet("two", "2", "a:2")},
-			func(c *fake.Clientset) error { return Undo(ctx, c, target, 2) }, "already at revision 2", true},
+			func(c *fake.Clientset) error { _, err := Undo(ctx, c, target, 2); return err }, "already at revision 2", true},
 		{"undo to a missing revision", []runtime.Object{deployment(false, "a:2"), replicaSet("two", "2", "a:2")},
-			func(c *fake.Clientset) error { return Undo(ctx, c, target, 9) }, "unable to find specified revision 9", false},
+			func(c *fake.Clientset) error { _, err := Undo(ctx, c, target, 9); return err }, "unable to find specified revision 9", false},
 		{"undo to a negative revision", []runtime.Object{deployment(false, "a:2")},
-			func(c *fake.Clientset) error { return Undo(ctx, c, target, -1) }, "revision -1 does not exist", false},
+			func(c *fake.Clientset) error { _, err := Undo(ctx, c, target, -1); return err }, "revision -1 does not exist", false},
 		{"unknown deployment", nil,
 			func(c *fake.Clientset) error { return Pause(ctx, c, target) }, `deployment "web" not found in namespace "default"`, false},
 	}

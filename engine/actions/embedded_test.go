@@ -133,7 +133,7 @@ func TestAbortOnTheEmbeddedCluster(t *testing.T) {
 			return result(err)
 		}},
 	)
-	want := []string{"ok", "ok", "revision 2 aborted, back on revision 1"}
+	want := []string{"ok", "ok", "revision 2 aborted, back on revision 1's template, now revision 3"}
 	for i, w := range want {
 		if results[i] != w {
 			t.Fatalf("step %d: %q, want %q (all: %q)", i, results[i], w, results)
@@ -149,7 +149,7 @@ func TestAbortOnTheEmbeddedCluster(t *testing.T) {
 	if img := d.Spec.Template.Spec.Containers[0].Image; img != "app:v1" || d.Spec.Paused {
 		t.Fatalf("after abort the deployment runs %s (paused %v), want app:v1 running", img, d.Spec.Paused)
 	}
-	if d.Annotations[actions.AbortedAnnotation] != "revision 2 aborted, back on revision 1" || d.Annotations[model.ChangeCauseAnnotation] != "" {
+	if d.Annotations[actions.AbortedAnnotation] != "revision 2 aborted, back on revision 1's template, now revision 3" || d.Annotations[model.ChangeCauseAnnotation] != "" {
 		t.Errorf("annotations after abort: %v", d.Annotations)
 	}
 	if d.Status.UpdatedReplicas != 6 || d.Status.AvailableReplicas != 6 || d.Status.Replicas != 6 {
@@ -196,7 +196,11 @@ func TestCanaryActionsOnTheEmbeddedCluster(t *testing.T) {
 		step{50 * time.Second, func(ctx context.Context, c *embedded.Cluster) string { heldAt = count(ctx, c); return "" }},
 		step{110 * time.Second, func(ctx context.Context, c *embedded.Cluster) string { heldLater = count(ctx, c); return "" }},
 		step{120 * time.Second, func(ctx context.Context, c *embedded.Cluster) string {
-			return result(actions.Undo(ctx, c.Client, web, 1))
+			done, err := actions.Undo(ctx, c.Client, web, 1)
+			if err == nil && done.String() != "back on revision 1's template, now revision 3" {
+				return "undo said " + done.String()
+			}
+			return result(err)
 		}},
 		step{121 * time.Second, func(ctx context.Context, c *embedded.Cluster) string {
 			return result(actions.Resume(ctx, c.Client, web))

@@ -42,11 +42,12 @@ func OwnedReplicaSets(ctx context.Context, c kubernetes.Interface, d *appsv1.Dep
 // Undo rolls back to toRevision (0 = the previous revision), sending the JSON
 // patch `kubectl rollout undo --to-revision` sends. It refuses, sending
 // nothing, when the deployment is paused or already runs that template.
-func Undo(ctx context.Context, c kubernetes.Interface, t Target, toRevision int64) error {
+func Undo(ctx context.Context, c kubernetes.Interface, t Target, toRevision int64) (model.Rollback, error) {
 	if toRevision < 0 {
-		return fmt.Errorf("cannot undo %s: revision %d does not exist — revisions are 1 or more (0 means the previous one)", t, toRevision)
+		return model.Rollback{}, fmt.Errorf("cannot undo %s: revision %d does not exist — revisions are 1 or more (0 means the previous one)", t, toRevision)
 	}
-	return write(func() error {
+	var done model.Rollback
+	err := write(func() error {
 		d, err := get(ctx, c, t, "undo")
 		if err != nil {
 			return err
@@ -70,6 +71,9 @@ func Undo(ctx context.Context, c kubernetes.Interface, t Target, toRevision int6
 		if err != nil {
 			return fmt.Errorf("cannot undo %s: %w", t, err)
 		}
+		to, _ := model.Revision(rs)
+		done = model.Rollback{To: to, Now: model.MaxRevision(rss) + 1}
 		return patch(ctx, c, t, "undo", types.JSONPatchType, body)
 	})
+	return done, err
 }

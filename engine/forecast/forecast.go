@@ -50,7 +50,15 @@ type Forecast struct {
 }
 
 func (f Forecast) String() string {
-	s := fmt.Sprintf("%s in %s, at most %s, never fewer than %d available", model.Plural(f.Steps, "scaling step"), model.Plural(f.Waves, "wave"), model.Plural(f.PeakPods, "pod"), f.LowestAvailable)
+	s := model.Plural(f.Steps, "scaling step")
+	switch {
+	case f.Waves > 0:
+		s += " in " + model.Plural(f.Waves, "wave")
+	case f.Steps > 0:
+		// Only scale-downs, or pods already there: no new pod to wait for.
+		s += ", no new pod to wait for"
+	}
+	s += fmt.Sprintf(", at most %s, never fewer than %d available", model.Plural(f.PeakPods, "pod"), f.LowestAvailable)
 	d := f.Duration.Round(time.Second).String()
 	switch {
 	case f.Outcome == DeadlineExceeded:

@@ -50,4 +50,14 @@ func TestForecastSentence(t *testing.T) {
 	if s := f.String(); !strings.HasSuffix(s, ", nothing to roll") {
 		t.Fatalf("%q", s)
 	}
+	// An abort that only scales the new pods away waits for no pod: no
+	// "in 0 waves", and one step is one step.
+	f = Forecast{Steps: 1, PeakPods: 11, LowestAvailable: 10, Duration: time.Second, Outcome: Finished}
+	if s := f.String(); s != "1 scaling step, no new pod to wait for, at most 11 pods, never fewer than 10 available, about 1s" {
+		t.Fatalf("%q", s)
+	}
+	f.Steps, f.Waves = 2, 1
+	if s := f.String(); !strings.HasPrefix(s, "2 scaling steps in 1 wave, ") {
+		t.Fatalf("%q", s)
+	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"rollscope/engine/control"
 	"rollscope/engine/sim"
+	"rollscope/model"
 )
 
 // DefaultPodReady is how long a pod is assumed to take from creation to
@@ -52,8 +53,12 @@ func (r Readiness) String() string {
 
 // ObservedReadiness estimates how long a new pod of d takes to become
 // ready: the median, over pods that are ready, of creation to Ready; or
-// DefaultPodReady when no pod has been seen becoming ready.
+// DefaultPodReady when no pod has been seen becoming ready. minReadySeconds
+// is the Deployment's own, not a guided canary's hold: every change a
+// forecast rehearses ends the hold, and the rollout it forecasts waits out
+// the Deployment's own.
 func ObservedReadiness(d *appsv1.Deployment, pods []*corev1.Pod) Readiness {
+	d = model.CanaryUnheld(d)
 	r := Readiness{Ready: DefaultPodReady, MinReady: time.Duration(d.Spec.MinReadySeconds) * time.Second}
 	var times []time.Duration
 	for _, p := range pods {

@@ -31,7 +31,8 @@ func abortChange(ctx context.Context, c kubernetes.Interface, t actions.Target) 
 
 func undoTo(rev int64) forecast.Change {
 	return func(ctx context.Context, c kubernetes.Interface, t actions.Target) error {
-		return actions.Undo(ctx, c, t, rev)
+		_, err := actions.Undo(ctx, c, t, rev)
+		return err
 	}
 }
 

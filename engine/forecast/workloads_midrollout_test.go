@@ -39,7 +39,8 @@ func TestWorkloadForecastMidRollout(t *testing.T) {
 				t.Fatal(err)
 			}
 			f, err := forecast.SimulateWorkload(ctx, memapiBackend, st, forecast.PodReadiness(0, st.Pods), func(ctx context.Context, c kubernetes.Interface, at actions.Target) error {
-				return workloads.Undo(ctx, c, db, 1)
+				_, err := workloads.Undo(ctx, c, db, 1)
+				return err
 			})
 			if err != nil || f.Outcome != forecast.Finished || len(f.Removed) > 0 || len(f.Created) > 0 || f.PeakPods != 5 || f.LowestAvailable < 3 {
 				t.Errorf("at %v: %+v, %v", at, f, err)

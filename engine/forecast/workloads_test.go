@@ -176,7 +176,8 @@ func TestWorkloadForecastMatchesTheEmbeddedCluster(t *testing.T) {
 		}, wantReplaced: []string{"db-4", "db-3", "db-2"}, wantPerStep: 1},
 		{name: "sts-undo", stsMU: 1, dsMU: 1, target: db, change: func(ctx context.Context, c kubernetes.Interface, t workloads.Target) error {
 			// db:2 went out earlier (in setup); the undo brings db:1 back.
-			return workloads.Undo(ctx, c, t, 1)
+			_, err := workloads.Undo(ctx, c, t, 1)
+			return err
 		}, wantReplaced: []string{"db-4", "db-3", "db-2", "db-1", "db-0"}, wantPerStep: 1},
 		{name: "ds-set-image", stsMU: 1, dsMU: 1, target: agent, change: image("agent", "agent:2"),
 			wantReplaced: nodes, wantPerStep: 1},

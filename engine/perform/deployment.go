@@ -26,35 +26,35 @@ func (c *Cluster) changeCause(r action.Request) string {
 // back a paused deployment: with ResumeFirst it resumes first — once the
 // revision is known to exist, so that a bad revision changes nothing — and
 // pauses again when the undo then fails, leaving the deployment as it was.
-func (c *Cluster) undo(ctx context.Context, r action.Request) error {
+func (c *Cluster) undo(ctx context.Context, r action.Request) (model.Rollback, error) {
 	cl, t := c.cfg.Client, actions.Target{Namespace: r.Namespace, Name: r.Name}
 	resumed := false
 	if r.ResumeFirst {
 		if _, err := c.undoPreview(ctx, r.Namespace, r.Name, r.Revision); err != nil {
-			return fmt.Errorf("cannot undo deployment/%s: %w", r.Name, err)
+			return model.Rollback{}, fmt.Errorf("cannot undo deployment/%s: %w", r.Name, err)
 		}
 		switch err := actions.Resume(ctx, cl, t); {
 		case err == nil:
 			resumed = true
 		case !errors.Is(err, action.ErrNothingToDo):
-			return err
+			return model.Rollback{}, err
 		}
 	}
 	held, err := c.canaryHold(ctx, t)
 	if err != nil {
-		return err
+		return model.Rollback{}, err
 	}
-	err = actions.Undo(ctx, cl, t, r.Revision)
+	done, err := actions.Undo(ctx, cl, t, r.Revision)
 	if err == nil && held != nil {
-		return c.endHold(ctx, t, *held)
+		return done, c.endHold(ctx, t, *held)
 	}
 	if err != nil && resumed {
 		if perr := actions.Pause(ctx, cl, t); perr != nil {
-			return fmt.Errorf("%w — and it stays resumed: pausing it again failed too: %w", err, perr)
+			return done, fmt.Errorf("%w — and it stays resumed: pausing it again failed too: %w", err, perr)
 		}
-		return fmt.Errorf("%w — paused it again, as it was", err)
+		return done, fmt.Errorf("%w — paused it again, as it was", err)
 	}
-	return err
+	return done, err
 }
 
 // Containers reads a deployment's containers, for the set image and set

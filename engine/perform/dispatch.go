@@ -103,7 +103,8 @@ func (c *Cluster) dispatch(r action.Request) op {
 		return op{send: func(ctx context.Context) (string, error) { return said(sentOK, actions.Resume(ctx, cl, t)) }}
 	case action.Undo:
 		return op{check: func() error { return checkRevision(r.Revision) }, send: func(ctx context.Context) (string, error) {
-			return said(sentOK, c.undo(ctx, r))
+			done, err := c.undo(ctx, r)
+			return said(done.String(), err)
 		}}
 	case action.Abort:
 		return op{send: func(ctx context.Context) (string, error) {

@@ -74,7 +74,7 @@ func TestForecastRehearsesOnACopy(t *testing.T) {
 
 	// The image already running rolls nothing.
 	req.Image = "gcr.io/google-samples/gb-frontend:v2"
-	if got, err = p.Forecast(ctx, req); err != nil || !strings.HasPrefix(got, "0 scaling steps in 0 waves") {
+	if got, err = p.Forecast(ctx, req); err != nil || !strings.HasPrefix(got, "0 scaling steps, at most") {
 		t.Errorf("forecast of the running image: %q, %v", got, err)
 	}
 	// A finished rollout has nothing to abort; the engine's words come back.

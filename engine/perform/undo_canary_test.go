@@ -5,8 +5,11 @@ import (
 	"testing"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"rollscope/engine/embedded"
+	"rollscope/engine/perform"
 	"rollscope/model"
 	"rollscope/model/action"
 )
@@ -23,21 +26,7 @@ func TestUndoDuringACanaryLiftsTheHold(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := action.Request{Action: action.Canary, Namespace: "default", Name: "frontend", Container: "php-redis",
-		Image: "gcr.io/google-samples/gb-frontend:v9", Canary: action.CanarySettings{Steps: []string{"1", "50%"}, Holds: []string{"pause"}}}
-	if _, err := p.Send(ctx, start); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := cl.Run(ctx, cl.Elapsed()+30*time.Second); err != nil {
-		t.Fatal(err)
-	}
-	held, err := api.Get(ctx, "frontend", metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !model.CanaryHeld(held) {
-		t.Fatalf("the canary does not hold its step: minReadySeconds %d", held.Spec.MinReadySeconds)
-	}
+	holdCanary(t, cl, p)
 	if _, err := p.Send(ctx, action.Request{Action: action.Undo, Namespace: "default", Name: "frontend", Revision: 1}); err != nil {
 		t.Fatal(err)
 	}
@@ -58,4 +47,28 @@ func TestUndoDuringACanaryLiftsTheHold(t *testing.T) {
 	if msg, done, err := model.RolloutStatus(d, 0); err != nil || !done {
 		t.Errorf("the rollback did not finish: %q %v", msg, err)
 	}
+}
+
+// holdCanary starts a guided canary of v9 on the quiet canary (steps 1 and
+// 50%, each held for a promote) and returns the Deployment once its first
+// step holds.
+func holdCanary(t *testing.T, cl *embedded.Cluster, p *perform.Cluster) *appsv1.Deployment {
+	t.Helper()
+	ctx := context.Background()
+	start := action.Request{Action: action.Canary, Namespace: "default", Name: "frontend", Container: "php-redis",
+		Image: "gcr.io/google-samples/gb-frontend:v9", Canary: action.CanarySettings{Steps: []string{"1", "50%"}, Holds: []string{"pause"}}}
+	if _, err := p.Send(ctx, start); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cl.Run(ctx, cl.Elapsed()+30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	held, err := cl.Client.AppsV1().Deployments("default").Get(ctx, "frontend", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !model.CanaryHeld(held) {
+		t.Fatalf("the canary does not hold its step: minReadySeconds %d", held.Spec.MinReadySeconds)
+	}
+	return held
 }

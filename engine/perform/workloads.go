@@ -48,7 +48,8 @@ func (c *Cluster) dispatchWorkload(r action.Request) (op, bool) {
 		}}, true
 	case kind.Undo:
 		return op{check: func() error { return checkRevision(r.Revision) }, send: func(ctx context.Context) (string, error) {
-			return said(sentOK, workloads.Undo(ctx, cl, t, r.Revision))
+			done, err := workloads.Undo(ctx, cl, t, r.Revision)
+			return said(done.String(), err)
 		}}, true
 	case kind.Scale:
 		return op{check: func() error {

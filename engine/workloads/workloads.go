@@ -217,27 +217,34 @@ func revisionsOf(ctx context.Context, c kubernetes.Interface, t Target, o kind.W
 // rollout undo` does for these kinds: a strategic merge patch with the
 // revision's data. It sends nothing when the template already is that
 // revision's.
-func Undo(ctx context.Context, c kubernetes.Interface, t Target, toRevision int64) error {
+func Undo(ctx context.Context, c kubernetes.Interface, t Target, toRevision int64) (model.Rollback, error) {
 	o, err := get(ctx, c, t, "undo")
 	if err != nil {
-		return err
+		return model.Rollback{}, err
 	}
 	revs, err := revisionsOf(ctx, c, t, o)
 	if err != nil {
-		return err
+		return model.Rollback{}, err
 	}
 	to, err := model.RevisionToRollBackTo(revs, toRevision)
 	if err != nil {
-		return fmt.Errorf("cannot undo %s: %w", t, err)
+		return model.Rollback{}, fmt.Errorf("cannot undo %s: %w", t, err)
 	}
 	current, err := model.TemplatePatch(o.Object())
 	if err != nil {
-		return fmt.Errorf("cannot undo %s: %w", t, err)
+		return model.Rollback{}, fmt.Errorf("cannot undo %s: %w", t, err)
 	}
 	if string(current) == string(to.Data.Raw) {
-		return fmt.Errorf("%s: skipped rollback (current template already matches revision %d): %w", t, to.Revision, action.ErrNothingToDo)
+		return model.Rollback{}, fmt.Errorf("%s: skipped rollback (current template already matches revision %d): %w", t, to.Revision, action.ErrNothingToDo)
 	}
-	return patch(ctx, c, t, "undo", types.StrategicMergePatchType, to.Data.Raw)
+	// The controller renumbers the revision it goes back to after the
+	// newest.
+	var newest int64
+	for _, r := range revs {
+		newest = max(newest, r.Revision)
+	}
+	done := model.Rollback{To: to.Revision, Now: newest + 1}
+	return done, patch(ctx, c, t, "undo", types.StrategicMergePatchType, to.Data.Raw)
 }
 
 // Scale sets a StatefulSet's spec.replicas, as `kubectl scale` does.

@@ -70,7 +70,7 @@ func TestTimelineShowsAnAbortFromItsAnnotations(t *testing.T) {
 	c.Apply(cluster.Batch{At: at(2), Watch: synced, Objects: []runtime.Object{s.renumbered, s.v6Renumbered}})
 
 	got := abortEntries(c)
-	want := cluster.TimelineEntry{Time: at(1), Kind: cluster.TimelineAction, Object: "deployment/frontend", Message: "revision 7 aborted, back on revision 6"}
+	want := cluster.TimelineEntry{Time: at(1), Kind: cluster.TimelineAction, Object: "deployment/frontend", Message: "revision 7 aborted, back on revision 6's template, now revision 8"}
 	if len(got) != 1 || got[0] != want {
 		t.Fatalf("abort entries %+v, want just %+v", got, want)
 	}
@@ -79,7 +79,7 @@ func TestTimelineShowsAnAbortFromItsAnnotations(t *testing.T) {
 // The console reports its own abort too; whichever arrives first, the
 // timeline tells it once, in the console's words.
 func TestTimelineTellsAConsoleAbortOnce(t *testing.T) {
-	console := cluster.TimelineEntry{Time: at(1), Object: "deployment/frontend", Message: "abort deployment/frontend: revision 7 aborted, back on revision 6"}
+	console := cluster.TimelineEntry{Time: at(1), Object: "deployment/frontend", Message: "abort deployment/frontend: revision 7 aborted, back on revision 6's template, now revision 8"}
 	for _, consoleFirst := range []bool{true, false} {
 		s := newAbortStory()
 		c := cluster.NewCluster()
@@ -136,7 +136,7 @@ func TestHistoryShowsTheAbortedRevision(t *testing.T) {
 	for _, r := range v.History {
 		byRev[r.Revision] = r
 	}
-	if got, want := byRev[7].ChangeCause+" | "+byRev[7].Aborted, "rollscope set image deployment/frontend web=web:v7 | revision 7 aborted, back on revision 6"; got != want {
+	if got, want := byRev[7].ChangeCause+" | "+byRev[7].Aborted, "rollscope set image deployment/frontend web=web:v7 | revision 7 aborted, back on revision 6's template, now revision 8"; got != want {
 		t.Errorf("revision 7 change cause %q, want %q", got, want)
 	}
 	if !byRev[8].Current || byRev[8].ChangeCause != "" {

@@ -94,9 +94,32 @@ func diagnose(in rolloutParts, scan func(*podScan), isOurs func(string) bool) (s
 	}
 	if p := model.GetDeploymentCondition(d.Status, appsv1.DeploymentProgressing); p != nil &&
 		p.Status == corev1.ConditionFalse && p.Reason == model.ReasonProgressDeadlineExceeded {
-		return fmt.Sprintf("progress deadline exceeded after %ds — the rollout has failed; undo (u) or abort (x)",
-			deref(d.Spec.ProgressDeadlineSeconds)), holdFailed
+		// The deadline ends the rollout, not what held it: the operator
+		// deciding between undo and abort still needs the cause.
+		cause, kind := diagnoseCause(in, scan, isOurs)
+		if kind == holdNone {
+			// Nothing found holding it: how far it got, which no longer
+			// rolls out.
+			cause = strings.TrimPrefix(cause, rollingOut)
+		}
+		return failedLine(d, cause), holdFailed
 	}
+	return diagnoseCause(in, scan, isOurs)
+}
+
+// failedLine is a rollout past its progress deadline: what held it, then
+// the deadline.
+func failedLine(d *appsv1.Deployment, cause string) string {
+	line := fmt.Sprintf("progress deadline exceeded after %ds, the rollout has failed: undo (u) or abort (x)", deref(d.Spec.ProgressDeadlineSeconds))
+	if cause == "" {
+		return line
+	}
+	return cause + " · " + line
+}
+
+// diagnoseCause is what holds d's rollout back, the deadline aside.
+func diagnoseCause(in rolloutParts, scan func(*podScan), isOurs func(string) bool) (string, hold) {
+	d := in.d
 	if d.Spec.Paused {
 		return pausedLine(d), holdPaused
 	}
@@ -136,12 +159,7 @@ func diagnose(in rolloutParts, scan func(*podScan), isOurs func(string) bool) (s
 		want -= newRS.Status.AvailableReplicas
 	}
 	if s.notReady != nil && want > 0 {
-		line := fmt.Sprintf("waiting for %s to become available — %s not ready for %s",
-			model.Plural(want, "new pod"), s.notReady.Name, kubectlAge(in.now.Sub(s.notReadyAt)))
-		if why := readinessWhy(s.notReady, in.eventsOf); why != "" {
-			line += ": " + why
-		}
-		return line, holdWaits
+		return notReadyLine(want, s.notReady, in.now.Sub(s.notReadyAt), in.eventsOf), holdWaits
 	}
 	// Nothing holds the rollout itself: a drain its budget holds back may.
 	if line := drainBlocker(in.nodes, d.Namespace, isOurs); line != "" {
@@ -309,7 +327,7 @@ func pausedLine(d *appsv1.Deployment) string {
 	// DeploymentPaused when it sees the pause.
 	if p := model.GetDeploymentCondition(d.Status, appsv1.DeploymentProgressing); p != nil &&
 		p.Reason == model.ReasonDeploymentPaused && !p.LastTransitionTime.IsZero() {
-		return "paused since " + p.LastTransitionTime.Format("15:04") + " — resume with r, or undo with u"
+		return "paused since " + p.LastTransitionTime.Format("15:04:05") + " — resume with r, or undo with u"
 	}
 	return "paused — resume with r, or undo with u"
 }
@@ -352,6 +370,36 @@ func unschedulableWhy(p *corev1.Pod, eventsOf func(string) []*corev1.Event) stri
 		return p.Name + " is waiting for the scheduler"
 	}
 	return firstSentence(msg)
+}
+
+// notReadyLine is a rollout waiting on new pods that are not ready, naming
+// the one not ready the longest with what is known of why: the kubelet's
+// word, or — for a pod whose containers run and nothing has been said
+// about — that no probe failure is recorded, rather than nothing.
+func notReadyLine(want int32, p *corev1.Pod, age time.Duration, eventsOf func(string) []*corev1.Event) string {
+	line := fmt.Sprintf("waiting for %s to become available — %s", model.Plural(want, "new pod"), p.Name)
+	why := readinessWhy(p, eventsOf)
+	if why == "" && running(p) {
+		return line + fmt.Sprintf(" running but not ready for %s: no readiness probe failure recorded", kubectlAge(age))
+	}
+	line += " not ready for " + kubectlAge(age)
+	if why != "" {
+		line += ": " + why
+	}
+	return line
+}
+
+// running reports whether every container of p has started and runs.
+func running(p *corev1.Pod) bool {
+	if p.Status.Phase != corev1.PodRunning || len(p.Status.ContainerStatuses) == 0 {
+		return false
+	}
+	for _, cs := range p.Status.ContainerStatuses {
+		if cs.State.Running == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // readinessWhy is the kubelet's last word on a pod that is not ready: its
@@ -406,6 +454,9 @@ func firstSentence(s string) string {
 	return strings.TrimSuffix(s, ".")
 }
 
+// rollingOut begins progressLine.
+const rollingOut = "rolling out: "
+
 // progressLine says what is happening when nothing blocks.
 func progressLine(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, rss []*appsv1.ReplicaSet) string {
 	want := model.DesiredReplicas(d)
@@ -416,11 +467,11 @@ func progressLine(d *appsv1.Deployment, newRS *appsv1.ReplicaSet, rss []*appsv1.
 	old := model.ActualReplicaCount(rss) - updated
 	switch {
 	case updated < want:
-		return fmt.Sprintf("rolling out: %d of %d new pods created, %s still running", updated, want, model.Plural(old, "old pod"))
+		return fmt.Sprintf(rollingOut+"%d of %d new pods created, %s still running", updated, want, model.Plural(old, "old pod"))
 	case old > 0:
-		return fmt.Sprintf("rolling out: %d of %d new pods available, waiting for %s to scale down", available, want, model.Plural(old, "old pod"))
+		return fmt.Sprintf(rollingOut+"%d of %d new pods available, waiting for %s to scale down", available, want, model.Plural(old, "old pod"))
 	}
-	return fmt.Sprintf("rolling out: %d of %d new pods available", available, want)
+	return fmt.Sprintf(rollingOut+"%d of %d new pods available", available, want)
 }
 
 // podOf reports whether a pod of the rollout has the name.

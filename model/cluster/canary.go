@@ -31,10 +31,10 @@ type CanaryView struct {
 	Plan model.CanaryPlan
 }
 
-// Sentence is the header's line: "canary step 2/4 · 5/20 pods on v2 ·
+// Sentence is the header's line: "canary step 2/4 · 5/20 pods on rev 2 ·
 // holding (gates ok for 1m12s)". now is the cluster's clock.
 func (v CanaryView) Sentence(now time.Time) string {
-	head := fmt.Sprintf("canary step %d/%d · %d/%d pods on v%d · ", v.Step, v.Steps, v.Pods, v.Replicas, v.Revision)
+	head := fmt.Sprintf("canary step %d/%d · %d/%d pods on rev %d · ", v.Step, v.Steps, v.Pods, v.Replicas, v.Revision)
 	switch v.Phase {
 	case model.CanaryRolling:
 		return head + "last step: rolling out on the deployment's own strategy"

@@ -50,7 +50,7 @@ func TestRolloutViewShowsTheCanaryAndTheDeploymentsOwnSettings(t *testing.T) {
 			v.MinReadySeconds, v.ProgressDeadlineSeconds, v.MaxSurge, v.MaxSurgeSpec, v.MaxUnavailable)
 	}
 	got := v.Canary.Sentence(at(3).Add(12 * time.Second))
-	want := "canary step 1/3 · 1/8 pods on v2 · holding for promote (gates ok for 1m12s; new pods ready, held from available)"
+	want := "canary step 1/3 · 1/8 pods on rev 2 · holding for promote (gates ok for 1m12s; new pods ready, held from available)"
 	if got != want {
 		t.Errorf("sentence\n got %s\nwant %s", got, want)
 	}

@@ -127,7 +127,12 @@ func (c *Cluster) deploymentFleet(k fleetKey, d *appsv1.Deployment, now time.Tim
 	_, _, deadline := model.RolloutStatus(d, 0)
 	switch {
 	case deadline != nil:
-		r.State, r.Why = FleetFailed, status
+		// kubectl's sentence says only that it failed; the line says what
+		// held it too.
+		r.State, r.Why = FleetFailed, line
+		if r.Why == "" {
+			r.Why = status
+		}
 	case isCanary && canary.State.Phase == model.CanaryFailed:
 		r.State, r.Why = FleetStuck, fmt.Sprintf("canary step %d/%d: gate failed — %s (promote or abort)", canary.State.Step, canary.Plan.Last(), canary.State.Gate)
 	case why == holdStuck:
@@ -157,7 +162,8 @@ func (c *Cluster) deploymentFleet(k fleetKey, d *appsv1.Deployment, now time.Tim
 		r.Word = fmt.Sprintf("canary step %d/%d", canary.State.Step, canary.Plan.Last())
 	}
 	// Only what time fixes counts with the clock ("not ready for 12s").
-	e.row, e.clocked = r, r.State == FleetRolling && why == holdWaits
+	// A failed rollout's line keeps its cause, which may count too.
+	e.row, e.clocked = r, r.State == FleetRolling && why == holdWaits || r.State == FleetFailed && clockWords.MatchString(r.Why)
 	return e
 }
 

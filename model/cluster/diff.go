@@ -32,10 +32,15 @@ func TemplateDiff(from, to *corev1.PodTemplateSpec) []DiffLine {
 	return diffLines(a, b)
 }
 
-// RevisionDiff is what separates revision from the deployment's current pod
-// template: '-' lines are in the revision only, '+' lines in the current
-// template only — what rolling back to it would undo. The current revision
-// diffs as all unchanged. A revision the history shows as Gone still diffs,
+// UndoDiffLegend is what the signs of an undo's diff mean, said once over
+// every such diff: each goes from the current template to the revision's.
+const UndoDiffLegend = "- goes away, + an undo brings back"
+
+// RevisionDiff is what an undo to revision would change in the deployment's
+// current pod template, current → revision as every undo diff reads: '-'
+// lines are in the current template only (they go away), '+' lines in the
+// revision only (the undo brings them back). The current revision diffs as
+// all unchanged. A revision the history shows as Gone still diffs,
 // from the ReplicaSet a rollback reused for it.
 func (c *Cluster) RevisionDiff(namespace, name string, revision int64) ([]DiffLine, error) {
 	c.mu.RLock()
@@ -51,7 +56,7 @@ func (c *Cluster) RevisionDiff(namespace, name string, revision int64) ([]DiffLi
 		return nil, fmt.Errorf("show the changes of deployment %s/%s at revision %d: %w: no ReplicaSet ran it (it never existed, or revisionHistoryLimit cleaned it up) — pick a revision the history lists",
 			namespace, name, revision, errUnknownRevision)
 	}
-	return TemplateDiff(from, &d.Spec.Template), nil
+	return TemplateDiff(&d.Spec.Template, from), nil
 }
 
 // revisionTemplates maps each revision the ReplicaSets ran as to its pod

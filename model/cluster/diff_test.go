@@ -22,8 +22,8 @@ func changed(diff []cluster.DiffLine) []string {
 	return out
 }
 
-// The history pane's diff: the selected revision against the current
-// template, i.e. what rolling back to it would undo.
+// The history pane's diff: the current template → the selected revision,
+// as every undo diff reads: '-' goes away, '+' is what the undo brings.
 func TestRevisionDiffComparesWithTheCurrentTemplate(t *testing.T) {
 	m := newMidRollout() // revision 2 (web:v2) is the current template
 	c := loaded(m.objects()...)
@@ -33,7 +33,7 @@ func TestRevisionDiffComparesWithTheCurrentTemplate(t *testing.T) {
 	}
 	// Only the image differs; the pod-template-hash labels differ too but
 	// are not part of the template's meaning.
-	if got, want := changed(diff), []string{"-image: web:v1", "+image: web:v2"}; !reflect.DeepEqual(got, want) {
+	if got, want := changed(diff), []string{"-image: web:v2", "+image: web:v1"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("changed lines = %q, want %q", got, want)
 	}
 	var text []string

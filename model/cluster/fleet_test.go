@@ -118,8 +118,8 @@ func TestFleetStates(t *testing.T) {
 				d, rs, pods := rolledOut("web")
 				return objects(d, []*appsv1.ReplicaSet{rs}, pods, nodes()...)
 			}},
-		{name: "failed: progress deadline exceeded, as kubectl rollout status exits 1", ref: "deploy/frontend", state: cluster.FleetFailed, word: "failed", now: at(11),
-			why: `deployment "frontend" exceeded its progress deadline`,
+		{name: "failed: progress deadline exceeded, as kubectl rollout status exits 1, with what held it", ref: "deploy/frontend", state: cluster.FleetFailed, word: "failed", now: at(11),
+			why: "not ready for 1m0s: ContainerCreating · progress deadline exceeded after 600s",
 			objects: func() []runtime.Object {
 				m := rolling()
 				m.d.Status.Conditions[1] = appsv1.DeploymentCondition{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionFalse,

@@ -109,7 +109,7 @@ func TestStatefulSetViewMarksThePartitionAndTheUpdatedOrdinals(t *testing.T) {
 			plus += l.Text
 		}
 	}
-	if minus == "" || plus == "" || !strings.Contains(minus, "db:1") || !strings.Contains(plus, "db:2") {
+	if minus == "" || plus == "" || !strings.Contains(minus, "db:2") || !strings.Contains(plus, "db:1") {
 		t.Errorf("diff of revision 1: -%q +%q", minus, plus)
 	}
 	if ws := c.Workloads(); len(ws) != 1 || ws[0].Kind != "statefulset" || ws[0].Done {

@@ -32,8 +32,9 @@ type WorkloadRevision struct {
 	Images   []string
 	// Current is the revision of the template the object has now.
 	Current bool
-	// Diff is from this revision's template to the current one: '-' lines
-	// are what an undo to it brings back.
+	// Diff is from the current template to this revision's, as every undo
+	// diff reads (UndoDiffLegend): '-' lines go away, '+' lines are what an
+	// undo to it brings back.
 	Diff []DiffLine
 }
 
@@ -87,7 +88,7 @@ func (c *Cluster) history(revs []*appsv1.ControllerRevision, now *corev1.PodTemp
 		row := WorkloadRevision{Revision: r.Revision, Name: r.Name, Current: current(r)}
 		if t, err := model.RevisionTemplate(r); err == nil {
 			row.Images = containerImages(&t)
-			row.Diff = TemplateDiff(&t, now)
+			row.Diff = TemplateDiff(now, &t)
 		} else {
 			row.Diff = []DiffLine{{Op: ' ', Text: err.Error()}}
 		}

@@ -76,7 +76,7 @@ func TestPlainPrinterPrintsTheBlockerWhenItChanges(t *testing.T) {
 	}
 	want := []string{
 		"[09:00:00] deployment/web why rolling out: 0 of 4 new pods created, 0 old pods still running",
-		"[09:00:02] deployment/web why paused since 09:00 — resume, or undo",
+		"[09:00:02] deployment/web why paused since 09:00:02 — resume, or undo",
 	}
 	if strings.Join(why, "\n") != strings.Join(want, "\n") {
 		t.Errorf("blocker lines:\n%s\nwant:\n%s\nall output:\n%s", strings.Join(why, "\n"), strings.Join(want, "\n"), out.String())

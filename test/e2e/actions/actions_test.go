@@ -312,7 +312,7 @@ func testUndo(t *testing.T, e *env) {
 	}
 	one := rss[1]
 	c := e.counting(t)
-	if err := actions.Undo(ctx, c, target, 1); err != nil {
+	if _, err := actions.Undo(ctx, c, target, 1); err != nil {
 		t.Fatal(err)
 	}
 	c.sentOnly(t, "undo", "PATCH "+deploymentPath(target, ""))
@@ -328,17 +328,17 @@ func testUndo(t *testing.T, e *env) {
 		t.Errorf("revision 4 is %v, want revision 1's ReplicaSet with revision-history 1", rs)
 	}
 
-	if err := actions.Undo(ctx, c, target, 9); err == nil || !strings.Contains(err.Error(), "unable to find specified revision 9") {
+	if _, err := actions.Undo(ctx, c, target, 9); err == nil || !strings.Contains(err.Error(), "unable to find specified revision 9") {
 		t.Errorf("undo to a missing revision: %v", err)
 	}
-	if err := actions.Undo(ctx, c, target, 4); !errors.Is(err, action.ErrNothingToDo) || !strings.Contains(err.Error(), "already at revision 4") {
+	if _, err := actions.Undo(ctx, c, target, 4); !errors.Is(err, action.ErrNothingToDo) || !strings.Contains(err.Error(), "already at revision 4") {
 		t.Errorf("undo to the current revision: %v", err)
 	}
 	c.nothingSent(t, "refused undos")
 	if err := actions.Pause(ctx, e.Admin, target); err != nil {
 		t.Fatal(err)
 	}
-	if err := actions.Undo(ctx, c, target, 2); !errors.Is(err, actions.ErrPaused) {
+	if _, err := actions.Undo(ctx, c, target, 2); !errors.Is(err, actions.ErrPaused) {
 		t.Errorf("undo of a paused deployment: %v, want ErrPaused", err)
 	}
 	c.nothingSent(t, "undo of a paused deployment")
@@ -370,7 +370,7 @@ func testAbort(t *testing.T, e *env) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if done.String() != "revision 2 aborted, back on revision 1" {
+	if done.String() != "revision 2 aborted, back on revision 1's template, now revision 3" {
 		t.Errorf("abort says %q", done)
 	}
 	// The controller writes the deployment's status all through a

@@ -69,7 +69,7 @@ func TestConsoleKilledMidCanaryIsContinuedByTheNextOne(t *testing.T) {
 	s.Keys("Enter")
 	s.WaitFor("will send, one update per step")
 	s.Keys("y")
-	s.WaitFor("canary step 1/3 · 1/4 pods on v2")
+	s.WaitFor("canary step 1/3 · 1/4 pods on rev 2")
 
 	// Killed, not quit: what a crash or a lost terminal does.
 	s.Kill()
@@ -81,7 +81,7 @@ func TestConsoleKilledMidCanaryIsContinuedByTheNextOne(t *testing.T) {
 	}
 
 	s = console(t, argv)
-	s.WaitFor("canary step 1/3 · 1/4 pods on v2")
+	s.WaitFor("canary step 1/3 · 1/4 pods on rev 2")
 	e2etest.Poll(t, patience, "the restarted console driving the canary to step 2", func(ctx context.Context) (bool, string, error) {
 		cn := c.canaryOf(t)
 		return cn.State.Step >= 2, fmt.Sprintf("step %d %s, lease %+v", cn.State.Step, cn.State.Phase, cn.Lease), nil

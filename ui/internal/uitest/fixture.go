@@ -57,6 +57,6 @@ func MidRollout() *Source {
 			{Time: T0.Add(-40 * time.Second), Kind: cluster.TimelineScale, Object: "replicaset/frontend-new", Message: "scaled up 0 → 2"},
 			{Time: T0.Add(-20 * time.Second), Kind: cluster.TimelineEvent, Object: "pod/frontend-new-00001", Message: "Readiness probe failed", Warning: true},
 		},
-		Diffs: map[int64][]cluster.DiffLine{2: {{Op: '-', Text: "image: nginx:1.27"}, {Op: '+', Text: "image: nginx:1.28"}}},
+		Diffs: map[int64][]cluster.DiffLine{2: {{Op: '-', Text: "image: nginx:1.28"}, {Op: '+', Text: "image: nginx:1.27"}}},
 	}
 }

@@ -53,7 +53,7 @@ func TestUndoStartsOnThePreviousRevision(t *testing.T) {
 	o.SetSize(80, 16)
 	out := uitest.Plain(o.View())
 	if !strings.Contains(out, "undo to which revision?") || !strings.Contains(out, "3 (current)") ||
-		!strings.Contains(out, "rolls deployment/frontend back to revision 2 (nginx:1.27)") {
+		!strings.Contains(out, "rolls deployment/frontend back to revision 2's template (nginx:1.27)") || !strings.Contains(out, "becomes revision 4") {
 		t.Errorf("undo picker:\n%s", out)
 	}
 }

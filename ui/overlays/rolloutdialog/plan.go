@@ -95,8 +95,9 @@ func (d *Dialog) prepare() bool {
 			d.refusal = "revision " + draw.Itoa(view.Revision) + " is the first: there is nothing to go back to"
 			return true
 		}
-		d.plan = append(d.plan, fmt.Sprintf("stops the rollout of revision %d and returns to revision %d, the one serving before it", view.Revision, stable),
-			"records it in "+model.AbortedAnnotation+": \"revision "+draw.Itoa(view.Revision)+" aborted, back on revision "+draw.Itoa(stable)+"\"")
+		done := model.Abort{Revision: view.Revision, Back: stable}
+		d.plan = append(d.plan, fmt.Sprintf("stops the rollout of revision %d and returns to revision %d's template, the one serving before it, which becomes revision %d", view.Revision, stable, view.Revision+1),
+			"records it in "+model.AbortedAnnotation+": \""+done.String()+"\"")
 		if view.Paused {
 			d.plan = append(d.plan, "clears pause, so the return can happen")
 		}
@@ -133,7 +134,12 @@ func (d *Dialog) prepareUndo() bool {
 		d.problem = err.Error()
 		return false
 	}
-	d.plan = append(d.plan, fmt.Sprintf("rolls deployment/%s back to revision %d (%s)", r.Name, row.Revision, strings.Join(row.Images, ", ")))
+	// The controller numbers the template it goes back to after the newest.
+	var newest int64
+	for _, h := range d.revisions {
+		newest = max(newest, h.Revision)
+	}
+	d.plan = append(d.plan, fmt.Sprintf("rolls deployment/%s back to revision %d's template (%s), which becomes revision %d", r.Name, row.Revision, strings.Join(row.Images, ", "), newest+1))
 	if p := d.s.Rollout.Pending; p != "" {
 		// Revision numbers say nothing of a template no ReplicaSet runs yet.
 		line := "discards the pending change no ReplicaSet runs yet: " + p

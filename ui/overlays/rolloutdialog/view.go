@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/help"
 
 	"rollscope/model/action"
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 	"rollscope/ui/keys"
 )
@@ -105,7 +106,7 @@ func (d *Dialog) content() []string {
 			case len(d.diff) == 0:
 				v.Add(st.Muted.Render(fmt.Sprintf(" pod template: revision %d is the same as the current one", d.req.Revision)))
 			default:
-				v.Add(st.Muted.Render(fmt.Sprintf(" pod template: current → revision %d", d.req.Revision)))
+				v.Add(st.Muted.Render(fmt.Sprintf(" pod template: current → revision %d (%s)", d.req.Revision, cluster.UndoDiffLegend)))
 			}
 		}
 		// The diff scrolls with the rest of the dialog (its frame).

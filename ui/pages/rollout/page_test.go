@@ -89,7 +89,7 @@ func TestEscGoesBackOnlyWithAPageBelow(t *testing.T) {
 	// With a diff open esc closes the diff, not the page.
 	p, _ = newPage(t, uitest.MidRollout(), nil, true, 80, 18)
 	press(p, "tab", "tab", "tab", "up", "enter")
-	if !strings.Contains(uitest.Plain(p.View()), "+image: nginx:1.28") && !strings.Contains(uitest.Plain(p.View()), "+ image: nginx:1.28") {
+	if !strings.Contains(uitest.Plain(p.View()), "+image: nginx:1.27") && !strings.Contains(uitest.Plain(p.View()), "+ image: nginx:1.27") {
 		t.Fatalf("no diff open:\n%s", uitest.Plain(p.View()))
 	}
 	if next := press(p, "esc"); next == nil || p.history.DiffOpen() {

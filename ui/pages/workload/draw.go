@@ -179,7 +179,7 @@ func (v *View) historyLines(w int) []string {
 		out = append(out, draw.Fit(line, w))
 	}
 	if v.cursor < len(h) && !h[v.cursor].Current && changes(h[v.cursor].Diff) {
-		out = append(out, draw.Fit(st.Label.Render("revision "+draw.Itoa(h[v.cursor].Revision)+" against now (- an undo brings back, + it drops):"), w))
+		out = append(out, draw.Fit(st.Label.Render("current → revision "+draw.Itoa(h[v.cursor].Revision)+" ("+cluster.UndoDiffLegend+"):"), w))
 		for _, l := range h[v.cursor].Diff {
 			switch l.Op {
 			case '-':

@@ -29,7 +29,7 @@ func midRollout() *uitest.Source {
 		Status: "Waiting for 1 pods to be ready...",
 		History: []cluster.WorkloadRevision{
 			{Revision: 1, Name: "db-1", Images: []string{"db=postgres:15.4"},
-				Diff: []cluster.DiffLine{{Op: '-', Text: "  image: postgres:15.4"}, {Op: '+', Text: "  image: postgres:15.5"}}},
+				Diff: []cluster.DiffLine{{Op: '-', Text: "  image: postgres:15.5"}, {Op: '+', Text: "  image: postgres:15.4"}}},
 			{Revision: 2, Name: "db-2", Images: []string{"db=postgres:15.5"}, Current: true},
 		},
 	}}

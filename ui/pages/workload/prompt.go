@@ -105,7 +105,13 @@ func (v *View) start(n action.Name) tea.Cmd {
 			return nil
 		}
 		p.req.Revision = r.Revision
-		p.effect = "the template goes back to revision " + strconv.FormatInt(r.Revision, 10) + " (" + strings.Join(r.Images, ", ") + ")"
+		// The controller numbers the template it goes back to after the
+		// newest.
+		var newest int64
+		for _, o := range h {
+			newest = max(newest, o.Revision)
+		}
+		p.effect = "the template goes back to revision " + strconv.FormatInt(r.Revision, 10) + "'s (" + strings.Join(r.Images, ", ") + "), which becomes revision " + strconv.FormatInt(newest+1, 10)
 	case kind.Scale:
 		p.question = fmt.Sprintf("replicas (now %d): ", v.sts.Replicas)
 		p.fill = func(r *action.Request, text string) error {

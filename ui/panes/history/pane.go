@@ -158,8 +158,12 @@ func (p *Pane) revisionRow(r cluster.RevisionRow, widths []int, w int, sel bool)
 
 func (p *Pane) diffView() string {
 	lines := make([]string, 0, p.h)
-	title := fmt.Sprintf("revision %d → current (revision %d) pod template", p.diffRev, p.s.Rollout.Revision)
+	title := fmt.Sprintf("current (revision %d) → revision %d pod template", p.s.Rollout.Revision, p.diffRev)
 	lines = append(lines, p.s.Paints.Header.On(draw.Fit(title, p.w)))
+	if len(p.diff) > 0 {
+		// What the signs mean, once, short enough for a narrow pane.
+		lines = append(lines, draw.Fit(p.s.Paints.Muted.On("("+cluster.UndoDiffLegend+")"), p.w))
+	}
 	// The whole change-cause and abort the list's column may have cut.
 	for _, r := range p.s.Rollout.History {
 		if r.Revision != p.diffRev {

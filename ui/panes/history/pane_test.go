@@ -30,7 +30,7 @@ func TestRevisionsAndDiff(t *testing.T) {
 	}
 	uitest.Keys[screen.Pane](p, "enter")
 	out = uitest.Plain(p.View())
-	if !p.DiffOpen() || !strings.Contains(out, "revision 2 → current (revision 3)") || !strings.Contains(out, "image: nginx:1.28") {
+	if !p.DiffOpen() || !strings.Contains(out, "current (revision 3) → revision 2") || !strings.Contains(out, "image: nginx:1.28") {
 		t.Fatalf("diff:\n%s", out)
 	}
 	uitest.Keys[screen.Pane](p, "esc")
