@@ -110,7 +110,7 @@ func TestPlainWhyLineCarriesNoKeyHint(t *testing.T) {
 	if r.code != 1 {
 		t.Fatalf("exit %d, want 1 for the failed rollout; stderr: %s", r.code, r.stderr)
 	}
-	if !strings.Contains(r.stdout, "why progress deadline exceeded after 60s — the rollout has failed; undo or abort\n") {
+	if !strings.Contains(r.stdout, "progress deadline exceeded after 60s, the rollout has failed: undo or abort\n") {
 		t.Errorf("no deadline why line saying what to do, without keys:\n%s", r.stdout)
 	}
 	for _, l := range strings.Split(r.stdout, "\n") {
