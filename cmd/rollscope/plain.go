@@ -53,6 +53,7 @@ func runFleetPlain(ctx context.Context, out, banner io.Writer, f *rootFlags, sc 
 		return err
 	}
 	fmt.Fprintf(banner, "rollscope: embedded cluster, scenario %q at %gx real time, %s (Ctrl-C to stop)\n", sc.Name, f.speed, plain.ScopeWords(namespace))
+	go p.TickEvery(ctx, 100*time.Millisecond, cl.Clock().Now)
 	if err := followEmbedded(ctx, cl, f, namespace, end, p.Batch); err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
@@ -140,6 +141,9 @@ func runLiveFleetPlain(ctx context.Context, out, banner io.Writer, conn *connect
 	}
 	fmt.Fprintf(banner, "rollscope: watching %s of context %q (Ctrl-C to stop)\n", plain.ScopeWords(namespace), conn.Context)
 	p := plain.NewFleet(out, banner, namespace, wallStamp)
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go p.TickEvery(ctx, time.Second, time.Now)
 	return followLive(ctx, conn, namespace, p.Batch)
 }
 

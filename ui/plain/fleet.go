@@ -1,6 +1,7 @@
 package plain
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"sync"
@@ -48,20 +49,52 @@ func (p *Fleet) Batch(b cluster.Batch) {
 		return
 	}
 	p.started = true
-	rows := p.cluster.Fleet(p.namespace, b.At)
+	p.print(b.At)
+}
+
+// Tick prints what the clock alone changed: a rollout that has waited
+// fleetStuckAfter reads stuck when no watch event comes to say so, as the
+// console's rows turn on its clock. now is the cluster's clock.
+func (p *Fleet) Tick(now time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.started {
+		p.print(now)
+	}
+}
+
+// TickEvery calls Tick every period (of the wall clock) with the time now
+// gives, until ctx ends.
+func (p *Fleet) TickEvery(ctx context.Context, period time.Duration, now func() time.Time) {
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			p.Tick(now())
+		}
+	}
+}
+
+// print prints each row whose figures differ from its last line, and the
+// workloads gone since; p.mu is held.
+func (p *Fleet) print(at time.Time) {
+	rows := p.cluster.Fleet(p.namespace, at)
 	seen := make(map[string]bool, len(rows))
 	for _, r := range rows {
 		key := r.Namespace + "/" + r.Ref()
 		seen[key] = true
 		if last, ok := p.last[key]; !ok || !cluster.SameFigures(last, r) {
 			p.last[key] = r
-			say(p.out, p.stamp(b.At), "%s", cluster.FleetLine(r))
+			say(p.out, p.stamp(at), "%s", cluster.FleetLine(r))
 		}
 	}
 	for key := range p.last {
 		if !seen[key] {
 			delete(p.last, key)
-			say(p.out, p.stamp(b.At), "%s deleted", key)
+			say(p.out, p.stamp(at), "%s deleted", key)
 		}
 	}
 }

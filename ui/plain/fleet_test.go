@@ -57,3 +57,25 @@ func TestWithoutKeys(t *testing.T) {
 		}
 	}
 }
+
+// A rollout that stops moving on a quiet cluster turns stuck on the clock,
+// as the console's row does: no watch event has to come to print it.
+func TestFleetTickPrintsARolloutTurningStuckWithNoEvent(t *testing.T) {
+	var out bytes.Buffer
+	p := NewFleet(&out, nil, "", func(at time.Time) string { return at.Format("15:04:05") })
+	at := time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
+	d := plainDeployment("web", "1", 1, 4)
+	d.CreationTimestamp = metav1.NewTime(at)
+	p.Tick(at) // before the watch has listed anything: nothing to say
+	p.Batch(cluster.Batch{At: at, Objects: []runtime.Object{d}, Watch: cluster.WatchStatus{Connected: true, Synced: true}})
+	p.Tick(at.Add(time.Minute))
+	if n := strings.Count(out.String(), "\n"); n != 1 {
+		t.Fatalf("a minute without progress printed more than the first line:\n%s", out.String())
+	}
+	p.Tick(at.Add(2*time.Minute + time.Second))
+	p.Tick(at.Add(3 * time.Minute))
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[1], "[09:02:01] shop deploy/web stuck rev 0 1/4 updated") {
+		t.Errorf("want one line when the rollout turned stuck, at the tick that saw it, got:\n%s", out.String())
+	}
+}
