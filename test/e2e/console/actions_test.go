@@ -115,7 +115,7 @@ func rollbackFlow(t *testing.T, c *cluster) {
 		}
 	}
 	s.Keys("y")
-	s.WaitFor("undo to revision 1: ok")
+	s.WaitFor("undo to revision 1: back on revision 1's template, now revision 3")
 	c.waitRolledOut(t, r.namespace, r.name, "e2e.example/web:v1")
 	screen = s.WaitUntil("revision 3 rolled out", func(screen string) bool {
 		return strings.Contains(screen, "rev 3") && strings.Contains(screen, "successfully rolled out")

@@ -142,7 +142,7 @@ func drainAndUncordon(t *testing.T, s *tmuxtest.Session, c kubernetes.Interface)
 	node := group + "-0"
 	s.Keys("d")
 	s.WaitFor("Drain · " + node)
-	screen := s.WaitFor(node + ": evicts 1 pods")
+	screen := s.WaitFor(node + ": evicts 1 pod")
 	if !regexp.MustCompile(`PodDisruptionBudget shop/web allows 1 disruptions \(4 healthy, 3 needed\)`).MatchString(screen) {
 		t.Errorf("the drain preview does not show the budget and what it allows:\n%s", screen)
 	}
