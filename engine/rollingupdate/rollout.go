@@ -90,7 +90,7 @@ func (u *Updater) rollback(ctx context.Context, req Request, old, next *corev1.R
 		rc.Annotations[SourceAnnotation] = sourceID(next)
 		rc.Annotations[DesiredAnnotation] = strconv.Itoa(int(original))
 		o, err := u.write(PhaseRollback, 0, u.update(ctx, rc))
-		o.Lines = []string{fmt.Sprintf("Setting %q replicas to %d\n", old.Name, original)}
+		o.Lines = wrote(err, fmt.Sprintf("Setting %q replicas to %d\n", old.Name, original))
 		return o, err
 	}
 	if _, ok := next.Annotations[SourceAnnotation]; ok || next.Annotations[DesiredAnnotation] != "" || next.Annotations[RenameAnnotation] != "" {
@@ -140,21 +140,21 @@ func (u *Updater) rollout(ctx context.Context, req Request, source, target *core
 	switch d.Move {
 	case ScaleNext:
 		o, err := u.write(PhaseRollout, poll, u.scale(ctx, target, d.To))
-		o.Lines = append(lines, scaleLine(target.Name, "up", d.To))
+		o.Lines = append(lines, wrote(err, scaleLine(target.Name, "up", d.To))...)
 		s.periodAfterSettle = err == nil
 		return o, err
 	case ScaleOld:
 		o, err := u.write(PhaseRollout, 0, u.scale(ctx, source, d.To))
-		o.Lines = append(lines, scaleLine(source.Name, "down", d.To))
+		o.Lines = append(lines, wrote(err, scaleLine(source.Name, "down", d.To))...)
 		return o, err
 	case Hold:
 		return Outcome{Phase: PhaseRollout, Wait: period, Lines: lines}, nil
 	}
 	o, err := u.write(PhaseFinish, 0, u.deleteRC(ctx, source, metav1.DeletePropagationBackground))
 	if target.Annotations[RenameAnnotation] == source.Name {
-		o.Lines = append(lines, fmt.Sprintf("Update succeeded. Deleting old controller: %s\n", source.Name))
+		o.Lines = append(lines, wrote(err, fmt.Sprintf("Update succeeded. Deleting old controller: %s\n", source.Name))...)
 	} else {
-		o.Lines = append(lines, fmt.Sprintf("Update succeeded. Deleting %s\n", source.Name))
+		o.Lines = append(lines, wrote(err, fmt.Sprintf("Update succeeded. Deleting %s\n", source.Name))...)
 	}
 	return o, err
 }

@@ -151,5 +151,13 @@ func TestRunReadsAgainAfterAConflict(t *testing.T) {
 	if n < 10 {
 		t.Errorf("only %d updates were tried; the conflicts were not exercised", n)
 	}
+	// A refused write is not reported: its retry prints the line once.
+	seen := map[string]bool{}
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		if seen[l] {
+			t.Errorf("printed twice: %q\n%s", l, out.String())
+		}
+		seen[l] = true
+	}
 	w.run(func() bool { return w.settledAt(newImage) }, time.Minute)
 }

@@ -128,7 +128,7 @@ func (u *Updater) step(ctx context.Context, req Request, s *Session, nextOut *st
 			return Outcome{}, errRenaming(old.Name, nextName)
 		}
 		o, err := u.write(PhaseRename, 0, u.update(ctx, renamed(old)))
-		o.Lines = []string{fmt.Sprintf("replicationcontroller/%s rolling updated\n", old.Name)}
+		o.Lines = wrote(err, fmt.Sprintf("replicationcontroller/%s rolling updated\n", old.Name))
 		o.Done = err == nil
 		return o, err
 	}
@@ -212,12 +212,12 @@ func (u *Updater) withoutOld(ctx context.Context, req Request, next *corev1.Repl
 			return Outcome{}, fmt.Errorf("recreate replicationcontroller %q from %q: %w", req.Old, next.Name, err)
 		}
 		o, err := u.write(PhaseRename, 0, nil)
-		o.Lines = []string{fmt.Sprintf("Renaming %s to %s\n", next.Name, req.Old)}
+		o.Lines = wrote(err, fmt.Sprintf("Renaming %s to %s\n", next.Name, req.Old))
 		return o, err
 	}
 	if hasRolloutAnnotations(next) {
 		o, err := u.write(PhaseFinish, 0, u.strip(ctx, next))
-		o.Lines = []string{fmt.Sprintf("replicationcontroller/%s rolling updated to %q\n", req.Old, next.Name)}
+		o.Lines = wrote(err, fmt.Sprintf("replicationcontroller/%s rolling updated to %q\n", req.Old, next.Name))
 		o.Done = err == nil
 		return o, err
 	}
@@ -239,7 +239,7 @@ func noUpdateToAbort(old, next string) error {
 func (u *Updater) withoutNext(ctx context.Context, req Request, old *corev1.ReplicationController, nextName string, s *Session) (Outcome, error) {
 	if strings.HasPrefix(old.Annotations[SourceAnnotation], nextName+":") && nextName != "" {
 		o, err := u.write(PhaseFinish, 0, u.strip(ctx, old))
-		o.Lines = []string{fmt.Sprintf("replicationcontroller/%s rolling updated\n", old.Name)}
+		o.Lines = wrote(err, fmt.Sprintf("replicationcontroller/%s rolling updated\n", old.Name))
 		o.Done = err == nil
 		return o, err
 	}
@@ -270,6 +270,16 @@ func finishedCopy(old *corev1.ReplicationController, req Request) bool {
 }
 
 // write wraps a step that made one write (err == nil) or failed.
+// wrote is the line that reports a write, when the write was made: one
+// refused (a conflict with the replication manager's status write, which Run
+// retries) is not reported, so that the retry does not print it twice.
+func wrote(err error, line string) []string {
+	if err != nil {
+		return nil
+	}
+	return []string{line}
+}
+
 func (u *Updater) write(p Phase, wait time.Duration, err error) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
