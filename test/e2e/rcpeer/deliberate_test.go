@@ -2,7 +2,7 @@ package rcpeer
 
 // The differences from kubectl 1.17 that rollscope keeps on purpose, each
 // with why. The peer test removes exactly these from what it compares; any
-// other difference fails it. README.md's rolling-update section lists the
+// other difference fails it. docs/testing.md's peer suites list the
 // same.
 //
 //   - The rename (every case that keeps the name foo). kubectl deletes the
