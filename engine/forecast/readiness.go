@@ -105,8 +105,9 @@ type readiness struct {
 	// their original creation plus ready, as the copy stamps them anew.
 	due   map[string]time.Time
 	queue control.Queue
-	// waves are the instants at which pods became ready.
-	waves map[time.Time]bool
+	// readyAt holds, per instant, the pods that became ready then; a
+	// wave is an instant whose pods the rollout keeps (waves).
+	readyAt map[time.Time][]string
 }
 
 func (r *readiness) Name() string { return "kubelet" }
@@ -158,19 +159,37 @@ func (r *readiness) Sync(ctx context.Context, key string) error {
 	if _, err := r.env.Client.CoreV1().Pods(ns).UpdateStatus(ctx, up, metav1.UpdateOptions{}); err != nil && !apierrors.IsNotFound(err) {
 		return fmt.Errorf("making pod %s ready in the forecast: %w", key, err)
 	}
-	r.waves[now] = true
+	r.readyAt[now] = append(r.readyAt[now], key)
 	return nil
 }
 
-// quiet drops the events the controllers record: nobody reads the copy's.
 // newReadiness adds the rehearsal's kubelet to r, last: pods become ready
 // as fast as ready says.
 func newReadiness(r *sim.Runner, ready Readiness) *readiness {
-	k := &readiness{env: r.Env("kubelet"), ready: ready.Ready, waves: map[time.Time]bool{}}
+	k := &readiness{env: r.Env("kubelet"), ready: ready.Ready, readyAt: map[time.Time][]string{}}
 	r.Add(k)
 	return k
 }
 
+// waves counts the instants at which pods the rollout kept became ready.
+// A pod copied not ready from a ReplicaSet the change scales away (an
+// aborted canary's) may turn ready before it is deleted; that was no wait
+// for new pods, so it is no wave.
+func (r *readiness) waves() int {
+	n := 0
+	for _, keys := range r.readyAt {
+		for _, key := range keys {
+			ns, name, _ := cache.SplitMetaNamespaceKey(key)
+			if p, err := r.env.Listers.Pods.Pods(ns).Get(name); err == nil && p.DeletionTimestamp == nil {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// quiet drops the events the controllers record: nobody reads the copy's.
 type quiet struct{}
 
 func (quiet) Eventf(_ runtime.Object, _, _, _ string, _ ...any) {}

@@ -112,7 +112,7 @@ func Simulate(ctx context.Context, newBackend NewBackend, st State, ready Readin
 		return Forecast{}, fmt.Errorf("cannot forecast: %w", err)
 	}
 	f := m.f
-	f.Waves = len(kubelet.waves)
+	f.Waves = kubelet.waves()
 	f.Duration = r.Clock().Now().Sub(st.Now)
 	f.Readiness = ready
 	f.Outcome = m.outcome(r, t)

@@ -233,3 +233,45 @@ func TestSimulateRecreateAgreesWithTheArithmetic(t *testing.T) {
 		t.Errorf("duration %v, want one wave of 6s and a few reaction windows", f.Duration)
 	}
 }
+
+// Back to the serving template while one new pod is still starting (an
+// abort of a held canary): the starting pod is scaled away, whether or not
+// the rehearsal's kubelet turns it ready first, so no new pod is waited for.
+func TestSimulateBackToTheServingTemplateWaitsForNoPod(t *testing.T) {
+	st := steady(6, "1", "0", 5, 7*time.Second)
+	old := st.ReplicaSets[0]
+	d := st.Deployment
+	d.Spec.Template.Spec.Containers[0].Image = "app:v2"
+	d.Annotations[model.RevisionAnnotation] = "2"
+	one := int32(1)
+	rs := old.DeepCopy()
+	rs.Name, rs.UID = "web-v2", "uid-web-v2"
+	rs.Annotations = map[string]string{model.RevisionAnnotation: "2"}
+	rs.Labels[model.PodTemplateHashLabel] = "v2"
+	rs.Spec.Selector.MatchLabels[model.PodTemplateHashLabel] = "v2"
+	rs.Spec.Template.Labels[model.PodTemplateHashLabel] = "v2"
+	rs.Spec.Template.Spec.Containers[0].Image = "app:v2"
+	rs.Spec.Replicas = &one
+	rs.Status = appsv1.ReplicaSetStatus{ObservedGeneration: 1, Replicas: 1, FullyLabeledReplicas: 1}
+	st.ReplicaSets = append(st.ReplicaSets, rs)
+	p := st.Pods[0].DeepCopy()
+	p.Name, p.UID, p.Labels = "web-v2-0", "uid-pod-v2-0", rs.Spec.Template.Labels
+	p.OwnerReferences[0].Name, p.OwnerReferences[0].UID = rs.Name, rs.UID
+	p.Spec = *rs.Spec.Template.Spec.DeepCopy()
+	// Created long enough ago that the rehearsal finds it due at once.
+	p.CreationTimestamp = metav1.NewTime(st.Now.Add(-30 * time.Second))
+	p.Status = corev1.PodStatus{Phase: corev1.PodRunning}
+	st.Pods = append(st.Pods, p)
+	d.Status.Replicas, d.Status.UpdatedReplicas = 7, 1
+
+	f, err := simulate(t, st, setImage("app:v1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Waves != 0 || f.Outcome != forecast.Finished || f.LowestAvailable != 6 {
+		t.Errorf("forecast %+v, want no wave, never fewer than 6 available, finished", f)
+	}
+	if s := f.String(); !strings.Contains(s, "no new pod to wait for") {
+		t.Errorf("forecast says %q", s)
+	}
+}
