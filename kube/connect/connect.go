@@ -9,10 +9,13 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
+	"rollscope/kube/objects"
 )
 
 // Connection is a client for a cluster that answered.
@@ -43,7 +46,11 @@ func (c *Connection) WithRate(qps float32, burst int) (kubernetes.Interface, err
 	if err != nil {
 		return nil, fmt.Errorf("cannot make a client for the API server %s: %w", c.Server, err)
 	}
-	return client, nil
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("cannot make a client for the API server %s: %w", c.Server, err)
+	}
+	return objects.WithDynamic(client, dyn), nil
 }
 
 // RESTConfig is a copy of what Client was built from, for clients that
@@ -99,7 +106,11 @@ func (f *Flags) Connect(ctx context.Context) (*Connection, error) {
 	if err != nil {
 		return nil, fail(err, "cannot make a client for the API server %s (context %q): %v — check the server address and TLS settings in the kubeconfig", rc.Host, name, err)
 	}
-	c := &Connection{Client: client, Context: name, Namespace: ns, Server: rc.Host, config: rc}
+	dyn, err := dynamic.NewForConfig(rc)
+	if err != nil {
+		return nil, fail(err, "cannot make a client for the API server %s (context %q): %v — check the server address and TLS settings in the kubeconfig", rc.Host, name, err)
+	}
+	c := &Connection{Client: objects.WithDynamic(client, dyn), Context: name, Namespace: ns, Server: rc.Host, config: rc}
 
 	check, cancel := context.WithTimeout(ctx, checkTimeout)
 	defer cancel()
