@@ -153,6 +153,12 @@ func TestForecastsOfEveryBuiltinScenarioComeTrue(t *testing.T) {
 		if len(deployments) == 0 {
 			continue // ReplicationControllers have no forecast
 		}
+		if underRace {
+			// The same rehearsal and controllers on every deployment: one
+			// per scenario shows their races (fleet's thirty took ten
+			// minutes under the detector on a busy machine).
+			deployments = deployments[:1]
+		}
 		for _, d := range deployments {
 			for _, at := range moments(base, d, len(deployments) > 1) {
 				for _, kind := range []action.Name{action.Abort, action.Undo, action.SetImage} {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package perform_test
+
+const underRace = false
