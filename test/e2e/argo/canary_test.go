@@ -62,27 +62,37 @@ func pausedAt(step int64, canary, stable int32) func(snapshot) bool {
 	}
 }
 
+// pausedCanary creates the canary app in namespace ns, waits for its first
+// revision, changes its image to :v2 and waits until it holds at step 1
+// with 1 new pod and 4 stable ones; it returns the Rollout and both
+// snapshots.
+func pausedCanary(t *testing.T, ns, app string) (r rollout, first, paused snapshot) {
+	t.Helper()
+	r = newRollout(t, cluster(t), ns, canaryManifest(app))
+	first = r.waitFor(t, "the first revision healthy", healthy(5))
+
+	image := "registry.example/" + app + ":v2"
+	r.setImage(t, image)
+	paused = r.waitFor(t, "paused at step 1 with 1 canary and 4 stable pods", pausedAt(1, 1, 4))
+	if paused.StableRS != first.StableRS {
+		t.Errorf("while paused the stable ReplicaSet is %s, want the first revision's %s", paused.StableRS, first.StableRS)
+	}
+	if got := paused.rs(paused.CurrentPodHash).Image; got != image {
+		t.Errorf("the canary ReplicaSet runs %s, want %s", got, image)
+	}
+	if paused.Replicas != 5 || paused.Updated != 1 || paused.Available != 5 {
+		t.Errorf("status while paused: replicas %d updated %d available %d, want 5, 1, 5", paused.Replicas, paused.Updated, paused.Available)
+	}
+	return r, first, paused
+}
+
 // TestCanaryPausesThenPromotes: after an image change the canary stops on
 // its indefinite pause with 1 of 5 pods new; the plugin's promote moves it
 // to 60 % (3 new, 2 stable), past the timed pause, and to Healthy on the
 // new image alone.
 func TestCanaryPausesThenPromotes(t *testing.T) {
 	t.Parallel()
-	c := cluster(t)
-	r := newRollout(t, c, "canary-promote", canaryManifest("web"))
-	first := r.waitFor(t, "the first revision healthy", healthy(5))
-
-	r.setImage(t, "registry.example/web:v2")
-	paused := r.waitFor(t, "paused at step 1 with 1 canary and 4 stable pods", pausedAt(1, 1, 4))
-	if paused.StableRS != first.StableRS {
-		t.Errorf("while paused the stable ReplicaSet is %s, want the first revision's %s", paused.StableRS, first.StableRS)
-	}
-	if got := paused.rs(paused.CurrentPodHash).Image; got != "registry.example/web:v2" {
-		t.Errorf("the canary ReplicaSet runs %s, want registry.example/web:v2", got)
-	}
-	if paused.Replicas != 5 || paused.Updated != 1 || paused.Available != 5 {
-		t.Errorf("status while paused: replicas %d updated %d available %d, want 5, 1, 5", paused.Replicas, paused.Updated, paused.Available)
-	}
+	r, _, paused := pausedCanary(t, "canary-promote", "web")
 
 	r.promote(t)
 	r.waitFor(t, "paused at step 3 (10 s) with 3 canary and 2 stable pods", pausedAt(3, 3, 2))
@@ -100,12 +110,7 @@ func TestCanaryPausesThenPromotes(t *testing.T) {
 // the Rollout says Degraded and that it was aborted.
 func TestCanaryAbortReturnsToStable(t *testing.T) {
 	t.Parallel()
-	c := cluster(t)
-	r := newRollout(t, c, "canary-abort", canaryManifest("api"))
-	first := r.waitFor(t, "the first revision healthy", healthy(5))
-
-	r.setImage(t, "registry.example/api:v2")
-	paused := r.waitFor(t, "paused at step 1 with 1 canary and 4 stable pods", pausedAt(1, 1, 4))
+	r, first, paused := pausedCanary(t, "canary-abort", "api")
 
 	r.abort(t)
 	end := r.waitFor(t, "aborted: Degraded, the canary at 0, the stable revision at 5", func(s snapshot) bool {

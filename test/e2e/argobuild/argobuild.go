@@ -68,23 +68,14 @@ func (b Build) CRDPaths() []string {
 	return paths
 }
 
-// ModuleDir finds test/argo from this module's root (test/e2e), by walking
-// up from the working directory to the go.mod of rollscope/test/e2e.
+// ModuleDir is test/argo, beside this module (test/e2e), found from the
+// working directory as cpbuild finds test/e2e.
 func ModuleDir() (string, error) {
-	dir, err := os.Getwd()
+	e2e, err := cpbuild.ModuleDir()
 	if err != nil {
 		return "", fmt.Errorf("finding test/argo: %w", err)
 	}
-	for {
-		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && strings.Contains(string(b), "module rollscope/test/e2e\n") {
-			return filepath.Join(dir, "..", "argo"), nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("finding test/argo: no rollscope/test/e2e go.mod above the working directory")
-		}
-		dir = parent
-	}
+	return filepath.Join(e2e, "..", "argo"), nil
 }
 
 // Digest names the cache entry after every file of the module in src
