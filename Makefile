@@ -9,7 +9,7 @@ RACE_PKGS := ./engine/... ./kube/... ./ui/... ./cmd/...
 # ($$XDG_CACHE_HOME/rollscope/controlplane), so only the first run builds it.
 E2E_DIR := test/e2e
 
-.PHONY: all build test vet fmt-check race unit e2e controlplane kubectl117 bench fuzz clean release release-check
+.PHONY: all build test vet fmt-check race unit e2e controlplane kubectl117 argo bench fuzz clean release release-check
 
 all: build
 
@@ -44,10 +44,17 @@ controlplane:
 kubectl117:
 	cd $(E2E_DIR) && $(GO) run ./cmd/buildkubectl117
 
+# Argo Rollouts' controller (test/argo, its own module at Argo's pinned
+# k8s.io v0.34 modules) and its CRDs, which test/e2e/argo runs on the test
+# control plane, built into $$XDG_CACHE_HOME/rollscope/argo-rollouts-<version>
+# before the tests start.
+argo:
+	cd $(E2E_DIR) && $(GO) run ./cmd/buildargo
+
 # Three packages at a time: each waits mostly on its cluster's real time
 # (pods becoming ready, update periods), not on the CPU — on 2 cores the load
 # stays under 2.5 and the stage takes ~4 minutes instead of ~5.5.
-e2e: controlplane kubectl117
+e2e: controlplane kubectl117 argo
 	cd $(E2E_DIR) && $(GO) test -count=1 -p 3 -timeout 40m ./...
 
 # The release (.goreleaser.yaml builds the same): CGO off, -trimpath, no

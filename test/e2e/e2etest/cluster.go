@@ -13,6 +13,7 @@ import (
 	"rollscope/engine/kubelet"
 	"rollscope/engine/live"
 	"rollscope/engine/nodegroup"
+	"rollscope/test/e2e/argobuild"
 	"rollscope/test/e2e/controlplane"
 	"rollscope/test/e2e/rollscopebin"
 )
@@ -28,6 +29,9 @@ type Cluster struct {
 	Bin string
 	// Patience bounds Poll and Namespace; it only bounds a failing test.
 	Patience time.Duration
+	// Argo is Argo Rollouts' controller on the cluster, when Setup.Argo
+	// asked for it.
+	Argo *Argo
 }
 
 // Setup is what a package needs beside the control plane. The zero value
@@ -53,6 +57,10 @@ type Setup struct {
 	// Beside adds controllers to the hollow nodes' runner, to act on the
 	// nodes as a live simulate does (drains, node rolls).
 	Beside func(*live.Runner)
+	// Argo installs Argo Rollouts' CRDs and runs its real controller
+	// (Cluster.Argo), built like the control plane into a cache first
+	// (argobuild).
+	Argo bool
 }
 
 // IgnoreErrors is a Nodes.OnError for tests that take the API server away
@@ -74,6 +82,10 @@ func Start(t testing.TB, setup Setup) *Cluster {
 	if setup.Rollscope {
 		c.Bin = rollscopebin.Path(t)
 	}
+	var argo argobuild.Build
+	if setup.Argo {
+		argo = buildArgo(t)
+	}
 	var cfg controlplane.Config
 	if len(setup.Controllers) > 0 {
 		cfg.Controllers = append(slices.Clone(controlplane.DefaultControllers), setup.Controllers...)
@@ -84,6 +96,9 @@ func Start(t testing.TB, setup Setup) *Cluster {
 		t.Fatal(err)
 	}
 	c.Admin = admin
+	if setup.Argo {
+		c.Argo = startArgo(t, c, argo)
+	}
 	nodes := setup.Nodes
 	if len(nodes.Groups) == 0 {
 		return c
