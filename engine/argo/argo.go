@@ -114,56 +114,46 @@ func send(ctx context.Context, ri dynamic.ResourceInterface, t Target, what stri
 	return nil
 }
 
-// decide reads the Rollout, asks rule what to send, and sends it; done is
-// the plugin's line for it.
-func decide(ctx context.Context, c kubernetes.Interface, t Target, what, done string, rule func(*rules.Rollout) ([]rules.Write, error)) (string, error) {
+// Command is one of the plugin's commands that its Rollout's state
+// decides: read the Rollout, ask the rule, send what it says.
+type Command struct {
+	what, done string
+	rule       func(*rules.Rollout) ([]rules.Write, error)
+}
+
+// The commands the Rollout's state decides: `kubectl argo rollouts
+// promote [--full]`, `abort`, `retry rollout`, `pause`, and the resume the
+// plugin has no command for (model/argo.Resume).
+var (
+	Promote     = Command{"promote", "promoted", rules.Promote}
+	PromoteFull = Command{"promote fully", "fully promoted", rules.PromoteFull}
+	Abort       = Command{"abort", "aborted", rules.Abort}
+	Retry       = Command{"retry", "retried", rules.Retry}
+	Pause       = Command{"pause", "paused", rules.Pause}
+	Resume      = Command{"resume", "resumed", rules.Resume}
+)
+
+// Send reads Rollout t, asks the command's rule what to send, and sends
+// it, answering with the plugin's line ("rollout 'checkout' promoted");
+// refused, it sends nothing and says why.
+func (cmd Command) Send(ctx context.Context, c kubernetes.Interface, t Target) (string, error) {
 	res, err := rollouts(c)
 	if err != nil {
-		return "", describe(what, t, "", err)
+		return "", describe(cmd.what, t, "", err)
 	}
 	ri := res.Namespace(t.Namespace)
-	_, r, err := read(ctx, ri, t, what)
+	_, r, err := read(ctx, ri, t, cmd.what)
 	if err != nil {
 		return "", err
 	}
-	writes, err := rule(r)
+	writes, err := cmd.rule(r)
 	if err != nil {
 		return "", refused(err)
 	}
-	if err := send(ctx, ri, t, what, writes); err != nil {
+	if err := send(ctx, ri, t, cmd.what, writes); err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("rollout '%s' %s", t.Name, done), nil
-}
-
-// Promote is `kubectl argo rollouts promote NAME`.
-func Promote(ctx context.Context, c kubernetes.Interface, t Target) (string, error) {
-	return decide(ctx, c, t, "promote", "promoted", rules.Promote)
-}
-
-// PromoteFull is `kubectl argo rollouts promote NAME --full`.
-func PromoteFull(ctx context.Context, c kubernetes.Interface, t Target) (string, error) {
-	return decide(ctx, c, t, "promote fully", "fully promoted", rules.PromoteFull)
-}
-
-// Abort is `kubectl argo rollouts abort NAME`.
-func Abort(ctx context.Context, c kubernetes.Interface, t Target) (string, error) {
-	return decide(ctx, c, t, "abort", "aborted", rules.Abort)
-}
-
-// Retry is `kubectl argo rollouts retry rollout NAME`.
-func Retry(ctx context.Context, c kubernetes.Interface, t Target) (string, error) {
-	return decide(ctx, c, t, "retry", "retried", rules.Retry)
-}
-
-// Pause is `kubectl argo rollouts pause NAME`.
-func Pause(ctx context.Context, c kubernetes.Interface, t Target) (string, error) {
-	return decide(ctx, c, t, "pause", "paused", rules.Pause)
-}
-
-// Resume clears a pause made by hand (model/argo.Resume).
-func Resume(ctx context.Context, c kubernetes.Interface, t Target) (string, error) {
-	return decide(ctx, c, t, "resume", "resumed", rules.Resume)
+	return fmt.Sprintf("rollout '%s' %s", t.Name, cmd.done), nil
 }
 
 // Restart is `kubectl argo rollouts restart NAME`: one patch, as the

@@ -155,6 +155,17 @@ status:
   pauseConditions: [{reason: CanaryPauseStep, startTime: "2026-12-02T06:00:00Z"}]
 `
 
+// withWorkloadRef is a Rollout whose template is Deployment
+// checkout-template's.
+const withWorkloadRef = `
+apiVersion: argoproj.io/v1alpha1
+kind: Rollout
+metadata: {name: checkout, namespace: shop, uid: ro-uid}
+spec:
+  selector: {matchLabels: {app: checkout}}
+  workloadRef: {apiVersion: apps/v1, kind: Deployment, name: checkout-template}
+`
+
 func with(manifest, status string) string {
 	return strings.Replace(manifest, "status:\n", "status:\n"+status, 1)
 }
@@ -173,28 +184,28 @@ func TestActionsSendThePluginsRequests(t *testing.T) {
 		says     string
 		ends     func(r *rules.Rollout) bool
 	}{
-		{"promote", awaitingPromotion, argo.Promote,
+		{"promote", awaitingPromotion, argo.Promote.Send,
 			[]string{get, "patch rollouts/status " + merge + ` {"status":{"pauseConditions":null}}`},
 			"rollout 'checkout' promoted", func(r *rules.Rollout) bool { return len(r.Status.PauseConditions) == 0 }},
-		{"promote a Rollout paused by hand", pausedByHand, argo.Promote,
+		{"promote a Rollout paused by hand", pausedByHand, argo.Promote.Send,
 			[]string{get, "patch rollouts/status " + merge + ` {"status":{"pauseConditions":null}}`, "patch rollouts " + merge + ` {"spec":{"paused":false}}`},
 			"rollout 'checkout' promoted", func(r *rules.Rollout) bool { return len(r.Status.PauseConditions) == 0 && !r.Spec.Paused }},
-		{"promote --full", awaitingPromotion, argo.PromoteFull,
+		{"promote --full", awaitingPromotion, argo.PromoteFull.Send,
 			[]string{get, "patch rollouts/status " + merge + ` {"status":{"promoteFull":true}}`},
 			"rollout 'checkout' fully promoted", func(r *rules.Rollout) bool { return r.Status.PromoteFull }},
-		{"promote --full of an aborted Rollout", aborted, argo.PromoteFull,
+		{"promote --full of an aborted Rollout", aborted, argo.PromoteFull.Send,
 			[]string{get, "patch rollouts/status " + merge + ` {"status":{"promoteFull":true}}`},
 			"rollout 'checkout' fully promoted", func(r *rules.Rollout) bool { return r.Status.PromoteFull }},
-		{"abort", awaitingPromotion, argo.Abort,
+		{"abort", awaitingPromotion, argo.Abort.Send,
 			[]string{get, "patch rollouts/status " + merge + ` {"status":{"abort":true}}`},
 			"rollout 'checkout' aborted", func(r *rules.Rollout) bool { return r.Status.Abort }},
-		{"retry", aborted, argo.Retry,
+		{"retry", aborted, argo.Retry.Send,
 			[]string{get, "patch rollouts/status " + merge + ` {"status":{"abort":false}}`},
 			"rollout 'checkout' retried", func(r *rules.Rollout) bool { return !r.Status.Abort }},
-		{"pause", awaitingPromotion, argo.Pause,
+		{"pause", awaitingPromotion, argo.Pause.Send,
 			[]string{get, "patch rollouts " + merge + ` {"spec":{"paused":true}}`},
 			"rollout 'checkout' paused", func(r *rules.Rollout) bool { return r.Spec.Paused }},
-		{"resume", pausedByHand, argo.Resume,
+		{"resume", pausedByHand, argo.Resume.Send,
 			[]string{get, "patch rollouts " + merge + ` {"spec":{"paused":false}}`},
 			"rollout 'checkout' resumed", func(r *rules.Rollout) bool { return !r.Spec.Paused && len(r.Status.PauseConditions) == 1 }},
 	} {
@@ -220,11 +231,11 @@ func TestRefusedStatesSendNothing(t *testing.T) {
 		act            func(context.Context, kubernetes.Interface, argo.Target) (string, error)
 		says           string
 	}{
-		{"promote of an aborted Rollout", aborted, argo.Promote, "rollout/checkout is aborted"},
-		{"retry of a Rollout not aborted", awaitingPromotion, argo.Retry, "rollout/checkout is not aborted: there is nothing to retry"},
-		{"promote --full of a promoted Rollout", promoted, argo.PromoteFull, "rollout/checkout is already fully promoted"},
-		{"abort of a promoted Rollout", promoted, argo.Abort, "rollout/checkout has nothing to abort"},
-		{"resume of a Rollout at its pause step", awaitingPromotion, argo.Resume, "rollout/checkout is not paused by hand"},
+		{"promote of an aborted Rollout", aborted, argo.Promote.Send, "rollout/checkout is aborted"},
+		{"retry of a Rollout not aborted", awaitingPromotion, argo.Retry.Send, "rollout/checkout is not aborted: there is nothing to retry"},
+		{"promote --full of a promoted Rollout", promoted, argo.PromoteFull.Send, "rollout/checkout is already fully promoted"},
+		{"abort of a promoted Rollout", promoted, argo.Abort.Send, "rollout/checkout has nothing to abort"},
+		{"resume of a Rollout at its pause step", awaitingPromotion, argo.Resume.Send, "rollout/checkout is not paused by hand"},
 	} {
 		c := newCluster(t, []string{tc.manifest})
 		says, err := tc.act(context.Background(), c.c, shop)
@@ -235,10 +246,10 @@ func TestRefusedStatesSendNothing(t *testing.T) {
 	}
 	// An action that would change nothing is the console's ⊘.
 	c := newCluster(t, []string{aborted})
-	if _, err := argo.Retry(context.Background(), c.c, shop); err != nil {
+	if _, err := argo.Retry.Send(context.Background(), c.c, shop); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := argo.Abort(context.Background(), newCluster(t, []string{aborted}).c, shop); !errors.Is(err, action.ErrNothingToDo) {
+	if _, err := argo.Abort.Send(context.Background(), newCluster(t, []string{aborted}).c, shop); !errors.Is(err, action.ErrNothingToDo) {
 		t.Errorf("abort of an aborted Rollout: %v; want it nothing to do", err)
 	}
 }
@@ -258,7 +269,7 @@ func TestAStatusPatchAnsweredNotFoundFallsBackToTheMainResource(t *testing.T) {
 	}
 	c := newCluster(t, []string{pausedByHand})
 	noStatus(c)
-	if _, err := argo.Promote(context.Background(), c.c, shop); err != nil {
+	if _, err := argo.Promote.Send(context.Background(), c.c, shop); err != nil {
 		t.Fatal(err)
 	}
 	same(t, "promote", c.requests(), []string{get,
@@ -267,7 +278,7 @@ func TestAStatusPatchAnsweredNotFoundFallsBackToTheMainResource(t *testing.T) {
 
 	c = newCluster(t, []string{awaitingPromotion})
 	noStatus(c)
-	if _, err := argo.Abort(context.Background(), c.c, shop); err != nil {
+	if _, err := argo.Abort.Send(context.Background(), c.c, shop); err != nil {
 		t.Fatal(err)
 	}
 	same(t, "abort", c.requests(), []string{get,
@@ -324,14 +335,6 @@ func TestSetImageUpdatesTheObjectThePluginDoes(t *testing.T) {
 	}
 	same(t, "set image of a missing container", c.requests(), []string{get})
 
-	ref := `
-apiVersion: argoproj.io/v1alpha1
-kind: Rollout
-metadata: {name: checkout, namespace: shop, uid: ro-uid}
-spec:
-  selector: {matchLabels: {app: checkout}}
-  workloadRef: {apiVersion: apps/v1, kind: Deployment, name: checkout-template}
-`
 	deploy := `
 apiVersion: apps/v1
 kind: Deployment
@@ -340,7 +343,7 @@ spec:
   replicas: 0
   template: {spec: {containers: [{name: app, image: "shop/checkout:v3"}]}}
 `
-	c = newCluster(t, []string{ref, deploy})
+	c = newCluster(t, []string{withWorkloadRef, deploy})
 	says, err = argo.SetImage(context.Background(), c.c, shop, "*", "shop/checkout:v4")
 	if err != nil || says != `deployment "checkout-template" image updated` {
 		t.Errorf("set image of a workloadRef: %q, %v", says, err)
@@ -408,18 +411,10 @@ func TestUndoSendsTheRevisionsTemplate(t *testing.T) {
 
 // A workloadRef Rollout's undo patches the Deployment it names.
 func TestUndoOfAWorkloadRefRolloutPatchesTheDeployment(t *testing.T) {
-	ref := `
-apiVersion: argoproj.io/v1alpha1
-kind: Rollout
-metadata: {name: checkout, namespace: shop, uid: ro-uid}
-spec:
-  selector: {matchLabels: {app: checkout}}
-  workloadRef: {apiVersion: apps/v1, kind: Deployment, name: checkout-template}
-`
 	one, two := replicaSet("1", "shop/checkout:v1"), replicaSet("2", "shop/checkout:v2")
 	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "checkout-template", Namespace: "shop"}}
 	d.Spec.Template = two.Spec.Template
-	c := newCluster(t, []string{ref}, one, two, d)
+	c := newCluster(t, []string{withWorkloadRef}, one, two, d)
 	if _, err := argo.Undo(context.Background(), c.c, shop, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -433,7 +428,7 @@ spec:
 // The embedded cluster serves no custom resources: one line, nothing sent.
 func TestWithoutCustomResourcesNothingIsSent(t *testing.T) {
 	kube := fake.NewSimpleClientset()
-	_, err := argo.Promote(context.Background(), kube, shop)
+	_, err := argo.Promote.Send(context.Background(), kube, shop)
 	if !errors.Is(err, objects.ErrNoCustomResources) || !strings.HasPrefix(err.Error(), "cannot promote rollout/checkout: ") {
 		t.Errorf("promote without custom resources: %v", err)
 	}
