@@ -119,3 +119,20 @@ func argoKubectl(r Request) string {
 	}
 	return ""
 }
+
+// ArgoRefusal says why verb v cannot work on Rollout r in its state — a
+// Rollout's view disables the key with it — or nil when it can. The verbs
+// whose plugin command reads no state (set image, restart, undo, scale)
+// are never refused here; engine/argo checks again when it sends.
+func ArgoRefusal(v kind.Verb, r *argo.Rollout) error {
+	rules := map[kind.Verb]func(*argo.Rollout) ([]argo.Write, error){
+		kind.Promote: argo.Promote, kind.PromoteFull: argo.PromoteFull, kind.Abort: argo.Abort,
+		kind.Retry: argo.Retry, kind.Pause: argo.Pause, kind.Resume: argo.Resume,
+	}
+	rule, ok := rules[v]
+	if !ok {
+		return nil
+	}
+	_, err := rule(r)
+	return err
+}

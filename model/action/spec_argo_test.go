@@ -117,3 +117,32 @@ func TestRolloutActionsAreCheckedOnWhatTheyWrite(t *testing.T) {
 		}
 	}
 }
+
+// A Rollout's view disables each key in the states where its action
+// cannot work, with the reason: promote on an aborted Rollout, retry on
+// one that is not.
+func TestArgoRefusalFollowsTheRolloutsState(t *testing.T) {
+	aborted := &argo.Rollout{Status: argo.RolloutStatus{Abort: true, CurrentPodHash: "new", StableRS: "old"}}
+	aborted.Name = "checkout"
+	for _, tc := range []struct {
+		v      kind.Verb
+		refuse string
+	}{
+		{kind.Promote, "rollout/checkout is aborted"},
+		{kind.PromoteFull, ""},
+		{kind.Abort, "already aborted"},
+		{kind.Retry, ""},
+		{kind.Pause, ""},
+		{kind.Resume, "is not paused"},
+		{kind.SetImage, ""}, {kind.Restart, ""}, {kind.Undo, ""}, {kind.Scale, ""},
+	} {
+		err := ArgoRefusal(tc.v, aborted)
+		if (err == nil) != (tc.refuse == "") || err != nil && !strings.Contains(err.Error(), tc.refuse) {
+			t.Errorf("%s on an aborted Rollout: %v, want %q", tc.v, err, tc.refuse)
+		}
+	}
+	aborted.Status.Abort = false
+	if err := ArgoRefusal(kind.Retry, aborted); err == nil {
+		t.Error("retry is offered on a Rollout that is not aborted")
+	}
+}
