@@ -80,8 +80,10 @@ func argoSpecs(e kind.Entry) []Spec {
 		if !ok {
 			continue
 		}
+		// The help column is "Argo Rollout": "Rollout" is the
+		// Deployment's.
 		out = append(out, Spec{Name: Name(e.Short + "-" + string(v)), Keys: []string{a.key},
-			Help: a.help + " (" + e.Name + " view)", Group: e.Name, On: e.Kind, Verb: v,
+			Help: a.help + " (" + e.Name + " view)", Group: "Argo " + e.Name, On: e.Kind, Verb: v,
 			Needs: a.needs(p), Writes: true, StartsRollout: a.startsRollout, Forecast: true, Does: a.does, Argo: true})
 	}
 	return out

@@ -61,7 +61,8 @@ func TestRolloutActionsNameThePluginsCommand(t *testing.T) {
 
 // Every Rollout action writes (so --read-only disables it), is asked of
 // the subresource it writes, says in the forecast's place that there is
-// none yet, and has a key of its own in the Rollout's view.
+// none yet, and has a key of its own in the Rollout's view and a help
+// column apart from the Deployment's rollout keys.
 func TestRolloutActionsAreCheckedOnWhatTheyWrite(t *testing.T) {
 	withRollouts(t)
 	needs := map[Name]string{
@@ -90,7 +91,7 @@ func TestRolloutActionsAreCheckedOnWhatTheyWrite(t *testing.T) {
 		if strings.Join(got, ", ") != needs[s.Name] {
 			t.Errorf("%s needs %s, want %s", s.Name, strings.Join(got, ", "), needs[s.Name])
 		}
-		if !s.Writes || !s.Forecast || !s.Argo || s.Group != "Rollout" || len(s.Keys) != 1 {
+		if !s.Writes || !s.Forecast || !s.Argo || s.Group != "Argo Rollout" || len(s.Keys) != 1 {
 			t.Errorf("%s: %+v", s.Name, s)
 		}
 		if other, ok := keys[s.Keys[0]]; ok {
