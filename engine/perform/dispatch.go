@@ -150,7 +150,11 @@ func (c *Cluster) dispatch(r action.Request) op {
 			return said(rcUpdateSent, rollingupdate.AskAbort(ctx, cl, r.Namespace, r.Name))
 		}}
 	}
-	// The StatefulSet and DaemonSet actions go through their kinds' table.
+	// A Rollout's go as Argo's kubectl plugin sends them; the StatefulSet
+	// and DaemonSet actions through their kinds' table.
+	if o, ok := c.dispatchArgo(r); ok {
+		return o
+	}
 	if o, ok := c.dispatchWorkload(r); ok {
 		return o
 	}

@@ -22,13 +22,18 @@ import (
 // ControllerRevisions, pods and nodes) as they are now, and rehearses r on
 // a copy in a fresh API from Config.Rehearsal, pods becoming ready as fast
 // as the deployment's have so far. The copy gets exactly what the cluster
-// would: the same dispatch as Send. Nothing is sent to the cluster.
+// would: the same dispatch as Send. Nothing is sent to the cluster. A
+// Rollout's action is answered that its forecast is not available yet:
+// rollscope does not rehearse Argo's controller.
 func (c *Cluster) Forecast(ctx context.Context, r action.Request) (string, error) {
 	out, err := c.forecast(ctx, r)
 	return out, c.cfg.Explain(err)
 }
 
 func (c *Cluster) forecast(ctx context.Context, r action.Request) (string, error) {
+	if r.Spec().Argo {
+		return argoNoForecast, nil
+	}
 	if t, ok := workloadTarget(r); ok && r.Spec().Forecast && c.cfg.Rehearsal != nil {
 		st, err := forecast.ReadWorkload(ctx, c.cfg.Client, t, c.cfg.Now())
 		if err != nil {
@@ -80,6 +85,9 @@ func (c *Cluster) evictions(ctx context.Context) string {
 // Rehearse is Forecast's figures for a Deployment, for a caller that
 // compares them with what the cluster then does.
 func (c *Cluster) Rehearse(ctx context.Context, r action.Request) (forecast.Forecast, error) {
+	if r.Spec().Argo {
+		return forecast.Forecast{}, fmt.Errorf("%s of %s: a forecast is %s", r.Summary(), r.Object(), argoNoForecast)
+	}
 	if !r.Spec().Forecast {
 		return forecast.Forecast{}, fmt.Errorf("%s starts no rollout: there is nothing to forecast", r.Summary())
 	}

@@ -108,7 +108,9 @@ type Spec struct {
 	StartsRollout bool
 	// Forecast is set when the confirmation rehearses the action on a copy
 	// and shows what the rollout will do — or, for a StatefulSet's scale,
-	// which pods it creates or removes, in which order.
+	// which pods it creates or removes, in which order; for a Rollout's,
+	// which rollscope cannot rehearse yet, it says so in the forecast's
+	// place.
 	Forecast bool
 	// Title names the action's dialog, before what it acts on ("Pause
 	// rollout · deployment/web").
@@ -120,6 +122,9 @@ type Spec struct {
 	// Canary is set for a guided canary's actions, which the canary
 	// dialog asks for.
 	Canary bool
+	// Argo is set for the verbs of a kind Argo's controller runs (a
+	// Rollout): engine/argo sends them as Argo's kubectl plugin does.
+	Argo bool
 }
 
 var (

@@ -43,6 +43,10 @@ func getAndPatch(get, patch Permission) []Permission { return []Permission{get, 
 func verbSpecs() []Spec {
 	var out []Spec
 	for _, e := range kind.All() {
+		if byArgo(e) {
+			out = append(out, argoSpecs(e)...)
+			continue
+		}
 		get := Permission{Verb: "get", Group: e.GroupVersion.Group, Resource: e.Plural}
 		patch := Permission{Verb: "patch", Group: e.GroupVersion.Group, Resource: e.Plural}
 		for _, v := range e.Verbs {
@@ -86,6 +90,9 @@ func workloadKubectl(r Request) (string, bool) {
 	if !ok {
 		return "", false
 	}
+	if r.Spec().Argo {
+		return argoKubectl(r), true
+	}
 	ns := ""
 	if r.Namespace != "" {
 		ns = " -n " + r.Namespace
@@ -123,6 +130,18 @@ func workloadSummary(r Request) (string, bool) {
 		return "scale to " + strconv.Itoa(int(r.Replicas)), true
 	case kind.Partition:
 		return "partition at " + strconv.Itoa(int(r.Partition)), true
+	case kind.Promote:
+		return "promote", true
+	case kind.PromoteFull:
+		return "promote fully", true
+	case kind.Abort:
+		return "abort", true
+	case kind.Retry:
+		return "retry", true
+	case kind.Pause:
+		return "pause", true
+	case kind.Resume:
+		return "resume", true
 	}
 	return "", false
 }

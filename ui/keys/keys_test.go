@@ -109,22 +109,34 @@ func TestEveryActionKeyIsListedAndDisabledWithoutACluster(t *testing.T) {
 		}
 	}
 	// No two actions share a key, except the Nodes pane's roll keys and
-	// the RC, StatefulSet and DaemonSet views', which mean something else
-	// there than elsewhere.
+	// the RC view's and the kinds' views' (a kind's verbs: StatefulSet,
+	// DaemonSet, Rollout), which mean something else there than
+	// elsewhere; within one kind's view no two share one.
 	paneOnly := map[string]bool{"pause-roll": true, "stop-roll": true, "rc-update": true, "rc-abort": true}
-	for _, n := range action.Of(action.OnStatefulSet, action.OnDaemonSet) {
-		paneOnly[string(n)] = true
+	view := map[string]action.Object{}
+	for _, s := range action.Specs() {
+		if s.Verb != "" {
+			view[string(s.Name)] = s.On
+		}
 	}
 	seen := map[string]string{}
+	inView := map[action.Object]map[string]string{}
 	for _, a := range km.names() {
 		if paneOnly[a.Name] {
 			continue
 		}
+		where := seen
+		if on, ok := view[a.Name]; ok {
+			if inView[on] == nil {
+				inView[on] = map[string]string{}
+			}
+			where = inView[on]
+		}
 		for _, k := range a.B.Keys() {
-			if other, dup := seen[k]; dup {
+			if other, dup := where[k]; dup {
 				t.Errorf("%q is bound to both %s and %s", k, other, a.Name)
 			}
-			seen[k] = a.Name
+			where[k] = a.Name
 		}
 	}
 }
