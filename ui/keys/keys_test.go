@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model/action"
+	"rollscope/model/kind"
 )
 
 func writeConfig(t *testing.T, body string) string {
@@ -109,10 +110,10 @@ func TestEveryActionKeyIsListedAndDisabledWithoutACluster(t *testing.T) {
 		}
 	}
 	// No two actions share a key, except the Nodes pane's roll keys and
-	// the RC, StatefulSet and DaemonSet views', which mean something else
-	// there than elsewhere.
+	// the RC, StatefulSet, DaemonSet and Argo Rollout views', which mean
+	// something else there than elsewhere.
 	paneOnly := map[string]bool{"pause-roll": true, "stop-roll": true, "rc-update": true, "rc-abort": true}
-	for _, n := range action.Of(action.OnStatefulSet, action.OnDaemonSet) {
+	for _, n := range action.Of(action.OnStatefulSet, action.OnDaemonSet, kind.Rollout) {
 		paneOnly[string(n)] = true
 	}
 	seen := map[string]string{}
