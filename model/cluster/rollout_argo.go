@@ -303,9 +303,9 @@ func argoPause(ro *argo.Rollout, now time.Time) (argoPauseState, bool) {
 }
 
 // argoHeader is the page's header lines: strategy and step, the pause,
-// the images, and what is not shown.
+// the images, and what is not shown (the status line is Status).
 func argoHeader(v *ArgoRolloutView, now time.Time) []string {
-	out := []string{fmt.Sprintf("%s · %s · %s", v.Strategy, v.StepLine, v.Status)}
+	out := []string{v.Strategy + " · " + v.StepLine}
 	switch {
 	case v.Paused && v.Timed:
 		out = append(out, fmt.Sprintf("paused (%s) · resumes in %s", v.PauseReason, kubectlAge(v.Left)))

@@ -145,7 +145,7 @@ func TestArgoRolloutView(t *testing.T) {
 	if len(v.NotShown) != 1 || !strings.Contains(v.NotShown[0], "step 6: experiment (not shown by rollscope)") {
 		t.Errorf("not shown %q", v.NotShown)
 	}
-	want := []string{"canary · step 3/6 · setWeight 50 · actual 5/10 pods · Progressing - more replicas need to be updated",
+	want := []string{"canary · step 3/6 · setWeight 50 · actual 5/10 pods",
 		"stable web=shop/checkout:v1 · canary web=shop/checkout:v2", "step 6: experiment (not shown by rollscope)"}
 	if strings.Join(v.Header, "\n") != strings.Join(want, "\n") {
 		t.Errorf("header\n%s\nwant\n%s", strings.Join(v.Header, "\n"), strings.Join(want, "\n"))
