@@ -74,12 +74,45 @@ func (workloadFixture) DaemonSet(ns, name string, _ time.Time) (cluster.DaemonSe
 	}, true
 }
 
+// ArgoRollout is checkout, an Argo canary paused at its step 2/4 for a
+// promote, rolling v1 to v2, its read model's header lines as the view
+// makes them.
+func (workloadFixture) ArgoRollout(ns, name string, _ time.Time) (cluster.ArgoRolloutView, bool) {
+	if ns != "shop" || name != "checkout" {
+		return cluster.ArgoRolloutView{}, false
+	}
+	pods := func(n int, s cluster.PodState) []cluster.PodRow {
+		out := make([]cluster.PodRow, n)
+		for i := range out {
+			out[i].State = s
+		}
+		return out
+	}
+	return cluster.ArgoRolloutView{
+		Namespace: "shop", Name: "checkout", Strategy: "canary", Phase: "Paused", Message: "CanaryPauseStep",
+		Status: "Paused - CanaryPauseStep", Desired: 10, Current: 10, Updated: 1, Ready: 10, Available: 10, Revision: 2,
+		StableHash: "5d9c8f7b6c", CurrentHash: "7b7d5974f6", Step: 1, Weight: 10, CanaryPods: 1, Paused: true,
+		PauseReason: "CanaryPauseStep", StableImages: []string{"web=shop/checkout:v1"}, CanaryImages: []string{"web=shop/checkout:v2"},
+		NotShown: []string{"traffic router (trafficRouting) not shown by rollscope: weights are the pods', not the router's"},
+		Header: []string{
+			"canary · step 2/4 · pause (until promoted) · actual 1/10 pods",
+			"paused (CanaryPauseStep) for 4m12s · waits for a promote",
+			"stable web=shop/checkout:v1 · canary web=shop/checkout:v2",
+			"traffic router (trafficRouting) not shown by rollscope: weights are the pods', not the router's",
+		},
+		ReplicaSets: []cluster.ReplicaSetRow{
+			{Name: "checkout-7b7d5974f6", Hash: "7b7d5974f6", Revision: 2, Role: cluster.RoleNew, Desired: 1, Available: 1, Pods: pods(1, cluster.PodReady)},
+			{Name: "checkout-5d9c8f7b6c", Hash: "5d9c8f7b6c", Revision: 1, Role: cluster.RoleStable, Desired: 9, Available: 9, Pods: pods(9, cluster.PodReady)},
+		},
+	}, true
+}
+
 func typedOpen(what string) []tea.Msg {
 	return append(append([]tea.Msg{press(":")}, typed(what)...), press("enter"))
 }
 
 func TestWorkloadViewsGolden(t *testing.T) {
-	for _, v := range []struct{ name, open string }{{"statefulset", "sts db"}, {"daemonset", "ds agent"}} {
+	for _, v := range []struct{ name, open string }{{"statefulset", "sts db"}, {"daemonset", "ds agent"}, {"argo-rollout", "ro checkout"}} {
 		for _, sz := range sizes {
 			name := v.name + "-" + draw.Itoa(sz.w) + "x" + draw.Itoa(sz.h)
 			t.Run(name, func(t *testing.T) {

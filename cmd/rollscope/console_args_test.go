@@ -10,6 +10,7 @@ import (
 
 	"rollscope/kube/memapi"
 	"rollscope/model/action"
+	"rollscope/model/kind"
 )
 
 type targetCase struct {
@@ -32,7 +33,7 @@ func TestConsoleTargetArgument(t *testing.T) {
 		{arg: "sts/db", want: target{workload: "db", workloadKind: action.OnStatefulSet}},
 		{arg: "ds/node-agent", want: target{workload: "node-agent", workloadKind: action.OnDaemonSet}},
 		{arg: "daemonsets.apps/node-agent", want: target{workload: "node-agent", workloadKind: action.OnDaemonSet}},
-		{arg: "cronjob/db", refused: "rollscope opens deployments (deploy/NAME or NAME), ReplicationControllers (rc/NAME), StatefulSets (sts/NAME) and DaemonSets (ds/NAME)"},
+		{arg: "cronjob/db", refused: "rollscope opens deployments (deploy/NAME or NAME), ReplicationControllers (rc/NAME), StatefulSets (sts/NAME), DaemonSets (ds/NAME) and Rollouts (ro/NAME)"},
 	}
 	// A live cluster resolves the kind word through its discovery; the
 	// embedded API answers it as a real server does.
@@ -43,18 +44,22 @@ func TestConsoleTargetArgument(t *testing.T) {
 	}
 }
 
-// TestLiveTargetOfAKindRollscopeDoesNotOpen: a resource the cluster's
-// discovery knows (a CRD's short name) but rollscope does not open is one
-// line naming it and the kinds rollscope opens.
-func TestLiveTargetOfAKindRollscopeDoesNotOpen(t *testing.T) {
+// TestLiveTargetOfArgosRollout: a cluster whose discovery serves Argo's
+// CRD opens `ro/NAME` (its own short name) as a Rollout; one without it
+// refuses in one line that says what to install.
+func TestLiveTargetOfArgosRollout(t *testing.T) {
 	d := &fakediscovery.FakeDiscovery{Fake: &k8stesting.Fake{Resources: []*metav1.APIResourceList{{
 		GroupVersion: "argoproj.io/v1alpha1",
 		APIResources: []metav1.APIResource{{Name: "rollouts", SingularName: "rollout", Namespaced: true, Kind: "Rollout", ShortNames: []string{"ro"}, Verbs: metav1.Verbs{"get", "list", "watch"}}},
 	}}}}
-	_, err := liveTarget([]string{"ro/web"}, d)
-	want := `"ro/web": the cluster serves rollouts.argoproj.io, which rollscope does not open; it opens deployments (deploy/NAME or NAME),`
+	got, err := liveTarget([]string{"ro/web"}, d)
+	if err != nil || got != (target{workload: "web", workloadKind: kind.Rollout}) {
+		t.Errorf("ro/web: %+v, %v; want the Rollout web", got, err)
+	}
+	_, err = liveTarget([]string{"ro/web"}, memapi.New(memapi.Options{}).Client().Discovery())
+	want := `"ro/web": the cluster serves no Argo Rollouts (rollouts.argoproj.io): install Argo Rollouts`
 	if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
-		t.Errorf("ro/web: %v; want one line starting %q", err, want)
+		t.Errorf("ro/web without the CRD: %v; want one line starting %q", err, want)
 	}
 }
 

@@ -81,7 +81,7 @@ func TestConsoleRestartsADaemonSet(t *testing.T) {
 func TestConsoleRefusesWorkloadArgumentsItCannotFollow(t *testing.T) {
 	for _, c := range []struct{ arg, want string }{
 		{"sts/", `"sts/" names no object: write sts/NAME`},
-		{"job/x", "StatefulSets (sts/NAME) and DaemonSets (ds/NAME)"},
+		{"job/x", "DaemonSets (ds/NAME) and Rollouts (ro/NAME)"},
 		{"ds/node-agent", "daemonset/node-agent: --plain follows deployments"},
 	} {
 		r := rollscope(t, "--plain", "--scenario", "daemons", c.arg)

@@ -87,7 +87,7 @@ var AllKinds = allKinds()
 
 func allKinds() []Kind {
 	ks := []Kind{Pods, Nodes}
-	for _, e := range kind.All() {
+	for _, e := range kind.Builtin() {
 		ks = append(ks, Workload(e.Kind))
 	}
 	return append(ks, ReplicaSets, PodDisruptionBudgets, ControllerRevisions, Events)

@@ -22,7 +22,7 @@ type Observer func(now time.Time, ev watch.Event)
 // revisions reads.
 var traced = func() []control.Kind {
 	var ks []control.Kind
-	for _, e := range kind.All() {
+	for _, e := range kind.Builtin() {
 		ks = append(ks, control.Workload(e.Kind))
 	}
 	return append(ks, control.ReplicaSets, control.ControllerRevisions, control.Pods, control.Events, control.Nodes)

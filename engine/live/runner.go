@@ -113,7 +113,7 @@ func NewScopedRunner(client kubernetes.Interface, scope Scope, onError func(cont
 			control.Events:               factory.Core().V1().Events().Informer(),
 		},
 	}
-	for _, row := range objects.All() {
+	for _, row := range objects.Builtin() {
 		if scope.watches(row.Kind) {
 			r.informers[control.Workload(row.Kind)] = workloadInformer(factory, row, scope.Namespace)
 		}
@@ -164,7 +164,7 @@ func NewScopedRunner(client kubernetes.Interface, scope Scope, onError func(cont
 		DeploymentIndex:        idx(control.Deployments),
 		BudgetIndex:            idx(control.PodDisruptionBudgets),
 	}
-	for _, row := range objects.All() {
+	for _, row := range objects.Builtin() {
 		if scope.watches(row.Kind) {
 			r.listers.Workloads[row.Kind] = idx(control.Workload(row.Kind))
 		}

@@ -114,7 +114,7 @@ func (r *Run) deleteWorkloads(ctx context.Context) {
 	all, ns := metav1.ListOptions{}, r.Namespace
 	background := metav1.DeletePropagationBackground
 	del := metav1.DeleteOptions{PropagationPolicy: &background}
-	for _, row := range objects.All() {
+	for _, row := range objects.Builtin() {
 		_ = row.DeleteAll(ctx, r.client, ns, del)
 	}
 	_ = r.client.AppsV1().ReplicaSets(ns).DeleteCollection(ctx, del, all)

@@ -161,7 +161,7 @@ func (r *Run) caughtUp(ctx context.Context) bool {
 	lists := map[control.Kind]func() (runtime.Object, error){
 		control.ReplicaSets: func() (runtime.Object, error) { return c.AppsV1().ReplicaSets(ns).List(ctx, o) },
 	}
-	for _, row := range objects.All() {
+	for _, row := range objects.Builtin() {
 		lists[control.Workload(row.Kind)] = func() (runtime.Object, error) { return row.ListWatch(c, ns).List(ctx, o) }
 	}
 	for kind, list := range lists {

@@ -18,7 +18,7 @@ func workloadsSettled(l control.Listers) bool {
 	// perNode are the API kind names of the workloads that run one pod
 	// per node.
 	var perNode map[string]bool
-	for _, e := range kind.All() {
+	for _, e := range kind.Builtin() {
 		if e.Kind == kind.Deployment {
 			continue
 		}

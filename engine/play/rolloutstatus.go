@@ -27,7 +27,7 @@ func RolloutsFinished(l control.Listers) error {
 			}
 		}
 	}
-	for _, e := range kind.All() {
+	for _, e := range kind.Builtin() {
 		if e.Kind != kind.Deployment {
 			workloads = append(workloads, listWorkloads(l, e.Kind)...)
 		}

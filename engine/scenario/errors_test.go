@@ -134,6 +134,8 @@ func TestParseRejectsMistakesWithTheirLine(t *testing.T) {
 			`t.yaml:9: duplicate key "replicas" in spec (first set on line 8; keep one)`},
 		{"unsupported kind", "objects: |\n  apiVersion: batch/v1\n  kind: CronJob\n  metadata: {name: db}\n",
 			`t.yaml:3: kind "CronJob" is not supported in scenarios (use one of: Deployment, ReplicationController, StatefulSet, DaemonSet, ReplicaSet, PodDisruptionBudget, Namespace, ConfigMap, Service, Pod)`},
+		{"argo rollout", "objects: |\n  apiVersion: argoproj.io/v1alpha1\n  kind: Rollout\n  metadata: {name: checkout}\n",
+			`t.yaml:3: kind "Rollout" (rollouts.argoproj.io) needs Argo Rollouts, which the embedded cluster does not run yet: scenarios declare the kinds it runs (Deployment, ReplicationController, StatefulSet, DaemonSet, ReplicaSet, PodDisruptionBudget, Namespace, ConfigMap, Service, Pod)`},
 		{"statefulset partition", "objects: |\n  apiVersion: apps/v1\n  kind: StatefulSet\n  metadata: {name: db}\n  spec:\n    selector: {matchLabels: {app: db}}\n    updateStrategy: {rollingUpdate: {partition: -1}}\n    template:\n      metadata: {labels: {app: db}}\n      spec: {containers: [{name: db, image: db}]}\n",
 			`t.yaml:7: StatefulSet "db" has spec.updateStrategy.rollingUpdate.partition -1 (use 0 or more)`},
 		{"daemonset without budget", "objects: |\n  apiVersion: apps/v1\n  kind: DaemonSet\n  metadata: {name: agent}\n  spec:\n    selector: {matchLabels: {app: agent}}\n    updateStrategy: {rollingUpdate: {maxUnavailable: 0, maxSurge: 0}}\n    template:\n      metadata: {labels: {app: agent}}\n      spec: {containers: [{name: agent, image: agent}]}\n",

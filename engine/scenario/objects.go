@@ -36,7 +36,7 @@ var manifestKinds = append(workloadManifestKinds(),
 
 func workloadManifestKinds() []manifestKind {
 	var out []manifestKind
-	for _, e := range kind.All() {
+	for _, e := range kind.Builtin() {
 		out = append(out, manifestKind{e.Name, e.GroupVersion.String(), true})
 	}
 	return out
@@ -201,6 +201,10 @@ func (p *parser) manifest(text, namespace string) (runtime.Object, int, error) {
 		return nil, 0, p.errorf(root, "manifest has no kind (add kind: and apiVersion:, for example kind: Deployment and apiVersion: apps/v1)")
 	}
 	mk, ok := lookupKind(kindNode.Value)
+	if e, found := kind.ForName(kindNode.Value); !ok && found && e.Custom != "" {
+		return nil, 0, p.errorf(kindNode, "kind %q (%s) needs %s, which the embedded cluster does not run yet: scenarios declare the kinds it runs (%s)",
+			e.Name, e.Resource().GroupResource(), e.Custom, kindNames())
+	}
 	if !ok {
 		return nil, 0, p.errorf(kindNode, "kind %q is not supported in scenarios (use one of: %s)", kindNode.Value, kindNames())
 	}

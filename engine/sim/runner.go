@@ -149,7 +149,7 @@ func New(client kubernetes.Interface, src Source, clock *Clock, seed int64) *Run
 		DeploymentIndex:        r.stores[control.Deployments],
 		BudgetIndex:            r.stores[control.PodDisruptionBudgets],
 	}
-	for _, e := range kind.All() {
+	for _, e := range kind.Builtin() {
 		r.listers.Workloads[e.Kind] = r.stores[control.Workload(e.Kind)]
 	}
 	if replaced {

@@ -58,9 +58,15 @@ func describe(what string, t Target, err error) error {
 // Changes says whether this package changes workloads of kind k: every
 // workload kind but Deployments and ReplicationControllers, which have
 // verbs of their own (engine/actions).
+//
+// A custom resource's kind (Argo's Rollout) is not changed here: its
+// project's own client sends its requests (restartAt, not a template
+// annotation; undo to a ReplicaSet, not a ControllerRevision), so its
+// verbs are refused until they are sent as that client sends them.
 func Changes(k kind.Kind) bool {
+	e, _ := k.Entry()
 	_, ok := objects.For(k)
-	return ok && k != kind.Deployment && k != kind.ReplicationController
+	return ok && e.Custom == "" && k != kind.Deployment && k != kind.ReplicationController
 }
 
 // row is the connection row of t's kind, when this package changes it.

@@ -41,6 +41,7 @@ var everything = []string{
 	"get replicationcontrollers", "update replicationcontrollers", "create replicationcontrollers", "delete replicationcontrollers",
 	"list pods", "update pods", "get pods/log", "list events",
 	"get statefulsets", "patch statefulsets", "get daemonsets", "patch daemonsets", "list controllerrevisions",
+	"get rollouts", "patch rollouts", "patch rollouts/status", "patch rollouts/scale", "update rollouts",
 }
 
 func without(perms ...string) []string {
@@ -65,11 +66,11 @@ func TestDeniedNamesEachActionTheUserMayNotTake(t *testing.T) {
 	}{
 		{"everything", everything, nil},
 		{"read only", []string{"get deployments", "list replicasets", "get nodes", "list nodes", "get replicationcontrollers", "list pods", "get pods/log", "list events",
-			"get statefulsets", "get daemonsets", "list controllerrevisions"}, writes()},
+			"get statefulsets", "get daemonsets", "list controllerrevisions", "get rollouts"}, writes()},
 		// A viewer who may not read logs finds l off, with the reason.
 		{"no pod logs", without("get pods/log"), []action.Name{action.Logs}},
 		{"no scale subresource", without("patch deployments/scale"), []action.Name{action.Scale}},
-		{"cannot list replica sets", without("list replicasets"), []action.Name{action.Undo, action.Abort, action.Canary, action.Promote, action.PromoteAll}},
+		{"cannot list replica sets", without("list replicasets"), []action.Name{action.Undo, action.Abort, action.Canary, action.Promote, action.PromoteAll, "ro-undo"}},
 		{"cannot evict", without("create pods/eviction"), []action.Name{action.Drain, action.RollGroup}},
 		// The rolling-update controller relabels pods as the same user.
 		{"cannot relabel pods", without("update pods"), []action.Name{action.RCUpdate, action.RCAbort}},
@@ -78,6 +79,10 @@ func TestDeniedNamesEachActionTheUserMayNotTake(t *testing.T) {
 		// statefulsets, an undo also its ControllerRevisions.
 		{"cannot patch statefulsets", without("patch statefulsets"), action.Of(action.OnStatefulSet)},
 		{"cannot list revisions", without("list controllerrevisions"), []action.Name{"sts-undo", "ds-undo"}},
+		// Argo's plugin writes promote, abort and retry to the status
+		// subresource: a user who may patch rollouts but not their
+		// status finds exactly those keys off.
+		{"cannot patch rollout status", without("patch rollouts/status"), []action.Name{"ro-promote", "ro-promote-full", "ro-abort", "ro-retry"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -45,6 +45,11 @@ func (k *Kinds) Resolve(word string) (kind.Kind, error) {
 		found, err = k.mapper.ResourceFor(gr.WithVersion(""))
 	}
 	if err != nil {
+		if k, ok := kind.Lookup(word); ok {
+			if e, _ := k.Entry(); e.Custom != "" {
+				return "", &NoCustomError{Entry: e}
+			}
+		}
 		return "", fmt.Errorf("%q: %w: %v", word, ErrNotServed, err)
 	}
 	e, ok := kind.ForResource(found.GroupResource())
@@ -64,9 +69,13 @@ type KindResolver interface {
 // cluster serves exactly the registry's kinds.
 type Registry struct{}
 
-// Resolve is the registry's kind for word, or ErrNotServed.
+// Resolve is the registry's kind for word, or ErrNotServed; a custom
+// resource's kind is a NoCustomError, Embedded.
 func (Registry) Resolve(word string) (kind.Kind, error) {
 	if k, ok := kind.Lookup(word); ok {
+		if e, _ := k.Entry(); e.Custom != "" {
+			return "", &NoCustomError{Entry: e, Embedded: true}
+		}
 		return k, nil
 	}
 	return "", ErrNotServed
@@ -90,6 +99,22 @@ func opensKinds() string {
 
 // ErrNotServed says that the cluster serves no resource by the word given.
 var ErrNotServed = errors.New("the cluster serves no such resource")
+
+// NoCustomError is a custom resource's kind (Argo's Rollout) on a cluster
+// that does not serve it: its CRD is not installed, or the cluster is the
+// embedded one, which runs none yet.
+type NoCustomError struct {
+	Entry    kind.Entry
+	Embedded bool
+}
+
+func (e *NoCustomError) Error() string {
+	gr := e.Entry.Resource().GroupResource()
+	if e.Embedded {
+		return fmt.Sprintf("the embedded cluster runs no %s (%s) yet: open a cluster that runs %s (--context)", e.Entry.Custom, gr, e.Entry.Custom)
+	}
+	return fmt.Sprintf("the cluster serves no %s (%s): install %s, or open a cluster that runs it (--context)", e.Entry.Custom, gr, e.Entry.Custom)
+}
 
 // NotShownError is a word the cluster serves as a resource that is no
 // workload kind of the registry (pods, Argo's rollouts).
@@ -142,7 +167,10 @@ func ResolveArg(arg string, kinds KindResolver) (kind.Ref, error) {
 	word, name, _ := kind.Split(arg)
 	k, err := kinds.Resolve(word)
 	var notShown *NotShownError
+	var noCustom *NoCustomError
 	switch {
+	case errors.As(err, &noCustom):
+		return kind.Ref{}, fmt.Errorf("%q: %w", arg, err)
 	case errors.As(err, &notShown):
 		return kind.Ref{}, fmt.Errorf("%q: the cluster serves %s, which rollscope does not open; it opens %s", arg, notShown.Resource, OpensKinds)
 	case err != nil:

@@ -42,15 +42,32 @@ func TestKindsResolveThroughDiscovery(t *testing.T) {
 }
 
 // TestKindsTakeACustomResourcesShortNames: a CRD's own shortNames reach the
-// resolver through discovery, as they reach kubectl (Argo's Rollout is ro).
+// resolver through discovery, as they reach kubectl (Argo's Rollout is ro),
+// and resolve to the registry's kind.
 func TestKindsTakeACustomResourcesShortNames(t *testing.T) {
 	d := &fakediscovery.FakeDiscovery{Fake: &k8stesting.Fake{Resources: []*metav1.APIResourceList{{
 		GroupVersion: "argoproj.io/v1alpha1",
 		APIResources: []metav1.APIResource{{Name: "rollouts", SingularName: "rollout", Namespaced: true, Kind: "Rollout", ShortNames: []string{"ro"}, Verbs: metav1.Verbs{"get", "list", "watch"}}},
 	}}}}
-	_, err := connect.NewKinds(d).Resolve("ro")
-	if err == nil || !strings.Contains(err.Error(), `"ro" is rollouts.argoproj.io, not a workload kind rollscope opens`) {
-		t.Errorf("Resolve(ro) = %v; want it found as rollouts.argoproj.io", err)
+	for _, w := range []string{"ro", "rollout", "rollouts", "rollouts.argoproj.io", "ro.argoproj.io"} {
+		if got, err := connect.NewKinds(d).Resolve(w); err != nil || got != kind.Rollout {
+			t.Errorf("Resolve(%q) = %q, %v; want rollout", w, got, err)
+		}
+	}
+}
+
+// A cluster without Argo's CRD, and the embedded cluster, refuse a
+// Rollout in one line that says what to do.
+func TestARolloutWhereNoneIsServedIsOneClearLine(t *testing.T) {
+	// A live cluster's discovery without the CRD: the embedded API's serves none.
+	live := connect.NewKinds(memapi.New(memapi.Options{}).Client().Discovery())
+	for resolver, want := range map[connect.KindResolver]string{
+		live:               `"ro/web": the cluster serves no Argo Rollouts (rollouts.argoproj.io): install Argo Rollouts, or open a cluster that runs it (--context)`,
+		connect.Registry{}: `"ro/web": the embedded cluster runs no Argo Rollouts (rollouts.argoproj.io) yet: open a cluster that runs Argo Rollouts (--context)`,
+	} {
+		if _, err := connect.ResolveArg("ro/web", resolver); err == nil || err.Error() != want {
+			t.Errorf("%T: ResolveArg(ro/web) = %v\nwant %s", resolver, err, want)
+		}
 	}
 }
 
@@ -69,7 +86,7 @@ func TestEmbeddedDiscoveryPrefersWhatItServes(t *testing.T) {
 			}
 		}
 	}
-	for _, e := range kind.All() {
+	for _, e := range kind.Builtin() {
 		if short[e.Plural] != e.Short {
 			t.Errorf("%s: short name %q; want %q", e.Plural, short[e.Plural], e.Short)
 		}
@@ -79,7 +96,7 @@ func TestEmbeddedDiscoveryPrefersWhatItServes(t *testing.T) {
 // TestOpensKindsNamesEveryKindAsItIsTyped: the refusal of an argument
 // lists every kind rollscope opens, with the word to type for it.
 func TestOpensKindsNamesEveryKindAsItIsTyped(t *testing.T) {
-	want := "deployments (deploy/NAME or NAME), ReplicationControllers (rc/NAME), StatefulSets (sts/NAME) and DaemonSets (ds/NAME)"
+	want := "deployments (deploy/NAME or NAME), ReplicationControllers (rc/NAME), StatefulSets (sts/NAME), DaemonSets (ds/NAME) and Rollouts (ro/NAME)"
 	if connect.OpensKinds != want {
 		t.Errorf("OpensKinds = %q, want %q", connect.OpensKinds, want)
 	}

@@ -6,8 +6,9 @@
 // It exists so that the layers that move workload objects — the watch
 // bridge, the controllers' runners, the scenario player, engine/workloads —
 // ask one row keyed by kind.Kind instead of each keeping a table or a type
-// switch of its own. A new kind adds one row here: Argo's Rollout, reached
-// through a dynamic client, would be a Row whose functions call it.
+// switch of its own. A new kind adds one row here: Argo's Rollout, a
+// custom resource, is reached through the connection's dynamic client
+// (custom.go).
 package objects
 
 import (
@@ -22,6 +23,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
 
+	"rollscope/model/argo"
 	"rollscope/model/kind"
 )
 
@@ -37,6 +39,9 @@ type Row struct {
 	Get func(ctx context.Context, c kubernetes.Interface, ns, name string) (kind.Workload, error)
 	// Patch sends a patch of type pt to one object.
 	Patch func(ctx context.Context, c kubernetes.Interface, ns, name string, pt types.PatchType, body []byte) error
+	// PatchStatus sends a patch of type pt to one object's status
+	// subresource (Argo's plugin promotes and aborts a Rollout so).
+	PatchStatus func(ctx context.Context, c kubernetes.Interface, ns, name string, pt types.PatchType, body []byte) error
 	// Create sends a copy of obj, an object of the kind, to its namespace.
 	Create func(ctx context.Context, c kubernetes.Interface, obj runtime.Object) error
 	// Writer is the kind's create and status update in namespace ns, for a
@@ -91,6 +96,7 @@ var rows = []Row{
 	typed(kind.DaemonSet, func(c kubernetes.Interface, ns string) client[*appsv1.DaemonSet, *appsv1.DaemonSetList] {
 		return c.AppsV1().DaemonSets(ns)
 	}),
+	customRow[argo.Rollout, argo.RolloutList](kind.Rollout, rollouts),
 }
 
 // All is every workload kind's row, in the registry's order (kind.All).
@@ -104,4 +110,17 @@ func For(k kind.Kind) (Row, bool) {
 		}
 	}
 	return Row{}, false
+}
+
+// Builtin is the row of every kind that is not a custom resource
+// (kind.Builtin): what the embedded cluster serves, and what a runner of
+// rollscope's own controllers watches.
+func Builtin() []Row {
+	var out []Row
+	for _, r := range rows {
+		if e, _ := r.Kind.Entry(); e.Custom == "" {
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -62,9 +62,12 @@ type Bridge struct {
 	byKind   map[string]*source
 	dirty    *dirtySet
 	setupErr error
-	running  atomic.Bool
-	probe    Probe
-	health   health
+	// addServed adds the custom resources' sources the cluster serves
+	// (bridge_custom.go), once, as Run starts: asking is I/O.
+	addServed func(context.Context)
+	running   atomic.Bool
+	probe     Probe
+	health    health
 
 	// Owned by the pump.
 	status    cluster.WatchStatus
@@ -106,6 +109,7 @@ func New(client kubernetes.Interface, scope Scope, clk clock.PassiveClock, send 
 		return observed[*corev1.NodeList](s, client.CoreV1().Nodes(), client)
 	})
 	b.addWorkloads(client, ns)
+	b.addServed = func(ctx context.Context) { b.addCustom(ctx, client, ns) }
 	b.add("ReplicaSet", &appsv1.ReplicaSet{}, trim, func(s *source) cache.ListerWatcher {
 		return observed[*appsv1.ReplicaSetList](s, client.AppsV1().ReplicaSets(ns), client)
 	})
@@ -150,6 +154,7 @@ func (b *Bridge) Run(ctx context.Context) error {
 	if b.setupErr != nil {
 		return fmt.Errorf("cannot start watching the cluster: %w", b.setupErr)
 	}
+	b.addServed(ctx)
 	b.status = cluster.WatchStatus{Connected: true, Since: b.clock.Now()}
 	var watching sync.WaitGroup
 	for _, s := range b.sources {

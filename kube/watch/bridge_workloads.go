@@ -13,7 +13,7 @@ import (
 // the ControllerRevisions that are the history of some of them, after them:
 // a batch lists owners before what they own.
 func (b *Bridge) addWorkloads(client kubernetes.Interface, ns string) {
-	for _, row := range objects.All() {
+	for _, row := range objects.Builtin() {
 		e, _ := row.Kind.Entry()
 		b.add(e.Name, row.New(), trim, func(s *source) cache.ListerWatcher {
 			return observed[runtime.Object](s, row.ListWatch(client, ns), client)

@@ -6,7 +6,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	apiwatch "k8s.io/apimachinery/pkg/watch"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -26,7 +25,10 @@ type calls[L runtime.Object] interface {
 // and would show a stale picture as if it were live. Every list and watch
 // call therefore reports here: a failed one marks the kind failing, a
 // successful one says the API server answers again.
-func observed[L runtime.Object](s *source, c calls[L], client kubernetes.Interface) cache.ListerWatcher {
+//
+// client is the client c's calls go through (a clientset, or the dynamic
+// client of a custom resource): it says whether it streams lists.
+func observed[L runtime.Object](s *source, c calls[L], client any) cache.ListerWatcher {
 	lw := &cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 			list, err := c.List(ctx, opts)

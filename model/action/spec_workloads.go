@@ -49,10 +49,16 @@ func verbSpecs() []Spec {
 		}
 		get := Permission{Verb: "get", Group: e.GroupVersion.Group, Resource: e.Plural}
 		patch := Permission{Verb: "patch", Group: e.GroupVersion.Group, Resource: e.Plural}
+		// A custom resource's kind keys its help column by its project
+		// ("Argo Rollouts"): "Rollout" is the Deployment's page's column.
+		group := e.Name
+		if e.Custom != "" {
+			group = e.Custom
+		}
 		for _, v := range e.Verbs {
 			a := verbActions[v]
 			out = append(out, Spec{Name: Name(e.Short + "-" + string(v)), Keys: []string{a.key},
-				Help: a.help + " (" + e.Name + " view)", Group: e.Name, On: e.Kind, Verb: v,
+				Help: a.help + " (" + e.Name + " view)", Group: group, On: e.Kind, Verb: v,
 				Needs: a.needs(get, patch), Writes: true, StartsRollout: a.startsRollout, Forecast: true})
 		}
 	}

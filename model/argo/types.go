@@ -78,6 +78,10 @@ type ObjectRef struct {
 type RolloutStrategy struct {
 	BlueGreen *BlueGreenStrategy `json:"blueGreen,omitempty"`
 	Canary    *CanaryStrategy    `json:"canary,omitempty"`
+	// Unknown are the strategy's fields that are neither canary nor
+	// blueGreen (a typo, a newer Argo's strategy), kept so that the
+	// manifest check can name them (strategy.go).
+	Unknown map[string]json.RawMessage `json:"-"`
 }
 
 type BlueGreenStrategy struct {
@@ -350,3 +354,7 @@ func (l *RolloutList) DeepCopyObject() runtime.Object     { return jsonCopy(l) }
 func (a *AnalysisRun) DeepCopy() *AnalysisRun             { return jsonCopy(a) }
 func (a *AnalysisRun) DeepCopyObject() runtime.Object     { return a.DeepCopy() }
 func (l *AnalysisRunList) DeepCopyObject() runtime.Object { return jsonCopy(l) }
+
+// DeepCopy is the status's own copy, as every API status type has one (a
+// rehearsal's copy of a workload takes its status so).
+func (s *RolloutStatus) DeepCopy() *RolloutStatus { return jsonCopy(s) }

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/yaml"
 
 	"rollscope/model/argo"
@@ -69,5 +70,29 @@ status:
 	cp.Spec.Template.Spec.Containers[0].Image = "shop/checkout:v3"
 	if *r.Spec.Strategy.Canary.Steps[0].SetWeight != 20 || r.Spec.Template.Spec.Containers[0].Image != "shop/checkout:v2" {
 		t.Error("the copy shares its steps or template with the original")
+	}
+}
+
+// A strategy field Argo has not got survives a decode, a copy and the
+// unstructured converter the dynamic client's objects go through, so the
+// manifest check can name it.
+func TestAnUnknownStrategyFieldIsKept(t *testing.T) {
+	var r argo.Rollout
+	if err := yaml.Unmarshal([]byte(`{spec: {strategy: {rollingUpdate: {maxSurge: 1}, canary: {steps: [{setWeight: 20}]}}}}`), &r); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Spec.Strategy.UnknownFields(); !reflect.DeepEqual(got, []string{"rollingUpdate"}) || r.Spec.Strategy.Canary == nil {
+		t.Fatalf("unknown fields %v, canary %v", got, r.Spec.Strategy.Canary)
+	}
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(r.DeepCopy())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back argo.Rollout
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u, &back); err != nil {
+		t.Fatal(err)
+	}
+	if got := back.Spec.Strategy.UnknownFields(); !reflect.DeepEqual(got, []string{"rollingUpdate"}) || *back.Spec.Strategy.Canary.Steps[0].SetWeight != 20 {
+		t.Errorf("through unstructured: unknown %v, strategy %+v", got, back.Spec.Strategy)
 	}
 }

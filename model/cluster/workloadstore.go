@@ -6,6 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"rollscope/model"
+	"rollscope/model/argo"
 	"rollscope/model/kind"
 )
 
@@ -19,13 +20,19 @@ type workloads struct {
 	revisions map[string]*appsv1.ControllerRevision
 	// revisionsByOwner indexes revisions by their controller's UID.
 	revisionsByOwner index[types.UID]
+	// analysisRuns are Argo's AnalysisRuns, which decide its Rollouts'
+	// steps (rollout_argo.go), indexed by their owner Rollout's UID.
+	analysisRuns        map[string]*argo.AnalysisRun
+	analysisRunsByOwner index[types.UID]
 }
 
 func newWorkloads() *workloads {
 	return &workloads{
-		byKind:           map[kind.Kind]map[string]kind.Workload{},
-		revisions:        map[string]*appsv1.ControllerRevision{},
-		revisionsByOwner: index[types.UID]{},
+		byKind:              map[kind.Kind]map[string]kind.Workload{},
+		revisions:           map[string]*appsv1.ControllerRevision{},
+		revisionsByOwner:    index[types.UID]{},
+		analysisRuns:        map[string]*argo.AnalysisRun{},
+		analysisRunsByOwner: index[types.UID]{},
 	}
 }
 
@@ -45,6 +52,9 @@ func heldAs[T any](w *workloads, k kind.Kind, key string) (T, bool) {
 func (c *Cluster) putWorkload(obj runtime.Object, u update) bool {
 	if wl, ok := kind.Of(obj); ok {
 		return c.keepWorkload(wl, u)
+	}
+	if run, ok := obj.(*argo.AnalysisRun); ok && run != nil {
+		return c.putAnalysisRun(run)
 	}
 	o, ok := obj.(*appsv1.ControllerRevision)
 	if !ok || o == nil {
@@ -102,6 +112,9 @@ func (c *Cluster) deleteWorkload(ref ObjectRef) bool {
 		c.markRow(fleetKey{e.Kind, ref.Namespace, ref.Name})
 		delete(held, key)
 		return had
+	}
+	if ref.Kind == "AnalysisRun" {
+		return c.deleteAnalysisRun(key)
 	}
 	if ref.Kind != "ControllerRevision" {
 		return false

@@ -1,5 +1,6 @@
 // Package kind is rollscope's registry of workload kinds: for each kind
-// (Deployment, ReplicationController, StatefulSet, DaemonSet) its names as
+// (Deployment, ReplicationController, StatefulSet, DaemonSet, Argo's
+// Rollout) its names as
 // kubectl spells them, its API resource, and one accessor (Workload) for
 // what every layer asks of such an object. Parse is the one reader of
 // `kind/NAME` and `kind NAME`; every argument, prompt and scenario target
@@ -15,6 +16,8 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"rollscope/model/argo"
 )
 
 // Kind is a workload kind as kubectl names it in the singular
@@ -29,6 +32,8 @@ const (
 	ReplicationController Kind = "replicationcontroller"
 	StatefulSet           Kind = "statefulset"
 	DaemonSet             Kind = "daemonset"
+	// Rollout is Argo Rollouts' (argoproj.io), a custom resource.
+	Rollout Kind = "rollout"
 )
 
 // Entry is what the registry knows of one workload kind.
@@ -47,6 +52,24 @@ type Entry struct {
 	// order; none for Deployments and ReplicationControllers, whose actions
 	// are their own.
 	Verbs []Verb
+	// Custom names the project whose CRD and controller serve a custom
+	// resource's kind ("Argo Rollouts"), "" for a built-in kind: a live
+	// cluster serves it where that project is installed, the embedded
+	// cluster does not serve it yet. Every loop over the registry that
+	// serves or runs kinds in the embedded cluster skips it (Builtin).
+	Custom string
+}
+
+// Builtin is every kind that is not a custom resource: the kinds every
+// cluster serves, and the embedded cluster serves and runs.
+func Builtin() []Entry {
+	var out []Entry
+	for _, e := range entries {
+		if e.Custom == "" {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // Resource is the kind's API resource.
@@ -63,6 +86,8 @@ var entries = []Entry{
 		Verbs: []Verb{SetImage, SetEnv, Restart, Undo, Scale, Partition}},
 	{Kind: DaemonSet, Name: "DaemonSet", Plural: "daemonsets", Short: "ds", GroupVersion: appsv1.SchemeGroupVersion,
 		Verbs: []Verb{SetImage, SetEnv, Restart, Undo}},
+	{Kind: Rollout, Name: "Rollout", Plural: "rollouts", Short: "ro", GroupVersion: argo.GroupVersion,
+		Verbs: []Verb{Promote, PromoteFull, Abort, Retry, Pause, Resume, SetImage, Restart, Undo, Scale}, Custom: "Argo Rollouts"},
 }
 
 // All is every workload kind's entry.

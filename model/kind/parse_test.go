@@ -19,6 +19,9 @@ func TestParseSpellings(t *testing.T) {
 			"statefulset.apps", "statefulsets.apps", "sts.apps", "statefulsets.v1.apps"},
 		kind.DaemonSet: {"daemonset", "daemonsets", "ds", "DaemonSet", "DS",
 			"daemonset.apps", "daemonsets.apps", "ds.apps", "daemonsets.v1.apps"},
+		// kubectl's spelling of Argo's: `kubectl get rollouts.argoproj.io`.
+		kind.Rollout: {"rollout", "rollouts", "ro", "Rollout", "RO",
+			"rollout.argoproj.io", "rollouts.argoproj.io", "ro.argoproj.io", "rollouts.v1alpha1.argoproj.io"},
 	}
 	for want, words := range spellings {
 		for _, w := range words {
@@ -53,7 +56,7 @@ func TestParseNoName(t *testing.T) {
 // TestParseUnknownKind: kinds kubectl does not take for these resources, or
 // rollscope does not open, are one clear line naming the kinds it takes.
 func TestParseUnknownKind(t *testing.T) {
-	for _, text := range []string{"pods/web", "po web", "sts.extensions/db", "rc.apps/db", "rc.v1/db", "deployments.v2.apps/x", "statefulsetss/db"} {
+	for _, text := range []string{"pods/web", "po web", "sts.extensions/db", "rc.apps/db", "rc.v1/db", "deployments.v2.apps/x", "statefulsetss/db", "rollouts.apps/x"} {
 		_, err := kind.Parse(text)
 		var unknown *kind.UnknownError
 		if !errors.As(err, &unknown) {
@@ -66,7 +69,7 @@ func TestParseUnknownKind(t *testing.T) {
 		}
 	}
 	_, err := kind.Parse("pods/web")
-	want := `"pods/web": "pods" is not a workload kind rollscope knows; write deployment/NAME (deploy), replicationcontroller/NAME (rc), statefulset/NAME (sts) or daemonset/NAME (ds)`
+	want := `"pods/web": "pods" is not a workload kind rollscope knows; write deployment/NAME (deploy), replicationcontroller/NAME (rc), statefulset/NAME (sts), daemonset/NAME (ds) or rollout/NAME (ro)`
 	if err.Error() != want {
 		t.Errorf("error\n got %s\nwant %s", err, want)
 	}

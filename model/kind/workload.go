@@ -2,11 +2,13 @@ package kind
 
 import (
 	"reflect"
+	"strconv"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"rollscope/model/argo"
 	"rollscope/model/manifest"
 )
 
@@ -75,6 +77,10 @@ func Of(o any) (Workload, bool) {
 		if x != nil {
 			return daemonSet{x}, true
 		}
+	case *argo.Rollout:
+		if x != nil {
+			return rollout{x}, true
+		}
 	}
 	return nil, false
 }
@@ -91,7 +97,8 @@ func specReplicas(r *int32) (int32, bool) {
 // status from's controller last wrote, observed at to's own generation: a
 // rehearsal's controller then finds the copy as the cluster's found the
 // original. Every workload kind keeps its status in Status, with an
-// ObservedGeneration, so one reflective write serves them all.
+// ObservedGeneration (Argo's a string), so one reflective write serves them
+// all.
 func TakeStatus(to, from Workload) {
 	dst, src := reflect.ValueOf(to.Object()).Elem(), reflect.ValueOf(from.Object()).Elem()
 	if dst.Type() != src.Type() {
@@ -99,7 +106,12 @@ func TakeStatus(to, from Workload) {
 	}
 	status := dst.FieldByName("Status")
 	status.Set(reflect.ValueOf(deepCopy(src.FieldByName("Status"))))
-	status.FieldByName("ObservedGeneration").SetInt(to.GetGeneration())
+	observed := status.FieldByName("ObservedGeneration")
+	if observed.Kind() == reflect.String {
+		observed.SetString(strconv.FormatInt(to.GetGeneration(), 10))
+		return
+	}
+	observed.SetInt(to.GetGeneration())
 }
 
 // deepCopy is a status's own DeepCopy, which every API status type has.

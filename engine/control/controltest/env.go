@@ -26,7 +26,7 @@ var apiKinds = func() map[control.Kind]schema.GroupVersionKind {
 		control.ControllerRevisions:  appsv1.SchemeGroupVersion.WithKind("ControllerRevision"),
 		control.Events:               corev1.SchemeGroupVersion.WithKind("Event"),
 	}
-	for _, e := range kind.All() {
+	for _, e := range kind.Builtin() {
 		m[control.Workload(e.Kind)] = e.GroupVersion.WithKind(e.Name)
 	}
 	return m
@@ -63,7 +63,7 @@ func newEnv(h *Harness) *control.Env {
 // workloads are the harness's caches of the registry's workload kinds.
 func workloads(ix map[control.Kind]cache.Indexer) map[kind.Kind]cache.Indexer {
 	m := map[kind.Kind]cache.Indexer{}
-	for _, e := range kind.All() {
+	for _, e := range kind.Builtin() {
 		m[e.Kind] = ix[control.Workload(e.Kind)]
 	}
 	return m

@@ -13,7 +13,7 @@ import (
 // "… or :rc, :sts, :ds NAME for a ReplicationController, StatefulSet, DaemonSet".
 var noneSelected = func() string {
 	var shorts, names []string
-	for _, e := range kind.All() {
+	for _, e := range kind.Builtin() { // what every cluster, the embedded one too, serves
 		if e.Kind != kind.Deployment {
 			shorts, names = append(shorts, ":"+e.Short), append(names, e.Name)
 		}

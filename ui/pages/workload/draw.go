@@ -5,6 +5,7 @@ import (
 
 	"rollscope/model/action"
 	"rollscope/model/cluster"
+	"rollscope/model/kind"
 	"rollscope/ui/draw"
 )
 
@@ -17,12 +18,14 @@ func (v *View) View() string {
 			draw.Fit(st.Muted.Render(string(v.kind)+" "+v.name+" not found in namespace "+draw.OrDash(v.namespace)+" — esc goes back"), w)}, "\n")
 	}
 	var out []string
-	if v.kind == action.OnStatefulSet {
-		out = v.statefulSet(w)
-	} else {
-		out = v.daemonSet(w)
+	switch v.kind {
+	case action.OnStatefulSet:
+		out = append(v.statefulSet(w), v.historyLines(w)...)
+	case kind.Rollout:
+		out = v.argoRollout(w)
+	default:
+		out = append(v.daemonSet(w), v.historyLines(w)...)
 	}
-	out = append(out, v.historyLines(w)...)
 	if v.prompt != nil {
 		// The prompt takes what the picture leaves, the whole body when
 		// that is too little, and scrolls there with its keys under it.

@@ -1,8 +1,10 @@
-// Package workload is the StatefulSet and DaemonSet page (`:sts NAME`,
-// `:ds NAME`, `rollscope statefulset/NAME`, `rollscope ds/NAME`), drawn in
+// Package workload is the StatefulSet, DaemonSet and Argo Rollout page
+// (`:sts NAME`, `:ds NAME`, `rollscope statefulset/NAME`, `rollscope
+// ro/NAME`), drawn in
 // place of the rollout page's panes like the RC page: for a StatefulSet the ordinals as a
 // strip (updated, current, not ready; the partition marked), for a DaemonSet
-// the nodes (updated, old, surging, unavailable), the kind's headroom bars,
+// the nodes (updated, old, surging, unavailable), for a Rollout its strategy
+// and step, pause, images and ReplicaSets (argo.go), the kind's headroom bars,
 // `kubectl rollout status`'s sentence, and the history from its
 // ControllerRevisions with the template diff of the revision under the
 // cursor. Its keys are the kind's actions in the key map (sts-… and ds-…);
@@ -18,6 +20,7 @@ import (
 
 	"rollscope/model/action"
 	"rollscope/model/cluster"
+	"rollscope/model/kind"
 	"rollscope/ui/keys"
 	"rollscope/ui/screen"
 )
@@ -41,6 +44,7 @@ type View struct {
 
 	sts    cluster.StatefulSetView
 	ds     cluster.DaemonSetView
+	ro     cluster.ArgoRolloutView
 	found  bool
 	cursor int // the revision under the cursor, an index into the history
 	// prompt is the question being answered (a text field, then y/n),
@@ -66,6 +70,10 @@ func New(s *screen.Screen, kind Kind, namespace, name string) *View {
 // Read reads the view again from the source; the root calls it with every
 // refresh.
 func (v *View) Read() {
+	if v.kind == kind.Rollout {
+		v.readArgo()
+		return
+	}
 	src, ok := v.s.Src.(Source)
 	if !ok {
 		v.found = false

@@ -1,0 +1,524 @@
+package cluster
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"rollscope/model"
+	"rollscope/model/argo"
+	"rollscope/model/kind"
+)
+
+// An Argo Rollout: its view (strategy and step, pause, images, steps,
+// analysis, ReplicaSets) and its fleet row in Argo's own states. Its
+// ReplicaSets and pods are linked to it as a Deployment's are, by their
+// controller's UID; its AnalysisRuns by theirs.
+var _ = addKind(kind.Rollout, workloadKind{row: (*Cluster).argoRolloutFleet, summary: argoRolloutSummary})
+
+// ArgoRolloutView is everything a Rollout's page shows.
+type ArgoRolloutView struct {
+	Namespace, Name string
+	// Strategy is "canary" or "blueGreen".
+	Strategy string
+	// Phase and Message are `kubectl argo rollouts`' (Healthy, Progressing,
+	// Paused, Degraded); Status its status line, Done once Healthy.
+	Phase   argo.RolloutPhase
+	Message string
+	Status  string
+	Done    bool
+	// Desired is spec.replicas; the others status counts.
+	Desired, Current, Updated, Ready, Available int32
+	Revision                                    int64
+	StableHash, CurrentHash                     string
+	// StepLine is the header's step: "step 3/6 · setWeight 50 · actual
+	// 5/10 pods", or blue/green's "active 7f9 · preview 8c1".
+	StepLine string
+	// Step is the current step's index (-1: no steps, or all done).
+	Step  int
+	Steps []ArgoStep
+	// Weight is the canary's setWeight now; CanaryPods the canary's
+	// available pods of Desired.
+	Weight     int32
+	CanaryPods int32
+	// ActiveHash and PreviewHash are blue/green's services' selectors;
+	// ActiveRS and PreviewRS the ReplicaSets they select.
+	ActiveHash, PreviewHash string
+	ActiveRS, PreviewRS     string
+	// Pause: the pause condition's reason and since when; Left the time
+	// left of a timed pause (Timed), else it waits for a promote.
+	Paused      bool
+	PauseReason string
+	PausedSince time.Time
+	Timed       bool
+	Left        time.Duration
+	Aborted     bool
+	// StableImages and CanaryImages are the containers' images of the
+	// stable and the current ReplicaSet ("name=image"); WorkloadRef the
+	// Deployment whose template the Rollout runs ("" when its own).
+	StableImages, CanaryImages []string
+	WorkloadRef                string
+	Analysis                   []AnalysisRunView
+	ReplicaSets                []ReplicaSetRow
+	// NotShown names what the Rollout has that rollscope does not show
+	// (a traffic router, experiment or plugin steps).
+	NotShown []string
+	// Header is the page's header lines.
+	Header []string
+}
+
+// ArgoStep is one canary step as the steps list shows it.
+type ArgoStep struct {
+	Text string
+	// Current is the step the Rollout is at; Done the steps before it.
+	Current, Done bool
+	// NotShown: an experiment or plugin step, named but not shown.
+	NotShown bool
+}
+
+// AnalysisRunView is one AnalysisRun of a Rollout: "why did analysis fail".
+type AnalysisRunView struct {
+	Name    string
+	Phase   argo.AnalysisPhase
+	Message string
+	Started time.Time
+	Metrics []MetricView
+}
+
+// MetricView is one metric's last measurements against its conditions.
+type MetricView struct {
+	Name                                            string
+	Phase                                           argo.AnalysisPhase
+	SuccessCondition, FailureCondition              string
+	Last                                            []string // the last measurements' values, oldest first
+	Message                                         string
+	Count, Successful, Failed, Inconclusive, Errors int32
+}
+
+// lastMeasurements is how many measurements a metric shows.
+const lastMeasurements = 3
+
+// ArgoRollout is the view of Rollout namespace/name at now.
+func (c *Cluster) ArgoRollout(namespace, name string, now time.Time) (ArgoRolloutView, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	ro, ok := heldAs[*argo.Rollout](c.workloads, kind.Rollout, objectKey(namespace, name))
+	if !ok {
+		return ArgoRolloutView{}, false
+	}
+	return c.argoRolloutView(ro, now), true
+}
+
+func (c *Cluster) argoRolloutView(ro *argo.Rollout, now time.Time) ArgoRolloutView {
+	w, _ := kind.Of(ro)
+	st := ro.Status
+	desired, _ := w.Replicas()
+	v := ArgoRolloutView{Namespace: ro.Namespace, Name: ro.Name, Desired: desired, Current: st.Replicas, Updated: st.UpdatedReplicas,
+		Ready: st.ReadyReplicas, Available: st.AvailableReplicas, StableHash: st.StableRS, CurrentHash: st.CurrentPodHash,
+		Step: -1, Aborted: st.Abort, Revision: argoRevision(ro.Annotations)}
+	v.Phase, v.Message = kind.RolloutPhase(ro)
+	msg, done, err := w.RolloutStatus()
+	v.Status, v.Done = statusLine(msg, err), done
+	if ref := ro.Spec.WorkloadRef; ref != nil {
+		v.WorkloadRef = ref.Kind + "/" + ref.Name
+	}
+	rss := c.ownedReplicaSets(&appsv1.Deployment{ObjectMeta: ro.ObjectMeta})
+	for _, rs := range rss {
+		row := c.replicaSetRow(rs, nil, false)
+		row.Hash, row.Revision = rs.Labels[argo.PodTemplateHashLabel], argoRevision(rs.Annotations)
+		switch row.Hash {
+		case st.StableRS:
+			row.Role = RoleStable
+			v.StableImages = containerImages(&rs.Spec.Template)
+		case st.CurrentPodHash:
+			row.Role = RoleNew
+			v.CanaryImages = containerImages(&rs.Spec.Template)
+			v.CanaryPods = rs.Status.AvailableReplicas
+		}
+		switch row.Hash {
+		case st.BlueGreen.ActiveSelector:
+			v.ActiveRS = rs.Name
+		case st.BlueGreen.PreviewSelector:
+			v.PreviewRS = rs.Name
+		}
+		v.ReplicaSets = append(v.ReplicaSets, row)
+	}
+	slices.SortFunc(v.ReplicaSets, func(a, b ReplicaSetRow) int {
+		return cmp.Or(cmp.Compare(b.Revision, a.Revision), b.Created.Compare(a.Created), strings.Compare(a.Name, b.Name))
+	})
+	if v.CanaryImages == nil && st.CurrentPodHash == st.StableRS {
+		v.CanaryImages = v.StableImages
+	}
+	if v.StableImages == nil && v.WorkloadRef == "" {
+		v.StableImages = containerImages(&ro.Spec.Template)
+	}
+	if p, ok := argoPause(ro, now); ok {
+		v.Paused, v.PauseReason, v.PausedSince, v.Timed, v.Left = true, p.reason, p.since, p.timed, p.left
+	}
+	switch {
+	case ro.Spec.Strategy.BlueGreen != nil:
+		v.Strategy = "blueGreen"
+		v.ActiveHash, v.PreviewHash = st.BlueGreen.ActiveSelector, st.BlueGreen.PreviewSelector
+		v.StepLine = "active " + orNone(v.ActiveHash) + " · preview " + orNone(v.PreviewHash)
+	case ro.Spec.Strategy.Canary != nil:
+		v.Strategy = "canary"
+		c.canarySteps(&v, ro)
+	}
+	v.NotShown = argoNotShown(ro)
+	for _, key := range c.workloads.analysisRunsByOwner.sorted(ro.UID) {
+		if run := c.workloads.analysisRuns[key]; run != nil && run.Namespace == ro.Namespace {
+			v.Analysis = append(v.Analysis, analysisRunView(run))
+		}
+	}
+	slices.SortFunc(v.Analysis, func(a, b AnalysisRunView) int {
+		return cmp.Or(b.Started.Compare(a.Started), strings.Compare(a.Name, b.Name))
+	})
+	v.Header = argoHeader(&v, now)
+	return v
+}
+
+// canarySteps fills the steps list, the weight and the step line.
+func (c *Cluster) canarySteps(v *ArgoRolloutView, ro *argo.Rollout) {
+	steps := ro.Spec.Strategy.Canary.Steps
+	at := len(steps)
+	if i := ro.Status.CurrentStepIndex; i != nil {
+		at = int(*i)
+	}
+	v.Weight = 100
+	if at < len(steps) {
+		v.Step, v.Weight = at, 0
+		for _, s := range steps[:at+1] {
+			if s.SetWeight != nil {
+				v.Weight = *s.SetWeight
+			}
+		}
+	}
+	for i, s := range steps {
+		text, notShown := argoStepText(s)
+		v.Steps = append(v.Steps, ArgoStep{Text: text, Current: i == at, Done: i < at, NotShown: notShown})
+	}
+	if v.Step < 0 {
+		v.StepLine = fmt.Sprintf("%s done · actual %d/%d pods", model.Plural(len(steps), "step"), v.CanaryPods, v.Desired)
+		return
+	}
+	v.StepLine = fmt.Sprintf("step %d/%d · %s · actual %d/%d pods", at+1, len(steps), v.Steps[at].Text, v.CanaryPods, v.Desired)
+}
+
+// argoStepText is a step as Argo's plugin names it: "setWeight 50",
+// "pause 10m", "pause (until promoted)", "analysis error-rate".
+func argoStepText(s argo.CanaryStep) (string, bool) {
+	switch {
+	case s.SetWeight != nil:
+		return "setWeight " + strconv.Itoa(int(*s.SetWeight)), false
+	case s.Pause != nil && s.Pause.Duration == nil:
+		return "pause (until promoted)", false
+	case s.Pause != nil:
+		return "pause " + s.Pause.Duration.String(), false
+	case s.Analysis != nil:
+		var names []string
+		for _, t := range s.Analysis.Templates {
+			names = append(names, t.TemplateName)
+		}
+		return "analysis " + strings.Join(names, ", "), false
+	case s.SetCanaryScale != nil:
+		switch cs := s.SetCanaryScale; {
+		case cs.Replicas != nil:
+			return "setCanaryScale " + model.Plural(*cs.Replicas, "pod"), false
+		case cs.Weight != nil:
+			return fmt.Sprintf("setCanaryScale %d%%", *cs.Weight), false
+		}
+		return "setCanaryScale matchTrafficWeight", false
+	case len(s.Experiment) > 0:
+		return "experiment (not shown by rollscope)", true
+	case len(s.Plugin) > 0:
+		return "plugin step (not shown by rollscope)", true
+	case len(s.SetHeaderRoute) > 0:
+		return "setHeaderRoute (not shown by rollscope)", true
+	case len(s.SetMirrorRoute) > 0:
+		return "setMirrorRoute (not shown by rollscope)", true
+	}
+	return "(empty step)", false
+}
+
+// argoNotShown names what rollscope does not show of the Rollout.
+func argoNotShown(ro *argo.Rollout) []string {
+	var out []string
+	if c := ro.Spec.Strategy.Canary; c != nil {
+		if len(c.TrafficRouting) > 0 {
+			out = append(out, "traffic router (trafficRouting) not shown by rollscope: weights are the pods', not the router's")
+		}
+		for i, s := range c.Steps {
+			if text, notShown := argoStepText(s); notShown {
+				out = append(out, fmt.Sprintf("step %d: %s", i+1, text))
+			}
+		}
+	}
+	return out
+}
+
+// argoPauseState is a Rollout's pause as the fleet and the page say it.
+type argoPauseState struct {
+	reason string
+	since  time.Time
+	timed  bool
+	left   time.Duration
+}
+
+// argoPause is the Rollout's pause: spec.paused, or its first pause
+// condition with how long a timed step or auto-promotion has left.
+func argoPause(ro *argo.Rollout, now time.Time) (argoPauseState, bool) {
+	st := ro.Status
+	if len(st.PauseConditions) == 0 {
+		if ro.Spec.Paused {
+			return argoPauseState{reason: "manually paused"}, true
+		}
+		return argoPauseState{}, false
+	}
+	pc := st.PauseConditions[0]
+	p := argoPauseState{reason: string(pc.Reason), since: pc.StartTime.Time}
+	var wait time.Duration
+	switch pc.Reason {
+	case argo.PauseReasonCanaryPauseStep:
+		if c := ro.Spec.Strategy.Canary; c != nil && st.CurrentStepIndex != nil && int(*st.CurrentStepIndex) < len(c.Steps) {
+			if s := c.Steps[*st.CurrentStepIndex].Pause; s != nil && s.Duration != nil {
+				wait = time.Duration(kind.PauseSeconds(s)) * time.Second
+				p.timed = true
+			}
+		}
+	case argo.PauseReasonBlueGreenPause:
+		if bg := ro.Spec.Strategy.BlueGreen; bg != nil && bg.AutoPromotionSeconds > 0 {
+			wait, p.timed = time.Duration(bg.AutoPromotionSeconds)*time.Second, true
+		}
+	}
+	if p.timed {
+		p.left = max(p.since.Add(wait).Sub(now), 0)
+	}
+	return p, true
+}
+
+// argoHeader is the page's header lines: strategy and step, the pause,
+// the images, and what is not shown (the status line is Status).
+func argoHeader(v *ArgoRolloutView, now time.Time) []string {
+	out := []string{v.Strategy + " · " + v.StepLine}
+	switch {
+	case v.Paused && v.Timed:
+		out = append(out, fmt.Sprintf("paused (%s) · resumes in %s", v.PauseReason, kubectlAge(v.Left)))
+	case v.Paused && !v.PausedSince.IsZero():
+		out = append(out, fmt.Sprintf("paused (%s) for %s · waits for a promote", v.PauseReason, kubectlAge(now.Sub(v.PausedSince))))
+	case v.Paused:
+		out = append(out, "paused ("+v.PauseReason+")")
+	}
+	images := "stable " + orNone(strings.Join(v.StableImages, ", "))
+	if !slices.Equal(v.StableImages, v.CanaryImages) {
+		images += " · canary " + orNone(strings.Join(v.CanaryImages, ", "))
+	}
+	if v.WorkloadRef != "" {
+		images += " · template of " + v.WorkloadRef
+	}
+	out = append(out, images)
+	return append(out, v.NotShown...)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// argoRevision is a Rollout's or its ReplicaSet's revision annotation.
+func argoRevision(annotations map[string]string) int64 {
+	n, _ := strconv.ParseInt(annotations[argo.RevisionAnnotation], 10, 64)
+	return n
+}
+
+func analysisRunView(run *argo.AnalysisRun) AnalysisRunView {
+	v := AnalysisRunView{Name: run.Name, Phase: run.Status.Phase, Message: run.Status.Message}
+	if run.Status.StartedAt != nil {
+		v.Started = run.Status.StartedAt.Time
+	} else {
+		v.Started = run.CreationTimestamp.Time
+	}
+	conds := map[string]argo.Metric{}
+	for _, m := range run.Spec.Metrics {
+		conds[m.Name] = m
+	}
+	for _, r := range run.Status.MetricResults {
+		m := MetricView{Name: r.Name, Phase: r.Phase, Message: r.Message, Count: r.Count, Successful: r.Successful,
+			Failed: r.Failed, Inconclusive: r.Inconclusive, Errors: r.Error,
+			SuccessCondition: conds[r.Name].SuccessCondition, FailureCondition: conds[r.Name].FailureCondition}
+		for _, ms := range r.Measurements[max(len(r.Measurements)-lastMeasurements, 0):] {
+			val := ms.Value
+			if val == "" {
+				val = "(" + strings.ToLower(string(ms.Phase)) + ")"
+			}
+			m.Last = append(m.Last, val)
+		}
+		v.Metrics = append(v.Metrics, m)
+	}
+	return v
+}
+
+// failedMetric is the line naming the metric that failed run, with its
+// last value and its condition: the answer to "why did analysis fail".
+func failedMetric(run AnalysisRunView) string {
+	for _, m := range run.Metrics {
+		if m.Phase != argo.AnalysisPhaseFailed && m.Phase != argo.AnalysisPhaseError {
+			continue
+		}
+		last := "no measurement"
+		if len(m.Last) > 0 {
+			last = m.Last[len(m.Last)-1]
+		}
+		s := fmt.Sprintf("metric %s = %s", m.Name, last)
+		switch {
+		case m.FailureCondition != "":
+			s += " (failure: " + m.FailureCondition + ")"
+		case m.SuccessCondition != "":
+			s += " (success: " + m.SuccessCondition + ")"
+		}
+		return s + fmt.Sprintf(" · %d failed, %d errors of %d", m.Failed, m.Errors, m.Count)
+	}
+	return "analysis " + run.Name + " " + strings.ToLower(string(run.Phase)) + ": " + run.Message
+}
+
+// putAnalysisRun keeps run and marks its Rollout's row.
+func (c *Cluster) putAnalysisRun(run *argo.AnalysisRun) bool {
+	return c.fileAnalysisRun(objectKey(run.Namespace, run.Name), run)
+}
+
+func (c *Cluster) deleteAnalysisRun(key string) bool { return c.fileAnalysisRun(key, nil) }
+
+// fileAnalysisRun keeps run at key, or forgets what is there when run is
+// nil, and marks the rows of the Rollouts that own it before and after.
+func (c *Cluster) fileAnalysisRun(key string, run *argo.AnalysisRun) bool {
+	w := c.workloads
+	old, had := w.analysisRuns[key]
+	if run == nil && !had || run != nil && had && sameResourceVersion(old, run) {
+		return false
+	}
+	oldOwner, hadOwner := controllerUIDOf(old)
+	owner, hasOwner := controllerUIDOf(run)
+	w.analysisRunsByOwner.move(oldOwner, hadOwner, owner, hasOwner, key)
+	if run == nil {
+		delete(w.analysisRuns, key)
+	} else {
+		w.analysisRuns[key] = run
+	}
+	if hadOwner {
+		c.markOwner(oldOwner)
+	}
+	if hasOwner {
+		c.markOwner(owner)
+	}
+	return true
+}
+
+func controllerUIDOf(run *argo.AnalysisRun) (types.UID, bool) {
+	if run == nil {
+		return "", false
+	}
+	return controllerUID(run)
+}
+
+// The fleet's words for a Rollout's states, in the urgency order: failed
+// ones (degraded, aborted, analysis failed), one waiting for a promote,
+// a timed pause, then rolling and complete as for every kind.
+const (
+	wordDegraded          = "degraded"
+	wordAborted           = "aborted"
+	wordAnalysisFailed    = "analysis failed"
+	wordAwaitingPromotion = "awaiting promotion"
+)
+
+// argoRolloutFleet is the Rollout's fleet row.
+func (c *Cluster) argoRolloutFleet(k fleetKey, w kind.Workload, now time.Time) (fleetEntry, bool) {
+	ro := w.Object().(*argo.Rollout)
+	v := c.argoRolloutView(ro, now)
+	r := workloadRow(w)
+	if len(r.Images) == 0 {
+		r.Images = v.CanaryImages
+	}
+	r.Desired, r.Updated, r.Available, r.Revision = v.Desired, v.Updated, v.Available, v.Revision
+	if !slices.Equal(v.StableImages, v.CanaryImages) {
+		r.From = v.StableImages
+	}
+	for _, rs := range v.ReplicaSets {
+		if rs.Role == RoleNew {
+			r.Since = later(r.Since, rs.Created)
+		}
+	}
+	r.Changed = c.moved(k, r.Since)
+	word := ""
+	failedRun := -1
+	for i, run := range v.Analysis {
+		if run.Phase == argo.AnalysisPhaseFailed || run.Phase == argo.AnalysisPhaseError {
+			failedRun = i
+			break
+		}
+		if kind.AnalysisCompleted(run.Phase) {
+			break // the newest finished run passed: an older failure is history
+		}
+	}
+	switch {
+	case v.Phase == argo.RolloutPhaseDegraded && failedRun >= 0 || v.Aborted && failedRun >= 0:
+		r.State, word, r.Why = FleetFailed, wordAnalysisFailed, failedMetric(v.Analysis[failedRun])
+	case v.Aborted:
+		r.State, word, r.Why = FleetFailed, wordAborted, orNone(v.Message)
+	case v.Phase == argo.RolloutPhaseDegraded:
+		r.State, word, r.Why = FleetFailed, wordDegraded, v.Message
+	case v.Paused && !v.Timed:
+		r.State, word = FleetPaused, wordAwaitingPromotion
+		r.Why = fmt.Sprintf("%s — promote to go on", v.PauseReason)
+		if !v.PausedSince.IsZero() {
+			r.Why = fmt.Sprintf("waiting %s at %s — promote to go on", kubectlAge(now.Sub(v.PausedSince)), argoAt(&v))
+		}
+		if v.PauseReason == "manually paused" {
+			word, r.Why = FleetPaused.String(), "manually paused (spec.paused) — resume to go on"
+		}
+	case v.Paused:
+		r.State, word = FleetCanary, "paused"
+		if v.Step >= 0 {
+			word = fmt.Sprintf("paused %d/%d", v.Step+1, len(v.Steps))
+		}
+		r.Why = fmt.Sprintf("%s left at %s", kubectlAge(v.Left), argoAt(&v))
+	}
+	uids := make([]types.UID, 0, len(v.ReplicaSets))
+	for _, key := range c.replicaSetsByOwner.sorted(ro.UID) {
+		if rs := c.replicaSets[key]; rs != nil {
+			uids = append(uids, rs.UID)
+		}
+	}
+	e := fleetEntry{}
+	c.podWorkload(k, &r, &e, uids, v.Status, v.Done, v.Phase == argo.RolloutPhaseHealthy || v.Paused)
+	if word != "" && e.row.State == r.State && r.State != FleetRolling {
+		e.row.Word = word
+	}
+	return e, true
+}
+
+// argoAt is where the Rollout stands, for the fleet's why: its step, or
+// blue/green's preview.
+func argoAt(v *ArgoRolloutView) string {
+	if v.Step >= 0 {
+		return fmt.Sprintf("step %d/%d (%s)", v.Step+1, len(v.Steps), v.Steps[v.Step].Text)
+	}
+	if v.Strategy == "blueGreen" {
+		return "preview " + orNone(v.PreviewHash)
+	}
+	return v.StepLine
+}
+
+func argoRolloutSummary(w kind.Workload) WorkloadSummary {
+	ro := w.Object().(*argo.Rollout)
+	msg, done, err := w.RolloutStatus()
+	desired, _ := w.Replicas()
+	return WorkloadSummary{Kind: kind.Rollout, Namespace: ro.Namespace, Name: ro.Name, Desired: desired,
+		Updated: ro.Status.UpdatedReplicas, Available: ro.Status.AvailableReplicas, Status: statusLine(msg, err), Done: done}
+}

@@ -1,0 +1,164 @@
+package cluster_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"rollscope/model/argo"
+	"rollscope/model/cluster"
+	"rollscope/model/kind"
+)
+
+func ptr32(n int32) *int32 { return &n }
+
+// argoCanary is a 10-pod canary Rollout rolling from v1 (hash 7f9) to v2
+// (hash 8c1), at step 3/6 (setWeight 50), with its two ReplicaSets.
+func argoCanary(edit func(*argo.Rollout)) []runtime.Object {
+	ten := int32(10)
+	ro := &argo.Rollout{
+		ObjectMeta: metav1.ObjectMeta{Name: "checkout", Namespace: shop, UID: "ro-uid", Generation: 3, ResourceVersion: "1",
+			CreationTimestamp: metav1.Time{Time: at(0)}, Annotations: map[string]string{argo.RevisionAnnotation: "2"}},
+		Spec: argo.RolloutSpec{Replicas: &ten, Template: podTemplate("checkout", "shop/checkout:v2"),
+			Strategy: argo.RolloutStrategy{Canary: &argo.CanaryStrategy{Steps: []argo.CanaryStep{
+				{SetWeight: ptr32(10)}, {Pause: &argo.RolloutPause{}}, {SetWeight: ptr32(50)},
+				{Pause: &argo.RolloutPause{Duration: &intstr.IntOrString{Type: intstr.String, StrVal: "10m"}}},
+				{Analysis: &argo.RolloutAnalysis{Templates: []argo.AnalysisTemplateRef{{TemplateName: "error-rate"}}}},
+				{Experiment: []byte(`{"templates":[]}`)},
+			}}}},
+		Status: argo.RolloutStatus{ObservedGeneration: "3", Phase: argo.RolloutPhaseProgressing, Message: "more replicas need to be updated",
+			Replicas: 10, UpdatedReplicas: 5, ReadyReplicas: 10, AvailableReplicas: 10, StableRS: "7f9", CurrentPodHash: "8c1", CurrentStepIndex: ptr32(2)},
+	}
+	if edit != nil {
+		edit(ro)
+	}
+	rs := func(hash, image, revision string, n int32, created time.Time) *appsv1.ReplicaSet {
+		return &appsv1.ReplicaSet{
+			ObjectMeta: metav1.ObjectMeta{Name: "checkout-" + hash, Namespace: shop, UID: types.UID("rs-" + hash), ResourceVersion: "1",
+				CreationTimestamp: metav1.Time{Time: created}, Labels: map[string]string{argo.PodTemplateHashLabel: hash},
+				Annotations:     map[string]string{argo.RevisionAnnotation: revision},
+				OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(ro, argo.GroupVersion.WithKind("Rollout"))}},
+			Spec:   appsv1.ReplicaSetSpec{Replicas: &n, Template: podTemplate("checkout", image)},
+			Status: appsv1.ReplicaSetStatus{Replicas: n, ReadyReplicas: n, AvailableReplicas: n},
+		}
+	}
+	return []runtime.Object{ro, rs("7f9", "shop/checkout:v1", "1", 5, at(0)), rs("8c1", "shop/checkout:v2", "2", 5, at(10))}
+}
+
+func failedRun(owner *argo.Rollout) *argo.AnalysisRun {
+	return &argo.AnalysisRun{
+		ObjectMeta: metav1.ObjectMeta{Name: "checkout-8c1-2-4", Namespace: shop, ResourceVersion: "1",
+			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(owner, argo.GroupVersion.WithKind("Rollout"))}},
+		Spec: argo.AnalysisRunSpec{Metrics: []argo.Metric{{Name: "error-rate", FailureCondition: "result[0] > 0.05"}}},
+		Status: argo.AnalysisRunStatus{Phase: argo.AnalysisPhaseFailed, StartedAt: &metav1.Time{Time: at(20)},
+			MetricResults: []argo.MetricResult{{Name: "error-rate", Phase: argo.AnalysisPhaseFailed, Count: 3, Failed: 3,
+				Measurements: []argo.Measurement{{Phase: argo.AnalysisPhaseFailed, Value: "[0.07]"}, {Phase: argo.AnalysisPhaseFailed, Value: "[0.12]"}}}}},
+	}
+}
+
+// A Rollout's fleet row says Argo's state, in the fleet's urgency order,
+// with what it rests on.
+func TestArgoRolloutFleetRowSaysArgosState(t *testing.T) {
+	pauseAt := func(step int32, since time.Time, reason argo.PauseReason) func(*argo.Rollout) {
+		return func(r *argo.Rollout) {
+			r.Status.CurrentStepIndex, r.Status.Phase, r.Status.Message = ptr32(step), argo.RolloutPhasePaused, string(reason)
+			r.Status.ControllerPause = true
+			r.Status.PauseConditions = []argo.PauseCondition{{Reason: reason, StartTime: metav1.Time{Time: since}}}
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		edit  func(*argo.Rollout)
+		run   bool
+		state cluster.FleetState
+		word  string
+		why   string
+	}{
+		{"rolling", nil, false, cluster.FleetRolling, "rolling", "Progressing - more replicas need to be updated"},
+		{"awaiting promotion", pauseAt(1, at(18), argo.PauseReasonCanaryPauseStep), false, cluster.FleetPaused, "awaiting promotion",
+			"waiting 12m0s at step 2/6 (pause (until promoted)) — promote to go on"},
+		{"timed pause", pauseAt(3, at(25), argo.PauseReasonCanaryPauseStep), false, cluster.FleetCanary, "paused 4/6",
+			"5m0s left at step 4/6 (pause 10m)"},
+		{"aborted", func(r *argo.Rollout) {
+			r.Status.Abort, r.Status.Phase, r.Status.Message = true, argo.RolloutPhaseDegraded, "RolloutAborted: Rollout aborted update to revision 2"
+		}, false, cluster.FleetFailed, "aborted", "RolloutAborted: Rollout aborted update to revision 2"},
+		{"analysis failed", func(r *argo.Rollout) {
+			r.Status.Abort, r.Status.Phase, r.Status.Message = true, argo.RolloutPhaseDegraded, "RolloutAborted: metric \"error-rate\" assessed Failed"
+		}, true, cluster.FleetFailed, "analysis failed", "metric error-rate = [0.12] (failure: result[0] > 0.05) · 3 failed, 0 errors of 3"},
+		{"degraded", func(r *argo.Rollout) {
+			r.Status.Phase, r.Status.Message = argo.RolloutPhaseDegraded, "ProgressDeadlineExceeded: ReplicaSet \"checkout-8c1\" has timed out progressing."
+		}, false, cluster.FleetFailed, "degraded", "ProgressDeadlineExceeded: ReplicaSet \"checkout-8c1\" has timed out progressing."},
+		{"complete", func(r *argo.Rollout) {
+			r.Status.Phase, r.Status.Message, r.Status.StableRS, r.Status.UpdatedReplicas, r.Status.CurrentStepIndex = argo.RolloutPhaseHealthy, "", "8c1", 10, ptr32(6)
+		}, false, cluster.FleetComplete, "complete", ""},
+	} {
+		objs := argoCanary(c.edit)
+		if c.run {
+			objs = append(objs, failedRun(objs[0].(*argo.Rollout)))
+		}
+		cl := cluster.NewCluster()
+		cl.Apply(cluster.Batch{Objects: objs, At: at(30), Watch: cluster.WatchStatus{Synced: true, Connected: true}})
+		rows := cl.Fleet("", at(30))
+		if len(rows) != 1 {
+			t.Fatalf("%s: %d rows", c.name, len(rows))
+		}
+		r := rows[0]
+		if r.Kind != kind.Rollout || r.Ref() != "ro/checkout" || r.State != c.state || r.Word != c.word || r.Why != c.why {
+			t.Errorf("%s: %s %v %q — %q\nwant %v %q — %q", c.name, r.Ref(), r.State, r.Word, r.Why, c.state, c.word, c.why)
+		}
+		if r.Desired != 10 || r.Revision != 2 {
+			t.Errorf("%s: desired %d revision %d", c.name, r.Desired, r.Revision)
+		}
+	}
+}
+
+// The page's view: the step line, the steps, the images, the ReplicaSets
+// with their roles and revisions, the analysis, and what is not shown.
+func TestArgoRolloutView(t *testing.T) {
+	objs := argoCanary(nil)
+	objs = append(objs, failedRun(objs[0].(*argo.Rollout)))
+	cl := cluster.NewCluster()
+	cl.Apply(cluster.Batch{Objects: objs, At: at(30), Watch: cluster.WatchStatus{Synced: true, Connected: true}})
+	v, ok := cl.ArgoRollout(shop, "checkout", at(30))
+	if !ok {
+		t.Fatal("no view")
+	}
+	if v.StepLine != "step 3/6 · setWeight 50 · actual 5/10 pods" || v.Weight != 50 || v.Step != 2 || !v.Steps[2].Current || !v.Steps[1].Done {
+		t.Errorf("step line %q weight %d step %d", v.StepLine, v.Weight, v.Step)
+	}
+	if len(v.ReplicaSets) != 2 || v.ReplicaSets[0].Name != "checkout-8c1" || v.ReplicaSets[0].Role != cluster.RoleNew || v.ReplicaSets[0].Revision != 2 ||
+		v.ReplicaSets[1].Role != cluster.RoleStable || v.ReplicaSets[1].Hash != "7f9" {
+		t.Errorf("replica sets %+v", v.ReplicaSets)
+	}
+	if strings.Join(v.StableImages, ",") != "web=shop/checkout:v1" || strings.Join(v.CanaryImages, ",") != "web=shop/checkout:v2" {
+		t.Errorf("images %v → %v", v.StableImages, v.CanaryImages)
+	}
+	if len(v.Analysis) != 1 || v.Analysis[0].Metrics[0].Last[1] != "[0.12]" || v.Analysis[0].Metrics[0].Failed != 3 {
+		t.Errorf("analysis %+v", v.Analysis)
+	}
+	if len(v.NotShown) != 1 || !strings.Contains(v.NotShown[0], "step 6: experiment (not shown by rollscope)") {
+		t.Errorf("not shown %q", v.NotShown)
+	}
+	want := []string{"canary · step 3/6 · setWeight 50 · actual 5/10 pods",
+		"stable web=shop/checkout:v1 · canary web=shop/checkout:v2", "step 6: experiment (not shown by rollscope)"}
+	if strings.Join(v.Header, "\n") != strings.Join(want, "\n") {
+		t.Errorf("header\n%s\nwant\n%s", strings.Join(v.Header, "\n"), strings.Join(want, "\n"))
+	}
+	// Blue/green: the active and preview ReplicaSets.
+	bg := argoCanary(func(r *argo.Rollout) {
+		r.Spec.Strategy = argo.RolloutStrategy{BlueGreen: &argo.BlueGreenStrategy{ActiveService: "checkout", PreviewService: "checkout-preview"}}
+		r.Status.CurrentStepIndex, r.ResourceVersion = nil, "2"
+		r.Status.BlueGreen = argo.BlueGreenStatus{ActiveSelector: "7f9", PreviewSelector: "8c1"}
+	})
+	cl.Apply(cluster.Batch{Objects: bg[:1], At: at(31)})
+	v, _ = cl.ArgoRollout(shop, "checkout", at(31))
+	if v.StepLine != "active 7f9 · preview 8c1" || v.ActiveRS != "checkout-7f9" || v.PreviewRS != "checkout-8c1" {
+		t.Errorf("blue/green: %q active %s preview %s", v.StepLine, v.ActiveRS, v.PreviewRS)
+	}
+}
