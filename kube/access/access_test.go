@@ -41,6 +41,7 @@ var everything = []string{
 	"get replicationcontrollers", "update replicationcontrollers", "create replicationcontrollers", "delete replicationcontrollers",
 	"list pods", "update pods", "get pods/log", "list events",
 	"get statefulsets", "patch statefulsets", "get daemonsets", "patch daemonsets", "list controllerrevisions",
+	"get rollouts", "patch rollouts",
 }
 
 func without(perms ...string) []string {
@@ -77,7 +78,7 @@ func TestDeniedNamesEachActionTheUserMayNotTake(t *testing.T) {
 		// Each kind's own permissions: a StatefulSet's actions need
 		// statefulsets, an undo also its ControllerRevisions.
 		{"cannot patch statefulsets", without("patch statefulsets"), action.Of(action.OnStatefulSet)},
-		{"cannot list revisions", without("list controllerrevisions"), []action.Name{"sts-undo", "ds-undo"}},
+		{"cannot list revisions", without("list controllerrevisions"), []action.Name{"sts-undo", "ds-undo", "ro-undo"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
