@@ -27,6 +27,7 @@ import (
 	"rollscope/model/kind"
 	"rollscope/themes"
 	"rollscope/ui"
+	"rollscope/ui/plain"
 	"rollscope/ui/terminal"
 )
 
@@ -163,26 +164,24 @@ func readTarget(args []string, kinds connect.KindResolver) (target, error) {
 	return target{workload: ref.Name, workloadKind: ref.Kind}, nil
 }
 
-// plainFollows refuses a target --plain does not follow: it follows
-// deployments.
+// plainFollows refuses a target --plain does not follow (plain.Follows).
 func plainFollows(open target) error {
 	if open.rc != "" {
 		return badInput("rc/%s: --plain follows deployments; open the ReplicationController in the console, or run rollscope rolling-update for progress lines", open.rc)
 	}
-	if open.workload != "" {
-		return badInput("%s/%s: --plain follows deployments; open it in the console, or run rollscope simulate for its trace", open.workloadKind, open.workload)
+	if open.workload != "" && !plain.Follows(open.workloadKind) {
+		return badInput("%s/%s: --plain follows deployments and Argo Rollouts; open it in the console, or run rollscope simulate for its trace", open.workloadKind, open.workload)
 	}
 	return nil
 }
 
-// livePlainTarget is the deployment --plain follows on a live cluster, read
-// from the argument once connected.
-func livePlainTarget(args []string, conn *connect.Connection) (string, error) {
+// livePlainTarget is what --plain follows on a live cluster, read once connected.
+func livePlainTarget(args []string, conn *connect.Connection) (target, error) {
 	open, err := liveTarget(args, conn.Client.Discovery())
 	if err != nil {
-		return "", err
+		return target{}, err
 	}
-	return open.deployment, plainFollows(open)
+	return open, plainFollows(open)
 }
 
 // runEmbedded runs the scenario's cluster in real time × speed and the

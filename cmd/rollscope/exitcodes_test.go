@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -128,5 +129,19 @@ func TestRollingUpdateAndSimulateExitAsTheREADMESays(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A scenario that declares an Argo Rollout is bad input, in one line that
+// says the embedded cluster does not run Argo Rollouts yet.
+func TestSimulateRefusesAScenarioThatDeclaresARollout(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "argo.yaml")
+	if err := os.WriteFile(f, []byte("objects: |\n  apiVersion: argoproj.io/v1alpha1\n  kind: Rollout\n  metadata: {name: checkout}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := rollscope(t, "simulate", "-f", f)
+	want := `argo.yaml:3: kind "Rollout" (rollouts.argoproj.io) needs Argo Rollouts, which the embedded cluster does not run yet`
+	if r.code != 2 || !strings.Contains(r.stderr, want) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+		t.Errorf("exit %d, stderr %q; want 2 and one line with %q", r.code, r.stderr, want)
 	}
 }

@@ -107,10 +107,11 @@ func runLivePlain(ctx context.Context, out, banner io.Writer, f *rootFlags, args
 	if err != nil {
 		return err
 	}
-	name, err := livePlainTarget(args, conn)
+	open, err := livePlainTarget(args, conn)
 	if err != nil {
 		return err
 	}
+	name := open.deployment + open.workload // at most one is named
 	if name == "" && (f.all || kubewatch.CountWorkloads(ctx, conn.Client, conn.Namespace) > 1) {
 		return runLiveFleetPlain(ctx, out, banner, conn, f.all)
 	}
@@ -118,7 +119,7 @@ func runLivePlain(ctx context.Context, out, banner io.Writer, f *rootFlags, args
 	ctx, end := context.WithCancel(ctx)
 	defer end()
 	p := plain.NewStatus(out, name, wallStamp)
-	p.ErrOut, p.Namespace, p.OnEnd = banner, conn.Namespace, end
+	p.ErrOut, p.Namespace, p.OnEnd, p.Kind = banner, conn.Namespace, end, open.workloadKind
 	if err := followLive(ctx, conn, conn.Namespace, p.Batch); err != nil {
 		return err
 	}

@@ -69,6 +69,11 @@ type ArgoRolloutView struct {
 	// NotShown names what the Rollout has that rollscope does not show
 	// (a traffic router, experiment or plugin steps).
 	NotShown []string
+	// Why is what the Rollout's state rests on, as its fleet row says it
+	// (a failed analysis's metric and value, an abort, a deadline, a
+	// pause); "" while it rolls or is complete: the pods' blocker is the
+	// fleet row's.
+	Why string
 	// Header is the page's header lines.
 	Header []string
 }
@@ -179,6 +184,7 @@ func (c *Cluster) argoRolloutView(ro *argo.Rollout, now time.Time) ArgoRolloutVi
 	slices.SortFunc(v.Analysis, func(a, b AnalysisRunView) int {
 		return cmp.Or(b.Started.Compare(a.Started), strings.Compare(a.Name, b.Name))
 	})
+	_, _, v.Why = argoState(&v, now)
 	v.Header = argoHeader(&v, now)
 	return v
 }
@@ -322,6 +328,9 @@ func argoHeader(v *ArgoRolloutView, now time.Time) []string {
 		images += " · template of " + v.WorkloadRef
 	}
 	out = append(out, images)
+	if v.Why != "" && !v.Paused { // a pause's line says it already
+		out = append(out, "why "+v.Why)
+	}
 	return append(out, v.NotShown...)
 }
 
@@ -455,39 +464,9 @@ func (c *Cluster) argoRolloutFleet(k fleetKey, w kind.Workload, now time.Time) (
 		}
 	}
 	r.Changed = c.moved(k, r.Since)
-	word := ""
-	failedRun := -1
-	for i, run := range v.Analysis {
-		if run.Phase == argo.AnalysisPhaseFailed || run.Phase == argo.AnalysisPhaseError {
-			failedRun = i
-			break
-		}
-		if kind.AnalysisCompleted(run.Phase) {
-			break // the newest finished run passed: an older failure is history
-		}
-	}
-	switch {
-	case v.Phase == argo.RolloutPhaseDegraded && failedRun >= 0 || v.Aborted && failedRun >= 0:
-		r.State, word, r.Why = FleetFailed, wordAnalysisFailed, failedMetric(v.Analysis[failedRun])
-	case v.Aborted:
-		r.State, word, r.Why = FleetFailed, wordAborted, orNone(v.Message)
-	case v.Phase == argo.RolloutPhaseDegraded:
-		r.State, word, r.Why = FleetFailed, wordDegraded, v.Message
-	case v.Paused && !v.Timed:
-		r.State, word = FleetPaused, wordAwaitingPromotion
-		r.Why = fmt.Sprintf("%s — promote to go on", v.PauseReason)
-		if !v.PausedSince.IsZero() {
-			r.Why = fmt.Sprintf("waiting %s at %s — promote to go on", kubectlAge(now.Sub(v.PausedSince)), argoAt(&v))
-		}
-		if v.PauseReason == "manually paused" {
-			word, r.Why = FleetPaused.String(), "manually paused (spec.paused) — resume to go on"
-		}
-	case v.Paused:
-		r.State, word = FleetCanary, "paused"
-		if v.Step >= 0 {
-			word = fmt.Sprintf("paused %d/%d", v.Step+1, len(v.Steps))
-		}
-		r.Why = fmt.Sprintf("%s left at %s", kubectlAge(v.Left), argoAt(&v))
+	state, word, why := argoState(&v, now)
+	if state != fleetUnset {
+		r.State, r.Why = state, why
 	}
 	uids := make([]types.UID, 0, len(v.ReplicaSets))
 	for _, key := range c.replicaSetsByOwner.sorted(ro.UID) {
@@ -501,6 +480,42 @@ func (c *Cluster) argoRolloutFleet(k fleetKey, w kind.Workload, now time.Time) (
 		e.row.Word = word
 	}
 	return e, true
+}
+
+// argoState is the state the Rollout's own fields say, in the fleet's
+// words, and what it rests on: a failed analysis (its metric and last
+// value), an abort, Argo's Degraded (a progress deadline), a pause. A
+// Rollout rolling or complete is fleetUnset: its pods say the rest.
+func argoState(v *ArgoRolloutView, now time.Time) (state FleetState, word, why string) {
+	failedRun := -1
+	for i, run := range v.Analysis {
+		if run.Phase == argo.AnalysisPhaseFailed || run.Phase == argo.AnalysisPhaseError {
+			failedRun = i
+			break
+		}
+		if kind.AnalysisCompleted(run.Phase) {
+			break // the newest finished run passed: an older failure is history
+		}
+	}
+	switch {
+	case (v.Phase == argo.RolloutPhaseDegraded || v.Aborted) && failedRun >= 0:
+		return FleetFailed, wordAnalysisFailed, failedMetric(v.Analysis[failedRun])
+	case v.Aborted:
+		return FleetFailed, wordAborted, orNone(v.Message)
+	case v.Phase == argo.RolloutPhaseDegraded:
+		return FleetFailed, wordDegraded, v.Message
+	case v.Paused && v.PauseReason == "manually paused":
+		return FleetPaused, FleetPaused.String(), "manually paused (spec.paused) — resume to go on"
+	case v.Paused && !v.Timed && v.PausedSince.IsZero():
+		return FleetPaused, wordAwaitingPromotion, v.PauseReason + " — promote to go on"
+	case v.Paused && !v.Timed:
+		return FleetPaused, wordAwaitingPromotion, fmt.Sprintf("waiting %s at %s — promote to go on", kubectlAge(now.Sub(v.PausedSince)), argoAt(v))
+	case v.Paused && v.Step >= 0:
+		return FleetCanary, fmt.Sprintf("paused %d/%d", v.Step+1, len(v.Steps)), fmt.Sprintf("%s left at %s", kubectlAge(v.Left), argoAt(v))
+	case v.Paused:
+		return FleetCanary, "paused", fmt.Sprintf("%s left at %s", kubectlAge(v.Left), argoAt(v))
+	}
+	return fleetUnset, "", ""
 }
 
 // argoAt is where the Rollout stands, for the fleet's why: its step, or

@@ -1,6 +1,7 @@
 package cluster_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -150,10 +151,19 @@ func TestArgoRolloutView(t *testing.T) {
 	if strings.Join(v.Header, "\n") != strings.Join(want, "\n") {
 		t.Errorf("header\n%s\nwant\n%s", strings.Join(v.Header, "\n"), strings.Join(want, "\n"))
 	}
+	// An abort on a failed analysis says why on the page as in the fleet.
+	aborted := argoCanary(func(r *argo.Rollout) {
+		r.Status.Abort, r.Status.Phase, r.ResourceVersion = true, argo.RolloutPhaseDegraded, "3"
+	})
+	cl.Apply(cluster.Batch{Objects: aborted[:1], At: at(31)})
+	v, _ = cl.ArgoRollout(shop, "checkout", at(31))
+	if want := "why metric error-rate = [0.12] (failure: result[0] > 0.05) · 3 failed, 0 errors of 3"; !slices.Contains(v.Header, want) {
+		t.Errorf("aborted header %q; want a line %q", v.Header, want)
+	}
 	// Blue/green: the active and preview ReplicaSets.
 	bg := argoCanary(func(r *argo.Rollout) {
 		r.Spec.Strategy = argo.RolloutStrategy{BlueGreen: &argo.BlueGreenStrategy{ActiveService: "checkout", PreviewService: "checkout-preview"}}
-		r.Status.CurrentStepIndex, r.ResourceVersion = nil, "2"
+		r.Status.CurrentStepIndex, r.ResourceVersion = nil, "4"
 		r.Status.BlueGreen = argo.BlueGreenStatus{ActiveSelector: "7f9", PreviewSelector: "8c1"}
 	})
 	cl.Apply(cluster.Batch{Objects: bg[:1], At: at(31)})

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"rollscope/model/cluster"
+	"rollscope/model/kind"
 )
 
 // Status prints a deployment's cluster.StatusLine whenever it changes,
@@ -29,6 +30,9 @@ type Status struct {
 	// OnEnd stops the run once every rollout followed has finished or
 	// failed.
 	OnEnd func()
+	// Kind is the kind of the one object followed: "" or a Deployment,
+	// or an Argo Rollout (rollout.go), which Namespace names the namespace of.
+	Kind kind.Kind
 
 	mu      sync.Mutex // the watch and the embedded runner both print
 	out     io.Writer
@@ -63,6 +67,10 @@ func (p *Status) Batch(b cluster.Batch) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !changed && !b.Watch.Synced {
+		return
+	}
+	if p.Kind == kind.Rollout {
+		p.rolloutBatch(b)
 		return
 	}
 	var followed []cluster.DeploymentSummary
@@ -127,10 +135,14 @@ func (p *Status) stop(err error) {
 }
 
 // Outcome is the run's result once it has stopped: nil when every rollout
-// followed finished, or when the run was stopped (--until, Ctrl-C) first.
+// followed finished, or when the run was stopped (--until, Ctrl-C) first —
+// but for an Argo Rollout, which the plugin then says its watch timed out.
 func (p *Status) Outcome() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.Kind == kind.Rollout && !p.ended {
+		return ErrWatchTimeout
+	}
 	return p.end
 }
 

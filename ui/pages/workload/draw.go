@@ -58,7 +58,10 @@ func (v *View) hints() string {
 			parts = append(parts, b.Keys()[0]+" "+strings.TrimSuffix(b.Help().Desc, " ("+viewName(v.kind)+" view)"))
 		}
 	}
-	return strings.Join(append(parts, "↑/↓ revision", "esc back"), " · ")
+	if v.kind != kind.Rollout { // a Rollout's history is not on its page yet
+		parts = append(parts, "↑/↓ revision")
+	}
+	return strings.Join(append(parts, "esc back"), " · ")
 }
 
 // viewName is the kind's API name, the help column of its actions.
