@@ -59,12 +59,14 @@ func TestConsoleBlueGreenAndAViewer(t *testing.T) {
 		return strings.Contains(lineWith(screen, active), "active") && strings.Contains(lineWith(screen, preview), "preview")
 	})
 	t.Logf("the viewer's page:\n%s", screen)
-	for _, k := range []string{"P", "A", "x"} {
-		v.Keys(k)
-		screen = v.WaitFor("not allowed: you may not")
-		t.Logf("the viewer pressed %s:\n%s", k, screen)
+	for _, k := range []struct{ key, help string }{{"P", "promote (past"}, {"A", "promote --full"}, {"x", "abort ("}} {
+		v.Keys(k.key)
+		screen = v.WaitUntil(k.key+" refused: you may not patch the status", func(screen string) bool {
+			return lineWith(screen, k.help, "not allowed: you may not patch rollouts.argoproj.io/status") != ""
+		})
+		t.Logf("the viewer pressed %s:\n%s", k.key, screen)
 		if strings.Contains(screen, "kubectl argo rollouts") {
-			t.Errorf("the viewer's %s opened a confirmation:\n%s", k, screen)
+			t.Errorf("the viewer's %s opened a confirmation:\n%s", k.key, screen)
 		}
 		v.Keys("y")
 	}

@@ -52,15 +52,23 @@ func lineWith(screen string, words ...string) string {
 }
 
 // confirm presses key, waits for the confirmation naming command and
-// saying that the forecast is not available, and answers y.
-func confirm(t *testing.T, s *tmuxtest.Session, key, command string) {
+// saying that the forecast is not available, answers y and waits for the
+// toast saying it was done.
+func confirm(t *testing.T, s *tmuxtest.Session, key, command, toast string) {
 	t.Helper()
 	s.Keys(key)
-	screen := s.WaitFor(command)
+	answer(t, s, s.WaitFor(command), command, toast)
+}
+
+// answer checks the confirmation on screen, answers y and waits for the
+// toast.
+func answer(t *testing.T, s *tmuxtest.Session, screen, command, toast string) {
+	t.Helper()
 	if !strings.Contains(screen, "not available") {
 		t.Errorf("the confirmation of %s does not say its forecast is not available yet:\n%s", command, screen)
 	}
 	s.Keys("y")
+	s.WaitFor("✔ " + toast)
 }
 
 // plain runs `rollscope --plain rollout/NAME` on the Rollout as admin and
@@ -116,12 +124,9 @@ func TestConsolePromotesFromTheFleet(t *testing.T) {
 	})
 	t.Logf("P on front's row:\n%s", screen)
 	if !strings.Contains(screen, promote) {
-		confirm(t, s, "P", promote)
+		confirm(t, s, "P", promote, "promote: rollout 'front' promoted")
 	} else {
-		if !strings.Contains(screen, "not available") {
-			t.Errorf("the confirmation of %s does not say its forecast is not available yet:\n%s", promote, screen)
-		}
-		s.Keys("y")
+		answer(t, s, screen, promote, "promote: rollout 'front' promoted")
 	}
 	end := r.waitFor(t, "past the indefinite pause", func(s snapshot) bool {
 		return s.Step >= 2 && s.CurrentPodHash == paused.CurrentPodHash && !s.Abort
@@ -143,7 +148,7 @@ func TestConsoleAbortRetryPromoteFull(t *testing.T) {
 	s := console(t, r.c.CP.AdminKubeconfig, "-n", r.ns, "rollout/pay")
 	s.WaitFor("step 2/4")
 
-	confirm(t, s, "x", "kubectl argo rollouts abort pay -n "+r.ns)
+	confirm(t, s, "x", "kubectl argo rollouts abort pay -n "+r.ns, "abort: rollout 'pay' aborted")
 	r.waitFor(t, "aborted: Degraded, every pod stable", func(s snapshot) bool {
 		return s.Abort && s.Phase == "Degraded" && s.rs(first.StableRS).Ready == 5 && s.rs(paused.CurrentPodHash).Spec == 0
 	})
@@ -153,14 +158,14 @@ func TestConsoleAbortRetryPromoteFull(t *testing.T) {
 	})
 	t.Logf("aborted:\n%s", screen)
 
-	confirm(t, s, "t", "kubectl argo rollouts retry rollout pay -n "+r.ns)
+	confirm(t, s, "t", "kubectl argo rollouts retry rollout pay -n "+r.ns, "retry")
 	r.waitFor(t, "retried: the abort cleared, paused at step 1 again", pausedAt(1, 1, 4))
 	screen = s.WaitUntil("the page paused on step 2/4 again", func(screen string) bool {
 		return strings.Contains(screen, "Paused") && strings.Contains(screen, "step 2/4") && !strings.Contains(strings.ToLower(screen), "degraded")
 	})
 	t.Logf("retried:\n%s", screen)
 
-	confirm(t, s, "A", "kubectl argo rollouts promote pay --full -n "+r.ns)
+	confirm(t, s, "A", "kubectl argo rollouts promote pay --full -n "+r.ns, "promote fully: rollout 'pay' fully promoted")
 	end := r.waitFor(t, "promoted fully: Healthy on the new revision", healthy(5))
 	if end.StableRS != paused.CurrentPodHash {
 		t.Errorf("healthy on ReplicaSet %s, want the canary's %s", end.StableRS, paused.CurrentPodHash)
