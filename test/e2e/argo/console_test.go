@@ -158,8 +158,11 @@ func TestConsoleAbortRetryPromoteFull(t *testing.T) {
 	})
 	t.Logf("aborted:\n%s", screen)
 
-	confirm(t, s, "t", "kubectl argo rollouts retry rollout pay -n "+r.ns, "retry")
-	r.waitFor(t, "retried: the abort cleared, paused at step 1 again", pausedAt(1, 1, 4))
+	confirm(t, s, "t", "kubectl argo rollouts retry rollout pay -n "+r.ns, "retry: rollout 'pay' retried")
+	retried := r.waitFor(t, "retried: the abort cleared, paused at step 1 again", pausedAt(1, 1, 4))
+	if retried.Abort {
+		t.Errorf("after retry status.abort is still set: %s", retried)
+	}
 	screen = s.WaitUntil("the page paused on step 2/4 again", func(screen string) bool {
 		return strings.Contains(screen, "Paused") && strings.Contains(screen, "step 2/4") && !strings.Contains(strings.ToLower(screen), "degraded")
 	})
