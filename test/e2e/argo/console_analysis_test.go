@@ -38,11 +38,13 @@ func TestConsoleShowsTheFailingMeasurement(t *testing.T) {
 	})
 
 	s := console(t, c.CP.AdminKubeconfig, "-A")
+	// Keys typed before the fleet is drawn are not the fleet's.
+	s.WaitUntil("basket's fleet row", func(screen string) bool { return lineWith(screen, ns, "basket") != "" })
 	s.Keys("/")
 	s.Keys("-l", "basket")
 	s.Keys("Enter")
 	screen := s.WaitUntil("basket's row: analysis failed with the measured 0.42", func(screen string) bool {
-		return lineWith(screen, ns, "basket", "analysis failed") != "" &&
+		return lineWith(screen, ns, "basket", "analysis failed") != "" && lineWith(screen, "canary-abort") == "" &&
 			lineWith(screen, ns+" ro/basket:", "metric error-rate = 0.42", "result < 0.05") != ""
 	})
 	t.Logf("the fleet:\n%s", screen)
