@@ -1,0 +1,203 @@
+package argo
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+
+	"rollscope/internal/tmuxtest"
+	"rollscope/test/e2e/rollscopebin"
+)
+
+// Wide enough that no column of the fleet or the page is cut.
+const width, height = 200, 50
+
+var binOnce sync.Once
+
+// bin is the rollscope binary under test, built once for the package and
+// removed when the package's cluster stops.
+func bin(t *testing.T) string {
+	t.Helper()
+	cluster(t)
+	binOnce.Do(func() { shared.tb.Cleanup(rollscopebin.Cleanup) })
+	return rollscopebin.Path(t)
+}
+
+// console starts rollscope in tmux on kubeconfig with args.
+func console(t *testing.T, kubeconfig string, args ...string) *tmuxtest.Session {
+	t.Helper()
+	s := tmuxtest.Start(t, width, height, append([]string{bin(t), "--kubeconfig", kubeconfig}, args...)...)
+	s.Timeout = patience
+	return s
+}
+
+// lineWith is the first line of screen holding every one of words, or "".
+func lineWith(screen string, words ...string) string {
+	for _, l := range strings.Split(screen, "\n") {
+		all := true
+		for _, w := range words {
+			if !strings.Contains(l, w) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return l
+		}
+	}
+	return ""
+}
+
+// confirm presses key, waits for the confirmation naming command and
+// saying that the forecast is not available, answers y and waits for the
+// toast saying it was done.
+func confirm(t *testing.T, s *tmuxtest.Session, key, command, toast string) {
+	t.Helper()
+	s.Keys(key)
+	answer(t, s, s.WaitFor(command), command, toast)
+}
+
+// answer checks the confirmation on screen, answers y and waits for the
+// toast.
+func answer(t *testing.T, s *tmuxtest.Session, screen, command, toast string) {
+	t.Helper()
+	if !strings.Contains(screen, "not available") {
+		t.Errorf("the confirmation of %s does not say its forecast is not available yet:\n%s", command, screen)
+	}
+	s.Keys("y")
+	s.WaitFor("✔ " + toast)
+}
+
+// plain runs `rollscope --plain rollout/NAME` on the Rollout as admin and
+// returns its output and exit code.
+func plain(t *testing.T, r rollout) (stdout, stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), patience)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin(t), "--kubeconfig", r.c.CP.AdminKubeconfig, "-n", r.ns, "--plain", "rollout/"+r.name)
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit) && ctx.Err() == nil:
+		code = exit.ExitCode()
+	default:
+		t.Fatalf("rollscope --plain rollout/%s: %v\nstdout:\n%s\nstderr:\n%s", r.name, err, &out, &errOut)
+	}
+	return out.String(), errOut.String(), code
+}
+
+// TestConsolePromotesFromTheFleet: with -A the canary waiting on its
+// indefinite pause is a fleet row saying it awaits promotion and for how
+// long; P on that row names the plugin's promote, and y moves the Rollout
+// past the pause.
+func TestConsolePromotesFromTheFleet(t *testing.T) {
+	t.Parallel()
+	r, _, paused := pausedCanary(t, "tmux-promote", "front")
+	s := console(t, r.c.CP.AdminKubeconfig, "-A")
+	screen := s.WaitUntil("front's fleet row awaiting promotion", func(screen string) bool {
+		return lineWith(screen, r.ns, "front", "awaiting promo") != ""
+	})
+	t.Logf("the fleet:\n%s", screen)
+
+	// The filter leaves front's row alone, selected: the line under the
+	// fleet is its why, how long it has waited and where.
+	s.Keys("/")
+	s.Keys("-l", "front")
+	s.Keys("Enter")
+	screen = s.WaitUntil("front selected, its why saying how long it has waited at the pause", func(screen string) bool {
+		why := lineWith(screen, r.ns+" ro/front:", "waiting ", "step 2/4", "promote to go on")
+		return why != "" && lineWith(screen, "awaiting promo") != "" && lineWith(screen, "tmux-abort") == ""
+	})
+	t.Logf("front selected:\n%s", screen)
+	// P on a Deployment's row opens its dialog over the fleet; on a
+	// Rollout's row it opens the Rollout's page, where P asks again.
+	promote := "kubectl argo rollouts promote front -n " + r.ns
+	s.Keys("P")
+	screen = s.WaitUntil("P's confirmation, or front's page", func(screen string) bool {
+		return strings.Contains(screen, promote) || strings.Contains(screen, "rollout/front") && strings.Contains(screen, "replica sets")
+	})
+	t.Logf("P on front's row:\n%s", screen)
+	if !strings.Contains(screen, promote) {
+		confirm(t, s, "P", promote, "promote: rollout 'front' promoted")
+	} else {
+		answer(t, s, screen, promote, "promote: rollout 'front' promoted")
+	}
+	end := r.waitFor(t, "past the indefinite pause", func(s snapshot) bool {
+		return s.Step >= 2 && s.CurrentPodHash == paused.CurrentPodHash && !s.Abort
+	})
+	t.Logf("after P, y: %s", end)
+	screen = s.WaitUntil("the screen past the pause: step 4/4 or Healthy", func(screen string) bool {
+		return strings.Contains(screen, "step 4/4") || strings.Contains(screen, "Healthy")
+	})
+	t.Logf("promoted:\n%s", screen)
+}
+
+// TestConsoleAbortRetryPromoteFull: on the Rollout's page, x aborts the
+// canary (status.abort; the page says degraded and aborted), t retries it
+// back to its pause, and A promotes it fully to Healthy on the new
+// ReplicaSet.
+func TestConsoleAbortRetryPromoteFull(t *testing.T) {
+	t.Parallel()
+	r, first, paused := pausedCanary(t, "tmux-abort", "pay")
+	s := console(t, r.c.CP.AdminKubeconfig, "-n", r.ns, "rollout/pay")
+	s.WaitFor("step 2/4")
+
+	confirm(t, s, "x", "kubectl argo rollouts abort pay -n "+r.ns, "abort: rollout 'pay' aborted")
+	r.waitFor(t, "aborted: Degraded, every pod stable", func(s snapshot) bool {
+		return s.Abort && s.Phase == "Degraded" && s.rs(first.StableRS).Ready == 5 && s.rs(paused.CurrentPodHash).Spec == 0
+	})
+	screen := s.WaitUntil("the page saying Degraded and aborted", func(screen string) bool {
+		low := strings.ToLower(screen)
+		return strings.Contains(low, "degraded") && strings.Contains(low, "aborted")
+	})
+	t.Logf("aborted:\n%s", screen)
+
+	confirm(t, s, "t", "kubectl argo rollouts retry rollout pay -n "+r.ns, "retry: rollout 'pay' retried")
+	retried := r.waitFor(t, "retried: the abort cleared, paused at step 1 again", pausedAt(1, 1, 4))
+	if retried.Abort {
+		t.Errorf("after retry status.abort is still set: %s", retried)
+	}
+	screen = s.WaitUntil("the page paused on step 2/4 again", func(screen string) bool {
+		return strings.Contains(screen, "Paused") && strings.Contains(screen, "step 2/4") && !strings.Contains(strings.ToLower(screen), "degraded")
+	})
+	t.Logf("retried:\n%s", screen)
+
+	confirm(t, s, "A", "kubectl argo rollouts promote pay --full -n "+r.ns, "promote fully: rollout 'pay' fully promoted")
+	end := r.waitFor(t, "promoted fully: Healthy on the new revision", healthy(5))
+	if end.StableRS != paused.CurrentPodHash {
+		t.Errorf("healthy on ReplicaSet %s, want the canary's %s", end.StableRS, paused.CurrentPodHash)
+	}
+	screen = s.WaitFor("Healthy")
+	t.Logf("promoted fully:\n%s", screen)
+}
+
+// TestPlainRolloutFollowsKubectlArgoStatus: `--plain rollout/NAME` ends as
+// `kubectl argo rollouts status` does: 0 and Healthy on a Healthy Rollout,
+// 1 with the plugin's words on an aborted (Degraded) one.
+func TestPlainRolloutFollowsKubectlArgoStatus(t *testing.T) {
+	t.Parallel()
+	r := newRollout(t, cluster(t), "tmux-plain", canaryManifest("ledger"))
+	r.waitFor(t, "the first revision healthy", healthy(5))
+	out, errOut, code := plain(t, r)
+	if strings.Contains(errOut, "--plain follows deployments") {
+		t.Skipf("--plain rollout/NAME is not implemented yet: exit %d, %s", code, strings.TrimSpace(errOut))
+	}
+	if code != 0 || !strings.Contains(out, "Healthy") {
+		t.Errorf("--plain rollout/ledger on the Healthy Rollout: exit %d, want 0 and Healthy\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+
+	r.setImage(t, "registry.example/ledger:v2")
+	r.waitFor(t, "paused at step 1", pausedAt(1, 1, 4))
+	r.abort(t)
+	r.waitFor(t, "aborted: Degraded", func(s snapshot) bool { return s.Abort && s.Phase == "Degraded" })
+	out, errOut, code = plain(t, r)
+	if code != 1 || !strings.Contains(errOut, "The rollout is in a degraded state with message: RolloutAborted") {
+		t.Errorf("--plain rollout/ledger on the aborted Rollout: exit %d, want 1 and the plugin's \"The rollout is in a degraded state with message: RolloutAborted…\"\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
