@@ -217,6 +217,10 @@ func TestFleetEnterOpensTheRowAndEscComesBack(t *testing.T) {
 	if s := plain(m); !strings.Contains(s, "statefulset/db") {
 		t.Fatalf("enter on sts/db did not open its view:\n%s", s)
 	}
+	// Its header says the StatefulSet's namespace, not the fleet's scope.
+	if head := strings.SplitN(plain(m), "\n", 2)[0]; !strings.Contains(head, "ns infra  statefulset db") {
+		t.Errorf("the view of infra's sts/db is headed %q", head)
+	}
 	m = send(m, press("esc"))
 	if s := plain(m); !strings.Contains(s, "infra sts/db: no progress") {
 		t.Fatalf("esc from the StatefulSet view did not come back to the fleet:\n%s", s)

@@ -118,15 +118,18 @@ type Body[V any] interface {
 	Typing() bool
 	Writes() bool
 	// Object is what the view shows as kubectl names it (statefulset/db,
-	// rc/web): the page's header names it, not the Deployment under it.
+	// rc/web), and Namespace where it is: the page's header names them,
+	// not the Deployment under it nor the console's scope (a row opened
+	// from the fleet of every namespace is in its own).
 	Object() string
+	Namespace() string
 }
 
 // Placer is a page that says where the console is — the context, the
 // namespace, read-only — in a header line that can name another object: the
 // pages over it name theirs with it.
 type Placer interface {
-	Where(object string, w int, clock string) string
+	Where(namespace, object string, w int, clock string) string
 }
 
 // Over is the page of a Body shown over base, the rollout page: the header
@@ -203,7 +206,7 @@ func (o *Over[V]) Read()               { o.body.Read() }
 // is; base's own header (its Deployment's) when base cannot place it.
 func (o *Over[V]) Header(w int, clock string) []string {
 	if p, ok := o.base.(Placer); ok {
-		return []string{p.Where(o.body.Object(), w, clock)}
+		return []string{p.Where(o.body.Namespace(), o.body.Object(), w, clock)}
 	}
 	return o.base.Header(w, clock)
 }

@@ -65,6 +65,9 @@ func (v *View) SetSize(w, h int) {
 // Object is the controller shown, for the page's header.
 func (v *View) Object() string { return "rc/" + v.name }
 
+// Namespace is the controller's namespace, for the page's header.
+func (v *View) Namespace() string { return v.namespace }
+
 // KeyMap is the page's keys: the dialog's while it is open, else the
 // view's own and the console's that act here.
 func (v *View) KeyMap() help.KeyMap {

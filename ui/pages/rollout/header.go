@@ -43,7 +43,7 @@ func (p *Page) Header(w int, clock string) []string {
 				return "  " + st.Accent.Render(imageChange(r, w-2))
 			}})
 		}
-		return draw.Parts(p.where("deploy", draw.OrDash(s.Deployment), clock, badges, tail), w)
+		return draw.Parts(p.where(s.Namespace, "deploy", draw.OrDash(s.Deployment), clock, badges, tail), w)
 	}))
 
 	if !s.HaveRollout {
@@ -114,9 +114,9 @@ func (p *Page) status() string {
 // Where is the header line of a page over this one (a StatefulSet's, a
 // DaemonSet's, an RC's): the same context and namespace, naming object
 // (kind/name) instead of the Deployment, the clock at the end.
-func (p *Page) Where(object string, w int, clock string) string {
+func (p *Page) Where(namespace, object string, w int, clock string) string {
 	kind, name, _ := strings.Cut(object, "/")
-	return draw.Parts(p.where(kind, name, clock, nil, nil), w)
+	return draw.Parts(p.where(namespace, kind, name, clock, nil, nil), w)
 }
 
 // What the header's first line gives up first when it is narrow: what is
@@ -136,12 +136,12 @@ const (
 // where are the parts of the header's first line: where the console is,
 // the object shown (kind and name) and its badges, READ-ONLY, what follows
 // (tail) and the clock.
-func (p *Page) where(kind, name, clock string, badges, tail []draw.Part) []draw.Part {
+func (p *Page) where(namespace, kind, name, clock string, badges, tail []draw.Part) []draw.Part {
 	s, st := p.s, p.s.Styles
 	parts := []draw.Part{
 		{Text: st.AppTitle.Render("rollscope") + " ", Drop: dropTitle},
 		{Text: st.Label.Render("ctx") + " " + st.Text.Render(p.context) + "  ", Drop: dropContext},
-		{Text: st.Label.Render("ns") + " " + st.Text.Render(draw.OrDash(s.Namespace)) + "  ", Drop: dropNamespace},
+		{Text: st.Label.Render("ns") + " " + st.Text.Render(draw.OrDash(namespace)) + "  ", Drop: dropNamespace},
 		{Text: st.Label.Render(kind) + " " + st.Accent.Render(name)},
 	}
 	parts = append(parts, badges...)

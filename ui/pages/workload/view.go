@@ -101,6 +101,9 @@ func (v *View) history() []cluster.WorkloadRevision {
 // Object is kubectl's name of what the view shows.
 func (v *View) Object() string { return string(v.kind) + "/" + v.name }
 
+// Namespace is where the workload is, for the page's header.
+func (v *View) Namespace() string { return v.namespace }
+
 // SetSize sizes the view to the body.
 func (v *View) SetSize(w, h int) { v.w, v.h = w, h }
 
