@@ -332,19 +332,34 @@ func (m *Model) show(t screen.Target) tea.Cmd {
 		return m.scopeTo(*t.Scope)
 	}
 	p := m.route(t)
+	if t.Action != "" && t.Workload != "" {
+		// A workload's page asks its questions in its own body: open it,
+		// then the action there.
+		m.push(p)
+		next, cmd := p.Update(screen.Act(t.Action))
+		if next != nil {
+			m.pages[len(m.pages)-1] = next
+		}
+		return tea.Batch(cmd, m.follow())
+	}
 	if t.Action != "" {
 		m.refresh()
 		p.Update(screen.Act(t.Action))
 		return m.follow()
 	}
+	m.push(p)
+	return nil
+}
+
+// push makes p the page shown over the first, as the only one over it.
+func (m *Model) push(p screen.Page) {
 	m.pages = m.pages[:1:1]
 	if p == m.pages[0] {
 		m.refresh()
-		return nil
+		return
 	}
 	m.pages = append(m.pages, p)
 	m.layout()
-	return nil
 }
 
 // emptySource stands in when no cluster was given.

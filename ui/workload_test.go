@@ -10,6 +10,8 @@ import (
 
 	"rollscope/model"
 	"rollscope/model/cluster"
+	"rollscope/model/kind"
+	"rollscope/themes"
 	"rollscope/ui/draw"
 )
 
@@ -169,6 +171,33 @@ func TestStatefulSetViewHoldsThePartition(t *testing.T) {
 		t.Fatalf("partition 9 of 5 replicas was not refused:\n%s", plain(m))
 	}
 	m = rcRun(m, press("backspace"))
+	m = rcRun(m, typed("1")...)
+	m = rcRun(m, press("enter"), press("y"))
+	if len(acts.sent) != 1 || acts.sent[0].Action != "sts-partition" || acts.sent[0].Partition != 1 {
+		t.Fatalf("sent %+v, want the partition at 1", acts.sent)
+	}
+}
+
+// fleetOfDB is the workload fixture with a fleet of its one StatefulSet.
+type fleetOfDB struct{ workloadFixture }
+
+func (fleetOfDB) Fleet(string, time.Time) []cluster.FleetRow {
+	return []cluster.FleetRow{{Namespace: "shop", Kind: kind.StatefulSet, Name: "db", Revision: 2, State: cluster.FleetRolling}}
+}
+func (fleetOfDB) Namespaces() []string { return []string{"shop"} }
+
+// A StatefulSet's key pressed on its fleet row opens its view on that
+// action's question, as a Deployment's opens its dialog over the fleet.
+func TestFleetRowTakesItsKindsKeys(t *testing.T) {
+	acts := &fakeRCActions{fakeActions: oneContainer()}
+	src := fleetOfDB{workloadFixture{midRollout()}}
+	m := send(New(Options{Cluster: src, AllNamespaces: true, Context: "kind-dev", Theme: themes.Dark(), Clock: fixedClock, Actions: acts}),
+		tea.WindowSizeMsg{Width: 120, Height: 40})
+	m = rcRun(m, press("P"))
+	s := plain(m)
+	if !strings.Contains(s, "statefulset db") || !strings.Contains(s, "partition: the lowest ordinal to update, 0 to 5 (now 3)") {
+		t.Fatalf("P on sts/db's row did not open its partition question:\n%s", s)
+	}
 	m = rcRun(m, typed("1")...)
 	m = rcRun(m, press("enter"), press("y"))
 	if len(acts.sent) != 1 || acts.sent[0].Action != "sts-partition" || acts.sent[0].Partition != 1 {

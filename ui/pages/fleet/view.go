@@ -248,6 +248,17 @@ func (v *Page) key(msg tea.KeyPressMsg) {
 		}
 		return
 	}
+	// A StatefulSet's, DaemonSet's or Rollout's row takes its own kind's
+	// keys (P on a Rollout promotes it): its page opens on the action's
+	// confirmation.
+	if haveRow && row.Kind != kind.Deployment && row.Kind != kind.ReplicationController {
+		if act, ok := k.Pressed(msg, row.Kind); ok {
+			t := Target(row)
+			t.Action = act
+			v.s.Go(t)
+			return
+		}
+	}
 	if act, ok := k.Pressed(msg, action.OnDeployment); ok && haveRow {
 		t := Target(row)
 		if row.Kind == kind.Deployment {

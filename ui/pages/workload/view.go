@@ -149,6 +149,10 @@ func (v *View) Update(msg tea.Msg) (*View, tea.Cmd) {
 		v.forecasted(f)
 		return v, nil
 	}
+	if a, ok := msg.(screen.Act); ok {
+		// Pressed on the workload's fleet row.
+		return v, v.start(action.Name(a))
+	}
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return v, nil
