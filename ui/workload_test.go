@@ -182,7 +182,9 @@ func TestStatefulSetViewHoldsThePartition(t *testing.T) {
 type fleetOfDB struct{ workloadFixture }
 
 func (fleetOfDB) Fleet(string, time.Time) []cluster.FleetRow {
-	return []cluster.FleetRow{{Namespace: "shop", Kind: kind.StatefulSet, Name: "db", Revision: 2, State: cluster.FleetRolling}}
+	// Two rows, so that the fleet does not open its only workload.
+	return []cluster.FleetRow{{Namespace: "shop", Kind: kind.StatefulSet, Name: "db", Revision: 2, State: cluster.FleetRolling},
+		{Namespace: "shop", Kind: kind.DaemonSet, Name: "agent", Revision: 1, State: cluster.FleetComplete}}
 }
 func (fleetOfDB) Namespaces() []string { return []string{"shop"} }
 
