@@ -420,3 +420,15 @@ func TestFleetEscClosesTheDiffFirst(t *testing.T) {
 		t.Errorf("the second esc did not go back to the fleet:\n%s", s)
 	}
 }
+
+// The STATE column is as wide as the longest state word shown: a Rollout
+// awaiting promotion says so whole where there is room.
+func TestFleetStateColumnFitsTheLongestWord(t *testing.T) {
+	src := newFleetSource()
+	src.rows = append(src.rows, cluster.FleetRow{Namespace: "shop", Kind: kind.Rollout, Name: "front", Revision: 2,
+		State: cluster.FleetPaused, Word: "awaiting promotion", Why: "waiting 4m at step 2/4 — promote to go on"})
+	m := newFleetModel(t, src, 200, 30, nil)
+	if s := plain(m); !strings.Contains(s, "awaiting promotion") {
+		t.Fatalf("the Rollout's state word is cut:\n%s", s)
+	}
+}

@@ -60,14 +60,15 @@ func newPaints(st themes.Styles) paints {
 // column whatever the replica counts.
 const barCells = 8
 
-// columns are the table's columns for rows whose longest namespace and
-// name are nsW and nameW cells: those two are as wide as the rows need
-// (within bounds), and IMAGES and CHANGE-CAUSE share the rest. What goes
+// columns are the table's columns for rows whose longest namespace, name
+// and state word are nsW, nameW and stateW cells: those three are as wide
+// as the rows need (within bounds; a Rollout's "awaiting promotion" is the
+// longest state word), and IMAGES and CHANGE-CAUSE share the rest. What goes
 // first at narrow widths is declared here (Drop, the highest first):
 // CHANGE-CAUSE, AGE, IMAGES, KIND, REV, then NAMESPACE; NAME, PROGRESS and
 // STATE stay, NAME and STATE narrowing to their Min when even they do not
 // fit. NAMESPACE is there only when the rows span namespaces.
-func columns(many bool, nsW, nameW int) []draw.Column {
+func columns(many bool, nsW, nameW, stateW int) []draw.Column {
 	cols := make([]draw.Column, 0, 9)
 	if many {
 		cols = append(cols, draw.Column{Title: "NAMESPACE", Width: min(max(nsW, 9), 20), Cut: draw.CutMiddle, Drop: 2})
@@ -78,7 +79,8 @@ func columns(many bool, nsW, nameW int) []draw.Column {
 		draw.Column{Title: "REV", Width: 4, Right: true, Drop: 3},
 		draw.Column{Title: "IMAGES", Min: 16, Cut: cutImages, Drop: 5},
 		draw.Column{Title: "PROGRESS upd/avl/des", Width: barCells + 1 + 11},
-		draw.Column{Title: "STATE", Width: 17, Min: 8},
+		// The state's glyph, a space, its word.
+		draw.Column{Title: "STATE", Width: max(17, 2+stateW), Min: 8},
 		draw.Column{Title: "AGE", Width: 4, Right: true, Drop: 6},
 		draw.Column{Title: "CHANGE-CAUSE", Min: 12, Drop: 7},
 	)

@@ -145,7 +145,7 @@ func (v *Page) read() {
 	}
 	v.count = [fleetStates]int{}
 	v.manyNamespaces = false
-	nsW, nameW := 0, 0
+	nsW, nameW, stateW := 0, 0, 0
 	for i := range v.all {
 		r := &v.all[i]
 		if r.State >= 0 && int(r.State) < len(v.count) {
@@ -156,8 +156,9 @@ func (v *Page) read() {
 		}
 		// Names are ASCII (DNS labels): their length is their width.
 		nsW, nameW = max(nsW, len(r.Namespace)), max(nameW, len(r.Name))
+		stateW = max(stateW, draw.WidthOf(r.Word))
 	}
-	v.cols = columns(v.manyNamespaces, nsW, nameW)
+	v.cols = columns(v.manyNamespaces, nsW, nameW, stateW)
 	v.apply()
 }
 
