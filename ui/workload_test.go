@@ -10,6 +10,7 @@ import (
 
 	"rollscope/model"
 	"rollscope/model/cluster"
+	"rollscope/model/kind"
 	"rollscope/ui/draw"
 )
 
@@ -100,6 +101,10 @@ func (workloadFixture) ArgoRollout(ns, name string, _ time.Time) (cluster.ArgoRo
 			"stable web=shop/checkout:v1 · canary web=shop/checkout:v2",
 			"traffic router (trafficRouting) not shown by rollscope: weights are the pods', not the router's",
 		},
+		Refused: map[kind.Verb]string{
+			kind.Retry:  "rollout/checkout is not aborted: there is nothing to retry",
+			kind.Resume: "rollout/checkout is not paused by hand: it waits at a pause of its own (CanaryPauseStep) — promote it to move on",
+		},
 		ReplicaSets: []cluster.ReplicaSetRow{
 			{Name: "checkout-7b7d5974f6", Hash: "7b7d5974f6", Revision: 2, Role: cluster.RoleNew, Desired: 1, Available: 1, Pods: pods(1, cluster.PodReady)},
 			{Name: "checkout-5d9c8f7b6c", Hash: "5d9c8f7b6c", Revision: 1, Role: cluster.RoleStable, Desired: 9, Available: 9, Pods: pods(9, cluster.PodReady)},
@@ -173,5 +178,24 @@ func TestStatefulSetViewHoldsThePartition(t *testing.T) {
 	m = rcRun(m, press("enter"), press("y"))
 	if len(acts.sent) != 1 || acts.sent[0].Action != "sts-partition" || acts.sent[0].Partition != 1 {
 		t.Fatalf("sent %+v, want the partition at 1", acts.sent)
+	}
+}
+
+// The help greys the Argo keys the Rollout's state refuses, with the
+// reason, as it does keys disabled for the whole console; the others stay
+// as they are.
+func TestHelpSaysWhyARolloutsKeyIsOff(t *testing.T) {
+	m := newRCModel(t, workloadFixture{midRollout()}, &fakeRCActions{fakeActions: oneContainer()}, 240, 60)
+	m = send(m, typedOpen("ro checkout")...)
+	m = send(m, press("?"))
+	s := plain(m)
+	// The help's columns cut the reason; its start is the state's.
+	for _, want := range []string{"retry the aborted rollout (Rollout view) — rol", "resume (a pause by hand) (Rollout view) — rol"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the help lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "promote (past the pause or step) (Rollout view) —") {
+		t.Errorf("the help greys promote, which the state allows:\n%s", s)
 	}
 }

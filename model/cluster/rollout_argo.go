@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"rollscope/model"
+	"rollscope/model/action"
 	"rollscope/model/argo"
 	"rollscope/model/kind"
 )
@@ -71,6 +72,10 @@ type ArgoRolloutView struct {
 	NotShown []string
 	// Header is the page's header lines.
 	Header []string
+	// Refused says, for each verb the Rollout's state refuses, why (Argo's
+	// plugin would refuse or change nothing): the page disables its key
+	// with it. A verb that is not here can work now.
+	Refused map[kind.Verb]string
 }
 
 // ArgoStep is one canary step as the steps list shows it.
@@ -180,7 +185,21 @@ func (c *Cluster) argoRolloutView(ro *argo.Rollout, now time.Time) ArgoRolloutVi
 		return cmp.Or(b.Started.Compare(a.Started), strings.Compare(a.Name, b.Name))
 	})
 	v.Header = argoHeader(&v, now)
+	v.Refused = argoRefused(ro)
 	return v
+}
+
+// argoRefused is why each of the kind's verbs cannot work on ro in its
+// state now, from the rules the sender checks again when it sends.
+func argoRefused(ro *argo.Rollout) map[kind.Verb]string {
+	out := map[kind.Verb]string{}
+	e, _ := kind.Rollout.Entry()
+	for _, verb := range e.Verbs {
+		if err := action.ArgoRefusal(verb, ro); err != nil {
+			out[verb] = strings.TrimSuffix(err.Error(), ": "+argo.ErrNoChange.Error())
+		}
+	}
+	return out
 }
 
 // canarySteps fills the steps list, the weight and the step line.

@@ -162,3 +162,49 @@ func TestArgoRolloutView(t *testing.T) {
 		t.Errorf("blue/green: %q active %s preview %s", v.StepLine, v.ActiveRS, v.PreviewRS)
 	}
 }
+
+// Each state of a Rollout refuses the verbs Argo's plugin would refuse or
+// that would change nothing, with the reason, and leaves the others.
+func TestArgoRolloutViewRefusesVerbsByState(t *testing.T) {
+	stateless := []kind.Verb{kind.SetImage, kind.Restart, kind.Undo, kind.Scale}
+	for _, c := range []struct {
+		name    string
+		edit    func(*argo.Rollout)
+		refused map[kind.Verb]string // a part of each reason
+	}{
+		{"rolling", nil, map[kind.Verb]string{kind.Retry: "is not aborted", kind.Resume: "is not paused"}},
+		{"paused at a step", func(r *argo.Rollout) {
+			r.Status.ControllerPause = true
+			r.Status.PauseConditions = []argo.PauseCondition{{Reason: argo.PauseReasonCanaryPauseStep, StartTime: metav1.Time{Time: at(18)}}}
+		}, map[kind.Verb]string{kind.Retry: "is not aborted", kind.Resume: "promote it to move on"}},
+		{"paused by hand", func(r *argo.Rollout) { r.Spec.Paused = true },
+			map[kind.Verb]string{kind.Retry: "is not aborted", kind.Pause: "already paused"}},
+		{"aborted", func(r *argo.Rollout) { r.Status.Abort = true },
+			map[kind.Verb]string{kind.Promote: "is aborted", kind.Abort: "already aborted", kind.Resume: "is not paused"}},
+		{"promoting fully", func(r *argo.Rollout) { r.Status.PromoteFull = true },
+			map[kind.Verb]string{kind.PromoteFull: "already being promoted fully", kind.Retry: "is not aborted", kind.Resume: "is not paused"}},
+		{"fully promoted", func(r *argo.Rollout) {
+			r.Status.StableRS, r.Status.CurrentStepIndex, r.Status.UpdatedReplicas = "8c1", ptr32(6), 10
+		}, map[kind.Verb]string{kind.Promote: "nothing to promote", kind.PromoteFull: "already fully promoted", kind.Abort: "nothing to abort", kind.Retry: "is not aborted",
+			kind.Resume: "is not paused"}},
+	} {
+		cl := cluster.NewCluster()
+		cl.Apply(cluster.Batch{Objects: argoCanary(c.edit), At: at(30), Watch: cluster.WatchStatus{Synced: true, Connected: true}})
+		v, _ := cl.ArgoRollout(shop, "checkout", at(30))
+		for verb, want := range c.refused {
+			if got := v.Refused[verb]; !strings.Contains(got, want) || strings.HasSuffix(got, argo.ErrNoChange.Error()) {
+				t.Errorf("%s: %s refused with %q, want %q", c.name, verb, got, want)
+			}
+		}
+		for verb, why := range v.Refused {
+			if _, ok := c.refused[verb]; !ok {
+				t.Errorf("%s: %s refused (%q), should work", c.name, verb, why)
+			}
+		}
+		for _, verb := range stateless {
+			if why, ok := v.Refused[verb]; ok {
+				t.Errorf("%s: %s refused (%q): its command reads no state", c.name, verb, why)
+			}
+		}
+	}
+}

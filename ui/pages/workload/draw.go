@@ -51,14 +51,25 @@ func (v *View) View() string {
 const promptMin = 4
 
 func (v *View) hints() string {
-	var parts []string
+	var parts, off []string
 	for _, n := range v.actions() {
 		b := v.s.Keys.Action(n)
-		if len(b.Keys()) > 0 {
+		switch {
+		case len(b.Keys()) == 0:
+		case v.Refused(string(n)) != "":
+			// Refused in the Rollout's state: named, apart, so the
+			// operator sees the key exists and that it does not work now.
+			off = append(off, b.Keys()[0])
+		default:
 			parts = append(parts, b.Keys()[0]+" "+strings.TrimSuffix(b.Help().Desc, " ("+viewName(v.kind)+" view)"))
 		}
 	}
-	return strings.Join(append(parts, "↑/↓ revision", "esc back"), " · ")
+	parts = append(parts, "↑/↓ revision", "esc back")
+	if len(off) > 0 {
+		// First, so that a narrow line still says which keys are off.
+		parts = append([]string{"not now: " + strings.Join(off, " ") + " (? says why)"}, parts...)
+	}
+	return strings.Join(parts, " · ")
 }
 
 // viewName is the kind's API name, the help column of its actions.

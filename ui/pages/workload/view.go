@@ -115,9 +115,30 @@ func (v *View) KeyMap() help.KeyMap {
 	k := v.s.Keys
 	out := keys.Pane{k.Up, k.Down}
 	for _, n := range v.actions() {
-		out = append(out, k.Action(n))
+		b := k.Action(n)
+		if v.Refused(string(n)) != "" {
+			// A copy: the key map is the console's, its state the
+			// Rollout's.
+			b.SetEnabled(false)
+		}
+		out = append(out, b)
 	}
 	return append(out, k.Back, k.Help, k.Command, k.Quit)
+}
+
+// Refused says why the Rollout's state refuses the action named name now
+// ("" when it does not): the footer leaves its key out, the help greys it
+// with the reason, and pressing it says the reason. RBAC and --read-only
+// disable keys in the key map itself, before this.
+func (v *View) Refused(name string) string {
+	if v.kind != kind.Rollout || !v.found {
+		return ""
+	}
+	s, ok := action.Lookup(action.Name(name))
+	if !ok || s.On != v.kind {
+		return ""
+	}
+	return v.ro.Refused[s.Verb]
 }
 
 // Typing reports whether the prompt takes every key, text included.

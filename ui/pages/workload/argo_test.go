@@ -1,0 +1,147 @@
+package workload
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"rollscope/model/action"
+	"rollscope/model/cluster"
+	"rollscope/model/kind"
+	"rollscope/ui/internal/uitest"
+	"rollscope/ui/screen"
+)
+
+// argoSource is the fixture with one Rollout, shop/checkout, as the view
+// reads it.
+type argoSource struct {
+	*uitest.Source
+	ro cluster.ArgoRolloutView
+}
+
+func (a argoSource) ArgoRollout(ns, name string, _ time.Time) (cluster.ArgoRolloutView, bool) {
+	return a.ro, ns == a.ro.Namespace && name == a.ro.Name
+}
+
+// The states of a canary at step 2/4, as the cluster's view says them.
+var (
+	pausedAtStep = map[kind.Verb]string{
+		kind.Retry:  "rollout/checkout is not aborted: there is nothing to retry",
+		kind.Resume: "rollout/checkout is not paused by hand: it waits at a pause of its own (CanaryPauseStep) — promote it to move on",
+	}
+	aborted = map[kind.Verb]string{
+		kind.Promote: "rollout/checkout is aborted: a promote would only move its step index under the abort — retry it to go through the steps again, or promote it fully to go straight to the new template",
+		kind.Abort:   "rollout/checkout is already aborted",
+		kind.Resume:  "rollout/checkout is not paused",
+	}
+)
+
+func argoPage(t *testing.T, refused map[kind.Verb]string, acts screen.Actions, gate func(s *screen.Screen)) (screen.Page, *uitest.Base, *screen.Screen) {
+	t.Helper()
+	ro := cluster.ArgoRolloutView{Namespace: "shop", Name: "checkout", Strategy: "canary", Status: "Paused - CanaryPauseStep",
+		Desired: 4, Step: 1, Refused: refused,
+		Steps: []cluster.ArgoStep{{Text: "setWeight 25", Done: true}, {Text: "pause (until promoted)", Current: true}, {Text: "setWeight 50"}, {Text: "pause 10m"}}}
+	s := uitest.NewScreen(argoSource{Source: midRollout(), ro: ro}, acts)
+	if gate != nil {
+		gate(s)
+	}
+	b := &uitest.Base{}
+	p := NewPage(s, b, kind.Rollout, "shop", "checkout")
+	p.SetSize(160, 40)
+	return p, b, s
+}
+
+// offered is the footer's enabled keys.
+func offered(p screen.Page) map[string]bool {
+	out := map[string]bool{}
+	for _, b := range p.KeyMap().ShortHelp() {
+		if b.Enabled() {
+			out[b.Help().Key] = true
+		}
+	}
+	return out
+}
+
+// Each Argo key is offered only in the states where it can work: the
+// footer leaves a refused key out, pressing it says the state's reason and
+// sends nothing, and the keys the state allows open their confirmation.
+func TestArgoKeysFollowTheRolloutsState(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		refused map[kind.Verb]string
+		on, off []string // keys
+	}{
+		{"paused at a step", pausedAtStep, []string{"P", "A", "x", "p", "i", "R", "u", "s"}, []string{"t", "r"}},
+		{"aborted", aborted, []string{"A", "t", "p", "i", "R", "u", "s"}, []string{"P", "x", "r"}},
+	} {
+		keyOf := map[string]action.Name{}
+		for _, n := range action.Of(kind.Rollout) {
+			s, _ := action.Lookup(n)
+			keyOf[s.Keys[0]] = n
+		}
+		p, b, _ := argoPage(t, c.refused, &uitest.Actions{}, nil)
+		got := offered(p)
+		for _, k := range c.on {
+			if !got[k] {
+				t.Errorf("%s: %s is not offered", c.name, k)
+			}
+		}
+		for _, k := range c.off {
+			if got[k] {
+				t.Errorf("%s: %s is offered", c.name, k)
+			}
+		}
+		if out := uitest.Plain(p.View()); !strings.Contains(out, "not now: "+strings.Join(c.off, " ")) {
+			t.Errorf("%s: the page does not name the keys that are off (%v):\n%s", c.name, c.off, out)
+		}
+		for _, k := range c.off {
+			acts := &uitest.Actions{}
+			p, _, s := argoPage(t, c.refused, acts, nil)
+			p.Update(uitest.Press(k))
+			spec, _ := action.Lookup(keyOf[k])
+			if want := c.refused[spec.Verb]; !strings.Contains(s.Toast, want) || p.Writes() || len(acts.Sent) != 0 {
+				t.Errorf("%s: %s says %q (want %q), question open %v, sent %v", c.name, k, s.Toast, want, p.Writes(), acts.Sent)
+			}
+		}
+		// A key the state allows asks to confirm, naming the plugin's
+		// command.
+		allowed := map[string]string{"paused at a step": "P", "aborted": "t"}[c.name]
+		p.Update(uitest.Press(allowed))
+		if out := uitest.Plain(p.View()); !p.Writes() || !strings.Contains(out, "kubectl argo rollouts") {
+			t.Errorf("%s: %s opened no confirmation:\n%s", c.name, allowed, out)
+		}
+		if len(b.Keys) != 0 {
+			t.Errorf("%s: keys reached the page below: %q", c.name, b.Keys)
+		}
+	}
+}
+
+// --read-only and the cluster's RBAC disable keys before the state does:
+// their reason is the one said, whatever the Rollout's state.
+func TestArgoKeysKeepReadOnlyAndRBAC(t *testing.T) {
+	p, _, s := argoPage(t, pausedAtStep, &uitest.Actions{}, func(s *screen.Screen) { s.Keys.Gate(true, true, nil) })
+	if got := offered(p); got["P"] || got["A"] || got["i"] {
+		t.Errorf("read-only offers %v", got)
+	}
+	p.Update(uitest.Press("P"))
+	if !strings.Contains(s.Toast, "read-only") || p.Writes() {
+		t.Errorf("read-only P says %q", s.Toast)
+	}
+	denied := map[action.Name]string{"ro-promote": "forbidden: cannot patch rollouts/status"}
+	p, _, s = argoPage(t, pausedAtStep, &uitest.Actions{}, func(s *screen.Screen) { s.Keys.Gate(true, false, denied) })
+	if got := offered(p); got["P"] || !got["A"] {
+		t.Errorf("RBAC: offered %v, want no P and A", got)
+	}
+	p.Update(uitest.Press("P"))
+	if !strings.Contains(s.Toast, "cannot patch rollouts/status") || p.Writes() {
+		t.Errorf("RBAC P says %q", s.Toast)
+	}
+	// A key the state refuses and RBAC denies says RBAC's reason: fixing
+	// the state would not let the operator send it.
+	denied = map[action.Name]string{"ro-retry": "forbidden: cannot patch rollouts/status"}
+	p, _, s = argoPage(t, pausedAtStep, &uitest.Actions{}, func(s *screen.Screen) { s.Keys.Gate(true, false, denied) })
+	p.Update(uitest.Press("t"))
+	if !strings.Contains(s.Toast, "cannot patch rollouts/status") {
+		t.Errorf("denied and refused t says %q", s.Toast)
+	}
+}
