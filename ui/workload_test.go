@@ -101,6 +101,12 @@ func (workloadFixture) ArgoRollout(ns, name string, _ time.Time) (cluster.ArgoRo
 			"stable web=shop/checkout:v1 · canary web=shop/checkout:v2",
 			"traffic router (trafficRouting) not shown by rollscope: weights are the pods', not the router's",
 		},
+		Steps: []cluster.ArgoStep{
+			{Text: "setWeight 10", Done: true},
+			{Text: "pause (until promoted)", Current: true, Note: "waiting 4m12s for a promote"},
+			{Text: "setWeight 50"},
+			{Text: "analysis error-rate"},
+		},
 		Refused: map[kind.Verb]string{
 			kind.Retry:  "rollout/checkout is not aborted: there is nothing to retry",
 			kind.Resume: "rollout/checkout is not paused by hand: it waits at a pause of its own (CanaryPauseStep) — promote it to move on",

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -83,8 +84,11 @@ type ArgoStep struct {
 	Text string
 	// Current is the step the Rollout is at; Done the steps before it.
 	Current, Done bool
-	// NotShown: an experiment or plugin step, named but not shown.
+	// NotShown: an experiment or plugin step, named but not driven.
 	NotShown bool
+	// Note is how the current step stands: a timed pause's time left
+	// ("4m12s left"), how long a pause has waited for a promote.
+	Note string
 }
 
 // AnalysisRunView is one AnalysisRun of a Rollout: "why did analysis fail".
@@ -175,6 +179,14 @@ func (c *Cluster) argoRolloutView(ro *argo.Rollout, now time.Time) ArgoRolloutVi
 		v.Strategy = "canary"
 		c.canarySteps(&v, ro)
 	}
+	if v.Step >= 0 && v.Paused && v.PauseReason == string(argo.PauseReasonCanaryPauseStep) {
+		switch {
+		case v.Timed:
+			v.Steps[v.Step].Note = kubectlAge(v.Left) + " left"
+		case !v.PausedSince.IsZero():
+			v.Steps[v.Step].Note = "waiting " + kubectlAge(now.Sub(v.PausedSince)) + " for a promote"
+		}
+	}
 	v.NotShown = argoNotShown(ro)
 	for _, key := range c.workloads.analysisRunsByOwner.sorted(ro.UID) {
 		if run := c.workloads.analysisRuns[key]; run != nil && run.Namespace == ro.Namespace {
@@ -254,7 +266,7 @@ func argoStepText(s argo.CanaryStep) (string, bool) {
 		}
 		return "setCanaryScale matchTrafficWeight", false
 	case len(s.Experiment) > 0:
-		return "experiment (not shown by rollscope)", true
+		return experimentText(s.Experiment), true
 	case len(s.Plugin) > 0:
 		return "plugin step (not shown by rollscope)", true
 	case len(s.SetHeaderRoute) > 0:
@@ -263,6 +275,42 @@ func argoStepText(s argo.CanaryStep) (string, bool) {
 		return "setMirrorRoute (not shown by rollscope)", true
 	}
 	return "(empty step)", false
+}
+
+// experimentText is an experiment step with its templates and duration,
+// which rollscope shows but does not drive (it reads no Experiment).
+func experimentText(raw []byte) string {
+	var e struct {
+		Duration  string `json:"duration"`
+		Templates []struct {
+			Name    string `json:"name"`
+			SpecRef string `json:"specRef"`
+		} `json:"templates"`
+		Analyses []struct {
+			TemplateName string `json:"templateName"`
+		} `json:"analyses"`
+	}
+	text := "experiment"
+	if json.Unmarshal(raw, &e) == nil {
+		var parts []string
+		for _, t := range e.Templates {
+			parts = append(parts, t.Name+"="+t.SpecRef)
+		}
+		if len(parts) > 0 {
+			text += " " + strings.Join(parts, ", ")
+		}
+		if e.Duration != "" {
+			text += " for " + e.Duration
+		}
+		var analyses []string
+		for _, a := range e.Analyses {
+			analyses = append(analyses, a.TemplateName)
+		}
+		if len(analyses) > 0 {
+			text += " · analysis " + strings.Join(analyses, ", ")
+		}
+	}
+	return text + " (shown, not driven by rollscope)"
 }
 
 // argoNotShown names what rollscope does not show of the Rollout.

@@ -30,7 +30,7 @@ func argoCanary(edit func(*argo.Rollout)) []runtime.Object {
 				{SetWeight: ptr32(10)}, {Pause: &argo.RolloutPause{}}, {SetWeight: ptr32(50)},
 				{Pause: &argo.RolloutPause{Duration: &intstr.IntOrString{Type: intstr.String, StrVal: "10m"}}},
 				{Analysis: &argo.RolloutAnalysis{Templates: []argo.AnalysisTemplateRef{{TemplateName: "error-rate"}}}},
-				{Experiment: []byte(`{"templates":[]}`)},
+				{Experiment: []byte(`{"duration":"5m","templates":[{"name":"baseline","specRef":"stable"},{"name":"canary","specRef":"canary"}]}`)},
 			}}}},
 		Status: argo.RolloutStatus{ObservedGeneration: "3", Phase: argo.RolloutPhaseProgressing, Message: "more replicas need to be updated",
 			Replicas: 10, UpdatedReplicas: 5, ReadyReplicas: 10, AvailableReplicas: 10, StableRS: "7f9", CurrentPodHash: "8c1", CurrentStepIndex: ptr32(2)},
@@ -142,11 +142,12 @@ func TestArgoRolloutView(t *testing.T) {
 	if len(v.Analysis) != 1 || v.Analysis[0].Metrics[0].Last[1] != "[0.12]" || v.Analysis[0].Metrics[0].Failed != 3 {
 		t.Errorf("analysis %+v", v.Analysis)
 	}
-	if len(v.NotShown) != 1 || !strings.Contains(v.NotShown[0], "step 6: experiment (not shown by rollscope)") {
+	const experiment = "experiment baseline=stable, canary=canary for 5m (shown, not driven by rollscope)"
+	if len(v.NotShown) != 1 || v.NotShown[0] != "step 6: "+experiment {
 		t.Errorf("not shown %q", v.NotShown)
 	}
 	want := []string{"canary · step 3/6 · setWeight 50 · actual 5/10 pods",
-		"stable web=shop/checkout:v1 · canary web=shop/checkout:v2", "step 6: experiment (not shown by rollscope)"}
+		"stable web=shop/checkout:v1 · canary web=shop/checkout:v2", "step 6: " + experiment}
 	if strings.Join(v.Header, "\n") != strings.Join(want, "\n") {
 		t.Errorf("header\n%s\nwant\n%s", strings.Join(v.Header, "\n"), strings.Join(want, "\n"))
 	}
@@ -204,6 +205,28 @@ func TestArgoRolloutViewRefusesVerbsByState(t *testing.T) {
 		for _, verb := range stateless {
 			if why, ok := v.Refused[verb]; ok {
 				t.Errorf("%s: %s refused (%q): its command reads no state", c.name, verb, why)
+			}
+		}
+	}
+}
+
+// The current step says how it stands: a timed pause its time left, a
+// pause for a promote how long it has waited; the others say nothing.
+func TestArgoStepNotes(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		step int32
+		want string
+	}{{"timed pause", 3, "5m0s left"}, {"pause for a promote", 1, "waiting 5m0s for a promote"}} {
+		cl := cluster.NewCluster()
+		cl.Apply(cluster.Batch{Objects: argoCanary(func(r *argo.Rollout) {
+			r.Status.CurrentStepIndex, r.Status.ControllerPause = ptr32(c.step), true
+			r.Status.PauseConditions = []argo.PauseCondition{{Reason: argo.PauseReasonCanaryPauseStep, StartTime: metav1.Time{Time: at(25)}}}
+		}), At: at(30), Watch: cluster.WatchStatus{Synced: true, Connected: true}})
+		v, _ := cl.ArgoRollout(shop, "checkout", at(30))
+		for i, s := range v.Steps {
+			if want := map[bool]string{true: c.want}[i == int(c.step)]; s.Note != want {
+				t.Errorf("%s: step %d note %q, want %q", c.name, i+1, s.Note, want)
 			}
 		}
 	}

@@ -10,9 +10,9 @@ import (
 
 // An Argo Rollout on the page: the title, Argo's status line, the header
 // lines of the read model (strategy and step, pause, images, what is not
-// shown), and its ReplicaSets — stable, canary, older — with their pods.
-// Its steps and analysis are in the view (cluster.ArgoRolloutView) for a
-// richer page to draw.
+// shown), then its sections — the steps, its ReplicaSets (stable, canary,
+// older) with their pods. A section that does not fit the body gives way
+// to its short form, the least urgent first (argoSection).
 
 // ArgoSource is what the view reads of a Rollout; cluster.Cluster answers
 // it.
@@ -29,8 +29,49 @@ func (v *View) readArgo() {
 	v.ro, v.found = src.ArgoRollout(v.namespace, v.name, v.s.Now)
 }
 
-// argoRollout draws the Rollout.
-func (v *View) argoRollout(w int) []string {
+// argoSection is a part of the page: its lines, and the fewer it keeps
+// when the body is short; gives is the order in which sections give way
+// (lowest first).
+type argoSection struct {
+	full, short []string
+	gives       int
+}
+
+// fitSections is the sections' lines in their order, each section drawn
+// short, the lowest gives first, until they fit room lines (or none is
+// left to shorten: the view then cuts what is below).
+func fitSections(secs []argoSection, room int) []string {
+	total := 0
+	for _, s := range secs {
+		total += len(s.full)
+	}
+	short := make([]bool, len(secs))
+	for total > room {
+		best := -1
+		for i, s := range secs {
+			if !short[i] && len(s.short) < len(s.full) && (best < 0 || s.gives < secs[best].gives) {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		short[best] = true
+		total -= len(secs[best].full) - len(secs[best].short)
+	}
+	var out []string
+	for i, s := range secs {
+		if short[i] {
+			out = append(out, s.short...)
+		} else {
+			out = append(out, s.full...)
+		}
+	}
+	return out
+}
+
+// argoRollout draws the Rollout in room lines.
+func (v *View) argoRollout(w, room int) []string {
 	st, r := v.s.Styles, v.ro
 	out := []string{v.title(w, "desired", draw.Itoa(r.Desired), "updated", draw.Itoa(r.Updated), "available", draw.Itoa(r.Available),
 		"revision", draw.Itoa(r.Revision), "strategy", r.Strategy)}
@@ -42,7 +83,60 @@ func (v *View) argoRollout(w int) []string {
 		}
 		out = append(out, draw.Hanging("", style, l, w, 2)...)
 	}
-	out = append(out, draw.Fit(st.Label.Render("replica sets"), w))
+	secs := []argoSection{v.argoSteps(w), v.argoReplicaSets(w)}
+	return append(out, fitSections(secs, room-len(out))...)
+}
+
+// Step markers, read without colour: done, the current step, to come.
+const (
+	stepDone    = "✓"
+	stepCurrent = "▸"
+	stepToCome  = " "
+)
+
+// argoSteps is a canary's steps list, the current step marked, the done
+// ones dimmed; short, the current step and the next.
+func (v *View) argoSteps(w int) argoSection {
+	st, r := v.s.Styles, v.ro
+	if len(r.Steps) == 0 {
+		return argoSection{}
+	}
+	done := 0
+	lines := make([]string, len(r.Steps))
+	for i, s := range r.Steps {
+		mark, style := stepToCome, st.Text.Render
+		switch {
+		case s.Done:
+			mark, style = stepDone, st.Muted.Render
+			done++
+		case s.Current:
+			mark, style = stepCurrent, st.Accent.Render
+		case s.NotShown:
+			style = st.Muted.Render
+		}
+		text := s.Text
+		if s.Note != "" {
+			text += " · " + s.Note
+		}
+		lines[i] = draw.Fit(style("  "+mark+" "+draw.FitRight(draw.Itoa(i+1), 2)+" "+text), w)
+	}
+	head := st.Label.Render("steps") + st.Muted.Render("  "+stepDone+" done · "+stepCurrent+" now")
+	full := append([]string{draw.Fit(head, w)}, lines...)
+	short := []string{draw.Fit(st.Label.Render("steps")+st.Muted.Render("  "+draw.Itoa(done)+" of "+draw.Itoa(len(r.Steps))+" done"), w)}
+	if r.Step >= 0 {
+		short = append(short, lines[r.Step])
+		if r.Step+1 < len(lines) {
+			short = append(short, lines[r.Step+1])
+		}
+	}
+	return argoSection{full: full, short: short, gives: 2}
+}
+
+// argoReplicaSets are the Rollout's ReplicaSets with their roles and pods;
+// they never give way.
+func (v *View) argoReplicaSets(w int) argoSection {
+	st, r := v.s.Styles, v.ro
+	out := []string{draw.Fit(st.Label.Render("replica sets"), w)}
 	for _, rs := range r.ReplicaSets {
 		role := "old"
 		switch {
@@ -65,5 +159,5 @@ func (v *View) argoRollout(w int) []string {
 			" " + draw.Itoa(rs.Available) + "/" + draw.Itoa(rs.Desired) + " " + glyphs.String()
 		out = append(out, draw.Fit(line, w))
 	}
-	return out
+	return argoSection{full: out, short: out, gives: 9}
 }

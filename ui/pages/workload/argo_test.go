@@ -145,3 +145,37 @@ func TestArgoKeysKeepReadOnlyAndRBAC(t *testing.T) {
 		t.Errorf("denied and refused t says %q", s.Toast)
 	}
 }
+
+// The steps list marks the current step and the done ones with a glyph,
+// not only a colour, and says how the current one stands.
+func TestArgoStepsList(t *testing.T) {
+	p, _, _ := argoPage(t, pausedAtStep, nil, nil)
+	out := uitest.Plain(p.View())
+	for _, want := range []string{"steps  ✓ done · ▸ now", "  ✓  1 setWeight 25", "  ▸  2 pause (until promoted)", "     3 setWeight 50"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the steps list lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// Sections give way, the lowest first, to their short forms until they
+// fit; one that cannot shorten stays whole.
+func TestFitSections(t *testing.T) {
+	a := argoSection{full: []string{"a1", "a2", "a3"}, short: []string{"a"}, gives: 2}
+	b := argoSection{full: []string{"b1", "b2", "b3"}, short: []string{"b"}, gives: 1}
+	c := argoSection{full: []string{"c1", "c2"}, short: []string{"c1", "c2"}, gives: 0}
+	for _, tc := range []struct {
+		room int
+		want string
+	}{
+		{8, "a1 a2 a3 b1 b2 b3 c1 c2"},
+		{7, "a1 a2 a3 b c1 c2"},
+		{6, "a1 a2 a3 b c1 c2"},
+		{5, "a b c1 c2"},
+		{1, "a b c1 c2"},
+	} {
+		if got := strings.Join(fitSections([]argoSection{a, b, c}, tc.room), " "); got != tc.want {
+			t.Errorf("room %d: %q, want %q", tc.room, got, tc.want)
+		}
+	}
+}

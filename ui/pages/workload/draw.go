@@ -22,7 +22,7 @@ func (v *View) View() string {
 	case action.OnStatefulSet:
 		out = append(v.statefulSet(w), v.historyLines(w)...)
 	case kind.Rollout:
-		out = v.argoRollout(w)
+		out = v.argoRollout(w, h-1)
 	default:
 		out = append(v.daemonSet(w), v.historyLines(w)...)
 	}
