@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"rollscope/model"
+	"rollscope/model/argo"
 	"rollscope/model/cluster"
 	"rollscope/model/kind"
 	"rollscope/ui/draw"
@@ -107,6 +108,14 @@ func (workloadFixture) ArgoRollout(ns, name string, _ time.Time) (cluster.ArgoRo
 			{Text: "setWeight 50"},
 			{Text: "analysis error-rate"},
 		},
+		Analysis: []cluster.AnalysisRunView{{Name: "checkout-7b7d5974f6-2", Phase: "Failed", For: "background", Current: true,
+			Message: `Metric "error-rate" assessed Failed due to failed (1) > failureLimit (0)`,
+			Metrics: []cluster.MetricView{
+				{Name: "error-rate", Phase: "Failed", SuccessCondition: "result < 0.05", Last: []string{"0.02", "0.42"}, Count: 2, Successful: 1, Failed: 1,
+					Limits: argo.Limits{ConsecutiveError: 4}, Crossed: "failed 1 > limit 0 → Failed"},
+				{Name: "latency-p99", Phase: "Successful", SuccessCondition: "result < 300", Last: []string{"212", "198"}, Count: 2, Successful: 2,
+					Limits: argo.Limits{Failure: 1, ConsecutiveError: 4}},
+			}}, {Name: "checkout-7b7d5974f6-1", Phase: "Successful", For: "step 1"}},
 		Refused: map[kind.Verb]string{
 			kind.Retry:  "rollout/checkout is not aborted: there is nothing to retry",
 			kind.Resume: "rollout/checkout is not paused by hand: it waits at a pause of its own (CanaryPauseStep) — promote it to move on",

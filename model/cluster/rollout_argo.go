@@ -97,6 +97,11 @@ type AnalysisRunView struct {
 	Phase   argo.AnalysisPhase
 	Message string
 	Started time.Time
+	// For is what Argo's controller started it for: "step 4",
+	// "background", "pre-promotion", "post-promotion" ("" unknown);
+	// Current whether the Rollout's status names it as its run now.
+	For     string
+	Current bool
 	Metrics []MetricView
 }
 
@@ -108,6 +113,46 @@ type MetricView struct {
 	Last                                            []string // the last measurements' values, oldest first
 	Message                                         string
 	Count, Successful, Failed, Inconclusive, Errors int32
+	// ConsecutiveErrors is the errors in a row; Limits the metric's, and
+	// Crossed the one it went past as Argo's controller judges it ("failed
+	// 1 > limit 0 → Failed"), "" while within them.
+	ConsecutiveErrors int32
+	Limits            argo.Limits
+	Crossed           string
+}
+
+// Condition is what the metric's values are measured against: "success:
+// result < 0.05", its failure condition too when it has one.
+func (m MetricView) Condition() string {
+	var parts []string
+	if m.SuccessCondition != "" {
+		parts = append(parts, "success: "+m.SuccessCondition)
+	}
+	if m.FailureCondition != "" {
+		parts = append(parts, "failure: "+m.FailureCondition)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// Counts are the metric's counts against its limits: "failed 1 of limit 0
+// · inconclusive 0 of 0 · errors 0 (0 in a row of 4) · successful 1 of 2
+// measured".
+func (m MetricView) Counts() string {
+	failed := fmt.Sprintf("failed %d of limit %d", m.Failed, m.Limits.Failure)
+	if m.Limits.Failure < 0 {
+		failed = fmt.Sprintf("failed %d (no limit)", m.Failed)
+	}
+	return fmt.Sprintf("%s · inconclusive %d of %d · errors %d (%d in a row of %d) · successful %d of %d measured",
+		failed, m.Inconclusive, m.Limits.Inconclusive, m.Errors, m.ConsecutiveErrors, m.Limits.ConsecutiveError, m.Successful, m.Count)
+}
+
+// Verdict is the metric's phase and why: the limit it crossed, or its
+// phase alone ("Running").
+func (m MetricView) Verdict() string {
+	if m.Crossed != "" {
+		return m.Crossed
+	}
+	return orNone(string(m.Phase))
 }
 
 // lastMeasurements is how many measurements a metric shows.
@@ -188,9 +233,18 @@ func (c *Cluster) argoRolloutView(ro *argo.Rollout, now time.Time) ArgoRolloutVi
 		}
 	}
 	v.NotShown = argoNotShown(ro)
+	current := map[string]bool{}
+	for _, rs := range []*argo.RolloutAnalysisRunStatus{st.Canary.CurrentStepAnalysisRunStatus, st.Canary.CurrentBackgroundAnalysisRunStatus,
+		st.BlueGreen.PrePromotionAnalysisRunStatus, st.BlueGreen.PostPromotionAnalysisRunStatus} {
+		if rs != nil && rs.Name != "" {
+			current[rs.Name] = true
+		}
+	}
 	for _, key := range c.workloads.analysisRunsByOwner.sorted(ro.UID) {
 		if run := c.workloads.analysisRuns[key]; run != nil && run.Namespace == ro.Namespace {
-			v.Analysis = append(v.Analysis, analysisRunView(run))
+			a := analysisRunView(run)
+			a.Current = current[run.Name]
+			v.Analysis = append(v.Analysis, a)
 		}
 	}
 	slices.SortFunc(v.Analysis, func(a, b AnalysisRunView) int {
@@ -412,13 +466,30 @@ func analysisRunView(run *argo.AnalysisRun) AnalysisRunView {
 	} else {
 		v.Started = run.CreationTimestamp.Time
 	}
+	switch run.Labels[argo.RolloutTypeLabel] {
+	case argo.RunForStep:
+		if i, err := strconv.Atoi(run.Labels[argo.StepIndexLabel]); err == nil {
+			v.For = "step " + strconv.Itoa(i+1)
+		} else {
+			v.For = "step"
+		}
+	case argo.RunForBackground:
+		v.For = "background"
+	case argo.RunForPrePromotion:
+		v.For = "pre-promotion"
+	case argo.RunForPostPromotion:
+		v.For = "post-promotion"
+	}
 	conds := map[string]argo.Metric{}
 	for _, m := range run.Spec.Metrics {
 		conds[m.Name] = m
 	}
 	for _, r := range run.Status.MetricResults {
+		limits := argo.LimitsOf(conds[r.Name])
+		_, crossed := limits.Crossed(r)
 		m := MetricView{Name: r.Name, Phase: r.Phase, Message: r.Message, Count: r.Count, Successful: r.Successful,
-			Failed: r.Failed, Inconclusive: r.Inconclusive, Errors: r.Error,
+			Failed: r.Failed, Inconclusive: r.Inconclusive, Errors: r.Error, ConsecutiveErrors: r.ConsecutiveError,
+			Limits: limits, Crossed: crossed,
 			SuccessCondition: conds[r.Name].SuccessCondition, FailureCondition: conds[r.Name].FailureCondition}
 		for _, ms := range r.Measurements[max(len(r.Measurements)-lastMeasurements, 0):] {
 			val := ms.Value

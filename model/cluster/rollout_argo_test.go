@@ -54,6 +54,7 @@ func argoCanary(edit func(*argo.Rollout)) []runtime.Object {
 func failedRun(owner *argo.Rollout) *argo.AnalysisRun {
 	return &argo.AnalysisRun{
 		ObjectMeta: metav1.ObjectMeta{Name: "checkout-8c1-2-4", Namespace: shop, ResourceVersion: "1",
+			Labels: map[string]string{argo.RolloutTypeLabel: argo.RunForStep, argo.StepIndexLabel: "4"},
 			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(owner, argo.GroupVersion.WithKind("Rollout"))}},
 		Spec: argo.AnalysisRunSpec{Metrics: []argo.Metric{{Name: "error-rate", FailureCondition: "result[0] > 0.05"}}},
 		Status: argo.AnalysisRunStatus{Phase: argo.AnalysisPhaseFailed, StartedAt: &metav1.Time{Time: at(20)},
@@ -143,6 +144,12 @@ func TestArgoRolloutView(t *testing.T) {
 		t.Errorf("analysis %+v", v.Analysis)
 	}
 	const experiment = "experiment baseline=stable, canary=canary for 5m (shown, not driven by rollscope)"
+	a := v.Analysis[0]
+	if m := a.Metrics[0]; a.For != "step 5" || a.Current || m.Condition() != "failure: result[0] > 0.05" ||
+		m.Verdict() != "failed 3 > limit 0 → Failed" ||
+		m.Counts() != "failed 3 of limit 0 · inconclusive 0 of 0 · errors 0 (0 in a row of 4) · successful 0 of 3 measured" {
+		t.Errorf("analysis for %q current %v: %q · %q · %q", a.For, a.Current, m.Condition(), m.Verdict(), m.Counts())
+	}
 	if len(v.NotShown) != 1 || v.NotShown[0] != "step 6: "+experiment {
 		t.Errorf("not shown %q", v.NotShown)
 	}
@@ -229,5 +236,21 @@ func TestArgoStepNotes(t *testing.T) {
 				t.Errorf("%s: step %d note %q, want %q", c.name, i+1, s.Note, want)
 			}
 		}
+	}
+}
+
+// The Rollout's status names its runs now (a step's, the background's,
+// blue/green's pre- and post-promotion): those are current, the others
+// history.
+func TestArgoAnalysisRunsNamedInStatusAreCurrent(t *testing.T) {
+	objs := argoCanary(func(r *argo.Rollout) {
+		r.Status.Canary.CurrentStepAnalysisRunStatus = &argo.RolloutAnalysisRunStatus{Name: "checkout-8c1-2-4", Status: argo.AnalysisPhaseFailed}
+	})
+	objs = append(objs, failedRun(objs[0].(*argo.Rollout)))
+	cl := cluster.NewCluster()
+	cl.Apply(cluster.Batch{Objects: objs, At: at(30), Watch: cluster.WatchStatus{Synced: true, Connected: true}})
+	v, _ := cl.ArgoRollout(shop, "checkout", at(30))
+	if len(v.Analysis) != 1 || !v.Analysis[0].Current {
+		t.Errorf("the step's run is not current: %+v", v.Analysis)
 	}
 }

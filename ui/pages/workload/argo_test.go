@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"rollscope/model/action"
+	"rollscope/model/argo"
 	"rollscope/model/cluster"
 	"rollscope/model/kind"
 	"rollscope/ui/internal/uitest"
@@ -38,9 +39,15 @@ var (
 
 func argoPage(t *testing.T, refused map[kind.Verb]string, acts screen.Actions, gate func(s *screen.Screen)) (screen.Page, *uitest.Base, *screen.Screen) {
 	t.Helper()
+	return argoPageOf(t, func(*cluster.ArgoRolloutView) {}, refused, acts, gate)
+}
+
+func argoPageOf(t *testing.T, edit func(*cluster.ArgoRolloutView), refused map[kind.Verb]string, acts screen.Actions, gate func(s *screen.Screen)) (screen.Page, *uitest.Base, *screen.Screen) {
+	t.Helper()
 	ro := cluster.ArgoRolloutView{Namespace: "shop", Name: "checkout", Strategy: "canary", Status: "Paused - CanaryPauseStep",
 		Desired: 4, Step: 1, Refused: refused,
 		Steps: []cluster.ArgoStep{{Text: "setWeight 25", Done: true}, {Text: "pause (until promoted)", Current: true}, {Text: "setWeight 50"}, {Text: "pause 10m"}}}
+	edit(&ro)
 	s := uitest.NewScreen(argoSource{Source: midRollout(), ro: ro}, acts)
 	if gate != nil {
 		gate(s)
@@ -177,5 +184,36 @@ func TestFitSections(t *testing.T) {
 		if got := strings.Join(fitSections([]argoSection{a, b, c}, tc.room), " "); got != tc.want {
 			t.Errorf("room %d: %q, want %q", tc.room, got, tc.want)
 		}
+	}
+}
+
+// The analysis shows the runs the Rollout runs now: each metric's last
+// values against its condition, the limit it crossed and its counts; an
+// older run is only counted. Narrow, the last value and the verdict stay.
+func TestArgoAnalysisSaysWhyItFailed(t *testing.T) {
+	failed := func(ro *cluster.ArgoRolloutView) {
+		ro.Analysis = []cluster.AnalysisRunView{
+			{Name: "checkout-2-3", Phase: "Failed", For: "step 3", Current: true, Metrics: []cluster.MetricView{{
+				Name: "error-rate", Phase: "Failed", SuccessCondition: "result < 0.05", Last: []string{"0.02", "0.42"}, Count: 2, Successful: 1,
+				Failed: 1, Limits: argo.Limits{ConsecutiveError: 4}, Crossed: "failed 1 > limit 0 → Failed"}}},
+			{Name: "checkout-1-3", Phase: "Successful", For: "step 3", Metrics: []cluster.MetricView{{Name: "old-metric"}}},
+		}
+	}
+	p, _, _ := argoPageOf(t, failed, nil, nil, nil)
+	out := uitest.Plain(p.View())
+	for _, want := range []string{"analysis checkout-2-3 · step 3 Failed",
+		"  ✗ error-rate 0.02, 0.42 · success: result < 0.05 · failed 1 > limit 0 → Failed",
+		"failed 1 of limit 0 · inconclusive 0 of 0 · errors 0 (0 in a row of 4) · successful 1 of 2 measured",
+		"and 1 older AnalysisRun"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the analysis lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "old-metric") {
+		t.Errorf("an older run's metrics are shown:\n%s", out)
+	}
+	p.SetSize(50, 30)
+	if out := uitest.Plain(p.View()); !strings.Contains(out, "  ✗ error-rate 0.42 · failed 1 > limit 0 → Failed") {
+		t.Errorf("narrow, the verdict or the last value is gone:\n%s", out)
 	}
 }
