@@ -54,7 +54,7 @@ func argoCanary(edit func(*argo.Rollout)) []runtime.Object {
 func failedRun(owner *argo.Rollout) *argo.AnalysisRun {
 	return &argo.AnalysisRun{
 		ObjectMeta: metav1.ObjectMeta{Name: "checkout-8c1-2-4", Namespace: shop, ResourceVersion: "1",
-			Labels: map[string]string{argo.RolloutTypeLabel: argo.RunForStep, argo.StepIndexLabel: "4"},
+			Labels:          map[string]string{argo.RolloutTypeLabel: argo.RunForStep, argo.StepIndexLabel: "4"},
 			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(owner, argo.GroupVersion.WithKind("Rollout"))}},
 		Spec: argo.AnalysisRunSpec{Metrics: []argo.Metric{{Name: "error-rate", FailureCondition: "result[0] > 0.05"}}},
 		Status: argo.AnalysisRunStatus{Phase: argo.AnalysisPhaseFailed, StartedAt: &metav1.Time{Time: at(20)},
