@@ -116,6 +116,7 @@ func (workloadFixture) ArgoRollout(ns, name string, _ time.Time) (cluster.ArgoRo
 				{Name: "latency-p99", Phase: "Successful", SuccessCondition: "result < 300", Last: []string{"212", "198"}, Count: 2, Successful: 2,
 					Limits: argo.Limits{Failure: 1, ConsecutiveError: 4}},
 			}}, {Name: "checkout-7b7d5974f6-1", Phase: "Successful", For: "step 1"}},
+		SurgeLabel: "surge", Surge: model.Headroom{Used: 0, Limit: 3}, Unavailable: model.Headroom{Used: 0, Limit: 2},
 		Refused: map[kind.Verb]string{
 			kind.Retry:  "rollout/checkout is not aborted: there is nothing to retry",
 			kind.Resume: "rollout/checkout is not paused by hand: it waits at a pause of its own (CanaryPauseStep) — promote it to move on",

@@ -45,6 +45,13 @@ type ArgoRolloutView struct {
 	// Step is the current step's index (-1: no steps, or all done).
 	Step  int
 	Steps []ArgoStep
+	// Surge is the pods over spec.replicas against maxSurge, Unavailable
+	// spec.replicas' pods not available against maxUnavailable, each as
+	// Argo's controller resolves them; for blue/green, Surge is the
+	// preview set's pods against a whole set (SurgeLabel "preview"), as
+	// Argo runs a second set rather than surging.
+	Surge, Unavailable model.Headroom
+	SurgeLabel         string
 	// Weight is the canary's setWeight now; CanaryPods the canary's
 	// available pods of Desired.
 	Weight     int32
@@ -232,6 +239,16 @@ func (c *Cluster) argoRolloutView(ro *argo.Rollout, now time.Time) ArgoRolloutVi
 			v.Steps[v.Step].Note = "waiting " + kubectlAge(now.Sub(v.PausedSince)) + " for a promote"
 		}
 	}
+	v.SurgeLabel, v.Surge = "surge", model.Headroom{Used: max(st.Replicas-desired, 0), Limit: argo.MaxSurge(ro)}
+	if v.Strategy == "blueGreen" {
+		v.SurgeLabel, v.Surge = "preview", model.Headroom{Limit: desired}
+		for _, rs := range v.ReplicaSets {
+			if rs.Hash == v.PreviewHash && v.PreviewHash != v.ActiveHash {
+				v.Surge.Used = rs.Desired
+			}
+		}
+	}
+	v.Unavailable = model.Headroom{Used: max(desired-st.AvailableReplicas, 0), Limit: argo.MaxUnavailable(ro)}
 	v.NotShown = argoNotShown(ro)
 	current := map[string]bool{}
 	for _, rs := range []*argo.RolloutAnalysisRunStatus{st.Canary.CurrentStepAnalysisRunStatus, st.Canary.CurrentBackgroundAnalysisRunStatus,

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
+	"rollscope/model"
 	"rollscope/model/argo"
 	"rollscope/model/cluster"
 	"rollscope/model/kind"
@@ -158,6 +159,11 @@ func TestArgoRolloutView(t *testing.T) {
 	if strings.Join(v.Header, "\n") != strings.Join(want, "\n") {
 		t.Errorf("header\n%s\nwant\n%s", strings.Join(v.Header, "\n"), strings.Join(want, "\n"))
 	}
+	// maxSurge and maxUnavailable are Argo's defaults, 25 % of 10 pods:
+	// 3 up, 2 down; 10 pods run, all available.
+	if v.Surge != (model.Headroom{Used: 0, Limit: 3}) || v.Unavailable != (model.Headroom{Used: 0, Limit: 2}) || v.SurgeLabel != "surge" {
+		t.Errorf("headroom %s %+v unavailable %+v", v.SurgeLabel, v.Surge, v.Unavailable)
+	}
 	// Blue/green: the active and preview ReplicaSets.
 	bg := argoCanary(func(r *argo.Rollout) {
 		r.Spec.Strategy = argo.RolloutStrategy{BlueGreen: &argo.BlueGreenStrategy{ActiveService: "checkout", PreviewService: "checkout-preview"}}
@@ -168,6 +174,11 @@ func TestArgoRolloutView(t *testing.T) {
 	v, _ = cl.ArgoRollout(shop, "checkout", at(31))
 	if v.StepLine != "active 7f9 · preview 8c1" || v.ActiveRS != "checkout-7f9" || v.PreviewRS != "checkout-8c1" {
 		t.Errorf("blue/green: %q active %s preview %s", v.StepLine, v.ActiveRS, v.PreviewRS)
+	}
+	// Blue/green runs a second set rather than surging: the preview's 5
+	// pods of a set of 10.
+	if v.Surge != (model.Headroom{Used: 5, Limit: 10}) || v.SurgeLabel != "preview" || v.Unavailable != (model.Headroom{Used: 0, Limit: 2}) {
+		t.Errorf("blue/green headroom %s %+v unavailable %+v", v.SurgeLabel, v.Surge, v.Unavailable)
 	}
 }
 

@@ -12,7 +12,8 @@ import (
 
 // An Argo Rollout on the page: the title, Argo's status line, the header
 // lines of the read model (strategy and step, pause, images, what is not
-// shown), then its sections — the steps, its ReplicaSets (stable, canary,
+// shown), then its sections — the headroom bars with Argo's own maxSurge
+// and maxUnavailable, the steps, the analysis, its ReplicaSets (stable, canary,
 // older) with their pods. A section that does not fit the body gives way
 // to its short form, the least urgent first (argoSection).
 
@@ -85,7 +86,10 @@ func (v *View) argoRollout(w, room int) []string {
 		}
 		out = append(out, draw.Hanging("", style, l, w, 2)...)
 	}
-	secs := []argoSection{v.argoSteps(w), v.argoAnalysis(w), v.argoReplicaSets(w)}
+	half := (w - 2) / 2
+	bars := []string{draw.Fit(draw.Bar(st, r.SurgeLabel, r.Surge, st.SurgeBar.Render, half)+"  "+
+		draw.Bar(st, "unavailable", r.Unavailable, st.UnavailableBar.Render, w-2-half), w)}
+	secs := []argoSection{{full: bars, short: bars}, v.argoSteps(w), v.argoAnalysis(w), v.argoReplicaSets(w)}
 	return append(out, fitSections(secs, room-len(out))...)
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"rollscope/model"
 	"rollscope/model/action"
 	"rollscope/model/argo"
 	"rollscope/model/cluster"
@@ -215,5 +216,19 @@ func TestArgoAnalysisSaysWhyItFailed(t *testing.T) {
 	p.SetSize(50, 30)
 	if out := uitest.Plain(p.View()); !strings.Contains(out, "  ✗ error-rate 0.42 · failed 1 > limit 0 → Failed") {
 		t.Errorf("narrow, the verdict or the last value is gone:\n%s", out)
+	}
+}
+
+// The headroom bars are the view's: a canary's surge, blue/green's
+// preview set, each beside the unavailable budget.
+func TestArgoHeadroomBars(t *testing.T) {
+	for _, c := range []struct{ label, want string }{{"surge", "surge "}, {"preview", "preview "}} {
+		p, _, _ := argoPageOf(t, func(ro *cluster.ArgoRolloutView) {
+			ro.SurgeLabel, ro.Surge, ro.Unavailable = c.label, model.Headroom{Used: 1, Limit: 3}, model.Headroom{Used: 2, Limit: 2}
+		}, nil, nil, nil)
+		out := uitest.Plain(p.View())
+		if !strings.Contains(out, c.want) || !strings.Contains(out, " 1/3") || !strings.Contains(out, "unavailable ") || !strings.Contains(out, " 2/2 full") {
+			t.Errorf("%s: the bars lack the budgets:\n%s", c.label, out)
+		}
 	}
 }
