@@ -117,6 +117,11 @@ func (workloadFixture) ArgoRollout(ns, name string, _ time.Time) (cluster.ArgoRo
 					Limits: argo.Limits{Failure: 1, ConsecutiveError: 4}},
 			}}, {Name: "checkout-7b7d5974f6-1", Phase: "Successful", For: "step 1"}},
 		SurgeLabel: "surge", Surge: model.Headroom{Used: 0, Limit: 3}, Unavailable: model.Headroom{Used: 0, Limit: 2},
+		History: []cluster.WorkloadRevision{
+			{Revision: 1, Name: "checkout-5d9c8f7b6c", Images: []string{"web=shop/checkout:v1"},
+				Diff: []cluster.DiffLine{{Op: ' ', Text: "containers:"}, {Op: '-', Text: "  image: shop/checkout:v2"}, {Op: '+', Text: "  image: shop/checkout:v1"}}},
+			{Revision: 2, Name: "checkout-7b7d5974f6", Images: []string{"web=shop/checkout:v2"}, Current: true},
+		},
 		Refused: map[kind.Verb]string{
 			kind.Retry:  "rollout/checkout is not aborted: there is nothing to retry",
 			kind.Resume: "rollout/checkout is not paused by hand: it waits at a pause of its own (CanaryPauseStep) — promote it to move on",

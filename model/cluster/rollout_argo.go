@@ -10,6 +10,7 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"rollscope/model"
@@ -75,6 +76,10 @@ type ArgoRolloutView struct {
 	WorkloadRef                string
 	Analysis                   []AnalysisRunView
 	ReplicaSets                []ReplicaSetRow
+	// History is the revisions of the ReplicaSets'
+	// rollout.argoproj.io/revision, oldest first, each with the diff an
+	// undo to it would make to the template the Rollout runs now.
+	History []WorkloadRevision
 	// NotShown names what the Rollout has that rollscope does not show
 	// (a traffic router, experiment or plugin steps).
 	NotShown []string
@@ -210,6 +215,7 @@ func (c *Cluster) argoRolloutView(ro *argo.Rollout, now time.Time) ArgoRolloutVi
 		}
 		v.ReplicaSets = append(v.ReplicaSets, row)
 	}
+	v.History = argoHistory(rss, st.CurrentPodHash, &ro.Spec.Template)
 	slices.SortFunc(v.ReplicaSets, func(a, b ReplicaSetRow) int {
 		return cmp.Or(cmp.Compare(b.Revision, a.Revision), b.Created.Compare(a.Created), strings.Compare(a.Name, b.Name))
 	})
@@ -282,6 +288,37 @@ func argoRefused(ro *argo.Rollout) map[kind.Verb]string {
 			out[verb] = strings.TrimSuffix(err.Error(), ": "+argo.ErrNoChange.Error())
 		}
 	}
+	return out
+}
+
+// argoHistory is the Rollout's revisions from its ReplicaSets, oldest
+// first: the current one is the ReplicaSet of currentHash, and each diff
+// goes from its template (own, the Rollout's when it has no ReplicaSet yet)
+// to the revision's, as every undo diff reads (UndoDiffLegend). Argo's
+// hash label is left out of both, as the Deployment's is.
+func argoHistory(rss []*appsv1.ReplicaSet, currentHash string, own *corev1.PodTemplateSpec) []WorkloadRevision {
+	withoutHash := func(t *corev1.PodTemplateSpec) *corev1.PodTemplateSpec {
+		c := t.DeepCopy()
+		delete(c.Labels, argo.PodTemplateHashLabel)
+		return c
+	}
+	now := withoutHash(own)
+	for _, rs := range rss {
+		if rs.Labels[argo.PodTemplateHashLabel] == currentHash && currentHash != "" {
+			now = withoutHash(&rs.Spec.Template)
+		}
+	}
+	var out []WorkloadRevision
+	for _, rs := range rss {
+		rev := argoRevision(rs.Annotations)
+		if rev == 0 {
+			continue
+		}
+		t := withoutHash(&rs.Spec.Template)
+		out = append(out, WorkloadRevision{Revision: rev, Name: rs.Name, Images: containerImages(t),
+			Current: rs.Labels[argo.PodTemplateHashLabel] == currentHash, Diff: TemplateDiff(now, t)})
+	}
+	slices.SortFunc(out, func(a, b WorkloadRevision) int { return cmp.Compare(a.Revision, b.Revision) })
 	return out
 }
 

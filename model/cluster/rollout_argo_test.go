@@ -40,12 +40,15 @@ func argoCanary(edit func(*argo.Rollout)) []runtime.Object {
 		edit(ro)
 	}
 	rs := func(hash, image, revision string, n int32, created time.Time) *appsv1.ReplicaSet {
+		// Argo labels its ReplicaSets' templates with their hash.
+		tmpl := podTemplate("checkout", image)
+		tmpl.Labels = map[string]string{"app": "checkout", argo.PodTemplateHashLabel: hash}
 		return &appsv1.ReplicaSet{
 			ObjectMeta: metav1.ObjectMeta{Name: "checkout-" + hash, Namespace: shop, UID: types.UID("rs-" + hash), ResourceVersion: "1",
 				CreationTimestamp: metav1.Time{Time: created}, Labels: map[string]string{argo.PodTemplateHashLabel: hash},
 				Annotations:     map[string]string{argo.RevisionAnnotation: revision},
 				OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(ro, argo.GroupVersion.WithKind("Rollout"))}},
-			Spec:   appsv1.ReplicaSetSpec{Replicas: &n, Template: podTemplate("checkout", image)},
+			Spec:   appsv1.ReplicaSetSpec{Replicas: &n, Template: tmpl},
 			Status: appsv1.ReplicaSetStatus{Replicas: n, ReadyReplicas: n, AvailableReplicas: n},
 		}
 	}
@@ -163,6 +166,22 @@ func TestArgoRolloutView(t *testing.T) {
 	// 3 up, 2 down; 10 pods run, all available.
 	if v.Surge != (model.Headroom{Used: 0, Limit: 3}) || v.Unavailable != (model.Headroom{Used: 0, Limit: 2}) || v.SurgeLabel != "surge" {
 		t.Errorf("headroom %s %+v unavailable %+v", v.SurgeLabel, v.Surge, v.Unavailable)
+	}
+	// History: the ReplicaSets' revisions, oldest first, the current one
+	// marked, each with the diff an undo to it would make.
+	if h := v.History; len(h) != 2 || h[0].Revision != 1 || h[0].Current || !h[1].Current || h[0].Name != "checkout-7f9" ||
+		strings.Join(h[0].Images, ",") != "web=shop/checkout:v1" {
+		t.Errorf("history %+v", h)
+	} else {
+		var changed []string
+		for _, l := range h[0].Diff {
+			if l.Op != ' ' {
+				changed = append(changed, string(l.Op)+strings.TrimSpace(l.Text))
+			}
+		}
+		if strings.Join(changed, " ") != "-image: shop/checkout:v2 +image: shop/checkout:v1" {
+			t.Errorf("the undo diff to revision 1 is %q, want only the image (not Argo's hash label)", changed)
+		}
 	}
 	// Blue/green: the active and preview ReplicaSets.
 	bg := argoCanary(func(r *argo.Rollout) {

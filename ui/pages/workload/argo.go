@@ -42,7 +42,8 @@ type argoSection struct {
 
 // fitSections is the sections' lines in their order, each section drawn
 // short, the lowest gives first, until they fit room lines (or none is
-// left to shorten: the view then cuts what is below).
+// left to shorten: the view then cuts what is below); then the room left
+// goes back to the most urgent of them that fits whole.
 func fitSections(secs []argoSection, room int) []string {
 	total := 0
 	for _, s := range secs {
@@ -61,6 +62,21 @@ func fitSections(secs []argoSection, room int) []string {
 		}
 		short[best] = true
 		total -= len(secs[best].full) - len(secs[best].short)
+	}
+	// What is left goes back to the sections that gave way, the most
+	// urgent first, each whole if it fits.
+	for {
+		best := -1
+		for i, s := range secs {
+			if short[i] && total+len(s.full)-len(s.short) <= room && (best < 0 || s.gives > secs[best].gives) {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		short[best] = false
+		total += len(secs[best].full) - len(secs[best].short)
 	}
 	var out []string
 	for i, s := range secs {
@@ -89,7 +105,7 @@ func (v *View) argoRollout(w, room int) []string {
 	half := (w - 2) / 2
 	bars := []string{draw.Fit(draw.Bar(st, r.SurgeLabel, r.Surge, st.SurgeBar.Render, half)+"  "+
 		draw.Bar(st, "unavailable", r.Unavailable, st.UnavailableBar.Render, w-2-half), w)}
-	secs := []argoSection{{full: bars, short: bars}, v.argoSteps(w), v.argoAnalysis(w), v.argoReplicaSets(w)}
+	secs := []argoSection{{full: bars, short: bars}, v.argoSteps(w), v.argoAnalysis(w), v.argoReplicaSets(w), v.argoHistory(w)}
 	return append(out, fitSections(secs, room-len(out))...)
 }
 
@@ -246,4 +262,21 @@ func (v *View) argoAnalysis(w int) argoSection {
 		full = append(full, draw.Fit(st.Muted.Render("  and "+model.Plural(n, "older AnalysisRun")), w))
 	}
 	return argoSection{full: full, short: short, gives: 3}
+}
+
+// argoHistory is the revisions of the Rollout's ReplicaSets with the
+// cursor (u undoes to the one under it) and the diff an undo to it would
+// make, drawn as the other kinds' history; it is the first to give way,
+// short the cursor's revision alone.
+func (v *View) argoHistory(w int) argoSection {
+	h := v.history()
+	if len(h) == 0 {
+		return argoSection{}
+	}
+	full := v.historyLines(w, "history (ReplicaSets' rollout.argoproj.io/revision) · ↑/↓ choose, u undo to it")
+	short := []string{full[0]}
+	if v.cursor < len(h) {
+		short = append(short, full[1+v.cursor])
+	}
+	return argoSection{full: full, short: short, gives: 1}
 }

@@ -232,3 +232,52 @@ func TestArgoHeadroomBars(t *testing.T) {
 		}
 	}
 }
+
+// The history lists the revisions of the Rollout's ReplicaSets with the
+// undo diff of the one under the cursor, and u sends ro-undo to the
+// revision chosen there, only after y.
+func TestArgoUndoToAChosenRevision(t *testing.T) {
+	diff := func(from, to string) []cluster.DiffLine {
+		return []cluster.DiffLine{{Op: ' ', Text: "containers:"}, {Op: '-', Text: "  image: shop/checkout:" + from}, {Op: '+', Text: "  image: shop/checkout:" + to}}
+	}
+	history := func(ro *cluster.ArgoRolloutView) {
+		ro.History = []cluster.WorkloadRevision{
+			{Revision: 1, Name: "checkout-1", Images: []string{"web=shop/checkout:v1"}, Diff: diff("v3", "v1")},
+			{Revision: 2, Name: "checkout-2", Images: []string{"web=shop/checkout:v2"}, Diff: diff("v3", "v2")},
+			{Revision: 3, Name: "checkout-3", Images: []string{"web=shop/checkout:v3"}, Current: true},
+		}
+	}
+	acts := &uitest.Actions{}
+	p, _, _ := argoPageOf(t, history, pausedAtStep, acts, nil)
+	out := uitest.Plain(p.View())
+	for _, want := range []string{"history (ReplicaSets' rollout.argoproj.io/revision)", "▸ 2    web=shop/checkout:v2", "3    web=shop/checkout:v3  (current)",
+		"current → revision 2 (" + cluster.UndoDiffLegend + "):", "  - " + "  image: shop/checkout:v3", "  + " + "  image: shop/checkout:v2"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the history lacks %q:\n%s", want, out)
+		}
+	}
+	p.Update(uitest.Press("up"))
+	if out := uitest.Plain(p.View()); !strings.Contains(out, "▸ 1    web=shop/checkout:v1") || !strings.Contains(out, "  + "+"  image: shop/checkout:v1") {
+		t.Errorf("up did not choose revision 1 and its diff:\n%s", out)
+	}
+	p.Update(uitest.Press("u"))
+	if out := uitest.Plain(p.View()); !p.Writes() || !strings.Contains(out, "kubectl argo rollouts undo checkout --to-revision=1 -n shop") || len(acts.Sent) != 0 {
+		t.Fatalf("u: question %v, sent %v:\n%s", p.Writes(), acts.Sent, out)
+	}
+	_, cmd := p.Update(uitest.Press("y"))
+	uitest.Run(cmd)
+	if len(acts.Sent) != 1 || acts.Sent[0].Action != "ro-undo" || acts.Sent[0].Revision != 1 || acts.Sent[0].Name != "checkout" {
+		t.Fatalf("sent %+v, want one ro-undo of checkout to revision 1", acts.Sent)
+	}
+}
+
+// A section that gave way first gets its room back when a later one's
+// giving way left enough.
+func TestFitSectionsGivesRoomBack(t *testing.T) {
+	a := argoSection{full: []string{"a1", "a2", "a3", "a4"}, short: []string{"a"}, gives: 2}
+	b := argoSection{full: []string{"b1", "b2"}, short: []string{"b"}, gives: 1}
+	c := argoSection{full: []string{"c"}, short: []string{"c"}}
+	if got := strings.Join(fitSections([]argoSection{a, b, c}, 4), " "); got != "a b1 b2 c" {
+		t.Errorf("%q, want b whole again once a gave way", got)
+	}
+}

@@ -20,11 +20,11 @@ func (v *View) View() string {
 	var out []string
 	switch v.kind {
 	case action.OnStatefulSet:
-		out = append(v.statefulSet(w), v.historyLines(w)...)
+		out = append(v.statefulSet(w), v.historyLines(w, "history (ControllerRevisions)")...)
 	case kind.Rollout:
 		out = v.argoRollout(w, h-1)
 	default:
-		out = append(v.daemonSet(w), v.historyLines(w)...)
+		out = append(v.daemonSet(w), v.historyLines(w, "history (ControllerRevisions)")...)
 	}
 	if v.prompt != nil {
 		// The prompt takes what the picture leaves, the whole body when
@@ -178,10 +178,10 @@ func (v *View) daemonSet(w int) []string {
 
 // historyLines are `kubectl rollout history`'s list with the cursor, and
 // the diff of the revision under it against the current template.
-func (v *View) historyLines(w int) []string {
+func (v *View) historyLines(w int, title string) []string {
 	st := v.s.Styles
 	h := v.history()
-	out := []string{draw.Fit(st.Label.Render("history (ControllerRevisions)"), w)}
+	out := []string{draw.Fit(st.Label.Render(title), w)}
 	for i, r := range h {
 		line := "  " + draw.Fit(draw.Itoa(r.Revision), 4) + " " + strings.Join(r.Images, ", ")
 		if r.Current {

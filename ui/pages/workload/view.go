@@ -70,18 +70,16 @@ func New(s *screen.Screen, kind Kind, namespace, name string) *View {
 // Read reads the view again from the source; the root calls it with every
 // refresh.
 func (v *View) Read() {
-	if v.kind == kind.Rollout {
-		v.readArgo()
-		return
-	}
 	src, ok := v.s.Src.(Source)
-	if !ok {
+	switch {
+	case v.kind == kind.Rollout:
+		v.readArgo()
+	case !ok:
 		v.found = false
 		return
-	}
-	if v.kind == action.OnStatefulSet {
+	case v.kind == action.OnStatefulSet:
 		v.sts, v.found = src.StatefulSet(v.namespace, v.name, v.s.Now)
-	} else {
+	default:
 		v.ds, v.found = src.DaemonSet(v.namespace, v.name, v.s.Now)
 	}
 	if n := len(v.history()); v.cursor < 0 || v.cursor >= n {
@@ -92,8 +90,11 @@ func (v *View) Read() {
 }
 
 func (v *View) history() []cluster.WorkloadRevision {
-	if v.kind == action.OnStatefulSet {
+	switch v.kind {
+	case action.OnStatefulSet:
 		return v.sts.History
+	case kind.Rollout:
+		return v.ro.History
 	}
 	return v.ds.History
 }
