@@ -80,15 +80,18 @@ func (workloadFixture) DaemonSet(ns, name string, _ time.Time) (cluster.DaemonSe
 // promote, rolling v1 to v2, its read model's header lines as the view
 // makes them.
 func (workloadFixture) ArgoRollout(ns, name string, _ time.Time) (cluster.ArgoRolloutView, bool) {
-	if ns != "shop" || name != "checkout" {
-		return cluster.ArgoRolloutView{}, false
-	}
 	pods := func(n int, s cluster.PodState) []cluster.PodRow {
 		out := make([]cluster.PodRow, n)
 		for i := range out {
 			out[i].State = s
 		}
 		return out
+	}
+	if ns == "shop" && name == "storefront" {
+		return storefront(pods), true
+	}
+	if ns != "shop" || name != "checkout" {
+		return cluster.ArgoRolloutView{}, false
 	}
 	return cluster.ArgoRolloutView{
 		Namespace: "shop", Name: "checkout", Strategy: "canary", Phase: "Paused", Message: "CanaryPauseStep",
@@ -133,12 +136,48 @@ func (workloadFixture) ArgoRollout(ns, name string, _ time.Time) (cluster.ArgoRo
 	}, true
 }
 
+// storefront is an Argo blue/green Rollout awaiting promotion: its
+// preview set of v4 up beside the active v3, its pre-promotion analysis
+// passed.
+func storefront(pods func(int, cluster.PodState) []cluster.PodRow) cluster.ArgoRolloutView {
+	return cluster.ArgoRolloutView{
+		Namespace: "shop", Name: "storefront", Strategy: "blueGreen", Phase: "Paused", Message: "BlueGreenPause",
+		Status: "Paused - BlueGreenPause", Desired: 3, Current: 6, Updated: 3, Ready: 6, Available: 3, Revision: 4,
+		StableHash: "6c8f9d7b54", CurrentHash: "84b7c6d9f5", ActiveHash: "6c8f9d7b54", PreviewHash: "84b7c6d9f5", Step: -1,
+		ActiveRS: "storefront-6c8f9d7b54", PreviewRS: "storefront-84b7c6d9f5", Paused: true, PauseReason: "BlueGreenPause",
+		StableImages: []string{"web=shop/storefront:v3"}, CanaryImages: []string{"web=shop/storefront:v4"},
+		StepLine: "active 6c8f9d7b54 · preview 84b7c6d9f5",
+		Header: []string{
+			"blueGreen · active 6c8f9d7b54 · preview 84b7c6d9f5",
+			"paused (BlueGreenPause) for 2m30s · waits for a promote",
+			"stable web=shop/storefront:v3 · preview web=shop/storefront:v4",
+		},
+		SurgeLabel: "preview", Surge: model.Headroom{Used: 3, Limit: 3}, Unavailable: model.Headroom{Used: 0, Limit: 0},
+		Analysis: []cluster.AnalysisRunView{{Name: "storefront-84b7c6d9f5-4-pre", Phase: "Successful", For: "pre-promotion", Current: true,
+			Metrics: []cluster.MetricView{{Name: "smoke", Phase: "Successful", SuccessCondition: "result == 'ok'", Last: []string{"ok"},
+				Count: 1, Successful: 1, Limits: argo.Limits{ConsecutiveError: 4}}}}},
+		Refused: map[kind.Verb]string{
+			kind.Retry:  "rollout/storefront is not aborted: there is nothing to retry",
+			kind.Resume: "rollout/storefront is not paused by hand: it waits at a pause of its own (BlueGreenPause) — promote it to move on",
+		},
+		ReplicaSets: []cluster.ReplicaSetRow{
+			{Name: "storefront-84b7c6d9f5", Hash: "84b7c6d9f5", Revision: 4, Role: cluster.RoleNew, Desired: 3, Available: 3, Pods: pods(3, cluster.PodReady)},
+			{Name: "storefront-6c8f9d7b54", Hash: "6c8f9d7b54", Revision: 3, Role: cluster.RoleStable, Desired: 3, Available: 3, Pods: pods(3, cluster.PodReady)},
+		},
+		History: []cluster.WorkloadRevision{
+			{Revision: 3, Name: "storefront-6c8f9d7b54", Images: []string{"web=shop/storefront:v3"},
+				Diff: []cluster.DiffLine{{Op: ' ', Text: "containers:"}, {Op: '-', Text: "  image: shop/storefront:v4"}, {Op: '+', Text: "  image: shop/storefront:v3"}}},
+			{Revision: 4, Name: "storefront-84b7c6d9f5", Images: []string{"web=shop/storefront:v4"}, Current: true},
+		},
+	}
+}
+
 func typedOpen(what string) []tea.Msg {
 	return append(append([]tea.Msg{press(":")}, typed(what)...), press("enter"))
 }
 
 func TestWorkloadViewsGolden(t *testing.T) {
-	for _, v := range []struct{ name, open string }{{"statefulset", "sts db"}, {"daemonset", "ds agent"}, {"argo-rollout", "ro checkout"}} {
+	for _, v := range []struct{ name, open string }{{"statefulset", "sts db"}, {"daemonset", "ds agent"}, {"argo-rollout", "ro checkout"}, {"argo-bluegreen", "ro storefront"}} {
 		for _, sz := range sizes {
 			name := v.name + "-" + draw.Itoa(sz.w) + "x" + draw.Itoa(sz.h)
 			t.Run(name, func(t *testing.T) {

@@ -491,7 +491,12 @@ func argoHeader(v *ArgoRolloutView, now time.Time) []string {
 	}
 	images := "stable " + orNone(strings.Join(v.StableImages, ", "))
 	if !slices.Equal(v.StableImages, v.CanaryImages) {
-		images += " · canary " + orNone(strings.Join(v.CanaryImages, ", "))
+		// Blue/green's new set is its preview, as Argo names it.
+		newSet := " · canary "
+		if v.Strategy == "blueGreen" {
+			newSet = " · preview "
+		}
+		images += newSet + orNone(strings.Join(v.CanaryImages, ", "))
 	}
 	if v.WorkloadRef != "" {
 		images += " · template of " + v.WorkloadRef

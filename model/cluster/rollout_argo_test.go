@@ -196,6 +196,9 @@ func TestArgoRolloutView(t *testing.T) {
 	}
 	// Blue/green runs a second set rather than surging: the preview's 5
 	// pods of a set of 10.
+	if v.Header[1] != "stable web=shop/checkout:v1 · preview web=shop/checkout:v2" {
+		t.Errorf("blue/green images %q", v.Header[1])
+	}
 	if v.Surge != (model.Headroom{Used: 5, Limit: 10}) || v.SurgeLabel != "preview" || v.Unavailable != (model.Headroom{Used: 0, Limit: 2}) {
 		t.Errorf("blue/green headroom %s %+v unavailable %+v", v.SurgeLabel, v.Surge, v.Unavailable)
 	}
