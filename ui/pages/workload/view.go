@@ -4,11 +4,12 @@
 // place of the rollout page's panes like the RC page: for a StatefulSet the ordinals as a
 // strip (updated, current, not ready; the partition marked), for a DaemonSet
 // the nodes (updated, old, surging, unavailable), for a Rollout its strategy
-// and step, pause, images and ReplicaSets (argo.go), the kind's headroom bars,
-// `kubectl rollout status`'s sentence, and the history from its
-// ControllerRevisions with the template diff of the revision under the
-// cursor. Its keys are the kind's actions in the key map (sts-… and ds-…);
-// esc goes back to the deployment.
+// and step, pause, images, steps, analysis and ReplicaSets (argo.go), the
+// kind's headroom bars, `kubectl rollout status`'s sentence, and the history
+// (from ControllerRevisions, a Rollout's from its ReplicaSets) with the
+// template diff of the revision under the cursor. Its keys are the kind's
+// actions in the key map (sts-…, ds-…, ro-…), a Rollout's offered only in
+// the states where they can work (Refused); esc goes back to the deployment.
 package workload
 
 import (
