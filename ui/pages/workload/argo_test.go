@@ -87,8 +87,15 @@ func TestArgoKeysFollowTheRolloutsState(t *testing.T) {
 			s, _ := action.Lookup(n)
 			keyOf[s.Keys[0]] = n
 		}
-		p, b, _ := argoPage(t, c.refused, &uitest.Actions{}, nil)
+		p, b, s := argoPage(t, c.refused, &uitest.Actions{}, nil)
 		got := offered(p)
+		// The state is the Rollout's: the console's key map, which other
+		// pages read, keeps every key on.
+		for _, k := range c.off {
+			if !s.Keys.Action(keyOf[k]).Enabled() || s.Keys.DisabledReason(string(keyOf[k])) != "" {
+				t.Errorf("%s: %s is turned off in the console's key map", c.name, k)
+			}
+		}
 		for _, k := range c.on {
 			if !got[k] {
 				t.Errorf("%s: %s is not offered", c.name, k)
