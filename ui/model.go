@@ -400,7 +400,11 @@ func (m *Model) global(msg tea.KeyPressMsg) tea.Cmd {
 		if p, ok := m.top().(interface{ Moves() bool }); ok {
 			moves = p.Moves()
 		}
-		m.open(help.NewOver(m.s, moves))
+		h := help.NewOver(m.s, moves)
+		if p, ok := m.top().(interface{ Refused(string) string }); ok {
+			h.Refused = p.Refused
+		}
+		m.open(h)
 	case key.Matches(msg, k.Command):
 		ns := m.s.Namespace
 		if m.home != nil && m.top() == screen.Page(m.home) {

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"rollscope/model"
+	"rollscope/model/argo"
 	"rollscope/model/cluster"
 	"rollscope/model/kind"
 	"rollscope/themes"
@@ -80,15 +81,18 @@ func (workloadFixture) DaemonSet(ns, name string, _ time.Time) (cluster.DaemonSe
 // promote, rolling v1 to v2, its read model's header lines as the view
 // makes them.
 func (workloadFixture) ArgoRollout(ns, name string, _ time.Time) (cluster.ArgoRolloutView, bool) {
-	if ns != "shop" || name != "checkout" {
-		return cluster.ArgoRolloutView{}, false
-	}
 	pods := func(n int, s cluster.PodState) []cluster.PodRow {
 		out := make([]cluster.PodRow, n)
 		for i := range out {
 			out[i].State = s
 		}
 		return out
+	}
+	if ns == "shop" && name == "storefront" {
+		return storefront(pods), true
+	}
+	if ns != "shop" || name != "checkout" {
+		return cluster.ArgoRolloutView{}, false
 	}
 	return cluster.ArgoRolloutView{
 		Namespace: "shop", Name: "checkout", Strategy: "canary", Phase: "Paused", Message: "CanaryPauseStep",
@@ -102,6 +106,30 @@ func (workloadFixture) ArgoRollout(ns, name string, _ time.Time) (cluster.ArgoRo
 			"stable web=shop/checkout:v1 · canary web=shop/checkout:v2",
 			"traffic router (trafficRouting) not shown by rollscope: weights are the pods', not the router's",
 		},
+		Steps: []cluster.ArgoStep{
+			{Text: "setWeight 10", Done: true},
+			{Text: "pause (until promoted)", Current: true, Note: "waiting 4m12s for a promote"},
+			{Text: "setWeight 50"},
+			{Text: "analysis error-rate"},
+		},
+		Analysis: []cluster.AnalysisRunView{{Name: "checkout-7b7d5974f6-2", Phase: "Failed", For: "background", Current: true,
+			Message: `Metric "error-rate" assessed Failed due to failed (1) > failureLimit (0)`,
+			Metrics: []cluster.MetricView{
+				{Name: "error-rate", Phase: "Failed", SuccessCondition: "result < 0.05", Last: []string{"0.02", "0.42"}, Count: 2, Successful: 1, Failed: 1,
+					Limits: argo.Limits{ConsecutiveError: 4}, Crossed: "failed 1 > limit 0 → Failed"},
+				{Name: "latency-p99", Phase: "Successful", SuccessCondition: "result < 300", Last: []string{"212", "198"}, Count: 2, Successful: 2,
+					Limits: argo.Limits{Failure: 1, ConsecutiveError: 4}},
+			}}, {Name: "checkout-7b7d5974f6-1", Phase: "Successful", For: "step 1"}},
+		SurgeLabel: "surge", Surge: model.Headroom{Used: 0, Limit: 3}, Unavailable: model.Headroom{Used: 0, Limit: 2},
+		History: []cluster.WorkloadRevision{
+			{Revision: 1, Name: "checkout-5d9c8f7b6c", Images: []string{"web=shop/checkout:v1"},
+				Diff: []cluster.DiffLine{{Op: ' ', Text: "containers:"}, {Op: '-', Text: "  image: shop/checkout:v2"}, {Op: '+', Text: "  image: shop/checkout:v1"}}},
+			{Revision: 2, Name: "checkout-7b7d5974f6", Images: []string{"web=shop/checkout:v2"}, Current: true},
+		},
+		Refused: map[kind.Verb]string{
+			kind.Retry:  "rollout/checkout is not aborted: there is nothing to retry",
+			kind.Resume: "rollout/checkout is not paused by hand: it waits at a pause of its own (CanaryPauseStep) — promote it to move on",
+		},
 		ReplicaSets: []cluster.ReplicaSetRow{
 			{Name: "checkout-7b7d5974f6", Hash: "7b7d5974f6", Revision: 2, Role: cluster.RoleNew, Desired: 1, Available: 1, Pods: pods(1, cluster.PodReady)},
 			{Name: "checkout-5d9c8f7b6c", Hash: "5d9c8f7b6c", Revision: 1, Role: cluster.RoleStable, Desired: 9, Available: 9, Pods: pods(9, cluster.PodReady)},
@@ -109,12 +137,48 @@ func (workloadFixture) ArgoRollout(ns, name string, _ time.Time) (cluster.ArgoRo
 	}, true
 }
 
+// storefront is an Argo blue/green Rollout awaiting promotion: its
+// preview set of v4 up beside the active v3, its pre-promotion analysis
+// passed.
+func storefront(pods func(int, cluster.PodState) []cluster.PodRow) cluster.ArgoRolloutView {
+	return cluster.ArgoRolloutView{
+		Namespace: "shop", Name: "storefront", Strategy: "blueGreen", Phase: "Paused", Message: "BlueGreenPause",
+		Status: "Paused - BlueGreenPause", Desired: 3, Current: 6, Updated: 3, Ready: 6, Available: 3, Revision: 4,
+		StableHash: "6c8f9d7b54", CurrentHash: "84b7c6d9f5", ActiveHash: "6c8f9d7b54", PreviewHash: "84b7c6d9f5", Step: -1,
+		ActiveRS: "storefront-6c8f9d7b54", PreviewRS: "storefront-84b7c6d9f5", Paused: true, PauseReason: "BlueGreenPause",
+		StableImages: []string{"web=shop/storefront:v3"}, CanaryImages: []string{"web=shop/storefront:v4"},
+		StepLine: "active 6c8f9d7b54 · preview 84b7c6d9f5",
+		Header: []string{
+			"blueGreen · active 6c8f9d7b54 · preview 84b7c6d9f5",
+			"paused (BlueGreenPause) for 2m30s · waits for a promote",
+			"stable web=shop/storefront:v3 · preview web=shop/storefront:v4",
+		},
+		SurgeLabel: "preview", Surge: model.Headroom{Used: 3, Limit: 3}, Unavailable: model.Headroom{Used: 0, Limit: 0},
+		Analysis: []cluster.AnalysisRunView{{Name: "storefront-84b7c6d9f5-4-pre", Phase: "Successful", For: "pre-promotion", Current: true,
+			Metrics: []cluster.MetricView{{Name: "smoke", Phase: "Successful", SuccessCondition: "result == 'ok'", Last: []string{"ok"},
+				Count: 1, Successful: 1, Limits: argo.Limits{ConsecutiveError: 4}}}}},
+		Refused: map[kind.Verb]string{
+			kind.Retry:  "rollout/storefront is not aborted: there is nothing to retry",
+			kind.Resume: "rollout/storefront is not paused by hand: it waits at a pause of its own (BlueGreenPause) — promote it to move on",
+		},
+		ReplicaSets: []cluster.ReplicaSetRow{
+			{Name: "storefront-84b7c6d9f5", Hash: "84b7c6d9f5", Revision: 4, Role: cluster.RoleNew, Desired: 3, Available: 3, Pods: pods(3, cluster.PodReady)},
+			{Name: "storefront-6c8f9d7b54", Hash: "6c8f9d7b54", Revision: 3, Role: cluster.RoleStable, Desired: 3, Available: 3, Pods: pods(3, cluster.PodReady)},
+		},
+		History: []cluster.WorkloadRevision{
+			{Revision: 3, Name: "storefront-6c8f9d7b54", Images: []string{"web=shop/storefront:v3"},
+				Diff: []cluster.DiffLine{{Op: ' ', Text: "containers:"}, {Op: '-', Text: "  image: shop/storefront:v4"}, {Op: '+', Text: "  image: shop/storefront:v3"}}},
+			{Revision: 4, Name: "storefront-84b7c6d9f5", Images: []string{"web=shop/storefront:v4"}, Current: true},
+		},
+	}
+}
+
 func typedOpen(what string) []tea.Msg {
 	return append(append([]tea.Msg{press(":")}, typed(what)...), press("enter"))
 }
 
 func TestWorkloadViewsGolden(t *testing.T) {
-	for _, v := range []struct{ name, open string }{{"statefulset", "sts db"}, {"daemonset", "ds agent"}, {"argo-rollout", "ro checkout"}} {
+	for _, v := range []struct{ name, open string }{{"statefulset", "sts db"}, {"daemonset", "ds agent"}, {"argo-rollout", "ro checkout"}, {"argo-bluegreen", "ro storefront"}} {
 		for _, sz := range sizes {
 			name := v.name + "-" + draw.Itoa(sz.w) + "x" + draw.Itoa(sz.h)
 			t.Run(name, func(t *testing.T) {
@@ -204,5 +268,24 @@ func TestFleetRowTakesItsKindsKeys(t *testing.T) {
 	m = rcRun(m, press("enter"), press("y"))
 	if len(acts.sent) != 1 || acts.sent[0].Action != "sts-partition" || acts.sent[0].Partition != 1 {
 		t.Fatalf("sent %+v, want the partition at 1", acts.sent)
+	}
+}
+
+// The help greys the Argo keys the Rollout's state refuses, with the
+// reason, as it does keys disabled for the whole console; the others stay
+// as they are.
+func TestHelpSaysWhyARolloutsKeyIsOff(t *testing.T) {
+	m := newRCModel(t, workloadFixture{midRollout()}, &fakeRCActions{fakeActions: oneContainer()}, 240, 60)
+	m = send(m, typedOpen("ro checkout")...)
+	m = send(m, press("?"))
+	s := plain(m)
+	// The help's columns cut the reason; its start is the state's.
+	for _, want := range []string{"retry the aborted rollout (Rollout view) — rol", "resume (a pause by hand) (Rollout view) — rol"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the help lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "promote (past the pause or step) (Rollout view) —") {
+		t.Errorf("the help greys promote, which the state allows:\n%s", s)
 	}
 }

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -9,9 +10,11 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"rollscope/model"
+	"rollscope/model/action"
 	"rollscope/model/argo"
 	"rollscope/model/kind"
 )
@@ -43,6 +46,13 @@ type ArgoRolloutView struct {
 	// Step is the current step's index (-1: no steps, or all done).
 	Step  int
 	Steps []ArgoStep
+	// Surge is the pods over spec.replicas against maxSurge, Unavailable
+	// spec.replicas' pods not available against maxUnavailable, each as
+	// Argo's controller resolves them; for blue/green, Surge is the
+	// preview set's pods against a whole set (SurgeLabel "preview"), as
+	// Argo runs a second set rather than surging.
+	Surge, Unavailable model.Headroom
+	SurgeLabel         string
 	// Weight is the canary's setWeight now; CanaryPods the canary's
 	// available pods of Desired.
 	Weight     int32
@@ -66,6 +76,10 @@ type ArgoRolloutView struct {
 	WorkloadRef                string
 	Analysis                   []AnalysisRunView
 	ReplicaSets                []ReplicaSetRow
+	// History is the revisions of the ReplicaSets'
+	// rollout.argoproj.io/revision, oldest first, each with the diff an
+	// undo to it would make to the template the Rollout runs now.
+	History []WorkloadRevision
 	// NotShown names what the Rollout has that rollscope does not show
 	// (a traffic router, experiment or plugin steps).
 	NotShown []string
@@ -76,6 +90,10 @@ type ArgoRolloutView struct {
 	Why string
 	// Header is the page's header lines.
 	Header []string
+	// Refused says, for each verb the Rollout's state refuses, why (Argo's
+	// plugin would refuse or change nothing): the page disables its key
+	// with it. A verb that is not here can work now.
+	Refused map[kind.Verb]string
 }
 
 // ArgoStep is one canary step as the steps list shows it.
@@ -83,8 +101,11 @@ type ArgoStep struct {
 	Text string
 	// Current is the step the Rollout is at; Done the steps before it.
 	Current, Done bool
-	// NotShown: an experiment or plugin step, named but not shown.
+	// NotShown: an experiment or plugin step, named but not driven.
 	NotShown bool
+	// Note is how the current step stands: a timed pause's time left
+	// ("4m12s left"), how long a pause has waited for a promote.
+	Note string
 }
 
 // AnalysisRunView is one AnalysisRun of a Rollout: "why did analysis fail".
@@ -93,6 +114,11 @@ type AnalysisRunView struct {
 	Phase   argo.AnalysisPhase
 	Message string
 	Started time.Time
+	// For is what Argo's controller started it for: "step 4",
+	// "background", "pre-promotion", "post-promotion" ("" unknown);
+	// Current whether the Rollout's status names it as its run now.
+	For     string
+	Current bool
 	Metrics []MetricView
 }
 
@@ -104,6 +130,46 @@ type MetricView struct {
 	Last                                            []string // the last measurements' values, oldest first
 	Message                                         string
 	Count, Successful, Failed, Inconclusive, Errors int32
+	// ConsecutiveErrors is the errors in a row; Limits the metric's, and
+	// Crossed the one it went past as Argo's controller judges it ("failed
+	// 1 > limit 0 → Failed"), "" while within them.
+	ConsecutiveErrors int32
+	Limits            argo.Limits
+	Crossed           string
+}
+
+// Condition is what the metric's values are measured against: "success:
+// result < 0.05", its failure condition too when it has one.
+func (m MetricView) Condition() string {
+	var parts []string
+	if m.SuccessCondition != "" {
+		parts = append(parts, "success: "+m.SuccessCondition)
+	}
+	if m.FailureCondition != "" {
+		parts = append(parts, "failure: "+m.FailureCondition)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// Counts are the metric's counts against its limits: "failed 1 of limit 0
+// · inconclusive 0 of 0 · errors 0 (0 in a row of 4) · successful 1 of 2
+// measured".
+func (m MetricView) Counts() string {
+	failed := fmt.Sprintf("failed %d of limit %d", m.Failed, m.Limits.Failure)
+	if m.Limits.Failure < 0 {
+		failed = fmt.Sprintf("failed %d (no limit)", m.Failed)
+	}
+	return fmt.Sprintf("%s · inconclusive %d of %d · errors %d (%d in a row of %d) · successful %d of %d measured",
+		failed, m.Inconclusive, m.Limits.Inconclusive, m.Errors, m.ConsecutiveErrors, m.Limits.ConsecutiveError, m.Successful, m.Count)
+}
+
+// Verdict is the metric's phase and why: the limit it crossed, or its
+// phase alone ("Running").
+func (m MetricView) Verdict() string {
+	if m.Crossed != "" {
+		return m.Crossed
+	}
+	return orNone(string(m.Phase))
 }
 
 // lastMeasurements is how many measurements a metric shows.
@@ -154,6 +220,7 @@ func (c *Cluster) argoRolloutView(ro *argo.Rollout, now time.Time) ArgoRolloutVi
 		}
 		v.ReplicaSets = append(v.ReplicaSets, row)
 	}
+	v.History = argoHistory(rss, st.CurrentPodHash, &ro.Spec.Template)
 	slices.SortFunc(v.ReplicaSets, func(a, b ReplicaSetRow) int {
 		return cmp.Or(cmp.Compare(b.Revision, a.Revision), b.Created.Compare(a.Created), strings.Compare(a.Name, b.Name))
 	})
@@ -175,10 +242,37 @@ func (c *Cluster) argoRolloutView(ro *argo.Rollout, now time.Time) ArgoRolloutVi
 		v.Strategy = "canary"
 		c.canarySteps(&v, ro)
 	}
+	if v.Step >= 0 && v.Paused && v.PauseReason == string(argo.PauseReasonCanaryPauseStep) {
+		switch {
+		case v.Timed:
+			v.Steps[v.Step].Note = kubectlAge(v.Left) + " left"
+		case !v.PausedSince.IsZero():
+			v.Steps[v.Step].Note = "waiting " + kubectlAge(now.Sub(v.PausedSince)) + " for a promote"
+		}
+	}
+	v.SurgeLabel, v.Surge = "surge", model.Headroom{Used: max(st.Replicas-desired, 0), Limit: argo.MaxSurge(ro)}
+	if v.Strategy == "blueGreen" {
+		v.SurgeLabel, v.Surge = "preview", model.Headroom{Limit: desired}
+		for _, rs := range v.ReplicaSets {
+			if rs.Hash == v.PreviewHash && v.PreviewHash != v.ActiveHash {
+				v.Surge.Used = rs.Desired
+			}
+		}
+	}
+	v.Unavailable = model.Headroom{Used: max(desired-st.AvailableReplicas, 0), Limit: argo.MaxUnavailable(ro)}
 	v.NotShown = argoNotShown(ro)
+	current := map[string]bool{}
+	for _, rs := range []*argo.RolloutAnalysisRunStatus{st.Canary.CurrentStepAnalysisRunStatus, st.Canary.CurrentBackgroundAnalysisRunStatus,
+		st.BlueGreen.PrePromotionAnalysisRunStatus, st.BlueGreen.PostPromotionAnalysisRunStatus} {
+		if rs != nil && rs.Name != "" {
+			current[rs.Name] = true
+		}
+	}
 	for _, key := range c.workloads.analysisRunsByOwner.sorted(ro.UID) {
 		if run := c.workloads.analysisRuns[key]; run != nil && run.Namespace == ro.Namespace {
-			v.Analysis = append(v.Analysis, analysisRunView(run))
+			a := analysisRunView(run)
+			a.Current = current[run.Name]
+			v.Analysis = append(v.Analysis, a)
 		}
 	}
 	slices.SortFunc(v.Analysis, func(a, b AnalysisRunView) int {
@@ -186,7 +280,52 @@ func (c *Cluster) argoRolloutView(ro *argo.Rollout, now time.Time) ArgoRolloutVi
 	})
 	_, _, v.Why = argoState(&v, now)
 	v.Header = argoHeader(&v, now)
+	v.Refused = argoRefused(ro)
 	return v
+}
+
+// argoRefused is why each of the kind's verbs cannot work on ro in its
+// state now, from the rules the sender checks again when it sends.
+func argoRefused(ro *argo.Rollout) map[kind.Verb]string {
+	out := map[kind.Verb]string{}
+	e, _ := kind.Rollout.Entry()
+	for _, verb := range e.Verbs {
+		if err := action.ArgoRefusal(verb, ro); err != nil {
+			out[verb] = strings.TrimSuffix(err.Error(), ": "+argo.ErrNoChange.Error())
+		}
+	}
+	return out
+}
+
+// argoHistory is the Rollout's revisions from its ReplicaSets, oldest
+// first: the current one is the ReplicaSet of currentHash, and each diff
+// goes from its template (own, the Rollout's when it has no ReplicaSet yet)
+// to the revision's, as every undo diff reads (UndoDiffLegend). Argo's
+// hash label is left out of both, as the Deployment's is.
+func argoHistory(rss []*appsv1.ReplicaSet, currentHash string, own *corev1.PodTemplateSpec) []WorkloadRevision {
+	withoutHash := func(t *corev1.PodTemplateSpec) *corev1.PodTemplateSpec {
+		c := t.DeepCopy()
+		delete(c.Labels, argo.PodTemplateHashLabel)
+		return c
+	}
+	now := withoutHash(own)
+	for _, rs := range rss {
+		if rs.Labels[argo.PodTemplateHashLabel] == currentHash && currentHash != "" {
+			now = withoutHash(&rs.Spec.Template)
+		}
+	}
+	var out []WorkloadRevision
+	for _, rs := range rss {
+		rev := argoRevision(rs.Annotations)
+		if rev == 0 {
+			continue
+		}
+		t := withoutHash(&rs.Spec.Template)
+		out = append(out, WorkloadRevision{Revision: rev, Name: rs.Name, Images: containerImages(t),
+			Current: rs.Labels[argo.PodTemplateHashLabel] == currentHash, Diff: TemplateDiff(now, t)})
+	}
+	slices.SortFunc(out, func(a, b WorkloadRevision) int { return cmp.Compare(a.Revision, b.Revision) })
+	return out
 }
 
 // canarySteps fills the steps list, the weight and the step line.
@@ -241,7 +380,7 @@ func argoStepText(s argo.CanaryStep) (string, bool) {
 		}
 		return "setCanaryScale matchTrafficWeight", false
 	case len(s.Experiment) > 0:
-		return "experiment (not shown by rollscope)", true
+		return experimentText(s.Experiment), true
 	case len(s.Plugin) > 0:
 		return "plugin step (not shown by rollscope)", true
 	case len(s.SetHeaderRoute) > 0:
@@ -250,6 +389,42 @@ func argoStepText(s argo.CanaryStep) (string, bool) {
 		return "setMirrorRoute (not shown by rollscope)", true
 	}
 	return "(empty step)", false
+}
+
+// experimentText is an experiment step with its templates and duration,
+// which rollscope shows but does not drive (it reads no Experiment).
+func experimentText(raw []byte) string {
+	var e struct {
+		Duration  string `json:"duration"`
+		Templates []struct {
+			Name    string `json:"name"`
+			SpecRef string `json:"specRef"`
+		} `json:"templates"`
+		Analyses []struct {
+			TemplateName string `json:"templateName"`
+		} `json:"analyses"`
+	}
+	text := "experiment"
+	if json.Unmarshal(raw, &e) == nil {
+		var parts []string
+		for _, t := range e.Templates {
+			parts = append(parts, t.Name+"="+t.SpecRef)
+		}
+		if len(parts) > 0 {
+			text += " " + strings.Join(parts, ", ")
+		}
+		if e.Duration != "" {
+			text += " for " + e.Duration
+		}
+		var analyses []string
+		for _, a := range e.Analyses {
+			analyses = append(analyses, a.TemplateName)
+		}
+		if len(analyses) > 0 {
+			text += " · analysis " + strings.Join(analyses, ", ")
+		}
+	}
+	return text + " (shown, not driven by rollscope)"
 }
 
 // argoNotShown names what rollscope does not show of the Rollout.
@@ -322,7 +497,12 @@ func argoHeader(v *ArgoRolloutView, now time.Time) []string {
 	}
 	images := "stable " + orNone(strings.Join(v.StableImages, ", "))
 	if !slices.Equal(v.StableImages, v.CanaryImages) {
-		images += " · canary " + orNone(strings.Join(v.CanaryImages, ", "))
+		// Blue/green's new set is its preview, as Argo names it.
+		newSet := " · canary "
+		if v.Strategy == "blueGreen" {
+			newSet = " · preview "
+		}
+		images += newSet + orNone(strings.Join(v.CanaryImages, ", "))
 	}
 	if v.WorkloadRef != "" {
 		images += " · template of " + v.WorkloadRef
@@ -354,13 +534,30 @@ func analysisRunView(run *argo.AnalysisRun) AnalysisRunView {
 	} else {
 		v.Started = run.CreationTimestamp.Time
 	}
+	switch run.Labels[argo.RolloutTypeLabel] {
+	case argo.RunForStep:
+		if i, err := strconv.Atoi(run.Labels[argo.StepIndexLabel]); err == nil {
+			v.For = "step " + strconv.Itoa(i+1)
+		} else {
+			v.For = "step"
+		}
+	case argo.RunForBackground:
+		v.For = "background"
+	case argo.RunForPrePromotion:
+		v.For = "pre-promotion"
+	case argo.RunForPostPromotion:
+		v.For = "post-promotion"
+	}
 	conds := map[string]argo.Metric{}
 	for _, m := range run.Spec.Metrics {
 		conds[m.Name] = m
 	}
 	for _, r := range run.Status.MetricResults {
+		limits := argo.LimitsOf(conds[r.Name])
+		_, crossed := limits.Crossed(r)
 		m := MetricView{Name: r.Name, Phase: r.Phase, Message: r.Message, Count: r.Count, Successful: r.Successful,
-			Failed: r.Failed, Inconclusive: r.Inconclusive, Errors: r.Error,
+			Failed: r.Failed, Inconclusive: r.Inconclusive, Errors: r.Error, ConsecutiveErrors: r.ConsecutiveError,
+			Limits: limits, Crossed: crossed,
 			SuccessCondition: conds[r.Name].SuccessCondition, FailureCondition: conds[r.Name].FailureCondition}
 		for _, ms := range r.Measurements[max(len(r.Measurements)-lastMeasurements, 0):] {
 			val := ms.Value

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
+	"rollscope/model"
 	"rollscope/model/argo"
 	"rollscope/model/cluster"
 	"rollscope/model/kind"
@@ -31,7 +32,7 @@ func argoCanary(edit func(*argo.Rollout)) []runtime.Object {
 				{SetWeight: ptr32(10)}, {Pause: &argo.RolloutPause{}}, {SetWeight: ptr32(50)},
 				{Pause: &argo.RolloutPause{Duration: &intstr.IntOrString{Type: intstr.String, StrVal: "10m"}}},
 				{Analysis: &argo.RolloutAnalysis{Templates: []argo.AnalysisTemplateRef{{TemplateName: "error-rate"}}}},
-				{Experiment: []byte(`{"templates":[]}`)},
+				{Experiment: []byte(`{"duration":"5m","templates":[{"name":"baseline","specRef":"stable"},{"name":"canary","specRef":"canary"}]}`)},
 			}}}},
 		Status: argo.RolloutStatus{ObservedGeneration: "3", Phase: argo.RolloutPhaseProgressing, Message: "more replicas need to be updated",
 			Replicas: 10, UpdatedReplicas: 5, ReadyReplicas: 10, AvailableReplicas: 10, StableRS: "7f9", CurrentPodHash: "8c1", CurrentStepIndex: ptr32(2)},
@@ -40,12 +41,15 @@ func argoCanary(edit func(*argo.Rollout)) []runtime.Object {
 		edit(ro)
 	}
 	rs := func(hash, image, revision string, n int32, created time.Time) *appsv1.ReplicaSet {
+		// Argo labels its ReplicaSets' templates with their hash.
+		tmpl := podTemplate("checkout", image)
+		tmpl.Labels = map[string]string{"app": "checkout", argo.PodTemplateHashLabel: hash}
 		return &appsv1.ReplicaSet{
 			ObjectMeta: metav1.ObjectMeta{Name: "checkout-" + hash, Namespace: shop, UID: types.UID("rs-" + hash), ResourceVersion: "1",
 				CreationTimestamp: metav1.Time{Time: created}, Labels: map[string]string{argo.PodTemplateHashLabel: hash},
 				Annotations:     map[string]string{argo.RevisionAnnotation: revision},
 				OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(ro, argo.GroupVersion.WithKind("Rollout"))}},
-			Spec:   appsv1.ReplicaSetSpec{Replicas: &n, Template: podTemplate("checkout", image)},
+			Spec:   appsv1.ReplicaSetSpec{Replicas: &n, Template: tmpl},
 			Status: appsv1.ReplicaSetStatus{Replicas: n, ReadyReplicas: n, AvailableReplicas: n},
 		}
 	}
@@ -55,6 +59,7 @@ func argoCanary(edit func(*argo.Rollout)) []runtime.Object {
 func failedRun(owner *argo.Rollout) *argo.AnalysisRun {
 	return &argo.AnalysisRun{
 		ObjectMeta: metav1.ObjectMeta{Name: "checkout-8c1-2-4", Namespace: shop, ResourceVersion: "1",
+			Labels:          map[string]string{argo.RolloutTypeLabel: argo.RunForStep, argo.StepIndexLabel: "4"},
 			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(owner, argo.GroupVersion.WithKind("Rollout"))}},
 		Spec: argo.AnalysisRunSpec{Metrics: []argo.Metric{{Name: "error-rate", FailureCondition: "result[0] > 0.05"}}},
 		Status: argo.AnalysisRunStatus{Phase: argo.AnalysisPhaseFailed, StartedAt: &metav1.Time{Time: at(20)},
@@ -143,13 +148,41 @@ func TestArgoRolloutView(t *testing.T) {
 	if len(v.Analysis) != 1 || v.Analysis[0].Metrics[0].Last[1] != "[0.12]" || v.Analysis[0].Metrics[0].Failed != 3 {
 		t.Errorf("analysis %+v", v.Analysis)
 	}
-	if len(v.NotShown) != 1 || !strings.Contains(v.NotShown[0], "step 6: experiment (not shown by rollscope)") {
+	const experiment = "experiment baseline=stable, canary=canary for 5m (shown, not driven by rollscope)"
+	a := v.Analysis[0]
+	if m := a.Metrics[0]; a.For != "step 5" || a.Current || m.Condition() != "failure: result[0] > 0.05" ||
+		m.Verdict() != "failed 3 > limit 0 → Failed" ||
+		m.Counts() != "failed 3 of limit 0 · inconclusive 0 of 0 · errors 0 (0 in a row of 4) · successful 0 of 3 measured" {
+		t.Errorf("analysis for %q current %v: %q · %q · %q", a.For, a.Current, m.Condition(), m.Verdict(), m.Counts())
+	}
+	if len(v.NotShown) != 1 || v.NotShown[0] != "step 6: "+experiment {
 		t.Errorf("not shown %q", v.NotShown)
 	}
 	want := []string{"canary · step 3/6 · setWeight 50 · actual 5/10 pods",
-		"stable web=shop/checkout:v1 · canary web=shop/checkout:v2", "step 6: experiment (not shown by rollscope)"}
+		"stable web=shop/checkout:v1 · canary web=shop/checkout:v2", "step 6: " + experiment}
 	if strings.Join(v.Header, "\n") != strings.Join(want, "\n") {
 		t.Errorf("header\n%s\nwant\n%s", strings.Join(v.Header, "\n"), strings.Join(want, "\n"))
+	}
+	// maxSurge and maxUnavailable are Argo's defaults, 25 % of 10 pods:
+	// 3 up, 2 down; 10 pods run, all available.
+	if v.Surge != (model.Headroom{Used: 0, Limit: 3}) || v.Unavailable != (model.Headroom{Used: 0, Limit: 2}) || v.SurgeLabel != "surge" {
+		t.Errorf("headroom %s %+v unavailable %+v", v.SurgeLabel, v.Surge, v.Unavailable)
+	}
+	// History: the ReplicaSets' revisions, oldest first, the current one
+	// marked, each with the diff an undo to it would make.
+	if h := v.History; len(h) != 2 || h[0].Revision != 1 || h[0].Current || !h[1].Current || h[0].Name != "checkout-7f9" ||
+		strings.Join(h[0].Images, ",") != "web=shop/checkout:v1" {
+		t.Errorf("history %+v", h)
+	} else {
+		var changed []string
+		for _, l := range h[0].Diff {
+			if l.Op != ' ' {
+				changed = append(changed, string(l.Op)+strings.TrimSpace(l.Text))
+			}
+		}
+		if strings.Join(changed, " ") != "-image: shop/checkout:v2 +image: shop/checkout:v1" {
+			t.Errorf("the undo diff to revision 1 is %q, want only the image (not Argo's hash label)", changed)
+		}
 	}
 	// An abort on a failed analysis says why on the page as in the fleet.
 	aborted := argoCanary(func(r *argo.Rollout) {
@@ -170,5 +203,97 @@ func TestArgoRolloutView(t *testing.T) {
 	v, _ = cl.ArgoRollout(shop, "checkout", at(31))
 	if v.StepLine != "active 7f9 · preview 8c1" || v.ActiveRS != "checkout-7f9" || v.PreviewRS != "checkout-8c1" {
 		t.Errorf("blue/green: %q active %s preview %s", v.StepLine, v.ActiveRS, v.PreviewRS)
+	}
+	// Blue/green runs a second set rather than surging: the preview's 5
+	// pods of a set of 10.
+	if v.Header[1] != "stable web=shop/checkout:v1 · preview web=shop/checkout:v2" {
+		t.Errorf("blue/green images %q", v.Header[1])
+	}
+	if v.Surge != (model.Headroom{Used: 5, Limit: 10}) || v.SurgeLabel != "preview" || v.Unavailable != (model.Headroom{Used: 0, Limit: 2}) {
+		t.Errorf("blue/green headroom %s %+v unavailable %+v", v.SurgeLabel, v.Surge, v.Unavailable)
+	}
+}
+
+// Each state of a Rollout refuses the verbs Argo's plugin would refuse or
+// that would change nothing, with the reason, and leaves the others.
+func TestArgoRolloutViewRefusesVerbsByState(t *testing.T) {
+	stateless := []kind.Verb{kind.SetImage, kind.Restart, kind.Undo, kind.Scale}
+	for _, c := range []struct {
+		name    string
+		edit    func(*argo.Rollout)
+		refused map[kind.Verb]string // a part of each reason
+	}{
+		{"rolling", nil, map[kind.Verb]string{kind.Retry: "is not aborted", kind.Resume: "is not paused"}},
+		{"paused at a step", func(r *argo.Rollout) {
+			r.Status.ControllerPause = true
+			r.Status.PauseConditions = []argo.PauseCondition{{Reason: argo.PauseReasonCanaryPauseStep, StartTime: metav1.Time{Time: at(18)}}}
+		}, map[kind.Verb]string{kind.Retry: "is not aborted", kind.Resume: "promote it to move on"}},
+		{"paused by hand", func(r *argo.Rollout) { r.Spec.Paused = true },
+			map[kind.Verb]string{kind.Retry: "is not aborted", kind.Pause: "already paused"}},
+		{"aborted", func(r *argo.Rollout) { r.Status.Abort = true },
+			map[kind.Verb]string{kind.Promote: "is aborted", kind.Abort: "already aborted", kind.Resume: "is not paused"}},
+		{"promoting fully", func(r *argo.Rollout) { r.Status.PromoteFull = true },
+			map[kind.Verb]string{kind.PromoteFull: "already being promoted fully", kind.Retry: "is not aborted", kind.Resume: "is not paused"}},
+		{"fully promoted", func(r *argo.Rollout) {
+			r.Status.StableRS, r.Status.CurrentStepIndex, r.Status.UpdatedReplicas = "8c1", ptr32(6), 10
+		}, map[kind.Verb]string{kind.Promote: "nothing to promote", kind.PromoteFull: "already fully promoted", kind.Abort: "nothing to abort", kind.Retry: "is not aborted",
+			kind.Resume: "is not paused"}},
+	} {
+		cl := cluster.NewCluster()
+		cl.Apply(cluster.Batch{Objects: argoCanary(c.edit), At: at(30), Watch: cluster.WatchStatus{Synced: true, Connected: true}})
+		v, _ := cl.ArgoRollout(shop, "checkout", at(30))
+		for verb, want := range c.refused {
+			if got := v.Refused[verb]; !strings.Contains(got, want) || strings.HasSuffix(got, argo.ErrNoChange.Error()) {
+				t.Errorf("%s: %s refused with %q, want %q", c.name, verb, got, want)
+			}
+		}
+		for verb, why := range v.Refused {
+			if _, ok := c.refused[verb]; !ok {
+				t.Errorf("%s: %s refused (%q), should work", c.name, verb, why)
+			}
+		}
+		for _, verb := range stateless {
+			if why, ok := v.Refused[verb]; ok {
+				t.Errorf("%s: %s refused (%q): its command reads no state", c.name, verb, why)
+			}
+		}
+	}
+}
+
+// The current step says how it stands: a timed pause its time left, a
+// pause for a promote how long it has waited; the others say nothing.
+func TestArgoStepNotes(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		step int32
+		want string
+	}{{"timed pause", 3, "5m0s left"}, {"pause for a promote", 1, "waiting 5m0s for a promote"}} {
+		cl := cluster.NewCluster()
+		cl.Apply(cluster.Batch{Objects: argoCanary(func(r *argo.Rollout) {
+			r.Status.CurrentStepIndex, r.Status.ControllerPause = ptr32(c.step), true
+			r.Status.PauseConditions = []argo.PauseCondition{{Reason: argo.PauseReasonCanaryPauseStep, StartTime: metav1.Time{Time: at(25)}}}
+		}), At: at(30), Watch: cluster.WatchStatus{Synced: true, Connected: true}})
+		v, _ := cl.ArgoRollout(shop, "checkout", at(30))
+		for i, s := range v.Steps {
+			if want := map[bool]string{true: c.want}[i == int(c.step)]; s.Note != want {
+				t.Errorf("%s: step %d note %q, want %q", c.name, i+1, s.Note, want)
+			}
+		}
+	}
+}
+
+// The Rollout's status names its runs now (a step's, the background's,
+// blue/green's pre- and post-promotion): those are current, the others
+// history.
+func TestArgoAnalysisRunsNamedInStatusAreCurrent(t *testing.T) {
+	objs := argoCanary(func(r *argo.Rollout) {
+		r.Status.Canary.CurrentStepAnalysisRunStatus = &argo.RolloutAnalysisRunStatus{Name: "checkout-8c1-2-4", Status: argo.AnalysisPhaseFailed}
+	})
+	objs = append(objs, failedRun(objs[0].(*argo.Rollout)))
+	cl := cluster.NewCluster()
+	cl.Apply(cluster.Batch{Objects: objs, At: at(30), Watch: cluster.WatchStatus{Synced: true, Connected: true}})
+	v, _ := cl.ArgoRollout(shop, "checkout", at(30))
+	if len(v.Analysis) != 1 || !v.Analysis[0].Current {
+		t.Errorf("the step's run is not current: %+v", v.Analysis)
 	}
 }

@@ -165,6 +165,16 @@ func (o *Over[V]) Moves() bool {
 	return true
 }
 
+// Refused is why the body's state refuses the action named name now: the
+// body's answer when it gives one, else "" (the help greys such a key with
+// the reason, as it does a key disabled for the whole console).
+func (o *Over[V]) Refused(name string) string {
+	if b, ok := any(o.body).(interface{ Refused(string) string }); ok {
+		return b.Refused(name)
+	}
+	return ""
+}
+
 // Update gives keys to the body when it takes them and to base otherwise,
 // the mouse wheel to base (its focused pane), and the answers the body's
 // questions wait for to the body. A request's result (Sent) is base's,

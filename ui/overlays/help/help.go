@@ -23,6 +23,10 @@ type Help struct {
 	// still is set over a page that nothing moves on (the RC view): the
 	// Move keys are then not listed, as they would do nothing there.
 	still bool
+	// Refused, when set, is why the page's state refuses an action key
+	// now (a Rollout's promote once it is aborted): greyed like a key
+	// disabled for the whole console, with that reason.
+	Refused func(name string) string
 }
 
 // New opens the overlay at its top.
@@ -78,7 +82,11 @@ func (o *Help) text() []string {
 		block := []string{st.Accent.Render(g.Title)}
 		for i, b := range g.Bindings {
 			line := draw.Fit(st.HelpKey.Render(b.Help().Key), 12) + st.HelpDesc.Render(b.Help().Desc)
-			if reason := km.DisabledReason(g.Names[i]); reason != "" {
+			reason := km.DisabledReason(g.Names[i])
+			if reason == "" && o.Refused != nil {
+				reason = o.Refused(g.Names[i])
+			}
+			if reason != "" {
 				line = draw.Fit(b.Help().Key, 12) + b.Help().Desc + " — " + reason
 				line = st.HelpOff.Render(line)
 			}

@@ -20,11 +20,11 @@ func (v *View) View() string {
 	var out []string
 	switch v.kind {
 	case action.OnStatefulSet:
-		out = append(v.statefulSet(w), v.historyLines(w)...)
+		out = append(v.statefulSet(w), v.historyLines(w, "history (ControllerRevisions)")...)
 	case kind.Rollout:
-		out = v.argoRollout(w)
+		out = v.argoRollout(w, h-1)
 	default:
-		out = append(v.daemonSet(w), v.historyLines(w)...)
+		out = append(v.daemonSet(w), v.historyLines(w, "history (ControllerRevisions)")...)
 	}
 	if v.prompt != nil {
 		// The prompt takes what the picture leaves, the whole body when
@@ -51,17 +51,25 @@ func (v *View) View() string {
 const promptMin = 4
 
 func (v *View) hints() string {
-	var parts []string
+	var parts, off []string
 	for _, n := range v.actions() {
 		b := v.s.Keys.Action(n)
-		if len(b.Keys()) > 0 {
+		switch {
+		case len(b.Keys()) == 0:
+		case v.Refused(string(n)) != "":
+			// Refused in the Rollout's state: named, apart, so the
+			// operator sees the key exists and that it does not work now.
+			off = append(off, b.Keys()[0])
+		default:
 			parts = append(parts, b.Keys()[0]+" "+strings.TrimSuffix(b.Help().Desc, " ("+viewName(v.kind)+" view)"))
 		}
 	}
-	if v.kind != kind.Rollout { // a Rollout's history is not on its page yet
-		parts = append(parts, "↑/↓ revision")
+	parts = append(parts, "↑/↓ revision", "esc back")
+	if len(off) > 0 {
+		// First, so that a narrow line still says which keys are off.
+		parts = append([]string{"not now: " + strings.Join(off, " ") + " (? says why)"}, parts...)
 	}
-	return strings.Join(append(parts, "esc back"), " · ")
+	return strings.Join(parts, " · ")
 }
 
 // viewName is the kind's API name, the help column of its actions.
@@ -170,10 +178,10 @@ func (v *View) daemonSet(w int) []string {
 
 // historyLines are `kubectl rollout history`'s list with the cursor, and
 // the diff of the revision under it against the current template.
-func (v *View) historyLines(w int) []string {
+func (v *View) historyLines(w int, title string) []string {
 	st := v.s.Styles
 	h := v.history()
-	out := []string{draw.Fit(st.Label.Render("history (ControllerRevisions)"), w)}
+	out := []string{draw.Fit(st.Label.Render(title), w)}
 	for i, r := range h {
 		line := "  " + draw.Fit(draw.Itoa(r.Revision), 4) + " " + strings.Join(r.Images, ", ")
 		if r.Current {

@@ -82,6 +82,9 @@ func (v *View) start(n action.Name) tea.Cmd {
 	case !b.Enabled():
 		s.Toast = b.Help().Desc + ": " + k.DisabledReason(string(n))
 		return nil
+	case v.Refused(string(n)) != "":
+		s.Toast = b.Help().Desc + ": " + v.Refused(string(n))
+		return nil
 	case s.StillBusy():
 		return nil
 	case !v.found:

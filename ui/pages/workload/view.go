@@ -4,11 +4,12 @@
 // place of the rollout page's panes like the RC page: for a StatefulSet the ordinals as a
 // strip (updated, current, not ready; the partition marked), for a DaemonSet
 // the nodes (updated, old, surging, unavailable), for a Rollout its strategy
-// and step, pause, images and ReplicaSets (argo.go), the kind's headroom bars,
-// `kubectl rollout status`'s sentence, and the history from its
-// ControllerRevisions with the template diff of the revision under the
-// cursor. Its keys are the kind's actions in the key map (sts-… and ds-…);
-// esc goes back to the deployment.
+// and step, pause, images, steps, analysis and ReplicaSets (argo.go), the
+// kind's headroom bars, `kubectl rollout status`'s sentence, and the history
+// (from ControllerRevisions, a Rollout's from its ReplicaSets) with the
+// template diff of the revision under the cursor. Its keys are the kind's
+// actions in the key map (sts-…, ds-…, ro-…), a Rollout's offered only in
+// the states where they can work (Refused); esc goes back to the deployment.
 package workload
 
 import (
@@ -70,18 +71,16 @@ func New(s *screen.Screen, kind Kind, namespace, name string) *View {
 // Read reads the view again from the source; the root calls it with every
 // refresh.
 func (v *View) Read() {
-	if v.kind == kind.Rollout {
-		v.readArgo()
-		return
-	}
 	src, ok := v.s.Src.(Source)
-	if !ok {
+	switch {
+	case v.kind == kind.Rollout:
+		v.readArgo()
+	case !ok:
 		v.found = false
 		return
-	}
-	if v.kind == action.OnStatefulSet {
+	case v.kind == action.OnStatefulSet:
 		v.sts, v.found = src.StatefulSet(v.namespace, v.name, v.s.Now)
-	} else {
+	default:
 		v.ds, v.found = src.DaemonSet(v.namespace, v.name, v.s.Now)
 	}
 	if n := len(v.history()); v.cursor < 0 || v.cursor >= n {
@@ -92,8 +91,11 @@ func (v *View) Read() {
 }
 
 func (v *View) history() []cluster.WorkloadRevision {
-	if v.kind == action.OnStatefulSet {
+	switch v.kind {
+	case action.OnStatefulSet:
 		return v.sts.History
+	case kind.Rollout:
+		return v.ro.History
 	}
 	return v.ds.History
 }
@@ -118,9 +120,30 @@ func (v *View) KeyMap() help.KeyMap {
 	k := v.s.Keys
 	out := keys.Pane{k.Up, k.Down}
 	for _, n := range v.actions() {
-		out = append(out, k.Action(n))
+		b := k.Action(n)
+		if v.Refused(string(n)) != "" {
+			// A copy: the key map is the console's, its state the
+			// Rollout's.
+			b.SetEnabled(false)
+		}
+		out = append(out, b)
 	}
 	return append(out, k.Back, k.Help, k.Command, k.Quit)
+}
+
+// Refused says why the Rollout's state refuses the action named name now
+// ("" when it does not): the footer leaves its key out, the help greys it
+// with the reason, and pressing it says the reason. RBAC and --read-only
+// disable keys in the key map itself, before this.
+func (v *View) Refused(name string) string {
+	if v.kind != kind.Rollout || !v.found {
+		return ""
+	}
+	s, ok := action.Lookup(action.Name(name))
+	if !ok || s.On != v.kind {
+		return ""
+	}
+	return v.ro.Refused[s.Verb]
 }
 
 // Typing reports whether the prompt takes every key, text included.
