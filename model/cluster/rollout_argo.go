@@ -207,6 +207,11 @@ func (c *Cluster) argoRolloutView(ro *argo.Rollout, now time.Time) ArgoRolloutVi
 		case st.StableRS:
 			row.Role = RoleStable
 			v.StableImages = containerImages(&rs.Spec.Template)
+			if st.StableRS == st.CurrentPodHash {
+				// Fully promoted: the pods on the revision rolled to are
+				// the stable set's, not none.
+				v.CanaryPods = rs.Status.AvailableReplicas
+			}
 		case st.CurrentPodHash:
 			row.Role = RoleNew
 			v.CanaryImages = containerImages(&rs.Spec.Template)

@@ -297,3 +297,17 @@ func TestArgoAnalysisRunsNamedInStatusAreCurrent(t *testing.T) {
 		t.Errorf("the step's run is not current: %+v", v.Analysis)
 	}
 }
+
+// Fully promoted, the step line counts the pods on the revision rolled to —
+// now the stable set — rather than saying none run it.
+func TestArgoStepLineOfAFullyPromotedRollout(t *testing.T) {
+	objs := argoCanary(func(r *argo.Rollout) {
+		r.Status.StableRS, r.Status.CurrentStepIndex, r.Status.Phase = "8c1", ptr32(6), argo.RolloutPhaseHealthy
+	})
+	cl := cluster.NewCluster()
+	cl.Apply(cluster.Batch{Objects: objs, At: at(30)})
+	v, ok := cl.ArgoRollout(shop, "checkout", at(30))
+	if !ok || v.StepLine != "6 steps done · actual 5/10 pods" {
+		t.Errorf("step line %q", v.StepLine)
+	}
+}
