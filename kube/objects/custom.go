@@ -150,9 +150,6 @@ func customRow[O any, L any, P pointer[O]](k kind.Kind, r customResource[O, L]) 
 		Patch: func(ctx context.Context, c kubernetes.Interface, ns, name string, pt types.PatchType, body []byte) error {
 			return patch(ctx, c, ns, name, pt, body)
 		},
-		PatchStatus: func(ctx context.Context, c kubernetes.Interface, ns, name string, pt types.PatchType, body []byte) error {
-			return patch(ctx, c, ns, name, pt, body, "status")
-		},
 		Create: func(ctx context.Context, c kubernetes.Interface, obj runtime.Object) error {
 			_, err := customWriter[O, L, P]{r, c, obj.(Object).GetNamespace()}.Create(ctx, obj.(Object), metav1.CreateOptions{})
 			return err

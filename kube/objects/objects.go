@@ -39,9 +39,6 @@ type Row struct {
 	Get func(ctx context.Context, c kubernetes.Interface, ns, name string) (kind.Workload, error)
 	// Patch sends a patch of type pt to one object.
 	Patch func(ctx context.Context, c kubernetes.Interface, ns, name string, pt types.PatchType, body []byte) error
-	// PatchStatus sends a patch of type pt to one object's status
-	// subresource (Argo's plugin promotes and aborts a Rollout so).
-	PatchStatus func(ctx context.Context, c kubernetes.Interface, ns, name string, pt types.PatchType, body []byte) error
 	// Create sends a copy of obj, an object of the kind, to its namespace.
 	Create func(ctx context.Context, c kubernetes.Interface, obj runtime.Object) error
 	// Writer is the kind's create and status update in namespace ns, for a

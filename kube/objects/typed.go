@@ -52,10 +52,6 @@ func typed[O object, L runtime.Object](k kind.Kind, in func(c kubernetes.Interfa
 			_, err := in(c, ns).Patch(ctx, name, pt, body, metav1.PatchOptions{})
 			return err
 		},
-		PatchStatus: func(ctx context.Context, c kubernetes.Interface, ns, name string, pt types.PatchType, body []byte) error {
-			_, err := in(c, ns).Patch(ctx, name, pt, body, metav1.PatchOptions{}, "status")
-			return err
-		},
 		Create: func(ctx context.Context, c kubernetes.Interface, obj runtime.Object) error {
 			o := obj.DeepCopyObject().(O)
 			_, err := in(c, o.GetNamespace()).Create(ctx, o, metav1.CreateOptions{})
