@@ -37,6 +37,7 @@ type rootFlags struct {
 	speed    float64
 	seed     int64
 	until    time.Duration
+	timeout  time.Duration
 	theme    string
 	plain    bool
 	// all is -A/--all-namespaces: every namespace, whatever -n says (as
@@ -58,6 +59,7 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 	fs.DurationVar(&f.until, "until", 0, "embedded cluster with --plain: stop after this much virtual time")
 	fs.StringVar(&f.theme, "theme", "", "colour theme: "+themes.Listed()+", or a theme file (default: from the terminal background)")
 	fs.BoolVarP(&f.all, "all-namespaces", "A", false, "watch every namespace (the fleet of all of them); wins over -n, as in kubectl")
+	fs.DurationVar(&f.timeout, "timeout", 0, "live cluster with --plain rollout/NAME: stop watching after this long, exit 1 unless Healthy (kubectl argo rollouts status --timeout)")
 	fs.BoolVar(&f.plain, "plain", false, "print status lines instead of the console (the default when stdout is not a terminal)")
 	f.conn.AddTo(fs)
 	f.acts.addTo(fs)

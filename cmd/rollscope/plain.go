@@ -116,7 +116,10 @@ func runLivePlain(ctx context.Context, out, banner io.Writer, f *rootFlags, args
 		return runLiveFleetPlain(ctx, out, banner, conn, f.all)
 	}
 	fmt.Fprintf(banner, "rollscope: watching namespace %q of context %q (Ctrl-C to stop)\n", conn.Namespace, conn.Context)
-	ctx, end := context.WithCancel(ctx)
+	ctx, end, err := plain.Deadline(ctx, open.workloadKind, f.timeout)
+	if err != nil {
+		return err
+	}
 	defer end()
 	p := plain.NewStatus(out, name, wallStamp)
 	p.ErrOut, p.Namespace, p.OnEnd, p.Kind = banner, conn.Namespace, end, open.workloadKind
