@@ -96,6 +96,17 @@ func parseFleetState(word string) (FleetState, bool) {
 // typedState is a state word as one word of a filter: "node-roll".
 func typedState(s FleetState) string { return strings.ReplaceAll(fleetWords[s], " ", "-") }
 
+// argoWords are the words a Rollout's row shows for states of its own,
+// within FleetFailed and FleetPaused: `/state:` keeps the rows showing
+// one, as it keeps the rows of a state.
+var argoWords = []string{wordDegraded, wordAborted, wordAnalysisFailed, wordAwaitingPromotion}
+
+// parseArgoWord reads one of argoWords as parseFleetState reads a state.
+func parseArgoWord(word string) (string, bool) {
+	w := strings.ReplaceAll(strings.ToLower(strings.Trim(strings.TrimSpace(word), `"'`)), "-", " ")
+	return w, slices.Contains(argoWords, w)
+}
+
 // fleetStuckAfter is how long a rollout may make no progress before the
 // fleet calls it stuck, when nothing more specific names why.
 const fleetStuckAfter = 2 * time.Minute
@@ -156,11 +167,13 @@ func SortFleet(rows []FleetRow) {
 
 // FleetFilter is what `/` typed in the fleet keeps: words that must each
 // appear in the row's namespace/kind/name, and states from `state:WORD`
-// (any of them), `ns:NAME` for an exact namespace.
+// (any of them: a state, or a Rollout's own word for one, StateWords),
+// `ns:NAME` for an exact namespace.
 type FleetFilter struct {
-	Words     []string
-	States    []FleetState
-	Namespace string
+	Words      []string
+	States     []FleetState
+	StateWords []string
+	Namespace  string
 }
 
 // ParseFleetFilter reads the text typed after `/`: "pay state:stuck",
@@ -173,21 +186,35 @@ func ParseFleetFilter(text string) (FleetFilter, error) {
 		key, val, ok := strings.Cut(fields[i], ":")
 		switch {
 		case ok && (key == "state" || key == "s"):
-			st, known := parseFleetState(val)
-			if !known && i+1 < len(fields) {
-				// A state of two words as the fleet shows it: `state:node roll`.
-				if st, known = parseFleetState(val + " " + fields[i+1]); known {
-					i++
+			if st, known := parseFleetState(val); known {
+				f.States = append(f.States, st)
+				continue
+			}
+			if w, known := parseArgoWord(val); known {
+				f.StateWords = append(f.StateWords, w)
+				continue
+			}
+			if i+1 < len(fields) {
+				// A state of two words as the fleet shows it: `state:node
+				// roll`, `state:"awaiting promotion"`.
+				two := val + " " + fields[i+1]
+				if st, known := parseFleetState(two); known {
+					f.States, i = append(f.States, st), i+1
+					continue
+				}
+				if w, known := parseArgoWord(two); known {
+					f.StateWords, i = append(f.StateWords, w), i+1
+					continue
 				}
 			}
-			if !known {
-				words := make([]string, len(fleetWords))
-				for s := range fleetWords {
-					words[s] = typedState(FleetState(s))
-				}
-				return FleetFilter{}, fmt.Errorf("%q is not a rollout state: use one of %s", val, strings.Join(words, ", "))
+			words := make([]string, 0, len(fleetWords)+len(argoWords))
+			for s := range fleetWords {
+				words = append(words, typedState(FleetState(s)))
 			}
-			f.States = append(f.States, st)
+			for _, w := range argoWords {
+				words = append(words, strings.ReplaceAll(w, " ", "-"))
+			}
+			return FleetFilter{}, fmt.Errorf("%q is not a rollout state: use one of %s", val, strings.Join(words, ", "))
 		case ok && (key == "ns" || key == "namespace"):
 			f.Namespace = val
 		default:
@@ -202,7 +229,7 @@ func (f FleetFilter) Match(r FleetRow) bool {
 	if f.Namespace != "" && r.Namespace != f.Namespace {
 		return false
 	}
-	if len(f.States) > 0 && !slices.Contains(f.States, r.State) {
+	if len(f.States)+len(f.StateWords) > 0 && !slices.Contains(f.States, r.State) && !slices.Contains(f.StateWords, r.Word) {
 		return false
 	}
 	hay := strings.ToLower(r.Namespace + "/" + short(r.Kind) + "/" + r.Name)
