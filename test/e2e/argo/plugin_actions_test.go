@@ -40,31 +40,11 @@ import (
 // spec under two names. Its steps are indefinite pauses only, so that
 // where the controller leaves it depends on the actions, not on a clock.
 func heldManifest(name, image string) string {
-	return `
-apiVersion: argoproj.io/v1alpha1
-kind: Rollout
-metadata:
-  name: ` + name + `
-spec:
-  replicas: 4
-  revisionHistoryLimit: 5
-  selector:
-    matchLabels: {app: held}
-  template:
-    metadata:
-      labels: {app: held}
-    spec:
-      containers:
-      - name: app
-        image: ` + image + `
-  strategy:
-    canary:
-      steps:
+	return rolloutManifest(name, "held", 4, image, `
       - setWeight: 25
       - pause: {}
       - setWeight: 50
-      - pause: {}
-`
+      - pause: {}`)
 }
 
 const heldImage = "registry.example/held"
@@ -239,7 +219,7 @@ func (s state) equal(o state) bool {
 // seen its latest spec, is not in the middle of a step, and every
 // ReplicaSet has the pods it asks for ready.
 func (r rollout) readState(ctx context.Context) (state, error) {
-	u, err := r.c.Argo.Dynamic.Resource(e2etest.RolloutsGVR).Namespace(r.ns).Get(ctx, r.name, metav1.GetOptions{})
+	u, owned, err := r.get(ctx)
 	if err != nil {
 		return state{}, err
 	}
@@ -270,16 +250,9 @@ func (r rollout) readState(ctx context.Context) (state, error) {
 	for _, p := range st.PauseConditions {
 		s.PauseReasons = append(s.PauseReasons, p.Reason)
 	}
-	list, err := r.c.Admin.AppsV1().ReplicaSets(r.ns).List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return state{}, err
-	}
 	s.settled = st.ObservedGeneration == fmt.Sprint(u.GetGeneration()) && st.Phase != "Progressing" &&
 		(ro.Spec.RestartAt == "" || s.Restarted)
-	for _, rs := range list.Items {
-		if !metav1.IsControlledBy(&rs, u) {
-			continue
-		}
+	for _, rs := range owned {
 		got := revisionState{Revision: rs.Annotations["rollout.argoproj.io/revision"], Ready: rs.Status.ReadyReplicas,
 			Image: rs.Spec.Template.Spec.Containers[0].Image}
 		if rs.Spec.Replicas != nil {
@@ -298,13 +271,7 @@ func (r rollout) readState(ctx context.Context) (state, error) {
 // its state.
 func (r rollout) settle(t *testing.T, what string) state {
 	t.Helper()
-	var last state
-	r.c.Poll(t, r.ns+"/"+r.name+" settled "+what, func(ctx context.Context) (bool, string, error) {
-		s, err := r.readState(ctx)
-		last = s
-		return err == nil && s.settled, s.String(), err
-	})
-	return last
+	return r.waitForState(t, "settled "+what, func(s state) bool { return s.settled })
 }
 
 // The states a Rollout is brought to before an action, the same way on
@@ -342,13 +309,7 @@ var (
 // waitForState polls the Rollout's state until done says so of it.
 func (r rollout) waitForState(t *testing.T, what string, done func(state) bool) state {
 	t.Helper()
-	var last state
-	r.c.Poll(t, r.ns+"/"+r.name+": "+what, func(ctx context.Context) (bool, string, error) {
-		s, err := r.readState(ctx)
-		last = s
-		return err == nil && done(s), s.String(), err
-	})
-	return last
+	return waitUntil(t, r, what, r.readState, done)
 }
 
 // TestActionsAsThePluginSendsThem: for every action rollscope offers on a
