@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model/cluster"
+	"rollscope/ui/screen"
 )
 
 // Pacing. While a rollout churns the watch sends up to 20 batches a second,
@@ -34,13 +35,19 @@ type paceMsg struct{}
 func (m Model) batch(b cluster.Batch) (tea.Model, tea.Cmd) {
 	// A batch that changed nothing visible (and left the watch as it was)
 	// costs no refresh, and the frame drawn last is still the screen.
-	if !m.s.Src.Apply(b) && m.s.Src.Watch() == m.s.Watch {
+	// The batch is its cluster's: the picture of the cluster in focus
+	// is compared with what the screen read of it, another's with itself.
+	src, watched := m.s.Src, m.s.Watch
+	if mem, ok := m.memberOf(b.Cluster); ok && mem.Src != src {
+		src, watched = mem.Src, mem.Src.Watch()
+	}
+	if !src.Apply(b) && src.Watch() == watched {
 		return m, nil
 	}
 	p := m.pace
 	turned := p.turned(b) // first, so that every batch keeps the flags current
 	wait := p.every - time.Since(p.last)
-	if p.every <= 0 || wait <= 0 || turned || m.s.Src.Watch() != m.s.Watch {
+	if p.every <= 0 || wait <= 0 || turned || src.Watch() != watched {
 		m.refresh()
 		return m, nil
 	}
@@ -49,6 +56,20 @@ func (m Model) batch(b cluster.Batch) (tea.Model, tea.Cmd) {
 	}
 	p.due = true
 	return m, tea.Tick(wait, func(time.Time) tea.Msg { return paceMsg{} })
+}
+
+// memberOf is the cluster a batch is from; false for a batch that names
+// none, which is the focused cluster's.
+func (m Model) memberOf(context string) (screen.Member, bool) {
+	if context == "" {
+		return screen.Member{}, false
+	}
+	for _, mem := range m.s.Members {
+		if mem.Context == context {
+			return mem, true
+		}
+	}
+	return screen.Member{}, false
 }
 
 // turned reports whether b finished, failed, paused or resumed a

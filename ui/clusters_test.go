@@ -1,0 +1,144 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"rollscope/model/action"
+	"rollscope/model/cluster"
+	"rollscope/themes"
+)
+
+// twoClusters are east's and west's fleets: the same frontend in shop in
+// both, east's rolling, west's failed; each cluster its own actions.
+func twoClusters(t *testing.T, w, h int, edit func(east, west *Options)) (Model, *fakeActions, *fakeActions) {
+	t.Helper()
+	stamp := func(name string, state cluster.FleetState, word string) *fleetSource {
+		src := newFleetSource()
+		src.rows = nil
+		for _, r := range fleetRows() {
+			if r.Name == "frontend" || name == "west" && r.Name == "ledger" {
+				r.Cluster = name
+				if r.Name == "frontend" {
+					r.State, r.Word = state, word
+				}
+				src.rows = append(src.rows, r)
+			}
+		}
+		return src
+	}
+	eastActs, westActs := &fakeActions{}, &fakeActions{}
+	east := Options{Cluster: stamp("east", cluster.FleetRolling, "rolling"), Context: "east", Namespace: "shop", AllNamespaces: true, Actions: eastActs}
+	west := Options{Cluster: stamp("west", cluster.FleetFailed, "failed"), Context: "west", Namespace: "shop", AllNamespaces: true, Actions: westActs}
+	if edit != nil {
+		edit(&east, &west)
+	}
+	east.Theme, east.Clock, east.Also = themes.Dark(), fixedClock, []Options{west}
+	return send(New(east), tea.WindowSizeMsg{Width: w, Height: h}), eastActs, westActs
+}
+
+// filtered is m with text typed after / and kept.
+func filtered(m Model, text string) Model {
+	msgs := append([]tea.Msg{press("/")}, typed(text)...)
+	return send(m, append(msgs, press("enter"))...)
+}
+
+func TestOneFleetOfTwoClustersNamesEachRowsCluster(t *testing.T) {
+	m, _, _ := twoClusters(t, 160, 48, nil)
+	s := plain(m)
+	for _, want := range []string{"ctx east,west", "CLUSTER", "east 1 workload │ west 2 workloads, 2 failing"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the fleet of two clusters lacks %q:\n%s", want, s)
+		}
+	}
+	var order []string
+	for _, l := range strings.Split(s, "\n") {
+		if f := strings.Fields(strings.TrimLeft(l, " ▸")); len(f) > 3 && (f[0] == "east" || f[0] == "west") && f[2] == "deploy" {
+			order = append(order, f[0]+"/"+f[3])
+		}
+	}
+	// By urgency across clusters: west's two failed rows, then east's.
+	if got := strings.Join(order, " "); got != "west/frontend west/ledger east/frontend" {
+		t.Errorf("rows %q, want west's failed rows before east's rolling frontend", got)
+	}
+}
+
+func TestCtxFilterKeepsOneCluster(t *testing.T) {
+	m, _, _ := twoClusters(t, 160, 48, nil)
+	m = filtered(m, "ctx:east")
+	s := plain(m)
+	if strings.Contains(s, "ledger") || !strings.Contains(s, "frontend") || !strings.Contains(s, "1 of 3") {
+		t.Errorf("/ctx:east does not keep east's rows alone:\n%s", s)
+	}
+}
+
+func TestARowsActionGoesToItsClusterNamingTheContext(t *testing.T) {
+	m, eastActs, westActs := twoClusters(t, 160, 48, nil)
+	m = filtered(m, "ctx:east frontend")
+	m = send(m, press("p"))
+	s := plain(m)
+	if !strings.Contains(s, "kubectl --context east -n shop rollout pause deployment/frontend") {
+		t.Fatalf("the confirmation does not name east:\n%s", s)
+	}
+	next, cmd := m.Update(press("y"))
+	m = runCmd(next.(Model), cmd)
+	if len(eastActs.sent) != 1 || eastActs.sent[0].Action != action.Pause || len(westActs.sent) != 0 {
+		t.Errorf("east sent %+v, west sent %+v; want the pause sent to east only", eastActs.sent, westActs.sent)
+	}
+}
+
+func TestARowsKeysAreItsClustersRBAC(t *testing.T) {
+	m, _, westActs := twoClusters(t, 160, 48, func(_, west *Options) {
+		west.Denied = map[action.Name]string{action.Pause: "west: you may not patch deployments"}
+	})
+	m = filtered(m, "ctx:west frontend")
+	m = send(m, press("p"))
+	if s := plain(m); !strings.Contains(s, "you may not patch deployments") || strings.Contains(s, "rollout pause") {
+		t.Errorf("p on west's row is not refused with west's reason:\n%s", s)
+	}
+	if len(westActs.sent) != 0 {
+		t.Errorf("west sent %+v", westActs.sent)
+	}
+}
+
+func TestAStaleClusterSaysLastKnownAndWhy(t *testing.T) {
+	m, _, _ := twoClusters(t, 160, 48, func(east, _ *Options) {
+		east.Cluster.(*fleetSource).watch = cluster.WatchStatus{Synced: true, Problem: "connection refused", Since: t0.Add(-12e9)}
+	})
+	if s := plain(m); !strings.Contains(s, "east: last known 12s ago: connection refused") || strings.Contains(s, "west: last known") {
+		t.Errorf("east's rows are not marked last known, or west's are:\n%s", s)
+	}
+}
+
+func TestOneClusterHasNoClusterColumn(t *testing.T) {
+	m := newFleetModel(t, newFleetSource(), 160, 48, nil)
+	if s := plain(m); strings.Contains(s, "CLUSTER") {
+		t.Errorf("one cluster shows a CLUSTER column:\n%s", s)
+	}
+}
+
+func TestClusterColumnGivesUpBeforeNameProgressState(t *testing.T) {
+	for _, w := range []int{80, 60} {
+		m, _, _ := twoClusters(t, w, 24, nil)
+		s := plain(m)
+		if !strings.Contains(s, "NAME") || !strings.Contains(s, "STATE") || !strings.Contains(s, "PROGRESS") {
+			t.Errorf("at %d columns NAME, PROGRESS or STATE is gone:\n%s", w, s)
+		}
+		if w == 80 && !strings.Contains(s, "CLUSTER") {
+			t.Errorf("at 80 columns the CLUSTER column is gone:\n%s", s)
+		}
+	}
+}
+
+// East has one workload; west has not listed its own yet: the start rule
+// (open the scope's only workload) waits for every cluster.
+func TestTheStartRuleWaitsForEveryCluster(t *testing.T) {
+	m, _, _ := twoClusters(t, 160, 48, func(_, west *Options) {
+		west.Cluster.(*fleetSource).watch, west.Cluster.(*fleetSource).rows = cluster.WatchStatus{}, nil
+	})
+	if s := plain(m); !strings.Contains(s, "CLUSTER") || strings.Contains(s, "ReplicaSets") {
+		t.Errorf("the console left the fleet before west had listed its workloads:\n%s", s)
+	}
+}
