@@ -35,7 +35,7 @@ func twoClusters(t *testing.T, w, h int, edit func(east, west *Options)) (Model,
 	if edit != nil {
 		edit(&east, &west)
 	}
-	east.Theme, east.Clock, east.Also = themes.Dark(), fixedClock, []Options{west}
+	east.Theme, east.Clock, east.Also = themes.Dark(), fixedClock, append([]Options{west}, east.Also...)
 	return send(New(east), tea.WindowSizeMsg{Width: w, Height: h}), eastActs, westActs
 }
 
@@ -140,5 +140,23 @@ func TestTheStartRuleWaitsForEveryCluster(t *testing.T) {
 	})
 	if s := plain(m); !strings.Contains(s, "CLUSTER") || strings.Contains(s, "ReplicaSets") {
 		t.Errorf("the console left the fleet before west had listed its workloads:\n%s", s)
+	}
+}
+
+// A context that could not be connected to is one line naming it; the
+// others' rows are shown.
+func TestAnUnreachableClusterIsOneLineBesideTheOthers(t *testing.T) {
+	const why = `cannot reach the API server https://10.0.0.9:6443: connection refused — is the cluster up, and is --context right? (context "south")`
+	m, _, _ := twoClusters(t, 200, 48, func(east, _ *Options) {
+		east.Unreachable = map[string]string{"south": why}
+	})
+	s := plain(m)
+	for _, want := range []string{"ctx east,west,south", "south 0 workloads !", " south: " + why} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the fleet lacks %q:\n%s", want, s)
+		}
+	}
+	if !strings.Contains(s, "east    shop") || !strings.Contains(s, "west    billing") {
+		t.Errorf("east's and west's rows are not shown beside south's line:\n%s", s)
 	}
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -82,7 +84,7 @@ func New(opts Options) Model {
 	// Every cluster is a member: one for a console of one cluster, and
 	// its keys, source, actions and logs are the screen's.
 	members := make([]screen.Member, 0, 1+len(opts.Also))
-	for i, o := range append([]Options{opts}, opts.Also...) {
+	for i, o := range append(append([]Options{opts}, opts.Also...), unreachable(opts.Unreachable)...) {
 		mk := &km
 		if i > 0 {
 			clone := km.Clone()
@@ -136,6 +138,15 @@ func member(o Options, km *KeyMap, readOnly bool) screen.Member {
 		context = "-"
 	}
 	return screen.Member{Context: context, Src: src, Actions: o.Actions, Logs: o.Logs, Keys: km, Problem: o.Problem}
+}
+
+// unreachable are the clusters that could not be connected to, by name.
+func unreachable(lines map[string]string) []Options {
+	out := make([]Options, 0, len(lines))
+	for _, name := range slices.Sorted(maps.Keys(lines)) {
+		out = append(out, Options{Context: name, Problem: lines[name]})
+	}
+	return out
 }
 
 // memberNames are the clusters' contexts, joined by commas.

@@ -75,8 +75,10 @@ type Options struct {
 	// its own cluster.
 	Also []Options
 	// Problem says why this cluster could not be connected to; it then
-	// has no Cluster, and the fleet shows the line.
-	Problem string
+	// has no Cluster, and the fleet shows the line. Unreachable are the
+	// other contexts that could not be, each with its line.
+	Problem     string
+	Unreachable map[string]string
 	// Pace is the least time between two redraws while the watch churns
 	// (pace.go); 0 redraws after every batch that changed something.
 	Pace time.Duration

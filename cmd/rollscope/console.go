@@ -256,8 +256,7 @@ func runLiveOnce(ctx context.Context, f *rootFlags, all bool, args []string, the
 	if err != nil {
 		return ui.Switch{}, false, err
 	}
-	var each []ui.Options
-	var watches []watch.Target
+	each, watches := []ui.Options{}, []watch.Target{}
 	for _, conn := range conns {
 		opts := consoleOptions(open, theme, keys)
 		opts.Cluster = cluster.NewCluster().Named(conn.Context)
@@ -281,10 +280,7 @@ func runLiveOnce(ctx context.Context, f *rootFlags, all bool, args []string, the
 		each = append(each, opts)
 		watches = append(watches, watch.Target{Client: conn.Client, Scope: watchScope(opts), Options: watch.Options{Probe: watch.ReadyzProbe(conn.Client), Config: conn.RESTConfig(), Cluster: conn.Context}})
 	}
-	for _, no := range failed {
-		each = append(each, ui.Options{Context: no.Context, Problem: no.Err.Error()})
-	}
-	each[0].Also = each[1:]
+	each[0].Also, each[0].Unreachable = each[1:], failed.ByContext()
 	return runConsole(ctx, each[0], nil, watches...)
 }
 
@@ -295,10 +291,9 @@ func runLiveOnce(ctx context.Context, f *rootFlags, all bool, args []string, the
 const consolePace = 250 * time.Millisecond
 
 // runConsole runs the Bubble Tea program with a watch bridge for each
-// cluster feeding it (opts, then opts.Also), and returns the scope the
+// cluster (opts, then opts.Also) feeding it, and returns the scope the
 // operator asked to switch to, if they did. clk is the cluster's clock,
-// nil for a live cluster's real one; each cluster's options tune its
-// watch (a live cluster's health probe).
+// nil for a live cluster's real one.
 func runConsole(ctx context.Context, opts ui.Options, clk clock.PassiveClock, clusters ...watch.Target) (ui.Switch, bool, error) {
 	stopProfile, err := profile.Console()
 	if err != nil {

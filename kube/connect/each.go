@@ -53,7 +53,7 @@ func (f *Flags) Names() ([]string, error) {
 // once. conns are those that answered, in the order named; failed says,
 // one line each naming the context, why the others did not. When none
 // answered the first one's error is returned, as Connect's alone.
-func (f *Flags) ConnectEach(ctx context.Context) (conns []*Connection, failed []Failed, err error) {
+func (f *Flags) ConnectEach(ctx context.Context) (conns []*Connection, failed Failures, err error) {
 	names, err := f.Names()
 	if err != nil {
 		return nil, nil, err
@@ -91,6 +91,36 @@ func (f *Flags) ConnectEach(ctx context.Context) (conns []*Connection, failed []
 type Failed struct {
 	Context string
 	Err     error
+}
+
+// Failures are the contexts that could not be connected to.
+type Failures []Failed
+
+// Lines are their errors, one line each naming its context.
+func (fs Failures) Lines() []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.Err.Error()
+	}
+	return out
+}
+
+// ByContext are their errors by context.
+func (fs Failures) ByContext() map[string]string {
+	out := make(map[string]string, len(fs))
+	for _, f := range fs {
+		out[f.Context] = f.Err.Error()
+	}
+	return out
+}
+
+// ContextsOf are the connections' contexts, in order.
+func ContextsOf(conns []*Connection) []string {
+	out := make([]string, len(conns))
+	for i, c := range conns {
+		out[i] = c.Context
+	}
+	return out
 }
 
 // BadInput marks an Error that is the operator's input, not the cluster

@@ -317,9 +317,18 @@ func (v *Page) row(r cluster.FleetRow, cols []draw.Column, widths []int, w int, 
 	if several {
 		cells = append([]string{r.Cluster}, cells...)
 	}
-	return v.list.Render(rowKey(r), strings.Join(cells, "\x00"), w, sel, func() string {
+	stale := v.stale[r.Cluster]
+	look := strings.Join(cells, "\x00")
+	if stale {
+		look += "\x00stale"
+	}
+	return v.list.Render(rowKey(r), look, w, sel, func() string {
 		if sel {
 			return v.paints.selected.On(draw.Row(widths, cols, cells, w))
+		}
+		if stale {
+			// Its cluster's last known picture: muted, its state too.
+			return v.paints.muted.On(draw.Row(widths, cols, cells, w))
 		}
 		at := stateCol
 		if v.manyNamespaces {

@@ -60,6 +60,8 @@ type Page struct {
 	// clusters are each cluster's count and, when its picture is not
 	// current or it could not be reached, why.
 	clusters []clusterCount
+	// stale are the clusters whose rows are only the last known.
+	stale map[string]bool
 	// others are the other namespaces the watch knows of, read only
 	// while the one shown is empty.
 	others []string
@@ -132,6 +134,7 @@ func (v *Page) read() {
 	members := v.s.Clusters()
 	lists := make([][]cluster.FleetRow, 0, len(members))
 	v.clusters = v.clusters[:0]
+	clear(v.stale)
 	for _, mem := range members {
 		src, ok := mem.Src.(Source)
 		c := clusterCount{context: mem.Context, problem: mem.Problem}
@@ -142,6 +145,12 @@ func (v *Page) read() {
 		rows := src.Fleet(v.namespace, v.s.Now)
 		lists = append(lists, rows)
 		c.rows, c.problem = len(rows), mem.Src.Watch().LastKnown(v.s.Now)
+		if c.problem != "" {
+			if v.stale == nil {
+				v.stale = map[string]bool{}
+			}
+			v.stale[mem.Context] = true
+		}
 		c.urgent = cluster.UrgentIn(rows)
 		v.clusters = append(v.clusters, c)
 		if v.namespace != "" {
