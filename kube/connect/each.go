@@ -52,7 +52,7 @@ func (f *Flags) Names() ([]string, error) {
 // ConnectEach connects to every context the flags name (Names), all at
 // once. conns are those that answered, in the order named; failed says,
 // one line each naming the context, why the others did not. When none
-// answered the first one's error is returned, as Connect's alone.
+// answered the error says why of each (of one: Connect's alone).
 func (f *Flags) ConnectEach(ctx context.Context) (conns []*Connection, failed Failures, err error) {
 	names, err := f.Names()
 	if err != nil {
@@ -82,7 +82,11 @@ func (f *Flags) ConnectEach(ctx context.Context) (conns []*Connection, failed Fa
 		conns = append(conns, results[i])
 	}
 	if len(conns) == 0 {
-		return nil, nil, errors.Join(slices.DeleteFunc(errs, func(e error) bool { return e == nil })...)
+		if len(names) == 1 {
+			return nil, nil, errs[0]
+		}
+		// None answered: one line, each context's reason in it.
+		return nil, nil, fail(errors.Join(errs...), "%s", strings.Join(failed.Lines(), "; "))
 	}
 	return conns, failed, nil
 }

@@ -22,9 +22,10 @@ const ns = "shop"
 // twoClusters starts two independent control planes, east and west, each
 // with web in shop (west also api), and writes one kubeconfig holding a
 // context for each, and west-view: west for its view-only user.
-func twoClusters(t *testing.T) (east, west *e2etest.Cluster, kubeconfig string) {
-	east = e2etest.Start(t, e2etest.Setup{Rollscope: true})
-	west = e2etest.Start(t, e2etest.Setup{})
+func twoClusters(t *testing.T, setup e2etest.Setup) (east, west *e2etest.Cluster, kubeconfig string) {
+	west = e2etest.Start(t, setup)
+	setup.Rollscope = true
+	east = e2etest.Start(t, setup)
 	west.Bin = east.Bin
 	cfg := clientcmdapi.NewConfig()
 	for name, c := range map[string]*e2etest.Cluster{"east": east, "west": west} {
@@ -94,7 +95,7 @@ func row(screen, cluster, name string) bool {
 // with east's API server frozen east's rows are marked last known while
 // west's stay live and its actions are still sent.
 func TestOneFleetAcrossTwoClusters(t *testing.T) {
-	east, west, kubeconfig := twoClusters(t)
+	east, west, kubeconfig := twoClusters(t, e2etest.Setup{})
 	s := tmuxtest.Start(t, 200, 50, east.Bin, "--kubeconfig", kubeconfig, "--context", "east,west")
 	s.Timeout = east.Patience
 	screen := s.WaitUntil("rows of both clusters under a CLUSTER column", func(screen string) bool {
@@ -180,7 +181,7 @@ func filter(s *tmuxtest.Session, text, what string, ok func(string) bool) {
 // view west (west-view) sees both fleets; p on west's row is refused with
 // west's reason, on east's row it asks to send to east.
 func TestActInOneClusterViewTheOther(t *testing.T) {
-	east, _, kubeconfig := twoClusters(t)
+	east, _, kubeconfig := twoClusters(t, e2etest.Setup{})
 	s := tmuxtest.Start(t, 200, 50, east.Bin, "--kubeconfig", kubeconfig, "--context", "east,west-view")
 	s.Timeout = east.Patience
 	s.WaitUntil("rows of both clusters", func(screen string) bool { return row(screen, "east", "web") && row(screen, "west-view", "api") })
