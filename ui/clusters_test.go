@@ -9,6 +9,7 @@ import (
 	"rollscope/model/action"
 	"rollscope/model/cluster"
 	"rollscope/themes"
+	"rollscope/ui/screen"
 )
 
 // twoClusters are east's and west's fleets: the same frontend in shop in
@@ -158,5 +159,33 @@ func TestAnUnreachableClusterIsOneLineBesideTheOthers(t *testing.T) {
 	}
 	if !strings.Contains(s, "east    shop") || !strings.Contains(s, "west    billing") {
 		t.Errorf("east's and west's rows are not shown beside south's line:\n%s", s)
+	}
+}
+
+// `:ctx a,b` and `:ctx all` switch to several contexts at once; a list
+// naming one the kubeconfig lacks is refused, naming it.
+func TestCtxSwitchesToSeveralContexts(t *testing.T) {
+	sc := &scope{context: "east", contexts: []string{"east", "south", "west"}, watchAll: true}
+	for _, c := range []struct {
+		asked, want, toast string
+	}{
+		{"east,west", "east,west", ""},
+		{"west, east", "west,east", ""},
+		{"all", "east,south,west", ""},
+		{"east", "", "already on context east"},
+		{"east,nope", "", "no context nope in the kubeconfig — :ctx lists them"},
+	} {
+		toast, next := sc.toContext(screen.Scope{Context: c.asked}, "")
+		got := ""
+		if next != nil {
+			got = next.Context
+		}
+		if got != c.want || toast != c.toast {
+			t.Errorf(":ctx %s: switch to %q, toast %q; want %q, %q", c.asked, got, toast, c.want, c.toast)
+		}
+	}
+	sc.context = "east,west"
+	if toast, _ := sc.toContext(screen.Scope{ListContexts: true}, ""); toast != "contexts: *east, south, *west — :ctx NAME switches" {
+		t.Errorf(":ctx with east and west shown lists %q", toast)
 	}
 }

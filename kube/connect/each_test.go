@@ -107,3 +107,22 @@ func TestConnectEachWithNoneAnsweringFails(t *testing.T) {
 		t.Errorf("no cluster answered, and no error")
 	}
 }
+
+// `:ctx a,b` and `:ctx all` are --context a,b and --all-contexts for the
+// next connection.
+func TestSwitchToSeveralContexts(t *testing.T) {
+	isolate(t)
+	f := parse(t, "--kubeconfig", kubeconfig(t, "https://127.0.0.1:1"), "--context", "staging")
+	f.Switch("prod,staging", "")
+	if got, err := f.Names(); err != nil || !slices.Equal(got, []string{"prod", "staging"}) {
+		t.Errorf(":ctx prod,staging: contexts %q, %v", got, err)
+	}
+	f.Switch("all", "")
+	if got, err := f.Names(); err != nil || !slices.Equal(got, []string{"prod", "staging"}) {
+		t.Errorf(":ctx all: contexts %q, %v", got, err)
+	}
+	f.Switch("prod", "")
+	if got, err := f.Names(); err != nil || !slices.Equal(got, []string{"prod"}) {
+		t.Errorf(":ctx prod after all: contexts %q, %v", got, err)
+	}
+}
