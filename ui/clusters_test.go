@@ -189,3 +189,32 @@ func TestCtxSwitchesToSeveralContexts(t *testing.T) {
 		t.Errorf(":ctx with east and west shown lists %q", toast)
 	}
 }
+
+// g makes the same workload in both clusters one row — west's, failing —
+// saying what each runs; g again splits it.
+func TestGroupMakesOneRowPerWorkloadAcrossClusters(t *testing.T) {
+	m, _, _ := twoClusters(t, 200, 48, nil)
+	m = send(m, press("g"))
+	s := plain(m)
+	for _, want := range []string{"PER CLUSTER", "west +1", "west rev 3 nginx:1.28 failed · east rev 3 nginx:1.28 rolling"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("grouped, the fleet lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Count(s, "deploy frontend") != 1 {
+		t.Errorf("frontend is not one row:\n%s", s)
+	}
+	m = send(m, press("g"))
+	if s := plain(m); strings.Contains(s, "PER CLUSTER") || !strings.Contains(s, "IMAGES") {
+		t.Errorf("g again does not split the rows:\n%s", s)
+	}
+}
+
+// With one cluster g is still top.
+func TestGWithOneClusterIsTop(t *testing.T) {
+	m := newFleetModel(t, newFleetSource(), 160, 48, nil)
+	m = send(m, press("j"), press("j"), press("g"))
+	if s := plain(m); strings.Contains(s, "PER CLUSTER") || !strings.Contains(s, "billing deploy/ledger:") {
+		t.Errorf("g with one cluster did not go to the top row:\n%s", s)
+	}
+}

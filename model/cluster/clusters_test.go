@@ -83,3 +83,31 @@ func TestANamedPicturesRowsKnowTheirCluster(t *testing.T) {
 		t.Errorf("the plain line %q does not start with its context", line)
 	}
 }
+
+// The same workload in three regions is one row: the failing region's,
+// saying what each region runs and how it is.
+func TestGroupFleetIsOneRowPerWorkloadAcrossClusters(t *testing.T) {
+	at := time.Unix(1000, 0)
+	row := func(ctx string, rev int64, image, word string, state cluster.FleetState) cluster.FleetRow {
+		return cluster.FleetRow{Cluster: ctx, Namespace: "shop", Kind: "Deployment", Name: "web", Revision: rev,
+			Images: []string{"app=" + image}, Word: word, State: state, Changed: at}
+	}
+	rows := []cluster.FleetRow{
+		row("ap-south", 2, "web:2.0", "failed", cluster.FleetFailed),
+		row("eu-west", 2, "web:2.0", "complete", cluster.FleetComplete),
+		{Cluster: "eu-west", Namespace: "shop", Kind: "Deployment", Name: "db", State: cluster.FleetComplete, Word: "complete"},
+		row("us-east", 1, "web:1.9", "complete", cluster.FleetComplete),
+	}
+	got := cluster.GroupFleet(rows)
+	if len(got) != 2 || got[0].Name != "web" || got[1].Name != "db" {
+		t.Fatalf("grouped %+v, want web then db", got)
+	}
+	web := got[0]
+	if web.Cluster != "ap-south" || web.State != cluster.FleetFailed || web.Others != 2 ||
+		web.Spread != "ap-south rev 2 web:2.0 failed · eu-west rev 2 web:2.0 complete · us-east rev 1 web:1.9 complete" {
+		t.Errorf("web grouped as %+v", web)
+	}
+	if got[1].Others != 0 || got[1].Spread != "" {
+		t.Errorf("db, in one cluster, grouped as %+v", got[1])
+	}
+}

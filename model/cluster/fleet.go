@@ -132,6 +132,12 @@ type FleetRow struct {
 	// ChangeCause is the last change-cause, as `kubectl rollout history`
 	// shows it.
 	ChangeCause string
+	// Others and Spread are set on a row that stands for the same
+	// workload in several clusters (GroupFleet): how many clusters beside
+	// Cluster, the most urgent one, and each one's revision, images and
+	// state.
+	Others int
+	Spread string
 }
 
 // Ref is the row's kind/NAME, as rollscope's argument takes it.

@@ -148,6 +148,17 @@ func TestOneFleetAcrossTwoClusters(t *testing.T) {
 	}
 	s.WaitUntil("east live again", func(screen string) bool { return !strings.Contains(screen, "east: last known") })
 
+	// g: web of both clusters is one row, saying what each runs.
+	s.Keys("Escape")
+	s.WaitUntil("every row again", func(screen string) bool { return row(screen, "east", "web") && row(screen, "west", "api") })
+	s.Keys("g")
+	screen = s.WaitUntil("web grouped", func(screen string) bool {
+		return strings.Contains(screen, "PER CLUSTER") && regexp.MustCompile(`(east|west) \+1 +deploy +web `).MatchString(screen) &&
+			strings.Contains(screen, "west rev 1 e2e.example/web:v1") && strings.Contains(screen, "east rev 1 e2e.example/web:v1")
+	})
+	t.Logf("grouped:\n%s", screen)
+	s.Keys("g")
+
 	// 80×24: the CLUSTER column stays, and the confirmation names the
 	// context.
 	n := tmuxtest.Start(t, 80, 24, east.Bin, "--kubeconfig", kubeconfig, "--context", "east,west")

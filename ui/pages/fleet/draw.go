@@ -68,7 +68,13 @@ const barCells = 8
 // CHANGE-CAUSE, AGE, IMAGES, KIND, REV, then NAMESPACE; NAME, PROGRESS and
 // STATE stay, NAME and STATE narrowing to their Min when even they do not
 // fit. NAMESPACE is there only when the rows span namespaces.
-func columns(clusters, many bool, ctxW, nsW, nameW, stateW int) []draw.Column {
+func columns(clusters, grouped, many bool, ctxW, nsW, nameW, stateW int) []draw.Column {
+	images := draw.Column{Title: "IMAGES", Min: 16, Cut: cutImages, Drop: 5}
+	if grouped {
+		// Each cluster's revision, images and state: cut at the end.
+		images = draw.Column{Title: "PER CLUSTER", Min: 16, Drop: 5}
+		ctxW += 3 // " +2"
+	}
 	cols := make([]draw.Column, 0, 10)
 	if clusters {
 		// CLUSTER gives up after everything but NAME, PROGRESS and STATE,
@@ -82,7 +88,7 @@ func columns(clusters, many bool, ctxW, nsW, nameW, stateW int) []draw.Column {
 		draw.Column{Title: "KIND", Width: 6, Drop: 4},
 		draw.Column{Title: "NAME", Width: min(max(nameW, 12), 40), Min: 8, Cut: draw.CutMiddle},
 		draw.Column{Title: "REV", Width: 4, Right: true, Drop: 3},
-		draw.Column{Title: "IMAGES", Min: 16, Cut: cutImages, Drop: 5},
+		images,
 		draw.Column{Title: "PROGRESS upd/avl/des", Width: barCells + 1 + 11},
 		// The state's glyph, a space, its word.
 		draw.Column{Title: "STATE", Width: max(17, 2+stateW), Min: 8},
@@ -309,13 +315,19 @@ func (v *Page) row(r cluster.FleetRow, cols []draw.Column, widths []int, w int, 
 		glyph = stateGlyphs[state]
 	}
 	kindEntry, _ := r.Kind.Entry()
-	cells := []string{kindEntry.Short, r.Name, draw.Itoa(r.Revision), images(r), progress(r), glyph + " " + r.Word, draw.Age(v.s.Now, r.Since), cause}
+	imgs, ctx := images(r), r.Cluster
+	if r.Others > 0 {
+		// One row for several clusters: the most urgent one named, and
+		// what each runs in place of the images.
+		imgs, ctx = r.Spread, ctx+" +"+strconv.Itoa(r.Others)
+	}
+	cells := []string{kindEntry.Short, r.Name, draw.Itoa(r.Revision), imgs, progress(r), glyph + " " + r.Word, draw.Age(v.s.Now, r.Since), cause}
 	if v.manyNamespaces {
 		cells = append([]string{r.Namespace}, cells...)
 	}
 	several := v.s.Several()
 	if several {
-		cells = append([]string{r.Cluster}, cells...)
+		cells = append([]string{ctx}, cells...)
 	}
 	stale := v.stale[r.Cluster]
 	look := strings.Join(cells, "\x00")
@@ -357,6 +369,10 @@ func (v *Page) whyLines(w int) []string {
 	text := r.Namespace + " " + r.Ref() + ": " + why
 	if v.s.Several() {
 		text = r.Cluster + " " + text
+	}
+	if r.Spread != "" {
+		// A grouped row: each cluster's revision, images and state.
+		text = r.Namespace + " " + r.Ref() + ": " + r.Spread + " — " + r.Cluster + ": " + why
 	}
 	lines := draw.WrapAtMost(text, w-1, 2)
 	for i, l := range lines {

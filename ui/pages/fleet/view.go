@@ -62,6 +62,9 @@ type Page struct {
 	clusters []clusterCount
 	// stale are the clusters whose rows are only the last known.
 	stale map[string]bool
+	// grouped makes the same workload in several clusters one row
+	// (cluster.GroupFleet).
+	grouped bool
 	// others are the other namespaces the watch knows of, read only
 	// while the one shown is empty.
 	others []string
@@ -172,6 +175,9 @@ func (v *Page) read() {
 	if len(lists) > 0 {
 		v.all = cluster.MergeFleets(lists...)
 	}
+	if v.grouped && len(lists) > 1 {
+		v.all = cluster.GroupFleet(v.all)
+	}
 	if len(v.all) > 0 {
 		// Another cluster's rows may name the namespace: it is not empty.
 		v.others = nil
@@ -191,7 +197,7 @@ func (v *Page) read() {
 		nsW, nameW, ctxW = max(nsW, len(r.Namespace)), max(nameW, len(r.Name)), max(ctxW, len(r.Cluster))
 		stateW = max(stateW, draw.WidthOf(r.Word))
 	}
-	v.cols = columns(v.s.Several(), v.manyNamespaces, ctxW, nsW, nameW, stateW)
+	v.cols = columns(v.s.Several(), v.grouped && len(lists) > 1, v.manyNamespaces, ctxW, nsW, nameW, stateW)
 	v.apply()
 }
 
@@ -223,7 +229,14 @@ func (v *Page) apply() {
 	v.list.Follow(len(v.rows), func(i int) string { return rowKey(v.rows[i]) })
 }
 
-func rowKey(r cluster.FleetRow) string { return r.Cluster + "/" + r.Namespace + "/" + r.Ref() }
+// rowKey names a row's workload; a grouped row's is its clusters', whichever
+// is the most urgent.
+func rowKey(r cluster.FleetRow) string {
+	if r.Others > 0 {
+		return "*/" + r.Namespace + "/" + r.Ref()
+	}
+	return r.Cluster + "/" + r.Namespace + "/" + r.Ref()
+}
 
 // Rows is how many workloads the fleet shows now (after the filter), and
 // how many there are in the scope.
@@ -271,6 +284,11 @@ func (v *Page) Update(msg tea.Msg) (screen.Page, tea.Cmd) {
 		// The operator has taken over: the start rule no longer moves
 		// them.
 		v.startPending = false
+		if !v.typing && v.s.Several() && key.Matches(msg, v.s.Keys.GroupClusters) {
+			v.grouped = !v.grouped
+			v.read()
+			return v, nil
+		}
 		if v.typing || v.takes(msg) {
 			v.move(msg)
 			return v, nil
@@ -408,6 +426,11 @@ func (v *Page) KeyMap() help.KeyMap {
 	filter.SetHelp(filter.Help().Key, "filter")
 	all.SetHelp(all.Help().Key, "all namespaces / one")
 	out := keys.Pane{open, filter, all}
+	if v.s.Several() {
+		group := k.GroupClusters
+		group.SetHelp(group.Help().Key, "group clusters / not")
+		out = append(out, group)
+	}
 	if r, ok := v.Selected(); ok && r.Kind == kind.Deployment {
 		for _, n := range []action.Name{action.SetImage, action.Pause, action.Resume, action.Undo} {
 			out = append(out, k.Action(n))
