@@ -218,3 +218,14 @@ func TestGWithOneClusterIsTop(t *testing.T) {
 		t.Errorf("g with one cluster did not go to the top row:\n%s", s)
 	}
 }
+
+// Each cluster's keys are its own: a cluster with nothing to act with does
+// not take the other's.
+func TestEachClustersKeysAreItsOwn(t *testing.T) {
+	m, _, _ := twoClusters(t, 160, 48, func(_, west *Options) { west.Actions = nil })
+	m = filtered(m, "ctx:west frontend")
+	m = send(m, press("p"))
+	if s := plain(m); strings.Contains(s, "rollout pause deployment/frontend") {
+		t.Errorf("p on the row of west, which has nothing to act with, asks to send:\n%s", s)
+	}
+}

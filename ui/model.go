@@ -84,10 +84,11 @@ func New(opts Options) Model {
 	// Every cluster is a member: one for a console of one cluster, and
 	// its keys, source, actions and logs are the screen's.
 	members := make([]screen.Member, 0, 1+len(opts.Also))
+	pristine := km.Clone() // each cluster's keys start from it
 	for i, o := range append(append([]Options{opts}, opts.Also...), unreachable(opts.Unreachable)...) {
 		mk := &km
 		if i > 0 {
-			clone := km.Clone()
+			clone := pristine.Clone()
 			mk = &clone
 		}
 		members = append(members, member(o, mk, opts.ReadOnly))

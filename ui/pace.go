@@ -38,7 +38,7 @@ func (m Model) batch(b cluster.Batch) (tea.Model, tea.Cmd) {
 	// The batch is its cluster's: the picture of the cluster in focus
 	// is compared with what the screen read of it, another's with itself.
 	src, watched := m.s.Src, m.s.Watch
-	if mem, ok := m.memberOf(b.Cluster); ok && mem.Src != src {
+	if mem, ok := m.memberOf(b.Cluster); ok && mem.Context != m.s.Context {
 		src, watched = mem.Src, mem.Src.Watch()
 	}
 	if !src.Apply(b) && src.Watch() == watched {
