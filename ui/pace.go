@@ -25,7 +25,14 @@ type pacer struct {
 	due   bool      // a paceMsg is on its way
 	// rollouts are the flags of every Deployment as batches last brought
 	// them, to tell a batch that changes one.
-	rollouts map[cluster.ObjectRef]cluster.RolloutFlags
+	rollouts map[rolloutKey]cluster.RolloutFlags
+}
+
+// rolloutKey names a Deployment in its cluster: the same one in two
+// clusters is two rollouts.
+type rolloutKey struct {
+	cluster string
+	ref     cluster.ObjectRef
 }
 
 // paceMsg ends a Pace with batches waiting to be shown.
@@ -81,16 +88,17 @@ func (p *pacer) turned(b cluster.Batch) bool {
 	}
 	turned := false
 	for ref, now := range b.Rollouts() {
-		if was, ok := p.rollouts[ref]; ok && was != now {
+		k := rolloutKey{b.Cluster, ref}
+		if was, ok := p.rollouts[k]; ok && was != now {
 			turned = true
 		}
 		if p.rollouts == nil {
-			p.rollouts = map[cluster.ObjectRef]cluster.RolloutFlags{}
+			p.rollouts = map[rolloutKey]cluster.RolloutFlags{}
 		}
-		p.rollouts[ref] = now
+		p.rollouts[k] = now
 	}
 	for _, ref := range b.Deleted {
-		delete(p.rollouts, ref)
+		delete(p.rollouts, rolloutKey{b.Cluster, ref})
 	}
 	return turned
 }
