@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -149,7 +150,7 @@ func TestTheStartRuleWaitsForEveryCluster(t *testing.T) {
 func TestAnUnreachableClusterIsOneLineBesideTheOthers(t *testing.T) {
 	const why = `cannot reach the API server https://10.0.0.9:6443: connection refused — is the cluster up, and is --context right? (context "south")`
 	m, _, _ := twoClusters(t, 200, 48, func(east, _ *Options) {
-		east.Unreachable = map[string]string{"south": why}
+		east.Unreachable = []Options{{Context: "south", Problem: why}}
 	})
 	s := plain(m)
 	for _, want := range []string{"ctx east,west,south", "south 0 workloads !", " south: " + why} {
@@ -227,5 +228,53 @@ func TestEachClustersKeysAreItsOwn(t *testing.T) {
 	m = send(m, press("p"))
 	if s := plain(m); strings.Contains(s, "rollout pause deployment/frontend") {
 		t.Errorf("p on the row of west, which has nothing to act with, asks to send:\n%s", s)
+	}
+}
+
+// A cluster still connecting when the console opened says so beside the
+// others' rows; tried and refused, it says why and how long ago it was
+// tried; connected at last, its rows join the fleet, its keys its own
+// RBAC, and its actions go to it.
+func TestAClusterThatAnswersLaterJoinsTheFleet(t *testing.T) {
+	m, eastActs, westActs := twoClusters(t, 200, 48, func(east, _ *Options) {
+		east.Unreachable = []Options{{Context: "south", Problem: "connecting…"}}
+	})
+	s := plain(m)
+	for _, want := range []string{"south 0 workloads !", " south: connecting…", "east    shop"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("before south answers, the fleet lacks %q:\n%s", want, s)
+		}
+	}
+
+	const why = `cannot reach the API server https://10.0.0.9:6443: connection refused (context "south")`
+	m = send(m, Reached{Options{Context: "south", Problem: why, Tried: t0.Add(-4 * time.Second)}})
+	if s := plain(m); !strings.Contains(s, " south: last tried 4s ago: "+why) {
+		t.Errorf("south refused: the fleet does not say why and when it was tried:\n%s", s)
+	}
+
+	southActs := &fakeActions{}
+	src := newFleetSource()
+	src.rows = nil
+	for _, r := range fleetRows() {
+		if r.Name == "frontend" {
+			r.Cluster = "south"
+			src.rows = append(src.rows, r)
+		}
+	}
+	m = send(m, Reached{Options{Context: "south", Cluster: src, Actions: southActs,
+		Denied: map[action.Name]string{action.Resume: "south: you may not patch deployments"}}})
+	s = plain(m)
+	if strings.Contains(s, "connecting…") || strings.Contains(s, "last tried") || !strings.Contains(s, "south   shop") || !strings.Contains(s, "south 1 workload") {
+		t.Fatalf("south connected: its rows are not in the fleet, or its problem stays:\n%s", s)
+	}
+	m = filtered(m, "ctx:south frontend")
+	m = send(m, press("p"))
+	if s := plain(m); !strings.Contains(s, "kubectl --context south -n shop rollout pause deployment/frontend") {
+		t.Fatalf("the confirmation does not name south:\n%s", s)
+	}
+	next, cmd := m.Update(press("y"))
+	m = runCmd(next.(Model), cmd)
+	if len(southActs.sent) != 1 || len(eastActs.sent)+len(westActs.sent) != 0 {
+		t.Errorf("south sent %+v, east %+v, west %+v; want the pause sent to south only", southActs.sent, eastActs.sent, westActs.sent)
 	}
 }

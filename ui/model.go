@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"maps"
-	"slices"
 	"strings"
 	"time"
 
@@ -37,7 +35,10 @@ type Model struct {
 	// (the fleet), nil when the source cannot list workloads.
 	home screen.Home
 	// route is the page a target shows (route.go).
-	route   func(screen.Target) screen.Page
+	route func(screen.Target) screen.Page
+	// keys0 are the keys before any cluster's refusals: a cluster that
+	// joins later starts from them (Reached).
+	keys0   *KeyMap
 	width   int
 	height  int
 	context string
@@ -85,7 +86,7 @@ func New(opts Options) Model {
 	// its keys, source, actions and logs are the screen's.
 	members := make([]screen.Member, 0, 1+len(opts.Also))
 	pristine := km.Clone() // each cluster's keys start from it
-	for i, o := range append(append([]Options{opts}, opts.Also...), unreachable(opts.Unreachable)...) {
+	for i, o := range append(append([]Options{opts}, opts.Also...), opts.Unreachable...) {
 		mk := &km
 		if i > 0 {
 			clone := pristine.Clone()
@@ -101,7 +102,7 @@ func New(opts Options) Model {
 	}
 	s.Focus(context)
 	src := s.Src
-	m := Model{s: s, context: context, embedded: opts.Embedded,
+	m := Model{s: s, context: context, embedded: opts.Embedded, keys0: &pristine,
 		pace: &pacer{every: opts.Pace}, frame: &frame{}, memo: &draw.Memo{},
 		scope: &scope{watchAll: opts.AllNamespaces, namespace: opts.Namespace, context: memberNames(members), contexts: opts.Contexts}}
 	if fleet.Answers(src) {
@@ -138,16 +139,29 @@ func member(o Options, km *KeyMap, readOnly bool) screen.Member {
 	if context == "" {
 		context = "-"
 	}
-	return screen.Member{Context: context, Src: src, Actions: o.Actions, Logs: o.Logs, Keys: km, Problem: o.Problem}
+	return screen.Member{Context: context, Src: src, Actions: o.Actions, Logs: o.Logs, Keys: km, Problem: o.Problem, Tried: o.Tried}
 }
 
-// unreachable are the clusters that could not be connected to, by name.
-func unreachable(lines map[string]string) []Options {
-	out := make([]Options, 0, len(lines))
-	for _, name := range slices.Sorted(maps.Keys(lines)) {
-		out = append(out, Options{Context: name, Problem: lines[name]})
+// Reached is news of a cluster the console opened without: connected at
+// last (Options with its Cluster, Actions, Logs and Denied, as in Also),
+// or tried again and still not (its Problem and Tried). Its member is
+// replaced; its rows come with its watch's batches.
+type Reached struct{ Options Options }
+
+// reach takes a cluster's news in.
+func (m *Model) reach(o Options) {
+	for i, mem := range m.s.Members {
+		if mem.Context != o.Context {
+			continue
+		}
+		keys := m.keys0.Clone()
+		m.s.Members[i] = member(o, &keys, m.s.ReadOnly)
+		if m.s.Context == o.Context {
+			m.s.Focus(o.Context)
+		}
+		m.refresh()
+		return
 	}
-	return out
 }
 
 // memberNames are the clusters' contexts, joined by commas.
@@ -210,6 +224,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg.(type) {
 	case cluster.Batch:
 		return m.batch(msg.(cluster.Batch)) // pace.go
+	case Reached:
+		m.reach(msg.(Reached).Options)
+		return m, nil
 	case tickMsg:
 		return m.ticked() // a refresh makes a new look
 	}

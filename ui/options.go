@@ -74,11 +74,15 @@ type Options struct {
 	// one's. The fleet lists every cluster's rows; a row opens and acts on
 	// its own cluster.
 	Also []Options
-	// Problem says why this cluster could not be connected to; it then
-	// has no Cluster, and the fleet shows the line. Unreachable are the
-	// other contexts that could not be, each with its line.
+	// Problem says why this cluster could not be connected to (or that
+	// it is still connecting); it then has no Cluster, and the fleet
+	// shows the line, with how long ago it was Tried (zero: not yet).
+	// Unreachable are the other contexts not connected to, each with its
+	// Context, Problem and Tried. A cluster connected to later, or tried
+	// again, is a Reached message.
 	Problem     string
-	Unreachable map[string]string
+	Tried       time.Time
+	Unreachable []Options
 	// Pace is the least time between two redraws while the watch churns
 	// (pace.go); 0 redraws after every batch that changed something.
 	Pace time.Duration

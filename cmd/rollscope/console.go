@@ -11,16 +11,14 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/spf13/cobra"
 	"k8s.io/client-go/discovery"
-	"k8s.io/utils/clock"
+	"k8s.io/client-go/kubernetes"
 
 	"rollscope/engine/embedded"
-	"rollscope/engine/live"
 	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
+	"rollscope/internal/livefleet"
 	"rollscope/internal/profile"
-	"rollscope/kube/access"
 	"rollscope/kube/connect"
-	"rollscope/kube/podlogs"
 	"rollscope/kube/watch"
 	"rollscope/model/cluster"
 	"rollscope/model/kind"
@@ -205,7 +203,9 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, ns st
 		opts.Namespace, opts.AllNamespaces, opts.Context = scope.Namespace, scope.AllNamespaces, "embedded"
 		opts.Clock, opts.Embedded, opts.Logs = clock.Now, sim.NewControls(cl.Runner, f.speed), cl.Logs
 		f.acts.apply(&opts, cl.Client, clock.Now, false, sc.NodeGroups)
-		next, again, err := runConsole(ctx, opts, clock, watch.Target{Client: cl.Client, Scope: watchScope(opts)})
+		next, again, err := runConsole(ctx, opts, func(send func(tea.Msg)) {
+			watch.RunEach(ctx, clock, func(b cluster.Batch) { send(b) }, watch.Target{Client: cl.Client, Scope: watch.ScopeOf(opts.Namespace, opts.AllNamespaces)})
+		})
 		if err != nil || !again {
 			return err
 		}
@@ -247,10 +247,16 @@ func runLive(ctx context.Context, f *rootFlags, args []string, theme themes.Them
 }
 
 // runLiveOnce is one console on the contexts the flags name, each with its
-// own connection, RBAC, controllers and watch; it returns the scope asked
-// for when the operator switched. args is what it opens first.
+// own connection, RBAC, controllers and watch (internal/livefleet), open
+// once the first answers; it returns the scope asked for when the operator
+// switched. args is what it opens first.
 func runLiveOnce(ctx context.Context, f *rootFlags, all bool, args []string, theme themes.Theme, keys *ui.KeyMap) (ui.Switch, bool, error) {
-	conns, failed, err := f.conn.ConnectEach(ctx)
+	d, err := f.conn.Dial(ctx)
+	if err != nil {
+		return ui.Switch{}, false, err
+	}
+	defer d.Stop()
+	conns, failed, pending, err := d.Start(ctx)
 	if err != nil {
 		return ui.Switch{}, false, err
 	}
@@ -258,32 +264,14 @@ func runLiveOnce(ctx context.Context, f *rootFlags, all bool, args []string, the
 	if err != nil {
 		return ui.Switch{}, false, err
 	}
-	each, watches := []ui.Options{}, []watch.Target{}
-	for _, conn := range conns {
-		opts := consoleOptions(open, theme, keys)
-		opts.Cluster = cluster.NewCluster().Named(conn.Context)
-		opts.Namespace, opts.AllNamespaces, opts.Context, opts.Contexts = conn.Namespace, all, conn.Context, f.conn.Contexts()
-		opts.Logs = podlogs.Source{Client: conn.Client}
-		if all {
-			opts.AllNamespaces, opts.ScopeNote = access.AllNamespacesOn(ctx, conn)
-		}
-		f.acts.apply(&opts, conn.Client, time.Now, true, nil)
-		// The embedded cluster has no RBAC; a live one may refuse keys.
-		if opts.Denied, err = access.OnConnection(ctx, conn, f.acts.readOnly, f.acts.deleteNodes); err != nil {
-			return ui.Switch{}, false, err
-		}
-		if !f.acts.readOnly {
-			stop, err := live.StartConsoleControllers(ctx, conn.Client)
-			if err != nil {
-				return ui.Switch{}, false, err
-			}
-			defer stop()
-		}
-		each = append(each, opts)
-		watches = append(watches, watch.Target{Client: conn.Client, Scope: watchScope(opts), Options: watch.Options{Probe: watch.ReadyzProbe(conn.Client), Config: conn.RESTConfig(), Cluster: conn.Context}})
+	w := &livefleet.Wiring{Base: consoleOptions(open, theme, keys), All: all, Contexts: f.conn.Contexts(), ReadOnly: f.acts.readOnly, DeleteNodes: f.acts.deleteNodes,
+		Actions: func(o *ui.Options, c kubernetes.Interface) { f.acts.apply(o, c, time.Now, true, nil) }}
+	defer w.Stop()
+	opts, watches, err := w.Open(ctx, d.Names(), conns, failed, pending)
+	if err != nil {
+		return ui.Switch{}, false, err
 	}
-	each[0].Also, each[0].Unreachable = each[1:], failed.ByContext()
-	return runConsole(ctx, each[0], nil, watches...)
+	return runConsole(ctx, opts, w.Feed(ctx, d, watches))
 }
 
 // consolePace is the least time between two redraws while the watch churns
@@ -292,11 +280,10 @@ func runLiveOnce(ctx context.Context, f *rootFlags, all bool, args []string, the
 // is shown at once.
 const consolePace = 250 * time.Millisecond
 
-// runConsole runs the Bubble Tea program with a watch bridge for each
-// cluster (opts, then opts.Also) feeding it, and returns the scope the
-// operator asked to switch to, if they did. clk is the cluster's clock,
-// nil for a live cluster's real one.
-func runConsole(ctx context.Context, opts ui.Options, clk clock.PassiveClock, clusters ...watch.Target) (ui.Switch, bool, error) {
+// runConsole runs the Bubble Tea program with feed (the clusters' watches)
+// sending to it, and returns the scope the operator asked to switch to, if
+// they did.
+func runConsole(ctx context.Context, opts ui.Options, feed func(send func(tea.Msg))) (ui.Switch, bool, error) {
 	stopProfile, err := profile.Console()
 	if err != nil {
 		return ui.Switch{}, false, usageError{err}
@@ -316,7 +303,7 @@ func runConsole(ctx context.Context, opts ui.Options, clk clock.PassiveClock, cl
 	defer con.Close()
 	p := tea.NewProgram(con.Model(ui.New(opts)), append(con.Options(), tea.WithContext(ctx))...)
 	con.Resizes(ctx, p.Send)
-	watch.RunEach(ctx, clk, func(b cluster.Batch) { p.Send(b) }, clusters...)
+	feed(p.Send)
 	final, err := p.Run()
 	if err != nil && ctx.Err() == nil {
 		return ui.Switch{}, false, fmt.Errorf("the console stopped: %w", err)
@@ -326,15 +313,6 @@ func runConsole(ctx context.Context, opts ui.Options, clk clock.PassiveClock, cl
 		return next, again, nil
 	}
 	return ui.Switch{}, false, nil
-}
-
-// watchScope is what the bridge watches: every namespace with -A, else the
-// console's one.
-func watchScope(opts ui.Options) watch.Scope {
-	if opts.AllNamespaces {
-		return watch.Scope{Namespace: ""}
-	}
-	return watch.Scope{Namespace: opts.Namespace}
 }
 
 // consoleSettings reads the theme and the key map the console will use.

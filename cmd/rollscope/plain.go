@@ -10,6 +10,7 @@ import (
 
 	"rollscope/engine/embedded"
 	"rollscope/engine/scenario"
+	"rollscope/internal/livefleet"
 	"rollscope/kube/access"
 	"rollscope/kube/connect"
 	kubewatch "rollscope/kube/watch"
@@ -103,12 +104,13 @@ func followEmbedded(ctx context.Context, cl *embedded.Cluster, f *rootFlags, nam
 // `kubectl rollout status` does: once every deployment it follows has
 // finished (exit 0) or exceeded its progress deadline (exit 1).
 func runLivePlain(ctx context.Context, out, banner io.Writer, f *rootFlags, args []string) error {
-	conns, failed, err := f.conn.ConnectEach(ctx)
+	d, err := f.conn.Dial(ctx)
 	if err != nil {
 		return err
 	}
-	return plain.Each(ctx, banner, connect.ContextsOf(conns), failed.Lines(), wallStamp, func(ctx context.Context, i int, stamp func(time.Time) string) error {
-		return runLivePlainOn(ctx, out, banner, f, args, conns[i], stamp)
+	defer d.Stop()
+	return plain.Each(ctx, banner, d.Names(), livefleet.Arrivals(ctx, d), wallStamp, func(ctx context.Context, conn *connect.Connection, stamp func(time.Time) string) error {
+		return runLivePlainOn(ctx, out, banner, f, args, conn, stamp)
 	})
 }
 

@@ -4,19 +4,11 @@ import (
 	"strings"
 	"testing"
 
-	"rollscope/kube/watch"
 	"rollscope/ui"
 )
 
-// The watch covers every namespace with -A, else the console's one; a switch
-// that names no namespace keeps the one watched before.
+// A switch that names no namespace keeps the one watched before.
 func TestSwitchedScope(t *testing.T) {
-	if s := watchScope(ui.Options{Namespace: "shop", AllNamespaces: true}); s != (watch.Scope{Namespace: ""}) {
-		t.Errorf("-A watches %+v, want every namespace", s)
-	}
-	if s := watchScope(ui.Options{Namespace: "shop"}); s != (watch.Scope{Namespace: "shop"}) {
-		t.Errorf("one namespace watches %+v", s)
-	}
 	was := ui.Switch{Namespace: "shop"}
 	if got := keepNamespace(ui.Switch{AllNamespaces: true}, was); got != (ui.Switch{Namespace: "shop", AllNamespaces: true}) {
 		t.Errorf(":ns all from shop = %+v", got)

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"rollscope/kube/connect"
 )
 
 // twoServers is a kubeconfig whose context up reaches srv and down a port
@@ -79,19 +81,29 @@ func TestAllContextsOfAKubeconfigWithNone(t *testing.T) {
 // One context that answers, one that refuses the connection, one whose
 // cluster has no server: the one is connected, each other fails on one
 // line naming its context.
-func TestConnectEachKeepsTheClustersThatAnswer(t *testing.T) {
+func TestDialKeepsTheClustersThatAnswer(t *testing.T) {
 	isolate(t)
 	srv, _ := apiServer(t, http.StatusOK)
 	config := twoServers(t, srv.URL)
-	conns, failed, err := parse(t, "--kubeconfig", config, "--context", "up,down,none").ConnectEach(context.Background())
+	d, err := parse(t, "--kubeconfig", config, "--context", "up,down,none").Dial(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Stop()
+	conns, failed, pending, err := d.Start(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(conns) != 1 || conns[0].Context != "up" || conns[0].Namespace != "team" {
 		t.Fatalf("connected %+v, want up alone", conns)
 	}
+	// The others fail at once, or later: each once, on one line naming it.
+	for range pending {
+		failed = append(failed, <-d.Attempts())
+	}
+	slices.SortFunc(failed, func(a, b connect.Attempt) int { return strings.Compare(a.Context, b.Context) })
 	if len(failed) != 2 || failed[0].Context != "down" || failed[1].Context != "none" {
-		t.Fatalf("failed %+v, want down then none", failed)
+		t.Fatalf("failed %+v, want down and none", failed)
 	}
 	for _, f := range failed {
 		if line := f.Err.Error(); !strings.Contains(line, `"`+f.Context+`"`) || strings.Contains(line, "\n") {
@@ -100,10 +112,15 @@ func TestConnectEachKeepsTheClustersThatAnswer(t *testing.T) {
 	}
 }
 
-func TestConnectEachWithNoneAnsweringFails(t *testing.T) {
+func TestDialWithNoneAnsweringFails(t *testing.T) {
 	isolate(t)
 	config := twoServers(t, "https://127.0.0.1:1")
-	if _, _, err := parse(t, "--kubeconfig", config, "--context", "down").ConnectEach(context.Background()); err == nil {
+	d, err := parse(t, "--kubeconfig", config, "--context", "down").Dial(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Stop()
+	if _, _, _, err := d.Start(context.Background()); err == nil {
 		t.Errorf("no cluster answered, and no error")
 	}
 }

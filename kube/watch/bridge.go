@@ -27,6 +27,15 @@ type Scope struct {
 	Namespace string
 }
 
+// ScopeOf is what a console watches: every namespace with all (-A), else
+// namespace.
+func ScopeOf(namespace string, all bool) Scope {
+	if all {
+		return Scope{}
+	}
+	return Scope{Namespace: namespace}
+}
+
 // Options tunes a Bridge.
 type Options struct {
 	// Interval is the least time between two batches; 0 means

@@ -1,6 +1,8 @@
 package screen
 
 import (
+	"time"
+
 	"rollscope/model/action"
 	"rollscope/ui/keys"
 )
@@ -20,8 +22,20 @@ type Member struct {
 	// --read-only).
 	Keys *keys.Map
 	// Problem says why the cluster could not be connected to at all
-	// ("" when it was): it has no picture, and the fleet says why.
+	// ("" when it was): it has no picture, and the fleet says why, and
+	// how long ago it was Tried (zero while the first try goes on).
 	Problem string
+	Tried   time.Time
+}
+
+// Why is the Problem as the fleet says it: with how long ago the cluster
+// was last tried — "last tried 4s ago: connection refused", as a stale
+// picture says "last known 12s ago: …".
+func (m Member) Why(now time.Time) string {
+	if m.Problem == "" || m.Tried.IsZero() {
+		return m.Problem
+	}
+	return "last tried " + max(now.Sub(m.Tried), 0).Round(time.Second).String() + " ago: " + m.Problem
 }
 
 // Focus makes the named cluster the one the pages read and the keys act

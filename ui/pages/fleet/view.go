@@ -140,7 +140,7 @@ func (v *Page) read() {
 	clear(v.stale)
 	for _, mem := range members {
 		src, ok := mem.Src.(Source)
-		c := clusterCount{context: mem.Context, problem: mem.Problem}
+		c := clusterCount{context: mem.Context, problem: mem.Why(v.s.Now)}
 		if !ok {
 			v.clusters = append(v.clusters, c)
 			continue
