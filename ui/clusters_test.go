@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -277,4 +278,45 @@ func TestAClusterThatAnswersLaterJoinsTheFleet(t *testing.T) {
 	if len(southActs.sent) != 1 || len(eastActs.sent)+len(westActs.sent) != 0 {
 		t.Errorf("south sent %+v, east %+v, west %+v; want the pause sent to south only", southActs.sent, eastActs.sent, westActs.sent)
 	}
+}
+
+// heldFleet hands out the same sorted rows on every read, as a
+// cluster.Cluster's cache does while nothing changed.
+type heldFleet struct{ *fleetSource }
+
+func (h heldFleet) Fleet(string, time.Time) []cluster.FleetRow { return h.rows }
+
+// The fleet of three clusters, 2,000 workloads in all: each refresh merges
+// the clusters' sorted rows (cluster.MergeFleets) and draws the frame.
+func BenchmarkFleetViewThreeClusters(b *testing.B) {
+	base := fleetRows()
+	var each []Options
+	for c, name := range []string{"eu-west", "us-east", "ap-south"} {
+		src := &fleetSource{fakeSource: midRollout()}
+		for i := range 2000 / 3 {
+			r := base[(i+c)%len(base)]
+			r.Cluster, r.Namespace, r.Name = name, fmt.Sprintf("team-%02d", i%40), fmt.Sprintf("%s-%04d", r.Name, i)
+			src.rows = append(src.rows, r)
+		}
+		cluster.SortFleet(src.rows)
+		each = append(each, Options{Cluster: heldFleet{src}, Context: name, Namespace: "shop", AllNamespaces: true})
+	}
+	m := newFleetModel(b, each[0].Cluster, 160, 48, func(o *Options) { o.Context, o.Also = "eu-west", each[1:] })
+	b.Run("read+frame", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			m.refresh()
+			_ = m.View()
+		}
+	})
+	// Every visible row drawn again, as BenchmarkFleetView's.
+	b.Run("rows-changed", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			m.home.SetSize(160-i%2, 44)
+			_ = m.home.View()
+			i++
+		}
+	})
 }

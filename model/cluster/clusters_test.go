@@ -30,7 +30,7 @@ func TestMergeFleetsRanksAcrossClusters(t *testing.T) {
 	at := time.Unix(1000, 0)
 	east := []cluster.FleetRow{{Cluster: "east", Name: "web", State: cluster.FleetRolling, Changed: at}, {Cluster: "east", Name: "db", State: cluster.FleetComplete, Changed: at}}
 	west := []cluster.FleetRow{{Cluster: "west", Name: "web", State: cluster.FleetFailed, Changed: at}, {Cluster: "west", Name: "db", State: cluster.FleetComplete, Changed: at}}
-	got := cluster.MergeFleets(east, west)
+	got := cluster.MergeFleets(nil, east, west)
 	var order []string
 	for _, r := range got {
 		order = append(order, r.Cluster+"/"+r.Name)
@@ -44,7 +44,7 @@ func TestMergeFleetsRanksAcrossClusters(t *testing.T) {
 			t.Fatalf("merged %v, want %v: by urgency across clusters", order, want)
 		}
 	}
-	if one := cluster.MergeFleets(east); &one[0] != &east[0] {
+	if one := cluster.MergeFleets(nil, east); &one[0] != &east[0] {
 		t.Errorf("one cluster's fleet was copied: the merge of one list is that list")
 	}
 }

@@ -163,30 +163,59 @@ func short(k kind.Kind) string {
 // SortFleet orders rows by urgency, then the most recently changed first,
 // then by namespace, kind and name so that equal rows keep still.
 func SortFleet(rows []FleetRow) {
-	slices.SortStableFunc(rows, func(a, b FleetRow) int {
-		return cmp.Or(
-			cmp.Compare(a.State, b.State),
-			b.Changed.Compare(a.Changed),
-			strings.Compare(a.Namespace, b.Namespace),
-			strings.Compare(short(a.Kind), short(b.Kind)),
-			strings.Compare(a.Name, b.Name),
-			strings.Compare(a.Cluster, b.Cluster),
-		)
-	})
+	slices.SortStableFunc(rows, func(a, b FleetRow) int { return byUrgency(&a, &b) })
+}
+
+// byUrgency is SortFleet's order; the cluster last, so that the same
+// workload in two clusters keeps still too. It takes the rows by pointer
+// (a row is a few hundred bytes) and looks a key up only when the ones
+// before it tie: the kind's short name is a search of the kind table.
+func byUrgency(a, b *FleetRow) int {
+	if c := cmp.Compare(a.State, b.State); c != 0 {
+		return c
+	}
+	if c := b.Changed.Compare(a.Changed); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Namespace, b.Namespace); c != 0 {
+		return c
+	}
+	if a.Kind != b.Kind {
+		if c := strings.Compare(short(a.Kind), short(b.Kind)); c != 0 {
+			return c
+		}
+	}
+	return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.Cluster, b.Cluster))
 }
 
 // MergeFleets is one fleet of several clusters' rows, each list sorted by
-// SortFleet: by urgency across them. One list is its own merge (shared, as
-// Cluster.Fleet hands it out); several are copied into a new slice.
-func MergeFleets(lists ...[]FleetRow) []FleetRow {
+// SortFleet: by urgency across them, in one pass over the lists' heads
+// instead of sorting them all again (the order SortFleet would give the
+// lists one after another; a tie goes to the earlier list). One list is
+// its own merge (shared, as Cluster.Fleet hands it out); several are
+// copied into buf, reused from the last merge (its rows are overwritten),
+// or a new slice when it is too small.
+func MergeFleets(buf []FleetRow, lists ...[]FleetRow) []FleetRow {
 	if len(lists) == 1 {
 		return lists[0]
 	}
-	var out []FleetRow
+	n := 0
 	for _, l := range lists {
-		out = append(out, l...)
+		n += len(l)
 	}
-	SortFleet(out)
+	out := slices.Grow(buf[:0], n)
+	heads := make([]int, len(lists))
+	for len(out) < n {
+		// A handful of clusters: the least head by a scan, not a heap.
+		least := -1
+		for i, l := range lists {
+			if heads[i] < len(l) && (least < 0 || byUrgency(&l[heads[i]], &lists[least][heads[least]]) < 0) {
+				least = i
+			}
+		}
+		out = append(out, lists[least][heads[least]])
+		heads[least]++
+	}
 	return out
 }
 

@@ -62,6 +62,9 @@ type Page struct {
 	clusters []clusterCount
 	// stale are the clusters whose rows are only the last known.
 	stale map[string]bool
+	// merged is the buffer the clusters' rows are merged into, kept from
+	// one read to the next.
+	merged []cluster.FleetRow
 	// grouped makes the same workload in several clusters one row
 	// (cluster.GroupFleet).
 	grouped bool
@@ -173,7 +176,10 @@ func (v *Page) read() {
 	}
 	v.all = nil
 	if len(lists) > 0 {
-		v.all = cluster.MergeFleets(lists...)
+		v.all = cluster.MergeFleets(v.merged, lists...)
+		if len(lists) > 1 {
+			v.merged = v.all // the next read's merge overwrites it
+		}
 	}
 	if v.grouped && len(lists) > 1 {
 		v.all = cluster.GroupFleet(v.all)
