@@ -309,14 +309,5 @@ func BenchmarkFleetViewThreeClusters(b *testing.B) {
 			_ = m.View()
 		}
 	})
-	// Every visible row drawn again, as BenchmarkFleetView's.
-	b.Run("rows-changed", func(b *testing.B) {
-		b.ReportAllocs()
-		i := 0
-		for b.Loop() {
-			m.home.SetSize(160-i%2, 44)
-			_ = m.home.View()
-			i++
-		}
-	})
+	b.Run("rows-changed", func(b *testing.B) { rowsChanged(b, m) })
 }
