@@ -203,7 +203,7 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, ns st
 		opts.Namespace, opts.AllNamespaces, opts.Context = scope.Namespace, scope.AllNamespaces, "embedded"
 		opts.Clock, opts.Embedded, opts.Logs = clock.Now, sim.NewControls(cl.Runner, f.speed), cl.Logs
 		f.acts.apply(&opts, cl.Client, clock.Now, false, sc.NodeGroups)
-		next, again, err := runConsole(ctx, opts, func(send func(tea.Msg)) {
+		next, again, err := runConsole(ctx, opts, func(ctx context.Context, send func(tea.Msg)) {
 			watch.RunEach(ctx, clock, func(b cluster.Batch) { send(b) }, watch.Target{Client: cl.Client, Scope: watch.ScopeOf(opts.Namespace, opts.AllNamespaces)})
 		})
 		if err != nil || !again {
@@ -271,7 +271,7 @@ func runLiveOnce(ctx context.Context, f *rootFlags, all bool, args []string, the
 	if err != nil {
 		return ui.Switch{}, false, err
 	}
-	return runConsole(ctx, opts, w.Feed(ctx, d, watches))
+	return runConsole(ctx, opts, w.Feed(d, watches))
 }
 
 // consolePace is the least time between two redraws while the watch churns
@@ -281,9 +281,9 @@ func runLiveOnce(ctx context.Context, f *rootFlags, all bool, args []string, the
 const consolePace = 250 * time.Millisecond
 
 // runConsole runs the Bubble Tea program with feed (the clusters' watches)
-// sending to it, and returns the scope the operator asked to switch to, if
-// they did.
-func runConsole(ctx context.Context, opts ui.Options, feed func(send func(tea.Msg))) (ui.Switch, bool, error) {
+// sending to it until the program ends, and returns the scope the operator
+// asked to switch to, if they did.
+func runConsole(ctx context.Context, opts ui.Options, feed func(context.Context, func(tea.Msg))) (ui.Switch, bool, error) {
 	stopProfile, err := profile.Console()
 	if err != nil {
 		return ui.Switch{}, false, usageError{err}
@@ -303,7 +303,7 @@ func runConsole(ctx context.Context, opts ui.Options, feed func(send func(tea.Ms
 	defer con.Close()
 	p := tea.NewProgram(con.Model(ui.New(opts)), append(con.Options(), tea.WithContext(ctx))...)
 	con.Resizes(ctx, p.Send)
-	feed(p.Send)
+	feed(ctx, p.Send)
 	final, err := p.Run()
 	if err != nil && ctx.Err() == nil {
 		return ui.Switch{}, false, fmt.Errorf("the console stopped: %w", err)

@@ -107,13 +107,13 @@ func (w *Wiring) Open(ctx context.Context, names []string, answered []*connect.C
 	return opts, targets, nil
 }
 
-// Feed is what runs beside the console once it is open: the watches of
-// the clusters it opened with, then each later try as it ends — a cluster
-// that answers joins (ui.Reached, then its watch's batches), one that does
-// not says why and when it was tried. send is the console's (tea.Program's
-// Send).
-func (w *Wiring) Feed(ctx context.Context, d *connect.Dialing, targets []watch.Target) func(send func(tea.Msg)) {
-	return func(send func(tea.Msg)) {
+// Feed is what runs beside the console once it is open, until ctx (the
+// console's) ends: the watches of the clusters it opened with, then each
+// later try as it ends — a cluster that answers joins (ui.Reached, then
+// its watch's batches), one that does not says why and when it was tried.
+// send is the console's (tea.Program's Send).
+func (w *Wiring) Feed(d *connect.Dialing, targets []watch.Target) func(ctx context.Context, send func(tea.Msg)) {
+	return func(ctx context.Context, send func(tea.Msg)) {
 		batches := func(b cluster.Batch) { send(b) }
 		watch.RunEach(ctx, nil, batches, targets...)
 		go func() {
