@@ -3,12 +3,14 @@ package multicluster
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net"
 	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
@@ -66,7 +68,10 @@ func TestASilentClusterHoldsUpNoneOfTheOthers(t *testing.T) {
 	withSilent(t, kubeconfig)
 
 	// --plain: west's web is followed to the end before silent's failure
-	// is even known; the run then ends, 0.
+	// is even known; the run then ends, 0. web has rolled out before the
+	// run starts, so what is measured against silent's connection check is
+	// rollscope reaching west, not how fast west's pods become ready.
+	west.Poll(t, "west's web rolled out", rolledOut(west, "web"))
 	ctx, cancel := context.WithTimeout(t.Context(), east.Patience)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, east.Bin, "--plain", "--kubeconfig", kubeconfig, "--context", "silent,east,west", "deploy/web")
@@ -102,5 +107,19 @@ func TestASilentClusterHoldsUpNoneOfTheOthers(t *testing.T) {
 	t.Logf("silent tried:\n%s", screen)
 	if !row(screen, "east", "web") || !row(screen, "west", "api") {
 		t.Errorf("the others' rows went with silent's failure:\n%s", screen)
+	}
+}
+
+// rolledOut says whether name's every replica is updated and available,
+// read through the cluster's own API.
+func rolledOut(c *e2etest.Cluster, name string) e2etest.Check {
+	return func(ctx context.Context) (bool, string, error) {
+		d, err := c.Admin.AppsV1().Deployments(ns).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return false, "", err
+		}
+		st := d.Status
+		done := st.ObservedGeneration >= d.Generation && st.UpdatedReplicas == *d.Spec.Replicas && st.AvailableReplicas == *d.Spec.Replicas
+		return done, fmt.Sprintf("updated %d available %d of %d", st.UpdatedReplicas, st.AvailableReplicas, *d.Spec.Replicas), nil
 	}
 }
