@@ -3,7 +3,6 @@ package multicluster
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -40,12 +39,8 @@ func plainToEnd(t *testing.T, bin, kubeconfig, contexts, target string, patience
 	if ctx.Err() != nil {
 		t.Fatalf("rollscope --plain --context %s %s did not end by itself within %v; it wrote:\n%s\n%s", contexts, target, patience, out.String(), errOut.String())
 	}
-	code := 0
-	var exit *exec.ExitError
-	switch {
-	case errors.As(err, &exit):
-		code = exit.ExitCode()
-	case err != nil:
+	code, err := e2etest.ExitCode(err)
+	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("rollscope --plain --context %s %s exited %d; stdout:\n%s\nstderr:\n%s", contexts, target, code, out.String(), errOut.String())
