@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"rollscope/model/cluster"
 	"rollscope/ui/screen"
 )
 
@@ -134,13 +135,7 @@ func contextList(asked string, known []string) []string {
 	if asked == "all" {
 		return known
 	}
-	var out []string
-	for name := range strings.SplitSeq(asked, ",") {
-		if name = strings.TrimSpace(name); name != "" && !slices.Contains(out, name) {
-			out = append(out, name)
-		}
-	}
-	return out
+	return cluster.ContextNames(asked)
 }
 
 // markCurrent lists contexts with the current one starred, as kubectl

@@ -1,8 +1,9 @@
 package connect
 
 import (
-	"slices"
 	"strings"
+
+	"rollscope/model/cluster"
 )
 
 // Several contexts at once. --context a,b and --all-contexts name several
@@ -32,15 +33,11 @@ func (f *Flags) Names() ([]string, error) {
 		}
 		return known, nil
 	}
-	var names []string
-	for name := range strings.SplitSeq(f.context, ",") {
-		if name = strings.TrimSpace(name); name == "" || slices.Contains(names, name) {
-			continue
-		}
+	names := cluster.ContextNames(f.context)
+	for _, name := range names {
 		if err := f.checkContext(raw, name, loader); err != nil {
 			return nil, err
 		}
-		names = append(names, name)
 	}
 	return names, nil
 }
