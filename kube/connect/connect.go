@@ -92,11 +92,11 @@ func (f *Flags) Connect(ctx context.Context) (*Connection, error) {
 	case clientcmd.IsEmptyConfig(err):
 		return nil, f.noCluster(err, files(loader))
 	case err != nil:
-		return nil, fail(err, "cannot use context %q from %s: %v — fix the kubeconfig, or pick another context with --context", name, files(loader), err)
+		return nil, failIn(name, err, "cannot use context %q from %s: %v — fix the kubeconfig, or pick another context with --context", name, files(loader), err)
 	}
 	ns, _, err := loader.Namespace()
 	if err != nil {
-		return nil, fail(err, "cannot read the namespace of context %q from %s: %v", name, files(loader), err)
+		return nil, failIn(name, err, "cannot read the namespace of context %q from %s: %v", name, files(loader), err)
 	}
 	if ns == "" {
 		ns = metav1.NamespaceDefault
@@ -104,11 +104,11 @@ func (f *Flags) Connect(ctx context.Context) (*Connection, error) {
 	speakProtobuf(rc)
 	client, err := kubernetes.NewForConfig(rc)
 	if err != nil {
-		return nil, fail(err, "cannot make a client for the API server %s (context %q): %v — check the server address and TLS settings in the kubeconfig", rc.Host, name, err)
+		return nil, failIn(name, err, "cannot make a client for the API server %s (context %q): %v — check the server address and TLS settings in the kubeconfig", rc.Host, name, err)
 	}
 	dyn, err := dynamic.NewForConfig(rc)
 	if err != nil {
-		return nil, fail(err, "cannot make a client for the API server %s (context %q): %v — check the server address and TLS settings in the kubeconfig", rc.Host, name, err)
+		return nil, failIn(name, err, "cannot make a client for the API server %s (context %q): %v — check the server address and TLS settings in the kubeconfig", rc.Host, name, err)
 	}
 	c := &Connection{Client: objects.WithDynamic(client, dyn), Context: name, Namespace: ns, Server: rc.Host, config: rc}
 

@@ -3,7 +3,6 @@ package connect
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -55,7 +54,8 @@ func (f *Flags) Dial(ctx context.Context) (*Dialing, error) {
 			one.context, one.allContexts = name, false
 		}
 		c, err := one.Connect(ctx)
-		if err != nil && several && !strings.Contains(err.Error(), fmt.Sprintf("%q", name)) {
+		var named *Error
+		if err != nil && several && !(errors.As(err, &named) && named.context == name) {
 			err = fail(err, "context %q: %v", name, err)
 		}
 		return c, err

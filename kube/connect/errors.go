@@ -14,9 +14,10 @@ import (
 // Error is a connection failure: one line for the operator, and the cause
 // for errors.Is and errors.As.
 type Error struct {
-	line string
-	err  error
-	bad  bool // the operator's input (BadInput)
+	line    string
+	err     error
+	bad     bool   // the operator's input (BadInput)
+	context string // the context the line names, if it names one
 }
 
 func (e *Error) Error() string { return e.line }
@@ -24,6 +25,14 @@ func (e *Error) Unwrap() error { return e.err }
 
 func fail(cause error, format string, args ...any) *Error {
 	return &Error{line: fmt.Sprintf(format, args...), err: cause}
+}
+
+// failIn is fail for a line that names the context it is about, so that
+// with several contexts it is not named twice (Dial).
+func failIn(context string, cause error, format string, args ...any) *Error {
+	e := fail(cause, format, args...)
+	e.context = context
+	return e
 }
 
 // explain turns the first request's failure into what to do about it.
@@ -37,9 +46,9 @@ func (c *Connection) explain(err error) error {
 	)
 	switch {
 	case apierrors.IsUnauthorized(err):
-		return fail(err, "the API server %s answered: your credentials for context %q were rejected (401): log in again", c.Server, c.Context)
+		return failIn(c.Context, err, "the API server %s answered: your credentials for context %q were rejected (401): log in again", c.Server, c.Context)
 	case apierrors.IsForbidden(err):
-		return fail(err, "the API server %s answered: context %q may not list deployments in namespace %q (403): pick a namespace you can read with -n, or ask for access", c.Server, c.Context, c.Namespace)
+		return failIn(c.Context, err, "the API server %s answered: context %q may not list deployments in namespace %q (403): pick a namespace you can read with -n, or ask for access", c.Server, c.Context, c.Namespace)
 	case utilnet.IsConnectionRefused(err):
 		return fail(err, "cannot reach the API server %s: connection refused — %s", c.Server, checkContext)
 	case errors.As(err, &dns):
@@ -47,7 +56,7 @@ func (c *Connection) explain(err error) error {
 	case errors.Is(err, context.DeadlineExceeded) || apierrors.IsTimeout(err) || utilnet.IsTimeout(err):
 		return fail(err, "the API server %s did not answer in time — %s", c.Server, checkContext)
 	case errors.As(err, &unknown) || errors.As(err, &invalid) || errors.As(err, &host):
-		return fail(err, "cannot trust the API server %s: %v — check the certificate-authority of context %q", c.Server, err, c.Context)
+		return failIn(c.Context, err, "cannot trust the API server %s: %v — check the certificate-authority of context %q", c.Server, err, c.Context)
 	}
-	return fail(err, "the API server %s failed to list deployments in namespace %q (context %q): %v", c.Server, c.Namespace, c.Context, err)
+	return failIn(c.Context, err, "the API server %s failed to list deployments in namespace %q (context %q): %v", c.Server, c.Namespace, c.Context, err)
 }
