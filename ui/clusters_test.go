@@ -135,14 +135,27 @@ func TestClusterColumnGivesUpBeforeNameProgressState(t *testing.T) {
 	}
 }
 
-// East has one workload; west has not listed its own yet: the start rule
-// (open the scope's only workload) waits for every cluster.
-func TestTheStartRuleWaitsForEveryCluster(t *testing.T) {
-	m, _, _ := twoClusters(t, 160, 48, func(_, west *Options) {
-		west.Cluster.(*fleetSource).watch, west.Cluster.(*fleetSource).rows = cluster.WatchStatus{}, nil
-	})
-	if s := plain(m); !strings.Contains(s, "CLUSTER") || strings.Contains(s, "ReplicaSets") {
-		t.Errorf("the console left the fleet before west had listed its workloads:\n%s", s)
+// East has one workload; west has not listed its own yet, or is still
+// being connected to: the start rule (open the scope's only workload) is
+// for one cluster, and the console stays on the fleet of several.
+func TestTheStartRuleIsForOneCluster(t *testing.T) {
+	for name, edit := range map[string]func(east, west *Options){
+		"west not listed": func(_, west *Options) {
+			west.Cluster.(*fleetSource).watch, west.Cluster.(*fleetSource).rows = cluster.WatchStatus{}, nil
+		},
+		"west connecting": func(east, west *Options) {
+			east.Cluster.(*fleetSource).rows = east.Cluster.(*fleetSource).rows[:1]
+			*west = Options{Context: "west", Problem: "connecting…"}
+		},
+		"both listed, one workload in all": func(east, west *Options) {
+			east.Cluster.(*fleetSource).rows = east.Cluster.(*fleetSource).rows[:1]
+			west.Cluster.(*fleetSource).rows = nil
+		},
+	} {
+		m, _, _ := twoClusters(t, 160, 48, edit)
+		if s := plain(m); !strings.Contains(s, "CLUSTER") || strings.Contains(s, "ReplicaSets") {
+			t.Errorf("%s: the console left the fleet of two clusters for east's one workload:\n%s", name, s)
+		}
 	}
 }
 

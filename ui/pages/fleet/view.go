@@ -122,7 +122,9 @@ func (v *Page) SetNamespace(namespace string) {
 
 // Read reads the rows again; the root calls it with every refresh while
 // the fleet is shown. The first time the watch has listed the scope and
-// found workloads, the start rule opens the only one directly.
+// found workloads, the start rule opens the only one directly — in a
+// console of one cluster: one asked for several is asked to compare
+// them, and a cluster still connecting may hold more.
 func (v *Page) Read() {
 	v.read()
 	if !v.startPending || !v.synced() || len(v.all) == 0 {
@@ -130,7 +132,7 @@ func (v *Page) Read() {
 		return
 	}
 	v.startPending = false
-	if len(v.all) == 1 {
+	if len(v.all) == 1 && !v.s.Several() {
 		v.s.Go(Target(v.all[0]))
 	}
 }
