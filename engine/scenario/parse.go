@@ -43,9 +43,14 @@ func Parse(filename string, data []byte) (*Scenario, error) {
 		return nil, err
 	}
 	if n := f.get("clusters"); n != nil {
-		return sc, p.clusters(f, n, sc)
+		err = p.clusters(f, n, sc)
+	} else {
+		err = p.cluster(f, f.get("actions"), sc)
 	}
-	return sc, p.cluster(f, f.get("actions"), sc)
+	if err != nil {
+		return nil, err
+	}
+	return sc, nil
 }
 
 // cluster reads what one cluster runs — its nodes, images, objects and
