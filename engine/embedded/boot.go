@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -27,6 +28,12 @@ type NewBackend func(clock *sim.Clock, seed int64) Backend
 // run's seed, and Start on both. The clock stays stopped until the caller
 // runs it (Cluster.Run, or Clock().SetSpeed and Runner.RunRealtime).
 func Boot(ctx context.Context, sc *scenario.Scenario, newAPI NewBackend, o Options) (*Cluster, error) {
+	if len(sc.Clusters) > 0 {
+		// Only the console, --plain and simulate run several (BootClusters).
+		return nil, &scenario.Error{File: sc.File, Line: sc.ClustersLine, Message: fmt.Sprintf(
+			"scenario %q runs several clusters (%s); this command rehearses on one — use a scenario without clusters:",
+			sc.Name, strings.Join(sc.ClusterNames(), ", "))}
+	}
 	clock := sim.NewClock(Epoch)
 	seed := sc.Seed
 	if o.Seed != 0 {

@@ -51,3 +51,18 @@ func TestRegionsRollEachClusterOnItsOwnOnOneClock(t *testing.T) {
 		}
 	}
 }
+
+// What runs one cluster (a rolling-update rehearsal) refuses a scenario of
+// several, in one line at its clusters:.
+func TestBootRefusesAScenarioOfSeveralClusters(t *testing.T) {
+	sc, err := scenario.Load("regions")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = embedded.Boot(context.Background(), sc, func(clock *sim.Clock, seed int64) embedded.Backend {
+		return memapi.New(memapi.Options{Clock: clock, Seed: seed})
+	}, embedded.Options{})
+	if err == nil || !strings.HasPrefix(err.Error(), `regions.yaml:19: scenario "regions" runs several clusters (eu-west, us-east, ap-south)`) {
+		t.Fatalf("got %v", err)
+	}
+}
