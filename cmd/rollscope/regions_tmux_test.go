@@ -108,6 +108,10 @@ func TestSimulateRegionsAndClustersBadInput(t *testing.T) {
 	if !strings.Contains(r.stdout, `{"t":45.0,"cluster":"us-east","type":"action"`) {
 		t.Errorf("the JSONL trace does not name the cluster:\n%.2000s", r.stdout)
 	}
+	r = rollscope(t, "--scenario", "regions", "deploy/chekout")
+	if r.code != 1 || !strings.Contains(r.stderr, `deployments.apps "chekout" not found in namespace "default" (there: checkout)`) {
+		t.Errorf("a deployment no cluster has: exit %d, %s", r.code, r.stderr)
+	}
 	r = rollscope(t, "--scenario", "regions", "--context", "prod")
 	if r.code != 2 || !strings.HasPrefix(r.stderr, `rollscope: regions.yaml:19: scenario "regions" runs its own clusters (eu-west, us-east, ap-south)`) {
 		t.Errorf("--context on regions: exit %d, %s", r.code, r.stderr)

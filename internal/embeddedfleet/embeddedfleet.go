@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -62,6 +63,9 @@ func Backend(clock *sim.Clock, seed int64) embedded.Backend {
 // Run runs sc's clusters and the console (or --plain) on them until the
 // operator quits, or --plain ends.
 func Run(ctx context.Context, sc *scenario.Scenario, c Config) error {
+	if err := checkTarget(sc, c.Base.Deployment); err != nil {
+		return err
+	}
 	if c.Plain {
 		return runPlain(ctx, sc, c)
 	}
@@ -94,6 +98,24 @@ func Run(ctx context.Context, sc *scenario.Scenario, c Config) error {
 		// a :ns changes each one's namespace.
 		scope = next
 	}
+}
+
+// checkTarget refuses a deployment none of the clusters creates in its
+// namespace, naming those they do: nothing else will ever appear there.
+func checkTarget(sc *scenario.Scenario, name string) error {
+	if name == "" {
+		return nil
+	}
+	var have []string
+	for _, c := range sc.Clusters {
+		ds := c.Deployments(c.Namespace)
+		if slices.Contains(ds, name) {
+			return nil
+		}
+		have = append(have, ds...)
+	}
+	slices.Sort(have)
+	return plain.NotFound(sc.Clusters[0].Namespace, name, slices.Compact(have))
 }
 
 // member is one cluster's console options and watch: its picture Named
