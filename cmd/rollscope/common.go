@@ -8,8 +8,7 @@ import (
 
 	"rollscope/engine/embedded"
 	"rollscope/engine/scenario"
-	"rollscope/engine/sim"
-	"rollscope/kube/memapi"
+	"rollscope/internal/embeddedfleet"
 )
 
 // loadScenario checks --until and reads the scenario a run will use; both
@@ -36,9 +35,7 @@ func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
 // startEmbedded boots the scenario's embedded cluster on kube/memapi, the
 // one way every command does; a scenario that cannot start is bad input.
 func startEmbedded(ctx context.Context, sc *scenario.Scenario, o embedded.Options) (*embedded.Cluster, error) {
-	cl, err := embedded.Boot(ctx, sc, func(clock *sim.Clock, seed int64) embedded.Backend {
-		return memapi.New(memapi.Options{Clock: clock, Seed: seed})
-	}, o)
+	cl, err := embedded.Boot(ctx, sc, embeddedfleet.Backend, o)
 	if err != nil {
 		return nil, usageError{err}
 	}

@@ -16,6 +16,7 @@ import (
 	"rollscope/engine/embedded"
 	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
+	"rollscope/internal/embeddedfleet"
 	"rollscope/internal/livefleet"
 	"rollscope/internal/profile"
 	"rollscope/kube/connect"
@@ -86,6 +87,9 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 		ctx, stop := interruptible(cmd.Context())
 		defer stop()
 		if f.conn.Live() {
+			if err := embeddedfleet.RefuseLive(f.scenario, cmd.Flags().Changed("scenario")); err != nil {
+				return err
+			}
 			if f.plain || !isTerminal(os.Stdout) {
 				return runLivePlain(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), f, args)
 			}
@@ -94,6 +98,10 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 		sc, err := loadScenario(f.scenario, f.until)
 		if err != nil {
 			return err
+		}
+		if len(sc.Clusters) > 0 { // one fleet over the scenario's clusters, as over --context a,b
+			return embeddedfleet.Run(ctx, sc, embeddedfleet.Config{Base: consoleOptions(open, theme, keys), Plain: f.plain || !isTerminal(os.Stdout),
+				Out: cmd.OutOrStdout(), ErrOut: cmd.ErrOrStderr(), Speed: f.speed, Seed: f.seed, Until: f.until, All: f.all, Console: runConsole, Actions: f.acts.apply})
 		}
 		nsFlag, _ := cmd.Flags().GetString("namespace")
 		if f.all && open.deployment == "" && open.rc == "" && open.workload == "" {

@@ -14,6 +14,7 @@ import (
 	"rollscope/engine/embedded"
 	"rollscope/engine/sim"
 	"rollscope/engine/trace"
+	"rollscope/internal/embeddedfleet"
 	"rollscope/internal/profile"
 	"rollscope/kube/connect"
 	"rollscope/ui/plain"
@@ -96,6 +97,9 @@ func runSimulate(ctx context.Context, f *simulateFlags) error {
 	sc, err := loadScenario(f.file, f.until)
 	if err != nil {
 		return err
+	}
+	if len(sc.Clusters) > 0 {
+		return embeddedfleet.Simulate(ctx, os.Stdout, sc, f.conn.Live(), embeddedfleet.Trace{Format: f.format, Until: f.until, Seed: f.seed, ExitStatus: f.exitStatus})
 	}
 	if f.conn.Live() {
 		return runLiveSimulate(ctx, f, sc)

@@ -58,12 +58,21 @@ func (sc *Scenario) Workloads(namespace string) int {
 
 // Summary is what `rollscope scenarios` says of the scenario's size: "12
 // objects, 6 nodes, 3 scripted actions".
+// A scenario of several clusters counts them all: "3 clusters, 36
+// objects, …".
 func (sc *Scenario) Summary() string {
-	nodes := 0
-	for _, g := range sc.NodeGroups {
-		nodes += g.Size
+	objects, nodes, actions := 0, 0, 0
+	for _, c := range append([]*Scenario{sc}, sc.Clusters...) {
+		objects, actions = objects+len(c.Objects), actions+len(c.Actions)
+		for _, g := range c.NodeGroups {
+			nodes += g.Size
+		}
 	}
-	return plural(len(sc.Objects), "object") + ", " + plural(nodes, "node") + ", " + plural(len(sc.Actions), "scripted action")
+	s := plural(objects, "object") + ", " + plural(nodes, "node") + ", " + plural(actions, "scripted action")
+	if len(sc.Clusters) > 0 {
+		s = plural(len(sc.Clusters), "cluster") + ", " + s
+	}
+	return s
 }
 
 func plural(n int, what string) string {

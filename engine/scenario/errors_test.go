@@ -46,9 +46,9 @@ func TestParseRejectsMistakesWithTheirLine(t *testing.T) {
 	}{
 		{"empty file", "", `t.yaml: the file is empty (start from a built-in: rollscope scenarios show frontend)`},
 		{"comments only", "# nothing yet\n", `t.yaml: the file is empty (start from a built-in: rollscope scenarios show frontend)`},
-		{"not a mapping", "- a\n- b\n", `t.yaml:1: the scenario must be a mapping of name, seed, namespace, nodeGroups, images, objects, actions (write it as key: value lines)`},
+		{"not a mapping", "- a\n- b\n", `t.yaml:1: the scenario must be a mapping of name, seed, namespace, nodeGroups, images, objects, actions, clusters (write it as key: value lines)`},
 		{"unknown top-level key", "name: x\nnodegroups: []\n",
-			`t.yaml:2: unknown key "nodegroups" in the scenario (known: name, seed, namespace, nodeGroups, images, objects, actions)`},
+			`t.yaml:2: unknown key "nodegroups" in the scenario (known: name, seed, namespace, nodeGroups, images, objects, actions, clusters)`},
 		{"repeated top-level key", "name: a\nseed: 1\nname: b\n", `t.yaml:3: duplicate key "name" in the scenario (first set on line 1; keep one)`},
 		{"second document", "name: a\n---\nname: b\n", `t.yaml:3: a second YAML document starts here (a scenario is one document; put manifests in the objects: | block)`},
 		{"syntax error inside a list", "name: a\nnodeGroups:\n  - name: x\n   size: 3\n",

@@ -14,7 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 )
 
-var topKeys = []string{"name", "seed", "namespace", "nodeGroups", "images", "objects", "actions"}
+var topKeys = []string{"name", "seed", "namespace", "nodeGroups", "images", "objects", "actions", "clusters"}
 
 // Parse reads a scenario file. filename is only used in error messages, which
 // are single lines of the form "FILE:LINE: message" (see Error).
@@ -28,7 +28,7 @@ func Parse(filename string, data []byte) (*Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	sc := &Scenario{Name: defaultName(filename), Namespace: "default"}
+	sc := &Scenario{Name: defaultName(filename), Namespace: "default", File: filename}
 	if n := f.get("name"); n != nil {
 		if sc.Name, err = p.str(n, "name"); err != nil {
 			return nil, err
@@ -39,31 +39,53 @@ func Parse(filename string, data []byte) (*Scenario, error) {
 			return nil, err
 		}
 	}
-	if n := f.get("namespace"); n != nil {
-		ns, err := p.str(n, "namespace")
-		if err != nil {
-			return nil, err
-		}
-		if msgs := validation.IsDNS1123Label(ns); len(msgs) > 0 {
-			return nil, p.errorf(n, "namespace %q is not a valid namespace name: %s", ns, msgs[0])
-		}
-		sc.Namespace = ns
-	}
-	if sc.NodeGroups, err = p.nodeGroups(f.get("nodeGroups")); err != nil {
+	if sc.Namespace, err = p.namespace(f, sc.Namespace); err != nil {
 		return nil, err
 	}
-	if sc.Images, err = p.images(f.get("images")); err != nil {
-		return nil, err
+	if n := f.get("clusters"); n != nil {
+		err = p.clusters(f, n, sc)
+	} else {
+		err = p.cluster(f, f.get("actions"), sc)
 	}
-	objs, err := p.objects(f.get("objects"), sc.Namespace)
 	if err != nil {
 		return nil, err
 	}
-	sc.Objects = objs.list
-	if sc.Actions, err = p.actions(f.get("actions"), sc, objs); err != nil {
-		return nil, err
-	}
 	return sc, nil
+}
+
+// cluster reads what one cluster runs — its nodes, images, objects and
+// actions — into sc.
+func (p *parser) cluster(f *fields, actions *yaml.Node, sc *Scenario) error {
+	var err error
+	if sc.NodeGroups, err = p.nodeGroups(f.get("nodeGroups")); err != nil {
+		return err
+	}
+	if sc.Images, err = p.images(f.get("images")); err != nil {
+		return err
+	}
+	objs, err := p.objects(f.get("objects"), sc.Namespace)
+	if err != nil {
+		return err
+	}
+	sc.Objects = objs.list
+	sc.Actions, err = p.actions(actions, sc, objs)
+	return err
+}
+
+// namespace reads f's namespace:, else def.
+func (p *parser) namespace(f *fields, def string) (string, error) {
+	n := f.get("namespace")
+	if n == nil {
+		return def, nil
+	}
+	ns, err := p.str(n, "namespace")
+	if err != nil {
+		return "", err
+	}
+	if msgs := validation.IsDNS1123Label(ns); len(msgs) > 0 {
+		return "", p.errorf(n, "namespace %q is not a valid namespace name: %s", ns, msgs[0])
+	}
+	return ns, nil
 }
 
 func defaultName(filename string) string {

@@ -29,6 +29,18 @@ type Scenario struct {
 	Objects []runtime.Object
 	// Actions are sorted by At; actions at the same time keep file order.
 	Actions []Action
+
+	// Clusters, when the file has clusters:, are the named clusters it
+	// runs side by side on one virtual clock, each a scenario of its own
+	// (its Cluster set, Name and Seed the file's); the scenario itself
+	// then has no objects or actions. None means one cluster, as before.
+	Clusters []*Scenario
+	// Cluster is the name of this cluster of its file's clusters:.
+	Cluster string
+	// File and ClustersLine are where the scenario was read and its
+	// clusters: written, for errors about them.
+	File         string
+	ClustersLine int
 }
 
 // Action kinds, as spelled in scenario files.

@@ -15,12 +15,12 @@ type Clock struct {
 	realBase time.Time // real time at rebase
 	speed    float64   // 0 = stopped (manual), >0 = flowing
 	realNow  func() time.Time
-	// hold, while holding, is a virtual time the flowing clock does not
-	// pass: the realtime runner's next timer, until the runner has fired it
-	// (holdAt). A runner that falls behind real time then slows the clock
-	// instead of letting it jump past controller work that was due.
-	hold    time.Time
-	holding bool
+	// holds are virtual times the flowing clock does not pass, one for
+	// each realtime runner on it: its next timer, until the runner has
+	// fired it (holdAt). A runner that falls behind real time then slows
+	// the clock instead of letting it jump past controller work that was
+	// due. Several clusters run on one clock, each runner holding it.
+	holds map[any]time.Time
 }
 
 // NewClock returns a stopped clock at start.
@@ -41,10 +41,22 @@ func (c *Clock) nowLocked() time.Time {
 	}
 	elapsed := c.realNow().Sub(c.realBase)
 	now := c.base.Add(scaled(elapsed, c.speed))
-	if c.holding && now.After(c.hold) && !c.hold.Before(c.base) {
-		return c.hold
+	if hold, holding := c.heldLocked(); holding && now.After(hold) && !hold.Before(c.base) {
+		return hold
 	}
 	return now
+}
+
+// heldLocked is the earliest of the holds.
+func (c *Clock) heldLocked() (time.Time, bool) {
+	var first time.Time
+	holding := false
+	for _, t := range c.holds {
+		if !holding || t.Before(first) {
+			first, holding = t, true
+		}
+	}
+	return first, holding
 }
 
 // Since is Now().Sub(t).
@@ -115,20 +127,30 @@ func scaled(d time.Duration, factor float64) time.Duration {
 // with its next timer each time it has done everything due, so virtual
 // time never runs past work the runner has not done yet: a busy runner
 // makes the clock slow down rather than skip.
-func (c *Clock) holdAt(t time.Time) {
+func (c *Clock) holdAt(t time.Time) { c.holdFor(nil, t) }
+
+// holdFor is holdAt for one of the runners on the clock: the clock stops
+// at the earliest of their holds.
+func (c *Clock) holdFor(who any, t time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.base, c.realBase = c.nowLocked(), c.realNow()
-	c.hold, c.holding = t, true
 	if t.Before(c.base) {
-		c.hold = c.base // never back
+		t = c.base // never back
 	}
+	if c.holds == nil {
+		c.holds = map[any]time.Time{}
+	}
+	c.holds[who] = t
 }
 
 // release lets the clock flow freely again, from where it stands.
-func (c *Clock) release() {
+func (c *Clock) release() { c.releaseFor(nil) }
+
+// releaseFor ends who's hold; the others' stay.
+func (c *Clock) releaseFor(who any) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.base, c.realBase = c.nowLocked(), c.realNow()
-	c.holding = false
+	delete(c.holds, who)
 }

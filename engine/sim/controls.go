@@ -8,13 +8,24 @@ package sim
 type Controls struct {
 	clock  *Clock
 	runner *Runner
-	speed  float64 // kept while paused
+	others []*Runner // the other clusters' on the same clock
+	speed  float64   // kept while paused
 	paused bool
 }
 
-// NewControls controls runner's clock, flowing at speed until changed.
-func NewControls(runner *Runner, speed float64) *Controls {
-	return &Controls{clock: runner.Clock(), runner: runner, speed: speed}
+// NewControls controls runner's clock, flowing at speed until changed;
+// others are the runners of the other clusters on the same clock, woken
+// with it.
+func NewControls(runner *Runner, speed float64, others ...*Runner) *Controls {
+	return &Controls{clock: runner.Clock(), runner: runner, others: others, speed: speed}
+}
+
+// poke wakes every realtime run on the clock.
+func (s *Controls) poke() {
+	s.runner.Poke()
+	for _, r := range s.others {
+		r.Poke()
+	}
 }
 
 // Speed is how many virtual seconds pass per real second when not paused.
@@ -26,7 +37,7 @@ func (s *Controls) SetSpeed(v float64) {
 	s.speed = v
 	if !s.paused {
 		s.clock.SetSpeed(v)
-		s.runner.Poke()
+		s.poke()
 	}
 }
 
@@ -41,5 +52,5 @@ func (s *Controls) SetPaused(p bool) {
 	} else {
 		s.clock.SetSpeed(s.speed)
 	}
-	s.runner.Poke()
+	s.poke()
 }

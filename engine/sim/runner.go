@@ -125,7 +125,7 @@ func New(client kubernetes.Interface, src Source, clock *Clock, seed int64) *Run
 	// RunRealtime has started would otherwise pass every timer due in
 	// between — at 1e9× real time, twenty minutes in a microsecond, each
 	// scripted action and --until's end then done at one instant.
-	clock.holdAt(clock.Now())
+	clock.holdFor(r, clock.Now())
 	for _, k := range control.AllKinds {
 		if k != control.Events { // no lister reads events: see eventCache
 			r.stores[k] = newStore(control.Indexers(k))
@@ -499,33 +499,50 @@ type RunOptions struct {
 // Run advances virtual time as fast as possible, from one timer to the next,
 // until the cluster is quiescent. The clock must be stopped (speed 0).
 func (r *Runner) Run(ctx context.Context, o RunOptions) (string, error) {
-	if r.clock.Speed() != 0 {
+	return RunAll(ctx, []*Runner{r}, o)
+}
+
+// RunAll is Run for several clusters' runners on one clock: at each
+// instant each does what is due, in turn, and the clock goes on to the
+// earliest of their next timers. o.Finished is about them all.
+func RunAll(ctx context.Context, rs []*Runner, o RunOptions) (string, error) {
+	clock, start := rs[0].clock, rs[0].start
+	if clock.Speed() != 0 {
 		return "", fmt.Errorf("the simulation clock is running in real time; stop it before a full-speed run")
 	}
 	if o.Limit <= 0 {
 		o.Limit = 48 * time.Hour
 	}
 	for {
-		r.settle(ctx)
+		for _, r := range rs {
+			r.settle(ctx)
+		}
 		if ctx.Err() != nil {
 			return EndCanceled, ctx.Err()
 		}
-		at, ok := r.nextTimer()
+		var at time.Time
+		ok, scripted := false, 0
+		for _, r := range rs {
+			if t, has := r.nextTimer(); has && (!ok || t.Before(at)) {
+				at, ok = t, true
+			}
+			scripted += r.scripted
+		}
 		if !ok {
 			return EndQuiescent, nil
 		}
-		if r.scripted == 0 && o.Finished != nil && o.Finished() {
+		if scripted == 0 && o.Finished != nil && o.Finished() {
 			return EndQuiescent, nil
 		}
-		if o.Until > 0 && at.After(r.start.Add(o.Until)) {
-			r.clock.advanceTo(r.start.Add(o.Until))
+		if o.Until > 0 && at.After(start.Add(o.Until)) {
+			clock.advanceTo(start.Add(o.Until))
 			return EndUntil, nil
 		}
-		if at.After(r.start.Add(o.Limit)) {
-			r.clock.advanceTo(r.start.Add(o.Limit))
+		if at.After(start.Add(o.Limit)) {
+			clock.advanceTo(start.Add(o.Limit))
 			return EndLimit, nil
 		}
-		r.clock.advanceTo(at)
+		clock.advanceTo(at)
 	}
 }
 
@@ -539,10 +556,10 @@ func (r *Runner) Run(ctx context.Context, o RunOptions) (string, error) {
 func (r *Runner) RunRealtime(ctx context.Context) {
 	// Once the run stops, so does virtual time: nothing would do what
 	// comes due (a plain run's last stamps are at --until, not after).
-	defer func() { r.clock.holdAt(r.clock.Now()) }()
+	defer func() { r.clock.holdFor(r, r.clock.Now()) }()
 	for {
 		// What is due now is done at one instant, as at full speed.
-		r.clock.holdAt(r.clock.Now())
+		r.clock.holdFor(r, r.clock.Now())
 		r.settle(ctx)
 		if ctx.Err() != nil {
 			return // before the clock may flow on to the next timer
@@ -550,13 +567,13 @@ func (r *Runner) RunRealtime(ctx context.Context) {
 		var wait <-chan time.Time
 		var t *time.Timer
 		if at, ok := r.nextTimer(); ok {
-			r.clock.holdAt(at)
+			r.clock.holdFor(r, at)
 			if d, flowing := r.clock.realDelay(at); flowing {
 				t = time.NewTimer(d)
 				wait = t.C
 			}
 		} else {
-			r.clock.release()
+			r.clock.releaseFor(r)
 		}
 		select {
 		case <-ctx.Done():

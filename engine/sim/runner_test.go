@@ -331,3 +331,30 @@ func TestClockArithmeticSaturates(t *testing.T) {
 		t.Errorf("an hour at 1e-12×: a timer in %v, want %v", d, longest)
 	}
 }
+
+// Several clusters' runners on one clock: it stops at the earliest of
+// their holds, and goes on to the next once that runner moves its own.
+func TestClockOfSeveralRunnersWaitsForTheEarliestHold(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	real := start
+	c := NewClock(start)
+	c.realNow = func() time.Time { return real }
+	c.SetSpeed(10)
+	a, b := new(int), new(int)
+	c.holdFor(a, start.Add(time.Minute))
+	c.holdFor(b, start.Add(5*time.Second))
+	real = real.Add(10 * time.Second)
+	if got := c.Since(start); got != 5*time.Second {
+		t.Fatalf("holds at +60s and +5s, 10s real at 10x: +%v, want +5s", got)
+	}
+	c.holdFor(b, start.Add(2*time.Minute)) // b did its work: a's hold is the earliest
+	real = real.Add(10 * time.Second)
+	if got := c.Since(start); got != time.Minute {
+		t.Fatalf("b moved on to +120s: +%v, want to stop at a's +60s", got)
+	}
+	c.releaseFor(a)
+	real = real.Add(time.Second)
+	if got := c.Since(start); got != 70*time.Second {
+		t.Fatalf("a released: +%v, want +70s", got)
+	}
+}
