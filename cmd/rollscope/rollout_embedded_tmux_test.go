@@ -7,8 +7,9 @@ import (
 )
 
 // A scenario file declares an Argo Rollout beside a Deployment: the
-// embedded cluster serves it and the console's fleet lists it, watched as
-// on a live cluster with Argo's CRDs, with Argo's status words.
+// embedded cluster serves and runs it (its first ReplicaSet at revision 1,
+// all 4 pods asked for) and the console's fleet lists it, watched as on a
+// live cluster with Argo's CRDs and controller.
 func TestConsoleListsAScenariosRollout(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "argo.yaml")
 	scenario := `objects: |
@@ -38,7 +39,7 @@ func TestConsoleListsAScenariosRollout(t *testing.T) {
 	}
 	c := startConsole(t, 140, 30, "--scenario", f)
 	s := c.waitFor("ns default · 2 workloads")
-	wantAll(t, s, "the fleet", "ro     checkout", "shop/checkout:v1", "0/0/4", "deploy web")
+	wantAll(t, s, "the fleet", "ro     checkout", "shop/checkout:v1", "4/0/4", "deploy web")
 	c.keys("q")
 	c.waitFor("rollscope exited 0")
 }
