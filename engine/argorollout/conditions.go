@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -78,7 +79,7 @@ func removeCondition(st *argo.RolloutStatus, t argo.RolloutConditionType) {
 // checkPausedConditions is Argo's: Progressing Unknown (paused or resumed)
 // and the Paused condition follow status.pauseConditions and spec.paused,
 // written before the rest of the sync.
-func (rc *rolloutContext) checkPausedConditions(ctx context.Context) error {
+func (rc *rolloutContext) checkPausedConditions(ctx context.Context) (bool, error) {
 	ro := rc.ro
 	prog := getCondition(ro.Status, argo.RolloutProgressing)
 	progPaused := prog != nil && prog.Reason == reasonPaused
@@ -93,6 +94,9 @@ func (rc *rolloutContext) checkPausedConditions(ctx context.Context) error {
 			updated = append(updated, rc.condition(argo.RolloutProgressing, corev1.ConditionUnknown, reasonResumed, msgResumed))
 		}
 	}
+	if !ro.Status.Abort && abortCond {
+		updated = append(updated, rc.condition(argo.RolloutProgressing, corev1.ConditionUnknown, reasonRetry, msgRetry))
+	}
 	pc := getCondition(ro.Status, argo.RolloutPaused)
 	if pausedTrue := pc != nil && pc.Status == corev1.ConditionTrue; isPaused != pausedTrue && !abortCond {
 		s := corev1.ConditionFalse
@@ -102,13 +106,13 @@ func (rc *rolloutContext) checkPausedConditions(ctx context.Context) error {
 		updated = append(updated, rc.condition(argo.RolloutPaused, s, reasonPaused, msgPaused))
 	}
 	if len(updated) == 0 {
-		return nil
+		return false, nil
 	}
 	ns := *ro.Status.DeepCopy()
 	for _, c := range updated {
 		setCondition(&ns, c)
 	}
-	return rc.patchStatus(ctx, &ns)
+	return true, rc.patchStatus(ctx, &ns)
 }
 
 // calculateRolloutConditions is Argo's for the canary, without the
@@ -125,6 +129,9 @@ func (rc *rolloutContext) calculateRolloutConditions(ns *argo.RolloutStatus) {
 	}
 	if isAborted {
 		msg := fmt.Sprintf(msgAborted, revision(ro.Annotations))
+		if rc.addAbort != "" {
+			msg += ": " + rc.addAbort
+		}
 		if setCondition(ns, rc.condition(argo.RolloutProgressing, corev1.ConditionFalse, reasonAborted, msg)) {
 			rc.c.env.Events.Eventf(ro, corev1.EventTypeWarning, reasonAborted, "%s", msg)
 		}
@@ -147,6 +154,14 @@ func (rc *rolloutContext) calculateRolloutConditions(ns *argo.RolloutStatus) {
 				removeCondition(ns, argo.RolloutProgressing)
 			}
 			setCondition(ns, c)
+		case !rc.indefiniteStep() && rc.timedOut(ns):
+			msg := fmt.Sprintf(msgTimedOut, ro.Name)
+			if rc.newRS != nil {
+				msg = fmt.Sprintf(msgRSTimedOut, rc.newRS.Name)
+			}
+			if setCondition(ns, rc.condition(argo.RolloutProgressing, corev1.ConditionFalse, reasonTimedOut, msg)) {
+				rc.c.env.Events.Eventf(ro, corev1.EventTypeWarning, reasonTimedOut, "%s", msg)
+			}
 		}
 	}
 	if model.AvailableReplicaCount(rc.allRSs) >= replicasOrDefault(ro) {
@@ -190,4 +205,82 @@ func (rc *rolloutContext) progressing(ns *argo.RolloutStatus) bool {
 	return ns.UpdatedReplicas != old.UpdatedReplicas ||
 		ns.Replicas-ns.UpdatedReplicas < old.Replicas-old.UpdatedReplicas ||
 		ns.ReadyReplicas > old.ReadyReplicas || ns.AvailableReplicas > old.AvailableReplicas || strategy
+}
+
+// Argo's words for a retry and for a progress deadline passed.
+const (
+	reasonRetry    = "RolloutRetry"
+	msgRetry       = "Retrying Rollout after abort"
+	reasonTimedOut = "ProgressDeadlineExceeded"
+	msgRSTimedOut  = "ReplicaSet %q has timed out progressing."
+	msgTimedOut    = "Rollout %q has timed out progressing."
+)
+
+// progressDeadline is spec.progressDeadlineSeconds, 600 when unset.
+func progressDeadline(r *argo.Rollout) time.Duration {
+	if r.Spec.ProgressDeadlineSeconds != nil {
+		return time.Duration(*r.Spec.ProgressDeadlineSeconds) * time.Second
+	}
+	return 600 * time.Second
+}
+
+// timedOut is Argo's RolloutTimedOut: no progress recorded for the
+// progress deadline (an aborted or paused Rollout never times out).
+func (rc *rolloutContext) timedOut(st *argo.RolloutStatus) bool {
+	c := getCondition(*st, argo.RolloutProgressing)
+	if c == nil || c.Reason == reasonAborted || c.Reason == reasonPaused {
+		return false
+	}
+	if c.Reason == reasonTimedOut {
+		return true
+	}
+	return c.LastUpdateTime.Add(progressDeadline(rc.ro)).Before(rc.now.Time)
+}
+
+// indefiniteStep is Argo's isIndefiniteStep: a pause step (or the Paused
+// condition) does not count against the deadline.
+func (rc *rolloutContext) indefiniteStep() bool {
+	if step, _ := argo.CurrentStep(rc.ro); step != nil && step.Pause != nil {
+		return true
+	}
+	pc := getCondition(rc.ro.Status, argo.RolloutPaused)
+	return pc != nil && pc.Status == corev1.ConditionTrue
+}
+
+// evaluateProgressDeadlineAbort is Argo's: with progressDeadlineAbort an
+// update that has timed out is aborted.
+func (rc *rolloutContext) evaluateProgressDeadlineAbort(ns *argo.RolloutStatus) {
+	ro := rc.ro
+	if !ro.Spec.ProgressDeadlineAbort || rc.aborted() {
+		return
+	}
+	if ns.StableRS != "" && ns.StableRS == ns.CurrentPodHash || rc.progressing(ns) || rc.indefiniteStep() || !rc.timedOut(&ro.Status) {
+		return
+	}
+	msg := fmt.Sprintf(msgTimedOut, ro.Name)
+	if rc.newRS != nil {
+		msg = fmt.Sprintf(msgRSTimedOut, rc.newRS.Name)
+	}
+	rc.addAbort = msg
+	rc.c.env.Events.Eventf(ro, corev1.EventTypeWarning, reasonAborted, "%s", msg)
+}
+
+// requeueStuckRollout is Argo's: a Rollout making no progress is synced
+// again when its deadline passes, a second late as Argo does.
+func (rc *rolloutContext) requeueStuckRollout(ns *argo.RolloutStatus) {
+	ro := rc.ro
+	c := getCondition(ro.Status, argo.RolloutProgressing)
+	if c == nil {
+		return
+	}
+	paused := len(ro.Status.PauseConditions) > 0 || ro.Spec.Paused
+	if rc.healthy(ns) || c.Reason == reasonTimedOut || paused || ro.Status.Abort || rc.indefiniteStep() {
+		return
+	}
+	after := c.LastUpdateTime.Add(progressDeadline(ro)).Sub(rc.now.Time)
+	if after < time.Second {
+		rc.c.enqueueAfter(rc.key, 0)
+		return
+	}
+	rc.c.enqueueAfter(rc.key, after+time.Second)
 }

@@ -11,6 +11,15 @@
 // Available, Paused, Healthy and Completed, and the phase and message
 // `kubectl argo rollouts` shows.
 //
+// What the plugin's actions write is carried out as Argo does: a cleared
+// pause condition (promote) moves to the next step, status.promoteFull
+// skips the rest, status.abort scales the new ReplicaSet away and
+// status.abort false (retry) starts the steps over, spec.paused holds all
+// scaling, a scaling event only resizes, an undo's template takes its
+// older ReplicaSet back at the next revision (to the stable one: the steps
+// are skipped), and the progress deadline marks Progressing False or, with
+// progressDeadlineAbort, aborts. spec.restartAt is not carried out yet.
+//
 // It is written against engine/control like engine/deployment: handlers
 // only enqueue keys, Sync reads the runner's caches (which hold Rollouts
 // decoded into model/argo's type) and writes through the API, ReplicaSets

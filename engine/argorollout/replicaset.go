@@ -32,6 +32,9 @@ func (rc *rolloutContext) getAllReplicaSetsAndSyncRevision(ctx context.Context) 
 		rc.newRS = rs
 		rc.allRSs = append(rc.allRSs, rs)
 	}
+	if err := rc.syncReplicaSetRevision(ctx); err != nil {
+		return err
+	}
 	want := rc.newRS.Annotations[argo.RevisionAnnotation]
 	if want == "" || rc.ro.Annotations[argo.RevisionAnnotation] == want {
 		return nil
@@ -45,6 +48,61 @@ func (rc *rolloutContext) getAllReplicaSetsAndSyncRevision(ctx context.Context) 
 	}
 	rc.ro.Annotations[argo.RevisionAnnotation] = want
 	return nil
+}
+
+// revisionHistoryAnnotation lists the revisions a ReplicaSet had before
+// an undo brought it back.
+const revisionHistoryAnnotation = "rollout.argoproj.io/revision-history"
+
+// syncReplicaSetRevision is Argo's for an existing new ReplicaSet: when an
+// undo brings an older ReplicaSet back, it takes the next revision and
+// keeps its old one in the revision history.
+func (rc *rolloutContext) syncReplicaSetRevision(ctx context.Context) error {
+	var maxOld int64
+	for _, rs := range rc.allRSs {
+		if rs != rc.newRS {
+			maxOld = max(maxOld, revision(rs.Annotations))
+		}
+	}
+	old, had := rc.newRS.Annotations[argo.RevisionAnnotation]
+	if revision(rc.newRS.Annotations) >= maxOld+1 {
+		return nil
+	}
+	cp := rc.newRS.DeepCopy()
+	if cp.Annotations == nil {
+		cp.Annotations = map[string]string{}
+	}
+	cp.Annotations[argo.RevisionAnnotation] = strconv.FormatInt(maxOld+1, 10)
+	if had && old != "" {
+		if h := cp.Annotations[revisionHistoryAnnotation]; h != "" {
+			cp.Annotations[revisionHistoryAnnotation] = h + "," + old
+		} else {
+			cp.Annotations[revisionHistoryAnnotation] = old
+		}
+	}
+	updated, err := rc.c.env.Client.AppsV1().ReplicaSets(cp.Namespace).Update(ctx, cp, metav1.UpdateOptions{})
+	if err != nil {
+		return fmt.Errorf("update revision of replica set %s/%s: %w", cp.Namespace, cp.Name, err)
+	}
+	rc.replace(rc.newRS, updated)
+	return nil
+}
+
+// replace puts updated wherever the sync holds rs.
+func (rc *rolloutContext) replace(rs, updated *appsv1.ReplicaSet) {
+	for _, list := range [][]*appsv1.ReplicaSet{rc.allRSs, rc.otherRSs} {
+		for i, r := range list {
+			if r == rs {
+				list[i] = updated
+			}
+		}
+	}
+	if rc.newRS == rs {
+		rc.newRS = updated
+	}
+	if rc.stableRS == rs {
+		rc.stableRS = updated
+	}
 }
 
 // createDesiredReplicaSet is Argo's: <rollout>-<hash>, at zero replicas
@@ -201,22 +259,7 @@ func (rc *rolloutContext) scaleReplicaSet(ctx context.Context, rs *appsv1.Replic
 	if err != nil {
 		return false, fmt.Errorf("scale replica set %s/%s: %w", cp.Namespace, cp.Name, err)
 	}
-	for i, r := range rc.allRSs {
-		if r == rs {
-			rc.allRSs[i] = updated
-		}
-	}
-	switch rs {
-	case rc.newRS:
-		rc.newRS = updated
-	case rc.stableRS:
-		rc.stableRS = updated
-	}
-	for i, r := range rc.otherRSs {
-		if r == rs {
-			rc.otherRSs[i] = updated
-		}
-	}
+	rc.replace(rs, updated)
 	if from == to {
 		return false, nil
 	}

@@ -38,6 +38,7 @@ type rolloutContext struct {
 	removePause  []argo.PauseReason
 	clearPause   bool
 	removeAbort  bool
+	addAbort     string // why the progress deadline aborts the update
 	now          metav1.Time
 	createdNewRS bool
 }
@@ -60,8 +61,16 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 	rc := &rolloutContext{c: c, key: key, ro: cached.DeepCopy(), now: metav1.NewTime(c.env.Clock.Now())}
 	rc.newStatus = argo.RolloutStatus{RestartedAt: rc.ro.Status.RestartedAt}
 	rc.sortReplicaSets()
-	if err := rc.checkPausedConditions(ctx); err != nil {
+	// Argo's reconcile: a condition written ends the sync (the change
+	// brings the next one); a scaling event only resizes.
+	if patched, err := rc.checkPausedConditions(ctx); err != nil || patched {
 		return err
+	}
+	if err := rc.getAllReplicaSetsAndSyncRevision(ctx); err != nil {
+		return err
+	}
+	if rc.isScalingEvent() {
+		return rc.syncReplicasOnly(ctx)
 	}
 	return rc.rolloutCanary(ctx)
 }
@@ -135,11 +144,7 @@ func (rc *rolloutContext) currentPodHash() string {
 // rolloutCanary is Argo's rolloutCanary without what the basic canary does
 // not have (services, traffic routing, experiments, analysis, step plugins).
 func (rc *rolloutContext) rolloutCanary(ctx context.Context) error {
-	changed := rc.podTemplateOrStepsChanged()
-	if err := rc.getAllReplicaSetsAndSyncRevision(ctx); err != nil {
-		return err
-	}
-	if changed {
+	if rc.podTemplateOrStepsChanged() {
 		return rc.syncRolloutStatusCanary(ctx)
 	}
 	scaled, err := rc.reconcileCanaryReplicaSets(ctx)
@@ -151,6 +156,33 @@ func (rc *rolloutContext) rolloutCanary(ctx context.Context) error {
 	}
 	rc.reconcileCanaryPause()
 	return rc.syncRolloutStatusCanary(ctx)
+}
+
+// isScalingEvent is Argo's: spec.replicas differs from the
+// desired-replicas annotation of the new or the stable ReplicaSet.
+func (rc *rolloutContext) isScalingEvent() bool {
+	want := replicasOrDefault(rc.ro)
+	for _, rs := range []*appsv1.ReplicaSet{rc.newRS, rc.stableRS} {
+		if rs == nil || replicas(rs) == 0 {
+			continue
+		}
+		if d, err := strconv.ParseInt(rs.Annotations[desiredReplicasAnnotation], 10, 32); err == nil && int32(d) != want {
+			return true
+		}
+	}
+	return false
+}
+
+// syncReplicasOnly is Argo's answer to a scaling event: the ReplicaSets
+// resized, the status otherwise kept.
+func (rc *rolloutContext) syncReplicasOnly(ctx context.Context) error {
+	ns := *rc.ro.Status.DeepCopy()
+	if _, err := rc.reconcileCanaryReplicaSets(ctx); err != nil {
+		return err
+	}
+	ns.AvailableReplicas = model.AvailableReplicaCount(rc.allRSs)
+	ns.HPAReplicas = model.ActualReplicaCount(rc.allRSs)
+	return rc.persistRolloutStatus(ctx, &ns)
 }
 
 // reconcileCanaryPause is Argo's: on a pause step the controller pauses the
@@ -341,7 +373,7 @@ func stepString(s *argo.CanaryStep) string {
 }
 
 func (rc *rolloutContext) aborted() bool {
-	return rc.ro.Status.Abort && !rc.removeAbort
+	return rc.addAbort != "" || rc.ro.Status.Abort && !rc.removeAbort
 }
 
 // calculateBaseStatus is Argo's.
@@ -421,9 +453,9 @@ func (rc *rolloutContext) calculatePauseStatus(ns *argo.RolloutStatus) {
 			now := rc.now
 			ns.AbortedAt = &now
 		}
-		ns.PauseConditions, ns.ControllerPause = nil, false
 		return
 	}
+	ns.Abort, ns.AbortedAt = false, nil
 	if rc.clearPause {
 		return
 	}
@@ -454,6 +486,7 @@ func (rc *rolloutContext) calculatePauseStatus(ns *argo.RolloutStatus) {
 func (rc *rolloutContext) persistRolloutStatus(ctx context.Context, ns *argo.RolloutStatus) error {
 	ro := rc.ro
 	ns.ObservedGeneration = strconv.FormatInt(ro.Generation, 10)
+	rc.evaluateProgressDeadlineAbort(ns)
 	rc.calculatePauseStatus(ns)
 	rc.calculateRolloutConditions(ns)
 	prev := ro.Status
@@ -491,6 +524,7 @@ func (rc *rolloutContext) patchStatus(ctx context.Context, ns *argo.RolloutStatu
 		return err
 	}
 	if string(patch) == "{}" {
+		rc.requeueStuckRollout(ns)
 		return nil
 	}
 	if rc.c.env.Dynamic == nil {

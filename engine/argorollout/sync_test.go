@@ -130,7 +130,11 @@ func syncOnce(t *testing.T, r *argo.Rollout, rss ...*appsv1.ReplicaSet) (writes 
 			writes = append(writes, fmt.Sprintf("create %s=%d", rs.Name, *rs.Spec.Replicas))
 		case "update":
 			rs := a.(k8stesting.UpdateAction).GetObject().(*appsv1.ReplicaSet)
-			writes = append(writes, fmt.Sprintf("%s=%d", rs.Name, *rs.Spec.Replicas))
+			w := fmt.Sprintf("%s=%d", rs.Name, *rs.Spec.Replicas)
+			if h := rs.Annotations[revisionHistoryAnnotation]; h != "" {
+				w += fmt.Sprintf(" revision %s after %s", rs.Annotations[argo.RevisionAnnotation], h)
+			}
+			writes = append(writes, w)
 		}
 	}
 	got, err := dyn.Resource(argo.Rollouts).Namespace("default").Get(context.Background(), "foo", metav1.GetOptions{})
@@ -275,10 +279,10 @@ func TestArgoCanaryCases(t *testing.T) {
 			r2 = updateCanaryRolloutStatus(r2, rs1.Labels[argo.PodTemplateHashLabel], 10, 9, 10, false, now)
 			return r2, []*appsv1.ReplicaSet{rs1, rs2}, hashes(r1, r2)
 		},
-		// Steps skipped to the end (Argo's SkipSteps), r1 still stable.
-		// Argo also moves rs1 to the next revision (3) on the way back, which
-		// the undo handling still has to port: no ReplicaSet write yet.
-		want: want{step: ptr[int32](1), stable: "r1", phase: argo.RolloutPhaseProgressing, message: "more replicas need to be updated"},
+		// rs1 takes the next revision (3), its old one kept in the
+		// history; the steps are skipped to the end (Argo's SkipSteps),
+		// r1 still stable.
+		want: want{writes: []string{"r1=9 revision 3 after 1"}, step: ptr[int32](1), stable: "r1", phase: argo.RolloutPhaseProgressing, message: "more replicas need to be updated"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, rss, hs := tc.setup()
