@@ -32,7 +32,8 @@ var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 type run struct {
 	ro     *argo.Rollout
 	scales []string
-	last   map[string]int32 // the last replicas of each ReplicaSet, by name
+	last   map[string]int32     // the last replicas of each ReplicaSet, by name
+	live   map[string]time.Time // the pods there at the end, by name: when created
 	events []string
 	at     map[string]time.Time // when an event reason was last recorded
 }
@@ -74,7 +75,7 @@ objects: |
 	}
 	clock := sim.NewClock(epoch)
 	api := memapi.New(memapi.Options{Clock: clock})
-	r := &run{at: map[string]time.Time{}, last: map[string]int32{}}
+	r := &run{at: map[string]time.Time{}, last: map[string]int32{}, live: map[string]time.Time{}}
 	hashes := map[string]string{} // ReplicaSet name → "old" or "new"
 	last := map[string]int32{}
 	observe := func(now time.Time, ev watch.Event) {
@@ -90,6 +91,12 @@ objects: |
 				last[o.Name] = n
 				r.scales = append(r.scales, fmt.Sprintf("%s=%d", hashes[o.Name], n))
 				r.last[o.Name] = n
+			}
+		case *corev1.Pod:
+			if ev.Type == watch.Deleted {
+				delete(r.live, o.Name)
+			} else {
+				r.live[o.Name] = o.CreationTimestamp.Time
 			}
 		case *corev1.Event:
 			if o.InvolvedObject.Kind == "Rollout" && ev.Type == watch.Added {
@@ -258,6 +265,7 @@ func TestActionsOnACanary(t *testing.T) {
 		phase   argo.RolloutPhase
 		message string
 		abort   bool
+		restart bool  // every pod there at the end is newer than the action
 		newRS   int32 // the new ReplicaSet's replicas at the end
 		stable  bool  // the new template's hash is stable
 		events  []string
@@ -298,6 +306,11 @@ func TestActionsOnACanary(t *testing.T) {
 		actions: []action{{at, argo.Pause}, {at + time.Minute, argo.Resume}},
 		step:    1, phase: argo.RolloutPhasePaused, message: "CanaryPauseStep", newRS: 1,
 	}, {
+		// Every pod (3 stable, 1 canary) replaced, the step kept.
+		name:    "restart replaces every pod",
+		actions: []action{{at, func(*argo.Rollout) ([]argo.Write, error) { return argo.Restart(epoch.Add(at)), nil }}},
+		step:    1, phase: argo.RolloutPhasePaused, message: "CanaryPauseStep", newRS: 1, restart: true,
+	}, {
 		name:    "scale to 8 at 25%",
 		actions: []action{{at, fixed(argo.Scale(8))}},
 		step:    1, phase: argo.RolloutPhasePaused, message: "CanaryPauseStep", newRS: 2,
@@ -326,6 +339,16 @@ func TestActionsOnACanary(t *testing.T) {
 			}
 			if st.Phase != tc.phase || !strings.HasPrefix(st.Message, tc.message) || (tc.message == "") != (st.Message == "") {
 				t.Errorf("phase %q message %q, want %q %q", st.Phase, st.Message, tc.phase, tc.message)
+			}
+			if tc.restart {
+				for name, created := range r.live {
+					if created.Before(epoch.Add(at)) {
+						t.Errorf("pod %s, created at %v, outlived the restart", name, created)
+					}
+				}
+				if len(r.live) != 4 || st.RestartedAt == nil || r.ro.Spec.RestartAt == nil || !st.RestartedAt.Equal(r.ro.Spec.RestartAt) {
+					t.Errorf("%d pods; status.restartedAt %v, want spec.restartAt %v", len(r.live), st.RestartedAt, r.ro.Spec.RestartAt)
+				}
 			}
 			if st.Abort != tc.abort {
 				t.Errorf("abort %v, want %v", st.Abort, tc.abort)

@@ -18,7 +18,8 @@
 // scaling, a scaling event only resizes, an undo's template takes its
 // older ReplicaSet back at the next revision (to the stable one: the steps
 // are skipped), and the progress deadline marks Progressing False or, with
-// progressDeadlineAbort, aborts. spec.restartAt is not carried out yet.
+// progressDeadlineAbort, aborts; after spec.restartAt the pods older than
+// it are evicted within maxUnavailable until none is left.
 //
 // It is written against engine/control like engine/deployment: handlers
 // only enqueue keys, Sync reads the runner's caches (which hold Rollouts

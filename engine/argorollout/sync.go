@@ -147,6 +147,9 @@ func (rc *rolloutContext) rolloutCanary(ctx context.Context) error {
 	if rc.podTemplateOrStepsChanged() {
 		return rc.syncRolloutStatusCanary(ctx)
 	}
+	if restarted, err := rc.reconcileRestart(ctx); err != nil || restarted > 0 {
+		return err
+	}
 	scaled, err := rc.reconcileCanaryReplicaSets(ctx)
 	if err != nil {
 		return err
@@ -397,6 +400,7 @@ func (rc *rolloutContext) calculateBaseStatus() argo.RolloutStatus {
 // resetRolloutStatus is Argo's, on a new template or new steps.
 func (rc *rolloutContext) resetRolloutStatus(ns *argo.RolloutStatus) {
 	rc.clearPause, rc.removeAbort = true, true
+	ns.RestartedAt = rc.ro.Spec.RestartAt
 	ns.PromoteFull = false
 	ns.Canary = argo.CanaryStatus{}
 	if len(rc.ro.Spec.Strategy.Canary.Steps) > 0 {
