@@ -162,11 +162,11 @@ func TestParseRejectsMistakesWithTheirLine(t *testing.T) {
 
 		{"action without at", workload + "  - {pause: deployment/web}\n", `t.yaml:27: actions[0] has no at (add the time it happens, like at: 60s)`},
 		{"action at negative time", workload + "  - {at: -5s, pause: deployment/web}\n", `t.yaml:27: actions[0].at "-5s" is negative (durations count forward from the start)`},
-		{"no action", workload + "  - {at: 5s}\n", `t.yaml:27: actions[0] names no action (add one of: setImage, setEnv, pause, resume, undo, abort, scale, restart, drain, rollNodes, nextNode, canary, promote, partition)`},
+		{"no action", workload + "  - {at: 5s}\n", `t.yaml:27: actions[0] names no action (add one of: setImage, setEnv, pause, resume, undo, abort, scale, restart, drain, rollNodes, nextNode, canary, promote, partition, retry)`},
 		{"two actions", workload + "  - at: 5s\n    pause: deployment/web\n    resume: deployment/web\n",
 			`t.yaml:29: actions[0] has both pause and resume (write one action per entry, each with its own at)`},
 		{"unknown action", workload + "  - {at: 5s, rollback: deployment/web}\n",
-			`t.yaml:27: unknown key "rollback" in actions[0] (known: at, setImage, setEnv, pause, resume, undo, abort, scale, restart, drain, rollNodes, nextNode, canary, promote, partition)`},
+			`t.yaml:27: unknown key "rollback" in actions[0] (known: at, setImage, setEnv, pause, resume, undo, abort, scale, restart, drain, rollNodes, nextNode, canary, promote, partition, retry)`},
 		{"unknown target", workload + "  - {at: 5s, pause: deployment/api}\n",
 			`t.yaml:27: actions[0].pause target "deployment/api": no Deployment "api" in namespace "default" among the objects (declare it under objects: or fix the name)`},
 		{"target without kind", workload + "  - {at: 5s, pause: web}\n",
