@@ -43,3 +43,42 @@ func TestConsoleListsAScenariosRollout(t *testing.T) {
 	c.keys("q")
 	c.waitFor("rollscope exited 0")
 }
+
+// The embedded cluster runs a Rollout's canary as Argo's controller does:
+// on its page (the scenario's one workload), P promotes it past its pause
+// (as `kubectl argo rollouts promote` would), and the canary moves on to
+// its next pause.
+func TestPromotingAnEmbeddedRolloutMovesItsStep(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "argo.yaml")
+	scenario := `namespace: shop
+nodeGroups:
+  - {name: nodes, role: Node, size: 3, capacity: {pods: 30, cpu: "8", memory: 32Gi}}
+images:
+  - {match: "*", pull: 1s, start: 1s, ready: 2s, stop: 2s}
+objects: |
+  apiVersion: argoproj.io/v1alpha1
+  kind: Rollout
+  metadata: {name: checkout}
+  spec:
+    replicas: 4
+    selector: {matchLabels: {app: checkout}}
+    template:
+      metadata: {labels: {app: checkout}}
+      spec: {containers: [{name: web, image: "shop/checkout:v1"}]}
+    strategy: {canary: {steps: [{setWeight: 25}, {pause: {}}, {setWeight: 75}, {pause: {}}]}}
+actions:
+  - {at: 10s, setImage: {target: rollout/checkout, image: "shop/checkout:v2"}}
+`
+	if err := os.WriteFile(f, []byte(scenario), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := startConsole(t, 160, 30, "--scenario", f, "--speed", "20")
+	c.waitFor("step 2/4 · pause (until promoted)")
+	c.keys("P")
+	c.waitFor("y send")
+	c.keys("y")
+	s := c.waitFor("step 4/4 · pause (until promoted)")
+	wantAll(t, s, "the promoted canary", "✓  3 setWeight 75", "3/3")
+	c.keys("q")
+	c.waitFor("rollscope exited 0")
+}

@@ -374,3 +374,55 @@ func deref(p *int32) any {
 	}
 	return *p
 }
+
+// A scenario's scripted promote reaches the controller through the
+// console's path, and the run lasts until the Rollout is done: it does not
+// end at the promote, nor at the timed pause after it.
+func TestScriptedPromoteRunsTheCanaryToTheEnd(t *testing.T) {
+	sc, err := scenario.Parse("t.yaml", []byte(`namespace: shop
+nodeGroups:
+  - {name: nodes, role: Node, size: 3, capacity: {pods: 30, cpu: "8", memory: 32Gi}}
+images:
+  - {match: "*", pull: 1s, start: 1s, ready: 2s, stop: 2s}
+objects: |
+  apiVersion: argoproj.io/v1alpha1
+  kind: Rollout
+  metadata: {name: checkout}
+  spec:
+    replicas: 4
+    selector: {matchLabels: {app: checkout}}
+    template:
+      metadata: {labels: {app: checkout}}
+      spec: {containers: [{name: web, image: "shop/checkout:v1"}]}
+    strategy: {canary: {steps: [{setWeight: 25}, {pause: {}}, {setWeight: 75}, {pause: {duration: 30s}}]}}
+actions:
+  - {at: 30s, setImage: {target: rollout/checkout, image: "shop/checkout:v2"}}
+  - {at: 2m, promote: rollout/checkout}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := sim.NewClock(epoch)
+	var results []string
+	c, err := embedded.Start(context.Background(), memapi.New(memapi.Options{Clock: clock}), clock, sc, embedded.Options{
+		OnAction: func(_ time.Time, kind, target, result string) { results = append(results, kind+" "+target+": "+result) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Run(context.Background(), 0); err != nil {
+		t.Fatal(err)
+	}
+	row, _ := objects.For(kind.Rollout)
+	w, err := row.Get(context.Background(), c.Client, "shop", "checkout")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := w.Object().(*argo.Rollout).Status
+	if st.Phase != argo.RolloutPhaseHealthy || st.StableRS != st.CurrentPodHash || c.Elapsed() < 2*time.Minute+30*time.Second {
+		t.Errorf("after %v: phase %q, stable %q, current %q (actions %q)", c.Elapsed(), st.Phase, st.StableRS, st.CurrentPodHash, results)
+	}
+	if want := []string{"setImage rollout/checkout: ok", "promote rollout/checkout: ok"}; !slices.Equal(results, want) {
+		t.Errorf("actions %q, want %q", results, want)
+	}
+}
