@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"maps"
+	"slices"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -68,15 +71,9 @@ func New(opts Options) Model {
 		km.Disable("slower", why)
 		km.Disable("pause-clock", why)
 	}
-	km.Gate(opts.Actions != nil, opts.ReadOnly, opts.Denied)
-	gateReads(&km, opts.Logs, opts.Denied)
 	clock := opts.Clock
 	if clock == nil {
 		clock = time.Now
-	}
-	src := opts.Cluster
-	if src == nil {
-		src = emptySource{}
 	}
 	theme := opts.Theme
 	if theme.Name == "" && !theme.Plain {
@@ -84,23 +81,31 @@ func New(opts Options) Model {
 		theme = themes.Auto(true)
 	}
 	styles := theme.Styles()
-	context := opts.Context
-	if context == "" {
-		context = "-"
+	// Every cluster is a member: one for a console of one cluster, and
+	// its keys, source, actions and logs are the screen's.
+	members := make([]screen.Member, 0, 1+len(opts.Also))
+	pristine := km.Clone() // each cluster's keys start from it
+	for i, o := range append(append([]Options{opts}, opts.Also...), unreachable(opts.Unreachable)...) {
+		mk := &km
+		if i > 0 {
+			clone := pristine.Clone()
+			mk = &clone
+		}
+		members = append(members, member(o, mk, opts.ReadOnly))
 	}
+	context := members[0].Context
 	s := &screen.Screen{
-		Styles: styles, Paints: draw.NewPaints(styles), Keys: &km, Src: src, Actions: opts.Actions, Logs: opts.Logs, Clock: clock,
+		Styles: styles, Paints: draw.NewPaints(styles), Clock: clock, Members: members,
 		Namespace: opts.Namespace, Deployment: opts.Deployment,
 		AssumeYes: opts.AssumeYes, ReadOnly: opts.ReadOnly, Record: opts.Record, RollDefaults: opts.RollDefaults,
 	}
+	s.Focus(context)
+	src := s.Src
 	m := Model{s: s, context: context, embedded: opts.Embedded,
 		pace: &pacer{every: opts.Pace}, frame: &frame{}, memo: &draw.Memo{},
-		scope: &scope{watchAll: opts.AllNamespaces, namespace: opts.Namespace, context: context, contexts: opts.Contexts}}
+		scope: &scope{watchAll: opts.AllNamespaces, namespace: opts.Namespace, context: memberNames(members), contexts: opts.Contexts}}
 	if fleet.Answers(src) {
-		ns := opts.Namespace
-		if opts.AllNamespaces {
-			ns = ""
-		}
+		ns := fleetNamespace(opts)
 		start := opts.Deployment == "" && opts.RC == "" && opts.Workload == ""
 		m.home = fleet.New(s, ns, opts.ScopeNote, context, start)
 	}
@@ -118,6 +123,55 @@ func New(opts Options) Model {
 	}
 	m.refresh()
 	return m
+}
+
+// member is one cluster of the console: its source (an empty one when none
+// is given), and its keys gated by what it allows.
+func member(o Options, km *KeyMap, readOnly bool) screen.Member {
+	km.Gate(o.Actions != nil, readOnly, o.Denied)
+	gateReads(km, o.Logs, o.Denied)
+	src := o.Cluster
+	if src == nil {
+		src = emptySource{}
+	}
+	context := o.Context
+	if context == "" {
+		context = "-"
+	}
+	return screen.Member{Context: context, Src: src, Actions: o.Actions, Logs: o.Logs, Keys: km, Problem: o.Problem}
+}
+
+// unreachable are the clusters that could not be connected to, by name.
+func unreachable(lines map[string]string) []Options {
+	out := make([]Options, 0, len(lines))
+	for _, name := range slices.Sorted(maps.Keys(lines)) {
+		out = append(out, Options{Context: name, Problem: lines[name]})
+	}
+	return out
+}
+
+// memberNames are the clusters' contexts, joined by commas.
+func memberNames(members []screen.Member) string {
+	names := make([]string, len(members))
+	for i, m := range members {
+		names[i] = m.Context
+	}
+	return strings.Join(names, ",")
+}
+
+// fleetNamespace is the namespace the fleet starts on: "" for every one
+// with -A, or when the clusters watch different namespaces (each its
+// context's own).
+func fleetNamespace(opts Options) string {
+	if opts.AllNamespaces {
+		return ""
+	}
+	for _, o := range opts.Also {
+		if o.AllNamespaces || o.Namespace != opts.Namespace {
+			return ""
+		}
+	}
+	return opts.Namespace
 }
 
 // tickMsg makes ages and the embedded clock move between batches.
@@ -331,6 +385,8 @@ func (m *Model) show(t screen.Target) tea.Cmd {
 	if t.Scope != nil {
 		return m.scopeTo(*t.Scope)
 	}
+	// A row of another cluster opens, and acts, there.
+	m.s.Focus(t.Cluster)
 	p := m.route(t)
 	if t.Action != "" && t.Workload != "" {
 		// A workload's page asks its questions in its own body: open it,

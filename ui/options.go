@@ -67,6 +67,18 @@ type Options struct {
 	// Record says set image records kubernetes.io/change-cause, for the
 	// confirmation to mention it (--record).
 	Record bool
+	// Also are the other clusters the console shows beside this one (a
+	// kubeconfig context each: --context a,b, --all-contexts), each with
+	// its own Context, Cluster, Actions, Logs, Denied, Namespace,
+	// AllNamespaces and ScopeNote; the rest of their options are this
+	// one's. The fleet lists every cluster's rows; a row opens and acts on
+	// its own cluster.
+	Also []Options
+	// Problem says why this cluster could not be connected to; it then
+	// has no Cluster, and the fleet shows the line. Unreachable are the
+	// other contexts that could not be, each with its line.
+	Problem     string
+	Unreachable map[string]string
 	// Pace is the least time between two redraws while the watch churns
 	// (pace.go); 0 redraws after every batch that changed something.
 	Pace time.Duration

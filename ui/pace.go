@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model/cluster"
+	"rollscope/ui/screen"
 )
 
 // Pacing. While a rollout churns the watch sends up to 20 batches a second,
@@ -24,7 +25,14 @@ type pacer struct {
 	due   bool      // a paceMsg is on its way
 	// rollouts are the flags of every Deployment as batches last brought
 	// them, to tell a batch that changes one.
-	rollouts map[cluster.ObjectRef]cluster.RolloutFlags
+	rollouts map[rolloutKey]cluster.RolloutFlags
+}
+
+// rolloutKey names a Deployment in its cluster: the same one in two
+// clusters is two rollouts.
+type rolloutKey struct {
+	cluster string
+	ref     cluster.ObjectRef
 }
 
 // paceMsg ends a Pace with batches waiting to be shown.
@@ -34,13 +42,19 @@ type paceMsg struct{}
 func (m Model) batch(b cluster.Batch) (tea.Model, tea.Cmd) {
 	// A batch that changed nothing visible (and left the watch as it was)
 	// costs no refresh, and the frame drawn last is still the screen.
-	if !m.s.Src.Apply(b) && m.s.Src.Watch() == m.s.Watch {
+	// The batch is its cluster's: the picture of the cluster in focus
+	// is compared with what the screen read of it, another's with itself.
+	src, watched := m.s.Src, m.s.Watch
+	if mem, ok := m.memberOf(b.Cluster); ok && mem.Context != m.s.Context {
+		src, watched = mem.Src, mem.Src.Watch()
+	}
+	if !src.Apply(b) && src.Watch() == watched {
 		return m, nil
 	}
 	p := m.pace
 	turned := p.turned(b) // first, so that every batch keeps the flags current
 	wait := p.every - time.Since(p.last)
-	if p.every <= 0 || wait <= 0 || turned || m.s.Src.Watch() != m.s.Watch {
+	if p.every <= 0 || wait <= 0 || turned || src.Watch() != watched {
 		m.refresh()
 		return m, nil
 	}
@@ -49,6 +63,20 @@ func (m Model) batch(b cluster.Batch) (tea.Model, tea.Cmd) {
 	}
 	p.due = true
 	return m, tea.Tick(wait, func(time.Time) tea.Msg { return paceMsg{} })
+}
+
+// memberOf is the cluster a batch is from; false for a batch that names
+// none, which is the focused cluster's.
+func (m Model) memberOf(context string) (screen.Member, bool) {
+	if context == "" {
+		return screen.Member{}, false
+	}
+	for _, mem := range m.s.Members {
+		if mem.Context == context {
+			return mem, true
+		}
+	}
+	return screen.Member{}, false
 }
 
 // turned reports whether b finished, failed, paused or resumed a
@@ -60,16 +88,17 @@ func (p *pacer) turned(b cluster.Batch) bool {
 	}
 	turned := false
 	for ref, now := range b.Rollouts() {
-		if was, ok := p.rollouts[ref]; ok && was != now {
+		k := rolloutKey{b.Cluster, ref}
+		if was, ok := p.rollouts[k]; ok && was != now {
 			turned = true
 		}
 		if p.rollouts == nil {
-			p.rollouts = map[cluster.ObjectRef]cluster.RolloutFlags{}
+			p.rollouts = map[rolloutKey]cluster.RolloutFlags{}
 		}
-		p.rollouts[ref] = now
+		p.rollouts[k] = now
 	}
 	for _, ref := range b.Deleted {
-		delete(p.rollouts, ref)
+		delete(p.rollouts, rolloutKey{b.Cluster, ref})
 	}
 	return turned
 }

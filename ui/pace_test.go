@@ -118,3 +118,24 @@ func TestATickRightAfterAPacedRefreshDrawsNothing(t *testing.T) {
 	}
 	_ = next
 }
+
+// The same Deployment in two clusters, finished in one and stuck in the
+// other, is two rollouts: a batch of the stuck one that changes nothing of
+// its flags waits for the end of the pace like any other.
+func TestTheSameRolloutInTwoClustersIsTwoRollouts(t *testing.T) {
+	east, west := cluster.NewCluster().Named("east"), cluster.NewCluster().Named("west")
+	m := New(Options{Cluster: east, Context: "east", Namespace: "shop", Clock: fixedClock, Pace: time.Hour,
+		Also: []Options{{Cluster: west, Context: "west", Namespace: "shop"}}})
+	synced := cluster.WatchStatus{Synced: true, Connected: true, Since: t0}
+	done := stuckRollout()[0].(*appsv1.Deployment)
+	done.Status.Replicas, done.Status.UpdatedReplicas, done.Status.ReadyReplicas, done.Status.AvailableReplicas = 4, 4, 4, 4
+	m = send(m, tea.WindowSizeMsg{Width: 160, Height: 48},
+		cluster.Batch{Cluster: "east", At: t0, Objects: stuckRollout(), Watch: synced},
+		cluster.Batch{Cluster: "west", At: t0, Objects: append(stuckRollout()[1:], done), Watch: synced})
+	rs := stuckRollout()[2].(*appsv1.ReplicaSet)
+	_, cmd := m.Update(cluster.Batch{Cluster: "east", At: t0.Add(time.Second), Watch: synced,
+		Objects: []runtime.Object{stuckRollout()[0], apiPod(rs, "f6", "", unschedulable)}})
+	if cmd == nil {
+		t.Errorf("east's batch, which turned nothing of east's rollout, was shown at once: west's rollout was taken for east's")
+	}
+}

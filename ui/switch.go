@@ -18,8 +18,8 @@ type Switch struct {
 	// Namespace is the namespace to watch; ignored with AllNamespaces.
 	Namespace     string
 	AllNamespaces bool
-	// Context is the kubeconfig context to connect to; "" keeps the
-	// current one.
+	// Context is the kubeconfig context to connect to — several joined
+	// by commas; "" keeps the current ones.
 	Context string
 }
 
@@ -111,17 +111,36 @@ func (sc *scope) toContext(want screen.Scope, shown string) (string, *Switch) {
 	if want.ListContexts {
 		return "contexts: " + markCurrent(sc.contexts, sc.context) + " — :ctx NAME switches", nil
 	}
-	switch {
-	case want.Context == sc.context:
+	names := contextList(want.Context, sc.contexts)
+	for _, name := range names {
+		if !slices.Contains(sc.contexts, name) {
+			return "no context " + name + " in the kubeconfig — :ctx lists them", nil
+		}
+	}
+	asked := strings.Join(names, ",")
+	if asked == sc.context {
 		return "already on context " + sc.context, nil
-	case !slices.Contains(sc.contexts, want.Context):
-		return "no context " + want.Context + " in the kubeconfig — :ctx lists them", nil
 	}
 	ns := sc.namespace
 	if shown == "" {
 		ns = ""
 	}
-	return "", &Switch{Namespace: ns, AllNamespaces: ns == "" && sc.watchAll, Context: want.Context}
+	return "", &Switch{Namespace: ns, AllNamespaces: ns == "" && sc.watchAll, Context: asked}
+}
+
+// contextList reads what `:ctx` names: one context, several ("a,b"), or
+// "all" of the kubeconfig's.
+func contextList(asked string, known []string) []string {
+	if asked == "all" {
+		return known
+	}
+	var out []string
+	for name := range strings.SplitSeq(asked, ",") {
+		if name = strings.TrimSpace(name); name != "" && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // markCurrent lists contexts with the current one starred, as kubectl
@@ -130,7 +149,7 @@ func markCurrent(contexts []string, current string) string {
 	out := make([]string, len(contexts))
 	for i, c := range contexts {
 		out[i] = c
-		if c == current {
+		if slices.Contains(strings.Split(current, ","), c) {
 			out[i] = "*" + c
 		}
 	}

@@ -11,7 +11,6 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/spf13/cobra"
 	"k8s.io/client-go/discovery"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/clock"
 
 	"rollscope/engine/embedded"
@@ -37,6 +36,7 @@ type rootFlags struct {
 	speed    float64
 	seed     int64
 	until    time.Duration
+	timeout  time.Duration
 	theme    string
 	plain    bool
 	// all is -A/--all-namespaces: every namespace, whatever -n says (as
@@ -58,6 +58,7 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 	fs.DurationVar(&f.until, "until", 0, "embedded cluster with --plain: stop after this much virtual time")
 	fs.StringVar(&f.theme, "theme", "", "colour theme: "+themes.Listed()+", or a theme file (default: from the terminal background)")
 	fs.BoolVarP(&f.all, "all-namespaces", "A", false, "watch every namespace (the fleet of all of them); wins over -n, as in kubectl")
+	fs.DurationVar(&f.timeout, "timeout", 0, "live cluster with --plain rollout/NAME: stop watching after this long, exit 1 unless Healthy (kubectl argo rollouts status --timeout)")
 	fs.BoolVar(&f.plain, "plain", false, "print status lines instead of the console (the default when stdout is not a terminal)")
 	f.conn.AddTo(fs)
 	f.acts.addTo(fs)
@@ -204,7 +205,7 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, ns st
 		opts.Namespace, opts.AllNamespaces, opts.Context = scope.Namespace, scope.AllNamespaces, "embedded"
 		opts.Clock, opts.Embedded, opts.Logs = clock.Now, sim.NewControls(cl.Runner, f.speed), cl.Logs
 		f.acts.apply(&opts, cl.Client, clock.Now, false, sc.NodeGroups)
-		next, again, err := runConsole(ctx, cl.Client, opts, clock, watch.Options{})
+		next, again, err := runConsole(ctx, opts, clock, watch.Target{Client: cl.Client, Scope: watchScope(opts)})
 		if err != nil || !again {
 			return err
 		}
@@ -245,37 +246,44 @@ func runLive(ctx context.Context, f *rootFlags, args []string, theme themes.Them
 	}
 }
 
-// runLiveOnce is one connection's console; it returns the scope asked for
-// when the operator switched. args is what it opens first, read through the
-// cluster's discovery.
+// runLiveOnce is one console on the contexts the flags name, each with its
+// own connection, RBAC, controllers and watch; it returns the scope asked
+// for when the operator switched. args is what it opens first.
 func runLiveOnce(ctx context.Context, f *rootFlags, all bool, args []string, theme themes.Theme, keys *ui.KeyMap) (ui.Switch, bool, error) {
-	conn, err := f.conn.Connect(ctx)
+	conns, failed, err := f.conn.ConnectEach(ctx)
 	if err != nil {
 		return ui.Switch{}, false, err
 	}
-	open, err := liveTarget(args, conn.Client.Discovery())
+	open, err := liveTarget(args, conns[0].Client.Discovery())
 	if err != nil {
 		return ui.Switch{}, false, err
 	}
-	opts := consoleOptions(open, theme, keys)
-	opts.Namespace, opts.AllNamespaces, opts.Context, opts.Contexts = conn.Namespace, all, conn.Context, f.conn.Contexts()
-	opts.Logs = podlogs.Source{Client: conn.Client}
-	if all {
-		opts.AllNamespaces, opts.ScopeNote = access.AllNamespacesOn(ctx, conn)
-	}
-	f.acts.apply(&opts, conn.Client, time.Now, true, nil)
-	// The embedded cluster has no RBAC; a live one may refuse keys.
-	if opts.Denied, err = access.OnConnection(ctx, conn, f.acts.readOnly, f.acts.deleteNodes); err != nil {
-		return ui.Switch{}, false, err
-	}
-	if !f.acts.readOnly {
-		stop, err := live.StartConsoleControllers(ctx, conn.Client)
-		if err != nil {
+	each, watches := []ui.Options{}, []watch.Target{}
+	for _, conn := range conns {
+		opts := consoleOptions(open, theme, keys)
+		opts.Cluster = cluster.NewCluster().Named(conn.Context)
+		opts.Namespace, opts.AllNamespaces, opts.Context, opts.Contexts = conn.Namespace, all, conn.Context, f.conn.Contexts()
+		opts.Logs = podlogs.Source{Client: conn.Client}
+		if all {
+			opts.AllNamespaces, opts.ScopeNote = access.AllNamespacesOn(ctx, conn)
+		}
+		f.acts.apply(&opts, conn.Client, time.Now, true, nil)
+		// The embedded cluster has no RBAC; a live one may refuse keys.
+		if opts.Denied, err = access.OnConnection(ctx, conn, f.acts.readOnly, f.acts.deleteNodes); err != nil {
 			return ui.Switch{}, false, err
 		}
-		defer stop()
+		if !f.acts.readOnly {
+			stop, err := live.StartConsoleControllers(ctx, conn.Client)
+			if err != nil {
+				return ui.Switch{}, false, err
+			}
+			defer stop()
+		}
+		each = append(each, opts)
+		watches = append(watches, watch.Target{Client: conn.Client, Scope: watchScope(opts), Options: watch.Options{Probe: watch.ReadyzProbe(conn.Client), Config: conn.RESTConfig(), Cluster: conn.Context}})
 	}
-	return runConsole(ctx, conn.Client, opts, nil, watch.Options{Probe: watch.ReadyzProbe(conn.Client), Config: conn.RESTConfig()})
+	each[0].Also, each[0].Unreachable = each[1:], failed.ByContext()
+	return runConsole(ctx, each[0], nil, watches...)
 }
 
 // consolePace is the least time between two redraws while the watch churns
@@ -284,11 +292,11 @@ func runLiveOnce(ctx context.Context, f *rootFlags, all bool, args []string, the
 // is shown at once.
 const consolePace = 250 * time.Millisecond
 
-// runConsole runs the Bubble Tea program with the watch bridge feeding it,
-// and returns the scope the operator asked to switch to, if they did.
-// clk is the cluster's clock, nil for a live cluster's real one; wo tunes
-// the watch (a live cluster's health probe).
-func runConsole(ctx context.Context, client kubernetes.Interface, opts ui.Options, clk clock.PassiveClock, wo watch.Options) (ui.Switch, bool, error) {
+// runConsole runs the Bubble Tea program with a watch bridge for each
+// cluster (opts, then opts.Also) feeding it, and returns the scope the
+// operator asked to switch to, if they did. clk is the cluster's clock,
+// nil for a live cluster's real one.
+func runConsole(ctx context.Context, opts ui.Options, clk clock.PassiveClock, clusters ...watch.Target) (ui.Switch, bool, error) {
 	stopProfile, err := profile.Console()
 	if err != nil {
 		return ui.Switch{}, false, usageError{err}
@@ -308,12 +316,7 @@ func runConsole(ctx context.Context, client kubernetes.Interface, opts ui.Option
 	defer con.Close()
 	p := tea.NewProgram(con.Model(ui.New(opts)), append(con.Options(), tea.WithContext(ctx))...)
 	con.Resizes(ctx, p.Send)
-	bridge := watch.New(client, watchScope(opts), clk, func(b cluster.Batch) { p.Send(b) }, wo)
-	go func() {
-		if err := bridge.Run(ctx); err != nil {
-			p.Send(cluster.Batch{Watch: cluster.WatchStatus{Problem: err.Error()}})
-		}
-	}()
+	watch.RunEach(ctx, clk, func(b cluster.Batch) { p.Send(b) }, clusters...)
 	final, err := p.Run()
 	if err != nil && ctx.Err() == nil {
 		return ui.Switch{}, false, fmt.Errorf("the console stopped: %w", err)

@@ -38,7 +38,8 @@ func main() {
 		err = badInput("%v — see %s --help", err, cmd.CommandPath())
 	}
 	fmt.Fprintln(os.Stderr, "rollscope: "+oneLine(err.Error()))
-	if errors.As(err, &u) {
+	var bad interface{ BadInput() bool } // the kubeconfig's contexts
+	if errors.As(err, &u) || errors.As(err, &bad) && bad.BadInput() {
 		os.Exit(2)
 	}
 	os.Exit(1)

@@ -103,22 +103,32 @@ func followEmbedded(ctx context.Context, cl *embedded.Cluster, f *rootFlags, nam
 // `kubectl rollout status` does: once every deployment it follows has
 // finished (exit 0) or exceeded its progress deadline (exit 1).
 func runLivePlain(ctx context.Context, out, banner io.Writer, f *rootFlags, args []string) error {
-	conn, err := f.conn.Connect(ctx)
+	conns, failed, err := f.conn.ConnectEach(ctx)
 	if err != nil {
 		return err
 	}
+	return plain.Each(ctx, banner, connect.ContextsOf(conns), failed.Lines(), wallStamp, func(ctx context.Context, i int, stamp func(time.Time) string) error {
+		return runLivePlainOn(ctx, out, banner, f, args, conns[i], stamp)
+	})
+}
+
+// runLivePlainOn is runLivePlain on one cluster, each line after stamp.
+func runLivePlainOn(ctx context.Context, out, banner io.Writer, f *rootFlags, args []string, conn *connect.Connection, stamp func(time.Time) string) error {
 	open, err := livePlainTarget(args, conn)
 	if err != nil {
 		return err
 	}
 	name := open.deployment + open.workload // at most one is named
 	if name == "" && (f.all || kubewatch.CountWorkloads(ctx, conn.Client, conn.Namespace) > 1) {
-		return runLiveFleetPlain(ctx, out, banner, conn, f.all)
+		return runLiveFleetPlain(ctx, out, banner, conn, f.all, stamp)
 	}
 	fmt.Fprintf(banner, "rollscope: watching namespace %q of context %q (Ctrl-C to stop)\n", conn.Namespace, conn.Context)
-	ctx, end := context.WithCancel(ctx)
+	ctx, end, err := plain.Deadline(ctx, open.workloadKind, f.timeout)
+	if err != nil {
+		return err
+	}
 	defer end()
-	p := plain.NewStatus(out, name, wallStamp)
+	p := plain.NewStatus(out, name, stamp)
 	p.ErrOut, p.Namespace, p.OnEnd, p.Kind = banner, conn.Namespace, end, open.workloadKind
 	if err := followLive(ctx, conn, conn.Namespace, p.Batch); err != nil {
 		return err
@@ -129,7 +139,7 @@ func runLivePlain(ctx context.Context, out, banner io.Writer, f *rootFlags, args
 // runLiveFleetPlain follows a live cluster's fleet until Ctrl-C. all is -A:
 // a user who may not list every namespace gets the kubeconfig's, and the
 // line that says so on stderr.
-func runLiveFleetPlain(ctx context.Context, out, banner io.Writer, conn *connect.Connection, all bool) error {
+func runLiveFleetPlain(ctx context.Context, out, banner io.Writer, conn *connect.Connection, all bool, stamp func(time.Time) string) error {
 	namespace := conn.Namespace
 	if all {
 		var note string
@@ -141,7 +151,7 @@ func runLiveFleetPlain(ctx context.Context, out, banner io.Writer, conn *connect
 		}
 	}
 	fmt.Fprintf(banner, "rollscope: watching %s of context %q (Ctrl-C to stop)\n", plain.ScopeWords(namespace), conn.Context)
-	p := plain.NewFleet(out, banner, namespace, wallStamp)
+	p := plain.NewFleet(out, banner, namespace, stamp)
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	go p.TickEvery(ctx, time.Second, time.Now)

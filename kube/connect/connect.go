@@ -142,8 +142,9 @@ func (f *Flags) checkContext(raw clientcmdapi.Config, name string, loader client
 	if f.context == "" {
 		where = " (it is the current-context)"
 	}
-	err := fmt.Errorf("context %q not found", name)
-	return fail(err, "context %q%s is not in %s (contexts: %s)", name, where, files(loader), listed)
+	e := badInputf("context %q%s is not in %s (contexts: %s)", name, where, files(loader), listed)
+	e.err = fmt.Errorf("context %q not found", name)
+	return e
 }
 
 // files names the kubeconfig files that were read, as kubectl resolves them.

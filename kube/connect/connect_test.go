@@ -39,6 +39,12 @@ contexts:
 - name: prod
   context: {cluster: lab, user: ops}
 `
+	return writeConfig(t, text)
+}
+
+// writeConfig writes a kubeconfig's text to a file of its own.
+func writeConfig(t *testing.T, text string) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "config")
 	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 type Error struct {
 	line string
 	err  error
+	bad  bool // the operator's input (BadInput)
 }
 
 func (e *Error) Error() string { return e.line }

@@ -16,7 +16,7 @@ type Flags struct {
 	kubeconfig, context, cluster, user, namespace, server, tlsServerName string
 	certFile, keyFile, caFile, token, as, asUID, timeout                 string
 	asGroups, asUserExtra                                                []string
-	insecure, disableCompression                                         bool
+	insecure, disableCompression, allContexts                            bool
 	// offline is what a command can do without a cluster, said when
 	// none is found and none was named ("rehearse it with --scenario").
 	offline string
@@ -60,7 +60,8 @@ func (f *Flags) AddTo(fs *pflag.FlagSet) {
 	fs.StringVar(&f.cluster, "cluster", "", "The name of the kubeconfig cluster to use")
 	fs.StringVar(&f.user, "user", "", "The name of the kubeconfig user to use")
 	fs.StringVarP(&f.namespace, "namespace", "n", "", "If present, the namespace scope for this CLI request")
-	fs.StringVar(&f.context, "context", "", "The name of the kubeconfig context to use")
+	fs.StringVar(&f.context, "context", "", "The name of the kubeconfig context to use; several, comma-separated, show their fleets as one")
+	fs.BoolVar(&f.allContexts, "all-contexts", false, "show every context of the kubeconfig at once: one fleet across their clusters")
 	fs.StringVarP(&f.server, "server", "s", "", "The address and port of the Kubernetes API server")
 	fs.StringVar(&f.tlsServerName, "tls-server-name", "", "Server name to use for server certificate validation. If it is not provided, the hostname used to contact the server is used")
 	fs.BoolVar(&f.insecure, "insecure-skip-tls-verify", false, "If true, the server's certificate will not be checked for validity. This will make your HTTPS connections insecure")
@@ -73,7 +74,7 @@ func (f *Flags) AddTo(fs *pflag.FlagSet) {
 // --kubeconfig, --context, --cluster, --user or --server was given. Without
 // them rollscope runs its embedded cluster.
 func (f *Flags) Live() bool {
-	return f.kubeconfig != "" || f.context != "" || f.cluster != "" || f.user != "" || f.server != ""
+	return f.kubeconfig != "" || f.context != "" || f.allContexts || f.cluster != "" || f.user != "" || f.server != ""
 }
 
 // loader reads the kubeconfig as kubectl does — --kubeconfig, else

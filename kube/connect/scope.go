@@ -25,7 +25,11 @@ func (f *Flags) Contexts() []string {
 // that context's own.
 func (f *Flags) Switch(context, namespace string) {
 	if context != "" && context != f.context {
-		f.context = context
+		// `:ctx all` is --all-contexts; `:ctx a,b` is --context a,b.
+		f.context, f.allContexts = context, context == "all"
+		if f.allContexts {
+			f.context = ""
+		}
 		if namespace == "" {
 			f.namespace = ""
 		}

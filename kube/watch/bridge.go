@@ -41,6 +41,9 @@ type Options struct {
 	// slims them afterwards, as for the embedded cluster, which sends
 	// objects without encoding them.
 	Config *rest.Config
+	// Cluster is the kubeconfig context every batch is stamped with
+	// (cluster.Batch.Cluster), for a console that watches several.
+	Cluster string
 }
 
 // DefaultInterval keeps the screen at most 20 updates a second behind the
@@ -94,6 +97,9 @@ func New(client kubernetes.Interface, scope Scope, clk clock.PassiveClock, send 
 	}
 	if b.send == nil {
 		b.send = func(cluster.Batch) {}
+	}
+	if name, send := opts.Cluster, b.send; name != "" {
+		b.send = func(batch cluster.Batch) { batch.Cluster = name; send(batch) }
 	}
 	if b.interval <= 0 {
 		b.interval = DefaultInterval
@@ -178,5 +184,27 @@ func (b *Bridge) Run(ctx context.Context) error {
 			b.pump(time.Since(started) >= firstBatchWait)
 			next.Reset(b.interval)
 		}
+	}
+}
+
+// Target is one cluster to watch: through which client, what, and how.
+type Target struct {
+	Client  kubernetes.Interface
+	Scope   Scope
+	Options Options
+}
+
+// RunEach watches every target at once, each with its own bridge, until
+// ctx ends, handing every batch to send (each stamped with its target's
+// Options.Cluster). A bridge that stops with an error sends one batch
+// saying why, for its cluster alone.
+func RunEach(ctx context.Context, clk clock.PassiveClock, send func(cluster.Batch), targets ...Target) {
+	for _, t := range targets {
+		bridge := New(t.Client, t.Scope, clk, send, t.Options)
+		go func() {
+			if err := bridge.Run(ctx); err != nil {
+				send(cluster.Batch{Cluster: t.Options.Cluster, Watch: cluster.WatchStatus{Problem: err.Error()}})
+			}
+		}()
 	}
 }

@@ -16,7 +16,10 @@ var ErrNothingToDo = errors.New("nothing to do")
 // Request is one action as a dialog or a scenario line built it. Which
 // fields count depends on Action; the rest stay zero.
 type Request struct {
-	Action    Name
+	Action Name
+	// Context is the kubeconfig context the request goes to when the
+	// console shows several: Kubectl then names it with --context.
+	Context   string
 	Namespace string
 	// Name is the object the action changes: the deployment, the
 	// ReplicationController, or the node group of a roll.
@@ -96,6 +99,15 @@ func ChangeCause(deployment, container, image string) string {
 // confirmation so the operator knows exactly what will be sent; "" for
 // actions kubectl has no command for.
 func (r Request) Kubectl() string {
+	line := r.kubectl()
+	if r.Context == "" || !strings.HasPrefix(line, "kubectl ") {
+		return line
+	}
+	// Every command of the line: undo may resume first.
+	return strings.ReplaceAll(line, "kubectl ", "kubectl --context "+r.Context+" ")
+}
+
+func (r Request) kubectl() string {
 	if k, ok := workloadKubectl(r); ok {
 		return k
 	}

@@ -21,6 +21,9 @@ import (
 type Cluster struct {
 	mu    sync.RWMutex
 	watch WatchStatus
+	// name is the kubeconfig context the picture is of, stamped on its
+	// fleet rows (FleetRow.Cluster); "" for an unnamed one.
+	name string
 
 	// Objects by "namespace/name" (nodes by name).
 	deployments map[string]*appsv1.Deployment
@@ -103,6 +106,16 @@ func NewCluster() *Cluster {
 		rcs:                map[string]*corev1.ReplicationController{},
 	}
 }
+
+// Named names the picture after the kubeconfig context it is of: its fleet
+// rows carry the name. It is set before the first Apply.
+func (c *Cluster) Named(name string) *Cluster {
+	c.name = name
+	return c
+}
+
+// Name is the kubeconfig context the picture is of.
+func (c *Cluster) Name() string { return c.name }
 
 // Watch is the watch status the last batch carried.
 func (c *Cluster) Watch() WatchStatus {

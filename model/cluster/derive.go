@@ -57,7 +57,9 @@ func (c *Cluster) deriveFleet(k fleetKey, now time.Time) (fleetEntry, bool) {
 	if !ok {
 		return fleetEntry{}, false
 	}
-	return wk.row(c, k, w, now)
+	e, ok := wk.row(c, k, w, now)
+	e.row.Cluster = c.name
+	return e, ok
 }
 
 // moved is when k's figures last moved: the latest of what Apply saw and

@@ -96,12 +96,26 @@ func parseFleetState(word string) (FleetState, bool) {
 // typedState is a state word as one word of a filter: "node-roll".
 func typedState(s FleetState) string { return strings.ReplaceAll(fleetWords[s], " ", "-") }
 
+// argoWords are the words a Rollout's row shows for states of its own,
+// within FleetFailed and FleetPaused: `/state:` keeps the rows showing
+// one, as it keeps the rows of a state.
+var argoWords = []string{wordDegraded, wordAborted, wordAnalysisFailed, wordAwaitingPromotion}
+
+// parseArgoWord reads one of argoWords as parseFleetState reads a state.
+func parseArgoWord(word string) (string, bool) {
+	w := strings.ReplaceAll(strings.ToLower(strings.Trim(strings.TrimSpace(word), `"'`)), "-", " ")
+	return w, slices.Contains(argoWords, w)
+}
+
 // fleetStuckAfter is how long a rollout may make no progress before the
 // fleet calls it stuck, when nothing more specific names why.
 const fleetStuckAfter = 2 * time.Minute
 
 // FleetRow is one workload's line in the fleet.
 type FleetRow struct {
+	// Cluster is the kubeconfig context the row was read from: the console
+	// stamps it on every row of a cluster's picture (one picture each).
+	Cluster   string
 	Namespace string
 	// Kind is the workload's kind; the KIND column and Ref show its short
 	// name ("sts"), as kubectl's `kind/NAME` takes it.
@@ -129,6 +143,12 @@ type FleetRow struct {
 	// ChangeCause is the last change-cause, as `kubectl rollout history`
 	// shows it.
 	ChangeCause string
+	// Others and Spread are set on a row that stands for the same
+	// workload in several clusters (GroupFleet): how many clusters beside
+	// Cluster, the most urgent one, and each one's revision, images and
+	// state.
+	Others int
+	Spread string
 }
 
 // Ref is the row's kind/NAME, as rollscope's argument takes it.
@@ -150,17 +170,37 @@ func SortFleet(rows []FleetRow) {
 			strings.Compare(a.Namespace, b.Namespace),
 			strings.Compare(short(a.Kind), short(b.Kind)),
 			strings.Compare(a.Name, b.Name),
+			strings.Compare(a.Cluster, b.Cluster),
 		)
 	})
 }
 
+// MergeFleets is one fleet of several clusters' rows, each list sorted by
+// SortFleet: by urgency across them. One list is its own merge (shared, as
+// Cluster.Fleet hands it out); several are copied into a new slice.
+func MergeFleets(lists ...[]FleetRow) []FleetRow {
+	if len(lists) == 1 {
+		return lists[0]
+	}
+	var out []FleetRow
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	SortFleet(out)
+	return out
+}
+
 // FleetFilter is what `/` typed in the fleet keeps: words that must each
 // appear in the row's namespace/kind/name, and states from `state:WORD`
-// (any of them), `ns:NAME` for an exact namespace.
+// (any of them: a state, or a Rollout's own word for one, StateWords),
+// `ns:NAME` for an exact namespace, `ctx:NAME` for an exact cluster
+// (kubeconfig context).
 type FleetFilter struct {
-	Words     []string
-	States    []FleetState
-	Namespace string
+	Words      []string
+	States     []FleetState
+	StateWords []string
+	Namespace  string
+	Cluster    string
 }
 
 // ParseFleetFilter reads the text typed after `/`: "pay state:stuck",
@@ -173,23 +213,39 @@ func ParseFleetFilter(text string) (FleetFilter, error) {
 		key, val, ok := strings.Cut(fields[i], ":")
 		switch {
 		case ok && (key == "state" || key == "s"):
-			st, known := parseFleetState(val)
-			if !known && i+1 < len(fields) {
-				// A state of two words as the fleet shows it: `state:node roll`.
-				if st, known = parseFleetState(val + " " + fields[i+1]); known {
-					i++
+			if st, known := parseFleetState(val); known {
+				f.States = append(f.States, st)
+				continue
+			}
+			if w, known := parseArgoWord(val); known {
+				f.StateWords = append(f.StateWords, w)
+				continue
+			}
+			if i+1 < len(fields) {
+				// A state of two words as the fleet shows it: `state:node
+				// roll`, `state:"awaiting promotion"`.
+				two := val + " " + fields[i+1]
+				if st, known := parseFleetState(two); known {
+					f.States, i = append(f.States, st), i+1
+					continue
+				}
+				if w, known := parseArgoWord(two); known {
+					f.StateWords, i = append(f.StateWords, w), i+1
+					continue
 				}
 			}
-			if !known {
-				words := make([]string, len(fleetWords))
-				for s := range fleetWords {
-					words[s] = typedState(FleetState(s))
-				}
-				return FleetFilter{}, fmt.Errorf("%q is not a rollout state: use one of %s", val, strings.Join(words, ", "))
+			words := make([]string, 0, len(fleetWords)+len(argoWords))
+			for s := range fleetWords {
+				words = append(words, typedState(FleetState(s)))
 			}
-			f.States = append(f.States, st)
+			for _, w := range argoWords {
+				words = append(words, strings.ReplaceAll(w, " ", "-"))
+			}
+			return FleetFilter{}, fmt.Errorf("%q is not a rollout state: use one of %s", val, strings.Join(words, ", "))
 		case ok && (key == "ns" || key == "namespace"):
 			f.Namespace = val
+		case ok && (key == "ctx" || key == "context" || key == "cluster"):
+			f.Cluster = val
 		default:
 			f.Words = append(f.Words, strings.ToLower(fields[i]))
 		}
@@ -199,10 +255,10 @@ func ParseFleetFilter(text string) (FleetFilter, error) {
 
 // Match reports whether the filter keeps row r.
 func (f FleetFilter) Match(r FleetRow) bool {
-	if f.Namespace != "" && r.Namespace != f.Namespace {
+	if f.Namespace != "" && r.Namespace != f.Namespace || f.Cluster != "" && r.Cluster != f.Cluster {
 		return false
 	}
-	if len(f.States) > 0 && !slices.Contains(f.States, r.State) {
+	if len(f.States)+len(f.StateWords) > 0 && !slices.Contains(f.States, r.State) && !slices.Contains(f.StateWords, r.Word) {
 		return false
 	}
 	hay := strings.ToLower(r.Namespace + "/" + short(r.Kind) + "/" + r.Name)
@@ -219,7 +275,11 @@ func (f FleetFilter) Match(r FleetRow) bool {
 // "billing deploy/ledger rolling rev 4 3/10 updated 8/10 available
 // app=ledger:1 → app=ledger:2 — rolling out: ...".
 func FleetLine(r FleetRow) string {
-	line := fmt.Sprintf("%s %s %s rev %d %d/%d updated %d/%d available", r.Namespace, r.Ref(), r.Word, r.Revision, r.Updated, r.Desired, r.Available, r.Desired)
+	line := ""
+	if r.Cluster != "" {
+		line = r.Cluster + " "
+	}
+	line += fmt.Sprintf("%s %s %s rev %d %d/%d updated %d/%d available", r.Namespace, r.Ref(), r.Word, r.Revision, r.Updated, r.Desired, r.Available, r.Desired)
 	if len(r.From) > 0 {
 		line += " " + strings.Join(r.From, ",") + " → " + strings.Join(r.Images, ",")
 	}
@@ -250,12 +310,20 @@ func (u Urgent) Any() bool { return u.Failing > 0 || u.Stuck > 0 }
 // fleet narrowed to namespace would otherwise hide. With namespace ""
 // every row is shown, and nothing is counted.
 func UrgentOutside(rows []FleetRow, namespace string) Urgent {
-	var u Urgent
 	if namespace == "" {
-		return u
+		return Urgent{}
 	}
+	return urgent(rows, func(r FleetRow) bool { return r.Namespace != namespace })
+}
+
+// UrgentIn counts what is urgent among rows: one cluster's, for the
+// fleet's line per cluster.
+func UrgentIn(rows []FleetRow) Urgent { return urgent(rows, func(FleetRow) bool { return true }) }
+
+func urgent(rows []FleetRow, counts func(FleetRow) bool) Urgent {
+	var u Urgent
 	for _, r := range rows {
-		if r.Namespace == namespace {
+		if !counts(r) {
 			continue
 		}
 		switch r.State {

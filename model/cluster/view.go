@@ -19,6 +19,9 @@ import (
 // of every object that changed since the last batch, read from the informer
 // caches, and the objects that went away.
 type Batch struct {
+	// Cluster is the kubeconfig context the batch was read from; "" for
+	// a console of one cluster, whose one picture takes it.
+	Cluster string
 	// At is when the batch was read, on the cluster's clock (virtual time
 	// in the embedded cluster); timeline entries are stamped with it.
 	At      time.Time
@@ -49,6 +52,25 @@ type WatchStatus struct {
 	// ("Node", or several joined by ", "): what the console cannot show,
 	// not a lost watch.
 	Forbidden string
+}
+
+// Stale reports whether the picture is only the last one known: the
+// watch is failing, or the API server does not answer its health probe.
+func (w WatchStatus) Stale() bool { return w.Synced && (!w.Connected || w.Unanswered) }
+
+// LastKnown says how old a stale picture is and why, as the fleet shows it
+// beside a cluster's name: "last known 12s ago: connection refused"; ""
+// while the picture is current.
+func (w WatchStatus) LastKnown(now time.Time) string {
+	if !w.Stale() {
+		return ""
+	}
+	age := max(now.Sub(w.Since), 0).Round(time.Second)
+	why := w.Problem
+	if why == "" {
+		why = "not answering"
+	}
+	return "last known " + age.String() + " ago: " + why
 }
 
 // MayNotList reports whether the cluster refuses to list kind to the user.

@@ -1,15 +1,19 @@
 // Module rollscope/test/argo is Argo Rollouts' real controller
 // (github.com/argoproj/argo-rollouts/cmd/rollouts-controller), which
 // rollscope's end-to-end tests (test/e2e/argo) run against their control
-// plane. It is its own module because Argo pins k8s.io at v0.34 with the
-// replace lines below (copied from Argo's own go.mod at this version); the
-// product's go.mod holds no Argo code. v1.10.1, not v1.10.2: v1.10.2's go.mod
+// plane, and its kubectl plugin (cmd/kubectl-argo-rollouts), whose requests
+// and words they hold rollscope's to. It is its own module because Argo pins
+// k8s.io at v0.34 with the replace lines below (copied from Argo's own go.mod
+// at this version); the product's go.mod holds no Argo code. v1.10.1, not v1.10.2: v1.10.2's go.mod
 // asks for go 1.26.10, and its go.mod differs from v1.10.1's in nothing else.
 module rollscope/test/argo
 
 go 1.26.1
 
-tool github.com/argoproj/argo-rollouts/cmd/rollouts-controller
+tool (
+	github.com/argoproj/argo-rollouts/cmd/kubectl-argo-rollouts
+	github.com/argoproj/argo-rollouts/cmd/rollouts-controller
+)
 
 require (
 	cloud.google.com/go v0.120.0 // indirect
@@ -102,8 +106,10 @@ require (
 	github.com/josharian/intern v1.0.0 // indirect
 	github.com/jpillora/backoff v1.0.0 // indirect
 	github.com/json-iterator/go v1.1.12 // indirect
+	github.com/juju/ansiterm v1.0.0 // indirect
 	github.com/klauspost/compress v1.18.0 // indirect
 	github.com/liggitt/tabwriter v0.0.0-20181228230101-89fcab3d43de // indirect
+	github.com/lunixbochs/vtclean v1.0.0 // indirect
 	github.com/machinebox/graphql v0.2.2 // indirect
 	github.com/mailru/easyjson v0.7.7 // indirect
 	github.com/mattn/go-colorable v0.1.14 // indirect
@@ -142,6 +148,7 @@ require (
 	github.com/shopspring/decimal v1.4.0 // indirect
 	github.com/sirupsen/logrus v1.9.3 // indirect
 	github.com/slack-go/slack v0.26.0 // indirect
+	github.com/soheilhy/cmux v0.1.5 // indirect
 	github.com/spaceapegames/go-wavefront v1.8.1 // indirect
 	github.com/spf13/cast v1.7.1 // indirect
 	github.com/spf13/cobra v1.9.1 // indirect

@@ -40,6 +40,9 @@ type Map struct {
 	// AllNamespaces toggles it between one namespace and all of them
 	// (k9s's 0).
 	Fleet, AllNamespaces key.Binding
+	// GroupClusters, in a fleet of several clusters, makes the same
+	// workload in each one row (in one cluster it is Top's g).
+	GroupClusters key.Binding
 
 	// actions are the bindings of specs, in the same order.
 	specs   []action.Spec
@@ -81,6 +84,7 @@ func Default() Map {
 		TimelineFilter: binding("filter: all / actions / scaling / warnings", "f"),
 		Fleet:          binding("fleet: every rollout", "F"),
 		AllNamespaces:  binding("fleet: all namespaces / one", "0"),
+		GroupClusters:  binding("fleet: group across clusters / not", "g"),
 		specs:          action.Specs(),
 		disabled:       map[string]string{},
 	}
@@ -121,7 +125,7 @@ func (k *Map) names() []named {
 		{"top", &k.Top}, {"bottom", &k.Bottom},
 		{"faster", &k.Faster}, {"slower", &k.Slower}, {"pause-clock", &k.PauseClock},
 		{"mark-node", &k.MarkNode}, {"timeline-filter", &k.TimelineFilter},
-		{"fleet", &k.Fleet}, {"all-namespaces", &k.AllNamespaces},
+		{"fleet", &k.Fleet}, {"all-namespaces", &k.AllNamespaces}, {"group-clusters", &k.GroupClusters},
 	}
 	for i, s := range k.specs {
 		out = append(out, named{string(s.Name), &k.actions[i]})

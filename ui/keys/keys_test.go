@@ -112,7 +112,9 @@ func TestEveryActionKeyIsListedAndDisabledWithoutACluster(t *testing.T) {
 	// the RC view's and the kinds' views' (a kind's verbs: StatefulSet,
 	// DaemonSet, Rollout), which mean something else there than
 	// elsewhere; within one kind's view no two share one.
-	paneOnly := map[string]bool{"pause-roll": true, "stop-roll": true, "rc-update": true, "rc-abort": true}
+	// group-clusters is g in a fleet of several clusters only, top
+	// everywhere else.
+	paneOnly := map[string]bool{"pause-roll": true, "stop-roll": true, "rc-update": true, "rc-abort": true, "group-clusters": true}
 	view := map[string]action.Object{}
 	for _, s := range action.Specs() {
 		if s.Verb != "" {

@@ -1,6 +1,7 @@
 package plain
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -18,6 +19,26 @@ func Follows(k kind.Kind) bool { return k == "" || k == kind.Deployment || k == 
 // ErrWatchTimeout is the plugin's error for a watch that ended (its
 // --timeout, or Ctrl-C) before the Rollout was Healthy or Degraded.
 var ErrWatchTimeout = errors.New("Rollout status watch exceeded timeout")
+
+// Deadline is ctx for a live --plain run following one object of kind k,
+// ended after timeout (0: never) as `kubectl argo rollouts status
+// --timeout` ends its watch: the run stops as a Ctrl-C stops it, and
+// Outcome says ErrWatchTimeout unless the Rollout was Healthy or Degraded
+// first. Only a Rollout's follow has a timeout; another is refused.
+func Deadline(ctx context.Context, k kind.Kind, timeout time.Duration) (context.Context, context.CancelFunc, error) {
+	switch {
+	case timeout < 0:
+		return nil, nil, fmt.Errorf("--timeout is a duration of 0 or more, not %s", timeout)
+	case timeout > 0 && k != kind.Rollout:
+		return nil, nil, errors.New("--timeout bounds --plain rollout/NAME only, as kubectl argo rollouts status --timeout does")
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	if timeout == 0 {
+		return ctx, cancel, nil
+	}
+	timer := time.AfterFunc(timeout, cancel)
+	return ctx, func() { timer.Stop(); cancel() }, nil
+}
 
 // rolloutBatch prints the followed Rollout's status line, in the words of
 // `kubectl argo rollouts status --watch` ("Progressing - more replicas need

@@ -2,7 +2,9 @@ package plain
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -85,5 +87,33 @@ func TestPlainFleetListsRollouts(t *testing.T) {
 	p.Batch(cluster.Batch{At: at, Objects: []runtime.Object{paused}, Watch: cluster.WatchStatus{Connected: true, Synced: true}})
 	if want := "[09:00:02] shop ro/checkout awaiting promotion"; !bytes.HasPrefix(out.Bytes(), []byte(want)) {
 		t.Errorf("printed %q, want a line starting %q", out.String(), want)
+	}
+}
+
+// --timeout ends a Rollout's follow as a Ctrl-C does (the watch ends
+// without an error of its own, Outcome says the plugin's timeout); it
+// bounds nothing else.
+func TestDeadlineBoundsOnlyARollout(t *testing.T) {
+	ctx, end, err := Deadline(t.Context(), kind.Rollout, time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer end()
+	<-ctx.Done()
+	if !errors.Is(ctx.Err(), context.Canceled) {
+		t.Errorf("the timed-out follow ended with %v, want context.Canceled (as Ctrl-C)", ctx.Err())
+	}
+	ctx, end, err = Deadline(t.Context(), kind.Rollout, 0)
+	if err != nil || ctx.Err() != nil {
+		t.Errorf("no timeout: %v, %v", err, ctx.Err())
+	}
+	end()
+	for _, k := range []kind.Kind{"", kind.Deployment} {
+		if _, _, err := Deadline(t.Context(), k, time.Second); err == nil || !strings.Contains(err.Error(), "--plain rollout/NAME only") {
+			t.Errorf("--timeout on %q: %v, want a refusal", k, err)
+		}
+	}
+	if _, _, err := Deadline(t.Context(), kind.Rollout, -time.Second); err == nil {
+		t.Errorf("a negative --timeout was accepted")
 	}
 }

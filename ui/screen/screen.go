@@ -53,6 +53,10 @@ type Screen struct {
 	Actions Actions
 	// Logs reads containers' logs for the logs view; nil with none.
 	Logs LogSource
+	// Members are the clusters shown (member.go); Context is the one in
+	// focus, whose Src, Actions, Logs and Keys the fields above are.
+	Members []Member
+	Context string
 	// Clock is the cluster's clock; Now is its reading at the last Read.
 	Clock func() time.Time
 	Now   time.Time
@@ -149,6 +153,9 @@ func (s *Screen) ReplicaSet() (cluster.ReplicaSetRow, bool) {
 // Target is where the console goes: a deployment, or the rolling update
 // view of a ReplicationController.
 type Target struct {
+	// Cluster is the kubeconfig context the target is in (a fleet row's);
+	// "" for the cluster in focus.
+	Cluster               string
 	Namespace, Deployment string
 	RC                    string
 	// Workload is a StatefulSet or DaemonSet to show, of kind
@@ -169,8 +176,8 @@ type Scope struct {
 	// Namespace is the namespace to show; All every namespace.
 	Namespace string
 	All       bool
-	// Context is the kubeconfig context to switch to; ListContexts asks
-	// which there are.
+	// Context is the kubeconfig context to switch to — or several,
+	// "a,b", or "all" of them; ListContexts asks which there are.
 	Context      string
 	ListContexts bool
 }

@@ -1,6 +1,7 @@
 package argo
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -11,30 +12,36 @@ import (
 // the share of pods) is exact: 20 % is 1 canary pod beside 4 stable ones,
 // 60 % is 3 beside 2.
 func canaryManifest(name string) string {
+	return rolloutManifest(name, name, 5, "registry.example/"+name+":v1", `
+      - setWeight: 20
+      - pause: {}
+      - setWeight: 60
+      - pause: {duration: 10s}`)
+}
+
+// rolloutManifest is a canary Rollout of replicas pods labelled app=app,
+// one container app running image, with steps (YAML list items).
+func rolloutManifest(name, app string, replicas int, image, steps string) string {
 	return `
 apiVersion: argoproj.io/v1alpha1
 kind: Rollout
 metadata:
   name: ` + name + `
 spec:
-  replicas: 5
+  replicas: ` + strconv.Itoa(replicas) + `
   revisionHistoryLimit: 3
   selector:
-    matchLabels: {app: ` + name + `}
+    matchLabels: {app: ` + app + `}
   template:
     metadata:
-      labels: {app: ` + name + `}
+      labels: {app: ` + app + `}
     spec:
       containers:
       - name: app
-        image: registry.example/` + name + `:v1
+        image: ` + image + `
   strategy:
     canary:
-      steps:
-      - setWeight: 20
-      - pause: {}
-      - setWeight: 60
-      - pause: {duration: 10s}
+      steps:` + steps + `
 `
 }
 

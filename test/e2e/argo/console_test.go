@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -71,13 +72,26 @@ func answer(t *testing.T, s *tmuxtest.Session, screen, command, toast string) {
 	s.WaitFor("✔ " + toast)
 }
 
-// plain runs `rollscope --plain rollout/NAME` on the Rollout as admin and
-// returns its output and exit code.
-func plain(t *testing.T, r rollout) (stdout, stderr string, code int) {
+// plain runs `rollscope --plain rollout/NAME` on the Rollout as admin,
+// with args after, and returns its output and exit code.
+func plain(t *testing.T, r rollout, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	return run(t, bin(t), append([]string{"--kubeconfig", r.c.CP.AdminKubeconfig, "-n", r.ns, "--plain", "rollout/" + r.name}, args...)...)
+}
+
+// pluginStatus runs `kubectl argo rollouts status NAME` (Argo's own
+// plugin) on the Rollout as admin, with args after.
+func pluginStatus(t *testing.T, r rollout, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	return run(t, r.c.Argo.Build.Plugin(), append([]string{"status", r.name, "-n", r.ns, "--kubeconfig", r.c.CP.AdminKubeconfig}, args...)...)
+}
+
+// run runs a command to its end and returns its output and exit code.
+func run(t *testing.T, name string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), patience)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin(t), "--kubeconfig", r.c.CP.AdminKubeconfig, "-n", r.ns, "--plain", "rollout/"+r.name)
+	cmd := exec.CommandContext(ctx, name, args...)
 	var out, errOut strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()
@@ -87,7 +101,7 @@ func plain(t *testing.T, r rollout) (stdout, stderr string, code int) {
 	case errors.As(err, &exit) && ctx.Err() == nil:
 		code = exit.ExitCode()
 	default:
-		t.Fatalf("rollscope --plain rollout/%s: %v\nstdout:\n%s\nstderr:\n%s", r.name, err, &out, &errOut)
+		t.Fatalf("%s %v: %v\nstdout:\n%s\nstderr:\n%s", filepath.Base(name), args, err, &out, &errOut)
 	}
 	return out.String(), errOut.String(), code
 }
@@ -177,27 +191,61 @@ func TestConsoleAbortRetryPromoteFull(t *testing.T) {
 	t.Logf("promoted fully:\n%s", screen)
 }
 
-// TestPlainRolloutFollowsKubectlArgoStatus: `--plain rollout/NAME` ends as
-// `kubectl argo rollouts status` does: 0 and Healthy on a Healthy Rollout,
-// 1 with the plugin's words on an aborted (Degraded) one.
+// TestPlainRolloutFollowsKubectlArgoStatus: `--plain rollout/NAME` ends
+// as `kubectl argo rollouts status` (Argo's own plugin) does on the same
+// Rollout: its last status line the plugin's last line, its exit code the
+// plugin's, its error the plugin's words — on a Healthy Rollout (0), an
+// aborted one (Degraded, 1) and one paused at a step past --timeout (1,
+// "Rollout status watch exceeded timeout").
 func TestPlainRolloutFollowsKubectlArgoStatus(t *testing.T) {
 	t.Parallel()
-	r := newRollout(t, cluster(t), "tmux-plain", canaryManifest("ledger"))
-	r.waitFor(t, "the first revision healthy", healthy(5))
-	out, errOut, code := plain(t, r)
-	if strings.Contains(errOut, "--plain follows deployments") {
-		t.Skipf("--plain rollout/NAME is not implemented yet: exit %d, %s", code, strings.TrimSpace(errOut))
+	c := cluster(t)
+	cases := []struct {
+		name   string
+		before func(*testing.T, rollout)
+		args   []string
+		code   int
+	}{
+		{"healthy", atHealthy, nil, 0},
+		{"aborted", atAborted, nil, 1},
+		{"paused", atStep, []string{"--timeout", "3s"}, 1},
 	}
-	if code != 0 || !strings.Contains(out, "Healthy") {
-		t.Errorf("--plain rollout/ledger on the Healthy Rollout: exit %d, want 0 and Healthy\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
-	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := newRollout(t, c, "plain-"+tc.name, heldManifest("ledger", heldImage+":v1"))
+			r.settle(t, "on its first revision")
+			tc.before(t, r)
 
-	r.setImage(t, "registry.example/ledger:v2")
-	r.waitFor(t, "paused at step 1", pausedAt(1, 1, 4))
-	r.abort(t)
-	r.waitFor(t, "aborted: Degraded", func(s snapshot) bool { return s.Abort && s.Phase == "Degraded" })
-	out, errOut, code = plain(t, r)
-	if code != 1 || !strings.Contains(errOut, "The rollout is in a degraded state with message: RolloutAborted") {
-		t.Errorf("--plain rollout/ledger on the aborted Rollout: exit %d, want 1 and the plugin's \"The rollout is in a degraded state with message: RolloutAborted…\"\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+			pOut, pErr, pCode := pluginStatus(t, r, tc.args...)
+			out, errOut, code := plain(t, r, tc.args...)
+			t.Logf("the plugin: exit %d\n%s%s", pCode, pOut, pErr)
+			t.Logf("rollscope: exit %d\n%s%s", code, out, errOut)
+			if pCode != tc.code || code != pCode {
+				t.Errorf("exit %d, the plugin's %d; want both %d", code, pCode, tc.code)
+			}
+			want := lastLine(pOut)
+			got := ""
+			for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+				if _, status, ok := strings.Cut(l, " rollout/ledger "); ok && !strings.HasPrefix(status, "why ") {
+					got = status
+				}
+			}
+			if want == "" || got != want {
+				t.Errorf("rollscope's last status line %q, the plugin's %q", got, want)
+			}
+			if pCode != 0 {
+				msg := strings.TrimPrefix(lastLine(pErr), "Error: ")
+				if msg == "" || !strings.Contains(errOut, msg) {
+					t.Errorf("rollscope's error does not say the plugin's %q:\n%s", msg, errOut)
+				}
+			}
+		})
 	}
+}
+
+// lastLine is s's last line that is not empty.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
@@ -135,7 +136,7 @@ func (s snapshot) String() string {
 
 // read takes a snapshot of the Rollout and its ReplicaSets.
 func (r rollout) read(ctx context.Context) (snapshot, error) {
-	u, err := r.c.Argo.Dynamic.Resource(e2etest.RolloutsGVR).Namespace(r.ns).Get(ctx, r.name, metav1.GetOptions{})
+	u, owned, err := r.get(ctx)
 	if err != nil {
 		return snapshot{}, err
 	}
@@ -164,14 +165,7 @@ func (r rollout) read(ctx context.Context) (snapshot, error) {
 	for _, p := range st.PauseConditions {
 		s.PauseReasons = append(s.PauseReasons, p.Reason)
 	}
-	list, err := r.c.Admin.AppsV1().ReplicaSets(r.ns).List(ctx, metav1.ListOptions{})
-	if err != nil {
-		return snapshot{}, err
-	}
-	for _, rs := range list.Items {
-		if !metav1.IsControlledBy(&rs, u) {
-			continue
-		}
+	for _, rs := range owned {
 		got := replicaSet{Hash: rs.Labels[podHashLabel], Ready: rs.Status.ReadyReplicas, Image: rs.Spec.Template.Spec.Containers[0].Image}
 		if rs.Spec.Replicas != nil {
 			got.Spec = *rs.Spec.Replicas
@@ -191,13 +185,39 @@ func remarshal(from any, to any) error {
 	return json.Unmarshal(b, to)
 }
 
+// get reads the Rollout and the ReplicaSets it controls.
+func (r rollout) get(ctx context.Context) (*unstructured.Unstructured, []appsv1.ReplicaSet, error) {
+	u, err := r.c.Argo.Dynamic.Resource(e2etest.RolloutsGVR).Namespace(r.ns).Get(ctx, r.name, metav1.GetOptions{})
+	if err != nil {
+		return nil, nil, err
+	}
+	list, err := r.c.Admin.AppsV1().ReplicaSets(r.ns).List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, nil, err
+	}
+	var owned []appsv1.ReplicaSet
+	for _, rs := range list.Items {
+		if metav1.IsControlledBy(&rs, u) {
+			owned = append(owned, rs)
+		}
+	}
+	return u, owned, nil
+}
+
 // waitFor polls the Rollout until done says so of a snapshot, and returns
 // that snapshot; a failing wait prints the last one.
 func (r rollout) waitFor(t *testing.T, what string, done func(snapshot) bool) snapshot {
 	t.Helper()
-	var last snapshot
+	return waitUntil(t, r, what, r.read, done)
+}
+
+// waitUntil polls the Rollout through read until done says so of what it
+// read, and returns that; a failing wait prints the last one.
+func waitUntil[S fmt.Stringer](t *testing.T, r rollout, what string, read func(context.Context) (S, error), done func(S) bool) S {
+	t.Helper()
+	var last S
 	r.c.Poll(t, r.ns+"/"+r.name+": "+what, func(ctx context.Context) (bool, string, error) {
-		s, err := r.read(ctx)
+		s, err := read(ctx)
 		if err != nil {
 			return false, "", err
 		}

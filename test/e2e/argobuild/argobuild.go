@@ -1,8 +1,9 @@
-// Package argobuild builds Argo Rollouts' real controller (the module in
-// test/argo, `rollouts-controller`) into a cache outside the repository and
-// places Argo's CRD manifests of the same version beside it, keyed by a digest
-// of that module's files, so that only the first run on a machine compiles
-// it — as cpbuild does for the control plane and kubectlpeer for kubectl 1.17.
+// Package argobuild builds Argo Rollouts' real controller and kubectl plugin
+// (the module in test/argo, `rollouts-controller` and
+// `kubectl-argo-rollouts`) into a cache outside the repository and places
+// Argo's CRD manifests of the same version beside them, keyed by a digest of
+// that module's files, so that only the first run on a machine compiles them
+// — as cpbuild does for the control plane and kubectlpeer for kubectl 1.17.
 package argobuild
 
 import (
@@ -31,10 +32,12 @@ const (
 	Version = "v1.10.1"
 )
 
-// Controller is the binary's name in the cache entry; CRDs is the directory
-// of Argo's CRD manifests beside it.
+// Controller and Plugin (Argo's kubectl plugin, whose requests and words
+// the tests hold rollscope's to) are the binaries' names in the cache entry;
+// CRDs is the directory of Argo's CRD manifests beside them.
 const (
 	Controller = "rollouts-controller"
+	Plugin     = "kubectl-argo-rollouts"
 	CRDs       = "crds"
 )
 
@@ -48,9 +51,9 @@ var CRDFiles = []string{
 	"experiment-crd.yaml",
 }
 
-// Build is a built, cached controller and its CRDs.
+// Build is a built, cached controller, plugin and CRDs.
 type Build struct {
-	// Dir is the cache entry: Controller and CRDs/ inside.
+	// Dir is the cache entry: Controller, Plugin and CRDs/ inside.
 	Dir   string
 	Built bool
 	Took  time.Duration
@@ -58,6 +61,9 @@ type Build struct {
 
 // Controller is the rollouts-controller binary's path.
 func (b Build) Controller() string { return filepath.Join(b.Dir, Controller) }
+
+// Plugin is the kubectl-argo-rollouts binary's path.
+func (b Build) Plugin() string { return filepath.Join(b.Dir, Plugin) }
 
 // CRDPaths are the CRD manifests' paths, in CRDFiles' order.
 func (b Build) CRDPaths() []string {
@@ -120,9 +126,9 @@ func requires(gomod, moduleVersion string) bool {
 	return false
 }
 
-// Ensure returns the controller and its CRDs, building them when the cache
-// lacks them. Test packages run in parallel wait on a lock and build once.
-// log receives progress lines (may be nil).
+// Ensure returns the controller, the plugin and the CRDs, building them when
+// the cache lacks them. Test packages run in parallel wait on a lock and
+// build once. log receives progress lines (may be nil).
 func Ensure(ctx context.Context, log func(string)) (Build, error) {
 	start := time.Now()
 	if log == nil {
@@ -141,57 +147,88 @@ func Ensure(ctx context.Context, log func(string)) (Build, error) {
 		return Build{}, err
 	}
 	b := Build{Dir: filepath.Join(root, key)}
-	if complete(b) {
-		b.Took = time.Since(start)
-		return b, nil
-	}
-	unlock, err := cpbuild.Lock(ctx, root, key, "Argo Rollouts' controller", log)
+	b.Built, err = cpbuild.Cached(ctx, root, key, b.Dir, "Argo Rollouts", func() bool { return complete(b) }, func(scratch string) error {
+		log("building Argo Rollouts " + Version + " (" + Controller + ", " + Plugin + ") from " + src + " into " + b.Dir)
+		return build(ctx, src, root, scratch)
+	}, log)
 	if err != nil {
 		return Build{}, err
 	}
-	defer unlock()
-	if complete(b) {
-		b.Took = time.Since(start)
-		return b, nil
-	}
-	log("building Argo Rollouts " + Version + " (" + Controller + ") from " + src + " into " + b.Dir)
-	scratch, err := os.MkdirTemp(root, ".build-*")
-	if err != nil {
-		return Build{}, fmt.Errorf("making a build directory in %s: %w", root, err)
-	}
-	defer os.RemoveAll(scratch)
+	b.Took = time.Since(start)
+	return b, nil
+}
+
+// build compiles the controller and the plugin into scratch and copies the
+// CRDs beside them.
+func build(ctx context.Context, src, root, scratch string) error {
 	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
-	build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", filepath.Join(scratch, Controller), Module+"/cmd/"+Controller)
-	build.Dir, build.Env = src, env
-	if out, err := build.CombinedOutput(); err != nil {
-		return Build{}, fmt.Errorf("building %s %s in %s: %v\n%s", Module, Version, src, err, out)
+	controller := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", filepath.Join(scratch, Controller), Module+"/cmd/"+Controller)
+	controller.Dir, controller.Env = src, env
+	if out, err := controller.CombinedOutput(); err != nil {
+		return fmt.Errorf("building %s %s in %s: %v\n%s", Module, Version, src, err, out)
 	}
-	// The CRDs come from the module directory the build compiled, which
-	// go.sum has verified.
+	// The CRDs and the plugin's source come from the module directory the
+	// build compiled, which go.sum has verified.
 	list := exec.CommandContext(ctx, "go", "list", "-m", "-f", "{{.Dir}}", Module)
 	list.Dir, list.Env = src, env
 	out, err := list.Output()
 	if err != nil {
-		return Build{}, fmt.Errorf("finding %s %s in the module cache: %v", Module, Version, err)
+		return fmt.Errorf("finding %s %s in the module cache: %v", Module, Version, err)
 	}
-	if err := copyCRDs(filepath.Join(strings.TrimSpace(string(out)), "manifests", "crds"), filepath.Join(scratch, CRDs)); err != nil {
-		return Build{}, err
+	dir := strings.TrimSpace(string(out))
+	if err := copyCRDs(filepath.Join(dir, "manifests", "crds"), filepath.Join(scratch, CRDs)); err != nil {
+		return err
 	}
-	if err := os.Chmod(scratch, 0o755); err != nil {
-		return Build{}, fmt.Errorf("opening the Argo Rollouts build to readers: %w", err)
-	}
-	// Renamed into place whole, so an interrupted build never leaves a
-	// half-filled entry.
-	if err := os.Rename(scratch, b.Dir); err != nil {
-		return Build{}, fmt.Errorf("moving the Argo Rollouts build into %s: %w", b.Dir, err)
-	}
-	b.Built, b.Took = true, time.Since(start)
-	return b, nil
+	return buildPlugin(ctx, src, dir, root, filepath.Join(scratch, Plugin), env)
 }
 
-// complete reports whether the entry holds the controller and every CRD.
+// buildPlugin compiles kubectl-argo-rollouts from a writable copy of the
+// module directory dir: its server embeds the dashboard's static/*, which a
+// module holds no file of (only .gitkeep), and the go command neither writes
+// into the module cache nor overlays its files. The copy gets a placeholder
+// page (the tests never serve the dashboard) and is swapped in for the module
+// by a go.mod that is test/argo's plus one replace line; test/argo's go.sum
+// carries the plugin's other modules (it is a tool there).
+func buildPlugin(ctx context.Context, src, dir, root, out string, env []string) error {
+	work, err := os.MkdirTemp(root, ".plugin-src-")
+	if err != nil {
+		return fmt.Errorf("making a build directory for %s: %w", Plugin, err)
+	}
+	defer os.RemoveAll(work)
+	copyDir := filepath.Join(work, "argo-rollouts")
+	if err := os.CopyFS(copyDir, os.DirFS(dir)); err != nil {
+		return fmt.Errorf("copying %s %s for %s: %w", Module, Version, Plugin, err)
+	}
+	if err := os.WriteFile(filepath.Join(copyDir, "server", "static", "index.html"), []byte("<!doctype html>\n"), 0o644); err != nil {
+		return fmt.Errorf("placing the dashboard's placeholder page: %w", err)
+	}
+	gomod, err := os.ReadFile(filepath.Join(src, "go.mod"))
+	if err != nil {
+		return fmt.Errorf("reading the Argo Rollouts module: %w", err)
+	}
+	gosum, err := os.ReadFile(filepath.Join(src, "go.sum"))
+	if err != nil {
+		return fmt.Errorf("reading the Argo Rollouts module: %w", err)
+	}
+	modfile := filepath.Join(work, "plugin.mod")
+	gomod = append(gomod, "\nreplace "+Module+" => "+copyDir+"\n"...)
+	if err := os.WriteFile(modfile, gomod, 0o644); err != nil {
+		return fmt.Errorf("writing the plugin's go.mod: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(work, "plugin.sum"), gosum, 0o644); err != nil {
+		return fmt.Errorf("writing the plugin's go.sum: %w", err)
+	}
+	build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-modfile", modfile, "-o", out, Module+"/cmd/"+Plugin)
+	build.Dir, build.Env = src, env
+	if out, err := build.CombinedOutput(); err != nil {
+		return fmt.Errorf("building %s %s from a copy in %s: %v\n%s", Plugin, Version, work, err, out)
+	}
+	return nil
+}
+
+// complete reports whether the entry holds both binaries and every CRD.
 func complete(b Build) bool {
-	for _, p := range append([]string{b.Controller()}, b.CRDPaths()...) {
+	for _, p := range append([]string{b.Controller(), b.Plugin()}, b.CRDPaths()...) {
 		if _, err := os.Stat(p); err != nil {
 			return false
 		}

@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// A cache entry that holds the controller and every CRD is used as it is:
-// nothing is built.
+// A cache entry that holds the controller, the plugin and every CRD is used
+// as it is: nothing is built.
 func TestEnsureFindsACachedBuild(t *testing.T) {
 	root := t.TempDir()
 	t.Setenv(CacheEnv, root)
@@ -21,7 +21,7 @@ func TestEnsureFindsACachedBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Build{Dir: filepath.Join(root, key)}
-	for _, p := range append([]string{want.Controller()}, want.CRDPaths()...) {
+	for _, p := range append([]string{want.Controller(), want.Plugin()}, want.CRDPaths()...) {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}

@@ -165,27 +165,18 @@ func Ensure(ctx context.Context, log func(string)) (Binaries, error) {
 		return Binaries{}, err
 	}
 	bins := Binaries{Dir: filepath.Join(root, versions.Key()), Versions: versions, Modules: modules.digest()}
-	if complete(bins) {
-		bins.Took = time.Since(start)
-		return bins, nil
-	}
-	unlock, err := Lock(ctx, root, versions.Key(), "the control plane", log)
+	bins.Built, err = Cached(ctx, root, versions.Key(), bins.Dir, "the control plane", func() bool { return complete(bins) }, func(scratch string) error {
+		log(fmt.Sprintf("building the control plane (kubernetes %s, etcd %s) into %s; a cold build takes about 10 minutes on 2 cores",
+			versions.Kubernetes, versions.Etcd, bins.Dir))
+		return build(ctx, moduleDir, scratch, versions, modules)
+	}, log)
 	if err != nil {
 		return Binaries{}, err
 	}
-	defer unlock()
-	if complete(bins) { // built by whoever held the lock before us
-		bins.Took = time.Since(start)
-		return bins, nil
-	}
-	log(fmt.Sprintf("building the control plane (kubernetes %s, etcd %s) into %s; a cold build takes about 10 minutes on 2 cores",
-		versions.Kubernetes, versions.Etcd, bins.Dir))
-	if err := build(ctx, moduleDir, root, bins, modules); err != nil {
-		return Binaries{}, err
-	}
-	bins.Built = true
 	bins.Took = time.Since(start)
-	log(fmt.Sprintf("built the control plane in %s", bins.Took.Round(time.Second)))
+	if bins.Built {
+		log(fmt.Sprintf("built the control plane in %s", bins.Took.Round(time.Second)))
+	}
 	return bins, nil
 }
 
@@ -203,27 +194,18 @@ func complete(b Binaries) bool {
 	return true
 }
 
-// build compiles into a scratch directory beside the final one and renames it
-// into place, so an interrupted build never leaves a half-filled cache entry.
-func build(ctx context.Context, moduleDir, root string, bins Binaries, modules modules) error {
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		return fmt.Errorf("creating the control-plane cache %s: %w", root, err)
-	}
-	scratch, err := os.MkdirTemp(root, ".build-"+bins.Versions.Key()+"-")
-	if err != nil {
-		return fmt.Errorf("creating a build directory in %s: %w", root, err)
-	}
-	defer os.RemoveAll(scratch)
-
-	minor := strings.SplitN(strings.TrimPrefix(bins.Versions.Kubernetes, "v"), ".", 3)
+// build compiles the binaries into scratch, the directory Cached renames
+// into place, and stamps it with the module set they are compiled from.
+func build(ctx context.Context, moduleDir, scratch string, versions Versions, modules modules) error {
+	minor := strings.SplitN(strings.TrimPrefix(versions.Kubernetes, "v"), ".", 3)
 	if len(minor) < 2 {
-		return fmt.Errorf("kubernetes version %q is not vMAJOR.MINOR.PATCH", bins.Versions.Kubernetes)
+		return fmt.Errorf("kubernetes version %q is not vMAJOR.MINOR.PATCH", versions.Kubernetes)
 	}
 	// The components report this version to each other and to clients; without
 	// it they call themselves v0.0.0-master.
 	ldflags := strings.Join([]string{
 		"-s", "-w",
-		"-X k8s.io/component-base/version.gitVersion=" + bins.Versions.Kubernetes,
+		"-X k8s.io/component-base/version.gitVersion=" + versions.Kubernetes,
 		"-X k8s.io/component-base/version.gitMajor=" + minor[0],
 		"-X k8s.io/component-base/version.gitMinor=" + minor[1],
 		"-X k8s.io/component-base/version.gitTreeState=clean",
@@ -239,14 +221,8 @@ func build(ctx context.Context, moduleDir, root string, bins Binaries, modules m
 	if err := os.WriteFile(filepath.Join(scratch, modulesFile), []byte(strings.Join(modules, "\n")+"\n"), 0o644); err != nil {
 		return fmt.Errorf("recording the modules of the build: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(scratch, stampFile), []byte(bins.Modules+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(scratch, stampFile), []byte(modules.digest()+"\n"), 0o644); err != nil {
 		return fmt.Errorf("stamping the build: %w", err)
-	}
-	if err := os.RemoveAll(bins.Dir); err != nil {
-		return fmt.Errorf("clearing the stale cache entry %s: %w", bins.Dir, err)
-	}
-	if err := os.Rename(scratch, bins.Dir); err != nil {
-		return fmt.Errorf("moving the built control plane into %s: %w", bins.Dir, err)
 	}
 	return nil
 }

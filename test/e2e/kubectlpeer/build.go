@@ -84,36 +84,22 @@ func Ensure(ctx context.Context, log func(string)) (Binary, error) {
 	}
 	entry := filepath.Join(root, "kubectl-"+Version+"_"+key)
 	bin := Binary{Path: filepath.Join(entry, "kubectl")}
-	if _, err := os.Stat(bin.Path); err == nil {
-		bin.Took = time.Since(start)
-		return bin, nil
-	}
-	unlock, err := cpbuild.Lock(ctx, root, key, "kubectl 1.17", log)
+	bin.Built, err = cpbuild.Cached(ctx, root, key, entry, "kubectl 1.17", func() bool {
+		_, err := os.Stat(bin.Path)
+		return err == nil
+	}, func(scratch string) error {
+		log("building kubectl " + Version + " (rolling-update) from " + src + " into " + entry)
+		build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", filepath.Join(scratch, "kubectl"), ".")
+		build.Dir = src
+		build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
+		if out, err := build.CombinedOutput(); err != nil {
+			return fmt.Errorf("building kubectl %s in %s: %v\n%s", Version, src, err, out)
+		}
+		return nil
+	}, log)
 	if err != nil {
 		return Binary{}, err
 	}
-	defer unlock()
-	if _, err := os.Stat(bin.Path); err == nil {
-		bin.Took = time.Since(start)
-		return bin, nil
-	}
-	log("building kubectl " + Version + " (rolling-update) from " + src + " into " + entry)
-	scratch, err := os.MkdirTemp(root, ".build-*")
-	if err != nil {
-		return Binary{}, fmt.Errorf("making a build directory in %s: %w", root, err)
-	}
-	defer os.RemoveAll(scratch)
-	build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", filepath.Join(scratch, "kubectl"), ".")
-	build.Dir = src
-	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
-	if out, err := build.CombinedOutput(); err != nil {
-		return Binary{}, fmt.Errorf("building kubectl %s in %s: %v\n%s", Version, src, err, out)
-	}
-	// Renamed into place whole, so an interrupted build never leaves a
-	// half-written entry.
-	if err := os.Rename(scratch, entry); err != nil {
-		return Binary{}, fmt.Errorf("moving the kubectl build into %s: %w", entry, err)
-	}
-	bin.Built, bin.Took = true, time.Since(start)
+	bin.Took = time.Since(start)
 	return bin, nil
 }

@@ -3,7 +3,6 @@ package livetruth
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os/exec"
 	"strings"
 	"testing"
@@ -11,6 +10,8 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"rollscope/test/e2e/e2etest"
 )
 
 // plainExitFlow: rollscope --plain on a live cluster ends as kubectl
@@ -73,12 +74,8 @@ func (c *cluster) plainToEnd(t *testing.T, ns, target string) ended {
 	if ctx.Err() != nil {
 		t.Fatalf("rollscope --plain %s did not end by itself within %v; it wrote:\n%s\n%s", target, patience, out.String(), errOut.String())
 	}
-	code := 0
-	var exit *exec.ExitError
-	switch {
-	case errors.As(err, &exit):
-		code = exit.ExitCode()
-	case err != nil:
+	code, err := e2etest.ExitCode(err)
+	if err != nil {
 		t.Fatalf("running rollscope --plain: %v", err)
 	}
 	t.Logf("rollscope --plain %s exited %d; stdout:\n%s\nstderr:\n%s", target, code, out.String(), errOut.String())

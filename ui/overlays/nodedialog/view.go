@@ -89,7 +89,7 @@ func (d *Dialog) heading() string {
 func (d *Dialog) kubectl() []string {
 	switch d.kind {
 	case action.Cordon, action.Uncordon:
-		return []string{d.request().Kubectl()}
+		return []string{d.s.Kubectl(d.request())}
 	case action.Drain:
 		out := make([]string, 0, len(d.nodes))
 		for _, n := range d.nodes {

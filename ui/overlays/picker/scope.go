@@ -92,5 +92,8 @@ func (p *Picker) scopeHint(sc screen.Scope, word string) string {
 	case sc.ListContexts:
 		return "enter lists the kubeconfig's contexts; :ctx NAME switches"
 	}
+	if sc.Context == "all" {
+		return "enter shows every context of the kubeconfig at once"
+	}
 	return "enter switches to context " + sc.Context
 }

@@ -85,7 +85,7 @@ func (d *Dialog) content() []string {
 			} else {
 				v.Add(st.Text.Render(" will send the same as:"))
 			}
-			v.Wrap(st.Accent.Render, "   ", d.req.Kubectl())
+			v.Wrap(st.Accent.Render, "   ", d.s.Kubectl(d.req))
 		}
 		for _, p := range d.plan {
 			v.Wrap(st.Text.Render, "   ", p)

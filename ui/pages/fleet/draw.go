@@ -68,8 +68,19 @@ const barCells = 8
 // CHANGE-CAUSE, AGE, IMAGES, KIND, REV, then NAMESPACE; NAME, PROGRESS and
 // STATE stay, NAME and STATE narrowing to their Min when even they do not
 // fit. NAMESPACE is there only when the rows span namespaces.
-func columns(many bool, nsW, nameW, stateW int) []draw.Column {
-	cols := make([]draw.Column, 0, 9)
+func columns(clusters, grouped, many bool, ctxW, nsW, nameW, stateW int) []draw.Column {
+	images := draw.Column{Title: "IMAGES", Min: 16, Cut: cutImages, Drop: 5}
+	if grouped {
+		// Each cluster's revision, images and state: cut at the end.
+		images = draw.Column{Title: "PER CLUSTER", Min: 16, Drop: 5}
+		ctxW += 3 // " +2"
+	}
+	cols := make([]draw.Column, 0, 10)
+	if clusters {
+		// CLUSTER gives up after everything but NAME, PROGRESS and STATE,
+		// its names cut in the middle first.
+		cols = append(cols, draw.Column{Title: "CLUSTER", Width: min(max(ctxW, 7), 20), Min: 7, Cut: draw.CutMiddle, Drop: 1})
+	}
 	if many {
 		cols = append(cols, draw.Column{Title: "NAMESPACE", Width: min(max(nsW, 9), 20), Cut: draw.CutMiddle, Drop: 2})
 	}
@@ -77,7 +88,7 @@ func columns(many bool, nsW, nameW, stateW int) []draw.Column {
 		draw.Column{Title: "KIND", Width: 6, Drop: 4},
 		draw.Column{Title: "NAME", Width: min(max(nameW, 12), 40), Min: 8, Cut: draw.CutMiddle},
 		draw.Column{Title: "REV", Width: 4, Right: true, Drop: 3},
-		draw.Column{Title: "IMAGES", Min: 16, Cut: cutImages, Drop: 5},
+		images,
 		draw.Column{Title: "PROGRESS upd/avl/des", Width: barCells + 1 + 11},
 		// The state's glyph, a space, its word.
 		draw.Column{Title: "STATE", Width: max(17, 2+stateW), Min: 8},
@@ -86,7 +97,7 @@ func columns(many bool, nsW, nameW, stateW int) []draw.Column {
 	)
 }
 
-// stateCol is the STATE column's index without NAMESPACE.
+// stateCol is the STATE column's index without NAMESPACE and CLUSTER.
 const stateCol = 5
 
 // arrow separates the images rolled from and to.
@@ -197,6 +208,7 @@ func (v *Page) View() string {
 	}
 	out := make([]string, 0, h)
 	out = append(out, v.scopeLine(w))
+	out = append(out, v.clusterLines(w)...)
 	if v.note != "" {
 		out = append(out, draw.Fit(v.paints.warn.On(draw.CutKeepingHint(v.note, w)), w))
 	}
@@ -303,16 +315,38 @@ func (v *Page) row(r cluster.FleetRow, cols []draw.Column, widths []int, w int, 
 		glyph = stateGlyphs[state]
 	}
 	kindEntry, _ := r.Kind.Entry()
-	cells := []string{kindEntry.Short, r.Name, draw.Itoa(r.Revision), images(r), progress(r), glyph + " " + r.Word, draw.Age(v.s.Now, r.Since), cause}
+	imgs, ctx := images(r), r.Cluster
+	if r.Others > 0 {
+		// One row for several clusters: the most urgent one named, and
+		// what each runs in place of the images.
+		imgs, ctx = r.Spread, ctx+" +"+strconv.Itoa(r.Others)
+	}
+	cells := []string{kindEntry.Short, r.Name, draw.Itoa(r.Revision), imgs, progress(r), glyph + " " + r.Word, draw.Age(v.s.Now, r.Since), cause}
 	if v.manyNamespaces {
 		cells = append([]string{r.Namespace}, cells...)
 	}
-	return v.list.Render(rowKey(r), strings.Join(cells, "\x00"), w, sel, func() string {
+	several := v.s.Several()
+	if several {
+		cells = append([]string{ctx}, cells...)
+	}
+	stale := v.stale[r.Cluster]
+	look := strings.Join(cells, "\x00")
+	if stale {
+		look += "\x00stale"
+	}
+	return v.list.Render(rowKey(r), look, w, sel, func() string {
 		if sel {
 			return v.paints.selected.On(draw.Row(widths, cols, cells, w))
 		}
+		if stale {
+			// Its cluster's last known picture: muted, its state too.
+			return v.paints.muted.On(draw.Row(widths, cols, cells, w))
+		}
 		at := stateCol
 		if v.manyNamespaces {
+			at++
+		}
+		if several {
 			at++
 		}
 		if state >= 0 && state < fleetStates && widths[at] > 0 {
@@ -333,6 +367,13 @@ func (v *Page) whyLines(w int) []string {
 		why = r.Word
 	}
 	text := r.Namespace + " " + r.Ref() + ": " + why
+	if v.s.Several() {
+		text = r.Cluster + " " + text
+	}
+	if r.Spread != "" {
+		// A grouped row: each cluster's revision, images and state.
+		text = r.Namespace + " " + r.Ref() + ": " + r.Spread + " — " + r.Cluster + ": " + why
+	}
 	lines := draw.WrapAtMost(text, w-1, 2)
 	for i, l := range lines {
 		lines[i] = draw.Fit(" "+v.s.Styles.Text.Render(l), w)
@@ -345,4 +386,40 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// clusterCount is one cluster's part of the fleet: its rows, what is
+// urgent among them, and why its picture is not current ("last known 12s
+// ago: connection refused") or why it could not be reached.
+type clusterCount struct {
+	context, problem string
+	rows             int
+	urgent           cluster.Urgent
+}
+
+// clusterLines are, with several clusters, each one's count on one line —
+// "eu-west 6 workloads, 1 failing │ us-east 5 workloads" — and a line for each cluster whose
+// rows are only the last known, or which could not be reached, saying why.
+func (v *Page) clusterLines(w int) []string {
+	if !v.s.Several() {
+		return nil
+	}
+	st := v.s.Styles
+	parts := make([]string, 0, len(v.clusters))
+	var problems []string
+	for _, c := range v.clusters {
+		part := st.Label.Render(c.context) + " " + st.Text.Render(plural(c.rows, "workload"))
+		if n := c.urgent.Failing; n > 0 {
+			part += ", " + v.paints.bad.On(strconv.Itoa(n)+" failing")
+		}
+		if n := c.urgent.Stuck; n > 0 {
+			part += ", " + v.paints.bad.On(strconv.Itoa(n)+" stuck")
+		}
+		if c.problem != "" {
+			part += " " + v.paints.warn.On("!")
+			problems = append(problems, draw.Fit(v.paints.warn.On(draw.CutKeepingHint(" "+c.context+": "+c.problem, w)), w))
+		}
+		parts = append(parts, part)
+	}
+	return append([]string{draw.Fit(" "+strings.Join(parts, st.Muted.Render(" │ ")), w)}, problems...)
 }

@@ -11,6 +11,8 @@
 package fleet
 
 import (
+	"slices"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -55,6 +57,14 @@ type Page struct {
 	// manyNamespaces is set when the rows come from more than one
 	// namespace: only then is the NAMESPACE column worth its width.
 	manyNamespaces bool
+	// clusters are each cluster's count and, when its picture is not
+	// current or it could not be reached, why.
+	clusters []clusterCount
+	// stale are the clusters whose rows are only the last known.
+	stale map[string]bool
+	// grouped makes the same workload in several clusters one row
+	// (cluster.GroupFleet).
+	grouped bool
 	// others are the other namespaces the watch knows of, read only
 	// while the one shown is empty.
 	others []string
@@ -112,7 +122,7 @@ func (v *Page) SetNamespace(namespace string) {
 // found workloads, the start rule opens the only one directly.
 func (v *Page) Read() {
 	v.read()
-	if !v.startPending || !v.s.Watch.Synced || len(v.all) == 0 {
+	if !v.startPending || !v.synced() || len(v.all) == 0 {
 		// Nothing yet: the scenario may still be creating it.
 		return
 	}
@@ -123,29 +133,58 @@ func (v *Page) Read() {
 }
 
 func (v *Page) read() {
-	src, ok := v.s.Src.(Source)
 	v.others, v.elsewhere = nil, cluster.Urgent{}
-	if !ok {
-		v.all = nil
-	} else {
-		v.all = src.Fleet(v.namespace, v.s.Now)
+	members := v.s.Clusters()
+	lists := make([][]cluster.FleetRow, 0, len(members))
+	v.clusters = v.clusters[:0]
+	clear(v.stale)
+	for _, mem := range members {
+		src, ok := mem.Src.(Source)
+		c := clusterCount{context: mem.Context, problem: mem.Problem}
+		if !ok {
+			v.clusters = append(v.clusters, c)
+			continue
+		}
+		rows := src.Fleet(v.namespace, v.s.Now)
+		lists = append(lists, rows)
+		c.rows, c.problem = len(rows), mem.Src.Watch().LastKnown(v.s.Now)
+		if c.problem != "" {
+			if v.stale == nil {
+				v.stale = map[string]bool{}
+			}
+			v.stale[mem.Context] = true
+		}
+		c.urgent = cluster.UrgentIn(rows)
+		v.clusters = append(v.clusters, c)
 		if v.namespace != "" {
 			// The watch may cover more than the namespace shown (-A,
 			// a scenario spanning namespaces): count what it hides.
-			v.elsewhere = cluster.UrgentOutside(src.Fleet("", v.s.Now), v.namespace)
+			u := cluster.UrgentOutside(src.Fleet("", v.s.Now), v.namespace)
+			v.elsewhere.Failing, v.elsewhere.Stuck = v.elsewhere.Failing+u.Failing, v.elsewhere.Stuck+u.Stuck
 		}
-		if len(v.all) == 0 && v.namespace != "" {
+		if len(rows) == 0 && v.namespace != "" {
 			// An empty namespace: say where the workloads are.
 			for _, ns := range src.Namespaces() {
-				if ns != v.namespace {
+				if ns != v.namespace && !slices.Contains(v.others, ns) {
 					v.others = append(v.others, ns)
 				}
 			}
 		}
 	}
+	v.all = nil
+	if len(lists) > 0 {
+		v.all = cluster.MergeFleets(lists...)
+	}
+	if v.grouped && len(lists) > 1 {
+		v.all = cluster.GroupFleet(v.all)
+	}
+	if len(v.all) > 0 {
+		// Another cluster's rows may name the namespace: it is not empty.
+		v.others = nil
+	}
 	v.count = [fleetStates]int{}
 	v.manyNamespaces = false
-	nsW, nameW, stateW := 0, 0, 0
+	nsW, nameW, stateW, ctxW := 0, 0, 0, 0
 	for i := range v.all {
 		r := &v.all[i]
 		if r.State >= 0 && int(r.State) < len(v.count) {
@@ -155,11 +194,22 @@ func (v *Page) read() {
 			v.manyNamespaces = true
 		}
 		// Names are ASCII (DNS labels): their length is their width.
-		nsW, nameW = max(nsW, len(r.Namespace)), max(nameW, len(r.Name))
+		nsW, nameW, ctxW = max(nsW, len(r.Namespace)), max(nameW, len(r.Name)), max(ctxW, len(r.Cluster))
 		stateW = max(stateW, draw.WidthOf(r.Word))
 	}
-	v.cols = columns(v.manyNamespaces, nsW, nameW, stateW)
+	v.cols = columns(v.s.Several(), v.grouped && len(lists) > 1, v.manyNamespaces, ctxW, nsW, nameW, stateW)
 	v.apply()
+}
+
+// synced reports whether every cluster has listed its workloads, or
+// could not be reached: only then is a workload the scope's only one.
+func (v *Page) synced() bool {
+	for _, m := range v.s.Clusters() {
+		if m.Problem == "" && !m.Src.Watch().Synced {
+			return false
+		}
+	}
+	return true
 }
 
 // apply keeps the rows the filter matches, the cursor on the same
@@ -179,7 +229,14 @@ func (v *Page) apply() {
 	v.list.Follow(len(v.rows), func(i int) string { return rowKey(v.rows[i]) })
 }
 
-func rowKey(r cluster.FleetRow) string { return r.Namespace + "/" + r.Ref() }
+// rowKey names a row's workload; a grouped row's is its clusters', whichever
+// is the most urgent.
+func rowKey(r cluster.FleetRow) string {
+	if r.Others > 0 {
+		return "*/" + r.Namespace + "/" + r.Ref()
+	}
+	return r.Cluster + "/" + r.Namespace + "/" + r.Ref()
+}
 
 // Rows is how many workloads the fleet shows now (after the filter), and
 // how many there are in the scope.
@@ -227,6 +284,11 @@ func (v *Page) Update(msg tea.Msg) (screen.Page, tea.Cmd) {
 		// The operator has taken over: the start rule no longer moves
 		// them.
 		v.startPending = false
+		if !v.typing && v.s.Several() && key.Matches(msg, v.s.Keys.GroupClusters) {
+			v.grouped = !v.grouped
+			v.read()
+			return v, nil
+		}
 		if v.typing || v.takes(msg) {
 			v.move(msg)
 			return v, nil
@@ -241,8 +303,13 @@ func (v *Page) Update(msg tea.Msg) (screen.Page, tea.Cmd) {
 }
 
 func (v *Page) key(msg tea.KeyPressMsg) {
-	k := v.s.Keys
 	row, haveRow := v.Selected()
+	if haveRow {
+		// The row's keys are its cluster's: what its RBAC allows there,
+		// sent there.
+		v.s.Focus(row.Cluster)
+	}
+	k := v.s.Keys
 	if key.Matches(msg, k.Select) {
 		if haveRow {
 			v.s.Go(Target(row))
@@ -274,7 +341,7 @@ func (v *Page) key(msg tea.KeyPressMsg) {
 // Target is where a row leads: a Deployment's rollout, an RC's rolling
 // update view, another kind's page.
 func Target(r cluster.FleetRow) screen.Target {
-	t := screen.Target{Namespace: r.Namespace}
+	t := screen.Target{Cluster: r.Cluster, Namespace: r.Namespace}
 	switch r.Kind {
 	case kind.Deployment:
 		t.Deployment = r.Name
@@ -359,6 +426,11 @@ func (v *Page) KeyMap() help.KeyMap {
 	filter.SetHelp(filter.Help().Key, "filter")
 	all.SetHelp(all.Help().Key, "all namespaces / one")
 	out := keys.Pane{open, filter, all}
+	if v.s.Several() {
+		group := k.GroupClusters
+		group.SetHelp(group.Help().Key, "group clusters / not")
+		out = append(out, group)
+	}
 	if r, ok := v.Selected(); ok && r.Kind == kind.Deployment {
 		for _, n := range []action.Name{action.SetImage, action.Pause, action.Resume, action.Undo} {
 			out = append(out, k.Action(n))
@@ -389,7 +461,7 @@ func (v *Page) Header(w int, clock string) []string {
 	}
 	parts := []draw.Part{
 		{Text: st.AppTitle.Render("rollscope") + " ", Drop: 1},
-		{Text: st.Label.Render("ctx") + " " + st.Text.Render(v.context) + "  ", Drop: 2},
+		{Text: st.Label.Render("ctx") + " " + st.Text.Render(v.contexts()) + "  ", Drop: 2},
 		{Text: st.Accent.Render("fleet")},
 	}
 	if v.s.ReadOnly {
@@ -409,3 +481,15 @@ func (v *Page) Title() string { return "rollscope fleet" }
 
 // Writes is false: the fleet's dialogs are overlays, which the root asks.
 func (v *Page) Writes() bool { return false }
+
+// contexts names the clusters shown: the one, or each, joined by commas.
+func (v *Page) contexts() string {
+	if !v.s.Several() {
+		return v.context
+	}
+	names := make([]string, len(v.s.Members))
+	for i, m := range v.s.Members {
+		names[i] = m.Context
+	}
+	return strings.Join(names, ",")
+}

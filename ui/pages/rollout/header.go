@@ -27,7 +27,7 @@ func (p *Page) Header(w int, clock string) []string {
 	if s.HaveRollout {
 		change = imageChange(s.Rollout, 1<<20)
 	}
-	out = append(out, p.memo.Line(fmt.Sprint("where|", w, "|", clock, "|", p.context, "|", s.Namespace, "|", s.Deployment, "|", s.HaveRollout, rev, paused, s.ReadOnly, "|", change), func() string {
+	out = append(out, p.memo.Line(fmt.Sprint("where|", w, "|", clock, "|", p.contextName(), "|", s.Namespace, "|", s.Deployment, "|", s.HaveRollout, rev, paused, s.ReadOnly, "|", change), func() string {
 		var badges, tail []draw.Part
 		if s.HaveRollout {
 			badges = append(badges, draw.Part{Text: "  " + st.Label.Render("rev") + " " + st.Text.Render(draw.Itoa(rev))})
@@ -140,7 +140,7 @@ func (p *Page) where(namespace, kind, name, clock string, badges, tail []draw.Pa
 	s, st := p.s, p.s.Styles
 	parts := []draw.Part{
 		{Text: st.AppTitle.Render("rollscope") + " ", Drop: dropTitle},
-		{Text: st.Label.Render("ctx") + " " + st.Text.Render(p.context) + "  ", Drop: dropContext},
+		{Text: st.Label.Render("ctx") + " " + st.Text.Render(p.contextName()) + "  ", Drop: dropContext},
 		{Text: st.Label.Render("ns") + " " + st.Text.Render(draw.OrDash(namespace)) + "  ", Drop: dropNamespace},
 		{Text: st.Label.Render(kind) + " " + st.Accent.Render(name)},
 	}
@@ -187,4 +187,13 @@ func condition(st themes.Styles, name string, c cluster.Condition) string {
 		out += " " + st.Text.Render(c.Reason)
 	}
 	return out
+}
+
+// contextName is the context the header names: the cluster in focus, the
+// page's own when the screen names none.
+func (p *Page) contextName() string {
+	if p.s.Context != "" {
+		return p.s.Context
+	}
+	return p.context
 }

@@ -244,7 +244,7 @@ func (p *prompt) lines(v *View, w int) []string {
 	if p.effect != "" {
 		l.Wrap(st.Text.Render, "  ", p.effect)
 	}
-	if cmd := p.req.Kubectl(); cmd != "" {
+	if cmd := v.s.Kubectl(p.req); cmd != "" {
 		l.Wrap(st.Muted.Render, "  same as: ", cmd)
 	}
 	if p.req.Spec().Forecast && v.s.Actions != nil {

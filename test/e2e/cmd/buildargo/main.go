@@ -1,6 +1,7 @@
-// Command buildargo builds Argo Rollouts' controller (test/argo) into its
-// cache with Argo's CRDs beside it, or reports that they are already there,
-// before the tests that run it (test/e2e/argo) start. Run it from test/e2e:
+// Command buildargo builds Argo Rollouts' controller and kubectl plugin
+// (test/argo) into their cache with Argo's CRDs beside them, or reports that
+// they are already there, before the tests that run them (test/e2e/argo)
+// start. Run it from test/e2e:
 //
 //	go run ./cmd/buildargo
 package main
@@ -27,5 +28,5 @@ func main() {
 	if b.Built {
 		state = "built"
 	}
-	fmt.Printf("%s Argo Rollouts %s controller and CRDs at %s (%s)\n", state, argobuild.Version, b.Dir, b.Took.Round(1e6))
+	fmt.Printf("%s Argo Rollouts %s controller, kubectl plugin and CRDs at %s (%s)\n", state, argobuild.Version, b.Dir, b.Took.Round(1e6))
 }
