@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
@@ -54,7 +55,15 @@ func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEve
 	}
 	return map[control.Kind]cache.ResourceEventHandler{
 		control.Workload(kind.Rollout): cache.ResourceEventHandlerFuncs{
-			AddFunc:    self,
+			AddFunc: func(obj any) {
+				// Argo records every Rollout its informer adds; the event
+				// counts toward the Rollout's share of events the
+				// recorder's spam filter lets through.
+				if ro, ok := obj.(*argo.Rollout); ok {
+					c.env.Events.Eventf(ro, corev1.EventTypeNormal, "RolloutAddedToInformer", "Rollout resource added to informer: %s/%s", ro.Namespace, ro.Name)
+				}
+				self(obj)
+			},
 			UpdateFunc: func(_, cur any) { self(cur) },
 			DeleteFunc: self,
 		},

@@ -35,7 +35,12 @@ func (rc *rolloutContext) getAllReplicaSetsAndSyncRevision(ctx context.Context) 
 	if err := rc.syncReplicaSetRevision(ctx); err != nil {
 		return err
 	}
-	want := rc.newRS.Annotations[argo.RevisionAnnotation]
+	return rc.setRolloutRevision(ctx, rc.newRS.Annotations[argo.RevisionAnnotation])
+}
+
+// setRolloutRevision is Argo's: the Rollout's revision annotation brought
+// to want, with its event RolloutUpdated.
+func (rc *rolloutContext) setRolloutRevision(ctx context.Context, want string) error {
 	if want == "" || rc.ro.Annotations[argo.RevisionAnnotation] == want {
 		return nil
 	}
@@ -47,6 +52,7 @@ func (rc *rolloutContext) getAllReplicaSetsAndSyncRevision(ctx context.Context) 
 		rc.ro.Annotations = map[string]string{}
 	}
 	rc.ro.Annotations[argo.RevisionAnnotation] = want
+	rc.c.env.Events.Eventf(rc.ro, corev1.EventTypeNormal, "RolloutUpdated", "Rollout updated to revision %s", want)
 	return nil
 }
 
@@ -146,6 +152,11 @@ func (rc *rolloutContext) createDesiredReplicaSet(ctx context.Context) (*appsv1.
 		msg := fmt.Sprintf("Failed to create new replica set %q: %v", rs.Name, err)
 		rc.c.env.Events.Eventf(ro, corev1.EventTypeWarning, "ReplicaSetCreateError", "%s", msg)
 		return nil, fmt.Errorf("create replica set %s/%s: %w", rs.Namespace, rs.Name, err)
+	}
+	// Argo records the Rollout's new revision before it says the
+	// ReplicaSet was created.
+	if err := rc.setRolloutRevision(ctx, strconv.FormatInt(rev, 10)); err != nil {
+		return nil, err
 	}
 	rc.c.env.Events.Eventf(ro, corev1.EventTypeNormal, "NewReplicaSetCreated", "Created ReplicaSet %s (revision %d)", created.Name, rev)
 	rc.createdNewRS = true

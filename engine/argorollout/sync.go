@@ -125,7 +125,10 @@ func (rc *rolloutContext) sortReplicaSets() {
 // Rollout's steps or template differ from those its status last recorded.
 func (rc *rolloutContext) podTemplateOrStepsChanged() bool {
 	st := rc.ro.Status
-	if st.CurrentStepHash != "" && st.CurrentStepHash != argo.StepHash(rc.ro) {
+	// A status without a step hash (a Rollout never synced) counts as
+	// changed, as in Argo's checkStepHashChange: the first sync records
+	// step 0 and the new pod hash before the initial deploy promotes it.
+	if st.CurrentStepHash == "" || st.CurrentStepHash != argo.StepHash(rc.ro) {
 		return true
 	}
 	if st.CurrentPodHash == "" {
