@@ -159,9 +159,9 @@ func (rc *rolloutContext) calculateRolloutConditions(ns *argo.RolloutStatus) {
 			if rc.newRS != nil {
 				msg = fmt.Sprintf(msgRSTimedOut, rc.newRS.Name)
 			}
-			if setCondition(ns, rc.condition(argo.RolloutProgressing, corev1.ConditionFalse, reasonTimedOut, msg)) {
-				rc.c.env.Events.Eventf(ro, corev1.EventTypeWarning, reasonTimedOut, "%s", msg)
-			}
+			// Argo records no event here: the condition alone says it
+			// (with progressDeadlineAbort, RolloutAborted follows).
+			setCondition(ns, rc.condition(argo.RolloutProgressing, corev1.ConditionFalse, reasonTimedOut, msg))
 		}
 	}
 	if model.AvailableReplicaCount(rc.allRSs) >= replicasOrDefault(ro) {
