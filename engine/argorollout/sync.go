@@ -12,6 +12,7 @@ import (
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -118,6 +119,36 @@ func (rc *rolloutContext) sortReplicaSets() {
 		default:
 			rc.otherRSs = append(rc.otherRSs, rs)
 		}
+	}
+	if rc.newRS == nil {
+		rc.findNewByTemplate()
+	}
+}
+
+// findNewByTemplate is the last resort of Argo's FindNewReplicaSet: no
+// ReplicaSet carries the template's hash, but one runs the same template
+// (hash label aside) as the API served it, defaulted — as after an undo,
+// which writes a ReplicaSet's defaulted template back to the Rollout. The
+// oldest such ReplicaSet is the new one.
+func (rc *rolloutContext) findNewByTemplate() {
+	desired := rc.ro.Spec.Template.DeepCopy()
+	delete(desired.Labels, argo.PodTemplateHashLabel)
+	byAge := slices.Clone(rc.otherRSs)
+	if rc.stableRS != nil {
+		byAge = append(byAge, rc.stableRS)
+	}
+	slices.SortStableFunc(byAge, func(a, b *appsv1.ReplicaSet) int {
+		return a.CreationTimestamp.Time.Compare(b.CreationTimestamp.Time)
+	})
+	for _, rs := range byAge {
+		live := rs.Spec.Template.DeepCopy()
+		delete(live.Labels, argo.PodTemplateHashLabel)
+		if !equality.Semantic.DeepDerivative(*desired, *live) {
+			continue
+		}
+		rc.newRS = rs
+		rc.otherRSs = slices.DeleteFunc(rc.otherRSs, func(o *appsv1.ReplicaSet) bool { return o == rs })
+		return
 	}
 }
 
