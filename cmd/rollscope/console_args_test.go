@@ -56,7 +56,11 @@ func TestLiveTargetOfArgosRollout(t *testing.T) {
 	if err != nil || got != (target{workload: "web", workloadKind: kind.Rollout}) {
 		t.Errorf("ro/web: %+v, %v; want the Rollout web", got, err)
 	}
-	_, err = liveTarget([]string{"ro/web"}, memapi.New(memapi.Options{}).Client().Discovery())
+	without := &fakediscovery.FakeDiscovery{Fake: &k8stesting.Fake{Resources: []*metav1.APIResourceList{{
+		GroupVersion: "apps/v1",
+		APIResources: []metav1.APIResource{{Name: "deployments", SingularName: "deployment", Namespaced: true, Kind: "Deployment", ShortNames: []string{"deploy"}, Verbs: metav1.Verbs{"get", "list", "watch"}}},
+	}}}}
+	_, err = liveTarget([]string{"ro/web"}, without)
 	want := `"ro/web": the cluster serves no Argo Rollouts (rollouts.argoproj.io): install Argo Rollouts`
 	if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
 		t.Errorf("ro/web without the CRD: %v; want one line starting %q", err, want)

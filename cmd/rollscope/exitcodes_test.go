@@ -132,15 +132,15 @@ func TestRollingUpdateAndSimulateExitAsTheREADMESays(t *testing.T) {
 	}
 }
 
-// A scenario that declares an Argo Rollout is bad input, in one line that
-// says the embedded cluster does not run Argo Rollouts yet.
-func TestSimulateRefusesAScenarioThatDeclaresARollout(t *testing.T) {
+// A scenario declares Argo Rollouts as ordinary manifests; a misspelled
+// one is bad input, in one line at its place.
+func TestSimulateRefusesAMisspelledRollout(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "argo.yaml")
-	if err := os.WriteFile(f, []byte("objects: |\n  apiVersion: argoproj.io/v1alpha1\n  kind: Rollout\n  metadata: {name: checkout}\n"), 0o600); err != nil {
+	if err := os.WriteFile(f, []byte("objects: |\n  apiVersion: argoproj.io/v1alpha1\n  kind: Rollout\n  metadata: {name: checkout}\n  spec: {replicaz: 3}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	r := rollscope(t, "simulate", "-f", f)
-	want := `argo.yaml:3: kind "Rollout" (rollouts.argoproj.io) needs Argo Rollouts, which the embedded cluster does not run yet`
+	want := `argo.yaml:2: unknown field "replicaz" in Rollout "checkout"`
 	if r.code != 2 || !strings.Contains(r.stderr, want) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
 		t.Errorf("exit %d, stderr %q; want 2 and one line with %q", r.code, r.stderr, want)
 	}

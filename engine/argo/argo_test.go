@@ -425,7 +425,7 @@ func TestUndoOfAWorkloadRefRolloutPatchesTheDeployment(t *testing.T) {
 	}
 }
 
-// The embedded cluster serves no custom resources: one line, nothing sent.
+// A connection that serves no custom resources: one line, nothing sent.
 func TestWithoutCustomResourcesNothingIsSent(t *testing.T) {
 	kube := fake.NewSimpleClientset()
 	_, err := argo.Promote.Send(context.Background(), kube, shop)

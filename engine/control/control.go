@@ -50,6 +50,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	appslisters "k8s.io/client-go/listers/apps/v1"
 	corelisters "k8s.io/client-go/listers/core/v1"
@@ -82,12 +83,14 @@ const (
 func Workload(k kind.Kind) Kind { return Kind(k.Resource().Resource) }
 
 // AllKinds lists every kind a runner must be able to feed: every workload
-// kind of the registry, and what the controllers read beside them.
+// kind of the registry (Argo's Rollouts too, which the embedded runner
+// caches decoded into model/argo's Rollout), and what the controllers read
+// beside them.
 var AllKinds = allKinds()
 
 func allKinds() []Kind {
 	ks := []Kind{Pods, Nodes}
-	for _, e := range kind.Builtin() {
+	for _, e := range kind.All() {
 		ks = append(ks, Workload(e.Kind))
 	}
 	return append(ks, ReplicaSets, PodDisruptionBudgets, ControllerRevisions, Events)
@@ -151,7 +154,10 @@ type Recorder interface {
 
 // Env is what a runner hands to each controller it drives.
 type Env struct {
-	Client  kubernetes.Interface
+	Client kubernetes.Interface
+	// Dynamic reaches custom resources (Argo's Rollouts); nil where the
+	// runner's client carries no dynamic client.
+	Dynamic dynamic.Interface
 	Listers Listers
 	Clock   clock.PassiveClock
 	Events  Recorder

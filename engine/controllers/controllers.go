@@ -5,6 +5,7 @@
 package controllers
 
 import (
+	"rollscope/engine/argorollout"
 	"rollscope/engine/control"
 	"rollscope/engine/daemonset"
 	"rollscope/engine/deployment"
@@ -35,6 +36,7 @@ var workloads = []Workload{
 	}},
 	{kind.StatefulSet, statefulset.Name, func(env *control.Env) control.Controller { return statefulset.New(env) }},
 	{kind.DaemonSet, daemonset.Name, func(env *control.Env) control.Controller { return daemonset.New(env) }},
+	{kind.Rollout, argorollout.Name, func(env *control.Env) control.Controller { return argorollout.New(env) }},
 }
 
 // All are the workload controllers, in the order they start.

@@ -17,12 +17,12 @@ import (
 type Observer func(now time.Time, ev watch.Event)
 
 // traced are the kinds a trace follows (engine/trace): workloads of every
-// kind, ReplicaSets, their pods and events, and nodes; and the
+// kind (a custom one where the runner watches it), ReplicaSets, their pods and events, and nodes; and the
 // ControllerRevisions, which the trace leaves out but an observer checking
 // revisions reads.
 var traced = func() []control.Kind {
 	var ks []control.Kind
-	for _, e := range kind.Builtin() {
+	for _, e := range kind.All() {
 		ks = append(ks, control.Workload(e.Kind))
 	}
 	return append(ks, control.ReplicaSets, control.ControllerRevisions, control.Pods, control.Events, control.Nodes)

@@ -22,6 +22,7 @@ import (
 	"rollscope/engine/control"
 	"rollscope/engine/drain"
 	"rollscope/kube/objects"
+	"rollscope/kube/watch"
 	"rollscope/model/kind"
 )
 
@@ -118,6 +119,15 @@ func NewScopedRunner(client kubernetes.Interface, scope Scope, onError func(cont
 			r.informers[control.Workload(row.Kind)] = workloadInformer(factory, row, scope.Namespace)
 		}
 	}
+	if scope.Workloads {
+		// Custom workloads (Argo's Rollouts) too, where the cluster
+		// serves them: a run of a scenario that declares one follows it.
+		for _, row := range objects.All() {
+			if e, _ := row.Kind.Entry(); e.Custom != "" && servesCustom(client, row.Kind, scope.Namespace) {
+				r.informers[control.Workload(row.Kind)] = workloadInformer(factory, row, scope.Namespace)
+			}
+		}
+	}
 	if scope.PodsNeeded != nil {
 		var transform cache.TransformFunc
 		if scope.Trim {
@@ -164,8 +174,8 @@ func NewScopedRunner(client kubernetes.Interface, scope Scope, onError func(cont
 		DeploymentIndex:        idx(control.Deployments),
 		BudgetIndex:            idx(control.PodDisruptionBudgets),
 	}
-	for _, row := range objects.Builtin() {
-		if scope.watches(row.Kind) {
+	for _, row := range objects.All() {
+		if _, watched := r.informers[control.Workload(row.Kind)]; watched {
 			r.listers.Workloads[row.Kind] = idx(control.Workload(row.Kind))
 		}
 	}
@@ -182,6 +192,17 @@ func NewScopedRunner(client kubernetes.Interface, scope Scope, onError func(cont
 // (drain.Reads); a run that follows workloads reads every kind.
 func (s Scope) watches(k kind.Kind) bool {
 	return s.Workloads || k == kind.Deployment || k == kind.ReplicationController || k == drain.Reads
+}
+
+// servesCustom reports whether client reaches custom resources and the
+// cluster serves k's to list and watch in ns.
+func servesCustom(client kubernetes.Interface, k kind.Kind, ns string) bool {
+	if _, err := objects.DynamicOf(client); err != nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return watch.Serves(ctx, client, k.Resource(), ns)
 }
 
 // workloadInformer is the factory's informer of row's kind in namespace ns,

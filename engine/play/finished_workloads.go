@@ -1,12 +1,15 @@
 package play
 
 import (
+	"strconv"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
 	"rollscope/engine/control"
 	"rollscope/model"
+	"rollscope/model/argo"
 	"rollscope/model/kind"
 )
 
@@ -18,12 +21,12 @@ func workloadsSettled(l control.Listers) bool {
 	// perNode are the API kind names of the workloads that run one pod
 	// per node.
 	var perNode map[string]bool
-	for _, e := range kind.Builtin() {
+	for _, e := range kind.All() {
 		if e.Kind == kind.Deployment {
 			continue
 		}
 		for _, w := range listWorkloads(l, e.Kind) {
-			if !w.Settled() {
+			if !w.Settled() && !rolloutHeld(w) {
 				return false
 			}
 			if _, scaled := w.Replicas(); !scaled {
@@ -35,6 +38,24 @@ func workloadsSettled(l control.Listers) bool {
 		}
 	}
 	return perNode == nil || nodesSettled(l, perNode)
+}
+
+// rolloutHeld reports whether w is an Argo Rollout that holds for the
+// operator with its pods settled — waiting at a pause that only a promote
+// ends, or failed — which ends a run as a paused Deployment does. A timed
+// pause ends by itself: the run waits for it.
+func rolloutHeld(w kind.Workload) bool {
+	ro, ok := w.Object().(*argo.Rollout)
+	if !ok {
+		return false
+	}
+	phase, _ := kind.RolloutPhase(ro)
+	st := ro.Status
+	if step, _ := argo.CurrentStep(ro); phase == argo.RolloutPhasePaused && !ro.Spec.Paused && step != nil && step.Pause != nil && step.Pause.Duration != nil {
+		return false
+	}
+	return (phase == argo.RolloutPhasePaused || phase == argo.RolloutPhaseDegraded) &&
+		st.ObservedGeneration == strconv.FormatInt(ro.Generation, 10) && st.Replicas == st.AvailableReplicas
 }
 
 // listWorkloads are the objects of kind k the listers hold; none where the

@@ -15,7 +15,7 @@ import (
 	"rollscope/model/kind"
 )
 
-var actionKinds = []string{ActionSetImage, ActionSetEnv, ActionPause, ActionResume, ActionUndo, ActionAbort, ActionScale, ActionRestart, ActionDrain, ActionRollNodes, ActionNextNode, ActionCanary, ActionPromote, ActionPartition}
+var actionKinds = []string{ActionSetImage, ActionSetEnv, ActionPause, ActionResume, ActionUndo, ActionAbort, ActionScale, ActionRestart, ActionDrain, ActionRollNodes, ActionNextNode, ActionCanary, ActionPromote, ActionPartition, ActionRetry}
 
 // deploymentOnly are the actions that ReplicationControllers have no notion of.
 var deploymentOnly = []string{ActionPause, ActionResume, ActionUndo, ActionRestart, ActionCanary, ActionPromote}
@@ -80,7 +80,7 @@ func (r *actionReader) action(n *yaml.Node, where string) (Action, error) {
 		err = r.setImage(&a, body, where)
 	case ActionSetEnv:
 		err = r.setEnv(&a, body, where)
-	case ActionPause, ActionResume, ActionAbort, ActionRestart:
+	case ActionPause, ActionResume, ActionAbort, ActionRestart, ActionRetry:
 		a.Target, err = r.bareTarget(body, where, a.Kind)
 	case ActionUndo:
 		err = r.undo(&a, body, where)
@@ -133,6 +133,9 @@ func (r *actionReader) targetIn(n *yaml.Node, where, action, ns string) (Target,
 	}
 	if action == ActionPartition {
 		return Target{}, r.errorf(n, "%s target %q: partition applies to statefulsets only (write statefulset/NAME)", where, text)
+	}
+	if action == ActionRetry {
+		return Target{}, r.errorf(n, "%s target %q: retry applies to Argo Rollouts only (write rollout/NAME)", where, text)
 	}
 	if t.Kind == kind.ReplicationController && contains(deploymentOnly, action) {
 		return Target{}, r.errorf(n, "%s target %q: %s applies to deployments only (ReplicationControllers have no rollout history or pause)", where, text, action)

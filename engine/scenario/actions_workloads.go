@@ -11,6 +11,9 @@ import (
 // ActionPartition holds a StatefulSet's rolling update at an ordinal.
 const ActionPartition = "partition"
 
+// ActionRetry goes through an aborted Rollout's steps again.
+const ActionRetry = "retry"
+
 // verbActions are the scenario's names of the registry's verbs.
 var verbActions = []struct {
 	verb   kind.Verb
@@ -18,11 +21,17 @@ var verbActions = []struct {
 }{
 	{kind.SetImage, ActionSetImage}, {kind.SetEnv, ActionSetEnv}, {kind.Restart, ActionRestart},
 	{kind.Undo, ActionUndo}, {kind.Scale, ActionScale}, {kind.Partition, ActionPartition},
+	{kind.Promote, ActionPromote}, {kind.Abort, ActionAbort}, {kind.Retry, ActionRetry},
+	{kind.Pause, ActionPause}, {kind.Resume, ActionResume},
 }
 
 // Verb is the registry's verb of the scripted action (setImage is
-// set-image); false for an action that is none (pause, drain).
+// set-image, promote with full: true promote-full); false for an action
+// that is none (drain).
 func (a Action) Verb() (kind.Verb, bool) {
+	if a.Kind == ActionPromote && a.Full {
+		return kind.PromoteFull, true
+	}
 	for _, va := range verbActions {
 		if va.action == a.Kind {
 			return va.verb, true

@@ -1,6 +1,8 @@
 package scenario
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +14,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/client-go/kubernetes/scheme"
+	sigsyaml "sigs.k8s.io/yaml"
 
+	"rollscope/model/argo"
 	"rollscope/model/kind"
 )
 
@@ -36,7 +40,7 @@ var manifestKinds = append(workloadManifestKinds(),
 
 func workloadManifestKinds() []manifestKind {
 	var out []manifestKind
-	for _, e := range kind.Builtin() {
+	for _, e := range kind.All() {
 		out = append(out, manifestKind{e.Name, e.GroupVersion.String(), true})
 	}
 	return out
@@ -62,6 +66,27 @@ func kindNames() string {
 // manifestDecoder decodes into client-go's typed objects and rejects unknown
 // and duplicate fields, as `kubectl apply --validate=strict` does.
 var manifestDecoder = serializer.NewCodecFactory(scheme.Scheme, serializer.EnableStrict).UniversalDeserializer()
+
+// decodeManifest decodes a manifest of kind mk strictly: a built-in kind
+// into client-go's typed object, a custom resource's (Argo's Rollout) into
+// rollscope's own type (model/argo), its fields as its kind's row reads them.
+func decodeManifest(mk manifestKind, text string) (runtime.Object, error) {
+	if e, ok := kind.ForName(mk.kind); ok && e.Custom != "" {
+		var obj runtime.Object = &argo.Rollout{} // the one custom kind of the registry
+		js, err := sigsyaml.YAMLToJSON([]byte(text))
+		if err != nil {
+			return nil, err
+		}
+		dec := json.NewDecoder(bytes.NewReader(js))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(obj); err != nil {
+			return nil, fmt.Errorf("strict decoding error: %w", err)
+		}
+		return obj, nil
+	}
+	obj, _, err := manifestDecoder.Decode([]byte(text), nil, nil)
+	return obj, err
+}
 
 // objectKey identifies a declared object.
 type objectKey struct{ kind, namespace, name string }
@@ -201,10 +226,6 @@ func (p *parser) manifest(text, namespace string) (runtime.Object, int, error) {
 		return nil, 0, p.errorf(root, "manifest has no kind (add kind: and apiVersion:, for example kind: Deployment and apiVersion: apps/v1)")
 	}
 	mk, ok := lookupKind(kindNode.Value)
-	if e, found := kind.ForName(kindNode.Value); !ok && found && e.Custom != "" {
-		return nil, 0, p.errorf(kindNode, "kind %q (%s) needs %s, which the embedded cluster does not run yet: scenarios declare the kinds it runs (%s)",
-			e.Name, e.Resource().GroupResource(), e.Custom, kindNames())
-	}
 	if !ok {
 		return nil, 0, p.errorf(kindNode, "kind %q is not supported in scenarios (use one of: %s)", kindNode.Value, kindNames())
 	}
@@ -219,7 +240,7 @@ func (p *parser) manifest(text, namespace string) (runtime.Object, int, error) {
 	if n := fieldAt(root, "metadata.name"); n != nil && n.Kind == yaml.ScalarNode {
 		name = n.Value
 	}
-	obj, _, err := manifestDecoder.Decode([]byte(text), nil, nil)
+	obj, err := decodeManifest(mk, text)
 	if err != nil {
 		return nil, 0, p.decodeError(root, mk.kind, name, err)
 	}

@@ -42,8 +42,10 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	appslisters "k8s.io/client-go/listers/apps/v1"
 	corelisters "k8s.io/client-go/listers/core/v1"
@@ -51,6 +53,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
+	"rollscope/model/argo"
 	"rollscope/model/kind"
 )
 
@@ -149,7 +152,7 @@ func New(client kubernetes.Interface, src Source, clock *Clock, seed int64) *Run
 		DeploymentIndex:        r.stores[control.Deployments],
 		BudgetIndex:            r.stores[control.PodDisruptionBudgets],
 	}
-	for _, e := range kind.Builtin() {
+	for _, e := range kind.All() {
 		r.listers.Workloads[e.Kind] = r.stores[control.Workload(e.Kind)]
 	}
 	if replaced {
@@ -177,8 +180,13 @@ func (r *Runner) Listers() control.Listers { return r.listers }
 func (r *Runner) Env(name string) *control.Env {
 	h := fnv.New64a()
 	_, _ = h.Write([]byte(name))
+	var dyn dynamic.Interface
+	if d, ok := r.client.(interface{ Dynamic() dynamic.Interface }); ok {
+		dyn = d.Dynamic()
+	}
 	return &control.Env{
 		Client:  r.client,
+		Dynamic: dyn,
 		Listers: r.listers,
 		Clock:   r.clock,
 		Events:  &control.APIRecorder{Client: r.client, Clock: r.clock, Component: name},
@@ -308,20 +316,24 @@ func (r *Runner) apply(now time.Time, rc received) {
 	} else if ok {
 		st := r.stores[kind]
 		hs := r.handlers[kind]
+		obj := cached(ev.Object)
+		if obj == nil {
+			return // a Rollout that does not decode: no controller can read it
+		}
 		switch ev.Type {
 		case watch.Added, watch.Modified:
-			old, exists, _ := st.put(ev.Object)
+			old, exists, _ := st.put(obj)
 			for _, h := range hs {
 				if exists {
-					h.OnUpdate(old, ev.Object)
+					h.OnUpdate(old, obj)
 				} else {
-					h.OnAdd(ev.Object, false)
+					h.OnAdd(obj, false)
 				}
 			}
 		case watch.Deleted:
-			_, _ = st.remove(ev.Object)
+			_, _ = st.remove(obj)
 			for _, h := range hs {
-				h.OnDelete(ev.Object)
+				h.OnDelete(obj)
 			}
 		}
 	}
@@ -359,12 +371,31 @@ func (r *Runner) applyEvent(rc received) {
 	}
 }
 
+// cached is what the caches hold of obj: obj itself, or for a Rollout,
+// which the API serves as unstructured JSON, its decoding into
+// model/argo's Rollout (nil when it does not decode).
+func cached(obj runtime.Object) runtime.Object {
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return obj
+	}
+	ro, err := argo.RolloutOf(u)
+	if err != nil {
+		return nil
+	}
+	return ro
+}
+
 // KindOf maps an object to the kind the controllers know it by.
 func KindOf(obj runtime.Object) (control.Kind, bool) {
 	if w, ok := kind.Of(obj); ok {
 		return control.Workload(w.Kind()), true
 	}
-	switch obj.(type) {
+	switch o := obj.(type) {
+	case *unstructured.Unstructured:
+		if o.GroupVersionKind() == argo.GroupVersion.WithKind("Rollout") {
+			return control.Workload(kind.Rollout), true
+		}
 	case *corev1.Pod:
 		return control.Pods, true
 	case *corev1.Node:

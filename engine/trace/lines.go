@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"rollscope/model"
+	"rollscope/model/argo"
 	"rollscope/model/kind"
 )
 
@@ -101,12 +102,18 @@ func replicasOrOne(r *int32) int32 {
 	return *r
 }
 
+// revision is a ReplicaSet's revision: the Deployment controller's
+// annotation, or for a Rollout's ReplicaSet Argo's.
 func revision(annotations map[string]string) int64 {
-	v, err := strconv.ParseInt(annotations[model.RevisionAnnotation], 10, 64)
+	v, ok := annotations[model.RevisionAnnotation]
+	if !ok {
+		v = annotations[argo.RevisionAnnotation]
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil {
 		return 0
 	}
-	return v
+	return n
 }
 
 type nodeLine struct {

@@ -9,10 +9,12 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/watch"
 
 	"rollscope/engine/nodegroup"
 	"rollscope/engine/scenario"
+	"rollscope/model/argo"
 	"rollscope/model/kind"
 )
 
@@ -116,6 +118,16 @@ func (w *Writer) Observe(now time.Time, ev watch.Event) {
 	case *corev1.Event:
 		if o != nil {
 			w.observeEvent(t, o, deleted)
+		}
+	case *unstructured.Unstructured:
+		// A Rollout is served as unstructured JSON; its line is the
+		// registry's, read from its decoding.
+		if o == nil || o.GroupVersionKind() != argo.GroupVersion.WithKind("Rollout") {
+			return
+		}
+		if ro, err := argo.RolloutOf(o); err == nil {
+			wl, _ := kind.Of(ro)
+			w.workloads[kind.Rollout].observe(w, t, wl, deleted)
 		}
 	default:
 		if wl, ok := kind.Of(o); ok {

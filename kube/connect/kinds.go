@@ -66,16 +66,13 @@ type KindResolver interface {
 }
 
 // Registry resolves kind words with the registry alone: the embedded
-// cluster serves exactly the registry's kinds.
+// cluster serves and runs exactly the registry's kinds, Argo's Rollouts
+// too.
 type Registry struct{}
 
-// Resolve is the registry's kind for word, or ErrNotServed; a custom
-// resource's kind is a NoCustomError, Embedded.
+// Resolve is the registry's kind for word, or ErrNotServed.
 func (Registry) Resolve(word string) (kind.Kind, error) {
 	if k, ok := kind.Lookup(word); ok {
-		if e, _ := k.Entry(); e.Custom != "" {
-			return "", &NoCustomError{Entry: e, Embedded: true}
-		}
 		return k, nil
 	}
 	return "", ErrNotServed
@@ -101,18 +98,13 @@ func opensKinds() string {
 var ErrNotServed = errors.New("the cluster serves no such resource")
 
 // NoCustomError is a custom resource's kind (Argo's Rollout) on a cluster
-// that does not serve it: its CRD is not installed, or the cluster is the
-// embedded one, which runs none yet.
+// that does not serve it: its CRD is not installed.
 type NoCustomError struct {
-	Entry    kind.Entry
-	Embedded bool
+	Entry kind.Entry
 }
 
 func (e *NoCustomError) Error() string {
 	gr := e.Entry.Resource().GroupResource()
-	if e.Embedded {
-		return fmt.Sprintf("the embedded cluster runs no %s (%s) yet: open a cluster that runs %s (--context)", e.Entry.Custom, gr, e.Entry.Custom)
-	}
 	return fmt.Sprintf("the cluster serves no %s (%s): install %s, or open a cluster that runs it (--context)", e.Entry.Custom, gr, e.Entry.Custom)
 }
 

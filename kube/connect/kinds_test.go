@@ -56,17 +56,29 @@ func TestKindsTakeACustomResourcesShortNames(t *testing.T) {
 	}
 }
 
-// A cluster without Argo's CRD, and the embedded cluster, refuse a
-// Rollout in one line that says what to do.
+// A cluster without Argo's CRD refuses a Rollout in one line that says
+// what to do; the embedded cluster, which runs Rollouts, opens it.
 func TestARolloutWhereNoneIsServedIsOneClearLine(t *testing.T) {
-	// A live cluster's discovery without the CRD: the embedded API's serves none.
-	live := connect.NewKinds(memapi.New(memapi.Options{}).Client().Discovery())
-	for resolver, want := range map[connect.KindResolver]string{
-		live:               `"ro/web": the cluster serves no Argo Rollouts (rollouts.argoproj.io): install Argo Rollouts, or open a cluster that runs it (--context)`,
-		connect.Registry{}: `"ro/web": the embedded cluster runs no Argo Rollouts (rollouts.argoproj.io) yet: open a cluster that runs Argo Rollouts (--context)`,
-	} {
-		if _, err := connect.ResolveArg("ro/web", resolver); err == nil || err.Error() != want {
-			t.Errorf("%T: ResolveArg(ro/web) = %v\nwant %s", resolver, err, want)
+	// A live cluster's discovery without the CRD.
+	live := connect.NewKinds(&fakediscovery.FakeDiscovery{Fake: &k8stesting.Fake{Resources: []*metav1.APIResourceList{{
+		GroupVersion: "apps/v1",
+		APIResources: []metav1.APIResource{{Name: "deployments", SingularName: "deployment", Namespaced: true, Kind: "Deployment", ShortNames: []string{"deploy"}, Verbs: metav1.Verbs{"get", "list", "watch"}}},
+	}}}})
+	want := `"ro/web": the cluster serves no Argo Rollouts (rollouts.argoproj.io): install Argo Rollouts, or open a cluster that runs it (--context)`
+	if _, err := connect.ResolveArg("ro/web", live); err == nil || err.Error() != want {
+		t.Errorf("ResolveArg(ro/web) = %v\nwant %s", err, want)
+	}
+	if got, err := (connect.Registry{}).Resolve("ro"); err != nil || got != kind.Rollout {
+		t.Errorf("the embedded cluster's Resolve(ro) = %q, %v; want rollout", got, err)
+	}
+}
+
+// The embedded API's discovery serves Argo's Rollouts, by kubectl's words.
+func TestEmbeddedDiscoveryServesRollouts(t *testing.T) {
+	kinds := connect.NewKinds(memapi.New(memapi.Options{}).Client().Discovery())
+	for _, w := range []string{"ro", "rollout", "rollouts.argoproj.io"} {
+		if got, err := kinds.Resolve(w); err != nil || got != kind.Rollout {
+			t.Errorf("Resolve(%q) = %q, %v; want rollout", w, got, err)
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/version"
 	"k8s.io/apimachinery/pkg/watch"
 	fakediscovery "k8s.io/client-go/discovery/fake"
+	fakedynamic "k8s.io/client-go/dynamic/fake"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/clock"
 )
@@ -40,9 +41,11 @@ const clearActionsEvery = 1024
 type Cluster struct {
 	clock  clock.PassiveClock
 	client *clientset
-	direct directClient
-	kinds  []*kind
-	calls  atomic.Uint64
+	// dynamic is the custom resources' client (custom.go).
+	dynamic *fakedynamic.FakeDynamicClient
+	direct  directClient
+	kinds   []*kind
+	calls   atomic.Uint64
 
 	// mu serialises every read and write of the store. Writes are committed,
 	// and watchers and subscribers told, while it is held.
@@ -118,6 +121,7 @@ func newCluster(opts Options, historyLimit int) *Cluster {
 		d.FakedServerVersion = &version.Info{Major: "1", Minor: "36", GitVersion: "v1.36.3", Platform: "linux/amd64"}
 	}
 	c.client = cs
+	c.dynamic = newDynamicClient(c)
 	c.direct = newDirectClient(cs, c)
 	return c
 }

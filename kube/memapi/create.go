@@ -8,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
@@ -79,6 +80,12 @@ func checkType(k *kind, obj runtime.Object) error {
 	if obj == nil || reflect.TypeOf(obj) != k.objType {
 		return apierrors.NewBadRequest(fmt.Sprintf("expected a %s object for %s, got %T", k.gvk.Kind, k.gvr.Resource, obj))
 	}
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		if gvk := u.GroupVersionKind(); gvk != k.gvk {
+			return apierrors.NewBadRequest(fmt.Sprintf("expected apiVersion %s and kind %s for %s, got %q and %q",
+				k.gvk.GroupVersion(), k.gvk.Kind, k.gvr.Resource, u.GetAPIVersion(), u.GetKind()))
+		}
+	}
 	return nil
 }
 
@@ -114,6 +121,10 @@ func (c *Cluster) checkNamespaceExists(k *kind, namespace string) error {
 
 // clearTypeMeta drops apiVersion and kind: typed clients of a real server
 // hand out objects without them, and so does this one.
+// A custom resource's objects keep theirs, as the dynamic client gets them.
 func clearTypeMeta(obj runtime.Object) {
+	if _, ok := obj.(*unstructured.Unstructured); ok {
+		return
+	}
 	obj.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
 }

@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	appsv1client "k8s.io/client-go/kubernetes/typed/apps/v1"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
@@ -31,6 +32,8 @@ type directClient struct {
 	*clientset
 	core *directCore // pointers: handing them out as interfaces allocates nothing
 	apps *directApps
+	// dynamic reaches the custom resources (custom.go).
+	dynamic dynamic.Interface
 }
 
 var _ kubernetes.Interface = directClient{}
@@ -39,6 +42,7 @@ func newDirectClient(cs *clientset, c *Cluster) directClient {
 	core, apps := cs.CoreV1(), cs.AppsV1()
 	return directClient{
 		clientset: cs,
+		dynamic:   c.dynamic,
 		core: &directCore{CoreV1Interface: core,
 			pods: newPerNamespace(func(ns string) corev1client.PodInterface {
 				return directPods{core.Pods(ns), c, ns}

@@ -13,8 +13,11 @@
 //
 // client-go's fake typed clients of the groups it serves are used only as
 // the typed-client plumbing: every request is answered by this package's
-// reactors. Every other group is answered 404, as an API server answers for
-// a group it does not serve (clientset.go).
+// reactors. Argo Rollouts' custom resources (argoproj.io/v1alpha1 Rollouts,
+// AnalysisRuns, AnalysisTemplates) are served as their CRDs declare them,
+// stored unstructured, through client-go's fake dynamic client as the same
+// plumbing (Client().Dynamic(), custom.go). Every other group is answered
+// 404, as an API server answers for a group it does not serve (clientset.go).
 //
 // # What it stores, and who may share it
 //

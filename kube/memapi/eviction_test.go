@@ -270,7 +270,7 @@ func TestDiscoveryOffersEviction(t *testing.T) {
 		t.Fatal("deployments/scale missing from discovery")
 	}
 	groups := must(f.client.Discovery().ServerGroups())(t)
-	if len(groups.Groups) != 3 {
-		t.Fatalf("groups: %+v, want core, apps and policy", groups.Groups)
+	if len(groups.Groups) != 4 {
+		t.Fatalf("groups: %+v, want core, apps, policy and argoproj.io", groups.Groups)
 	}
 }

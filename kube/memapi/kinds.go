@@ -8,6 +8,7 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/api/validation/path"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/scheme"
@@ -39,6 +40,9 @@ type kind struct {
 	fields []string
 	// objType is the Go type of the kind's objects.
 	objType reflect.Type
+	// custom: a custom resource's kind, its objects stored unstructured
+	// (custom.go).
+	custom bool
 }
 
 func (k *kind) groupResource() schema.GroupResource { return k.gvr.GroupResource() }
@@ -46,6 +50,11 @@ func (k *kind) groupKind() schema.GroupKind         { return k.gvk.GroupKind() }
 
 // newObject returns an empty object of the kind.
 func (k *kind) newObject() runtime.Object {
+	if k.custom {
+		u := &unstructured.Unstructured{}
+		u.SetGroupVersionKind(k.gvk)
+		return u
+	}
 	obj, err := scheme.Scheme.New(k.gvk)
 	if err != nil {
 		// Every kind in servedKinds is registered in client-go's scheme;
@@ -57,6 +66,11 @@ func (k *kind) newObject() runtime.Object {
 
 // newList returns an empty list object of the kind.
 func (k *kind) newList() runtime.Object {
+	if k.custom {
+		l := &unstructured.UnstructuredList{}
+		l.SetGroupVersionKind(k.gvk.GroupVersion().WithKind(k.gvk.Kind + "List"))
+		return l
+	}
 	obj, err := scheme.Scheme.New(k.gvk.GroupVersion().WithKind(k.gvk.Kind + "List"))
 	if err != nil {
 		return nil
@@ -135,6 +149,7 @@ func servedKinds() []*kind {
 		pods, nodes, namespaces, events, configMaps, secrets, services, serviceAccounts, endpoints, rcs, podTemplates,
 		deployments, replicaSets, daemonSets, statefulSets, revisions, pdbs,
 	}
+	kinds = append(kinds, customKinds()...)
 	for _, k := range kinds {
 		k.objType = reflect.TypeOf(k.newObject())
 		// A workload kind's short name is the registry's, as the real

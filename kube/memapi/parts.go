@@ -8,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	workload "rollscope/model/kind"
@@ -27,6 +28,9 @@ func part(obj runtime.Object, name string) reflect.Value {
 // copyStatus sets dst's status to src's. src must be an object nobody else
 // holds (the status is shared with it afterwards).
 func copyStatus(dst, src runtime.Object) {
+	if copyUnstructuredStatus(dst, src) {
+		return
+	}
 	d, s := part(dst, "Status"), part(src, "Status")
 	if d.IsValid() && s.IsValid() && d.CanSet() && d.Type() == s.Type() {
 		d.Set(s)
@@ -80,6 +84,10 @@ func prepareForCreate(k *kind, obj runtime.Object) {
 		}
 	case *policyv1.PodDisruptionBudget:
 		o.Status = policyv1.PodDisruptionBudgetStatus{}
+	case *unstructured.Unstructured:
+		if k.status { // a CRD with a status subresource drops a created object's status
+			delete(o.Object, "status")
+		}
 	default:
 		// The other workload kinds start with an empty status.
 		if _, ok := workload.Of(obj); ok {
@@ -98,7 +106,12 @@ func nextGeneration(k *kind, old, next runtime.Object) int64 {
 	if !k.generation {
 		return g
 	}
-	changed := specChanged(old, next)
+	var changed bool
+	if k.custom {
+		changed = unstructuredChanged(k, old, next)
+	} else {
+		changed = specChanged(old, next)
+	}
 	if _, ok := next.(*appsv1.Deployment); ok && !changed {
 		changed = !apiequality.Semantic.DeepEqual(metaOf(old).GetAnnotations(), metaOf(next).GetAnnotations())
 	}

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"runtime/debug"
 
-	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -95,7 +94,7 @@ func (c *Cluster) serve(t *table, action clienttesting.Action) (runtime.Object, 
 		case sub == "" || sub == "status":
 			return c.update(t, ns, a.Object, sub, a.UpdateOptions)
 		case sub == "scale" && t.kind.scale:
-			s, _ := a.Object.(*autoscalingv1.Scale)
+			s := scaleRequest(a.Object)
 			return c.updateScale(t, ns, s, isDryRun(a.UpdateOptions.DryRun))
 		}
 	case clienttesting.PatchActionImpl:
@@ -157,5 +156,6 @@ func (c *Cluster) reactWatch(action clienttesting.Action) (handled bool, ret wat
 func (c *Cluster) countCall() {
 	if c.calls.Add(1)%clearActionsEvery == 0 {
 		go c.client.ClearActions()
+		go c.dynamic.ClearActions()
 	}
 }

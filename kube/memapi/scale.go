@@ -10,6 +10,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -33,6 +34,15 @@ func scaleOf(obj runtime.Object) (*autoscalingv1.Scale, error) {
 		s.Spec.Replicas, s.Status.Replicas = deref(o.Spec.Replicas), o.Status.Replicas
 		s.Status.Selector = labels.SelectorFromSet(o.Spec.Selector).String()
 		return s, nil
+	case *unstructured.Unstructured:
+		// A Rollout's CRD: specReplicasPath .spec.replicas,
+		// statusReplicasPath .status.HPAReplicas, labelSelectorPath
+		// .status.selector.
+		replicas, _, _ := unstructured.NestedInt64(o.Object, "spec", "replicas")
+		current, _, _ := unstructured.NestedInt64(o.Object, "status", "HPAReplicas")
+		s.Status.Selector, _, _ = unstructured.NestedString(o.Object, "status", "selector")
+		s.Spec.Replicas, s.Status.Replicas = int32(replicas), int32(current)
+		return s, nil
 	default:
 		return nil, fmt.Errorf("%T has no scale subresource", obj)
 	}
@@ -53,6 +63,8 @@ func setReplicas(obj runtime.Object, replicas int32) {
 		o.Spec.Replicas = &replicas
 	case *corev1.ReplicationController:
 		o.Spec.Replicas = &replicas
+	case *unstructured.Unstructured:
+		_ = unstructured.SetNestedField(o.Object, int64(replicas), "spec", "replicas")
 	}
 }
 
@@ -76,6 +88,17 @@ func (c *Cluster) scaleResult(obj runtime.Object) (runtime.Object, error) {
 	s, err := scaleOf(obj)
 	if err != nil {
 		return nil, apierrors.NewInternalError(err)
+	}
+	if _, ok := obj.(*unstructured.Unstructured); ok {
+		// A custom resource's scale is asked through the dynamic client,
+		// which takes the Scale as a real server sends it.
+		m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(s)
+		if err != nil {
+			return nil, apierrors.NewInternalError(fmt.Errorf("encoding the scale of %s: %w", s.Name, err))
+		}
+		u := &unstructured.Unstructured{Object: m}
+		u.SetGroupVersionKind(autoscalingv1.SchemeGroupVersion.WithKind("Scale"))
+		return u, nil
 	}
 	return s, nil
 }
@@ -121,6 +144,9 @@ func (c *Cluster) patchScale(t *table, namespace, name string, pt types.PatchTyp
 	if err != nil {
 		return nil, err
 	}
+	if t.kind.custom {
+		return s, nil // already what the dynamic client takes (scaleResult)
+	}
 	raw, err := json.Marshal(s)
 	if err != nil {
 		return nil, apierrors.NewInternalError(fmt.Errorf("encoding the scale of %s: %w", name, err))
@@ -149,4 +175,20 @@ func (c *Cluster) patchScaleOnly(t *table, namespace, name string, pt types.Patc
 		return nil, apierrors.NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", patched.Name, name))
 	}
 	return c.updateScale(t, namespace, patched, dryRun)
+}
+
+// scaleRequest is the Scale a PUT of the scale subresource sends: typed
+// from the typed clients, unstructured from the dynamic one; nil for
+// anything else.
+func scaleRequest(obj runtime.Object) *autoscalingv1.Scale {
+	switch o := obj.(type) {
+	case *autoscalingv1.Scale:
+		return o
+	case *unstructured.Unstructured:
+		s := &autoscalingv1.Scale{}
+		if runtime.DefaultUnstructuredConverter.FromUnstructured(o.Object, s) == nil {
+			return s
+		}
+	}
+	return nil
 }

@@ -153,6 +153,10 @@ func unchanged(next, old runtime.Object, subresource string) bool {
 	if n, ok := next.(*corev1.Pod); ok && model.PodStatusesDiffer(&n.Status, &old.(*corev1.Pod).Status) {
 		return false // the kubelet's writes, told apart without reflection
 	}
+	if st, _, ok := unstructuredPart(next, "status"); ok {
+		was, _, _ := unstructuredPart(old, "status")
+		return apiequality.Semantic.DeepEqual(st, was)
+	}
 	return apiequality.Semantic.DeepEqual(part(next, "Status").Interface(), part(old, "Status").Interface())
 }
 

@@ -21,8 +21,8 @@ import (
 // the connection's dynamic client (DynamicOf) and read into rollscope's own
 // types (model/argo) with the unstructured converter, so that every layer
 // above sees typed objects as it does of the built-in kinds. On a
-// connection without a dynamic client (the embedded API) every call fails
-// with ErrNoCustomResources.
+// connection without a dynamic client every call fails with
+// ErrNoCustomResources.
 
 // customResource is one custom resource: where it is served, and its
 // object and list types.

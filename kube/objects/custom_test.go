@@ -118,13 +118,23 @@ func TestAnalysisRunsAreListedTyped(t *testing.T) {
 	}
 }
 
-// The embedded API serves no custom resources: the Rollout row says so
-// rather than pretend an empty list.
-func TestTheRolloutRowOnTheEmbeddedAPISaysItServesNoCustomResources(t *testing.T) {
+// The embedded API serves Argo's kinds: the Rollout row creates and lists
+// them there as on a live cluster; a connection without a dynamic client
+// says it serves no custom resources rather than pretend an empty list.
+func TestTheRolloutRowReachesTheEmbeddedAPI(t *testing.T) {
 	row, _ := objects.For(kind.Rollout)
-	_, err := row.ListWatch(memapi.New(memapi.Options{}).Client(), "").List(context.Background(), metav1.ListOptions{})
+	api := memapi.New(memapi.Options{}).Client()
+	ro := &argo.Rollout{ObjectMeta: metav1.ObjectMeta{Name: "checkout", Namespace: "default"}}
+	if err := row.Create(context.Background(), api, ro); err != nil {
+		t.Fatal(err)
+	}
+	list, err := row.ListWatch(api, "").List(context.Background(), metav1.ListOptions{})
+	if l, ok := list.(*argo.RolloutList); err != nil || !ok || len(l.Items) != 1 || l.Items[0].Name != "checkout" {
+		t.Errorf("list on the embedded API: %+v, %v", list, err)
+	}
+	_, err = row.ListWatch(fake.NewClientset(), "").List(context.Background(), metav1.ListOptions{})
 	if !errors.Is(err, objects.ErrNoCustomResources) {
-		t.Errorf("list on the embedded API: %v; want ErrNoCustomResources", err)
+		t.Errorf("list without a dynamic client: %v; want ErrNoCustomResources", err)
 	}
 	for _, r := range objects.Builtin() {
 		if r.Kind == kind.Rollout {

@@ -8,15 +8,15 @@ import (
 )
 
 // Dynamic is a clientset that also reaches custom resources (Argo's
-// Rollouts): a live connection's client is one (kube/connect); the
-// embedded API serves only built-in kinds and is not.
+// Rollouts): a live connection's client is one (kube/connect), and so is
+// the embedded API's (kube/memapi).
 type Dynamic interface {
 	kubernetes.Interface
 	Dynamic() dynamic.Interface
 }
 
 // ErrNoCustomResources says that a connection serves no custom resources.
-var ErrNoCustomResources = errors.New("this cluster connection serves no custom resources (the embedded cluster runs no Argo Rollouts yet)")
+var ErrNoCustomResources = errors.New("this cluster connection serves no custom resources")
 
 // DynamicOf is c's client for custom resources.
 func DynamicOf(c kubernetes.Interface) (dynamic.Interface, error) {

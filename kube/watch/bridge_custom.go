@@ -21,7 +21,7 @@ import (
 // user may list it: on a cluster without the CRD, or to a user without the
 // permission, a reflector would fail and retry forever and the screen would
 // show a watch problem about something the operator never asked for. The
-// embedded API serves no custom resources, and is not asked.
+// embedded API serves Argo's kinds and is asked the same way.
 
 // customWatch is one custom resource the bridge may watch.
 type customWatch struct {

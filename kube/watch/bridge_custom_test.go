@@ -67,12 +67,35 @@ func TestRolloutsAndAnalysisRunsAreWatchedWhereServed(t *testing.T) {
 	}
 }
 
+// The embedded cluster serves Argo's kinds: its Rollouts are watched as a
+// live cluster's are, through its own dynamic client.
+func TestTheEmbeddedClustersRolloutsAreWatched(t *testing.T) {
+	api := memapi.New(memapi.Options{}).Client()
+	dyn, err := objects.DynamicOf(api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rollout := map[string]any{"apiVersion": "argoproj.io/v1alpha1", "kind": "Rollout", "metadata": map[string]any{"name": "checkout"},
+		"spec": map[string]any{"strategy": map[string]any{"canary": map[string]any{}}}}
+	must(dyn.Resource(argo.Rollouts).Namespace("default").Create(ctx, &unstructured.Unstructured{Object: rollout}, metav1.CreateOptions{}))(t)
+	r := run(t, api, watch.Scope{}, watch.Options{})
+	eventually(t, "the embedded cluster's Rollout", func() bool {
+		ro, _ := r.find(cluster.ObjectRef{Kind: "other", Namespace: "default", Name: "checkout"})
+		_, typed := ro.(*argo.Rollout)
+		return typed
+	})
+	if b, _ := r.snapshot(); b[len(b)-1].Watch.Problem != "" {
+		t.Errorf("watch status %+v", b[len(b)-1].Watch)
+	}
+}
+
 // A cluster without the CRD is not asked for Rollouts at all: no error on
 // the screen, no reflector listing them again and again.
 func TestAClusterWithoutArgoIsNotAskedForRollouts(t *testing.T) {
 	d := argoDynamic(t)
 	d.ClearActions()
-	r := run(t, objects.WithDynamic(memapi.New(memapi.Options{}).Client(), d), watch.Scope{}, watch.Options{})
+	api := withDiscovery{memapi.New(memapi.Options{}).Client(), &fakediscovery.FakeDiscovery{Fake: &k8stesting.Fake{}}}
+	r := run(t, objects.WithDynamic(api, d), watch.Scope{}, watch.Options{})
 	eventually(t, "a synced first batch", func() bool { b, _ := r.snapshot(); return len(b) > 0 && b[0].Watch.Synced })
 	if b, _ := r.snapshot(); b[0].Watch.Problem != "" || b[0].Watch.Forbidden != "" {
 		t.Errorf("watch status %+v; want no problem", b[0].Watch)

@@ -181,12 +181,13 @@ func (w rollout) TraceLine() TraceLine {
 	if st.CurrentStepIndex != nil {
 		step = *st.CurrentStepIndex
 	}
-	phase, _ := RolloutPhase(w.Rollout)
+	phase, msg := RolloutPhase(w.Rollout)
 	l := TraceLine{
 		Counts: [5]int32{want, st.Replicas, st.ReadyReplicas, st.AvailableReplicas, st.UpdatedReplicas}, Counted: 5,
 		Fields: traceFields(countField("spec", want), countField("replicas", st.Replicas), countField("ready", st.ReadyReplicas),
 			countField("available", st.AvailableReplicas), countField("updated", st.UpdatedReplicas), countField("step", step),
-			textField("stableRS", st.StableRS), textField("currentPodHash", st.CurrentPodHash), textField("phase", string(phase))),
+			textField("stableRS", st.StableRS), textField("currentPodHash", st.CurrentPodHash), textField("phase", string(phase)),
+			textField("message", msg)),
 	}
 	if c := w.Spec.Strategy.Canary; c != nil && st.CurrentStepIndex != nil && int(step) < len(c.Steps) {
 		l.Note = fmt.Sprintf("step %d/%d", step+1, len(c.Steps))

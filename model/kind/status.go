@@ -34,7 +34,7 @@ type TraceField struct {
 }
 
 // maxTraceFields is the most fields a kind's trace line has.
-const maxTraceFields = 9
+const maxTraceFields = 10
 
 func countField(name string, v int32) TraceField { return TraceField{Name: name, Number: int64(v)} }
 func textField(name, s string) TraceField        { return TraceField{Name: name, Text: s, IsText: true} }

@@ -60,10 +60,12 @@ func newEnv(h *Harness) *control.Env {
 	}
 }
 
-// workloads are the harness's caches of the registry's workload kinds.
+// workloads are the harness's caches of the registry's workload kinds,
+// Argo's Rollouts too (a test adds those to Indexer itself: the harness's
+// typed client does not serve them).
 func workloads(ix map[control.Kind]cache.Indexer) map[kind.Kind]cache.Indexer {
 	m := map[kind.Kind]cache.Indexer{}
-	for _, e := range kind.Builtin() {
+	for _, e := range kind.All() {
 		m[e.Kind] = ix[control.Workload(e.Kind)]
 	}
 	return m

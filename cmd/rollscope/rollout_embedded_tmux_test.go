@@ -1,0 +1,84 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// A scenario file declares an Argo Rollout beside a Deployment: the
+// embedded cluster serves and runs it (its first ReplicaSet at revision 1,
+// all 4 pods asked for) and the console's fleet lists it, watched as on a
+// live cluster with Argo's CRDs and controller.
+func TestConsoleListsAScenariosRollout(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "argo.yaml")
+	scenario := `objects: |
+  apiVersion: argoproj.io/v1alpha1
+  kind: Rollout
+  metadata: {name: checkout}
+  spec:
+    replicas: 4
+    selector: {matchLabels: {app: checkout}}
+    template:
+      metadata: {labels: {app: checkout}}
+      spec: {containers: [{name: web, image: "shop/checkout:v1"}]}
+    strategy: {canary: {steps: [{setWeight: 25}, {pause: {}}]}}
+  ---
+  apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web}
+  spec:
+    replicas: 2
+    selector: {matchLabels: {app: web}}
+    template:
+      metadata: {labels: {app: web}}
+      spec: {containers: [{name: web, image: "shop/web:v1"}]}
+`
+	if err := os.WriteFile(f, []byte(scenario), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := startConsole(t, 140, 30, "--scenario", f)
+	s := c.waitFor("ns default · 2 workloads")
+	wantAll(t, s, "the fleet", "ro     checkout", "shop/checkout:v1", "4/0/4", "deploy web")
+	c.keys("q")
+	c.waitFor("rollscope exited 0")
+}
+
+// The embedded cluster runs a Rollout's canary as Argo's controller does:
+// on its page (the scenario's one workload), P promotes it past its pause
+// (as `kubectl argo rollouts promote` would), and the canary moves on to
+// its next pause.
+func TestPromotingAnEmbeddedRolloutMovesItsStep(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "argo.yaml")
+	scenario := `namespace: shop
+nodeGroups:
+  - {name: nodes, role: Node, size: 3, capacity: {pods: 30, cpu: "8", memory: 32Gi}}
+images:
+  - {match: "*", pull: 1s, start: 1s, ready: 2s, stop: 2s}
+objects: |
+  apiVersion: argoproj.io/v1alpha1
+  kind: Rollout
+  metadata: {name: checkout}
+  spec:
+    replicas: 4
+    selector: {matchLabels: {app: checkout}}
+    template:
+      metadata: {labels: {app: checkout}}
+      spec: {containers: [{name: web, image: "shop/checkout:v1"}]}
+    strategy: {canary: {steps: [{setWeight: 25}, {pause: {}}, {setWeight: 75}, {pause: {}}]}}
+actions:
+  - {at: 10s, setImage: {target: rollout/checkout, image: "shop/checkout:v2"}}
+`
+	if err := os.WriteFile(f, []byte(scenario), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := startConsole(t, 160, 30, "--scenario", f, "--speed", "20")
+	c.waitFor("step 2/4 · pause (until promoted)")
+	c.keys("P")
+	c.waitFor("y send")
+	c.keys("y")
+	s := c.waitFor("step 4/4 · pause (until promoted)")
+	wantAll(t, s, "the promoted canary", "✓  3 setWeight 75", "3/3")
+	c.keys("q")
+	c.waitFor("rollscope exited 0")
+}
