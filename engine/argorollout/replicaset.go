@@ -255,6 +255,9 @@ func (rc *rolloutContext) scaleReplicaSet(ctx context.Context, rs *appsv1.Replic
 		cp.Annotations = map[string]string{}
 	}
 	cp.Annotations[desiredReplicasAnnotation] = want
+	if to == 0 && !rc.delayScaleDownOnAbort() {
+		delete(cp.Annotations, scaleDownDeadlineAnnotation)
+	}
 	updated, err := rc.c.env.Client.AppsV1().ReplicaSets(cp.Namespace).Update(ctx, cp, metav1.UpdateOptions{})
 	if err != nil {
 		return false, fmt.Errorf("scale replica set %s/%s: %w", cp.Namespace, cp.Name, err)
