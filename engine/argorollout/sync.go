@@ -525,7 +525,7 @@ func (rc *rolloutContext) persistRolloutStatus(ctx context.Context, ns *argo.Rol
 func (rc *rolloutContext) patchStatus(ctx context.Context, ns *argo.RolloutStatus) error {
 	ro := rc.ro
 	ns.ObservedGeneration = strconv.FormatInt(ro.Generation, 10)
-	ns.Phase, ns.Message = kind.RolloutPhase(&argo.Rollout{ObjectMeta: ro.ObjectMeta, Spec: ro.Spec, Status: *ns})
+	ns.Phase, ns.Message = kind.CalculateRolloutPhase(&argo.Rollout{ObjectMeta: ro.ObjectMeta, Spec: ro.Spec, Status: *ns})
 	before, err := json.Marshal(map[string]any{"status": ro.Status})
 	if err != nil {
 		return err
