@@ -462,16 +462,7 @@ func (rc *rolloutContext) scaleDownOldReplicaSetsBlueGreen(ctx context.Context, 
 			old = append(old, rs)
 		}
 	}
-	slices.SortStableFunc(old, func(a, b *appsv1.ReplicaSet) int {
-		ra, rb := revision(a.Annotations), revision(b.Annotations)
-		switch {
-		case ra > rb:
-			return -1
-		case ra < rb:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(old, newestFirst)
 	bg := rc.blueGreen()
 	limit, want := scaleDownRevisionLimit(bg), replicasOrDefault(rc.ro)
 	var annotated int32

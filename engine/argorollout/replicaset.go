@@ -1,6 +1,7 @@
 package argorollout
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -209,16 +210,7 @@ func (rc *rolloutContext) scaleDownOldReplicaSets(ctx context.Context) (bool, er
 		return false, nil
 	}
 	old := slices.Clone(rc.otherRSs)
-	slices.SortStableFunc(old, func(a, b *appsv1.ReplicaSet) int {
-		ra, rb := revision(a.Annotations), revision(b.Annotations)
-		switch {
-		case ra > rb:
-			return -1
-		case ra < rb:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(old, newestFirst)
 	var scaledAny bool
 	for _, rs := range old {
 		if maxScaleDown <= 0 {
@@ -239,6 +231,12 @@ func (rc *rolloutContext) scaleDownOldReplicaSets(ctx context.Context) (bool, er
 		maxScaleDown -= n - desired
 	}
 	return scaledAny, nil
+}
+
+// newestFirst orders ReplicaSets by revision, the highest first (Argo's
+// ReplicaSetsByRevisionNumber, reversed).
+func newestFirst(a, b *appsv1.ReplicaSet) int {
+	return cmp.Compare(revision(b.Annotations), revision(a.Annotations))
 }
 
 // scaleReplicaSet is scaleReplicaSetAndRecordEvent: spec.replicas and the
