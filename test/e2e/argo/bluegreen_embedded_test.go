@@ -115,16 +115,17 @@ spec: {selector: {app: shop}, ports: [{name: http, port: 80}]}
 `
 
 // playEmbeddedBlueGreen runs the Rollout on the embedded cluster: the new
-// image at 60s, a promote at 120s when promote is set.
-func playEmbeddedBlueGreen(t *testing.T, strategy string, promote bool) []string {
+// image at 60s, then at 120s the action then names ("promote", "abort";
+// "" none).
+func playEmbeddedBlueGreen(t *testing.T, strategy, then string) []string {
 	t.Helper()
 	indent := func(s string) string { return "  " + strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n  ") }
 	src := "namespace: shop\nseed: 1\nnodeGroups:\n  - {name: nodes, role: Node, size: 3, capacity: {pods: 110, cpu: \"8\", memory: 16Gi}}\n" +
 		"images:\n  - {match: \"*\", pull: 200ms, start: 200ms, ready: 500ms, stop: 300ms}\n" +
 		"objects: |\n" + indent(blueGreenServices+"---\n"+blueGreenFidelityManifest(strategy)) + "\n" +
 		"actions:\n  - {at: 60s, setImage: {target: rollout/shop, image: \"registry.example/shop:v2\"}}\n"
-	if promote {
-		src += "  - {at: 120s, promote: rollout/shop}\n"
+	if then != "" {
+		src += "  - {at: 120s, " + then + ": rollout/shop}\n"
 	}
 	sc, err := scenario.Parse("bluegreen.yaml", []byte(src))
 	if err != nil {
@@ -200,9 +201,10 @@ func (l *liveEvents) sequence() []string {
 }
 
 // playLiveBlueGreen runs the same Rollout under Argo's real controller:
-// the new image once v1 is Healthy, a promote once paused when promote is
-// set, and it waits until the old ReplicaSet is scaled to zero.
-func playLiveBlueGreen(t *testing.T, c *e2etest.Cluster, ns, strategy string, promote bool) []string {
+// the new image once v1 is Healthy, then once paused the action then
+// names, and it waits until the ReplicaSet that goes (v1, or v2 after an
+// abort) is scaled to zero.
+func playLiveBlueGreen(t *testing.T, c *e2etest.Cluster, ns, strategy, then string) []string {
 	t.Helper()
 	c.Namespace(t, ns)
 	ctx, cancel := context.WithCancel(t.Context())
@@ -240,15 +242,25 @@ func playLiveBlueGreen(t *testing.T, c *e2etest.Cluster, ns, strategy string, pr
 		return s.Phase == "Healthy" && s.StableRS != "" && s.ActiveSelector == s.StableRS && s.rs(s.StableRS).Ready == 3
 	})
 	r.setImage(t, "registry.example/shop:v2")
-	if promote {
+	if then != "" {
 		r.waitFor(t, "v2 up behind the preview Service, paused", func(s snapshot) bool {
 			return s.Phase == "Paused" && s.CurrentPodHash != first.StableRS && s.rs(s.CurrentPodHash).Ready == 3
 		})
-		r.promote(t)
 	}
-	r.waitFor(t, "v2 active and stable, v1 scaled to zero", func(s snapshot) bool {
-		return s.Phase == "Healthy" && s.StableRS != first.StableRS && s.ActiveSelector == s.StableRS && s.rs(first.StableRS).Spec == 0
-	})
+	switch then {
+	case "abort":
+		r.abort(t)
+		r.waitFor(t, "aborted: v1 active, v2 scaled to zero", func(s snapshot) bool {
+			return s.Phase == "Degraded" && s.ActiveSelector == first.StableRS && s.CurrentPodHash != first.StableRS && s.rs(s.CurrentPodHash).Spec == 0
+		})
+	case "promote":
+		r.promote(t)
+		fallthrough
+	default:
+		r.waitFor(t, "v2 active and stable, v1 scaled to zero", func(s snapshot) bool {
+			return s.Phase == "Healthy" && s.StableRS != first.StableRS && s.ActiveSelector == s.StableRS && s.rs(first.StableRS).Spec == 0
+		})
+	}
 	// What the watches have yet to deliver is what the API server stored
 	// before the last read: a short settle, not an assertion.
 	time.Sleep(2 * time.Second)
@@ -256,21 +268,21 @@ func playLiveBlueGreen(t *testing.T, c *e2etest.Cluster, ns, strategy string, pr
 }
 
 // The embedded controller and Argo's real one play the same blue/green
-// Rollout — with auto-promotion, and without it with a scale-down delay
-// and a promote — to the same sequence of ReplicaSet scales, Service
-// selector switches and phases.
+// Rollout — with auto-promotion, without it with a scale-down delay and a
+// promote, and aborted at its pause — to the same sequence of ReplicaSet
+// scales, Service selector switches and phases.
 func TestBlueGreenEmbeddedMatchesArgo(t *testing.T) {
 	c := cluster(t)
 	for _, tc := range []struct {
-		name, ns, strategy string
-		promote            bool
+		name, ns, strategy, then string
 	}{
-		{"auto-promotion", "bg-fidelity-auto", "", false},
-		{"no auto-promotion, scale-down delay", "bg-fidelity-manual", "\n      autoPromotionEnabled: false\n      scaleDownDelaySeconds: 10", true},
+		{"auto-promotion", "bg-fidelity-auto", "", ""},
+		{"no auto-promotion, scale-down delay", "bg-fidelity-manual", "\n      autoPromotionEnabled: false\n      scaleDownDelaySeconds: 10", "promote"},
+		{"abort at the pause", "bg-fidelity-abort", "\n      autoPromotionEnabled: false", "abort"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			live := playLiveBlueGreen(t, c, tc.ns, tc.strategy, tc.promote)
-			emb := playEmbeddedBlueGreen(t, tc.strategy, tc.promote)
+			live := playLiveBlueGreen(t, c, tc.ns, tc.strategy, tc.then)
+			emb := playEmbeddedBlueGreen(t, tc.strategy, tc.then)
 			t.Logf("Argo's controller: %s", strings.Join(live, " · "))
 			if len(live) < 10 || !slices.Equal(emb, live) {
 				t.Errorf("the embedded controller:\n  %s\nArgo's controller:\n  %s", strings.Join(emb, "\n  "), strings.Join(live, "\n  "))
