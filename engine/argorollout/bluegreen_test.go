@@ -222,12 +222,13 @@ func TestArgoBlueGreenCases(t *testing.T) {
 			r1, r2, rs1, rs2 := two(1, 1, "", nil)
 			rs1.Annotations[scaleDownDeadlineAnnotation] = deadline(10 * time.Second)
 			rs2.Annotations[scaleDownDeadlineAnnotation] = deadline(10 * time.Second)
+			hs := hashes(r1, r2) // before r2 takes r1's template back
 			r2.Spec.Template = r1.Spec.Template
 			r2.Annotations[argo.RevisionAnnotation] = "3"
 			r2.Status.CurrentPodHash = podHash(rs1)
 			rs1.Annotations[argo.RevisionAnnotation] = "3"
 			r2 = updateBlueGreenRolloutStatus(r2, "", podHash(rs1), podHash(rs1), 1, 1, 2, 1, false, now)
-			return setup{r: r2, rss: []*appsv1.ReplicaSet{rs1, rs2}, svcs: []*corev1.Service{newService("active", podHash(rs1))}, hs: hashes(r1, r2)}
+			return setup{r: r2, rss: []*appsv1.ReplicaSet{rs1, rs2}, svcs: []*corev1.Service{newService("active", podHash(rs1))}, hs: hs}
 		},
 		// The stable ReplicaSet loses its deadline; the other one keeps
 		// waiting out its own.

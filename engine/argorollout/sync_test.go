@@ -292,10 +292,11 @@ func TestArgoCanaryCases(t *testing.T) {
 			r1 := newCanaryRollout(10, steps, ptr[int32](0), 1, 0)
 			r2 := bumpVersion(r1)
 			rs2 := newReplicaSetWithStatus(r2, 1, 1)
+			hs := hashes(r1, r2)                // before r2 takes r1's template back
 			r2.Spec.Template = r1.Spec.Template // back to r1's template mid-canary
 			rs1 := newReplicaSetWithStatus(r1, 9, 9)
 			r2 = updateCanaryRolloutStatus(r2, rs1.Labels[argo.PodTemplateHashLabel], 10, 9, 10, false, now)
-			return r2, []*appsv1.ReplicaSet{rs1, rs2}, hashes(r1, r2)
+			return r2, []*appsv1.ReplicaSet{rs1, rs2}, hs
 		},
 		// rs1 takes the next revision (3), its old one kept in the
 		// history; the steps are skipped to the end (Argo's SkipSteps),
