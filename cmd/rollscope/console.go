@@ -121,7 +121,7 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 			return runFleetPlain(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), f, sc, ns)
 		}
 		if f.plain || !isTerminal(os.Stdout) {
-			return runPlain(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), f, sc, ns, open.deployment)
+			return runPlain(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), f, sc, ns, open.deployment+open.workload, open.workloadKind)
 		}
 		if nsFlag == "" && open.deployment == "" && open.rc == "" && open.workload == "" && sc.SpansNamespaces() {
 			// Opening on the scenario's own namespace would hide what is

@@ -15,22 +15,23 @@ import (
 	"rollscope/kube/connect"
 	kubewatch "rollscope/kube/watch"
 	"rollscope/model/cluster"
+	"rollscope/model/kind"
 	"rollscope/ui/plain"
 )
 
 // runPlain runs the embedded cluster in real time and prints a status line
-// for each deployment it follows whenever it changes, stamped with the
+// for each deployment it follows (or the Rollout, k) whenever it changes, stamped with the
 // virtual time: the console for a pipe or a log. It ends, as `kubectl
 // rollout status` does, once every rollout it follows has finished (exit
 // 0) or failed (exit 1) and the scenario has nothing left to do — or at
 // --until, or on Ctrl-C.
-func runPlain(ctx context.Context, out, banner io.Writer, f *rootFlags, sc *scenario.Scenario, ns, name string) error {
+func runPlain(ctx context.Context, out, banner io.Writer, f *rootFlags, sc *scenario.Scenario, ns, name string, k kind.Kind) error {
 	ctx, stop := interruptible(ctx)
 	defer stop()
 	ctx, end := context.WithCancel(ctx)
 	defer end()
 	p := plain.NewStatus(out, name, virtualStamp)
-	p.Embedded, p.Scripted, p.Namespace = true, len(sc.Actions), ns
+	p.Embedded, p.Scripted, p.Namespace, p.Kind = true, len(sc.Actions), ns, k
 	cl, err := startEmbedded(ctx, sc, embedded.Options{Seed: f.seed, OnAction: p.Action})
 	if err != nil {
 		return err

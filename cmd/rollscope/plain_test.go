@@ -90,7 +90,7 @@ func plainFrontend(t *testing.T, speed float64) (*bytes.Buffer, *bytes.Buffer) {
 		t.Fatal(err)
 	}
 	var out, banner bytes.Buffer
-	if err := runPlain(context.Background(), &out, &banner, f, sc, sc.Namespace, ""); err != nil {
+	if err := runPlain(context.Background(), &out, &banner, f, sc, sc.Namespace, "", ""); err != nil {
 		t.Fatal(err)
 	}
 	return &out, &banner

@@ -154,7 +154,7 @@ func (rc *rolloutContext) calculateRolloutConditions(ns *argo.RolloutStatus) {
 				removeCondition(ns, argo.RolloutProgressing)
 			}
 			setCondition(ns, c)
-		case !rc.indefiniteStep() && rc.timedOut(ns):
+		case !rc.indefiniteStep() && !rc.waitingForScaleDown() && rc.timedOut(ns):
 			msg := fmt.Sprintf(msgTimedOut, ro.Name)
 			if rc.newRS != nil {
 				msg = fmt.Sprintf(msgRSTimedOut, rc.newRS.Name)
@@ -164,7 +164,8 @@ func (rc *rolloutContext) calculateRolloutConditions(ns *argo.RolloutStatus) {
 			setCondition(ns, rc.condition(argo.RolloutProgressing, corev1.ConditionFalse, reasonTimedOut, msg))
 		}
 	}
-	if model.AvailableReplicaCount(rc.allRSs) >= replicasOrDefault(ro) {
+	if bg := ro.Spec.Strategy.BlueGreen; bg != nil && saturated(ro, rc.rsByHash(ns.BlueGreen.ActiveSelector)) ||
+		bg == nil && model.AvailableReplicaCount(rc.allRSs) >= replicasOrDefault(ro) {
 		setCondition(ns, rc.condition(argo.RolloutAvailable, corev1.ConditionTrue, reasonAvailable, msgAvailable))
 	} else {
 		setCondition(ns, rc.condition(argo.RolloutAvailable, corev1.ConditionFalse, reasonAvailable, msgNotAvailable))
@@ -187,12 +188,16 @@ func (rc *rolloutContext) newRSName() string {
 func (rc *rolloutContext) healthy(ns *argo.RolloutStatus) bool {
 	ro := rc.ro
 	replicas := replicasOrDefault(ro)
-	steps := len(ro.Spec.Strategy.Canary.Steps)
+	steps := len(canarySteps(ro))
 	allSteps := true
 	if steps > 0 && ns.CurrentStepIndex != nil {
 		allSteps = int32(steps) == *ns.CurrentStepIndex
 	}
 	done := allSteps && ns.StableRS != "" && ns.StableRS == ns.CurrentPodHash && ns.Replicas == replicas
+	if bg := ro.Spec.Strategy.BlueGreen; bg != nil {
+		done = ns.BlueGreen.ActiveSelector == ns.CurrentPodHash &&
+			(bg.PreviewService == "" || ns.BlueGreen.PreviewSelector == ns.CurrentPodHash)
+	}
 	return ns.UpdatedReplicas == replicas && ns.AvailableReplicas == replicas &&
 		ro.Status.ObservedGeneration == strconv.FormatInt(ro.Generation, 10) && done
 }
@@ -202,6 +207,9 @@ func (rc *rolloutContext) progressing(ns *argo.RolloutStatus) bool {
 	old := rc.ro.Status
 	step := old.CurrentStepIndex != nil && ns.CurrentStepIndex != nil && *old.CurrentStepIndex != *ns.CurrentStepIndex
 	strategy := ns.StableRS != old.StableRS || step || ns.CurrentStepHash != old.CurrentStepHash
+	if rc.ro.Spec.Strategy.BlueGreen != nil {
+		strategy = ns.BlueGreen.ActiveSelector != old.BlueGreen.ActiveSelector || ns.BlueGreen.PreviewSelector != old.BlueGreen.PreviewSelector
+	}
 	return ns.UpdatedReplicas != old.UpdatedReplicas ||
 		ns.Replicas-ns.UpdatedReplicas < old.Replicas-old.UpdatedReplicas ||
 		ns.ReadyReplicas > old.ReadyReplicas || ns.AvailableReplicas > old.AvailableReplicas || strategy
@@ -254,7 +262,7 @@ func (rc *rolloutContext) evaluateProgressDeadlineAbort(ns *argo.RolloutStatus) 
 	if !ro.Spec.ProgressDeadlineAbort || rc.aborted() {
 		return
 	}
-	if ns.StableRS != "" && ns.StableRS == ns.CurrentPodHash || rc.progressing(ns) || rc.indefiniteStep() || !rc.timedOut(&ro.Status) {
+	if ns.StableRS != "" && ns.StableRS == ns.CurrentPodHash || rc.progressing(ns) || rc.indefiniteStep() || rc.waitingForScaleDown() || !rc.timedOut(&ro.Status) {
 		return
 	}
 	msg := fmt.Sprintf(msgTimedOut, ro.Name)

@@ -25,6 +25,21 @@
 // only enqueue keys, Sync reads the runner's caches (which hold Rollouts
 // decoded into model/argo's type) and writes through the API, ReplicaSets
 // through the typed client and Rollouts through the dynamic one, with the
-// merge patches Argo sends. Blue/green Rollouts, traffic routers, analysis
-// and experiments are not run: such a Rollout is left as it is.
+// merge patches Argo sends.
+//
+// A blue/green Rollout is run as Argo's rollout/bluegreen.go does
+// (bluegreen.go): the preview Service selects the new ReplicaSet's
+// rollouts-pod-template-hash from its creation, the new ReplicaSet is
+// scaled to full (or previewReplicaCount), the BlueGreenPause is added
+// without auto-promotion or for autoPromotionSeconds, and once the new
+// ReplicaSet is saturated and the pause is over the active Service is
+// switched to it and it becomes stable; the old one gets Argo's
+// scale-down-deadline annotation (scaleDownDelaySeconds, 30 s by default,
+// within scaleDownDelayRevisionLimit) and is scaled to zero when it passes.
+// An abort switches the active Service back to the stable ReplicaSet and
+// scales the preview one down after abortScaleDownDelaySeconds. Services
+// are read and patched through the typed client.
+//
+// Traffic routers, analysis and experiments are not run: such a Rollout is
+// left as it is.
 package argorollout

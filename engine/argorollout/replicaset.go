@@ -1,6 +1,7 @@
 package argorollout
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -220,16 +221,7 @@ func (rc *rolloutContext) scaleDownOldReplicaSets(ctx context.Context) (bool, er
 		return false, nil
 	}
 	old := slices.Clone(rc.otherRSs)
-	slices.SortStableFunc(old, func(a, b *appsv1.ReplicaSet) int {
-		ra, rb := revision(a.Annotations), revision(b.Annotations)
-		switch {
-		case ra > rb:
-			return -1
-		case ra < rb:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(old, newestFirst)
 	var scaledAny bool
 	for _, rs := range old {
 		if maxScaleDown <= 0 {
@@ -252,6 +244,12 @@ func (rc *rolloutContext) scaleDownOldReplicaSets(ctx context.Context) (bool, er
 	return scaledAny, nil
 }
 
+// newestFirst orders ReplicaSets by revision, the highest first (Argo's
+// ReplicaSetsByRevisionNumber, reversed).
+func newestFirst(a, b *appsv1.ReplicaSet) int {
+	return cmp.Compare(revision(b.Annotations), revision(a.Annotations))
+}
+
 // scaleReplicaSet is scaleReplicaSetAndRecordEvent: spec.replicas and the
 // desired-replicas annotation, and Argo's ScalingReplicaSet event.
 func (rc *rolloutContext) scaleReplicaSet(ctx context.Context, rs *appsv1.ReplicaSet, to int32) (bool, error) {
@@ -266,6 +264,9 @@ func (rc *rolloutContext) scaleReplicaSet(ctx context.Context, rs *appsv1.Replic
 		cp.Annotations = map[string]string{}
 	}
 	cp.Annotations[desiredReplicasAnnotation] = want
+	if to == 0 && !rc.delayScaleDownOnAbort() {
+		delete(cp.Annotations, scaleDownDeadlineAnnotation)
+	}
 	updated, err := rc.c.env.Client.AppsV1().ReplicaSets(cp.Namespace).Update(ctx, cp, metav1.UpdateOptions{})
 	if err != nil {
 		return false, fmt.Errorf("scale replica set %s/%s: %w", cp.Namespace, cp.Name, err)

@@ -73,13 +73,19 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 	if rc.isScalingEvent() {
 		return rc.syncReplicasOnly(ctx)
 	}
+	if rc.blueGreen() != nil {
+		return rc.rolloutBlueGreen(ctx)
+	}
 	return rc.rolloutCanary(ctx)
 }
 
 // Runs reports whether the controller runs r: a basic canary (no traffic
-// router, no workloadRef) with a selector. Argo's blue/green, traffic
-// routers, analysis and experiments are not run here.
+// router) or a blue/green Rollout, without a workloadRef, with a selector.
+// Traffic routers, analysis and experiments are not run here.
 func Runs(r *argo.Rollout) bool {
+	if bg := r.Spec.Strategy.BlueGreen; bg != nil {
+		return r.Spec.WorkloadRef == nil && r.Spec.Selector != nil && bg.PrePromotionAnalysis == nil && bg.PostPromotionAnalysis == nil
+	}
 	cs := r.Spec.Strategy.Canary
 	if cs == nil || len(cs.TrafficRouting) > 0 || r.Spec.WorkloadRef != nil || r.Spec.Selector == nil {
 		return false
@@ -213,6 +219,9 @@ func (rc *rolloutContext) isScalingEvent() bool {
 // syncReplicasOnly is Argo's answer to a scaling event: the ReplicaSets
 // resized, the status otherwise kept.
 func (rc *rolloutContext) syncReplicasOnly(ctx context.Context) error {
+	if rc.blueGreen() != nil {
+		return rc.syncReplicasOnlyBlueGreen(ctx)
+	}
 	ns := *rc.ro.Status.DeepCopy()
 	if _, err := rc.reconcileCanaryReplicaSets(ctx); err != nil {
 		return err
@@ -437,7 +446,8 @@ func (rc *rolloutContext) resetRolloutStatus(ns *argo.RolloutStatus) {
 	ns.RestartedAt = rc.ro.Spec.RestartAt
 	ns.PromoteFull = false
 	ns.Canary = argo.CanaryStatus{}
-	if len(rc.ro.Spec.Strategy.Canary.Steps) > 0 {
+	ns.BlueGreen.ScaleUpPreviewCheckPoint = false
+	if len(canarySteps(rc.ro)) > 0 {
 		ns.CurrentStepIndex = new(int32)
 	} else {
 		ns.CurrentStepIndex = nil
@@ -470,7 +480,8 @@ func (rc *rolloutContext) shouldFullPromote(idx *int32) string {
 func (rc *rolloutContext) promoteStable(ns *argo.RolloutStatus, reason string) {
 	rc.clearPause, rc.removeAbort = true, true
 	ns.PromoteFull = false
-	if stepCount := int32(len(rc.ro.Spec.Strategy.Canary.Steps)); stepCount > 0 {
+	ns.BlueGreen.ScaleUpPreviewCheckPoint = false
+	if stepCount := int32(len(canarySteps(rc.ro))); stepCount > 0 {
 		ns.CurrentStepIndex = &stepCount
 	} else {
 		ns.CurrentStepIndex = nil
@@ -548,7 +559,7 @@ func (rc *rolloutContext) persistRolloutStatus(ctx context.Context, ns *argo.Rol
 func (rc *rolloutContext) patchStatus(ctx context.Context, ns *argo.RolloutStatus) error {
 	ro := rc.ro
 	ns.ObservedGeneration = strconv.FormatInt(ro.Generation, 10)
-	ns.Phase, ns.Message = kind.RolloutPhase(&argo.Rollout{ObjectMeta: ro.ObjectMeta, Spec: ro.Spec, Status: *ns})
+	ns.Phase, ns.Message = kind.CalculateRolloutPhase(&argo.Rollout{ObjectMeta: ro.ObjectMeta, Spec: ro.Spec, Status: *ns})
 	before, err := json.Marshal(map[string]any{"status": ro.Status})
 	if err != nil {
 		return err

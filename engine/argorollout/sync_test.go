@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -96,11 +97,22 @@ func ptr[T any](v T) *T { return &v }
 // order, and the Rollout as its status patches left it.
 func syncOnce(t *testing.T, r *argo.Rollout, rss ...*appsv1.ReplicaSet) (writes []string, after *argo.Rollout) {
 	t.Helper()
+	writes, after, _ = syncWith(t, r, nil, rss...)
+	return writes, after
+}
+
+// syncWith is syncOnce with objects only the API holds (Services); it also
+// answers the harness, whose client holds what the sync left, and records
+// the ReplicaSets' scale-down-deadline patches ("name+deadline",
+// "name-deadline").
+func syncWith(t *testing.T, r *argo.Rollout, api []runtime.Object, rss ...*appsv1.ReplicaSet) (writes []string, after *argo.Rollout, h *controltest.Harness) {
+	t.Helper()
 	objs := make([]runtime.Object, len(rss))
 	for i, rs := range rss {
 		objs[i] = rs
 	}
-	h := controltest.New(t, objs...)
+	h = controltest.New(t, objs...)
+	h.AddToAPI(api...)
 	if err := h.Indexer(control.Workload(kind.Rollout)).Add(r); err != nil {
 		t.Fatal(err)
 	}
@@ -135,6 +147,12 @@ func syncOnce(t *testing.T, r *argo.Rollout, rss ...*appsv1.ReplicaSet) (writes 
 				w += fmt.Sprintf(" revision %s after %s", rs.Annotations[argo.RevisionAnnotation], h)
 			}
 			writes = append(writes, w)
+		case "patch":
+			if p := string(a.(k8stesting.PatchAction).GetPatch()); strings.Contains(p, `"op":"add"`) {
+				writes = append(writes, a.(k8stesting.PatchAction).GetName()+"+deadline")
+			} else {
+				writes = append(writes, a.(k8stesting.PatchAction).GetName()+"-deadline")
+			}
 		}
 	}
 	got, err := dyn.Resource(argo.Rollouts).Namespace("default").Get(context.Background(), "foo", metav1.GetOptions{})
@@ -145,7 +163,7 @@ func syncOnce(t *testing.T, r *argo.Rollout, rss ...*appsv1.ReplicaSet) (writes 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return writes, after
+	return writes, after, h
 }
 
 // Argo's cases from rollout/canary_test.go, one sync each: the ReplicaSet
@@ -274,10 +292,11 @@ func TestArgoCanaryCases(t *testing.T) {
 			r1 := newCanaryRollout(10, steps, ptr[int32](0), 1, 0)
 			r2 := bumpVersion(r1)
 			rs2 := newReplicaSetWithStatus(r2, 1, 1)
+			hs := hashes(r1, r2)                // before r2 takes r1's template back
 			r2.Spec.Template = r1.Spec.Template // back to r1's template mid-canary
 			rs1 := newReplicaSetWithStatus(r1, 9, 9)
 			r2 = updateCanaryRolloutStatus(r2, rs1.Labels[argo.PodTemplateHashLabel], 10, 9, 10, false, now)
-			return r2, []*appsv1.ReplicaSet{rs1, rs2}, hashes(r1, r2)
+			return r2, []*appsv1.ReplicaSet{rs1, rs2}, hs
 		},
 		// rs1 takes the next revision (3), its old one kept in the
 		// history; the steps are skipped to the end (Argo's SkipSteps),

@@ -54,6 +54,13 @@ func rolloutHeld(w kind.Workload) bool {
 	if step, _ := argo.CurrentStep(ro); phase == argo.RolloutPhasePaused && !ro.Spec.Paused && step != nil && step.Pause != nil && step.Pause.Duration != nil {
 		return false
 	}
+	// Blue/green's pause begins once the preview ReplicaSet is all
+	// available (its status counts the active one only); with
+	// auto-promotion after autoPromotionSeconds it ends by itself.
+	if bg := ro.Spec.Strategy.BlueGreen; bg != nil && phase == argo.RolloutPhasePaused && !ro.Spec.Paused {
+		timed := (bg.AutoPromotionEnabled == nil || *bg.AutoPromotionEnabled) && bg.AutoPromotionSeconds > 0
+		return !timed && st.ObservedGeneration == strconv.FormatInt(ro.Generation, 10)
+	}
 	return (phase == argo.RolloutPhasePaused || phase == argo.RolloutPhaseDegraded) &&
 		st.ObservedGeneration == strconv.FormatInt(ro.Generation, 10) && st.Replicas == st.AvailableReplicas
 }

@@ -94,6 +94,12 @@ type BlueGreenStrategy struct {
 	ScaleDownDelaySeconds *int32              `json:"scaleDownDelaySeconds,omitempty"`
 	PrePromotionAnalysis  *RolloutAnalysis    `json:"prePromotionAnalysis,omitempty"`
 	PostPromotionAnalysis *RolloutAnalysis    `json:"postPromotionAnalysis,omitempty"`
+	// AbortScaleDownDelaySeconds is how long an aborted update's preview
+	// ReplicaSet stays up (30 s when unset, for ever at 0), and
+	// ScaleDownDelayRevisionLimit how many old ReplicaSets wait out the
+	// scale-down delay at once.
+	AbortScaleDownDelaySeconds  *int32 `json:"abortScaleDownDelaySeconds,omitempty"`
+	ScaleDownDelayRevisionLimit *int32 `json:"scaleDownDelayRevisionLimit,omitempty"`
 }
 
 type CanaryStrategy struct {

@@ -89,6 +89,13 @@ func rolloutGenerationObserved(r *argo.Rollout) bool {
 	return int64(observed) >= r.Generation
 }
 
+// CalculateRolloutPhase is the phase and message Argo's controller writes
+// into a status it has built (utils/rollout.CalculateRolloutPhase): from
+// the conditions, pauses and counts alone, not from the status's phase.
+func CalculateRolloutPhase(r *argo.Rollout) (argo.RolloutPhase, string) {
+	return calculateRolloutPhase(r)
+}
+
 // calculateRolloutPhase is Argo's CalculateRolloutPhase, which the plugin
 // falls back to for a status without a phase (a controller before v1.0).
 func calculateRolloutPhase(r *argo.Rollout) (argo.RolloutPhase, string) {

@@ -66,11 +66,20 @@ func (p *Status) rolloutBatch(b cluster.Batch) {
 	if p.ended || !b.Watch.Synced {
 		return
 	}
+	// The embedded cluster's Rollout is judged once the scenario's
+	// actions have run and nothing is under way, as a deployment is.
+	if p.Embedded && (p.ran < p.Scripted || !p.Settled()) {
+		return
+	}
 	switch v.Phase {
 	case argo.RolloutPhaseHealthy:
 		p.stop(nil)
 	case argo.RolloutPhaseDegraded:
 		p.stop(rolloutFailed{"The rollout is in a degraded state with message: " + v.Message})
+	case argo.RolloutPhasePaused:
+		if p.Embedded {
+			p.stop(rolloutFailed{fmt.Sprintf("rollout %q is paused (%s) and nothing left in the scenario resumes it", v.Name, v.Message)})
+		}
 	}
 }
 

@@ -117,3 +117,30 @@ func TestDeadlineBoundsOnlyARollout(t *testing.T) {
 		t.Errorf("a negative --timeout was accepted")
 	}
 }
+
+// On the embedded cluster a Rollout is judged only once the scenario's
+// actions have run and nothing is under way: Healthy before a scripted
+// setImage does not end the run; paused with nothing left to promote it,
+// it ends with exit 1 as a paused deployment does.
+func TestPlainEmbeddedRolloutWaitsForTheScenario(t *testing.T) {
+	var out bytes.Buffer
+	p := NewStatus(&out, "checkout", func(at time.Time) string { return at.Format("15:04:05") })
+	p.Namespace, p.Kind, p.Embedded, p.Scripted = "shop", kind.Rollout, true, 1
+	p.Settled = func() bool { return true }
+	at := time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
+	batch := func(r *argo.Rollout) {
+		p.Batch(cluster.Batch{At: at, Objects: []runtime.Object{r}, Watch: cluster.WatchStatus{Connected: true, Synced: true}})
+	}
+	batch(plainRollout("1", argo.RolloutPhaseHealthy, ""))
+	if p.ended {
+		t.Fatalf("Healthy before the scenario's setImage ended the run:\n%s", out.String())
+	}
+	p.Action(at, "setImage", "rollout/checkout", "ok")
+	bg := plainRollout("2", argo.RolloutPhasePaused, "BlueGreenPause")
+	bg.Spec.Strategy = argo.RolloutStrategy{BlueGreen: &argo.BlueGreenStrategy{ActiveService: "checkout"}}
+	batch(bg)
+	err := p.Outcome()
+	if err == nil || err.Error() != `rollout "checkout" is paused (BlueGreenPause) and nothing left in the scenario resumes it` {
+		t.Errorf("paused with nothing left: %v\n%s", err, out.String())
+	}
+}
