@@ -55,7 +55,7 @@ func (rc *rolloutContext) rolloutBlueGreen(ctx context.Context) error {
 	if err := rc.reconcilePreviewService(ctx, preview); err != nil {
 		return err
 	}
-	if rc.podTemplateOrStepsChanged() {
+	if rc.podSpecChanged() {
 		return rc.syncRolloutStatusBlueGreen(ctx, preview, active)
 	}
 	if _, err := rc.reconcileRestart(ctx); err != nil {
@@ -596,7 +596,7 @@ func (rc *rolloutContext) syncRolloutStatusBlueGreen(ctx context.Context, previe
 	ro := rc.ro
 	ns := rc.calculateBaseStatus()
 	ns.StableRS = ro.Status.StableRS
-	if rc.podTemplateOrStepsChanged() {
+	if rc.podSpecChanged() {
 		rc.resetRolloutStatus(&ns)
 	}
 	if ro.Status.PromoteFull {

@@ -168,6 +168,14 @@ func (rc *rolloutContext) podTemplateOrStepsChanged() bool {
 	if st.CurrentStepHash == "" || st.CurrentStepHash != argo.StepHash(rc.ro) {
 		return true
 	}
+	return rc.podSpecChanged()
+}
+
+// podSpecChanged is Argo's CheckPodSpecChange, which blue/green asks
+// alone (it has no steps): the template differs from the one the status
+// last recorded; a status that recorded none has not changed.
+func (rc *rolloutContext) podSpecChanged() bool {
+	st := rc.ro.Status
 	if st.CurrentPodHash == "" {
 		return false
 	}
