@@ -76,19 +76,11 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 }
 
 // Runs reports whether the controller runs r: a basic canary (no traffic
-// router, no workloadRef) with a selector. Argo's blue/green, traffic
-// routers, analysis and experiments are not run here.
+// router, no workloadRef, services, analysis or experiments, model/argo's
+// Unmodelled) with a selector.
 func Runs(r *argo.Rollout) bool {
-	cs := r.Spec.Strategy.Canary
-	if cs == nil || len(cs.TrafficRouting) > 0 || r.Spec.WorkloadRef != nil || r.Spec.Selector == nil {
-		return false
-	}
-	for _, s := range cs.Steps {
-		if s.Analysis != nil || len(s.Experiment) > 0 || len(s.Plugin) > 0 {
-			return false
-		}
-	}
-	return cs.Analysis == nil
+	path, _ := argo.Unmodelled(r)
+	return path == "" && r.Spec.Selector != nil
 }
 
 // sortReplicaSets finds the Rollout's ReplicaSets (by their controller
