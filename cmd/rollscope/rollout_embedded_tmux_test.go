@@ -95,7 +95,7 @@ func TestArgoCanaryPromotedFromTheFleetWithItsForecast(t *testing.T) {
 	s := c.waitFor("awaiting promo")
 	wantAll(t, s, "the fleet", "ro     checkout", "shop/checkout:v2")
 	c.keys("P")
-	s = c.waitFor("kubectl argo rollouts promote checkout -n shop")
+	s = c.waitFor("kubectl argo rollouts promote checkout")
 	t.Logf("P on the fleet row:\n%s", s)
 	s = c.waitFor("scaling steps")
 	t.Logf("the forecast:\n%s", s)
