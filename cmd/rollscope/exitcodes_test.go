@@ -191,3 +191,21 @@ actions:
 		}
 	}
 }
+
+// A Rollout shape the embedded Argo controller does not run (here a
+// traffic router) is bad input too: one line with its place, the field and
+// what is run, and nothing played.
+func TestSimulateRefusesAnUnmodelledRollout(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "argo.yaml")
+	manifest := "objects: |\n  apiVersion: argoproj.io/v1alpha1\n  kind: Rollout\n  metadata: {name: checkout}\n  spec:\n" +
+		"    selector: {matchLabels: {app: c}}\n    template:\n      metadata: {labels: {app: c}}\n      spec: {containers: [{name: c, image: c}]}\n" +
+		"    strategy:\n      canary:\n        trafficRouting: {nginx: {stableIngress: web}}\n"
+	if err := os.WriteFile(f, []byte(manifest), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := rollscope(t, "simulate", "-f", f)
+	want := `argo.yaml:12: Rollout "checkout" has a traffic router (spec.strategy.canary.trafficRouting), which rollscope's embedded Argo controller does not run (it runs the basic canary:`
+	if r.code != 2 || !strings.Contains(r.stderr, want) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 || r.stdout != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 2 and one line with %q", r.code, r.stdout, r.stderr, want)
+	}
+}
