@@ -14,6 +14,8 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
 
+	"rollscope/engine/forecast"
+	"rollscope/engine/sim"
 	"rollscope/kube/objects"
 	"rollscope/model/action"
 	"rollscope/model/argo"
@@ -131,5 +133,33 @@ func TestRolloutRequestsGoThroughTheTable(t *testing.T) {
 	}
 	if _, err := c.Send(context.Background(), action.Request{Action: "ro-retry", Namespace: "shop", Name: "checkout"}); !errors.Is(err, action.ErrNothingToDo) {
 		t.Errorf("retry of a Rollout not aborted: %v", err)
+	}
+}
+
+// A Rollout of a shape the embedded Argo controller does not run (here
+// blue/green) is not rehearsed: its confirmation's forecast is one line
+// saying so, naming the field, and nothing is sent or copied.
+func TestAnUnmodelledRolloutsForecastSaysSoInOneLine(t *testing.T) {
+	ro := rolloutAtPause()
+	ro.Object["spec"].(map[string]any)["strategy"] = map[string]any{"blueGreen": map[string]any{"activeService": "web", "previewService": "web-preview"}}
+	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(),
+		map[schema.GroupVersionResource]string{argo.Rollouts: "RolloutList"}, ro)
+	rehearsed := false
+	c := New(Config{Client: objects.WithDynamic(fake.NewSimpleClientset(), dyn), Now: time.Now,
+		Rehearsal: func(*sim.Clock) forecast.Backend { rehearsed = true; return nil }})
+	for _, v := range []string{"ro-promote", "ro-abort", "ro-undo"} {
+		r := action.Request{Action: action.Name(v), Namespace: "shop", Name: "checkout", Revision: 1}
+		f, err := c.Forecast(context.Background(), r)
+		if err != nil || strings.Contains(f, "\n") || !strings.Contains(f, "a blue/green strategy (spec.strategy.blueGreen)") || !strings.Contains(f, "does not run") {
+			t.Errorf("%s: forecast %q, %v; want one line naming blueGreen", v, f, err)
+		}
+	}
+	if rehearsed {
+		t.Error("a rehearsal was started for a Rollout it cannot run")
+	}
+	for _, a := range dyn.Actions() {
+		if a.GetVerb() != "get" {
+			t.Errorf("the forecast sent %s", a.GetVerb())
+		}
 	}
 }
