@@ -25,6 +25,8 @@
 // only enqueue keys, Sync reads the runner's caches (which hold Rollouts
 // decoded into model/argo's type) and writes through the API, ReplicaSets
 // through the typed client and Rollouts through the dynamic one, with the
-// merge patches Argo sends. Blue/green Rollouts, traffic routers, analysis
-// and experiments are not run: such a Rollout is left as it is.
+// merge patches Argo sends. Blue/green Rollouts, traffic routers, canary
+// and stable services, analysis and experiments are not run (model/argo's
+// Unmodelled): such a Rollout is left as it is, a scenario refuses it and
+// a forecast declines it.
 package argorollout
