@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,6 +107,8 @@ func TestRollingUpdateAndSimulateExitAsTheREADMESays(t *testing.T) {
 			`rollscope: not finished when the run stopped: Waiting for deployment "frontend" rollout to finish`},
 		{"simulate stopped before the rollout finished", []string{"simulate", "-f", "crashloop", "--exit-status", "--until", "40s"}, 1,
 			"not finished when the run stopped"},
+		{"simulate of a Rollout left at a pause", []string{"simulate", "-f", "argo-canary", "--exit-status"}, 1,
+			"rollscope: not finished when the run stopped: rollout/checkout: Paused - CanaryPauseStep"},
 		{"simulate without a scenario", []string{"simulate"}, 2, "simulate needs a scenario"},
 		{"simulate of an unknown scenario", []string{"simulate", "-f", "nosuch"}, 2, "nosuch"},
 	} {
@@ -143,5 +146,66 @@ func TestSimulateRefusesAMisspelledRollout(t *testing.T) {
 	want := `argo.yaml:2: unknown field "replicaz" in Rollout "checkout"`
 	if r.code != 2 || !strings.Contains(r.stderr, want) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
 		t.Errorf("exit %d, stderr %q; want 2 and one line with %q", r.code, r.stderr, want)
+	}
+}
+
+// --exit-status counts Argo Rollouts as it counts Deployments: an aborted
+// Rollout fails the run in `kubectl argo rollouts status`'s words, one
+// promoted to the end does not.
+func TestSimulateExitStatusCountsRollouts(t *testing.T) {
+	scenario := `namespace: shop
+nodeGroups:
+  - {name: nodes, size: 2, capacity: {pods: 30, cpu: "8", memory: 32Gi}}
+images:
+  - {match: "*", pull: 1s, start: 1s, ready: 2s, stop: 2s}
+objects: |
+  apiVersion: argoproj.io/v1alpha1
+  kind: Rollout
+  metadata: {name: checkout}
+  spec:
+    replicas: 4
+    selector: {matchLabels: {app: checkout}}
+    template:
+      metadata: {labels: {app: checkout}}
+      spec: {containers: [{name: web, image: "shop/checkout:v1"}]}
+    strategy: {canary: {steps: [{setWeight: 25}, {pause: {}}]}}
+actions:
+  - {at: 10s, setImage: {target: rollout/checkout, image: "shop/checkout:v2"}}
+  - {at: 30s, %s: rollout/checkout}
+`
+	for _, tc := range []struct {
+		action string
+		code   int
+		want   string
+	}{
+		{"abort", 1, "rollscope: rollout/checkout: The rollout is in a degraded state with message: RolloutAborted: Rollout aborted update to revision 2"},
+		{"promote", 0, ""},
+	} {
+		f := filepath.Join(t.TempDir(), "argo.yaml")
+		if err := os.WriteFile(f, []byte(fmt.Sprintf(scenario, tc.action)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r := rollscope(t, "simulate", "-f", f, "--exit-status")
+		if r.code != tc.code || strings.TrimSpace(r.stderr) != tc.want {
+			t.Errorf("%s: exit %d, stderr %q; want %d and %q", tc.action, r.code, r.stderr, tc.code, tc.want)
+		}
+	}
+}
+
+// A Rollout shape the embedded Argo controller does not run (here a
+// traffic router) is bad input too: one line with its place, the field and
+// what is run, and nothing played.
+func TestSimulateRefusesAnUnmodelledRollout(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "argo.yaml")
+	manifest := "objects: |\n  apiVersion: argoproj.io/v1alpha1\n  kind: Rollout\n  metadata: {name: checkout}\n  spec:\n" +
+		"    selector: {matchLabels: {app: c}}\n    template:\n      metadata: {labels: {app: c}}\n      spec: {containers: [{name: c, image: c}]}\n" +
+		"    strategy:\n      canary:\n        trafficRouting: {nginx: {stableIngress: web}}\n"
+	if err := os.WriteFile(f, []byte(manifest), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := rollscope(t, "simulate", "-f", f)
+	want := `argo.yaml:12: Rollout "checkout" has a traffic router (spec.strategy.canary.trafficRouting), which rollscope's embedded Argo controller does not run (it runs the basic canary:`
+	if r.code != 2 || !strings.Contains(r.stderr, want) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 || r.stdout != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 2 and one line with %q", r.code, r.stdout, r.stderr, want)
 	}
 }

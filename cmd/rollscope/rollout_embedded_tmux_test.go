@@ -82,3 +82,27 @@ actions:
 	c.keys("q")
 	c.waitFor("rollscope exited 0")
 }
+
+// The argo-canary built-in: the fleet shows its Rollout waiting at the
+// indefinite pause; P on the fleet row asks with the forecast rehearsed by
+// the embedded Argo controller (the rest of the steps, to every pod on
+// v2), and y sends it: the Rollout goes on to Healthy.
+func TestArgoCanaryPromotedFromTheFleetWithItsForecast(t *testing.T) {
+	c := startConsole(t, 160, 40, "--scenario", "argo-canary", "--speed", "20")
+	// The scenario's one workload opens on its page; Esc is the fleet.
+	c.waitFor("step 4/6 · pause (until promoted)")
+	c.keys("Escape")
+	s := c.waitFor("awaiting promo")
+	wantAll(t, s, "the fleet", "ro     checkout", "shop/checkout:v2")
+	c.keys("P")
+	s = c.waitFor("kubectl argo rollouts promote checkout")
+	t.Logf("P on the fleet row:\n%s", s)
+	s = c.waitFor("scaling steps")
+	t.Logf("the forecast:\n%s", s)
+	wantAll(t, s, "the forecast", "at most 13 pods, never fewer than 10 available", "about ")
+	c.keys("y")
+	s = c.waitFor("Healthy")
+	t.Logf("promoted:\n%s", s)
+	c.keys("q")
+	c.waitFor("rollscope exited 0")
+}

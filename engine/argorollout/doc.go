@@ -40,6 +40,7 @@
 // scales the preview one down after abortScaleDownDelaySeconds. Services
 // are read and patched through the typed client.
 //
-// Traffic routers, analysis and experiments are not run: such a Rollout is
-// left as it is.
+// Traffic routers, canary and stable services, analysis and experiments
+// are not run (model/argo's Unmodelled): such a Rollout is left as it is,
+// a scenario refuses it and a forecast declines it.
 package argorollout

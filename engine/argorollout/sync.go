@@ -80,22 +80,11 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 }
 
 // Runs reports whether the controller runs r: a basic canary (no traffic
-// router) or a blue/green Rollout, without a workloadRef, with a selector.
-// Traffic routers, analysis and experiments are not run here.
+// router, no workloadRef, services, analysis or experiments, model/argo's
+// Unmodelled) with a selector.
 func Runs(r *argo.Rollout) bool {
-	if bg := r.Spec.Strategy.BlueGreen; bg != nil {
-		return r.Spec.WorkloadRef == nil && r.Spec.Selector != nil && bg.PrePromotionAnalysis == nil && bg.PostPromotionAnalysis == nil
-	}
-	cs := r.Spec.Strategy.Canary
-	if cs == nil || len(cs.TrafficRouting) > 0 || r.Spec.WorkloadRef != nil || r.Spec.Selector == nil {
-		return false
-	}
-	for _, s := range cs.Steps {
-		if s.Analysis != nil || len(s.Experiment) > 0 || len(s.Plugin) > 0 {
-			return false
-		}
-	}
-	return cs.Analysis == nil
+	path, _ := argo.Unmodelled(r)
+	return path == "" && r.Spec.Selector != nil
 }
 
 // sortReplicaSets finds the Rollout's ReplicaSets (by their controller

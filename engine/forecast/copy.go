@@ -55,21 +55,9 @@ func seed(ctx context.Context, c kubernetes.Interface, st State, ready time.Dura
 	if err != nil {
 		return s, err
 	}
-	owner := ownerRef("Deployment", created.Name, created.UID)
-	rsUID := map[types.UID]metav1.OwnerReference{}
-	for _, rs := range st.ReplicaSets {
-		if ref := metav1.GetControllerOf(rs); rs == nil || ref == nil || ref.UID != d.UID {
-			continue
-		}
-		cp := &appsv1.ReplicaSet{ObjectMeta: fresh(rs.ObjectMeta, &owner), Spec: *rs.Spec.DeepCopy()}
-		got, err := copyWithStatus(ctx, &s, c.AppsV1().ReplicaSets(ns), "replicaset/"+rs.Name, cp, func(got *appsv1.ReplicaSet) {
-			got.Status = *rs.Status.DeepCopy()
-			got.Status.ObservedGeneration = got.Generation
-		})
-		if err != nil {
-			return s, err
-		}
-		rsUID[rs.UID] = ownerRef("ReplicaSet", got.Name, got.UID)
+	rsUID, err := s.seedReplicaSets(ctx, c, st.ReplicaSets, d.UID, ownerRef("Deployment", created.Name, created.UID))
+	if err != nil {
+		return s, err
 	}
 	for _, p := range st.Pods {
 		if err := s.seedPod(ctx, c, p, rsUID, st.Now, ready); err != nil {
@@ -77,6 +65,29 @@ func seed(ctx context.Context, c kubernetes.Interface, st State, ready time.Dura
 		}
 	}
 	return s, nil
+}
+
+// seedReplicaSets copies the ReplicaSets of rss that the object of uid
+// controls, with their statuses, owned by owner (the object's copy); it
+// returns the owner references of the copies by the real UIDs, for their
+// pods.
+func (s *seeded) seedReplicaSets(ctx context.Context, c kubernetes.Interface, rss []*appsv1.ReplicaSet, uid types.UID, owner metav1.OwnerReference) (map[types.UID]metav1.OwnerReference, error) {
+	rsUID := map[types.UID]metav1.OwnerReference{}
+	for _, rs := range rss {
+		if ref := metav1.GetControllerOf(rs); rs == nil || ref == nil || ref.UID != uid {
+			continue
+		}
+		cp := &appsv1.ReplicaSet{ObjectMeta: fresh(rs.ObjectMeta, &owner), Spec: *rs.Spec.DeepCopy()}
+		got, err := copyWithStatus(ctx, s, c.AppsV1().ReplicaSets(rs.Namespace), "replicaset/"+rs.Name, cp, func(got *appsv1.ReplicaSet) {
+			got.Status = *rs.Status.DeepCopy()
+			got.Status.ObservedGeneration = got.Generation
+		})
+		if err != nil {
+			return nil, err
+		}
+		rsUID[rs.UID] = ownerRef("ReplicaSet", got.Name, got.UID)
+	}
+	return rsUID, nil
 }
 
 // seedPod copies one live pod of the deployment's ReplicaSets, ready (since

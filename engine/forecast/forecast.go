@@ -16,6 +16,13 @@
 // nodes) replaced in the order the controller replaces them, how many at a
 // time, the peak pods, the fewest available and the time.
 //
+// Argo Rollouts are rehearsed the same way (ReadRollout, SimulateRollout):
+// the Rollout, its ReplicaSets and pods are copied and the embedded Argo
+// controller runs the change, until the Rollout is Healthy, waits at a
+// pause only a promote ends, is back on its stable pods after an abort, or
+// passes its deadline; a shape that controller does not run (model/argo's
+// Unmodelled) is declined in one line, not rehearsed.
+//
 // The change itself is the caller's: engine/perform hands Simulate the same
 // dispatch it sends to the cluster, so the copy gets exactly what the
 // cluster would, and ends on the copy a guided canary the change leaves
@@ -47,6 +54,9 @@ type Forecast struct {
 	Outcome string
 	// Readiness is what the rehearsal assumed about new pods.
 	Readiness Readiness
+	// Until is where a Rollout's rehearsal stopped short of its new pods
+	// ("pauses at step 2 of 5 until promoted"); "" for a deployment.
+	Until string
 }
 
 func (f Forecast) String() string {
@@ -61,6 +71,8 @@ func (f Forecast) String() string {
 	s += fmt.Sprintf(", at most %s, never fewer than %d available", model.Plural(f.PeakPods, "pod"), f.LowestAvailable)
 	d := f.Duration.Round(time.Second).String()
 	switch {
+	case f.Until != "":
+		s += ", then " + f.Until + " after about " + d
 	case f.Outcome == DeadlineExceeded:
 		s += ", then stops after about " + d + ": progress deadline exceeded"
 	case f.Outcome == Held:

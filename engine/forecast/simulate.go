@@ -11,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 
@@ -101,7 +102,10 @@ func Simulate(ctx context.Context, newBackend NewBackend, st State, ready Readin
 	}
 	kubelet.due = s.due
 	m := newMeter(s.rv)
-	m.start(st)
+	m.start(st.ReplicaSets, st.Deployment.UID)
+	if c := model.GetDeploymentCondition(st.Deployment.Status, appsv1.DeploymentProgressing); c != nil && timedOut(c) {
+		m.failed = c.DeepCopy()
+	}
 	r.Observe(m.observe)
 	t := actions.Target{Namespace: st.Deployment.Namespace, Name: st.Deployment.Name}
 	if err := change(ctx, client, t); err != nil {
@@ -152,17 +156,15 @@ func newMeter(after uint64) *meter {
 	return &meter{after: after, spec: map[string]int32{}, avail: map[string]int32{}}
 }
 
-// start takes the observed ReplicaSets as the baseline.
-func (m *meter) start(st State) {
-	for _, rs := range st.ReplicaSets {
-		if ref := metav1.GetControllerOf(rs); ref != nil && ref.UID == st.Deployment.UID {
+// start takes the observed ReplicaSets that the object of uid controls as
+// the baseline.
+func (m *meter) start(rss []*appsv1.ReplicaSet, uid types.UID) {
+	for _, rs := range rss {
+		if ref := metav1.GetControllerOf(rs); ref != nil && ref.UID == uid {
 			m.spec[rs.Name], m.avail[rs.Name] = model.SpecReplicas(rs), rs.Status.AvailableReplicas
 		}
 	}
 	m.f.PeakPods, m.f.LowestAvailable = m.totals()
-	if c := model.GetDeploymentCondition(st.Deployment.Status, appsv1.DeploymentProgressing); c != nil && timedOut(c) {
-		m.failed = c.DeepCopy()
-	}
 }
 
 func timedOut(c *appsv1.DeploymentCondition) bool {

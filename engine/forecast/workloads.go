@@ -330,7 +330,9 @@ func copyWorkload(ctx context.Context, s *seeded, c kubernetes.Interface, w kind
 		return metav1.OwnerReference{}, err
 	}
 	e, _ := w.Kind().Entry()
-	return ownerRef(e.Name, w.GetName(), got.GetUID()), nil
+	ref := ownerRef(e.Name, w.GetName(), got.GetUID())
+	ref.APIVersion = e.GroupVersion.String()
+	return ref, nil
 }
 
 // podMeter measures the rollout from the pods' changes, as an operator

@@ -9,11 +9,6 @@ import (
 	"rollscope/model/kind"
 )
 
-// argoNoForecast stands in a Rollout action's confirmation where a
-// forecast would: rollscope cannot rehearse Argo's controller yet, and
-// says so rather than show a forecast that could be wrong.
-const argoNoForecast = "not available for Argo Rollouts yet"
-
 // commands are the verbs the Rollout's state decides, by verb.
 var commands = map[kind.Verb]argo.Command{
 	kind.Promote: argo.Promote, kind.PromoteFull: argo.PromoteFull, kind.Abort: argo.Abort,

@@ -14,6 +14,8 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
 
+	"rollscope/engine/forecast"
+	"rollscope/engine/sim"
 	"rollscope/kube/objects"
 	"rollscope/model/action"
 	"rollscope/model/argo"
@@ -114,8 +116,9 @@ func TestRolloutVerbsRefuseBadInputBeforeSending(t *testing.T) {
 }
 
 // Through the table: once the registry lists the Rollout kind, its
-// actions' requests go to Argo's sender and their confirmations say the
-// forecast is not available, never a rehearsal of a Deployment.
+// actions' requests go to Argo's sender and their forecasts to the
+// Rollout's rehearsal (none here: this console has no rehearsal cluster),
+// never a rehearsal of a Deployment.
 func TestRolloutRequestsGoThroughTheTable(t *testing.T) {
 	if _, ok := action.Lookup("ro-promote"); !ok {
 		t.Skip("the registry lists no Rollout kind on this branch")
@@ -125,13 +128,38 @@ func TestRolloutRequestsGoThroughTheTable(t *testing.T) {
 	if says, err := c.Send(context.Background(), r); err != nil || says != "rollout 'checkout' promoted" || len(writes()) != 1 {
 		t.Errorf("send: %q, %v, sent %v", says, err, writes())
 	}
-	if f, err := c.Forecast(context.Background(), r); err != nil || f != "not available for Argo Rollouts yet" {
+	if f, err := c.Forecast(context.Background(), r); err == nil || !strings.Contains(err.Error(), "no rehearsal cluster") {
 		t.Errorf("forecast: %q, %v", f, err)
-	}
-	if _, err := c.Rehearse(context.Background(), r); err == nil || !strings.Contains(err.Error(), "not available for Argo Rollouts yet") {
-		t.Errorf("rehearse: %v", err)
 	}
 	if _, err := c.Send(context.Background(), action.Request{Action: "ro-retry", Namespace: "shop", Name: "checkout"}); !errors.Is(err, action.ErrNothingToDo) {
 		t.Errorf("retry of a Rollout not aborted: %v", err)
+	}
+}
+
+// A Rollout a rehearsal cannot run as the cluster would (here blue/green,
+// whose Services are not copied) is not rehearsed: its confirmation's
+// forecast is one line saying so, and nothing is sent or copied.
+func TestAnUnmodelledRolloutsForecastSaysSoInOneLine(t *testing.T) {
+	ro := rolloutAtPause()
+	ro.Object["spec"].(map[string]any)["strategy"] = map[string]any{"blueGreen": map[string]any{"activeService": "web", "previewService": "web-preview"}}
+	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(),
+		map[schema.GroupVersionResource]string{argo.Rollouts: "RolloutList"}, ro)
+	rehearsed := false
+	c := New(Config{Client: objects.WithDynamic(fake.NewSimpleClientset(), dyn), Now: time.Now,
+		Rehearsal: func(*sim.Clock) forecast.Backend { rehearsed = true; return nil }})
+	for _, v := range []string{"ro-promote", "ro-abort", "ro-undo"} {
+		r := action.Request{Action: action.Name(v), Namespace: "shop", Name: "checkout", Revision: 1}
+		f, err := c.Forecast(context.Background(), r)
+		if err != nil || strings.Contains(f, "\n") || !strings.Contains(f, "rollout/checkout is blue/green, whose Services a rehearsal does not copy") {
+			t.Errorf("%s: forecast %q, %v; want one line naming blueGreen", v, f, err)
+		}
+	}
+	if rehearsed {
+		t.Error("a rehearsal was started for a Rollout it cannot run")
+	}
+	for _, a := range dyn.Actions() {
+		if a.GetVerb() != "get" {
+			t.Errorf("the forecast sent %s", a.GetVerb())
+		}
 	}
 }

@@ -23,17 +23,15 @@ import (
 // a copy in a fresh API from Config.Rehearsal, pods becoming ready as fast
 // as the deployment's have so far. The copy gets exactly what the cluster
 // would: the same dispatch as Send. Nothing is sent to the cluster. A
-// Rollout's action is answered that its forecast is not available yet:
-// rollscope does not rehearse Argo's controller.
+// Rollout's action is rehearsed the same way by the embedded Argo
+// controller; a Rollout of a shape it does not run is answered so, in one
+// line, instead of a forecast.
 func (c *Cluster) Forecast(ctx context.Context, r action.Request) (string, error) {
 	out, err := c.forecast(ctx, r)
 	return out, c.cfg.Explain(err)
 }
 
 func (c *Cluster) forecast(ctx context.Context, r action.Request) (string, error) {
-	if r.Spec().Argo {
-		return argoNoForecast, nil
-	}
 	if t, ok := workloadTarget(r); ok && r.Spec().Forecast && c.cfg.Rehearsal != nil {
 		st, err := forecast.ReadWorkload(ctx, c.cfg.Client, t, c.cfg.Now())
 		if err != nil {
@@ -46,6 +44,10 @@ func (c *Cluster) forecast(ctx context.Context, r action.Request) (string, error
 		return f.String() + c.evictions(ctx), nil
 	}
 	f, err := c.Rehearse(ctx, r)
+	var unrun unmodelled
+	if errors.As(err, &unrun) {
+		return unrun.Error(), nil
+	}
 	if err != nil {
 		return "", err
 	}
@@ -82,11 +84,11 @@ func (c *Cluster) evictions(ctx context.Context) string {
 	return fmt.Sprintf("; assumes no drain or node roll evicts its pods — one is under way on %s (%s)", model.Plural(len(names), "node"), strings.Join(names, ", "))
 }
 
-// Rehearse is Forecast's figures for a Deployment, for a caller that
-// compares them with what the cluster then does.
+// Rehearse is Forecast's figures for a Deployment or a Rollout, for a
+// caller that compares them with what the cluster then does.
 func (c *Cluster) Rehearse(ctx context.Context, r action.Request) (forecast.Forecast, error) {
 	if r.Spec().Argo {
-		return forecast.Forecast{}, fmt.Errorf("%s of %s: a forecast is %s", r.Summary(), r.Object(), argoNoForecast)
+		return c.rehearseRollout(ctx, r)
 	}
 	if !r.Spec().Forecast {
 		return forecast.Forecast{}, fmt.Errorf("%s starts no rollout: there is nothing to forecast", r.Summary())
@@ -135,4 +137,28 @@ func endStaleCanary(ctx context.Context, cl kubernetes.Interface, t actions.Targ
 	}
 	_, err = cl.AppsV1().Deployments(t.Namespace).Update(ctx, u, metav1.UpdateOptions{})
 	return err
+}
+
+// unmodelled is a Rollout whose shape the embedded Argo controller does
+// not run: its one line stands where the forecast would.
+type unmodelled struct{ error }
+
+// rehearseRollout is Rehearse of any action on an Argo Rollout: the
+// Rollout, its ReplicaSets and pods copied from the cluster (embedded or
+// live) and the action played there by the embedded Argo controller.
+func (c *Cluster) rehearseRollout(ctx context.Context, r action.Request) (forecast.Forecast, error) {
+	if c.cfg.Rehearsal == nil {
+		return forecast.Forecast{}, errors.New("cannot forecast: this console has no rehearsal cluster — send the action without a forecast")
+	}
+	if err := c.argoOp(r.Spec().Verb, r).refuse(); err != nil {
+		return forecast.Forecast{}, err
+	}
+	st, err := forecast.ReadRollout(ctx, c.cfg.Client, r.Namespace, r.Name, c.cfg.Now())
+	if err != nil {
+		return forecast.Forecast{}, err
+	}
+	if s := forecast.Unmodelled(st.Rollout); s != "" {
+		return forecast.Forecast{}, unmodelled{errors.New(s)}
+	}
+	return forecast.SimulateRollout(ctx, c.cfg.Rehearsal, st, forecast.PodReadiness(st.Rollout.Spec.MinReadySeconds, st.Pods), c.rehearse(r))
 }

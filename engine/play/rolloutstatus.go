@@ -11,7 +11,8 @@ import (
 	"rollscope/model/kind"
 )
 
-// RolloutsFinished is `kubectl rollout status` over every workload of a run
+// RolloutsFinished is `kubectl rollout status` (`kubectl argo rollouts
+// status` for a Rollout) over every workload of a run
 // once it has ended: nil when each has rolled out, else an error with
 // kubectl's words for each that has not — its error for a rollout that
 // failed (a progress deadline exceeded), its waiting sentence for one still
@@ -27,7 +28,7 @@ func RolloutsFinished(l control.Listers) error {
 			}
 		}
 	}
-	for _, e := range kind.Builtin() {
+	for _, e := range kind.All() {
 		if e.Kind != kind.Deployment {
 			workloads = append(workloads, listWorkloads(l, e.Kind)...)
 		}
@@ -35,11 +36,17 @@ func RolloutsFinished(l control.Listers) error {
 	var failed, waiting []string
 	for _, w := range workloads {
 		msg, done, err := w.RolloutStatus()
+		// A custom kind's status command names one object and its lines
+		// do not: they are prefixed with it (rollout/checkout: …).
+		named := ""
+		if e, _ := w.Kind().Entry(); e.Custom != "" {
+			named = kind.Ref{Kind: w.Kind(), Name: w.GetName()}.String() + ": "
+		}
 		switch {
 		case err != nil:
-			failed = append(failed, err.Error())
+			failed = append(failed, named+err.Error())
 		case !done:
-			waiting = append(waiting, strings.TrimSuffix(msg, "\n"))
+			waiting = append(waiting, named+strings.TrimSuffix(msg, "\n"))
 		}
 	}
 	if len(failed)+len(waiting) == 0 {

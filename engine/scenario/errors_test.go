@@ -138,6 +138,16 @@ func TestParseRejectsMistakesWithTheirLine(t *testing.T) {
 			`t.yaml:2: unknown field "replicaz" in Rollout "checkout" (check the spelling: kubectl explain rollout)`},
 		{"argo rollout without selector", "objects: |\n  apiVersion: argoproj.io/v1alpha1\n  kind: Rollout\n  metadata: {name: checkout}\n  spec:\n    strategy: {canary: {}}\n",
 			`t.yaml:5: Rollout "checkout" has no spec.selector (add selector: {matchLabels: ...} with the template's labels)`},
+		{"rollout with a traffic router", rollout("      canary:\n        trafficRouting: {nginx: {stableIngress: web}}\n"),
+			`t.yaml:12: Rollout "checkout" has a traffic router (spec.strategy.canary.trafficRouting), which rollscope's embedded Argo controller does not run (it runs the basic canary (setWeight, pause and setCanaryScale steps, without a traffic router, services, analysis or experiments) and blue/green without analysis)`},
+		{"rollout with an experiment step", rollout("      canary:\n        steps:\n          - setWeight: 20\n          - experiment: {templates: []}\n"),
+			`t.yaml:14: Rollout "checkout" has an experiment step (spec.strategy.canary.steps[1].experiment), which rollscope's embedded Argo controller does not run (it runs the basic canary (setWeight, pause and setCanaryScale steps, without a traffic router, services, analysis or experiments) and blue/green without analysis)`},
+		{"rollout with an analysis step", rollout("      canary:\n        steps:\n          - analysis: {templates: [{templateName: ok}]}\n"),
+			`t.yaml:13: Rollout "checkout" has an analysis step (spec.strategy.canary.steps[0].analysis), which rollscope's embedded Argo controller does not run (it runs the basic canary (setWeight, pause and setCanaryScale steps, without a traffic router, services, analysis or experiments) and blue/green without analysis)`},
+		{"rollout with background analysis", rollout("      canary:\n        analysis: {templates: [{templateName: ok}]}\n"),
+			`t.yaml:12: Rollout "checkout" has a background analysis (spec.strategy.canary.analysis), which rollscope's embedded Argo controller does not run (it runs the basic canary (setWeight, pause and setCanaryScale steps, without a traffic router, services, analysis or experiments) and blue/green without analysis)`},
+		{"blue/green rollout with analysis", rollout("      blueGreen:\n        activeService: web\n        prePromotionAnalysis: {templates: [{templateName: ok}]}\n"),
+			`t.yaml:13: Rollout "checkout" has a pre-promotion analysis (spec.strategy.blueGreen.prePromotionAnalysis), which rollscope's embedded Argo controller does not run (it runs the basic canary (setWeight, pause and setCanaryScale steps, without a traffic router, services, analysis or experiments) and blue/green without analysis)`},
 		{"statefulset partition", "objects: |\n  apiVersion: apps/v1\n  kind: StatefulSet\n  metadata: {name: db}\n  spec:\n    selector: {matchLabels: {app: db}}\n    updateStrategy: {rollingUpdate: {partition: -1}}\n    template:\n      metadata: {labels: {app: db}}\n      spec: {containers: [{name: db, image: db}]}\n",
 			`t.yaml:7: StatefulSet "db" has spec.updateStrategy.rollingUpdate.partition -1 (use 0 or more)`},
 		{"daemonset without budget", "objects: |\n  apiVersion: apps/v1\n  kind: DaemonSet\n  metadata: {name: agent}\n  spec:\n    selector: {matchLabels: {app: agent}}\n    updateStrategy: {rollingUpdate: {maxUnavailable: 0, maxSurge: 0}}\n    template:\n      metadata: {labels: {app: agent}}\n      spec: {containers: [{name: agent, image: agent}]}\n",
@@ -260,6 +270,12 @@ func TestParseRejectsMistakesWithTheirLine(t *testing.T) {
 // spec: key is on line 7 of the file.
 func deployment(spec string) string {
 	return "name: t\nobjects: |\n  apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: web\n  spec:\n" + spec
+}
+
+// rollout is a Rollout with a valid template whose strategy (its lines
+// indented six spaces) starts on line 11.
+func rollout(strategy string) string {
+	return "objects: |\n  apiVersion: argoproj.io/v1alpha1\n  kind: Rollout\n  metadata: {name: checkout}\n  spec:\n    selector: {matchLabels: {app: c}}\n    template:\n      metadata: {labels: {app: c}}\n      spec: {containers: [{name: c, image: c}]}\n    strategy:\n" + strategy
 }
 
 const podTemplate = "    selector: {matchLabels: {app: web}}\n    template:\n      metadata: {labels: {app: web}}\n      spec: {containers: [{name: a, image: nginx}]}\n"

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation"
 
+	"rollscope/model/argo"
 	"rollscope/model/kind"
 	"rollscope/model/manifest"
 )
@@ -25,7 +26,7 @@ type problem = manifest.Problem
 // workload is checked by its kind (model/kind).
 func checkObject(obj runtime.Object) *problem {
 	if w, ok := kind.Of(obj); ok {
-		return w.Check()
+		return manifest.First(w.Check(), unmodelled(obj))
 	}
 	switch o := obj.(type) {
 	case *appsv1.ReplicaSet:
@@ -50,6 +51,19 @@ func checkObject(obj runtime.Object) *problem {
 		return manifest.Meta(&o.ObjectMeta, "Service", validation.IsDNS1035Label)
 	case *corev1.ConfigMap:
 		return manifest.Meta(&o.ObjectMeta, "ConfigMap", validation.IsDNS1123Subdomain)
+	}
+	return nil
+}
+
+// unmodelled refuses an Argo Rollout whose shape the embedded Argo
+// controller does not run: played, it would sit still and say nothing true.
+func unmodelled(obj runtime.Object) *problem {
+	ro, ok := obj.(*argo.Rollout)
+	if !ok {
+		return nil
+	}
+	if path, what := argo.Unmodelled(ro); path != "" {
+		return manifest.Problemf(path, "Rollout %q has %s (%s), which rollscope's embedded Argo controller does not run (it runs %s)", ro.Name, what, path, argo.Modelled)
 	}
 	return nil
 }

@@ -11,9 +11,9 @@ import (
 // kubectl plugin sends them (engine/argo): their permissions are the
 // requests it makes — the status subresource for promote, abort and retry,
 // an update for set image, the scale subresource for scale, ReplicaSets
-// for undo — and their commands are `kubectl argo rollouts …`. rollscope
-// cannot rehearse a Rollout yet: their confirmations say so in the
-// forecast's place.
+// for undo — and their commands are `kubectl argo rollouts …`. Each is
+// forecast by rehearsing it with the embedded Argo controller
+// (engine/perform).
 
 // byArgo reports whether Argo's controller runs the objects of e's kind,
 // so that its verbs are the plugin's.

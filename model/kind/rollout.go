@@ -205,9 +205,8 @@ func (w rollout) TraceLine() TraceLine {
 	return l
 }
 
-// Copy is a Rollout with meta m and the spec; a rehearsal never makes one
-// yet (the embedded cluster runs no Argo controller), but the copy is the
-// kind's all the same.
+// Copy is a Rollout with meta m and the spec, as a rehearsal copies it
+// for the embedded Argo controller to run.
 func (w rollout) Copy(m metav1.ObjectMeta) Workload {
 	return rollout{&argo.Rollout{TypeMeta: w.TypeMeta, ObjectMeta: m, Spec: w.DeepCopy().Spec}}
 }
