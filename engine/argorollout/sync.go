@@ -250,29 +250,10 @@ func (rc *rolloutContext) reconcileCanaryPause() {
 	if step.Pause.Duration == nil {
 		return
 	}
-	end := cond.StartTime.Add(time.Duration(durationSeconds(step.Pause)) * time.Second)
+	end := cond.StartTime.Add(time.Duration(kind.PauseSeconds(step.Pause)) * time.Second)
 	if now := rc.now.Time; end.After(now) {
 		rc.c.enqueueAfter(rc.key, end.Sub(now))
 	}
-}
-
-// durationSeconds is RolloutPause.DurationSeconds: an integer is seconds, a
-// string a Go duration ("30s", "1h"), or seconds when it has no unit.
-func durationSeconds(p *argo.RolloutPause) int32 {
-	if p.Duration == nil {
-		return -1
-	}
-	if p.Duration.Type == 0 {
-		return p.Duration.IntVal
-	}
-	if n, err := strconv.ParseInt(p.Duration.StrVal, 10, 32); err == nil {
-		return int32(n)
-	}
-	d, err := time.ParseDuration(p.Duration.StrVal)
-	if err != nil {
-		return -1
-	}
-	return int32(d.Seconds())
 }
 
 func pauseCondition(ro *argo.Rollout, reason argo.PauseReason) *argo.PauseCondition {
@@ -301,7 +282,7 @@ func (rc *rolloutContext) completedCurrentCanaryStep() bool {
 			return true
 		}
 		if step.Pause.Duration != nil && cond != nil {
-			end := cond.StartTime.Add(time.Duration(durationSeconds(step.Pause)) * time.Second)
+			end := cond.StartTime.Add(time.Duration(kind.PauseSeconds(step.Pause)) * time.Second)
 			// Argo asks whether its clock is after the end; it is
 			// requeued for the end, which its clock has passed by then.
 			// The virtual clock stands exactly at the end.
