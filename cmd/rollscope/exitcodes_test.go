@@ -204,7 +204,7 @@ func TestSimulateRefusesAnUnmodelledRollout(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := rollscope(t, "simulate", "-f", f)
-	want := `argo.yaml:12: Rollout "checkout" has a traffic router (spec.strategy.canary.trafficRouting), which rollscope's embedded Argo controller does not run (it runs the basic canary:`
+	want := `argo.yaml:12: Rollout "checkout" has a traffic router (spec.strategy.canary.trafficRouting), which rollscope's embedded Argo controller does not run (it runs the basic canary (`
 	if r.code != 2 || !strings.Contains(r.stderr, want) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 || r.stdout != "" {
 		t.Errorf("exit %d, stdout %q, stderr %q; want 2 and one line with %q", r.code, r.stdout, r.stderr, want)
 	}

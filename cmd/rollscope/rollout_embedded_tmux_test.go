@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 )
 
@@ -38,8 +39,12 @@ func TestConsoleListsAScenariosRollout(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := startConsole(t, 140, 30, "--scenario", f)
-	s := c.waitFor("ns default · 2 workloads")
-	wantAll(t, s, "the fleet", "ro     checkout", "shop/checkout:v1", "4/0/4", "deploy web")
+	c.waitFor("ns default · 2 workloads")
+	// Argo's first sync records the steps before the initial deploy makes
+	// the pods: the row counts its four updated pods once they are made.
+	made := regexp.MustCompile(`ro +checkout .* 4/[0-4]/4 `)
+	s := c.WaitUntil("the Rollout's four pods made", made.MatchString)
+	wantAll(t, s, "the fleet", "shop/checkout:v1", "deploy web")
 	c.keys("q")
 	c.waitFor("rollscope exited 0")
 }
