@@ -2,6 +2,7 @@ package forecast_test
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -136,3 +137,48 @@ func TestAnUnmodelledRolloutIsNotForecast(t *testing.T) {
 		t.Errorf("forecast of a routed canary: %v; want one line naming trafficRouting", err)
 	}
 }
+
+// pausedCanary is the state of canaryScenario's Rollout, scaled to
+// replicas, a minute in: paused at step 2 for a promote.
+func pausedCanary(b *testing.B, replicas int) forecast.RolloutState {
+	b.Helper()
+	text := strings.Replace(canaryScenario, "replicas: 5", "replicas: "+strconv.Itoa(replicas), 1)
+	text = strings.Replace(text, "capacity: {pods: 30,", "capacity: {pods: "+strconv.Itoa(replicas)+",", 1)
+	sc, err := scenario.Parse("f.yaml", []byte(text))
+	if err != nil {
+		b.Fatal(err)
+	}
+	clock := sim.NewClock(epoch)
+	cl, err := embedded.Start(context.Background(), memapi.New(memapi.Options{Clock: clock, Seed: 1}), clock, sc, embedded.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := cl.Run(context.Background(), time.Minute); err != nil {
+		b.Fatal(err)
+	}
+	st, err := forecast.ReadRollout(context.Background(), cl.Client, "shop", "checkout", clock.Now())
+	if err != nil {
+		b.Fatal(err)
+	}
+	return st
+}
+
+// benchmarkRolloutPromote forecasts a promote of a paused canary of
+// replicas pods (through the 60 % step, its timed pause and 80 %, to the
+// last indefinite pause), reporting CPU time per forecast as
+// benchmarkSimulate does: the confirmation waits for it.
+func benchmarkRolloutPromote(b *testing.B, replicas int) {
+	st := pausedCanary(b, replicas)
+	change := argoChange(argo.Promote.Send)
+	start := cpuTime()
+	for b.Loop() {
+		f, err := forecast.SimulateRollout(context.Background(), memapiBackend, st, forecast.PodReadiness(0, st.Pods), change)
+		if err != nil || f.Steps == 0 {
+			b.Fatal(f, err)
+		}
+	}
+	b.ReportMetric(float64(cpuTime()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+}
+
+func BenchmarkRolloutPromote100(b *testing.B)  { benchmarkRolloutPromote(b, 100) }
+func BenchmarkRolloutPromote1000(b *testing.B) { benchmarkRolloutPromote(b, 1000) }
