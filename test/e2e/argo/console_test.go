@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -53,21 +54,25 @@ func lineWith(screen string, words ...string) string {
 }
 
 // confirm presses key, waits for the confirmation naming command and
-// saying that the forecast is not available, answers y and waits for the
-// toast saying it was done.
+// its forecast, answers y and waits for the toast saying it was done.
 func confirm(t *testing.T, s *tmuxtest.Session, key, command, toast string) {
 	t.Helper()
 	s.Keys(key)
 	answer(t, s, s.WaitFor(command), command, toast)
 }
 
-// answer checks the confirmation on screen, answers y and waits for the
-// toast.
+// forecastLine is a Rollout action's forecast, rehearsed on a copy of the
+// cluster's Rollout by the embedded Argo controller, once worked out.
+var forecastLine = regexp.MustCompile(`forecast: (\d+ scaling steps?|no forecast)`)
+
+// answer waits for the confirmation's forecast (it is worked out after
+// the confirmation opens), answers y and waits for the toast.
 func answer(t *testing.T, s *tmuxtest.Session, screen, command, toast string) {
 	t.Helper()
-	if !strings.Contains(screen, "not available") {
-		t.Errorf("the confirmation of %s does not say its forecast is not available yet:\n%s", command, screen)
+	if !forecastLine.MatchString(screen) {
+		screen = s.WaitUntil("the forecast of "+command, forecastLine.MatchString)
 	}
+	t.Logf("the confirmation of %s:\n%s", command, screen)
 	s.Keys("y")
 	s.WaitFor("✔ " + toast)
 }
