@@ -20,6 +20,8 @@ func watchBanner(ws cluster.WatchStatus, now time.Time) string {
 		return "connecting to the cluster and listing what it runs…"
 	case !ws.Connected:
 		return "not connected to the cluster — showing the last known state, reconnecting"
+	case !ws.Synced && ws.Listing != "":
+		return "listing " + draw.Listing(ws, ws.Listing) + " — the picture is incomplete until every watch has synced"
 	case !ws.Synced:
 		return "listing the cluster… the picture is incomplete until every watch has synced"
 	case unexplained(ws.Forbidden) != "":

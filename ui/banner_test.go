@@ -16,6 +16,7 @@ func TestWatchBanner(t *testing.T) {
 	}{
 		{"before the first batch", cluster.WatchStatus{}, "connecting"},
 		{"listing", cluster.WatchStatus{Connected: true}, "incomplete until every watch has synced"},
+		{"listing pods", cluster.WatchStatus{Connected: true, Listing: "Pod", ListedSoFar: 12000}, "listing pods… 12,000 so far — the picture is incomplete"},
 		{"lost with a reason", cluster.WatchStatus{Synced: true, Problem: "Unauthorized", Since: t0.Add(-90 * time.Second)},
 			"watch lost 90s ago: Unauthorized"},
 		{"lost", cluster.WatchStatus{Synced: true}, "not connected"},

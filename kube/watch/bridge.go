@@ -78,8 +78,12 @@ type Bridge struct {
 	// (bridge_custom.go), once, as Run starts: asking is I/O.
 	addServed func(context.Context)
 	running   atomic.Bool
-	probe     Probe
-	health    health
+	// pageTimeout and pageSize shape a live cluster's lists: each page a
+	// request of its own, bounded by the request timeout (firstlist.go).
+	pageTimeout time.Duration
+	pageSize    int64
+	probe       Probe
+	health      health
 
 	// Owned by the pump.
 	status    cluster.WatchStatus
@@ -113,6 +117,15 @@ func New(client kubernetes.Interface, scope Scope, clk clock.PassiveClock, send 
 	if b.interval <= 0 {
 		b.interval = DefaultInterval
 	}
+	if opts.Config != nil {
+		// Watches without the request timeout, lists in pages under it
+		// (firstlist.go).
+		var err error
+		if client, b.pageTimeout, err = untimed(client, opts.Config); err != nil {
+			b.setupErr = err
+		}
+		b.pageSize = firstListPage
+	}
 	// Namespaces and nodes first and events last: a batch lists owners
 	// before what they own. Namespaces only say whether the one the
 	// console shows exists; there are few of them.
@@ -132,14 +145,18 @@ func New(client kubernetes.Interface, scope Scope, clk clock.PassiveClock, send 
 	// transform has nothing left to do for them: slimming them again would
 	// only copy them.
 	pods, podTrim := calls[*corev1.PodList](client.CoreV1().Pods(ns)), cache.TransformFunc(trim)
+	podsSeen := new(atomic.Int64)
 	if opts.Config != nil {
-		if slim, err := newSlimPods(opts.Config, client, ns); err != nil {
+		if slim, err := newSlimPods(opts.Config, client, ns, podsSeen); err != nil {
 			b.setupErr = errors.Join(b.setupErr, err)
 		} else {
 			pods, podTrim = slim, nil
 		}
 	}
-	b.add("Pod", &corev1.Pod{}, podTrim, func(s *source) cache.ListerWatcher { return observed(s, pods, client) })
+	b.add("Pod", &corev1.Pod{}, podTrim, func(s *source) cache.ListerWatcher {
+		s.listed = podsSeen // the pods count themselves as they stream
+		return observed(s, pods, client)
+	})
 	b.add("PodDisruptionBudget", &policyv1.PodDisruptionBudget{}, trim, func(s *source) cache.ListerWatcher {
 		return observed[*policyv1.PodDisruptionBudgetList](s, client.PolicyV1().PodDisruptionBudgets(ns), client)
 	})
@@ -152,9 +169,10 @@ func New(client kubernetes.Interface, scope Scope, clk clock.PassiveClock, send 
 // add watches one kind: a reflector on the list and watch that watchOf
 // makes for its source, feeding the kind's cache and the dirty set.
 func (b *Bridge) add(kind string, obj runtime.Object, transform cache.TransformFunc, watchOf func(*source) cache.ListerWatcher) {
-	s := &source{kind: kind, rank: len(b.sources)}
+	s := &source{kind: kind, rank: len(b.sources), pageTimeout: b.pageTimeout, listed: new(atomic.Int64)}
 	s.feed = newFeed(s, b.dirty, transform)
 	s.reflector = cache.NewReflectorWithOptions(watchOf(s), obj, s.feed, cache.ReflectorOptions{Name: "rollscope " + kind})
+	s.reflector.WatchListPageSize = b.pageSize
 	b.sources = append(b.sources, s)
 	b.byKind[kind] = s
 }

@@ -32,6 +32,11 @@
 //     the goroutine that decodes them; a frozen API server, which HTTP/2's
 //     pings would have noticed on that connection, is noticed by the
 //     /readyz probe.
+//   - firstlist.go: a live cluster is watched through a client without
+//     --request-timeout, which client-go would apply to every watch, and
+//     listed in pages of 2,000, each page bounded by it, so that no timeout
+//     cuts off a large namespace's first list forever; while it comes in,
+//     the watch status says how many objects have come.
 //   - pump.go: at most once an Interval, one cluster.Batch of the current
 //     objects, the deletions and the watch status — failing watches, kinds
 //     the user may not list, and, live, whether the API server answers its

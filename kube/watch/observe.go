@@ -31,11 +31,17 @@ type calls[L runtime.Object] interface {
 func observed[L runtime.Object](s *source, c calls[L], client any) cache.ListerWatcher {
 	lw := &cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
-			list, err := c.List(ctx, opts)
+			pageCtx, cancel, opts := s.page(ctx, opts)
+			defer cancel()
+			list, err := c.List(pageCtx, opts)
 			s.called(ctx, err)
+			if err == nil {
+				s.countPage(list)
+			}
 			return list, err
 		},
 		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (apiwatch.Interface, error) {
+			s.streaming(opts)
 			w, err := c.Watch(ctx, opts)
 			s.called(ctx, err)
 			return w, err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -35,11 +36,13 @@ type slimPods struct {
 	ns string
 }
 
-func newSlimPods(cfg *rest.Config, client kubernetes.Interface, ns string) (*slimPods, error) {
+// Each pod decoded from a watch adds one to seen, which counts the pods a
+// streaming first list has brought so far.
+func newSlimPods(cfg *rest.Config, client kubernetes.Interface, ns string, seen *atomic.Int64) (*slimPods, error) {
 	c := rest.CopyConfig(cfg)
 	c.GroupVersion = &corev1.SchemeGroupVersion
 	c.APIPath = "/api"
-	c.NegotiatedSerializer = newSlimPodCodecs(rest.CodecFactoryForGeneratedClient(scheme.Scheme, scheme.Codecs).WithoutConversion())
+	c.NegotiatedSerializer = newSlimPodCodecs(rest.CodecFactoryForGeneratedClient(scheme.Scheme, scheme.Codecs).WithoutConversion(), seen)
 	if c.UserAgent == "" {
 		c.UserAgent = rest.DefaultKubernetesUserAgent()
 	}
@@ -59,11 +62,10 @@ func newSlimPods(cfg *rest.Config, client kubernetes.Interface, ns string) (*sli
 		c.TLSClientConfig.NextProtos = []string{"http/1.1"}
 	}
 	// One rate limit for the console's requests, pods included.
-	if c.RateLimiter == nil && client != nil {
-		if core, ok := client.CoreV1().RESTClient().(*rest.RESTClient); ok && core != nil {
-			c.RateLimiter = core.GetRateLimiter()
-		}
-	}
+	shareRateLimit(c, client)
+	// Watches stay open; each page of a list is bounded by the request
+	// timeout instead (firstlist.go).
+	c.Timeout = 0
 	rc, err := rest.RESTClientFor(c)
 	if err != nil {
 		return nil, fmt.Errorf("cannot make a client to watch pods on %s: %w", cfg.Host, err)
@@ -99,12 +101,12 @@ type slimPodCodecs struct {
 	infos []runtime.SerializerInfo
 }
 
-func newSlimPodCodecs(base runtime.NegotiatedSerializer) slimPodCodecs {
+func newSlimPodCodecs(base runtime.NegotiatedSerializer, seen *atomic.Int64) slimPodCodecs {
 	infos := append([]runtime.SerializerInfo(nil), base.SupportedMediaTypes()...)
 	for i := range infos {
 		// The stream serializer only reads a watch event's frame; the
 		// object inside is decoded by Serializer.
-		infos[i].Serializer = slimPodDecoder{Serializer: infos[i].Serializer, protobuf: infos[i].MediaType == protobufMediaType}
+		infos[i].Serializer = slimPodDecoder{Serializer: infos[i].Serializer, protobuf: infos[i].MediaType == protobufMediaType, seen: seen}
 		if ss := infos[i].StreamSerializer; ss != nil && infos[i].MediaType == protobufMediaType {
 			frames := *ss
 			frames.Serializer = watchEventFrames{Serializer: ss.Serializer}
@@ -123,6 +125,7 @@ func (c slimPodCodecs) SupportedMediaTypes() []runtime.SerializerInfo { return c
 type slimPodDecoder struct {
 	runtime.Serializer
 	protobuf bool
+	seen     *atomic.Int64 // nil counts nothing
 }
 
 var (
@@ -133,10 +136,12 @@ var (
 func (d slimPodDecoder) Decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
 	if d.protobuf {
 		if obj, gvk, ok, err := decodeSlimProtobuf(data, into); ok {
+			d.count(obj, err)
 			return obj, gvk, err
 		}
 	}
 	obj, gvk, err := d.Serializer.Decode(data, defaults, into)
+	defer d.count(obj, err)
 	if err != nil {
 		return obj, gvk, err
 	}
@@ -149,6 +154,14 @@ func (d slimPodDecoder) Decode(data []byte, defaults *schema.GroupVersionKind, i
 		}
 	}
 	return obj, gvk, nil
+}
+
+// count adds a pod decoded from a watch to seen; a bookmark, which has no
+// name, is no pod, and a list's pages are counted whole by the bridge.
+func (d slimPodDecoder) count(obj runtime.Object, err error) {
+	if p, ok := obj.(*corev1.Pod); ok && err == nil && d.seen != nil && p.Name != "" {
+		d.seen.Add(1)
+	}
 }
 
 // slimPodKeepingBookmark is slimPod but for the annotation that ends a

@@ -43,7 +43,7 @@ func TestPodsAreWatchedOverHTTP1(t *testing.T) {
 	if _, err := client.CoreV1().Pods("other").List(context.Background(), metav1.ListOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	pods, err := newSlimPods(cfg, client, "default")
+	pods, err := newSlimPods(cfg, client, "default", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func BenchmarkPodWatchEvent(b *testing.B) {
 			defer srv.Close()
 			cfg := &rest.Config{Host: srv.URL, TLSClientConfig: rest.TLSClientConfig{NextProtos: c.proto,
 				CAData: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})}}
-			pods, err := newSlimPods(cfg, nil, "default")
+			pods, err := newSlimPods(cfg, nil, "default", nil)
 			if err != nil {
 				b.Fatal(err)
 			}

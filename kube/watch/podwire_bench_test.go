@@ -36,7 +36,7 @@ func BenchmarkDecodePod(b *testing.B) {
 		transform func(any) (any, error)
 	}{
 		{"client-go+transform", base, trim},
-		{"podwire", newSlimPodCodecs(base), func(o any) (any, error) { return o, nil }},
+		{"podwire", newSlimPodCodecs(base, nil), func(o any) (any, error) { return o, nil }},
 	} {
 		dec, err := runtime.NewClientNegotiator(c.codecs, corev1.SchemeGroupVersion).Decoder(protobufMediaType, nil)
 		if err != nil {

@@ -40,6 +40,10 @@ func (b *Bridge) refreshStatus() {
 			synced = false
 		}
 	}
+	b.status.Listing, b.status.ListedSoFar = "", 0
+	if !b.status.Synced && !synced {
+		b.status.Listing, b.status.ListedSoFar = b.listing()
+	}
 	problem := b.problem()
 	// Synced never goes back: caches stay filled through a disconnection,
 	// and Connected says whether they are still current.
@@ -77,4 +81,19 @@ func (b *Bridge) read(refs map[cluster.ObjectRef]struct{}) cluster.Batch {
 		batch.Deleted = append(batch.Deleted, ref)
 	}
 	return batch
+}
+
+// listing is the kind whose first list is still coming in, and how many of
+// its objects have come so far: of the kinds not yet synced, the one that
+// has brought the most — the pods, in a large namespace — else the first.
+func (b *Bridge) listing() (kind string, soFar int) {
+	for _, s := range b.sources {
+		if s.feed.synced.Load() || s.forbidden.Load() {
+			continue
+		}
+		if n := int(s.listed.Load()); kind == "" || n > soFar {
+			kind, soFar = s.kind, n
+		}
+	}
+	return kind, soFar
 }

@@ -3,6 +3,7 @@ package watch
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"k8s.io/client-go/tools/cache"
 
@@ -16,6 +17,11 @@ type source struct {
 	rank      int    // where the kind comes in a batch
 	reflector *cache.Reflector
 	feed      *feed
+	// pageTimeout bounds each page of a list (--request-timeout), 0 none.
+	pageTimeout time.Duration
+	// listed counts the objects the current first list has brought so far,
+	// for the progress line while it is incomplete.
+	listed *atomic.Int64
 
 	// mu guards the failure record. failing mirrors problem != "" so that
 	// the reflector, which asks for every event, needs no lock to ask.

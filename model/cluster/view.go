@@ -52,6 +52,12 @@ type WatchStatus struct {
 	// ("Node", or several joined by ", "): what the console cannot show,
 	// not a lost watch.
 	Forbidden string
+	// Listing names the kind ("Pod") whose first list is still coming in
+	// while the picture is not Synced, and ListedSoFar how many of its
+	// objects have come: the console says so rather than show a picture
+	// that is empty only because the list has not ended.
+	Listing     string
+	ListedSoFar int
 }
 
 // Stale reports whether the picture is only the last one known: the

@@ -1,6 +1,8 @@
 package draw
 
 import (
+	"strings"
+
 	"rollscope/model/cluster"
 )
 
@@ -33,4 +35,15 @@ func StateIndex(s cluster.PodState) int {
 		return int(cluster.PodPending)
 	}
 	return int(s)
+}
+
+// Listing says how far the first list of kind ("Pod") has come while the
+// picture is not synced: "pods… 12,000 so far", or "pods…" before any has
+// come or while another kind's list is the one counted.
+func Listing(ws cluster.WatchStatus, kind string) string {
+	what := strings.ToLower(kind) + "s…"
+	if ws.Listing == kind && ws.ListedSoFar > 0 {
+		what += " " + Thousands(ws.ListedSoFar) + " so far"
+	}
+	return what
 }

@@ -223,6 +223,20 @@ func HeaderRow(widths []int, cols []Column, total int) string {
 // Itoa writes a whole number in decimal.
 func Itoa[T ~int | ~int32 | ~int64](n T) string { return strconv.FormatInt(int64(n), 10) }
 
+// Thousands writes a count with a comma between each three digits, as
+// "12,000", so that a large one reads at a glance.
+func Thousands(n int) string {
+	digits := strconv.Itoa(max(n, 0))
+	var b strings.Builder
+	for i, d := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(d)
+	}
+	return b.String()
+}
+
 // WidthOf is how many cells s takes on screen.
 func WidthOf(s string) int { return width(s) }
 

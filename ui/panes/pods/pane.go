@@ -70,7 +70,12 @@ func (p *Pane) View() string {
 		return ""
 	}
 	pods := p.pods()
-	return strings.Join(p.rows.Table(p.s.Paints, podColumns, p.w, len(pods), "no pods", func(i int, widths []int, w int, sel bool) string {
+	// Before the first list has ended, no pods is not "no pods".
+	none := "no pods"
+	if !p.s.Watch.Synced {
+		none = "listing " + draw.Listing(p.s.Watch, "Pod")
+	}
+	return strings.Join(p.rows.Table(p.s.Paints, podColumns, p.w, len(pods), none, func(i int, widths []int, w int, sel bool) string {
 		return p.podRow(pods[i], widths, w, sel)
 	}), "\n")
 }

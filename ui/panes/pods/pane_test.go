@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"rollscope/model/cluster"
 	"rollscope/ui/internal/uitest"
 	"rollscope/ui/screen"
 )
@@ -35,5 +36,30 @@ func TestListsTheSelectedReplicaSetsPods(t *testing.T) {
 	}
 	if cmd := uitest.Keys[screen.Pane](p, "x"); cmd != nil {
 		t.Error("a key that is not the pane's opened something")
+	}
+}
+
+// Before the first list has ended the pane says the pods are being listed,
+// and how many have come, never that there are none (k9s #4006).
+func TestNoPodsYetIsNotNoPods(t *testing.T) {
+	src := uitest.MidRollout()
+	view := src.Rollouts["shop/frontend"]
+	for i := range view.ReplicaSets {
+		view.ReplicaSets[i].Pods = nil
+	}
+	src.Rollouts["shop/frontend"] = view
+	src.Status = cluster.WatchStatus{Connected: true, Listing: "Pod", ListedSoFar: 12000}
+	s := uitest.NewScreen(src, nil)
+	p := New(s)
+	uitest.Focused(p, 90, 6)
+	out := uitest.Plain(p.View())
+	if strings.Contains(out, "no pods") || !strings.Contains(out, "listing pods… 12,000 so far") {
+		t.Errorf("while the pods are listed the pane shows:\n%s", out)
+	}
+	src.Status = cluster.WatchStatus{Synced: true, Connected: true}
+	s.Read()
+	p.Update(screen.Refreshed{})
+	if out := uitest.Plain(p.View()); !strings.Contains(out, "no pods") {
+		t.Errorf("once listed, a ReplicaSet without pods shows:\n%s", out)
 	}
 }

@@ -61,6 +61,9 @@ func start(c console, kubeconfig, namespace, home string, i int) (*session, erro
 			argv = []string{c.bin, "--kubeconfig", kubeconfig, "-n", namespace, "-c", "deploy"}
 		}
 	}
+	if requestTimeout != "" {
+		argv = append(argv[:1], append([]string{"--request-timeout", requestTimeout}, argv[1:]...)...)
+	}
 	// k9s writes its config, logs and screen dumps under these; keep them
 	// out of the user's home.
 	env := []string{"XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "XDG_DATA_HOME=" + filepath.Join(home, "data"),

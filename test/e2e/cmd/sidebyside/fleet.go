@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -119,19 +118,13 @@ func measureFleet(ctx context.Context, cp *controlplane.ControlPlane, admin kube
 		}
 	}
 
-	var events atomic.Int64
-	w, err := admin.CoreV1().Pods("").Watch(ctx, metav1.ListOptions{})
+	events, stopCounting, err := countPodEvents(ctx, admin, "", func(m metav1.Object) bool {
+		return strings.HasPrefix(m.GetNamespace(), "fleet-"+run+"-")
+	})
 	if err != nil {
 		return nil, err
 	}
-	go func() {
-		for ev := range w.ResultChan() {
-			if m, ok := ev.Object.(metav1.Object); ok && strings.HasPrefix(m.GetNamespace(), "fleet-"+run+"-") {
-				events.Add(1)
-			}
-		}
-	}()
-	defer w.Stop()
+	defer stopCounting()
 
 	say("fleet: set image on %d deployments", f.deployments)
 	set := time.Now()

@@ -17,6 +17,14 @@
 //	go run ./cmd/sidebyside -n 1000,3000
 //	go run ./cmd/sidebyside -n '' -fleet 200x5/10   # the fleet (rollscope -A) beside k9s -A :deploy
 //
+// -request-timeout 2s starts every console with --request-timeout 2s (k9s
+// has the flag too), for the first list of a large namespace, which a
+// timeout applied to it whole would cut off forever (k9s PR #4109).
+//
+// During each rollout, whenever the API's ReplicaSet rows have stood still
+// for 700 ms, every row on rollscope's screen must be the API's; the table's
+// last column counts those settled moments.
+//
 // -baseline adds another rollscope binary (an older build, say) as one more
 // console in the same rollouts.
 package main
@@ -43,6 +51,7 @@ func main() {
 	k9s := flag.String("k9s", filepath.Join(home, ".cache/rollscope/k9s/k9s"), "the k9s v0.50.9 binary; empty to measure rollscope alone")
 	rollscope := flag.String("rollscope", "", "the rollscope binary (default: built from this repository)")
 	baseline := flag.String("baseline", "", "other rollscope binaries (comma-separated) to run beside it, for before → after figures")
+	flag.StringVar(&requestTimeout, "request-timeout", "", "pass --request-timeout to every console (e.g. 2s): a first list longer than it must still end")
 	flag.StringVar(&profileDir, "profile", "", "write a CPU profile of each rollscope console to this directory")
 	fleet := flag.String("fleet", "", "also measure the fleet: `rollscope -A` beside k9s -A :deploy while DEPLOYMENTSxREPLICAS/NAMESPACES (e.g. 200x5/10) Deployments roll at once")
 	flag.Parse()
@@ -54,6 +63,9 @@ func main() {
 
 // profileDir is -profile.
 var profileDir string
+
+// requestTimeout is -request-timeout, "" for none.
+var requestTimeout string
 
 func say(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)

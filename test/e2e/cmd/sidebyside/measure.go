@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sync/atomic"
 	"text/tabwriter"
 	"time"
 
@@ -26,6 +25,7 @@ type result struct {
 	peakRSS     float64       // MiB
 	firstScreen time.Duration // start → first complete screen
 	staleness   time.Duration // API complete → the screen says so
+	settled     int           // settled moments of the rollout at which its rows were the API's
 }
 
 func measure(ctx context.Context, cp *controlplane.ControlPlane, admin kubernetes.Interface, n int, consoles []console, work string) ([]result, error) {
@@ -75,18 +75,21 @@ func measure(ctx context.Context, cp *controlplane.ControlPlane, admin kubernete
 		}
 	}
 
-	var events atomic.Int64
-	w, err := admin.CoreV1().Pods(namespace).Watch(ctx, metav1.ListOptions{})
+	events, stopCounting, err := countPodEvents(ctx, admin, namespace, func(metav1.Object) bool { return true })
 	if err != nil {
 		return nil, err
 	}
-	go func() {
-		for range w.ResultChan() {
-			events.Add(1)
-		}
-	}()
-	defer w.Stop()
+	defer stopCounting()
 
+	checking, stopChecks := context.WithCancel(ctx)
+	defer stopChecks()
+	var checked []int
+	var mismatch []string
+	checksDone := make(chan struct{})
+	go func() {
+		defer close(checksDone)
+		checked, mismatch = settledChecks(checking, admin, namespace, sessions)
+	}()
 	say("%d replicas: set image", n)
 	set := time.Now()
 	if err := setImage(ctx, admin, namespace, "example.com/app:v2"); err != nil {
@@ -103,6 +106,14 @@ func measure(ctx context.Context, cp *controlplane.ControlPlane, admin kubernete
 	}
 	done := time.Now()
 	rollout := done.Sub(set)
+	stopChecks()
+	<-checksDone
+	for i, s := range sessions {
+		if mismatch[i] != "" {
+			return nil, fmt.Errorf("%s's ReplicaSet rows differ from the API's at a settled moment of the rollout: %s\n%s", s.name, mismatch[i], s.screen())
+		}
+		results[i].settled = checked[i]
+	}
 	counted := events.Load()
 	say("%d replicas: rolled out in %s, %d pod events", n, rollout.Round(100*time.Millisecond), counted)
 	if err := waitScreens(ctx, sessions, n, func() (map[string][4]int, error) { return apiRows(ctx, admin, namespace) }, func(i int) {
@@ -196,14 +207,18 @@ func spent(results []result, sessions []*session, before []float64, rollout time
 
 func printTable(out io.Writer, results []result) {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "N pods\tconsole\trollout\tpod events\tCPU s\tCPU per event\tpeak RSS MiB\tfirst screen\tstale after API")
+	fmt.Fprintln(tw, "N pods\tconsole\trollout\tpod events\tCPU s\tCPU per event\tpeak RSS MiB\tfirst screen\tstale after API\trows = API (settled moments)")
 	for _, r := range results {
 		per := "—"
 		if r.events > 0 {
 			per = fmt.Sprintf("%.0f µs", r.cpu/float64(r.events)*1e6)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%.0f s\t%d\t%.2f\t%s\t%.0f\t%.2f s\t%.2f s\n", r.replicas, r.console, r.rollout.Seconds(), r.events,
-			r.cpu, per, r.peakRSS, r.firstScreen.Seconds(), r.staleness.Seconds())
+		settled := "—"
+		if r.settled > 0 {
+			settled = fmt.Sprint(r.settled)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%.0f s\t%d\t%.2f\t%s\t%.0f\t%.2f s\t%.2f s\t%s\n", r.replicas, r.console, r.rollout.Seconds(), r.events,
+			r.cpu, per, r.peakRSS, r.firstScreen.Seconds(), r.staleness.Seconds(), settled)
 	}
 	_ = tw.Flush()
 }

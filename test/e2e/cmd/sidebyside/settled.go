@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"time"
+
+	"k8s.io/client-go/kubernetes"
+)
+
+// settledFor is how long the API's ReplicaSet rows must stay the same for a
+// moment of the rollout to count as settled: far longer than a console's
+// screen may lag the API (a batch every 50 ms, a redraw after it).
+const settledFor = 700 * time.Millisecond
+
+// settledChecks compares, until ctx ends, each rollscope console's
+// ReplicaSet rows with the API's at every settled moment of the rollout:
+// whenever the API's rows have not changed for settledFor, every row the
+// screen shows must be the API's. It returns, per session, how many
+// moments were checked and the first mismatch seen.
+func settledChecks(ctx context.Context, admin kubernetes.Interface, namespace string, sessions []*session) (checked []int, mismatch []string) {
+	checked, mismatch = make([]int, len(sessions)), make([]string, len(sessions))
+	var last map[string][4]int
+	since, done := time.Now(), false // done: this settled moment was checked
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return checked, mismatch
+		case <-tick.C:
+		}
+		rows, err := apiRows(ctx, admin, namespace)
+		if err != nil {
+			continue
+		}
+		if !maps.Equal(rows, last) {
+			last, since, done = rows, time.Now(), false
+			continue
+		}
+		if done || time.Since(since) < settledFor {
+			continue
+		}
+		done = true
+		for i, s := range sessions {
+			if s.kind != rollscopeKind {
+				continue
+			}
+			checked[i]++
+			for hash, counts := range screenRows(s.screen()) {
+				if want, ok := rows[hash]; (!ok || want != counts) && mismatch[i] == "" {
+					mismatch[i] = fmt.Sprintf("ReplicaSet %s shown as %v, the API's is %v (all: %v)", hash, counts, want, rows)
+				}
+			}
+		}
+	}
+}
