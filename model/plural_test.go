@@ -32,9 +32,9 @@ func TestCountsGoThroughPlural(t *testing.T) {
 	fraction := regexp.MustCompile(`(%d|%s) of %d|%d/%d|%d and %d of %d|%% of %d`)
 	verbatim := []string{
 		"Waiting for ", "rolling update complete", "rolling update to complete", "partitioned roll out complete", "new replicas have been updated", "old replicas are pending termination", // kubectl rollout status
-		"nodes are available",                          // the scheduler's FailedScheduling message
-		"allows %d disruptions",                        // the budget-hold annotation, read back with Sscanf
-		"replicas: %w", "more than rollscope will set", // ranges and limits, never one
+		"nodes are available",                       // the scheduler's FailedScheduling message
+		"allows %d disruptions",                     // the budget-hold annotation, read back with Sscanf
+		"replicas: %w", "more than the API accepts", // ranges and limits, never one
 		"holds every pod",                          // a verb
 		`"%d pods"`, "the daemon pods on %d nodes", // WorkloadForecast picks the singular itself
 	}

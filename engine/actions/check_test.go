@@ -13,7 +13,7 @@ func TestChecksRefuseBadInput(t *testing.T) {
 	}{
 		{"zero replicas", CheckReplicas(0), ""},
 		{"negative replicas", CheckReplicas(-1), "0 or more"},
-		{"huge replicas", CheckReplicas(1 << 40), "more than rollscope will set"},
+		{"huge replicas", CheckReplicas(1 << 40), "more than the API accepts"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -69,3 +69,10 @@ func BenchmarkStatefulSetRoll500Replicas(b *testing.B) {
 func BenchmarkRollout100kReplicas5000Nodes(b *testing.B) {
 	benchRollout(b, "../../testdata/scenarios/rollout-100k.yaml")
 }
+
+// Kubernetes' scalability envelope: 150,000 pods on 5,000 nodes. With the
+// 1k / 10k / 100k runs it shows whether the cost grows linearly; minutes,
+// run it on its own: -bench Rollout150k -benchtime 1x.
+func BenchmarkRollout150kReplicas5000Nodes(b *testing.B) {
+	benchRollout(b, "../../testdata/scenarios/rollout-150k.yaml")
+}

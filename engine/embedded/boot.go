@@ -34,6 +34,9 @@ func Boot(ctx context.Context, sc *scenario.Scenario, newAPI NewBackend, o Optio
 			"scenario %q runs several clusters (%s); this command rehearses on one — use a scenario without clusters:",
 			sc.Name, strings.Join(sc.ClusterNames(), ", "))}
 	}
+	if err := CheckCapacity(sc, MemoryAvailable()); err != nil {
+		return nil, err
+	}
 	clock := sim.NewClock(Epoch)
 	seed := sc.Seed
 	if o.Seed != 0 {

@@ -7,6 +7,7 @@ package manifest
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -19,9 +20,11 @@ import (
 	"rollscope/model"
 )
 
-// MaxReplicas bounds replica counts in scenarios: far above any real
-// workload, low enough that a typo cannot stall the simulation.
-const MaxReplicas = 100000
+// MaxReplicas bounds replica counts in scenarios' actions: what the API
+// accepts, spec.replicas being a 32-bit integer. Kubernetes has no lower
+// limit; what a rehearsal can hold is the machine's to say
+// (engine/embedded.CheckCapacity).
+const MaxReplicas = math.MaxInt32
 
 // Problem is a validation failure at a field path of a manifest.
 type Problem struct {
@@ -60,10 +63,10 @@ func Meta(m *metav1.ObjectMeta, kind string, validName func(string) []string) *P
 	return nil
 }
 
-// Replicas checks spec.replicas against MaxReplicas.
+// Replicas refuses a negative spec.replicas, as the API does.
 func Replicas(replicas *int32, what string) *Problem {
-	if replicas != nil && (*replicas < 0 || *replicas > MaxReplicas) {
-		return Problemf("spec.replicas", "%s has spec.replicas %d (use 0 to %d)", what, *replicas, MaxReplicas)
+	if replicas != nil && *replicas < 0 {
+		return Problemf("spec.replicas", "%s has spec.replicas %d (use 0 or more)", what, *replicas)
 	}
 	return nil
 }
