@@ -18,6 +18,7 @@ import (
 	"rollscope/engine/embedded"
 	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
+	"rollscope/internal/rolloutfixture"
 	"rollscope/kube/memapi"
 	"rollscope/kube/objects"
 	"rollscope/model/argo"
@@ -52,24 +53,14 @@ func rehearse(t *testing.T, replicas int, strategy string, after time.Duration, 
 
 func rehearseWith(t *testing.T, replicas int, strategy, extraSpec string, after time.Duration, actions ...action) *run {
 	t.Helper()
-	sc, err := scenario.Parse("t.yaml", []byte(fmt.Sprintf(`namespace: shop
+	sc, err := scenario.Parse("t.yaml", []byte(`namespace: shop
 nodeGroups:
   - {name: nodes, role: Node, size: 3, capacity: {pods: 30, cpu: "8", memory: 32Gi}}
 images:
   - {match: "*:broken", pullError: true}
   - {match: "*", pull: 1s, start: 1s, ready: 2s, stop: 2s}
 objects: |
-  apiVersion: argoproj.io/v1alpha1
-  kind: Rollout
-  metadata: {name: checkout}
-  spec:
-    replicas: %d
-    selector: {matchLabels: {app: checkout}}
-    template:
-      metadata: {labels: {app: checkout}}
-      spec: {containers: [{name: web, image: "shop/checkout:v1"}]}
-    strategy: %s
-%s`, replicas, strategy, extraSpec)))
+`+rolloutfixture.Rollout(replicas, strategy)+extraSpec))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,17 +376,7 @@ nodeGroups:
 images:
   - {match: "*", pull: 1s, start: 1s, ready: 2s, stop: 2s}
 objects: |
-  apiVersion: argoproj.io/v1alpha1
-  kind: Rollout
-  metadata: {name: checkout}
-  spec:
-    replicas: 4
-    selector: {matchLabels: {app: checkout}}
-    template:
-      metadata: {labels: {app: checkout}}
-      spec: {containers: [{name: web, image: "shop/checkout:v1"}]}
-    strategy: {canary: {steps: [{setWeight: 25}, {pause: {}}, {setWeight: 75}, {pause: {duration: 30s}}]}}
-actions:
+`+rolloutfixture.Rollout(4, `{canary: {steps: [{setWeight: 25}, {pause: {}}, {setWeight: 75}, {pause: {duration: 30s}}]}}`)+`actions:
   - {at: 30s, setImage: {target: rollout/checkout, image: "shop/checkout:v2"}}
   - {at: 2m, promote: rollout/checkout}
 `))

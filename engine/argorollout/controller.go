@@ -37,7 +37,7 @@ func New(env *control.Env) *Controller { return &Controller{env: env} }
 func (c *Controller) Name() string { return Name }
 
 // Watches implements control.Controller: Rollouts enqueue themselves, and
-// ReplicaSets the Rollout controlling them (Argo's controller watches no
+// ReplicaSets and AnalysisRuns the Rollout controlling them (Argo's controller watches no
 // pods: a ReplicaSet's status carries their readiness).
 func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEventHandler {
 	c.mu.Lock()
@@ -53,6 +53,7 @@ func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEve
 			q.Add(key)
 		}
 	}
+	owned := cache.ResourceEventHandlerFuncs{AddFunc: owner, UpdateFunc: func(_, cur any) { owner(cur) }, DeleteFunc: owner}
 	return map[control.Kind]cache.ResourceEventHandler{
 		control.Workload(kind.Rollout): cache.ResourceEventHandlerFuncs{
 			AddFunc: func(obj any) {
@@ -67,11 +68,8 @@ func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEve
 			UpdateFunc: func(_, cur any) { self(cur) },
 			DeleteFunc: self,
 		},
-		control.ReplicaSets: cache.ResourceEventHandlerFuncs{
-			AddFunc:    owner,
-			UpdateFunc: func(_, cur any) { owner(cur) },
-			DeleteFunc: owner,
-		},
+		control.ReplicaSets:  owned,
+		control.AnalysisRuns: owned,
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"rollscope/engine/embedded"
 	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
+	"rollscope/internal/rolloutfixture"
 	"rollscope/kube/memapi"
 	"rollscope/model/argo"
 )
@@ -149,19 +150,9 @@ nodeGroups:
 images:
   - {match: "*", pull: 1s, start: 1s, ready: 2s, jitter: 1s, stop: 1s}
 objects: |
-  apiVersion: argoproj.io/v1alpha1
-  kind: Rollout
-  metadata: {name: checkout}
-  spec:
-    replicas: %d
-    selector: {matchLabels: {app: checkout}}
-    template:
-      metadata: {labels: {app: checkout}}
-      spec: {containers: [{name: web, image: "shop/checkout:v1"}]}
-    strategy: {canary: {maxSurge: %d, maxUnavailable: %d, steps: [%s]}}
-actions:
+`+rolloutfixture.Rollout(replicas, fmt.Sprintf(`{canary: {maxSurge: %d, maxUnavailable: %d, steps: [%s]}}`, surge, unavailable, strings.Join(steps, ", ")))+`actions:
   - {at: 30s, setImage: {target: rollout/checkout, container: web, image: "shop/checkout:v2"}}
-`, i+1, replicas, surge, unavailable, strings.Join(steps, ", "))))
+`, i+1)))
 		if err != nil {
 			t.Fatalf("%s: %v", shape, err)
 		}

@@ -42,6 +42,7 @@ type rolloutContext struct {
 	addAbort     string // why the progress deadline aborts the update
 	now          metav1.Time
 	createdNewRS bool
+	runs         analysisRuns
 }
 
 // Sync implements control.Controller: it reconciles one Rollout in the
@@ -62,6 +63,7 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 	rc := &rolloutContext{c: c, key: key, ro: cached.DeepCopy(), now: metav1.NewTime(c.env.Clock.Now())}
 	rc.newStatus = argo.RolloutStatus{RestartedAt: rc.ro.Status.RestartedAt}
 	rc.sortReplicaSets()
+	rc.loadAnalysisRuns()
 	// Argo's reconcile: a condition written ends the sync (the change
 	// brings the next one); a scaling event only resizes.
 	if patched, err := rc.checkPausedConditions(ctx); err != nil || patched {
@@ -179,12 +181,19 @@ func (rc *rolloutContext) currentPodHash() string {
 }
 
 // rolloutCanary is Argo's rolloutCanary without what the basic canary does
-// not have (services, traffic routing, experiments, analysis, step plugins).
+// not have (services, traffic routing, experiments, step plugins).
 func (rc *rolloutContext) rolloutCanary(ctx context.Context) error {
 	if rc.podTemplateOrStepsChanged() {
 		return rc.syncRolloutStatusCanary(ctx)
 	}
 	if restarted, err := rc.reconcileRestart(ctx); err != nil || restarted > 0 {
+		return err
+	}
+	err := rc.reconcileAnalysisRuns(ctx)
+	if len(rc.addPause) > 0 { // an inconclusive run
+		return rc.syncRolloutStatusCanary(ctx)
+	}
+	if err != nil {
 		return err
 	}
 	scaled, err := rc.reconcileCanaryReplicaSets(ctx)
@@ -291,6 +300,8 @@ func (rc *rolloutContext) completedCurrentCanaryStep() bool {
 		return false
 	case step.SetCanaryScale != nil, step.SetWeight != nil:
 		return rc.atDesiredReplicaCounts()
+	case step.Analysis != nil:
+		return rc.runs.step != nil && rc.runs.step.Status.Phase == argo.AnalysisPhaseSuccessful
 	case len(step.SetHeaderRoute) > 0, len(step.SetMirrorRoute) > 0:
 		return true
 	}
@@ -362,6 +373,7 @@ func (rc *rolloutContext) syncRolloutStatusCanary(ctx context.Context) error {
 		step, _ := argo.CurrentStep(ro)
 		next := *idx + 1
 		idx = &next
+		ns.Canary.CurrentStepAnalysisRunStatus = nil
 		rc.c.env.Events.Eventf(ro, corev1.EventTypeNormal, "RolloutStepCompleted", "Rollout step %d/%d completed (%s)", next, stepCount, stepString(step))
 		rc.removePause = append(rc.removePause, argo.PauseReasonCanaryPauseStep)
 	}
@@ -379,6 +391,8 @@ func stepString(s *argo.CanaryStep) string {
 			return "pause: " + s.Pause.Duration.String()
 		}
 		return "pause"
+	case s.Analysis != nil:
+		return "analysis"
 	case s.SetCanaryScale != nil:
 		switch sc := s.SetCanaryScale; {
 		case sc.Replicas != nil:

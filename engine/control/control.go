@@ -76,6 +76,9 @@ const (
 	PodDisruptionBudgets   Kind = "poddisruptionbudgets"
 	ControllerRevisions    Kind = "controllerrevisions"
 	Events                 Kind = "events"
+	// AnalysisRuns are Argo's, which the embedded runner caches decoded
+	// into model/argo's AnalysisRun.
+	AnalysisRuns Kind = "analysisruns"
 )
 
 // Workload is the Kind a runner feeds the registry's workload kind k
@@ -93,7 +96,7 @@ func allKinds() []Kind {
 	for _, e := range kind.All() {
 		ks = append(ks, Workload(e.Kind))
 	}
-	return append(ks, ReplicaSets, PodDisruptionBudgets, ControllerRevisions, Events)
+	return append(ks, ReplicaSets, PodDisruptionBudgets, ControllerRevisions, Events, AnalysisRuns)
 }
 
 // Index names every runner registers on its pod and replica set indexers.
@@ -144,6 +147,9 @@ type Listers struct {
 	// Get or List costs several. Either may be nil: then they ask listers.
 	DeploymentIndex cache.Indexer
 	BudgetIndex     cache.Indexer
+	// AnalysisRuns carries IndexByController; nil where the runner feeds
+	// none (a live one: Argo's own controller runs them there).
+	AnalysisRuns cache.Indexer
 }
 
 // Recorder records Kubernetes events about an object, as client-go's

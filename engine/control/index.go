@@ -107,7 +107,7 @@ func Indexers(kind Kind) cache.Indexers {
 	case Pods:
 		ix[IndexByController] = ControllerUIDIndexFunc
 		ix[IndexByNode] = NodeNameIndexFunc
-	case ReplicaSets, ReplicationControllers, ControllerRevisions:
+	case ReplicaSets, ReplicationControllers, ControllerRevisions, AnalysisRuns:
 		ix[IndexByController] = ControllerUIDIndexFunc
 	case Deployments:
 		ix[IndexCanaries] = CanaryIndexFunc

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 
+	"rollscope/engine/analysisrun"
 	"rollscope/engine/canary"
 	"rollscope/engine/control"
 	"rollscope/engine/controllers"
@@ -120,6 +121,7 @@ func Start(ctx context.Context, b Backend, clock *sim.Clock, sc *scenario.Scenar
 	r.Add(drain.New(r.Env("drain-controller")))
 	r.Add(noderoll.New(r.Env("node-roll-controller"), sc.NodeGroups))
 	r.Add(canary.New(r.Env("canary-controller"), EmbeddedCanaryHolder))
+	r.Add(analysisrun.New(r.Env(analysisrun.Name), sc.Metrics))
 	if o.RollingUpdate != nil {
 		r.Add(o.RollingUpdate(r.Env("rolling-update")))
 	} else {

@@ -46,3 +46,7 @@ func globMatch(pattern, s string) bool {
 	}
 	return p == len(pattern)
 }
+
+// Glob reports whether pattern matches all of s as an image rule's match
+// does: what a scenario's metric series keyed by image matches with too.
+func Glob(pattern, s string) bool { return globMatch(pattern, s) }

@@ -10,12 +10,15 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
 
 	"rollscope/engine/sim"
 	"rollscope/kube/objects"
+	"rollscope/model/argo"
 	"rollscope/model/kind"
 )
 
@@ -72,9 +75,26 @@ func Create(ctx context.Context, c kubernetes.Interface, obj runtime.Object) err
 		_, err = c.CoreV1().Services(x.Namespace).Create(ctx, x.DeepCopy(), o)
 	case *corev1.Pod:
 		_, err = c.CoreV1().Pods(x.Namespace).Create(ctx, x.DeepCopy(), o)
+	case *argo.AnalysisTemplate:
+		err = createCustom(ctx, c, argo.AnalysisTemplates, x.Namespace, x.DeepCopy())
 	default:
 		err = fmt.Errorf("%s objects are not supported in scenarios", kindName(obj))
 	}
+	return err
+}
+
+// createCustom creates a custom resource's object (an AnalysisTemplate)
+// through the connection's dynamic client, as kubectl sends it.
+func createCustom(ctx context.Context, c kubernetes.Interface, gvr schema.GroupVersionResource, ns string, obj runtime.Object) error {
+	d, err := objects.DynamicOf(c)
+	if err != nil {
+		return err
+	}
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		return err
+	}
+	_, err = d.Resource(gvr).Namespace(ns).Create(ctx, &unstructured.Unstructured{Object: u}, metav1.CreateOptions{})
 	return err
 }
 

@@ -11,7 +11,7 @@ import (
 
 // clusterKeys are what each entry of clusters: may say: the keys of a
 // one-cluster scenario that belong to a cluster, and its name.
-var clusterKeys = []string{"name", "namespace", "nodeGroups", "images", "objects", "actions"}
+var clusterKeys = []string{"name", "namespace", "nodeGroups", "images", "objects", "metrics", "actions"}
 
 // clusters reads clusters: — a list of named clusters, each with its own
 // nodes, images, objects and actions — into sc.Clusters. Actions at the

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -51,6 +52,8 @@ func checkObject(obj runtime.Object) *problem {
 		return manifest.Meta(&o.ObjectMeta, "Service", validation.IsDNS1035Label)
 	case *corev1.ConfigMap:
 		return manifest.Meta(&o.ObjectMeta, "ConfigMap", validation.IsDNS1123Subdomain)
+	case *argo.AnalysisTemplate:
+		return checkAnalysisTemplate(o)
 	}
 	return nil
 }
@@ -64,6 +67,43 @@ func unmodelled(obj runtime.Object) *problem {
 	}
 	if path, what := argo.Unmodelled(ro); path != "" {
 		return manifest.Problemf(path, "Rollout %q has %s (%s), which rollscope's embedded Argo controller does not run (it runs %s)", ro.Name, what, path, argo.Modelled)
+	}
+	return nil
+}
+
+// checkAnalysisTemplate refuses a template whose metrics the embedded
+// AnalysisRun controller cannot take as Argo's would.
+func checkAnalysisTemplate(t *argo.AnalysisTemplate) *problem {
+	what := fmt.Sprintf("AnalysisTemplate %q", t.Name)
+	if p := manifest.Meta(&t.ObjectMeta, "AnalysisTemplate", validation.IsDNS1123Subdomain); p != nil {
+		return p
+	}
+	switch {
+	case len(t.Spec.Metrics) == 0:
+		return manifest.Problemf("spec.metrics", "%s has no metrics (add spec.metrics with a name and a successCondition)", what)
+	case len(t.Spec.DryRun) > 0:
+		return manifest.Problemf("spec.dryRun", "%s has a dryRun, which rollscope's embedded analysis does not run (remove it)", what)
+	case len(t.Spec.MeasurementRetention) > 0:
+		return manifest.Problemf("spec.measurementRetention", "%s has a measurementRetention, which rollscope's embedded analysis does not run (remove it)", what)
+	}
+	seen := map[string]bool{}
+	for i, m := range t.Spec.Metrics {
+		at := fmt.Sprintf("spec.metrics[%d]", i)
+		switch {
+		case m.Name == "":
+			return manifest.Problemf(at, "%s: %s has no name (add name:)", what, at)
+		case seen[m.Name]:
+			return manifest.Problemf(at+".name", "%s has two metrics named %q (names must be unique)", what, m.Name)
+		}
+		seen[m.Name] = true
+		for _, d := range []struct{ field, v string }{{"interval", m.Interval}, {"initialDelay", m.InitialDelay}} {
+			if d.v == "" {
+				continue
+			}
+			if _, err := time.ParseDuration(d.v); err != nil {
+				return manifest.Problemf(at+"."+d.field, "%s: %s.%s %q is not a duration (write it like \"30s\" or \"5m\")", what, at, d.field, d.v)
+			}
+		}
 	}
 	return nil
 }

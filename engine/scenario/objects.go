@@ -36,6 +36,7 @@ var manifestKinds = append(workloadManifestKinds(),
 	manifestKind{"ConfigMap", "v1", true},
 	manifestKind{"Service", "v1", true},
 	manifestKind{"Pod", "v1", true},
+	manifestKind{"AnalysisTemplate", argo.GroupVersion.String(), true},
 )
 
 func workloadManifestKinds() []manifestKind {
@@ -68,11 +69,17 @@ func kindNames() string {
 var manifestDecoder = serializer.NewCodecFactory(scheme.Scheme, serializer.EnableStrict).UniversalDeserializer()
 
 // decodeManifest decodes a manifest of kind mk strictly: a built-in kind
-// into client-go's typed object, a custom resource's (Argo's Rollout) into
-// rollscope's own type (model/argo), its fields as its kind's row reads them.
+// into client-go's typed object, a custom resource's (Argo's Rollout and
+// AnalysisTemplate) into rollscope's own type (model/argo), its fields as
+// its kind's row reads them.
 func decodeManifest(mk manifestKind, text string) (runtime.Object, error) {
+	var obj runtime.Object
 	if e, ok := kind.ForName(mk.kind); ok && e.Custom != "" {
-		var obj runtime.Object = &argo.Rollout{} // the one custom kind of the registry
+		obj = &argo.Rollout{} // the one custom kind of the registry
+	} else if mk.kind == "AnalysisTemplate" {
+		obj = &argo.AnalysisTemplate{}
+	}
+	if obj != nil {
 		js, err := sigsyaml.YAMLToJSON([]byte(text))
 		if err != nil {
 			return nil, err

@@ -14,7 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 )
 
-var topKeys = []string{"name", "seed", "namespace", "nodeGroups", "images", "objects", "actions", "clusters"}
+var topKeys = []string{"name", "seed", "namespace", "nodeGroups", "images", "objects", "metrics", "actions", "clusters"}
 
 // Parse reads a scenario file. filename is only used in error messages, which
 // are single lines of the form "FILE:LINE: message" (see Error).
@@ -68,6 +68,9 @@ func (p *parser) cluster(f *fields, actions *yaml.Node, sc *Scenario) error {
 		return err
 	}
 	sc.Objects = objs.list
+	if sc.Metrics, err = p.metrics(f.get("metrics"), objs); err != nil {
+		return err
+	}
 	sc.Actions, err = p.actions(actions, sc, objs)
 	return err
 }

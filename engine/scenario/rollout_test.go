@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"rollscope/engine/scenario"
+	"rollscope/internal/rolloutfixture"
 	"rollscope/model/argo"
 	"rollscope/model/kind"
 )
@@ -44,19 +45,9 @@ objects: |
 	}
 }
 
-const rolloutObjects = `namespace: shop
+var rolloutObjects = `namespace: shop
 objects: |
-  apiVersion: argoproj.io/v1alpha1
-  kind: Rollout
-  metadata: {name: checkout}
-  spec:
-    replicas: 4
-    selector: {matchLabels: {app: checkout}}
-    template:
-      metadata: {labels: {app: checkout}}
-      spec: {containers: [{name: web, image: "shop/checkout:v1"}]}
-    strategy: {canary: {steps: [{setWeight: 25}, {pause: {}}]}}
-  ---
+` + rolloutfixture.Rollout(4, rolloutfixture.Canary) + `  ---
   apiVersion: apps/v1
   kind: Deployment
   metadata: {name: web}

@@ -5,6 +5,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"rollscope/engine/analysisrun"
 	"rollscope/engine/kubelet"
 	"rollscope/engine/nodegroup"
 	"rollscope/engine/noderoll"
@@ -27,6 +28,9 @@ type Scenario struct {
 	// Objects are typed (*appsv1.Deployment, *corev1.ReplicationController,
 	// ...) in file order, with the namespace filled in for namespaced kinds.
 	Objects []runtime.Object
+	// Metrics are what each AnalysisTemplate metric measures, every one
+	// of them covered (the embedded cluster asks no provider).
+	Metrics []analysisrun.Series
 	// Actions are sorted by At; actions at the same time keep file order.
 	Actions []Action
 

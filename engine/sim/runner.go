@@ -151,6 +151,7 @@ func New(client kubernetes.Interface, src Source, clock *Clock, seed int64) *Run
 		RevisionIndex:          r.stores[control.ControllerRevisions],
 		DeploymentIndex:        r.stores[control.Deployments],
 		BudgetIndex:            r.stores[control.PodDisruptionBudgets],
+		AnalysisRuns:           r.stores[control.AnalysisRuns],
 	}
 	for _, e := range kind.All() {
 		r.listers.Workloads[e.Kind] = r.stores[control.Workload(e.Kind)]
@@ -371,13 +372,20 @@ func (r *Runner) applyEvent(rc received) {
 	}
 }
 
-// cached is what the caches hold of obj: obj itself, or for a Rollout,
-// which the API serves as unstructured JSON, its decoding into
-// model/argo's Rollout (nil when it does not decode).
+// cached is what the caches hold of obj: obj itself, or for a Rollout or
+// an AnalysisRun, which the API serves as unstructured JSON, its decoding
+// into model/argo's type (nil when it does not decode).
 func cached(obj runtime.Object) runtime.Object {
 	u, ok := obj.(*unstructured.Unstructured)
 	if !ok {
 		return obj
+	}
+	if u.GetKind() == "AnalysisRun" {
+		run, err := argo.AnalysisRunOf(u)
+		if err != nil {
+			return nil
+		}
+		return run
 	}
 	ro, err := argo.RolloutOf(u)
 	if err != nil {
@@ -393,8 +401,11 @@ func KindOf(obj runtime.Object) (control.Kind, bool) {
 	}
 	switch o := obj.(type) {
 	case *unstructured.Unstructured:
-		if o.GroupVersionKind() == argo.GroupVersion.WithKind("Rollout") {
+		switch o.GroupVersionKind() {
+		case argo.GroupVersion.WithKind("Rollout"):
 			return control.Workload(kind.Rollout), true
+		case argo.GroupVersion.WithKind("AnalysisRun"):
+			return control.AnalysisRuns, true
 		}
 	case *corev1.Pod:
 		return control.Pods, true

@@ -52,16 +52,47 @@ func LimitsOf(m Metric) Limits {
 // with a negative value), as the operator reads it ("failed 2 > limit 1 →
 // Failed"), and the phase it leads to; "" and no phase while none is.
 func (l Limits) Crossed(r MetricResult) (AnalysisPhase, string) {
-	var phase AnalysisPhase
-	var why string
+	return l.worded(r, operatorWords)
+}
+
+// Assessed is Crossed in Argo's own words, as its controller writes them
+// into an AnalysisRun's message ("failed (2) > failureLimit (1)").
+func (l Limits) Assessed(r MetricResult) (AnalysisPhase, string) {
+	return l.worded(r, argoWords)
+}
+
+var (
+	operatorWords = map[AnalysisPhase]string{
+		AnalysisPhaseFailed:       "failed %d > limit %d → Failed",
+		AnalysisPhaseInconclusive: "inconclusive %d > limit %d → Inconclusive",
+		AnalysisPhaseError:        "%d errors in a row > limit %d → Error",
+	}
+	argoWords = map[AnalysisPhase]string{
+		AnalysisPhaseFailed:       "failed (%d) > failureLimit (%d)",
+		AnalysisPhaseInconclusive: "inconclusive (%d) > inconclusiveLimit (%d)",
+		AnalysisPhaseError:        "consecutiveErrors (%d) > consecutiveErrorLimit (%d)",
+	}
+)
+
+func (l Limits) worded(r MetricResult, words map[AnalysisPhase]string) (AnalysisPhase, string) {
+	phase, n, limit := l.crossed(r)
+	if phase == "" {
+		return "", ""
+	}
+	return phase, fmt.Sprintf(words[phase], n, limit)
+}
+
+// crossed is the last of l's limits, in Argo's order, that r is past: the
+// phase it leads to, r's count and the limit.
+func (l Limits) crossed(r MetricResult) (phase AnalysisPhase, n, limit int32) {
 	if l.Failure >= 0 && r.Failed > l.Failure {
-		phase, why = AnalysisPhaseFailed, fmt.Sprintf("failed %d > limit %d → Failed", r.Failed, l.Failure)
+		phase, n, limit = AnalysisPhaseFailed, r.Failed, l.Failure
 	}
 	if r.Inconclusive > l.Inconclusive {
-		phase, why = AnalysisPhaseInconclusive, fmt.Sprintf("inconclusive %d > limit %d → Inconclusive", r.Inconclusive, l.Inconclusive)
+		phase, n, limit = AnalysisPhaseInconclusive, r.Inconclusive, l.Inconclusive
 	}
 	if r.ConsecutiveError > l.ConsecutiveError {
-		phase, why = AnalysisPhaseError, fmt.Sprintf("%d errors in a row > limit %d → Error", r.ConsecutiveError, l.ConsecutiveError)
+		phase, n, limit = AnalysisPhaseError, r.ConsecutiveError, l.ConsecutiveError
 	}
-	return phase, why
+	return phase, n, limit
 }

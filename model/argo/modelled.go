@@ -4,7 +4,7 @@ import "fmt"
 
 // Modelled is what rollscope's embedded Argo controller runs, for the
 // sentences that refuse or decline anything else.
-const Modelled = "the basic canary (setWeight, pause and setCanaryScale steps, without a traffic router, services, analysis or experiments) and blue/green without analysis"
+const Modelled = "the basic canary (setWeight, pause, setCanaryScale and analysis steps and a background analysis of namespaced AnalysisTemplates, without a traffic router, services or experiments) and blue/green without analysis"
 
 // Unmodelled is the first field of r that rollscope's embedded controller
 // does not run (its path, as a manifest spells it, and what it is), ""
@@ -31,8 +31,8 @@ func Unmodelled(r *Rollout) (path, what string) {
 		return "spec.strategy", "a strategy other than canary"
 	case len(c.TrafficRouting) > 0:
 		return "spec.strategy.canary.trafficRouting", "a traffic router"
-	case c.Analysis != nil:
-		return "spec.strategy.canary.analysis", "a background analysis"
+	case clusterScoped(c.Analysis):
+		return "spec.strategy.canary.analysis.templates", "a ClusterAnalysisTemplate"
 	case c.CanaryService != "":
 		return "spec.strategy.canary.canaryService", "a canary service"
 	case c.StableService != "":
@@ -41,8 +41,8 @@ func Unmodelled(r *Rollout) (path, what string) {
 	for i, st := range s.Strategy.Canary.Steps {
 		at := fmt.Sprintf("spec.strategy.canary.steps[%d].", i)
 		switch {
-		case st.Analysis != nil:
-			return at + "analysis", "an analysis step"
+		case clusterScoped(st.Analysis):
+			return at + "analysis.templates", "a ClusterAnalysisTemplate"
 		case len(st.Experiment) > 0:
 			return at + "experiment", "an experiment step"
 		case len(st.Plugin) > 0:
@@ -54,4 +54,34 @@ func Unmodelled(r *Rollout) (path, what string) {
 		}
 	}
 	return "", ""
+}
+
+func clusterScoped(a *RolloutAnalysis) bool {
+	if a == nil {
+		return false
+	}
+	for _, t := range a.Templates {
+		if t.ClusterScope != nil && *t.ClusterScope {
+			return true
+		}
+	}
+	return false
+}
+
+// Analysed reports whether r's canary runs an analysis (a step's or a
+// background one): its outcome is what a provider measures.
+func Analysed(r *Rollout) bool {
+	c := r.Spec.Strategy.Canary
+	if c == nil {
+		return false
+	}
+	if c.Analysis != nil {
+		return true
+	}
+	for _, st := range c.Steps {
+		if st.Analysis != nil {
+			return true
+		}
+	}
+	return false
 }

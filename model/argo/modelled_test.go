@@ -16,6 +16,7 @@ func TestUnmodelledNamesTheField(t *testing.T) {
 			Steps: []argo.CanaryStep{{SetWeight: &w}, {Pause: &argo.RolloutPause{}}, {SetCanaryScale: &argo.SetCanaryScale{Weight: &w}}}}}}}
 	}
 	raw := json.RawMessage(`{}`)
+	yes := true
 	cases := []struct {
 		name string
 		edit func(r *argo.Rollout)
@@ -28,11 +29,17 @@ func TestUnmodelledNamesTheField(t *testing.T) {
 		}, "spec.strategy.blueGreen.prePromotionAnalysis"},
 		{"workloadRef", func(r *argo.Rollout) { r.Spec.WorkloadRef = &argo.ObjectRef{Name: "web"} }, "spec.workloadRef"},
 		{"traffic router", func(r *argo.Rollout) { r.Spec.Strategy.Canary.TrafficRouting = raw }, "spec.strategy.canary.trafficRouting"},
-		{"background analysis", func(r *argo.Rollout) { r.Spec.Strategy.Canary.Analysis = &argo.RolloutAnalysis{} }, "spec.strategy.canary.analysis"},
+		{"background analysis", func(r *argo.Rollout) { r.Spec.Strategy.Canary.Analysis = &argo.RolloutAnalysis{} }, ""},
+		{"background analysis of a cluster template", func(r *argo.Rollout) {
+			r.Spec.Strategy.Canary.Analysis = &argo.RolloutAnalysis{Templates: []argo.AnalysisTemplateRef{{TemplateName: "t", ClusterScope: &yes}}}
+		}, "spec.strategy.canary.analysis.templates"},
 		{"canary service", func(r *argo.Rollout) { r.Spec.Strategy.Canary.CanaryService = "web-canary" }, "spec.strategy.canary.canaryService"},
 		{"analysis step", func(r *argo.Rollout) {
 			r.Spec.Strategy.Canary.Steps[1] = argo.CanaryStep{Analysis: &argo.RolloutAnalysis{}}
-		}, "spec.strategy.canary.steps[1].analysis"},
+		}, ""},
+		{"analysis step of a cluster template", func(r *argo.Rollout) {
+			r.Spec.Strategy.Canary.Steps[1] = argo.CanaryStep{Analysis: &argo.RolloutAnalysis{Templates: []argo.AnalysisTemplateRef{{TemplateName: "t", ClusterScope: &yes}}}}
+		}, "spec.strategy.canary.steps[1].analysis.templates"},
 		{"experiment step", func(r *argo.Rollout) { r.Spec.Strategy.Canary.Steps[2] = argo.CanaryStep{Experiment: raw} }, "spec.strategy.canary.steps[2].experiment"},
 		{"plugin step", func(r *argo.Rollout) { r.Spec.Strategy.Canary.Steps[0] = argo.CanaryStep{Plugin: raw} }, "spec.strategy.canary.steps[0].plugin"},
 	}

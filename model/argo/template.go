@@ -27,13 +27,22 @@ var Deployments = schema.GroupVersionResource{Group: "apps", Version: "v1", Reso
 
 // RolloutOf decodes a Rollout served as unstructured.
 func RolloutOf(u *unstructured.Unstructured) (*Rollout, error) {
+	return decodeAs[Rollout](u, "rollout", "Rollout")
+}
+
+// AnalysisRunOf decodes an AnalysisRun served as unstructured.
+func AnalysisRunOf(u *unstructured.Unstructured) (*AnalysisRun, error) {
+	return decodeAs[AnalysisRun](u, "analysisrun", "AnalysisRun")
+}
+
+func decodeAs[T any](u *unstructured.Unstructured, resource, kind string) (*T, error) {
 	b, err := u.MarshalJSON()
 	if err != nil {
 		return nil, err
 	}
-	r := new(Rollout)
+	r := new(T)
 	if err := json.Unmarshal(b, r); err != nil {
-		return nil, fmt.Errorf("rollout/%s does not read as an Argo Rollout: %w", u.GetName(), err)
+		return nil, fmt.Errorf("%s/%s does not read as an Argo %s: %w", resource, u.GetName(), kind, err)
 	}
 	return r, nil
 }

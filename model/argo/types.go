@@ -24,8 +24,9 @@ var GroupVersion = schema.GroupVersion{Group: "argoproj.io", Version: "v1alpha1"
 
 // Resources of the kinds rollscope reads.
 var (
-	Rollouts     = GroupVersion.WithResource("rollouts")
-	AnalysisRuns = GroupVersion.WithResource("analysisruns")
+	Rollouts          = GroupVersion.WithResource("rollouts")
+	AnalysisRuns      = GroupVersion.WithResource("analysisruns")
+	AnalysisTemplates = GroupVersion.WithResource("analysistemplates")
 )
 
 // Labels and annotations Argo's controller writes.
@@ -155,6 +156,44 @@ type AnalysisTemplateRef struct {
 type AnalysisRunArgument struct {
 	Name  string `json:"name"`
 	Value string `json:"value,omitempty"`
+	// ValueFrom is where a Rollout's analysis argument takes its value:
+	// the pod-template hash of the stable or the latest ReplicaSet, or a
+	// field of the Rollout.
+	ValueFrom *ArgumentValueFrom `json:"valueFrom,omitempty"`
+}
+
+type ArgumentValueFrom struct {
+	// PodTemplateHashValue is "Stable" or "Latest".
+	PodTemplateHashValue *string `json:"podTemplateHashValue,omitempty"`
+	FieldRef             *struct {
+		FieldPath string `json:"fieldPath"`
+	} `json:"fieldRef,omitempty"`
+}
+
+// AnalysisTemplate is argoproj.io/v1alpha1 AnalysisTemplate: the metrics
+// an analysis step or a background analysis runs, and the arguments they
+// take.
+type AnalysisTemplate struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Spec              AnalysisTemplateSpec `json:"spec"`
+}
+
+type AnalysisTemplateSpec struct {
+	Metrics []Metric   `json:"metrics"`
+	Args    []Argument `json:"args,omitempty"`
+	// DryRun and MeasurementRetention are kept raw: rollscope says it
+	// does not model them.
+	DryRun               json.RawMessage `json:"dryRun,omitempty"`
+	MeasurementRetention json.RawMessage `json:"measurementRetention,omitempty"`
+}
+
+// Argument is a template's argument: a default value, or none (the
+// analysis that uses the template must give one).
+type Argument struct {
+	Name      string             `json:"name"`
+	Value     *string            `json:"value,omitempty"`
+	ValueFrom *ArgumentValueFrom `json:"valueFrom,omitempty"`
 }
 
 type PauseReason string
@@ -284,7 +323,10 @@ type Metric struct {
 	FailureLimit          *intstr.IntOrString `json:"failureLimit,omitempty"`
 	InconclusiveLimit     *intstr.IntOrString `json:"inconclusiveLimit,omitempty"`
 	ConsecutiveErrorLimit *intstr.IntOrString `json:"consecutiveErrorLimit,omitempty"`
-	Provider              json.RawMessage     `json:"provider,omitempty"`
+	// ConsecutiveSuccessLimit ends the metric Successful after that many
+	// successes in a row (Argo v1.10; 0 or unset: not used).
+	ConsecutiveSuccessLimit *intstr.IntOrString `json:"consecutiveSuccessLimit,omitempty"`
+	Provider                json.RawMessage     `json:"provider,omitempty"`
 }
 
 type AnalysisPhase string
@@ -308,16 +350,17 @@ type AnalysisRunStatus struct {
 }
 
 type MetricResult struct {
-	Name             string        `json:"name"`
-	Phase            AnalysisPhase `json:"phase"`
-	Measurements     []Measurement `json:"measurements,omitempty"`
-	Message          string        `json:"message,omitempty"`
-	Count            int32         `json:"count,omitempty"`
-	Successful       int32         `json:"successful,omitempty"`
-	Failed           int32         `json:"failed,omitempty"`
-	Inconclusive     int32         `json:"inconclusive,omitempty"`
-	Error            int32         `json:"error,omitempty"`
-	ConsecutiveError int32         `json:"consecutiveError,omitempty"`
+	Name               string        `json:"name"`
+	Phase              AnalysisPhase `json:"phase"`
+	Measurements       []Measurement `json:"measurements,omitempty"`
+	Message            string        `json:"message,omitempty"`
+	Count              int32         `json:"count,omitempty"`
+	Successful         int32         `json:"successful,omitempty"`
+	Failed             int32         `json:"failed,omitempty"`
+	Inconclusive       int32         `json:"inconclusive,omitempty"`
+	Error              int32         `json:"error,omitempty"`
+	ConsecutiveError   int32         `json:"consecutiveError,omitempty"`
+	ConsecutiveSuccess int32         `json:"consecutiveSuccess,omitempty"`
 }
 
 type Measurement struct {
@@ -354,12 +397,14 @@ func jsonCopy[T any](in *T) *T {
 	return out
 }
 
-func (r *Rollout) DeepCopy() *Rollout                     { return jsonCopy(r) }
-func (r *Rollout) DeepCopyObject() runtime.Object         { return r.DeepCopy() }
-func (l *RolloutList) DeepCopyObject() runtime.Object     { return jsonCopy(l) }
-func (a *AnalysisRun) DeepCopy() *AnalysisRun             { return jsonCopy(a) }
-func (a *AnalysisRun) DeepCopyObject() runtime.Object     { return a.DeepCopy() }
-func (l *AnalysisRunList) DeepCopyObject() runtime.Object { return jsonCopy(l) }
+func (r *Rollout) DeepCopy() *Rollout                      { return jsonCopy(r) }
+func (r *Rollout) DeepCopyObject() runtime.Object          { return r.DeepCopy() }
+func (l *RolloutList) DeepCopyObject() runtime.Object      { return jsonCopy(l) }
+func (a *AnalysisRun) DeepCopy() *AnalysisRun              { return jsonCopy(a) }
+func (a *AnalysisRun) DeepCopyObject() runtime.Object      { return a.DeepCopy() }
+func (l *AnalysisRunList) DeepCopyObject() runtime.Object  { return jsonCopy(l) }
+func (a *AnalysisTemplate) DeepCopy() *AnalysisTemplate    { return jsonCopy(a) }
+func (a *AnalysisTemplate) DeepCopyObject() runtime.Object { return a.DeepCopy() }
 
 // DeepCopy is the status's own copy, as every API status type has one (a
 // rehearsal's copy of a workload takes its status so).
