@@ -188,7 +188,7 @@ func TestCtxSwitchesToSeveralContexts(t *testing.T) {
 		{"west, east", "west,east", ""},
 		{"all", "east,south,west", ""},
 		{"east", "", "already on context east"},
-		{"east,nope", "", "no context nope in the kubeconfig — :ctx lists them"},
+		{"east,nope", "", "no context nope in the kubeconfig — there are east, south, west"},
 	} {
 		toast, next := sc.toContext(screen.Scope{Context: c.asked}, "")
 		got := ""

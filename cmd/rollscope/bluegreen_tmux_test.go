@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"rollscope/internal/rolloutfixture"
 )
 
 // blueGreenScenario is a blue/green Rollout without auto-promotion, given
@@ -19,28 +21,7 @@ nodeGroups:
 images:
   - {match: "*", pull: 1s, start: 1s, ready: 2s, stop: 2s}
 objects: |
-  apiVersion: v1
-  kind: Service
-  metadata: {name: checkout-active}
-  spec: {selector: {app: checkout}, ports: [{port: 80}]}
-  ---
-  apiVersion: v1
-  kind: Service
-  metadata: {name: checkout-preview}
-  spec: {selector: {app: checkout}, ports: [{port: 80}]}
-  ---
-  apiVersion: argoproj.io/v1alpha1
-  kind: Rollout
-  metadata: {name: checkout}
-  spec:
-    replicas: 3
-    selector: {matchLabels: {app: checkout}}
-    template:
-      metadata: {labels: {app: checkout}}
-      spec: {containers: [{name: web, image: "shop/checkout:v1"}]}
-    strategy:
-      blueGreen: {activeService: checkout-active, previewService: checkout-preview, autoPromotionEnabled: false}
-actions:
+` + rolloutfixture.BlueGreen(3, ", autoPromotionEnabled: false") + `actions:
   - {at: 10s, setImage: {target: rollout/checkout, image: "shop/checkout:v2"}}
 ` + actions
 	if err := os.WriteFile(f, []byte(scenario), 0o600); err != nil {

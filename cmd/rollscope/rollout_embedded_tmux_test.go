@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"testing"
+
+	"rollscope/internal/rolloutfixture"
 )
 
 // A scenario file declares an Argo Rollout beside a Deployment: the
@@ -14,17 +16,7 @@ import (
 func TestConsoleListsAScenariosRollout(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "argo.yaml")
 	scenario := `objects: |
-  apiVersion: argoproj.io/v1alpha1
-  kind: Rollout
-  metadata: {name: checkout}
-  spec:
-    replicas: 4
-    selector: {matchLabels: {app: checkout}}
-    template:
-      metadata: {labels: {app: checkout}}
-      spec: {containers: [{name: web, image: "shop/checkout:v1"}]}
-    strategy: {canary: {steps: [{setWeight: 25}, {pause: {}}]}}
-  ---
+` + rolloutfixture.Rollout(4, rolloutfixture.Canary) + `  ---
   apiVersion: apps/v1
   kind: Deployment
   metadata: {name: web}
@@ -61,17 +53,7 @@ nodeGroups:
 images:
   - {match: "*", pull: 1s, start: 1s, ready: 2s, stop: 2s}
 objects: |
-  apiVersion: argoproj.io/v1alpha1
-  kind: Rollout
-  metadata: {name: checkout}
-  spec:
-    replicas: 4
-    selector: {matchLabels: {app: checkout}}
-    template:
-      metadata: {labels: {app: checkout}}
-      spec: {containers: [{name: web, image: "shop/checkout:v1"}]}
-    strategy: {canary: {steps: [{setWeight: 25}, {pause: {}}, {setWeight: 75}, {pause: {}}]}}
-actions:
+` + rolloutfixture.Rollout(4, `{canary: {steps: [{setWeight: 25}, {pause: {}}, {setWeight: 75}, {pause: {}}]}}`) + `actions:
   - {at: 10s, setImage: {target: rollout/checkout, image: "shop/checkout:v2"}}
 `
 	if err := os.WriteFile(f, []byte(scenario), 0o600); err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"rollscope/engine/embedded"
 	"rollscope/engine/sim"
+	"rollscope/internal/rolloutfixture"
 	"rollscope/kube/memapi"
 	"rollscope/model/argo"
 )
@@ -103,30 +104,7 @@ nodeGroups:
 images:
   - {match: "shop/checkout:*", pull: 1s, start: 1s, ready: 2s}
 objects: |
-  apiVersion: v1
-  kind: Service
-  metadata: {name: checkout-active}
-  spec: {selector: {app: checkout}, ports: [{port: 80}]}
-  ---
-  apiVersion: v1
-  kind: Service
-  metadata: {name: checkout-preview}
-  spec: {selector: {app: checkout}, ports: [{port: 80}]}
-  ---
-  apiVersion: argoproj.io/v1alpha1
-  kind: Rollout
-  metadata: {name: checkout}
-  spec:
-    replicas: 3
-    selector: {matchLabels: {app: checkout}}
-    template:
-      metadata: {labels: {app: checkout}}
-      spec: {containers: [{name: web, image: "shop/checkout:v1"}]}
-    strategy:
-      blueGreen:
-        activeService: checkout-active
-        previewService: checkout-preview`+strategy+`
-actions:
+`+rolloutfixture.BlueGreen(3, strategy)+`actions:
 `+actions)
 	r := &blueGreenRun{replicas: map[string]int32{}, selects: map[string]string{}, tags: map[string]string{}}
 	clock := sim.NewClock(epoch)
@@ -189,7 +167,7 @@ func TestBlueGreenPlayedAsArgo(t *testing.T) {
 		// stays, CompletedBlueGreenPause), the active Service switches and
 		// v1 goes after scaleDownDelaySeconds.
 		name:     "no auto-promotion, scale-down delay",
-		strategy: "\n        autoPromotionEnabled: false\n        scaleDownDelaySeconds: 10",
+		strategy: ", autoPromotionEnabled: false, scaleDownDelaySeconds: 10",
 		actions:  setV2 + `  - {at: 120s, promote: rollout/checkout}` + "\n",
 		want: append(slices.Clone(blueGreenInitialDeploy), "Paused: BlueGreenPause",
 			// checkPausedConditions writes the resumed conditions first.
@@ -204,7 +182,7 @@ func TestBlueGreenPlayedAsArgo(t *testing.T) {
 		// takes the deadline off and scales v2 back up, and the pause comes
 		// back.
 		name:     "abort and retry",
-		strategy: "\n        autoPromotionEnabled: false",
+		strategy: ", autoPromotionEnabled: false",
 		actions:  setV2 + `  - {at: 120s, abort: rollout/checkout}` + "\n" + `  - {at: 200s, retry: rollout/checkout}` + "\n",
 		want: append(slices.Clone(blueGreenInitialDeploy), "Paused: BlueGreenPause",
 			"Degraded: RolloutAborted: Rollout aborted update to revision 2", "v2=0",

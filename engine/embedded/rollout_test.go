@@ -7,6 +7,7 @@ import (
 	"rollscope/engine/embedded"
 	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
+	"rollscope/internal/rolloutfixture"
 	"rollscope/kube/memapi"
 	"rollscope/kube/objects"
 	"rollscope/model/argo"
@@ -18,17 +19,7 @@ import (
 func TestAScenariosRolloutIsServed(t *testing.T) {
 	sc, err := scenario.Parse("t.yaml", []byte(`namespace: shop
 objects: |
-  apiVersion: argoproj.io/v1alpha1
-  kind: Rollout
-  metadata: {name: checkout}
-  spec:
-    replicas: 3
-    selector: {matchLabels: {app: checkout}}
-    template:
-      metadata: {labels: {app: checkout}}
-      spec: {containers: [{name: web, image: "shop/checkout:v1"}]}
-    strategy: {canary: {steps: [{setWeight: 20}, {pause: {}}]}}
-`))
+`+rolloutfixture.Rollout(3, `{canary: {steps: [{setWeight: 20}, {pause: {}}]}}`)+``))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 
@@ -30,9 +31,45 @@ type observed struct {
 	spec, avail  map[string]int32
 	watching     bool
 	start        time.Time
+	// switched is when the active Service (checkout-active) moved, to
+	// the ReplicaSet to; scaledDown when another ReplicaSet, old, went to
+	// zero.
+	switched, scaledDown time.Duration
+	moved                bool
+	to, old, hash        string
+}
+
+// begin starts watching at now, from the ReplicaSets as they are.
+func (o *observed) begin(now time.Time) {
+	o.watching, o.start = true, now
+	o.peak, o.lowest = o.totals()
+}
+
+func (o *observed) totals() (total, avail int32) {
+	for name := range o.spec {
+		total += o.spec[name]
+		avail += o.avail[name]
+	}
+	return total, avail
+}
+
+// observeService notes the active Service's moves.
+func (o *observed) observeService(now time.Time, svc *corev1.Service) {
+	h := svc.Spec.Selector["rollouts-pod-template-hash"]
+	if svc.Name != "checkout-active" || h == o.hash {
+		return
+	}
+	o.hash, o.to = h, "checkout-"+h
+	if o.watching {
+		o.switched, o.moved = now.Sub(o.start), true
+	}
 }
 
 func (o *observed) observe(now time.Time, ev watch.Event) {
+	if svc, ok := ev.Object.(*corev1.Service); ok {
+		o.observeService(now, svc)
+		return
+	}
 	rs, ok := ev.Object.(*appsv1.ReplicaSet)
 	if !ok || !o.watching {
 		if ok {
@@ -45,16 +82,15 @@ func (o *observed) observe(now time.Time, ev watch.Event) {
 	}
 	if *rs.Spec.Replicas != o.spec[rs.Name] {
 		o.steps++
+		if *rs.Spec.Replicas == 0 && rs.Labels["rollouts-pod-template-hash"] != o.hash {
+			o.scaledDown, o.old = now.Sub(o.start), rs.Name
+		}
 	}
 	if *rs.Spec.Replicas != o.spec[rs.Name] || rs.Status.AvailableReplicas != o.avail[rs.Name] {
 		o.finished = now.Sub(o.start)
 	}
 	o.spec[rs.Name], o.avail[rs.Name] = *rs.Spec.Replicas, rs.Status.AvailableReplicas
-	var total, avail int32
-	for name := range o.spec {
-		total += o.spec[name]
-		avail += o.avail[name]
-	}
+	total, avail := o.totals()
 	o.peak, o.lowest = max(o.peak, total), min(o.lowest, avail)
 }
 
@@ -98,7 +134,14 @@ var web = actions.Target{Namespace: "default", Name: "web"}
 // observer of its ReplicaSets.
 func watched(t *testing.T, replicas int32, surge, unavail string) (*embedded.Cluster, *sim.Clock, *observed) {
 	t.Helper()
-	sc, err := scenario.Parse("f.yaml", []byte(fmt.Sprintf(scenarioFmt, replicas, surge, unavail)))
+	return watchedText(t, fmt.Sprintf(scenarioFmt, replicas, surge, unavail))
+}
+
+// watchedText starts the scenario text on the embedded cluster, with an
+// observer of its ReplicaSets.
+func watchedText(t *testing.T, text string) (*embedded.Cluster, *sim.Clock, *observed) {
+	t.Helper()
+	sc, err := scenario.Parse("f.yaml", []byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,8 +17,9 @@
 // time, the peak pods, the fewest available and the time.
 //
 // Argo Rollouts are rehearsed the same way (ReadRollout, SimulateRollout):
-// the Rollout, its ReplicaSets and pods are copied and the embedded Argo
-// controller runs the change, until the Rollout is Healthy, waits at a
+// the Rollout, its ReplicaSets and pods (and a blue/green one's active and
+// preview Services, whose selectors it switches) are copied and the
+// embedded Argo controller runs the change, until the Rollout is Healthy, waits at a
 // pause only a promote ends, is back on its stable pods after an abort, or
 // passes its deadline; a shape that controller does not run (model/argo's
 // Unmodelled) is declined in one line, not rehearsed.
@@ -57,6 +58,9 @@ type Forecast struct {
 	// Until is where a Rollout's rehearsal stopped short of its new pods
 	// ("pauses at step 2 of 5 until promoted"); "" for a deployment.
 	Until string
+	// BlueGreen is what a blue/green Rollout's Services did; nil for
+	// anything else.
+	BlueGreen *Switch
 }
 
 func (f Forecast) String() string {
@@ -81,6 +85,9 @@ func (f Forecast) String() string {
 		s += ", about " + d
 	case f.Outcome == Finished && f.Steps == 0:
 		s += ", nothing to roll"
+	}
+	if f.BlueGreen != nil {
+		s += "; " + f.BlueGreen.String()
 	}
 	if f.Readiness.Ready > 0 {
 		s += "; " + f.Readiness.String()

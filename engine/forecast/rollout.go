@@ -9,7 +9,9 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 
@@ -25,11 +27,13 @@ import (
 
 // RolloutState is an Argo Rollout as observed on the cluster, the starting
 // point of its forecast: the Rollout, the ReplicaSets it controls and
-// their pods.
+// their pods, and for blue/green its active and preview Services, whose
+// selectors the controller reads and switches.
 type RolloutState struct {
 	Rollout     *argo.Rollout
 	ReplicaSets []*appsv1.ReplicaSet
 	Pods        []*corev1.Pod
+	Services    []*corev1.Service
 	// Now is when it was observed: the forecast's clock starts there.
 	Now time.Time
 }
@@ -73,7 +77,31 @@ func ReadRollout(ctx context.Context, c kubernetes.Interface, namespace, name st
 			st.Pods = append(st.Pods, &pods.Items[i])
 		}
 	}
-	return st, nil
+	return st, readServices(ctx, c, &st)
+}
+
+// readServices reads a blue/green Rollout's active and preview Services.
+// A missing one is left out: the rehearsal's controller then stops where
+// the cluster's does, on the same missing Service.
+func readServices(ctx context.Context, c kubernetes.Interface, st *RolloutState) error {
+	bg := st.Rollout.Spec.Strategy.BlueGreen
+	if bg == nil {
+		return nil
+	}
+	for _, name := range []string{bg.ActiveService, bg.PreviewService} {
+		if name == "" {
+			continue
+		}
+		svc, err := c.CoreV1().Services(st.Rollout.Namespace).Get(ctx, name, metav1.GetOptions{})
+		switch {
+		case apierrors.IsNotFound(err):
+			continue
+		case err != nil:
+			return fmt.Errorf("cannot read service/%s of rollout/%s: %w", name, st.Rollout.Name, err)
+		}
+		st.Services = append(st.Services, svc)
+	}
+	return nil
 }
 
 // Unmodelled is the one line a Rollout's forecast is instead when
@@ -81,13 +109,13 @@ func ReadRollout(ctx context.Context, c kubernetes.Interface, namespace, name st
 // Unmodelled): a rehearsal would leave it still and forecast nothing true.
 // "" when it runs it.
 func Unmodelled(ro *argo.Rollout) string {
-	if ro.Spec.Strategy.BlueGreen != nil {
-		// The embedded controller runs it, but a rehearsal copies no
-		// Services, which blue/green switches.
-		return fmt.Sprintf("no forecast: rollout/%s is blue/green, whose Services a rehearsal does not copy yet — the embedded controller runs it, a forecast would not", ro.Name)
-	}
 	path, what := argo.Unmodelled(ro)
 	if path == "" {
+		if argo.Analysed(ro) {
+			// A rehearsal has no metric series: what the analysis will
+			// measure cannot be known, so neither can where it ends.
+			return fmt.Sprintf("no forecast: rollout/%s runs an analysis, whose measurements a rehearsal cannot know — the embedded controller runs it, a forecast would not", ro.Name)
+		}
 		return ""
 	}
 	return fmt.Sprintf("no forecast: rollout/%s has %s (%s), which rollscope's embedded Argo controller does not run — it runs %s", ro.Name, what, path, argo.Modelled)
@@ -108,7 +136,10 @@ func SimulateRollout(ctx context.Context, newBackend NewBackend, st RolloutState
 	if s := Unmodelled(st.Rollout); s != "" {
 		return Forecast{}, errors.New(s)
 	}
-	r, client := rehearsal(newBackend, st.Now)
+	// The copy's objects are stamped a second before st.Now, and the change
+	// made at st.Now: its pods were created before a restart asked for now,
+	// as the cluster's were (Argo restarts the pods older than restartAt).
+	r, client := rehearsal(newBackend, st.Now.Add(-copiedBefore))
 	defer r.Close()
 	r.Add(replicaset.NewReplicaSet(quietEnv(r, "replicaset-controller")))
 	w, _ := controllers.For(kind.Rollout)
@@ -128,6 +159,9 @@ func SimulateRollout(ctx context.Context, newBackend NewBackend, st RolloutState
 	if err != nil {
 		return Forecast{}, err
 	}
+	if err := s.seedServices(ctx, client, st.Services); err != nil {
+		return Forecast{}, err
+	}
 	for _, p := range st.Pods {
 		if err := s.seedPod(ctx, client, p, rsUID, st.Now, ready.Ready); err != nil {
 			return Forecast{}, err
@@ -137,15 +171,20 @@ func SimulateRollout(ctx context.Context, newBackend NewBackend, st RolloutState
 	m := newMeter(s.rv)
 	m.start(st.ReplicaSets, st.Rollout.UID)
 	r.Observe(m.observe)
+	sw := newSwitches(s.rv, st)
+	r.Observe(sw.observe)
 	t := actions.Target{Namespace: st.Rollout.Namespace, Name: st.Rollout.Name}
-	if err := change(ctx, client, t); err != nil {
-		return Forecast{}, err
-	}
+	var changeErr error
+	changed := false
+	r.At(copiedBefore, func() { changeErr, changed = change(ctx, client, t), true })
 	before := progressing(st.Rollout)
 	end := func() (string, string) { return rolloutOutcome(r, t, before) }
-	done := func() bool { o, _ := end(); return o != "" }
+	done := func() bool { o, _ := end(); return changed && o != "" }
 	if _, err := r.Run(ctx, sim.RunOptions{Finished: done, Limit: simulationLimit}); err != nil {
 		return Forecast{}, fmt.Errorf("cannot forecast: %w", err)
+	}
+	if changeErr != nil {
+		return Forecast{}, changeErr
 	}
 	f := m.f
 	f.Waves = kubelet.waves()
@@ -154,8 +193,12 @@ func SimulateRollout(ctx context.Context, newBackend NewBackend, st RolloutState
 	if f.Outcome, f.Until = end(); f.Outcome == "" {
 		f.Outcome = Held
 	}
+	f.BlueGreen = sw.said(st.Rollout)
 	return f, nil
 }
+
+// copiedBefore is how long before the change a Rollout's copy is made.
+const copiedBefore = time.Second
 
 // Aborted: an aborted Rollout is back on its stable pods.
 const Aborted = "aborted"
@@ -185,12 +228,25 @@ func rolloutOutcome(r *sim.Runner, t actions.Target, before *argo.RolloutConditi
 	if s.ObservedGeneration != strconv.FormatInt(ro.Generation, 10) {
 		return "", ""
 	}
-	want := int32(1)
-	if ro.Spec.Replicas != nil {
-		want = *ro.Spec.Replicas
-	}
+	want := replicasOf(ro)
 	settled := s.Replicas == want && s.AvailableReplicas == want
+	outcome, until = stop(ro, settled, before)
+	if outcome != "" && inFlight(r, ro) {
+		// Where it stops is only where it stops once the ReplicaSets are
+		// at their sizes, a restart is done and no scale-down waits out
+		// its delay: until then the cluster is still changing.
+		return "", ""
+	}
+	return outcome, until
+}
+
+// stop is where Rollout ro, its status observed, stops ("" while it goes
+// on): settled says its pods are all there and available.
+func stop(ro *argo.Rollout, settled bool, before *argo.RolloutCondition) (outcome, until string) {
+	s := ro.Status
+	want := replicasOf(ro)
 	step, index := argo.CurrentStep(ro)
+	bg := ro.Spec.Strategy.BlueGreen
 	switch {
 	case s.Abort && s.Phase == argo.RolloutPhaseDegraded && settled:
 		return Aborted, "is aborted, back on its stable pods (retry to go again)"
@@ -198,6 +254,10 @@ func rolloutOutcome(r *sim.Runner, t actions.Target, before *argo.RolloutConditi
 		return Held, "holds: paused (resume to go on)"
 	case s.Phase == argo.RolloutPhasePaused && len(s.PauseConditions) > 0 && step != nil && step.Pause != nil && step.Pause.Duration == nil:
 		return Held, fmt.Sprintf("pauses at step %d of %d until promoted", *index+1, len(ro.Spec.Strategy.Canary.Steps))
+	case bg != nil && s.Phase == argo.RolloutPhasePaused && bg.AutoPromotionEnabled != nil && !*bg.AutoPromotionEnabled && pausedFor(ro, argo.PauseReasonBlueGreenPause):
+		// Without auto-promotion nothing but a promote ends the pause;
+		// with autoPromotionSeconds the rehearsal waits it out.
+		return Held, "pauses before the active Service switches, until promoted"
 	case s.Phase == argo.RolloutPhaseHealthy && settled && s.UpdatedReplicas == want && argo.FullyPromoted(ro):
 		return Finished, ""
 	case s.Phase == argo.RolloutPhaseDegraded && !s.Abort:
@@ -207,4 +267,73 @@ func rolloutOutcome(r *sim.Runner, t actions.Target, before *argo.RolloutConditi
 		}
 	}
 	return "", ""
+}
+
+// pausedFor reports whether r carries a pause condition of reason.
+func pausedFor(r *argo.Rollout, reason argo.PauseReason) bool {
+	for _, c := range r.Status.PauseConditions {
+		if c.Reason == reason {
+			return true
+		}
+	}
+	return false
+}
+
+// scaleDownDeadline is Argo's annotation on a ReplicaSet that will be
+// scaled to zero once its delay (scaleDownDelaySeconds,
+// abortScaleDownDelaySeconds) passes.
+const scaleDownDeadline = "scale-down-deadline"
+
+// inFlight reports whether the rehearsed Rollout ro still has something
+// under way: a ReplicaSet short of its pods or of their availability, one
+// waiting to be scaled down, or a restart not yet done.
+func inFlight(r *sim.Runner, ro *argo.Rollout) bool {
+	if ro.Spec.RestartAt != nil && (ro.Status.RestartedAt == nil || !ro.Status.RestartedAt.Equal(ro.Spec.RestartAt)) {
+		return true
+	}
+	want := map[types.UID]int32{}
+	rss, _ := r.Listers().ReplicaSets.ReplicaSets(ro.Namespace).List(labels.Everything())
+	for _, rs := range rss {
+		if ref := metav1.GetControllerOf(rs); ref == nil || ref.UID != ro.UID {
+			continue
+		}
+		n := model.SpecReplicas(rs)
+		if _, waits := rs.Annotations[scaleDownDeadline]; waits && n > 0 {
+			return true
+		}
+		if rs.Status.ObservedGeneration < rs.Generation || rs.Status.Replicas != n || rs.Status.AvailableReplicas != n {
+			return true
+		}
+		want[rs.UID] = n
+	}
+	// The pods themselves, not only the ReplicaSets' statuses, which lag
+	// a deletion their controller has not yet seen.
+	pods, _ := r.Listers().Pods.Pods(ro.Namespace).List(labels.Everything())
+	for _, p := range pods {
+		ref := metav1.GetControllerOf(p)
+		if _, ours := want[refUID(ref)]; ours && p.DeletionTimestamp == nil && model.IsPodAvailable(p, ro.Spec.MinReadySeconds, r.Clock().Now()) {
+			want[ref.UID]--
+		}
+	}
+	for _, n := range want {
+		if n != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// replicasOf is ro's spec.replicas, 1 when unset.
+func replicasOf(ro *argo.Rollout) int32 {
+	if ro.Spec.Replicas != nil {
+		return *ro.Spec.Replicas
+	}
+	return 1
+}
+
+func refUID(ref *metav1.OwnerReference) types.UID {
+	if ref == nil {
+		return ""
+	}
+	return ref.UID
 }

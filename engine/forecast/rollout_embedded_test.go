@@ -15,32 +15,26 @@ import (
 	"rollscope/engine/forecast"
 	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
+	"rollscope/internal/rolloutfixture"
 	"rollscope/kube/memapi"
+	modelargo "rollscope/model/argo"
 )
 
-// canaryScenario is a basic canary of five pods whose image is set to v2
-// at 10s: it pauses at step 2 (indefinitely) by a minute in.
-const canaryScenario = `name: forecast
+// rolloutHeader is what the Rollout forecast scenarios share: three nodes,
+// pods ready 4s after creation, in namespace shop.
+const rolloutHeader = `name: forecast
 seed: 1
 namespace: shop
 nodeGroups:
   - {name: nodes, size: 3, capacity: {pods: 30, cpu: "8", memory: 32Gi}}
 images:
   - {match: "*", pull: 1s, start: 1s, ready: 2s, stop: 2s}
-objects: |
-  apiVersion: argoproj.io/v1alpha1
-  kind: Rollout
-  metadata: {name: checkout}
-  spec:
-    replicas: 5
-    selector: {matchLabels: {app: checkout}}
-    template:
-      metadata: {labels: {app: checkout}}
-      spec: {containers: [{name: web, image: "shop/checkout:v1"}]}
-    strategy:
-      canary:
-        steps: [{setWeight: 20}, {pause: {}}, {setWeight: 60}, {pause: {duration: 20s}}, {setWeight: 80}, {pause: {}}]
-actions:
+`
+
+// canaryScenario is a basic canary of five pods whose image is set to v2
+// at 10s: it pauses at step 2 (indefinitely) by a minute in.
+var canaryScenario = rolloutHeader + `objects: |
+` + rolloutfixture.Rollout(5, "{canary: {steps: [{setWeight: 20}, {pause: {}}, {setWeight: 60}, {pause: {duration: 20s}}, {setWeight: 80}, {pause: {}}]}}") + `actions:
   - {at: 10s, setImage: {target: rollout/checkout, image: "shop/checkout:v2"}}
 `
 
@@ -72,69 +66,109 @@ func TestRolloutForecastMatchesTheEmbeddedCluster(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			f, o := forecastThenDo(t, canaryScenario, 60*time.Second, tc.change)
+			compare(t, f, o, tc.says)
+		})
+	}
+}
+
+// forecastThenDo runs the scenario text on the embedded cluster, and at
+// at forecasts change on rollout shop/checkout, then does it: the forecast
+// and what the cluster then did.
+func forecastThenDo(t *testing.T, text string, at time.Duration, change forecast.Change) (forecast.Forecast, *observed) {
+	t.Helper()
+	cl, clock, o := watchedText(t, text)
+	var f forecast.Forecast
+	cl.Runner.At(at, func() {
+		ctx := context.Background()
+		st, err := forecast.ReadRollout(ctx, cl.Client, "shop", "checkout", clock.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f, err = forecast.SimulateRollout(ctx, memapiBackend, st, forecast.PodReadiness(0, st.Pods), change); err != nil {
+			t.Fatal(err)
+		}
+		o.begin(clock.Now())
+		if err := change(ctx, cl.Client, actions.Target{Namespace: "shop", Name: "checkout"}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	// Not cl.Run, which stops once every rollout is settled or paused: the
+	// cluster runs until nothing is left to do, so that what a forecast
+	// leaves out (pods still going after a pause is reached) shows.
+	if _, err := cl.Runner.Run(context.Background(), sim.RunOptions{Until: at + 30*time.Minute}); err != nil {
+		t.Fatal(err)
+	}
+	return f, o
+}
+
+// compare fails t unless forecast f is what the cluster did (o): the same
+// ReplicaSet scalings, peak and fewest available, the time within 10 %,
+// and f says says.
+func compare(t *testing.T, f forecast.Forecast, o *observed, says string) {
+	t.Helper()
+	if f.Steps != o.steps || f.PeakPods != o.peak || f.LowestAvailable != o.lowest {
+		t.Errorf("forecast %+v; the cluster did %d steps, peak %d, lowest %d", f, o.steps, o.peak, o.lowest)
+	}
+	if !near(f.Duration, o.finished) {
+		t.Errorf("forecast duration %v, the cluster took %v", f.Duration, o.finished)
+	}
+	if !strings.Contains(f.String(), says) {
+		t.Errorf("forecast %q, want it to say %q", f, says)
+	}
+	t.Logf("%s; the cluster took %v", f, o.finished)
+}
+
+// near reports whether a forecast time is within 10 % (and a second) of
+// the cluster's.
+func near(forecast, did time.Duration) bool {
+	d := forecast - did
+	return d >= -did/10-time.Second && d <= did/10+time.Second
+}
+
+// A Rollout whose shape the embedded controller does not run, or whose
+// canary runs an analysis (what it will measure cannot be known), is not
+// rehearsed: the forecast says so in one line rather than claim where the
+// update ends.
+func TestAnUnmodelledRolloutIsNotForecast(t *testing.T) {
+	cases := []struct {
+		name  string
+		shape func(*modelargo.Rollout)
+		says  []string
+	}{
+		{"traffic router", func(ro *modelargo.Rollout) {
+			ro.Spec.Strategy.Canary.TrafficRouting = []byte(`{"nginx":{"stableIngress":"web"}}`)
+		}, []string{"spec.strategy.canary.trafficRouting", "does not run"}},
+		{"analysis step", func(ro *modelargo.Rollout) {
+			ro.Spec.Strategy.Canary.Steps[1] = modelargo.CanaryStep{Analysis: &modelargo.RolloutAnalysis{Templates: []modelargo.AnalysisTemplateRef{{TemplateName: "error-rate"}}}}
+		}, []string{"runs an analysis, whose measurements a rehearsal cannot know"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
 			sc, err := scenario.Parse("f.yaml", []byte(canaryScenario))
 			if err != nil {
 				t.Fatal(err)
 			}
 			clock := sim.NewClock(epoch)
-			api := memapi.New(memapi.Options{Clock: clock, Seed: 1})
-			o := &observed{spec: map[string]int32{}, avail: map[string]int32{}, lowest: 1 << 30}
-			cl, err := embedded.Start(context.Background(), api, clock, sc, embedded.Options{Observers: []sim.Observer{o.observe}})
+			cl, err := embedded.Start(context.Background(), memapi.New(memapi.Options{Clock: clock, Seed: 1}), clock, sc, embedded.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			var f forecast.Forecast
-			cl.Runner.At(60*time.Second, func() {
-				ctx := context.Background()
-				st, err := forecast.ReadRollout(ctx, cl.Client, "shop", "checkout", clock.Now())
-				if err != nil {
-					t.Fatal(err)
-				}
-				if f, err = forecast.SimulateRollout(ctx, memapiBackend, st, forecast.PodReadiness(0, st.Pods), tc.change); err != nil {
-					t.Fatal(err)
-				}
-				o.watching, o.start = true, clock.Now()
-				if err := tc.change(ctx, cl.Client, actions.Target{Namespace: "shop", Name: "checkout"}); err != nil {
-					t.Fatal(err)
-				}
-			})
-			if _, err := cl.Run(context.Background(), 30*time.Minute); err != nil {
+			st, err := forecast.ReadRollout(context.Background(), cl.Client, "shop", "checkout", clock.Now())
+			if err != nil {
 				t.Fatal(err)
 			}
-			if f.Steps == 0 || f.Steps != o.steps || f.PeakPods != o.peak || f.LowestAvailable != o.lowest {
-				t.Errorf("forecast %+v; the cluster did %d steps, peak %d, lowest %d", f, o.steps, o.peak, o.lowest)
+			tc.shape(st.Rollout)
+			_, err = forecast.SimulateRollout(context.Background(), memapiBackend, st, forecast.Readiness{}, argoChange(argo.Promote.Send))
+			if err == nil || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("forecast: %v; want one line saying why there is none", err)
 			}
-			if d := f.Duration - o.finished; d < -o.finished/10-time.Second || d > o.finished/10+time.Second {
-				t.Errorf("forecast duration %v, the cluster took %v", f.Duration, o.finished)
+			for _, w := range tc.says {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("forecast: %v; want it to say %q", err, w)
+				}
 			}
-			if !strings.Contains(f.String(), tc.says) {
-				t.Errorf("forecast %q, want it to say %q", f, tc.says)
-			}
-			t.Logf("%s: %s; the cluster took %v", tc.name, f, o.finished)
 		})
-	}
-}
-
-// A Rollout whose shape the embedded controller does not run is not
-// rehearsed: the forecast says so in one line, naming the field.
-func TestAnUnmodelledRolloutIsNotForecast(t *testing.T) {
-	sc, err := scenario.Parse("f.yaml", []byte(canaryScenario))
-	if err != nil {
-		t.Fatal(err)
-	}
-	clock := sim.NewClock(epoch)
-	cl, err := embedded.Start(context.Background(), memapi.New(memapi.Options{Clock: clock, Seed: 1}), clock, sc, embedded.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := forecast.ReadRollout(context.Background(), cl.Client, "shop", "checkout", clock.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	st.Rollout.Spec.Strategy.Canary.TrafficRouting = []byte(`{"nginx":{"stableIngress":"web"}}`)
-	_, err = forecast.SimulateRollout(context.Background(), memapiBackend, st, forecast.Readiness{}, argoChange(argo.Promote.Send))
-	if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "spec.strategy.canary.trafficRouting") || !strings.Contains(err.Error(), "does not run") {
-		t.Errorf("forecast of a routed canary: %v; want one line naming trafficRouting", err)
 	}
 }
 
@@ -142,7 +176,13 @@ func TestAnUnmodelledRolloutIsNotForecast(t *testing.T) {
 // replicas, a minute in: paused at step 2 for a promote.
 func pausedCanary(b *testing.B, replicas int) forecast.RolloutState {
 	b.Helper()
-	text := strings.Replace(canaryScenario, "replicas: 5", "replicas: "+strconv.Itoa(replicas), 1)
+	return pausedAt(b, strings.Replace(canaryScenario, "replicas: 5", "replicas: "+strconv.Itoa(replicas), 1), replicas, time.Minute)
+}
+
+// pausedAt is the state of rollout shop/checkout of scenario text (room
+// made for replicas pods on each node) at the virtual time at.
+func pausedAt(b *testing.B, text string, replicas int, at time.Duration) forecast.RolloutState {
+	b.Helper()
 	text = strings.Replace(text, "capacity: {pods: 30,", "capacity: {pods: "+strconv.Itoa(replicas)+",", 1)
 	sc, err := scenario.Parse("f.yaml", []byte(text))
 	if err != nil {
@@ -153,7 +193,7 @@ func pausedCanary(b *testing.B, replicas int) forecast.RolloutState {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := cl.Run(context.Background(), time.Minute); err != nil {
+	if _, err := cl.Run(context.Background(), at); err != nil {
 		b.Fatal(err)
 	}
 	st, err := forecast.ReadRollout(context.Background(), cl.Client, "shop", "checkout", clock.Now())
@@ -168,7 +208,11 @@ func pausedCanary(b *testing.B, replicas int) forecast.RolloutState {
 // last indefinite pause), reporting CPU time per forecast as
 // benchmarkSimulate does: the confirmation waits for it.
 func benchmarkRolloutPromote(b *testing.B, replicas int) {
-	st := pausedCanary(b, replicas)
+	benchmarkPromote(b, pausedCanary(b, replicas))
+}
+
+// benchmarkPromote forecasts a promote of the Rollout in st.
+func benchmarkPromote(b *testing.B, st forecast.RolloutState) {
 	change := argoChange(argo.Promote.Send)
 	start := cpuTime()
 	for b.Loop() {
@@ -182,3 +226,14 @@ func benchmarkRolloutPromote(b *testing.B, replicas int) {
 
 func BenchmarkRolloutPromote100(b *testing.B)  { benchmarkRolloutPromote(b, 100) }
 func BenchmarkRolloutPromote1000(b *testing.B) { benchmarkRolloutPromote(b, 1000) }
+
+// benchmarkBlueGreenPromote forecasts a promote of a blue/green Rollout of
+// replicas pods held at its BlueGreenPause: the active Service switched at
+// once, the old pods scaled down 30 s later.
+func benchmarkBlueGreenPromote(b *testing.B, replicas int) {
+	text := strings.Replace(blueGreenScenario(", autoPromotionEnabled: false"), "replicas: 3", "replicas: "+strconv.Itoa(replicas), 1)
+	benchmarkPromote(b, pausedAt(b, text, replicas, time.Minute))
+}
+
+func BenchmarkBlueGreenPromote100(b *testing.B)  { benchmarkBlueGreenPromote(b, 100) }
+func BenchmarkBlueGreenPromote1000(b *testing.B) { benchmarkBlueGreenPromote(b, 1000) }

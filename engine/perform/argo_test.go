@@ -136,12 +136,16 @@ func TestRolloutRequestsGoThroughTheTable(t *testing.T) {
 	}
 }
 
-// A Rollout a rehearsal cannot run as the cluster would (here blue/green,
-// whose Services are not copied) is not rehearsed: its confirmation's
+// A Rollout a rehearsal cannot run as the cluster would (here a canary
+// with traffic routing, which the embedded controller does not run) is not
+// rehearsed: its confirmation's
 // forecast is one line saying so, and nothing is sent or copied.
 func TestAnUnmodelledRolloutsForecastSaysSoInOneLine(t *testing.T) {
 	ro := rolloutAtPause()
-	ro.Object["spec"].(map[string]any)["strategy"] = map[string]any{"blueGreen": map[string]any{"activeService": "web", "previewService": "web-preview"}}
+	ro.Object["spec"].(map[string]any)["strategy"] = map[string]any{"canary": map[string]any{
+		"trafficRouting": map[string]any{"nginx": map[string]any{"stableIngress": "web"}},
+		"steps":          []any{map[string]any{"setWeight": int64(20)}, map[string]any{"pause": map[string]any{}}},
+	}}
 	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(),
 		map[schema.GroupVersionResource]string{argo.Rollouts: "RolloutList"}, ro)
 	rehearsed := false
@@ -150,8 +154,8 @@ func TestAnUnmodelledRolloutsForecastSaysSoInOneLine(t *testing.T) {
 	for _, v := range []string{"ro-promote", "ro-abort", "ro-undo"} {
 		r := action.Request{Action: action.Name(v), Namespace: "shop", Name: "checkout", Revision: 1}
 		f, err := c.Forecast(context.Background(), r)
-		if err != nil || strings.Contains(f, "\n") || !strings.Contains(f, "rollout/checkout is blue/green, whose Services a rehearsal does not copy") {
-			t.Errorf("%s: forecast %q, %v; want one line naming blueGreen", v, f, err)
+		if err != nil || strings.Contains(f, "\n") || !strings.Contains(f, "rollout/checkout has") || !strings.Contains(f, "spec.strategy.canary.trafficRouting") {
+			t.Errorf("%s: forecast %q, %v; want one line naming trafficRouting", v, f, err)
 		}
 	}
 	if rehearsed {

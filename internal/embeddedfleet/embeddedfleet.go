@@ -41,11 +41,13 @@ type Config struct {
 	// where.
 	Plain       bool
 	Out, ErrOut io.Writer
-	// Speed, Seed and Until are --speed, --seed and --until; All is -A.
-	Speed float64
-	Seed  int64
-	Until time.Duration
-	All   bool
+	// Speed, Seed and Until are --speed, --seed and --until; All is -A,
+	// Namespace -n (every cluster's namespace; "" each its scenario's).
+	Speed     float64
+	Seed      int64
+	Until     time.Duration
+	All       bool
+	Namespace string
 	// Actions hands a cluster's options its actions on its client, with
 	// the clock, false (not live) and the cluster's node groups.
 	Actions func(o *ui.Options, c kubernetes.Interface, now func() time.Time, live bool, groups []nodegroup.Group)
@@ -81,9 +83,16 @@ func Run(ctx context.Context, sc *scenario.Scenario, c Config) error {
 	go cs.RunRealtime(ctx)
 	controls := sim.NewControls(cs[0].Runner, c.Speed, runners(cs[1:])...)
 	scope := ui.Switch{AllNamespaces: c.All}
+	if !c.All {
+		scope.Namespace = c.Namespace
+	}
+	// :ctx lists and switches among the scenario's clusters as among a
+	// kubeconfig's contexts; those not shown run on all the same.
+	c.Base.Contexts = sc.ClusterNames()
 	for {
-		each, targets := make([]ui.Options, len(cs)), make([]watch.Target, len(cs))
-		for i, cl := range cs {
+		shown := chosen(cs, scope.Context)
+		each, targets := make([]ui.Options, len(shown)), make([]watch.Target, len(shown))
+		for i, cl := range shown {
 			each[i], targets[i] = member(c, cl, scope, clock.Now, controls)
 		}
 		opts := each[0]
@@ -94,10 +103,34 @@ func Run(ctx context.Context, sc *scenario.Scenario, c Config) error {
 		if err != nil || !again {
 			return err
 		}
-		// The scenario's clusters are all there is: a :ctx keeps them,
-		// a :ns changes each one's namespace.
+		// A :ns changes each shown cluster's namespace; a :ctx which
+		// clusters are shown ("" keeps them).
+		if next.Context == "" {
+			next.Context = scope.Context
+		}
 		scope = next
 	}
+}
+
+// chosen are the clusters of cs that names (":ctx a,b", as the console
+// checked them against the scenario's) asks for, in its order; all of
+// them for "".
+func chosen(cs embedded.Clusters, names string) embedded.Clusters {
+	if names == "" {
+		return cs
+	}
+	var out embedded.Clusters
+	for _, name := range cluster.ContextNames(names) {
+		for _, cl := range cs {
+			if cl.Scenario.Cluster == name {
+				out = append(out, cl)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return cs
+	}
+	return out
 }
 
 // checkTarget refuses a deployment none of the clusters creates in its
@@ -174,6 +207,15 @@ type printer interface {
 	Action(now time.Time, kind, target, result string)
 }
 
+// namespaceOf is the namespace --plain follows in cluster s: -n's, else
+// the scenario's.
+func (c Config) namespaceOf(s *scenario.Scenario) string {
+	if c.Namespace != "" {
+		return c.Namespace
+	}
+	return s.Namespace
+}
+
 // runPlain follows each cluster as --plain follows one embedded cluster —
 // its one rollout's status lines until it finishes or fails, or its fleet
 // until --until — each line stamped with the cluster's name (plain.Each):
@@ -185,8 +227,8 @@ func runPlain(ctx context.Context, sc *scenario.Scenario, c Config) error {
 	statuses := map[string]*plain.Status{}
 	for _, s := range sc.Clusters {
 		st := func(t time.Time) string { return stamp(t) + " " + s.Cluster }
-		ns := s.Namespace
-		if c.All || s.Workloads(s.Namespace) > 1 {
+		ns := c.namespaceOf(s)
+		if c.All || s.Workloads(ns) > 1 {
 			if c.All {
 				ns = ""
 			}
@@ -240,7 +282,7 @@ func runPlain(ctx context.Context, sc *scenario.Scenario, c Config) error {
 			}
 			var once sync.Once
 			first := func(b cluster.Batch) { p.Batch(b); once.Do(flow) }
-			ns := cl.Scenario.Namespace
+			ns := c.namespaceOf(cl.Scenario)
 			if st := statuses[name]; st == nil && c.All {
 				ns = ""
 			}
