@@ -28,6 +28,26 @@ func (m *Model) clockKey(msg tea.KeyPressMsg) {
 	case key.Matches(msg, k.PauseClock):
 		m.embedded.SetPaused(!m.embedded.Paused())
 		m.readClock()
+	case key.Matches(msg, k.PrevChange, k.NextChange):
+		m.replay.Step(key.Matches(msg, k.NextChange))
+		m.readClock()
+	}
+}
+
+// seekClock jumps a replay to a clock time (`:at 03:12:00`).
+func (m *Model) seekClock(at string) {
+	switch {
+	case m.replay == nil:
+		m.s.Toast = ":at jumps a replay to a clock time: rollscope replay FILE"
+	case at == "":
+		m.s.Toast = "give the clock time: :at 03:12:00"
+	default:
+		if err := m.replay.SeekClock(at); err != nil {
+			m.s.Toast = err.Error()
+			return
+		}
+		m.readClock()
+		m.s.Toast = "replay at " + at
 	}
 }
 
@@ -47,7 +67,7 @@ func (m *Model) clockText() string {
 	}
 	st := m.s.Styles
 	now := m.s.Now.Format("15:04:05")
-	return m.memo.Line(fmt.Sprint("clock|", now, "|", m.s.Speed, m.s.ClockHeld, m.s.ClockPaused), func() string {
+	return m.memo.Line(fmt.Sprint("clock|", now, "|", m.s.Speed, m.s.ClockHeld, m.s.ClockPaused, m.replay != nil), func() string {
 		speed := "×" + formatSpeed(m.s.Speed)
 		switch {
 		case m.s.ClockHeld:
@@ -55,7 +75,11 @@ func (m *Model) clockText() string {
 		case m.s.ClockPaused:
 			speed = st.Badge.Render(" CLOCK PAUSED ")
 		}
-		return st.Label.Render("clock") + " " + st.Text.Render(now) + " " + speed
+		label := st.Label.Render("clock")
+		if m.replay != nil {
+			label = st.Badge.Render(" REPLAY ")
+		}
+		return label + " " + st.Text.Render(now) + " " + speed
 	})
 }
 

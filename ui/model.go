@@ -44,6 +44,7 @@ type Model struct {
 	context string
 
 	embedded EmbeddedControls
+	replay   ReplayControls
 
 	// overlay is drawn over the page and takes every key: the picker,
 	// help or an action dialog; nil when none is open.
@@ -65,6 +66,13 @@ func New(opts Options) Model {
 	km := DefaultKeyMap()
 	if opts.Keys != nil {
 		km = opts.Keys.Clone()
+	}
+	if opts.Replay != nil {
+		opts.Embedded = opts.Replay
+	} else {
+		const why = "only in a replay: rollscope replay FILE"
+		km.Disable("prev-change", why)
+		km.Disable("next-change", why)
 	}
 	if opts.Embedded == nil {
 		const why = "only in embedded mode: a live cluster's clock is not ours to change"
@@ -93,6 +101,9 @@ func New(opts Options) Model {
 			mk = &clone
 		}
 		members = append(members, member(o, mk, opts.ReadOnly))
+		if opts.Replay != nil {
+			mk.Refuse(keys.Replay)
+		}
 	}
 	context := members[0].Context
 	s := &screen.Screen{
@@ -102,9 +113,10 @@ func New(opts Options) Model {
 	}
 	s.Focus(context)
 	src := s.Src
-	m := Model{s: s, context: context, embedded: opts.Embedded, keys0: &pristine,
+	m := Model{s: s, context: context, embedded: opts.Embedded, replay: opts.Replay, keys0: &pristine,
 		pace: &pacer{every: opts.Pace}, frame: &frame{}, memo: &draw.Memo{},
-		scope: &scope{watchAll: opts.AllNamespaces, namespace: opts.Namespace, context: memberNames(members), contexts: opts.Contexts}}
+		scope: &scope{watchAll: opts.AllNamespaces, namespace: opts.Namespace, context: memberNames(members), contexts: opts.Contexts,
+			scenario: opts.Embedded != nil}}
 	if fleet.Answers(src) {
 		ns := fleetNamespace(opts)
 		start := opts.Deployment == "" && opts.RC == "" && opts.Workload == ""
@@ -459,7 +471,7 @@ func (emptySource) AddAction(string, string, cluster.TimelineEntry) {}
 // command line, the fleet, the scope (with a fleet) and the clock.
 func globalKeys(k *KeyMap, home bool) func(tea.KeyPressMsg) bool {
 	return func(msg tea.KeyPressMsg) bool {
-		return key.Matches(msg, k.Help, k.Command, k.Fleet, k.Faster, k.Slower, k.PauseClock) ||
+		return key.Matches(msg, k.Help, k.Command, k.Fleet, k.Faster, k.Slower, k.PauseClock, k.PrevChange, k.NextChange) ||
 			home && key.Matches(msg, k.AllNamespaces)
 	}
 }

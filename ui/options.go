@@ -45,6 +45,9 @@ type Options struct {
 	// Embedded is the embedded cluster's clock control, nil for a live
 	// cluster; the speed and pause keys work only with it.
 	Embedded EmbeddedControls
+	// Replay, for a recording, is its clock: the header says REPLAY, the
+	// clock keys and [ ] :at move it, and every action key is off.
+	Replay ReplayControls
 	// Keys overrides the default key map (see LoadKeyMap).
 	Keys *KeyMap
 	// Actions sends what the action keys ask for; with none every action
@@ -107,6 +110,17 @@ type EmbeddedControls interface {
 	// stops or restarts it without losing the speed.
 	Paused() bool
 	SetPaused(bool)
+}
+
+// ReplayControls are a recording's clock as the console's VCR steers it
+// (kube/recording.Player): the embedded clock's keys, and the replay's own.
+type ReplayControls interface {
+	EmbeddedControls
+	// Step goes to the next recorded change, or the one before.
+	Step(forward bool)
+	// Seek goes to a moment; SeekClock to a clock time, "15:04:05".
+	Seek(time.Time)
+	SeekClock(clock string) error
 }
 
 // Clock speeds the +/- keys step between.

@@ -38,12 +38,16 @@ func (m Model) Switch() (Switch, bool) {
 // and otherwise quit with a Switch for cmd to watch the new one.
 type scope struct {
 	// watchAll is set when the watch covers every namespace (-A);
-	// namespace is the console's own; contexts are the kubeconfig's, nil
-	// embedded; context is the current one.
+	// namespace is the console's own; contexts are the kubeconfig's (or
+	// an embedded scenario's clusters), nil for one embedded cluster;
+	// context is the current one.
 	watchAll  bool
 	namespace string
 	context   string
 	contexts  []string
+	// scenario is set when the contexts are an embedded scenario's
+	// clusters, not a kubeconfig's.
+	scenario bool
 	// switchTo is set when the console quits to watch another scope.
 	switchTo *Switch
 }
@@ -69,6 +73,10 @@ func (sc *scope) toggled(home screen.Home, shown string) screen.Scope {
 // fleet when the watch already covers it, else quitting with a Switch that
 // cmd turns into a console watching the new scope.
 func (m *Model) scopeTo(sc screen.Scope) tea.Cmd {
+	if sc.At != "" || sc == (screen.Scope{}) {
+		m.seekClock(sc.At)
+		return nil
+	}
 	if m.home == nil {
 		m.s.Toast = "no fleet here: :ns and :ctx choose what the fleet shows"
 		return nil
@@ -115,7 +123,11 @@ func (sc *scope) toContext(want screen.Scope, shown string) (string, *Switch) {
 	names := contextList(want.Context, sc.contexts)
 	for _, name := range names {
 		if !slices.Contains(sc.contexts, name) {
-			return "no context " + name + " in the kubeconfig — :ctx lists them", nil
+			where := "the kubeconfig"
+			if sc.scenario {
+				where = "the scenario"
+			}
+			return "no context " + name + " in " + where + " — there are " + strings.Join(sc.contexts, ", "), nil
 		}
 	}
 	asked := strings.Join(names, ",")

@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
-	"runtime"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -16,9 +14,10 @@ import (
 	"rollscope/engine/embedded"
 	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
+	"rollscope/internal/console"
 	"rollscope/internal/embeddedfleet"
+	"rollscope/internal/flightrec"
 	"rollscope/internal/livefleet"
-	"rollscope/internal/profile"
 	"rollscope/kube/connect"
 	"rollscope/kube/watch"
 	"rollscope/model/cluster"
@@ -26,7 +25,6 @@ import (
 	"rollscope/themes"
 	"rollscope/ui"
 	"rollscope/ui/plain"
-	"rollscope/ui/terminal"
 )
 
 // rootFlags are the flags of the console itself.
@@ -43,6 +41,7 @@ type rootFlags struct {
 	all  bool
 	conn *connect.Flags
 	acts actionFlags
+	rec  flightrec.Flags
 }
 
 // addConsole registers the console's flags on root and returns its run
@@ -61,6 +60,7 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 	fs.BoolVar(&f.plain, "plain", false, "print status lines instead of the console (the default when stdout is not a terminal)")
 	f.conn.AddTo(fs)
 	f.acts.addTo(fs)
+	f.rec.AddTo(fs, "record-to", "")
 	return func(cmd *cobra.Command, args []string) error {
 		// A live cluster's kind words are resolved through its discovery,
 		// once connected (liveTarget).
@@ -84,6 +84,10 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 		if err != nil {
 			return err
 		}
+		if err := f.rec.Open(f.conn.User()); err != nil {
+			return usageError{err}
+		}
+		defer f.rec.Rec.Close()
 		ctx, stop := interruptible(cmd.Context())
 		defer stop()
 		if f.conn.Live() {
@@ -99,11 +103,12 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 		if err != nil {
 			return err
 		}
+		nsFlag, _ := cmd.Flags().GetString("namespace")
 		if len(sc.Clusters) > 0 { // one fleet over the scenario's clusters, as over --context a,b
 			return embeddedfleet.Run(ctx, sc, embeddedfleet.Config{Base: consoleOptions(open, theme, keys), Plain: f.plain || !isTerminal(os.Stdout),
-				Out: cmd.OutOrStdout(), ErrOut: cmd.ErrOrStderr(), Speed: f.speed, Seed: f.seed, Until: f.until, All: f.all, Console: runConsole, Actions: f.acts.apply})
+				Out: cmd.OutOrStdout(), ErrOut: cmd.ErrOrStderr(), Speed: f.speed, Seed: f.seed, Until: f.until, All: f.all, Namespace: nsFlag,
+				Console: console.Run, Actions: f.acts.apply})
 		}
-		nsFlag, _ := cmd.Flags().GetString("namespace")
 		if f.all && open.deployment == "" && open.rc == "" && open.workload == "" {
 			nsFlag = "" // -A wins over -n, as in kubectl
 		}
@@ -211,9 +216,10 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, ns st
 		opts.Namespace, opts.AllNamespaces, opts.Context = scope.Namespace, scope.AllNamespaces, "embedded"
 		opts.Clock, opts.Embedded, opts.Logs = clock.Now, sim.NewControls(cl.Runner, f.speed), cl.Logs
 		f.acts.apply(&opts, cl.Client, clock.Now, false, sc.NodeGroups)
-		next, again, err := runConsole(ctx, opts, func(ctx context.Context, send func(tea.Msg)) {
+		feed := f.rec.Rec.Console(&opts, func(ctx context.Context, send func(tea.Msg)) {
 			watch.RunEach(ctx, clock, func(b cluster.Batch) { send(b) }, watch.Target{Client: cl.Client, Scope: watch.ScopeOf(opts.Namespace, opts.AllNamespaces)})
 		})
+		next, again, err := console.Run(ctx, opts, feed)
 		if err != nil || !again {
 			return err
 		}
@@ -242,7 +248,7 @@ func keepNamespace(next, was ui.Switch) ui.Switch {
 // asks for another scope (ui.Switch), it connects again with the new
 // context and namespace and starts the console on them.
 func runLive(ctx context.Context, f *rootFlags, args []string, theme themes.Theme, keys *ui.KeyMap) error {
-	oneCore()
+	console.OneCore()
 	all := f.all
 	for {
 		next, again, err := runLiveOnce(ctx, f, all, args, theme, keys)
@@ -279,48 +285,8 @@ func runLiveOnce(ctx context.Context, f *rootFlags, all bool, args []string, the
 	if err != nil {
 		return ui.Switch{}, false, err
 	}
-	return runConsole(ctx, opts, w.Feed(d, watches))
-}
-
-// consolePace is the least time between two redraws while the watch churns
-// (ui/pace.go): a rollout's counts move four times a second instead of
-// twenty, for a sixth of the CPU; a rollout that finishes, fails or pauses
-// is shown at once.
-const consolePace = 250 * time.Millisecond
-
-// runConsole runs the Bubble Tea program with feed (the clusters' watches)
-// sending to it until the program ends, and returns the scope the operator
-// asked to switch to, if they did.
-func runConsole(ctx context.Context, opts ui.Options, feed func(context.Context, func(tea.Msg))) (ui.Switch, bool, error) {
-	stopProfile, err := profile.Console()
-	if err != nil {
-		return ui.Switch{}, false, usageError{err}
-	}
-	defer stopProfile()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	if opts.Pace == 0 {
-		opts.Pace = consolePace
-	}
-	// The console draws its own frames, only the lines that changed
-	// (ui/terminal); Bubble Tea reads the keys and runs the model.
-	con, err := terminal.Open(os.Stdout)
-	if err != nil {
-		return ui.Switch{}, false, err
-	}
-	defer con.Close()
-	p := tea.NewProgram(con.Model(ui.New(opts)), append(con.Options(), tea.WithContext(ctx))...)
-	con.Resizes(ctx, p.Send)
-	feed(ctx, p.Send)
-	final, err := p.Run()
-	if err != nil && ctx.Err() == nil {
-		return ui.Switch{}, false, fmt.Errorf("the console stopped: %w", err)
-	}
-	if m, ok := terminal.Unwrap(final).(ui.Model); ok && ctx.Err() == nil {
-		next, again := m.Switch()
-		return next, again, nil
-	}
-	return ui.Switch{}, false, nil
+	feed := f.rec.Rec.Console(&opts, w.Feed(d, watches))
+	return console.Run(ctx, opts, feed)
 }
 
 // consoleSettings reads the theme and the key map the console will use.
@@ -350,17 +316,4 @@ func consoleSettings(f *rootFlags) (themes.Theme, *ui.KeyMap, error) {
 func isTerminal(f *os.File) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// oneCore runs a live console's goroutines on one processor, unless the
-// operator set GOMAXPROCS. The console's work is a chain of hand-offs (watch
-// stream → decoder → cache → model → frame), each a few microseconds; with
-// more than one processor every hand-off wakes an idle thread that spins
-// looking for work, which cost the console 13–15% of its CPU beside the
-// same rollout on one. Nothing it does needs two cores at once. The
-// embedded console keeps them all: its cluster runs in the same process.
-func oneCore() {
-	if os.Getenv("GOMAXPROCS") == "" {
-		runtime.GOMAXPROCS(1)
-	}
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"rollscope/internal/rolloutfixture"
 )
 
 // --plain ends as `kubectl rollout status` does once the rollouts it
@@ -159,17 +161,7 @@ nodeGroups:
 images:
   - {match: "*", pull: 1s, start: 1s, ready: 2s, stop: 2s}
 objects: |
-  apiVersion: argoproj.io/v1alpha1
-  kind: Rollout
-  metadata: {name: checkout}
-  spec:
-    replicas: 4
-    selector: {matchLabels: {app: checkout}}
-    template:
-      metadata: {labels: {app: checkout}}
-      spec: {containers: [{name: web, image: "shop/checkout:v1"}]}
-    strategy: {canary: {steps: [{setWeight: 25}, {pause: {}}]}}
-actions:
+` + rolloutfixture.Rollout(4, rolloutfixture.Canary) + `actions:
   - {at: 10s, setImage: {target: rollout/checkout, image: "shop/checkout:v2"}}
   - {at: 30s, %s: rollout/checkout}
 `

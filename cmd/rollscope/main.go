@@ -76,7 +76,7 @@ func newRoot() *cobra.Command {
 	})
 	root.RunE = addConsole(root)
 	root.AddCommand(newSimulate(), newScenarios())
-	root.AddCommand(newRollingUpdate())
+	root.AddCommand(newRollingUpdate(), newRecord(), newReplay())
 	return root
 }
 

@@ -133,7 +133,7 @@ func runLivePlainOn(ctx context.Context, out, banner io.Writer, f *rootFlags, ar
 	defer end()
 	p := plain.NewStatus(out, name, stamp)
 	p.ErrOut, p.Namespace, p.OnEnd, p.Kind = banner, conn.Namespace, end, open.workloadKind
-	if err := followLive(ctx, conn, conn.Namespace, p.Batch); err != nil {
+	if err := followLive(ctx, conn, conn.Namespace, f.rec.Rec.Batches(conn.Context, conn.Namespace, p.Batch)); err != nil {
 		return err
 	}
 	return p.Outcome()

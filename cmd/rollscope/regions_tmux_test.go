@@ -117,3 +117,34 @@ func TestSimulateRegionsAndClustersBadInput(t *testing.T) {
 		t.Errorf("--context on regions: exit %d, %s", r.code, r.stderr)
 	}
 }
+
+// In the built-in regions, :ctx switches among the scenario's clusters as
+// among a kubeconfig's contexts — one, several, all — and refuses one it
+// lacks, naming those there are; -n is every cluster's namespace.
+func TestCtxSwitchesAmongAScenariosClusters(t *testing.T) {
+	c := startConsole(t, 200, 50, "--scenario", "regions", "--speed", "5", "-n", "billing")
+	s := c.waitFor("ctx eu-west,us-east,ap-south")
+	wantAll(t, s, "the fleet of -n billing", "ns billing · 0 workloads", "eu-west 0 workloads │ us-east 0 workloads │ ap-south 0 workloads")
+	c.keys(":", "ns default", "Enter")
+	c.WaitUntil("checkout's three rows in default", func(s string) bool { return len(fleetRows(s)) == 3 })
+
+	c.keys(":", "ctx us-east", "Enter")
+	// One cluster with one workload opens on it, as a one-cluster
+	// scenario does.
+	c.waitFor("ctx us-east  ns default  deploy checkout")
+	c.keys(":", "ctx eu-west,ap-south", "Enter")
+	s = c.WaitUntil("eu-west and ap-south", func(s string) bool {
+		return strings.Contains(s, "ctx eu-west,ap-south") && len(fleetRows(s)) == 2
+	})
+	if rowOf(s, "us-east") != "" {
+		t.Errorf("us-east's row is still shown after :ctx eu-west,ap-south:\n%s", s)
+	}
+	c.keys(":", "ctx nope", "Enter")
+	c.waitFor("no context nope in the scenario — there are eu-west, us-east, ap-south")
+	c.keys(":", "ctx all", "Enter")
+	c.WaitUntil("every cluster again", func(s string) bool {
+		return strings.Contains(s, "ctx eu-west,us-east,ap-south") && len(fleetRows(s)) == 3
+	})
+	c.keys("q")
+	c.waitFor("rollscope exited 0")
+}

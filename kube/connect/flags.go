@@ -103,3 +103,27 @@ func (f *Flags) loader() clientcmd.ClientConfig {
 	o.Context.Cluster, o.Context.AuthInfo, o.Context.Namespace = f.cluster, f.user, f.namespace
 	return clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, o)
 }
+
+// User is the kubeconfig user the flags connect as: --as when it
+// impersonates, else --user, else the context's; "" when unknown. A
+// recording names it as the sender of the console's actions.
+func (f *Flags) User() string {
+	if f.as != "" {
+		return f.as
+	}
+	if f.user != "" {
+		return f.user
+	}
+	raw, err := f.loader().RawConfig()
+	if err != nil {
+		return ""
+	}
+	name := f.context
+	if name == "" || strings.Contains(name, ",") {
+		name = raw.CurrentContext
+	}
+	if c := raw.Contexts[name]; c != nil {
+		return c.AuthInfo
+	}
+	return ""
+}

@@ -22,7 +22,16 @@ const (
 	NoCluster = "no cluster to act on"
 	// ReadOnly is why every write is off with --read-only.
 	ReadOnly = "read-only: rollscope was started with --read-only"
+	// Replay is why every action is off in a replay.
+	Replay = "replay: this is a recording, not a cluster"
 )
+
+// Refuse turns every action key off for reason.
+func (k *Map) Refuse(reason string) {
+	for _, s := range k.specs {
+		k.Disable(string(s.Name), reason)
+	}
+}
 
 // Map is every key the console answers to.
 type Map struct {
@@ -31,6 +40,9 @@ type Map struct {
 	Up, Down, PageUp, PageDown     key.Binding
 	Top, Bottom                    key.Binding
 	Faster, Slower, PauseClock     key.Binding
+	// PrevChange and NextChange step a replay to the recorded change
+	// before or after the one shown.
+	PrevChange, NextChange key.Binding
 	// MarkNode marks nodes in the Nodes pane for c, C and d. It sends
 	// nothing, so it is the console's own key rather than an action.
 	MarkNode key.Binding
@@ -79,6 +91,8 @@ func Default() Map {
 		Faster:     binding("clock faster", "+"),
 		Slower:     binding("clock slower", "-"),
 		PauseClock: binding("pause clock", "space"),
+		PrevChange: binding("replay: previous change", "["),
+		NextChange: binding("replay: next change", "]"),
 		MarkNode:   binding("mark node for c/C/d", "m"),
 
 		TimelineFilter: binding("filter: all / actions / scaling / warnings", "f"),
@@ -124,6 +138,7 @@ func (k *Map) names() []named {
 		{"up", &k.Up}, {"down", &k.Down}, {"page-up", &k.PageUp}, {"page-down", &k.PageDown},
 		{"top", &k.Top}, {"bottom", &k.Bottom},
 		{"faster", &k.Faster}, {"slower", &k.Slower}, {"pause-clock", &k.PauseClock},
+		{"prev-change", &k.PrevChange}, {"next-change", &k.NextChange},
 		{"mark-node", &k.MarkNode}, {"timeline-filter", &k.TimelineFilter},
 		{"fleet", &k.Fleet}, {"all-namespaces", &k.AllNamespaces}, {"group-clusters", &k.GroupClusters},
 	}

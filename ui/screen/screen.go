@@ -180,6 +180,8 @@ type Scope struct {
 	// "a,b", or "all" of them; ListContexts asks which there are.
 	Context      string
 	ListContexts bool
+	// At is a clock time a replay jumps to (`:at 03:12:00`).
+	At string
 }
 
 // Go asks the root to show t once the overlay's Update is done (the

@@ -22,6 +22,8 @@ func (p *Picker) scopeQuery() (sc screen.Scope, word string, ok bool) {
 		return screen.Scope{Namespace: arg}, "ns", true
 	case "ctx", "context", "contexts":
 		return screen.Scope{Context: arg, ListContexts: arg == ""}, "ctx", true
+	case "at":
+		return screen.Scope{At: arg}, "at", true
 	}
 	return screen.Scope{}, "", false
 }
@@ -83,6 +85,8 @@ func (p *Picker) scopeHint(sc screen.Scope, word string) string {
 		}
 	}
 	switch {
+	case word == "at":
+		return "enter jumps the replay to that clock time (15:04:05)"
 	case word == "ns" && sc.All:
 		return "enter shows the fleet of every namespace"
 	case word == "ns" && sc.Namespace == "":

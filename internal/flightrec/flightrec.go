@@ -1,0 +1,125 @@
+// Package flightrec is cmd's wiring of the flight recorder: a console, a
+// --plain follower or `rollscope record` recording what it is sent
+// (kube/recording's Writer), and `rollscope replay` opening the console on
+// a recording (its Player). docs/recording.md tells the design.
+package flightrec
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"rollscope/kube/connect"
+	"rollscope/kube/recording"
+	"rollscope/kube/watch"
+	"rollscope/model/cluster"
+	rec "rollscope/model/recording"
+	"rollscope/ui"
+)
+
+// Feed is a console's watches, sending to it (cmd's runConsole).
+type Feed = func(context.Context, func(tea.Msg))
+
+// Recorder records one cluster's batches and the console's actions on it.
+// A nil Recorder records nothing, so that the wiring reads the same with
+// and without --record-to.
+type Recorder struct {
+	w    *recording.Writer
+	user string
+}
+
+// Open starts a recording at path, or returns nil when path is "". A path
+// that cannot be written is refused now. user is the kubeconfig user the
+// console acts as.
+func Open(path string, env bool, user string) (*Recorder, error) {
+	if path == "" {
+		return nil, nil
+	}
+	w, err := recording.Create(path, env)
+	if err != nil {
+		return nil, err
+	}
+	return &Recorder{w: w, user: user}, nil
+}
+
+// Console records the console opts opens: the batches feed sends it about
+// its first cluster, and the actions it sends there (its timeline's
+// action lines, with the kubeconfig user).
+func (r *Recorder) Console(opts *ui.Options, feed Feed) Feed {
+	if r == nil {
+		return feed
+	}
+	if err := r.begin(opts.Context, opts.Namespace, opts.AllNamespaces, opts.Clock); err != nil {
+		return feed
+	}
+	if c, ok := opts.Cluster.(*cluster.Cluster); ok {
+		opts.Cluster = &acting{Cluster: c, w: r.w}
+	}
+	name := opts.Context
+	return func(ctx context.Context, send func(tea.Msg)) {
+		feed(ctx, func(msg tea.Msg) {
+			if b, ok := msg.(cluster.Batch); ok && (b.Cluster == "" || b.Cluster == name) {
+				r.w.Batch(b)
+			}
+			send(msg)
+		})
+	}
+}
+
+// Batches records every batch handed to send: a --plain follower's or a
+// headless recorder's watch of one cluster.
+func (r *Recorder) Batches(context, namespace string, send func(cluster.Batch)) func(cluster.Batch) {
+	if r == nil || r.begin(context, namespace, namespace == "", nil) != nil {
+		return send
+	}
+	return func(b cluster.Batch) {
+		r.w.Batch(b)
+		send(b)
+	}
+}
+
+func (r *Recorder) begin(context, namespace string, all bool, clock func() time.Time) error {
+	h := rec.Header{Context: context, User: r.user}
+	if !all {
+		h.Namespace = namespace
+	}
+	if clock != nil {
+		h.Started = clock()
+	}
+	return r.w.Begin(h, clock)
+}
+
+// Close ends the recording.
+func (r *Recorder) Close() error {
+	if r == nil {
+		return nil
+	}
+	return r.w.Close()
+}
+
+// acting is the console's picture with its actions recorded as they are
+// put on its timeline.
+type acting struct {
+	*cluster.Cluster
+	w *recording.Writer
+}
+
+func (a *acting) AddAction(namespace, name string, e cluster.TimelineEntry) {
+	a.Cluster.AddAction(namespace, name, e)
+	a.w.Action(namespace, name, e)
+}
+
+// Record watches the cluster conn reaches, in namespace ("" for all of
+// them), recording every batch until ctx ends: `rollscope record`.
+func Record(ctx context.Context, conn *connect.Connection, namespace string, r *Recorder) error {
+	send := r.Batches(conn.Context, namespace, func(cluster.Batch) {})
+	err := watch.New(conn.Client, watch.Scope{Namespace: namespace}, nil, send,
+		watch.Options{Probe: watch.ReadyzProbe(conn.Client), Config: conn.RESTConfig()}).Run(ctx)
+	closed := r.Close()
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return closed
+}

@@ -1,0 +1,201 @@
+// Package recording writes and reads the flight recorder's files
+// (model/recording is their format) and plays a recording back to the
+// console as a cluster of its own (player.go).
+package recording
+
+import (
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"rollscope/model/cluster"
+	rec "rollscope/model/recording"
+)
+
+// memberEvery is how often what was recorded is closed into a gzip member
+// of its own, so that a recorder killed with SIGKILL leaves a file
+// readable up to its last second.
+const memberEvery = time.Second
+
+// Writer appends batches and actions to a recording as they come.
+type Writer struct {
+	mu      sync.Mutex
+	f       *os.File
+	gz      *gzip.Writer
+	deltas  *rec.Deltas
+	env     bool
+	open    bool // the current member has records not closed yet
+	begun   bool
+	clock   func() time.Time
+	watch   cluster.WatchStatus
+	user    string
+	err     error
+	stop    chan struct{}
+	stopped chan struct{}
+	closing sync.Once
+}
+
+// Create opens a recording at path, to Begin once what it records is
+// known. A path that cannot be written is refused here, before anything
+// is watched. env keeps environment variables' values (--record-env).
+func Create(path string, env bool) (*Writer, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("cannot record to %s: %w", path, err)
+	}
+	return &Writer{f: f, gz: gzip.NewWriter(f), deltas: rec.NewDeltas(), env: env,
+		stop: make(chan struct{}), stopped: make(chan struct{})}, nil
+}
+
+// Begin writes the header (its Format, Version and Env filled in) and
+// starts closing a member each second. clock is the cluster's (nil: the
+// wall clock): a second with nothing recorded is marked with its time, so
+// that the recording spans every second it ran, quiet ones included. What
+// comes before Begin, and any Begin after the first, is not recorded.
+func (w *Writer) Begin(h rec.Header, clock func() time.Time) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.begun {
+		return nil
+	}
+	h.Format, h.Version, h.Env = rec.Format, rec.Version, w.env
+	if h.Started.IsZero() {
+		h.Started = time.Now()
+	}
+	if clock == nil {
+		clock = time.Now
+	}
+	w.begun, w.user, w.clock = true, h.User, clock
+	w.line(h)
+	w.closeMember()
+	go w.flushing()
+	return w.err
+}
+
+// Batch records what the watch sent: each object's change since it was
+// last recorded, the deletions, and the watch's health when it changed.
+func (w *Writer) Batch(b cluster.Batch) {
+	if !w.began() {
+		return
+	}
+	r := rec.Record{At: b.At}
+	for _, obj := range b.Objects {
+		k, ok := kindOf(obj)
+		m, named := obj.(metav1.Object)
+		if !ok || !named {
+			continue
+		}
+		data, err := json.Marshal(obj)
+		if err != nil {
+			continue
+		}
+		if !w.env {
+			data = maskEnv(data)
+		}
+		w.mu.Lock()
+		c, changed := w.deltas.Tell(rec.Ref{Kind: k, Namespace: m.GetNamespace(), Name: m.GetName()}, data)
+		w.mu.Unlock()
+		if changed {
+			r.Objects = append(r.Objects, c)
+		}
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, ref := range b.Deleted {
+		r.Deleted = append(r.Deleted, rec.RefOf(ref))
+		w.deltas.Forget(rec.RefOf(ref))
+	}
+	if b.Watch != w.watch {
+		w.watch = b.Watch
+		r.Watch = &b.Watch
+	}
+	if len(r.Objects) > 0 || len(r.Deleted) > 0 || r.Watch != nil {
+		w.line(r)
+	}
+}
+
+// Action records what the console sent to a workload, as its timeline
+// tells it, with the kubeconfig user who sent it.
+func (w *Writer) Action(namespace, name string, e cluster.TimelineEntry) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.begun {
+		return
+	}
+	w.line(rec.Record{At: e.Time, Action: &rec.Action{Namespace: namespace, Name: name, Entry: e, User: w.user}})
+}
+
+func (w *Writer) began() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.begun
+}
+
+// line appends v as one JSON line; w.mu is held.
+func (w *Writer) line(v any) {
+	data, err := json.Marshal(v)
+	if err == nil {
+		_, err = w.gz.Write(append(data, '\n'))
+	}
+	if err != nil && w.err == nil {
+		w.err = err
+	}
+	w.open = true
+}
+
+// closeMember ends the gzip member under way, so that what it holds is
+// readable however the process ends; w.mu is held.
+func (w *Writer) closeMember() {
+	if !w.open {
+		return
+	}
+	if err := w.gz.Close(); err != nil && w.err == nil {
+		w.err = err
+	}
+	w.gz.Reset(w.f)
+	w.open = false
+}
+
+func (w *Writer) flushing() {
+	defer close(w.stopped)
+	t := time.NewTicker(memberEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-w.stop:
+			return
+		case <-t.C:
+			w.mu.Lock()
+			if !w.open {
+				w.line(rec.Record{At: w.clock()})
+			}
+			w.closeMember()
+			w.mu.Unlock()
+		}
+	}
+}
+
+// Close ends the recording; the error is the first the file gave.
+// Closing again returns the same.
+func (w *Writer) Close() error {
+	w.closing.Do(func() {
+		close(w.stop)
+		if w.began() {
+			<-w.stopped
+		}
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		w.closeMember()
+		if err := w.f.Close(); err != nil && w.err == nil {
+			w.err = err
+		}
+	})
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
