@@ -7,8 +7,9 @@ import (
 
 // The argo-analysis built-in does what it says: at 20% the step's
 // AnalysisRun measures v2's climbing error rate every 5s, its third and
-// fourth measurements fail, and the update is aborted with Argo's message
-// (simulate ends there: the Rollout has failed).
+// fourth measurements fail, and the update is aborted with Argo's message;
+// simulate ends only once the controller has rolled back — v1 at 10 again
+// and the canary's 2 pods gone — as an operator watching would see it.
 func TestArgoAnalysisBuiltinAbortsOnTheFailedMeasurements(t *testing.T) {
 	r := rollscope(t, "simulate", "-f", "argo-analysis", "--format", "table", "--exit-status")
 	if r.code != 1 {
@@ -21,6 +22,8 @@ func TestArgoAnalysisBuiltinAbortsOnTheFailedMeasurements(t *testing.T) {
 		"Step Analysis Run 'checkout-5c8fd9fbd8-2-1' Status New: 'Failed' Previous: 'Running'",
 		`RolloutAborted: Rollout aborted update to revision 2: Step-based analysis phase error/failed: Metric "error-rate" assessed Failed due to failed (2) > failureLimit (1)`,
 		"Degraded step 1/4",
+		"Scaled up ReplicaSet checkout-67d698b9f (revision 1) from 8 to 10",
+		"Scaled down ReplicaSet checkout-5c8fd9fbd8 (revision 2) from 2 to 0",
 		"quiescent",
 	}
 	at := 0

@@ -397,11 +397,11 @@ func scaleDownDelay(bg *argo.BlueGreenStrategy) time.Duration {
 // abortScaleDownDelay is GetAbortScaleDownDelaySecondsOrDefault: nil when
 // the preview stays up after an abort (abortScaleDownDelaySeconds: 0).
 func abortScaleDownDelay(bg *argo.BlueGreenStrategy) *time.Duration {
+	if bg.KeepsPreviewOnAbort() {
+		return nil
+	}
 	d := defaultAbortScaleDownDelay
 	if bg.AbortScaleDownDelaySeconds != nil {
-		if *bg.AbortScaleDownDelaySeconds == 0 {
-			return nil
-		}
 		d = time.Duration(*bg.AbortScaleDownDelaySeconds) * time.Second
 	}
 	return &d

@@ -61,6 +61,13 @@ func rolloutHeld(w kind.Workload) bool {
 		timed := (bg.AutoPromotionEnabled == nil || *bg.AutoPromotionEnabled) && bg.AutoPromotionSeconds > 0
 		return !timed && st.ObservedGeneration == strconv.FormatInt(ro.Generation, 10)
 	}
+	// An abort says Degraded at once, but the controller goes on to
+	// scale the stable ReplicaSet back up and the canary (or, after its
+	// delay, the preview) down: the run waits for that, as the operator
+	// does, unless the preview is kept (abortScaleDownDelaySeconds: 0).
+	if st.Abort && st.UpdatedReplicas > 0 && !(ro.Spec.Strategy.BlueGreen != nil && ro.Spec.Strategy.BlueGreen.KeepsPreviewOnAbort()) {
+		return false
+	}
 	return (phase == argo.RolloutPhasePaused || phase == argo.RolloutPhaseDegraded) &&
 		st.ObservedGeneration == strconv.FormatInt(ro.Generation, 10) && st.Replicas == st.AvailableReplicas
 }

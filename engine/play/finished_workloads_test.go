@@ -44,3 +44,38 @@ func TestRolloutHeldAtBlueGreensPause(t *testing.T) {
 		}
 	}
 }
+
+// An abort says Degraded at once, while the canary's pods are still up and
+// the stable ReplicaSet is below its size: a run goes on until the
+// controller has scaled them back, as `kubectl argo rollouts status`
+// watchers see it, and holds at once only where the preview is kept.
+func TestAnAbortedRolloutHoldsOnceRolledBack(t *testing.T) {
+	aborted := func(bg *argo.BlueGreenStrategy, updated int32) kind.Workload {
+		r := &argo.Rollout{Spec: argo.RolloutSpec{Strategy: argo.RolloutStrategy{BlueGreen: bg}}}
+		if bg == nil {
+			r.Spec.Strategy.Canary = &argo.CanaryStrategy{Steps: []argo.CanaryStep{{SetWeight: new(int32)}}}
+		}
+		r.Generation = 2
+		r.Status = argo.RolloutStatus{ObservedGeneration: "2", Replicas: 10, AvailableReplicas: 10, UpdatedReplicas: updated,
+			Abort: true, Phase: argo.RolloutPhaseDegraded, Message: "RolloutAborted: Rollout aborted update to revision 2"}
+		w, ok := kind.Of(r)
+		if !ok {
+			t.Fatal("a Rollout is not a workload")
+		}
+		return w
+	}
+	zero := int32(0)
+	for name, tc := range map[string]struct {
+		w    kind.Workload
+		want bool
+	}{
+		"canary aborted, its 2 pods not yet scaled down":   {aborted(nil, 2), false},
+		"canary aborted and rolled back":                   {aborted(nil, 0), true},
+		"blue/green aborted, preview down after its delay": {aborted(&argo.BlueGreenStrategy{}, 3), false},
+		"blue/green aborted, preview kept for good":        {aborted(&argo.BlueGreenStrategy{AbortScaleDownDelaySeconds: &zero}, 3), true},
+	} {
+		if got := rolloutHeld(tc.w); got != tc.want {
+			t.Errorf("%s: held %v, want %v", name, got, tc.want)
+		}
+	}
+}

@@ -51,3 +51,10 @@ func (s RolloutStrategy) MarshalJSON() ([]byte, error) {
 func (s RolloutStrategy) UnknownFields() []string {
 	return slices.Sorted(maps.Keys(s.Unknown))
 }
+
+// KeepsPreviewOnAbort reports whether an aborted update's preview
+// ReplicaSet stays up for good (abortScaleDownDelaySeconds: 0) rather than
+// being scaled down after the delay.
+func (bg *BlueGreenStrategy) KeepsPreviewOnAbort() bool {
+	return bg.AbortScaleDownDelaySeconds != nil && *bg.AbortScaleDownDelaySeconds == 0
+}
