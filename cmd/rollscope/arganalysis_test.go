@@ -38,3 +38,23 @@ func TestArgoAnalysisBuiltinAbortsOnTheFailedMeasurements(t *testing.T) {
 		t.Error("the failed analysis step was passed")
 	}
 }
+
+// The embedded Rollout's page shows its step's AnalysisRun as it measures
+// — each value against the success condition, the counts against the
+// limits — and, once it fails, the limit crossed, the abort's message and
+// the rollback that follows: the canary at 0, stable at 10 of 10.
+func TestTheEmbeddedRolloutsPageShowsItsAnalysis(t *testing.T) {
+	c := startConsole(t, 160, 45, "--scenario", "argo-analysis", "--speed", "4")
+	s := c.waitFor("analysis checkout-5c8fd9fbd8-2-1 · step 2 Running")
+	wantAll(t, s, "the running analysis", "▸  2 analysis error-rate", "success: result < 0.05")
+	s = c.waitFor("failed 2 > limit 1 → Failed")
+	wantAll(t, s, "the failed analysis",
+		"✗ error-rate 0.03, 0.07, 0.12",
+		`RolloutAborted: Rollout aborted update to revision 2: Step-based analysis phase error/failed`,
+		"failed 2 of limit 1")
+	c.WaitUntil("the canary scaled down", func(s string) bool {
+		return strings.Contains(s, "canary           rev 2    0/0") && strings.Contains(s, "stable           rev 1    10/10")
+	})
+	c.keys("q")
+	c.waitFor("rollscope exited 0")
+}
