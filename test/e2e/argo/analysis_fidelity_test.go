@@ -33,26 +33,32 @@ const (
 // answer per request, and the metric's limits. The template's
 // successCondition is result < 0.05 and its interval 1s.
 var analysisFidelity = []struct {
-	name   string
-	limits string // the metric's count and limits
-	series []string
+	name       string
+	limits     string // the metric's count and limits
+	series     []string
+	background bool // the canary's background analysis, not a step's
 }{
 	// All pass: Successful at count, the canary promoted.
-	{"healthy", "count: 3, failureLimit: 0", []string{"0.01", "0.02", "0.03"}},
+	{"healthy", "count: 3, failureLimit: 0", []string{"0.01", "0.02", "0.03"}, false},
 	// The second failure is past failureLimit 1: Failed before count.
-	{"failing", "count: 6, failureLimit: 1", []string{"0.01", "0.09", "0.02", "0.12", "0.01"}},
+	{"failing", "count: 6, failureLimit: 1", []string{"0.01", "0.09", "0.02", "0.12", "0.01"}, false},
 	// Failures alternate with passes, never past failureLimit 2, until
 	// two passes in a row meet consecutiveSuccessLimit before count.
-	{"flapping", "count: 8, failureLimit: 2, consecutiveSuccessLimit: 2", []string{"0.01", "0.09", "0.01", "0.09", "0.01", "0.01", "0.09"}},
+	{"flapping", "count: 8, failureLimit: 2, consecutiveSuccessLimit: 2", []string{"0.01", "0.09", "0.01", "0.09", "0.01", "0.01", "0.09"}, false},
 	// A 500 then JSON without the metric's field: two errors in a row are
 	// past consecutiveErrorLimit 1 (each retried 10s later). (A body that
 	// is not JSON is no error: Argo v1.10's web provider takes it as a
 	// Successful measurement, its conditions unevaluated.)
-	{"erroring", "count: 4, consecutiveErrorLimit: 1", []string{"0.01", serverError, noField, "0.01"}},
+	{"erroring", "count: 4, consecutiveErrorLimit: 1", []string{"0.01", serverError, noField, "0.01"}, false},
 	// Count reached without the two passes in a row that
 	// consecutiveSuccessLimit wants, and no more failures than allowed:
 	// Inconclusive, the canary paused.
-	{"inconclusive", "count: 3, failureLimit: 1, consecutiveSuccessLimit: 2", []string{"0.01", "0.09", "0.01"}},
+	{"inconclusive", "count: 3, failureLimit: 1, consecutiveSuccessLimit: 2", []string{"0.01", "0.09", "0.01"}, false},
+	// A background analysis while the canary waits at an indefinite
+	// pause: Successful at count, the canary left paused; or Failed, the
+	// update aborted.
+	{"background-healthy", "count: 3", []string{"0.01"}, true},
+	{"background-failing", "count: 5, failureLimit: 1", []string{"0.01", "0.09", "0.01", "0.09"}, true},
 }
 
 // analysisFidelityTemplate is the AnalysisTemplate both run; url is the
@@ -72,7 +78,24 @@ spec:
 `
 }
 
-const analysisFidelityRollout = `apiVersion: argoproj.io/v1alpha1
+// analysisFidelityRollout is the canary both run: its second step an
+// analysis, or with background a background analysis from its first and
+// an indefinite pause.
+func analysisFidelityRollout(background bool) string {
+	steps := `
+      steps:
+      - setWeight: 50
+      - analysis: {templates: [{templateName: rate}]}
+`
+	if background {
+		steps = `
+      analysis: {templates: [{templateName: rate}]}
+      steps:
+      - setWeight: 50
+      - pause: {}
+`
+	}
+	return `apiVersion: argoproj.io/v1alpha1
 kind: Rollout
 metadata: {name: shop}
 spec:
@@ -82,11 +105,8 @@ spec:
     metadata: {labels: {app: shop}}
     spec: {containers: [{name: app, image: "registry.example/shop:v1"}]}
   strategy:
-    canary:
-      steps:
-      - setWeight: 50
-      - analysis: {templates: [{templateName: rate}]}
-`
+    canary:` + steps
+}
 
 // TestAnalysisEmbeddedMatchesArgo: the same canary step analysis,
 // measured by Argo's real controller from a web metric served one answer
@@ -100,8 +120,8 @@ func TestAnalysisEmbeddedMatchesArgo(t *testing.T) {
 	for _, tc := range analysisFidelity {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			emb := playEmbeddedAnalysis(t, tc.limits, tc.series)
-			live := playLiveAnalysis(t, c, "analysis-"+tc.name, tc.limits, tc.series)
+			emb := playEmbeddedAnalysis(t, analysisFidelityRollout(tc.background), tc.limits, tc.series)
+			live := playLiveAnalysis(t, c, "analysis-"+tc.name, analysisFidelityRollout(tc.background), tc.limits, tc.series)
 			if strings.Join(emb, "\n") != strings.Join(live, "\n") {
 				t.Errorf("the analysis differs:\n%s", sideBySide("embedded", "Argo", emb, live))
 			} else if testing.Verbose() {
@@ -128,7 +148,7 @@ func analysisOutcome(run analysisRun, ro snapshot) []string {
 
 // playEmbeddedAnalysis runs the canary on the embedded cluster, the
 // series declared as the metric's values, the new image at 30s.
-func playEmbeddedAnalysis(t *testing.T, limits string, series []string) []string {
+func playEmbeddedAnalysis(t *testing.T, rollout, limits string, series []string) []string {
 	t.Helper()
 	var values []string
 	for _, s := range series {
@@ -144,7 +164,7 @@ func playEmbeddedAnalysis(t *testing.T, limits string, series []string) []string
 	indent := func(s string) string { return "  " + strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n  ") }
 	src := "namespace: shop\nseed: 1\nnodeGroups:\n  - {name: nodes, role: Node, size: 3, capacity: {pods: 110, cpu: \"8\", memory: 16Gi}}\n" +
 		"images:\n  - {match: \"*\", pull: 200ms, start: 200ms, ready: 500ms, stop: 300ms}\n" +
-		"objects: |\n" + indent(analysisFidelityTemplate(limits, "http://unused.example/rate")+"---\n"+analysisFidelityRollout) + "\n" +
+		"objects: |\n" + indent(analysisFidelityTemplate(limits, "http://unused.example/rate")+"---\n"+rollout) + "\n" +
 		"metrics:\n  - {metric: rate, values: [" + strings.Join(values, ", ") + "]}\n" +
 		"actions:\n  - {at: 30s, setImage: {target: rollout/shop, image: \"registry.example/shop:v2\"}}\n"
 	sc, err := scenario.Parse("analysis.yaml", []byte(src))
@@ -199,9 +219,9 @@ func playEmbeddedAnalysis(t *testing.T, limits string, series []string) []string
 
 // playLiveAnalysis runs the canary under Argo's real controller in
 // namespace ns, its web metric served from series one answer per request
-// (the last repeating), and waits for the Rollout to settle: promoted,
-// aborted, or paused by an inconclusive run.
-func playLiveAnalysis(t *testing.T, c *e2etest.Cluster, ns, limits string, series []string) []string {
+// (the last repeating), and waits for the AnalysisRun's verdict, then
+// for the Rollout to settle: promoted, aborted, or paused.
+func playLiveAnalysis(t *testing.T, c *e2etest.Cluster, ns, rollout, limits string, series []string) []string {
 	t.Helper()
 	var mu sync.Mutex
 	asked := 0
@@ -223,24 +243,13 @@ func playLiveAnalysis(t *testing.T, c *e2etest.Cluster, ns, limits string, serie
 	}))
 	defer metric.Close()
 
-	r := newRollout(t, c, ns, analysisFidelityRollout)
+	r := newRollout(t, c, ns, rollout)
 	tmpl := decode(t, analysisFidelityTemplate(limits, metric.URL+"/rate"))
 	if _, err := c.Argo.Dynamic.Resource(e2etest.AnalysisTemplatesGVR).Namespace(ns).Create(t.Context(), tmpl, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("creating the AnalysisTemplate: %v", err)
 	}
 	first := r.waitFor(t, "the first revision healthy", healthy(2))
 	r.setImage(t, "registry.example/shop:v2")
-	end := r.waitFor(t, "promoted, aborted, or paused by its analysis", func(s snapshot) bool {
-		switch {
-		case s.CurrentPodHash == first.StableRS:
-			return false
-		case s.Phase == "Healthy":
-			return s.StableRS == s.CurrentPodHash
-		case s.Phase == "Degraded":
-			return s.Abort && s.rs(s.CurrentPodHash).Spec == 0
-		}
-		return s.Phase == "Paused" && len(s.PauseReasons) > 0
-	})
 	var run analysisRun
 	c.Poll(t, "the Rollout's AnalysisRun completed", func(ctx context.Context) (bool, string, error) {
 		list, err := c.Argo.Dynamic.Resource(e2etest.AnalysisRunsGVR).Namespace(ns).List(ctx, metav1.ListOptions{})
@@ -259,6 +268,19 @@ func playLiveAnalysis(t *testing.T, c *e2etest.Cluster, ns, limits string, serie
 			return true, "", nil
 		}
 		return false, fmt.Sprintf("%s: %+v", run.Name, run.Status), nil
+	})
+	end := r.waitFor(t, "promoted, aborted, or left paused after its analysis", func(s snapshot) bool {
+		switch {
+		case s.CurrentPodHash == first.StableRS:
+			return false
+		case s.Phase == "Healthy":
+			return s.StableRS == s.CurrentPodHash
+		case s.Phase == "Degraded":
+			return s.Abort && s.rs(s.CurrentPodHash).Spec == 0
+		}
+		// A Failed or Error run aborts the update; the Rollout is
+		// paused for good only by another verdict.
+		return s.Phase == "Paused" && len(s.PauseReasons) > 0 && (run.Status.Phase == "Successful" || run.Status.Phase == "Inconclusive")
 	})
 	return analysisOutcome(run, end)
 }
