@@ -34,6 +34,16 @@ func TestArgoAnalysisBuiltinAbortsOnTheFailedMeasurements(t *testing.T) {
 		}
 		at += i
 	}
+	// The run's own line shows each measurement as it is taken, and the
+	// verdict.
+	for _, want := range []string{
+		"Running; error-rate Running: 3 measured (2 successful, 1 failed, 0 inconclusive, 0 error), last Failed 0.07",
+		`Failed; error-rate Failed: 4 measured (2 successful, 2 failed, 0 inconclusive, 0 error), last Failed 0.12: Metric "error-rate" assessed Failed`,
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("the trace has no AnalysisRun line %q:\n%s", want, r.stdout)
+		}
+	}
 	if strings.Contains(r.stdout, "Rollout step 2/4 completed") {
 		t.Error("the failed analysis step was passed")
 	}

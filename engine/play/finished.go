@@ -8,10 +8,13 @@ import (
 	"rollscope/engine/nodegroup"
 	"rollscope/engine/noderoll"
 	"rollscope/model"
+	"rollscope/model/argo"
+	"rollscope/model/argo/analysis"
 )
 
 // Finished reports whether every rollout the listers hold has finished or
-// failed and nothing is in flight: the point where a run stops even though
+// failed and nothing is in flight (an AnalysisRun that will reach a
+// verdict by itself is): the point where a run stops even though
 // crash-looping pods would go on restarting for ever. groups are the node
 // groups the run keeps: a drain or roll on one of their nodes is in flight
 // until it is done, and a group below its size is still replacing nodes.
@@ -24,7 +27,7 @@ func Finished(l control.Listers, groups []nodegroup.Group) bool {
 			return false
 		}
 	}
-	if !workloadsSettled(l) {
+	if !workloadsSettled(l) || analysisPending(l) {
 		return false
 	}
 	pods, _ := l.Pods.List(everything)
@@ -54,6 +57,21 @@ func Finished(l control.Listers, groups []nodegroup.Group) bool {
 		}
 	}
 	return true
+}
+
+// analysisPending says whether an AnalysisRun is still measuring towards
+// its verdict: a Rollout held at a pause goes on being analysed in the
+// background, and Argo aborts it if the run fails.
+func analysisPending(l control.Listers) bool {
+	if l.AnalysisRuns == nil {
+		return false
+	}
+	for _, o := range l.AnalysisRuns.List() {
+		if run, ok := o.(*argo.AnalysisRun); ok && analysis.Concludes(run) {
+			return true
+		}
+	}
+	return false
 }
 
 // owned lists the ReplicaSets d controls, from the listers' cache.

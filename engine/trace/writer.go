@@ -60,6 +60,8 @@ type Writer struct {
 	nodePods    map[string]int       // node → active pods bound to it
 	instant     *nodeInstant         // set by NodeLinesPerInstant
 
+	analysisRuns map[analysisRunKey]analysisRunLine // analysisrun.go
+
 	// script are the scenario's actions not yet reported (actionset.go).
 	script []scenario.Action
 }
@@ -119,15 +121,24 @@ func (w *Writer) Observe(now time.Time, ev watch.Event) {
 		if o != nil {
 			w.observeEvent(t, o, deleted)
 		}
+	case *argo.AnalysisRun:
+		if o != nil {
+			w.observeAnalysisRun(t, o, deleted)
+		}
 	case *unstructured.Unstructured:
 		// A Rollout is served as unstructured JSON; its line is the
-		// registry's, read from its decoding.
-		if o == nil || o.GroupVersionKind() != argo.GroupVersion.WithKind("Rollout") {
-			return
-		}
-		if ro, err := argo.RolloutOf(o); err == nil {
-			wl, _ := kind.Of(ro)
-			w.workloads[kind.Rollout].observe(w, t, wl, deleted)
+		// registry's, read from its decoding. So is an AnalysisRun.
+		switch {
+		case o == nil:
+		case o.GroupVersionKind() == argo.GroupVersion.WithKind("Rollout"):
+			if ro, err := argo.RolloutOf(o); err == nil {
+				wl, _ := kind.Of(ro)
+				w.workloads[kind.Rollout].observe(w, t, wl, deleted)
+			}
+		case o.GroupVersionKind() == argo.GroupVersion.WithKind("AnalysisRun"):
+			if ar, err := argo.AnalysisRunOf(o); err == nil {
+				w.observeAnalysisRun(t, ar, deleted)
+			}
 		}
 	default:
 		if wl, ok := kind.Of(o); ok {

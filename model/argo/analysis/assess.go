@@ -226,3 +226,22 @@ func IsWorse(current, next argo.AnalysisPhase) bool {
 	}
 	return ni > ci
 }
+
+// Concludes says whether run is still to reach a verdict by itself: it
+// has none yet, and it is asked to stop or every metric takes a bounded
+// number of measurements. A metric measured at an interval with no count
+// goes on until its Rollout ends the run.
+func Concludes(run *argo.AnalysisRun) bool {
+	if Completed(run.Status.Phase) {
+		return false
+	}
+	if run.Spec.Terminate {
+		return true
+	}
+	for _, m := range run.Spec.Metrics {
+		if _, bounded := EffectiveCount(m); !bounded {
+			return false
+		}
+	}
+	return true
+}

@@ -194,3 +194,30 @@ func TestMeasurementsToVerdict(t *testing.T) {
 		}
 	}
 }
+
+// A run concludes by itself while it has no verdict and every metric
+// takes a bounded number of measurements, or it is asked to stop; a
+// metric at an interval with no count runs until its Rollout ends it.
+func TestConcludes(t *testing.T) {
+	run := func(phase argo.AnalysisPhase, terminate bool, metrics ...argo.Metric) *argo.AnalysisRun {
+		return &argo.AnalysisRun{Spec: argo.AnalysisRunSpec{Metrics: metrics, Terminate: terminate}, Status: argo.AnalysisRunStatus{Phase: phase}}
+	}
+	counted := argo.Metric{Name: "a", Interval: "1s", Count: n(3)}
+	once := argo.Metric{Name: "b"}
+	endless := argo.Metric{Name: "c", Interval: "1s"}
+	for _, tc := range []struct {
+		name string
+		run  *argo.AnalysisRun
+		want bool
+	}{
+		{"counted metrics, running", run(argo.AnalysisPhaseRunning, false, counted, once), true},
+		{"not yet reconciled", run("", false, counted), true},
+		{"a verdict reached", run(argo.AnalysisPhaseFailed, false, counted), false},
+		{"a metric without count at an interval", run(argo.AnalysisPhaseRunning, false, counted, endless), false},
+		{"that one terminated", run(argo.AnalysisPhaseRunning, true, endless), true},
+	} {
+		if got := Concludes(tc.run); got != tc.want {
+			t.Errorf("%s: Concludes = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

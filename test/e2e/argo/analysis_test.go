@@ -75,7 +75,7 @@ type analysisRun struct {
 			Name, Phase, Message                    string
 			Count, Successful, Failed, Inconclusive int
 			Error                                   int
-			Measurements                            []struct{ Phase, Value string }
+			Measurements                            []struct{ Phase, Value, Message string }
 		}
 	}
 }
