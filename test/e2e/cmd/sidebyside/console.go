@@ -28,6 +28,8 @@ type console struct {
 	name string
 	kind consoleKind
 	bin  string
+	// args are more flags for a rollscope console (--record-to FILE).
+	args []string
 }
 
 // session is a console running in a tmux server of its own.
@@ -43,7 +45,7 @@ func start(c console, kubeconfig, namespace, home string, i int) (*session, erro
 	var argv []string
 	switch c.kind {
 	case rollscopeKind:
-		argv = []string{c.bin, "--kubeconfig", kubeconfig, "-n", namespace, "deployment/" + appName}
+		argv = append([]string{c.bin, "--kubeconfig", kubeconfig, "-n", namespace, "deployment/" + appName}, c.args...)
 	case k9sPods:
 		argv = []string{c.bin, "--kubeconfig", kubeconfig, "-n", namespace, "-c", "pods"}
 	case k9sDeploy:

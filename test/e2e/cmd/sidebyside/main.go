@@ -26,7 +26,8 @@
 // last column counts those settled moments.
 //
 // -baseline adds another rollscope binary (an older build, say) as one more
-// console in the same rollouts.
+// console in the same rollouts; -record adds rollscope recording with
+// --record-to, the flight recorder's cost beside the console without it.
 package main
 
 import (
@@ -53,6 +54,7 @@ func main() {
 	baseline := flag.String("baseline", "", "other rollscope binaries (comma-separated) to run beside it, for before → after figures")
 	flag.StringVar(&requestTimeout, "request-timeout", "", "pass --request-timeout to every console (e.g. 2s): a first list longer than it must still end")
 	flag.StringVar(&profileDir, "profile", "", "write a CPU profile of each rollscope console to this directory")
+	flag.BoolVar(&record, "record", false, "also run rollscope with --record-to, for the flight recorder's cost; the recording's size is printed")
 	fleet := flag.String("fleet", "", "also measure the fleet: `rollscope -A` beside k9s -A :deploy while DEPLOYMENTSxREPLICAS/NAMESPACES (e.g. 200x5/10) Deployments roll at once")
 	flag.Parse()
 	if err := run(*sizes, *k9s, *rollscope, *baseline, *fleet); err != nil {
@@ -63,6 +65,9 @@ func main() {
 
 // profileDir is -profile.
 var profileDir string
+
+// record is -record.
+var record bool
 
 // requestTimeout is -request-timeout, "" for none.
 var requestTimeout string
@@ -153,6 +158,10 @@ func run(sizes, k9s, rollscope, baseline, fleetFlag string) error {
 		for _, b := range baselines(baseline) {
 			consoles = append(consoles, console{name: "rollscope (" + filepath.Base(b) + ")", kind: rollscopeKind, bin: b})
 		}
+		recording := filepath.Join(work, fmt.Sprintf("rollout-%d.rec", n))
+		if record {
+			consoles = append(consoles, console{name: "rollscope --record-to", kind: rollscopeKind, bin: rollscope, args: []string{"--record-to", recording}})
+		}
 		if k9s != "" {
 			consoles = append(consoles,
 				console{name: "k9s :pods", kind: k9sPods, bin: k9s},
@@ -161,6 +170,9 @@ func run(sizes, k9s, rollscope, baseline, fleetFlag string) error {
 		r, err := measure(ctx, cp, admin, n, consoles, work)
 		if err != nil {
 			return fmt.Errorf("%d replicas: %w", n, err)
+		}
+		if fi, err := os.Stat(recording); err == nil {
+			say("%d replicas: the recording is %.2f MB", n, float64(fi.Size())/1e6)
 		}
 		results = append(results, r...)
 	}
