@@ -38,6 +38,8 @@ type Writer struct {
 	stop    chan struct{}
 	stopped chan struct{}
 	closing sync.Once
+	// buf is the line being written, kept for the next.
+	buf []byte
 }
 
 // Create opens a recording at path, to Begin once what it records is
@@ -48,7 +50,11 @@ func Create(path string, env bool) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot record to %s: %w", path, err)
 	}
-	return &Writer{f: f, gz: gzip.NewWriter(f), deltas: rec.NewDeltas(), env: env,
+	// The fastest compression: a recording is a small fraction of the
+	// size allowed either way (docs/performance.md), and the console it
+	// runs in pays for every byte compressed.
+	gz, _ := gzip.NewWriterLevel(f, gzip.BestSpeed)
+	return &Writer{f: f, gz: gz, deltas: rec.NewDeltas(), env: env,
 		stop: make(chan struct{}), stopped: make(chan struct{})}, nil
 }
 
@@ -138,9 +144,16 @@ func (w *Writer) began() bool {
 
 // line appends v as one JSON line; w.mu is held.
 func (w *Writer) line(v any) {
-	data, err := json.Marshal(v)
+	var err error
+	if r, ok := v.(rec.Record); ok {
+		w.buf, err = appendRecord(w.buf[:0], r)
+	} else {
+		var data []byte
+		data, err = json.Marshal(v)
+		w.buf = append(w.buf[:0], data...)
+	}
 	if err == nil {
-		_, err = w.gz.Write(append(data, '\n'))
+		_, err = w.gz.Write(append(w.buf, '\n'))
 	}
 	if err != nil && w.err == nil {
 		w.err = err
