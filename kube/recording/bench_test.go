@@ -2,6 +2,7 @@ package recording
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -122,22 +123,28 @@ func BenchmarkRecordingSize(b *testing.B) {
 }
 
 // BenchmarkOpenAndSeekAnHour opens a recording of an hour (a 100-pod
-// Deployment rolled every five minutes) and shows its last moment: the
-// worst seek, every batch applied.
+// Deployment rolled every five minutes) and shows a moment of it: the
+// last (the worst seek, every batch applied) or a random one, as a user
+// opening the file with --at does.
 func BenchmarkOpenAndSeekAnHour(b *testing.B) {
-	path := filepath.Join(b.TempDir(), "hour")
-	w, _ := Create(path, false)
-	w.Begin(rec.Header{}, nil)
-	var end time.Time
-	for i := range 12 {
-		end = fakeRollout(w, t0.Add(time.Duration(i)*5*time.Minute), 100, i+2)
-	}
-	w.Close()
+	path, end := recordRollouts(b, 12, 100, 5*time.Minute)
 	b.Run("open", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := Open(path); err != nil {
 				b.Fatal(err)
 			}
+		}
+	})
+	rnd := rand.New(rand.NewPCG(34, 34))
+	b.Run("open-and-seek-anywhere", func(b *testing.B) {
+		for b.Loop() {
+			tape, err := Open(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			p := NewPlayer(tape)
+			p.Seek(tape.Start().Add(time.Duration(rnd.Int64N(int64(end.Sub(tape.Start()))))))
+			p.NewPicture()
 		}
 	})
 	tape, err := Open(path)
@@ -151,6 +158,18 @@ func BenchmarkOpenAndSeekAnHour(b *testing.B) {
 			if pic := p.NewPicture(); len(pic.Deployments()) != 1 {
 				b.Fatal("no deployment at the end")
 			}
+		}
+	})
+	// A seek back from where the console is: the picture is rebuilt
+	// from the start.
+	b.Run("seek-back-anywhere", func(b *testing.B) {
+		p := NewPlayer(tape)
+		pic := p.NewPicture()
+		for b.Loop() {
+			p.Seek(end)
+			pic.Apply(cluster0)
+			p.Seek(tape.Start().Add(time.Duration(rnd.Int64N(int64(end.Sub(tape.Start()))))))
+			pic.Apply(cluster0)
 		}
 	})
 }

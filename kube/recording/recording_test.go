@@ -182,3 +182,25 @@ func TestUnwritablePathIsRefusedAtStart(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestUnconvertibleObjectIsDamage: a line read whole whose object is not
+// of its kind's shape ends the tape before it, whatever follows.
+func TestUnconvertibleObjectIsDamage(t *testing.T) {
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	gz.Write([]byte(`{"format":"rollscope-recording","version":1}` + "\n"))
+	gz.Write([]byte(`{"t":"2026-03-01T03:12:00Z","o":[{"k":"Deployment","ns":"shop","n":"api","f":{"metadata":{"name":"api"}}}]}` + "\n"))
+	gz.Write([]byte(`{"t":"2026-03-01T03:12:01Z","o":[{"k":"Deployment","ns":"shop","n":"web","f":{"spec":{"replicas":"many"}}}]}` + "\n"))
+	gz.Write([]byte(`{"t":"2026-03-01T03:12:02Z","w":{"Synced":true}}` + "\n"))
+	gz.Close()
+	tape, err := Read(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tape.Frames) != 1 || !strings.Contains(tape.Problem, "damaged after 03:12:00") || !strings.Contains(tape.Problem, "Deployment shop/web") {
+		t.Fatalf("%d frames, problem %q", len(tape.Frames), tape.Problem)
+	}
+	if len(tape.Frames[0].Batch.Objects) != 1 {
+		t.Fatalf("the frame before the damage has %d objects", len(tape.Frames[0].Batch.Objects))
+	}
+}
