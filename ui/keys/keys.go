@@ -43,6 +43,9 @@ type Map struct {
 	// PrevChange and NextChange step a replay to the recorded change
 	// before or after the one shown.
 	PrevChange, NextChange key.Binding
+	// RehearseHere forks a replay into an embedded rehearsal from the
+	// moment shown.
+	RehearseHere key.Binding
 	// MarkNode marks nodes in the Nodes pane for c, C and d. It sends
 	// nothing, so it is the console's own key rather than an action.
 	MarkNode key.Binding
@@ -74,26 +77,27 @@ func binding(desc string, keys ...string) key.Binding {
 // until Gate finds a cluster to send them to.
 func Default() Map {
 	k := Map{
-		Help:       binding("help", "?"),
-		Quit:       binding("quit", "q", "ctrl+c"),
-		NextPane:   binding("next pane", "tab"),
-		PrevPane:   binding("previous pane", "shift+tab"),
-		Filter:     binding("filter deployments", "/"),
-		Back:       binding("back / cancel", "esc"),
-		Select:     binding("select / details", "enter"),
-		Command:    binding("switch deployment", ":"),
-		Up:         binding("up", "up", "k"),
-		Down:       binding("down", "down", "j"),
-		PageUp:     binding("page up", "pgup"),
-		PageDown:   binding("page down", "pgdown"),
-		Top:        binding("top", "home", "g"),
-		Bottom:     binding("bottom", "end", "G"),
-		Faster:     binding("clock faster", "+"),
-		Slower:     binding("clock slower", "-"),
-		PauseClock: binding("pause clock", "space"),
-		PrevChange: binding("replay: previous change", "["),
-		NextChange: binding("replay: next change", "]"),
-		MarkNode:   binding("mark node for c/C/d", "m"),
+		Help:         binding("help", "?"),
+		Quit:         binding("quit", "q", "ctrl+c"),
+		NextPane:     binding("next pane", "tab"),
+		PrevPane:     binding("previous pane", "shift+tab"),
+		Filter:       binding("filter deployments", "/"),
+		Back:         binding("back / cancel", "esc"),
+		Select:       binding("select / details", "enter"),
+		Command:      binding("switch deployment", ":"),
+		Up:           binding("up", "up", "k"),
+		Down:         binding("down", "down", "j"),
+		PageUp:       binding("page up", "pgup"),
+		PageDown:     binding("page down", "pgdown"),
+		Top:          binding("top", "home", "g"),
+		Bottom:       binding("bottom", "end", "G"),
+		Faster:       binding("clock faster", "+"),
+		Slower:       binding("clock slower", "-"),
+		PauseClock:   binding("pause clock", "space"),
+		PrevChange:   binding("replay: previous change", "["),
+		NextChange:   binding("replay: next change", "]"),
+		RehearseHere: binding("replay: rehearse from here (fork the embedded cluster)", "f5"),
+		MarkNode:     binding("mark node for c/C/d", "m"),
 
 		TimelineFilter: binding("filter: all / actions / scaling / warnings", "f"),
 		Fleet:          binding("fleet: every rollout", "F"),
@@ -138,7 +142,7 @@ func (k *Map) names() []named {
 		{"up", &k.Up}, {"down", &k.Down}, {"page-up", &k.PageUp}, {"page-down", &k.PageDown},
 		{"top", &k.Top}, {"bottom", &k.Bottom},
 		{"faster", &k.Faster}, {"slower", &k.Slower}, {"pause-clock", &k.PauseClock},
-		{"prev-change", &k.PrevChange}, {"next-change", &k.NextChange},
+		{"prev-change", &k.PrevChange}, {"next-change", &k.NextChange}, {"rehearse-here", &k.RehearseHere},
 		{"mark-node", &k.MarkNode}, {"timeline-filter", &k.TimelineFilter},
 		{"fleet", &k.Fleet}, {"all-namespaces", &k.AllNamespaces}, {"group-clusters", &k.GroupClusters},
 	}
