@@ -73,7 +73,8 @@ func Export(name, namespace string, objs []runtime.Object) ([]byte, error) {
 // for what a scenario does not take, or the cluster makes itself.
 func exportKind(obj runtime.Object) (manifestKind, bool) {
 	if w, ok := kind.Of(obj); ok {
-		return lookupKind(string(w.Kind()))
+		e, _ := w.Kind().Entry()
+		return lookupKind(e.Name)
 	}
 	switch o := obj.(type) {
 	case *corev1.Namespace:
