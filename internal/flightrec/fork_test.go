@@ -11,6 +11,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
@@ -22,9 +23,11 @@ import (
 	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
 	"rollscope/kube/memapi"
+	"rollscope/kube/objects"
 	"rollscope/kube/recording"
 	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/argo"
 	"rollscope/model/cluster"
 	rec "rollscope/model/recording"
 )
@@ -104,11 +107,21 @@ func liveObjects(t *testing.T, c kubernetes.Interface) []runtime.Object {
 // recording and the cluster's pods and ReplicaSets at 36.1s, mid-rollout.
 func recordWeb(t *testing.T) (string, time.Time, snapshot) {
 	t.Helper()
-	sc, err := scenario.Parse("web.yaml", []byte(webRollout))
+	mid := epoch.Add(36*time.Second + 100*time.Millisecond)
+	var was snapshot
+	path := recordScenario(t, webRollout, 40*time.Second, mid, func(c kubernetes.Interface) { was = snapshotOf(liveObjects(t, c)) })
+	return path, mid, was
+}
+
+// recordScenario runs a scenario for until, recording what its cluster
+// did; at is called at the moment mid.
+func recordScenario(t *testing.T, text string, until time.Duration, mid time.Time, at func(kubernetes.Interface)) string {
+	t.Helper()
+	sc, err := scenario.Parse("rec.yaml", []byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "web.rec")
+	path := filepath.Join(t.TempDir(), "rec.gz")
 	w, err := recording.Create(path, false)
 	if err != nil {
 		t.Fatal(err)
@@ -119,12 +132,25 @@ func recordWeb(t *testing.T) (string, time.Time, snapshot) {
 	}
 	synced := cluster.WatchStatus{Synced: true, Connected: true}
 	tap := func(now time.Time, ev watch.Event) {
+		obj := ev.Object
+		if u, ok := obj.(*unstructured.Unstructured); ok {
+			// The watch reads a Rollout typed, as kube/objects does.
+			if u.GetKind() != "Rollout" {
+				return
+			}
+			r := &argo.Rollout{}
+			if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, r); err != nil {
+				t.Error(err)
+				return
+			}
+			obj = r
+		}
 		b := cluster.Batch{At: now, Watch: synced}
 		if ev.Type == watch.Deleted {
-			m, _ := ev.Object.(metav1.Object)
-			b.Deleted = []cluster.ObjectRef{{Kind: reflect.TypeOf(ev.Object).Elem().Name(), Namespace: m.GetNamespace(), Name: m.GetName()}}
+			m, _ := obj.(metav1.Object)
+			b.Deleted = []cluster.ObjectRef{{Kind: reflect.TypeOf(obj).Elem().Name(), Namespace: m.GetNamespace(), Name: m.GetName()}}
 		} else {
-			b.Objects = []runtime.Object{ev.Object}
+			b.Objects = []runtime.Object{obj}
 		}
 		w.Batch(b)
 	}
@@ -133,16 +159,14 @@ func recordWeb(t *testing.T) (string, time.Time, snapshot) {
 		t.Fatal(err)
 	}
 	defer cl.Runner.Close()
-	mid := epoch.Add(36*time.Second + 100*time.Millisecond)
-	var was snapshot
-	cl.Runner.At(mid.Sub(epoch), func() { was = snapshotOf(liveObjects(t, cl.Client)) })
-	if _, err := cl.Runner.Run(context.Background(), sim.RunOptions{Until: 40 * time.Second}); err != nil {
+	cl.Runner.At(mid.Sub(epoch), func() { at(cl.Client) })
+	if _, err := cl.Runner.Run(context.Background(), sim.RunOptions{Until: until}); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return path, mid, was
+	return path
 }
 
 // The recorded state at a moment is the cluster's at that moment: every
@@ -272,4 +296,45 @@ func TestForkedUndoMatchesItsForecast(t *testing.T) {
 		t.Errorf("forecast %v; the forked cluster took %v", f.Duration, r.finished)
 	}
 	t.Logf("forked at %s, undo: %s", mid.Format(time.TimeOnly), shown)
+}
+
+// An Argo Rollout forked mid-canary keeps its step and carries on from
+// it: paused for 30s at 20%, the fork goes on to the promote-only pause.
+func TestForkedRolloutCarriesOnFromItsStep(t *testing.T) {
+	text, ok := scenario.BuiltinSource("argo-canary")
+	if !ok {
+		t.Fatal("no argo-canary scenario")
+	}
+	mid := epoch.Add(35 * time.Second)
+	path := recordScenario(t, string(text), 40*time.Second, mid, func(kubernetes.Interface) {})
+	tape, err := recording.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := Fork(context.Background(), tape, mid, embedded.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Runner.Close()
+	step := func() int32 {
+		d, err := objects.DynamicOf(cl.Client)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, err := d.Resource(argo.Rollouts).Namespace("default").Get(context.Background(), "checkout", metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		i, _, _ := unstructured.NestedInt64(u.Object, "status", "currentStepIndex")
+		return int32(i)
+	}
+	if got := step(); got != 1 {
+		t.Fatalf("forked at %s the rollout is at step %d, want 1 (the 30s pause) as recorded", mid.Format(time.TimeOnly), got)
+	}
+	if _, err := cl.Runner.Run(context.Background(), sim.RunOptions{Until: 2 * time.Minute}); err != nil {
+		t.Fatal(err)
+	}
+	if got := step(); got != 3 {
+		t.Errorf("two minutes after the fork the rollout is at step %d, want 3 (the pause until promoted)", got)
+	}
 }
