@@ -28,8 +28,9 @@ func TestExportedScenarioStartsFromTheRecordedMoment(t *testing.T) {
 	if err := ExportScenario(path, mid.Format(time.TimeOnly), out); err != nil {
 		t.Fatal(err)
 	}
-	if b, _ := os.ReadFile(out); os.Getenv("SHOW_EXPORT") != "" {
-		t.Log(string(b))
+	if keep := os.Getenv("KEEP_EXPORT"); keep != "" {
+		b, _ := os.ReadFile(out)
+		_ = os.WriteFile(keep, b, 0o644)
 	}
 	sc, err := scenario.Load(out)
 	if err != nil {
