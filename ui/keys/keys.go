@@ -77,27 +77,26 @@ func binding(desc string, keys ...string) key.Binding {
 // until Gate finds a cluster to send them to.
 func Default() Map {
 	k := Map{
-		Help:         binding("help", "?"),
-		Quit:         binding("quit", "q", "ctrl+c"),
-		NextPane:     binding("next pane", "tab"),
-		PrevPane:     binding("previous pane", "shift+tab"),
-		Filter:       binding("filter deployments", "/"),
-		Back:         binding("back / cancel", "esc"),
-		Select:       binding("select / details", "enter"),
-		Command:      binding("switch deployment", ":"),
-		Up:           binding("up", "up", "k"),
-		Down:         binding("down", "down", "j"),
-		PageUp:       binding("page up", "pgup"),
-		PageDown:     binding("page down", "pgdown"),
-		Top:          binding("top", "home", "g"),
-		Bottom:       binding("bottom", "end", "G"),
-		Faster:       binding("clock faster", "+"),
-		Slower:       binding("clock slower", "-"),
-		PauseClock:   binding("pause clock", "space"),
-		PrevChange:   binding("replay: previous change", "["),
-		NextChange:   binding("replay: next change", "]"),
-		RehearseHere: binding("replay: rehearse from here (fork the embedded cluster)", "f5"),
-		MarkNode:     binding("mark node for c/C/d", "m"),
+		Help:       binding("help", "?"),
+		Quit:       binding("quit", "q", "ctrl+c"),
+		NextPane:   binding("next pane", "tab"),
+		PrevPane:   binding("previous pane", "shift+tab"),
+		Filter:     binding("filter deployments", "/"),
+		Back:       binding("back / cancel", "esc"),
+		Select:     binding("select / details", "enter"),
+		Command:    binding("switch deployment", ":"),
+		Up:         binding("up", "up", "k"),
+		Down:       binding("down", "down", "j"),
+		PageUp:     binding("page up", "pgup"),
+		PageDown:   binding("page down", "pgdown"),
+		Top:        binding("top", "home", "g"),
+		Bottom:     binding("bottom", "end", "G"),
+		Faster:     binding("clock faster", "+"),
+		Slower:     binding("clock slower", "-"),
+		PauseClock: binding("pause clock", "space"),
+		PrevChange: binding("replay: previous change", "["),
+		NextChange: binding("replay: next change", "]"),
+		MarkNode:   binding("mark node for c/C/d", "m"),
 
 		TimelineFilter: binding("filter: all / actions / scaling / warnings", "f"),
 		Fleet:          binding("fleet: every rollout", "F"),
@@ -106,6 +105,7 @@ func Default() Map {
 		specs:          action.Specs(),
 		disabled:       map[string]string{},
 	}
+	k.RehearseHere = binding("replay: rehearse from here (fork the embedded cluster)", "f5")
 	for _, s := range k.specs {
 		k.actions = append(k.actions, binding(s.Help, s.Keys...))
 	}
