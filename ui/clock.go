@@ -76,8 +76,11 @@ func (m *Model) clockText() string {
 			speed = st.Badge.Render(" CLOCK PAUSED ")
 		}
 		label := st.Label.Render("clock")
-		if m.replay != nil {
+		switch {
+		case m.replay != nil:
 			label = st.Badge.Render(" REPLAY ")
+		case !m.forkedAt.IsZero():
+			label = st.Badge.Render(" REHEARSAL forked at " + m.forkedAt.Format("15:04:05") + " ")
 		}
 		return label + " " + st.Text.Render(now) + " " + speed
 	})

@@ -45,6 +45,9 @@ type Model struct {
 
 	embedded EmbeddedControls
 	replay   ReplayControls
+	// forkedAt is the recorded moment a rehearsal was forked from
+	// (Options.ForkedAt); zero otherwise.
+	forkedAt time.Time
 
 	// overlay is drawn over the page and takes every key: the picker,
 	// help or an action dialog; nil when none is open.
@@ -73,6 +76,7 @@ func New(opts Options) Model {
 		const why = "only in a replay: rollscope replay FILE"
 		km.Disable("prev-change", why)
 		km.Disable("next-change", why)
+		km.Disable("rehearse-here", why)
 	}
 	if opts.Embedded == nil {
 		const why = "only in embedded mode: a live cluster's clock is not ours to change"
@@ -113,7 +117,7 @@ func New(opts Options) Model {
 	}
 	s.Focus(context)
 	src := s.Src
-	m := Model{s: s, context: context, embedded: opts.Embedded, replay: opts.Replay, keys0: &pristine,
+	m := Model{s: s, context: context, embedded: opts.Embedded, replay: opts.Replay, forkedAt: opts.ForkedAt, keys0: &pristine,
 		pace: &pacer{every: opts.Pace}, frame: &frame{}, memo: &draw.Memo{},
 		scope: &scope{watchAll: opts.AllNamespaces, namespace: opts.Namespace, context: memberNames(members), contexts: opts.Contexts,
 			scenario: opts.Embedded != nil}}
@@ -471,7 +475,7 @@ func (emptySource) AddAction(string, string, cluster.TimelineEntry) {}
 // command line, the fleet, the scope (with a fleet) and the clock.
 func globalKeys(k *KeyMap, home bool) func(tea.KeyPressMsg) bool {
 	return func(msg tea.KeyPressMsg) bool {
-		return key.Matches(msg, k.Help, k.Command, k.Fleet, k.Faster, k.Slower, k.PauseClock, k.PrevChange, k.NextChange) ||
+		return key.Matches(msg, k.Help, k.Command, k.Fleet, k.Faster, k.Slower, k.PauseClock, k.PrevChange, k.NextChange, k.RehearseHere) ||
 			home && key.Matches(msg, k.AllNamespaces)
 	}
 }
@@ -505,6 +509,8 @@ func (m *Model) global(msg tea.KeyPressMsg) tea.Cmd {
 			m.goHome()
 		}
 		return m.scopeTo(m.scope.toggled(m.home, m.s.Namespace))
+	case key.Matches(msg, k.RehearseHere):
+		return m.rehearseHere()
 	default:
 		m.clockKey(msg)
 	}

@@ -48,6 +48,9 @@ type Options struct {
 	// Replay, for a recording, is its clock: the header says REPLAY, the
 	// clock keys and [ ] :at move it, and every action key is off.
 	Replay ReplayControls
+	// ForkedAt, for an embedded rehearsal forked from a replay (F5), is
+	// the recorded moment it started from: the header says so.
+	ForkedAt time.Time
 	// Keys overrides the default key map (see LoadKeyMap).
 	Keys *KeyMap
 	// Actions sends what the action keys ask for; with none every action

@@ -22,6 +22,9 @@ type Switch struct {
 	// Context is the kubeconfig context to connect to — several joined
 	// by commas; "" keeps the current ones.
 	Context string
+	// Rehearse asks to fork the replay shown into an embedded rehearsal
+	// from its moment (F5): the scope is kept.
+	Rehearse bool
 }
 
 // Switch reports the scope the console quit to switch to; false when it

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"time"
+
 	"github.com/spf13/cobra"
+	"k8s.io/client-go/kubernetes"
 
 	"rollscope/internal/console"
 	"rollscope/internal/flightrec"
 	"rollscope/kube/connect"
+	"rollscope/ui"
 )
 
 func newRecord() *cobra.Command {
@@ -38,12 +42,15 @@ func newRecord() *cobra.Command {
 }
 
 func newReplay() *cobra.Command {
-	var at, format string
+	var at, format, export string
 	var speed float64
 	c := &cobra.Command{Use: "replay FILE [deploy/NAME]", Short: "Open the console on a recording: space plays or pauses, +/- speed, [ ] steps between changes, :at 03:12:00 jumps", Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "" {
 				return flightrec.Postmortem(cmd.OutOrStdout(), args[0], format)
+			}
+			if export != "" {
+				return flightrec.ExportScenario(args[0], at, export)
 			}
 			theme, keys, err := consoleSettings(&rootFlags{})
 			if err != nil {
@@ -53,17 +60,15 @@ func newReplay() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			opts, feed, err := flightrec.Replay(args[0], at, speed, consoleOptions(open, theme, keys))
-			if err != nil {
-				return usageError{err}
-			}
 			ctx, stop := interruptible(cmd.Context())
 			defer stop()
-			_, _, err = console.Run(ctx, opts, feed)
-			return err
+			var acts actionFlags // a rehearsal forked with F5 acts as the embedded console does
+			return flightrec.RunReplay(ctx, args[0], at, speed, consoleOptions(open, theme, keys), console.Run,
+				func(o *ui.Options, c kubernetes.Interface, now func() time.Time) { acts.apply(o, c, now, false, nil) })
 		}}
 	c.Flags().StringVar(&at, "at", "", "start paused at this clock time of the recording (15:04:05); default: play from its start")
 	c.Flags().Float64Var(&speed, "speed", 1, "replay speed, in multiples of the recorded time")
+	c.Flags().StringVar(&export, "export-scenario", "", "write the recording at --at (default: its end) as a scenario file for rollscope --scenario, instead of opening the console")
 	c.Flags().StringVar(&format, "format", "", "write the recording's timeline as markdown or jsonl (a postmortem) instead of opening the console")
 	return c
 }

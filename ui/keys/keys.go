@@ -43,6 +43,9 @@ type Map struct {
 	// PrevChange and NextChange step a replay to the recorded change
 	// before or after the one shown.
 	PrevChange, NextChange key.Binding
+	// RehearseHere forks a replay into an embedded rehearsal from the
+	// moment shown.
+	RehearseHere key.Binding
 	// MarkNode marks nodes in the Nodes pane for c, C and d. It sends
 	// nothing, so it is the console's own key rather than an action.
 	MarkNode key.Binding
@@ -102,6 +105,7 @@ func Default() Map {
 		specs:          action.Specs(),
 		disabled:       map[string]string{},
 	}
+	k.RehearseHere = binding("replay: rehearse from here (fork the embedded cluster)", "f5")
 	for _, s := range k.specs {
 		k.actions = append(k.actions, binding(s.Help, s.Keys...))
 	}
@@ -138,7 +142,7 @@ func (k *Map) names() []named {
 		{"up", &k.Up}, {"down", &k.Down}, {"page-up", &k.PageUp}, {"page-down", &k.PageDown},
 		{"top", &k.Top}, {"bottom", &k.Bottom},
 		{"faster", &k.Faster}, {"slower", &k.Slower}, {"pause-clock", &k.PauseClock},
-		{"prev-change", &k.PrevChange}, {"next-change", &k.NextChange},
+		{"prev-change", &k.PrevChange}, {"next-change", &k.NextChange}, {"rehearse-here", &k.RehearseHere},
 		{"mark-node", &k.MarkNode}, {"timeline-filter", &k.TimelineFilter},
 		{"fleet", &k.Fleet}, {"all-namespaces", &k.AllNamespaces}, {"group-clusters", &k.GroupClusters},
 	}
