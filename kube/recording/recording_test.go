@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -202,5 +203,41 @@ func TestUnconvertibleObjectIsDamage(t *testing.T) {
 	}
 	if len(tape.Frames[0].Batch.Objects) != 1 {
 		t.Fatalf("the frame before the damage has %d objects", len(tape.Frames[0].Batch.Objects))
+	}
+}
+
+// A recording runs to the moment it was closed, not to its last second's
+// mark: what the console showed just before it quit can be replayed. A
+// clock far from the batches' (a recording of another clock's times) does
+// not stretch it.
+func TestARecordingRunsToItsClose(t *testing.T) {
+	for name, tc := range map[string]struct {
+		closedAt, wantEnd time.Time
+	}{
+		"closed 1.7s after its last batch":     {t0.Add(2 * time.Second), t0.Add(2 * time.Second)},
+		"a clock months away from the batches": {t0.Add(90 * 24 * time.Hour), t0.Add(300 * time.Millisecond)},
+	} {
+		path := filepath.Join(t.TempDir(), "rec.gz")
+		w, err := Create(path, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var now atomic.Int64 // the flushing goroutine reads the clock too
+		now.Store(t0.UnixNano())
+		if err := w.Begin(rec.Header{Started: t0}, func() time.Time { return time.Unix(0, now.Load()) }); err != nil {
+			t.Fatal(err)
+		}
+		w.Batch(cluster.Batch{At: t0.Add(300 * time.Millisecond), Objects: []runtime.Object{deployment(3, "")}})
+		now.Store(tc.closedAt.UnixNano())
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		tape, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !tape.End().Equal(tc.wantEnd) {
+			t.Errorf("%s: the recording ends at %s, want %s", name, tape.End().Format(time.StampMilli), tc.wantEnd.Format(time.StampMilli))
+		}
 	}
 }

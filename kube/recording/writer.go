@@ -38,8 +38,10 @@ type Writer struct {
 	stop    chan struct{}
 	stopped chan struct{}
 	closing sync.Once
-	// buf is the line being written, kept for the next.
-	buf []byte
+	// buf is the line being written, kept for the next; last is the
+	// time of the last record written.
+	buf  []byte
+	last time.Time
 }
 
 // Create opens a recording at path, to Begin once what it records is
@@ -147,6 +149,7 @@ func (w *Writer) line(v any) {
 	var err error
 	if r, ok := v.(rec.Record); ok {
 		w.buf, err = appendRecord(w.buf[:0], r)
+		w.last = r.At
 	} else {
 		var data []byte
 		data, err = json.Marshal(v)
@@ -203,6 +206,15 @@ func (w *Writer) Close() error {
 		}
 		w.mu.Lock()
 		defer w.mu.Unlock()
+		// The recording runs to the moment it ends, not to its last
+		// second's mark: a console that showed 03:12:06 before it quit
+		// can be replayed at 03:12:06.
+		// Only the part of a second since the last mark: a recording of
+		// batches stamped by another clock than the one given is not
+		// stretched to the close.
+		if now := w.clock(); w.begun && now.After(w.last) && now.Sub(w.last) <= 2*memberEvery {
+			w.line(rec.Record{At: now})
+		}
 		w.closeMember()
 		if err := w.f.Close(); err != nil && w.err == nil {
 			w.err = err
