@@ -215,6 +215,7 @@ func TestARecordingRunsToItsClose(t *testing.T) {
 		closedAt, wantEnd time.Time
 	}{
 		"closed 1.7s after its last batch":     {t0.Add(2 * time.Second), t0.Add(2 * time.Second)},
+		"an embedded clock at ×10, 9s on":      {t0.Add(9300 * time.Millisecond), t0.Add(9300 * time.Millisecond)},
 		"a clock months away from the batches": {t0.Add(90 * 24 * time.Hour), t0.Add(300 * time.Millisecond)},
 	} {
 		path := filepath.Join(t.TempDir(), "rec.gz")

@@ -22,6 +22,10 @@ import (
 // readable up to its last second.
 const memberEvery = time.Second
 
+// closeMarkWithin bounds the clock's time between the last mark and the
+// close that Close marks: a mark's real second at the fastest speed, ×64.
+const closeMarkWithin = 2 * time.Minute
+
 // Writer appends batches and actions to a recording as they come.
 type Writer struct {
 	mu      sync.Mutex
@@ -209,10 +213,11 @@ func (w *Writer) Close() error {
 		// The recording runs to the moment it ends, not to its last
 		// second's mark: a console that showed 03:12:06 before it quit
 		// can be replayed at 03:12:06.
-		// Only the part of a second since the last mark: a recording of
-		// batches stamped by another clock than the one given is not
-		// stretched to the close.
-		if now := w.clock(); w.begun && now.After(w.last) && now.Sub(w.last) <= 2*memberEvery {
+		// Only the part of a mark's second since the last mark — up to
+		// two minutes of the clock's time at its fastest (×64): a
+		// recording of batches stamped by another clock than the one
+		// given is not stretched to the close.
+		if now := w.clock(); w.begun && now.After(w.last) && now.Sub(w.last) <= closeMarkWithin {
 			w.line(rec.Record{At: now})
 		}
 		w.closeMember()
