@@ -1,7 +1,6 @@
 package argo
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -250,24 +249,12 @@ func playLiveAnalysis(t *testing.T, c *e2etest.Cluster, ns, rollout, limits stri
 	}
 	first := r.waitFor(t, "the first revision healthy", healthy(2))
 	r.setImage(t, "registry.example/shop:v2")
-	var run analysisRun
-	c.Poll(t, "the Rollout's AnalysisRun completed", func(ctx context.Context) (bool, string, error) {
-		list, err := c.Argo.Dynamic.Resource(e2etest.AnalysisRunsGVR).Namespace(ns).List(ctx, metav1.ListOptions{})
-		if err != nil {
-			return false, "", err
-		}
-		if len(list.Items) != 1 {
-			return false, fmt.Sprintf("%d AnalysisRuns", len(list.Items)), nil
-		}
-		run = analysisRun{Name: list.Items[0].GetName()}
-		if err := remarshal(list.Items[0].Object, &run); err != nil {
-			return false, "", err
-		}
-		switch run.Status.Phase {
+	run := theAnalysisRun(t, c, ns, "completed", func(p string) bool {
+		switch p {
 		case "Successful", "Failed", "Error", "Inconclusive":
-			return true, "", nil
+			return true
 		}
-		return false, fmt.Sprintf("%s: %+v", run.Name, run.Status), nil
+		return false
 	})
 	end := r.waitFor(t, "promoted, aborted, or left paused after its analysis", func(s snapshot) bool {
 		switch {

@@ -112,21 +112,7 @@ func TestFailingAnalysisAbortsTheCanary(t *testing.T) {
 		t.Errorf("the aborted Rollout's message is %q, want it to say aborted and name the metric error-rate", end.Message)
 	}
 
-	var run analysisRun
-	c.Poll(t, "the Rollout's AnalysisRun Failed", func(ctx context.Context) (bool, string, error) {
-		list, err := c.Argo.Dynamic.Resource(e2etest.AnalysisRunsGVR).Namespace(ns).List(ctx, metav1.ListOptions{})
-		if err != nil {
-			return false, "", err
-		}
-		if len(list.Items) != 1 {
-			return false, fmt.Sprintf("%d AnalysisRuns", len(list.Items)), nil
-		}
-		run = analysisRun{Name: list.Items[0].GetName()}
-		if err := remarshal(list.Items[0].Object, &run); err != nil {
-			return false, "", err
-		}
-		return run.Status.Phase == "Failed", fmt.Sprintf("%s: %+v", run.Name, run.Status), nil
-	})
+	run := theAnalysisRun(t, c, ns, "Failed", func(p string) bool { return p == "Failed" })
 	if len(run.Status.MetricResults) != 1 {
 		t.Fatalf("AnalysisRun %s has %d metric results, want 1: %+v", run.Name, len(run.Status.MetricResults), run.Status)
 	}
@@ -140,4 +126,26 @@ func TestFailingAnalysisAbortsTheCanary(t *testing.T) {
 	if asked.Load() == 0 {
 		t.Errorf("the metric server was never asked, yet the AnalysisRun says %+v", run.Status)
 	}
+}
+
+// theAnalysisRun waits until the namespace's one AnalysisRun's phase is
+// done (what names it), and returns it.
+func theAnalysisRun(t *testing.T, c *e2etest.Cluster, ns, what string, done func(phase string) bool) analysisRun {
+	t.Helper()
+	var run analysisRun
+	c.Poll(t, "the Rollout's AnalysisRun "+what, func(ctx context.Context) (bool, string, error) {
+		list, err := c.Argo.Dynamic.Resource(e2etest.AnalysisRunsGVR).Namespace(ns).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return false, "", err
+		}
+		if len(list.Items) != 1 {
+			return false, fmt.Sprintf("%d AnalysisRuns", len(list.Items)), nil
+		}
+		run = analysisRun{Name: list.Items[0].GetName()}
+		if err := remarshal(list.Items[0].Object, &run); err != nil {
+			return false, "", err
+		}
+		return done(run.Status.Phase), fmt.Sprintf("%s: %+v", run.Name, run.Status), nil
+	})
+	return run
 }
