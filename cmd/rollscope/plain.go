@@ -38,7 +38,7 @@ func runPlain(ctx context.Context, out, banner io.Writer, f *rootFlags, sc *scen
 	}
 	p.Settled, p.OnEnd = cl.Finished, end
 	fmt.Fprintf(banner, "rollscope: embedded cluster, scenario %q at %gx real time (Ctrl-C to stop)\n", sc.Name, f.speed)
-	if err := followEmbedded(ctx, cl, f, ns, end, p.Batch); err != nil {
+	if err := followEmbedded(ctx, cl, f, ns, end, f.rec.Rec.Batches("embedded", ns, cl.Clock().Now, p.Batch)); err != nil {
 		return err
 	}
 	return p.Outcome()
@@ -56,7 +56,7 @@ func runFleetPlain(ctx context.Context, out, banner io.Writer, f *rootFlags, sc 
 	}
 	fmt.Fprintf(banner, "rollscope: embedded cluster, scenario %q at %gx real time, %s (Ctrl-C to stop)\n", sc.Name, f.speed, plain.ScopeWords(namespace))
 	go p.TickEvery(ctx, 100*time.Millisecond, cl.Clock().Now)
-	if err := followEmbedded(ctx, cl, f, namespace, end, p.Batch); err != nil && !errors.Is(err, context.Canceled) {
+	if err := followEmbedded(ctx, cl, f, namespace, end, f.rec.Rec.Batches("embedded", namespace, cl.Clock().Now, p.Batch)); err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
 	return nil
@@ -133,7 +133,7 @@ func runLivePlainOn(ctx context.Context, out, banner io.Writer, f *rootFlags, ar
 	defer end()
 	p := plain.NewStatus(out, name, stamp)
 	p.ErrOut, p.Namespace, p.OnEnd, p.Kind = banner, conn.Namespace, end, open.workloadKind
-	if err := followLive(ctx, conn, conn.Namespace, f.rec.Rec.Batches(conn.Context, conn.Namespace, p.Batch)); err != nil {
+	if err := followLive(ctx, conn, conn.Namespace, f.rec.Rec.Batches(conn.Context, conn.Namespace, nil, p.Batch)); err != nil {
 		return err
 	}
 	return p.Outcome()

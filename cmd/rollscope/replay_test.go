@@ -28,3 +28,20 @@ func TestRecorderBadInputIsOneLineExitTwo(t *testing.T) {
 		}
 	}
 }
+
+// --plain on the embedded cluster records what it follows, on the
+// cluster's virtual clock: the recording was an empty file before.
+func TestPlainOnTheEmbeddedClusterRecords(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "canary.rec")
+	r := rollscope(t, "--scenario", "canary", "--plain", "--speed", "50", "--record-to", file)
+	if r.code != 1 || !strings.Contains(r.stderr, "paused part way") {
+		t.Fatalf("--plain ended with exit %d: %s", r.code, r.stderr)
+	}
+	md := rollscope(t, "replay", file, "--format", "markdown")
+	if md.code != 0 {
+		t.Fatalf("replay --format markdown: exit %d: %s", md.code, md.stderr)
+	}
+	wantAll(t, md.stdout, "the recording's timeline",
+		"# Recording of embedded, 2026-01-01 00:00:00 – 2026-01-01 00:0",
+		"## deploy/frontend in default", "Created pod: frontend-")
+}

@@ -69,9 +69,10 @@ func (r *Recorder) Console(opts *ui.Options, feed Feed) Feed {
 }
 
 // Batches records every batch handed to send: a --plain follower's or a
-// headless recorder's watch of one cluster.
-func (r *Recorder) Batches(context, namespace string, send func(cluster.Batch)) func(cluster.Batch) {
-	if r == nil || r.begin(context, namespace, namespace == "", nil) != nil {
+// headless recorder's watch of one cluster, whose clock is clock (nil:
+// the wall clock, a live cluster's).
+func (r *Recorder) Batches(context, namespace string, clock func() time.Time, send func(cluster.Batch)) func(cluster.Batch) {
+	if r == nil || r.begin(context, namespace, namespace == "", clock) != nil {
 		return send
 	}
 	return func(b cluster.Batch) {
@@ -114,7 +115,7 @@ func (a *acting) AddAction(namespace, name string, e cluster.TimelineEntry) {
 // Record watches the cluster conn reaches, in namespace ("" for all of
 // them), recording every batch until ctx ends: `rollscope record`.
 func Record(ctx context.Context, conn *connect.Connection, namespace string, r *Recorder) error {
-	send := r.Batches(conn.Context, namespace, func(cluster.Batch) {})
+	send := r.Batches(conn.Context, namespace, nil, func(cluster.Batch) {})
 	err := watch.New(conn.Client, watch.Scope{Namespace: namespace}, nil, send,
 		watch.Options{Probe: watch.ReadyzProbe(conn.Client), Config: conn.RESTConfig()}).Run(ctx)
 	closed := r.Close()

@@ -31,7 +31,7 @@ func TestPostmortemTellsTheTimelineWithItsSenders(t *testing.T) {
 	lost := d.DeepCopy()
 	lost.ResourceVersion, lost.Status.Conditions[0].Status, lost.Status.Conditions[0].Reason = "2", "False", "MinimumReplicasUnavailable"
 	synced := cluster.WatchStatus{Synced: true, Connected: true}
-	send := r.Batches("prod", "shop", func(cluster.Batch) {})
+	send := r.Batches("prod", "shop", nil, func(cluster.Batch) {})
 	send(cluster.Batch{At: t0, Objects: []runtime.Object{d}, Watch: synced})
 	send(cluster.Batch{At: t0.Add(2 * time.Second), Objects: []runtime.Object{lost}, Watch: synced})
 	r.w.Action("shop", "web", cluster.TimelineEntry{Time: t0.Add(3 * time.Second), Message: "paused the rollout"})
