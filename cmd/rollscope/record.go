@@ -1,15 +1,11 @@
 package main
 
 import (
-	"time"
-
 	"github.com/spf13/cobra"
-	"k8s.io/client-go/kubernetes"
 
 	"rollscope/internal/console"
 	"rollscope/internal/flightrec"
 	"rollscope/kube/connect"
-	"rollscope/ui"
 )
 
 func newRecord() *cobra.Command {
@@ -63,8 +59,7 @@ func newReplay() *cobra.Command {
 			ctx, stop := interruptible(cmd.Context())
 			defer stop()
 			var acts actionFlags // a rehearsal forked with F5 acts as the embedded console does
-			return flightrec.RunReplay(ctx, args[0], at, speed, consoleOptions(open, theme, keys), console.Run,
-				func(o *ui.Options, c kubernetes.Interface, now func() time.Time) { acts.apply(o, c, now, false, nil) })
+			return flightrec.RunReplay(ctx, args[0], at, speed, consoleOptions(open, theme, keys), console.Run, acts.apply)
 		}}
 	c.Flags().StringVar(&at, "at", "", "start paused at this clock time of the recording (15:04:05); default: play from its start")
 	c.Flags().Float64Var(&speed, "speed", 1, "replay speed, in multiples of the recorded time")
