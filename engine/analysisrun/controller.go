@@ -69,7 +69,7 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 		return err
 	}
 	cached, ok := obj.(*argo.AnalysisRun)
-	if !ok || cached.DeletionTimestamp != nil || analysis.Completed(cached.Status.Phase) {
+	if !ok || cached.DeletionTimestamp != nil || cached.Status.Phase.Completed() {
 		return nil
 	}
 	run := cached.DeepCopy()

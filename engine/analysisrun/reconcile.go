@@ -30,7 +30,7 @@ type Event struct {
 // records, and when the run next needs a pass (ok false: never, it has
 // its verdict or nothing more is due).
 func Reconcile(run *argo.AnalysisRun, now time.Time, measure Measure) (events []Event, next time.Time, ok bool) {
-	if analysis.Completed(run.Status.Phase) {
+	if run.Status.Phase.Completed() {
 		return nil, time.Time{}, false
 	}
 	at := metav1.NewTime(now)
@@ -51,7 +51,7 @@ func Reconcile(run *argo.AnalysisRun, now time.Time, measure Measure) (events []
 	}
 	if phase != run.Status.Phase {
 		run.Status.Phase, run.Status.Message = phase, message
-		if analysis.Completed(phase) {
+		if phase.Completed() {
 			events = append(events, Event{eventType(phase), "AnalysisRun" + string(phase), fmt.Sprintf("Analysis Completed. Result: %s", phase)})
 			if run.Status.CompletedAt == nil {
 				run.Status.CompletedAt = &at

@@ -17,7 +17,6 @@ import (
 
 	"rollscope/engine/control"
 	"rollscope/model/argo"
-	"rollscope/model/argo/analysis"
 )
 
 // The canary's analysis, as Argo's rollout/analysis.go runs it: a step's
@@ -196,7 +195,7 @@ func (rc *rolloutContext) emitAnalysisRunStatusChange(prev *argo.RolloutAnalysis
 // cancelAnalysisRuns asks each unfinished run to terminate, as Argo does.
 func (rc *rolloutContext) cancelAnalysisRuns(ctx context.Context, runs ...*argo.AnalysisRun) error {
 	for _, ar := range runs {
-		if ar == nil || ar.Spec.Terminate || analysis.Completed(ar.Status.Phase) {
+		if ar == nil || ar.Spec.Terminate || ar.Status.Phase.Completed() {
 			continue
 		}
 		_, err := rc.c.env.Dynamic.Resource(argo.AnalysisRuns).Namespace(ar.Namespace).Patch(ctx, ar.Name, types.MergePatchType, []byte(`{"spec":{"terminate":true}}`), metav1.PatchOptions{})
@@ -305,7 +304,7 @@ func (rc *rolloutContext) createWithCollisionCounter(ctx context.Context, run *a
 		a, _ := json.Marshal(run.Spec)
 		b, _ := json.Marshal(existing.Spec)
 		ref := metav1.GetControllerOf(existing)
-		if !analysis.Completed(existing.Status.Phase) && string(a) == string(b) && ref != nil && ref.UID == rc.ro.UID {
+		if !existing.Status.Phase.Completed() && string(a) == string(b) && ref != nil && ref.UID == rc.ro.UID {
 			return existing, nil
 		}
 		run.Name = fmt.Sprintf("%s.%d", base, n)

@@ -56,9 +56,6 @@ func (t *Tape) ObjectsAt(at time.Time) []runtime.Object {
 	return out
 }
 
-// ObjectsNow is the recorded cluster at the replay's time (ObjectsAt).
-func (p *Player) ObjectsNow() []runtime.Object { return p.tape.ObjectsAt(p.Now()) }
-
 // Tape is the recording the player plays.
 func (p *Player) Tape() *Tape { return p.tape }
 

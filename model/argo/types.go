@@ -331,6 +331,16 @@ type Metric struct {
 
 type AnalysisPhase string
 
+// Completed is Argo's AnalysisPhase.Completed: the phase is a verdict
+// (Successful, Failed, Error or Inconclusive).
+func (p AnalysisPhase) Completed() bool {
+	switch p {
+	case AnalysisPhaseSuccessful, AnalysisPhaseFailed, AnalysisPhaseError, AnalysisPhaseInconclusive:
+		return true
+	}
+	return false
+}
+
 const (
 	AnalysisPhasePending      AnalysisPhase = "Pending"
 	AnalysisPhaseRunning      AnalysisPhase = "Running"

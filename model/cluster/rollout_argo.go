@@ -695,7 +695,7 @@ func argoState(v *ArgoRolloutView, now time.Time) (state FleetState, word, why s
 			failedRun = i
 			break
 		}
-		if kind.AnalysisCompleted(run.Phase) {
+		if run.Phase.Completed() {
 			break // the newest finished run passed: an older failure is history
 		}
 	}

@@ -131,7 +131,7 @@ func calculateRolloutPhase(r *argo.Rollout) (argo.RolloutPhase, string) {
 			return argo.RolloutPhaseProgressing, "active service cutover pending"
 		}
 		if !promoted {
-			if bg.PostPromotionAnalysis != nil && (st.BlueGreen.PostPromotionAnalysisRunStatus == nil || !AnalysisCompleted(st.BlueGreen.PostPromotionAnalysisRunStatus.Status)) {
+			if bg.PostPromotionAnalysis != nil && (st.BlueGreen.PostPromotionAnalysisRunStatus == nil || !st.BlueGreen.PostPromotionAnalysisRunStatus.Status.Completed()) {
 				return argo.RolloutPhaseProgressing, "waiting for analysis to complete"
 			}
 			return argo.RolloutPhaseProgressing, "waiting for post-promotion verification to complete"
@@ -145,16 +145,6 @@ func calculateRolloutPhase(r *argo.Rollout) (argo.RolloutPhase, string) {
 		}
 	}
 	return argo.RolloutPhaseHealthy, ""
-}
-
-// AnalysisCompleted is Argo's AnalysisPhase.Completed: the run has an
-// outcome.
-func AnalysisCompleted(p argo.AnalysisPhase) bool {
-	switch p {
-	case argo.AnalysisPhaseSuccessful, argo.AnalysisPhaseFailed, argo.AnalysisPhaseError, argo.AnalysisPhaseInconclusive:
-		return true
-	}
-	return false
 }
 
 // Settled is Healthy with every pod the Rollout wants available.

@@ -7,16 +7,6 @@ import (
 	"rollscope/model/argo"
 )
 
-// Completed says whether phase is a verdict (Successful, Failed, Error or
-// Inconclusive).
-func Completed(phase argo.AnalysisPhase) bool {
-	switch phase {
-	case argo.AnalysisPhaseSuccessful, argo.AnalysisPhaseFailed, argo.AnalysisPhaseError, argo.AnalysisPhaseInconclusive:
-		return true
-	}
-	return false
-}
-
 // EffectiveCount is how many measurements m takes, as Argo counts them:
 // count when set (and not 0); else 1 without an interval; else no end
 // (ok false).
@@ -63,7 +53,7 @@ func Record(r *argo.MetricResult, m argo.Measurement) {
 // not reached); else still Running, or Successful once the run is
 // terminating.
 func MetricStatus(m argo.Metric, r argo.MetricResult, terminating bool) argo.AnalysisPhase {
-	if Completed(r.Phase) {
+	if r.Phase.Completed() {
 		return r.Phase
 	}
 	if len(r.Measurements) == 0 {
@@ -156,7 +146,7 @@ func Assess(run *argo.AnalysisRun) (argo.AnalysisPhase, string, []MetricEnded) {
 		}
 		status := MetricStatus(m, *r, terminating)
 		if r.Phase != status {
-			if Completed(status) {
+			if status.Completed() {
 				ended = append(ended, MetricEnded{m.Name, status})
 			}
 			if n := len(r.Measurements); n > 0 {
@@ -164,7 +154,7 @@ func Assess(run *argo.AnalysisRun) (argo.AnalysisPhase, string, []MetricEnded) {
 			}
 			r.Phase = status
 		}
-		if !Completed(status) {
+		if !status.Completed() {
 			everythingCompleted = false
 			continue
 		}
@@ -232,7 +222,7 @@ func IsWorse(current, next argo.AnalysisPhase) bool {
 // number of measurements. A metric measured at an interval with no count
 // goes on until its Rollout ends the run.
 func Concludes(run *argo.AnalysisRun) bool {
-	if Completed(run.Status.Phase) {
+	if run.Status.Phase.Completed() {
 		return false
 	}
 	if run.Spec.Terminate {

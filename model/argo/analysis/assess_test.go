@@ -158,7 +158,7 @@ func TestMeasurementsToVerdict(t *testing.T) {
 		var at []time.Duration
 		phase := argo.AnalysisPhaseRunning
 		var message string
-		for !Completed(phase) && taken < 20 {
+		for !phase.Completed() && taken < 20 {
 			for _, m := range Due(run, now) {
 				p := c.series[min(taken, len(c.series)-1)]
 				meas := argo.Measurement{Phase: p, FinishedAt: &metav1.Time{Time: now}}

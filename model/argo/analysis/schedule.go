@@ -53,7 +53,7 @@ func Next(run *argo.AnalysisRun) (time.Time, bool) {
 // again (completed, count reached, or no interval to repeat at).
 func nextMeasurement(run *argo.AnalysisRun, m argo.Metric) (time.Time, bool) {
 	r := Result(run, m.Name)
-	if r != nil && Completed(r.Phase) {
+	if r != nil && r.Phase.Completed() {
 		return time.Time{}, false
 	}
 	if r == nil || len(r.Measurements) == 0 {
