@@ -8,6 +8,8 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+
+	"rollscope/model/argo"
 )
 
 // A guided canary holds a plain Deployment's new version on exactly N pods
@@ -138,6 +140,16 @@ type CanaryPlan struct {
 	// and a ReplicaSet keeps the ones it was given during an earlier
 	// canary: such a stale copy names another template.
 	Template string `json:"template"`
+	// Gates are the metric gates every step before 100% is judged by, in
+	// Argo's AnalysisTemplate vocabulary (a prometheus provider, interval,
+	// count, conditions, limits), with those of the templates it named
+	// copied in when it started: the plan carries what it judges by, so a
+	// template changed later does not change a running canary. Their
+	// {{args.*}} are CanaryGateArgs, filled when each is measured.
+	Gates []argo.Metric `json:"gates,omitempty"`
+	// GateTemplates names where the gates came from ("AnalysisTemplate
+	// error-rate", "ClusterAnalysisTemplate latency"), for the console.
+	GateTemplates []string `json:"gateTemplates,omitempty"`
 }
 
 // Last is the number of the plan's last step (the 100% one).
@@ -160,6 +172,10 @@ type CanaryState struct {
 	// Gate is the failed gate's evidence (pod, reason, count) in phase
 	// failed.
 	Gate string `json:"gate,omitempty"`
+	// Analysis is the step's measurements of the plan's gates, as Argo
+	// keeps an AnalysisRun's status (phase, each metric's measurements and
+	// counts); a new step starts a new one. Nil when the plan has no gates.
+	Analysis *argo.AnalysisRunStatus `json:"analysis,omitempty"`
 }
 
 // CanaryLease says which rollscope drives the canary. A holder that has

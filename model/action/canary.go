@@ -3,6 +3,8 @@ package action
 import (
 	"fmt"
 	"strings"
+
+	"rollscope/model/argo"
 )
 
 // canarySpec is a guided canary's row. Every step is one update of the
@@ -30,6 +32,12 @@ type CanarySettings struct {
 	// FromStep is the step the operator saw when promoting (0: any), so
 	// that a canary that moved on meanwhile is not promoted twice.
 	FromStep int
+	// Gates are metric gates written out (a scenario's, a config file's),
+	// and Templates the AnalysisTemplates ("error-rate") or
+	// ClusterAnalysisTemplates ("cluster/latency") in the cluster whose
+	// metrics join them when the canary is planned.
+	Gates     []argo.Metric
+	Templates []string
 }
 
 // canaryKubectl is what a canary request sends, for the confirmation.
