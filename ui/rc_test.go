@@ -338,3 +338,7 @@ func TestRCKeysFollowTheirOwnPermissions(t *testing.T) {
 		t.Errorf("a denied rc-update does not say why:\n%s", plain(m))
 	}
 }
+
+func (f *fakeRCActions) PlanGates(context.Context, action.Request) ([]action.GateReading, error) {
+	return nil, nil
+}

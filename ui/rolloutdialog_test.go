@@ -518,3 +518,7 @@ func TestGoldenDialogs(t *testing.T) {
 		})
 	}
 }
+
+func (f *fakeActions) PlanGates(context.Context, action.Request) ([]action.GateReading, error) {
+	return nil, nil
+}

@@ -71,3 +71,18 @@ func (r Request) canarySummary() string {
 	}
 	return ""
 }
+
+// GateReading is one metric gate as the plan's confirmation shows it
+// before anything is sent: where it came from, its query with the
+// canary's arguments filled, and what its provider answers now.
+type GateReading struct {
+	// Metric is the gate's name; Template the AnalysisTemplate or
+	// ClusterAnalysisTemplate it came from ("" when written out).
+	Metric, Template string
+	// Query is the Prometheus query as it will be sent.
+	Query string
+	// Value is the provider's answer as Argo records it ("[0.012]");
+	// Phase what the gate's conditions make of it now.
+	Value string
+	Phase argo.AnalysisPhase
+}

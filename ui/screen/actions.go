@@ -37,4 +37,9 @@ type Actions interface {
 	PlanRoll(group string, s action.RollSettings) (string, error)
 	// PlanRCUpdate checks the RC dialog's fields and works out the update.
 	PlanRCUpdate(ctx context.Context, namespace string, in action.RCUpdateInput) (action.RCPlan, error)
+	// PlanGates resolves a canary request's metric gates (its templates
+	// read from the cluster) and reads each once now, for the plan's
+	// confirmation; a gate whose provider errors or answers nothing is
+	// refused with the provider's own message. No gates: none.
+	PlanGates(ctx context.Context, r action.Request) ([]action.GateReading, error)
 }

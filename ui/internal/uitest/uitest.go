@@ -278,3 +278,7 @@ func Focused(p screen.Pane, w, h int) {
 	p.Update(screen.Focus(true))
 	p.Update(screen.Refreshed{})
 }
+
+func (a *Actions) PlanGates(context.Context, action.Request) ([]action.GateReading, error) {
+	return nil, nil
+}
