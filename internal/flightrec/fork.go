@@ -45,7 +45,7 @@ type Act = func(opts *ui.Options, client kubernetes.Interface, now func() time.T
 func RunReplay(ctx context.Context, path, at string, speed float64, base ui.Options, run Console, act Act) error {
 	opts, feed, p, err := replay(path, at, speed, base)
 	if err != nil {
-		return BadInput{err}
+		return badInput{err}
 	}
 	next, again, err := run(ctx, opts, feed)
 	if err != nil || !again || !next.Rehearse {

@@ -88,9 +88,3 @@ func orDash(s string) string {
 	}
 	return s
 }
-
-// badInput is a file or a format the postmortem cannot read: rollscope
-// exits 2.
-type badInput struct{ error }
-
-func (badInput) BadInput() bool { return true }
