@@ -94,17 +94,7 @@ func analysisFidelityRollout(background bool) string {
       - pause: {}
 `
 	}
-	return `apiVersion: argoproj.io/v1alpha1
-kind: Rollout
-metadata: {name: shop}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: shop}}
-  template:
-    metadata: {labels: {app: shop}}
-    spec: {containers: [{name: app, image: "registry.example/shop:v1"}]}
-  strategy:
-    canary:` + steps
+	return shopRollout(2, "    canary:"+steps)
 }
 
 // TestAnalysisEmbeddedMatchesArgo: the same canary step analysis,

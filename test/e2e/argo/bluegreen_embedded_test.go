@@ -88,19 +88,7 @@ func (q *bgSequence) observe(obj runtime.Object) {
 // blueGreenFidelityManifest is the Rollout both controllers run; strategy
 // is the rest of its blueGreen block.
 func blueGreenFidelityManifest(strategy string) string {
-	return `apiVersion: argoproj.io/v1alpha1
-kind: Rollout
-metadata: {name: shop}
-spec:
-  replicas: 3
-  selector: {matchLabels: {app: shop}}
-  template:
-    metadata: {labels: {app: shop}}
-    spec: {containers: [{name: app, image: "registry.example/shop:v1"}]}
-  strategy:
-    blueGreen:
-      activeService: shop-active
-      previewService: shop-preview` + strategy + "\n"
+	return shopRollout(3, "    blueGreen:\n      activeService: shop-active\n      previewService: shop-preview"+strategy+"\n")
 }
 
 const blueGreenServices = `apiVersion: v1

@@ -10,29 +10,8 @@ import (
 	"rollscope/test/e2e/e2etest"
 )
 
-const blueGreenManifest = `
-apiVersion: argoproj.io/v1alpha1
-kind: Rollout
-metadata:
-  name: shop
-spec:
-  replicas: 3
-  revisionHistoryLimit: 3
-  selector:
-    matchLabels: {app: shop}
-  template:
-    metadata:
-      labels: {app: shop}
-    spec:
-      containers:
-      - name: app
-        image: registry.example/shop:v1
-  strategy:
-    blueGreen:
-      activeService: shop-active
-      previewService: shop-preview
-      autoPromotionEnabled: false
-`
+// blueGreenManifest is a blue/green shop that waits for its promote.
+var blueGreenManifest = blueGreenFidelityManifest("\n      autoPromotionEnabled: false")
 
 // TestBlueGreenPromotionSwitchesTheActiveService: the new revision comes up
 // whole behind the preview Service while users stay on the old one; the
