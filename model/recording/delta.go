@@ -1,10 +1,6 @@
 package recording
 
-import (
-	"bytes"
-
-	jsonpatch "gopkg.in/evanphx/json-patch.v4"
-)
+import "bytes"
 
 // Deltas keeps the last version of each object told, so that the next one
 // is told as a merge patch from it. A writer and a reader each keep one,
@@ -28,8 +24,8 @@ func (d *Deltas) Tell(ref Ref, obj []byte) (Change, bool) {
 	if bytes.Equal(was, obj) {
 		return Change{}, false
 	}
-	patch, err := jsonpatch.CreateMergePatch(was, obj)
-	if err != nil || len(patch) >= len(obj) {
+	patch, ok := mergePatch(was, obj)
+	if !ok || len(patch) >= len(obj) {
 		return Change{Ref: ref, Object: obj}, true
 	}
 	return Change{Ref: ref, Patch: patch}, true
