@@ -74,7 +74,7 @@ func TestRoundTripTellsEachVersionAndMasksEnv(t *testing.T) {
 		t.Fatalf("tape: problem %q, header %+v, %d frames", tape.Problem, tape.Header, len(tape.Frames))
 	}
 	second := tape.Frames[1].Batch.Objects[0].(*appsv1.Deployment)
-	if *second.Spec.Replicas != 5 || second.Spec.Template.Spec.Containers[0].Env[0].Value != masked {
+	if *second.Spec.Replicas != 5 || second.Spec.Template.Spec.Containers[0].Env[0].Value != rec.Masked {
 		t.Fatalf("second version: replicas %d, env %q", *second.Spec.Replicas, second.Spec.Template.Spec.Containers[0].Env[0].Value)
 	}
 	if !tape.Frames[2].Batch.Watch.Synced || len(tape.Frames[2].Batch.Deleted) != 1 {

@@ -107,7 +107,7 @@ func (w *Writer) Batch(b cluster.Batch) {
 			continue
 		}
 		if !w.env {
-			data = maskEnv(data)
+			data = rec.MaskEnv(data)
 		}
 		w.mu.Lock()
 		c, changed := w.deltas.Tell(rec.Ref{Kind: k, Namespace: m.GetNamespace(), Name: m.GetName()}, data)
