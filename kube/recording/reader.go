@@ -145,7 +145,7 @@ func frameOf(line []byte, deltas *rec.Versions, watch *cluster.WatchStatus) (Fra
 			return Frame{}, err
 		}
 		obj := newObj()
-		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(data, obj); err != nil {
+		if err := json.Unmarshal(data, obj); err != nil {
 			return Frame{}, fmt.Errorf("%s %s/%s: %w", c.Kind, c.Namespace, c.Name, err)
 		}
 		f.Batch.Objects = append(f.Batch.Objects, obj.(runtime.Object))

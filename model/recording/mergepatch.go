@@ -151,3 +151,62 @@ func skipValue(s []byte, i int) int {
 	}
 	return -1
 }
+
+// applyPatch appends doc with the merge patch applied: a null member
+// deletes, an object merges into an object member by member, anything else
+// replaces; a new member's nulls are dropped (merged into an empty
+// object). Both are compact JSON objects; json.Marshal's output is.
+func applyPatch(out, doc, patch []byte) ([]byte, bool) {
+	d, okD := members(doc)
+	p, okP := members(patch)
+	if !okD || !okP {
+		return nil, false
+	}
+	out = append(out, '{')
+	first := true
+	write := func(key []byte) {
+		if !first {
+			out = append(out, ',')
+		}
+		first = false
+		out = append(append(out, key...), ':')
+	}
+	var ok bool
+	for _, m := range d {
+		pv, patched := find(p, m.key)
+		switch {
+		case !patched:
+			write(m.key)
+			out = append(out, m.value...)
+		case string(pv) == "null":
+		case isObject(pv):
+			into := m.value
+			if !isObject(into) {
+				into = emptyObject
+			}
+			write(m.key)
+			if out, ok = applyPatch(out, into, pv); !ok {
+				return nil, false
+			}
+		default:
+			write(m.key)
+			out = append(out, pv...)
+		}
+	}
+	for _, m := range p {
+		if _, had := find(d, m.key); had || string(m.value) == "null" {
+			continue
+		}
+		write(m.key)
+		if !isObject(m.value) {
+			out = append(out, m.value...)
+			continue
+		}
+		if out, ok = applyPatch(out, emptyObject, m.value); !ok {
+			return nil, false
+		}
+	}
+	return append(out, '}'), true
+}
+
+var emptyObject = []byte("{}")

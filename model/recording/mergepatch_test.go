@@ -229,3 +229,48 @@ func TestMergePatchOfRandomObjects(t *testing.T) {
 		}
 	}
 }
+
+// TestApplyPatchIsUpstreamsMerge: a reader applying the patches on the
+// bytes reads what json-patch's MergePatch reads, over seeded random
+// objects and random patches — nulls deleting members, objects merging
+// into objects and replacing values, new members' nulls dropped.
+func TestApplyPatchIsUpstreamsMerge(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	keys := []string{"a", "b", `q"k`, "d"}
+	var value func(depth int, nulls bool) any
+	value = func(depth int, nulls bool) any {
+		switch n := r.IntN(6); {
+		case n < 2 && depth < 4:
+			m := map[string]any{}
+			for range r.IntN(4) {
+				m[keys[r.IntN(len(keys))]] = value(depth+1, nulls)
+			}
+			return m
+		case n == 2:
+			return []any{1, "x{"}
+		case n == 3 && nulls:
+			return nil
+		case n == 4:
+			return `s"}`
+		}
+		return r.IntN(10)
+	}
+	for range 3000 {
+		doc, _ := json.Marshal(value(0, false))
+		patch, _ := json.Marshal(value(0, true))
+		if !isObject(doc) || !isObject(patch) {
+			continue
+		}
+		got, ok := applyPatch(nil, doc, patch)
+		if !ok {
+			t.Fatalf("%s does not apply to %s", patch, doc)
+		}
+		want, err := jsonpatch.MergePatch(doc, patch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameJSON(t, got, want) {
+			t.Fatalf("%s applied to %s reads %s, want %s", patch, doc, got, want)
+		}
+	}
+}
