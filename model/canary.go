@@ -59,6 +59,10 @@ const (
 	// CanaryFailed: a gate failed and onFailure is pause; still held at the
 	// step until the operator promotes or aborts.
 	CanaryFailed = "failed"
+	// CanaryInconclusive: the step's metric gates were inconclusive (Argo's
+	// Inconclusive verdict); held at the step for a human to promote or
+	// abort, whatever onFailure says, as Argo pauses a Rollout on one.
+	CanaryInconclusive = "inconclusive"
 	// CanaryRolling: the last step; the Deployment has its own strategy back
 	// and the controller manager finishes the rollout with its budgets.
 	CanaryRolling = "rolling"
@@ -147,8 +151,10 @@ type CanaryPlan struct {
 	// template changed later does not change a running canary. Their
 	// {{args.*}} are CanaryGateArgs, filled when each is measured.
 	Gates []argo.Metric `json:"gates,omitempty"`
-	// GateTemplates names where the gates came from ("AnalysisTemplate
-	// error-rate", "ClusterAnalysisTemplate latency"), for the console.
+	// GateTemplates are, one for each gate, the template it came from
+	// ("error-rate" for an AnalysisTemplate, "cluster/latency" for a
+	// ClusterAnalysisTemplate, "" when written out): the embedded cluster
+	// reads the scenario's series of that template's metric.
 	GateTemplates []string `json:"gateTemplates,omitempty"`
 }
 

@@ -10,6 +10,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"rollscope/model/argo"
 )
 
 func TestResolveCanarySteps(t *testing.T) {
@@ -112,6 +114,14 @@ func TestDecideCanary(t *testing.T) {
 	at := func(step int) Canary {
 		return Canary{Plan: plan, State: CanaryState{Step: step, Phase: CanaryHolding, Since: start}}
 	}
+	gated := func(step int, verdict argo.AnalysisPhase) Canary {
+		c := at(step)
+		c.Plan.Gates = []argo.Metric{{Name: "error-rate", SuccessCondition: "result < 0.05"}}
+		if verdict != "" {
+			c.State.Analysis = &argo.AnalysisRunStatus{Phase: verdict}
+		}
+		return c
+	}
 	healthy := CanaryGates{Healthy: true, Since: start.Add(30 * time.Second)}
 	cases := []struct {
 		name  string
@@ -127,6 +137,13 @@ func TestDecideCanary(t *testing.T) {
 		{"not healthy: look again at the deadline", at(1), CanaryGates{}, time.Minute, canaryWait, 9 * time.Minute},
 		{"a failed gate", at(1), CanaryGates{Failed: "pod a restarted 1 time"}, time.Minute, CanaryFail, 0},
 		{"failed and held: nothing more", Canary{Plan: plan, State: CanaryState{Step: 1, Phase: CanaryFailed}}, CanaryGates{Failed: "x"}, time.Minute, canaryWait, 0},
+		{"gated: the hold passed, the analysis still running", gated(1, argo.AnalysisPhaseRunning), healthy, 150 * time.Second, canaryWait, 0},
+		{"gated: no measurement yet", gated(1, ""), healthy, 150 * time.Second, canaryWait, 0},
+		{"gated: the hold passed and the analysis succeeded", gated(1, argo.AnalysisPhaseSuccessful), healthy, 150 * time.Second, CanaryAdvance, 0},
+		{"gated: the analysis succeeded, the hold not passed", gated(1, argo.AnalysisPhaseSuccessful), healthy, time.Minute, canaryWait, 90 * time.Second},
+		{"gated: a failed analysis fails the step at once", gated(1, argo.AnalysisPhaseFailed), healthy, time.Minute, CanaryFail, 0},
+		{"gated: an errored analysis fails it too", gated(2, argo.AnalysisPhaseError), healthy, time.Minute, CanaryFail, 0},
+		{"gated: inconclusive holds for a human", gated(1, argo.AnalysisPhaseInconclusive), healthy, time.Hour, CanaryHoldInconclusive, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -226,5 +243,36 @@ func TestIsPodAvailableWithTheHoldNeverOverflows(t *testing.T) {
 	}
 	if !IsPodAvailable(p, 5, readyAt.Add(time.Minute)) {
 		t.Error("the same pod under minReadySeconds 5 is not available after a minute")
+	}
+}
+
+// TestGateEvidence: the line an operator reads when a metric gate ends a
+// step names the metric, its last values, the condition they were held to
+// and the limit they crossed; an erroring source says what the provider
+// answered.
+func TestGateEvidence(t *testing.T) {
+	one := intstr.FromInt32(1)
+	gate := argo.Metric{Name: "error-rate", SuccessCondition: "result[0] < 0.05", FailureLimit: &one}
+	ms := func(phase argo.AnalysisPhase, values ...string) []argo.Measurement {
+		var out []argo.Measurement
+		for _, v := range values {
+			out = append(out, argo.Measurement{Phase: phase, Value: v})
+		}
+		return out
+	}
+	failed := &argo.AnalysisRunStatus{Phase: argo.AnalysisPhaseFailed, MetricResults: []argo.MetricResult{{
+		Name: "error-rate", Phase: argo.AnalysisPhaseFailed, Count: 3, Failed: 2, Successful: 1,
+		Measurements: append(ms(argo.AnalysisPhaseSuccessful, "[0.01]"), ms(argo.AnalysisPhaseFailed, "[0.07]", "[0.12]")...)}}}
+	if got, want := GateEvidence([]argo.Metric{gate}, failed), "error-rate [0.01], [0.07], [0.12] against success: result[0] < 0.05 (failed 2 > limit 1 of 3 measured)"; got != want {
+		t.Errorf("failed evidence = %q\nwant %q", got, want)
+	}
+	down := &argo.AnalysisRunStatus{Phase: argo.AnalysisPhaseError, MetricResults: []argo.MetricResult{{
+		Name: "error-rate", Phase: argo.AnalysisPhaseError, Error: 5, ConsecutiveError: 5,
+		Measurements: []argo.Measurement{{Phase: argo.AnalysisPhaseError, Message: `Post "http://127.0.0.1:9/api/v1/query": dial tcp 127.0.0.1:9: connect: connection refused`}}}}}
+	if got, want := GateEvidence([]argo.Metric{gate}, down), `error-rate: 5 errors in a row > limit 4: Post "http://127.0.0.1:9/api/v1/query": dial tcp 127.0.0.1:9: connect: connection refused`; got != want {
+		t.Errorf("error evidence = %q\nwant %q", got, want)
+	}
+	if got := GateEvidence(nil, nil); got != "" {
+		t.Errorf("no analysis has evidence %q", got)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"rollscope/model/argo"
 )
 
 // CanaryPod is a pod of the canary's ReplicaSet as the health gates read it.
@@ -132,6 +134,9 @@ const (
 	CanaryAdvance
 	// CanaryFail: a gate failed.
 	CanaryFail
+	// CanaryHoldInconclusive: the step's metric gates were inconclusive;
+	// hold it for a human.
+	CanaryHoldInconclusive
 )
 
 // DecideCanary is what c's current step calls for at now, given its gates.
@@ -141,6 +146,12 @@ func DecideCanary(c Canary, g CanaryGates, now time.Time) (CanaryNext, time.Dura
 	}
 	if g.Failed != "" {
 		return CanaryFail, 0
+	}
+	switch c.GateVerdict() {
+	case argo.AnalysisPhaseFailed, argo.AnalysisPhaseError:
+		return CanaryFail, 0
+	case argo.AnalysisPhaseInconclusive:
+		return CanaryHoldInconclusive, 0
 	}
 	deadline, hasDeadline := c.Plan.Original.Deadline()
 	if !g.Healthy {
@@ -155,6 +166,11 @@ func DecideCanary(c Canary, g CanaryGates, now time.Time) (CanaryNext, time.Dura
 	}
 	if due := g.Since.Add(hold); now.Before(due) {
 		return canaryWait, due.Sub(now)
+	}
+	if c.Gated() && c.GateVerdict() != argo.AnalysisPhaseSuccessful {
+		// As an Argo step with analysis, the step ends once its analysis
+		// has succeeded: its next measurement wakes it.
+		return canaryWait, 0
 	}
 	return CanaryAdvance, 0
 }

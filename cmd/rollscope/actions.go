@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/pflag"
 	"k8s.io/client-go/kubernetes"
 
+	"rollscope/engine/canary"
 	"rollscope/engine/forecast"
 	"rollscope/engine/nodegroup"
 	"rollscope/engine/perform"
@@ -36,8 +37,9 @@ func (f *actionFlags) addTo(fs *pflag.FlagSet) {
 // apply hands the console its actions on client (none with --read-only);
 // now is the cluster's clock (restart's restartedAt stamp), live says
 // rollscope cannot create the cluster's machines; groups are the node
-// groups the embedded cluster's roll controller knows.
-func (f *actionFlags) apply(opts *ui.Options, client kubernetes.Interface, now func() time.Time, live bool, groups []nodegroup.Group) {
+// groups the embedded cluster's roll controller knows, and metrics what a
+// canary's metric gates read at plan time.
+func (f *actionFlags) apply(opts *ui.Options, client kubernetes.Interface, now func() time.Time, live bool, groups []nodegroup.Group, metrics canary.Metrics) {
 	opts.AssumeYes, opts.ReadOnly, opts.Record = f.yes, f.readOnly, f.record
 	opts.RollDefaults = action.RollDefaults{Step: f.step, DeleteNodes: f.deleteNodes && live, Live: live}
 	if f.readOnly {
@@ -45,7 +47,7 @@ func (f *actionFlags) apply(opts *ui.Options, client kubernetes.Interface, now f
 	}
 	opts.Actions = perform.New(perform.Config{
 		Client: client, Now: now, Record: f.record, DeleteNodes: opts.RollDefaults.DeleteNodes,
-		Rehearsal: rehearsal, Groups: groups, Explain: connect.Explain,
+		Rehearsal: rehearsal, Groups: groups, Metrics: metrics, Explain: connect.Explain,
 	})
 }
 

@@ -11,6 +11,7 @@ import (
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/kubernetes"
 
+	"rollscope/engine/analysisrun"
 	"rollscope/engine/embedded"
 	"rollscope/engine/scenario"
 	"rollscope/engine/sim"
@@ -215,7 +216,7 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, ns st
 		opts := consoleOptions(open, theme, keys)
 		opts.Namespace, opts.AllNamespaces, opts.Context = scope.Namespace, scope.AllNamespaces, "embedded"
 		opts.Clock, opts.Embedded, opts.Logs = clock.Now, sim.NewControls(cl.Runner, f.speed), cl.Logs
-		f.acts.apply(&opts, cl.Client, clock.Now, false, sc.NodeGroups)
+		f.acts.apply(&opts, cl.Client, clock.Now, false, sc.NodeGroups, analysisrun.SeriesMetrics(sc.Metrics))
 		feed := f.rec.Rec.Console(&opts, func(ctx context.Context, send func(tea.Msg)) {
 			watch.RunEach(ctx, clock, func(b cluster.Batch) { send(b) }, watch.Target{Client: cl.Client, Scope: watch.ScopeOf(opts.Namespace, opts.AllNamespaces)})
 		})
@@ -279,7 +280,7 @@ func runLiveOnce(ctx context.Context, f *rootFlags, all bool, args []string, the
 		return ui.Switch{}, false, err
 	}
 	w := &livefleet.Wiring{Base: consoleOptions(open, theme, keys), All: all, Contexts: f.conn.Contexts(), ReadOnly: f.acts.readOnly, DeleteNodes: f.acts.deleteNodes,
-		Actions: func(o *ui.Options, c kubernetes.Interface) { f.acts.apply(o, c, time.Now, true, nil) }}
+		Actions: func(o *ui.Options, c kubernetes.Interface) { f.acts.apply(o, c, time.Now, true, nil, nil) }}
 	defer w.Stop()
 	opts, watches, err := w.Open(ctx, d.Names(), conns, failed, pending)
 	if err != nil {

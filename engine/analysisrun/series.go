@@ -6,10 +6,13 @@
 package analysisrun
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"rollscope/engine/kubelet"
+	"rollscope/model/argo"
 )
 
 // Series is what one metric measures in the embedded cluster, as a
@@ -109,4 +112,18 @@ func Normalize(v any) (any, error) {
 	var out any
 	err = json.Unmarshal(b, &out)
 	return out, err
+}
+
+// SeriesMetrics answers a guided canary's metric gates from the scenario's
+// series, as the embedded cluster has no Prometheus to ask: the series of
+// the gate's metric in the template it came from, else the one naming the
+// metric alone. It implements engine/canary.Metrics.
+type SeriesMetrics []Series
+
+// Measure implements engine/canary.Metrics.
+func (s SeriesMetrics) Measure(_ context.Context, template string, m argo.Metric, n int, images []string) (any, error) {
+	if found, ok := Find(s, template, m.Name); ok {
+		return found.At(n, images)
+	}
+	return nil, fmt.Errorf("the scenario gives no series for metric %q (add under metrics: - {metric: %s, values: [0.01]})", m.Name, m.Name)
 }

@@ -22,9 +22,10 @@ import (
 // the last step's rollout is complete. Its keys are deployments'
 // "namespace/name".
 type Controller struct {
-	env    *control.Env
-	queue  control.Queue
-	holder string
+	env     *control.Env
+	queue   control.Queue
+	holder  string
+	metrics Metrics
 
 	mu sync.Mutex
 	// warnings are the Warning events seen about pods, by the pod's
@@ -39,9 +40,10 @@ type Controller struct {
 
 // New returns a canary controller that drives as holder: a name no other
 // running rollscope uses (the embedded cluster's own, or a console's host
-// and process).
-func New(env *control.Env, holder string) *Controller {
-	return &Controller{env: env, holder: holder, warnings: map[string]map[string]model.CanaryWarning{}, wakes: map[string]time.Time{}}
+// and process). metrics reads the plans' metric gates; nil errs each of
+// their measurements, so a gated step fails rather than passes unread.
+func New(env *control.Env, holder string, metrics Metrics) *Controller {
+	return &Controller{env: env, holder: holder, metrics: metrics, warnings: map[string]map[string]model.CanaryWarning{}, wakes: map[string]time.Time{}}
 }
 
 // Name implements control.Controller.
@@ -170,6 +172,13 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 		}
 	case model.CanaryHolding:
 		g := c.gates(d, rss, cn, now)
+		if cn.Gated() && g.Healthy {
+			changed, at, again := c.analyse(ctx, d, rss, &cn, now)
+			if again {
+				c.wake(key, now, max(at.Sub(now), time.Millisecond))
+			}
+			renew = renew || changed
+		}
 		next, after := model.DecideCanary(cn, g, now)
 		switch next {
 		case model.CanaryAdvance:
@@ -177,7 +186,14 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 			c.env.Events.Eventf(d, corev1.EventTypeNormal, "CanaryPromoted", "Canary step %d of %d held %s with its gates ok: step %d", cn.State.Step, cn.Plan.Last(), hold, cn.State.Step+1)
 			return c.write(ctx, advance(d, cn, cn.State.Step+1, now))
 		case model.CanaryFail:
+			if g.Failed == "" {
+				g.Failed = "analysis " + model.GateEvidence(cn.Plan.Gates, cn.State.Analysis)
+			}
 			return c.failed(ctx, d, rss, cn, g.Failed)
+		case model.CanaryHoldInconclusive:
+			why := model.GateEvidence(cn.Plan.Gates, cn.State.Analysis)
+			c.env.Events.Eventf(d, corev1.EventTypeWarning, "CanaryInconclusive", "Canary step %d of %d: analysis inconclusive (%s) — holding for you (promote or abort)", cn.State.Step, cn.Plan.Last(), why)
+			return c.write(ctx, hold(d, cn, model.CanaryInconclusive, why))
 		}
 		if after > 0 {
 			c.wake(key, now, after)

@@ -43,7 +43,7 @@ func TestAFreshLeaseOfAnotherHolderIsLeftAlone(t *testing.T) {
 	now := controltest.Start
 	d := heldWeb(t, now, model.CanaryLease{Holder: "other", Renewed: now.Add(-5 * time.Second)})
 	h := controltest.New(t, d)
-	c := New(h.Env, "me")
+	c := New(h.Env, "me", nil)
 	h.Watch(c)
 	if err := c.Sync(t.Context(), "default/web"); err != nil {
 		t.Fatal(err)
@@ -61,7 +61,7 @@ func TestALapsedLeaseIsTakenOver(t *testing.T) {
 	now := controltest.Start
 	d := heldWeb(t, now.Add(-time.Minute), model.CanaryLease{Holder: "gone", Renewed: now.Add(-31 * time.Second)})
 	h := controltest.New(t, d)
-	c := New(h.Env, "me")
+	c := New(h.Env, "me", nil)
 	h.Watch(c)
 	if err := c.Sync(t.Context(), "default/web"); err != nil {
 		t.Fatal(err)
@@ -90,7 +90,7 @@ func TestForbiddenWritesOnlyWatch(t *testing.T) {
 	h.Client.PrependReactor("update", "deployments", func(clienttesting.Action) (bool, runtime.Object, error) {
 		return true, nil, apierrors.NewForbidden(schema.GroupResource{Group: "apps", Resource: "deployments"}, "web", nil)
 	})
-	c := New(h.Env, "viewer")
+	c := New(h.Env, "viewer", nil)
 	h.Watch(c)
 	if err := c.Sync(t.Context(), "default/web"); err != nil {
 		t.Errorf("a forbidden write is an error to retry: %v", err)

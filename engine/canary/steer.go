@@ -10,6 +10,7 @@ import (
 
 	"rollscope/engine/actions"
 	"rollscope/model"
+	"rollscope/model/argo"
 )
 
 // Ask is a canary as the operator asks for it: the template change (an
@@ -23,6 +24,11 @@ type Ask struct {
 	// all steps before 100% or one each ("pause", "2m").
 	Steps, Holds []string
 	OnFailure    string
+	// Gates are the metric gates every step before 100% is judged by, with
+	// GateTemplates the template each came from ("" when written out):
+	// the plan carries them (model.CanaryPlan.Gates).
+	Gates         []argo.Metric
+	GateTemplates []string
 	// ChangeCause, when set, is recorded in kubernetes.io/change-cause with
 	// the change, as set image --record does.
 	ChangeCause string
@@ -61,7 +67,8 @@ func Plan(d *appsv1.Deployment, a Ask, now time.Time) (model.Canary, *appsv1.Dep
 	}
 	c := model.Canary{
 		Plan: model.CanaryPlan{Change: a.Change(), Replicas: replicas, Steps: steps, OnFailure: onFailure,
-			Original: model.CanaryOriginalOf(d), Template: model.PodTemplateHash(&u.Spec.Template, nil)},
+			Original: model.CanaryOriginalOf(d), Template: model.PodTemplateHash(&u.Spec.Template, nil),
+			Gates: a.Gates, GateTemplates: a.GateTemplates},
 		State: model.CanaryState{Step: 1, Phase: model.CanaryHolding, Since: now},
 	}
 	model.HoldCanaryStep(u, steps[0].Pods)
@@ -140,8 +147,14 @@ func advance(d *appsv1.Deployment, c model.Canary, k int, now time.Time) *appsv1
 
 // fail returns d with its canary c held at its step, failed by gate.
 func fail(d *appsv1.Deployment, c model.Canary, gate string) *appsv1.Deployment {
+	return hold(d, c, model.CanaryFailed, gate)
+}
+
+// hold returns d with its canary c held at its step in phase (failed or
+// inconclusive), with why as the evidence.
+func hold(d *appsv1.Deployment, c model.Canary, phase, why string) *appsv1.Deployment {
 	u := d.DeepCopy()
-	c.State.Phase, c.State.Gate = model.CanaryFailed, gate
+	c.State.Phase, c.State.Gate = phase, why
 	c.Write(u.Annotations)
 	return u
 }

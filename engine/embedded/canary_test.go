@@ -400,7 +400,7 @@ actions:
   - {at: 30s, canary: {target: deployment/web, container: app, image: "example.com/app:v2", steps: [2, "50%"], hold: 40s}}
 `)
 	r := runCanary(t, sc, func(c *embedded.Cluster) {
-		c.Runner.Add(canary.New(c.Runner.Env("second-canary-controller"), "a second console"))
+		c.Runner.Add(canary.New(c.Runner.Env("second-canary-controller"), "a second console", nil))
 	})
 	r.requireNoViolations()
 	r.requireHeldExactly(2)

@@ -120,7 +120,7 @@ func Start(ctx context.Context, b Backend, clock *sim.Clock, sc *scenario.Scenar
 	r.Add(podgc.New(r.Env("pod-garbage-collector")))
 	r.Add(drain.New(r.Env("drain-controller")))
 	r.Add(noderoll.New(r.Env("node-roll-controller"), sc.NodeGroups))
-	r.Add(canary.New(r.Env("canary-controller"), EmbeddedCanaryHolder))
+	r.Add(canary.New(r.Env("canary-controller"), EmbeddedCanaryHolder, analysisrun.SeriesMetrics(sc.Metrics)))
 	r.Add(analysisrun.New(r.Env(analysisrun.Name), sc.Metrics))
 	if o.RollingUpdate != nil {
 		r.Add(o.RollingUpdate(r.Env("rolling-update")))

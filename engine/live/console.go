@@ -43,7 +43,7 @@ func StartConsoleControllers(ctx context.Context, client kubernetes.Interface) (
 	// A live cluster's node groups are not rollscope's: no group specs.
 	r.Add(noderoll.New(r.Env("node-roll-controller"), nil))
 	r.Add(rollingupdate.NewController(r.Env("rolling-update")))
-	r.Add(canary.New(r.Env("canary-controller"), CanaryHolder()))
+	r.Add(canary.New(r.Env("canary-controller"), CanaryHolder(), nil))
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Add(1)

@@ -22,12 +22,20 @@ func (c *Cluster) canary(r action.Request) op {
 			ask.ChangeCause = ""
 		}
 		return op{check: func() error { return checkCanary(r) }, send: func(ctx context.Context) (string, error) {
+			var err error
+			if ask.Gates, ask.GateTemplates, err = canaryGates(ctx, cl, r.Namespace, r.Canary); err != nil {
+				return "", err
+			}
 			cn, err := canary.Start(ctx, cl, t, ask, now())
 			if err != nil {
 				return "", err
 			}
 			first := cn.Plan.Step(1)
-			return fmt.Sprintf("started at step 1 of %d, %d of %d pods", cn.Plan.Last(), first.Pods, cn.Plan.Replicas), nil
+			gated := ""
+			if n := len(cn.Plan.Gates); n > 0 {
+				gated = ", gated by " + model.Plural(n, "metric")
+			}
+			return fmt.Sprintf("started at step 1 of %d, %d of %d pods%s", cn.Plan.Last(), first.Pods, cn.Plan.Replicas, gated), nil
 		}}
 	default:
 		full := r.Action == action.PromoteAll

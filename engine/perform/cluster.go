@@ -5,6 +5,7 @@ import (
 
 	"k8s.io/client-go/kubernetes"
 
+	"rollscope/engine/canary"
 	"rollscope/engine/forecast"
 	"rollscope/engine/nodegroup"
 )
@@ -29,6 +30,11 @@ type Config struct {
 	// forecast's own clock (kube/memapi in rollscope: the engine does not
 	// know it). nil refuses forecasts.
 	Rehearsal forecast.NewBackend
+	// Metrics reads a canary's metric gates for its plan's confirmation:
+	// the Prometheus they name on a live cluster, the scenario's series on
+	// the embedded one (as the cluster's canary controller reads them). nil
+	// refuses a gated canary at plan time.
+	Metrics canary.Metrics
 	// Explain rewords an error of a request that got no answer in the
 	// operator's words (kube/connect.Explain in rollscope: the engine does
 	// not know it) before Send, Forecast, Containers and UndoPreview return

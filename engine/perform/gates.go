@@ -2,15 +2,153 @@ package perform
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
+	"fmt"
+	"strings"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes"
+
+	"rollscope/engine/canary"
+	"rollscope/kube/objects"
+	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/argo"
+	"rollscope/model/argo/analysis"
 )
 
-// PlanGates implements screen.Actions.
+// PlanGates implements screen.Actions: each of the canary's metric gates
+// with its query as it will be sent and what its provider answers now, so
+// the confirmation shows them before anything is sent. A template that
+// does not exist, a provider that does not answer or a condition that does
+// not evaluate refuses the plan in one line, with the provider's own words.
 func (c *Cluster) PlanGates(ctx context.Context, r action.Request) ([]action.GateReading, error) {
 	if len(r.Canary.Gates) == 0 && len(r.Canary.Templates) == 0 {
 		return nil, nil
 	}
-	return nil, errors.New("metric gates cannot be read on this console yet")
+	out, err := c.planGates(ctx, r)
+	return out, c.cfg.Explain(err)
+}
+
+func (c *Cluster) planGates(ctx context.Context, r action.Request) ([]action.GateReading, error) {
+	cl := c.cfg.Client
+	gates, from, err := canaryGates(ctx, cl, r.Namespace, r.Canary)
+	if err != nil {
+		return nil, err
+	}
+	if c.cfg.Metrics == nil {
+		return nil, fmt.Errorf("this console cannot read the canary's metric gates (no metrics provider here) — nothing was sent")
+	}
+	d, err := cl.AppsV1().Deployments(r.Namespace).Get(ctx, r.Name, metav1.GetOptions{})
+	if err != nil {
+		return nil, err
+	}
+	ask := CanaryAsk(r)
+	ask.Gates, ask.GateTemplates = gates, from
+	cn, planned, err := canary.Plan(d, ask, c.cfg.Now())
+	if err != nil {
+		return nil, err
+	}
+	var images []string
+	for _, ct := range planned.Spec.Template.Spec.Containers {
+		images = append(images, ct.Image)
+	}
+	args := model.CanaryGateArgs(d.Namespace, d.Name, cn.Plan.Template, model.PodTemplateHash(&d.Spec.Template, d.Status.CollisionCount))
+	out := make([]action.GateReading, 0, len(gates))
+	for i, g := range gates {
+		m, err := analysis.ResolveMetricArgs(g, args)
+		if err != nil {
+			return nil, fmt.Errorf("metric gate %s: %v — nothing was sent", g.Name, err)
+		}
+		read := action.GateReading{Metric: m.Name, Template: from[i], Query: gateQuery(m)}
+		value, err := c.cfg.Metrics.Measure(ctx, from[i], m, 0, images)
+		if err != nil {
+			return nil, fmt.Errorf("metric gate %s cannot be read: %v — nothing was sent", g.Name, err)
+		}
+		if read.Phase, err = analysis.Evaluate(value, m); err != nil {
+			return nil, fmt.Errorf("metric gate %s: %v — nothing was sent", g.Name, err)
+		}
+		b, _ := json.Marshal(value)
+		read.Value = string(b)
+		out = append(out, read)
+	}
+	return out, nil
+}
+
+// gateQuery is what gate m asks its provider: its Prometheus query, or
+// the provider's name.
+func gateQuery(m argo.Metric) string {
+	if p, ok := argo.PrometheusOf(m); ok {
+		return p.Query
+	}
+	return argo.ProviderName(m)
+}
+
+// canaryGates are the canary's metric gates as its plan carries them: those
+// written out, then the metrics of each template it names ("NAME" an
+// AnalysisTemplate of the namespace, "cluster/NAME" a
+// ClusterAnalysisTemplate), with the template each came from.
+func canaryGates(ctx context.Context, cl kubernetes.Interface, namespace string, s action.CanarySettings) ([]argo.Metric, []string, error) {
+	gates := append([]argo.Metric(nil), s.Gates...)
+	from := make([]string, len(gates))
+	for _, name := range s.Templates {
+		t, err := analysisTemplate(ctx, cl, namespace, name)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, m := range t.Spec.Metrics {
+			gates = append(gates, m)
+			from = append(from, name)
+		}
+	}
+	seen := map[string]string{}
+	for i, g := range gates {
+		if g.Name == "" {
+			return nil, nil, fmt.Errorf("a metric gate of the canary has no name (give each metric a name)")
+		}
+		if first, dup := seen[g.Name]; dup {
+			return nil, nil, fmt.Errorf("the canary's gates have metric %q twice (%s and %s): keep metric names unique, as an AnalysisRun does", g.Name, orWritten(first), orWritten(from[i]))
+		}
+		seen[g.Name] = from[i]
+	}
+	return gates, from, nil
+}
+
+func orWritten(template string) string {
+	if template == "" {
+		return "written out"
+	}
+	return "template " + template
+}
+
+// analysisTemplate reads the template a canary names.
+func analysisTemplate(ctx context.Context, cl kubernetes.Interface, namespace, name string) (*argo.AnalysisTemplate, error) {
+	dyn, err := objects.DynamicOf(cl)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the canary's analysis template %q: %w", name, err)
+	}
+	what, res, ns := "AnalysisTemplate", dyn.Resource(argo.AnalysisTemplates).Namespace(namespace), namespace
+	get := res.Get
+	if n, ok := strings.CutPrefix(name, "cluster/"); ok {
+		what, ns, name, get = "ClusterAnalysisTemplate", "", n, dyn.Resource(argo.ClusterAnalysisTemplates).Get
+	}
+	u, err := get(ctx, name, metav1.GetOptions{})
+	switch {
+	case apierrors.IsNotFound(err) && ns != "":
+		return nil, fmt.Errorf("%s %q not found in namespace %q: the canary's analysis names it (create it, or name another)", what, name, ns)
+	case apierrors.IsNotFound(err):
+		return nil, fmt.Errorf("%s %q not found: the canary's analysis names it (create it, or name another)", what, name)
+	case err != nil:
+		return nil, fmt.Errorf("cannot read %s %q: %w", what, name, err)
+	}
+	var t argo.AnalysisTemplate
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &t); err != nil {
+		return nil, fmt.Errorf("%s %q is not an AnalysisTemplate rollscope can read: %w", what, name, err)
+	}
+	if len(t.Spec.Metrics) == 0 {
+		return nil, fmt.Errorf("%s %q has no metrics to gate the canary with", what, name)
+	}
+	return &t, nil
 }

@@ -25,7 +25,7 @@ func canaryRequest(r action.Request, a scenario.Action) action.Request {
 			r.Env = name + "-"
 		}
 	}
-	r.Canary = action.CanarySettings{Steps: a.Canary.Steps, Holds: a.Canary.Holds, OnFailure: a.Canary.OnFailure}
+	r.Canary = action.CanarySettings{Steps: a.Canary.Steps, Holds: a.Canary.Holds, OnFailure: a.Canary.OnFailure, Templates: a.Canary.Analysis}
 	return r
 }
 
@@ -54,7 +54,7 @@ func canaryHeld(d *appsv1.Deployment, owned []*appsv1.ReplicaSet) (settled, ok b
 			return false, true
 		}
 	}
-	if c.State.Phase == model.CanaryFailed {
+	if c.State.Phase == model.CanaryFailed || c.State.Phase == model.CanaryInconclusive {
 		return true, true
 	}
 	newRS := model.FindNewReplicaSet(d, owned)

@@ -10,10 +10,12 @@ import (
 
 // canaryKeys are a canary's fields; target, steps and one of image or env
 // are required.
-var canaryKeys = []string{"target", "namespace", "container", "image", "env", "steps", "hold", "onFailure"}
+var canaryKeys = []string{"target", "namespace", "container", "image", "env", "steps", "hold", "onFailure", "analysis"}
 
 // canary reads `canary: {target: deployment/web, container: app, image:
-// "registry.local/web:v2", steps: [1, "25%"], hold: pause, onFailure: pause}`.
+// "registry.local/web:v2", steps: [1, "25%"], hold: pause, onFailure: pause,
+// analysis: [error-rate]}` — analysis names AnalysisTemplates of the
+// scenario whose metrics gate every step, read from its metrics: series.
 // Steps are checked against the deployment's replicas when it starts,
 // since the deployment may be scaled before then.
 func (r *actionReader) canary(a *Action, n *yaml.Node, where string) error {
@@ -72,6 +74,20 @@ func (r *actionReader) canary(a *Action, n *yaml.Node, where string) error {
 		for i, hold := range a.Canary.Holds {
 			if err := model.CheckCanaryHold(hold); err != nil {
 				return r.errorf(h, "%s.hold[%d]: %v", where, i, err)
+			}
+		}
+	}
+	if an := f.get("analysis"); an != nil {
+		if a.Canary.Analysis, err = r.canaryList(an, where+".analysis"); err != nil {
+			return err
+		}
+		ns := a.Target.Namespace
+		if ns == "" {
+			ns = r.sc.Namespace
+		}
+		for i, name := range a.Canary.Analysis {
+			if _, ok := r.objs.find("AnalysisTemplate", ns, name); !ok {
+				return r.errorf(an, "%s.analysis[%d] names AnalysisTemplate %q, which the scenario does not declare (add it under objects:, kind: AnalysisTemplate)", where, i, name)
 			}
 		}
 	}

@@ -129,4 +129,6 @@ type Action struct {
 type Canary struct {
 	Steps, Holds []string
 	OnFailure    string
+	// Analysis names the AnalysisTemplates whose metrics gate each step.
+	Analysis []string
 }

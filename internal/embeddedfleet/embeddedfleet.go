@@ -21,6 +21,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"k8s.io/client-go/kubernetes"
 
+	"rollscope/engine/analysisrun"
+	"rollscope/engine/canary"
 	"rollscope/engine/embedded"
 	"rollscope/engine/nodegroup"
 	"rollscope/engine/scenario"
@@ -50,7 +52,7 @@ type Config struct {
 	Namespace string
 	// Actions hands a cluster's options its actions on its client, with
 	// the clock, false (not live) and the cluster's node groups.
-	Actions func(o *ui.Options, c kubernetes.Interface, now func() time.Time, live bool, groups []nodegroup.Group)
+	Actions func(o *ui.Options, c kubernetes.Interface, now func() time.Time, live bool, groups []nodegroup.Group, metrics canary.Metrics)
 	// Console runs the console on opts with feed beside it, and returns
 	// the scope asked for when the operator switched.
 	Console func(ctx context.Context, opts ui.Options, feed func(context.Context, func(tea.Msg))) (ui.Switch, bool, error)
@@ -164,7 +166,7 @@ func member(c Config, cl *embedded.Cluster, scope ui.Switch, now func() time.Tim
 	}
 	opts.AllNamespaces = scope.AllNamespaces || scope.Namespace == "" && sc.SpansNamespaces()
 	opts.Clock, opts.Embedded, opts.Logs = now, controls, cl.Logs
-	c.Actions(&opts, cl.Client, now, false, sc.NodeGroups)
+	c.Actions(&opts, cl.Client, now, false, sc.NodeGroups, analysisrun.SeriesMetrics(sc.Metrics))
 	return opts, watch.Target{Client: cl.Client, Scope: watch.ScopeOf(opts.Namespace, opts.AllNamespaces), Options: watch.Options{Cluster: name}}
 }
 

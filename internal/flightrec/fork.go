@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"k8s.io/client-go/kubernetes"
 
+	"rollscope/engine/canary"
 	"rollscope/engine/embedded"
 	"rollscope/engine/nodegroup"
 	"rollscope/engine/sim"
@@ -36,7 +37,7 @@ type Console = func(context.Context, ui.Options, Feed) (ui.Switch, bool, error)
 
 // Act gives a rehearsal's console its action keys on client, as cmd's
 // action flags set them for the embedded cluster.
-type Act = func(opts *ui.Options, client kubernetes.Interface, now func() time.Time, live bool, groups []nodegroup.Group)
+type Act = func(opts *ui.Options, client kubernetes.Interface, now func() time.Time, live bool, groups []nodegroup.Group, metrics canary.Metrics)
 
 // RunReplay opens the console on the recording at path (Replay) until the
 // operator quits; F5 forks it at the moment shown into an embedded
@@ -73,7 +74,7 @@ func rehearse(ctx context.Context, cl *embedded.Cluster, forkedAt time.Time, spe
 		opts.Cluster = cluster.NewCluster()
 		opts.Namespace, opts.AllNamespaces, opts.Context = scope.Namespace, scope.AllNamespaces, "embedded"
 		opts.Clock, opts.Embedded, opts.Logs, opts.ForkedAt = clock.Now, sim.NewControls(cl.Runner, speed), cl.Logs, forkedAt
-		act(&opts, cl.Client, clock.Now, false, nil)
+		act(&opts, cl.Client, clock.Now, false, nil, nil)
 		target := watch.Target{Client: cl.Client, Scope: watch.ScopeOf(opts.Namespace, opts.AllNamespaces)}
 		feed := func(ctx context.Context, send func(tea.Msg)) {
 			watch.RunEach(ctx, clock, func(b cluster.Batch) { send(b) }, target)

@@ -27,6 +27,8 @@ var (
 	Rollouts          = GroupVersion.WithResource("rollouts")
 	AnalysisRuns      = GroupVersion.WithResource("analysisruns")
 	AnalysisTemplates = GroupVersion.WithResource("analysistemplates")
+	// ClusterAnalysisTemplates are cluster-scoped AnalysisTemplates.
+	ClusterAnalysisTemplates = GroupVersion.WithResource("clusteranalysistemplates")
 )
 
 // Labels and annotations Argo's controller writes.
@@ -419,3 +421,6 @@ func (a *AnalysisTemplate) DeepCopyObject() runtime.Object { return a.DeepCopy()
 // DeepCopy is the status's own copy, as every API status type has one (a
 // rehearsal's copy of a workload takes its status so).
 func (s *RolloutStatus) DeepCopy() *RolloutStatus { return jsonCopy(s) }
+
+// DeepCopy is a copy of s sharing nothing with it.
+func (s *AnalysisRunStatus) DeepCopy() *AnalysisRunStatus { return jsonCopy(s) }

@@ -40,6 +40,8 @@ func (v CanaryView) Sentence(now time.Time) string {
 		return head + "last step: rolling out on the deployment's own strategy"
 	case model.CanaryFailed:
 		return head + "held: gate failed — " + v.Gate + " (promote or abort)"
+	case model.CanaryInconclusive:
+		return head + "held: analysis inconclusive — " + v.Gate + " (promote or abort)"
 	}
 	g := v.Gates
 	switch {

@@ -135,6 +135,8 @@ func (c *Cluster) deploymentFleet(k fleetKey, d *appsv1.Deployment, now time.Tim
 		}
 	case isCanary && canary.State.Phase == model.CanaryFailed:
 		r.State, r.Why = FleetStuck, fmt.Sprintf("canary step %d/%d: gate failed — %s (promote or abort)", canary.State.Step, canary.Plan.Last(), canary.State.Gate)
+	case isCanary && canary.State.Phase == model.CanaryInconclusive:
+		r.State, r.Why = FleetStuck, fmt.Sprintf("canary step %d/%d: analysis inconclusive — %s (promote or abort)", canary.State.Step, canary.Plan.Last(), canary.State.Gate)
 	case why == holdStuck:
 		r.State, r.Why = FleetStuck, line
 	case pods.pull != nil:

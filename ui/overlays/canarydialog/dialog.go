@@ -121,8 +121,11 @@ func (d *Dialog) openPromote() (screen.Overlay, tea.Cmd) {
 	} else {
 		d.lines = append(d.lines, "to step "+draw.Itoa(to)+" of "+draw.Itoa(c.Steps)+" ("+step.Spec+"): exactly "+draw.Itoa(step.Pods)+" new pods, every old pod kept")
 	}
-	if c.Phase == model.CanaryFailed {
+	switch c.Phase {
+	case model.CanaryFailed:
 		d.lines = append(d.lines, "the step failed its gate ("+c.Gate+"): promoting goes on regardless")
+	case model.CanaryInconclusive:
+		d.lines = append(d.lines, "the step's analysis was inconclusive ("+c.Gate+"): promoting is your call")
 	}
 	d.requests = []string{model.CanaryStepRequest(d.req.Name, c.Plan, to)}
 	d.stage = stageConfirm

@@ -18,6 +18,8 @@ func canaryLine(st themes.Styles, c cluster.CanaryView, now time.Time, w int) st
 	switch {
 	case c.Phase == model.CanaryFailed || c.Gates.Failed != "":
 		return draw.Fit(st.Bad.Render(text), w)
+	case c.Phase == model.CanaryInconclusive:
+		return draw.Fit(st.Warn.Render(text), w)
 	case c.Phase == model.CanaryHolding && c.Gates.Healthy:
 		return draw.Fit(st.OK.Render(text), w)
 	}
