@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 
 	"rollscope/model"
 	"rollscope/model/action"
+	"rollscope/model/argo"
 	"rollscope/model/cluster"
 )
 
@@ -51,7 +53,7 @@ func TestCanaryDialogPlansAndSendsOneRequest(t *testing.T) {
 	if s := plain(m); !strings.Contains(s, "> 1, 25%, 50%") || !strings.Contains(s, "steps: pods or % of 10 replicas") {
 		t.Fatalf("the steps do not start from a plan to edit:\n%s", s)
 	}
-	m = run(m, press("enter"), press("enter"), press("enter"))
+	m = run(m, press("enter"), press("enter"), press("enter"), press("enter"))
 	checkFits(t, m.Render(), 120, 40)
 	compareGolden(t, "dialog-canary-confirm-120x40", ansi.Strip(m.Render())+"\n")
 	if len(acts.sent) != 0 {
@@ -112,5 +114,55 @@ func TestCanaryHeaderAndPromote(t *testing.T) {
 	m = run(m, press("y"))
 	if len(acts.sent) != 1 || acts.sent[0].Action != action.Promote || acts.sent[0].Canary.FromStep != 2 {
 		t.Errorf("sent %+v, want one promote from step 2", acts.sent)
+	}
+}
+
+// planGated types a canary on frontend with its metric gates from
+// AnalysisTemplate error-rate, up to the confirmation.
+func planGated(t *testing.T, acts *fakeActions) Model {
+	m := newActionModel(t, acts, finishedRollout(), nil)
+	m = send(m, tea.WindowSizeMsg{Width: 160, Height: 40})
+	m = run(m, press("K"), ctrlU)
+	m = run(m, typed("nginx:1.29")...)
+	m = run(m, press("enter"), press("enter"), press("enter"), press("enter"))
+	if s := plain(m); !strings.Contains(s, "metric gates: AnalysisTemplates whose metrics judge each step") {
+		t.Fatalf("no question for the metric gates:\n%s", s)
+	}
+	return run(m, append(typed("error-rate"), press("enter"))...)
+}
+
+// The confirmation of a gated canary shows each gate's query and what it
+// answers now, before anything is sent; y sends the templates with it.
+func TestCanaryDialogShowsEachGateBeforeSending(t *testing.T) {
+	acts := oneContainer()
+	acts.gates = []action.GateReading{{Metric: "error-rate", Template: "error-rate", Query: `sum(rate(errors{hash="abc"}[1m]))`,
+		Value: "[0.012]", Phase: argo.AnalysisPhaseSuccessful, Schedule: "every 10s, 3 measurements once the step's pods are ready"}}
+	m := planGated(t, acts)
+	s := plain(m)
+	if !strings.Contains(s, `gate error-rate (error-rate): sum(rate(errors{hash="abc"}[1m])) = [0.012] now → Successful; every 10s, 3 measurements once the step's pods are ready`) {
+		t.Fatalf("the confirmation does not show the gate's query and value:\n%s", s)
+	}
+	if len(acts.sent) != 0 {
+		t.Fatalf("sent %+v before y", acts.sent)
+	}
+	run(m, press("y"))
+	if len(acts.sent) != 1 || !reflect.DeepEqual(acts.sent[0].Canary.Templates, []string{"error-rate"}) {
+		t.Errorf("sent %+v, want the canary with its template", acts.sent)
+	}
+}
+
+// A gate that cannot be read keeps the dialog at the question, with the
+// provider's words, and sends nothing.
+func TestCanaryDialogRefusesAGateItCannotRead(t *testing.T) {
+	acts := oneContainer()
+	acts.gatesErr = errors.New(`metric gate error-rate cannot be read: bad_data: invalid parameter "query": 1:9: parse error: unclosed left parenthesis — nothing was sent`)
+	m := planGated(t, acts)
+	s := plain(m)
+	if !strings.Contains(s, "parse error: unclosed left parenthesis") || !strings.Contains(s, "metric gates: AnalysisTemplates") {
+		t.Errorf("the unreadable gate is not refused at the question:\n%s", s)
+	}
+	run(m, press("y"))
+	if len(acts.sent) != 0 {
+		t.Errorf("sent %+v after a refused gate", acts.sent)
 	}
 }

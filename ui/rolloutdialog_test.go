@@ -29,6 +29,9 @@ type fakeActions struct {
 	result     string
 	err        error
 	diff       []cluster.DiffLine
+	// gates and gatesErr are PlanGates' answer.
+	gates    []action.GateReading
+	gatesErr error
 }
 
 func (f *fakeActions) Containers(context.Context, string, string) ([]action.Container, error) {
@@ -112,7 +115,7 @@ func runCmd(m Model, cmd tea.Cmd) Model {
 		for _, c := range out {
 			m = runCmd(m, c)
 		}
-	case rolloutdialog.Containers, screen.Sent, rolloutdialog.Previewed, rolloutdialog.Forecasted, canarydialog.ContainersRead:
+	case rolloutdialog.Containers, screen.Sent, rolloutdialog.Previewed, rolloutdialog.Forecasted, canarydialog.ContainersRead, canarydialog.GatesRead:
 		next, more := m.Update(out)
 		m = runCmd(next.(Model), more)
 	}
@@ -520,5 +523,5 @@ func TestGoldenDialogs(t *testing.T) {
 }
 
 func (f *fakeActions) PlanGates(context.Context, action.Request) ([]action.GateReading, error) {
-	return nil, nil
+	return f.gates, f.gatesErr
 }

@@ -62,7 +62,7 @@ func TestTheEmbeddedRolloutsPageShowsItsAnalysis(t *testing.T) {
 	// the abort and then asks that the failed run is still explained.
 	s = c.waitFor(`RolloutAborted: Rollout aborted update to revision 2: Step-based analysis phase error/failed`)
 	wantAll(t, s, "the failed analysis",
-		"✗ error-rate 0.03, 0.07, 0.12",
+		"✗ error-rate ▂▃▅█┊▄ 0.03, 0.07, 0.12", // the chart: the last two over the threshold's ▄
 		"failed 2 > limit 1 → Failed",
 		"failed 2 of limit 1")
 	c.WaitUntil("the canary scaled down", func(s string) bool {

@@ -26,6 +26,8 @@ func (c *tmuxConsole) planCanary(image string) {
 	c.keys("Enter") // pause, the default
 	c.waitFor("on a failed gate")
 	c.keys("Enter") // pause, the default
+	c.waitFor("metric gates: AnalysisTemplates")
+	c.keys("Enter") // none
 	s := c.waitFor("will send, one update per step")
 	wantAll(c.t, s, "the canary's confirmation",
 		"step 1 (1): exactly 1 new + 6 old pods, all 6 old available; held until you promote",

@@ -35,6 +35,8 @@ func TestConsoleCanaryConfirmationScrollsUnderItsKeys(t *testing.T) {
 			c.keys("Enter")
 			c.waitFor("on a failed gate")
 			c.keys("Enter")
+			c.waitFor("metric gates: AnalysisTemplates")
+			c.keys("Enter")
 			s := c.waitFor("in steps:")
 			action, footer := bottomLines(s)
 			if !strings.Contains(action, "y send · n/esc cancel") || !strings.Contains(action, "more") {

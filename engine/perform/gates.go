@@ -62,7 +62,7 @@ func (c *Cluster) planGates(ctx context.Context, r action.Request) ([]action.Gat
 		if err != nil {
 			return nil, fmt.Errorf("metric gate %s: %v — nothing was sent", g.Name, err)
 		}
-		read := action.GateReading{Metric: m.Name, Template: from[i], Query: gateQuery(m)}
+		read := action.GateReading{Metric: m.Name, Template: from[i], Query: gateQuery(m), Schedule: gateSchedule(m)}
 		value, err := c.cfg.Metrics.Measure(ctx, from[i], m, 0, images)
 		if err != nil {
 			return nil, fmt.Errorf("metric gate %s cannot be read: %v — nothing was sent", g.Name, err)
@@ -75,6 +75,22 @@ func (c *Cluster) planGates(ctx context.Context, r action.Request) ([]action.Gat
 		out = append(out, read)
 	}
 	return out, nil
+}
+
+// gateSchedule is when a step reads gate m, as Argo schedules a metric.
+func gateSchedule(m argo.Metric) string {
+	start := "once the step's pods are ready"
+	if m.InitialDelay != "" {
+		start = m.InitialDelay + " after the step's pods are ready"
+	}
+	n, ends := analysis.EffectiveCount(m)
+	switch {
+	case !ends:
+		return "every " + m.Interval + " from " + start + ", until you promote (no count)"
+	case m.Interval == "" || n == 1:
+		return "one measurement " + start
+	}
+	return fmt.Sprintf("every %s, %d measurements %s", m.Interval, n, start)
 }
 
 // gateQuery is what gate m asks its provider: its Prometheus query, or

@@ -23,7 +23,7 @@ import (
 
 func TestBuiltinsAreListedSortedAndParse(t *testing.T) {
 	names := scenario.Builtins()
-	want := []string{"argo-analysis", "argo-bluegreen", "argo-canary", "canary", "crashloop", "daemons", "fleet", "frontend", "legacy-rc", "node-upgrade", "regions", "stateful"}
+	want := []string{"argo-analysis", "argo-bluegreen", "argo-canary", "canary", "canary-gates", "crashloop", "daemons", "fleet", "frontend", "legacy-rc", "node-upgrade", "regions", "stateful"}
 	if !reflect.DeepEqual(names, want) {
 		t.Fatalf("Builtins() = %v, want %v", names, want)
 	}
@@ -257,7 +257,7 @@ func TestLoadReadsFilesAndExplainsMisses(t *testing.T) {
 		t.Errorf("errors in a file must name the path: %v", err)
 	}
 	_, err := scenario.Load("no-such-scenario")
-	if err == nil || !strings.Contains(err.Error(), "not a built-in (argo-analysis, argo-bluegreen, argo-canary, canary, crashloop, daemons, fleet, frontend, legacy-rc, node-upgrade, regions, stateful)") || !errors.Is(err, fs.ErrNotExist) {
+	if err == nil || !strings.Contains(err.Error(), "not a built-in (argo-analysis, argo-bluegreen, argo-canary, canary, canary-gates, crashloop, daemons, fleet, frontend, legacy-rc, node-upgrade, regions, stateful)") || !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a miss should list the built-ins and wrap the file error: %v", err)
 	}
 }

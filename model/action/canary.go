@@ -85,4 +85,7 @@ type GateReading struct {
 	// Phase what the gate's conditions make of it now.
 	Value string
 	Phase argo.AnalysisPhase
+	// Schedule is when each step reads it: "every 5s, 3 measurements once
+	// the step's pods are ready".
+	Schedule string
 }

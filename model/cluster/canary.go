@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"rollscope/model"
+	"rollscope/model/argo"
 )
 
 // CanaryView is a guided canary as the screen shows it.
@@ -29,6 +30,9 @@ type CanaryView struct {
 	Driver string
 	// Plan is the whole plan, for the promote confirmation.
 	Plan model.CanaryPlan
+	// Metrics are the step's metric gates with their measurements so
+	// far; none when the plan has no gates or the step is the last.
+	Metrics []MetricView
 }
 
 // Sentence is the header's line: "canary step 2/4 · 5/20 pods on rev 2 ·
@@ -104,6 +108,9 @@ func (c *Cluster) canaryView(v *RolloutView, d *appsv1.Deployment, newRS *appsv1
 	}
 	deadline, has := cn.Plan.Original.Deadline()
 	cv.Gates = model.EvaluateCanaryGates(step.Pods, cn.State.Since, deadline, has, pods, warnings, now)
+	if cn.Gated() {
+		cv.Metrics = gateMetrics(cn.Plan.Gates, cn.State.Analysis)
+	}
 	v.Canary = &cv
 	if cn.State.Phase != model.CanaryRolling {
 		showOriginal(v, cn.Plan.Original)
@@ -201,4 +208,25 @@ func CanaryForecastLines(p model.CanaryPlan) []string {
 	}
 	out = append(out, "gates: restarts, crash-loop or image-pull back-off, Warning events on the new pods, and each step's progress deadline; a failed gate "+onFail)
 	return out
+}
+
+// gateMetrics are a guided canary's metric gates as the Argo page shows an
+// AnalysisRun's metrics: each with its measurements of the step so far.
+func gateMetrics(gates []argo.Metric, st *argo.AnalysisRunStatus) []MetricView {
+	run := &argo.AnalysisRun{Spec: argo.AnalysisRunSpec{Metrics: gates}}
+	if st != nil {
+		run.Status = *st
+	}
+	v := analysisRunView(run)
+	shown := map[string]bool{}
+	for _, m := range v.Metrics {
+		shown[m.Name] = true
+	}
+	for _, g := range gates {
+		if !shown[g.Name] {
+			v.Metrics = append(v.Metrics, MetricView{Name: g.Name, Phase: argo.AnalysisPhasePending, Limits: argo.LimitsOf(g),
+				SuccessCondition: g.SuccessCondition, FailureCondition: g.FailureCondition})
+		}
+	}
+	return v.Metrics
 }

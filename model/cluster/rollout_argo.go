@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -124,10 +125,16 @@ type AnalysisRunView struct {
 
 // MetricView is one metric's last measurements against its conditions.
 type MetricView struct {
-	Name                                            string
-	Phase                                           argo.AnalysisPhase
-	SuccessCondition, FailureCondition              string
-	Last                                            []string // the last measurements' values, oldest first
+	Name                               string
+	Phase                              argo.AnalysisPhase
+	SuccessCondition, FailureCondition string
+	Last                               []string // the last measurements' values, oldest first
+	// Values are every kept measurement's value as a number (a vector's
+	// first sample; NaN for an error or a value that is no number), oldest
+	// first: the chart.
+	Values []float64
+	// Phases are each value's verdict, as Values.
+	Phases                                          []argo.AnalysisPhase
 	Message                                         string
 	Count, Successful, Failed, Inconclusive, Errors int32
 	// ConsecutiveErrors is the errors in a row; Limits the metric's, and
@@ -564,6 +571,9 @@ func analysisRunView(run *argo.AnalysisRun) AnalysisRunView {
 			Failed: r.Failed, Inconclusive: r.Inconclusive, Errors: r.Error, ConsecutiveErrors: r.ConsecutiveError,
 			Limits: limits, Crossed: crossed,
 			SuccessCondition: conds[r.Name].SuccessCondition, FailureCondition: conds[r.Name].FailureCondition}
+		for _, ms := range r.Measurements {
+			m.Values, m.Phases = append(m.Values, measuredNumber(ms)), append(m.Phases, ms.Phase)
+		}
 		for _, ms := range r.Measurements[max(len(r.Measurements)-lastMeasurements, 0):] {
 			val := ms.Value
 			if val == "" {
@@ -738,4 +748,24 @@ func argoRolloutSummary(w kind.Workload) WorkloadSummary {
 	desired, _ := w.Replicas()
 	return WorkloadSummary{Kind: kind.Rollout, Namespace: ro.Namespace, Name: ro.Name, Desired: desired,
 		Updated: ro.Status.UpdatedReplicas, Available: ro.Status.AvailableReplicas, Status: statusLine(msg, err), Done: done}
+}
+
+// measuredNumber is a measurement's value as one number: a scalar, or a
+// vector's first sample, as a query selecting the canary's pods usually
+// returns one; NaN for an error or anything else.
+func measuredNumber(ms argo.Measurement) float64 {
+	if ms.Phase == argo.AnalysisPhaseError || ms.Value == "" {
+		return math.NaN()
+	}
+	var v any
+	if json.Unmarshal([]byte(ms.Value), &v) != nil {
+		return math.NaN()
+	}
+	if list, ok := v.([]any); ok && len(list) > 0 {
+		v = list[0]
+	}
+	if f, ok := v.(float64); ok {
+		return f
+	}
+	return math.NaN()
 }

@@ -131,7 +131,7 @@ func TestEveryDialogScrollsUnderItsActionLine(t *testing.T) {
 			// A finished rollout of 10, where 1, 25%, 50% are three steps.
 			s.Rollout.Replicas, s.Rollout.Done = 10, true
 			d := overlay(canarydialog.AsCanary(s, action.Request{Action: action.SetImage, Namespace: "shop", Name: "frontend", Container: "nginx", Image: "nginx:1.29"}))
-			keys(d, "enter", "enter", "enter")
+			keys(d, "enter", "enter", "enter", "enter")
 			return d
 		}},
 		{name: "drain preview", action: "enter next", open: func(s *screen.Screen) *dialog {

@@ -30,6 +30,10 @@ const (
 	stageSteps
 	stageHold
 	stageOnFailure
+	// stageAnalysis asks for the AnalysisTemplates whose metrics gate
+	// each step; stageReadingGates waits for their first reading.
+	stageAnalysis
+	stageReadingGates
 	stageConfirm
 )
 
@@ -49,8 +53,16 @@ type Dialog struct {
 	plan             model.CanaryPlan
 	lines            []string
 	requests         []string
+	// gates are the metric gates as read before the confirmation.
+	gates []action.GateReading
 	// frame scrolls what the dialog says under its keys.
 	frame screen.Frame
+}
+
+// GatesRead brings the canary's metric gates, read once, to the dialog.
+type GatesRead struct {
+	gates []action.GateReading
+	err   error
 }
 
 // ContainersRead brings the deployment's containers to the dialog that asked.
@@ -159,6 +171,8 @@ func (d *Dialog) Update(msg tea.Msg) (screen.Overlay, tea.Cmd) {
 		if len(msg.containers) == 1 {
 			d.pickContainer(0)
 		}
+	case GatesRead:
+		return d.gatesRead(msg)
 	case tea.KeyPressMsg:
 		return d.key(msg)
 	case tea.MouseWheelMsg:
@@ -176,7 +190,7 @@ func (d *Dialog) key(msg tea.KeyPressMsg) (screen.Overlay, tea.Cmd) {
 	d.problem = ""
 	km := d.s.Keys
 	if key.Matches(msg, km.Back) {
-		if d.stage == stageLoading {
+		if d.stage == stageLoading || d.stage == stageReadingGates {
 			d.s.Fetched()
 		}
 		return nil, nil
@@ -194,7 +208,7 @@ func (d *Dialog) key(msg tea.KeyPressMsg) (screen.Overlay, tea.Cmd) {
 		}
 	}()
 	switch d.stage {
-	case stageLoading:
+	case stageLoading, stageReadingGates:
 	case stagePickContainer:
 		switch {
 		case key.Matches(msg, km.Up):
@@ -281,10 +295,41 @@ func (d *Dialog) accept() (screen.Overlay, tea.Cmd) {
 		}
 		d.stage, d.input = stageOnFailure, model.CanaryOnFailurePause
 	case stageOnFailure:
+		if _, err := model.CheckCanaryOnFailure(in); err != nil {
+			d.problem = err.Error()
+			return d, nil
+		}
 		d.req.Canary.OnFailure = in
-		return d.confirm()
+		d.stage, d.input = stageAnalysis, strings.Join(d.req.Canary.Templates, ", ")
+	case stageAnalysis:
+		d.req.Canary.Templates = model.SplitCanaryList(in)
+		if len(d.req.Canary.Templates) == 0 {
+			d.req.Canary.Templates, d.gates = nil, nil
+			return d.confirm()
+		}
+		d.stage = stageReadingGates
+		acts, req := d.s.Actions, d.req
+		return d, d.s.Fetch("the canary's metric gates", func(ctx context.Context) tea.Msg {
+			g, err := acts.PlanGates(ctx, req)
+			return GatesRead{gates: g, err: err}
+		})
 	}
 	return d, nil
+}
+
+// gatesRead takes the gates' first reading: a gate that cannot be read
+// sends the operator back to the templates with the provider's words.
+func (d *Dialog) gatesRead(msg GatesRead) (screen.Overlay, tea.Cmd) {
+	if d.stage != stageReadingGates {
+		return d, nil
+	}
+	d.s.Fetched()
+	if msg.err != nil {
+		d.stage, d.problem = stageAnalysis, msg.err.Error()
+		return d, nil
+	}
+	d.gates = msg.gates
+	return d.confirm()
 }
 
 // startSteps asks for the steps, with a plan operators often start from.
@@ -301,7 +346,7 @@ func (d *Dialog) confirm() (screen.Overlay, tea.Cmd) {
 		return d, nil
 	}
 	d.plan = p
-	d.lines = cluster.CanaryForecastLines(p)
+	d.lines = append(cluster.CanaryForecastLines(p), gateLines(d.gates)...)
 	d.requests = d.requests[:0]
 	for k := 1; k <= p.Last(); k++ {
 		d.requests = append(d.requests, "step "+draw.Itoa(k)+": "+model.CanaryStepRequest(r.Name, p, k))

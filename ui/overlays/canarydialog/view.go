@@ -2,6 +2,7 @@ package canarydialog
 
 import (
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/help"
 
@@ -32,7 +33,9 @@ func (d *Dialog) content() []string {
 			}
 			v.Add(line)
 		}
-	case stageChange, stageSteps, stageHold, stageOnFailure:
+	case stageReadingGates:
+		v.Add(st.Muted.Render(" reading the metric gates of " + strings.Join(d.req.Canary.Templates, ", ") + " …"))
+	case stageChange, stageSteps, stageHold, stageOnFailure, stageAnalysis:
 		v.Wrap(st.Muted.Render, " ", d.prompt())
 		v.Add(st.Accent.Render(" > ") + st.Text.Render(d.input) + "█")
 		if d.stage != stageChange {
@@ -74,6 +77,8 @@ func (d *Dialog) prompt() string {
 		return "hold at each step: pause (until you promote, P) or a duration the gates must pass for (2m); one, or one per step"
 	case stageOnFailure:
 		return "on a failed gate: pause (hold and say which gate) or abort (back to the stable revision, as x)"
+	case stageAnalysis:
+		return "metric gates: AnalysisTemplates whose metrics judge each step (cluster/NAME for a ClusterAnalysisTemplate); empty for none"
 	}
 	return ""
 }
@@ -102,7 +107,7 @@ func (d *Dialog) keys() help.KeyMap {
 		return keys.Hints("y", "send", "n/esc", "cancel")
 	case stagePickContainer:
 		return keys.Hints("enter", "choose", "esc", "cancel", "↑/↓", "move")
-	case stageLoading:
+	case stageLoading, stageReadingGates:
 		return keys.Hints("esc", "cancel")
 	}
 	return keys.Hints("enter", "next", "esc", "cancel", "ctrl+u", "clear")
@@ -120,4 +125,19 @@ func cut(s string, w int) []string {
 		r = r[w:]
 	}
 	return append(out, string(r))
+}
+
+// gateLines are the confirmation's lines for the metric gates: each one's
+// query, what it answers now and what its conditions make of that, and
+// when the step reads it.
+func gateLines(gates []action.GateReading) []string {
+	var out []string
+	for _, g := range gates {
+		from := ""
+		if g.Template != "" {
+			from = " (" + g.Template + ")"
+		}
+		out = append(out, fmt.Sprintf("gate %s%s: %s = %s now → %s; %s", g.Metric, from, g.Query, g.Value, g.Phase, g.Schedule))
+	}
+	return out
 }

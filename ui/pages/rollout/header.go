@@ -83,6 +83,9 @@ func (p *Page) Header(w int, clock string) []string {
 	}), "\n")...)
 	if r.Canary != nil {
 		out = append(out, canaryLine(st, *r.Canary, s.Now, w))
+		for _, m := range r.Canary.Metrics {
+			out = append(out, draw.MetricLine(st, m, w))
+		}
 	}
 	out = append(out, blockerLines(st, r, w)...)
 

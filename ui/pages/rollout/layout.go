@@ -27,7 +27,7 @@ func (p *Page) HeaderHeight(w int) int {
 		n++
 	}
 	if p.s.Rollout.Canary != nil {
-		n++ // canaryLine
+		n += 1 + len(p.s.Rollout.Canary.Metrics) // canaryLine, a line per metric gate
 	}
 	return n
 }

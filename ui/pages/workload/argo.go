@@ -184,19 +184,6 @@ func (v *View) argoReplicaSets(w int) argoSection {
 	return argoSection{full: out, short: out, gives: 9}
 }
 
-// Metric markers, read without colour.
-func metricMark(p argo.AnalysisPhase) string {
-	switch p {
-	case argo.AnalysisPhaseSuccessful:
-		return "✓"
-	case argo.AnalysisPhaseFailed, argo.AnalysisPhaseError:
-		return "✗"
-	case argo.AnalysisPhaseInconclusive:
-		return "?"
-	}
-	return "…"
-}
-
 // argoAnalysis is the AnalysisRuns the Rollout runs now (its step's, the
 // background one, blue/green's pre- and post-promotion), else its newest:
 // each metric's last values against its condition, the limit it crossed,
@@ -216,42 +203,20 @@ func (v *View) argoAnalysis(w int) argoSection {
 	if len(runs) == 0 {
 		runs = r.Analysis[:1]
 	}
-	phaseStyle := func(p argo.AnalysisPhase) func(...string) string {
-		switch p {
-		case argo.AnalysisPhaseSuccessful:
-			return st.OK.Render
-		case argo.AnalysisPhaseFailed, argo.AnalysisPhaseError:
-			return st.Bad.Render
-		}
-		return st.Warn.Render
-	}
 	var full, short []string
 	for _, a := range runs {
 		head := st.Label.Render("analysis ") + st.Text.Render(a.Name)
 		if a.For != "" {
 			head += st.Muted.Render(" · " + a.For)
 		}
-		head += " " + phaseStyle(a.Phase)(string(a.Phase))
+		head += " " + draw.VerdictPaint(st, a.Phase)(string(a.Phase))
 		if a.Message != "" {
 			head += st.Muted.Render(" · " + a.Message)
 		}
 		full = append(full, draw.Fit(head, w))
 		short = append(short, draw.Fit(head, w))
 		for _, m := range a.Metrics {
-			// Narrow, the older values go first, then the condition:
-			// the last value and the verdict stay.
-			parts := []draw.Part{{Text: "  " + phaseStyle(m.Phase)(metricMark(m.Phase)) + " " + st.Text.Render(m.Name)}}
-			if n := len(m.Last); n > 1 {
-				parts = append(parts, draw.Part{Text: " " + st.Text.Render(strings.Join(m.Last[:n-1], ", ")+","), Drop: 2})
-			}
-			if n := len(m.Last); n > 0 {
-				parts = append(parts, draw.Part{Text: " " + st.Text.Render(m.Last[n-1])})
-			}
-			if c := m.Condition(); c != "" {
-				parts = append(parts, draw.Part{Text: st.Muted.Render(" · " + c), Drop: 1})
-			}
-			parts = append(parts, draw.Part{Text: " · " + phaseStyle(m.Phase)(m.Verdict())})
-			line := draw.Parts(parts, w)
+			line := draw.MetricLine(st, m, w)
 			full = append(full, line, draw.Fit(st.Muted.Render("      "+m.Counts()), w))
 			if m.Phase != argo.AnalysisPhaseSuccessful {
 				short = append(short, line)

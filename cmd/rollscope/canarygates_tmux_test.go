@@ -1,0 +1,50 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const canaryGatesPath = "../../engine/scenario/builtin/canary-gates.yaml"
+
+// canary-gates in the console: the step fails on its error rate, and the
+// header says so with the metric's values against its condition and its
+// chart — the last two bars over the threshold's — and the timeline
+// carries the measurement that decided it.
+func TestConsoleCanaryFailsOnItsMetricWithTheChart(t *testing.T) {
+	c := startConsole(t, 200, 45, "--scenario", "canary-gates", "--speed", "4")
+	c.waitFor("  … error-rate") // measuring: the gate is drawn before its verdict
+	s := c.waitFor("held: gate failed — analysis error-rate [0.03], [0.07], [0.12] against success: result[0] < 0.05")
+	wantAll(t, s, "the failed metric gate",
+		"✗ error-rate ▂▃▅█┊▄ [0.03], [0.07], [0.12] · success: result[0] < 0.05 · failed 2 > limit 1 → Failed",
+		"canary step 1/3 · 2/10 pods on rev 2")
+	c.keys("q")
+	c.waitFor("rollscope exited 0")
+}
+
+// An inconclusive analysis holds the step for the operator, whatever
+// onFailure says, and P promotes past it to the next step.
+func TestConsoleCanaryInconclusiveHoldPromotedPast(t *testing.T) {
+	b, err := os.ReadFile(canaryGatesPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := strings.Replace(string(b), "successCondition: result[0] < 0.05", "successCondition: result[0] < 0.02\n        failureCondition: result[0] > 0.1", 1)
+	sc = strings.Replace(sc, "values: [[0.01], [0.03], [0.07], [0.12]]", "values: [[0.01], [0.04], [0.04], [0.04]]", 1)
+	sc = strings.Replace(sc, "analysis: [error-rate]}", "analysis: [error-rate], onFailure: abort}", 1)
+	path := filepath.Join(t.TempDir(), "inconclusive.yaml")
+	if err := os.WriteFile(path, []byte(sc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := startConsole(t, 200, 45, "--scenario", path, "--speed", "4")
+	s := c.waitFor("held: analysis inconclusive — error-rate")
+	wantAll(t, s, "the inconclusive hold", "? error-rate ▃█┊▅ [0.01], [0.04]", "inconclusive 1 > limit 0 → Inconclusive")
+	c.keys("P")
+	c.waitFor("the step's analysis was inconclusive")
+	c.keys("y")
+	c.waitFor("canary step 2/3 · ")
+	c.keys("q")
+	c.waitFor("rollscope exited 0")
+}
