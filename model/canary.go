@@ -59,9 +59,12 @@ const (
 	// CanaryFailed: a gate failed and onFailure is pause; still held at the
 	// step until the operator promotes or aborts.
 	CanaryFailed = "failed"
-	// CanaryInconclusive: the step's metric gates were inconclusive (Argo's
-	// Inconclusive verdict); held at the step for a human to promote or
-	// abort, whatever onFailure says, as Argo pauses a Rollout on one.
+	// CanaryInconclusive: the step's metric gates gave no answer — Argo's
+	// Inconclusive verdict, or Error once the metrics source failed more
+	// often in a row than consecutiveErrorLimit allows; held at the step
+	// for a human to promote or abort, whatever onFailure says: Argo
+	// pauses a Rollout on an inconclusive analysis, and a source that is
+	// down says nothing of the canary. Gate says which.
 	CanaryInconclusive = "inconclusive"
 	// CanaryRolling: the last step; the Deployment has its own strategy back
 	// and the controller manager finishes the rollout with its budgets.

@@ -142,7 +142,7 @@ func TestDecideCanary(t *testing.T) {
 		{"gated: the hold passed and the analysis succeeded", gated(1, argo.AnalysisPhaseSuccessful), healthy, 150 * time.Second, CanaryAdvance, 0},
 		{"gated: the analysis succeeded, the hold not passed", gated(1, argo.AnalysisPhaseSuccessful), healthy, time.Minute, canaryWait, 90 * time.Second},
 		{"gated: a failed analysis fails the step at once", gated(1, argo.AnalysisPhaseFailed), healthy, time.Minute, CanaryFail, 0},
-		{"gated: an errored analysis fails it too", gated(2, argo.AnalysisPhaseError), healthy, time.Minute, CanaryFail, 0},
+		{"gated: an errored analysis (the source is down) holds for a human", gated(1, argo.AnalysisPhaseError), healthy, time.Minute, CanaryHoldInconclusive, 0},
 		{"gated: inconclusive holds for a human", gated(1, argo.AnalysisPhaseInconclusive), healthy, time.Hour, CanaryHoldInconclusive, 0},
 	}
 	for _, c := range cases {

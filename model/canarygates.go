@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"rollscope/model/argo"
+	"rollscope/model/argo/analysis"
 )
 
 // CanaryGateArgs are the {{args.NAME}} a guided canary's metric gate may
@@ -27,6 +28,21 @@ func CanaryGateArgs(namespace, deployment, canaryHash, stableHash string) []argo
 // rollout finishes, as Argo's analysis ends with the last step).
 func (c Canary) Gated() bool {
 	return len(c.Plan.Gates) > 0 && c.State.Step < c.Plan.Last()
+}
+
+// Measuring says whether the step's metric gates are still to reach a
+// verdict by themselves: the step is gated, its analysis has none yet, and
+// every gate takes a bounded number of measurements. A step held for a
+// promote is not waiting on the operator until then.
+func (c Canary) Measuring() bool {
+	if !c.Gated() {
+		return false
+	}
+	run := &argo.AnalysisRun{Spec: argo.AnalysisRunSpec{Metrics: c.Plan.Gates}}
+	if c.State.Analysis != nil {
+		run.Status = *c.State.Analysis
+	}
+	return analysis.Concludes(run)
 }
 
 // GateTemplate is the template gate i of p came from ("" when written
@@ -101,4 +117,15 @@ func orText(s, instead string) string {
 		return instead
 	}
 	return s
+}
+
+// GateHold is why an inconclusive step holds, as the header says it: the
+// analysis was inconclusive, or the metrics source is down (Argo's Error
+// verdict: consecutiveErrorLimit crossed) — never a pass.
+func GateHold(gates []argo.Metric, st *argo.AnalysisRunStatus) string {
+	why := GateEvidence(gates, st)
+	if st != nil && st.Phase == argo.AnalysisPhaseError {
+		return "metrics source down — " + why
+	}
+	return "analysis inconclusive — " + why
 }

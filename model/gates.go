@@ -134,8 +134,8 @@ const (
 	CanaryAdvance
 	// CanaryFail: a gate failed.
 	CanaryFail
-	// CanaryHoldInconclusive: the step's metric gates were inconclusive;
-	// hold it for a human.
+	// CanaryHoldInconclusive: the step's metric gates were inconclusive,
+	// or their source is down; hold it for a human.
 	CanaryHoldInconclusive
 )
 
@@ -148,9 +148,9 @@ func DecideCanary(c Canary, g CanaryGates, now time.Time) (CanaryNext, time.Dura
 		return CanaryFail, 0
 	}
 	switch c.GateVerdict() {
-	case argo.AnalysisPhaseFailed, argo.AnalysisPhaseError:
+	case argo.AnalysisPhaseFailed:
 		return CanaryFail, 0
-	case argo.AnalysisPhaseInconclusive:
+	case argo.AnalysisPhaseInconclusive, argo.AnalysisPhaseError:
 		return CanaryHoldInconclusive, 0
 	}
 	deadline, hasDeadline := c.Plan.Original.Deadline()

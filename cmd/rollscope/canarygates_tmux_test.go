@@ -42,9 +42,24 @@ func TestConsoleCanaryInconclusiveHoldPromotedPast(t *testing.T) {
 	s := c.waitFor("held: analysis inconclusive — error-rate")
 	wantAll(t, s, "the inconclusive hold", "? error-rate ▃█┊▅ [0.01], [0.04]", "inconclusive 1 > limit 0 → Inconclusive")
 	c.keys("P")
-	c.waitFor("the step's analysis was inconclusive")
+	c.waitFor("the step is held: analysis inconclusive — error-rate")
 	c.keys("y")
 	c.waitFor("canary step 2/3 · ")
 	c.keys("q")
 	c.waitFor("rollscope exited 0")
+}
+
+// --plain on a gated canary prints each measurement as it comes and, once
+// the metric fails the step with nothing left in the scenario to promote
+// it, exits 1 naming the metric and its values — never waiting for ever.
+func TestPlainGatedCanaryPrintsMeasurementsAndExits1OnTheMetric(t *testing.T) {
+	r := rollscope(t, "--scenario", "canary-gates", "--plain", "--speed", "50")
+	if r.code != 1 || !strings.Contains(r.stderr, `deployment "checkout": canary step 1/3 held: gate failed — analysis error-rate [0.03], [0.07], [0.12] against success: result[0] < 0.05`) {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	for _, want := range []string{"error-rate [0.01] Running 1 of 4", "error-rate [0.07] Running 3 of 4"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("no %q in:\n%s", want, r.stdout)
+		}
+	}
 }

@@ -191,8 +191,8 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 			}
 			return c.failed(ctx, d, rss, cn, g.Failed)
 		case model.CanaryHoldInconclusive:
-			why := model.GateEvidence(cn.Plan.Gates, cn.State.Analysis)
-			c.env.Events.Eventf(d, corev1.EventTypeWarning, "CanaryInconclusive", "Canary step %d of %d: analysis inconclusive (%s) — holding for you (promote or abort)", cn.State.Step, cn.Plan.Last(), why)
+			why := model.GateHold(cn.Plan.Gates, cn.State.Analysis)
+			c.env.Events.Eventf(d, corev1.EventTypeWarning, "CanaryInconclusive", "Canary step %d of %d: %s — holding for you (promote or abort)", cn.State.Step, cn.Plan.Last(), why)
 			return c.write(ctx, hold(d, cn, model.CanaryInconclusive, why))
 		}
 		if after > 0 {

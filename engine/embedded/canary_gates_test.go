@@ -111,7 +111,7 @@ func TestGatedCanaryInconclusiveHoldsEvenWithAbort(t *testing.T) {
 	if !ok || c.State.Phase != model.CanaryInconclusive || c.State.Step != 1 {
 		t.Fatalf("canary %+v, want held inconclusive at step 1", c.State)
 	}
-	if !strings.Contains(c.State.Gate, "error-rate 0.05") {
+	if !strings.HasPrefix(c.State.Gate, "analysis inconclusive — error-rate 0.05") {
 		t.Errorf("the hold's evidence %q does not name the metric and its value", c.State.Gate)
 	}
 	if img := d.Spec.Template.Spec.Containers[0].Image; img != "example.com/app:v2" {
@@ -120,13 +120,18 @@ func TestGatedCanaryInconclusiveHoldsEvenWithAbort(t *testing.T) {
 }
 
 // A metrics source that errors is never a pass: the errors count up to
-// consecutiveErrorLimit, then the step fails with the provider's message.
-func TestGatedCanaryErroringSourceFailsTheStep(t *testing.T) {
-	r := gatedCanary(t, "        successCondition: result < 0.05\n        consecutiveErrorLimit: 2", `values: [{error: "dial tcp 10.0.0.9:9090: connect: connection refused"}]`, "pause")
+// consecutiveErrorLimit, then the step holds for a human — even with
+// onFailure abort, since a source that is down says nothing of the canary —
+// with the provider's message.
+func TestGatedCanaryErroringSourceHoldsTheStep(t *testing.T) {
+	r := gatedCanary(t, "        successCondition: result < 0.05\n        consecutiveErrorLimit: 2", `values: [{error: "dial tcp 10.0.0.9:9090: connect: connection refused"}]`, "abort")
 	d := (&run{t: t, cluster: r.cluster}).deployment("web")
 	c, ok, _ := model.ReadCanary(d)
-	want := "analysis error-rate: 3 errors in a row > limit 2: dial tcp 10.0.0.9:9090: connect: connection refused"
-	if !ok || c.State.Phase != model.CanaryFailed || c.State.Gate != want {
-		t.Errorf("canary %+v\nwant failed with %q", c.State, want)
+	want := "metrics source down — error-rate: 3 errors in a row > limit 2: dial tcp 10.0.0.9:9090: connect: connection refused"
+	if !ok || c.State.Phase != model.CanaryInconclusive || c.State.Gate != want {
+		t.Errorf("canary %+v\nwant held inconclusive with %q", c.State, want)
+	}
+	if img := d.Spec.Template.Spec.Containers[0].Image; img != "example.com/app:v2" {
+		t.Errorf("a metrics source that is down aborted the canary (template %s)", img)
 	}
 }

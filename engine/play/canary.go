@@ -44,7 +44,7 @@ func canaryHeld(d *appsv1.Deployment, owned []*appsv1.ReplicaSet) (settled, ok b
 		return false, true
 	}
 	if c.State.Phase == model.CanaryHolding {
-		if _, timed := c.Plan.Step(c.State.Step).HoldFor(); timed {
+		if _, timed := c.Plan.Step(c.State.Step).HoldFor(); timed || c.Measuring() {
 			return false, true
 		}
 	}

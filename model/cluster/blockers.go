@@ -159,5 +159,11 @@ func (c *Cluster) Blocker(namespace, name string, now time.Time) string {
 		return ""
 	}
 	rss := c.ownedReplicaSets(d)
-	return c.blocker(d, rss, model.FindNewReplicaSet(d, rss), now)
+	newRS := model.FindNewReplicaSet(d, rss)
+	// A canary's own line says what holds it, as on the rollout page.
+	var v RolloutView
+	if c.canaryView(&v, d, newRS, now); v.Canary != nil {
+		return v.Canary.Sentence(now)
+	}
+	return c.blocker(d, rss, newRS, now)
 }

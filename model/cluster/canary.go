@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -45,7 +46,7 @@ func (v CanaryView) Sentence(now time.Time) string {
 	case model.CanaryFailed:
 		return head + "held: gate failed — " + v.Gate + " (promote or abort)"
 	case model.CanaryInconclusive:
-		return head + "held: analysis inconclusive — " + v.Gate + " (promote or abort)"
+		return head + "held: " + v.Gate + " (promote or abort)"
 	}
 	g := v.Gates
 	switch {
@@ -56,9 +57,51 @@ func (v CanaryView) Sentence(now time.Time) string {
 	}
 	ok := "gates ok for " + shortDuration(now.Sub(g.Since)) + "; new pods ready, held from available"
 	if d, timed := (model.CanaryStep{Hold: v.Hold}).HoldFor(); timed {
-		return head + fmt.Sprintf("holding %s (%s)", shortDuration(d), ok)
+		return head + fmt.Sprintf("holding %s (%s)", shortDuration(d), ok) + v.metricsSaying()
 	}
-	return head + "holding for promote (" + ok + ")"
+	return head + "holding for promote (" + ok + ")" + v.metricsSaying()
+}
+
+// metricsSaying is the step's metric gates so far in a few words
+// (" · error-rate [0.01] Running 1 of 4"), for the sentence that --plain
+// prints: each new measurement is a new line there.
+func (v CanaryView) metricsSaying() string {
+	var b strings.Builder
+	for _, m := range v.Metrics {
+		last := "not measured yet"
+		if n := len(m.Last); n > 0 {
+			last = m.Last[n-1] + " " + string(m.Phase) + " " + m.measuredOf()
+		}
+		b.WriteString(" · " + m.Name + " " + last)
+	}
+	return b.String()
+}
+
+// canaryHeldAt is what d's canary waits for the operator at, for a run
+// that would otherwise wait for ever: a failed or inconclusive step, or a
+// step whose pods are up and held until a promote. "" when it waits for
+// nothing but time.
+func canaryHeldAt(d *appsv1.Deployment) string {
+	if _, ok := d.Annotations[model.CanaryAnnotation]; !ok {
+		return ""
+	}
+	cn, ok, err := model.ReadCanary(d)
+	if err != nil || !ok || !model.CanaryCurrent(d, cn) {
+		return ""
+	}
+	at := fmt.Sprintf("canary step %d/%d held", cn.State.Step, cn.Plan.Last())
+	switch cn.State.Phase {
+	case model.CanaryFailed:
+		return at + ": gate failed — " + cn.State.Gate
+	case model.CanaryInconclusive:
+		return at + ": " + cn.State.Gate
+	case model.CanaryHolding:
+		step := cn.Plan.Step(cn.State.Step)
+		if _, timed := step.HoldFor(); !timed && !cn.Measuring() && d.Status.UpdatedReplicas >= step.Pods {
+			return at + " for a promote"
+		}
+	}
+	return ""
 }
 
 // shortDuration is a duration in whole seconds: 1m12s.

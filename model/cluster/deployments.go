@@ -32,6 +32,7 @@ func (c *Cluster) Deployments() []DeploymentSummary {
 			Status:    status,
 			Done:      done,
 			Failed:    failed(d),
+			Held:      canaryHeldAt(d),
 		})
 	}
 	slices.SortFunc(out, func(a, b DeploymentSummary) int {
@@ -136,7 +137,7 @@ func (c *Cluster) deploymentFleet(k fleetKey, d *appsv1.Deployment, now time.Tim
 	case isCanary && canary.State.Phase == model.CanaryFailed:
 		r.State, r.Why = FleetStuck, fmt.Sprintf("canary step %d/%d: gate failed — %s (promote or abort)", canary.State.Step, canary.Plan.Last(), canary.State.Gate)
 	case isCanary && canary.State.Phase == model.CanaryInconclusive:
-		r.State, r.Why = FleetStuck, fmt.Sprintf("canary step %d/%d: analysis inconclusive — %s (promote or abort)", canary.State.Step, canary.Plan.Last(), canary.State.Gate)
+		r.State, r.Why = FleetStuck, fmt.Sprintf("canary step %d/%d: %s (promote or abort)", canary.State.Step, canary.Plan.Last(), canary.State.Gate)
 	case why == holdStuck:
 		r.State, r.Why = FleetStuck, line
 	case pods.pull != nil:

@@ -17,6 +17,7 @@ import (
 	"rollscope/model"
 	"rollscope/model/action"
 	"rollscope/model/argo"
+	"rollscope/model/argo/analysis"
 	"rollscope/model/kind"
 )
 
@@ -143,6 +144,8 @@ type MetricView struct {
 	ConsecutiveErrors int32
 	Limits            argo.Limits
 	Crossed           string
+	// Want is how many measurements the metric takes; 0 when it has no end.
+	Want int32
 }
 
 // Condition is what the metric's values are measured against: "success:
@@ -168,6 +171,15 @@ func (m MetricView) Counts() string {
 	}
 	return fmt.Sprintf("%s · inconclusive %d of %d · errors %d (%d in a row of %d) · successful %d of %d measured",
 		failed, m.Inconclusive, m.Limits.Inconclusive, m.Errors, m.ConsecutiveErrors, m.Limits.ConsecutiveError, m.Successful, m.Count)
+}
+
+// measuredOf is how many of its measurements the metric has taken: "2
+// of 4", or "2" without an end.
+func (m MetricView) measuredOf() string {
+	if m.Want > 0 {
+		return fmt.Sprintf("%d of %d", m.Count, m.Want)
+	}
+	return strconv.Itoa(int(m.Count)) + " measured"
 }
 
 // Verdict is the metric's phase and why: the limit it crossed, or its
@@ -571,6 +583,7 @@ func analysisRunView(run *argo.AnalysisRun) AnalysisRunView {
 			Failed: r.Failed, Inconclusive: r.Inconclusive, Errors: r.Error, ConsecutiveErrors: r.ConsecutiveError,
 			Limits: limits, Crossed: crossed,
 			SuccessCondition: conds[r.Name].SuccessCondition, FailureCondition: conds[r.Name].FailureCondition}
+		m.Want, _ = analysis.EffectiveCount(conds[r.Name])
 		for _, ms := range r.Measurements {
 			m.Values, m.Phases = append(m.Values, measuredNumber(ms)), append(m.Phases, ms.Phase)
 		}

@@ -263,6 +263,10 @@ type DeploymentSummary struct {
 	Status string
 	Done   bool
 	Failed bool
+	// Held says what a guided canary that waits for the operator holds at
+	// ("canary step 1/3 held: gate failed — …"): a failed or inconclusive
+	// step, or a step held until a promote; "" otherwise.
+	Held string
 }
 
 // DiffLine is one line of a pod-template diff between two revisions.

@@ -41,10 +41,11 @@ func NewFleet(out, errOut io.Writer, namespace string, stamp func(time.Time) str
 
 // Batch takes the watch's next batch and prints what it changed.
 func (p *Fleet) Batch(b cluster.Batch) {
-	p.watchChanged(b)
-	changed := p.cluster.Apply(b)
+	// The clock's ticks read the cluster too.
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.watchChanged(b)
+	changed := p.cluster.Apply(b)
 	if !b.Watch.Synced || (!changed && p.started) {
 		return
 	}
@@ -66,6 +67,12 @@ func (p *Fleet) Tick(now time.Time) {
 // TickEvery calls Tick every period (of the wall clock) with the time now
 // gives, until ctx ends.
 func (p *Fleet) TickEvery(ctx context.Context, period time.Duration, now func() time.Time) {
+	every(ctx, period, now, p.Tick)
+}
+
+// every calls f with the time now gives every period of the wall clock,
+// until ctx ends.
+func every(ctx context.Context, period time.Duration, now func() time.Time, f func(time.Time)) {
 	t := time.NewTicker(period)
 	defer t.Stop()
 	for {
@@ -73,7 +80,7 @@ func (p *Fleet) TickEvery(ctx context.Context, period time.Duration, now func() 
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			p.Tick(now())
+			f(now())
 		}
 	}
 }
@@ -100,7 +107,8 @@ func (p *Fleet) print(at time.Time) {
 }
 
 // watchChanged says on stderr when the lines stop being current and when
-// they are again, as the one-deployment --plain does.
+// they are again, as the one-deployment --plain does. Called with p.mu
+// held.
 func (p *Fleet) watchChanged(b cluster.Batch) {
 	was, now := p.watched, b.Watch
 	p.watched = now
@@ -108,8 +116,6 @@ func (p *Fleet) watchChanged(b cluster.Batch) {
 		return
 	}
 	if line := WatchLine(was, now); line != "" {
-		p.mu.Lock()
-		defer p.mu.Unlock()
 		say(p.errOut, p.stamp(b.At), "rollscope: %s", line)
 	}
 }

@@ -1,6 +1,7 @@
 package plain
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -62,10 +63,31 @@ func NewStatus(out io.Writer, name string, stamp func(time.Time) string) *Status
 
 // Batch takes the watch's next batch and prints what it changed.
 func (p *Status) Batch(b cluster.Batch) {
-	p.watchChanged(b)
-	changed := p.cluster.Apply(b)
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.batch(b)
+}
+
+// Recheck judges the run again at at with nothing new from the watch: the
+// embedded cluster can settle after the last change the watch saw (a
+// controller's cache a moment behind), and the watch sends nothing more.
+func (p *Status) Recheck(at time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.watched.Synced && !p.ended {
+		p.batch(cluster.Batch{At: at, Watch: p.watched})
+	}
+}
+
+// RecheckEvery calls Recheck every period until ctx ends.
+func (p *Status) RecheckEvery(ctx context.Context, period time.Duration, now func() time.Time) {
+	every(ctx, period, now, p.Recheck)
+}
+
+// batch is Batch with p.mu held.
+func (p *Status) batch(b cluster.Batch) {
+	p.watchChanged(b)
+	changed := p.cluster.Apply(b)
 	if !changed && !b.Watch.Synced {
 		return
 	}
@@ -116,6 +138,8 @@ func (p *Status) check(followed []cluster.DeploymentSummary) {
 		case d.Done:
 		case d.Paused && p.Embedded:
 			failed = append(failed, fmt.Sprintf("deployment %q is paused part way and nothing left in the scenario resumes it", d.Name))
+		case d.Held != "" && p.Embedded:
+			failed = append(failed, fmt.Sprintf("deployment %q: %s, and nothing left in the scenario promotes it", d.Name, d.Held))
 		default:
 			return
 		}

@@ -10,7 +10,7 @@ import (
 // watchChanged tells errOut when the status lines stop being current and
 // when they are again, so that a pipe or a log following a live cluster
 // never takes silence for a steady rollout. Called with the printer's
-// batches, one at a time.
+// batches, one at a time, with p.mu held.
 func (p *Status) watchChanged(b cluster.Batch) {
 	was, now := p.watched, b.Watch
 	p.watched = now
@@ -19,8 +19,6 @@ func (p *Status) watchChanged(b cluster.Batch) {
 	}
 	stamp := p.stamp(b.At)
 	if line := WatchLine(was, now); line != "" {
-		p.mu.Lock()
-		defer p.mu.Unlock()
 		say(p.ErrOut, stamp, "rollscope: %s", line)
 	}
 }

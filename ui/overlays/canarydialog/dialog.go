@@ -137,7 +137,7 @@ func (d *Dialog) openPromote() (screen.Overlay, tea.Cmd) {
 	case model.CanaryFailed:
 		d.lines = append(d.lines, "the step failed its gate ("+c.Gate+"): promoting goes on regardless")
 	case model.CanaryInconclusive:
-		d.lines = append(d.lines, "the step's analysis was inconclusive ("+c.Gate+"): promoting is your call")
+		d.lines = append(d.lines, "the step is held: "+c.Gate+" — promoting is your call")
 	}
 	d.requests = []string{model.CanaryStepRequest(d.req.Name, c.Plan, to)}
 	d.stage = stageConfirm
