@@ -13,21 +13,8 @@ import (
 // forecast and requests before sending it.
 func (c *tmuxConsole) planCanary(image string) {
 	c.t.Helper()
-	c.keys("K")
-	c.waitFor("> gcr.io/google-samples/gb-frontend:v2")
-	c.keys("C-u")
-	c.keys("-l", image)
-	c.keys("Enter")
-	c.waitFor("steps: pods or % of 6 replicas")
-	c.keys("C-u")
-	c.keys("-l", "1, 50%")
-	c.keys("Enter")
-	c.waitFor("hold at each step")
-	c.keys("Enter") // pause, the default
-	c.waitFor("on a failed gate")
-	c.keys("Enter") // pause, the default
-	c.waitFor("metric gates: AnalysisTemplates")
-	c.keys("Enter") // none
+	c.askCanary(image, "steps: pods or % of 6 replicas", "1, 50%")
+	c.keys("Enter") // no metric gates
 	s := c.waitFor("will send, one update per step")
 	wantAll(c.t, s, "the canary's confirmation",
 		"step 1 (1): exactly 1 new + 6 old pods, all 6 old available; held until you promote",
@@ -39,6 +26,29 @@ func (c *tmuxConsole) planCanary(image string) {
 	)
 	c.keys("y")
 	c.waitFor("started at step 1 of 3, 1 of 6 pods")
+}
+
+// askCanary answers K's questions on frontend up to the metric gates:
+// image, then steps (the default when "") once the steps question shows
+// stepsPrompt; each step held until promoted, held on a failed gate.
+func (c *tmuxConsole) askCanary(image, stepsPrompt, steps string) {
+	c.t.Helper()
+	c.keys("K")
+	c.waitFor("> gcr.io/google-samples/gb-frontend:v2")
+	c.keys("C-u")
+	c.keys("-l", image)
+	c.keys("Enter")
+	c.waitFor(stepsPrompt)
+	if steps != "" {
+		c.keys("C-u")
+		c.keys("-l", steps)
+	}
+	c.keys("Enter")
+	c.waitFor("hold at each step")
+	c.keys("Enter") // pause, the default
+	c.waitFor("on a failed gate")
+	c.keys("Enter") // pause, the default
+	c.waitFor("metric gates: AnalysisTemplates")
 }
 
 // The guided canary end to end in the console: plan, forecast, hold at
@@ -144,4 +154,25 @@ func TestConsoleAbortForecastOfAHeldCanaryUsesTheDeploymentsOwnSettings(t *testi
 		}
 	}
 	c.keys("n")
+}
+
+// A metric gate naming a template that is not there is refused at the
+// plan, in one line naming it, and nothing is sent: the deployment stays
+// as it was, with no canary.
+func TestConsoleCanaryRefusesAMissingAnalysisTemplate(t *testing.T) {
+	c := startConsole(t, 140, 44, "--scenario", quietCanaryFile(t), "--speed", "30")
+	c.waitFor("successfully rolled out")
+	c.askCanary("gcr.io/google-samples/gb-frontend:v3", "steps: pods or % of 6 replicas", "")
+	c.keys("-l", "error-rate")
+	c.keys("Enter")
+	s := c.waitFor(`AnalysisTemplate "error-rate" not found in namespace`)
+	if strings.Contains(s, "will send") || strings.Contains(s, "canary step") {
+		t.Errorf("a plan with a missing template went on:\n%s", s)
+	}
+	c.keys("Escape")
+	c.WaitUntil("the dialog closed, no canary", func(s string) bool {
+		return !strings.Contains(s, "metric gates") && strings.Contains(s, "successfully rolled out") && !strings.Contains(s, "canary step")
+	})
+	c.keys("q")
+	c.waitFor("rollscope exited 0")
 }

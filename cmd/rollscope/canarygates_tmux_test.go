@@ -9,6 +9,29 @@ import (
 
 const canaryGatesPath = "../../engine/scenario/builtin/canary-gates.yaml"
 
+// canaryGatesVariant writes canary-gates with each old → new replacement
+// made, and onFailure abort — so a hold it shows is the gates' own, never
+// onFailure's — and returns its path.
+func canaryGatesVariant(t *testing.T, oldNew ...string) string {
+	t.Helper()
+	b, err := os.ReadFile(canaryGatesPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := strings.Replace(string(b), "analysis: [error-rate]}", "analysis: [error-rate], onFailure: abort}", 1)
+	for i := 0; i+1 < len(oldNew); i += 2 {
+		if !strings.Contains(sc, oldNew[i]) {
+			t.Fatalf("canary-gates has no %q", oldNew[i])
+		}
+		sc = strings.Replace(sc, oldNew[i], oldNew[i+1], 1)
+	}
+	path := filepath.Join(t.TempDir(), "canary-gates.yaml")
+	if err := os.WriteFile(path, []byte(sc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // canary-gates in the console: the step fails on its error rate, and the
 // header says so with the metric's values against its condition and its
 // chart — the last two bars over the threshold's — and the timeline
@@ -27,17 +50,9 @@ func TestConsoleCanaryFailsOnItsMetricWithTheChart(t *testing.T) {
 // An inconclusive analysis holds the step for the operator, whatever
 // onFailure says, and P promotes past it to the next step.
 func TestConsoleCanaryInconclusiveHoldPromotedPast(t *testing.T) {
-	b, err := os.ReadFile(canaryGatesPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := strings.Replace(string(b), "successCondition: result[0] < 0.05", "successCondition: result[0] < 0.02\n        failureCondition: result[0] > 0.1", 1)
-	sc = strings.Replace(sc, "values: [[0.01], [0.03], [0.07], [0.12]]", "values: [[0.01], [0.04], [0.04], [0.04]]", 1)
-	sc = strings.Replace(sc, "analysis: [error-rate]}", "analysis: [error-rate], onFailure: abort}", 1)
-	path := filepath.Join(t.TempDir(), "inconclusive.yaml")
-	if err := os.WriteFile(path, []byte(sc), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := canaryGatesVariant(t,
+		"successCondition: result[0] < 0.05", "successCondition: result[0] < 0.02\n        failureCondition: result[0] > 0.1",
+		"values: [[0.01], [0.03], [0.07], [0.12]]", "values: [[0.01], [0.04], [0.04], [0.04]]")
 	c := startConsole(t, 200, 45, "--scenario", path, "--speed", "4")
 	s := c.waitFor("held: analysis inconclusive — error-rate")
 	wantAll(t, s, "the inconclusive hold", "? error-rate ▃█┊▅ [0.01], [0.04]", "inconclusive 1 > limit 0 → Inconclusive")
@@ -45,6 +60,23 @@ func TestConsoleCanaryInconclusiveHoldPromotedPast(t *testing.T) {
 	c.waitFor("the step is held: analysis inconclusive — error-rate")
 	c.keys("y")
 	c.waitFor("canary step 2/3 · ")
+	c.keys("q")
+	c.waitFor("rollscope exited 0")
+}
+
+// Prometheus going down mid-step: its errors count up to
+// consecutiveErrorLimit, then the step is held — never passed, never
+// aborted — and the header says the metrics source is down, with the
+// provider's own words.
+func TestConsoleCanaryHeldWhenTheMetricsSourceIsDown(t *testing.T) {
+	down := `{error: 'Post "http://prometheus.monitoring:9090/api/v1/query": dial tcp 10.0.0.9:9090: connect: connection refused'}`
+	path := canaryGatesVariant(t,
+		"values: [[0.01], [0.03], [0.07], [0.12]]", "values: [[0.01], "+down+"]",
+		"failureLimit: 1", "failureLimit: 1\n        consecutiveErrorLimit: 1")
+	c := startConsole(t, 200, 45, "--scenario", path, "--speed", "4")
+	s := c.waitFor("held: metrics source down — ")
+	wantAll(t, s, "the hold on a source that is down", `error-rate: 2 errors in a row > limit 1: Post "http://prometheus.monitoring:9090/api/v1/query": dial tcp`,
+		"✗ error-rate ▂××┊█ [0.01], (error), (error) · success: result[0] < 0.05 · 2 errors in a row > limit 1 → Error", "canary step 1/3 · 2/10 pods on rev 2")
 	c.keys("q")
 	c.waitFor("rollscope exited 0")
 }

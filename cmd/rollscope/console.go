@@ -20,6 +20,7 @@ import (
 	"rollscope/internal/flightrec"
 	"rollscope/internal/livefleet"
 	"rollscope/kube/connect"
+	"rollscope/kube/prometheus"
 	"rollscope/kube/watch"
 	"rollscope/model/cluster"
 	"rollscope/model/kind"
@@ -280,7 +281,9 @@ func runLiveOnce(ctx context.Context, f *rootFlags, all bool, args []string, the
 		return ui.Switch{}, false, err
 	}
 	w := &livefleet.Wiring{Base: consoleOptions(open, theme, keys), All: all, Contexts: f.conn.Contexts(), ReadOnly: f.acts.readOnly, DeleteNodes: f.acts.deleteNodes,
-		Actions: func(o *ui.Options, c kubernetes.Interface) { f.acts.apply(o, c, time.Now, true, nil, nil) }}
+		Actions: func(o *ui.Options, c kubernetes.Interface) {
+			f.acts.apply(o, c, time.Now, true, nil, prometheus.Metrics{})
+		}}
 	defer w.Stop()
 	opts, watches, err := w.Open(ctx, d.Names(), conns, failed, pending)
 	if err != nil {

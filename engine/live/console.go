@@ -33,8 +33,9 @@ func CanaryHolder() string {
 // controllers, and a guided canary's steps live on its Deployment (the
 // embedded cluster runs its own). One runner serves all four, so their
 // caches are shared, and trimmed to what they read. Requests left by an earlier rollscope
-// are picked up where they were. stop ends them and waits.
-func StartConsoleControllers(ctx context.Context, client kubernetes.Interface) (stop func(), err error) {
+// are picked up where they were. metrics reads a canary's metric gates.
+// stop ends them and waits.
+func StartConsoleControllers(ctx context.Context, client kubernetes.Interface, metrics canary.Metrics) (stop func(), err error) {
 	r, err := NewScopedRunner(client, Scope{Trim: true, PodsNeeded: consoleNeedsPods}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("cannot start the drain, node-roll, rolling-update and canary controllers: %w", err)
@@ -43,7 +44,7 @@ func StartConsoleControllers(ctx context.Context, client kubernetes.Interface) (
 	// A live cluster's node groups are not rollscope's: no group specs.
 	r.Add(noderoll.New(r.Env("node-roll-controller"), nil))
 	r.Add(rollingupdate.NewController(r.Env("rolling-update")))
-	r.Add(canary.New(r.Env("canary-controller"), CanaryHolder(), nil))
+	r.Add(canary.New(r.Env("canary-controller"), CanaryHolder(), metrics))
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Add(1)

@@ -20,7 +20,7 @@ func TestConsoleControllersCarryOutADrain(t *testing.T) {
 	client := fake.NewClientset(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1"}})
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	stop, err := StartConsoleControllers(ctx, client)
+	stop, err := StartConsoleControllers(ctx, client, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

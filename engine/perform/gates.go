@@ -3,6 +3,7 @@ package perform
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -66,6 +67,10 @@ func (c *Cluster) planGates(ctx context.Context, r action.Request) ([]action.Gat
 		value, err := c.cfg.Metrics.Measure(ctx, from[i], m, 0, images)
 		if err != nil {
 			return nil, fmt.Errorf("metric gate %s cannot be read: %v — nothing was sent", g.Name, err)
+		}
+		if vs, ok := value.([]float64); ok && len(vs) == 0 {
+			// Argo would err on every measurement of it: no sample to judge.
+			return nil, fmt.Errorf("metric gate %s: its query returns no samples now (%s) — check its labels; nothing was sent", g.Name, read.Query)
 		}
 		if read.Phase, err = analysis.Evaluate(value, m); err != nil {
 			return nil, fmt.Errorf("metric gate %s: %v — nothing was sent", g.Name, err)
@@ -139,6 +144,18 @@ func orWritten(template string) string {
 	return "template " + template
 }
 
+// namedNotFound says whether a NotFound is about the object name — the
+// resource is served, the object is missing — rather than about the
+// resource itself.
+func namedNotFound(err error, name string) bool {
+	var st apierrors.APIStatus
+	if !errors.As(err, &st) {
+		return false
+	}
+	d := st.Status().Details
+	return d != nil && d.Name == name
+}
+
 // analysisTemplate reads the template a canary names.
 func analysisTemplate(ctx context.Context, cl kubernetes.Interface, namespace, name string) (*argo.AnalysisTemplate, error) {
 	dyn, err := objects.DynamicOf(cl)
@@ -152,6 +169,8 @@ func analysisTemplate(ctx context.Context, cl kubernetes.Interface, namespace, n
 	}
 	u, err := get(ctx, name, metav1.GetOptions{})
 	switch {
+	case apierrors.IsNotFound(err) && !namedNotFound(err, name):
+		return nil, fmt.Errorf("this cluster serves no %ss (Argo Rollouts' CRDs are not installed): write the canary's gates out instead of naming %q", what, name)
 	case apierrors.IsNotFound(err) && ns != "":
 		return nil, fmt.Errorf("%s %q not found in namespace %q: the canary's analysis names it (create it, or name another)", what, name, ns)
 	case apierrors.IsNotFound(err):

@@ -18,6 +18,7 @@ import (
 	"rollscope/kube/access"
 	"rollscope/kube/connect"
 	"rollscope/kube/podlogs"
+	"rollscope/kube/prometheus"
 	"rollscope/kube/watch"
 	"rollscope/model/cluster"
 	"rollscope/ui"
@@ -63,7 +64,7 @@ func (w *Wiring) member(ctx context.Context, conn *connect.Connection) (ui.Optio
 		return opts, watch.Target{}, err
 	}
 	if !w.ReadOnly {
-		stop, err := live.StartConsoleControllers(ctx, conn.Client)
+		stop, err := live.StartConsoleControllers(ctx, conn.Client, prometheus.Metrics{})
 		if err != nil {
 			return opts, watch.Target{}, err
 		}

@@ -134,18 +134,23 @@ func theAnalysisRun(t *testing.T, c *e2etest.Cluster, ns, what string, done func
 	t.Helper()
 	var run analysisRun
 	c.Poll(t, "the Rollout's AnalysisRun "+what, func(ctx context.Context) (bool, string, error) {
-		list, err := c.Argo.Dynamic.Resource(e2etest.AnalysisRunsGVR).Namespace(ns).List(ctx, metav1.ListOptions{})
-		if err != nil {
-			return false, "", err
-		}
-		if len(list.Items) != 1 {
-			return false, fmt.Sprintf("%d AnalysisRuns", len(list.Items)), nil
-		}
-		run = analysisRun{Name: list.Items[0].GetName()}
-		if err := remarshal(list.Items[0].Object, &run); err != nil {
-			return false, "", err
+		var ok bool
+		var err error
+		if run, ok, err = readAnalysisRun(ctx, c, ns); err != nil || !ok {
+			return false, "no single AnalysisRun", err
 		}
 		return done(run.Status.Phase), fmt.Sprintf("%s: %+v", run.Name, run.Status), nil
 	})
 	return run
+}
+
+// readAnalysisRun reads the one AnalysisRun in ns; false while there is
+// none (or more than one).
+func readAnalysisRun(ctx context.Context, c *e2etest.Cluster, ns string) (analysisRun, bool, error) {
+	list, err := c.Argo.Dynamic.Resource(e2etest.AnalysisRunsGVR).Namespace(ns).List(ctx, metav1.ListOptions{})
+	if err != nil || len(list.Items) != 1 {
+		return analysisRun{}, false, err
+	}
+	run := analysisRun{Name: list.Items[0].GetName()}
+	return run, true, remarshal(list.Items[0].Object, &run)
 }

@@ -106,16 +106,8 @@ func TestConsoleKilledMidCanaryIsContinuedByTheNextOne(t *testing.T) {
 	s.WaitFor("rollscope exited 0")
 }
 
-// canaryOf reads the canary of deployment web.
+// canaryOf reads the canary of deployment web in the console's namespace.
 func (c *cluster) canaryOf(t *testing.T) model.Canary {
 	t.Helper()
-	d, err := c.Admin.AppsV1().Deployments(consoleNS).Get(context.Background(), "web", metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cn, ok, err := model.ReadCanary(d)
-	if err != nil || !ok {
-		t.Fatalf("deployment web runs no canary (%v): %v", err, d.Annotations)
-	}
-	return cn
+	return c.canaryIn(t, consoleNS)
 }

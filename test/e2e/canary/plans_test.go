@@ -93,7 +93,7 @@ func watchPods(t *testing.T, c *cluster, ns, hash string) *podWatch {
 // exactly what it was, with the canary's annotations gone.
 func TestCanaryPlansHoldExactlyOnTheRealDeploymentController(t *testing.T) {
 	c := startCluster(t)
-	stop, err := live.StartConsoleControllers(t.Context(), c.Admin)
+	stop, err := live.StartConsoleControllers(t.Context(), c.Admin, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
