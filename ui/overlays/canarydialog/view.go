@@ -78,7 +78,7 @@ func (d *Dialog) prompt() string {
 	case stageOnFailure:
 		return "on a failed gate: pause (hold and say which gate) or abort (back to the stable revision, as x)"
 	case stageAnalysis:
-		return "metric gates: AnalysisTemplates whose metrics judge each step (cluster/NAME for a ClusterAnalysisTemplate); empty for none"
+		return "metric gates: AnalysisTemplates whose metrics judge each step (cluster/NAME: a ClusterAnalysisTemplate; gates.yaml: a file of one); empty for none"
 	}
 	return ""
 }
