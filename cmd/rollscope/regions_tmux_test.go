@@ -112,6 +112,10 @@ func TestSimulateRegionsAndClustersBadInput(t *testing.T) {
 	if r.code != 1 || !strings.Contains(r.stderr, `deployments.apps "chekout" not found in namespace "default" (there: checkout)`) {
 		t.Errorf("a deployment no cluster has: exit %d, %s", r.code, r.stderr)
 	}
+	r = rollscope(t, "--scenario", "regions", "-n", "billing", "--plain")
+	if r.code != 2 || r.stderr != `rollscope: -n billing: no cluster of scenario "regions" has namespace "billing" (theirs: default) — leave -n out, or add objects there to the scenario`+"\n" {
+		t.Errorf("--plain -n of a namespace no cluster has: exit %d, %q", r.code, r.stderr)
+	}
 	r = rollscope(t, "--scenario", "regions", "--context", "prod")
 	if r.code != 2 || !strings.HasPrefix(r.stderr, `rollscope: regions.yaml:19: scenario "regions" runs its own clusters (eu-west, us-east, ap-south)`) {
 		t.Errorf("--context on regions: exit %d, %s", r.code, r.stderr)

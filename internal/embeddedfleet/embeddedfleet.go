@@ -67,6 +67,9 @@ func Backend(clock *sim.Clock, seed int64) embedded.Backend {
 // Run runs sc's clusters and the console (or --plain) on them until the
 // operator quits, or --plain ends.
 func Run(ctx context.Context, sc *scenario.Scenario, c Config) error {
+	if err := checkNamespace(sc, c); err != nil {
+		return err
+	}
 	if err := checkTarget(sc, c.Base.Deployment); err != nil {
 		return err
 	}
@@ -137,6 +140,32 @@ func chosen(cs embedded.Clusters, names string) embedded.Clusters {
 
 // checkTarget refuses a deployment none of the clusters creates in its
 // namespace, naming those they do: nothing else will ever appear there.
+// checkNamespace refuses --plain's -n of a namespace no cluster of the
+// scenario has: the clusters start from the scenario alone, so nothing
+// would ever show there and the run would wait for ever. (The console
+// shows the empty namespace, and :ns moves on from it.)
+func checkNamespace(sc *scenario.Scenario, c Config) error {
+	if !c.Plain || c.Namespace == "" || c.All {
+		return nil
+	}
+	var have []string
+	for _, s := range sc.Clusters {
+		ns := s.Namespaces()
+		if slices.Contains(ns, c.Namespace) {
+			return nil
+		}
+		have = append(have, ns...)
+	}
+	slices.Sort(have)
+	return badInput{fmt.Errorf("-n %s: no cluster of scenario %q has namespace %q (theirs: %s) — leave -n out, or add objects there to the scenario",
+		c.Namespace, sc.Name, c.Namespace, strings.Join(slices.Compact(have), ", "))}
+}
+
+// badInput is a refusal of what was asked: exit 2.
+type badInput struct{ error }
+
+func (badInput) BadInput() bool { return true }
+
 func checkTarget(sc *scenario.Scenario, name string) error {
 	if name == "" {
 		return nil
