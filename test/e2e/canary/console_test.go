@@ -67,6 +67,8 @@ func TestConsoleKilledMidCanaryIsContinuedByTheNextOne(t *testing.T) {
 	s.Keys("Enter")
 	s.WaitFor("on a failed gate")
 	s.Keys("Enter")
+	s.WaitFor("metric gates: AnalysisTemplates")
+	s.Keys("Enter") // none: the gates are the pods' health
 	s.WaitFor("will send, one update per step")
 	s.Keys("y")
 	s.WaitFor("canary step 1/3 · 1/4 pods on rev 2")

@@ -86,7 +86,7 @@ func TestGatedCanaryReadsARealPrometheus(t *testing.T) {
 			{"no sample", []argo.Metric{gate(prom.URL, `error_rate{namespace="nowhere"}`, "result[0] < 0.05")}, nil, "metric gate error-rate: its query returns no samples now"},
 			{"condition", []argo.Metric{gate(prom.URL, ok, "result[0] <")}, nil, "metric gate error-rate: "},
 			// This control plane runs no Argo: the template cannot be there.
-			{"template", nil, []string{"error-rate"}, `this cluster serves no AnalysisTemplates (Argo Rollouts' CRDs are not installed): write the canary's gates out instead of naming "error-rate"`},
+			{"template", nil, []string{"error-rate"}, `this cluster serves no AnalysisTemplates (Argo Rollouts' CRDs are not installed): give a file holding one (gates.yaml) instead of "error-rate"`},
 		} {
 			r := action.Request{Action: action.Canary, Namespace: ns, Name: "web", Container: "app", Image: newImage,
 				Canary: action.CanarySettings{Steps: []string{"1"}, Holds: []string{"pause"}, Gates: tc.gates, Templates: tc.templates}}
