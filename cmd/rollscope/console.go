@@ -9,7 +9,6 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/spf13/cobra"
 	"k8s.io/client-go/discovery"
-	"k8s.io/client-go/kubernetes"
 
 	"rollscope/engine/analysisrun"
 	"rollscope/engine/embedded"
@@ -20,7 +19,6 @@ import (
 	"rollscope/internal/flightrec"
 	"rollscope/internal/livefleet"
 	"rollscope/kube/connect"
-	"rollscope/kube/prometheus"
 	"rollscope/kube/watch"
 	"rollscope/model/cluster"
 	"rollscope/model/kind"
@@ -281,9 +279,7 @@ func runLiveOnce(ctx context.Context, f *rootFlags, all bool, args []string, the
 		return ui.Switch{}, false, err
 	}
 	w := &livefleet.Wiring{Base: consoleOptions(open, theme, keys), All: all, Contexts: f.conn.Contexts(), ReadOnly: f.acts.readOnly, DeleteNodes: f.acts.deleteNodes,
-		Actions: func(o *ui.Options, c kubernetes.Interface) {
-			f.acts.apply(o, c, time.Now, true, nil, prometheus.Metrics{})
-		}}
+		Actions: f.acts.apply}
 	defer w.Stop()
 	opts, watches, err := w.Open(ctx, d.Names(), conns, failed, pending)
 	if err != nil {

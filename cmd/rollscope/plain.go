@@ -36,8 +36,7 @@ func runPlain(ctx context.Context, out, banner io.Writer, f *rootFlags, sc *scen
 	if err != nil {
 		return err
 	}
-	p.Settled, p.OnEnd = cl.Finished, end
-	go p.RecheckEvery(ctx, 100*time.Millisecond, cl.Clock().Now)
+	p.FollowEmbedded(ctx, cl.Finished, end, cl.Clock().Now)
 	fmt.Fprintf(banner, "rollscope: embedded cluster, scenario %q at %gx real time (Ctrl-C to stop)\n", sc.Name, f.speed)
 	if err := followEmbedded(ctx, cl, f, ns, end, f.rec.Rec.Batches("embedded", ns, cl.Clock().Now, p.Batch)); err != nil {
 		return err

@@ -307,8 +307,7 @@ func runPlain(ctx context.Context, sc *scenario.Scenario, c Config) error {
 			defer end()
 			p := printers[name]
 			if st := statuses[name]; st != nil {
-				st.Settled, st.OnEnd = cl.Finished, end
-				go st.RecheckEvery(ctx, 100*time.Millisecond, clock.Now)
+				st.FollowEmbedded(ctx, cl.Finished, end, clock.Now)
 			} else {
 				go p.(*plain.Fleet).TickEvery(ctx, 100*time.Millisecond, clock.Now)
 			}

@@ -10,11 +10,14 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"k8s.io/client-go/kubernetes"
 
+	"rollscope/engine/canary"
 	"rollscope/engine/live"
+	"rollscope/engine/nodegroup"
 	"rollscope/kube/access"
 	"rollscope/kube/connect"
 	"rollscope/kube/podlogs"
@@ -39,13 +42,19 @@ type Wiring struct {
 	Contexts []string
 	// ReadOnly and DeleteNodes are --read-only and --delete-nodes, for
 	// the RBAC check; Actions hands a cluster's options its actions on
-	// its client.
+	// its client (live, on the wall clock, no node groups of rollscope's),
+	// a canary's metric gates read through metrics — as embeddedfleet's.
 	ReadOnly, DeleteNodes bool
-	Actions               func(*ui.Options, kubernetes.Interface)
+	Actions               func(o *ui.Options, c kubernetes.Interface, now func() time.Time, live bool, groups []nodegroup.Group, metrics canary.Metrics)
 
 	mu    sync.Mutex
 	stops []func()
 }
+
+// gates reads a live canary's metric gates: from the Prometheus each
+// names, for the plan's confirmation and for the controller that judges
+// the steps alike.
+var gates canary.Metrics = prometheus.Metrics{}
 
 // member is conn's options and watch, its controllers started (unless
 // --read-only) until Stop.
@@ -57,14 +66,14 @@ func (w *Wiring) member(ctx context.Context, conn *connect.Connection) (ui.Optio
 	if w.All {
 		opts.AllNamespaces, opts.ScopeNote = access.AllNamespacesOn(ctx, conn)
 	}
-	w.Actions(&opts, conn.Client)
+	w.Actions(&opts, conn.Client, time.Now, true, nil, gates)
 	// The embedded cluster has no RBAC; a live one may refuse keys.
 	var err error
 	if opts.Denied, err = access.OnConnection(ctx, conn, w.ReadOnly, w.DeleteNodes); err != nil {
 		return opts, watch.Target{}, err
 	}
 	if !w.ReadOnly {
-		stop, err := live.StartConsoleControllers(ctx, conn.Client, prometheus.Metrics{})
+		stop, err := live.StartConsoleControllers(ctx, conn.Client, gates)
 		if err != nil {
 			return opts, watch.Target{}, err
 		}

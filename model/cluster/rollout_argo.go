@@ -174,7 +174,7 @@ func (m MetricView) Counts() string {
 }
 
 // measuredOf is how many of its measurements the metric has taken: "2
-// of 4", or "2" without an end.
+// of 4", or "2 measured" without an end.
 func (m MetricView) measuredOf() string {
 	if m.Want > 0 {
 		return fmt.Sprintf("%d of %d", m.Count, m.Want)

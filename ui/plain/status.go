@@ -68,20 +68,26 @@ func (p *Status) Batch(b cluster.Batch) {
 	p.batch(b)
 }
 
-// Recheck judges the run again at at with nothing new from the watch: the
+// FollowEmbedded ends the run through end once every rollout followed has
+// finished or failed and settled says nothing is in flight: judged at each
+// batch, and every 100 ms of the wall clock until ctx ends, since the
 // embedded cluster can settle after the last change the watch saw (a
-// controller's cache a moment behind), and the watch sends nothing more.
-func (p *Status) Recheck(at time.Time) {
+// controller's cache a moment behind) and the watch then sends nothing
+// more. now is the cluster's clock.
+func (p *Status) FollowEmbedded(ctx context.Context, settled func() bool, end func(), now func() time.Time) {
+	p.mu.Lock()
+	p.Settled, p.OnEnd = settled, end
+	p.mu.Unlock()
+	go every(ctx, 100*time.Millisecond, now, p.recheck)
+}
+
+// recheck judges the run again at at with nothing new from the watch.
+func (p *Status) recheck(at time.Time) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.watched.Synced && !p.ended {
 		p.batch(cluster.Batch{At: at, Watch: p.watched})
 	}
-}
-
-// RecheckEvery calls Recheck every period until ctx ends.
-func (p *Status) RecheckEvery(ctx context.Context, period time.Duration, now func() time.Time) {
-	every(ctx, period, now, p.Recheck)
 }
 
 // batch is Batch with p.mu held.
