@@ -198,7 +198,7 @@ func TestUnconvertibleObjectIsDamage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tape.Frames) != 1 || !strings.Contains(tape.Problem, "damaged after 03:12:00") || !strings.Contains(tape.Problem, "Deployment shop/web") {
+	if len(tape.Frames) != 1 || !strings.Contains(tape.Problem, "damaged after 03:12:00") || !strings.Contains(tape.Problem, "Deployment shop/web: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32)") {
 		t.Fatalf("%d frames, problem %q", len(tape.Frames), tape.Problem)
 	}
 	if len(tape.Frames[0].Batch.Objects) != 1 {
