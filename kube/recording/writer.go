@@ -102,7 +102,7 @@ func (w *Writer) Batch(b cluster.Batch) {
 		if !ok || !named {
 			continue
 		}
-		data, err := json.Marshal(obj)
+		data, err := marshal(obj)
 		if err != nil {
 			continue
 		}
