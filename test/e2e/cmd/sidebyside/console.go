@@ -28,8 +28,11 @@ type console struct {
 	name string
 	kind consoleKind
 	bin  string
-	// args are more flags for a rollscope console (--record-to FILE).
+	// args are more flags (--record-to FILE, --context NAMES).
 	args []string
+	// clusters are the fleet run's clusters the console watches, by
+	// their index; nil for all of them.
+	clusters []int
 }
 
 // session is a console running in a tmux server of its own.
@@ -37,6 +40,8 @@ type session struct {
 	console
 	socket string
 	pid    int
+	// workloads is how many a fleet console lists once complete.
+	workloads int
 }
 
 // start runs the console in a detached 200×50 tmux session; exec makes the
@@ -45,7 +50,7 @@ func start(c console, kubeconfig, namespace, home string, i int) (*session, erro
 	var argv []string
 	switch c.kind {
 	case rollscopeKind:
-		argv = append([]string{c.bin, "--kubeconfig", kubeconfig, "-n", namespace, "deployment/" + appName}, c.args...)
+		argv = []string{c.bin, "--kubeconfig", kubeconfig, "-n", namespace, "deployment/" + appName}
 	case k9sPods:
 		argv = []string{c.bin, "--kubeconfig", kubeconfig, "-n", namespace, "-c", "pods"}
 	case k9sDeploy:
@@ -63,6 +68,7 @@ func start(c console, kubeconfig, namespace, home string, i int) (*session, erro
 			argv = []string{c.bin, "--kubeconfig", kubeconfig, "-n", namespace, "-c", "deploy"}
 		}
 	}
+	argv = append(argv, c.args...)
 	if requestTimeout != "" {
 		argv = append(argv[:1], append([]string{"--request-timeout", requestTimeout}, argv[1:]...)...)
 	}
@@ -141,7 +147,7 @@ var k9sTitle = regexp.MustCompile(`(pods|deployments)\([^)]*\)\[([\d,]+)\]`)
 func (s *session) shows(screen string, n int, rows map[string][4]int) bool {
 	switch s.kind {
 	case rollscopeFleet, k9sFleet:
-		return s.showsFleet(screen, rows)
+		return s.showsFleet(screen, n)
 	case rollscopeKind:
 		// A Deployment of thousands of pods fills the ReplicaSets pane with
 		// its pods' dots; the header's status line says what kubectl rollout

@@ -7,13 +7,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
+	"sync/atomic"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
-
-	"rollscope/test/e2e/controlplane"
 )
 
 // fleetShape is -fleet: how many Deployments, in how many namespaces, of
@@ -40,50 +38,46 @@ func parseFleet(s string) (fleetShape, error) {
 // fleetNamespace is the i-th namespace of the fleet of run.
 func fleetNamespace(run string, i int) string { return fmt.Sprintf("fleet-%s-%02d", run, i) }
 
-// measureFleet runs `rollscope -A` (the fleet) beside k9s `-A :deploy` (with one
-// namespace, both on it) while
-// every Deployment of the fleet rolls to a new image at once: CPU and peak
-// RSS of each during the rollouts, the first complete screen, and how long
-// after the API said every rollout was complete the screen said so.
-func measureFleet(ctx context.Context, cp *controlplane.ControlPlane, admin kubernetes.Interface, f fleetShape, consoles []console, work string) ([]result, error) {
-	run := strconv.FormatInt(time.Now().Unix(), 36)
-	say("fleet: creating %d deployments of %d replicas in %d namespaces", f.deployments, f.replicas, f.namespaces)
-	var namespaces []string
-	for i := range f.namespaces {
-		namespaces = append(namespaces, fleetNamespace(run, i))
-	}
-	defer func() {
-		for _, ns := range namespaces {
-			_ = admin.CoreV1().Namespaces().Delete(context.Background(), ns, metav1.DeleteOptions{})
-		}
-	}()
-	for i, ns := range namespaces {
-		// Deployments are dealt out round-robin: namespace i gets d ≡ i.
-		n := 0
-		for d := i; d < f.deployments; d += f.namespaces {
-			n++
-		}
-		if err := createMany(ctx, admin, ns, n, f.replicas); err != nil {
-			return nil, err
-		}
-	}
+// fleetCluster is one cluster of a fleet run: its context in the run's
+// kubeconfig ("" when the run has one cluster), its client, the
+// namespaces filled, and how many workloads the fleet lists there.
+type fleetCluster struct {
+	context    string
+	admin      kubernetes.Interface
+	namespaces []string
+	workloads  int
+}
+
+// measureFleet runs fleet consoles — `rollscope -A`, or `--context a,b,c
+// -A` over several clusters — beside k9s `-A :deploy` (with one namespace,
+// all of them on it) while every Deployment of every cluster rolls to a
+// new image at once: CPU and peak RSS of each during the rollouts, the
+// first complete screen, and how long after the API said every rollout was
+// complete the screen said so. Each console watches the clusters its
+// console.clusters name (all when nil).
+func measureFleet(ctx context.Context, clusters []*fleetCluster, kubeconfig string, f fleetShape, consoles []console, work string) ([]result, error) {
 	allComplete := func() (bool, error) {
-		for _, ns := range namespaces {
-			ok, err := everyComplete(ctx, admin, ns)
-			if !ok || err != nil {
+		for _, c := range clusters {
+			if ok, err := fleetDone(ctx, c.admin, c.namespaces); !ok || err != nil {
 				return false, err
 			}
 		}
 		return true, nil
 	}
-	if err := until(ctx, 15*time.Minute, "the fleet to be available", allComplete); err != nil {
+	if err := until(ctx, 30*time.Minute, "the fleet to be available", allComplete); err != nil {
 		return nil, err
 	}
 
 	// The consoles watch every namespace (-A), or the one there is.
 	scope := ""
-	if len(namespaces) == 1 {
-		scope = namespaces[0]
+	if len(clusters) == 1 && len(clusters[0].namespaces) == 1 {
+		scope = clusters[0].namespaces[0]
+	}
+	for _, c := range clusters {
+		var err error
+		if c.workloads, err = workloadCount(ctx, c.admin, scope); err != nil {
+			return nil, err
+		}
 	}
 	say("fleet available; starting %d consoles", len(consoles))
 	sessions := make([]*session, len(consoles))
@@ -94,52 +88,62 @@ func measureFleet(ctx context.Context, cp *controlplane.ControlPlane, admin kube
 		if err := os.MkdirAll(home, 0o755); err != nil {
 			return nil, err
 		}
-		s, err := start(c, cp.AdminKubeconfig, scope, home, 100+i)
+		s, err := start(c, kubeconfig, scope, home, 100+i)
 		if err != nil {
 			return nil, err
 		}
 		defer s.stop()
 		sessions[i] = s
-		results[i] = result{console: c.name, replicas: f.pods()}
+		watched := c.clusters
+		if watched == nil {
+			watched = make([]int, len(clusters))
+			for k := range watched {
+				watched[k] = k
+			}
+		}
+		for _, k := range watched {
+			s.workloads += clusters[k].workloads
+		}
+		results[i] = result{console: c.name, replicas: f.pods() * len(watched)}
 	}
-	want := func() (map[string][4]int, error) {
-		n, err := workloadCount(ctx, admin, scope)
-		return map[string][4]int{"workloads": {n, f.replicas}}, err
-	}
-	if err := waitScreens(ctx, sessions, f.pods(), want, func(i int) { results[i].firstScreen = time.Since(begun) }); err != nil {
+	if err := waitScreens(ctx, sessions, f.replicas, nil, func(i int) { results[i].firstScreen = time.Since(begun) }); err != nil {
 		return nil, fmt.Errorf("first screens: %w", err)
 	}
 	time.Sleep(3 * time.Second)
 	before := make([]float64, len(sessions))
-	var err error
 	for i, s := range sessions {
+		var err error
 		if before[i], err = cpuSeconds(s.pid); err != nil {
 			return nil, fmt.Errorf("%s: %w (did it exit? its screen:\n%s)", s.name, err, s.screen())
 		}
 	}
 
-	events, stopCounting, err := countPodEvents(ctx, admin, "", func(m metav1.Object) bool {
-		return strings.HasPrefix(m.GetNamespace(), "fleet-"+run+"-")
-	})
-	if err != nil {
-		return nil, err
-	}
-	defer stopCounting()
-
-	say("fleet: set image on %d deployments", f.deployments)
-	set := time.Now()
-	for _, ns := range namespaces {
-		list, err := admin.AppsV1().Deployments(ns).List(ctx, metav1.ListOptions{})
+	counts := make([]*atomic.Int64, len(clusters))
+	for k, c := range clusters {
+		fleet := map[string]bool{}
+		for _, ns := range c.namespaces {
+			fleet[ns] = true
+		}
+		events, stopCounting, err := countPodEvents(ctx, c.admin, "", func(m metav1.Object) bool { return fleet[m.GetNamespace()] })
 		if err != nil {
 			return nil, err
 		}
-		for _, d := range list.Items {
-			if err := setImageOf(ctx, admin, ns, d.Name, "example.com/app:v2"); err != nil {
-				return nil, err
-			}
+		defer stopCounting()
+		counts[k] = events
+	}
+
+	say("fleet: set image on %d deployments in each of %d clusters, at once", f.deployments, len(clusters))
+	set := time.Now()
+	errs := make(chan error, len(clusters))
+	for _, c := range clusters {
+		go func() { errs <- setFleetImage(ctx, c.admin, c.namespaces, "example.com/app:v2") }()
+	}
+	for range clusters {
+		if err := <-errs; err != nil {
+			return nil, err
 		}
 	}
-	if err := until(ctx, 30*time.Minute, "the fleet's rollouts to complete", func() (bool, error) {
+	if err := until(ctx, 60*time.Minute, "the fleet's rollouts to complete", func() (bool, error) {
 		if time.Since(set) < time.Second {
 			return false, nil
 		}
@@ -148,15 +152,72 @@ func measureFleet(ctx context.Context, cp *controlplane.ControlPlane, admin kube
 		return nil, err
 	}
 	done := time.Now()
-	counted := events.Load()
+	var counted int64
+	for _, n := range counts {
+		counted += n.Load()
+	}
 	say("fleet: rolled out in %s, %d pod events", done.Sub(set).Round(100*time.Millisecond), counted)
-	if err := waitScreens(ctx, sessions, f.pods(), want, func(i int) { results[i].staleness = time.Since(done) }); err != nil {
+	if err := waitScreens(ctx, sessions, f.replicas, nil, func(i int) { results[i].staleness = time.Since(done) }); err != nil {
 		return nil, fmt.Errorf("screens after the rollouts: %w", err)
 	}
 	if err := spent(results, sessions, before, done.Sub(set), counted); err != nil {
 		return nil, err
 	}
 	return results, nil
+}
+
+// fillFleet makes the fleet's namespaces in a cluster, its Deployments
+// dealt out round-robin (namespace i gets d ≡ i), and returns the
+// namespaces made, even when it fails part-way, for dropNamespaces.
+func fillFleet(ctx context.Context, admin kubernetes.Interface, run string, f fleetShape) ([]string, error) {
+	say("fleet: creating %d deployments of %d replicas in %d namespaces", f.deployments, f.replicas, f.namespaces)
+	var namespaces []string
+	for i := range f.namespaces {
+		ns := fleetNamespace(run, i)
+		namespaces = append(namespaces, ns)
+		n := 0
+		for d := i; d < f.deployments; d += f.namespaces {
+			n++
+		}
+		if err := createMany(ctx, admin, ns, n, f.replicas); err != nil {
+			return namespaces, err
+		}
+	}
+	return namespaces, nil
+}
+
+func dropNamespaces(admin kubernetes.Interface, namespaces []string) {
+	for _, ns := range namespaces {
+		_ = admin.CoreV1().Namespaces().Delete(context.Background(), ns, metav1.DeleteOptions{})
+	}
+}
+
+// fleetDone reports whether every Deployment of the namespaces has
+// rolled out, as kubectl rollout status judges each.
+func fleetDone(ctx context.Context, admin kubernetes.Interface, namespaces []string) (bool, error) {
+	for _, ns := range namespaces {
+		ok, err := everyComplete(ctx, admin, ns)
+		if !ok || err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// setFleetImage sets image on every Deployment of the namespaces.
+func setFleetImage(ctx context.Context, admin kubernetes.Interface, namespaces []string, image string) error {
+	for _, ns := range namespaces {
+		list, err := admin.AppsV1().Deployments(ns).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return err
+		}
+		for _, d := range list.Items {
+			if err := setImageOf(ctx, admin, ns, d.Name, image); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // workloadCount is how many workloads the fleet view lists in namespace
@@ -191,10 +252,10 @@ var (
 	k9sDeployRow = regexp.MustCompile(`(?m)^\W*\S+\s+\S+\s+(\d+)/(\d+)\s+(\d+)\s+(\d+)\s`)
 )
 
-// showsFleet reports whether a console shows every one of the cluster's n
-// workloads complete (want["workloads"] = {n, replicas}).
-func (s *session) showsFleet(screen string, want map[string][4]int) bool {
-	n, replicas := want["workloads"][0], want["workloads"][1]
+// showsFleet reports whether a console shows every one of the workloads
+// it watches complete, each of replicas pods.
+func (s *session) showsFleet(screen string, replicas int) bool {
+	n := s.workloads
 	switch s.kind {
 	case rollscopeFleet:
 		w, c := fleetWorkloads.FindStringSubmatch(screen), fleetComplete.FindStringSubmatch(screen)

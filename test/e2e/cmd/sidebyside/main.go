@@ -56,12 +56,16 @@ func main() {
 	flag.StringVar(&profileDir, "profile", "", "write a CPU profile of each rollscope console to this directory")
 	flag.BoolVar(&record, "record", false, "also run rollscope with --record-to, for the flight recorder's cost; the recording's size is printed")
 	fleet := flag.String("fleet", "", "also measure the fleet: `rollscope -A` beside k9s -A :deploy while DEPLOYMENTSxREPLICAS/NAMESPACES (e.g. 200x5/10) Deployments roll at once")
+	flag.IntVar(&clusters, "clusters", 1, "with -fleet: run the fleet in this many clusters, each its own control plane, and measure rollscope over all of them beside one rollscope per cluster")
 	flag.Parse()
 	if err := run(*sizes, *k9s, *rollscope, *baseline, *fleet); err != nil {
 		fmt.Fprintf(os.Stderr, "sidebyside: %v\n", err)
 		os.Exit(1)
 	}
 }
+
+// clusters is -clusters.
+var clusters int
 
 // profileDir is -profile.
 var profileDir string
@@ -106,6 +110,9 @@ func run(sizes, k9s, rollscope, baseline, fleetFlag string) error {
 	}
 	if _, err := exec.LookPath("tmux"); err != nil {
 		return errors.New("tmux is not installed: the consoles run in tmux")
+	}
+	if clusters < 1 || clusters > 1 && fleet.deployments == 0 {
+		return fmt.Errorf("-clusters %d: give 1, or more with -fleet", clusters)
 	}
 	ctx, stop := interruptible()
 	defer stop()
@@ -177,14 +184,7 @@ func run(sizes, k9s, rollscope, baseline, fleetFlag string) error {
 		results = append(results, r...)
 	}
 	if fleet.deployments > 0 {
-		consoles := []console{{name: "rollscope fleet", kind: rollscopeFleet, bin: rollscope}}
-		for _, b := range baselines(baseline) {
-			consoles = append(consoles, console{name: "rollscope fleet (" + filepath.Base(b) + ")", kind: rollscopeFleet, bin: b})
-		}
-		if k9s != "" {
-			consoles = append(consoles, console{name: "k9s :deploy (fleet)", kind: k9sFleet, bin: k9s})
-		}
-		r, err := measureFleet(ctx, cp, admin, fleet, consoles, work)
+		r, err := fleetRun(ctx, cp, admin, bins, clusters, fleet, rollscope, k9s, baseline, work)
 		if err != nil {
 			return fmt.Errorf("fleet %dx%d/%d: %w", fleet.deployments, fleet.replicas, fleet.namespaces, err)
 		}

@@ -158,16 +158,20 @@ func measure(ctx context.Context, cp *controlplane.ControlPlane, admin kubernete
 }
 
 // waitScreens polls every session's screen until each shows the rollout
-// complete with the rows read, calling shown once for each.
+// complete with the rows read (none for a fleet), calling shown once for
+// each.
 func waitScreens(ctx context.Context, sessions []*session, n int, read func() (map[string][4]int, error), shown func(i int)) error {
 	left := map[int]bool{}
 	for i := range sessions {
 		left[i] = true
 	}
 	return until(ctx, 5*time.Minute, "every console to show the deployment complete", func() (bool, error) {
-		rows, err := read()
-		if err != nil {
-			return false, err
+		var rows map[string][4]int
+		if read != nil {
+			var err error
+			if rows, err = read(); err != nil {
+				return false, err
+			}
 		}
 		for i := range left {
 			if sessions[i].shows(sessions[i].screen(), n, rows) {
