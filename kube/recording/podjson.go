@@ -109,8 +109,8 @@ func appendSlimPod(b []byte, p *corev1.Pod) ([]byte, bool) {
 	if !slimShaped(p) {
 		return b, false
 	}
-	b = append(b, '{')
 	w := fields{b: b}
+	top := w.open()
 	w.str("kind", p.Kind)
 	w.str("apiVersion", p.APIVersion)
 	w.key("metadata")
@@ -119,13 +119,31 @@ func appendSlimPod(b []byte, p *corev1.Pod) ([]byte, bool) {
 	w.spec(&p.Spec)
 	w.key("status")
 	w.status(&p.Status)
-	return append(w.b, '}'), true
+	w.close(top)
+	return w.b, true
 }
 
-// fields appends an object's members, a comma before each but its first.
+// fields appends objects' members, a comma before each but an object's
+// first.
 type fields struct {
 	b    []byte
 	more bool
+}
+
+// open starts an object (close ends it with what open returned) or an
+// array's element list (next separates its elements).
+func (w *fields) open() bool {
+	was := w.more
+	w.b, w.more = append(w.b, '{'), false
+	return was
+}
+
+func (w *fields) close(was bool) { w.b, w.more = append(w.b, '}'), was }
+
+func (w *fields) next(i int) {
+	if i > 0 {
+		w.b = append(w.b, ',')
+	}
 }
 
 func (w *fields) key(k string) {
@@ -134,13 +152,6 @@ func (w *fields) key(k string) {
 	}
 	w.more = true
 	w.b = append(append(append(w.b, '"'), k...), `":`...)
-}
-
-// object writes a nested object's members with f.
-func (w *fields) object(f func(*fields)) {
-	in := fields{b: append(w.b, '{')}
-	f(&in)
-	w.b = append(in.b, '}')
 }
 
 // str writes an omitempty string; strAlways one without omitempty.
@@ -157,16 +168,24 @@ func (w *fields) strAlways(k, v string) {
 
 func (w *fields) int(k string, v int64) {
 	if v != 0 {
-		w.key(k)
-		w.b = strconv.AppendInt(w.b, v, 10)
+		w.intAlways(k, v)
 	}
+}
+
+func (w *fields) intAlways(k string, v int64) {
+	w.key(k)
+	w.b = strconv.AppendInt(w.b, v, 10)
 }
 
 func (w *fields) boolPtr(k string, v *bool) {
 	if v != nil {
-		w.key(k)
-		w.b = strconv.AppendBool(w.b, *v)
+		w.boolAlways(k, *v)
 	}
+}
+
+func (w *fields) boolAlways(k string, v bool) {
+	w.key(k)
+	w.b = strconv.AppendBool(w.b, v)
 }
 
 // time writes a metav1.Time as its MarshalJSON does: null when zero.
@@ -180,181 +199,180 @@ func (w *fields) time(k string, t metav1.Time) {
 }
 
 func (w *fields) meta(m *metav1.ObjectMeta) {
-	w.object(func(w *fields) {
-		w.str("name", m.Name)
-		w.str("namespace", m.Namespace)
-		w.str("uid", string(m.UID))
-		w.str("resourceVersion", m.ResourceVersion)
-		if !m.CreationTimestamp.IsZero() { // omitzero
-			w.time("creationTimestamp", m.CreationTimestamp)
+	o := w.open()
+	w.str("name", m.Name)
+	w.str("namespace", m.Namespace)
+	w.str("uid", string(m.UID))
+	w.str("resourceVersion", m.ResourceVersion)
+	if !m.CreationTimestamp.IsZero() { // omitzero
+		w.time("creationTimestamp", m.CreationTimestamp)
+	}
+	if m.DeletionTimestamp != nil {
+		w.time("deletionTimestamp", *m.DeletionTimestamp)
+	}
+	if m.DeletionGracePeriodSeconds != nil {
+		w.intAlways("deletionGracePeriodSeconds", *m.DeletionGracePeriodSeconds)
+	}
+	if len(m.Labels) > 0 {
+		w.key("labels")
+		w.labels(m.Labels)
+	}
+	if len(m.OwnerReferences) > 0 {
+		w.key("ownerReferences")
+		w.b = append(w.b, '[')
+		for i := range m.OwnerReferences {
+			r := &m.OwnerReferences[i]
+			w.next(i)
+			o := w.open()
+			w.strAlways("apiVersion", r.APIVersion)
+			w.strAlways("kind", r.Kind)
+			w.strAlways("name", r.Name)
+			w.strAlways("uid", string(r.UID))
+			w.boolPtr("controller", r.Controller)
+			w.boolPtr("blockOwnerDeletion", r.BlockOwnerDeletion)
+			w.close(o)
 		}
-		if m.DeletionTimestamp != nil {
-			w.time("deletionTimestamp", *m.DeletionTimestamp)
-		}
-		if m.DeletionGracePeriodSeconds != nil {
-			w.key("deletionGracePeriodSeconds")
-			w.b = strconv.AppendInt(w.b, *m.DeletionGracePeriodSeconds, 10)
-		}
-		if len(m.Labels) > 0 {
-			w.key("labels")
-			w.labels(m.Labels)
-		}
-		if len(m.OwnerReferences) > 0 {
-			w.key("ownerReferences")
-			w.array(len(m.OwnerReferences), func(i int) {
-				r := &m.OwnerReferences[i]
-				w.object(func(w *fields) {
-					w.strAlways("apiVersion", r.APIVersion)
-					w.strAlways("kind", r.Kind)
-					w.strAlways("name", r.Name)
-					w.strAlways("uid", string(r.UID))
-					w.boolPtr("controller", r.Controller)
-					w.boolPtr("blockOwnerDeletion", r.BlockOwnerDeletion)
-				})
-			})
-		}
-	})
+		w.b = append(w.b, ']')
+	}
+	w.close(o)
 }
 
 // labels is a map as json.Marshal writes one: keys sorted.
 func (w *fields) labels(m map[string]string) {
-	keys := make([]string, 0, len(m))
+	var buf [16]string
+	keys := buf[:0]
 	for k := range m {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	w.b = append(w.b, '{')
 	for i, k := range keys {
-		if i > 0 {
-			w.b = append(w.b, ',')
-		}
+		w.next(i)
 		w.b = append(appendString(w.b, k), ':')
 		w.b = appendString(w.b, m[k])
 	}
 	w.b = append(w.b, '}')
 }
 
-// array writes n elements with each, which appends to w.b.
-func (w *fields) array(n int, each func(i int)) {
+func (w *fields) spec(s *corev1.PodSpec) {
+	o := w.open()
+	if len(s.InitContainers) > 0 {
+		w.key("initContainers")
+		w.containers(s.InitContainers)
+	}
+	w.key("containers")
+	if s.Containers == nil {
+		w.b = append(w.b, "null"...)
+	} else {
+		w.containers(s.Containers)
+	}
+	w.str("nodeName", s.NodeName)
+	w.close(o)
+}
+
+func (w *fields) containers(cs []corev1.Container) {
 	w.b = append(w.b, '[')
-	for i := range n {
-		if i > 0 {
-			w.b = append(w.b, ',')
+	for i := range cs {
+		c := &cs[i]
+		w.next(i)
+		o := w.open()
+		w.strAlways("name", c.Name)
+		w.str("image", c.Image)
+		w.key("resources")
+		w.b = append(w.b, "{}"...)
+		if c.RestartPolicy != nil {
+			w.strAlways("restartPolicy", string(*c.RestartPolicy))
 		}
-		each(i)
+		w.close(o)
 	}
 	w.b = append(w.b, ']')
 }
 
-func (w *fields) spec(s *corev1.PodSpec) {
-	containers := func(w *fields, cs []corev1.Container) {
-		w.array(len(cs), func(i int) {
-			c := &cs[i]
-			w.object(func(w *fields) {
-				w.strAlways("name", c.Name)
-				w.str("image", c.Image)
-				w.key("resources")
-				w.b = append(w.b, "{}"...)
-				if c.RestartPolicy != nil {
-					w.strAlways("restartPolicy", string(*c.RestartPolicy))
-				}
-			})
-		})
+func (w *fields) status(s *corev1.PodStatus) {
+	o := w.open()
+	w.str("phase", string(s.Phase))
+	if len(s.Conditions) > 0 {
+		w.key("conditions")
+		w.b = append(w.b, '[')
+		for i := range s.Conditions {
+			c := &s.Conditions[i]
+			w.next(i)
+			o := w.open()
+			w.strAlways("type", string(c.Type))
+			w.int("observedGeneration", c.ObservedGeneration)
+			w.strAlways("status", string(c.Status))
+			w.time("lastProbeTime", c.LastProbeTime)
+			w.time("lastTransitionTime", c.LastTransitionTime)
+			w.str("reason", c.Reason)
+			w.str("message", c.Message)
+			w.close(o)
+		}
+		w.b = append(w.b, ']')
 	}
-	w.object(func(w *fields) {
-		if len(s.InitContainers) > 0 {
-			w.key("initContainers")
-			containers(w, s.InitContainers)
-		}
-		w.key("containers")
-		if s.Containers == nil {
-			w.b = append(w.b, "null"...)
-		} else {
-			containers(w, s.Containers)
-		}
-		w.str("nodeName", s.NodeName)
-	})
+	w.str("message", s.Message)
+	w.str("reason", s.Reason)
+	w.str("podIP", s.PodIP)
+	if s.StartTime != nil {
+		w.time("startTime", *s.StartTime)
+	}
+	w.statuses("initContainerStatuses", s.InitContainerStatuses)
+	w.statuses("containerStatuses", s.ContainerStatuses)
+	w.str("qosClass", string(s.QOSClass))
+	w.close(o)
 }
 
-func (w *fields) status(s *corev1.PodStatus) {
-	statuses := func(w *fields, k string, ss []corev1.ContainerStatus) {
-		if len(ss) == 0 {
-			return
-		}
-		w.key(k)
-		w.array(len(ss), func(i int) {
-			c := &ss[i]
-			w.object(func(w *fields) {
-				w.strAlways("name", c.Name)
-				w.key("state")
-				w.state(&c.State)
-				w.key("lastState")
-				w.state(&c.LastTerminationState)
-				w.key("ready")
-				w.b = strconv.AppendBool(w.b, c.Ready)
-				w.key("restartCount")
-				w.b = strconv.AppendInt(w.b, int64(c.RestartCount), 10)
-				w.strAlways("image", c.Image)
-				w.strAlways("imageID", c.ImageID)
-				w.str("containerID", c.ContainerID)
-				w.boolPtr("started", c.Started)
-			})
-		})
+func (w *fields) statuses(k string, ss []corev1.ContainerStatus) {
+	if len(ss) == 0 {
+		return
 	}
-	w.object(func(w *fields) {
-		w.str("phase", string(s.Phase))
-		if len(s.Conditions) > 0 {
-			w.key("conditions")
-			w.array(len(s.Conditions), func(i int) {
-				c := &s.Conditions[i]
-				w.object(func(w *fields) {
-					w.strAlways("type", string(c.Type))
-					w.int("observedGeneration", c.ObservedGeneration)
-					w.strAlways("status", string(c.Status))
-					w.time("lastProbeTime", c.LastProbeTime)
-					w.time("lastTransitionTime", c.LastTransitionTime)
-					w.str("reason", c.Reason)
-					w.str("message", c.Message)
-				})
-			})
-		}
-		w.str("message", s.Message)
-		w.str("reason", s.Reason)
-		w.str("podIP", s.PodIP)
-		if s.StartTime != nil {
-			w.time("startTime", *s.StartTime)
-		}
-		statuses(w, "initContainerStatuses", s.InitContainerStatuses)
-		statuses(w, "containerStatuses", s.ContainerStatuses)
-		w.str("qosClass", string(s.QOSClass))
-	})
+	w.key(k)
+	w.b = append(w.b, '[')
+	for i := range ss {
+		c := &ss[i]
+		w.next(i)
+		o := w.open()
+		w.strAlways("name", c.Name)
+		w.key("state")
+		w.state(&c.State)
+		w.key("lastState")
+		w.state(&c.LastTerminationState)
+		w.boolAlways("ready", c.Ready)
+		w.intAlways("restartCount", int64(c.RestartCount))
+		w.strAlways("image", c.Image)
+		w.strAlways("imageID", c.ImageID)
+		w.str("containerID", c.ContainerID)
+		w.boolPtr("started", c.Started)
+		w.close(o)
+	}
+	w.b = append(w.b, ']')
 }
 
 func (w *fields) state(s *corev1.ContainerState) {
-	w.object(func(w *fields) {
-		if r := s.Waiting; r != nil {
-			w.key("waiting")
-			w.object(func(w *fields) {
-				w.str("reason", r.Reason)
-				w.str("message", r.Message)
-			})
-		}
-		if r := s.Running; r != nil {
-			w.key("running")
-			w.object(func(w *fields) { w.time("startedAt", r.StartedAt) })
-		}
-		if t := s.Terminated; t != nil {
-			w.key("terminated")
-			w.object(func(w *fields) {
-				w.key("exitCode")
-				w.b = strconv.AppendInt(w.b, int64(t.ExitCode), 10)
-				w.int("signal", int64(t.Signal))
-				w.str("reason", t.Reason)
-				w.str("message", t.Message)
-				w.time("startedAt", t.StartedAt)
-				w.time("finishedAt", t.FinishedAt)
-				w.str("containerID", t.ContainerID)
-			})
-		}
-	})
+	o := w.open()
+	if r := s.Waiting; r != nil {
+		w.key("waiting")
+		o := w.open()
+		w.str("reason", r.Reason)
+		w.str("message", r.Message)
+		w.close(o)
+	}
+	if r := s.Running; r != nil {
+		w.key("running")
+		o := w.open()
+		w.time("startedAt", r.StartedAt)
+		w.close(o)
+	}
+	if t := s.Terminated; t != nil {
+		w.key("terminated")
+		o := w.open()
+		w.intAlways("exitCode", int64(t.ExitCode))
+		w.int("signal", int64(t.Signal))
+		w.str("reason", t.Reason)
+		w.str("message", t.Message)
+		w.time("startedAt", t.StartedAt)
+		w.time("finishedAt", t.FinishedAt)
+		w.str("containerID", t.ContainerID)
+		w.close(o)
+	}
+	w.close(o)
 }

@@ -42,13 +42,13 @@ func slimmed(p *corev1.Pod) *corev1.Pod {
 }
 
 // TestSlimPodJSONIsJSONMarshals: the recorder's hand-written pod is
-// json.Marshal's, byte for byte, for 800 random pods of every field a
+// json.Marshal's, byte for byte, for 500 random pods of every field a
 // slim pod sets — random strings (quotes, HTML, control characters, any
 // script), nils, empty and full lists, zero and set times — and a pod
 // with any other field set is left to json.Marshal.
 func TestSlimPodJSONIsJSONMarshals(t *testing.T) {
 	fast := 0
-	for seed := range int64(800) {
+	for seed := range int64(500) {
 		f := randfill.NewWithSeed(seed).NilChance(0.3).NumElements(0, 3)
 		var full corev1.Pod
 		f.Fill(&full)
