@@ -104,6 +104,7 @@ func measureFleet(ctx context.Context, clusters []*fleetCluster, kubeconfig stri
 		for _, k := range watched {
 			s.workloads += clusters[k].workloads
 		}
+		sessions[i].clusters = watched
 		results[i] = result{console: c.name, replicas: f.pods() * len(watched)}
 	}
 	if err := waitScreens(ctx, sessions, f.replicas, nil, func(i int) { results[i].firstScreen = time.Since(begun) }); err != nil {
@@ -153,8 +154,10 @@ func measureFleet(ctx context.Context, clusters []*fleetCluster, kubeconfig stri
 	}
 	done := time.Now()
 	var counted int64
-	for _, n := range counts {
-		counted += n.Load()
+	perCluster := make([]int64, len(counts))
+	for k, n := range counts {
+		perCluster[k] = n.Load()
+		counted += perCluster[k]
 	}
 	say("fleet: rolled out in %s, %d pod events", done.Sub(set).Round(100*time.Millisecond), counted)
 	if err := waitScreens(ctx, sessions, f.replicas, nil, func(i int) { results[i].staleness = time.Since(done) }); err != nil {
@@ -162,6 +165,14 @@ func measureFleet(ctx context.Context, clusters []*fleetCluster, kubeconfig stri
 	}
 	if err := spent(results, sessions, before, done.Sub(set), counted); err != nil {
 		return nil, err
+	}
+	// A console's CPU per event is over the events of the clusters it
+	// watches.
+	for i, s := range sessions {
+		results[i].events = 0
+		for _, k := range s.clusters {
+			results[i].events += perCluster[k]
+		}
 	}
 	return results, nil
 }
