@@ -16,6 +16,7 @@
 //	cp -r DIR /tmp/k9s && chmod -R u+w /tmp/k9s && (cd /tmp/k9s && go build -o ~/.cache/rollscope/k9s/k9s .)
 //	go run ./cmd/sidebyside -n 1000,3000
 //	go run ./cmd/sidebyside -n '' -fleet 200x5/10   # the fleet (rollscope -A) beside k9s -A :deploy
+//	go run ./cmd/sidebyside -n '' -fleet 700x5/10 -clusters 3   # rollscope over 3 clusters beside one per cluster
 //
 // -request-timeout 2s starts every console with --request-timeout 2s (k9s
 // has the flag too), for the first list of a large namespace, which a
