@@ -15,16 +15,23 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
-// marshal is json.Marshal(obj), written by hand for a pod as the console
-// keeps it (kube/watch's slim pod: names, owner, containers' images,
-// phase, conditions, container states). Pods are three quarters of what a
-// rollout records, and json.Marshal visits each of a pod's ~150 fields by
-// reflection to find the 30 a slim pod sets: it was most of the
-// recorder's cost. A pod with any other field set goes to json.Marshal;
-// TestSlimPodJSONIsJSONMarshals holds the two equal byte for byte.
+// marshal is json.Marshal(obj), written by hand for pods and events as
+// the console keeps them (kube/watch's slim pod: names, owner, containers'
+// images, phase, conditions, container states; its slim event). They are
+// nearly all of what a rollout records, and json.Marshal visits each of a
+// pod's ~150 fields by reflection to find the 30 a slim pod sets: it was
+// most of the recorder's cost. An object with any other field set goes to
+// json.Marshal; TestSlimPodJSONIsJSONMarshals and
+// TestSlimEventJSONIsJSONMarshals hold the two equal byte for byte.
 func marshal(obj runtime.Object) ([]byte, error) {
-	if p, ok := obj.(*corev1.Pod); ok {
-		if data, ok := appendSlimPod(make([]byte, 0, 1024), p); ok {
+	switch o := obj.(type) {
+	case *corev1.Pod:
+		if data, ok := appendSlimPod(make([]byte, 0, 1024), o); ok {
+			return data, nil
+		}
+	case *corev1.Event:
+		// Events are most of the rest, slimmed as pods are.
+		if data, ok := appendSlimEvent(make([]byte, 0, 512), o); ok {
 			return data, nil
 		}
 	}
@@ -39,6 +46,7 @@ var (
 	containerOthers = othersOf(corev1.Container{}, "Name", "Image", "RestartPolicy")
 	statusOthers    = othersOf(corev1.PodStatus{}, "Phase", "Conditions", "Message", "Reason", "PodIP", "StartTime", "InitContainerStatuses", "ContainerStatuses", "QOSClass")
 	csOthers        = othersOf(corev1.ContainerStatus{}, "Name", "State", "LastTerminationState", "Ready", "RestartCount", "Image", "ImageID", "ContainerID", "Started")
+	eventOthers     = othersOf(corev1.Event{}, "TypeMeta", "ObjectMeta", "InvolvedObject", "Reason", "Message", "Source", "FirstTimestamp", "LastTimestamp", "Count", "Type", "EventTime", "Series", "ReportingController", "ReportingInstance")
 )
 
 // others are the bytes of a struct's fields that a slim pod leaves zero:
@@ -186,6 +194,16 @@ func (w *fields) boolPtr(k string, v *bool) {
 func (w *fields) boolAlways(k string, v bool) {
 	w.key(k)
 	w.b = strconv.AppendBool(w.b, v)
+}
+
+// microTime writes a metav1.MicroTime as its MarshalJSON does.
+func (w *fields) microTime(k string, t metav1.MicroTime) {
+	w.key(k)
+	if t.IsZero() {
+		w.b = append(w.b, "null"...)
+		return
+	}
+	w.b = append(t.UTC().AppendFormat(append(w.b, '"'), metav1.RFC3339Micro), '"')
 }
 
 // time writes a metav1.Time as its MarshalJSON does: null when zero.
@@ -375,4 +393,53 @@ func (w *fields) state(s *corev1.ContainerState) {
 		w.close(o)
 	}
 	w.close(o)
+}
+
+// appendSlimEvent appends e as json.Marshal writes it; ok is false when e
+// carries more than kube/watch's slim event (its object's name, words,
+// times, count) and an event's reporting fields.
+func appendSlimEvent(b []byte, e *corev1.Event) ([]byte, bool) {
+	if !bare(&e.ObjectMeta, metaOthers) || !bare(e, eventOthers) {
+		return b, false
+	}
+	w := fields{b: b}
+	top := w.open()
+	w.str("kind", e.Kind)
+	w.str("apiVersion", e.APIVersion)
+	w.key("metadata")
+	w.meta(&e.ObjectMeta)
+	w.key("involvedObject")
+	o := w.open()
+	r := &e.InvolvedObject
+	w.str("kind", r.Kind)
+	w.str("namespace", r.Namespace)
+	w.str("name", r.Name)
+	w.str("uid", string(r.UID))
+	w.str("apiVersion", r.APIVersion)
+	w.str("resourceVersion", r.ResourceVersion)
+	w.str("fieldPath", r.FieldPath)
+	w.close(o)
+	w.str("reason", e.Reason)
+	w.str("message", e.Message)
+	w.key("source")
+	o = w.open()
+	w.str("component", e.Source.Component)
+	w.str("host", e.Source.Host)
+	w.close(o)
+	w.time("firstTimestamp", e.FirstTimestamp)
+	w.time("lastTimestamp", e.LastTimestamp)
+	w.int("count", int64(e.Count))
+	w.str("type", e.Type)
+	w.microTime("eventTime", e.EventTime)
+	if s := e.Series; s != nil {
+		w.key("series")
+		o := w.open()
+		w.int("count", int64(s.Count))
+		w.microTime("lastObservedTime", s.LastObservedTime)
+		w.close(o)
+	}
+	w.strAlways("reportingComponent", e.ReportingController)
+	w.strAlways("reportingInstance", e.ReportingInstance)
+	w.close(top)
+	return w.b, true
 }

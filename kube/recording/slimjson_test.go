@@ -90,6 +90,37 @@ func TestSlimPodJSONIsJSONMarshals(t *testing.T) {
 	}
 }
 
+// TestSlimEventJSONIsJSONMarshals: the same for events.
+func TestSlimEventJSONIsJSONMarshals(t *testing.T) {
+	for seed := range int64(500) {
+		f := randfill.NewWithSeed(seed).NilChance(0.3).NumElements(0, 3)
+		var e corev1.Event
+		f.Fill(&e)
+		if got, ok := appendSlimEvent(nil, &e); ok {
+			want, _ := json.Marshal(&e)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("seed %d, a full event taken as slim:\n got %s\nwant %s", seed, got, want)
+			}
+		}
+		zeroOthers(&e.ObjectMeta, metaOthers)
+		zeroOthers(&e, eventOthers)
+		want, err := json.Marshal(&e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := appendSlimEvent(nil, &e)
+		if !ok {
+			t.Fatalf("seed %d: a slim event refused: %+v", seed, e)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("seed %d:\n got %s\nwant %s", seed, got, want)
+		}
+	}
+	if _, ok := appendSlimEvent(nil, &corev1.Event{Action: "Binding"}); ok {
+		t.Error("an event with an action was written by hand")
+	}
+}
+
 func BenchmarkMarshalAPod(b *testing.B) {
 	p := pod(2, 1, 3, t0)
 	b.Run("json.Marshal", func(b *testing.B) {
