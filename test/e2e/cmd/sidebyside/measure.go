@@ -147,8 +147,13 @@ func measure(ctx context.Context, cp *controlplane.ControlPlane, admin kubernete
 				return true, nil
 			}
 			moves++
-			_, err := s.tmux("send-keys", "-t", "console", []string{"j", "k"}[moves%2])
-			return false, err
+			if _, err := s.tmux("send-keys", "-t", "console", []string{"j", "k"}[moves%2]); err != nil {
+				return false, err
+			}
+			// At 10,000 pods a frame takes longer than the poll: read the
+			// screen the key made, not the one before it.
+			time.Sleep(300 * time.Millisecond)
+			return false, nil
 		})
 		if err != nil {
 			return nil, fmt.Errorf("%s's ReplicaSet rows %v differ from the API's %v once settled:\n%s", s.name, seen, final, s.screen())
