@@ -13,7 +13,7 @@ type Versions struct {
 func NewVersions() *Versions { return &Versions{last: map[Ref][]byte{}} }
 
 // Read is the object's JSON after change, which was decoded from a line
-// (so its object or patch is valid JSON: json.Unmarshal checked the line).
+// (so its object or patch is valid JSON: decoding the line checked it).
 func (v *Versions) Read(c Change) ([]byte, error) {
 	if c.Object != nil {
 		if !isObject(c.Object) {
