@@ -118,11 +118,7 @@ func appendSlimPod(b []byte, p *corev1.Pod) ([]byte, bool) {
 		return b, false
 	}
 	w := fields{b: b}
-	top := w.open()
-	w.str("kind", p.Kind)
-	w.str("apiVersion", p.APIVersion)
-	w.key("metadata")
-	w.meta(&p.ObjectMeta)
+	top := w.object(&p.TypeMeta, &p.ObjectMeta)
 	w.key("spec")
 	w.spec(&p.Spec)
 	w.key("status")
@@ -144,6 +140,17 @@ func (w *fields) open() bool {
 	was := w.more
 	w.b, w.more = append(w.b, '{'), false
 	return was
+}
+
+// object opens an object of the Kubernetes API: its kind, apiVersion
+// (inline, omitempty) and metadata.
+func (w *fields) object(t *metav1.TypeMeta, m *metav1.ObjectMeta) bool {
+	top := w.open()
+	w.str("kind", t.Kind)
+	w.str("apiVersion", t.APIVersion)
+	w.key("metadata")
+	w.meta(m)
+	return top
 }
 
 func (w *fields) close(was bool) { w.b, w.more = append(w.b, '}'), was }
@@ -403,11 +410,7 @@ func appendSlimEvent(b []byte, e *corev1.Event) ([]byte, bool) {
 		return b, false
 	}
 	w := fields{b: b}
-	top := w.open()
-	w.str("kind", e.Kind)
-	w.str("apiVersion", e.APIVersion)
-	w.key("metadata")
-	w.meta(&e.ObjectMeta)
+	top := w.object(&e.TypeMeta, &e.ObjectMeta)
 	w.key("involvedObject")
 	o := w.open()
 	r := &e.InvolvedObject

@@ -41,37 +41,43 @@ func slimmed(p *corev1.Pod) *corev1.Pod {
 	return p
 }
 
+// heldToJSONMarshal fills a T at random for each of 500 seeds and holds
+// write to json.Marshal: a full T written by hand must be json.Marshal's,
+// and the T slimmed must be written by hand, byte for byte json.Marshal's.
+func heldToJSONMarshal[T any](t *testing.T, slim func(*T), write func([]byte, *T) ([]byte, bool)) {
+	t.Helper()
+	for seed := range int64(500) {
+		f := randfill.NewWithSeed(seed).NilChance(0.3).NumElements(0, 3)
+		var v T
+		f.Fill(&v)
+		if got, ok := write(nil, &v); ok {
+			want, _ := json.Marshal(&v)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("seed %d, a full object taken as slim:\n got %s\nwant %s", seed, got, want)
+			}
+		}
+		slim(&v)
+		want, err := json.Marshal(&v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := write(nil, &v)
+		if !ok {
+			t.Fatalf("seed %d: a slim object refused: %+v", seed, v)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("seed %d:\n got %s\nwant %s", seed, got, want)
+		}
+	}
+}
+
 // TestSlimPodJSONIsJSONMarshals: the recorder's hand-written pod is
 // json.Marshal's, byte for byte, for 500 random pods of every field a
 // slim pod sets — random strings (quotes, HTML, control characters, any
 // script), nils, empty and full lists, zero and set times — and a pod
 // with any other field set is left to json.Marshal.
 func TestSlimPodJSONIsJSONMarshals(t *testing.T) {
-	fast := 0
-	for seed := range int64(500) {
-		f := randfill.NewWithSeed(seed).NilChance(0.3).NumElements(0, 3)
-		var full corev1.Pod
-		f.Fill(&full)
-		if got, ok := appendSlimPod(nil, &full); ok {
-			want, _ := json.Marshal(&full)
-			if !bytes.Equal(got, want) {
-				t.Fatalf("seed %d, a full pod taken as slim:\n got %s\nwant %s", seed, got, want)
-			}
-		}
-		p := slimmed(&full)
-		want, err := json.Marshal(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, ok := appendSlimPod(nil, p)
-		if !ok {
-			t.Fatalf("seed %d: a slim pod refused: %+v", seed, p)
-		}
-		if !bytes.Equal(got, want) {
-			t.Fatalf("seed %d:\n got %s\nwant %s", seed, got, want)
-		}
-		fast++
-	}
+	heldToJSONMarshal(t, func(p *corev1.Pod) { slimmed(p) }, appendSlimPod)
 	var p corev1.Pod
 	for _, set := range []func(){
 		func() { p.Annotations = map[string]string{"a": "b"} },
@@ -92,30 +98,10 @@ func TestSlimPodJSONIsJSONMarshals(t *testing.T) {
 
 // TestSlimEventJSONIsJSONMarshals: the same for events.
 func TestSlimEventJSONIsJSONMarshals(t *testing.T) {
-	for seed := range int64(500) {
-		f := randfill.NewWithSeed(seed).NilChance(0.3).NumElements(0, 3)
-		var e corev1.Event
-		f.Fill(&e)
-		if got, ok := appendSlimEvent(nil, &e); ok {
-			want, _ := json.Marshal(&e)
-			if !bytes.Equal(got, want) {
-				t.Fatalf("seed %d, a full event taken as slim:\n got %s\nwant %s", seed, got, want)
-			}
-		}
+	heldToJSONMarshal(t, func(e *corev1.Event) {
 		zeroOthers(&e.ObjectMeta, metaOthers)
-		zeroOthers(&e, eventOthers)
-		want, err := json.Marshal(&e)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, ok := appendSlimEvent(nil, &e)
-		if !ok {
-			t.Fatalf("seed %d: a slim event refused: %+v", seed, e)
-		}
-		if !bytes.Equal(got, want) {
-			t.Fatalf("seed %d:\n got %s\nwant %s", seed, got, want)
-		}
-	}
+		zeroOthers(e, eventOthers)
+	}, appendSlimEvent)
 	if _, ok := appendSlimEvent(nil, &corev1.Event{Action: "Binding"}); ok {
 		t.Error("an event with an action was written by hand")
 	}
