@@ -1,6 +1,7 @@
 package draw
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -21,6 +22,16 @@ type List struct {
 	// the cursor row highlighted.
 	Focused bool
 	cache   map[string]cachedRow
+	widths  []int
+}
+
+// Lay tells the list the column widths its rows are drawn at: a row drawn at
+// other widths is not reused, as its columns would no longer line up.
+func (l *List) Lay(widths []int) {
+	if !slices.Equal(l.widths, widths) {
+		l.widths = slices.Clone(widths)
+		l.cache = nil
+	}
 }
 
 // Highlighted reports whether row i is drawn as the selection.
@@ -165,6 +176,7 @@ func Mark(line string, sel bool) string {
 func (l *List) Table(p Paints, cols []Column, w, n int, empty string, row func(i int, widths []int, w int, sel bool) string) []string {
 	inner := max(w-Gutter, 0)
 	widths := Columns(cols, inner)
+	l.Lay(widths)
 	lines := make([]string, 0, max(l.Height, 0)+2)
 	gutter := Fit("", min(Gutter, w))
 	lines = append(lines, p.Header.On(gutter+HeaderRow(widths, cols, inner)))

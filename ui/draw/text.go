@@ -211,6 +211,24 @@ func Row(widths []int, cols []Column, cells []string, total int) string {
 	return Fit(b.String(), total)
 }
 
+// Numbers widens each right-aligned column — the counts — to its widest
+// cell, so a count is never cut: "100…" for 10000 would be a false figure.
+// rows are the cells as Row takes them.
+func Numbers(cols []Column, rows [][]string) []Column {
+	out := slices.Clone(cols)
+	for i := range out {
+		if !out[i].Right {
+			continue
+		}
+		for _, r := range rows {
+			if i < len(r) {
+				out[i].Width = max(out[i].Width, WidthOf(r[i]))
+			}
+		}
+	}
+	return out
+}
+
 // HeaderRow is the row of the columns' titles.
 func HeaderRow(widths []int, cols []Column, total int) string {
 	cells := make([]string, len(cols))

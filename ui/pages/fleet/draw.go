@@ -68,7 +68,7 @@ const barCells = 8
 // CHANGE-CAUSE, AGE, IMAGES, KIND, REV, then NAMESPACE; NAME, PROGRESS and
 // STATE stay, NAME and STATE narrowing to their Min when even they do not
 // fit. NAMESPACE is there only when the rows span namespaces.
-func columns(clusters, grouped, many bool, ctxW, nsW, nameW, stateW int) []draw.Column {
+func columns(clusters, grouped, many bool, ctxW, nsW, nameW, stateW, numsW int) []draw.Column {
 	images := draw.Column{Title: "IMAGES", Min: 16, Cut: cutImages, Drop: 5}
 	if grouped {
 		// Each cluster's revision, images and state: cut at the end.
@@ -89,7 +89,7 @@ func columns(clusters, grouped, many bool, ctxW, nsW, nameW, stateW int) []draw.
 		draw.Column{Title: "NAME", Width: min(max(nameW, 12), 40), Min: 8, Cut: draw.CutMiddle},
 		draw.Column{Title: "REV", Width: 4, Right: true, Drop: 3},
 		images,
-		draw.Column{Title: "PROGRESS upd/avl/des", Width: barCells + 1 + 11},
+		draw.Column{Title: "PROGRESS upd/avl/des", Width: barCells + 1 + max(numsW, minNums)},
 		// The state's glyph, a space, its word.
 		draw.Column{Title: "STATE", Width: max(17, 2+stateW), Min: 8},
 		draw.Column{Title: "AGE", Width: 4, Right: true, Drop: 6},
@@ -182,11 +182,37 @@ func imageList(named []string) string {
 	return strings.Join(out, ",")
 }
 
-// progress is the bar and its figures: █ updated, ▒ available but not
-// updated (old pods still serving), ░ neither, then updated/available/
-// desired. A workload scaled to zero has a dotted bar.
-func progress(r cluster.FleetRow) string {
-	nums := strconv.Itoa(int(r.Updated)) + "/" + strconv.Itoa(int(r.Available)) + "/" + strconv.Itoa(int(r.Desired))
+// minNums is the width progress gives its figures at least ("100/100/100"),
+// so the bars line up down the column; wider figures widen the column, as a
+// figure cut short would be false.
+const minNums = 11
+
+// figures are a row's updated/available/desired.
+func figures(r cluster.FleetRow) string {
+	return strconv.Itoa(int(r.Updated)) + "/" + strconv.Itoa(int(r.Available)) + "/" + strconv.Itoa(int(r.Desired))
+}
+
+// figuresWidth is len(figures(r)), counted without writing them: the fleet
+// measures every row on every batch.
+func figuresWidth(r cluster.FleetRow) int {
+	digits := func(n int32) int {
+		d := 1
+		if n < 0 {
+			d, n = 2, -n
+		}
+		for ; n >= 10; n /= 10 {
+			d++
+		}
+		return d
+	}
+	return digits(r.Updated) + 1 + digits(r.Available) + 1 + digits(r.Desired)
+}
+
+// progress is the bar and its figures, right-aligned in numsW cells: █
+// updated, ▒ available but not updated (old pods still serving), ░ neither,
+// then updated/available/desired. A workload scaled to zero has a dotted bar.
+func progress(r cluster.FleetRow, numsW int) string {
+	nums := figures(r)
 	var bar string
 	if r.Desired <= 0 {
 		bar = strings.Repeat("·", barCells)
@@ -196,7 +222,7 @@ func progress(r cluster.FleetRow) string {
 		avail := max(cells(r.Available)-up, 0)
 		bar = strings.Repeat("█", up) + strings.Repeat("▒", avail) + strings.Repeat("░", barCells-up-avail)
 	}
-	return bar + " " + draw.FitRight(nums, 11)
+	return bar + " " + draw.FitRight(nums, max(numsW, minNums))
 }
 
 // View draws the scope line, the filter, the table and the selected row's
@@ -321,7 +347,7 @@ func (v *Page) row(r cluster.FleetRow, cols []draw.Column, widths []int, w int, 
 		// what each runs in place of the images.
 		imgs, ctx = r.Spread, ctx+" +"+strconv.Itoa(r.Others)
 	}
-	cells := []string{kindEntry.Short, r.Name, draw.Itoa(r.Revision), imgs, progress(r), glyph + " " + r.Word, draw.Age(v.s.Now, r.Since), cause}
+	cells := []string{kindEntry.Short, r.Name, draw.Itoa(r.Revision), imgs, progress(r, v.numsW), glyph + " " + r.Word, draw.Age(v.s.Now, r.Since), cause}
 	if v.manyNamespaces {
 		cells = append([]string{r.Namespace}, cells...)
 	}

@@ -241,3 +241,37 @@ func TestHeaderCountsWhatIsUrgentElsewhere(t *testing.T) {
 		t.Errorf("at 40 columns the hint is cut: %q", l)
 	}
 }
+
+// A workload of 150,000 replicas has figures wider than the column's
+// "100/100/100": they widen it rather than being cut ("75000/140000/1…"
+// would be a false figure); and a longer name widens NAME. Rows drawn
+// before either came line up with them.
+func TestLargeFiguresWidenTheColumn(t *testing.T) {
+	src := scope()
+	p, s := newFleet(t, src, nil, false)
+	p.SetSize(160, 14)
+	p.View()
+	for _, r := range []cluster.FleetRow{
+		{Namespace: "shop", Kind: kind.Deployment, Name: "api", Revision: 2, State: cluster.FleetRolling, Word: "rolling",
+			Desired: 150000, Updated: 75000, Available: 140000},
+		{Namespace: "shop", Kind: kind.Deployment, Name: "payments-gateway-eu-west", Revision: 1, State: cluster.FleetComplete,
+			Word: "complete", Desired: 1, Updated: 1, Available: 1},
+	} {
+		src.FleetRows = append(src.FleetRows, r)
+		s.Read()
+		p.Read()
+		out := uitest.Plain(p.View())
+		if !strings.Contains(out, " 75000/140000/150000 ") {
+			t.Fatalf("the large workload's figures are not whole:\n%s", out)
+		}
+		bars := map[int]int{}
+		for _, line := range strings.Split(out, "\n") {
+			if i := strings.IndexAny(line, "█▒░"); i >= 0 && strings.Contains(line, "/") {
+				bars[len([]rune(line[:i]))]++
+			}
+		}
+		if len(bars) != 1 {
+			t.Errorf("with %s the progress bars start at different columns %v:\n%s", r.Name, bars, out)
+		}
+	}
+}

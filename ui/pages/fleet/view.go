@@ -74,8 +74,10 @@ type Page struct {
 	// elsewhere is what is urgent in the namespaces not shown, so that
 	// narrowing the fleet never hides a failing rollout.
 	elsewhere cluster.Urgent
-	// cols are the table's columns for these rows.
-	cols []draw.Column
+	// cols are the table's columns for these rows; numsW is the width of
+	// their widest updated/available/desired figures.
+	cols  []draw.Column
+	numsW int
 
 	list draw.List
 	// filterText is what was typed after `/`; typing is set while the
@@ -193,6 +195,7 @@ func (v *Page) read() {
 	v.count = [fleetStates]int{}
 	v.manyNamespaces = false
 	nsW, nameW, stateW, ctxW := 0, 0, 0, 0
+	v.numsW = 0
 	for i := range v.all {
 		r := &v.all[i]
 		if r.State >= 0 && int(r.State) < len(v.count) {
@@ -204,8 +207,9 @@ func (v *Page) read() {
 		// Names are ASCII (DNS labels): their length is their width.
 		nsW, nameW, ctxW = max(nsW, len(r.Namespace)), max(nameW, len(r.Name)), max(ctxW, len(r.Cluster))
 		stateW = max(stateW, draw.WidthOf(r.Word))
+		v.numsW = max(v.numsW, figuresWidth(*r))
 	}
-	v.cols = columns(v.s.Several(), v.grouped && len(lists) > 1, v.manyNamespaces, ctxW, nsW, nameW, stateW)
+	v.cols = columns(v.s.Several(), v.grouped && len(lists) > 1, v.manyNamespaces, ctxW, nsW, nameW, stateW, v.numsW)
 	v.apply()
 }
 

@@ -3,7 +3,6 @@
 package replicasets
 
 import (
-	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -111,8 +110,14 @@ func (p *Pane) View() string {
 	}
 	lines := make([]string, 0, p.h)
 	rss := p.s.Rollout.ReplicaSets
-	widths := draw.Columns(rsColumns, p.w)
-	lines = append(lines, p.s.Paints.Header.On(draw.HeaderRow(widths, rsColumns, p.w)))
+	cells := make([][]string, len(rss))
+	for i, rs := range rss {
+		cells[i] = p.rsCells(rs, i == p.cursor)
+	}
+	cols := draw.Numbers(rsColumns, cells)
+	widths := draw.Columns(cols, p.w)
+	p.rows.Lay(widths)
+	lines = append(lines, p.s.Paints.Header.On(draw.HeaderRow(widths, cols, p.w)))
 	if len(rss) == 0 {
 		lines = append(lines, draw.Fit(p.s.Paints.Muted.On("no ReplicaSets yet"), p.w))
 		return strings.Join(lines, "\n")
@@ -140,7 +145,7 @@ func (p *Pane) View() string {
 			break
 		}
 		if line >= p.offset {
-			lines = append(lines, p.rsRow(rs, widths, i == p.cursor, i == p.cursor && p.rows.Focused))
+			lines = append(lines, p.rsRow(rs, cells[i], cols, widths, i == p.cursor && p.rows.Focused))
 		}
 		line++
 		n := p.glyphLines(rs)
@@ -174,21 +179,22 @@ func roleName(r cluster.ReplicaSetRole) string {
 	}
 }
 
-// The cursor row is marked (draw.Marker) even when the pane is not
-// focused, because it chooses the pods the pods pane lists.
-func (p *Pane) rsRow(rs cluster.ReplicaSetRow, widths []int, cursor, sel bool) string {
-	ageStr := draw.Age(p.s.Now, rs.Created)
-	images := strings.Join(rs.Images, ",")
-	sig := strings.Join([]string{strconv.FormatBool(cursor), roleName(rs.Role), draw.Itoa(rs.Revision), draw.Itoa(rs.Desired), draw.Itoa(rs.Current),
-		draw.Itoa(rs.Ready), draw.Itoa(rs.Available), ageStr, images}, "|")
-	return p.rows.Render("rs/"+rs.Name, sig, p.w, sel, func() string {
-		mark := " "
-		if cursor {
-			mark = draw.Marker
-		}
-		cells := []string{mark, draw.Itoa(rs.Revision), roleName(rs.Role), rs.Hash, draw.Itoa(rs.Desired),
-			draw.Itoa(rs.Current), draw.Itoa(rs.Ready), draw.Itoa(rs.Available), ageStr, images}
-		line := draw.Row(widths, rsColumns, cells, p.w)
+// rsCells are a ReplicaSet row's cells. The cursor row is marked
+// (draw.Marker) even when the pane is not focused, because it chooses the
+// pods the pods pane lists.
+func (p *Pane) rsCells(rs cluster.ReplicaSetRow, cursor bool) []string {
+	mark := " "
+	if cursor {
+		mark = draw.Marker
+	}
+	return []string{mark, draw.Itoa(rs.Revision), roleName(rs.Role), rs.Hash, draw.Itoa(rs.Desired),
+		draw.Itoa(rs.Current), draw.Itoa(rs.Ready), draw.Itoa(rs.Available), draw.Age(p.s.Now, rs.Created),
+		strings.Join(rs.Images, ",")}
+}
+
+func (p *Pane) rsRow(rs cluster.ReplicaSetRow, cells []string, cols []draw.Column, widths []int, sel bool) string {
+	return p.rows.Render("rs/"+rs.Name, strings.Join(cells, "|"), p.w, sel, func() string {
+		line := draw.Row(widths, cols, cells, p.w)
 		if sel {
 			return p.s.Paints.Selected.On(line)
 		}

@@ -1,9 +1,11 @@
 package replicasets
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
+	"rollscope/model/cluster"
 	"rollscope/ui/internal/uitest"
 	"rollscope/ui/screen"
 )
@@ -54,5 +56,43 @@ func TestGlyphCursor(t *testing.T) {
 	uitest.Keys[screen.Pane](p, "esc")
 	if s.Glyph != "" {
 		t.Errorf("esc left the glyph cursor on %q", s.Glyph)
+	}
+}
+
+// At 10,000 pods the counts are five digits, wider than their titles: a
+// count cut to "100…" would be a false figure. Each row is whole on screen,
+// its counts in full, whichever ReplicaSet the cursor is on, though the new
+// one's dots fill many times the pane.
+func TestTenThousandPodsKeepEveryCountWhole(t *testing.T) {
+	src := uitest.MidRollout()
+	view := src.Rollouts["shop/frontend"]
+	states := make([]cluster.PodState, 10000)
+	for i := range states {
+		states[i] = cluster.PodReady
+	}
+	rss := view.ReplicaSets
+	rss[0].Desired, rss[0].Current, rss[0].Ready, rss[0].Available = 10000, 10000, 10000, 10000
+	rss[0].Pods = uitest.Pods("frontend-new", states...)
+	rss[1].Desired, rss[1].Current, rss[1].Ready, rss[1].Available, rss[1].Pods = 0, 0, 0, 0, nil
+	src.Rollouts["shop/frontend"] = view
+	s := uitest.NewScreen(src, nil)
+	p := New(s)
+	uitest.Focused(p, 66, 18)
+	newRow := regexp.MustCompile(`\s3\s+new\s+10000\s+10000\s+10000\s+10000\s`)
+	oldRow := regexp.MustCompile(`\s2\s+old\s+0\s+0\s+0\s+0\s`)
+	for _, step := range []struct {
+		key string
+		row *regexp.Regexp
+	}{{"", newRow}, {"down", oldRow}, {"up", newRow}, {"down", oldRow}} {
+		if step.key != "" {
+			uitest.Keys[screen.Pane](p, step.key)
+		}
+		out := uitest.Plain(p.View())
+		if !step.row.MatchString(out) || strings.Contains(out, "…") {
+			t.Fatalf("after %q the selected ReplicaSet's row is not whole on screen:\n%s", step.key, out)
+		}
+		if n := len(uitest.Lines(out)); n > 18 {
+			t.Fatalf("the pane drew %d lines in 18", n)
+		}
 	}
 }
