@@ -44,14 +44,19 @@ func Run(ctx context.Context, opts ui.Options, feed func(context.Context, func(t
 		return ui.Switch{}, false, err
 	}
 	defer con.Close()
-	p := tea.NewProgram(con.Model(ui.New(opts)), append(con.Options(), tea.WithContext(ctx))...)
+	model, unwrap, stopKeys, err := profile.Keys(con.Model(ui.New(opts)))
+	if err != nil {
+		return ui.Switch{}, false, badInput{err}
+	}
+	defer stopKeys()
+	p := tea.NewProgram(model, append(con.Options(), tea.WithContext(ctx))...)
 	con.Resizes(ctx, p.Send)
 	feed(ctx, p.Send)
 	final, err := p.Run()
 	if err != nil && ctx.Err() == nil {
 		return ui.Switch{}, false, fmt.Errorf("the console stopped: %w", err)
 	}
-	if m, ok := terminal.Unwrap(final).(ui.Model); ok && ctx.Err() == nil {
+	if m, ok := terminal.Unwrap(unwrap(final)).(ui.Model); ok && ctx.Err() == nil {
 		next, again := m.Switch()
 		return next, again, nil
 	}

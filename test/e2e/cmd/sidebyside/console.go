@@ -42,6 +42,9 @@ type session struct {
 	pid    int
 	// workloads is how many a fleet console lists once complete.
 	workloads int
+	// keyTimes is the file a rollscope console writes each key's Update
+	// and frame time into (ROLLSCOPE_KEYTIMES), in microseconds.
+	keyTimes string
 }
 
 // start runs the console in a detached 200×50 tmux session; exec makes the
@@ -83,11 +86,16 @@ func start(c console, kubeconfig, namespace, home string, i int) (*session, erro
 		}
 		env = append(env, "ROLLSCOPE_CPUPROFILE="+filepath.Join(profileDir, fmt.Sprintf("%s-%d.prof", name, i)))
 	}
+	keyTimes := ""
+	if c.kind == rollscopeKind || c.kind == rollscopeFleet {
+		keyTimes = filepath.Join(home, "keys.txt")
+		env = append(env, "ROLLSCOPE_KEYTIMES="+keyTimes)
+	}
 	line := "exec env " + strings.Join(env, " ")
 	for _, a := range argv {
 		line += " '" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 	}
-	s := &session{console: c, socket: fmt.Sprintf("rollscope-sidebyside-%d-%d", os.Getpid(), i)}
+	s := &session{console: c, socket: fmt.Sprintf("rollscope-sidebyside-%d-%d", os.Getpid(), i), keyTimes: keyTimes}
 	if _, err := s.tmux("new-session", "-d", "-s", "console", "-x", "200", "-y", "50", line); err != nil {
 		return nil, err
 	}

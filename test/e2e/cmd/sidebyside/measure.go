@@ -26,6 +26,7 @@ type result struct {
 	firstScreen time.Duration // start → first complete screen
 	staleness   time.Duration // API complete → the screen says so
 	settled     int           // settled moments of the rollout at which its rows were the API's
+	keys        string        // keys pressed during the rollout, their Update+frame times (keyFigures)
 }
 
 func measure(ctx context.Context, cp *controlplane.ControlPlane, admin kubernetes.Interface, n int, consoles []console, work string) ([]result, error) {
@@ -90,6 +91,7 @@ func measure(ctx context.Context, cp *controlplane.ControlPlane, admin kubernete
 		defer close(checksDone)
 		checked, mismatch = settledChecks(checking, admin, namespace, sessions)
 	}()
+	go pressKeys(checking, sessions)
 	say("%d replicas: set image", n)
 	set := time.Now()
 	if err := setImage(ctx, admin, namespace, "example.com/app:v2"); err != nil {
@@ -113,6 +115,7 @@ func measure(ctx context.Context, cp *controlplane.ControlPlane, admin kubernete
 			return nil, fmt.Errorf("%s's ReplicaSet rows differ from the API's at a settled moment of the rollout: %s\n%s", s.name, mismatch[i], s.screen())
 		}
 		results[i].settled = checked[i]
+		results[i].keys = keyFigures(s)
 	}
 	counted := events.Load()
 	say("%d replicas: rolled out in %s, %d pod events", n, rollout.Round(100*time.Millisecond), counted)
@@ -216,7 +219,7 @@ func spent(results []result, sessions []*session, before []float64, rollout time
 
 func printTable(out io.Writer, results []result) {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "N pods\tconsole\trollout\tpod events\tCPU s\tCPU per event\tpeak RSS MiB\tfirst screen\tstale after API\trows = API (settled moments)")
+	fmt.Fprintln(tw, "N pods\tconsole\trollout\tpod events\tCPU s\tCPU per event\tpeak RSS MiB\tfirst screen\tstale after API\trows = API (settled moments)\tkeys while churning: median / p99 / max")
 	for _, r := range results {
 		per := "—"
 		if r.events > 0 {
@@ -226,8 +229,12 @@ func printTable(out io.Writer, results []result) {
 		if r.settled > 0 {
 			settled = fmt.Sprint(r.settled)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%.0f s\t%d\t%.2f\t%s\t%.0f\t%.2f s\t%.2f s\t%s\n", r.replicas, r.console, r.rollout.Seconds(), r.events,
-			r.cpu, per, r.peakRSS, r.firstScreen.Seconds(), r.staleness.Seconds(), settled)
+		keys := r.keys
+		if keys == "" {
+			keys = "—"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%.0f s\t%d\t%.2f\t%s\t%.0f\t%.2f s\t%.2f s\t%s\t%s\n", r.replicas, r.console, r.rollout.Seconds(), r.events,
+			r.cpu, per, r.peakRSS, r.firstScreen.Seconds(), r.staleness.Seconds(), settled, keys)
 	}
 	_ = tw.Flush()
 }

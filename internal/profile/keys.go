@@ -1,0 +1,74 @@
+package profile
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// KeysEnv names a file into which the console writes, for every key pressed,
+// the microseconds its Update and the frame drawn after it took, one a line:
+// how test/e2e/cmd/sidebyside measures that keys are answered at once while
+// tens of thousands of pods churn. An environment variable, as ConsoleEnv.
+const KeysEnv = "ROLLSCOPE_KEYTIMES"
+
+// Keys wraps the console's model m to time its keys when KeysEnv asks for
+// it; unwrap gives back the model inside a model it returned, and stop
+// writes the file.
+func Keys(m tea.Model) (timed tea.Model, unwrap func(tea.Model) tea.Model, stop func(), err error) {
+	path := os.Getenv(KeysEnv)
+	if path == "" {
+		return m, func(m tea.Model) tea.Model { return m }, func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%s=%s: %w", KeysEnv, path, err)
+	}
+	log := &keyLog{w: f}
+	unwrap = func(m tea.Model) tea.Model {
+		if k, ok := m.(keyTimed); ok {
+			return k.Model
+		}
+		return m
+	}
+	stop = func() { f.Close() }
+	return keyTimed{Model: m, log: log}, unwrap, stop, nil
+}
+
+// keyLog is the pending key's Update time until its frame is drawn. The
+// program calls Update and View on one goroutine. Each line is written at
+// once, so the file can be read while the console runs: keys are few.
+type keyLog struct {
+	w       *os.File
+	pending bool
+	update  time.Duration
+}
+
+type keyTimed struct {
+	tea.Model
+	log *keyLog
+}
+
+func (k keyTimed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, key := msg.(tea.KeyPressMsg)
+	start := time.Now()
+	m, cmd := k.Model.Update(msg)
+	if key {
+		k.log.pending, k.log.update = true, time.Since(start)
+	}
+	return keyTimed{Model: m, log: k.log}, cmd
+}
+
+// View draws the frame; after a key, the key's time is its Update and this.
+func (k keyTimed) View() tea.View {
+	if !k.log.pending {
+		return k.Model.View()
+	}
+	start := time.Now()
+	v := k.Model.View()
+	fmt.Fprintln(k.log.w, (k.log.update + time.Since(start)).Microseconds())
+	k.log.pending = false
+	return v
+}
