@@ -8,6 +8,7 @@ import (
 	"rollscope/model"
 	"rollscope/model/cluster"
 	"rollscope/ui/draw"
+	"rollscope/ui/internal/uitest"
 )
 
 // fakeSource is a hand-made picture of a cluster: the views a
@@ -39,6 +40,9 @@ func (f *fakeSource) Apply(b cluster.Batch) bool {
 }
 func (f *fakeSource) Watch() cluster.WatchStatus               { return f.watch }
 func (f *fakeSource) Deployments() []cluster.DeploymentSummary { return f.deployments }
+func (f *fakeSource) FirstDeployment(ns string) (string, string, bool) {
+	return uitest.First(f.deployments, ns)
+}
 func (f *fakeSource) Rollout(ns, name string, _ time.Time) (cluster.RolloutView, bool) {
 	f.rolloutReads++
 	r, ok := f.rollouts[ns+"/"+name]

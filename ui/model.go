@@ -454,9 +454,10 @@ func (m *Model) push(p screen.Page) {
 // emptySource stands in when no cluster was given.
 type emptySource struct{}
 
-func (emptySource) Apply(cluster.Batch) bool                 { return false }
-func (emptySource) Watch() cluster.WatchStatus               { return cluster.WatchStatus{} }
-func (emptySource) Deployments() []cluster.DeploymentSummary { return nil }
+func (emptySource) Apply(cluster.Batch) bool                      { return false }
+func (emptySource) Watch() cluster.WatchStatus                    { return cluster.WatchStatus{} }
+func (emptySource) Deployments() []cluster.DeploymentSummary      { return nil }
+func (emptySource) FirstDeployment(string) (string, string, bool) { return "", "", false }
 func (emptySource) Rollout(string, string, time.Time) (cluster.RolloutView, bool) {
 	return cluster.RolloutView{}, false
 }

@@ -41,6 +41,24 @@ func (c *Cluster) Deployments() []DeploymentSummary {
 	return out
 }
 
+// FirstDeployment is the Deployment a console opens on when none was named:
+// the first by namespace and name in namespace ("": any). The console asks
+// on every refresh until one is found — in a namespace without Deployments,
+// for ever — so it reads names only, not the picker's whole summaries.
+func (c *Cluster) FirstDeployment(namespace string) (ns, name string, ok bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	for _, d := range c.deployments {
+		if namespace != "" && d.Namespace != namespace {
+			continue
+		}
+		if !ok || cmp.Or(strings.Compare(d.Namespace, ns), strings.Compare(d.Name, name)) < 0 {
+			ns, name, ok = d.Namespace, d.Name, true
+		}
+	}
+	return ns, name, ok
+}
+
 // StatusLine is a deployment's line in rollscope's plain output, the same
 // embedded and live: "deployment/frontend 25 desired · 26 total · 3 updated
 // · 23 available — Waiting for deployment "frontend" rollout to finish: ...",

@@ -5,6 +5,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"rollscope/model"
 	"rollscope/model/cluster"
@@ -49,5 +50,24 @@ func TestStatusLine(t *testing.T) {
 				t.Errorf("StatusLine:\n got %s\nwant %s", got, tc.want)
 			}
 		})
+	}
+}
+
+// The console opens on the first Deployment by namespace and name when none
+// was named, in its namespace or, with none, in any; a namespace without
+// Deployments has none.
+func TestFirstDeployment(t *testing.T) {
+	var ds []runtime.Object
+	for _, at := range [][2]string{{"shop", "web"}, {"billing", "ledger"}, {"shop", "api"}, {"billing", "api"}} {
+		d := deployment(at[1], "web:v2", 1, "1")
+		d.Namespace = at[0]
+		ds = append(ds, d)
+	}
+	c := loaded(ds...)
+	for _, tc := range []struct{ in, ns, name string }{{"", "billing", "api"}, {"shop", "shop", "api"}, {"billing", "billing", "api"}, {"empty", "", ""}} {
+		ns, name, ok := c.FirstDeployment(tc.in)
+		if ns != tc.ns || name != tc.name || ok != (tc.name != "") {
+			t.Errorf("FirstDeployment(%q) = %s/%s %v, want %s/%s", tc.in, ns, name, ok, tc.ns, tc.name)
+		}
 	}
 }

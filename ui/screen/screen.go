@@ -31,6 +31,9 @@ type Source interface {
 	Apply(cluster.Batch) bool
 	Watch() cluster.WatchStatus
 	Deployments() []cluster.DeploymentSummary
+	// FirstDeployment is the first Deployment by namespace and name in
+	// namespace ("": any), which the console shows when none was named.
+	FirstDeployment(namespace string) (ns, name string, ok bool)
 	Rollout(namespace, name string, now time.Time) (cluster.RolloutView, bool)
 	Nodes() []cluster.NodeRow
 	Timeline(namespace, name string) []cluster.TimelineEntry
@@ -120,11 +123,8 @@ func (s *Screen) Read() {
 	s.Now = s.Clock()
 	s.Watch = s.Src.Watch()
 	if s.Deployment == "" {
-		for _, d := range s.Src.Deployments() {
-			if s.Namespace == "" || d.Namespace == s.Namespace {
-				s.Namespace, s.Deployment = d.Namespace, d.Name
-				break
-			}
+		if ns, name, ok := s.Src.FirstDeployment(s.Namespace); ok {
+			s.Namespace, s.Deployment = ns, name
 		}
 	}
 	s.Rollout, s.HaveRollout = cluster.RolloutView{}, false

@@ -45,6 +45,22 @@ type Source struct {
 func (s *Source) Apply(cluster.Batch) bool                 { return true }
 func (s *Source) Watch() cluster.WatchStatus               { return s.Status }
 func (s *Source) Deployments() []cluster.DeploymentSummary { return s.Summaries }
+
+// FirstDeployment is the first of Summaries in namespace, in their order.
+func (s *Source) FirstDeployment(namespace string) (string, string, bool) {
+	return First(s.Summaries, namespace)
+}
+
+// First is the first of summaries in namespace ("": any), in their order:
+// FirstDeployment for a source made of summaries.
+func First(summaries []cluster.DeploymentSummary, namespace string) (string, string, bool) {
+	for _, d := range summaries {
+		if namespace == "" || d.Namespace == namespace {
+			return d.Namespace, d.Name, true
+		}
+	}
+	return "", "", false
+}
 func (s *Source) Rollout(ns, name string, _ time.Time) (cluster.RolloutView, bool) {
 	r, ok := s.Rollouts[ns+"/"+name]
 	return r, ok
