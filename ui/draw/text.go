@@ -270,7 +270,7 @@ func width(s string) int {
 func asciiWidth(s string) (int, bool) {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c > 0x7e {
-			return ansi.StringWidth(s), false
+			return cells(s), false
 		}
 	}
 	return len(s), true

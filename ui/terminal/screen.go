@@ -21,6 +21,8 @@ import (
 
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
+
+	"rollscope/ui/draw"
 )
 
 // Screen is the terminal's alternate screen as last drawn.
@@ -118,7 +120,7 @@ func (s *Screen) Draw(frame, title string) error {
 // terminal is cut, so that it never wraps onto the next.
 func (s *Screen) line(y int, l string) {
 	s.buf.WriteString(ansi.CursorPosition(1, y+1))
-	w := ansi.StringWidth(l)
+	w := draw.WidthOf(l)
 	if w > s.w {
 		l, w = ansi.Truncate(l, s.w, ""), s.w
 	}
