@@ -38,7 +38,9 @@ func measure(ctx context.Context, cp *controlplane.ControlPlane, admin kubernete
 	defer func() {
 		_ = admin.CoreV1().Namespaces().Delete(context.Background(), namespace, metav1.DeleteOptions{})
 	}()
-	if err := until(ctx, 15*time.Minute, "the deployment to be available", func() (bool, error) { return complete(ctx, admin, namespace) }); err != nil {
+	// The scheduler places about 35 pods a second here, whatever -qps.
+	available := max(15*time.Minute, time.Duration(n)*60*time.Millisecond)
+	if err := until(ctx, available, "the deployment to be available", func() (bool, error) { return complete(ctx, admin, namespace) }); err != nil {
 		return nil, err
 	}
 	rows, err := apiRows(ctx, admin, namespace)
@@ -98,7 +100,7 @@ func measure(ctx context.Context, cp *controlplane.ControlPlane, admin kubernete
 		return nil, err
 	}
 	// The rollout has not begun until the controller has seen the change.
-	if err := until(ctx, 30*time.Minute, "the rollout to complete", func() (bool, error) {
+	if err := until(ctx, max(30*time.Minute, time.Duration(n)*120*time.Millisecond), "the rollout to complete", func() (bool, error) {
 		if time.Since(set) < time.Second {
 			return false, nil
 		}
