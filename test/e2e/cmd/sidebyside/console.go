@@ -45,6 +45,9 @@ type session struct {
 	// keyTimes is the file a rollscope console writes each key's Update
 	// and frame time into (ROLLSCOPE_KEYTIMES), in microseconds.
 	keyTimes string
+	// blind is set once a k9s never showed the deployment complete
+	// (waitScreens): its CPU and memory are still measured.
+	blind bool
 }
 
 // start runs the console in a detached 200×50 tmux session; exec makes the

@@ -169,13 +169,19 @@ func measure(ctx context.Context, cp *controlplane.ControlPlane, admin kubernete
 
 // waitScreens polls every session's screen until each shows the rollout
 // complete with the rows read (none for a fleet), calling shown once for
-// each.
+// each. k9s's screen may never show it — at 30,000 pods under a tight
+// --request-timeout its first list is cut off and retried for ever (k9s PR
+// #4109) —: a k9s that has not shown it after screenPatience is marked blind
+// and measured on, its screen no longer awaited. A rollscope that has not is
+// the run's failure.
 func waitScreens(ctx context.Context, sessions []*session, n int, read func() (map[string][4]int, error), shown func(i int)) error {
 	left := map[int]bool{}
-	for i := range sessions {
-		left[i] = true
+	for i, s := range sessions {
+		if !s.blind {
+			left[i] = true
+		}
 	}
-	return until(ctx, 5*time.Minute, "every console to show the deployment complete", func() (bool, error) {
+	err := until(ctx, screenPatience, "every console to show the deployment complete", func() (bool, error) {
 		var rows map[string][4]int
 		if read != nil {
 			var err error
@@ -196,7 +202,23 @@ func waitScreens(ctx context.Context, sessions []*session, n int, read func() (m
 		}
 		return true, nil
 	})
+	if err == nil || ctx.Err() != nil {
+		return err
+	}
+	for i := range left {
+		if sessions[i].kind == rollscopeKind || sessions[i].kind == rollscopeFleet {
+			return err
+		}
+	}
+	for i := range left {
+		say("%s never showed the deployment complete in %s; measured on without its screen:\n%s", sessions[i].name, screenPatience, sessions[i].screen())
+		sessions[i].blind = true
+	}
+	return nil
 }
+
+// screenPatience is how long waitScreens waits for a screen.
+const screenPatience = 5 * time.Minute
 
 // spent fills in each console's figures for the rollout, read two seconds
 // after every screen showed it complete: the CPU spent since before, the
@@ -235,8 +257,15 @@ func printTable(out io.Writer, results []result) {
 		if keys == "" {
 			keys = "—"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%.0f s\t%d\t%.2f\t%s\t%.0f\t%.2f s\t%.2f s\t%s\t%s\n", r.replicas, r.console, r.rollout.Seconds(), r.events,
-			r.cpu, per, r.peakRSS, r.firstScreen.Seconds(), r.staleness.Seconds(), settled, keys)
+		first, stale := fmt.Sprintf("%.2f s", r.firstScreen.Seconds()), fmt.Sprintf("%.2f s", r.staleness.Seconds())
+		if r.firstScreen == 0 {
+			first = "never"
+		}
+		if r.staleness == 0 && r.firstScreen == 0 {
+			stale = "never"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%.0f s\t%d\t%.2f\t%s\t%.0f\t%s\t%s\t%s\t%s\n", r.replicas, r.console, r.rollout.Seconds(), r.events,
+			r.cpu, per, r.peakRSS, first, stale, settled, keys)
 	}
 	_ = tw.Flush()
 }
