@@ -261,7 +261,8 @@ func printTable(out io.Writer, results []result) {
 		if r.firstScreen == 0 {
 			first = "never"
 		}
-		if r.staleness == 0 && r.firstScreen == 0 {
+		if r.staleness == 0 {
+			// Never shown after the rollout, even if shown at first.
 			stale = "never"
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%.0f s\t%d\t%.2f\t%s\t%.0f\t%s\t%s\t%s\t%s\n", r.replicas, r.console, r.rollout.Seconds(), r.events,
