@@ -27,6 +27,7 @@ type result struct {
 	staleness   time.Duration // API complete → the screen says so
 	settled     int           // settled moments of the rollout at which its rows were the API's
 	keys        string        // keys pressed during the rollout, their Update+frame times (keyFigures)
+	apiList     time.Duration // the API's own list of the namespace's pods, before the consoles start
 }
 
 func measure(ctx context.Context, cp *controlplane.ControlPlane, admin kubernetes.Interface, n int, consoles []console, work string) ([]result, error) {
@@ -48,7 +49,11 @@ func measure(ctx context.Context, cp *controlplane.ControlPlane, admin kubernete
 		return nil, err
 	}
 
-	say("%d replicas available; starting %d consoles", n, len(consoles))
+	apiList, listed, err := listTime(ctx, admin, namespace)
+	if err != nil {
+		return nil, err
+	}
+	say("%d replicas available; the API lists their %d pods in %s; starting %d consoles", n, listed, apiList.Round(10*time.Millisecond), len(consoles))
 	sessions := make([]*session, len(consoles))
 	results := make([]result, len(consoles))
 	begun := time.Now()
@@ -63,7 +68,7 @@ func measure(ctx context.Context, cp *controlplane.ControlPlane, admin kubernete
 		}
 		defer s.stop()
 		sessions[i] = s
-		results[i] = result{console: c.name, replicas: n}
+		results[i] = result{console: c.name, replicas: n, apiList: apiList}
 	}
 	if err := waitScreens(ctx, sessions, n, func() (map[string][4]int, error) { return rows, nil }, func(i int) {
 		results[i].firstScreen = time.Since(begun)
@@ -260,6 +265,8 @@ func printTable(out io.Writer, results []result) {
 		first, stale := fmt.Sprintf("%.2f s", r.firstScreen.Seconds()), fmt.Sprintf("%.2f s", r.staleness.Seconds())
 		if r.firstScreen == 0 {
 			first = "never"
+		} else if r.apiList > 0 {
+			first += fmt.Sprintf(" (API list %.2f s)", r.apiList.Seconds())
 		}
 		if r.staleness == 0 {
 			// Never shown after the rollout, even if shown at first.
