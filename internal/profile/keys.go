@@ -3,6 +3,7 @@ package profile
 import (
 	"fmt"
 	"os"
+	"runtime/metrics"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -12,6 +13,11 @@ import (
 // the microseconds its Update and the frame drawn after it took, one a line:
 // how test/e2e/cmd/sidebyside measures that keys are answered at once while
 // tens of thousands of pods churn. An environment variable, as ConsoleEnv.
+//
+// Each line is "WALL CPU GCS": the wall time, the CPU time the whole process
+// used meanwhile, and how many collections ended meanwhile. A key slow on the
+// wall clock but not on the CPU waited for a processor the machine did not
+// give; one slow on both did work, its own or the collector's.
 const KeysEnv = "ROLLSCOPE_KEYTIMES"
 
 // Keys wraps the console's model m to time its keys when KeysEnv asks for
@@ -43,7 +49,9 @@ func Keys(m tea.Model) (timed tea.Model, unwrap func(tea.Model) tea.Model, stop 
 type keyLog struct {
 	w       *os.File
 	pending bool
-	update  time.Duration
+	start   time.Time
+	cpu     time.Duration // processCPU at the key's start
+	gcs     uint64        // collections ended before it
 }
 
 type keyTimed struct {
@@ -52,12 +60,11 @@ type keyTimed struct {
 }
 
 func (k keyTimed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	_, key := msg.(tea.KeyPressMsg)
-	start := time.Now()
-	m, cmd := k.Model.Update(msg)
-	if key {
-		k.log.pending, k.log.update = true, time.Since(start)
+	if _, key := msg.(tea.KeyPressMsg); key {
+		k.log.pending = true
+		k.log.start, k.log.cpu, k.log.gcs = time.Now(), processCPU(), gcCycles()
 	}
+	m, cmd := k.Model.Update(msg)
 	return keyTimed{Model: m, log: k.log}, cmd
 }
 
@@ -66,9 +73,20 @@ func (k keyTimed) View() tea.View {
 	if !k.log.pending {
 		return k.Model.View()
 	}
-	start := time.Now()
 	v := k.Model.View()
-	fmt.Fprintln(k.log.w, (k.log.update + time.Since(start)).Microseconds())
-	k.log.pending = false
+	l := k.log
+	fmt.Fprintln(l.w, time.Since(l.start).Microseconds(), (processCPU() - l.cpu).Microseconds(), gcCycles()-l.gcs)
+	l.pending = false
 	return v
+}
+
+// gcCycles is how many collections have ended, read without stopping the
+// world (runtime.ReadMemStats would).
+func gcCycles() uint64 {
+	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
 }

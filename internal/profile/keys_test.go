@@ -3,9 +3,11 @@ package profile
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -32,8 +34,21 @@ func TestEachKeyIsTimedWithItsFrame(t *testing.T) {
 	m.View() // a frame with no key before it
 	stop()
 	b, _ := os.ReadFile(path)
-	if lines := strings.Fields(string(b)); len(lines) != 2 {
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 2 {
 		t.Errorf("%d lines for two keys: %q", len(lines), b)
+	}
+	for _, l := range lines {
+		f := strings.Fields(l)
+		if len(f) != 3 {
+			t.Errorf("line %q: want wall µs, CPU µs, collections", l)
+			continue
+		}
+		for _, v := range f {
+			if n, err := strconv.Atoi(v); err != nil || n < 0 {
+				t.Errorf("line %q: %q is not a count", l, v)
+			}
+		}
 	}
 	if c, ok := unwrap(m).(counter); !ok || c.n != 3 {
 		t.Errorf("unwrapped %#v, want the counter after three messages", unwrap(m))
@@ -42,6 +57,48 @@ func TestEachKeyIsTimedWithItsFrame(t *testing.T) {
 
 // A file that cannot be made is the operator's error in one line, naming
 // the variable.
+// A key's CPU time counts what the process did meanwhile, so a key that
+// works shows it, and a collection forced during it is counted.
+func TestAKeysCPUTimeAndCollectionsAreLogged(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keys.txt")
+	t.Setenv(KeysEnv, path)
+	m, _, stop, err := Keys(busy{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ = m.Update(tea.KeyPressMsg{Code: 'j'})
+	m.View()
+	stop()
+	b, _ := os.ReadFile(path)
+	f := strings.Fields(string(b))
+	if len(f) != 3 {
+		t.Fatalf("%q: want one line of three figures", b)
+	}
+	wall, _ := strconv.Atoi(f[0])
+	cpu, _ := strconv.Atoi(f[1])
+	gcs, _ := strconv.Atoi(f[2])
+	if runtime.GOOS != "windows" && cpu < 20_000 {
+		t.Errorf("CPU %d µs (in %d µs of wall time) for a key that spun 20 ms of CPU", cpu, wall)
+	}
+	if gcs < 1 {
+		t.Errorf("%d collections counted for a key that forced one", gcs)
+	}
+}
+
+// busy forces a collection and spins for 20 ms of CPU on every message
+// (for at most a second where the CPU time cannot be read).
+type busy struct{}
+
+func (busy) Init() tea.Cmd { return nil }
+func (b busy) Update(tea.Msg) (tea.Model, tea.Cmd) {
+	runtime.GC()
+	cpu, wall := processCPU(), time.Now()
+	for processCPU()-cpu < 20*time.Millisecond && time.Since(wall) < time.Second {
+	}
+	return b, nil
+}
+func (busy) View() tea.View { return tea.NewView("") }
+
 func TestAKeyFileThatCannotBeMadeIsNamed(t *testing.T) {
 	t.Setenv(KeysEnv, filepath.Join(t.TempDir(), "no", "such", "dir", "keys.txt"))
 	if _, _, _, err := Keys(counter{}); err == nil || !strings.HasPrefix(err.Error(), KeysEnv+"=") {

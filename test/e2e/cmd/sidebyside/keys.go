@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -36,8 +35,10 @@ func pressKeys(ctx context.Context, sessions []*session) {
 }
 
 // keyFigures reads a console's key times: how many keys, the median, the
-// 99th percentile and the slowest, in milliseconds, or "—" for a console
-// that does not time its keys.
+// 99th percentile and the slowest wall time, in milliseconds; how many took
+// over 50 ms; and for the slowest, the CPU the console used meanwhile and the
+// collections that ended, which tell a key that worked from one that waited
+// for a processor. "—" for a console that does not time its keys.
 func keyFigures(s *session) string {
 	if s.keyTimes == "" {
 		return "—"
@@ -46,16 +47,26 @@ func keyFigures(s *session) string {
 	if err != nil {
 		return "unread: " + err.Error()
 	}
-	var us []int
-	for _, f := range strings.Fields(string(b)) {
-		if v, err := strconv.Atoi(f); err == nil {
-			us = append(us, v)
+	type key struct{ wall, cpu, gcs int }
+	var keys []key
+	for _, line := range strings.Split(string(b), "\n") {
+		var k key
+		if n, _ := fmt.Sscan(line, &k.wall, &k.cpu, &k.gcs); n == 3 {
+			keys = append(keys, k)
 		}
 	}
-	if len(us) == 0 {
+	if len(keys) == 0 {
 		return "no keys"
 	}
-	slices.Sort(us)
-	ms := func(i int) float64 { return float64(us[i]) / 1000 }
-	return fmt.Sprintf("%d keys: %.1f / %.1f / %.1f ms", len(us), ms(len(us)/2), ms(len(us)*99/100), ms(len(us)-1))
+	slices.SortFunc(keys, func(a, b key) int { return a.wall - b.wall })
+	over := 0
+	for _, k := range keys {
+		if k.wall > 50_000 {
+			over++
+		}
+	}
+	ms := func(us int) float64 { return float64(us) / 1000 }
+	last := keys[len(keys)-1]
+	return fmt.Sprintf("%d keys: %.1f / %.1f / %.1f ms, %d over 50 ms; the slowest %.1f ms on the CPU, %d collections",
+		len(keys), ms(keys[len(keys)/2].wall), ms(keys[len(keys)*99/100].wall), ms(last.wall), over, ms(last.cpu), last.gcs)
 }
