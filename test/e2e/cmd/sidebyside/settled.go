@@ -16,8 +16,8 @@ const settledFor = 700 * time.Millisecond
 
 // settledChecks compares, until ctx ends, each rollscope console's
 // ReplicaSet rows with the API's at every settled moment of the rollout:
-// whenever the API's rows have not changed for settledFor, every row the
-// screen shows must be the API's. It returns, per session, how many
+// whenever the API's rows have not changed for settledFor, nor change while
+// the screens are read, every row the screen shows must be the API's. It returns, per session, how many
 // moments were checked and the first mismatch seen.
 func settledChecks(ctx context.Context, admin kubernetes.Interface, namespace string, sessions []*session) (checked []int, mismatch []string) {
 	checked, mismatch = make([]int, len(sessions)), make([]string, len(sessions))
@@ -43,15 +43,35 @@ func settledChecks(ctx context.Context, admin kubernetes.Interface, namespace st
 			continue
 		}
 		done = true
+		found := make([]string, len(sessions))
+		for i, s := range sessions {
+			if s.kind != rollscopeKind {
+				continue
+			}
+			for hash, counts := range screenRows(s.screen()) {
+				if want, ok := rows[hash]; (!ok || want != counts) && found[i] == "" {
+					found[i] = fmt.Sprintf("ReplicaSet %s shown as %v, the API's is %v (all: %v)", hash, counts, want, rows)
+				}
+			}
+		}
+		// The API may have moved on between its last read and the screens'
+		// (at 30,000 pods a screen once showed a scale-down step the
+		// previous read had not seen): only a moment the API still holds
+		// after the screens were read is a settled one.
+		if after, err := apiRows(ctx, admin, namespace); err != nil || !maps.Equal(after, rows) {
+			if err == nil {
+				last, since = after, time.Now()
+			}
+			done = false
+			continue
+		}
 		for i, s := range sessions {
 			if s.kind != rollscopeKind {
 				continue
 			}
 			checked[i]++
-			for hash, counts := range screenRows(s.screen()) {
-				if want, ok := rows[hash]; (!ok || want != counts) && mismatch[i] == "" {
-					mismatch[i] = fmt.Sprintf("ReplicaSet %s shown as %v, the API's is %v (all: %v)", hash, counts, want, rows)
-				}
+			if mismatch[i] == "" {
+				mismatch[i] = found[i]
 			}
 		}
 	}
