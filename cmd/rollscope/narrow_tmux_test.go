@@ -91,7 +91,12 @@ func TestConsoleWorkloadPagesNameThemselves(t *testing.T) {
 	} {
 		t.Run(c.where, func(t *testing.T) {
 			con := startConsole(t, 80, 24, append(c.args, "--speed", "10")...)
-			s := con.waitFor(c.where)
+			// A banner ("connecting to the cluster…") holds the first line
+			// until the watches sync, while the header below it may already
+			// name the object: read the header once it is the first line.
+			s := con.WaitUntil("the header naming "+c.where, func(s string) bool {
+				return strings.Contains(firstLine(s), c.where)
+			})
 			head := firstLine(s)
 			if strings.Contains(head, "deploy") || !strings.Contains(head, c.where) {
 				t.Errorf("the header is %q, want it to name %s and no deployment", head, c.where)
