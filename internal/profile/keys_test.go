@@ -55,8 +55,6 @@ func TestEachKeyIsTimedWithItsFrame(t *testing.T) {
 	}
 }
 
-// A file that cannot be made is the operator's error in one line, naming
-// the variable.
 // A key's CPU time counts what the process did meanwhile, so a key that
 // works shows it, and a collection forced during it is counted.
 func TestAKeysCPUTimeAndCollectionsAreLogged(t *testing.T) {
@@ -99,6 +97,8 @@ func (b busy) Update(tea.Msg) (tea.Model, tea.Cmd) {
 }
 func (busy) View() tea.View { return tea.NewView("") }
 
+// A file that cannot be made is the operator's error in one line, naming
+// the variable.
 func TestAKeyFileThatCannotBeMadeIsNamed(t *testing.T) {
 	t.Setenv(KeysEnv, filepath.Join(t.TempDir(), "no", "such", "dir", "keys.txt"))
 	if _, _, _, err := Keys(counter{}); err == nil || !strings.HasPrefix(err.Error(), KeysEnv+"=") {
