@@ -21,19 +21,13 @@ func (c counter) View() tea.View                      { return tea.NewView(strco
 // Each key is timed once, from its Update to the frame after it; other
 // messages (the watch's batches) are not; the model comes back unwrapped.
 func TestEachKeyIsTimedWithItsFrame(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "keys.txt")
-	t.Setenv(KeysEnv, path)
-	m, unwrap, stop, err := Keys(counter{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, unwrap, logged := timeKeys(t, counter{})
 	for _, msg := range []tea.Msg{tea.KeyPressMsg{Code: 'j'}, "a batch", tea.KeyPressMsg{Code: 'k'}} {
 		m, _ = m.Update(msg)
 		m.View()
 	}
 	m.View() // a frame with no key before it
-	stop()
-	b, _ := os.ReadFile(path)
+	b := logged()
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	if len(lines) != 2 {
 		t.Errorf("%d lines for two keys: %q", len(lines), b)
@@ -58,16 +52,10 @@ func TestEachKeyIsTimedWithItsFrame(t *testing.T) {
 // A key's CPU time counts what the process did meanwhile, so a key that
 // works shows it, and a collection forced during it is counted.
 func TestAKeysCPUTimeAndCollectionsAreLogged(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "keys.txt")
-	t.Setenv(KeysEnv, path)
-	m, _, stop, err := Keys(busy{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, _, logged := timeKeys(t, busy{})
 	m, _ = m.Update(tea.KeyPressMsg{Code: 'j'})
 	m.View()
-	stop()
-	b, _ := os.ReadFile(path)
+	b := logged()
 	f := strings.Fields(string(b))
 	if len(f) != 3 {
 		t.Fatalf("%q: want one line of three figures", b)
@@ -80,6 +68,27 @@ func TestAKeysCPUTimeAndCollectionsAreLogged(t *testing.T) {
 	}
 	if gcs < 1 {
 		t.Errorf("%d collections counted for a key that forced one", gcs)
+	}
+}
+
+// timeKeys wraps model as the console is wrapped when KeysEnv names a file
+// (one in the test's directory); logged stops the timing and returns what
+// it wrote.
+func timeKeys(t *testing.T, model tea.Model) (m tea.Model, unwrap func(tea.Model) tea.Model, logged func() []byte) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "keys.txt")
+	t.Setenv(KeysEnv, path)
+	m, unwrap, stop, err := Keys(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, unwrap, func() []byte {
+		stop()
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
 	}
 }
 

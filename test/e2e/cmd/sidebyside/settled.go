@@ -17,8 +17,9 @@ const settledFor = 700 * time.Millisecond
 // settledChecks compares, until ctx ends, each rollscope console's
 // ReplicaSet rows with the API's at every settled moment of the rollout:
 // whenever the API's rows have not changed for settledFor, nor change while
-// the screens are read, every row the screen shows must be the API's. It returns, per session, how many
-// moments were checked and the first mismatch seen.
+// the screens are read, every row the screen shows must be the API's. It
+// returns, per session, how many moments were checked and the first
+// mismatch seen.
 func settledChecks(ctx context.Context, admin kubernetes.Interface, namespace string, sessions []*session) (checked []int, mismatch []string) {
 	checked, mismatch = make([]int, len(sessions)), make([]string, len(sessions))
 	var last map[string][4]int
@@ -43,17 +44,7 @@ func settledChecks(ctx context.Context, admin kubernetes.Interface, namespace st
 			continue
 		}
 		done = true
-		found := make([]string, len(sessions))
-		for i, s := range sessions {
-			if s.kind != rollscopeKind {
-				continue
-			}
-			for hash, counts := range screenRows(s.screen()) {
-				if want, ok := rows[hash]; (!ok || want != counts) && found[i] == "" {
-					found[i] = fmt.Sprintf("ReplicaSet %s shown as %v, the API's is %v (all: %v)", hash, counts, want, rows)
-				}
-			}
-		}
+		found := screenMismatches(sessions, rows)
 		// The API may have moved on between its last read and the screens'
 		// (at 30,000 pods a screen once showed a scale-down step the
 		// previous read had not seen): only a moment the API still holds
@@ -65,14 +56,32 @@ func settledChecks(ctx context.Context, admin kubernetes.Interface, namespace st
 			done = false
 			continue
 		}
-		for i, s := range sessions {
-			if s.kind != rollscopeKind {
-				continue
-			}
+		for i, f := range found {
 			checked[i]++
 			if mismatch[i] == "" {
-				mismatch[i] = found[i]
+				mismatch[i] = f
 			}
 		}
 	}
+}
+
+// screenMismatches reads each rollscope session's screen against the API's
+// rows: one entry per rollscope session, by its index, holding the first
+// ReplicaSet shown otherwise than the API holds it ("" when every row is
+// the API's).
+func screenMismatches(sessions []*session, rows map[string][4]int) map[int]string {
+	found := map[int]string{}
+	for i, s := range sessions {
+		if s.kind != rollscopeKind {
+			continue
+		}
+		found[i] = ""
+		for hash, counts := range screenRows(s.screen()) {
+			if want, ok := rows[hash]; !ok || want != counts {
+				found[i] = fmt.Sprintf("ReplicaSet %s shown as %v, the API's is %v (all: %v)", hash, counts, want, rows)
+				break
+			}
+		}
+	}
+	return found
 }
