@@ -9,6 +9,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"rollscope/model"
@@ -83,13 +84,37 @@ var _ = addKind(kind.Deployment, workloadKind{
 	},
 })
 
-// newReplicaSet is FindNewReplicaSet, from e when d and rss are the ones
-// it was found among.
+// newReplicaSet is FindNewReplicaSet, from e when d and rss hold the same
+// templates as when it was found: the same objects, or the same ones (by
+// UID) at the same generations. The API server moves an object's
+// generation on every change of its spec, template included, and never on
+// a status write, so a rollout's stream of status updates — new objects
+// each time — does not compare templates again; the ReplicaSet returned is
+// always one of rss, with its status as it is now.
 func (e *fleetEntry) newReplicaSet(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) *appsv1.ReplicaSet {
-	if e != nil && e.d == d && slices.Equal(e.rss, rss) {
-		return e.newRS
+	if e == nil || e.d == nil || !sameSpec(&e.d.ObjectMeta, &d.ObjectMeta) || len(e.rss) != len(rss) {
+		return model.FindNewReplicaSet(d, rss)
 	}
-	return model.FindNewReplicaSet(d, rss)
+	var found *appsv1.ReplicaSet
+	for i, rs := range rss {
+		if rs == nil || e.rss[i] == nil || !sameSpec(&e.rss[i].ObjectMeta, &rs.ObjectMeta) {
+			return model.FindNewReplicaSet(d, rss)
+		}
+		if e.newRS != nil && rs.UID == e.newRS.UID {
+			found = rs
+		}
+	}
+	return found
+}
+
+// sameSpec reports whether b is a (the same or a later) version of a with
+// the same spec: the same UID and generation. An object without a
+// generation (one the API never stored) has only its own pointer to go by.
+func sameSpec(a, b *metav1.ObjectMeta) bool {
+	if a == b {
+		return true
+	}
+	return a.UID != "" && a.UID == b.UID && a.Generation > 0 && a.Generation == b.Generation
 }
 
 func (c *Cluster) deploymentFleet(k fleetKey, d *appsv1.Deployment, now time.Time) fleetEntry {

@@ -38,9 +38,9 @@ type fleetEntry struct {
 	// it (standing.go).
 	gone  bool
 	built uint64
-	// A deployment's new ReplicaSet, found for d among rss: when a pod
-	// changed and they did not, finding it again (comparing templates) is
-	// spared. Objects are replaced, never modified, so pointers compare.
+	// A deployment's new ReplicaSet, found for d among rss: while their
+	// specs stay as they were, finding it again (comparing templates) is
+	// spared (fleetEntry.newReplicaSet).
 	d     *appsv1.Deployment
 	rss   []*appsv1.ReplicaSet
 	newRS *appsv1.ReplicaSet

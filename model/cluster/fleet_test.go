@@ -646,3 +646,47 @@ func TestUrgentOutsideCountsOtherNamespaces(t *testing.T) {
 		}
 	}
 }
+
+// A Deployment's new ReplicaSet is found again when a spec moves — the
+// Deployment's template or a ReplicaSet's — and not for a status write,
+// after which the row still reads the ReplicaSet as it now is.
+func TestFleetFindsTheNewReplicaSetAgainWhenASpecMoves(t *testing.T) {
+	m := rolling()
+	m.oldRS.Generation, m.newRS.Generation = 1, 1
+	c := cluster.NewCluster()
+	c.Apply(cluster.Batch{At: at(10), Objects: m.objects(), Watch: synced})
+	if r := c.Fleet(shop, at(10))[0]; r.Revision != 2 || !r.Since.Equal(at(10)) {
+		t.Fatalf("rolling to web:v2: revision %d since %v, want 2 since minute 10", r.Revision, r.Since)
+	}
+
+	// A status write, with a change-cause annotated: same generation.
+	const cause = "kubectl set image deployment/frontend web=web:v2"
+	rs := m.newRS.DeepCopy()
+	rs.Status.ReadyReplicas = 2
+	rs.Annotations[model.ChangeCauseAnnotation] = cause
+	c.Apply(cluster.Batch{At: at(11), Objects: []runtime.Object{rs}, Watch: synced})
+	if r := c.Fleet(shop, at(11))[0]; r.ChangeCause != cause {
+		t.Fatalf("after the new ReplicaSet's status write: change-cause %q, want %q", r.ChangeCause, cause)
+	}
+
+	// Its template edited (generation 2): it runs the Deployment's template
+	// no more, and the Deployment has no new ReplicaSet.
+	edited := rs.DeepCopy()
+	edited.Generation = 2
+	edited.Spec.Template.Spec.Containers[0].Image = "web:v3"
+	c.Apply(cluster.Batch{At: at(12), Objects: []runtime.Object{edited}, Watch: synced})
+	if r := c.Fleet(shop, at(12))[0]; r.ChangeCause != "" {
+		t.Fatalf("after the ReplicaSet's template moved to web:v3: change-cause %q, want none (no new ReplicaSet)", r.ChangeCause)
+	}
+
+	// The Deployment rolled back to web:v1 (generation 3): its new
+	// ReplicaSet is the one at revision 1.
+	d := m.d.DeepCopy()
+	d.Generation = 3
+	d.Spec.Template = podTemplate("frontend", "web:v1")
+	d.Annotations[model.RevisionAnnotation] = "3"
+	c.Apply(cluster.Batch{At: at(13), Objects: []runtime.Object{d}, Watch: synced})
+	if r := c.Fleet(shop, at(13))[0]; r.Revision != 1 {
+		t.Fatalf("after the rollback to web:v1: revision %d, want 1 (the web:v1 ReplicaSet's)", r.Revision)
+	}
+}
