@@ -155,7 +155,7 @@ func member(o Options, km *KeyMap, readOnly bool) screen.Member {
 	if context == "" {
 		context = "-"
 	}
-	return screen.Member{Context: context, Src: src, Actions: o.Actions, Logs: o.Logs, Keys: km, Problem: o.Problem, Tried: o.Tried}
+	return screen.Member{Context: context, Src: src, Actions: o.Actions, Logs: o.Logs, PodEvents: o.PodEvents, Keys: km, Problem: o.Problem, Tried: o.Tried}
 }
 
 // Reached is news of a cluster the console opened without: connected at

@@ -59,6 +59,10 @@ type Options struct {
 	// Logs reads containers' logs for the logs view (l); with none l is
 	// off.
 	Logs screen.LogSource
+	// PodEvents brings a pod's Normal events while its detail is open
+	// (kube/watch.PodEvents, the same handle as its watch's); nil when the
+	// watch has them all.
+	PodEvents screen.PodEventSource
 	// RollDefaults are the roll dialog's starting values (--step) and what
 	// it says about the nodes a roll replaces.
 	RollDefaults action.RollDefaults

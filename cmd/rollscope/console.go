@@ -36,12 +36,10 @@ type rootFlags struct {
 	timeout  time.Duration
 	theme    string
 	plain    bool
-	// all is -A/--all-namespaces: every namespace, whatever -n says (as
-	// kubectl has it).
-	all  bool
-	conn *connect.Flags
-	acts actionFlags
-	rec  flightrec.Flags
+	all      bool // -A: every namespace, whatever -n says (as kubectl has it)
+	conn     *connect.Flags
+	acts     actionFlags
+	rec      flightrec.Flags
 }
 
 // addConsole registers the console's flags on root and returns its run
@@ -216,8 +214,9 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, ns st
 		opts.Namespace, opts.AllNamespaces, opts.Context = scope.Namespace, scope.AllNamespaces, "embedded"
 		opts.Clock, opts.Embedded, opts.Logs = clock.Now, sim.NewControls(cl.Runner, f.speed), cl.Logs
 		f.acts.apply(&opts, cl.Client, clock.Now, false, sc.NodeGroups, analysisrun.SeriesMetrics(sc.Metrics))
+		watched := f.rec.Rec.Watch(&opts, watch.Target{Client: cl.Client, Scope: watch.ScopeOf(opts.Namespace, opts.AllNamespaces)})
 		feed := f.rec.Rec.Console(&opts, func(ctx context.Context, send func(tea.Msg)) {
-			watch.RunEach(ctx, clock, func(b cluster.Batch) { send(b) }, watch.Target{Client: cl.Client, Scope: watch.ScopeOf(opts.Namespace, opts.AllNamespaces)})
+			watch.RunEach(ctx, clock, func(b cluster.Batch) { send(b) }, watched)
 		})
 		next, again, err := console.Run(ctx, opts, feed)
 		if err != nil || !again {
@@ -279,7 +278,7 @@ func runLiveOnce(ctx context.Context, f *rootFlags, all bool, args []string, the
 		return ui.Switch{}, false, err
 	}
 	w := &livefleet.Wiring{Base: consoleOptions(open, theme, keys), All: all, Contexts: f.conn.Contexts(), ReadOnly: f.acts.readOnly, DeleteNodes: f.acts.deleteNodes,
-		Actions: f.acts.apply}
+		Recording: f.rec.Rec != nil, Actions: f.acts.apply}
 	defer w.Stop()
 	opts, watches, err := w.Open(ctx, d.Names(), conns, failed, pending)
 	if err != nil {

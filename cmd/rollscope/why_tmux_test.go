@@ -78,6 +78,9 @@ func TestWhyNewPodsCrashLoop(t *testing.T) {
 	// Its state is Running or CrashLoopBackOff depending on the moment;
 	// the last state and the back-off events are there either way.
 	wantAll(t, s, "the pod detail", "Controlled By: ReplicaSet/frontend-", "Restart Count:", "Events", "Warning  BackOff")
+	// The pod's Normal events, which the console watches only for the pod
+	// described, come once its detail is open.
+	c.WaitMatch(regexp.MustCompile(`Normal   Scheduled .* Successfully assigned`))
 	// l from the detail: the run's log; p: the run before it, which
 	// crashed with the same words.
 	c.keys("l")

@@ -196,7 +196,9 @@ func member(c Config, cl *embedded.Cluster, scope ui.Switch, now func() time.Tim
 	opts.AllNamespaces = scope.AllNamespaces || scope.Namespace == "" && sc.SpansNamespaces()
 	opts.Clock, opts.Embedded, opts.Logs = now, controls, cl.Logs
 	c.Actions(&opts, cl.Client, now, false, sc.NodeGroups, analysisrun.SeriesMetrics(sc.Metrics))
-	return opts, watch.Target{Client: cl.Client, Scope: watch.ScopeOf(opts.Namespace, opts.AllNamespaces), Options: watch.Options{Cluster: name}}
+	target, podEvents := watch.Target{Client: cl.Client, Scope: watch.ScopeOf(opts.Namespace, opts.AllNamespaces), Options: watch.Options{Cluster: name}}.Describing()
+	opts.PodEvents = podEvents
+	return opts, target
 }
 
 func runners(cs embedded.Clusters) []*sim.Runner {

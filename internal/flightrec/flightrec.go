@@ -68,6 +68,16 @@ func (r *Recorder) Console(opts *ui.Options, feed Feed) Feed {
 	}
 }
 
+// Watch is the console's watch of t: pods' Normal events only for the pod
+// whose detail is open (opts.PodEvents, kube/watch.PodEvents), unless the
+// console records, which keeps them all.
+func (r *Recorder) Watch(opts *ui.Options, t watch.Target) watch.Target {
+	if r == nil {
+		t, opts.PodEvents = t.Describing()
+	}
+	return t
+}
+
 // Batches records every batch handed to send: a --plain follower's or a
 // headless recorder's watch of one cluster, whose clock is clock (nil:
 // the wall clock, a live cluster's).

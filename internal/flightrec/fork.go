@@ -75,7 +75,8 @@ func rehearse(ctx context.Context, cl *embedded.Cluster, forkedAt time.Time, spe
 		opts.Namespace, opts.AllNamespaces, opts.Context = scope.Namespace, scope.AllNamespaces, "embedded"
 		opts.Clock, opts.Embedded, opts.Logs, opts.ForkedAt = clock.Now, sim.NewControls(cl.Runner, speed), cl.Logs, forkedAt
 		act(&opts, cl.Client, clock.Now, false, nil, nil)
-		target := watch.Target{Client: cl.Client, Scope: watch.ScopeOf(opts.Namespace, opts.AllNamespaces)}
+		var target watch.Target
+		target, opts.PodEvents = watch.Target{Client: cl.Client, Scope: watch.ScopeOf(opts.Namespace, opts.AllNamespaces)}.Describing()
 		feed := func(ctx context.Context, send func(tea.Msg)) {
 			watch.RunEach(ctx, clock, func(b cluster.Batch) { send(b) }, target)
 		}

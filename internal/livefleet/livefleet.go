@@ -45,7 +45,10 @@ type Wiring struct {
 	// its client (live, on the wall clock, no node groups of rollscope's),
 	// a canary's metric gates read through metrics — as embeddedfleet's.
 	ReadOnly, DeleteNodes bool
-	Actions               func(o *ui.Options, c kubernetes.Interface, now func() time.Time, live bool, groups []nodegroup.Group, metrics canary.Metrics)
+	// Recording is --record-to: the watches then keep every pod's Normal
+	// events for the recording, not only the described pod's.
+	Recording bool
+	Actions   func(o *ui.Options, c kubernetes.Interface, now func() time.Time, live bool, groups []nodegroup.Group, metrics canary.Metrics)
 
 	mu    sync.Mutex
 	stops []func()
@@ -83,6 +86,9 @@ func (w *Wiring) member(ctx context.Context, conn *connect.Connection) (ui.Optio
 	}
 	target := watch.Target{Client: conn.Client, Scope: watch.ScopeOf(opts.Namespace, opts.AllNamespaces),
 		Options: watch.Options{Probe: watch.ReadyzProbe(conn.Client), Config: conn.RESTConfig(), Cluster: conn.Context}}
+	if !w.Recording { // a recording keeps every pod's events
+		target, opts.PodEvents = target.Describing()
+	}
 	return opts, target, nil
 }
 

@@ -52,7 +52,7 @@ func BenchmarkBridgeUnder100kEventsASecond(b *testing.B) {
 	}
 
 	// Two versions of every pod, so that each event is a real change.
-	feed := br.byKind["Pod"].feed
+	feed := br.byKind["Pod"][0].feed
 	olds, news := make([]*corev1.Pod, pods), make([]*corev1.Pod, pods)
 	for i := range pods {
 		olds[i], news[i] = benchPod(i), benchPod(i)
@@ -98,7 +98,7 @@ func BenchmarkBridgeUnder100kEventsASecond(b *testing.B) {
 func BenchmarkMarkAndPump1000Changed(b *testing.B) {
 	const changed = 1000
 	br := New(fake.NewClientset(), Scope{}, clock.RealClock{}, func(cluster.Batch) {}, Options{})
-	feed := br.byKind["Pod"].feed
+	feed := br.byKind["Pod"][0].feed
 	olds, news := make([]*corev1.Pod, changed), make([]*corev1.Pod, changed)
 	for i := range changed {
 		olds[i], news[i] = benchPod(i), benchPod(i)

@@ -53,6 +53,10 @@ type Options struct {
 	// Cluster is the kubeconfig context every batch is stamped with
 	// (cluster.Batch.Cluster), for a console that watches several.
 	Cluster string
+	// PodEvents is the console's pod detail's handle: given one, the
+	// bridge watches pods' Normal events only for the pod it follows
+	// (eventwatches.go). nil watches every event, as a recording keeps them.
+	PodEvents *PodEvents
 }
 
 // DefaultInterval keeps the screen at most 20 updates a second behind the
@@ -70,10 +74,17 @@ type Bridge struct {
 	send     func(cluster.Batch)
 	interval time.Duration
 
-	sources  []*source // in the order batches list kinds
-	byKind   map[string]*source
+	sources []*source // in the order batches list kinds
+	// byKind is each kind's sources: one, or the two event watches
+	// (eventwatches.go), which hold disjoint objects.
+	byKind   map[string][]*source
+	client   kubernetes.Interface
 	dirty    *dirtySet
 	setupErr error
+	// podEvents asks for one pod's Normal events; followed is the watch of
+	// them, started and stopped by Run's loop (eventwatches.go).
+	podEvents *PodEvents
+	followed  *following
 	// addServed adds the custom resources' sources the cluster serves
 	// (bridge_custom.go), once, as Run starts: asking is I/O.
 	addServed func(context.Context)
@@ -98,12 +109,13 @@ type Bridge struct {
 // the real one); nil means the real clock.
 func New(client kubernetes.Interface, scope Scope, clk clock.PassiveClock, send func(cluster.Batch), opts Options) *Bridge {
 	b := &Bridge{
-		clock:    clk,
-		send:     send,
-		interval: opts.Interval,
-		probe:    opts.Probe,
-		byKind:   map[string]*source{},
-		dirty:    newDirtySet(),
+		clock:     clk,
+		send:      send,
+		interval:  opts.Interval,
+		probe:     opts.Probe,
+		byKind:    map[string][]*source{},
+		dirty:     newDirtySet(),
+		podEvents: opts.PodEvents,
 	}
 	if b.clock == nil {
 		b.clock = clock.RealClock{}
@@ -160,21 +172,29 @@ func New(client kubernetes.Interface, scope Scope, clk clock.PassiveClock, send 
 	b.add("PodDisruptionBudget", &policyv1.PodDisruptionBudget{}, trim, func(s *source) cache.ListerWatcher {
 		return observed[*policyv1.PodDisruptionBudgetList](s, client.PolicyV1().PodDisruptionBudgets(ns), client)
 	})
-	b.add("Event", &corev1.Event{}, trim, func(s *source) cache.ListerWatcher {
-		return observed[*corev1.EventList](s, client.CoreV1().Events(ns), client)
-	})
+	b.addEvents(client, ns, opts.PodEvents != nil)
+	b.client = client
 	return b
 }
 
 // add watches one kind: a reflector on the list and watch that watchOf
 // makes for its source, feeding the kind's cache and the dirty set.
+// A kind's second source comes where its first does in a batch.
 func (b *Bridge) add(kind string, obj runtime.Object, transform cache.TransformFunc, watchOf func(*source) cache.ListerWatcher) {
+	s := b.newSource(kind, obj, transform, watchOf)
+	if first := b.byKind[kind]; len(first) > 0 {
+		s.rank = first[0].rank
+	}
+	b.sources = append(b.sources, s)
+	b.byKind[kind] = append(b.byKind[kind], s)
+}
+
+func (b *Bridge) newSource(kind string, obj runtime.Object, transform cache.TransformFunc, watchOf func(*source) cache.ListerWatcher) *source {
 	s := &source{kind: kind, rank: len(b.sources), pageTimeout: b.pageTimeout, listed: new(atomic.Int64)}
 	s.feed = newFeed(s, b.dirty, transform)
 	s.reflector = cache.NewReflectorWithOptions(watchOf(s), obj, s.feed, cache.ReflectorOptions{Name: "rollscope " + kind})
 	s.reflector.WatchListPageSize = b.pageSize
-	b.sources = append(b.sources, s)
-	b.byKind[kind] = s
+	return s
 }
 
 // Run starts the watches and sends batches until ctx is done. It stops the
@@ -203,10 +223,20 @@ func (b *Bridge) Run(ctx context.Context) error {
 	// Interval between batches even when send is slow.
 	next := time.NewTimer(b.interval)
 	defer next.Stop()
+	var asked <-chan struct{}
+	if b.podEvents != nil {
+		asked = b.podEvents.wake
+	}
+	var closed <-chan struct{} // the followed pod's detail closed
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
+		case <-asked:
+			closed = b.follow(ctx, &watching)
+		case <-closed:
+			b.unfollow()
+			closed = nil
 		case <-next.C:
 			b.pump(time.Since(started) >= firstBatchWait)
 			next.Reset(b.interval)

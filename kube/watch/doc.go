@@ -37,6 +37,10 @@
 //     listed in pages of 2,000, each page bounded by it, so that no timeout
 //     cuts off a large namespace's first list forever; while it comes in,
 //     the watch status says how many objects have come.
+//   - eventwatches.go: with a pod detail's handle (PodEvents, the
+//     console's), events come in two watches that leave pods' Normal events
+//     out — most of a rollout's, which only the pod detail shows — and a
+//     third for the pod described, while its detail is open.
 //   - pump.go: at most once an Interval, one cluster.Batch of the current
 //     objects, the deletions and the watch status — failing watches, kinds
 //     the user may not list, and, live, whether the API server answers its

@@ -67,6 +67,8 @@ func refOf(o any) cluster.ObjectRef {
 		kind = "Pod"
 	case *corev1.Node:
 		kind = "Node"
+	case *corev1.Event:
+		kind = "Event"
 	default:
 		kind = "other"
 	}

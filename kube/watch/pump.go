@@ -66,13 +66,12 @@ func (b *Bridge) read(refs map[cluster.ObjectRef]struct{}) cluster.Batch {
 		sorted = append(sorted, ref)
 	}
 	slices.SortFunc(sorted, func(x, y cluster.ObjectRef) int {
-		return cmp.Or(cmp.Compare(b.byKind[x.Kind].rank, b.byKind[y.Kind].rank), cmp.Compare(x.Namespace, y.Namespace), cmp.Compare(x.Name, y.Name))
+		return cmp.Or(cmp.Compare(b.byKind[x.Kind][0].rank, b.byKind[y.Kind][0].rank), cmp.Compare(x.Namespace, y.Namespace), cmp.Compare(x.Name, y.Name))
 	})
 
 	var batch cluster.Batch
 	for _, ref := range sorted {
-		s := b.byKind[ref.Kind]
-		if obj, ok := s.get(ref); ok {
+		if obj, ok := b.held(ref); ok {
 			if o, ok := obj.(runtime.Object); ok {
 				batch.Objects = append(batch.Objects, o)
 				continue
@@ -81,6 +80,19 @@ func (b *Bridge) read(refs map[cluster.ObjectRef]struct{}) cluster.Batch {
 		batch.Deleted = append(batch.Deleted, ref)
 	}
 	return batch
+}
+
+// held is the object's current state in the source that holds it.
+func (b *Bridge) held(ref cluster.ObjectRef) (any, bool) {
+	for _, s := range b.byKind[ref.Kind] {
+		if obj, ok := s.get(ref); ok {
+			return obj, true
+		}
+	}
+	if f := b.followed; f != nil && f.src.kind == ref.Kind {
+		return f.src.get(ref)
+	}
+	return nil, false
 }
 
 // listing is the kind whose first list is still coming in, and how many of

@@ -18,6 +18,14 @@ type LogSource interface {
 	Open(ctx context.Context, r model.LogRequest) (io.ReadCloser, error)
 }
 
+// PodEventSource watches one pod's routine (Normal) events while its
+// detail is open (kube/watch.PodEvents): the console watches only pods'
+// Warnings otherwise. The events come in the picture's batches; nil when
+// every event is watched anyway.
+type PodEventSource interface {
+	Follow(ctx context.Context, namespace, name string)
+}
+
 // PodSource is the pod detail a Source may also answer; cluster.Cluster does.
 // It is asked in Update only, like every Source method.
 type PodSource interface {

@@ -18,6 +18,8 @@ type Member struct {
 	// Actions and Logs are this cluster's; nil when it allows none.
 	Actions Actions
 	Logs    LogSource
+	// PodEvents brings a pod's Normal events while its detail is open.
+	PodEvents PodEventSource
 	// Keys are the key map with this cluster's refusals (its RBAC,
 	// --read-only).
 	Keys *keys.Map
@@ -43,7 +45,7 @@ func (m Member) Why(now time.Time) string {
 func (s *Screen) Focus(context string) {
 	for _, m := range s.Members {
 		if m.Context == context && m.Src != nil {
-			s.Context, s.Src, s.Actions, s.Logs, s.Keys = m.Context, m.Src, m.Actions, m.Logs, m.Keys
+			s.Context, s.Src, s.Actions, s.Logs, s.PodEvents, s.Keys = m.Context, m.Src, m.Actions, m.Logs, m.PodEvents, m.Keys
 			return
 		}
 	}
@@ -68,5 +70,5 @@ func (s *Screen) Clusters() []Member {
 	if len(s.Members) > 0 {
 		return s.Members
 	}
-	return []Member{{Context: s.Context, Src: s.Src, Actions: s.Actions, Logs: s.Logs, Keys: s.Keys}}
+	return []Member{{Context: s.Context, Src: s.Src, Actions: s.Actions, Logs: s.Logs, PodEvents: s.PodEvents, Keys: s.Keys}}
 }

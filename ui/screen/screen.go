@@ -56,6 +56,9 @@ type Screen struct {
 	Actions Actions
 	// Logs reads containers' logs for the logs view; nil with none.
 	Logs LogSource
+	// PodEvents brings a pod's Normal events while its detail is open;
+	// nil when every event is watched.
+	PodEvents PodEventSource
 	// Members are the clusters shown (member.go); Context is the one in
 	// focus, whose Src, Actions, Logs and Keys the fields above are.
 	Members []Member

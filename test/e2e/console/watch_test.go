@@ -2,6 +2,7 @@ package console
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -81,4 +82,12 @@ func watchFlow(t *testing.T, c *cluster) {
 	if got := fmt.Sprint(sizes); got != fmt.Sprint(map[string]int32{hash: 4, old: 0}) {
 		t.Errorf("the API has ReplicaSets %s, the console showed %s at 4 and %s at 0", got, hash, old)
 	}
+
+	// A pod's detail shows the scheduler's Normal event about it, which
+	// the console watches for the pod described alone (the API server's
+	// field selectors); esc closes it.
+	s.Keys("Tab", "Enter")
+	s.WaitMatch(regexp.MustCompile(`Normal   Scheduled .* Successfully assigned watch/web-` + hash + `-\w+ to hollow-`))
+	s.Keys("Escape")
+	s.WaitFor("successfully rolled out")
 }

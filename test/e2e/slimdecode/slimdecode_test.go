@@ -31,11 +31,12 @@ var images = []kubelet.ImageRule{
 }
 
 // pods is what one bridge sent of the pods: every version, and the latest
-// of each pod still there.
+// of each pod still there; and the events it holds.
 type pods struct {
 	mu       sync.Mutex
 	versions map[string]*corev1.Pod // name@resourceVersion
 	latest   map[string]*corev1.Pod
+	events   map[string]*corev1.Event
 	synced   bool
 }
 
@@ -44,25 +45,31 @@ func (p *pods) batch(b cluster.Batch) {
 	defer p.mu.Unlock()
 	p.synced = p.synced || b.Watch.Synced
 	for _, o := range b.Objects {
-		if pod, ok := o.(*corev1.Pod); ok {
-			p.versions[pod.Name+"@"+pod.ResourceVersion] = pod
-			p.latest[pod.Name] = pod
+		switch o := o.(type) {
+		case *corev1.Pod:
+			p.versions[o.Name+"@"+o.ResourceVersion] = o
+			p.latest[o.Name] = o
+		case *corev1.Event:
+			p.events[o.Name] = o
 		}
 	}
 	for _, ref := range b.Deleted {
-		if ref.Kind == "Pod" {
+		switch ref.Kind {
+		case "Pod":
 			delete(p.latest, ref.Name)
+		case "Event":
+			delete(p.events, ref.Name)
 		}
 	}
 }
 
 // watchPods runs a bridge on client until the test ends.
-func watchPods(t *testing.T, client kubernetes.Interface, ns string, cfg *rest.Config) *pods {
-	p := &pods{versions: map[string]*corev1.Pod{}, latest: map[string]*corev1.Pod{}}
+func watchPods(t *testing.T, client kubernetes.Interface, ns string, opts kubewatch.Options) *pods {
+	p := &pods{versions: map[string]*corev1.Pod{}, latest: map[string]*corev1.Pod{}, events: map[string]*corev1.Event{}}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- kubewatch.New(client, kubewatch.Scope{Namespace: ns}, nil, p.batch, kubewatch.Options{Config: cfg}).Run(ctx)
+		done <- kubewatch.New(client, kubewatch.Scope{Namespace: ns}, nil, p.batch, opts).Run(ctx)
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -85,7 +92,9 @@ func clientFor(t *testing.T, cfg *rest.Config) kubernetes.Interface {
 // bridges on the same API server: client-go decoding whole pods (protobuf)
 // and the transform slimming them, the console's pods client over protobuf,
 // and the same client when JSON is what is asked for. At every pod version
-// two of them both saw, and at the end, the pods are the same.
+// two of them both saw, and at the end, the pods are the same. The
+// console's (the pods client, and a pod detail's handle) holds every event
+// the first holds but pods' Normal ones.
 func TestPodsFromTheWireAreClientGosSlimmed(t *testing.T) {
 	group := e2etest.HollowGroup(2, 300*time.Millisecond, e2etest.Capacity("30", "4", "8Gi"))
 	c := e2etest.Start(t, e2etest.Setup{Patience: patience, Nodes: live.Nodes{Groups: []nodegroup.Group{group}, Images: images}})
@@ -99,9 +108,9 @@ func TestPodsFromTheWireAreClientGosSlimmed(t *testing.T) {
 	jsonOnly.ContentType = "application/json"
 	jsonOnly.AcceptContentTypes = "application/json"
 
-	full := watchPods(t, clientFor(t, protobuf), ns, nil)
-	wire := watchPods(t, clientFor(t, protobuf), ns, protobuf)
-	viaJSON := watchPods(t, clientFor(t, jsonOnly), ns, jsonOnly)
+	full := watchPods(t, clientFor(t, protobuf), ns, kubewatch.Options{})
+	wire := watchPods(t, clientFor(t, protobuf), ns, kubewatch.Options{Config: protobuf, PodEvents: kubewatch.NewPodEvents()})
+	viaJSON := watchPods(t, clientFor(t, jsonOnly), ns, kubewatch.Options{Config: jsonOnly})
 
 	// A pod that is already there when the bridges list, one the
 	// scheduler cannot place, a rollout with init containers and a sidecar
@@ -185,6 +194,45 @@ func TestPodsFromTheWireAreClientGosSlimmed(t *testing.T) {
 	}
 	if len(waiting) == 0 {
 		t.Error("no pod with a waiting container came through the wire")
+	}
+	sameEventsButPodsNormal(t, c, full, wire)
+}
+
+// sameEventsButPodsNormal waits for narrow to hold exactly the events all
+// holds that are not a pod's Normal ones, and checks that these are many
+// kinds of event: the API server's field selectors pick what the console
+// asks for.
+func sameEventsButPodsNormal(t *testing.T, c *e2etest.Cluster, all, narrow *pods) {
+	var counts map[string]int
+	c.Poll(t, "the console's bridge to hold every event but pods' Normal ones", func(context.Context) (bool, string, error) {
+		all.mu.Lock()
+		defer all.mu.Unlock()
+		narrow.mu.Lock()
+		defer narrow.mu.Unlock()
+		counts = map[string]int{}
+		for name, e := range all.events {
+			kind := e.InvolvedObject.Kind
+			if kind == "Pod" {
+				kind += " " + e.Type
+			}
+			counts[kind]++
+			_, held := narrow.events[name]
+			if want := kind != "Pod Normal"; held != want {
+				return false, fmt.Sprintf("%s %s %s held: %v", kind, e.Reason, name, held), nil
+			}
+		}
+		for name := range narrow.events {
+			if all.events[name] == nil {
+				return false, "an event the full watch lacks: " + name, nil
+			}
+		}
+		return true, "", nil
+	})
+	t.Logf("events by kind: %v", counts)
+	for _, kind := range []string{"Pod Normal", "Pod Warning", "Deployment", "ReplicaSet"} {
+		if counts[kind] == 0 {
+			t.Errorf("no %s event to compare: %v", kind, counts)
+		}
 	}
 }
 

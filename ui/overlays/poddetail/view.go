@@ -6,6 +6,7 @@
 package poddetail
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -30,11 +31,21 @@ type View struct {
 	frame           screen.Frame
 	detail          cluster.PodDetail
 	found           bool
+	// unfollow ends the watch of the pod's Normal events, which lasts
+	// while the view is open.
+	unfollow context.CancelFunc
 }
 
-// New opens the detail of one pod.
+// New opens the detail of one pod, and asks its cluster for the pod's
+// Normal events (Scheduled, Pulled, Started…), which the console watches
+// only for the pod described; they arrive with the next batches.
 func New(s *screen.Screen, namespace, name string) *View {
-	v := &View{s: s, namespace: namespace, name: name}
+	v := &View{s: s, namespace: namespace, name: name, unfollow: func() {}}
+	if s.PodEvents != nil {
+		var ctx context.Context
+		ctx, v.unfollow = context.WithCancel(context.Background())
+		s.PodEvents.Follow(ctx, namespace, name)
+	}
 	v.Refresh()
 	return v
 }
@@ -71,12 +82,14 @@ func (v *View) Update(msg tea.Msg) (screen.Overlay, tea.Cmd) {
 	case key.Matches(press, k.Quit):
 		return v, tea.Quit
 	case key.Matches(press, k.Back):
+		v.unfollow()
 		return nil, nil
 	case k.Bound(action.Logs, press):
 		if why := k.DisabledReason(string(action.Logs)); why != "" {
 			v.s.Toast = "logs: " + why
 			return v, nil
 		}
+		v.unfollow()
 		lv, cmd := logs.Open(v.s, v.namespace, v.name)
 		lv.SetSize(v.w, v.h)
 		return lv, cmd

@@ -1,6 +1,7 @@
 package poddetail
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -34,5 +35,31 @@ func TestDescribesThePod(t *testing.T) {
 	gone.SetSize(90, 5)
 	if out := uitest.Plain(gone.View()); !strings.Contains(out, "the pod is not in the picture") {
 		t.Errorf("a pod not watched:\n%s", out)
+	}
+}
+
+// followed records what the pod detail asked its cluster to watch.
+type followed struct {
+	namespace, name string
+	ctx             context.Context
+}
+
+func (f *followed) Follow(ctx context.Context, namespace, name string) {
+	f.ctx, f.namespace, f.name = ctx, namespace, name
+}
+
+// The detail asks for its pod's Normal events, which the console watches
+// for no other pod, for as long as it is open: esc ends the watch.
+func TestDescribedPodsEventsAreWatchedWhileTheDetailIsOpen(t *testing.T) {
+	s := uitest.NewScreen(uitest.MidRollout(), nil)
+	f := &followed{}
+	s.PodEvents = f
+	v := New(s, "shop", "frontend-new-00001")
+	if f.namespace != "shop" || f.name != "frontend-new-00001" || f.ctx.Err() != nil {
+		t.Fatalf("opening the detail followed %s/%s (ended: %v), want shop/frontend-new-00001 while open", f.namespace, f.name, f.ctx.Err())
+	}
+	uitest.Answer(v, "esc")
+	if f.ctx.Err() == nil {
+		t.Error("the pod's events are still watched after esc closed its detail")
 	}
 }
