@@ -38,8 +38,12 @@ const (
 	stepProbeFail        // the readiness probe failed: not ready yet
 )
 
-// event is a Warning event to record once the status is written.
-type event struct{ reason, message string }
+// event is an event to record once the status is written: a Warning,
+// or one of the routine Normal ones (Options.RoutineEvents).
+type event struct {
+	normal          bool
+	reason, message string
+}
 
 // container is one container of a pod that a sync is moving forward.
 type container struct {
@@ -59,6 +63,7 @@ type container struct {
 	started   time.Time // the pod's status.startTime
 	restarts  bool      // the pod's restart policy restarts failed containers
 	now       time.Time
+	routine   bool // record the routine Normal events (Options.RoutineEvents)
 	events    []event
 	logs      []logWrite
 }
@@ -120,6 +125,13 @@ func (c *container) apply(st step, at time.Time) {
 		*c.pull = pullProgress{}
 		s.ImageID = c.imageID
 		c.run(at)
+		if c.routine {
+			// A real kubelet's words, recorded together at the start
+			// rather than each as its moment comes.
+			c.events = append(c.events, event{true, "Pulling", fmt.Sprintf("Pulling image %q", c.image)},
+				event{true, "Pulled", fmt.Sprintf("Successfully pulled image %q", c.image)},
+				event{true, "Created", "Created container: " + c.name}, event{true, "Started", "Started container " + c.name})
+		}
 	case stepPullFail:
 		c.pull.failures++
 		c.pull.failedAt = at
@@ -185,7 +197,7 @@ func (c *container) crash(at time.Time) {
 }
 
 func (c *container) warn(reason, message string) {
-	c.events = append(c.events, event{reason, message})
+	c.events = append(c.events, event{reason: reason, message: message})
 }
 
 func waiting(reason, message string) corev1.ContainerState {

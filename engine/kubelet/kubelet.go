@@ -22,6 +22,11 @@ type Options struct {
 	// Logs keeps what the containers write, for `kubectl logs`; nil keeps
 	// nothing.
 	Logs *Logs
+	// RoutineEvents records the Normal events a real kubelet records for
+	// each container it starts (Pulling, Pulled, Created, Started), as
+	// hollow nodes may to weigh a console's watch as a real cluster does;
+	// without, only Warnings.
+	RoutineEvents bool
 }
 
 // Kubelet runs the pods bound to the nodes it serves.
@@ -32,6 +37,8 @@ type Kubelet struct {
 	queue  control.Queue
 	logs   *Logs
 	pods   *control.Namespaced[corev1client.PodInterface]
+	// routine records the routine Normal events (Options.RoutineEvents).
+	routine bool
 
 	mu     sync.Mutex
 	images map[string]image // each image's rule and ID, worked out once
@@ -64,6 +71,7 @@ func New(env *control.Env, rules []ImageRule, opts Options) *Kubelet {
 	}
 	return &Kubelet{
 		logs:     opts.Logs,
+		routine:  opts.RoutineEvents,
 		pods:     control.NewNamespaced(func(ns string) corev1client.PodInterface { return env.Client.CoreV1().Pods(ns) }),
 		env:      env,
 		rules:    append([]ImageRule(nil), rules...),

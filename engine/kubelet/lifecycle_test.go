@@ -241,3 +241,26 @@ func TestReadinessGatesHoldTheReadyCondition(t *testing.T) {
 		t.Error("the pod is not ready once its readiness gate is True")
 	}
 }
+
+// With RoutineEvents a started container has a real kubelet's four Normal
+// events, recorded as it starts; without, the kubelet records none.
+func TestRoutineEventsAsARealKubeletRecordsThem(t *testing.T) {
+	for _, routine := range []bool{true, false} {
+		h := newHarness(t, 1, []ImageRule{webRule}, Options{RoutineEvents: routine})
+		h.addNode("n1", true)
+		h.addPod("web-1", "n1", "web:v1")
+		h.runFor(5*time.Second - time.Millisecond)
+		if len(h.Events.Lines) != 0 {
+			t.Fatalf("routine %v: events before the container started: %q", routine, h.Events.Lines)
+		}
+		h.runFor(time.Minute)
+		want := []string{`Normal Pulling Pulling image "web:v1"`, `Normal Pulled Successfully pulled image "web:v1"`,
+			"Normal Created Created container: a", "Normal Started Started container a"}
+		if !routine {
+			want = nil
+		}
+		if got := strings.Join(h.Events.Lines, "\n"); got != strings.Join(want, "\n") {
+			t.Errorf("routine %v: events\n%s\nwant\n%s", routine, got, strings.Join(want, "\n"))
+		}
+	}
+}

@@ -116,6 +116,7 @@ func (k *Kubelet) advance(ctx context.Context, key string, pod *corev1.Pod, node
 			rule: im.rule, pull: &prog.containers[i].pull, jitter: prog.jitter,
 			readiness: spec.ReadinessProbe, probed: &prog.containers[i].probed,
 			started: st.StartTime.Time, restarts: pod.Spec.RestartPolicy != corev1.RestartPolicyNever, now: now,
+			routine: k.routine,
 		}
 		due := catchUp(c)
 		events = append(events, c.events...)
@@ -181,15 +182,20 @@ func (k *Kubelet) writeStatus(ctx context.Context, key string, pod *corev1.Pod, 
 	return nil
 }
 
-// record emits the Warning events of a sync. The routine Normal events
-// (Pulling, Pulled, Created, Started) are left out: a large rollout would
-// drown everything else in them.
+// record emits the events of a sync: the Warnings, and the routine Normal
+// ones (Pulling, Pulled, Created, Started) only with Options.RoutineEvents —
+// the embedded cluster leaves them out, a large rollout would drown
+// everything else in them.
 func (k *Kubelet) record(pod *corev1.Pod, events []event) {
 	if k.env.Events == nil {
 		return
 	}
 	for _, e := range events {
-		k.env.Events.Eventf(pod, corev1.EventTypeWarning, e.reason, "%s", e.message)
+		typ := corev1.EventTypeWarning
+		if e.normal {
+			typ = corev1.EventTypeNormal
+		}
+		k.env.Events.Eventf(pod, typ, e.reason, "%s", e.message)
 	}
 }
 

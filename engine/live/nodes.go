@@ -30,6 +30,9 @@ type Nodes struct {
 	// and answer the API server's pods/log: the groups' nodes advertise
 	// its address. The caller serves it (LogServer.Serve).
 	Logs *kubelet.LogServer
+	// RoutineEvents has the kubelets record a real kubelet's Normal events
+	// for each container started, not only Warnings.
+	RoutineEvents bool
 }
 
 // Run keeps the groups' nodes and runs their pods until ctx ends. The Node
@@ -48,7 +51,7 @@ func (n Nodes) Run(ctx context.Context, client kubernetes.Interface) error {
 // drains and node rolls on them).
 func (n Nodes) AddTo(r *Runner) {
 	groups := n.Groups
-	opts := kubelet.Options{Serves: n.serves}
+	opts := kubelet.Options{Serves: n.serves, RoutineEvents: n.RoutineEvents}
 	if n.Logs != nil {
 		groups = make([]nodegroup.Group, len(n.Groups))
 		for i, g := range n.Groups {

@@ -33,9 +33,10 @@ const podsPerNode = 110
 func startNodes(ctx context.Context, admin kubernetes.Interface, n int) (stop func(), err error) {
 	size := (n+n/4)/podsPerNode + 2
 	nodes := live.Nodes{
-		Groups:  []nodegroup.Group{e2etest.HollowGroup(size, time.Second, e2etest.Capacity(fmt.Sprint(podsPerNode), "64", "256Gi"))},
-		Images:  []kubelet.ImageRule{{Match: "*", Pull: time.Second, Start: time.Second, Ready: 2 * time.Second, Jitter: time.Second}},
-		OnError: e2etest.IgnoreErrors, // retried; not what is measured
+		Groups:        []nodegroup.Group{e2etest.HollowGroup(size, time.Second, e2etest.Capacity(fmt.Sprint(podsPerNode), "64", "256Gi"))},
+		Images:        []kubelet.ImageRule{{Match: "*", Pull: time.Second, Start: time.Second, Ready: 2 * time.Second, Jitter: time.Second}},
+		OnError:       e2etest.IgnoreErrors, // retried; not what is measured
+		RoutineEvents: kubeletEvents,
 	}
 	nctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)

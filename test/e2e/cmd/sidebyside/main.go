@@ -26,6 +26,9 @@
 // for 700 ms, every row on rollscope's screen must be the API's; the table's
 // last column counts those settled moments.
 //
+// -kubelet-events has the hollow kubelets record a real kubelet's Normal
+// events, four a container, which the consoles that watch events then read.
+//
 // -baseline adds another rollscope binary (an older build, say) as one more
 // console in the same rollouts; -record adds rollscope recording with
 // --record-to, the flight recorder's cost beside the console without it.
@@ -58,6 +61,7 @@ func main() {
 	flag.BoolVar(&record, "record", false, "also run rollscope with --record-to, for the flight recorder's cost; the recording's size is printed")
 	fleet := flag.String("fleet", "", "also measure the fleet: `rollscope -A` beside k9s -A :deploy while DEPLOYMENTSxREPLICAS/NAMESPACES (e.g. 200x5/10) Deployments roll at once")
 	flag.IntVar(&apiQPS, "qps", 0, "the controller manager's and scheduler's request rate (default theirs: 20 and 50 a second); 200 creates 30,000 pods in minutes, not 25")
+	flag.BoolVar(&kubeletEvents, "kubelet-events", false, "hollow kubelets record a real kubelet's Normal events (Pulling, Pulled, Created, Started) for each container, as on a real cluster; without, only Warnings")
 	flag.IntVar(&clusters, "clusters", 1, "with -fleet: run the fleet in this many clusters, each its own control plane, and measure rollscope over all of them beside one rollscope per cluster")
 	flag.Parse()
 	if err := run(*sizes, *k9s, *rollscope, *baseline, *fleet); err != nil {
@@ -80,6 +84,9 @@ var record bool
 
 // requestTimeout is -request-timeout, "" for none.
 var requestTimeout string
+
+// kubeletEvents is -kubelet-events.
+var kubeletEvents bool
 
 func say(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
