@@ -31,6 +31,10 @@ type Cluster struct {
 	pods        map[string]*podEntry
 	nodes       map[string]*corev1.Node
 	events      map[string]*corev1.Event
+	// deploymentSet moves whenever a Deployment comes or goes, for the
+	// memo of FirstDeployment.
+	deploymentSet uint64
+	first         firstMemo
 
 	replicaSetsByOwner index[types.UID]
 	podsByOwner        index[types.UID]

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -45,10 +46,33 @@ func (c *Cluster) Deployments() []DeploymentSummary {
 // FirstDeployment is the Deployment a console opens on when none was named:
 // the first by namespace and name in namespace ("": any). The console asks
 // on every refresh until one is found — in a namespace without Deployments,
-// for ever — so it reads names only, not the picker's whole summaries.
+// for ever, as an -A console's kubeconfig namespace often is — so it reads
+// names only, and walks them again only when a Deployment came or went.
 func (c *Cluster) FirstDeployment(namespace string) (ns, name string, ok bool) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
+	c.first.mu.Lock()
+	defer c.first.mu.Unlock()
+	m := &c.first
+	if !m.valid || m.set != c.deploymentSet || m.namespace != namespace {
+		m.ns, m.name, m.ok = c.firstDeployment(namespace)
+		m.valid, m.set, m.namespace = true, c.deploymentSet, namespace
+	}
+	return m.ns, m.name, m.ok
+}
+
+// firstMemo is FirstDeployment's last answer, for the set of Deployments
+// it was worked out from. Its own lock: readers of the Cluster share theirs.
+type firstMemo struct {
+	mu        sync.Mutex
+	valid     bool
+	set       uint64
+	namespace string
+	ns, name  string
+	ok        bool
+}
+
+func (c *Cluster) firstDeployment(namespace string) (ns, name string, ok bool) {
 	for _, d := range c.deployments {
 		if namespace != "" && d.Namespace != namespace {
 			continue

@@ -70,4 +70,30 @@ func TestFirstDeployment(t *testing.T) {
 			t.Errorf("FirstDeployment(%q) = %s/%s %v, want %s/%s", tc.in, ns, name, ok, tc.ns, tc.name)
 		}
 	}
+	// The answer follows Deployments as they come and go, asked again
+	// and again as the console asks on every refresh.
+	for _, step := range []struct {
+		change     func()
+		in, ns, nm string
+	}{
+		{func() {}, "empty", "", ""},
+		{func() {
+			d := deployment("zz", "web:v2", 1, "1")
+			d.Namespace = "empty"
+			c.Apply(cluster.Batch{At: t0, Objects: []runtime.Object{d}, Watch: synced})
+		}, "empty", "empty", "zz"},
+		{func() {}, "", "billing", "api"},
+		{func() {
+			c.Apply(cluster.Batch{At: t0, Watch: synced, Deleted: []cluster.ObjectRef{{Kind: "Deployment", Namespace: "billing", Name: "api"}}})
+		}, "", "billing", "ledger"},
+		{func() {
+			c.Apply(cluster.Batch{At: t0, Watch: synced, Deleted: []cluster.ObjectRef{{Kind: "Deployment", Namespace: "empty", Name: "zz"}}})
+		}, "empty", "", ""},
+	} {
+		step.change()
+		ns, name, ok := c.FirstDeployment(step.in)
+		if ns != step.ns || name != step.nm || ok != (step.nm != "") {
+			t.Errorf("FirstDeployment(%q) = %s/%s %v, want %s/%s", step.in, ns, name, ok, step.ns, step.nm)
+		}
+	}
 }

@@ -255,6 +255,17 @@ func BenchmarkFleetRefreshAfterFiveThousandPods(b *testing.B) {
 		func(int) { wantRows(b, c.Fleet("", now), fleetWorkloads) })
 }
 
+// What an -A console whose kubeconfig namespace holds no Deployment asks
+// on every refresh: the first Deployment there (none).
+func BenchmarkFirstDeploymentWhereThereIsNone(b *testing.B) {
+	c, _, _ := readFleet(b)
+	cpuLoop(b, nil, func(int) {
+		if _, _, ok := c.FirstDeployment("default"); ok {
+			b.Fatal("a Deployment in a namespace without one")
+		}
+	})
+}
+
 // readFleet loads the fleet and reads it once, as the console has before
 // its first refresh, so that a benchmark times the refreshes after it.
 func readFleet(b *testing.B) (*cluster.Cluster, []*corev1.Pod, time.Time) {

@@ -29,6 +29,9 @@ func (c *Cluster) putDeployment(d *appsv1.Deployment, u update) bool {
 		old = nil
 	}
 	c.fleetDeployment(old, d, u)
+	if old == nil {
+		c.deploymentSet++
+	}
 	c.deployments[key] = d
 	if old != nil {
 		c.noteConditions(key, old, d, u.at)
@@ -143,6 +146,7 @@ func (c *Cluster) delete(ref ObjectRef, at time.Time) bool {
 		}
 		// The timeline stays: it ends with the deletion (noteGone).
 		delete(c.deployments, key)
+		c.deploymentSet++
 		c.fleetBook.mark(fleetKey{kind.Deployment, ref.Namespace, ref.Name})
 	case "ReplicaSet":
 		rs, ok := c.replicaSets[key]
