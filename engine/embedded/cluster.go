@@ -89,6 +89,9 @@ type Options struct {
 	// place of rollingupdate.NewController: a test that kills and restarts
 	// it.
 	RollingUpdate func(*control.Env) control.Controller
+	// NoLogs keeps no container logs (Cluster.Logs is nil): a run that
+	// shows none, as `simulate`, saves what 100,000 pods' logs hold.
+	NoLogs bool
 }
 
 // Start registers the controllers, creates the scenario's objects and
@@ -106,7 +109,10 @@ func Start(ctx context.Context, b Backend, clock *sim.Clock, sc *scenario.Scenar
 	for _, obs := range o.Observers {
 		r.Observe(obs)
 	}
-	c := &Cluster{Runner: r, Client: client, Scenario: sc, Logs: kubelet.NewLogs(), clock: clock, exitStatus: o.ExitStatus}
+	c := &Cluster{Runner: r, Client: client, Scenario: sc, clock: clock, exitStatus: o.ExitStatus}
+	if !o.NoLogs {
+		c.Logs = kubelet.NewLogs()
+	}
 	if o.OnAction != nil {
 		c.onAction = append(c.onAction, o.OnAction)
 	}
