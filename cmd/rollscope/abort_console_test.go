@@ -17,6 +17,7 @@ const abortedActions = `actions:
 // The timeline and the history say what an abort did, read back from the
 // annotations it leaves on the deployment.
 func TestConsoleShowsAnAbortInTimelineAndHistory(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	quiet, err := os.ReadFile(quietCanaryPath)
 	if err != nil {
 		t.Fatal(err)

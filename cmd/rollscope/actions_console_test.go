@@ -41,6 +41,7 @@ func (c *tmuxConsole) setImage(image string) {
 // The guided canary: set image, pause once the first new pod is available,
 // see the rollout held, then resume and watch it finish.
 func TestConsoleGuidedCanary(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	// Speed 20, not more: the pause must land while the rollout is under
 	// way, and a loaded machine takes a while to open and confirm it.
 	c := startConsole(t, 120, 40, "--scenario", quietCanaryFile(t), "--speed", "20")
@@ -75,6 +76,7 @@ func TestConsoleGuidedCanary(t *testing.T) {
 // Interactive rollback: after a rollout to v3, undo from the history
 // picker to revision 1 and watch the rollout back to v2 complete.
 func TestConsoleInteractiveRollback(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 120, 40, "--scenario", quietCanaryFile(t), "--speed", "60")
 	c.waitFor("successfully rolled out")
 	c.setImage("gcr.io/google-samples/gb-frontend:v3")
@@ -122,6 +124,7 @@ func TestConsoleInteractiveRollback(t *testing.T) {
 }
 
 func TestConsoleReadOnlySaysSo(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 100, 30, "--scenario", quietCanaryFile(t), "--read-only")
 	c.waitFor("READ-ONLY")
 	c.keys("p")

@@ -54,6 +54,7 @@ func TestArgoAnalysisBuiltinAbortsOnTheFailedMeasurements(t *testing.T) {
 // limits — and, once it fails, the limit crossed, the abort's message and
 // the rollback that follows: the canary at 0, stable at 10 of 10.
 func TestTheEmbeddedRolloutsPageShowsItsAnalysis(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 160, 45, "--scenario", "argo-analysis", "--speed", "4")
 	s := c.waitFor("analysis checkout-5c8fd9fbd8-2-1 · step 2 Running")
 	wantAll(t, s, "the running analysis", "▸  2 analysis error-rate", "success: result < 0.05")

@@ -11,6 +11,7 @@ import (
 // on the preview Service, and P's confirmation forecasts the switch and the
 // scale-down of v2 after scaleDownDelaySeconds, which promoting then does.
 func TestArgoBlueGreenBuiltinHoldsV3ForAPromote(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 160, 40, "--scenario", "argo-bluegreen", "--speed", "20", "ro/checkout")
 	s := c.waitFor("stable web=shop/checkout:v2 · preview web=shop/checkout:v3")
 	s = c.WaitUntil("v3 held on the preview Service", func(s string) bool {

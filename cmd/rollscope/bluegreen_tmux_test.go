@@ -36,6 +36,7 @@ objects: |
 // its page P promotes it (as `kubectl argo rollouts promote` would), the
 // active Service switches to the new ReplicaSet, and the page says so.
 func TestPromotingAnEmbeddedBlueGreenRolloutSwitchesTheActiveService(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 160, 40, "--scenario", blueGreenScenario(t, ""), "--speed", "20")
 	s := c.waitFor("Paused - BlueGreenPause")
 	m := regexp.MustCompile(`blueGreen · active (\w+) · preview (\w+)`).FindStringSubmatch(s)

@@ -55,6 +55,7 @@ func (c *tmuxConsole) askCanary(image, stepsPrompt, steps string) {
 // exactly one new pod with the deployment's own settings shown, promote to
 // 50%, abort back to the stable revision with the strategy restored.
 func TestConsoleGuidedCanaryPlanHoldPromoteAbort(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 140, 44, "--scenario", quietCanaryFile(t), "--speed", "30")
 	c.waitFor("successfully rolled out")
 	c.planCanary("gcr.io/google-samples/gb-frontend:v3")
@@ -90,6 +91,7 @@ func TestConsoleGuidedCanaryPlanHoldPromoteAbort(t *testing.T) {
 // Promote all takes the canary straight to 100%: the deployment's own
 // strategy finishes the rollout and the canary line goes.
 func TestConsoleGuidedCanaryPromoteAll(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 140, 44, "--scenario", quietCanaryFile(t), "--speed", "30")
 	c.waitFor("successfully rolled out")
 	c.planCanary("gcr.io/google-samples/gb-frontend:v3")
@@ -107,6 +109,7 @@ func TestConsoleGuidedCanaryPromoteAll(t *testing.T) {
 
 // With --read-only the canary keys say why they do nothing.
 func TestConsoleGuidedCanaryKeysOffWhenReadOnly(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 140, 44, "--scenario", quietCanaryFile(t), "--speed", "30", "--read-only")
 	c.waitFor("successfully rolled out")
 	c.keys("K")
@@ -118,6 +121,7 @@ func TestConsoleGuidedCanaryKeysOffWhenReadOnly(t *testing.T) {
 // A crash-looping canary with onFailure pause holds at step 1: the header
 // and the timeline name the failed gate with its pod and reason.
 func TestConsoleGuidedCanaryFailedGateIsNamed(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	quiet, err := os.ReadFile(quietCanaryPath)
 	if err != nil {
 		t.Fatal(err)
@@ -141,6 +145,7 @@ func TestConsoleGuidedCanaryFailedGateIsNamed(t *testing.T) {
 // made with the deployment's own minReadySeconds (5s), not the hold's, and
 // says that no new pod is waited for rather than "0 waves".
 func TestConsoleAbortForecastOfAHeldCanaryUsesTheDeploymentsOwnSettings(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 220, 50, "--scenario", quietCanaryFile(t), "--speed", "30")
 	c.waitFor("successfully rolled out")
 	c.planCanary("gcr.io/google-samples/gb-frontend:v3")
@@ -160,6 +165,7 @@ func TestConsoleAbortForecastOfAHeldCanaryUsesTheDeploymentsOwnSettings(t *testi
 // plan, in one line naming it, and nothing is sent: the deployment stays
 // as it was, with no canary.
 func TestConsoleCanaryRefusesAMissingAnalysisTemplate(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 140, 44, "--scenario", quietCanaryFile(t), "--speed", "30")
 	c.waitFor("successfully rolled out")
 	c.askCanary("gcr.io/google-samples/gb-frontend:v3", "steps: pods or % of 6 replicas", "")

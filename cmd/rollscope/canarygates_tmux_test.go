@@ -37,6 +37,7 @@ func canaryGatesVariant(t *testing.T, oldNew ...string) string {
 // chart — the last two bars over the threshold's — and the timeline
 // carries the measurement that decided it.
 func TestConsoleCanaryFailsOnItsMetricWithTheChart(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 200, 45, "--scenario", "canary-gates", "--speed", "4")
 	c.waitFor("  … error-rate") // measuring: the gate is drawn before its verdict
 	s := c.waitFor("held: gate failed — analysis error-rate [0.03], [0.07], [0.12] against success: result[0] < 0.05")
@@ -50,6 +51,7 @@ func TestConsoleCanaryFailsOnItsMetricWithTheChart(t *testing.T) {
 // An inconclusive analysis holds the step for the operator, whatever
 // onFailure says, and P promotes past it to the next step.
 func TestConsoleCanaryInconclusiveHoldPromotedPast(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	path := canaryGatesVariant(t,
 		"successCondition: result[0] < 0.05", "successCondition: result[0] < 0.02\n        failureCondition: result[0] > 0.1",
 		"values: [[0.01], [0.03], [0.07], [0.12]]", "values: [[0.01], [0.04], [0.04], [0.04]]")
@@ -69,6 +71,7 @@ func TestConsoleCanaryInconclusiveHoldPromotedPast(t *testing.T) {
 // aborted — and the header says the metrics source is down, with the
 // provider's own words.
 func TestConsoleCanaryHeldWhenTheMetricsSourceIsDown(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	down := `{error: 'Post "http://prometheus.monitoring:9090/api/v1/query": dial tcp 10.0.0.9:9090: connect: connection refused'}`
 	path := canaryGatesVariant(t,
 		"values: [[0.01], [0.03], [0.07], [0.12]]", "values: [[0.01], "+down+"]",

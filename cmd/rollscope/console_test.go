@@ -38,6 +38,7 @@ func wantAll(t testing.TB, text, what string, wants ...string) {
 }
 
 func TestConsoleShowsTheFrontendRolloutLive(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 100, 30, "--speed", "40")
 	s := c.waitFor("deploy frontend")
 	wantAll(t, s, "first screen", "ctx embedded", "RollingUpdate", "maxSurge 3", "ReplicaSets", "surge")
@@ -52,6 +53,7 @@ func TestConsoleShowsTheFrontendRolloutLive(t *testing.T) {
 }
 
 func TestConsoleHelpPanesAndQuit(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 80, 24, "--speed", "10")
 	c.waitFor("deploy frontend")
 

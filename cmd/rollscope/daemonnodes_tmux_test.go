@@ -11,6 +11,7 @@ import (
 // the replaced nodes whose pods are not yet collected as "node gone", and
 // never more nodes updated than the DaemonSet's own "updated" count.
 func TestConsoleDaemonSetCountsOnlyItsDesiredNodes(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 120, 30, "--scenario", "daemons", "--speed", "10", "ds/node-agent")
 	title := regexp.MustCompile(`desired (\d+)  updated (\d+)`)
 	s := c.WaitUntil("a replaced node listed as gone", func(s string) bool { return strings.Contains(s, "node gone") })
@@ -27,6 +28,7 @@ func TestConsoleDaemonSetCountsOnlyItsDesiredNodes(t *testing.T) {
 // The Move keys the help lists work on the DaemonSet view: end and home
 // move the history cursor to the last and the first revision.
 func TestConsoleDaemonSetHistoryMovesWithEndAndHome(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 120, 30, "--scenario", "daemons", "--speed", "10", "ds/node-agent")
 	c.waitFor("node-agent:2.2  (current)")
 	c.keys("End")

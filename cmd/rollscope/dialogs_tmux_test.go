@@ -20,6 +20,7 @@ func bottomLines(s string) (action, footer string) {
 // its y/n line stays under it and in the footer, and End scrolls to the
 // last step's request.
 func TestConsoleCanaryConfirmationScrollsUnderItsKeys(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	for _, sz := range []struct{ w, h int }{{80, 24}, {60, 20}} {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
 			c := startConsole(t, sz.w, sz.h, "--scenario", "canary")
@@ -54,6 +55,7 @@ func TestConsoleCanaryConfirmationScrollsUnderItsKeys(t *testing.T) {
 // controllers at 80×24 and 60×20, and the footer offers the dialog's keys,
 // not the page's.
 func TestConsoleRCConfirmationKeepsItsKeys(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	for _, sz := range []struct{ w, h int }{{80, 24}, {60, 20}} {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
 			c := startConsole(t, sz.w, sz.h, "--scenario", legacyRC, "--speed", "20")

@@ -70,6 +70,7 @@ func TestUsageErrorsExit2InOneStyle(t *testing.T) {
 // In a terminal the script's view is the same: the shell sees exit 1 after
 // a rollout that exceeded its progress deadline.
 func TestConsolePlainInATerminalExitsOneOnAFailedRollout(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 160, 20, "--plain", "--speed", "200", "--scenario", "crashloop")
 	s := c.waitFor("rollscope exited 1")
 	if !strings.Contains(s, `rollscope: deployment "frontend" exceeded its progress deadline`) {

@@ -10,6 +10,7 @@ import (
 // it assumes the image starts; removing a variable that is not set is
 // refused instead of promising a rollout.
 func TestConsoleExplanationsAreTrue(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 160, 40, "--scenario", "crashloop", "--speed", "20")
 	s := c.waitFor("exceeded its progress deadline")
 	if !strings.Contains(s, `✖ deployment "frontend" exceeded its progress deadline`) {

@@ -11,6 +11,7 @@ import (
 // enter opening it and esc coming back, and a scope the watch covers (0,
 // :ns) narrowing the fleet without restarting anything.
 func TestConsoleFleetScenarioAllNamespaces(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 160, 48, "--scenario", "fleet", "--speed", "10", "-A")
 	s := c.waitFor("1 failed")
 	rows := fleetRows(s)
@@ -49,6 +50,7 @@ func TestConsoleFleetScenarioAllNamespaces(t *testing.T) {
 // A scope the watch does not cover: the console watches shop (-n), :ns
 // billing starts it again on billing, and 0 on every namespace.
 func TestConsoleFleetSwitchesScope(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 160, 48, "--scenario", "fleet", "--speed", "10", "-n", "shop")
 	s := c.waitFor("ns shop ·")
 	if strings.Contains(s, "ledger") {
@@ -69,6 +71,7 @@ func TestConsoleFleetSwitchesScope(t *testing.T) {
 // to shop, the fleet says what is failing and stuck elsewhere (billing's
 // ledger, search's indexer) and that 0 shows them.
 func TestConsoleFleetNarrowedSaysWhatIsUrgentElsewhere(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 160, 48, "--scenario", "fleet", "--speed", "10")
 	s := c.waitFor("1 failed")
 	if !strings.Contains(s, "all namespaces ·") || !strings.Contains(s, "ledger") {

@@ -29,6 +29,7 @@ func fleetRows(screen string) []string {
 // when the namespace has several workloads, the failing rollout first and
 // selected, its why under the table.
 func TestConsoleFleetPutsTheFailingRolloutFirst(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 140, 40, "--scenario", "fleet", "--speed", "20", "-n", "billing")
 	s := c.waitFor("1 failed")
 	rows := fleetRows(s)
@@ -47,6 +48,7 @@ func TestConsoleFleetPutsTheFailingRolloutFirst(t *testing.T) {
 // the fleet with the filter kept, and a rollout key on its row opens the
 // dialog the rollout view opens for it.
 func TestConsoleFleetFiltersOpensAndActs(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 140, 40, "--scenario", "fleet", "--speed", "20", "-n", "search")
 	c.waitFor("1 paused")
 	c.keys("/", "state:paused")

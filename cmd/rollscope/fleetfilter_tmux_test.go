@@ -8,6 +8,7 @@ import (
 // The state the fleet shows as "node roll" can be typed as shown after
 // /state: — no error, and the rows kept are those in a node roll.
 func TestConsoleFleetFilterTakesTheNodeRollWordAsShown(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 140, 40, "--scenario", "fleet", "--speed", "20", "-n", "platform")
 	c.waitFor("node roll")
 	// The clock held, the rows keep still while they are read.

@@ -10,6 +10,7 @@ import (
 // old deadline: the controller restarts the progress clock when the
 // rollback makes progress, and so does the rehearsal.
 func TestConsoleForecastsARollbackOfAFailedRolloutThatFinishes(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 120, 40, "--scenario", "crashloop", "--speed", "20")
 	c.waitFor("exceeded its progress deadline")
 	c.keys("u")

@@ -21,6 +21,7 @@ func clockOf(t *testing.T, screen string) string {
 // the header says so: the plan, its forecast and the y that sends them are
 // about the same cluster. Closing the dialog lets the clock run again.
 func TestConsoleHoldsTheEmbeddedClockWhileADialogWrites(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 120, 40, "--scenario", "frontend", "--speed", "10")
 	c.waitFor("deploy frontend")
 	c.keys("i")

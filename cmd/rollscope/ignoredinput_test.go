@@ -57,6 +57,7 @@ func TestIgnoredInputIsRefused(t *testing.T) {
 
 // The console shows the namespace -n asks for on the embedded cluster.
 func TestConsoleHonoursNamespaceOnTheEmbeddedCluster(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 120, 30, "--scenario", "frontend", "-n", "default", "deploy/frontend")
 	c.waitFor("ns default")
 	r := rollscope(t, "-n", "shop", "deploy/frontend")

@@ -9,6 +9,7 @@ import (
 // 120 columns: images are cut before their last path element, tags kept,
 // and the header says which image is leaving and which arriving.
 func TestConsoleShowsImageTagsAndTheChangeInFlight(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 120, 40, "--scenario", "frontend", "--speed", "10")
 	s := c.WaitUntil("the rollout to v3 in flight", func(s string) bool {
 		return strings.Contains(strings.SplitN(s, "\n", 2)[0], "→")

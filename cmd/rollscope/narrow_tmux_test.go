@@ -23,6 +23,7 @@ func firstLine(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
 // STATE, and keeps PROGRESS; a wide one keeps the tag of the image rolled
 // to whole.
 func TestConsoleNarrowFleetKeepsStateAndProgress(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	for _, c := range []struct {
 		w          int
 		want, gone []string
@@ -57,6 +58,7 @@ func TestConsoleNarrowFleetKeepsStateAndProgress(t *testing.T) {
 // At 80 columns the header keeps PAUSED and READ-ONLY and gives up the
 // clock; kubectl's sentence takes a second line rather than lose its end.
 func TestConsoleHeaderKeepsBadgesOverTheClock(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 80, 24, "--scenario", "canary", "--speed", "10", "--read-only")
 	s := c.waitFor("PAUSED")
 	head := firstLine(s)
@@ -81,6 +83,7 @@ func TestConsoleHeaderKeepsBadgesOverTheClock(t *testing.T) {
 // in the header, never the Deployment's, and their footer offers only keys
 // that act there.
 func TestConsoleWorkloadPagesNameThemselves(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	for _, c := range []struct {
 		args  []string
 		where string

@@ -10,6 +10,7 @@ import (
 // roll (NAME, READY, SCHED, DRAIN) and drops the least useful first
 // (TAINTS, GROUP); enter on a node shows every field, taints included.
 func TestConsoleNodesColumnsByPriorityAndFullDetail(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	// At speed 5 the roll (at 30 s of virtual time) taints the nodes a few real
 	// seconds in, well inside the wait for it.
 	c := startConsole(t, 60, 30, "--scenario", "node-upgrade", "--speed", "5")

@@ -11,6 +11,7 @@ import (
 // covered against a real control plane in test/e2e/nodesconsole: the
 // embedded cluster lives in the process and ends with it.)
 func TestConsoleStepsANodeGroupRoll(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	// Slow enough that the clock can be paused before the scenario's own
 	// rollNodes at 30s of virtual time.
 	c := startConsole(t, 160, 45, "--scenario", "node-upgrade", "--speed", "2")

@@ -9,6 +9,7 @@ import (
 // message) does not fit its two lines: the cut ends in "…", and enter on the
 // Nodes pane shows it whole (enter again cuts it back).
 func TestConsoleStoppedRollSentenceCutAndWhole(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 50, 30, "--scenario", "node-upgrade", "--speed", "2")
 	c.waitFor("REV ROLE")
 	c.keys("Tab", "Tab")

@@ -8,6 +8,7 @@ import (
 // A count of one reads in the singular: the node detail of a node running
 // one pod says "1 pod", not "1 pods".
 func TestConsoleCountsOfOneAreSingular(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	one := strings.NewReplacer("size: 2", "size: 1", "replicas: 2", "replicas: 1").Replace(goodScenario)
 	c := startConsole(t, 120, 30, "--scenario", writeFile(t, "one.yaml", one))
 	c.waitFor("REV ROLE")

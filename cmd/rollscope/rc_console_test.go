@@ -27,6 +27,7 @@ func openRCUpdate(t *testing.T, c *tmuxConsole, image, period string) {
 // The console's rolling update: :rc web, i, the new image, y, and the
 // update runs to the end — the next controller renamed back to web.
 func TestConsoleRCRollingUpdate(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 120, 40, "--scenario", legacyRC, "--speed", "20")
 	openRCUpdate(t, c, "nginx:1.27", "5s")
 	s := c.waitFor("next web-")
@@ -45,6 +46,7 @@ func TestConsoleRCRollingUpdate(t *testing.T) {
 // x mid-rollout rolls the update back: web grows back to 4 on the old image
 // and the next controller goes.
 func TestConsoleRCAbort(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 120, 40, "--scenario", legacyRC, "--speed", "20")
 	openRCUpdate(t, c, "nginx:1.27", "2m")
 	c.waitFor("Scaling web down to 3")

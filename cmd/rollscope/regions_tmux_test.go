@@ -21,6 +21,7 @@ func rowOf(screen, cluster string) string {
 // action from us-east's row (found with ctx:us-east) names its cluster in
 // the confirmation and pauses checkout there alone.
 func TestConsoleRegionsShowsOneFleetOverItsClusters(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 200, 50, "--scenario", "regions", "--speed", "5")
 	s := c.waitFor("ap-south 1 workload")
 	wantAll(t, s, "the fleet", "ctx eu-west,us-east,ap-south", "CLUSTER", "eu-west 1 workload │ us-east 1 workload │ ap-south")
@@ -64,6 +65,7 @@ func TestConsoleRegionsShowsOneFleetOverItsClusters(t *testing.T) {
 // At 80×24: the CLUSTER column, the grouped row and a confirmation naming
 // the cluster still fit.
 func TestConsoleRegionsAt80x24(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 80, 24, "--scenario", "regions", "--speed", "10")
 	s := c.waitFor("ap-south default deploy/checkout: new pods crash-loop")
 	wantAll(t, s, "the fleet", "CLUSTER", "ap-south 1 workload, 1 failing")
@@ -129,6 +131,7 @@ func TestSimulateRegionsAndClustersBadInput(t *testing.T) {
 // among a kubeconfig's contexts — one, several, all — and refuses one it
 // lacks, naming those there are; -n is every cluster's namespace.
 func TestCtxSwitchesAmongAScenariosClusters(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 200, 50, "--scenario", "regions", "--speed", "5", "-n", "billing")
 	s := c.waitFor("ctx eu-west,us-east,ap-south")
 	wantAll(t, s, "the fleet of -n billing", "ns billing · 0 workloads", "eu-west 0 workloads │ us-east 0 workloads │ ap-south 0 workloads")

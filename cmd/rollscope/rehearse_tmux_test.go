@@ -11,6 +11,7 @@ import (
 // carries on as an embedded rehearsal forked at that moment (no REPLAY
 // badge), where undo works and shows its forecast.
 func TestRehearseFromHereForksTheReplay(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	file := filepath.Join(t.TempDir(), "frontend.rec")
 	live := startConsole(t, 120, 36, "--speed", "10", "--record-to", file)
 	mid := pausedScreen(live, "new replicas have been updated")

@@ -51,6 +51,7 @@ func rollingOut(c *tmuxConsole, want string) {
 // finished), and replays the recording at each moment's clock: the screen
 // is the live one but for the header's clock and the replay badge.
 func TestReplayShowsWhatTheLiveConsoleShowed(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	file := filepath.Join(t.TempDir(), "frontend.rec")
 	live := startConsole(t, 120, 36, "--speed", "10", "--record-to", file)
 	mid := pausedScreen(live, "new replicas have been updated")
@@ -79,6 +80,7 @@ func TestReplayShowsWhatTheLiveConsoleShowed(t *testing.T) {
 // console with SIGKILL mid-rollout: the file replays up to its last whole
 // second.
 func TestReplayOfAKilledRecorderReachesItsLastSecond(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	file := filepath.Join(t.TempDir(), "killed.rec")
 	live := startConsole(t, 120, 36, "--speed", "10", "--record-to", file)
 	rollingOut(live, "new replicas have been updated")

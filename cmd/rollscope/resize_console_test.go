@@ -11,6 +11,7 @@ import (
 // still sees it (marked ▸) after the window is shrunk, widened or made
 // shorter than the pane's rows and pod grids.
 func TestConsoleResizeKeepsSelectedReplicaSet(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 160, 40, "--scenario", "frontend", "--speed", "20")
 	c.waitFor("rev 3")
 	c.waitFor("successfully rolled out")

@@ -14,6 +14,7 @@ import (
 // all 4 pods asked for) and the console's fleet lists it, watched as on a
 // live cluster with Argo's CRDs and controller.
 func TestConsoleListsAScenariosRollout(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	f := filepath.Join(t.TempDir(), "argo.yaml")
 	scenario := `objects: |
 ` + rolloutfixture.Rollout(4, rolloutfixture.Canary) + `  ---
@@ -46,6 +47,7 @@ func TestConsoleListsAScenariosRollout(t *testing.T) {
 // (as `kubectl argo rollouts promote` would), and the canary moves on to
 // its next pause.
 func TestPromotingAnEmbeddedRolloutMovesItsStep(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	f := filepath.Join(t.TempDir(), "argo.yaml")
 	scenario := `namespace: shop
 nodeGroups:
@@ -75,6 +77,7 @@ objects: |
 // the embedded Argo controller (the rest of the steps, to every pod on
 // v2), and y sends it: the Rollout goes on to Healthy.
 func TestArgoCanaryPromotedFromTheFleetWithItsForecast(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 160, 40, "--scenario", "argo-canary", "--speed", "20")
 	// The scenario's one workload opens on its page; Esc is the fleet.
 	c.waitFor("step 4/6 · pause (until promoted)")

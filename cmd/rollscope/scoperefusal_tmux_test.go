@@ -9,6 +9,7 @@ import (
 // namespace, :ns of a namespace the cluster lacks says so and the fleet
 // stays on billing, where the next : command looks.
 func TestConsoleRefusedNamespaceLeavesTheScopeAsItWas(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 140, 40, "--scenario", "fleet", "--speed", "20")
 	c.waitFor("failed")
 	c.keys(":", "ns billing", "Enter")

@@ -9,6 +9,7 @@ import (
 // watch does not cover (0 on the one -n names), and starts again on it on the
 // same running embedded cluster: every namespace, the clock not reset.
 func TestConsoleSwitchesToEveryNamespaceOnTheSameCluster(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 140, 40, "--scenario", "fleet", "--speed", "20", "-n", "shop")
 	s := c.waitFor("ns shop · 8 workloads")
 	if strings.Contains(s, "ledger") {

@@ -8,6 +8,7 @@ import (
 // A trace says what each scripted action set, in camelCase keys, and the
 // table puts actions in rows of their own kind with one time precision.
 func TestTraceActionsSayWhatTheySet(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	r := rollscope(t, "simulate", "-f", "frontend", "--until", "61s")
 	if !strings.Contains(r.stdout, `"action":"setImage","target":"deployment/frontend","container":"php-redis","image":"gcr.io/google-samples/gb-frontend:v3","result":"ok"`) ||
 		strings.Contains(r.stdout, `available_condition`) {

@@ -8,6 +8,7 @@ import (
 // What is cut leaves the way to the rest: the footer keeps "? help" and
 // "q quit" at 120 columns, and a pod's ContainerCreating status is whole.
 func TestConsoleFooterKeepsHelpAndQuit(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 120, 40, "--scenario", "frontend", "--speed", "20")
 	s := c.waitFor("ContainerCreating")
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")

@@ -42,6 +42,7 @@ func (c *tmuxConsole) settled() {
 }
 
 func TestWhyImageCannotBePulled(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 140, 40, "--scenario", whyScenario(t, "why-pull"), "--speed", "10")
 	c.settled()
 	s := c.waitFor("why new image cannot be pulled — registry.local/web:v5: ImagePullBackOff (2 pods)")
@@ -62,12 +63,14 @@ func TestWhyImageCannotBePulled(t *testing.T) {
 }
 
 func TestWhyNewPodsCannotBeScheduled(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 140, 40, "--scenario", whyScenario(t, "why-unschedulable"), "--speed", "10")
 	c.settled()
 	c.waitFor("why new pods cannot be scheduled — 0/2 nodes are available: 2 Insufficient cpu")
 }
 
 func TestWhyNewPodsCrashLoop(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 140, 40, "--scenario", "crashloop", "--speed", "10")
 	c.settled()
 	c.WaitMatch(regexp.MustCompile(`why new pods crash-loop — frontend-\w+-\w+ restarted \d+ times, last exit 1 \(Error\)`))
@@ -93,6 +96,7 @@ func TestWhyNewPodsCrashLoop(t *testing.T) {
 }
 
 func TestWhyNewPodsAreSlowToBecomeReady(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 140, 40, "--scenario", whyScenario(t, "why-slow-ready"), "--speed", "10")
 	c.settled()
 	// Created first (the line says ContainerCreating), then running and
@@ -115,6 +119,7 @@ func TestWhyNewPodsAreSlowToBecomeReady(t *testing.T) {
 }
 
 func TestWhyDrainIsBlockedByABudget(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 140, 40, "--scenario", whyScenario(t, "why-drain-pdb"), "--speed", "10")
 	c.settled()
 	c.waitFor("why drain of nodes-0 blocked by PodDisruptionBudget web-pdb (0 disruptions allowed)")
@@ -123,6 +128,7 @@ func TestWhyDrainIsBlockedByABudget(t *testing.T) {
 // --read-only turns off every write, not what only reads: l still shows
 // the logs.
 func TestLogsAreReadWithReadOnly(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 140, 40, "--scenario", whyScenario(t, "why-pull"), "--speed", "10", "--read-only")
 	s := c.waitFor("successfully rolled out")
 	if !strings.Contains(s, "READ-ONLY") {
@@ -136,6 +142,7 @@ func TestLogsAreReadWithReadOnly(t *testing.T) {
 // page's why line keeps it and adds the deadline, and so does the fleet's
 // line for the row (not kubectl's sentence alone).
 func TestWhyKeepsTheCauseAfterTheDeadline(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 220, 40, "--scenario", "crashloop", "--speed", "10")
 	c.settled()
 	failed := regexp.MustCompile(`why new pods crash-loop — frontend-\w+-\w+ restarted \d+ times, last exit 1 \(Error\) · progress deadline exceeded after 60s, the rollout has failed: undo \(u\) or abort \(x\)`)
@@ -149,6 +156,7 @@ func TestWhyKeepsTheCauseAfterTheDeadline(t *testing.T) {
 // the scheduler's event): the fleet's line says what is known — the pod
 // runs, is not ready, and for how long — and the deadline.
 func TestWhySaysWhatItKnowsWhenNoCauseIsRecorded(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 220, 48, "--scenario", "fleet", "--speed", "10", "-A")
 	c.waitFor("1 failed")
 	c.WaitMatch(regexp.MustCompile(`billing deploy/ledger: waiting for \d new pods? to become available — ledger-\w+-\w+ running but not ready for \d+(m\d+)?s: no readiness probe failure recorded · progress deadline exceeded after 30s`))
@@ -158,6 +166,7 @@ func TestWhySaysWhatItKnowsWhenNoCauseIsRecorded(t *testing.T) {
 
 // A pause at 00:00:45 reads as that time, to the second, not "00:00".
 func TestWhyPausedSaysWhenToTheSecond(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 140, 40, "--scenario", "canary", "--speed", "10")
 	c.waitFor("why paused since 00:00:45 — resume with r, or undo with u")
 }

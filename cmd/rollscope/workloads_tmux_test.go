@@ -10,6 +10,7 @@ import (
 // with the partition marked, and an undo to the revision chosen in the
 // history, confirmed with y.
 func TestConsoleUndoesAStatefulSetToAChosenRevision(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 140, 42, "--scenario", "stateful", "--speed", "20")
 	// db is the scenario's only workload: the console opens on it; the
 	// picker opens it again.
@@ -54,6 +55,7 @@ func TestConsoleUndoesAStatefulSetToAChosenRevision(t *testing.T) {
 // with their daemon pods, and a restart confirmed with y that rolls them
 // within maxSurge.
 func TestConsoleRestartsADaemonSet(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 140, 42, "--scenario", "daemons", "--speed", "2", "ds/node-agent")
 	s := c.waitFor("daemonset/node-agent  desired 5  updated 5  available 5")
 	wantAll(t, s, "the DaemonSet view", `daemon set "node-agent" successfully rolled out`, "maxSurge 1", "nodes-0", "updated", "▸ 1    agent=registry.example.com/infra/node-agent:2.1  (current)")
