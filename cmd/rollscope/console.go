@@ -278,7 +278,7 @@ func runLiveOnce(ctx context.Context, f *rootFlags, all bool, args []string, the
 		return ui.Switch{}, false, err
 	}
 	w := &livefleet.Wiring{Base: consoleOptions(open, theme, keys), All: all, Contexts: f.conn.Contexts(), ReadOnly: f.acts.readOnly, DeleteNodes: f.acts.deleteNodes,
-		Recording: f.rec.Rec != nil, Actions: f.acts.apply}
+		Watch: f.rec.Rec.Watch, Actions: f.acts.apply}
 	defer w.Stop()
 	opts, watches, err := w.Open(ctx, d.Names(), conns, failed, pending)
 	if err != nil {

@@ -45,10 +45,11 @@ type Wiring struct {
 	// its client (live, on the wall clock, no node groups of rollscope's),
 	// a canary's metric gates read through metrics — as embeddedfleet's.
 	ReadOnly, DeleteNodes bool
-	// Recording is --record-to: the watches then keep every pod's Normal
-	// events for the recording, not only the described pod's.
-	Recording bool
-	Actions   func(o *ui.Options, c kubernetes.Interface, now func() time.Time, live bool, groups []nodegroup.Group, metrics canary.Metrics)
+	Actions               func(o *ui.Options, c kubernetes.Interface, now func() time.Time, live bool, groups []nodegroup.Group, metrics canary.Metrics)
+	// Watch makes a cluster's watch from its target and says so in its
+	// options (flightrec.Recorder.Watch: pods' Normal events for the pod
+	// described only, unless the console records).
+	Watch func(opts *ui.Options, t watch.Target) watch.Target
 
 	mu    sync.Mutex
 	stops []func()
@@ -86,10 +87,7 @@ func (w *Wiring) member(ctx context.Context, conn *connect.Connection) (ui.Optio
 	}
 	target := watch.Target{Client: conn.Client, Scope: watch.ScopeOf(opts.Namespace, opts.AllNamespaces),
 		Options: watch.Options{Probe: watch.ReadyzProbe(conn.Client), Config: conn.RESTConfig(), Cluster: conn.Context}}
-	if !w.Recording { // a recording keeps every pod's events
-		target, opts.PodEvents = target.Describing()
-	}
-	return opts, target, nil
+	return opts, w.Watch(&opts, target), nil
 }
 
 // Open is the console's options and watches for the clusters it opens

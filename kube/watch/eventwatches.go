@@ -144,11 +144,7 @@ func (b *Bridge) unfollow() {
 	}
 	b.followed = nil
 	f.cancel()
-	f.src.feed.mu.RLock()
-	defer f.src.feed.mu.RUnlock()
-	for n := range f.src.feed.held {
-		f.src.feed.mark(n)
-	}
+	f.src.feed.markHeld()
 }
 
 // Describing is t watching pods' Normal events only for the pod the handle

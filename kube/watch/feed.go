@@ -147,6 +147,17 @@ func (f *feed) Replace(list []any, _ string) error {
 	return nil
 }
 
+// markHeld marks every object the cache holds: a source dropped from the
+// bridge (a pod detail's watch, eventwatches.go) whose objects must leave
+// the picture, which the pump reports as deleted once no source holds them.
+func (f *feed) markHeld() {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	for n := range f.held {
+		f.mark(n)
+	}
+}
+
 // Resync is asked only of reflectors with a resync period; the bridge's
 // have none.
 func (f *feed) Resync() error { return nil }
