@@ -2,11 +2,18 @@ package watch_test
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/fake"
+	k8stesting "k8s.io/client-go/testing"
 
 	"rollscope/kube/memapi"
 	"rollscope/kube/watch"
@@ -88,4 +95,31 @@ func TestEveryEventWithoutAPodDetail(t *testing.T) {
 	scheduled := eventAbout(client, t, "web-7b-a.1", "Pod", "web-7b-a", corev1.EventTypeNormal, "Scheduled")
 	r := run(t, client, watch.Scope{Namespace: "default"}, watch.Options{})
 	eventually(t, "the pod's Normal event", func() bool { o, _ := r.find(scheduled); return o != nil })
+}
+
+// An authorizer that weighs field selectors (a webhook may) can refuse one
+// pod's events while the two main event watches run: the console then says
+// that it may not list them, for as long as that detail is open, instead of
+// a detail that shows no events as if there were none.
+func TestARefusedPodDetailsEventsSaySo(t *testing.T) {
+	client := fake.NewClientset()
+	client.PrependReactor("list", "events", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		if f := a.(k8stesting.ListAction).GetListRestrictions().Fields; f != nil && strings.Contains(f.String(), "involvedObject.name=web-7b-a") {
+			return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "events"}, "", errors.New(`User "dev" cannot list resource "events"`))
+		}
+		return false, nil, nil
+	})
+	pe := watch.NewPodEvents()
+	r := run(t, client, watch.Scope{Namespace: "default"}, watch.Options{PodEvents: pe})
+	eventually(t, "the synced first batch", func() bool { b, _ := r.snapshot(); return len(b) > 0 && b[0].Watch.Synced })
+
+	open, closeDetail := context.WithCancel(ctx)
+	pe.Follow(open, "default", "web-7b-a")
+	last := func() cluster.WatchStatus { b, _ := r.snapshot(); return b[len(b)-1].Watch }
+	eventually(t, "events named as not listable", func() bool { return last().MayNotList("Event") })
+	if w := last(); w.Forbidden != "Event" || !w.Connected || w.Problem != "" {
+		t.Errorf("watch = forbidden %q, connected %v, problem %q; want only Event refused, the rest live", w.Forbidden, w.Connected, w.Problem)
+	}
+	closeDetail()
+	eventually(t, "nothing refused once the detail closed", func() bool { return !last().MayNotList("Event") })
 }

@@ -3,6 +3,8 @@ package watch
 import (
 	"errors"
 	"io"
+	"slices"
+	"strings"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -80,22 +82,28 @@ func describe(err error) string {
 // in the status which kinds the user may not list and whether the API server
 // stopped answering. A failing watch is named first: it is the more precise
 // reason. A refused list is no lost watch: the rest of the picture is live,
-// and what cannot be listed says so where it would be shown.
+// and what cannot be listed says so where it would be shown. The followed
+// pod's events count as every source does: a detail whose events cannot be
+// listed must say so, not show none.
 func (b *Bridge) problem() string {
-	problem, forbidden := "", ""
-	for _, s := range b.sources {
+	problem, forbidden := "", []string{}
+	sources := b.sources
+	if f := b.followed; f != nil {
+		sources = append(slices.Clip(sources), f.src)
+	}
+	for _, s := range sources {
 		p := s.currentProblem()
 		switch {
 		case p != "" && s.forbidden.Load():
-			if forbidden != "" {
-				forbidden += ", "
+			// The events come in up to three watches: one name each.
+			if !slices.Contains(forbidden, s.kind) {
+				forbidden = append(forbidden, s.kind)
 			}
-			forbidden += s.kind
 		case p != "" && problem == "":
 			problem = p
 		}
 	}
-	b.status.Forbidden = forbidden
+	b.status.Forbidden = strings.Join(forbidden, ", ")
 	b.status.Unanswered = false
 	if problem == "" {
 		if p := b.health.current(); p != "" {
