@@ -34,11 +34,9 @@ unit:
 
 # The detector slows the rehearsal-heavy packages (engine/perform forecasts
 # every built-in scenario) past go test's 10-minute default on a loaded
-# machine; the bound only stops a hung run. -short: the random rollouts and
-# canary plans, fewer of them, and not the 1,000-replica run, which unit has
-# just run whole — the same goroutines, only more of the same pods.
+# machine; the bound only stops a hung run.
 race:
-	$(GO) test -count=1 -race -short -timeout 30m $(RACE_PKGS)
+	$(GO) test -count=1 -race -timeout 30m $(RACE_PKGS)
 
 # Builds (or finds cached) etcd, kube-apiserver, kube-controller-manager and
 # kube-scheduler before the tests start, so the build is not counted against

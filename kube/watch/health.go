@@ -86,12 +86,8 @@ func describe(err error) string {
 // pod's events count as every source does: a detail whose events cannot be
 // listed must say so, not show none.
 func (b *Bridge) problem() string {
-	problem, forbidden := "", []string{}
-	sources := b.sources
-	if f := b.followed; f != nil {
-		sources = append(slices.Clip(sources), f.src)
-	}
-	for _, s := range sources {
+	problem, forbidden := "", []string(nil)
+	note := func(s *source) {
 		p := s.currentProblem()
 		switch {
 		case p != "" && s.forbidden.Load():
@@ -102,6 +98,12 @@ func (b *Bridge) problem() string {
 		case p != "" && problem == "":
 			problem = p
 		}
+	}
+	for _, s := range b.sources {
+		note(s)
+	}
+	if f := b.followed; f != nil {
+		note(f.src)
 	}
 	b.status.Forbidden = strings.Join(forbidden, ", ")
 	b.status.Unanswered = false
