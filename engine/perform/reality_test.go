@@ -160,7 +160,13 @@ func TestForecastsOfEveryBuiltinScenarioComeTrue(t *testing.T) {
 			deployments = deployments[:1]
 		}
 		for _, d := range deployments {
-			for _, at := range moments(base, d, len(deployments) > 1) {
+			ats := moments(base, d, len(deployments) > 1)
+			if underRace && len(ats) > 3 {
+				// fleet's frontend alone has thirty-odd moments: the
+				// first, middle and last run the same code paths.
+				ats = []time.Duration{ats[0], ats[len(ats)/2], ats[len(ats)-1]}
+			}
+			for _, at := range ats {
 				for _, kind := range []action.Name{action.Abort, action.Undo, action.SetImage} {
 					t.Run(fmt.Sprintf("%s/%s/%v/%s", name, d.Name, at, kind), func(t *testing.T) {
 						comeTrue(ctx, t, name, d, at, kind)
