@@ -1,9 +1,12 @@
 package live
 
 import (
+	"reflect"
+
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
 
 	"rollscope/model"
@@ -26,7 +29,7 @@ import (
 var canaryWarnings = fields.Set{"type": corev1.EventTypeWarning, "involvedObject.kind": "Pod"}.AsSelector().String()
 
 // trimForControllers is the console runner's informer transform. It
-// returns a new object for the kinds it cuts and never changes its input.
+// returns a new object when it cuts anything and never changes its input.
 // The same transform may see an object twice (and tombstones): it keeps
 // what it was given when there is nothing to cut.
 func trimForControllers(obj any) (any, error) {
@@ -36,11 +39,35 @@ func trimForControllers(obj any) (any, error) {
 	case *appsv1.DaemonSet:
 		return &appsv1.DaemonSet{ObjectMeta: trimMeta(o.ObjectMeta)}, nil
 	case metav1.Object:
-		// Informers hand each object to the transform before anyone else
-		// holds it, so it may be changed in place.
-		o.SetManagedFields(nil)
+		if len(o.GetManagedFields()) > 0 {
+			return withoutManagedFields(obj), nil
+		}
 	}
 	return obj, nil
+}
+
+// withoutManagedFields copies obj's top level and drops the managed fields
+// from the copy. Cutting in place would be cheaper, but the object handed
+// to the transform is not always the informer's alone: a client may keep
+// it too (the fake clientset's tracker hands its watchers the object it
+// serves Gets from) and read it while the cut is written. The copy shares
+// everything else with obj, which no one changes (caches are read-only).
+// An unstructured object is one map underneath, so it is copied whole.
+func withoutManagedFields(obj any) any {
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		c := u.DeepCopy()
+		c.SetManagedFields(nil)
+		return c
+	}
+	v := reflect.ValueOf(obj)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return obj
+	}
+	c := reflect.New(v.Elem().Type())
+	c.Elem().Set(v.Elem())
+	out := c.Interface()
+	out.(metav1.Object).SetManagedFields(nil)
+	return out
 }
 
 // trimMeta keeps what names, selects and owns an object; no annotations.

@@ -13,6 +13,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	k8stypes "k8s.io/apimachinery/pkg/types"
@@ -167,9 +168,22 @@ func TestTrimKeepsWhatIsWrittenBack(t *testing.T) {
 	if out, _ := trimForControllers(d); !reflect.DeepEqual(out, want) {
 		t.Errorf("trimmed Deployment %+v, want %+v", out, want)
 	}
+	// The input may be the client's own object too (the fake clientset's
+	// tracker serves Gets from what it hands its watchers): it is left as
+	// it was, or a concurrent reader races the cut.
+	if len(d.ManagedFields) != 1 {
+		t.Errorf("trimming changed its input: managed fields %v", d.ManagedFields)
+	}
+	u := &unstructured.Unstructured{}
+	u.SetName("canary")
+	u.SetManagedFields(mf)
+	out, _ := trimForControllers(u)
+	if got := out.(*unstructured.Unstructured); got.GetName() != "canary" || got.GetManagedFields() != nil || len(u.GetManagedFields()) != 1 {
+		t.Errorf("trimmed unstructured object %v from %v", got.Object, u.Object)
+	}
 	ds := &appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: "agent", Namespace: "kube-system", ManagedFields: mf},
 		Spec: appsv1.DaemonSetSpec{Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "a"}}}}}}
-	out, _ := trimForControllers(ds)
+	out, _ = trimForControllers(ds)
 	if got := out.(*appsv1.DaemonSet); got.Name != "agent" || got.Namespace != "kube-system" || len(got.Spec.Template.Spec.Containers) > 0 || got.ManagedFields != nil {
 		t.Errorf("trimmed DaemonSet: %+v", got)
 	}
