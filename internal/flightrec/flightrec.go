@@ -57,6 +57,9 @@ func (r *Recorder) Console(opts *ui.Options, feed Feed) Feed {
 	if c, ok := opts.Cluster.(*cluster.Cluster); ok {
 		opts.Cluster = &acting{Cluster: c, w: r.w}
 	}
+	if opts.Embedded != nil {
+		opts.Embedded = &pausing{EmbeddedControls: opts.Embedded, w: r.w}
+	}
 	name := opts.Context
 	return func(ctx context.Context, send func(tea.Msg)) {
 		feed(ctx, func(msg tea.Msg) {
@@ -120,6 +123,22 @@ type acting struct {
 func (a *acting) AddAction(namespace, name string, e cluster.TimelineEntry) {
 	a.Cluster.AddAction(namespace, name, e)
 	a.w.Action(namespace, name, e)
+}
+
+// pausing is the embedded clock's controls with each pause marked in the
+// recording: a replay sent to that second shows the picture the operator
+// stopped on, not the second's end.
+type pausing struct {
+	ui.EmbeddedControls
+	w *recording.Writer
+}
+
+func (p *pausing) SetPaused(paused bool) {
+	was := p.EmbeddedControls.Paused()
+	p.EmbeddedControls.SetPaused(paused)
+	if paused && !was {
+		p.w.Paused()
+	}
 }
 
 // Record watches the cluster conn reaches, in namespace ("" for all of

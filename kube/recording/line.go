@@ -10,10 +10,10 @@ import (
 // written by hand: its objects' JSON is the writer's own (json.Marshal's,
 // compact), and json.Marshal would read each of them through again to
 // check and compact it — a fifth of the recorder's CPU on a rollout.
-// Records with the watch's health or an action are rare; they go through
-// json.Marshal.
+// Records with the watch's health, an action or a pause are rare; they go
+// through json.Marshal.
 func appendRecord(buf []byte, r rec.Record) ([]byte, error) {
-	if r.Watch != nil || r.Action != nil {
+	if r.Watch != nil || r.Action != nil || r.Paused {
 		data, err := json.Marshal(r)
 		return append(buf, data...), err
 	}

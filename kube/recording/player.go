@@ -160,15 +160,26 @@ func (p *Player) SeekClock(clock string) error {
 	start, end := p.tape.Start(), p.tape.End()
 	for day := start.Truncate(24 * time.Hour); !day.After(end); day = day.Add(24 * time.Hour) {
 		y, mo, d := day.In(start.Location()).Date()
-		// The clock reads t for a whole second: the replay shows its
-		// end, the last picture the live console showed at t.
 		t := time.Date(y, mo, d, h, m, s, 0, start.Location())
 		if !t.Before(start.Truncate(time.Second)) && !t.After(end) {
-			p.Seek(t.Add(time.Second - time.Nanosecond))
+			p.Seek(p.tape.pictureAt(t))
 			return nil
 		}
 	}
 	return fmt.Errorf("%s is not in the recording, which runs from %s to %s", clock, start.Format(time.TimeOnly), end.Format(time.TimeOnly))
+}
+
+// pictureAt is where in the second that starts at t the live console's
+// picture stood while its clock read t: where the clock was paused in it
+// (the last pause, when there were several), which the operator studied;
+// otherwise the second's end, the last picture shown at t.
+func (t *Tape) pictureAt(second time.Time) time.Time {
+	next := second.Add(time.Second)
+	i := sort.Search(len(t.Pauses), func(i int) bool { return !t.Pauses[i].Before(next) })
+	if i > 0 && !t.Pauses[i-1].Before(second) {
+		return t.Pauses[i-1]
+	}
+	return next.Add(-time.Nanosecond)
 }
 
 func clamp(t, lo, hi time.Time) time.Time {

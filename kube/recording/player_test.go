@@ -1,10 +1,14 @@
 package recording
 
 import (
-	"rollscope/model/cluster"
+	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"rollscope/model/cluster"
 	rec "rollscope/model/recording"
 )
 
@@ -71,3 +75,49 @@ func TestPlayerShowsTheRecordedClusterAtEachMoment(t *testing.T) {
 }
 
 var cluster0 cluster.Batch
+
+// TestASecondWithAPauseReplaysAtThePause: the live console paused its
+// clock at 03:12:01.3 with 5 replicas on screen, and the rest of that
+// second, after it went on, scaled to 7. `--at 03:12:01` shows the picture
+// the operator stopped on; a second without a pause shows its end.
+func TestASecondWithAPauseReplaysAtThePause(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rec.gz")
+	var clock atomic.Pointer[time.Time]
+	setClock := func(at time.Time) { clock.Store(&at) }
+	setClock(t0)
+	w, err := Create(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Begin(rec.Header{}, func() time.Time { return *clock.Load() }); err != nil {
+		t.Fatal(err)
+	}
+	w.Batch(cluster.Batch{At: t0, Objects: []runtime.Object{deployment(3, "")}})
+	w.Batch(cluster.Batch{At: t0.Add(1200 * time.Millisecond), Objects: []runtime.Object{deployment(5, "")}})
+	setClock(t0.Add(1300 * time.Millisecond))
+	w.Paused()
+	w.Batch(cluster.Batch{At: t0.Add(1300 * time.Millisecond), Objects: []runtime.Object{deployment(6, "")}}) // came in while paused
+	w.Batch(cluster.Batch{At: t0.Add(1700 * time.Millisecond), Objects: []runtime.Object{deployment(7, "")}})
+	w.Batch(cluster.Batch{At: t0.Add(2500 * time.Millisecond), Objects: []runtime.Object{deployment(8, "")}})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	tape, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tape.Pauses) != 1 || !tape.Pauses[0].Equal(t0.Add(1300*time.Millisecond)) {
+		t.Fatalf("pauses read back: %v", tape.Pauses)
+	}
+	for at, want := range map[string]int32{"03:12:00": 3, "03:12:01": 6, "03:12:02": 8} {
+		p := NewPlayer(tape)
+		pic := p.NewPicture()
+		if err := p.SeekClock(at); err != nil {
+			t.Fatal(err)
+		}
+		pic.Apply(cluster0)
+		if got := replicasShown(t, pic); got != want {
+			t.Errorf("--at %s shows %d replicas at %s, want %d", at, got, p.Now().Format(time.StampMilli), want)
+		}
+	}
+}

@@ -27,12 +27,16 @@ type Tape struct {
 	// Problem says, in one sentence, why the tape ends before the
 	// recording did (cut off, damaged); "" when it was read to its end.
 	Problem string
+	// Pauses are the moments the console's clock was stopped, in order.
+	Pauses []time.Time
 }
 
-// Frame is one recorded batch, or one action (Action set, Batch empty).
+// Frame is one recorded batch, or one action (Action set, Batch empty),
+// or the mark of a pause (Paused, Batch empty).
 type Frame struct {
 	Batch  cluster.Batch
 	Action *rec.Action
+	Paused bool
 }
 
 // Changes reports whether the frame changed anything: a second the
@@ -115,6 +119,9 @@ func Read(r io.Reader) (*Tape, error) {
 			f.Batch.At = t.Frames[n-1].At()
 		}
 		t.Frames = append(t.Frames, f)
+		if f.Paused {
+			t.Pauses = append(t.Pauses, f.At())
+		}
 	}
 }
 
@@ -136,7 +143,7 @@ func frameOf(line []byte, deltas *rec.Versions, watch *cluster.WatchStatus) (Fra
 	if err := decode(bytes.TrimSpace(line), &r); err != nil {
 		return Frame{}, err
 	}
-	f := Frame{Batch: cluster.Batch{At: r.At}, Action: r.Action}
+	f := Frame{Batch: cluster.Batch{At: r.At}, Action: r.Action, Paused: r.Paused}
 	for _, c := range r.Objects {
 		newObj, ok := kinds[c.Kind]
 		if !ok {

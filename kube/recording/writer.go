@@ -142,6 +142,17 @@ func (w *Writer) Action(namespace, name string, e cluster.TimelineEntry) {
 	w.line(rec.Record{At: e.Time, Action: &rec.Action{Namespace: namespace, Name: name, Entry: e, User: w.user}})
 }
 
+// Paused marks the moment the console's clock stopped, so that a replay
+// sent to its second shows what the operator had before them then.
+func (w *Writer) Paused() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.begun {
+		return
+	}
+	w.line(rec.Record{At: w.clock(), Paused: true})
+}
+
 func (w *Writer) began() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()

@@ -47,6 +47,12 @@ type Record struct {
 	Deleted []Ref                `json:"d,omitempty"`
 	Watch   *cluster.WatchStatus `json:"w,omitempty"`
 	Action  *Action              `json:"a,omitempty"`
+	// Paused marks where the console's clock stopped (the embedded
+	// cluster's space, or a dialog holding it): the picture the operator
+	// had before them for as long as it stood. The clock reads that second
+	// for all of it, so a replay sent to that second lands here rather
+	// than at the second's end. Readers that predate it skip it.
+	Paused bool `json:"paused,omitempty"`
 }
 
 // Ref names an object as a batch does.
