@@ -169,10 +169,11 @@ func (p *Player) SeekClock(clock string) error {
 	return fmt.Errorf("%s is not in the recording, which runs from %s to %s", clock, start.Format(time.TimeOnly), end.Format(time.TimeOnly))
 }
 
-// pictureAt is where in the second that starts at t the live console's
-// picture stood while its clock read t: where the clock was paused in it
-// (the last pause, when there were several), which the operator studied;
-// otherwise the second's end, the last picture shown at t.
+// pictureAt is where, in the second that starts at second, the live
+// console's picture stood while its clock read that second: where the
+// clock was paused in it (the last pause, when there were several), the
+// picture the operator studied; otherwise the second's end, the last
+// picture shown while the clock read it.
 func (t *Tape) pictureAt(second time.Time) time.Time {
 	next := second.Add(time.Second)
 	i := sort.Search(len(t.Pauses), func(i int) bool { return !t.Pauses[i].Before(next) })

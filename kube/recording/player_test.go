@@ -77,8 +77,8 @@ func TestPlayerShowsTheRecordedClusterAtEachMoment(t *testing.T) {
 var cluster0 cluster.Batch
 
 // TestASecondWithAPauseReplaysAtThePause: the live console paused its
-// clock at 03:12:01.3 with 5 replicas on screen, and the rest of that
-// second, after it went on, scaled to 7. `--at 03:12:01` shows the picture
+// clock at 03:12:01.3, and showed 6 replicas once the batch in flight came
+// in; the rest of that second, after it went on, scaled to 7. `--at 03:12:01` shows the picture
 // the operator stopped on; a second without a pause shows its end.
 func TestASecondWithAPauseReplaysAtThePause(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "rec.gz")
