@@ -35,6 +35,7 @@ func TestIgnoredInputIsRefused(t *testing.T) {
 		{"plain deployment not there", "", []string{"--plain", "deploy/nosuch"}, 1, `deployments.apps "nosuch" not found in namespace "default" (there: frontend)`},
 		{"version as a name", "", []string{"version"}, 1, "run rollscope --version"},
 		{"namespace not in the scenario", "", []string{"-n", "shop", "--plain"}, 2, `scenario "frontend" has no namespace "shop" (its namespaces: default)`},
+		{"namespace not in the scenario, recording", "", []string{"-n", "shop", "--plain", "--record-to", filepath.Join(config, "x.rec")}, 2, `scenario "frontend" has no namespace "shop" (its namespaces: default)`},
 		{"one key two actions", "keys:\n  set-image: [p]\n", []string{"--plain"}, 2, `config.yaml:2: "p" is bound to both set-image and pause`},
 		{"quit without a key", "keys:\n  quit: []\n", []string{"--plain"}, 2, "config.yaml:2: quit needs at least one key"},
 		{"unknown setting", "theme: dark\n", []string{"--plain"}, 2, `config.yaml:1: unknown setting "theme"`},

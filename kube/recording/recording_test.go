@@ -184,6 +184,24 @@ func TestUnwritablePathIsRefusedAtStart(t *testing.T) {
 	}
 }
 
+// A recording closed before it began — the command refused its input
+// before the console started — closes without error and leaves no file
+// behind for replay to refuse.
+func TestARecordingThatNeverBeganLeavesNothing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rec.gz")
+	w, err := Create(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Batch(cluster.Batch{At: t0, Objects: []runtime.Object{deployment(3, "")}})
+	if err := w.Close(); err != nil {
+		t.Fatalf("closing a recording that never began: %v", err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("a recording that never began left %s behind (%v)", path, err)
+	}
+}
+
 // TestUnconvertibleObjectIsDamage: a line read whole whose object is not
 // of its kind's shape ends the tape before it, whatever follows.
 func TestUnconvertibleObjectIsDamage(t *testing.T) {

@@ -228,12 +228,20 @@ func (w *Writer) Close() error {
 		// two minutes of the clock's time at its fastest (×64): a
 		// recording of batches stamped by another clock than the one
 		// given is not stretched to the close.
-		if now := w.clock(); w.begun && now.After(w.last) && now.Sub(w.last) <= closeMarkWithin {
-			w.line(rec.Record{At: now})
+		if w.begun {
+			if now := w.clock(); now.After(w.last) && now.Sub(w.last) <= closeMarkWithin {
+				w.line(rec.Record{At: now})
+			}
 		}
 		w.closeMember()
 		if err := w.f.Close(); err != nil && w.err == nil {
 			w.err = err
+		}
+		if !w.begun {
+			// Nothing was recorded (the command stopped before its
+			// console began, on bad input): no empty file for replay
+			// to refuse.
+			_ = os.Remove(w.f.Name())
 		}
 	})
 	w.mu.Lock()
