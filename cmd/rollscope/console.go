@@ -105,7 +105,7 @@ func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 		if len(sc.Clusters) > 0 { // one fleet over the scenario's clusters, as over --context a,b
 			return embeddedfleet.Run(ctx, sc, embeddedfleet.Config{Base: consoleOptions(open, theme, keys), Plain: f.plain || !isTerminal(os.Stdout),
 				Out: cmd.OutOrStdout(), ErrOut: cmd.ErrOrStderr(), Speed: f.speed, Seed: f.seed, Until: f.until, All: f.all, Namespace: nsFlag,
-				Console: console.Run, Actions: f.acts.apply})
+				Console: console.Run, Actions: f.acts.apply, Rec: f.rec.Rec})
 		}
 		if f.all && open.deployment == "" && open.rc == "" && open.workload == "" {
 			nsFlag = "" // -A wins over -n, as in kubectl

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"rollscope/kube/recording"
 )
 
 // rowOf is the fleet row of cluster on screen, "" when none.
@@ -157,4 +160,36 @@ func TestCtxSwitchesAmongAScenariosClusters(t *testing.T) {
 	})
 	c.keys("q")
 	c.waitFor("rollscope exited 0")
+}
+
+// --record-to on regions records its first cluster, as on a kubeconfig's
+// first context — the console's and --plain's alike: it recorded nothing
+// before (an empty file).
+func TestRegionsRecordTheirFirstCluster(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
+	dir := t.TempDir()
+	console, plain := filepath.Join(dir, "console.rec"), filepath.Join(dir, "plain.rec")
+	c := startConsole(t, 160, 40, "--scenario", "regions", "--speed", "10", "--record-to", console)
+	c.waitFor("ap-south 1 workload, 1 failing")
+	c.keys("Space") // a pause is marked where the clock stopped
+	c.waitFor("CLOCK PAUSED")
+	c.keys("q")
+	c.waitFor("rollscope exited 0")
+	if r := rollscope(t, "--scenario", "regions", "--plain", "--speed", "50", "--record-to", plain); r.code != 1 {
+		t.Fatalf("--plain ended with exit %d: %s", r.code, r.stderr)
+	}
+	for _, file := range []string{console, plain} {
+		tape, err := recording.Open(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tape.Header.Context != "eu-west" || tape.Header.Namespace != "default" {
+			t.Errorf("%s records %s/%s, want eu-west/default", filepath.Base(file), tape.Header.Context, tape.Header.Namespace)
+		}
+		md := rollscope(t, "replay", file, "--format", "markdown")
+		wantAll(t, md.stdout, filepath.Base(file)+"'s timeline", "# Recording of eu-west", "## deploy/checkout in default", "Created pod: checkout-")
+		if file == console && len(tape.Pauses) != 1 {
+			t.Errorf("the console's recording marks %d pauses, want 1", len(tape.Pauses))
+		}
+	}
 }

@@ -56,6 +56,34 @@ type Config struct {
 	// Console runs the console on opts with feed beside it, and returns
 	// the scope asked for when the operator switched.
 	Console func(ctx context.Context, opts ui.Options, feed func(context.Context, func(tea.Msg))) (ui.Switch, bool, error)
+	// Rec is --record-to's recording of the first cluster, as of a
+	// kubeconfig's first context (internal/flightrec's Recorder, which
+	// records nothing when nil).
+	Rec Recorder
+}
+
+// Recorder taps a console's or --plain's watch of one cluster
+// (flightrec.Recorder).
+type Recorder interface {
+	Watch(opts *ui.Options, t watch.Target) watch.Target
+	Console(opts *ui.Options, feed func(context.Context, func(tea.Msg))) func(context.Context, func(tea.Msg))
+	Batches(context, namespace string, clock func() time.Time, send func(cluster.Batch)) func(cluster.Batch)
+}
+
+// notRecording is the Recorder of a run without --record-to.
+type notRecording struct{}
+
+func (notRecording) Watch(opts *ui.Options, t watch.Target) watch.Target {
+	t, opts.PodEvents = t.Describing()
+	return t
+}
+
+func (notRecording) Console(_ *ui.Options, feed func(context.Context, func(tea.Msg))) func(context.Context, func(tea.Msg)) {
+	return feed
+}
+
+func (notRecording) Batches(_, _ string, _ func() time.Time, send func(cluster.Batch)) func(cluster.Batch) {
+	return send
 }
 
 // Backend is the API an embedded cluster runs on, kube/memapi's: every
@@ -72,6 +100,9 @@ func Run(ctx context.Context, sc *scenario.Scenario, c Config) error {
 	}
 	if err := checkTarget(sc, c.Base.Deployment); err != nil {
 		return err
+	}
+	if c.Rec == nil {
+		c.Rec = notRecording{}
 	}
 	if c.Plain {
 		return runPlain(ctx, sc, c)
@@ -100,11 +131,18 @@ func Run(ctx context.Context, sc *scenario.Scenario, c Config) error {
 		for i, cl := range shown {
 			each[i], targets[i] = member(c, cl, scope, clock.Now, controls)
 		}
+		// The first cluster is the one recorded: its watch keeps every
+		// event, for a replay's pod details.
+		targets[0] = c.Rec.Watch(&each[0], targets[0])
+		for i := 1; i < len(shown); i++ {
+			targets[i] = notRecording{}.Watch(&each[i], targets[i])
+		}
 		opts := each[0]
 		opts.Also = each[1:]
-		next, again, err := c.Console(ctx, opts, func(ctx context.Context, send func(tea.Msg)) {
+		feed := c.Rec.Console(&opts, func(ctx context.Context, send func(tea.Msg)) {
 			watch.RunEach(ctx, clock, func(b cluster.Batch) { send(b) }, targets...)
 		})
+		next, again, err := c.Console(ctx, opts, feed)
 		if err != nil || !again {
 			return err
 		}
@@ -184,7 +222,9 @@ func checkTarget(sc *scenario.Scenario, name string) error {
 
 // member is one cluster's console options and watch: its picture Named
 // after it, its namespace (the scenario's, or every one when asked or
-// when its workloads span several), its actions, logs and clock.
+// when its workloads span several), its actions, logs and clock. Pods'
+// Normal events are watched only for the pod described (watch.Target's
+// Describing) but in the recorded cluster.
 func member(c Config, cl *embedded.Cluster, scope ui.Switch, now func() time.Time, controls ui.EmbeddedControls) (ui.Options, watch.Target) {
 	sc, opts := cl.Scenario, c.Base
 	name := sc.Cluster
@@ -196,9 +236,7 @@ func member(c Config, cl *embedded.Cluster, scope ui.Switch, now func() time.Tim
 	opts.AllNamespaces = scope.AllNamespaces || scope.Namespace == "" && sc.SpansNamespaces()
 	opts.Clock, opts.Embedded, opts.Logs = now, controls, cl.Logs
 	c.Actions(&opts, cl.Client, now, false, sc.NodeGroups, analysisrun.SeriesMetrics(sc.Metrics))
-	target, podEvents := watch.Target{Client: cl.Client, Scope: watch.ScopeOf(opts.Namespace, opts.AllNamespaces), Options: watch.Options{Cluster: name}}.Describing()
-	opts.PodEvents = podEvents
-	return opts, target
+	return opts, watch.Target{Client: cl.Client, Scope: watch.ScopeOf(opts.Namespace, opts.AllNamespaces), Options: watch.Options{Cluster: name}}
 }
 
 func runners(cs embedded.Clusters) []*sim.Runner {
@@ -318,6 +356,9 @@ func runPlain(ctx context.Context, sc *scenario.Scenario, c Config) error {
 			ns := c.namespaceOf(cl.Scenario)
 			if st := statuses[name]; st == nil && c.All {
 				ns = ""
+			}
+			if name == sc.Clusters[0].Cluster {
+				first = c.Rec.Batches(name, ns, clock.Now, first)
 			}
 			err := watch.New(cl.Client, watch.Scope{Namespace: ns}, clock, first, watch.Options{Interval: interval}).Run(ctx)
 			once.Do(flow)
