@@ -107,3 +107,29 @@ func TestReplayOfAKilledRecorderReachesItsLastSecond(t *testing.T) {
 	s := replay.waitFor("REPLAY")
 	wantAll(t, s, "replay at the killed recording's last second", last, "deploy frontend", "rev 2")
 }
+
+// A recording of namespace shop stops where the console leaves it (:ns
+// billing) and the console says so: recording on would have written
+// billing's objects into it and left shop's standing still.
+func TestRecordingStopsWhenTheConsoleLeavesItsNamespace(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
+	file := filepath.Join(t.TempDir(), "shop.rec")
+	c := startConsole(t, 160, 40, "--scenario", "fleet", "-n", "shop", "--speed", "10", "--record-to", file)
+	c.waitFor("ns shop")
+	c.keys(":ns billing", "Enter")
+	c.waitFor("--record-to shop.rec stopped at ")
+	wantAll(t, c.Screen(), "the billing fleet", "ns billing", "it records namespace shop of embedded, which this console does not show")
+	c.keys("q")
+	c.waitFor("rollscope exited 0")
+	tape, err := recording.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range tape.Frames {
+		for _, obj := range f.Batch.Objects {
+			if m, ok := obj.(interface{ GetNamespace() string }); ok && m.GetNamespace() == "billing" {
+				t.Fatalf("the recording of shop holds billing's %T", obj)
+			}
+		}
+	}
+}

@@ -7,6 +7,7 @@ package flightrec
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -26,8 +27,12 @@ type Feed = func(context.Context, func(tea.Msg))
 // A nil Recorder records nothing, so that the wiring reads the same with
 // and without --record-to.
 type Recorder struct {
-	w    *recording.Writer
-	user string
+	w          *recording.Writer
+	path, user string
+	// scope is what the recording holds, once begun; stopped says why it
+	// ended before the command did (leave), "" while it records.
+	scope   *recorded
+	stopped string
 }
 
 // Open starts a recording at path, or returns nil when path is "". A path
@@ -41,14 +46,20 @@ func Open(path string, env bool, user string) (*Recorder, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Recorder{w: w, user: user}, nil
+	return &Recorder{w: w, path: path, user: user}, nil
 }
 
 // Console records the console opts opens: the batches feed sends it about
 // its first cluster, and the actions it sends there (its timeline's
-// action lines, with the kubeconfig user).
+// action lines, with the kubeconfig user). A console started again on a
+// scope that does not cover the recording's ends it (leave).
 func (r *Recorder) Console(opts *ui.Options, feed Feed) Feed {
 	if r == nil {
+		return feed
+	}
+	r.leave(opts)
+	if r.stopped != "" {
+		opts.ScopeNote = strings.TrimPrefix(opts.ScopeNote+"; "+r.stopped, "; ")
 		return feed
 	}
 	if err := r.begin(opts.Context, opts.Namespace, opts.AllNamespaces, opts.Clock); err != nil {
@@ -102,7 +113,13 @@ func (r *Recorder) begin(context, namespace string, all bool, clock func() time.
 	if clock != nil {
 		h.Started = clock()
 	}
-	return r.w.Begin(h, clock)
+	if err := r.w.Begin(h, clock); err != nil {
+		return err
+	}
+	if r.scope == nil {
+		r.scope = &recorded{context: context, namespace: namespace, all: all}
+	}
+	return nil
 }
 
 // Close ends the recording.
