@@ -132,7 +132,8 @@ func Run(ctx context.Context, sc *scenario.Scenario, c Config) error {
 			each[i], targets[i] = member(c, cl, scope, clock.Now, controls)
 		}
 		// The first cluster is the one recorded: its watch keeps every
-		// event, for a replay's pod details.
+		// event, for a replay's pod details; the others watch pods'
+		// Normal events only for the pod described (Describing).
 		targets[0] = c.Rec.Watch(&each[0], targets[0])
 		for i := 1; i < len(shown); i++ {
 			targets[i] = notRecording{}.Watch(&each[i], targets[i])
@@ -222,9 +223,7 @@ func checkTarget(sc *scenario.Scenario, name string) error {
 
 // member is one cluster's console options and watch: its picture Named
 // after it, its namespace (the scenario's, or every one when asked or
-// when its workloads span several), its actions, logs and clock. Pods'
-// Normal events are watched only for the pod described (watch.Target's
-// Describing) but in the recorded cluster.
+// when its workloads span several), its actions, logs and clock.
 func member(c Config, cl *embedded.Cluster, scope ui.Switch, now func() time.Time, controls ui.EmbeddedControls) (ui.Options, watch.Target) {
 	sc, opts := cl.Scenario, c.Base
 	name := sc.Cluster
