@@ -63,6 +63,11 @@ type Options struct {
 // cluster without redrawing it faster than anyone can read.
 const DefaultInterval = 50 * time.Millisecond
 
+// restInterval is how often a resting pump looks at failing watches
+// although nothing woke it: a watch that came back without any object
+// changing clears its problem only when looked at.
+const restInterval = time.Second
+
 // firstBatchWait is how long the first batch waits for the caches to sync
 // before it is sent anyway, with Synced false, so that the screen can say it
 // is waiting for the cluster rather than stay blank.
@@ -214,15 +219,20 @@ func (b *Bridge) Run(ctx context.Context) error {
 		watching.Go(func() { s.run(ctx) })
 	}
 	if b.probe != nil {
-		go b.health.probeLoop(ctx, b.probe)
+		go b.health.probeLoop(ctx, b.probe, b.dirty.poke)
 	}
 	defer watching.Wait() // the reflectors stop with ctx
 
 	started := time.Now()
 	// A timer reset after each pump, rather than a ticker, keeps at least an
-	// Interval between batches even when send is slow.
+	// Interval between batches even when send is slow. Once the picture is
+	// whole and nothing changed, the pump rests: it looks again when an
+	// object is marked or a watch's health moves (dirtySet.wake), within
+	// an Interval of its last batch — and, while a watch is failing, every
+	// restInterval.
 	next := time.NewTimer(b.interval)
 	defer next.Stop()
+	resting, pumped := false, started
 	var asked <-chan struct{}
 	if b.podEvents != nil {
 		asked = b.podEvents.wake
@@ -237,9 +247,23 @@ func (b *Bridge) Run(ctx context.Context) error {
 		case <-closed:
 			b.unfollow()
 			closed = nil
+		case <-b.dirty.wake:
+			if resting {
+				resting = false
+				next.Reset(max(0, b.interval-time.Since(pumped)))
+			}
 		case <-next.C:
 			b.pump(time.Since(started) >= firstBatchWait)
-			next.Reset(b.interval)
+			pumped = time.Now()
+			resting = b.sentFirst && b.status.Synced && b.status == b.sent && b.dirty.rest()
+			switch {
+			case !resting:
+				next.Reset(b.interval)
+			case b.status.Problem != "" || b.status.Forbidden != "":
+				next.Reset(restInterval)
+			default:
+				next.Stop() // healthy and quiet: only a wake-up moves it
+			}
 		}
 	}
 }

@@ -379,3 +379,39 @@ func TestRefusedWatchIsReportedAndClears(t *testing.T) {
 		return w.Connected && w.Problem == ""
 	})
 }
+
+// TestAQuietClusterStillShowsTheNextChange: once the picture is whole and
+// nothing changes, the bridge rests; a pod created after a quiet spell, and
+// an API server that stops answering then, still reach the screen.
+func TestAQuietClusterStillShowsTheNextChange(t *testing.T) {
+	client := fake.NewClientset(pod("shop", "web-1"))
+	var silent atomic.Bool
+	probe := func(context.Context) error {
+		if silent.Load() {
+			return context.DeadlineExceeded
+		}
+		return nil
+	}
+	r := run(t, client, watch.Scope{}, watch.Options{Probe: probe})
+	eventually(t, "the first picture", func() bool {
+		o, _ := r.find(cluster.ObjectRef{Kind: "Pod", Namespace: "shop", Name: "web-1"})
+		return o != nil
+	})
+	before, _ := r.snapshot()
+	time.Sleep(300 * time.Millisecond) // quiet: six Intervals with nothing to send
+	if quiet, _ := r.snapshot(); len(quiet) != len(before) {
+		t.Fatalf("%d batches sent while nothing changed", len(quiet)-len(before))
+	}
+
+	must(client.CoreV1().Pods("shop").Create(ctx, pod("shop", "web-2"), metav1.CreateOptions{}))(t)
+	eventually(t, "web-2 on screen after the quiet spell", func() bool {
+		o, _ := r.find(cluster.ObjectRef{Kind: "Pod", Namespace: "shop", Name: "web-2"})
+		return o != nil
+	})
+	time.Sleep(300 * time.Millisecond)
+	silent.Store(true)
+	eventually(t, "the unanswered API server on screen after another quiet spell", func() bool {
+		b, _ := r.snapshot()
+		return !b[len(b)-1].Watch.Connected && b[len(b)-1].Watch.Unanswered
+	})
+}

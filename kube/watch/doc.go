@@ -45,5 +45,6 @@
 //     objects, the deletions and the watch status — failing watches, kinds
 //     the user may not list, and, live, whether the API server answers its
 //     /readyz probe (probe.go), which a frozen server's open watches never
-//     tell.
+//     tell. On a quiet cluster the pump rests until an object changes or a
+//     watch's health moves (dirty.go), instead of waking every Interval.
 package watch

@@ -27,6 +27,7 @@ func (s *source) failed(_ *cache.Reflector, err error) {
 	s.heard.Store(false)
 	s.forbidden.Store(apierrors.IsForbidden(err))
 	s.failing.Store(true)
+	s.feed.dirty.poke()
 }
 
 // alive notes that the reflector delivered an event, which it only does

@@ -50,13 +50,16 @@ type health struct {
 	asked time.Time
 }
 
-func (h *health) set(problem string, asked time.Time) {
+// set keeps the last probe's verdict and reports whether it differs from
+// the one before.
+func (h *health) set(problem string, asked time.Time) (changed bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if problem == "" || h.problem == "" {
 		h.asked = asked
 	}
-	h.problem = problem
+	changed, h.problem = problem != h.problem, problem
+	return changed
 }
 
 // failingSince is when the API server was last asked and answered nothing
@@ -77,8 +80,9 @@ func (h *health) current() string {
 	return h.problem
 }
 
-// probeLoop asks probe every probeEvery until ctx is done.
-func (h *health) probeLoop(ctx context.Context, probe Probe) {
+// probeLoop asks probe every probeEvery until ctx is done, calling moved
+// when the verdict changes.
+func (h *health) probeLoop(ctx context.Context, probe Probe, moved func()) {
 	tick := time.NewTicker(probeEvery)
 	defer tick.Stop()
 	for {
@@ -89,7 +93,9 @@ func (h *health) probeLoop(ctx context.Context, probe Probe) {
 		if ctx.Err() != nil {
 			return
 		}
-		h.set(unanswered(err), sent)
+		if h.set(unanswered(err), sent) {
+			moved()
+		}
 		select {
 		case <-ctx.Done():
 			return
