@@ -227,9 +227,8 @@ func (b *Bridge) Run(ctx context.Context) error {
 	// A timer reset after each pump, rather than a ticker, keeps at least an
 	// Interval between batches even when send is slow. Once the picture is
 	// whole and nothing changed, the pump rests: it looks again when an
-	// object is marked or a watch's health moves (dirtySet.wake), within
-	// an Interval of its last batch — and, while a watch is failing, every
-	// restInterval.
+	// object is marked or a watch's health moves (dirtySet.wake) — and,
+	// while a watch is failing, every restInterval.
 	next := time.NewTimer(b.interval)
 	defer next.Stop()
 	resting, pumped := false, started
@@ -249,8 +248,13 @@ func (b *Bridge) Run(ctx context.Context) error {
 			closed = nil
 		case <-b.dirty.wake:
 			if resting {
+				// On the beat it would have looked on had it not rested,
+				// not at once: the first change after a quiet spell is
+				// usually the first of several (a Deployment's new
+				// template, then its controller's new ReplicaSet), and
+				// one batch should hold them all, as it did before.
 				resting = false
-				next.Reset(max(0, b.interval-time.Since(pumped)))
+				next.Reset(b.interval - time.Since(pumped)%b.interval)
 			}
 		case <-next.C:
 			b.pump(time.Since(started) >= firstBatchWait)

@@ -415,3 +415,31 @@ func TestAQuietClusterStillShowsTheNextChange(t *testing.T) {
 		return !b[len(b)-1].Watch.Connected && b[len(b)-1].Watch.Unanswered
 	})
 }
+
+// TestTheFirstChangesAfterAQuietSpellComeTogether: a resting pump sends on
+// the beat it would have kept, not at the first change, so that what one
+// write sets off (a Deployment's template, then its controller's new
+// ReplicaSet) is one picture, not a Deployment whose ReplicaSet is missing.
+// The Interval is long so that the two creates, a millisecond apart, fall
+// between two beats all but once in a thousand runs.
+func TestTheFirstChangesAfterAQuietSpellComeTogether(t *testing.T) {
+	client := fake.NewClientset(pod("shop", "web-1"))
+	r := run(t, client, watch.Scope{}, watch.Options{Interval: time.Second})
+	eventually(t, "the first picture", func() bool {
+		o, _ := r.find(cluster.ObjectRef{Kind: "Pod", Namespace: "shop", Name: "web-1"})
+		return o != nil
+	})
+	time.Sleep(1500 * time.Millisecond) // quiet, past a beat
+	must(client.CoreV1().Pods("shop").Create(ctx, pod("shop", "web-2"), metav1.CreateOptions{}))(t)
+	must(client.CoreV1().Pods("shop").Create(ctx, pod("shop", "web-3"), metav1.CreateOptions{}))(t)
+	eventually(t, "web-2 and web-3 on screen", func() bool {
+		o2, _ := r.find(cluster.ObjectRef{Kind: "Pod", Namespace: "shop", Name: "web-2"})
+		o3, _ := r.find(cluster.ObjectRef{Kind: "Pod", Namespace: "shop", Name: "web-3"})
+		return o2 != nil && o3 != nil
+	})
+	batches, _ := r.snapshot()
+	last := batches[len(batches)-1]
+	if n := len(last.Objects); n != 2 {
+		t.Errorf("the two pods created together came in separate batches: the last batch holds %d objects", n)
+	}
+}
