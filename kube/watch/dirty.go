@@ -13,7 +13,7 @@ import (
 //
 // It also wakes a resting pump: while nothing changes the pump waits for
 // wake instead of looking every Interval, since on a quiet cluster twenty
-// timer wake-ups a second were most of an idle console's CPU.
+// timer wake-ups a second were two fifths of an idle console's CPU.
 type dirtySet struct {
 	mu   sync.Mutex
 	refs map[cluster.ObjectRef]struct{}
