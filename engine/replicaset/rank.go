@@ -339,18 +339,16 @@ func podsToDelete(pods, related []*corev1.Pod, n int, now time.Time, g gates) []
 // them: any other algorithm, sort.Stable included, can pick other victims).
 // slices.SortFunc is sort.Sort's algorithm (both are generated from one
 // pattern-defeating quicksort, asking only whether a is less than b) without
-// an interface call per comparison.
+// an interface call per comparison; firstPositions runs it only as far as
+// the first n places need.
 //
 // order and major are room for the positions and the major keys (a sync of
 // a 100,000-pod ReplicaSet would otherwise allocate 1.2 MB for them); the
 // positions returned are in order's room.
 func firstVictims(keys []victimKey, n int, order []int32, major []uint64) []int32 {
 	perm := slices.Grow(order[:0], len(keys))[:len(keys)]
-	for i := range perm {
-		perm[i] = int32(i)
-	}
 	major = majors(keys, major)
-	slices.SortFunc(perm, func(x, y int32) int {
+	firstPositions(perm, n, func(x, y int32) int {
 		if major != nil {
 			if mx, my := major[x], major[y]; mx != my {
 				return less(mx < my)

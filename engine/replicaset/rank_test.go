@@ -117,12 +117,14 @@ func TestVictimPositionsAreThoseOfSortSort(t *testing.T) {
 		o := rankByColocation(pods, pods, now, g)
 		ref := deletionOrder{pods: slices.Clone(o.pods), keys: slices.Clone(o.keys)}
 		sort.Sort(ref)
-		got := firstVictims(o.keys, n, nil, nil)
-		for i, at := range got {
-			if o.pods[at] != ref.pods[i] {
-				t.Fatalf("round %d (%d pods, gates %+v): position %d holds %s, sort.Sort puts %s there", round, n, g, i, o.pods[at].Name, ref.pods[i].Name)
+		for _, k := range []int{n, 1 + r.IntN(n), 1 + r.IntN(1+n/50)} {
+			for i, at := range firstVictims(o.keys, k, nil, nil) {
+				if o.pods[at] != ref.pods[i] {
+					t.Fatalf("round %d (%d of %d pods, gates %+v): position %d holds %s, sort.Sort puts %s there", round, k, n, g, i, o.pods[at].Name, ref.pods[i].Name)
+				}
 			}
 		}
+		got := firstVictims(o.keys, n, nil, nil)
 		stable := permutedOrder{keys: o.keys, perm: identity(n)}
 		sort.Stable(stable)
 		stableDiffers = stableDiffers || !slices.Equal(stable.perm, got)
@@ -402,5 +404,21 @@ func TestSameLabelsIsDeepEqual(t *testing.T) {
 				t.Errorf("sameLabels(%v, %v) = %v, reflect.DeepEqual says %v", a, b, got, want)
 			}
 		}
+	}
+}
+
+// BenchmarkFirstVictims500Of100000 is the choice alone, as the controller
+// makes it from keys it keeps per pod (with rooms for the positions and
+// major keys): 500 victims among 100,000 tied pods.
+func BenchmarkFirstVictims500Of100000(b *testing.B) {
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	pods := tiedPods(rand.New(rand.NewPCG(2, 17)), 100000, now)
+	sortByName(pods)
+	keys := rankByColocation(pods, pods, now, defaultGates).keys
+	var order []int32
+	major := make([]uint64, len(keys))
+	b.ReportAllocs()
+	for b.Loop() {
+		order = firstVictims(keys, 500, order, major)[:0]
 	}
 }
