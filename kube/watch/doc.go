@@ -35,8 +35,9 @@
 //   - firstlist.go: a live cluster is watched through a client without
 //     --request-timeout, which client-go would apply to every watch, and
 //     listed in pages of 2,000, each page bounded by it, so that no timeout
-//     cuts off a large namespace's first list forever; while it comes in,
-//     the watch status says how many objects have come.
+//     cuts off a large namespace's first list forever (a page that outlasts
+//     it halves the kind's pages, down to 100); while it comes in, the
+//     watch status says how many objects have come.
 //   - eventwatches.go: with a pod detail's handle (PodEvents, the
 //     console's), events come in two watches that leave pods' Normal events
 //     out — most of a rollout's, which only the pod detail shows — and a

@@ -2,6 +2,7 @@ package watch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -65,13 +66,23 @@ func shareRateLimit(c *rest.Config, client kubernetes.Interface) {
 	}
 }
 
+// smallestPage is as far as a page that outlasts the request timeout is
+// halved: a hundred objects that a server cannot send within the timeout
+// say the timeout is wrong, not the page.
+const smallestPage = 100
+
 // page bounds one list request by the page timeout, and asks for a
 // paginated list where the reflector asked for a page of "any" version:
 // the API server serves resourceVersion 0 from its watch cache whole,
 // ignoring the limit, which would make the first list one request again.
+// Once a page has outlasted the timeout, pages ask for fewer objects
+// (pageTimedOut).
 func (s *source) page(ctx context.Context, opts metav1.ListOptions) (context.Context, context.CancelFunc, metav1.ListOptions) {
 	if opts.Limit > 0 && opts.ResourceVersion == "0" && opts.Continue == "" {
 		opts.ResourceVersion = ""
+	}
+	if limit := s.pageLimit.Load(); limit > 0 && opts.Limit > limit {
+		opts.Limit = limit
 	}
 	if opts.Continue == "" {
 		s.listed.Store(0) // a new list starts from nothing
@@ -81,6 +92,18 @@ func (s *source) page(ctx context.Context, opts metav1.ListOptions) (context.Con
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.pageTimeout)
 	return ctx, cancel, opts
+}
+
+// pageTimedOut halves the pages of s's lists when a page of limit objects
+// outlasted the page timeout (ctx is the page's own; parent, the list's, is
+// still alive): a slow API server, or a tight --request-timeout, would
+// otherwise cut off the same page of the next list too, and the list,
+// started again from its first page each time, would never end.
+func (s *source) pageTimedOut(ctx, parent context.Context, limit int64) {
+	if s.pageTimeout <= 0 || limit <= smallestPage || parent.Err() != nil || !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return
+	}
+	s.pageLimit.Store(max(limit/2, smallestPage))
 }
 
 // countPage adds a page's objects to what the kind has listed so far.

@@ -37,6 +37,8 @@ func observed[L runtime.Object](s *source, c calls[L], client any) cache.ListerW
 			s.called(ctx, err)
 			if err == nil {
 				s.countPage(list)
+			} else {
+				s.pageTimedOut(pageCtx, ctx, opts.Limit)
 			}
 			return list, err
 		},

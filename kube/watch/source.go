@@ -19,6 +19,9 @@ type source struct {
 	feed      *feed
 	// pageTimeout bounds each page of a list (--request-timeout), 0 none.
 	pageTimeout time.Duration
+	// pageLimit, once a page has outlasted pageTimeout, is the most objects
+	// a page asks for from then on (firstlist.go); 0 until then.
+	pageLimit atomic.Int64
 	// listed counts the objects the current first list has brought so far,
 	// for the progress line while it is incomplete.
 	listed *atomic.Int64
