@@ -20,6 +20,11 @@ type Console struct {
 	w, h    int
 	Screen  *Screen
 	closed  bool // given back: Close, or a panic in the model
+	// sized is set once the model has been told the terminal's size.
+	// Bubble Tea sends the first size on its own goroutine and asks for
+	// a view before it arrives: the model would draw that first frame at
+	// its default 80×24, cut or wrapped on any other terminal.
+	sized bool
 }
 
 // Open takes the terminal out is on: keys from stdin (or the terminal itself
@@ -102,17 +107,21 @@ func (d drawn) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	defer d.c.leaveOnPanic()
 	if s, ok := msg.(tea.WindowSizeMsg); ok {
 		d.c.Screen.Resize(s.Width, s.Height)
+		d.c.sized = true
 	}
 	m, cmd := d.Model.Update(msg)
 	return drawn{Model: m, c: d.c}, cmd
 }
 
 // View draws the frame: Bubble Tea asks for it after every message, in its
-// event loop, so frames reach the terminal in order and at once.
+// event loop, so frames reach the terminal in order and at once. Nothing is
+// drawn before the model knows the terminal's size.
 func (d drawn) View() tea.View {
 	defer d.c.leaveOnPanic()
 	v := d.Model.View()
-	_ = d.c.Screen.Draw(v.Content, v.WindowTitle)
+	if d.c.sized {
+		_ = d.c.Screen.Draw(v.Content, v.WindowTitle)
+	}
 	return v
 }
 
