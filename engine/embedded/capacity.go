@@ -12,7 +12,7 @@ import (
 
 // CheckCapacity refuses a scenario whose workloads declare more replicas
 // than a machine with available bytes of memory can hold, at heapPerReplica
-// each (what a full-speed run's heap is held to, and about its peak RSS: 1.35
+// each (what a full-speed run's heap is held to, and about its peak RSS: 1.1
 // GB for 100,000 replicas). Kubernetes has no replica limit below 2^31-1, so
 // the only limit a rehearsal has is the machine's; a run past it would be
 // killed for want of memory half way, saying nothing. available 0 (unknown)

@@ -28,7 +28,7 @@ func TestCapacityIsTheMachines(t *testing.T) {
 		t.Errorf("memory unknown: %v", err)
 	}
 	err = embedded.CheckCapacity(sc, 1<<30)
-	want := file + `: scenario "rollout-150k" declares 150000 replicas; this machine can hold about 74898 (1.1 GB of memory available, about 14 KiB a replica) — declare fewer replicas or run on a machine with more memory`
+	want := file + `: scenario "rollout-150k" declares 150000 replicas; this machine can hold about 95325 (1.1 GB of memory available, about 11 KiB a replica) — declare fewer replicas or run on a machine with more memory`
 	if err == nil || err.Error() != want {
 		t.Errorf("1 GiB available:\n got %v\nwant %s", err, want)
 	}

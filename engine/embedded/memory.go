@@ -8,27 +8,29 @@ import (
 )
 
 // heapPerReplica is what a full-speed run's collector may let the heap grow
-// to per replica the scenario declares. What a run holds is 7–9 KB a replica
-// (the pod, its events — an hour's worth, as upstream keeps them — and every
-// controller's and cache's entry for it: 720 MB reachable in the middle of
-// the 100,000-replica rollout, 740 MB at its end, up to 900 MB as the
-// collector counts it, with what is allocated while it marks); 14 KiB keeps
-// that run under 1.5 GB and still leaves the collector hundreds of megabytes
-// to allocate between collections, so it does not run without pause.
-const heapPerReplica = 14 << 10
+// to per replica the scenario declares, and about the peak RSS a replica
+// costs. What a run holds at its fullest is 5–6 KB a replica (the pod, its
+// events — an hour's worth, as upstream keeps them — and every controller's
+// and cache's entry for it: 290 MB in the 50,000-replica rollout, 560 MB in
+// the 100,000 one, 760 MB in the 150,000 one, as the collector counts it);
+// 11 KiB leaves the collector about as much again to allocate between
+// collections, so it does not run without pause. A larger allowance buys no
+// CPU: at 14 KiB, and with no limit at all, those rollouts took as long or
+// longer (the system time of faulting in the extra memory outweighs the
+// collections saved; docs/performance.md has the runs).
+const heapPerReplica = 11 << 10
 
 // memoryLimitFloor is the smallest limit set: below it the collector's
-// target (SimulationGCPercent) alone keeps a run small enough, and collects
-// less often than a limit would.
-const memoryLimitFloor = 1 << 30
+// target (SimulationGCPercent) alone keeps a run small enough. From about
+// 48,000 replicas up the target would let the heap reach three times what
+// the run holds (860 MB at 50,000 replicas against 570 MB under the limit).
+const memoryLimitFloor = 512 << 20
 
 // SimulationMemoryLimit is the soft memory limit (runtime/debug's
 // SetMemoryLimit) `rollscope simulate` runs sc with, or 0 for none. At the
 // collector's target of 200 a run's heap grows to three times what it holds
-// before a collection: 2.5–3.3 GB for the 100,000-replica rollout. For
-// scenarios that large the limit holds it to 14 KiB a replica instead, at
-// the cost of more frequent collections (27 instead of 20 in that rollout,
-// about a third more CPU).
+// before a collection; for scenarios large enough for that to matter the
+// limit holds it to heapPerReplica a replica instead.
 func SimulationMemoryLimit(sc *scenario.Scenario) int64 {
 	limit := int64(declaredReplicas(sc)) * heapPerReplica
 	if limit < memoryLimitFloor {

@@ -9,9 +9,10 @@ import (
 )
 
 // A run sets a memory limit only when its scenario is large enough that the
-// collector's target would let the heap grow past a gigabyte: none for the
-// 10,000-replica rollout, one under the 1.5 GB the 100,000-replica rollout
-// must stay within, and a DaemonSet counts one pod per node.
+// collector's target would let the heap grow past what the limit allows:
+// none for the 10,000-replica rollout, one under the 1.2 GB the
+// 100,000-replica rollout must stay within, and a DaemonSet counts one pod
+// per node.
 func TestSimulationMemoryLimitFollowsTheScenarioSize(t *testing.T) {
 	load := func(file string) *scenario.Scenario {
 		t.Helper()
@@ -31,8 +32,8 @@ func TestSimulationMemoryLimitFollowsTheScenarioSize(t *testing.T) {
 		}
 	}
 	big := load("../../testdata/scenarios/rollout-100k.yaml")
-	if got := embedded.SimulationMemoryLimit(big); got < 1<<30 || got > 1_500_000_000 {
-		t.Errorf("rollout-100k: memory limit %d, want between 1 GiB and 1.5 GB", got)
+	if got := embedded.SimulationMemoryLimit(big); got < 1_000_000_000 || got > 1_200_000_000 {
+		t.Errorf("rollout-100k: memory limit %d, want between 1 GB and 1.2 GB", got)
 	}
 	ds := load("../../testdata/scenarios/daemonset-1k-nodes.yaml")
 	ds.NodeGroups[0].Size = 100_000
