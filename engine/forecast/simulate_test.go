@@ -212,6 +212,12 @@ func cpuTime() time.Duration {
 func BenchmarkSimulate100(b *testing.B)  { benchmarkSimulate(b, 100) }
 func BenchmarkSimulate1000(b *testing.B) { benchmarkSimulate(b, 1000) }
 
+// At the largest Deployments the forecast is no longer within a frame: what
+// the dialog keeps the operator waiting for its forecast line, growing with
+// the replicas (the plan and y do not wait for it).
+func BenchmarkSimulate10000(b *testing.B) { benchmarkSimulate(b, 10000) }
+func BenchmarkSimulate30000(b *testing.B) { benchmarkSimulate(b, 30000) }
+
 // Recreate: every old pod goes, then the new ones come up in one wave; the
 // arithmetic, exact here, agrees.
 func TestSimulateRecreateAgreesWithTheArithmetic(t *testing.T) {
