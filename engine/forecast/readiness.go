@@ -144,9 +144,10 @@ func (r *readiness) Sync(ctx context.Context, key string) error {
 		return nil
 	}
 	// A status write reads the pod's identity and status only: no need to
-	// copy its spec, a thousand times per forecast.
+	// copy its spec, a thousand times per forecast; the embedded API's
+	// owned write (as the kubelet's) does not answer with a copy either.
 	at := metav1.NewTime(now)
-	up := &corev1.Pod{ObjectMeta: p.ObjectMeta, Status: corev1.PodStatus{
+	status := corev1.PodStatus{
 		Phase:     corev1.PodRunning,
 		StartTime: &p.CreationTimestamp,
 		QOSClass:  p.Status.QOSClass,
@@ -155,8 +156,14 @@ func (r *readiness) Sync(ctx context.Context, key string) error {
 			{Type: corev1.ContainersReady, Status: corev1.ConditionTrue, LastTransitionTime: at},
 			{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: at},
 		},
-	}}
-	if _, err := r.env.Client.CoreV1().Pods(ns).UpdateStatus(ctx, up, metav1.UpdateOptions{}); err != nil && !apierrors.IsNotFound(err) {
+	}
+	pods := r.env.Client.CoreV1().Pods(ns)
+	if w, ok := pods.(control.PodStatusWriter); ok {
+		err = w.WriteStatus(ctx, p, &status, metav1.UpdateOptions{})
+	} else {
+		_, err = pods.UpdateStatus(ctx, &corev1.Pod{ObjectMeta: p.ObjectMeta, Status: status}, metav1.UpdateOptions{})
+	}
+	if err != nil && !apierrors.IsNotFound(err) {
 		return fmt.Errorf("making pod %s ready in the forecast: %w", key, err)
 	}
 	r.readyAt[now] = append(r.readyAt[now], key)

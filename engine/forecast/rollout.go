@@ -167,6 +167,9 @@ func SimulateRollout(ctx context.Context, newBackend NewBackend, st RolloutState
 			return Forecast{}, err
 		}
 	}
+	if err := s.noteLatest(ctx, client, st.Rollout.Namespace); err != nil {
+		return Forecast{}, err
+	}
 	kubelet.due = s.due
 	m := newMeter(s.rv)
 	m.start(st.ReplicaSets, st.Rollout.UID)

@@ -309,7 +309,7 @@ func seedWorkload(ctx context.Context, c kubernetes.Interface, st WorkloadState,
 			return s, err
 		}
 	}
-	return s, nil
+	return s, s.noteLatest(ctx, c, ns)
 }
 
 // copyWorkload writes w into the API behind c with its status, and is the
