@@ -34,7 +34,7 @@ func Boot(ctx context.Context, sc *scenario.Scenario, newAPI NewBackend, o Optio
 			"scenario %q runs several clusters (%s); this command rehearses on one — use a scenario without clusters:",
 			sc.Name, strings.Join(sc.ClusterNames(), ", "))}
 	}
-	if err := CheckCapacity(sc, MemoryAvailable()); err != nil {
+	if err := CheckCapacity(sc, MemoryAvailable(), o.Headless); err != nil {
 		return nil, err
 	}
 	clock := sim.NewClock(Epoch)

@@ -10,21 +10,34 @@ import (
 	"rollscope/engine/scenario"
 )
 
+// watchedPerReplica is about the peak RSS a replica costs a run that a
+// console or --plain watches: the cluster's own (heapPerReplica) and every
+// pod again in the watch's cache and the console's picture, with the
+// collector at Go's default target and no memory limit (the console held
+// 340 MB at the end of the 10,000-replica rollout and 2.0 GB at the end of
+// the 100,000 one, about 20 KB a replica).
+const watchedPerReplica = 22 << 10
+
 // CheckCapacity refuses a scenario whose workloads declare more replicas
-// than a machine with available bytes of memory can hold, at heapPerReplica
-// each (what a full-speed run's heap is held to, and about its peak RSS: 1.1
-// GB for 100,000 replicas). Kubernetes has no replica limit below 2^31-1, so
-// the only limit a rehearsal has is the machine's; a run past it would be
+// than a machine with available bytes of memory can hold: heapPerReplica
+// each for a headless run (simulate, whose heap is held to that: about its
+// peak RSS, 1.1 GB for 100,000 replicas), watchedPerReplica for one a
+// console watches. Kubernetes has no replica limit below 2^31-1, so the
+// only limit a rehearsal has is the machine's; a run past it would be
 // killed for want of memory half way, saying nothing. available 0 (unknown)
 // checks nothing.
-func CheckCapacity(sc *scenario.Scenario, available uint64) error {
+func CheckCapacity(sc *scenario.Scenario, available uint64, headless bool) error {
+	perReplica := uint64(watchedPerReplica)
+	if headless {
+		perReplica = heapPerReplica
+	}
 	n := declaredReplicas(sc)
-	if available == 0 || uint64(n)*heapPerReplica <= available {
+	if available == 0 || uint64(n)*perReplica <= available {
 		return nil
 	}
 	return &scenario.Error{File: sc.File, Message: fmt.Sprintf(
 		"scenario %q declares %d replicas; this machine can hold about %d (%.1f GB of memory available, about %d KiB a replica) — declare fewer replicas or run on a machine with more memory",
-		sc.Name, n, available/heapPerReplica, float64(available)/1e9, heapPerReplica>>10)}
+		sc.Name, n, available/perReplica, float64(available)/1e9, perReplica>>10)}
 }
 
 // MemoryAvailable is the memory this process may still use: the kernel's

@@ -92,6 +92,10 @@ type Options struct {
 	// NoLogs keeps no container logs (Cluster.Logs is nil): a run that
 	// shows none, as `simulate`, saves what 100,000 pods' logs hold.
 	NoLogs bool
+	// Headless says nothing but the run's own observers reads the cluster
+	// (`simulate`): Boot's capacity check counts a replica at what its
+	// memory limit holds it to, not with the console's picture of it.
+	Headless bool
 }
 
 // Start registers the controllers, creates the scenario's objects and
