@@ -23,7 +23,8 @@ const heapPerReplica = 11 << 10
 // memoryLimitFloor is the smallest limit set: below it the collector's
 // target (SimulationGCPercent) alone keeps a run small enough. From about
 // 48,000 replicas up the target would let the heap reach three times what
-// the run holds (860 MB at 50,000 replicas against 570 MB under the limit).
+// the run holds (a peak RSS of 860 MB at 50,000 replicas, against 570 MB
+// under the limit).
 const memoryLimitFloor = 512 << 20
 
 // SimulationMemoryLimit is the soft memory limit (runtime/debug's

@@ -96,8 +96,8 @@ func (s *seeded) seedReplicaSets(ctx context.Context, c kubernetes.Interface, rs
 // seedPod copies one live pod of the deployment's ReplicaSets, ready (since
 // when it was) or not. On the embedded API it writes the pod and its status
 // through the owned paths (control.PodCreator, control.PodStatusWriter),
-// which answer with no copy of the pod — a third of a 30,000-replica
-// forecast went to those copies — and leave the copy's resourceVersion
+// which answer with no copy of the pod — a 30,000-replica forecast spent a
+// fifth of its time on those copies — and leave the copy's resourceVersion
 // unsaid: the caller notes it once every pod is written (noteLatest).
 func (s *seeded) seedPod(ctx context.Context, c kubernetes.Interface, p *corev1.Pod, rsUID map[types.UID]metav1.OwnerReference, now time.Time, ready time.Duration) error {
 	if p == nil || p.DeletionTimestamp != nil || p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
