@@ -51,12 +51,22 @@ func (c *Cluster) Clock() *sim.Clock { return c.clock }
 // BootClusters starts each of a scenario's clusters (scenario.Clusters)
 // as Boot starts one, each on its own API, all on one virtual clock: the
 // clusters are rehearsed side by side, a minute in one a minute in all.
-// o gives each cluster's options, by name.
+// o gives each cluster's options, by name. The capacity check counts the
+// replicas of every cluster: they share this process's memory.
 func BootClusters(ctx context.Context, sc *scenario.Scenario, newAPI NewBackend, o func(cluster string) Options) (Clusters, error) {
+	opts := make([]Options, len(sc.Clusters))
+	headless := true
+	for i, c := range sc.Clusters {
+		opts[i] = o(c.Cluster)
+		headless = headless && opts[i].Headless
+	}
+	if err := CheckCapacity(sc, MemoryAvailable(), headless); err != nil {
+		return nil, err
+	}
 	clock := sim.NewClock(Epoch)
 	var out Clusters
-	for _, c := range sc.Clusters {
-		co := o(c.Cluster)
+	for i, c := range sc.Clusters {
+		co := opts[i]
 		seed := c.Seed
 		if co.Seed != 0 {
 			seed = co.Seed

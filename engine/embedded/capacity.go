@@ -32,12 +32,18 @@ func CheckCapacity(sc *scenario.Scenario, available uint64, headless bool) error
 		perReplica = heapPerReplica
 	}
 	n := declaredReplicas(sc)
+	what := "declares"
+	for _, c := range sc.Clusters {
+		// Its clusters run in this one process, side by side.
+		n += declaredReplicas(c)
+		what = "declares in its clusters"
+	}
 	if available == 0 || uint64(n)*perReplica <= available {
 		return nil
 	}
 	return &scenario.Error{File: sc.File, Message: fmt.Sprintf(
-		"scenario %q declares %d replicas; this machine can hold about %d (%.1f GB of memory available, about %d KiB a replica) — declare fewer replicas or run on a machine with more memory",
-		sc.Name, n, available/perReplica, float64(available)/1e9, perReplica>>10)}
+		"scenario %q %s %d replicas; this machine can hold about %d (%.1f GB of memory available, about %d KiB a replica) — declare fewer replicas or run on a machine with more memory",
+		sc.Name, what, n, available/perReplica, float64(available)/1e9, perReplica>>10)}
 }
 
 // MemoryAvailable is the memory this process may still use: the kernel's

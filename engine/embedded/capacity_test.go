@@ -2,6 +2,7 @@ package embedded_test
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"rollscope/engine/embedded"
@@ -42,5 +43,22 @@ func TestCapacityIsTheMachines(t *testing.T) {
 	}
 	if err := embedded.CheckCapacity(sc, 3<<30, true); err != nil {
 		t.Errorf("3 GiB available, simulate: %v", err)
+	}
+}
+
+// A scenario's clusters run in one process: their replicas are counted
+// together (regions: three clusters of 6).
+func TestCapacityCountsEveryCluster(t *testing.T) {
+	sc, err := scenario.Load("regions")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const perReplica = 22 << 10
+	if err := embedded.CheckCapacity(sc, 18*perReplica, false); err != nil {
+		t.Errorf("room for 18 replicas: %v", err)
+	}
+	err = embedded.CheckCapacity(sc, 18*perReplica-1, false)
+	if err == nil || !strings.Contains(err.Error(), `scenario "regions" declares in its clusters 18 replicas; this machine can hold about 17 `) {
+		t.Errorf("room for 17 replicas: got %v, want a refusal counting the three clusters' 18", err)
 	}
 }

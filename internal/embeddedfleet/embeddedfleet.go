@@ -109,7 +109,8 @@ func Run(ctx context.Context, sc *scenario.Scenario, c Config) error {
 	}
 	cs, err := embedded.BootClusters(ctx, sc, Backend, func(string) embedded.Options { return embedded.Options{Seed: c.Seed} })
 	if err != nil {
-		return err
+		// As a scenario that cannot start on one cluster: bad input.
+		return badInput{err}
 	}
 	defer cs.Close()
 	clock := cs.Clock()
@@ -313,7 +314,8 @@ func runPlain(ctx context.Context, sc *scenario.Scenario, c Config) error {
 		return embedded.Options{Seed: c.Seed, OnAction: printers[name].Action}
 	})
 	if err != nil {
-		return err
+		// As a scenario that cannot start on one cluster: bad input.
+		return badInput{err}
 	}
 	defer cs.Close()
 	fmt.Fprintf(c.ErrOut, "rollscope: embedded clusters %s, scenario %q at %gx real time (Ctrl-C to stop)\n", strings.Join(sc.ClusterNames(), ", "), sc.Name, c.Speed)

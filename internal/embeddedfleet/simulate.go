@@ -49,7 +49,8 @@ func Simulate(ctx context.Context, out io.Writer, sc *scenario.Scenario, live bo
 		return embedded.Options{Seed: o.Seed, ExitStatus: o.ExitStatus, Observers: []sim.Observer{tw.Observe}, OnAction: tw.Action, NoLogs: true, Headless: true}
 	})
 	if err != nil {
-		return err
+		// As a scenario that cannot start on one cluster: bad input.
+		return badInput{err}
 	}
 	defer cs.Close()
 	reason, runErr := cs.Run(ctx, o.Until)
