@@ -420,8 +420,10 @@ func TestAQuietClusterStillShowsTheNextChange(t *testing.T) {
 // the beat it would have kept, not at the first change, so that what one
 // write sets off (a Deployment's template, then its controller's new
 // ReplicaSet) is one picture, not a Deployment whose ReplicaSet is missing.
-// The Interval is long so that the two creates, a millisecond apart, fall
-// between two beats all but once in a thousand runs.
+// The two creates, a millisecond apart, are made just after a beat (the
+// beats keep the phase of the last batch sent), so that the next one is
+// most of the long Interval away, however late the test saw the first
+// picture.
 func TestTheFirstChangesAfterAQuietSpellComeTogether(t *testing.T) {
 	client := fake.NewClientset(pod("shop", "web-1"))
 	r := run(t, client, watch.Scope{}, watch.Options{Interval: time.Second})
@@ -429,7 +431,9 @@ func TestTheFirstChangesAfterAQuietSpellComeTogether(t *testing.T) {
 		o, _ := r.find(cluster.ObjectRef{Kind: "Pod", Namespace: "shop", Name: "web-1"})
 		return o != nil
 	})
-	time.Sleep(1500 * time.Millisecond) // quiet, past a beat
+	_, arrived := r.snapshot()
+	// Quiet past a beat, then a tenth of a second after the next one.
+	time.Sleep(time.Until(arrived[len(arrived)-1].Add(2*time.Second + 100*time.Millisecond)))
 	must(client.CoreV1().Pods("shop").Create(ctx, pod("shop", "web-2"), metav1.CreateOptions{}))(t)
 	must(client.CoreV1().Pods("shop").Create(ctx, pod("shop", "web-3"), metav1.CreateOptions{}))(t)
 	eventually(t, "web-2 and web-3 on screen", func() bool {
