@@ -98,6 +98,13 @@ func runSimulate(ctx context.Context, f *simulateFlags) error {
 	if err != nil {
 		return err
 	}
+	if !f.conn.Live() {
+		// A full-speed run, of one cluster or several side by side.
+		debug.SetGCPercent(embedded.SimulationGCPercent)
+		if limit := embedded.SimulationMemoryLimit(sc); limit > 0 && os.Getenv("GOMEMLIMIT") == "" {
+			debug.SetMemoryLimit(limit)
+		}
+	}
 	if len(sc.Clusters) > 0 {
 		return embeddedfleet.Simulate(ctx, os.Stdout, sc, f.conn.Live(), embeddedfleet.Trace{Format: f.format, Until: f.until, Seed: f.seed, ExitStatus: f.exitStatus})
 	}
@@ -107,10 +114,6 @@ func runSimulate(ctx context.Context, f *simulateFlags) error {
 	ctx, stop := interruptible(ctx)
 	defer stop()
 
-	debug.SetGCPercent(embedded.SimulationGCPercent)
-	if limit := embedded.SimulationMemoryLimit(sc); limit > 0 && os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(limit)
-	}
 	if f.cpuProfile != "" {
 		stopProfile, create, err := profile.CPU(f.cpuProfile)
 		if create != nil {

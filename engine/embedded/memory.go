@@ -42,8 +42,18 @@ func SimulationMemoryLimit(sc *scenario.Scenario) int64 {
 
 // declaredReplicas counts the pods sc's workloads ask for: replicas of
 // Deployments, ReplicaSets, ReplicationControllers and StatefulSets, and one
-// per node for each DaemonSet.
+// per node for each DaemonSet; those of every cluster of a scenario of
+// several, which one process runs side by side.
 func declaredReplicas(sc *scenario.Scenario) int {
+	n := 0
+	for _, c := range sc.Clusters {
+		n += declaredReplicas(c)
+	}
+	return n + ownReplicas(sc)
+}
+
+// ownReplicas counts the pods sc's own workloads ask for.
+func ownReplicas(sc *scenario.Scenario) int {
 	nodes := 0
 	for _, g := range sc.NodeGroups {
 		nodes += g.Size

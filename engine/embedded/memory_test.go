@@ -4,6 +4,9 @@ import (
 	"os"
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/utils/ptr"
+
 	"rollscope/engine/embedded"
 	"rollscope/engine/scenario"
 )
@@ -39,5 +42,28 @@ func TestSimulationMemoryLimitFollowsTheScenarioSize(t *testing.T) {
 	ds.NodeGroups[0].Size = 100_000
 	if got := embedded.SimulationMemoryLimit(ds); got == 0 {
 		t.Errorf("a DaemonSet on 100,000 nodes sets no memory limit")
+	}
+}
+
+// A scenario of several clusters runs them in one process: the limit counts
+// the replicas of all of them (regions: three clusters of 6, then of 40,000).
+func TestSimulationMemoryLimitCountsEveryCluster(t *testing.T) {
+	sc, err := scenario.Load("regions")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := embedded.SimulationMemoryLimit(sc); got != 0 {
+		t.Errorf("18 replicas in three clusters: memory limit %d, want none", got)
+	}
+	for _, c := range sc.Clusters {
+		for _, obj := range c.Objects {
+			if d, ok := obj.(*appsv1.Deployment); ok {
+				d.Spec.Replicas = ptr.To[int32](40_000)
+			}
+		}
+	}
+	// 120,000 replicas: as one cluster of as many would be held.
+	if got := embedded.SimulationMemoryLimit(sc); got < 1_300_000_000 || got > 1_450_000_000 {
+		t.Errorf("120,000 replicas in three clusters: memory limit %d, want about 1.35 GB", got)
 	}
 }
