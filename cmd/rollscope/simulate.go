@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -99,11 +98,7 @@ func runSimulate(ctx context.Context, f *simulateFlags) error {
 		return err
 	}
 	if !f.conn.Live() {
-		// A full-speed run, of one cluster or several side by side.
-		debug.SetGCPercent(embedded.SimulationGCPercent)
-		if limit := embedded.SimulationMemoryLimit(sc); limit > 0 && os.Getenv("GOMEMLIMIT") == "" {
-			debug.SetMemoryLimit(limit)
-		}
+		embedded.SetSimulationCollector(sc) // of one cluster or several side by side
 	}
 	if len(sc.Clusters) > 0 {
 		return embeddedfleet.Simulate(ctx, os.Stdout, sc, f.conn.Live(), embeddedfleet.Trace{Format: f.format, Until: f.until, Seed: f.seed, ExitStatus: f.exitStatus})

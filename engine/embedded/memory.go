@@ -1,6 +1,9 @@
 package embedded
 
 import (
+	"os"
+	"runtime/debug"
+
 	appsv1 "k8s.io/api/apps/v1"
 
 	"rollscope/engine/scenario"
@@ -38,6 +41,17 @@ func SimulationMemoryLimit(sc *scenario.Scenario) int64 {
 		return 0
 	}
 	return limit
+}
+
+// SetSimulationCollector sets the collector `rollscope simulate` runs sc
+// with at full speed: the target SimulationGCPercent and, for a scenario
+// large enough, the memory limit SimulationMemoryLimit, unless GOMEMLIMIT
+// in the environment says otherwise (off: none).
+func SetSimulationCollector(sc *scenario.Scenario) {
+	debug.SetGCPercent(SimulationGCPercent)
+	if limit := SimulationMemoryLimit(sc); limit > 0 && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(limit)
+	}
 }
 
 // declaredReplicas counts the pods sc's workloads ask for: replicas of
