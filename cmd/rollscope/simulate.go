@@ -127,7 +127,7 @@ func runSimulate(ctx context.Context, f *simulateFlags) error {
 	cl, err := startEmbedded(ctx, sc, embedded.Options{
 		Seed: f.seed, ExitStatus: f.exitStatus,
 		Observers: []sim.Observer{tw.Observe},
-		OnAction:  tw.Action, NoLogs: true, Headless: true,
+		OnAction:  tw.Action, Headless: true,
 	})
 	if err != nil {
 		// Nothing has been written: bad input leaves no partial trace.

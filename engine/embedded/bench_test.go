@@ -3,7 +3,6 @@ package embedded_test
 import (
 	"context"
 	"os"
-	"runtime/debug"
 	"testing"
 
 	"rollscope/engine/embedded"
@@ -23,10 +22,7 @@ func benchRollout(b *testing.B, file string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer debug.SetGCPercent(debug.SetGCPercent(embedded.SimulationGCPercent))
-	if limit := embedded.SimulationMemoryLimit(sc); limit > 0 {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
-	}
+	defer embedded.SetSimulationCollector(sc)()
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		clock := sim.NewClock(epoch)

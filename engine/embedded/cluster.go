@@ -89,12 +89,11 @@ type Options struct {
 	// place of rollingupdate.NewController: a test that kills and restarts
 	// it.
 	RollingUpdate func(*control.Env) control.Controller
-	// NoLogs keeps no container logs (Cluster.Logs is nil): a run that
-	// shows none, as `simulate`, saves what 100,000 pods' logs hold.
-	NoLogs bool
 	// Headless says nothing but the run's own observers reads the cluster
-	// (`simulate`): Boot's capacity check counts a replica at what its
-	// memory limit holds it to, not with the console's picture of it.
+	// (`simulate`): it keeps no container logs (Cluster.Logs is nil; it
+	// shows none, and saves what 100,000 pods' logs hold), and Boot's
+	// capacity check counts a replica at what its memory limit holds it
+	// to, not with the console's picture of it.
 	Headless bool
 }
 
@@ -114,7 +113,7 @@ func Start(ctx context.Context, b Backend, clock *sim.Clock, sc *scenario.Scenar
 		r.Observe(obs)
 	}
 	c := &Cluster{Runner: r, Client: client, Scenario: sc, clock: clock, exitStatus: o.ExitStatus}
-	if !o.NoLogs {
+	if !o.Headless {
 		c.Logs = kubelet.NewLogs()
 	}
 	if o.OnAction != nil {

@@ -46,10 +46,15 @@ func SimulationMemoryLimit(sc *scenario.Scenario) int64 {
 // SetSimulationCollector sets the collector `rollscope simulate` runs sc
 // with at full speed: the target SimulationGCPercent and, for a scenario
 // large enough, the memory limit SimulationMemoryLimit, unless GOMEMLIMIT
-// in the environment says otherwise (off: none).
-func SetSimulationCollector(sc *scenario.Scenario) {
-	debug.SetGCPercent(SimulationGCPercent)
-	if limit := SimulationMemoryLimit(sc); limit > 0 && os.Getenv("GOMEMLIMIT") == "" {
+// in the environment says otherwise (off: none). restore puts back what
+// they were (a benchmark's run in a test binary).
+func SetSimulationCollector(sc *scenario.Scenario) (restore func()) {
+	percent, limit := debug.SetGCPercent(SimulationGCPercent), debug.SetMemoryLimit(-1)
+	if l := SimulationMemoryLimit(sc); l > 0 && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(l)
+	}
+	return func() {
+		debug.SetGCPercent(percent)
 		debug.SetMemoryLimit(limit)
 	}
 }

@@ -12,7 +12,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
-	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 
 	"rollscope/engine/control"
 )
@@ -94,11 +93,12 @@ func (s *seeded) seedReplicaSets(ctx context.Context, c kubernetes.Interface, rs
 }
 
 // seedPod copies one live pod of the deployment's ReplicaSets, ready (since
-// when it was) or not. On the embedded API it writes the pod and its status
-// through the owned paths (control.PodCreator, control.PodStatusWriter),
-// which answer with no copy of the pod — a 30,000-replica forecast spent a
-// fifth of its time on those copies — and leave the copy's resourceVersion
-// unsaid: the caller notes it once every pod is written (noteLatest).
+// when it was) or not. It writes the pod and its status as the ReplicaSet
+// controller and kubelet do (control.CreatePod, control.WritePodStatus), so
+// that on the embedded API no copy of the pod answers either write — a
+// 30,000-replica forecast spent a fifth of its time on those copies — and
+// the writes do not say their resourceVersion: the caller notes it once
+// every pod is written (noteLatest).
 func (s *seeded) seedPod(ctx context.Context, c kubernetes.Interface, p *corev1.Pod, rsUID map[types.UID]metav1.OwnerReference, now time.Time, ready time.Duration) error {
 	if p == nil || p.DeletionTimestamp != nil || p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
 		return nil
@@ -112,14 +112,12 @@ func (s *seeded) seedPod(ctx context.Context, c kubernetes.Interface, p *corev1.
 		return nil
 	}
 	pods := c.CoreV1().Pods(p.Namespace)
-	cp := &corev1.Pod{ObjectMeta: fresh(p.ObjectMeta, &owner), Spec: slim(&p.Spec)}
-	created, err := createPod(ctx, pods, cp)
+	created, err := control.CreatePod(ctx, pods, &corev1.Pod{ObjectMeta: fresh(p.ObjectMeta, &owner), Spec: slim(&p.Spec)})
 	if err != nil {
 		return copyErr("pod/"+p.Name, err)
 	}
 	if !podReady(p) {
 		s.due[p.Namespace+"/"+p.Name] = later(now, p.CreationTimestamp.Add(ready))
-		s.note(created.ResourceVersion)
 		return nil
 	}
 	cond := readyCondition(p)
@@ -127,35 +125,15 @@ func (s *seeded) seedPod(ctx context.Context, c kubernetes.Interface, p *corev1.
 		{Type: corev1.ContainersReady, Status: corev1.ConditionTrue, LastTransitionTime: cond.LastTransitionTime},
 		*cond.DeepCopy(),
 	}}
-	if w, ok := pods.(control.PodStatusWriter); ok {
-		if err := w.WriteStatus(ctx, created, &status, metav1.UpdateOptions{}); err != nil {
-			return copyErr("pod/"+p.Name+" status", err)
-		}
-		return nil
-	}
-	created.Status = status
-	got, err := pods.UpdateStatus(ctx, created, metav1.UpdateOptions{})
-	if err != nil {
+	if err := control.WritePodStatus(ctx, pods, created, &status); err != nil {
 		return copyErr("pod/"+p.Name+" status", err)
 	}
-	s.note(got.ResourceVersion)
 	return nil
 }
 
-// createPod creates pod, given up to the embedded API when it takes it as
-// it is (then pod is the stored object, to be read and never changed), and
-// is the pod created.
-func createPod(ctx context.Context, pods corev1client.PodInterface, pod *corev1.Pod) (*corev1.Pod, error) {
-	if w, ok := pods.(control.PodCreator); ok {
-		_, err := w.CreateOwned(ctx, pod, metav1.CreateOptions{})
-		return pod, err
-	}
-	return pods.Create(ctx, pod, metav1.CreateOptions{})
-}
-
 // noteLatest notes the copy's resourceVersion as it is now, read from a
-// list in namespace (the API's current one): the writes seedPod made
-// through the owned paths did not say theirs.
+// list in namespace (the API's current one): the pod writes of seedPod do
+// not say theirs.
 func (s *seeded) noteLatest(ctx context.Context, c kubernetes.Interface, namespace string) error {
 	l, err := c.AppsV1().ReplicaSets(namespace).List(ctx, metav1.ListOptions{})
 	if err != nil {

@@ -157,13 +157,7 @@ func (r *readiness) Sync(ctx context.Context, key string) error {
 			{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: at},
 		},
 	}
-	pods := r.env.Client.CoreV1().Pods(ns)
-	if w, ok := pods.(control.PodStatusWriter); ok {
-		err = w.WriteStatus(ctx, p, &status, metav1.UpdateOptions{})
-	} else {
-		_, err = pods.UpdateStatus(ctx, &corev1.Pod{ObjectMeta: p.ObjectMeta, Status: status}, metav1.UpdateOptions{})
-	}
-	if err != nil && !apierrors.IsNotFound(err) {
+	if err := control.WritePodStatus(ctx, r.env.Client.CoreV1().Pods(ns), p, &status); err != nil && !apierrors.IsNotFound(err) {
 		return fmt.Errorf("making pod %s ready in the forecast: %w", key, err)
 	}
 	r.readyAt[now] = append(r.readyAt[now], key)

@@ -161,19 +161,8 @@ func (k *Kubelet) writeStatus(ctx context.Context, key string, pod *corev1.Pod, 
 	if !model.PodStatusesDiffer(&pod.Status, st) && equality.Semantic.DeepEqual(&pod.Status, st) {
 		return nil
 	}
-	pods := k.pods.In(pod.Namespace)
-	var err error
-	if w, ok := pods.(control.PodStatusWriter); ok {
-		// The cached pod names the write; st is given up to it.
-		err = w.WriteStatus(ctx, pod, st, metav1.UpdateOptions{})
-	} else {
-		// A shallow copy is enough: the client only reads the object it
-		// sends, and the shared metadata and spec are never modified.
-		updated := *pod
-		updated.Status = *st
-		_, err = pods.UpdateStatus(ctx, &updated, metav1.UpdateOptions{})
-	}
-	if err != nil {
+	// The cached pod names the write; st is given up to it.
+	if err := control.WritePodStatus(ctx, k.pods.In(pod.Namespace), pod, st); err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil
 		}

@@ -86,11 +86,7 @@ func (c *Controller) createPod(ctx context.Context, o owner) error {
 // create sends pod, built for this creation only, and returns the name the
 // API gave it; a client that can store the pod itself is spared copying it.
 func (c *Controller) create(ctx context.Context, pod *corev1.Pod) (string, error) {
-	pods := c.env.Client.CoreV1().Pods(pod.Namespace)
-	if w, ok := pods.(control.PodCreator); ok {
-		return w.CreateOwned(ctx, pod, metav1.CreateOptions{})
-	}
-	created, err := pods.Create(ctx, pod, metav1.CreateOptions{})
+	created, err := control.CreatePod(ctx, c.env.Client.CoreV1().Pods(pod.Namespace), pod)
 	if err != nil {
 		return "", err
 	}
