@@ -8,9 +8,21 @@ import (
 	"rollscope/themes"
 )
 
-// barNumbers is the cells kept for a bar's figures and its state word, so
-// that every bar of a given width is the same length in every state.
+// barNumbers is the fewest cells kept for a bar's figures and its state
+// word, so that every bar of a given width is the same length in every
+// state.
 const barNumbers = len(" 9999/9999 over")
+
+// tailCells is the cells h's figures and state word are given: barNumbers,
+// or more when the figures are wider, so that the word is never cut (a
+// 10,000-replica rollout's surge reads "12500/12500 full"). It counts the
+// widest state word and the limit's figure for both sides, so that the bar
+// keeps its length as the state and the used count change; it moves only
+// when the used count outgrows the limit's digits (a rollout's first pods).
+func tailCells(h model.Headroom) int {
+	widest := max(h.Used, h.Limit)
+	return max(barNumbers, len(fmt.Sprintf(" %d/%d over", widest, h.Limit)))
+}
 
 // Bar draws one headroom budget in w cells: label, a bar of Used against
 // Limit, the figures and a word for the state that matters:
@@ -35,12 +47,13 @@ func Bar(st themes.Styles, label string, h model.Headroom, fill func(...string) 
 	case h.Exhausted():
 		state = " full"
 	}
-	barW := w - len(label) - 1 - barNumbers
+	reserve := tailCells(h)
+	barW := w - len(label) - 1 - reserve
 	if barW < 4 {
 		return Fit(st.Label.Render(label)+nums+state, w)
 	}
 	tail := nums + state
-	tail += strings.Repeat(" ", max(barNumbers-len(tail), 0))
+	tail += strings.Repeat(" ", max(reserve-len(tail), 0))
 	if state == " none" {
 		return Fit(st.Label.Render(label)+" "+st.BarFree.Render(strings.Repeat("·", barW))+st.Muted.Render(tail), w)
 	}
