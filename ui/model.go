@@ -58,6 +58,7 @@ type Model struct {
 	// as last drawn, which View returns while look is the one it was drawn
 	// for: nothing on the screen changed since (pace.go).
 	pace  *pacer
+	flow  *clockFlow
 	frame *frame
 	memo  *draw.Memo
 	look  uint64
@@ -118,7 +119,7 @@ func New(opts Options) Model {
 	s.Focus(context)
 	src := s.Src
 	m := Model{s: s, context: context, embedded: opts.Embedded, replay: opts.Replay, forkedAt: opts.ForkedAt, keys0: &pristine,
-		pace: &pacer{every: opts.Pace}, frame: &frame{}, memo: &draw.Memo{},
+		pace: &pacer{every: opts.Pace}, flow: &clockFlow{now: time.Now}, frame: &frame{}, memo: &draw.Memo{},
 		scope: &scope{watchAll: opts.AllNamespaces, namespace: opts.Namespace, context: memberNames(members), contexts: opts.Contexts,
 			scenario: opts.Embedded != nil}}
 	if fleet.Answers(src) {
@@ -395,6 +396,7 @@ func (m *Model) refresh() {
 	m.pace.last, m.look = time.Now(), newLook()
 	m.readClock()
 	m.s.Read()
+	m.observeFlow()
 	for _, p := range append([]screen.Page(nil), m.pages...) {
 		p.Read()
 	}

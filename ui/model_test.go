@@ -342,3 +342,50 @@ func TestUnchangedBatchCostsNoRefresh(t *testing.T) {
 		t.Errorf("a batch that changed the watch status did not refresh")
 	}
 }
+
+// A cluster too busy for the speed set holds its clock back; the header
+// says how fast it really flows, and says no more once it keeps up again.
+func TestTheHeaderSaysWhenTheClockFallsBehindItsSpeed(t *testing.T) {
+	clock := &fakeClock{speed: 10}
+	virtual, real := fixedClock(), fixedClock()
+	m := newTestModel(t, midRollout(), clock, 100, 24)
+	m.s.Clock = func() time.Time { return virtual }
+	*m.flow = clockFlow{now: func() time.Time { return real }}
+	second := func(virtualSeconds float64) {
+		real = real.Add(time.Second)
+		virtual = virtual.Add(time.Duration(virtualSeconds * float64(time.Second)))
+		m = send(m, tickMsg(real))
+	}
+	for range 4 {
+		second(10)
+	}
+	if s := plain(m); !strings.Contains(s, "×10") || strings.Contains(s, "busy") {
+		t.Fatalf("a clock keeping its speed:\n%s", s)
+	}
+	for range 4 {
+		second(0.5)
+	}
+	if s := plain(m); !strings.Contains(s, "×0.50 (busy)") {
+		t.Fatalf("a clock at a twentieth of its speed:\n%s", s)
+	}
+	// Held for a dialog, paused, or set to another speed, the clock is
+	// measured afresh.
+	m = send(m, press("+"))
+	if s := plain(m); strings.Contains(s, "busy") || !strings.Contains(s, "×20") {
+		t.Fatalf("a new speed, not yet measured:\n%s", s)
+	}
+	for range 4 {
+		second(20)
+	}
+	if s := plain(m); strings.Contains(s, "busy") {
+		t.Fatalf("a clock that caught up:\n%s", s)
+	}
+}
+
+func TestMeasuredSpeedsRead(t *testing.T) {
+	for r, want := range map[float64]string{0: "0", 0.004: "0", 0.052: "0.05", 0.5: "0.50", 1: "1", 2.46: "2.5", 9.96: "10", 12.4: "12", 640: "640"} {
+		if got := formatRate(r); got != want {
+			t.Errorf("formatRate(%v) = %q, want %q", r, got, want)
+		}
+	}
+}
