@@ -102,8 +102,8 @@ func (f *clockFlow) observe(virtual time.Time, speed float64, flowing bool) {
 }
 
 // behind is the rate the clock flowed at over the last window, when that
-// fell well short of speed, the speed set now (a tenth of it is within the
-// noise of when refreshes come). A rate measured at another speed says
+// fell well short of speed, the speed set now (a fifth short: less is within
+// the noise of when refreshes come). A rate measured at another speed says
 // nothing of this one.
 func (f *clockFlow) behind(speed float64) (float64, bool) {
 	return f.rate, f.measured && f.speed == speed && f.rate < 0.8*speed

@@ -56,7 +56,8 @@ type Model struct {
 	scope *scope
 	// pace holds redraws back while the watch churns; frame is the screen
 	// as last drawn, which View returns while look is the one it was drawn
-	// for: nothing on the screen changed since (pace.go).
+	// for: nothing on the screen changed since (pace.go). flow measures the
+	// speed the embedded clock keeps (clock.go).
 	pace  *pacer
 	flow  *clockFlow
 	frame *frame
