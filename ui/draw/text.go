@@ -241,6 +241,19 @@ func HeaderRow(widths []int, cols []Column, total int) string {
 // Itoa writes a whole number in decimal.
 func Itoa[T ~int | ~int32 | ~int64](n T) string { return strconv.FormatInt(int64(n), 10) }
 
+// DigitsOf is the width of Itoa(n), without making the string.
+func DigitsOf[T ~int | ~int32 | ~int64](n T) int {
+	w := 1
+	if n < 0 {
+		w++
+	}
+	for n >= 10 || n <= -10 {
+		n /= 10
+		w++
+	}
+	return w
+}
+
 // Thousands writes a count with a comma between each three digits, as
 // "12,000", so that a large one reads at a glance.
 func Thousands(n int) string {

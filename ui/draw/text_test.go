@@ -145,3 +145,11 @@ func TestThousands(t *testing.T) {
 		}
 	}
 }
+
+func TestDigitsOfIsTheWidthOfItoa(t *testing.T) {
+	for _, n := range []int64{0, 7, 9, 10, 99, 100, 9999, 10000, 12408, -1, -10, 1<<63 - 1, -1 << 63} {
+		if got, want := DigitsOf(n), len(Itoa(n)); got != want {
+			t.Errorf("DigitsOf(%d) = %d, want %d", n, got, want)
+		}
+	}
+}

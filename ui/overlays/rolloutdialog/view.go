@@ -49,6 +49,10 @@ func (d *Dialog) content() []string {
 		}
 	case stagePickRevision:
 		v.Add(st.Muted.Render(" undo to which revision? ↑/↓ then enter"))
+		revW := 4 // the revisions line up however many digits they have
+		for _, r := range d.revisions {
+			revW = max(revW, draw.DigitsOf(r.Revision))
+		}
 		for i, r := range d.revisions {
 			note := ""
 			switch {
@@ -61,7 +65,7 @@ func (d *Dialog) content() []string {
 			if cause == "" {
 				cause = "<none>"
 			}
-			line := draw.Fit(fmt.Sprintf("   %4d%-10s %-40s %s", r.Revision, note, cause, strings.Join(r.Images, ",")), w)
+			line := draw.Fit(fmt.Sprintf("   %*d%-10s %-40s %s", revW, r.Revision, note, cause, strings.Join(r.Images, ",")), w)
 			switch {
 			case i == d.cursor:
 				line = st.Selected.Render(draw.Mark(line, true))

@@ -60,16 +60,21 @@ func newPaints(st themes.Styles) paints {
 // column whatever the replica counts.
 const barCells = 8
 
-// columns are the table's columns for rows whose longest namespace, name
-// and state word are nsW, nameW and stateW cells: those three are as wide
-// as the rows need (within bounds; a Rollout's "awaiting promotion" is the
-// longest state word), and IMAGES and CHANGE-CAUSE share the rest. What goes
-// first at narrow widths is declared here (Drop, the highest first):
-// CHANGE-CAUSE, AGE, IMAGES, KIND, REV, then NAMESPACE; NAME, PROGRESS and
-// STATE stay, NAME and STATE narrowing to their Min when even they do not
-// fit. NAMESPACE is there only when the rows span namespaces.
-func columns(clusters, grouped, many bool, ctxW, nsW, nameW, stateW, numsW int) []draw.Column {
+// widest is the widest cell of the rows in the columns sized to them.
+type widest struct{ cluster, namespace, name, state, figures, revision int }
+
+// columns are the table's columns for rows whose widest cells are w: the
+// cluster, namespace, name and state word are as wide as the rows need
+// (within bounds; a Rollout's "awaiting promotion" is the longest state
+// word), the revision and progress figures never cut (a revision past
+// 9999 would read "100…"), and IMAGES and CHANGE-CAUSE share the rest.
+// What goes first at narrow widths is declared here (Drop, the highest
+// first): CHANGE-CAUSE, AGE, IMAGES, KIND, REV, then NAMESPACE; NAME,
+// PROGRESS and STATE stay, NAME and STATE narrowing to their Min when even
+// they do not fit. NAMESPACE is there only when the rows span namespaces.
+func columns(clusters, grouped, many bool, w widest) []draw.Column {
 	images := draw.Column{Title: "IMAGES", Min: 16, Cut: cutImages, Drop: 5}
+	ctxW := w.cluster
 	if grouped {
 		// Each cluster's revision, images and state: cut at the end.
 		images = draw.Column{Title: "PER CLUSTER", Min: 16, Drop: 5}
@@ -82,16 +87,16 @@ func columns(clusters, grouped, many bool, ctxW, nsW, nameW, stateW, numsW int) 
 		cols = append(cols, draw.Column{Title: "CLUSTER", Width: min(max(ctxW, 7), 20), Min: 7, Cut: draw.CutMiddle, Drop: 1})
 	}
 	if many {
-		cols = append(cols, draw.Column{Title: "NAMESPACE", Width: min(max(nsW, 9), 20), Cut: draw.CutMiddle, Drop: 2})
+		cols = append(cols, draw.Column{Title: "NAMESPACE", Width: min(max(w.namespace, 9), 20), Cut: draw.CutMiddle, Drop: 2})
 	}
 	return append(cols,
 		draw.Column{Title: "KIND", Width: 6, Drop: 4},
-		draw.Column{Title: "NAME", Width: min(max(nameW, 12), 40), Min: 8, Cut: draw.CutMiddle},
-		draw.Column{Title: "REV", Width: 4, Right: true, Drop: 3},
+		draw.Column{Title: "NAME", Width: min(max(w.name, 12), 40), Min: 8, Cut: draw.CutMiddle},
+		draw.Column{Title: "REV", Width: max(4, w.revision), Right: true, Drop: 3},
 		images,
-		draw.Column{Title: "PROGRESS upd/avl/des", Width: barCells + 1 + max(numsW, minNums)},
+		draw.Column{Title: "PROGRESS upd/avl/des", Width: barCells + 1 + max(w.figures, minNums)},
 		// The state's glyph, a space, its word.
-		draw.Column{Title: "STATE", Width: max(17, 2+stateW), Min: 8},
+		draw.Column{Title: "STATE", Width: max(17, 2+w.state), Min: 8},
 		draw.Column{Title: "AGE", Width: 4, Right: true, Drop: 6},
 		draw.Column{Title: "CHANGE-CAUSE", Min: 12, Drop: 7},
 	)

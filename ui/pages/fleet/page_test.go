@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -256,6 +257,10 @@ func TestLargeFiguresWidenTheColumn(t *testing.T) {
 			Desired: 150000, Updated: 75000, Available: 140000},
 		{Namespace: "shop", Kind: kind.Deployment, Name: "payments-gateway-eu-west", Revision: 1, State: cluster.FleetComplete,
 			Word: "complete", Desired: 1, Updated: 1, Available: 1},
+		// A service deployed a few times a day for years: its revision
+		// whole, not "124…".
+		{Namespace: "shop", Kind: kind.Deployment, Name: "checkout", Revision: 12408, State: cluster.FleetComplete,
+			Word: "complete", Desired: 3, Updated: 3, Available: 3},
 	} {
 		src.FleetRows = append(src.FleetRows, r)
 		s.Read()
@@ -263,6 +268,9 @@ func TestLargeFiguresWidenTheColumn(t *testing.T) {
 		out := uitest.Plain(p.View())
 		if !strings.Contains(out, " 75000/140000/150000 ") {
 			t.Fatalf("the large workload's figures are not whole:\n%s", out)
+		}
+		if r.Revision > 9999 && !regexp.MustCompile(`checkout +12408 `).MatchString(out) {
+			t.Fatalf("revision 12408 is not whole:\n%s", out)
 		}
 		bars := map[int]int{}
 		for _, line := range strings.Split(out, "\n") {

@@ -194,8 +194,7 @@ func (v *Page) read() {
 	}
 	v.count = [fleetStates]int{}
 	v.manyNamespaces = false
-	nsW, nameW, stateW, ctxW := 0, 0, 0, 0
-	v.numsW = 0
+	var w widest
 	for i := range v.all {
 		r := &v.all[i]
 		if r.State >= 0 && int(r.State) < len(v.count) {
@@ -205,11 +204,13 @@ func (v *Page) read() {
 			v.manyNamespaces = true
 		}
 		// Names are ASCII (DNS labels): their length is their width.
-		nsW, nameW, ctxW = max(nsW, len(r.Namespace)), max(nameW, len(r.Name)), max(ctxW, len(r.Cluster))
-		stateW = max(stateW, draw.WidthOf(r.Word))
-		v.numsW = max(v.numsW, figuresWidth(*r))
+		w.namespace, w.name, w.cluster = max(w.namespace, len(r.Namespace)), max(w.name, len(r.Name)), max(w.cluster, len(r.Cluster))
+		w.state = max(w.state, draw.WidthOf(r.Word))
+		w.figures = max(w.figures, figuresWidth(*r))
+		w.revision = max(w.revision, draw.DigitsOf(r.Revision))
 	}
-	v.cols = columns(v.s.Several(), v.grouped && len(lists) > 1, v.manyNamespaces, ctxW, nsW, nameW, stateW, v.numsW)
+	v.numsW = w.figures
+	v.cols = columns(v.s.Several(), v.grouped && len(lists) > 1, v.manyNamespaces, w)
 	v.apply()
 }
 

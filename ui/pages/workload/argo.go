@@ -177,7 +177,7 @@ func (v *View) argoReplicaSets(w int) argoSection {
 			i := draw.StateIndex(p.State)
 			glyphs.WriteString(v.s.Paints.Pod[i].On(draw.PodGlyphs[i]))
 		}
-		line := "  " + draw.Fit(st.Text.Render(rs.Name), 28) + " " + draw.Fit(role, 16) + " rev " + draw.Fit(draw.Itoa(rs.Revision), 4) +
+		line := "  " + draw.Fit(st.Text.Render(rs.Name), 28) + " " + draw.Fit(role, 16) + " rev " + draw.Fit(draw.Itoa(rs.Revision), max(4, draw.DigitsOf(rs.Revision))) +
 			" " + draw.Itoa(rs.Available) + "/" + draw.Itoa(rs.Desired) + " " + glyphs.String()
 		out = append(out, draw.Fit(line, w))
 	}

@@ -182,8 +182,13 @@ func (v *View) historyLines(w int, title string) []string {
 	st := v.s.Styles
 	h := v.history()
 	out := []string{draw.Fit(st.Label.Render(title), w)}
+	// As wide as the largest revision: never cut to a false "124…".
+	revW := 4
+	for _, r := range h {
+		revW = max(revW, draw.DigitsOf(r.Revision))
+	}
 	for i, r := range h {
-		line := "  " + draw.Fit(draw.Itoa(r.Revision), 4) + " " + strings.Join(r.Images, ", ")
+		line := "  " + draw.Fit(draw.Itoa(r.Revision), revW) + " " + strings.Join(r.Images, ", ")
 		if r.Current {
 			line += st.Muted.Render("  (current)")
 		}

@@ -77,6 +77,25 @@ func TestStatefulSetPage(t *testing.T) {
 	}
 }
 
+// A DaemonSet rolled a few times a day for years is past ControllerRevision
+// 10000: its history's numbers are whole, never cut to a false "1240…".
+func TestFiveDigitRevisionsAreWhole(t *testing.T) {
+	src := midRollout()
+	ds := src.Daemons["shop/agent"]
+	ds.History = []cluster.WorkloadRevision{
+		{Revision: 9998, Name: "agent-9998", Images: []string{"agent=agent:1"}},
+		{Revision: 12407, Name: "agent-12407", Images: []string{"agent=agent:2"}, Current: true},
+	}
+	src.Daemons["shop/agent"] = ds
+	s := uitest.NewScreen(src, nil)
+	p := NewPage(s, &uitest.Base{}, action.OnDaemonSet, "shop", "agent")
+	p.SetSize(100, 30)
+	out := uitest.Plain(p.View())
+	if !strings.Contains(out, "▸ 9998  agent=agent:1") || !strings.Contains(out, "  12407 agent=agent:2") {
+		t.Errorf("five-digit revisions:\n%s", out)
+	}
+}
+
 // The DaemonSet page shows each node's state.
 func TestDaemonSetPage(t *testing.T) {
 	p, _, _ := newWorkload(t, action.OnDaemonSet, "agent", nil)

@@ -115,12 +115,20 @@ func (p *Pane) View() string {
 		return p.diffView()
 	}
 	hist := p.s.Rollout.History
-	return strings.Join(p.rows.Table(p.s.Paints, historyColumns, p.w, len(hist), "no revisions yet", func(i int, widths []int, w int, sel bool) string {
-		return p.revisionRow(hist[i], widths, w, sel)
+	cells := make([][]string, len(hist))
+	for i, r := range hist {
+		cells[i] = p.revisionCells(r)
+	}
+	// A service deployed a few times a day for years is past revision
+	// 10000: the counts are never cut to a false "100…".
+	cols := draw.Numbers(historyColumns, cells)
+	return strings.Join(p.rows.Table(p.s.Paints, cols, p.w, len(hist), "no revisions yet", func(i int, widths []int, w int, sel bool) string {
+		return p.revisionRow(hist[i], cells[i], cols, widths, w, sel)
 	}), "\n")
 }
 
-func (p *Pane) revisionRow(r cluster.RevisionRow, widths []int, w int, sel bool) string {
+// revisionCells are a revision's cells, as historyColumns lists them.
+func (p *Pane) revisionCells(r cluster.RevisionRow) []string {
 	mark, replicas, cause := " ", draw.Itoa(r.Replicas), r.ChangeCause
 	if r.Current {
 		mark = "*"
@@ -141,9 +149,12 @@ func (p *Pane) revisionRow(r cluster.RevisionRow, widths []int, w int, sel bool)
 			replicas = "aborted"
 		}
 	}
-	cells := []string{mark, draw.Itoa(r.Revision), replicas, draw.Age(p.s.Now, r.Created), cause, strings.Join(r.Images, ",")}
+	return []string{mark, draw.Itoa(r.Revision), replicas, draw.Age(p.s.Now, r.Created), cause, strings.Join(r.Images, ",")}
+}
+
+func (p *Pane) revisionRow(r cluster.RevisionRow, cells []string, cols []draw.Column, widths []int, w int, sel bool) string {
 	return p.rows.Render(draw.Itoa(r.Revision), strings.Join(cells, "|"), w, sel, func() string {
-		line := draw.Row(widths, historyColumns, cells, w)
+		line := draw.Row(widths, cols, cells, w)
 		switch {
 		case sel:
 			return p.s.Paints.Selected.On(line)

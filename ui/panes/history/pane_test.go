@@ -1,6 +1,7 @@
 package history
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -45,5 +46,31 @@ func TestRevisionsAndDiff(t *testing.T) {
 	p.CloseDiff()
 	if p.DiffOpen() {
 		t.Error("CloseDiff left the diff open")
+	}
+}
+
+// A service deployed a few times a day for years is past revision 10000;
+// its revisions, and the number an undo moved one to, are read whole, never
+// cut to a false "1240…".
+func TestFiveDigitRevisionsAreWhole(t *testing.T) {
+	src := uitest.MidRollout()
+	view := src.Rollouts["shop/frontend"]
+	hist := view.History
+	for i := range hist {
+		hist[i].Revision += 12400
+		if hist[i].Gone {
+			hist[i].Now += 12400
+		}
+	}
+	hist[0].Gone, hist[0].Now = true, 12409
+	view.Revision += 12400
+	src.Rollouts["shop/frontend"] = view
+	s := uitest.NewScreen(src, nil)
+	p := New(s)
+	p.SetSize(80, 8)
+	p.Update(screen.Refreshed{})
+	out := uitest.Plain(p.View())
+	if strings.Contains(out, "…") || !regexp.MustCompile(`\b12403\b`).MatchString(out) || !strings.Contains(out, "→rev 12409") {
+		t.Fatalf("five-digit revisions:\n%s", out)
 	}
 }
