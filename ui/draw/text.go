@@ -67,7 +67,10 @@ func (p Paint) On(s string) string {
 	return p.pre + s + p.post
 }
 
-// Age is a kubectl-like short age: 45s, 12m, 5h, 3d.
+// Age is a kubectl-like short age: 45s, 12m, 5h, 3d, and from two years,
+// where kubectl too turns to years, 3y — never more than four cells, the
+// age columns' width, so that a pod or revision years old never reads a
+// false "100…".
 func Age(now, t time.Time) string {
 	if t.IsZero() {
 		return "-"
@@ -82,10 +85,14 @@ func Age(now, t time.Time) string {
 		return strconv.Itoa(int(d/time.Minute)) + "m"
 	case d < 48*time.Hour:
 		return strconv.Itoa(int(d/time.Hour)) + "h"
-	default:
+	case d < 2*year:
 		return strconv.Itoa(int(d/(24*time.Hour))) + "d"
 	}
+	return strconv.Itoa(int(d/year)) + "y"
 }
+
+// year is kubectl's: 365 days.
+const year = 365 * 24 * time.Hour
 
 // Column is one column of a table row: a fixed width, or flexible (Width
 // 0) sharing what the fixed ones leave, never narrower than Min. A fixed

@@ -37,6 +37,9 @@ func TestAge(t *testing.T) {
 	}{
 		{-time.Second, "0s"}, {45 * time.Second, "45s"}, {119 * time.Second, "119s"}, {5 * time.Minute, "5m"},
 		{3 * time.Hour, "3h"}, {47 * time.Hour, "47h"}, {72 * time.Hour, "3d"},
+		// Years old (a node's DaemonSet pod, a first revision): years from
+		// two on, never a fifth cell.
+		{729 * 24 * time.Hour, "729d"}, {730 * 24 * time.Hour, "2y"}, {1100 * 24 * time.Hour, "3y"}, {40 * 365 * 24 * time.Hour, "40y"},
 	}
 	for _, tc := range tests {
 		if got := Age(t0, t0.Add(-tc.d)); got != tc.want {
