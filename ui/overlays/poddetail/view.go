@@ -177,12 +177,20 @@ func (v *View) lines() []string {
 	if len(d.Events) == 0 {
 		out = append(out, "  "+st.Muted.Render("<none>"))
 	}
-	for _, e := range d.Events {
-		age := draw.Age(now, e.Last)
+	// The ages as describe words them; their column is as wide as the
+	// widest, so that a back-off counted for days ("3m (x4321 over 14d)")
+	// is never cut to a false "14…".
+	ages := make([]string, len(d.Events))
+	ageW := 18
+	for i, e := range d.Events {
+		ages[i] = draw.Age(now, e.Last)
 		if e.Count > 1 {
-			age += fmt.Sprintf(" (x%d over %s)", e.Count, draw.Age(now, e.First))
+			ages[i] += fmt.Sprintf(" (x%d over %s)", e.Count, draw.Age(now, e.First))
 		}
-		line := "  " + draw.Fit(e.Type, 8) + " " + draw.Fit(e.Reason, 18) + " " + draw.Fit(age, 18) + " " + draw.Fit(e.From, 18) + " " + e.Message
+		ageW = max(ageW, len(ages[i]))
+	}
+	for i, e := range d.Events {
+		line := "  " + draw.Fit(e.Type, 8) + " " + draw.Fit(e.Reason, 18) + " " + draw.Fit(ages[i], ageW) + " " + draw.Fit(e.From, 18) + " " + e.Message
 		if e.Type == "Warning" {
 			out = append(out, st.Warn.Render(line))
 		} else {

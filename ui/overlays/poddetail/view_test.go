@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"rollscope/model/cluster"
 	"rollscope/ui/internal/uitest"
@@ -35,6 +36,29 @@ func TestDescribesThePod(t *testing.T) {
 	gone.SetSize(90, 5)
 	if out := uitest.Plain(gone.View()); !strings.Contains(out, "the pod is not in the picture") {
 		t.Errorf("a pod not watched:\n%s", out)
+	}
+}
+
+// A container that has crash-looped for days has a back-off event counted
+// thousands of times: its age is read whole, as kubectl describe words it.
+func TestAnEventCountedForDaysIsReadWhole(t *testing.T) {
+	src := uitest.MidRollout()
+	src.PodDetails = map[string]cluster.PodDetail{"shop/frontend-new-00001": {Namespace: "shop", Name: "frontend-new-00001",
+		Node: "node-1", Status: "CrashLoopBackOff", Created: uitest.T0.Add(-15 * 24 * time.Hour),
+		Events: []cluster.EventRow{
+			{Type: "Normal", Reason: "Pulled", From: "kubelet", Message: "Container image \"nginx:1.28\" already present on machine",
+				Count: 4322, First: uitest.T0.Add(-14 * 24 * time.Hour), Last: uitest.T0.Add(-3 * time.Minute)},
+			{Type: "Warning", Reason: "BackOff", From: "kubelet", Message: "Back-off restarting failed container nginx",
+				Count: 98765, First: uitest.T0.Add(-14 * 24 * time.Hour), Last: uitest.T0.Add(-10 * time.Second)},
+		}}}
+	s := uitest.NewScreen(src, nil)
+	v := New(s, "shop", "frontend-new-00001")
+	v.SetSize(140, 30)
+	out := uitest.Plain(v.View())
+	for _, want := range []string{"3m (x4322 over 14d)", "10s (x98765 over 14d)", "Back-off restarting failed container nginx"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("detail lacks %q:\n%s", want, out)
+		}
 	}
 }
 
