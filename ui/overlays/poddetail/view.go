@@ -177,20 +177,21 @@ func (v *View) lines() []string {
 	if len(d.Events) == 0 {
 		out = append(out, "  "+st.Muted.Render("<none>"))
 	}
-	// The ages as describe words them; their column is as wide as the
-	// widest, so that a back-off counted for days ("3m (x4321 over 14d)")
-	// is never cut to a false "14…".
+	// The ages as describe words them. Each column is as wide as its
+	// widest cell, as describe's are: a back-off counted for days ("3m
+	// (x4321 over 14d)") is never cut to a false "14…", nor a reason
+	// (FailedCreatePodSandBox) to a word it is not.
 	ages := make([]string, len(d.Events))
-	ageW := 18
+	reasonW, ageW, fromW := 18, 18, 18
 	for i, e := range d.Events {
 		ages[i] = draw.Age(now, e.Last)
 		if e.Count > 1 {
 			ages[i] += fmt.Sprintf(" (x%d over %s)", e.Count, draw.Age(now, e.First))
 		}
-		ageW = max(ageW, len(ages[i]))
+		reasonW, ageW, fromW = max(reasonW, draw.WidthOf(e.Reason)), max(ageW, len(ages[i])), max(fromW, draw.WidthOf(e.From))
 	}
 	for i, e := range d.Events {
-		line := "  " + draw.Fit(e.Type, 8) + " " + draw.Fit(e.Reason, 18) + " " + draw.Fit(ages[i], ageW) + " " + draw.Fit(e.From, 18) + " " + e.Message
+		line := "  " + draw.Fit(e.Type, 8) + " " + draw.Fit(e.Reason, reasonW) + " " + draw.Fit(ages[i], ageW) + " " + draw.Fit(e.From, fromW) + " " + e.Message
 		if e.Type == "Warning" {
 			out = append(out, st.Warn.Render(line))
 		} else {

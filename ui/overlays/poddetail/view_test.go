@@ -50,12 +50,14 @@ func TestAnEventCountedForDaysIsReadWhole(t *testing.T) {
 				Count: 4322, First: uitest.T0.Add(-14 * 24 * time.Hour), Last: uitest.T0.Add(-3 * time.Minute)},
 			{Type: "Warning", Reason: "BackOff", From: "kubelet", Message: "Back-off restarting failed container nginx",
 				Count: 98765, First: uitest.T0.Add(-14 * 24 * time.Hour), Last: uitest.T0.Add(-10 * time.Second)},
+			{Type: "Warning", Reason: "FailedCreatePodSandBox", From: "kubelet", Message: "Failed to create pod sandbox",
+				Count: 1, Last: uitest.T0.Add(-14 * 24 * time.Hour)},
 		}}}
 	s := uitest.NewScreen(src, nil)
 	v := New(s, "shop", "frontend-new-00001")
 	v.SetSize(140, 30)
 	out := uitest.Plain(v.View())
-	for _, want := range []string{"3m (x4322 over 14d)", "10s (x98765 over 14d)", "Back-off restarting failed container nginx"} {
+	for _, want := range []string{"3m (x4322 over 14d)", "10s (x98765 over 14d)", "FailedCreatePodSandBox 14d", "Back-off restarting failed container nginx"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("detail lacks %q:\n%s", want, out)
 		}
