@@ -88,11 +88,12 @@ const flowWindow = 2 * time.Second
 // while it is paused or held, which ends the measure.
 func (f *clockFlow) observe(virtual time.Time, speed float64, flowing bool) {
 	real := f.now()
-	if !flowing || speed != f.speed || f.from.IsZero() {
+	switch {
+	case !flowing:
+		*f = clockFlow{now: f.now}
+		return
+	case speed != f.speed || f.from.IsZero():
 		f.from, f.at, f.speed, f.measured = real, virtual, speed, false
-		if !flowing {
-			f.from = time.Time{}
-		}
 		return
 	}
 	if d := real.Sub(f.from); d >= flowWindow {
@@ -143,14 +144,14 @@ func (m *Model) clockText() string {
 	return m.memo.Line(fmt.Sprint("clock|", now, "|", m.s.Speed, m.s.ClockHeld, m.s.ClockPaused, m.replay != nil, behind, rate), func() string {
 		speed := "×" + formatSpeed(m.s.Speed)
 		switch {
-		case behind && !m.s.ClockHeld && !m.s.ClockPaused:
-			// The speed kept, not the one set (+ and - say that): short,
-			// so that it fits where the set speed did.
-			speed = st.Warn.Render("×"+formatRate(rate)) + st.Muted.Render(" (busy)")
 		case m.s.ClockHeld:
 			speed = st.Badge.Render(" CLOCK HELD (dialog open) ")
 		case m.s.ClockPaused:
 			speed = st.Badge.Render(" CLOCK PAUSED ")
+		case behind:
+			// The speed kept, not the one set (+ and - say that): short,
+			// so that it fits where the set speed did.
+			speed = st.Warn.Render("×"+formatRate(rate)) + st.Muted.Render(" (busy)")
 		}
 		label := st.Label.Render("clock")
 		switch {

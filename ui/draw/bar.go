@@ -20,8 +20,7 @@ const barNumbers = len(" 9999/9999 over")
 // keeps its length as the state and the used count change; it moves only
 // when the used count outgrows the limit's digits (a rollout's first pods).
 func tailCells(h model.Headroom) int {
-	widest := max(h.Used, h.Limit)
-	return max(barNumbers, len(fmt.Sprintf(" %d/%d over", widest, h.Limit)))
+	return max(barNumbers, len(" /")+DigitsOf(max(h.Used, h.Limit))+DigitsOf(h.Limit)+len(" over"))
 }
 
 // Bar draws one headroom budget in w cells: label, a bar of Used against
