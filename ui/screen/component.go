@@ -22,6 +22,17 @@ type Component[Self any] interface {
 // does not take.
 type Pane interface{ Component[Pane] }
 
+// Opener is a pane that can open something of its own over its rows (a
+// revision's diff, a Timeline line whole). While it is open, esc is the
+// pane's, to close it, before esc leaves the page.
+type Opener interface{ Opened() bool }
+
+// Opened reports whether p is an Opener with something open.
+func Opened(p Pane) bool {
+	o, ok := p.(Opener)
+	return ok && o.Opened()
+}
+
 // Overlay is drawn over the panes and takes every key while open: the
 // picker, help and the action dialogs. Its Update returns nil once it has
 // closed.

@@ -85,7 +85,7 @@ func (p *Page) paneSubtitle(f focus) string {
 		}
 		return " (" + draw.Itoa(len(p.s.Nodes)) + ")"
 	case focusHistory:
-		if p.history.DiffOpen() {
+		if p.history.Opened() {
 			return " · diff"
 		}
 	}

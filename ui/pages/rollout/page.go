@@ -126,8 +126,9 @@ func (p *Page) key(msg tea.KeyPressMsg) (screen.Page, tea.Cmd) {
 		p.setFocus((p.focus + 1) % paneCount)
 	case key.Matches(msg, k.PrevPane):
 		p.setFocus((p.focus + paneCount - 1) % paneCount)
-	case key.Matches(msg, k.Back) && p.back && !(p.focus == focusHistory && p.history.DiffOpen()):
-		// esc from a rollout goes back to the fleet.
+	case key.Matches(msg, k.Back) && p.back && !screen.Opened(p.panes[p.focus]):
+		// esc from a rollout goes back to the fleet, once the focused
+		// pane has nothing open for it to close.
 		return nil, nil
 	case key.Matches(msg, k.Filter):
 		p.s.Show(picker.New(p.s, '/'), nil)

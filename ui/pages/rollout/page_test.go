@@ -92,8 +92,25 @@ func TestEscGoesBackOnlyWithAPageBelow(t *testing.T) {
 	if !strings.Contains(uitest.Plain(p.View()), "+image: nginx:1.27") && !strings.Contains(uitest.Plain(p.View()), "+ image: nginx:1.27") {
 		t.Fatalf("no diff open:\n%s", uitest.Plain(p.View()))
 	}
-	if next := press(p, "esc"); next == nil || p.history.DiffOpen() {
-		t.Errorf("esc on a diff: page closed %v, diff open %v", next == nil, p.history.DiffOpen())
+	if next := press(p, "esc"); next == nil || p.history.Opened() {
+		t.Errorf("esc on a diff: page closed %v, diff open %v", next == nil, p.history.Opened())
+	}
+	// With a Timeline line shown whole esc closes the line; the next esc
+	// goes back.
+	p, _ = newPage(t, uitest.MidRollout(), nil, true, 80, 18)
+	press(p, "tab", "tab", "tab", "tab", "enter")
+	const whole = "09:29:40 event pod/frontend-new-00001: Readiness probe failed"
+	if !strings.Contains(uitest.Plain(p.View()), whole) {
+		t.Fatalf("no Timeline line open:\n%s", uitest.Plain(p.View()))
+	}
+	if next := press(p, "esc"); next == nil {
+		t.Fatal("esc on a Timeline line left the rollout")
+	}
+	if out := uitest.Plain(p.View()); strings.Contains(out, whole) {
+		t.Errorf("esc did not close the Timeline line:\n%s", out)
+	}
+	if next := press(p, "esc"); next != nil {
+		t.Error("esc with the line closed did not go back to the fleet")
 	}
 }
 

@@ -60,8 +60,9 @@ func (p *Pane) KeyMap() help.KeyMap {
 	return keys.Pane{k.Up, k.Down, sel, k.Action(action.Undo)}
 }
 
-// DiffOpen reports whether the pane is showing a diff, for its title.
-func (p *Pane) DiffOpen() bool { return p.diffRev != 0 }
+// Opened reports whether the pane is showing a diff (screen.Opener): esc
+// closes it, and the pane's title says so.
+func (p *Pane) Opened() bool { return p.diffRev != 0 }
 
 // CloseDiff goes back to the list: another deployment is shown.
 func (p *Pane) CloseDiff() { p.diffRev = 0 }

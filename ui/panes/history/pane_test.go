@@ -31,11 +31,11 @@ func TestRevisionsAndDiff(t *testing.T) {
 	}
 	uitest.Keys[screen.Pane](p, "enter")
 	out = uitest.Plain(p.View())
-	if !p.DiffOpen() || !strings.Contains(out, "current (revision 3) → revision 2") || !strings.Contains(out, "image: nginx:1.28") {
+	if !p.Opened() || !strings.Contains(out, "current (revision 3) → revision 2") || !strings.Contains(out, "image: nginx:1.28") {
 		t.Fatalf("diff:\n%s", out)
 	}
 	uitest.Keys[screen.Pane](p, "esc")
-	if p.DiffOpen() {
+	if p.Opened() {
 		t.Error("esc did not close the diff")
 	}
 	// A revision the cluster no longer keeps says so.
@@ -44,7 +44,7 @@ func TestRevisionsAndDiff(t *testing.T) {
 		t.Errorf("missing revision:\n%s", out)
 	}
 	p.CloseDiff()
-	if p.DiffOpen() {
+	if p.Opened() {
 		t.Error("CloseDiff left the diff open")
 	}
 }

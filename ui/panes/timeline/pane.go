@@ -53,8 +53,24 @@ func (p *Pane) listHeight() int {
 
 func (p *Pane) KeyMap() help.KeyMap {
 	sel := p.s.Keys.Select
+	if p.detail {
+		back := p.s.Keys.Back
+		back.SetHelp(back.Help().Key, "close line")
+		return keys.Pane{p.s.Keys.Up, p.s.Keys.Down, p.s.Keys.Bottom, back, p.s.Keys.TimelineFilter}
+	}
 	sel.SetHelp(sel.Help().Key, "whole line")
 	return keys.Pane{p.s.Keys.Up, p.s.Keys.Down, p.s.Keys.Bottom, sel, p.s.Keys.TimelineFilter}
+}
+
+// Opened reports whether a line is shown whole (screen.Opener): esc
+// closes it rather than leaving the rollout.
+func (p *Pane) Opened() bool { return p.detail }
+
+// setDetail shows the selected line whole, or stops.
+func (p *Pane) setDetail(on bool, entries int) {
+	p.detail = on
+	p.rows.Height = p.listHeight()
+	p.rows.Clamp(entries)
 }
 
 func timelineKind(k cluster.TimelineKind) string {
@@ -76,9 +92,10 @@ func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(k, p.s.Keys.Select):
-			p.detail = !p.detail
-			p.rows.Height = p.listHeight()
-			p.rows.Clamp(len(tl))
+			p.setDetail(!p.detail, len(tl))
+			return p, nil
+		case p.detail && key.Matches(k, p.s.Keys.Back):
+			p.setDetail(false, len(tl))
 			return p, nil
 		case key.Matches(k, p.s.Keys.TimelineFilter):
 			p.filter = (p.filter + 1) % filterCount
