@@ -95,3 +95,27 @@ func plainFrontend(t *testing.T, speed float64) (*bytes.Buffer, *bytes.Buffer) {
 	}
 	return &out, &banner
 }
+
+// A rolling update whose old pods take two minutes to stop completes while
+// they are still terminating (the cluster does not wait for them), so the
+// blocker line must never say it waits for them: with the surge budget full
+// it names the new pods not yet available, which is what the rollout waits
+// for.
+func TestPlainRollingUpdateDoesNotWaitForOldPodsToStop(t *testing.T) {
+	r := rollscope(t, "--plain", "--scenario", whyScenario(t, "why-slow-stop"), "--speed", "40", "--until", "60s")
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	// Set to the new image at 20s, the old pods stop 120s after their
+	// deletion: a rollout done before 60s did not wait for any of them.
+	done := regexp.MustCompile(`(?m)^\[ *([2-5]\d)\.\ds\] deployment/web 4 desired · 4 total · 4 updated · 4 available — deployment "web" successfully rolled out$`)
+	if !done.MatchString(r.stdout) {
+		t.Fatalf("the rolling update did not complete before its old pods stopped:\n%s", r.stdout)
+	}
+	if strings.Contains(r.stdout, "waiting for old pods to terminate") {
+		t.Errorf("the blocker line says the rolling update waits for old pods to stop:\n%s", r.stdout)
+	}
+	if !regexp.MustCompile(`(?m)^\[ *(2\d|3[0-4])\.\ds\] deployment/web why waiting for 2 new pods to become available — web-\S+ (not ready|running but not ready)`).MatchString(r.stdout) {
+		t.Errorf("with the surge budget full, no blocker line names the new pods the rollout waits for:\n%s", r.stdout)
+	}
+}

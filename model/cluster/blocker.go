@@ -34,7 +34,8 @@ type blockerInput struct {
 // The order is the operator's: a rollout that has failed or is paused goes
 // nowhere whatever its pods do; then what no amount of waiting fixes (an
 // image that cannot be pulled, a crash loop, pods that fit nowhere); then
-// what time will fix (old pods terminating, minReadySeconds, readiness).
+// what time will fix (old pods terminating under Recreate, minReadySeconds,
+// readiness).
 func blockerFor(in blockerInput) string {
 	scan := func(s *podScan) {
 		for _, p := range in.Pods {
@@ -77,7 +78,7 @@ const (
 	holdPaused             // spec.paused
 	holdStuck              // an image that cannot be pulled, a drain a budget holds
 	holdCrash              // new pods crash-loop
-	holdWaits              // what time fixes: old pods terminating, minReadySeconds, readiness
+	holdWaits              // what time fixes: Recreate's old pods terminating, minReadySeconds, readiness
 	// holdUnplaced: new pods fit on no node. The scheduler finds room as
 	// soon as a node registers or frees up (a cluster starting, an
 	// autoscaler), so it is stuck by the rule for a rollout that waits: once
@@ -143,13 +144,13 @@ func diagnoseCause(in rolloutParts, scan func(*podScan), isOurs func(string) boo
 	case s.unschedulable != nil:
 		return "new pods cannot be scheduled — " + unschedulableWhy(s.unschedulable, in.eventsOf), holdUnplaced
 	}
-	surge, _ := model.RolloutHeadroom(d, in.rss)
-	if s.terminating > 0 && (surge.Exhausted() || d.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType) {
-		what := fmt.Sprintf("surge budget full: %d/%d pods", surge.Used, surge.Limit)
-		if d.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType {
-			what = "Recreate"
-		}
-		return fmt.Sprintf("%s — waiting for old pods to terminate (%d terminating, grace %ds)", what, s.terminating, s.grace), holdWaits
+	// Only Recreate waits for old pods to be gone. A rolling update never
+	// does: its surge counts the ReplicaSets' spec.replicas and its
+	// availability active pods, neither of which a terminating pod is in, so
+	// with the surge budget full it waits for new pods to become available
+	// (below), however long the old ones take to stop.
+	if s.terminating > 0 && d.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType {
+		return fmt.Sprintf("Recreate — waiting for old pods to terminate (%d terminating, grace %ds)", s.terminating, s.grace), holdWaits
 	}
 	if s.readyNotAvailable > 0 && s.notReady == nil {
 		return fmt.Sprintf("minReadySeconds: %s ready, available in %s", model.Plural(s.readyNotAvailable, "new pod"), ceilSeconds(s.availableIn)), holdWaits

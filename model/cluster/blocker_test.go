@@ -59,6 +59,17 @@ func (r *rollout) pod(suffix string, how func(*corev1.Pod)) *corev1.Pod {
 	return p
 }
 
+// terminating adds n pods of the old ReplicaSet deleted 5s ago, with a
+// grace period of 30s.
+func (r *rollout) terminating(n int) {
+	for i := range n {
+		p := runningPod(r.oldRS, fmt.Sprintf("t%03d", i), "nodes-1")
+		p.DeletionTimestamp = &metav1.Time{Time: blockerNow.Add(-5 * time.Second)}
+		p.DeletionGracePeriodSeconds = ref(int64(30))
+		r.pods = append(r.pods, p)
+	}
+}
+
 func (r *rollout) available(n int32) {
 	r.newRS.Status.AvailableReplicas, r.newRS.Status.ReadyReplicas = n, n
 	r.d.Status.AvailableReplicas += n
@@ -189,22 +200,29 @@ var blockerCases = []struct {
 		return r
 	}, "minReadySeconds: 3 new pods ready, available in 4s"},
 
-	{"surge budget full", func() *rollout {
+	// A rolling update does not wait for old pods to stop: its surge
+	// counts spec.replicas, which they are no longer in, so with the budget
+	// full and every new pod available the controller scales the old
+	// ReplicaSet down at its next sync, however long they take.
+	{"surge budget full while old pods terminate", func() *rollout {
 		r := newRollout("registry.local/web:v5", 24, 20, 8)
 		four := intstr.FromInt32(4)
 		r.d.Spec.Strategy.RollingUpdate.MaxSurge = &four
-		for i := range 2 {
-			p := runningPod(r.oldRS, fmt.Sprintf("t%03d", i), "nodes-1")
-			p.DeletionTimestamp = &metav1.Time{Time: blockerNow.Add(-5 * time.Second)}
-			p.DeletionGracePeriodSeconds = ref(int64(30))
-			r.pods = append(r.pods, p)
-		}
+		r.terminating(2)
 		for i := range 8 {
 			r.pod(fmt.Sprintf("n%03d", i), nil)
 		}
 		r.available(8)
 		return r
-	}, "surge budget full: 28/28 pods — waiting for old pods to terminate (2 terminating, grace 30s)"},
+	}, "rolling out: 8 of 24 new pods created, 20 old pods still running"},
+
+	// Recreate starts no new pod until the old ones are gone.
+	{"Recreate waits for old pods to terminate", func() *rollout {
+		r := newRollout("registry.local/web:v5", 3, 0, 0)
+		r.d.Spec.Strategy = appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType}
+		r.terminating(2)
+		return r
+	}, "Recreate — waiting for old pods to terminate (2 terminating, grace 30s)"},
 
 	{"drain blocked by a PodDisruptionBudget", func() *rollout {
 		r := newRollout("registry.local/web:v5", 3, 0, 3)

@@ -17,8 +17,8 @@ func TestSameBlocker(t *testing.T) {
 		{"minReadySeconds: 3 new pods ready, available in 4s", "minReadySeconds: 2 new pods ready, available in 4s", false},
 		{"waiting for 1 new pod to become available — web-1 not ready for 2h5m", "waiting for 1 new pod to become available — web-1 not ready for 2h6m", true},
 		// Durations that are settings, not the clock, still count.
-		{"surge budget full: 6/6 pods — waiting for old pods to terminate (2 terminating, grace 30s)",
-			"surge budget full: 6/6 pods — waiting for old pods to terminate (2 terminating, grace 60s)", false},
+		{"Recreate — waiting for old pods to terminate (2 terminating, grace 30s)",
+			"Recreate — waiting for old pods to terminate (2 terminating, grace 60s)", false},
 		{"progress deadline exceeded after 600s — the rollout has failed; undo (u) or abort (x)",
 			"progress deadline exceeded after 60s — the rollout has failed; undo (u) or abort (x)", false},
 		{"new pods crash-loop — web-1 restarted 5 times, last exit 1 (Error)", "new pods crash-loop — web-1 restarted 6 times, last exit 1 (Error)", false},
