@@ -215,9 +215,10 @@ func TestStatefulSetViewUndoesToTheChosenRevision(t *testing.T) {
 	if s := plain(m); !strings.Contains(s, "undo to revision 1: ok") {
 		t.Errorf("the footer does not say what was sent:\n%s", s)
 	}
-	// The current revision is not a target: it says so and sends nothing.
+	// The template's own revision is not a target: it says so and sends
+	// nothing.
 	m = rcRun(m, press("j"), press("u"))
-	if len(acts.sent) != 1 || !strings.Contains(plain(m), "already runs revision 2") {
+	if len(acts.sent) != 1 || !strings.Contains(plain(m), "is already at revision 2") {
 		t.Errorf("u on the current revision sent %v:\n%s", acts.sent, plain(m))
 	}
 }

@@ -176,6 +176,26 @@ func (v *View) daemonSet(w int) []string {
 	return out
 }
 
+// revisionMark is what the history says beside revision r: "current" for
+// the template's. A StatefulSet mid-rollout names its revisions as its
+// status and the revisions line above do: "update" for the one its pods
+// move to, "current" for the one the rest still run.
+func (v *View) revisionMark(r cluster.WorkloadRevision) string {
+	if s := v.sts; v.kind == action.OnStatefulSet && s.CurrentRevision != "" && s.UpdateRevision != "" && s.CurrentRevision != s.UpdateRevision {
+		switch r.Name {
+		case s.UpdateRevision:
+			return "update"
+		case s.CurrentRevision:
+			return "current"
+		}
+		return ""
+	}
+	if r.Current {
+		return "current"
+	}
+	return ""
+}
+
 // historyLines are `kubectl rollout history`'s list with the cursor, and
 // the diff of the revision under it against the current template.
 func (v *View) historyLines(w int, title string) []string {
@@ -189,8 +209,8 @@ func (v *View) historyLines(w int, title string) []string {
 	}
 	for i, r := range h {
 		line := "  " + draw.Fit(draw.Itoa(r.Revision), revW) + " " + strings.Join(r.Images, ", ")
-		if r.Current {
-			line += st.Muted.Render("  (current)")
+		if mark := v.revisionMark(r); mark != "" {
+			line += st.Muted.Render("  (" + mark + ")")
 		}
 		if i == v.cursor {
 			line = st.Selected.Render(draw.Fit(draw.Mark(line, true), w))
@@ -198,7 +218,14 @@ func (v *View) historyLines(w int, title string) []string {
 		out = append(out, draw.Fit(line, w))
 	}
 	if v.cursor < len(h) && !h[v.cursor].Current && changes(h[v.cursor].Diff) {
-		out = append(out, draw.Fit(st.Label.Render("current → revision "+draw.Itoa(h[v.cursor].Revision)+" ("+cluster.UndoDiffLegend+"):"), w))
+		// From the template's revision, by the name the list gives it.
+		from := "current"
+		for _, r := range h {
+			if m := v.revisionMark(r); r.Current && m != "" {
+				from = m
+			}
+		}
+		out = append(out, draw.Fit(st.Label.Render(from+" → revision "+draw.Itoa(h[v.cursor].Revision)+" ("+cluster.UndoDiffLegend+"):"), w))
 		for _, l := range h[v.cursor].Diff {
 			switch l.Op {
 			case '-':

@@ -77,6 +77,36 @@ func TestStatefulSetPage(t *testing.T) {
 	}
 }
 
+// Mid-rollout the history names the revisions as the revisions line does:
+// the one the pods move to "update", the one the rest still run "current"
+// — never the new one "current" under a line that says otherwise. Once
+// rolled out, the one revision is current.
+func TestStatefulSetHistoryNamesRevisionsAsItsStatusDoes(t *testing.T) {
+	p, _, s := newWorkload(t, action.OnStatefulSet, "db", &uitest.Actions{})
+	out := uitest.Plain(p.View())
+	for _, want := range []string{"revisions current db-1 (3)  update db-2 (2)", "1    db=postgres:15.4  (current)", "2    db=postgres:15.5  (update)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("mid-rollout history lacks %q:\n%s", want, out)
+		}
+	}
+	p.Update(uitest.Press("down"))
+	p.Update(uitest.Press("u"))
+	if want := "statefulset/db is already at revision 2"; !strings.HasPrefix(s.Toast, want) {
+		t.Errorf("undo to the template's own revision: toast %q, want it to start %q", s.Toast, want)
+	}
+
+	src := midRollout()
+	db := src.Sets["shop/db"]
+	db.CurrentRevision, db.Current = "db-2", 5
+	src.Sets["shop/db"] = db
+	done := NewPage(uitest.NewScreen(src, nil), &uitest.Base{}, action.OnStatefulSet, "shop", "db")
+	done.SetSize(100, 30)
+	out = uitest.Plain(done.View())
+	if !strings.Contains(out, "2    db=postgres:15.5  (current)") || strings.Contains(out, "(update)") || strings.Contains(out, "15.4  (current)") {
+		t.Errorf("rolled out, the history should mark revision 2 alone, current:\n%s", out)
+	}
+}
+
 // A DaemonSet rolled a few times a day for years is past ControllerRevision
 // 10000: its history's numbers are whole, never cut to a false "1240…".
 func TestFiveDigitRevisionsAreWhole(t *testing.T) {

@@ -104,7 +104,7 @@ func (v *View) start(n action.Name) tea.Cmd {
 		}
 		r := h[v.cursor]
 		if r.Current {
-			s.Toast = v.Object() + " already runs revision " + strconv.FormatInt(r.Revision, 10) + " — move the cursor (↑/↓) to another revision"
+			s.Toast = v.Object() + " is already at revision " + strconv.FormatInt(r.Revision, 10) + " — move the cursor (↑/↓) to another revision"
 			return nil
 		}
 		p.req.Revision = r.Revision
