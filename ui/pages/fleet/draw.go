@@ -352,7 +352,11 @@ func (v *Page) row(r cluster.FleetRow, cols []draw.Column, widths []int, w int, 
 		// what each runs in place of the images.
 		imgs, ctx = r.Spread, ctx+" +"+strconv.Itoa(r.Others)
 	}
-	cells := []string{kindEntry.Short, r.Name, draw.Itoa(r.Revision), imgs, progress(r, v.numsW), glyph + " " + r.Word, draw.Age(v.s.Now, r.Since), cause}
+	rev := "-" // an RC's: it has no revisions
+	if r.Revision > 0 {
+		rev = draw.Itoa(r.Revision)
+	}
+	cells := []string{kindEntry.Short, r.Name, rev, imgs, progress(r, v.numsW), glyph + " " + r.Word, draw.Age(v.s.Now, r.Since), cause}
 	if v.manyNamespaces {
 		cells = append([]string{r.Namespace}, cells...)
 	}

@@ -25,7 +25,7 @@ func scope() *uitest.Source {
 				Why: "ProgressDeadlineExceeded", Desired: 4, Updated: 2, Available: 2, Images: []string{"app=ledger:2.0"}, From: []string{"app=ledger:1.9"}},
 			{Namespace: "shop", Kind: kind.StatefulSet, Name: "db", Revision: 2, State: cluster.FleetStuck, Word: "stuck",
 				Desired: 3, Updated: 1, Available: 3},
-			{Namespace: "shop", Kind: kind.ReplicationController, Name: "web", Revision: 1, State: cluster.FleetComplete, Word: "complete",
+			{Namespace: "shop", Kind: kind.ReplicationController, Name: "web", State: cluster.FleetComplete, Word: "complete",
 				Desired: 2, Updated: 2, Available: 2},
 			{Namespace: "shop", Kind: kind.DaemonSet, Name: "agent", Revision: 3, State: cluster.FleetComplete, Word: "complete",
 				Desired: 2, Updated: 2, Available: 2, Since: uitest.T0.Add(-time.Hour)},
@@ -59,8 +59,9 @@ func TestRowsCountsAndWhy(t *testing.T) {
 		t.Errorf("scope line = %q", lines[0])
 	}
 	out := strings.Join(lines, "\n")
+	// An RC has no revisions: its REV is "-", never a revision 0.
 	for _, want := range []string{"deploy ledger", "ledger:1.9 → 2.0", "████░░░░       2/2/4 ✖ failed", "sts    db",
-		"rc     web", "ds     agent", "✔ complete", "shop deploy/ledger: ProgressDeadlineExceeded"} {
+		"rc     web             -  ", "ds     agent", "✔ complete", "shop deploy/ledger: ProgressDeadlineExceeded"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("fleet lacks %q:\n%s", want, out)
 		}
