@@ -381,6 +381,10 @@ func argoNotShown(ro *argo.Rollout) []string {
 	return out
 }
 
+// argoManualPause is the reason of a pause by hand (spec.paused), as Argo's
+// status message says it.
+const argoManualPause = "manually paused"
+
 // argoPauseState is a Rollout's pause as the fleet and the page say it.
 type argoPauseState struct {
 	reason string
@@ -393,10 +397,13 @@ type argoPauseState struct {
 // condition with how long a timed step or auto-promotion has left.
 func argoPause(ro *argo.Rollout, now time.Time) (argoPauseState, bool) {
 	st := ro.Status
+	if ro.Spec.Paused {
+		// A pause by hand holds every timer: Argo's controller neither
+		// completes a timed pause step nor auto-promotes while spec.paused
+		// lasts, however long ago either was due.
+		return argoPauseState{reason: argoManualPause}, true
+	}
 	if len(st.PauseConditions) == 0 {
-		if ro.Spec.Paused {
-			return argoPauseState{reason: "manually paused"}, true
-		}
 		return argoPauseState{}, false
 	}
 	pc := st.PauseConditions[0]
@@ -426,6 +433,8 @@ func argoPause(ro *argo.Rollout, now time.Time) (argoPauseState, bool) {
 func argoHeader(v *ArgoRolloutView, now time.Time) []string {
 	out := []string{v.Strategy + " · " + v.StepLine}
 	switch {
+	case v.Paused && v.PauseReason == argoManualPause:
+		out = append(out, "paused by hand (spec.paused) · waits for a resume or a promote")
 	case v.Paused && v.Timed:
 		out = append(out, fmt.Sprintf("paused (%s) · resumes in %s", v.PauseReason, kubectlAge(v.Left)))
 	case v.Paused && !v.PausedSince.IsZero():
@@ -533,7 +542,7 @@ func argoState(v *ArgoRolloutView, now time.Time) (state FleetState, word, why s
 		return FleetFailed, wordAborted, orNone(v.Message)
 	case v.Phase == argo.RolloutPhaseDegraded:
 		return FleetFailed, wordDegraded, v.Message
-	case v.Paused && v.PauseReason == "manually paused":
+	case v.Paused && v.PauseReason == argoManualPause:
 		return FleetPaused, FleetPaused.String(), "manually paused (spec.paused) — resume to go on"
 	case v.Paused && !v.Timed && v.PausedSince.IsZero():
 		return FleetPaused, wordAwaitingPromotion, v.PauseReason + " — promote to go on"

@@ -91,6 +91,12 @@ func TestArgoRolloutFleetRowSaysArgosState(t *testing.T) {
 			"waiting 12m0s at step 2/6 (pause (until promoted)) — promote to go on"},
 		{"timed pause", pauseAt(3, at(25), argo.PauseReasonCanaryPauseStep), false, cluster.FleetCanary, "paused 4/6",
 			"5m0s left at step 4/6 (pause 10m)"},
+		// A pause by hand holds the timed step: Argo does not end it while
+		// spec.paused lasts, so nothing is "left" of it.
+		{"timed pause held by hand", func(r *argo.Rollout) {
+			pauseAt(3, at(25), argo.PauseReasonCanaryPauseStep)(r)
+			r.Spec.Paused, r.Status.Message = true, "manually paused"
+		}, false, cluster.FleetPaused, "paused", "manually paused (spec.paused) — resume to go on"},
 		{"aborted", func(r *argo.Rollout) {
 			r.Status.Abort, r.Status.Phase, r.Status.Message = true, argo.RolloutPhaseDegraded, "RolloutAborted: Rollout aborted update to revision 2"
 		}, false, cluster.FleetFailed, "aborted", "RolloutAborted: Rollout aborted update to revision 2"},
@@ -267,17 +273,29 @@ func TestArgoStepNotes(t *testing.T) {
 		name string
 		step int32
 		want string
-	}{{"timed pause", 3, "5m0s left"}, {"pause for a promote", 1, "waiting 5m0s for a promote"}} {
+		// Paused by hand, the timed pause does not run out: Argo ends no
+		// step while spec.paused lasts.
+		byHand bool
+		header string
+	}{
+		{"timed pause", 3, "5m0s left", false, "paused (CanaryPauseStep) · resumes in 5m0s"},
+		{"pause for a promote", 1, "waiting 5m0s for a promote", false, "paused (CanaryPauseStep) for 5m0s · waits for a promote"},
+		{"timed pause held by hand", 3, "", true, "paused by hand (spec.paused) · waits for a resume or a promote"},
+	} {
 		cl := cluster.NewCluster()
 		cl.Apply(cluster.Batch{Objects: argoCanary(func(r *argo.Rollout) {
 			r.Status.CurrentStepIndex, r.Status.ControllerPause = ptr32(c.step), true
 			r.Status.PauseConditions = []argo.PauseCondition{{Reason: argo.PauseReasonCanaryPauseStep, StartTime: metav1.Time{Time: at(25)}}}
+			r.Spec.Paused = c.byHand
 		}), At: at(30), Watch: cluster.WatchStatus{Synced: true, Connected: true}})
 		v, _ := cl.ArgoRollout(shop, "checkout", at(30))
 		for i, s := range v.Steps {
 			if want := map[bool]string{true: c.want}[i == int(c.step)]; s.Note != want {
 				t.Errorf("%s: step %d note %q, want %q", c.name, i+1, s.Note, want)
 			}
+		}
+		if !slices.Contains(v.Header, c.header) {
+			t.Errorf("%s: header %q lacks %q", c.name, v.Header, c.header)
 		}
 	}
 }
