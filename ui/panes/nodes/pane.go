@@ -385,7 +385,8 @@ func rollText(n cluster.NodeRow) string {
 	case r.Step != "":
 		return r.Step
 	case r.Active():
-		return "next"
+		// Waiting its turn: the roll picks the order, and several may wait.
+		return "queued"
 	}
 	return r.State
 }
