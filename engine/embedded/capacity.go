@@ -18,8 +18,9 @@ import (
 // the 100,000 one, about 20 KB a replica).
 const watchedPerReplica = 22 << 10
 
-// CheckCapacity refuses a scenario whose workloads declare more replicas
-// than a machine with available bytes of memory can hold: heapPerReplica
+// CheckCapacity refuses a scenario whose workloads ask for more replicas
+// (as declared, or as a scale action takes them) than a machine with
+// available bytes of memory can hold: heapPerReplica
 // each for a headless run (simulate, whose heap is held to that: about its
 // peak RSS, 1.1 GB for 100,000 replicas), watchedPerReplica for one a
 // console watches. Kubernetes has no replica limit below 2^31-1, so the
@@ -32,15 +33,15 @@ func CheckCapacity(sc *scenario.Scenario, available uint64, headless bool) error
 		perReplica = heapPerReplica
 	}
 	n := declaredReplicas(sc)
-	what := "declares"
+	what := "asks for"
 	if len(sc.Clusters) > 0 {
-		what = "declares in its clusters"
+		what = "asks in its clusters for"
 	}
 	if available == 0 || uint64(n)*perReplica <= available {
 		return nil
 	}
 	return &scenario.Error{File: sc.File, Message: fmt.Sprintf(
-		"scenario %q %s %d replicas; this machine can hold about %d (%.1f GB of memory available, about %d KiB a replica) — declare fewer replicas or run on a machine with more memory",
+		"scenario %q %s %d replicas; this machine can hold about %d (%.1f GB of memory available, about %d KiB a replica) — ask for fewer replicas or run on a machine with more memory",
 		sc.Name, what, n, available/perReplica, float64(available)/1e9, perReplica>>10)}
 }
 

@@ -32,12 +32,12 @@ func TestCapacityIsTheMachines(t *testing.T) {
 		}
 	}
 	err = embedded.CheckCapacity(sc, 1<<30, true)
-	want := file + `: scenario "rollout-150k" declares 150000 replicas; this machine can hold about 95325 (1.1 GB of memory available, about 11 KiB a replica) — declare fewer replicas or run on a machine with more memory`
+	want := file + `: scenario "rollout-150k" asks for 150000 replicas; this machine can hold about 95325 (1.1 GB of memory available, about 11 KiB a replica) — ask for fewer replicas or run on a machine with more memory`
 	if err == nil || err.Error() != want {
 		t.Errorf("1 GiB available, simulate:\n got %v\nwant %s", err, want)
 	}
 	err = embedded.CheckCapacity(sc, 3<<30, false)
-	want = file + `: scenario "rollout-150k" declares 150000 replicas; this machine can hold about 142987 (3.2 GB of memory available, about 22 KiB a replica) — declare fewer replicas or run on a machine with more memory`
+	want = file + `: scenario "rollout-150k" asks for 150000 replicas; this machine can hold about 142987 (3.2 GB of memory available, about 22 KiB a replica) — ask for fewer replicas or run on a machine with more memory`
 	if err == nil || err.Error() != want {
 		t.Errorf("3 GiB available, a console:\n got %v\nwant %s", err, want)
 	}
@@ -58,7 +58,43 @@ func TestCapacityCountsEveryCluster(t *testing.T) {
 		t.Errorf("room for 18 replicas: %v", err)
 	}
 	err = embedded.CheckCapacity(sc, 18*perReplica-1, false)
-	if err == nil || !strings.Contains(err.Error(), `scenario "regions" declares in its clusters 18 replicas; this machine can hold about 17 `) {
+	if err == nil || !strings.Contains(err.Error(), `scenario "regions" asks in its clusters for 18 replicas; this machine can hold about 17 `) {
 		t.Errorf("room for 17 replicas: got %v, want a refusal counting the three clusters' 18", err)
+	}
+}
+
+// A scale action is asked for as a declared size is: a scenario of 1,000
+// replicas that scales to 200,000 a minute in is refused at the start, not
+// killed for want of memory half way; scaling down asks for no more.
+func TestCapacityCountsScaleActions(t *testing.T) {
+	src := []byte(`name: scaled
+nodeGroups:
+  - {name: nodes, size: 10, capacity: {pods: 110, cpu: "32", memory: 128Gi}}
+objects: |
+  apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: app}
+  spec:
+    replicas: 1000
+    selector: {matchLabels: {app: app}}
+    template:
+      metadata: {labels: {app: app}}
+      spec:
+        containers: [{name: app, image: example.com/app:v1}]
+actions:
+  - {at: 60s, scale: {target: deployment/app, replicas: 200000}}
+  - {at: 90s, scale: {target: deployment/app, replicas: 10}}
+`)
+	sc, err := scenario.Parse("scaled.yaml", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const perReplica = 11 << 10
+	if err := embedded.CheckCapacity(sc, 200000*perReplica, true); err != nil {
+		t.Errorf("room for 200,000 replicas: %v", err)
+	}
+	err = embedded.CheckCapacity(sc, 1000*perReplica, true)
+	if err == nil || !strings.Contains(err.Error(), `scenario "scaled" asks for 200000 replicas; this machine can hold about 1000 `) {
+		t.Errorf("room for 1,000 replicas: got %v, want a refusal counting the scale to 200,000", err)
 	}
 }

@@ -1,10 +1,12 @@
 package embedded
 
 import (
+	"cmp"
 	"os"
 	"runtime/debug"
 
 	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 
 	"rollscope/engine/scenario"
 	"rollscope/model/kind"
@@ -60,9 +62,10 @@ func SetSimulationCollector(sc *scenario.Scenario) (restore func()) {
 }
 
 // declaredReplicas counts the pods sc's workloads ask for: replicas of
-// Deployments, ReplicaSets, ReplicationControllers and StatefulSets, and one
-// per node for each DaemonSet; those of every cluster of a scenario of
-// several, which one process runs side by side.
+// Deployments, ReplicaSets, ReplicationControllers and StatefulSets (or
+// what a scale action takes them to, if more), and one per node for each
+// DaemonSet; those of every cluster of a scenario of several, which one
+// process runs side by side.
 func declaredReplicas(sc *scenario.Scenario) int {
 	n := 0
 	for _, c := range sc.Clusters {
@@ -71,16 +74,29 @@ func declaredReplicas(sc *scenario.Scenario) int {
 	return n + ownReplicas(sc)
 }
 
-// ownReplicas counts the pods sc's own workloads ask for.
+// ownReplicas counts the pods sc's own workloads ask for, each at the
+// most its scale actions take it to.
 func ownReplicas(sc *scenario.Scenario) int {
 	nodes := 0
 	for _, g := range sc.NodeGroups {
 		nodes += g.Size
 	}
+	scaledTo := map[scenario.Target]int32{}
+	for _, a := range sc.Actions {
+		if a.Kind == scenario.ActionScale {
+			t := a.Target
+			t.Namespace = cmp.Or(t.Namespace, sc.Namespace)
+			scaledTo[t] = max(scaledTo[t], a.Replicas)
+		}
+	}
 	n := 0
 	for _, obj := range sc.Objects {
 		if w, ok := kind.Of(obj); ok {
 			if r, scaled := w.Replicas(); scaled {
+				if m, err := meta.Accessor(obj); err == nil {
+					t := scenario.Target{Kind: w.Kind(), Name: m.GetName(), Namespace: cmp.Or(m.GetNamespace(), sc.Namespace)}
+					r = max(r, scaledTo[t])
+				}
 				n += int(r)
 			} else { // one pod per node
 				n += nodes
