@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"cmp"
 	"strings"
 
 	"rollscope/model/action"
@@ -221,8 +222,8 @@ func (v *View) historyLines(w int, title string) []string {
 		// From the template's revision, by the name the list gives it.
 		from := "current"
 		for _, r := range h {
-			if m := v.revisionMark(r); r.Current && m != "" {
-				from = m
+			if r.Current {
+				from = cmp.Or(v.revisionMark(r), from)
 			}
 		}
 		out = append(out, draw.Fit(st.Label.Render(from+" → revision "+draw.Itoa(h[v.cursor].Revision)+" ("+cluster.UndoDiffLegend+"):"), w))

@@ -52,14 +52,12 @@ func (p *Pane) listHeight() int {
 }
 
 func (p *Pane) KeyMap() help.KeyMap {
-	sel := p.s.Keys.Select
+	line, what := p.s.Keys.Select, "whole line"
 	if p.detail {
-		back := p.s.Keys.Back
-		back.SetHelp(back.Help().Key, "close line")
-		return keys.Pane{p.s.Keys.Up, p.s.Keys.Down, p.s.Keys.Bottom, back, p.s.Keys.TimelineFilter}
+		line, what = p.s.Keys.Back, "close line"
 	}
-	sel.SetHelp(sel.Help().Key, "whole line")
-	return keys.Pane{p.s.Keys.Up, p.s.Keys.Down, p.s.Keys.Bottom, sel, p.s.Keys.TimelineFilter}
+	line.SetHelp(line.Help().Key, what)
+	return keys.Pane{p.s.Keys.Up, p.s.Keys.Down, p.s.Keys.Bottom, line, p.s.Keys.TimelineFilter}
 }
 
 // Opened reports whether a line is shown whole (screen.Opener): esc
