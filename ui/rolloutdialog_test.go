@@ -201,7 +201,7 @@ func TestBadInputIsRefusedInTheDialog(t *testing.T) {
 		{"env without =", "e", "LOG", "write NAME=value to set a variable, or NAME- to remove it"},
 		{"negative replicas", "s", "-3", "replicas must be 0 or more"},
 		{"not a number", "s", "ten", "replicas must be a whole number"},
-		{"too many replicas", "s", "99999999999", "more than a deployment can have"},
+		{"too many replicas", "s", "99999999999", "more than the API accepts"},
 		{"same replicas", "s", "10", "already has 10 replicas"},
 	}
 	for _, tc := range cases {

@@ -243,6 +243,24 @@ func TestStatefulSetViewHoldsThePartition(t *testing.T) {
 	}
 }
 
+// The scale key refuses a count spec.replicas cannot hold in words, rather
+// than wrapping it round to another count the plan would offer to send.
+func TestStatefulSetViewRefusesReplicasPastTheAPIsRange(t *testing.T) {
+	acts := &fakeRCActions{fakeActions: oneContainer()}
+	m := newRCModel(t, workloadFixture{midRollout()}, acts, 120, 40)
+	m = rcRun(m, typedOpen("sts db")...)
+	m = rcRun(m, press("s"))
+	m = rcRun(m, typed("5000000000")...) // int32(5000000000) is 705032704
+	m = rcRun(m, press("enter"))
+	if s := plain(m); !strings.Contains(s, "5000000000 replicas is more than the API accepts") || strings.Contains(s, "705032704") {
+		t.Fatalf("5000000000 replicas were not refused:\n%s", s)
+	}
+	m = rcRun(m, press("y"))
+	if len(acts.sent) != 0 {
+		t.Fatalf("sent %+v after a refused count", acts.sent)
+	}
+}
+
 // fleetOfDB is the workload fixture with a fleet of its one StatefulSet.
 type fleetOfDB struct{ workloadFixture }
 

@@ -1,7 +1,6 @@
 package rolloutdialog
 
 import (
-	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -86,19 +85,12 @@ func (d *Dialog) accept() bool {
 			return false
 		}
 	case action.Scale:
-		n, err := strconv.ParseInt(strings.TrimSpace(in), 10, 64)
-		switch {
-		case err != nil:
-			d.problem = "replicas must be a whole number, such as 5"
-			return false
-		case n < 0:
-			d.problem = "replicas must be 0 or more, not " + strconv.FormatInt(n, 10)
-			return false
-		case n > 1<<31-1:
-			d.problem = strconv.FormatInt(n, 10) + " replicas is more than a deployment can have"
+		n, err := action.ParseReplicas(in)
+		if err != nil {
+			d.problem = err.Error()
 			return false
 		}
-		d.req.Replicas = int32(n)
+		d.req.Replicas = n
 	}
 	return true
 }

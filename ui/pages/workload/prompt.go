@@ -118,12 +118,9 @@ func (v *View) start(n action.Name) tea.Cmd {
 	case kind.Scale:
 		p.question = fmt.Sprintf("replicas (now %d): ", v.sts.Replicas)
 		p.fill = func(r *action.Request, text string) error {
-			n, err := strconv.Atoi(strings.TrimSpace(text))
-			if err != nil || n < 0 {
-				return fmt.Errorf("write a whole number of replicas, 0 or more")
-			}
-			r.Replicas = int32(n)
-			return nil
+			n, err := action.ParseReplicas(text)
+			r.Replicas = n
+			return err
 		}
 	case kind.Partition:
 		p.question = fmt.Sprintf("partition: the lowest ordinal to update, 0 to %d (now %d): ", v.sts.Replicas, v.sts.Partition)
