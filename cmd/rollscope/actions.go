@@ -7,6 +7,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"rollscope/engine/canary"
+	"rollscope/engine/embedded"
 	"rollscope/engine/forecast"
 	"rollscope/engine/nodegroup"
 	"rollscope/engine/perform"
@@ -48,6 +49,7 @@ func (f *actionFlags) apply(opts *ui.Options, client kubernetes.Interface, now f
 	opts.Actions = perform.New(perform.Config{
 		Client: client, Now: now, Record: f.record, DeleteNodes: opts.RollDefaults.DeleteNodes,
 		Rehearsal: rehearsal, Groups: groups, Metrics: metrics, Explain: connect.Explain,
+		Room: embedded.Room, InProcess: !live,
 	})
 }
 

@@ -92,3 +92,27 @@ func TestConsoleRefusesWorkloadArgumentsItCannotFollow(t *testing.T) {
 		}
 	}
 }
+
+// A scale the embedded cluster could not hold is refused under the field,
+// through the real binary: the console was killed for want of memory
+// instead, its forecast rehearsing fifty million pods while it showed
+// "working out". A count it can hold goes on to its confirmation.
+func TestConsoleRefusesAScaleTheEmbeddedClusterCannotHold(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
+	c := startConsole(t, 160, 42, "--scenario", "stateful", "--speed", "2")
+	c.waitFor("statefulset/db  replicas 5")
+	c.keys("s")
+	c.waitFor("replicas (now 5)")
+	c.keys("5", "0", "0", "0", "0", "0", "0", "0", "Enter")
+	s := c.waitFor("ask for fewer")
+	wantAll(t, s, "the refusal", "cannot scale statefulset/db from 5 to 50000000 replicas in the embedded cluster, which runs in this process: 49999995 more replicas need about 1126.4 GB")
+	c.keys("BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "6", "Enter")
+	s = c.waitFor("scale to 6 of statefulset/db")
+	if strings.Contains(s, "ask for fewer") {
+		t.Errorf("the refusal stayed after the count was mended:\n%s", s)
+	}
+	c.keys("n")
+	c.WaitUntil("the confirmation closed", func(s string) bool { return !strings.Contains(s, "scale to 6 of statefulset/db") })
+	c.keys("q")
+	c.waitFor("rollscope exited 0")
+}

@@ -45,17 +45,51 @@ func CheckCapacity(sc *scenario.Scenario, available uint64, headless bool) error
 		sc.Name, what, n, available/perReplica, float64(available)/1e9, perReplica>>10)}
 }
 
+// Room refuses replicas more than this process has the memory left to
+// hold, at watchedPerReplica each: a scale the embedded cluster (in this
+// process) would be killed half way through for want of memory, or a
+// forecast's rehearsal of one on a copy (in this process too, whichever
+// cluster the console shows). It reads what is available now, so the
+// replicas the process already holds are counted. nil when it fits or the
+// memory cannot be read.
+func Room(replicas int) error {
+	return room(replicas, MemoryAvailable())
+}
+
+func room(replicas int, available uint64) error {
+	need := uint64(max(replicas, 0)) * watchedPerReplica
+	if available == 0 || need <= available {
+		return nil
+	}
+	return fmt.Errorf("%d more replicas need about %.1f GB of memory and this machine has %.1f GB available (about %d KiB a replica)",
+		replicas, float64(need)/1e9, float64(available)/1e9, watchedPerReplica>>10)
+}
+
 // MemoryAvailable is the memory this process may still use: the kernel's
-// MemAvailable, or the cgroup's memory.max if that is lower; 0 when neither
-// can be read (not Linux).
+// MemAvailable, or what the cgroup's memory.max leaves above its
+// memory.current if that is lower; 0 when neither can be read (not Linux).
 func MemoryAvailable() uint64 {
 	avail := meminfoAvailable()
-	if b, err := os.ReadFile("/sys/fs/cgroup/memory.max"); err == nil {
-		if limit, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64); err == nil && (avail == 0 || limit < avail) {
-			avail = limit
+	limit, okLimit := cgroupBytes("memory.max")
+	used, okUsed := cgroupBytes("memory.current")
+	if okLimit && okUsed {
+		left := limit - min(used, limit)
+		if avail == 0 || left < avail {
+			avail = left
 		}
 	}
 	return avail
+}
+
+// cgroupBytes is a byte count the process's cgroup (v2) file name holds;
+// false when it cannot be read or says "max".
+func cgroupBytes(name string) (uint64, bool) {
+	b, err := os.ReadFile("/sys/fs/cgroup/" + name)
+	if err != nil {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64)
+	return n, err == nil
 }
 
 // meminfoAvailable is /proc/meminfo's MemAvailable in bytes, 0 if unread.

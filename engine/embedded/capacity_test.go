@@ -98,3 +98,21 @@ actions:
 		t.Errorf("room for 1,000 replicas: got %v, want a refusal counting the scale to 200,000", err)
 	}
 }
+
+// A scale the console asks of the embedded cluster, or a forecast rehearses,
+// is measured against the memory left now: ten more replicas fit anywhere,
+// spec.replicas' most fits nowhere, and the refusal says how much each
+// needs.
+func TestRoomIsWhatIsLeftNow(t *testing.T) {
+	if embedded.MemoryAvailable() == 0 {
+		t.Skip("this machine's available memory cannot be read")
+	}
+	if err := embedded.Room(10); err != nil {
+		t.Errorf("10 more replicas: %v", err)
+	}
+	err := embedded.Room(1<<31 - 1)
+	if err == nil || !strings.HasPrefix(err.Error(), "2147483647 more replicas need about 48378.5 GB of memory and this machine has ") ||
+		!strings.HasSuffix(err.Error(), "GB available (about 22 KiB a replica)") {
+		t.Errorf("2147483647 more replicas: %v", err)
+	}
+}

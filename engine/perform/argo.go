@@ -45,12 +45,7 @@ func (c *Cluster) argoOp(v kind.Verb, r action.Request) op {
 			return argo.Undo(ctx, cl, t, r.Revision)
 		}}
 	case kind.Scale:
-		return op{check: func() error {
-			if r.Replicas < 0 {
-				return fmt.Errorf("replicas are 0 or more, not %d", r.Replicas)
-			}
-			return nil
-		}, send: func(ctx context.Context) (string, error) { return argo.Scale(ctx, cl, t, r.Replicas) }}
+		return op{check: func() error { return c.checkScale(r) }, send: func(ctx context.Context) (string, error) { return argo.Scale(ctx, cl, t, r.Replicas) }}
 	}
 	unknown := fmt.Errorf("rollscope does not send %q to a Rollout", v)
 	return op{check: func() error { return unknown }, send: func(context.Context) (string, error) { return "", unknown }}

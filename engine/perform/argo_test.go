@@ -104,7 +104,7 @@ func TestRolloutVerbsRefuseBadInputBeforeSending(t *testing.T) {
 		{kind.SetImage, action.Request{Container: "app", Image: "Shop/Checkout::v4"}, "invalid reference format"},
 		{kind.SetImage, action.Request{Image: "shop/checkout:v4"}, "pick a container first"},
 		{kind.Undo, action.Request{Revision: 0}, "revision 0 does not exist"},
-		{kind.Scale, action.Request{Replicas: -1}, "replicas are 0 or more, not -1"},
+		{kind.Scale, action.Request{Replicas: -1}, "replicas must be 0 or more, not -1"},
 	} {
 		c, writes := rolloutCluster()
 		tc.r.Namespace, tc.r.Name = "shop", "checkout"

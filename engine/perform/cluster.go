@@ -35,6 +35,16 @@ type Config struct {
 	// the embedded one (as the cluster's canary controller reads them). nil
 	// refuses a gated canary at plan time.
 	Metrics canary.Metrics
+	// Room refuses a number of replicas more than this process has the
+	// memory left to hold (engine/embedded.Room in rollscope: the engine
+	// does not know it). A forecast's rehearsal of a scale, on a copy in
+	// this process, asks it first; with InProcess so does the scale
+	// itself. nil checks nothing.
+	Room func(replicas int) error
+	// InProcess says the cluster runs in this process (the embedded one):
+	// a scale adding more replicas than Room allows is refused before it
+	// is sent, rather than the process being killed for want of memory.
+	InProcess bool
 	// Explain rewords an error of a request that got no answer in the
 	// operator's words (kube/connect.Explain in rollscope: the engine does
 	// not know it) before Send, Forecast, Containers and UndoPreview return

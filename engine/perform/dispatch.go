@@ -90,7 +90,7 @@ func (c *Cluster) dispatch(r action.Request) op {
 			return said(sentOK, actions.SetEnv(ctx, cl, t, r.Container, name, value, remove))
 		}}
 	case action.Scale:
-		return op{check: func() error { return actions.CheckReplicas(int64(r.Replicas)) }, send: func(ctx context.Context) (string, error) {
+		return op{check: func() error { return c.checkScale(r) }, send: func(ctx context.Context) (string, error) {
 			return said(sentOK, actions.Scale(ctx, cl, t, r.Replicas))
 		}}
 	case action.Restart:

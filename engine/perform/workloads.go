@@ -52,12 +52,7 @@ func (c *Cluster) dispatchWorkload(r action.Request) (op, bool) {
 			return said(done.String(), err)
 		}}, true
 	case kind.Scale:
-		return op{check: func() error {
-			if r.Replicas < 0 {
-				return fmt.Errorf("replicas are 0 or more, not %d", r.Replicas)
-			}
-			return nil
-		}, send: func(ctx context.Context) (string, error) {
+		return op{check: func() error { return c.checkScale(r) }, send: func(ctx context.Context) (string, error) {
 			return said(sentOK, workloads.Scale(ctx, cl, t, r.Replicas))
 		}}, true
 	case kind.Partition:

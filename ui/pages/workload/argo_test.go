@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -286,5 +287,29 @@ func TestFitSectionsGivesRoomBack(t *testing.T) {
 	c := argoSection{full: []string{"c"}, short: []string{"c"}}
 	if got := strings.Join(fitSections([]argoSection{a, b, c}, 4), " "); got != "a b1 b2 c" {
 		t.Errorf("%q, want b whole again once a gave way", got)
+	}
+}
+
+// The scale question says the Rollout's own replicas (it said a
+// StatefulSet's, 0), and what the engine refuses is said under the field,
+// before a confirmation that could not be sent.
+func TestArgoScaleAsksFromTheRolloutsCount(t *testing.T) {
+	refusal := "cannot scale rollout/checkout from 4 to 50000000 replicas in the embedded cluster — ask for fewer"
+	acts := &uitest.Actions{CheckErr: errors.New(refusal)}
+	p, _, _ := argoPage(t, pausedAtStep, acts, nil)
+	p.Update(uitest.Press("s"))
+	if out := uitest.Plain(p.View()); !strings.Contains(out, "replicas (now 4): ") {
+		t.Fatalf("the scale question does not say the Rollout's 4 replicas:\n%s", out)
+	}
+	for _, k := range []string{"5", "0", "0", "0", "0", "0", "0", "0", "enter"} {
+		p.Update(uitest.Press(k))
+	}
+	out := uitest.Plain(p.View())
+	if !strings.Contains(out, refusal) || strings.Contains(out, "y send") {
+		t.Fatalf("the engine's refusal is not said under the field, or a confirmation opened:\n%s", out)
+	}
+	p.Update(uitest.Press("y"))
+	if len(acts.Sent) != 0 {
+		t.Errorf("sent %v after the refusal", acts.Sent)
 	}
 }

@@ -116,7 +116,11 @@ func (v *View) start(n action.Name) tea.Cmd {
 		}
 		p.effect = "the template goes back to revision " + strconv.FormatInt(r.Revision, 10) + "'s (" + strings.Join(r.Images, ", ") + "), which becomes revision " + strconv.FormatInt(newest+1, 10)
 	case kind.Scale:
-		p.question = fmt.Sprintf("replicas (now %d): ", v.sts.Replicas)
+		now := v.sts.Replicas
+		if v.kind == kind.Rollout {
+			now = v.ro.Desired
+		}
+		p.question = fmt.Sprintf("replicas (now %d): ", now)
 		p.fill = func(r *action.Request, text string) error {
 			n, err := action.ParseReplicas(text)
 			r.Replicas = n
@@ -190,7 +194,14 @@ func (v *View) answer(k tea.KeyPressMsg) (*View, tea.Cmd) {
 	if p.question != "" {
 		switch k.String() {
 		case "enter":
-			if err := p.fill(&p.req, string(p.text)); err != nil {
+			err := p.fill(&p.req, string(p.text))
+			if acts := v.s.Actions; err == nil && acts != nil {
+				// What the engine refuses, refused here as the
+				// Deployment's dialog does: before a confirmation
+				// that could not be sent.
+				err = acts.Check(p.req)
+			}
+			if err != nil {
 				p.err = err.Error()
 				return v, nil
 			}

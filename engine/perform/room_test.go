@@ -1,0 +1,62 @@
+package perform_test
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"rollscope/engine/embedded"
+	"rollscope/engine/perform"
+	"rollscope/model/action"
+	"rollscope/model/kind"
+)
+
+// A scale of the embedded cluster past the memory this process has left
+// is refused before anything is sent, in words naming the counts; one it
+// can hold is not, nor any on a cluster elsewhere, which holds its own pods.
+func TestScaleOfTheEmbeddedClusterFitsInItsProcess(t *testing.T) {
+	if embedded.MemoryAvailable() == 0 {
+		t.Skip("this machine's available memory cannot be read")
+	}
+	c, _ := memCluster(t, web())
+	embeddedCluster := perform.New(perform.Config{Client: c, Room: embedded.Room, InProcess: true})
+	elsewhere := perform.New(perform.Config{Client: c, Room: embedded.Room})
+	scale := func(n int32) action.Request {
+		return action.Request{Action: action.Scale, Namespace: "default", Name: "web", Replicas: n}
+	}
+	err := embeddedCluster.Check(scale(math.MaxInt32))
+	if err == nil || !strings.HasPrefix(err.Error(), "cannot scale deployment/web from 2 to 2147483647 replicas in the embedded cluster, which runs in this process: 2147483645 more replicas need about ") {
+		t.Errorf("scale to 2147483647 on the embedded cluster: %v", err)
+	}
+	if err == nil || !strings.HasSuffix(err.Error(), " — ask for fewer") {
+		t.Errorf("the refusal does not say what to do: %v", err)
+	}
+	if _, err := embeddedCluster.Send(context.Background(), scale(math.MaxInt32)); err == nil {
+		t.Error("the refused scale was sent")
+	}
+	if err := embeddedCluster.Check(scale(50)); err != nil {
+		t.Errorf("scale to 50 on the embedded cluster: %v", err)
+	}
+	if err := elsewhere.Check(scale(math.MaxInt32)); err != nil {
+		t.Errorf("scale to 2147483647 on a cluster elsewhere: %v", err)
+	}
+}
+
+// A forecast's rehearsal runs in this process whichever cluster the console
+// shows: one of more replicas than fit is not attempted (the console was
+// killed for want of memory while it showed "working out"), and the line
+// says the scale can still be sent.
+func TestForecastOfAScalePastTheProcesssMemorySaysSo(t *testing.T) {
+	if embedded.MemoryAvailable() == 0 {
+		t.Skip("this machine's available memory cannot be read")
+	}
+	c, _ := memCluster(t)
+	stsScale, _ := action.OfVerb(kind.StatefulSet, kind.Scale)
+	cl := perform.New(perform.Config{Client: c, Room: embedded.Room, Rehearsal: rehearsal})
+	_, err := cl.Forecast(context.Background(), action.Request{Action: stsScale, Namespace: "shop", Name: "db", Replicas: 50_000_000})
+	if err == nil || !strings.HasPrefix(err.Error(), "a rehearsal of 50000000 replicas does not fit in this process: 50000000 more replicas need about 1126.4 GB of memory") ||
+		!strings.HasSuffix(err.Error(), " — y still sends the scale") {
+		t.Errorf("forecast of a StatefulSet scaled to 50,000,000: %v", err)
+	}
+}
