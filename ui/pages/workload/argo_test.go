@@ -301,6 +301,13 @@ func TestArgoScaleAsksFromTheRolloutsCount(t *testing.T) {
 	if out := uitest.Plain(p.View()); !strings.Contains(out, "replicas (now 4): ") {
 		t.Fatalf("the scale question does not say the Rollout's 4 replicas:\n%s", out)
 	}
+	// Its own count changes nothing: the API would take it and do nothing.
+	p.Update(uitest.Press("4"))
+	p.Update(uitest.Press("enter"))
+	if out := uitest.Plain(p.View()); !strings.Contains(out, "rollout/checkout already has 4 replicas — type another number") {
+		t.Fatalf("a scale to the Rollout's own count was not refused:\n%s", out)
+	}
+	p.Update(uitest.Press("backspace"))
 	for _, k := range []string{"5", "0", "0", "0", "0", "0", "0", "0", "enter"} {
 		p.Update(uitest.Press(k))
 	}

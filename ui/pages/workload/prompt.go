@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
+	"rollscope/model"
 	"rollscope/model/action"
 	"rollscope/model/kind"
 	"rollscope/ui/draw"
@@ -123,6 +124,10 @@ func (v *View) start(n action.Name) tea.Cmd {
 		p.question = fmt.Sprintf("replicas (now %d): ", now)
 		p.fill = func(r *action.Request, text string) error {
 			n, err := action.ParseReplicas(text)
+			if err == nil && n == now {
+				// The API would take it and change nothing.
+				return fmt.Errorf("%s already has %s — type another number", v.Object(), model.Plural(n, "replica"))
+			}
 			r.Replicas = n
 			return err
 		}
