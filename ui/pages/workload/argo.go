@@ -154,20 +154,33 @@ func (v *View) argoSteps(w int) argoSection {
 	return argoSection{full: full, short: short, gives: 2}
 }
 
+// argoRole is what the ReplicaSet of pod-template-hash hash is to the
+// Rollout, in Argo's words: "stable", the current template's "canary" (or
+// blue/green's "preview") while it is not yet stable, or "old".
+func argoRole(r cluster.ArgoRolloutView, hash string) string {
+	switch {
+	case hash == r.StableHash:
+		return "stable"
+	case hash == r.CurrentHash && r.Strategy == "blueGreen":
+		return "preview"
+	case hash == r.CurrentHash:
+		return "canary"
+	}
+	return "old"
+}
+
 // argoReplicaSets are the Rollout's ReplicaSets with their roles and pods;
 // they never give way.
 func (v *View) argoReplicaSets(w int) argoSection {
 	st, r := v.s.Styles, v.ro
 	out := []string{draw.Fit(st.Label.Render("replica sets"), w)}
 	for _, rs := range r.ReplicaSets {
-		role := "old"
-		switch {
-		case rs.Hash == r.StableHash:
-			role = st.OK.Render("stable")
-		case rs.Hash == r.CurrentHash && r.Strategy == "blueGreen":
-			role = st.Warn.Render("preview")
-		case rs.Hash == r.CurrentHash:
-			role = st.Warn.Render("canary")
+		role := argoRole(r, rs.Hash)
+		switch role {
+		case "stable":
+			role = st.OK.Render(role)
+		case "preview", "canary":
+			role = st.Warn.Render(role)
 		}
 		if rs.Hash == r.ActiveHash && r.Strategy == "blueGreen" {
 			role += st.Accent.Render(" active")

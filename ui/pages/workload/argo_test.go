@@ -279,6 +279,43 @@ func TestArgoUndoToAChosenRevision(t *testing.T) {
 	}
 }
 
+// Mid-update the history names the revisions as the ReplicaSets above do,
+// canary and stable (blue/green: preview), and the diff reads from the
+// canary's: it marked the canary's "(current)" while the pods serving most
+// traffic ran the stable one. Once the canary is stable it is "current".
+func TestArgoHistoryNamesTheCanaryAndTheStable(t *testing.T) {
+	for _, c := range []struct {
+		strategy, stable, want1, want2, from string
+	}{
+		{"canary", "h1", "(stable)", "(canary)", "canary"},
+		{"blueGreen", "h1", "(stable)", "(preview)", "preview"},
+		{"canary", "h2", "", "(current)", "current"},
+	} {
+		p, _, _ := argoPageOf(t, func(ro *cluster.ArgoRolloutView) {
+			ro.Strategy, ro.StableHash, ro.CurrentHash = c.strategy, c.stable, "h2"
+			ro.ReplicaSets = []cluster.ReplicaSetRow{{Name: "checkout-h2", Hash: "h2", Revision: 2}, {Name: "checkout-h1", Hash: "h1", Revision: 1}}
+			ro.History = []cluster.WorkloadRevision{
+				{Revision: 1, Name: "checkout-h1", Images: []string{"web=shop/checkout:v1"},
+					Diff: []cluster.DiffLine{{Op: '-', Text: "image: shop/checkout:v2"}, {Op: '+', Text: "image: shop/checkout:v1"}}},
+				{Revision: 2, Name: "checkout-h2", Images: []string{"web=shop/checkout:v2"}, Current: true},
+			}
+		}, pausedAtStep, &uitest.Actions{}, nil)
+		out := uitest.Plain(p.View())
+		lines := map[string]bool{}
+		for _, l := range strings.Split(out, "\n") {
+			lines[strings.TrimSpace(l)] = true
+		}
+		for _, want := range []string{strings.TrimSpace("▸ 1    web=shop/checkout:v1  " + c.want1), "2    web=shop/checkout:v2  " + c.want2} {
+			if !lines[want] {
+				t.Errorf("%s, stable %s: the history lacks the line %q:\n%s", c.strategy, c.stable, want, out)
+			}
+		}
+		if !strings.Contains(out, c.from+" → revision 1 (") {
+			t.Errorf("%s, stable %s: the diff does not read from the %s:\n%s", c.strategy, c.stable, c.from, out)
+		}
+	}
+}
+
 // A section that gave way first gets its room back when a later one's
 // giving way left enough.
 func TestFitSectionsGivesRoomBack(t *testing.T) {

@@ -180,8 +180,19 @@ func (v *View) daemonSet(w int) []string {
 // revisionMark is what the history says beside revision r: "current" for
 // the template's. A StatefulSet mid-rollout names its revisions as its
 // status and the revisions line above do: "update" for the one its pods
-// move to, "current" for the one the rest still run.
+// move to, "current" for the one the rest still run; a Rollout mid-update
+// as its ReplicaSets above do, "canary" (or "preview") and "stable".
 func (v *View) revisionMark(r cluster.WorkloadRevision) string {
+	if ro := v.ro; v.kind == kind.Rollout && ro.StableHash != "" && ro.StableHash != ro.CurrentHash {
+		for _, rs := range ro.ReplicaSets {
+			if rs.Name == r.Name {
+				if role := argoRole(ro, rs.Hash); role != "old" {
+					return role
+				}
+			}
+		}
+		return ""
+	}
 	if s := v.sts; v.kind == action.OnStatefulSet && s.CurrentRevision != "" && s.UpdateRevision != "" && s.CurrentRevision != s.UpdateRevision {
 		switch r.Name {
 		case s.UpdateRevision:
