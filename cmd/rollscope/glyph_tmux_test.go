@@ -24,7 +24,7 @@ func TestConsoleEnterOnAGlyphOpensThatPod(t *testing.T) {
 	c := &tmuxConsole{t: t, Session: tmuxtest.Start(t, 140, 40,
 		"env", "NO_COLOR=1", binary, "--scenario", whyScenario(t, "why-slow-ready"), "--speed", "10")}
 	c.settled()
-	c.WaitMatch(regexp.MustCompile(`why waiting for 2 new pods to become available — web-\w+-\w+ not ready`))
+	c.WaitMatch(regexp.MustCompile(`why waiting for new pods to become available, \d+ of \d+ so far — web-\w+-\w+ not ready`))
 	if s := c.Screen(); caret.MatchString(s) {
 		t.Fatalf("a glyph is picked before → was pressed:\n%s", s)
 	}

@@ -35,7 +35,7 @@ func TestPlainAllNamespacesPrintsEachWorkloadsStateChanges(t *testing.T) {
 		}
 	}
 	for _, want := range []*regexp.Regexp{
-		regexp.MustCompile(`(?m)^\[ *\d+\.\ds\] billing deploy/ledger failed rev \d+ \d+/4 updated \d+/4 available .*— waiting for \d new pods? to become available — ledger-\w+-\w+ running but not ready for \w+: no readiness probe failure recorded · progress deadline exceeded after 30s, the rollout has failed.*$`),
+		regexp.MustCompile(`(?m)^\[ *\d+\.\ds\] billing deploy/ledger failed rev \d+ \d+/4 updated \d+/4 available .*— waiting for new pods to become available, \d of 4 so far — ledger-\w+-\w+ running but not ready for \w+: no readiness probe failure recorded · progress deadline exceeded after 30s, the rollout has failed.*$`),
 		regexp.MustCompile(`(?m)^\[ *\d+\.\ds\] search deploy/query paused rev \d+ `),
 		regexp.MustCompile(`(?m)^\[ *\d+\.\ds\] shop deploy/frontend canary step 1/3 rev \d+ `),
 		regexp.MustCompile(`(?m)^\[ *\d+\.\ds\] shop deploy/checkout crash-looping rev \d+ `),

@@ -101,7 +101,7 @@ func TestWhyNewPodsAreSlowToBecomeReady(t *testing.T) {
 	c.settled()
 	// Created first (the line says ContainerCreating), then running and
 	// failing its readiness probe, which the kubelet's events say.
-	running := regexp.MustCompile(`^why waiting for 2 new pods to become available — web-\w+-\w+ not ready for \d+s: readiness probe failed$`)
+	running := regexp.MustCompile(`^why waiting for new pods to become available, \d+ of \d+ so far — web-\w+-\w+ not ready for \d+s: readiness probe failed$`)
 	c.WaitUntil("the blocker to name a pod failing its readiness probe", func(s string) bool { return running.MatchString(whyLine(s)) })
 
 	// The logs of the new ReplicaSet's newest pod, followed, and searched.
@@ -159,9 +159,9 @@ func TestWhySaysWhatItKnowsWhenNoCauseIsRecorded(t *testing.T) {
 	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	c := startConsole(t, 220, 48, "--scenario", "fleet", "--speed", "10", "-A")
 	c.waitFor("1 failed")
-	c.WaitMatch(regexp.MustCompile(`billing deploy/ledger: waiting for \d new pods? to become available — ledger-\w+-\w+ running but not ready for \d+(m\d+)?s: no readiness probe failure recorded · progress deadline exceeded after 30s`))
+	c.WaitMatch(regexp.MustCompile(`billing deploy/ledger: waiting for new pods to become available, \d of 4 so far — ledger-\w+-\w+ running but not ready for \d+(m\d+)?s: no readiness probe failure recorded · progress deadline exceeded after 30s`))
 	c.keys("Enter")
-	c.WaitMatch(regexp.MustCompile(`why waiting for \d new pods? to become available — ledger-\w+-\w+ running but not ready for \d+(m\d+)?s: no readiness probe failure recorded · progress deadline exceeded after 30s`))
+	c.WaitMatch(regexp.MustCompile(`why waiting for new pods to become available, \d of 4 so far — ledger-\w+-\w+ running but not ready for \d+(m\d+)?s: no readiness probe failure recorded · progress deadline exceeded after 30s`))
 }
 
 // A pause at 00:00:45 reads as that time, to the second, not "00:00".

@@ -155,12 +155,12 @@ func diagnoseCause(in rolloutParts, scan func(*podScan), isOurs func(string) boo
 	if s.readyNotAvailable > 0 && s.notReady == nil {
 		return fmt.Sprintf("minReadySeconds: %s ready, available in %s", model.Plural(s.readyNotAvailable, "new pod"), ceilSeconds(s.availableIn)), holdWaits
 	}
-	want := model.DesiredReplicas(d)
+	desired, available := model.DesiredReplicas(d), int32(0)
 	if newRS != nil {
-		want -= newRS.Status.AvailableReplicas
+		available = newRS.Status.AvailableReplicas
 	}
-	if s.notReady != nil && want > 0 {
-		return notReadyLine(want, s.notReady, in.now.Sub(s.notReadyAt), in.eventsOf), holdWaits
+	if s.notReady != nil && available < desired {
+		return notReadyLine(available, desired, s.notReady, in.now.Sub(s.notReadyAt), in.eventsOf), holdWaits
 	}
 	// Nothing holds the rollout itself: a drain its budget holds back may.
 	if line := drainBlocker(in.nodes, d.Namespace, isOurs); line != "" {
@@ -373,12 +373,15 @@ func unschedulableWhy(p *corev1.Pod, eventsOf func(string) []*corev1.Event) stri
 	return firstSentence(msg)
 }
 
-// notReadyLine is a rollout waiting on new pods that are not ready, naming
-// the one not ready the longest with what is known of why: the kubelet's
-// word, or — for a pod whose containers run and nothing has been said
-// about — that no probe failure is recorded, rather than nothing.
-func notReadyLine(want int32, p *corev1.Pod, age time.Duration, eventsOf func(string) []*corev1.Event) string {
-	line := fmt.Sprintf("waiting for %s to become available — %s", model.Plural(want, "new pod"), p.Name)
+// notReadyLine is a rollout waiting on new pods that are not ready, with
+// how many of the replicas it wants are available on the new revision so
+// far (a count of pods still to come would read as pods that exist: mid-way
+// through a 30,000-replica rollout most are not created yet), naming the
+// one not ready the longest with what is known of why: the kubelet's word,
+// or — for a pod whose containers run and nothing has been said about —
+// that no probe failure is recorded, rather than nothing.
+func notReadyLine(available, desired int32, p *corev1.Pod, age time.Duration, eventsOf func(string) []*corev1.Event) string {
+	line := fmt.Sprintf("waiting for new pods to become available, %d of %d so far — %s", available, desired, p.Name)
 	why := readinessWhy(p, eventsOf)
 	if why == "" && running(p) {
 		return line + fmt.Sprintf(" running but not ready for %s: no readiness probe failure recorded", kubectlAge(age))

@@ -123,7 +123,7 @@ var blockerCases = []struct {
 			podEvent("web-7b7d-x2x9", "Unhealthy", "Readiness probe failed: HTTP probe failed with statuscode: 503", blockerNow.Add(-time.Second)),
 		}
 		return r
-	}, "waiting for 2 new pods to become available — web-7b7d-x2x9 not ready for 3m12s: readiness probe failed"},
+	}, "waiting for new pods to become available, 2 of 4 so far — web-7b7d-x2x9 not ready for 3m12s: readiness probe failed"},
 
 	{"unschedulable", func() *rollout {
 		r := newRollout("registry.local/web:v5", 6, 4, 3)
@@ -267,7 +267,7 @@ var blockerCases = []struct {
 			podEvent("web-7b7d-a001", "Scheduled", "Successfully assigned shop/web-7b7d-a001 to nodes-2", blockerNow.Add(-4*time.Minute)),
 		}
 		return r
-	}, "waiting for 4 new pods to become available — web-7b7d-a001 running but not ready for 4m0s: no readiness probe failure recorded"},
+	}, "waiting for new pods to become available, 0 of 4 so far — web-7b7d-a001 running but not ready for 4m0s: no readiness probe failure recorded"},
 }
 
 func TestBlocker(t *testing.T) {
@@ -334,7 +334,7 @@ func TestClusterBlockerFollowsPods(t *testing.T) {
 		t.Fatalf("cluster blocker = %q, objects' = %q; want the same line", got, want)
 	}
 	c.Apply(cluster.Batch{At: blockerNow, Deleted: []cluster.ObjectRef{{Kind: "Pod", Namespace: shop, Name: "web-7b7d-x2x9"}}, Watch: synced})
-	const next = "waiting for 3 new pods to become available — web-7b7d-y3y3 running but not ready for 1m0s: no readiness probe failure recorded"
+	const next = "waiting for new pods to become available, 1 of 4 so far — web-7b7d-y3y3 running but not ready for 1m0s: no readiness probe failure recorded"
 	if got := c.Blocker(shop, "web", blockerNow); got != next {
 		t.Errorf("after the slowest pod went:\n got %q\nwant %q", got, next)
 	}

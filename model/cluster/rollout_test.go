@@ -37,7 +37,7 @@ func TestRolloutMidRollout(t *testing.T) {
 		Surge:       model.Headroom{Used: 5, Limit: 5},
 		Unavailable: model.Headroom{Used: 0, Limit: 1},
 		// The new pod on node-3 was created with its ReplicaSet at minute 10.
-		Blocker: "waiting for 3 new pods to become available — frontend-v2-b not ready for 2m0s: ContainerCreating",
+		Blocker: "waiting for new pods to become available, 1 of 4 so far — frontend-v2-b not ready for 2m0s: ContainerCreating",
 	}
 	got := v
 	got.ReplicaSets, got.History = nil, nil

@@ -7,15 +7,15 @@ func TestSameBlocker(t *testing.T) {
 		a, b string
 		same bool
 	}{
-		{"waiting for 2 new pods to become available — web-1 not ready for 3s: readiness probe failed",
-			"waiting for 2 new pods to become available — web-1 not ready for 1m4s: readiness probe failed", true},
-		{"waiting for 2 new pods to become available — web-1 not ready for 3s",
-			"waiting for 1 new pod to become available — web-1 not ready for 4s", false},
-		{"waiting for 2 new pods to become available — web-1 not ready for 3s",
+		{"waiting for new pods to become available, 2 of 4 so far — web-1 not ready for 3s: readiness probe failed",
+			"waiting for new pods to become available, 2 of 4 so far — web-1 not ready for 1m4s: readiness probe failed", true},
+		{"waiting for new pods to become available, 2 of 4 so far — web-1 not ready for 3s",
+			"waiting for new pods to become available, 3 of 4 so far — web-1 not ready for 4s", false},
+		{"waiting for new pods to become available, 2 of 4 so far — web-1 not ready for 3s",
 			"waiting for 2 new pods to become available — web-2 not ready for 3s", false},
 		{"minReadySeconds: 3 new pods ready, available in 4s", "minReadySeconds: 3 new pods ready, available in 1s", true},
 		{"minReadySeconds: 3 new pods ready, available in 4s", "minReadySeconds: 2 new pods ready, available in 4s", false},
-		{"waiting for 1 new pod to become available — web-1 not ready for 2h5m", "waiting for 1 new pod to become available — web-1 not ready for 2h6m", true},
+		{"waiting for new pods to become available, 3 of 4 so far — web-1 not ready for 2h5m", "waiting for new pods to become available, 3 of 4 so far — web-1 not ready for 2h6m", true},
 		// Durations that are settings, not the clock, still count.
 		{"Recreate — waiting for old pods to terminate (2 terminating, grace 30s)",
 			"Recreate — waiting for old pods to terminate (2 terminating, grace 60s)", false},
