@@ -48,7 +48,7 @@ type rootFlags struct {
 func addConsole(root *cobra.Command) func(*cobra.Command, []string) error {
 	f := &rootFlags{conn: connect.NewFlags()}
 	fs := root.Flags()
-	fs.StringVar(&f.scenario, "scenario", "frontend", "embedded cluster: built-in scenario name or scenario file")
+	fs.StringVarP(&f.scenario, "scenario", "f", "frontend", "embedded cluster: built-in scenario name or scenario file (-f, as simulate takes it)")
 	fs.Float64Var(&f.speed, "speed", 10, "embedded cluster: virtual clock speed, in multiples of real time")
 	fs.Int64Var(&f.seed, "seed", 0, "embedded cluster: jitter seed; overrides the scenario's seed")
 	fs.DurationVar(&f.until, "until", 0, "embedded cluster with --plain: stop after this much virtual time")

@@ -100,9 +100,9 @@ func plainFrontend(t *testing.T, speed float64) (*bytes.Buffer, *bytes.Buffer) {
 // they are still terminating (the cluster does not wait for them), so the
 // blocker line must never say it waits for them: with the surge budget full
 // it names the new pods not yet available, which is what the rollout waits
-// for.
+// for. The scenario is given with -f, as simulate takes it.
 func TestPlainRollingUpdateDoesNotWaitForOldPodsToStop(t *testing.T) {
-	r := rollscope(t, "--plain", "--scenario", whyScenario(t, "why-slow-stop"), "--speed", "40", "--until", "60s")
+	r := rollscope(t, "--plain", "-f", whyScenario(t, "why-slow-stop"), "--speed", "40", "--until", "60s")
 	if r.code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
