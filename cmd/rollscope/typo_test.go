@@ -58,3 +58,17 @@ func TestMistypedCommandsSendNoRequest(t *testing.T) {
 		t.Errorf("rollscope --plain web sent no request; the test cannot see requests")
 	}
 }
+
+// No script is written for a shell completion does not know: it printed
+// completion's help and exited 0, so `rollscope completion bsh > file`
+// looked like it had worked.
+func TestCompletionRefusesAnUnknownShell(t *testing.T) {
+	r := rollscope(t, "completion", "nosh")
+	want := "rollscope: unknown command \"nosh\" for \"rollscope completion\" — see rollscope completion --help\n"
+	if r.code != 2 || r.stdout != "" || r.stderr != want {
+		t.Errorf("rollscope completion nosh: exit %d, stdout %q, stderr %q; want exit 2 and %q", r.code, r.stdout, r.stderr, want)
+	}
+	if r := rollscope(t, "completion", "bash"); r.code != 0 || !strings.Contains(r.stdout, "bash completion") {
+		t.Errorf("rollscope completion bash: exit %d, stdout %.80q", r.code, r.stdout)
+	}
+}
