@@ -48,13 +48,8 @@ func (f *actionFlags) apply(opts *ui.Options, client kubernetes.Interface, now f
 	}
 	opts.Actions = perform.New(perform.Config{
 		Client: client, Now: now, Record: f.record, DeleteNodes: opts.RollDefaults.DeleteNodes,
-		Rehearsal: rehearsal, Groups: groups, Metrics: metrics, Explain: connect.Explain,
-		Room: embedded.Room, InProcess: !live,
+		Groups: groups, Metrics: metrics, Explain: connect.Explain, Room: embedded.Room, InProcess: !live,
+		// A forecast runs on a copy in an empty embedded API on its own clock.
+		Rehearsal: func(clock *sim.Clock) forecast.Backend { return memapi.New(memapi.Options{Clock: clock, Seed: 1}) },
 	})
-}
-
-// rehearsal is the copy a forecast runs on: an empty embedded API on the
-// forecast's own clock.
-func rehearsal(clock *sim.Clock) forecast.Backend {
-	return memapi.New(memapi.Options{Clock: clock, Seed: 1})
 }

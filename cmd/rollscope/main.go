@@ -78,10 +78,8 @@ func newRoot() *cobra.Command {
 	root.AddCommand(newSimulate(), newScenarios())
 	root.AddCommand(newRollingUpdate(), newRecord(), newReplay())
 	root.InitDefaultCompletionCmd()
+	// A completion that runs refuses an unknown shell (it printed help, exit 0).
 	if c, _, err := root.Find([]string{"completion"}); err == nil && c != root {
-		// Cobra's completion has no run of its own, so an unknown shell
-		// printed its help and exited 0, as if a script were written; a
-		// command that runs has its unknown arguments refused.
 		c.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
 	}
 	return root
