@@ -55,21 +55,51 @@ func (c *Cluster) checkScale(r action.Request) error {
 	if !c.cfg.InProcess || c.cfg.Room == nil {
 		return nil
 	}
-	k := kind.Kind(r.Spec().On)
-	row, ok := objects.For(k)
+	now, ok := c.replicasNow(context.Background(), r)
 	if !ok {
 		return nil
 	}
-	w, err := row.Get(context.Background(), c.cfg.Client, r.Namespace, r.Name)
-	if err != nil {
-		return nil
-	}
-	now, _ := w.Replicas()
 	if more := int(r.Replicas) - int(now); more > 0 {
 		if err := c.cfg.Room(more); err != nil {
 			return fmt.Errorf("cannot scale %s/%s from %d to %s in the embedded cluster, which runs in this process: %w — ask for fewer",
-				k, r.Name, now, model.Plural(r.Replicas, "replica"), err)
+				r.Spec().On, r.Name, now, model.Plural(r.Replicas, "replica"), err)
 		}
 	}
 	return nil
+}
+
+// checkRehearsal refuses a forecast whose rehearsal, on a copy in this
+// process whichever cluster the console shows, would hold more replicas
+// than the process has memory left for: the replicas a scale asks for, or
+// the workload's own. The action itself is not refused for it.
+func (c *Cluster) checkRehearsal(ctx context.Context, r action.Request) error {
+	if c.cfg.Room == nil {
+		return nil
+	}
+	n, ok := r.Replicas, true
+	if r.Spec().Verb != kind.Scale && r.Action != action.Scale {
+		n, ok = c.replicasNow(ctx, r)
+	}
+	if !ok {
+		return nil
+	}
+	if err := c.cfg.Room(int(n)); err != nil {
+		return fmt.Errorf("a rehearsal of %s does not fit in this process: %w — y still sends it", model.Plural(n, "replica"), err)
+	}
+	return nil
+}
+
+// replicasNow is spec.replicas of the workload r acts on, as the API
+// serves it now; false for a kind without it (a DaemonSet) or a workload
+// that cannot be read (what reads it next says why).
+func (c *Cluster) replicasNow(ctx context.Context, r action.Request) (int32, bool) {
+	row, ok := objects.For(kind.Kind(r.Spec().On))
+	if !ok {
+		return 0, false
+	}
+	w, err := row.Get(ctx, c.cfg.Client, r.Namespace, r.Name)
+	if err != nil {
+		return 0, false
+	}
+	return w.Replicas()
 }

@@ -15,7 +15,6 @@ import (
 	"rollscope/engine/forecast"
 	"rollscope/model"
 	"rollscope/model/action"
-	"rollscope/model/kind"
 )
 
 // Forecast says what the rollout r would start will do: it reads the
@@ -33,12 +32,8 @@ func (c *Cluster) Forecast(ctx context.Context, r action.Request) (string, error
 }
 
 func (c *Cluster) forecast(ctx context.Context, r action.Request) (string, error) {
-	if r.Spec().Verb == kind.Scale && c.cfg.Room != nil {
-		// The rehearsal holds every replica asked for, in this process,
-		// whichever cluster the console shows.
-		if err := c.cfg.Room(int(r.Replicas)); err != nil {
-			return "", fmt.Errorf("a rehearsal of %s does not fit in this process: %w — y still sends the scale", model.Plural(r.Replicas, "replica"), err)
-		}
+	if err := c.checkRehearsal(ctx, r); err != nil {
+		return "", err
 	}
 	if t, ok := workloadTarget(r); ok && r.Spec().Forecast && c.cfg.Rehearsal != nil {
 		st, err := forecast.ReadWorkload(ctx, c.cfg.Client, t, c.cfg.Now())

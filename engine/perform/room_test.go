@@ -56,7 +56,24 @@ func TestForecastOfAScalePastTheProcesssMemorySaysSo(t *testing.T) {
 	cl := perform.New(perform.Config{Client: c, Room: embedded.Room, Rehearsal: rehearsal})
 	_, err := cl.Forecast(context.Background(), action.Request{Action: stsScale, Namespace: "shop", Name: "db", Replicas: 50_000_000})
 	if err == nil || !strings.HasPrefix(err.Error(), "a rehearsal of 50000000 replicas does not fit in this process: 50000000 more replicas need about 1126.4 GB of memory") ||
-		!strings.HasSuffix(err.Error(), " — y still sends the scale") {
+		!strings.HasSuffix(err.Error(), " — y still sends it") {
 		t.Errorf("forecast of a StatefulSet scaled to 50,000,000: %v", err)
 	}
+	// A set image rehearses the workload's own replicas: a Deployment of
+	// 50,000,000 is not rehearsed either, one of 2 is.
+	big := web()
+	big.Spec.Replicas = ptrTo(int32(50_000_000))
+	c, _ = memCluster(t, big)
+	cl = perform.New(perform.Config{Client: c, Room: embedded.Room, Rehearsal: rehearsal})
+	setImage := action.Request{Action: action.SetImage, Namespace: "default", Name: "web", Container: "app", Image: "a:2"}
+	if _, err := cl.Forecast(context.Background(), setImage); err == nil || !strings.HasPrefix(err.Error(), "a rehearsal of 50000000 replicas does not fit in this process") {
+		t.Errorf("forecast of a set image on 50,000,000 replicas: %v", err)
+	}
+	c, _ = memCluster(t, web())
+	cl = perform.New(perform.Config{Client: c, Room: embedded.Room, Rehearsal: rehearsal})
+	if _, err := cl.Forecast(context.Background(), setImage); err != nil {
+		t.Errorf("forecast of a set image on 2 replicas: %v", err)
+	}
 }
+
+func ptrTo[T any](v T) *T { return &v }
