@@ -37,9 +37,9 @@ type Config struct {
 	Metrics canary.Metrics
 	// Room refuses a number of replicas more than this process has the
 	// memory left to hold (engine/embedded.Room in rollscope: the engine
-	// does not know it). A forecast's rehearsal of a scale, on a copy in
-	// this process, asks it first; with InProcess so does the scale
-	// itself. nil checks nothing.
+	// does not know it). A forecast asks it for the replicas its copy, in
+	// this process, would hold; with InProcess so does a scale for the
+	// replicas it adds. nil checks nothing.
 	Room func(replicas int) error
 	// InProcess says the cluster runs in this process (the embedded one):
 	// a scale adding more replicas than Room allows is refused before it
