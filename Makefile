@@ -14,7 +14,7 @@ export GOFLAGS += -trimpath
 # called from Update alone: under -race they only linked fifteen binaries
 # again (29 s). cmd's tests run the built binary in tmux, which -race does
 # not reach: under it they only ran the same 6½ minutes of real-time waits.
-RACE_PKGS := ./engine/... ./kube/... ./internal/... ./model/cluster ./ui ./ui/draw ./ui/plain ./ui/terminal ./ui/overlays/logs
+RACE_PKGS := ./engine/... ./kube/... ./internal/... ./model/cluster ./ui ./ui/draw ./ui/plain ./ui/terminal ./ui/overlays/logs ./ui/pages/workload
 
 # The end-to-end suite: its own module (test/e2e), a real control plane built
 # from the Kubernetes and etcd Go modules into a cache outside the repository

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -524,4 +525,64 @@ func TestGoldenDialogs(t *testing.T) {
 
 func (f *fakeActions) PlanGates(context.Context, action.Request) ([]action.GateReading, error) {
 	return f.gates, f.gatesErr
+}
+
+// rehearsingActions' forecast rehearses until its context ends, and says
+// when it did.
+type rehearsingActions struct {
+	*fakeActions
+	stopped chan error
+}
+
+func (f *rehearsingActions) Forecast(ctx context.Context, _ action.Request) (string, error) {
+	<-ctx.Done()
+	f.stopped <- ctx.Err()
+	return "", ctx.Err()
+}
+
+// goRun runs cmd in the background as the Bubble Tea runtime does, each
+// command of a batch on its own.
+func goRun(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	go func() {
+		if b, ok := cmd().(tea.BatchMsg); ok {
+			for _, c := range b {
+				goRun(c)
+			}
+		}
+	}()
+}
+
+// A confirmation closed before its forecast came stops the rehearsal: it
+// went on holding a copy of the workload and a processor for up to
+// ActionTimeout, one more for each time the dialog was opened and closed.
+func TestClosingTheDialogStopsItsForecast(t *testing.T) {
+	for _, close := range []string{"esc", "n"} {
+		acts := &rehearsingActions{fakeActions: oneContainer(), stopped: make(chan error, 1)}
+		opts := Options{Cluster: midRollout(), Namespace: "shop", Deployment: "frontend", Context: "kind-dev",
+			Theme: themes.Dark(), Clock: fixedClock, Actions: acts, Record: true}
+		m := send(New(opts), tea.WindowSizeMsg{Width: 80, Height: 24})
+		m = run(m, press("i"), ctrlU)
+		m = run(m, typed("nginx:1.29")...)
+		next, cmd := m.Update(press("enter")) // the confirmation, its forecast started
+		m = next.(Model)
+		goRun(cmd)
+		if s := plain(m); !strings.Contains(s, "forecast: working out") {
+			t.Fatalf("%s: no forecast under way:\n%s", close, s)
+		}
+		m = run(m, press(close))
+		select {
+		case err := <-acts.stopped:
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("%s: the rehearsal ended with %v, want it cancelled", close, err)
+			}
+		case <-time.After(10 * time.Second): // ActionTimeout is 30s
+			t.Fatalf("%s closed the dialog and its forecast still rehearses", close)
+		}
+		if len(acts.sent) != 0 {
+			t.Errorf("%s: sent %v", close, acts.sent)
+		}
+	}
 }

@@ -132,6 +132,18 @@ func Ask(read func(context.Context) tea.Msg) tea.Cmd {
 	}
 }
 
+// AskCancel is Ask that also stops when cancel is called: the forecast of
+// a confirmation closed before it came stops rehearsing, rather than holding
+// a copy of the workload and a processor for up to ActionTimeout, one more
+// each time a dialog is opened and closed again.
+func AskCancel(read func(context.Context) tea.Msg) (cmd tea.Cmd, cancel context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(context.Background(), ActionTimeout)
+	return func() tea.Msg {
+		defer cancel()
+		return read(ctx)
+	}, cancel
+}
+
 // pausedWant is the paused state an action just set, shown until the watch
 // agrees or pausedWantFor has passed (someone else may have changed it).
 type pausedWant struct {

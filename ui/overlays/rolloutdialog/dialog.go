@@ -9,6 +9,7 @@ package rolloutdialog
 
 import (
 	"context"
+	"errors"
 	"reflect"
 
 	"charm.land/bubbles/v2/key"
@@ -64,8 +65,10 @@ type Dialog struct {
 	// diffErr when it could not be read.
 	diffReady bool
 	diffErr   error
-	// forecast is what the rollout will do, "" until it is known.
-	forecast string
+	// forecast is what the rollout will do, "" until it is known;
+	// cancelForecast stops its rehearsal (nil when none runs).
+	forecast       string
+	cancelForecast context.CancelFunc
 	// refusal, when set, is why nothing will be sent; the confirmation
 	// then only closes.
 	refusal string
@@ -147,11 +150,21 @@ func Open(s *screen.Screen, kind action.Name) (screen.Overlay, tea.Cmd) {
 func (d *Dialog) SetSize(w, h int) { d.w, d.h = w, h; d.frame.SetSize(w, h) }
 
 // Update handles a key, the forecast and the undo preview; it returns nil
-// once the dialog has closed.
+// once the dialog has closed. A dialog closed, or turned into another (the
+// canary's), stops its forecast.
 func (d *Dialog) Update(msg tea.Msg) (screen.Overlay, tea.Cmd) {
+	o, cmd := d.update(msg)
+	if o != screen.Overlay(d) {
+		d.stopForecast()
+	}
+	return o, cmd
+}
+
+func (d *Dialog) update(msg tea.Msg) (screen.Overlay, tea.Cmd) {
 	switch msg := msg.(type) {
 	case Forecasted:
-		if d.stage == stageConfirm && reflect.DeepEqual(d.req, msg.req) {
+		// A forecast stopped (stopForecast) was replaced or not wanted.
+		if d.stage == stageConfirm && reflect.DeepEqual(d.req, msg.req) && !errors.Is(msg.err, context.Canceled) {
 			d.forecast = msg.text
 			if msg.err != nil {
 				d.forecast = "no forecast: " + msg.err.Error()

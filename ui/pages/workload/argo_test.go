@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -355,5 +356,40 @@ func TestArgoScaleAsksFromTheRolloutsCount(t *testing.T) {
 	p.Update(uitest.Press("y"))
 	if len(acts.Sent) != 0 {
 		t.Errorf("sent %v after the refusal", acts.Sent)
+	}
+}
+
+// rehearsing's forecast rehearses until its context ends, and says when.
+type rehearsing struct {
+	*uitest.Actions
+	stopped chan error
+}
+
+func (r rehearsing) Forecast(ctx context.Context, _ action.Request) (string, error) {
+	<-ctx.Done()
+	r.stopped <- ctx.Err()
+	return "", ctx.Err()
+}
+
+// A confirmation closed before its forecast came stops the rehearsal, as
+// the Deployment's dialog does.
+func TestClosingThePromptStopsItsForecast(t *testing.T) {
+	for _, close := range []string{"esc", "n"} {
+		acts := rehearsing{Actions: &uitest.Actions{}, stopped: make(chan error, 1)}
+		p, _, _ := argoPage(t, pausedAtStep, acts, nil)
+		_, cmd := p.Update(uitest.Press("P"))
+		if cmd == nil || !strings.Contains(uitest.Plain(p.View()), "kubectl argo rollouts promote") {
+			t.Fatalf("%s: P opened no confirmation with a forecast:\n%s", close, uitest.Plain(p.View()))
+		}
+		go cmd()
+		p.Update(uitest.Press(close))
+		select {
+		case err := <-acts.stopped:
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("%s: the rehearsal ended with %v, want it cancelled", close, err)
+			}
+		case <-time.After(10 * time.Second): // screen.ActionTimeout is 30s
+			t.Fatalf("%s closed the prompt and its forecast still rehearses", close)
+		}
 	}
 }

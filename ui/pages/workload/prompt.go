@@ -2,6 +2,7 @@ package workload
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -30,8 +31,10 @@ type prompt struct {
 	effect string
 	err    string
 	// forecast is what the rehearsal on a copy says the action will do,
-	// "" while it is worked out (actions whose spec has Forecast).
-	forecast string
+	// "" while it is worked out (actions whose spec has Forecast);
+	// cancelForecast stops the rehearsal (nil when none runs).
+	forecast       string
+	cancelForecast context.CancelFunc
 	// frame scrolls what the prompt says under its keys.
 	frame screen.Frame
 }
@@ -52,15 +55,27 @@ func (v *View) confirming() tea.Cmd {
 		return nil
 	}
 	r := p.req
-	return screen.Ask(func(ctx context.Context) tea.Msg {
+	p.stopForecast()
+	var ask tea.Cmd
+	ask, p.cancelForecast = screen.AskCancel(func(ctx context.Context) tea.Msg {
 		text, err := acts.Forecast(ctx, r)
 		return Forecasted{req: r, text: text, err: err}
 	})
+	return ask
 }
 
-// forecasted takes a forecast if it is for the confirmation still open.
+// stopForecast stops the rehearsal of a forecast nobody waits for now.
+func (p *prompt) stopForecast() {
+	if p != nil && p.cancelForecast != nil {
+		p.cancelForecast()
+		p.cancelForecast = nil
+	}
+}
+
+// forecasted takes a forecast if it is for the confirmation still open (a
+// stopped one was not wanted).
 func (v *View) forecasted(msg Forecasted) {
-	if p := v.prompt; p != nil && p.question == "" && reflect.DeepEqual(p.req, msg.req) {
+	if p := v.prompt; p != nil && p.question == "" && reflect.DeepEqual(p.req, msg.req) && !errors.Is(msg.err, context.Canceled) {
 		p.forecast = msg.text
 		if msg.err != nil {
 			p.forecast = "no forecast: " + msg.err.Error()

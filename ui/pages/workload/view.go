@@ -167,7 +167,17 @@ func (v *View) Takes(msg tea.KeyPressMsg) bool {
 }
 
 // Update handles the view's keys; it returns nil once esc has closed it.
+// A prompt closed or replaced stops its forecast.
 func (v *View) Update(msg tea.Msg) (*View, tea.Cmd) {
+	p := v.prompt
+	next, cmd := v.update(msg)
+	if next == nil || next.prompt != p {
+		p.stopForecast()
+	}
+	return next, cmd
+}
+
+func (v *View) update(msg tea.Msg) (*View, tea.Cmd) {
 	if f, ok := msg.(Forecasted); ok {
 		v.forecasted(f)
 		return v, nil
