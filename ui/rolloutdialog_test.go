@@ -586,3 +586,23 @@ func TestClosingTheDialogStopsItsForecast(t *testing.T) {
 		}
 	}
 }
+
+// The scale field starts empty with the count now beside it: it held the
+// count, so 30 typed after 10 read 1030, and the plan offered to send that.
+func TestScaleTypesTheNewCountNotDigitsAfterTheOld(t *testing.T) {
+	acts := oneContainer()
+	m := newActionModel(t, acts, midRollout(), nil)
+	m = run(m, press("s"))
+	if s := plain(m); !strings.Contains(s, "replicas (now 10)") || strings.Contains(s, "> 10") {
+		t.Fatalf("the scale field does not start empty beside the count now:\n%s", s)
+	}
+	m = run(m, typed("30")...)
+	m = run(m, press("enter"))
+	if s := plain(m); !strings.Contains(s, "replicas 10 → 30") {
+		t.Fatalf("30 typed is not the count planned:\n%s", s)
+	}
+	run(m, press("y"))
+	if len(acts.sent) != 1 || acts.sent[0].Replicas != 30 {
+		t.Errorf("sent %+v, want one scale to 30", acts.sent)
+	}
+}

@@ -62,8 +62,7 @@ func frozenFlow(t *testing.T, c *cluster) {
 	// A scale sent meanwhile: the footer says what happened and what it
 	// means, not client-go's address.
 	s.Keys("s")
-	s.WaitFor(" > 2")
-	s.Keys("C-u")
+	s.WaitFor("replicas (now 2)")
 	s.Keys("-l", "3")
 	s.Keys("Enter")
 	s.WaitFor("y send")

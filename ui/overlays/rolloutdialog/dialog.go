@@ -98,7 +98,7 @@ func Open(s *screen.Screen, kind action.Name) (screen.Overlay, tea.Cmd) {
 			return Containers{req: req, containers: cs, err: err}
 		})
 	case action.Scale:
-		d.stage, d.input = stageInput, draw.Itoa(r.Replicas)
+		d.stage = stageInput
 		d.startInput()
 		return d, nil
 	case action.Pause:

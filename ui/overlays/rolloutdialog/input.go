@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model/action"
+	"rollscope/ui/draw"
 )
 
 // typing edits the input line: text, backspace, ctrl+u, tab to complete;
@@ -68,7 +69,10 @@ func (d *Dialog) startInput() {
 		d.prompt = "NAME=value to set, NAME- to remove, in " + d.req.Container
 		d.input = ""
 	case action.Scale:
-		d.prompt = "replicas"
+		// The count now is beside the field, not in it: digits typed
+		// after it made 25 and 30 into 2530, which y would have sent.
+		d.prompt = "replicas (now " + draw.Itoa(d.s.Rollout.Replicas) + ")"
+		d.input = ""
 	}
 }
 
