@@ -143,7 +143,7 @@ func SetEnv(ctx context.Context, c kubernetes.Interface, t Target, container, na
 
 // Scale sets spec.replicas through the scale subresource, as `kubectl scale`.
 func Scale(ctx context.Context, c kubernetes.Interface, t Target, replicas int32) error {
-	if err := CheckReplicas(int64(replicas)); err != nil {
+	if err := action.CheckReplicas(int64(replicas)); err != nil {
 		return fmt.Errorf("cannot scale %s to %d: %w", t, replicas, err)
 	}
 	return write(func() error {

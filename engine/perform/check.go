@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"rollscope/engine/actions"
 	"rollscope/kube/objects"
 	"rollscope/model"
 	"rollscope/model/action"
@@ -49,7 +48,7 @@ func checkRevision(revision int64) error {
 // it, saying nothing. The count the scale adds is read from the API now,
 // in this process; when the workload cannot be read the send says why.
 func (c *Cluster) checkScale(r action.Request) error {
-	if err := actions.CheckReplicas(int64(r.Replicas)); err != nil {
+	if err := action.CheckReplicas(int64(r.Replicas)); err != nil {
 		return err
 	}
 	if !c.cfg.InProcess || c.cfg.Room == nil {

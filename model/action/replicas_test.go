@@ -34,3 +34,21 @@ func TestParseReplicas(t *testing.T) {
 		}
 	}
 }
+
+// The scale actions' own check, for counts that come from a scenario or the
+// engine rather than typed: the same refusals in the same words.
+func TestCheckReplicas(t *testing.T) {
+	for n, want := range map[int64]string{
+		0:          "",
+		2147483647: "",
+		-1:         "replicas must be 0 or more, not -1",
+		1 << 40:    "1099511627776 replicas is more than the API accepts (spec.replicas is at most 2147483647)",
+		-(1 << 40): "replicas must be 0 or more, not -1099511627776",
+		2147483648: "2147483648 replicas is more than the API accepts",
+	} {
+		err := CheckReplicas(n)
+		if (want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), want) {
+			t.Errorf("CheckReplicas(%d) = %v, want %q", n, err, want)
+		}
+	}
+}
