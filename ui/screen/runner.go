@@ -132,16 +132,31 @@ func Ask(read func(context.Context) tea.Msg) tea.Cmd {
 	}
 }
 
-// AskCancel is Ask that also stops when cancel is called: the forecast of
-// a confirmation closed before it came stops rehearsing, rather than holding
-// a copy of the workload and a processor for up to ActionTimeout, one more
-// each time a dialog is opened and closed again.
-func AskCancel(read func(context.Context) tea.Msg) (cmd tea.Cmd, cancel context.CancelFunc) {
+// Pending is a read a component asks for in the background and may stop
+// before it answers: the forecast of a confirmation closed, or asked again,
+// stops rehearsing, rather than holding a copy of the workload and a
+// processor for up to ActionTimeout, one more each time a dialog is opened
+// and closed again. Its zero value holds none.
+type Pending struct{ cancel context.CancelFunc }
+
+// Ask stops the read p holds and runs read as Ask does, held by p.
+func (p *Pending) Ask(read func(context.Context) tea.Msg) tea.Cmd {
+	p.Stop()
 	ctx, cancel := context.WithTimeout(context.Background(), ActionTimeout)
+	p.cancel = cancel
 	return func() tea.Msg {
 		defer cancel()
 		return read(ctx)
-	}, cancel
+	}
+}
+
+// Stop cancels the read p holds, if any; its answer then carries
+// context.Canceled, which nobody waits for.
+func (p *Pending) Stop() {
+	if p.cancel != nil {
+		p.cancel()
+		p.cancel = nil
+	}
 }
 
 // pausedWant is the paused state an action just set, shown until the watch

@@ -66,9 +66,9 @@ type Dialog struct {
 	diffReady bool
 	diffErr   error
 	// forecast is what the rollout will do, "" until it is known;
-	// cancelForecast stops its rehearsal (nil when none runs).
-	forecast       string
-	cancelForecast context.CancelFunc
+	// forecasting is its rehearsal while it runs.
+	forecast    string
+	forecasting screen.Pending
 	// refusal, when set, is why nothing will be sent; the confirmation
 	// then only closes.
 	refusal string
@@ -155,7 +155,7 @@ func (d *Dialog) SetSize(w, h int) { d.w, d.h = w, h; d.frame.SetSize(w, h) }
 func (d *Dialog) Update(msg tea.Msg) (screen.Overlay, tea.Cmd) {
 	o, cmd := d.update(msg)
 	if o != screen.Overlay(d) {
-		d.stopForecast()
+		d.forecasting.Stop()
 	}
 	return o, cmd
 }
@@ -163,7 +163,7 @@ func (d *Dialog) Update(msg tea.Msg) (screen.Overlay, tea.Cmd) {
 func (d *Dialog) update(msg tea.Msg) (screen.Overlay, tea.Cmd) {
 	switch msg := msg.(type) {
 	case Forecasted:
-		// A forecast stopped (stopForecast) was replaced or not wanted.
+		// A forecast stopped (forecasting.Stop) was replaced or not wanted.
 		if d.stage == stageConfirm && reflect.DeepEqual(d.req, msg.req) && !errors.Is(msg.err, context.Canceled) {
 			d.forecast = msg.text
 			if msg.err != nil {

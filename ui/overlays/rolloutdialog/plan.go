@@ -269,15 +269,6 @@ type Previewed struct {
 	err      error
 }
 
-// stopForecast stops the rehearsal of a forecast the dialog no longer
-// waits for.
-func (d *Dialog) stopForecast() {
-	if d.cancelForecast != nil {
-		d.cancelForecast()
-		d.cancelForecast = nil
-	}
-}
-
 // confirming is what opening a confirmation asks for in the background:
 // the forecast and, for an undo, the template diff.
 func (d *Dialog) confirming() tea.Cmd {
@@ -287,13 +278,10 @@ func (d *Dialog) confirming() tea.Cmd {
 	acts, r := d.s.Actions, d.req
 	var cmds []tea.Cmd
 	if r.Spec().Forecast {
-		d.stopForecast()
-		var ask tea.Cmd
-		ask, d.cancelForecast = screen.AskCancel(func(ctx context.Context) tea.Msg {
+		cmds = append(cmds, d.forecasting.Ask(func(ctx context.Context) tea.Msg {
 			text, err := acts.Forecast(ctx, r)
 			return Forecasted{req: r, text: text, err: err}
-		})
-		cmds = append(cmds, ask)
+		}))
 	}
 	if r.Action == action.Undo {
 		cmds = append(cmds, screen.Ask(func(ctx context.Context) tea.Msg {

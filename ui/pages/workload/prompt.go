@@ -32,9 +32,9 @@ type prompt struct {
 	err    string
 	// forecast is what the rehearsal on a copy says the action will do,
 	// "" while it is worked out (actions whose spec has Forecast);
-	// cancelForecast stops the rehearsal (nil when none runs).
-	forecast       string
-	cancelForecast context.CancelFunc
+	// forecasting is the rehearsal while it runs.
+	forecast    string
+	forecasting screen.Pending
 	// frame scrolls what the prompt says under its keys.
 	frame screen.Frame
 }
@@ -55,21 +55,10 @@ func (v *View) confirming() tea.Cmd {
 		return nil
 	}
 	r := p.req
-	p.stopForecast()
-	var ask tea.Cmd
-	ask, p.cancelForecast = screen.AskCancel(func(ctx context.Context) tea.Msg {
+	return p.forecasting.Ask(func(ctx context.Context) tea.Msg {
 		text, err := acts.Forecast(ctx, r)
 		return Forecasted{req: r, text: text, err: err}
 	})
-	return ask
-}
-
-// stopForecast stops the rehearsal of a forecast nobody waits for now.
-func (p *prompt) stopForecast() {
-	if p != nil && p.cancelForecast != nil {
-		p.cancelForecast()
-		p.cancelForecast = nil
-	}
 }
 
 // forecasted takes a forecast if it is for the confirmation still open (a

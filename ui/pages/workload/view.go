@@ -171,8 +171,8 @@ func (v *View) Takes(msg tea.KeyPressMsg) bool {
 func (v *View) Update(msg tea.Msg) (*View, tea.Cmd) {
 	p := v.prompt
 	next, cmd := v.update(msg)
-	if next == nil || next.prompt != p {
-		p.stopForecast()
+	if p != nil && (next == nil || next.prompt != p) {
+		p.forecasting.Stop()
 	}
 	return next, cmd
 }
