@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -25,9 +26,15 @@ import (
 // would: the same dispatch as Send. Nothing is sent to the cluster. A
 // Rollout's action is rehearsed the same way by the embedded Argo
 // controller; a Rollout of a shape it does not run is answered so, in one
-// line, instead of a forecast.
+// line, instead of a forecast. A rehearsal cut off by ctx's deadline says
+// how long it ran: "context deadline exceeded", or a rate limiter's words
+// for it, told the operator nothing of what happened.
 func (c *Cluster) Forecast(ctx context.Context, r action.Request) (string, error) {
+	began := time.Now()
 	out, err := c.forecast(ctx, r)
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return "", fmt.Errorf("the rehearsal was stopped after %s, before it ended — y still sends it", time.Since(began).Round(time.Second))
+	}
 	return out, c.cfg.Explain(err)
 }
 

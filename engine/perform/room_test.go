@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"rollscope/engine/embedded"
 	"rollscope/engine/perform"
@@ -77,3 +78,21 @@ func TestForecastOfAScalePastTheProcesssMemorySaysSo(t *testing.T) {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// A forecast that runs past its deadline (the console gives it 30 s) says
+// it was stopped and that the action can still be sent, not "context
+// deadline exceeded".
+func TestForecastPastItsDeadlineSaysItWasStopped(t *testing.T) {
+	c, _ := memCluster(t, web())
+	cl := perform.New(perform.Config{Client: c, Rehearsal: rehearsal})
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	setImage := action.Request{Action: action.SetImage, Namespace: "default", Name: "web", Container: "app", Image: "a:2"}
+	_, err := cl.Forecast(ctx, setImage)
+	if err == nil || !strings.HasPrefix(err.Error(), "the rehearsal was stopped after ") || !strings.HasSuffix(err.Error(), ", before it ended — y still sends it") {
+		t.Errorf("forecast past its deadline: %v", err)
+	}
+	if _, err := cl.Forecast(context.Background(), setImage); err != nil {
+		t.Errorf("the same forecast with time to run: %v", err)
+	}
+}
