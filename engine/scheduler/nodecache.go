@@ -22,7 +22,9 @@ func nameOf(p *corev1.Pod) podName { return podName{p.Namespace, p.Name} }
 // nodeState is what the scheduler needs to know of one node, derived once
 // per node event rather than once per decision.
 type nodeState struct {
-	node        *corev1.Node
+	node *corev1.Node
+	// id numbers the node's name (nodeCache.ids), for the rankings.
+	id          int32
 	ready       bool
 	allocatable amount
 	used        *amount // shared with nodeCache.used
@@ -46,7 +48,10 @@ type nodeCache struct {
 	// names of nodes not (or no longer) known, so that a node that appears
 	// after its pods starts with the right load. Entries are never removed,
 	// so that nodeState.used stays valid.
-	used   map[string]*amount
+	used map[string]*amount
+	// ids numbers every node name ever known, from 0; like used, never
+	// forgotten, so that a node removed keeps its number in the rankings.
+	ids    map[string]int32
 	placed map[podName]placement
 	// version counts changes that can make a pod fit where it did not.
 	version uint64
@@ -60,6 +65,7 @@ func newNodeCache() *nodeCache {
 	return &nodeCache{
 		nodes:    map[string]*nodeState{},
 		used:     map[string]*amount{},
+		ids:      map[string]int32{},
 		placed:   map[podName]placement{},
 		rankings: map[string]*ranking{},
 	}
@@ -68,7 +74,12 @@ func newNodeCache() *nodeCache {
 // setNode records a node added or updated. It reports whether the change can
 // let waiting pods in.
 func (c *nodeCache) setNode(n *corev1.Node) bool {
-	st := &nodeState{node: n, ready: model.NodeReady(n), allocatable: allocatable(n), used: c.usage(n.Name)}
+	id, ok := c.ids[n.Name]
+	if !ok {
+		id = int32(len(c.ids))
+		c.ids[n.Name] = id
+	}
+	st := &nodeState{node: n, id: id, ready: model.NodeReady(n), allocatable: allocatable(n), used: c.usage(n.Name)}
 	old, known := c.nodes[n.Name]
 	c.nodes[n.Name] = st
 	i, found := slices.BinarySearchFunc(c.order, n.Name, byName)

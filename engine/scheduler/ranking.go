@@ -20,11 +20,14 @@ const maxRankings = 8
 // rollout costs what its pods do, not pods × nodes. It gives exactly the node
 // the walk gives: both take the least under the same total order.
 type ranking struct {
-	d     *demand
-	heap  []ranked
-	pos   map[string]int // node name → index in heap
-	used  uint64         // when it last decided, for eviction
-	spare []string       // reject's scratch space
+	d    *demand
+	heap []ranked
+	// pos is, by node number (nodeState.id), one more than the node's
+	// index in heap; 0 when it is not there. A slice, not a map by name:
+	// every swap of every placement writes two entries.
+	pos   []int32
+	used  uint64   // when it last decided, for eviction
+	spare []string // reject's scratch space
 }
 
 type ranked struct {
@@ -102,9 +105,9 @@ func (c *nodeCache) rankingFor(d *demand) *ranking {
 		}
 		delete(c.rankings, oldest)
 	}
-	r := &ranking{d: d, heap: make([]ranked, 0, len(c.order)), pos: make(map[string]int, len(c.order)), used: c.clock}
+	r := &ranking{d: d, heap: make([]ranked, 0, len(c.order)), pos: make([]int32, len(c.ids)), used: c.clock}
 	for _, st := range c.order {
-		r.pos[st.node.Name] = len(r.heap)
+		r.place(st.id, len(r.heap))
 		r.heap = append(r.heap, c.rank(r, st))
 	}
 	for i := len(r.heap)/2 - 1; i >= 0; i-- {
@@ -128,21 +131,22 @@ func (c *nodeCache) rerank(name string) {
 		return
 	}
 	st, known := c.nodes[name]
+	id := c.ids[name]
 	for _, r := range c.rankings {
-		i, had := r.pos[name]
+		i, had := r.at(id)
 		switch {
 		case known && had:
 			r.heap[i] = c.rank(r, st)
 			r.fix(i)
 		case known:
-			r.pos[name] = len(r.heap)
+			r.place(id, len(r.heap))
 			r.heap = append(r.heap, c.rank(r, st))
 			r.up(len(r.heap) - 1)
 		case had:
 			last := len(r.heap) - 1
 			r.swap(i, last)
 			r.heap = r.heap[:last]
-			delete(r.pos, name)
+			r.pos[id] = 0
 			if i < last {
 				r.fix(i)
 			}
@@ -158,10 +162,26 @@ func (r *ranking) best() string {
 	return r.heap[0].st.node.Name
 }
 
+// at is where node number id is in the heap, if it is.
+func (r *ranking) at(id int32) (int, bool) {
+	if int(id) >= len(r.pos) || r.pos[id] == 0 {
+		return 0, false
+	}
+	return int(r.pos[id]) - 1, true
+}
+
+// place records that node number id is at index i of the heap.
+func (r *ranking) place(id int32, i int) {
+	if n := int(id) + 1; n > len(r.pos) {
+		r.pos = append(r.pos, make([]int32, n-len(r.pos))...)
+	}
+	r.pos[id] = int32(i) + 1
+}
+
 func (r *ranking) swap(i, j int) {
 	r.heap[i], r.heap[j] = r.heap[j], r.heap[i]
-	r.pos[r.heap[i].st.node.Name] = i
-	r.pos[r.heap[j].st.node.Name] = j
+	r.pos[r.heap[i].st.id] = int32(i) + 1
+	r.pos[r.heap[j].st.id] = int32(j) + 1
 }
 
 func (r *ranking) fix(i int) {
