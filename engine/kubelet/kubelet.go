@@ -57,6 +57,17 @@ type Kubelet struct {
 	// the node's pods (stored statuses are never written into): at
 	// 100,000 replicas, 100,000 objects fewer for the garbage collector.
 	hostIPs map[string][]corev1.HostIP
+	// nodes is what a pod's sync reads of its node, by name, kept by the
+	// node handlers as the cache changes: every sync of every pod asks,
+	// and at 5,000 nodes reading the node object itself (its name, its
+	// conditions) missed the processor's caches each time.
+	nodes map[string]nodeFacts
+}
+
+// nodeFacts is what a pod's sync reads of its node.
+type nodeFacts struct {
+	ready  bool
+	hostIP string
 }
 
 // New returns a kubelet that treats images as rules say.
@@ -79,6 +90,7 @@ func New(env *control.Env, rules []ImageRule, opts Options) *Kubelet {
 		images:   map[string]image{},
 		progress: map[string]*podProgress{},
 		hostIPs:  map[string][]corev1.HostIP{},
+		nodes:    map[string]nodeFacts{},
 	}
 }
 
@@ -117,18 +129,46 @@ func (k *Kubelet) Watches(q control.Queue) map[control.Kind]cache.ResourceEventH
 		control.Nodes: cache.ResourceEventHandlerFuncs{
 			AddFunc: func(obj any) {
 				if n, ok := obj.(*corev1.Node); ok && k.serves(n.Name) {
+					k.noteNode(n)
 					q.Add(n.Name)
 				}
 			},
 			UpdateFunc: func(oldObj, newObj any) {
 				old, ok1 := oldObj.(*corev1.Node)
 				n, ok2 := newObj.(*corev1.Node)
-				if ok1 && ok2 && k.serves(n.Name) && model.NodeReady(old) != model.NodeReady(n) {
-					q.Add(n.Name)
+				if ok1 && ok2 && k.serves(n.Name) {
+					k.noteNode(n)
+					if model.NodeReady(old) != model.NodeReady(n) {
+						q.Add(n.Name)
+					}
+				}
+			},
+			DeleteFunc: func(obj any) {
+				if key := control.Key(obj); key != "" {
+					k.mu.Lock()
+					delete(k.nodes, key)
+					k.mu.Unlock()
 				}
 			},
 		},
 	}
+}
+
+// noteNode records what a pod's sync reads of n.
+func (k *Kubelet) noteNode(n *corev1.Node) {
+	f := nodeFacts{ready: model.NodeReady(n), hostIP: hostIP(n)}
+	k.mu.Lock()
+	k.nodes[n.Name] = f
+	k.mu.Unlock()
+}
+
+// node is what a pod's sync reads of the node named name, and false when
+// the cache has no such node.
+func (k *Kubelet) node(name string) (nodeFacts, bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	f, ok := k.nodes[name]
+	return f, ok
 }
 
 // runs reports whether the pod is bound to a node this kubelet serves.

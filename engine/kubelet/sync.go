@@ -36,17 +36,12 @@ func (k *Kubelet) Sync(ctx context.Context, key string) error {
 	if !k.runs(pod) {
 		return nil
 	}
-	node, err := k.env.Listers.Nodes.Get(pod.Spec.NodeName)
-	// err is asked about only when there is one: IsNotFound(nil) allocates,
-	// and this runs for every sync of every pod.
-	if err != nil && apierrors.IsNotFound(err) {
+	node, found := k.node(pod.Spec.NodeName)
+	if !found {
 		// The node is gone; the pod garbage collector deletes its pods.
 		return nil
 	}
-	if err != nil {
-		return fmt.Errorf("kubelet: read node %s of pod %s from the cache: %w", pod.Spec.NodeName, key, err)
-	}
-	if !model.NodeReady(node) {
+	if !node.ready {
 		// A node whose kubelet is not up makes no progress; the node's own
 		// key wakes its pods when it becomes Ready.
 		return nil
@@ -90,13 +85,13 @@ func (k *Kubelet) syncNode(name string) error {
 
 // advance moves a running pod's containers through every step that is due,
 // writes the status when it changed and schedules the next step.
-func (k *Kubelet) advance(ctx context.Context, key string, pod *corev1.Pod, node *corev1.Node, prog *podProgress) error {
+func (k *Kubelet) advance(ctx context.Context, key string, pod *corev1.Pod, node nodeFacts, prog *podProgress) error {
 	now := k.env.Clock.Now()
 	st := statusToWrite(&pod.Status, &k.status)
 	if st.StartTime == nil {
 		// First sight: the kubelet admits the pod and sets up its sandbox.
 		st.StartTime = ptrTo(metav1.NewTime(now))
-		if ip := hostIP(node); ip != "" {
+		if ip := node.hostIP; ip != "" {
 			st.HostIP, st.HostIPs = ip, k.hostIPsOf(ip)
 		}
 		ip := k.nextPodIP()
