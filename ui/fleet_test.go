@@ -301,8 +301,8 @@ func TestFleetScopeKeys(t *testing.T) {
 	m = send(m, press(":"))
 	m = send(m, typed("ns billing")...)
 	next, _ = m.Update(press("enter"))
-	if sw, ok := next.(Model).Switch(); !ok || sw != (Switch{Namespace: "billing"}) {
-		t.Errorf(":ns billing: switch %+v %v, want namespace billing", sw, ok)
+	if sw, ok := next.(Model).Switch(); !ok || sw != (Switch{Namespace: "billing", Fleet: true}) {
+		t.Errorf(":ns billing: switch %+v %v, want namespace billing's fleet", sw, ok)
 	}
 	// :ctx on the embedded cluster, and on a kubeconfig.
 	m = newFleetModel(t, newFleetSource(), 120, 30, func(o *Options) { o.Context = "embedded" })
@@ -322,7 +322,7 @@ func TestFleetScopeKeys(t *testing.T) {
 	m = send(m, press(":"))
 	m = send(m, typed("ctx prod-eu")...)
 	next, _ = m.Update(press("enter"))
-	if sw, ok := next.(Model).Switch(); !ok || sw.Context != "prod-eu" || !sw.AllNamespaces {
+	if sw, ok := next.(Model).Switch(); !ok || sw.Context != "prod-eu" || !sw.AllNamespaces || sw.Fleet {
 		t.Errorf(":ctx prod-eu: switch %+v %v", sw, ok)
 	}
 }
@@ -339,6 +339,20 @@ func TestFleetOpensTheOnlyWorkload(t *testing.T) {
 	m = send(m, press("esc"))
 	if s := plain(m); !strings.Contains(s, "1 workload") {
 		t.Errorf("esc from it did not show the fleet:\n%s", s)
+	}
+}
+
+// A console started again on the namespace scope the operator switched to
+// (0, :ns) shows that scope's fleet even when it holds one workload: 0 on a
+// rollout page of a one-Deployment cluster went back to the rollout page.
+// (A :ctx starts on the context as --context does: TestCtxSwitchesAmong…)
+func TestFleetOfAScopeSwitchedToStaysTheFleet(t *testing.T) {
+	src := newFleetSource()
+	src.rows = src.rows[1:2] // checkout
+	m := newFleetModel(t, src, 120, 30, func(o *Options) { o.ShowFleet = true })
+	m = send(m, tickMsg(fixedClock()))
+	if s := plain(m); !strings.Contains(s, "1 workload") || strings.Contains(s, "ReplicaSets") {
+		t.Errorf("the fleet of the scope switched to opened its only workload:\n%s", s)
 	}
 }
 

@@ -125,7 +125,7 @@ func New(opts Options) Model {
 			scenario: opts.Embedded != nil}}
 	if fleet.Answers(src) {
 		ns := fleetNamespace(opts)
-		start := opts.Deployment == "" && opts.RC == "" && opts.Workload == ""
+		start := !opts.ShowFleet && opts.Deployment == "" && opts.RC == "" && opts.Workload == ""
 		m.home = fleet.New(s, ns, opts.ScopeNote, context, start)
 	}
 	base := rollout.New(s, context, m.home != nil)

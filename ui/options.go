@@ -31,6 +31,11 @@ type Options struct {
 	// lists them all, and Namespace is only where a rollout opened by name
 	// is looked for.
 	AllNamespaces bool
+	// ShowFleet starts the console on the fleet even when its scope holds
+	// one workload, which a console started afresh opens directly: it
+	// starts again on a namespace scope the operator asked for (0, :ns;
+	// Switch.Fleet), which the fleet shows as it does one its watch covers.
+	ShowFleet bool
 	// Contexts are the kubeconfig's contexts, which `:ctx` lists and
 	// switches between; nil for the embedded cluster, which has one.
 	Contexts []string

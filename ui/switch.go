@@ -22,6 +22,10 @@ type Switch struct {
 	// Context is the kubeconfig context to connect to — several joined
 	// by commas; "" keeps the current ones.
 	Context string
+	// Fleet asks for the scope's fleet (0, :ns), shown whatever it holds;
+	// a :ctx starts on the context as --context does, opening its only
+	// workload.
+	Fleet bool
 	// Rehearse asks to fork the replay shown into an embedded rehearsal
 	// from its moment (F5): the scope is kept.
 	Rehearse bool
@@ -110,7 +114,7 @@ func (m *Model) scopeTo(sc screen.Scope) tea.Cmd {
 		m.goHome()
 		return nil
 	}
-	m.scope.switchTo = &Switch{Namespace: ns, AllNamespaces: ns == ""}
+	m.scope.switchTo = &Switch{Namespace: ns, AllNamespaces: ns == "", Fleet: true}
 	return tea.Quit
 }
 

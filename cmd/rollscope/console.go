@@ -144,6 +144,7 @@ type target struct {
 	// workloadKind.
 	workload     string
 	workloadKind kind.Kind
+	fleet        bool // started again on a scope's fleet: ui.Options.ShowFleet
 }
 
 // targetArg reads the optional deploy/NAME (or NAME), rc/NAME, sts/NAME or
@@ -223,7 +224,7 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, ns st
 			return err
 		}
 		// The embedded cluster has one context: a :ctx keeps it.
-		scope, open = keepNamespace(next, scope), target{}
+		scope, open = keepNamespace(next, scope), target{fleet: next.Fleet}
 	}
 }
 
@@ -231,11 +232,10 @@ func runEmbedded(ctx context.Context, f *rootFlags, sc *scenario.Scenario, ns st
 // what it opens first, its theme and its keys.
 func consoleOptions(open target, theme themes.Theme, keys *ui.KeyMap) ui.Options {
 	return ui.Options{Cluster: cluster.NewCluster(), Deployment: open.deployment, RC: open.rc,
-		Workload: open.workload, WorkloadKind: open.workloadKind, Theme: theme, Keys: keys}
+		Workload: open.workload, WorkloadKind: open.workloadKind, ShowFleet: open.fleet, Theme: theme, Keys: keys}
 }
 
-// keepNamespace is the scope asked for, keeping the namespace watched
-// before when the switch names none (:ns all, :ctx NAME).
+// keepNamespace is the scope asked for, keeping the namespace watched when it names none (:ns all, :ctx NAME).
 func keepNamespace(next, was ui.Switch) ui.Switch {
 	if next.Namespace == "" {
 		next.Namespace = was.Namespace
@@ -248,22 +248,22 @@ func keepNamespace(next, was ui.Switch) ui.Switch {
 // context and namespace and starts the console on them.
 func runLive(ctx context.Context, f *rootFlags, args []string, theme themes.Theme, keys *ui.KeyMap) error {
 	console.OneCore()
-	all := f.all
+	all, fleet := f.all, false
 	for {
-		next, again, err := runLiveOnce(ctx, f, all, args, theme, keys)
+		next, again, err := runLiveOnce(ctx, f, all, fleet, args, theme, keys)
 		if err != nil || !again {
 			return err
 		}
 		f.conn.Switch(next.Context, next.Namespace)
-		all, args = next.AllNamespaces, nil
+		all, args, fleet = next.AllNamespaces, nil, next.Fleet
 	}
 }
 
 // runLiveOnce is one console on the contexts the flags name, each with its
 // own connection, RBAC, controllers and watch (internal/livefleet), open
 // once the first answers; it returns the scope asked for when the operator
-// switched. args is what it opens first.
-func runLiveOnce(ctx context.Context, f *rootFlags, all bool, args []string, theme themes.Theme, keys *ui.KeyMap) (ui.Switch, bool, error) {
+// switched. args is what it opens first; fleet, that it opens on the fleet.
+func runLiveOnce(ctx context.Context, f *rootFlags, all, fleet bool, args []string, theme themes.Theme, keys *ui.KeyMap) (ui.Switch, bool, error) {
 	d, err := f.conn.Dial(ctx)
 	if err != nil {
 		return ui.Switch{}, false, err
@@ -277,6 +277,7 @@ func runLiveOnce(ctx context.Context, f *rootFlags, all bool, args []string, the
 	if err != nil {
 		return ui.Switch{}, false, err
 	}
+	open.fleet = fleet
 	w := &livefleet.Wiring{Base: consoleOptions(open, theme, keys), All: all, Contexts: f.conn.Contexts(), ReadOnly: f.acts.readOnly, DeleteNodes: f.acts.deleteNodes,
 		Watch: f.rec.Rec.Watch, Actions: f.acts.apply}
 	defer w.Stop()

@@ -32,3 +32,21 @@ func TestConsoleSwitchesToEveryNamespaceOnTheSameCluster(t *testing.T) {
 	c.keys("q")
 	c.waitFor("rollscope exited 0")
 }
+
+// 0 on the rollout page of a cluster holding one Deployment asks for the
+// fleet of every namespace: the console starts again watching them and stays
+// on that fleet, as it would had its watch covered them. It went back to the
+// rollout page, the fleet never shown.
+func TestConsoleSwitchedToEveryNamespaceShowsTheirFleet(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
+	c := startConsole(t, 140, 40, "--speed", "20")
+	c.waitFor("deploy frontend")
+	c.keys("0")
+	// The frontend scenario rolls twice: the fleet is still shown once its
+	// row says the last rollout completed, long after the watch listed it.
+	c.WaitUntil("the fleet of every namespace, frontend's rollouts complete", func(s string) bool {
+		return strings.Contains(s, "all namespaces · 1 workload") && strings.Contains(s, "complete") && strings.Contains(s, ":v4")
+	})
+	c.keys("q")
+	c.waitFor("rollscope exited 0")
+}

@@ -126,6 +126,7 @@ func Run(ctx context.Context, sc *scenario.Scenario, c Config) error {
 	// :ctx lists and switches among the scenario's clusters as among a
 	// kubeconfig's contexts; those not shown run on all the same.
 	c.Base.Contexts = sc.ClusterNames()
+	fleet := false // a namespace scope the operator switched to shows its fleet
 	for {
 		shown := chosen(cs, scope.Context)
 		each, targets := make([]ui.Options, len(shown)), make([]watch.Target, len(shown))
@@ -140,7 +141,7 @@ func Run(ctx context.Context, sc *scenario.Scenario, c Config) error {
 			targets[i] = notRecording{}.Watch(&each[i], targets[i])
 		}
 		opts := each[0]
-		opts.Also = each[1:]
+		opts.Also, opts.ShowFleet = each[1:], fleet
 		feed := c.Rec.Console(&opts, func(ctx context.Context, send func(tea.Msg)) {
 			watch.RunEach(ctx, clock, func(b cluster.Batch) { send(b) }, targets...)
 		})
@@ -153,7 +154,7 @@ func Run(ctx context.Context, sc *scenario.Scenario, c Config) error {
 		if next.Context == "" {
 			next.Context = scope.Context
 		}
-		scope = next
+		scope, fleet = next, next.Fleet
 	}
 }
 

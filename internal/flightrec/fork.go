@@ -69,9 +69,10 @@ func rehearse(ctx context.Context, cl *embedded.Cluster, forkedAt time.Time, spe
 	clock := cl.Clock()
 	clock.SetSpeed(speed)
 	go cl.Runner.RunRealtime(ctx)
+	fleet := false // a namespace scope the operator switched to shows its fleet
 	for {
 		opts := base
-		opts.Cluster = cluster.NewCluster()
+		opts.Cluster, opts.ShowFleet = cluster.NewCluster(), fleet
 		opts.Namespace, opts.AllNamespaces, opts.Context = scope.Namespace, scope.AllNamespaces, "embedded"
 		opts.Clock, opts.Embedded, opts.Logs, opts.ForkedAt = clock.Now, sim.NewControls(cl.Runner, speed), cl.Logs, forkedAt
 		act(&opts, cl.Client, clock.Now, false, nil, nil)
@@ -87,6 +88,6 @@ func rehearse(ctx context.Context, cl *embedded.Cluster, forkedAt time.Time, spe
 		if next.Namespace == "" {
 			next.Namespace = scope.Namespace
 		}
-		scope = next
+		scope, fleet = next, next.Fleet
 	}
 }
