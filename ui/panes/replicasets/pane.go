@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"rollscope/model"
 	"rollscope/model/action"
 	"rollscope/model/cluster"
 	"rollscope/ui/draw"
@@ -123,15 +124,16 @@ func (p *Pane) View() string {
 		return strings.Join(lines, "\n")
 	}
 	body := p.h - 1
+	shown := p.gridHeights(rss, body)
 
 	// Keep the selected ReplicaSet's row, and as much of its grid as fits,
 	// in view.
 	start := 0
 	for i := 0; i < p.cursor && i < len(rss); i++ {
-		start += 1 + p.glyphLines(rss[i])
+		start += 1 + shown[i]
 	}
 	if p.cursor < len(rss) {
-		end := start + 1 + p.glyphLines(rss[p.cursor])
+		end := start + 1 + shown[p.cursor]
 		if start < p.offset {
 			p.offset = start
 		} else if end > p.offset+body {
@@ -148,7 +150,7 @@ func (p *Pane) View() string {
 			lines = append(lines, p.rsRow(rs, cells[i], cols, widths, i == p.cursor && p.rows.Focused))
 		}
 		line++
-		n := p.glyphLines(rs)
+		n := shown[i]
 		if line+n <= p.offset {
 			line += n
 			continue
@@ -156,9 +158,12 @@ func (p *Pane) View() string {
 		picking := p.glyph != "" && rs.Name == p.glyphRS
 		for j := 0; j < n && len(lines) <= body; j++ {
 			if line >= p.offset {
-				if picking {
+				switch {
+				case picking:
 					lines = append(lines, p.pickLine(rs, j))
-				} else {
+				case j == n-1 && n < p.glyphLines(rs):
+					lines = append(lines, p.moreLine(len(rs.Pods)-j*p.gridWidth()))
+				default:
 					lines = append(lines, p.gridLine(rs, j))
 				}
 			}
@@ -166,6 +171,45 @@ func (p *Pane) View() string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// gridHeights are the lines each ReplicaSet's grid takes in a body of
+// that many lines. When every row and its whole grid fit, or the glyph
+// cursor is in a grid (it scrolls), each grid is whole. Otherwise the
+// lines left under the rows are shared out a line at a time, so that a
+// 100,000-pod grid does not push the other ReplicaSets' rows — the old
+// one a rollout is replacing — out of the pane: a grid cut short ends
+// with a line counting the pods it does not show.
+func (p *Pane) gridHeights(rss []cluster.ReplicaSetRow, body int) []int {
+	full, heights := make([]int, len(rss)), make([]int, len(rss))
+	total := len(rss)
+	for i, rs := range rss {
+		full[i] = p.glyphLines(rs)
+		total += full[i]
+	}
+	if total <= body || p.glyph != "" {
+		return full
+	}
+	for left := body - len(rss); left > 0; {
+		gave := false
+		for i := range heights {
+			if left > 0 && heights[i] < full[i] {
+				heights[i]++
+				left--
+				gave = true
+			}
+		}
+		if !gave {
+			break
+		}
+	}
+	return heights
+}
+
+// moreLine stands for the last line of a grid cut short: the pods it does
+// not show.
+func (p *Pane) moreLine(more int) string {
+	return draw.Fit(p.s.Paints.Muted.On("  … "+model.Plural(more, "more pod")+" (→ walks them all)"), p.w)
 }
 
 func roleName(r cluster.ReplicaSetRole) string {

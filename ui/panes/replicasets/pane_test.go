@@ -88,11 +88,52 @@ func TestTenThousandPodsKeepEveryCountWhole(t *testing.T) {
 			uitest.Keys[screen.Pane](p, step.key)
 		}
 		out := uitest.Plain(p.View())
-		if !step.row.MatchString(out) || strings.Contains(out, "…") {
+		// A grid cut short says so on its own line ("… N more pods"):
+		// any other … is a figure cut.
+		if !step.row.MatchString(out) || strings.Contains(regexp.MustCompile(`… \d+ more pods`).ReplaceAllString(out, ""), "…") {
 			t.Fatalf("after %q the selected ReplicaSet's row is not whole on screen:\n%s", step.key, out)
 		}
 		if n := len(uitest.Lines(out)); n > 18 {
 			t.Fatalf("the pane drew %d lines in 18", n)
 		}
+	}
+}
+
+// A ReplicaSet with more pods than its grid has room for does not push the
+// others out of the pane: at 100,000 replicas the new one's grid filled it
+// and the old ReplicaSet a rollout replaces was not on screen. Every row
+// shows, the grids share the room, and a grid cut short counts the pods it
+// leaves out; → still walks them all.
+func TestEveryReplicaSetShowsBesideABigGrid(t *testing.T) {
+	p, s := newPane(t)
+	rss := s.Rollout.ReplicaSets
+	many := make([]cluster.PodRow, 2000)
+	for i := range many {
+		many[i] = rss[0].Pods[i%len(rss[0].Pods)]
+	}
+	rss[0].Pods = many
+	out := uitest.Plain(p.View())
+	lines := uitest.Lines(out)
+	if len(lines) > 10 || !strings.Contains(out, "3 new") || !strings.Contains(out, "2 old") {
+		t.Fatalf("both ReplicaSets' rows should show in 10 lines:\n%s", out)
+	}
+	// 88 glyphs a line: the new grid's shown lines, but its last, hold 88
+	// pods each, and the line after them counts the rest.
+	m := regexp.MustCompile(`… (\d+) more pods`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("the cut grid does not count what it leaves out:\n%s", out)
+	}
+	glyphs := 0
+	for _, l := range lines {
+		if strings.HasPrefix(l, "  ●") || strings.HasPrefix(l, "  ◐") {
+			glyphs++
+		}
+	}
+	if m[1] == "2000" || glyphs == 0 {
+		t.Errorf("the new grid shows no pods beside its count (%s more, %d grid lines):\n%s", m[1], glyphs, out)
+	}
+	uitest.Keys[screen.Pane](p, "right", "end")
+	if s.Glyph != many[1999].Name {
+		t.Errorf("end in the glyphs: %q, want the last of the 2000", s.Glyph)
 	}
 }
