@@ -125,6 +125,9 @@ func (p *Pane) View() string {
 	}
 	body := p.h - 1
 	shown := p.gridHeights(rss, body)
+	if total := len(rss) + sumOf(shown); total <= body {
+		p.offset = 0 // all of it fits: nothing to scroll, whatever the glyph cursor scrolled before
+	}
 
 	// Keep the selected ReplicaSet's row, and as much of its grid as fits,
 	// in view.
@@ -204,6 +207,14 @@ func (p *Pane) gridHeights(rss []cluster.ReplicaSetRow, body int) []int {
 		}
 	}
 	return heights
+}
+
+func sumOf(ns []int) int {
+	total := 0
+	for _, n := range ns {
+		total += n
+	}
+	return total
 }
 
 // moreLine stands for the last line of a grid cut short: the pods it does

@@ -136,4 +136,14 @@ func TestEveryReplicaSetShowsBesideABigGrid(t *testing.T) {
 	if s.Glyph != many[1999].Name {
 		t.Errorf("end in the glyphs: %q, want the last of the 2000", s.Glyph)
 	}
+	// The old ReplicaSet's grid walked to its end scrolls far down; back
+	// on its row, every row shows again.
+	uitest.Keys[screen.Pane](p, "esc", "down")
+	rss[1].Pods = many
+	uitest.Keys[screen.Pane](p, "right", "end")
+	p.View()
+	uitest.Keys[screen.Pane](p, "esc")
+	if out := uitest.Plain(p.View()); !strings.Contains(out, "3 new") || !strings.Contains(out, "2 old") {
+		t.Errorf("back from the old ReplicaSet's glyphs, both rows should show again:\n%s", out)
+	}
 }
