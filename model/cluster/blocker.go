@@ -422,6 +422,12 @@ func readinessWhy(p *corev1.Pod, eventsOf func(string) []*corev1.Event) string {
 			return w.Reason
 		}
 	}
+	// Containers ready, the pod not: a readiness gate another controller
+	// owns (a load balancer's target health, say) is not True, in the
+	// kubelet's words on the Ready condition.
+	if c := model.PodCondition(&p.Status, corev1.PodReady); c != nil && c.Reason == "ReadinessGatesNotReady" && c.Message != "" {
+		return strings.TrimSuffix(c.Message, ".")
+	}
 	return ""
 }
 

@@ -268,6 +268,20 @@ var blockerCases = []struct {
 		}
 		return r
 	}, "waiting for new pods to become available, 0 of 4 so far — web-7b7d-a001 running but not ready for 4m0s: no readiness probe failure recorded"},
+
+	// A readiness gate (a load balancer's target health) holds the pod: the
+	// kubelet's words on its Ready condition, not "no probe failure".
+	{"running, containers ready, a readiness gate not true", func() *rollout {
+		r := newRollout("registry.local/web:v5", 4, 4, 1)
+		r.pod("a001", func(p *corev1.Pod) {
+			notReady(blockerNow.Add(-2 * time.Minute))(p)
+			p.Spec.ReadinessGates = []corev1.PodReadinessGate{{ConditionType: "target-health.elbv2.k8s.aws/web-tg"}}
+			p.Status.ContainerStatuses[0].Ready = true
+			p.Status.Conditions[1].Reason = "ReadinessGatesNotReady"
+			p.Status.Conditions[1].Message = `corresponding condition of pod readiness gate "target-health.elbv2.k8s.aws/web-tg" does not exist.`
+		})
+		return r
+	}, `waiting for new pods to become available, 0 of 4 so far — web-7b7d-a001 not ready for 2m0s: corresponding condition of pod readiness gate "target-health.elbv2.k8s.aws/web-tg" does not exist`},
 }
 
 func TestBlocker(t *testing.T) {
