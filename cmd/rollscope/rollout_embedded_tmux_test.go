@@ -96,3 +96,21 @@ func TestArgoCanaryPromotedFromTheFleetWithItsForecast(t *testing.T) {
 	c.keys("q")
 	c.waitFor("rollscope exited 0")
 }
+
+// Mid-rollout of 1,000 replicas on a 120×36 terminal both ReplicaSets' rows
+// show at once, each over as much of its pod grid as fits, the cut one
+// counting the pods it leaves out: the new ReplicaSet's grid had pushed the
+// old one's row out of the pane.
+func TestConsoleShowsBothReplicaSetsBesideBigGrids(t *testing.T) {
+	t.Parallel() // its own tmux server and binary: waits on real time beside the others
+	c := startConsole(t, 120, 36, "--scenario", whyScenario(t, "rollout-1k"), "--speed", "20")
+	c.waitFor("rev 2")
+	newRow := regexp.MustCompile(`(?m)^▸\s+2 new\s`)
+	oldRow := regexp.MustCompile(`(?m)^\s+1 old\s`)
+	more := regexp.MustCompile(`… \d+ more pods \(→ walks them all\)`)
+	c.WaitUntil("both ReplicaSets' rows beside a cut grid", func(s string) bool {
+		return newRow.MatchString(s) && oldRow.MatchString(s) && more.MatchString(s)
+	})
+	c.keys("q")
+	c.waitFor("rollscope exited 0")
+}
