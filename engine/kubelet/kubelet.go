@@ -133,33 +133,37 @@ func (k *Kubelet) Watches(q control.Queue) map[control.Kind]cache.ResourceEventH
 					q.Add(n.Name)
 				}
 			},
-			UpdateFunc: func(oldObj, newObj any) {
-				old, ok1 := oldObj.(*corev1.Node)
-				n, ok2 := newObj.(*corev1.Node)
-				if ok1 && ok2 && k.serves(n.Name) {
-					k.noteNode(n)
-					if model.NodeReady(old) != model.NodeReady(n) {
-						q.Add(n.Name)
-					}
+			UpdateFunc: func(_, newObj any) {
+				if n, ok := newObj.(*corev1.Node); ok && k.serves(n.Name) && k.noteNode(n) {
+					q.Add(n.Name)
 				}
 			},
 			DeleteFunc: func(obj any) {
 				if key := control.Key(obj); key != "" {
-					k.mu.Lock()
-					delete(k.nodes, key)
-					k.mu.Unlock()
+					k.forgetNode(key)
 				}
 			},
 		},
 	}
 }
 
-// noteNode records what a pod's sync reads of n.
-func (k *Kubelet) noteNode(n *corev1.Node) {
+// noteNode records what a pod's sync reads of n; it reports whether n's
+// readiness changed since it was last noted (or n is new), when the pods
+// waiting on it must be woken.
+func (k *Kubelet) noteNode(n *corev1.Node) bool {
 	f := nodeFacts{ready: model.NodeReady(n), hostIP: hostIP(n)}
 	k.mu.Lock()
+	defer k.mu.Unlock()
+	was, known := k.nodes[n.Name]
 	k.nodes[n.Name] = f
-	k.mu.Unlock()
+	return !known || was.ready != f.ready
+}
+
+// forgetNode forgets a node the cache no longer has.
+func (k *Kubelet) forgetNode(name string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	delete(k.nodes, name)
 }
 
 // node is what a pod's sync reads of the node named name, and false when
