@@ -124,9 +124,9 @@ func (p *Pane) View() string {
 		return strings.Join(lines, "\n")
 	}
 	body := p.h - 1
-	shown := p.gridHeights(rss, body)
-	if total := len(rss) + sumOf(shown); total <= body {
-		p.offset = 0 // all of it fits: nothing to scroll, whatever the glyph cursor scrolled before
+	shown, fits := p.gridHeights(rss, body)
+	if fits {
+		p.offset = 0 // nothing to scroll, whatever the glyph cursor scrolled before
 	}
 
 	// Keep the selected ReplicaSet's row, and as much of its grid as fits,
@@ -182,17 +182,19 @@ func (p *Pane) View() string {
 // lines left under the rows are shared out a line at a time, so that a
 // 100,000-pod grid does not push the other ReplicaSets' rows — the old
 // one a rollout is replacing — out of the pane: a grid cut short ends
-// with a line counting the pods it does not show.
-func (p *Pane) gridHeights(rss []cluster.ReplicaSetRow, body int) []int {
-	full, heights := make([]int, len(rss)), make([]int, len(rss))
+// with a line counting the pods it does not show. fits says the rows and
+// grids as given fit in the body, with nothing to scroll.
+func (p *Pane) gridHeights(rss []cluster.ReplicaSetRow, body int) (heights []int, fits bool) {
+	full := make([]int, len(rss))
 	total := len(rss)
 	for i, rs := range rss {
 		full[i] = p.glyphLines(rs)
 		total += full[i]
 	}
 	if total <= body || p.glyph != "" {
-		return full
+		return full, total <= body
 	}
+	heights = make([]int, len(rss))
 	for left := body - len(rss); left > 0; {
 		gave := false
 		for i := range heights {
@@ -206,15 +208,7 @@ func (p *Pane) gridHeights(rss []cluster.ReplicaSetRow, body int) []int {
 			break
 		}
 	}
-	return heights
-}
-
-func sumOf(ns []int) int {
-	total := 0
-	for _, n := range ns {
-		total += n
-	}
-	return total
+	return heights, len(rss) <= body
 }
 
 // moreLine stands for the last line of a grid cut short: the pods it does
