@@ -77,6 +77,7 @@ func wantRow(t *testing.T, screen, name, role string) {
 // BlueGreenPause with nothing left to promote it, it ends there with exit
 // 1; promoted by the scenario, it ends Healthy with 0.
 func TestPlainFollowsAnEmbeddedBlueGreenRollout(t *testing.T) {
+	t.Parallel()
 	r := rollscope(t, "--scenario", blueGreenScenario(t, ""), "--plain", "--speed", "40", "rollout/checkout")
 	wantAll(t, r.stdout, "the paused run's lines", "rollout/checkout Progressing - active service cutover pending",
 		"rollout/checkout Paused - BlueGreenPause", "promote to go on")

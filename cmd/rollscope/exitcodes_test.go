@@ -14,6 +14,7 @@ import (
 // follows have finished (0) or failed (1), with kubectl's words on stderr;
 // the banner goes to stderr so stdout holds status lines only.
 func TestPlainEndsWithKubectlRolloutStatusExitCodes(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		scenario string
 		code     int

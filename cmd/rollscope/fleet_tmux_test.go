@@ -85,6 +85,7 @@ func TestConsoleFleetFiltersOpensAndActs(t *testing.T) {
 // With NO_COLOR the fleet's selected row is still marked: ↓ twice puts the
 // marker on the third row, and on no other.
 func TestConsoleFleetMarksTheSelectedRowWithoutColour(t *testing.T) {
+	t.Parallel()
 	c := &tmuxConsole{t: t, Session: tmuxtest.Start(t, 140, 40, "env", "NO_COLOR=1", binary, "--scenario", "fleet", "--speed", "20")}
 	c.waitFor("1 failed")
 	// The clock held, the ranking keeps still while the marker is read.

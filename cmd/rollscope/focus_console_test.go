@@ -11,6 +11,7 @@ import (
 // ReplicaSet goes to its pods, and the Timeline filters with f and shows
 // the selected line whole with enter.
 func TestConsoleFocusSelectionAndTimeline(t *testing.T) {
+	t.Parallel()
 	c := &tmuxConsole{t: t, Session: tmuxtest.Start(t, 120, 40, "env", "NO_COLOR=1", binary, "--scenario", "frontend", "--speed", "20")}
 	c.waitFor("▶ ReplicaSets")
 	c.keys("Enter")

@@ -21,6 +21,7 @@ var reversedGlyph = regexp.MustCompile(`\x1b\[[0-9;]*7m(\x1b\[[0-9;]*m)*[○◌�
 // back to the row — without colour too: the glyph is in reverse video and
 // named on the line under it.
 func TestConsoleEnterOnAGlyphOpensThatPod(t *testing.T) {
+	t.Parallel()
 	c := &tmuxConsole{t: t, Session: tmuxtest.Start(t, 140, 40,
 		"env", "NO_COLOR=1", binary, "--scenario", whyScenario(t, "why-slow-ready"), "--speed", "10")}
 	c.settled()

@@ -125,6 +125,7 @@ func TestBadInputIsOneLineExitTwoAndNoTrace(t *testing.T) {
 }
 
 func TestScenariosListsAndShowsBuiltins(t *testing.T) {
+	t.Parallel()
 	r := rollscope(t, "scenarios")
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {

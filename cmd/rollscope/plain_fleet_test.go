@@ -11,6 +11,7 @@ import (
 // changes — the failing rollout's failed, the paused one's paused — and
 // exits 0 at --until.
 func TestPlainAllNamespacesPrintsEachWorkloadsStateChanges(t *testing.T) {
+	t.Parallel()
 	r := rollscope(t, "--scenario", "fleet", "--plain", "-A", "--until", "2m")
 	if r.code != 0 {
 		t.Fatalf("exit %d, want 0 at --until; stderr: %s", r.code, r.stderr)
@@ -72,6 +73,7 @@ var keyHintRE = regexp.MustCompile(`\((?:[a-zA-Z?]|esc|enter|tab)\)| with [b-zB-
 // console shows (indexer: stuck with 1 of 3 pods updated, not the 3/3 of
 // the moment its rollout began), and carries no console key hint.
 func TestPlainAllNamespacesLinesStayCurrentAndRaiseNoFalseAlarm(t *testing.T) {
+	t.Parallel()
 	r := rollscope(t, "--scenario", "fleet", "--plain", "-A", "--until", "30s")
 	if r.code != 0 {
 		t.Fatalf("exit %d, want 0 at --until; stderr: %s", r.code, r.stderr)
@@ -106,6 +108,7 @@ func TestPlainAllNamespacesLinesStayCurrentAndRaiseNoFalseAlarm(t *testing.T) {
 // rollout leaves to do without the console's keys, and exits 1 as kubectl
 // rollout status does.
 func TestPlainWhyLineCarriesNoKeyHint(t *testing.T) {
+	t.Parallel()
 	r := rollscope(t, "--scenario", "crashloop", "--plain", "--speed", "40", "--until", "3m")
 	if r.code != 1 {
 		t.Fatalf("exit %d, want 1 for the failed rollout; stderr: %s", r.code, r.stderr)

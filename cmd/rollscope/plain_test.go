@@ -54,6 +54,7 @@ func TestPlainUntilIsVirtualTimeHoweverFarBehindTheRunnerFalls(t *testing.T) {
 // Through the real binary: a rollout to an image the registry does not
 // have prints, once its new pods fail to pull, the header's blocker line.
 func TestPlainPrintsWhyTheRolloutIsStuck(t *testing.T) {
+	t.Parallel()
 	r := rollscope(t, "--plain", "--scenario", whyScenario(t, "why-pull"), "--speed", "40", "--until", "45s")
 	if r.code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
@@ -102,6 +103,7 @@ func plainFrontend(t *testing.T, speed float64) (*bytes.Buffer, *bytes.Buffer) {
 // it names the new pods not yet available, which is what the rollout waits
 // for. The scenario is given with -f, as simulate takes it.
 func TestPlainRollingUpdateDoesNotWaitForOldPodsToStop(t *testing.T) {
+	t.Parallel()
 	r := rollscope(t, "--plain", "-f", whyScenario(t, "why-slow-stop"), "--speed", "40", "--until", "60s")
 	if r.code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)

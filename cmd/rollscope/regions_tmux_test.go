@@ -91,6 +91,7 @@ func TestConsoleRegionsAt80x24(t *testing.T) {
 // --plain on regions: each line names its cluster, and it exits 1 with
 // the line of the one region that failed.
 func TestPlainRegionsNamesEachClusterAndExits1(t *testing.T) {
+	t.Parallel()
 	r := rollscope(t, "--scenario", "regions", "--plain", "--speed", "50")
 	if r.code != 1 || !strings.Contains(r.stderr, `"ap-south": deployment "checkout" exceeded its progress deadline`) || strings.Contains(r.stderr, "eu-west\":") {
 		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)

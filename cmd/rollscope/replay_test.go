@@ -32,6 +32,7 @@ func TestRecorderBadInputIsOneLineExitTwo(t *testing.T) {
 // --plain on the embedded cluster records what it follows, on the
 // cluster's virtual clock: the recording was an empty file before.
 func TestPlainOnTheEmbeddedClusterRecords(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "canary.rec")
 	r := rollscope(t, "--scenario", "canary", "--plain", "--speed", "50", "--record-to", file)
 	if r.code != 1 || !strings.Contains(r.stderr, "paused part way") {
