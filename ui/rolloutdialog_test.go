@@ -58,7 +58,7 @@ func (f *fakeActions) Send(_ context.Context, r action.Request) (string, error) 
 }
 
 func (f *fakeActions) Forecast(_ context.Context, r action.Request) (string, error) {
-	return "4 scaling steps in 2 waves, at most 13 pods, never fewer than 8 available, about 22s", nil
+	return "4 scaling steps, new pods ready in 2 waves, at most 13 pods, never fewer than 8 available, about 22s", nil
 }
 
 func (f *fakeActions) UndoPreview(context.Context, string, string, int64) ([]cluster.DiffLine, error) {

@@ -205,7 +205,7 @@ func TestStatefulSetViewUndoesToTheChosenRevision(t *testing.T) {
 		t.Fatalf("u sent %v before y, or the confirmation lacks kubectl's command:\n%s", acts.sent, s)
 	}
 	// The confirmation shows the rehearsal's forecast, as a Deployment's does.
-	if s := plain(m); !strings.Contains(s, "forecast: 4 scaling steps in 2 waves") {
+	if s := plain(m); !strings.Contains(s, "forecast: 4 scaling steps, new pods ready in 2 waves") {
 		t.Fatalf("the confirmation lacks the forecast:\n%s", s)
 	}
 	m = rcRun(m, press("y"))

@@ -30,7 +30,7 @@ func (c *tmuxConsole) setImage(image string) {
 	c.keys("Enter")
 	c.waitFor("will send the same as")
 	// maxSurge 1 / maxUnavailable 0 on 6 replicas: one pod at a time.
-	s := c.waitFor("forecast: 12 scaling steps in 6 waves, at most 7 pods, never fewer than 6")
+	s := c.waitFor("forecast: 12 scaling steps, new pods ready in 6 waves, at most 7 pods, never fewer than 6")
 	if !strings.Contains(s, "about ") {
 		c.t.Errorf("the forecast has no duration from the observed readiness:\n%s", s)
 	}

@@ -67,7 +67,10 @@ func (f Forecast) String() string {
 	s := model.Plural(f.Steps, "scaling step")
 	switch {
 	case f.Waves > 0:
-		s += " in " + model.Plural(f.Waves, "wave")
+		// The waves belong to the new pods, not to the steps: mid-rollout
+		// the pods copied not yet ready each become ready at an instant of
+		// their own, so there can be more waves than steps.
+		s += ", new pods ready in " + model.Plural(f.Waves, "wave")
 	case f.Steps > 0:
 		// Only scale-downs, or pods already there: no new pod to wait for.
 		s += ", no new pod to wait for"

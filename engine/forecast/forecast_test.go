@@ -43,7 +43,7 @@ func TestRolloutArithmetic(t *testing.T) {
 
 func TestForecastSentence(t *testing.T) {
 	f := Forecast{Steps: 4, Waves: 2, PeakPods: 11, LowestAvailable: 10, Duration: 22*time.Second + 400*time.Millisecond}
-	if s := f.String(); s != "4 scaling steps in 2 waves, at most 11 pods, never fewer than 10 available, about 22s" {
+	if s := f.String(); s != "4 scaling steps, new pods ready in 2 waves, at most 11 pods, never fewer than 10 available, about 22s" {
 		t.Fatalf("%q", s)
 	}
 	f.Duration, f.Steps, f.Waves, f.Outcome = 0, 0, 0, Finished
@@ -57,7 +57,7 @@ func TestForecastSentence(t *testing.T) {
 		t.Fatalf("%q", s)
 	}
 	f.Steps, f.Waves = 2, 1
-	if s := f.String(); !strings.HasPrefix(s, "2 scaling steps in 1 wave, ") {
+	if s := f.String(); !strings.HasPrefix(s, "2 scaling steps, new pods ready in 1 wave, ") {
 		t.Fatalf("%q", s)
 	}
 }

@@ -95,7 +95,7 @@ func TestSimulateASetImage(t *testing.T) {
 	if f.Duration < 24*time.Second || f.Duration > 26*time.Second {
 		t.Errorf("duration %v, want 24s and a few reaction windows", f.Duration)
 	}
-	want := "6 scaling steps in 2 waves, at most 5 pods, never fewer than 3 available, about "
+	want := "6 scaling steps, new pods ready in 2 waves, at most 5 pods, never fewer than 3 available, about "
 	if s := f.String(); !strings.HasPrefix(s, want) || !strings.HasSuffix(s, "; pods ready 7s after creation (median of 4 observed) + minReadySeconds 5s") {
 		t.Errorf("forecast says %q", s)
 	}

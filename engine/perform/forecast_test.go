@@ -62,7 +62,7 @@ func TestForecastRehearsesOnACopy(t *testing.T) {
 		t.Fatal(err)
 	}
 	// maxSurge 1, maxUnavailable 0 on 6 replicas: one pod at a time.
-	for _, want := range []string{"12 scaling steps in 6 waves, at most 7 pods, never fewer than 6 available, about ",
+	for _, want := range []string{"12 scaling steps, new pods ready in 6 waves, at most 7 pods, never fewer than 6 available, about ",
 		"; pods ready ", "(median of 6 observed) + minReadySeconds 5s"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("forecast %q does not say %q", got, want)
@@ -114,7 +114,7 @@ func TestForecastOfAnUndoThatResumesFirst(t *testing.T) {
 	}
 	req.ResumeFirst = true
 	got, err := p.Forecast(ctx, req)
-	if err != nil || !strings.HasPrefix(got, "12 scaling steps in 6 waves, at most 7 pods, never fewer than 6 available") {
+	if err != nil || !strings.HasPrefix(got, "12 scaling steps, new pods ready in 6 waves, at most 7 pods, never fewer than 6 available") {
 		t.Errorf("forecast of resume then undo: %q, %v", got, err)
 	}
 	d, _ := cl.Client.AppsV1().Deployments("default").Get(ctx, "frontend", metav1.GetOptions{})

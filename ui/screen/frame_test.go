@@ -98,7 +98,7 @@ func longScreen() (*screen.Screen, *longActions) {
 		Old: cluster.RCRow{Name: "web", Images: []string{"nginx:1.25"}, Desired: 4, Current: 4, Ready: 4, Available: 4}}}
 	acts := &longActions{}
 	acts.Images = []action.Container{{Name: "nginx", Image: "nginx:1.28"}}
-	acts.ForecastText = "4 scaling steps in 2 waves, at most 13 pods, never fewer than 8 available, about 22s"
+	acts.ForecastText = "4 scaling steps, new pods ready in 2 waves, at most 13 pods, never fewer than 8 available, about 22s"
 	var evict []string
 	for i := range 40 {
 		evict = append(evict, fmt.Sprintf("shop/frontend-7b7d5974f6-%05d", i))
