@@ -97,20 +97,28 @@ func TestArgoCanaryPromotedFromTheFleetWithItsForecast(t *testing.T) {
 	c.waitFor("rollscope exited 0")
 }
 
-// Mid-rollout of 1,000 replicas on a 120×36 terminal both ReplicaSets' rows
+// Mid-rollout of 1,000 replicas on a 120×28 terminal both ReplicaSets' rows
 // show at once, each over as much of its pod grid as fits, the cut one
 // counting the pods it leaves out: the new ReplicaSet's grid had pushed the
-// old one's row out of the pane.
+// old one's row out of the pane. The rollout is paused ten seconds in, so
+// that the moment lasts however slowly a loaded machine draws it (paused,
+// the controller fills the surge: 1,007 new pods and 243 old).
 func TestConsoleShowsBothReplicaSetsBesideBigGrids(t *testing.T) {
 	t.Parallel() // its own tmux server and binary: waits on real time beside the others
-	c := startConsole(t, 120, 36, "--scenario", whyScenario(t, "rollout-1k"), "--speed", "20")
+	rollout, err := os.ReadFile(whyScenario(t, "rollout-1k"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	paused := writeFile(t, "rollout-1k-paused.yaml", string(rollout)+"  - {at: 70s, pause: deployment/app}\n")
+	c := startConsole(t, 120, 28, "--scenario", paused, "--speed", "20")
 	c.waitFor("rev 2")
 	newRow := regexp.MustCompile(`(?m)^▸\s+2 new\s`)
 	oldRow := regexp.MustCompile(`(?m)^\s+1 old\s`)
 	more := regexp.MustCompile(`… \d+ more pods \(→ walks them all\)`)
-	c.WaitUntil("both ReplicaSets' rows beside a cut grid", func(s string) bool {
+	s := c.WaitUntil("both ReplicaSets' rows beside a cut grid", func(s string) bool {
 		return newRow.MatchString(s) && oldRow.MatchString(s) && more.MatchString(s)
 	})
+	t.Logf("mid-rollout:\n%s", s)
 	c.keys("q")
 	c.waitFor("rollscope exited 0")
 }
