@@ -11,6 +11,13 @@ type GroupRoll struct {
 	// are still in the group carrying the roll (not yet replaced), and
 	// Draining and Drained how many of those are at that step.
 	Count, Left, Draining, Drained int
+	// AwaitsReady is the node the roll waits to see Ready before it goes
+	// on, "" when it waits for none. Between nodes the roll validates the
+	// cluster as kops does, and its first check is every node Ready: while
+	// it runs, drains nothing and a node is NotReady (most often the
+	// replacement it launched, booting), that node holds it. Left ""
+	// while another group's roll is active, which may hold it first.
+	AwaitsReady string
 }
 
 // Active reports whether the roll still has work to do.
@@ -60,7 +67,36 @@ func GroupRolls(rows []NodeRow) []GroupRoll {
 		}
 		out[i].State = best
 	}
+	if notReady := firstNotReady(rows); notReady != "" && activeRolls(out) == 1 {
+		for i := range out {
+			if g := &out[i]; g.State == model.RollRunning && g.Draining == 0 {
+				g.AwaitsReady = notReady
+			}
+		}
+	}
 	return out
+}
+
+// firstNotReady is the first node by name that is not Ready, as the roll's
+// validation names it; "" when every node is Ready.
+func firstNotReady(rows []NodeRow) string {
+	first := ""
+	for _, r := range rows {
+		if !r.Ready && (first == "" || r.Name < first) {
+			first = r.Name
+		}
+	}
+	return first
+}
+
+func activeRolls(rolls []GroupRoll) int {
+	n := 0
+	for _, g := range rolls {
+		if g.Active() {
+			n++
+		}
+	}
+	return n
 }
 
 // preferState reports whether state a wins over b: more nodes carry it,

@@ -74,3 +74,49 @@ func TestGroupRollPrefersTheActiveStateOnATie(t *testing.T) {
 		t.Errorf("state %q, want paused", g.State)
 	}
 }
+
+// A running roll that drains nothing waits, between nodes, for every node
+// to be Ready (kops' validation): the first NotReady node by name is the
+// one it names. Not while it drains, nor paused, nor while another group's
+// roll may hold it first.
+func TestGroupRollNamesTheNodeItWaitsToSeeReady(t *testing.T) {
+	in := func(state, step string) model.NodeProgress {
+		return model.NodeProgress{Roll: model.NodeRoll{State: state, Step: step}}
+	}
+	for _, tc := range []struct {
+		name string
+		rows []cluster.NodeRow
+		want string
+	}{
+		{"a replacement booting", []cluster.NodeRow{
+			{Name: "nodes-1", Group: "nodes", Ready: true, Progress: in("running", "")},
+			{Name: "nodes-5", Group: "nodes"},
+			{Name: "nodes-4", Group: "nodes"},
+		}, "nodes-4"},
+		{"a node of another group", []cluster.NodeRow{
+			{Name: "b-1", Group: "b"},
+			{Name: "nodes-1", Group: "nodes", Ready: true, Progress: in("running", "")},
+		}, "b-1"},
+		{"every node Ready", []cluster.NodeRow{
+			{Name: "nodes-1", Group: "nodes", Ready: true, Progress: in("running", "")},
+		}, ""},
+		{"a node draining", []cluster.NodeRow{
+			{Name: "nodes-1", Group: "nodes", Ready: true, Progress: in("running", "draining")},
+			{Name: "nodes-4", Group: "nodes"},
+		}, ""},
+		{"paused", []cluster.NodeRow{
+			{Name: "nodes-1", Group: "nodes", Ready: true, Progress: in("paused", "")},
+			{Name: "nodes-4", Group: "nodes"},
+		}, ""},
+		{"another group rolling", []cluster.NodeRow{
+			{Name: "a-1", Group: "a", Ready: true, Progress: in("running", "")},
+			{Name: "nodes-1", Group: "nodes", Ready: true, Progress: in("running", "")},
+			{Name: "nodes-4", Group: "nodes"},
+		}, ""},
+	} {
+		g, _ := cluster.RollOf(tc.rows, "nodes")
+		if g.AwaitsReady != tc.want {
+			t.Errorf("%s: awaits %q, want %q", tc.name, g.AwaitsReady, tc.want)
+		}
+	}
+}

@@ -75,6 +75,7 @@ func (nc *nodeRowCache) of(nodes map[string]*corev1.Node) []NodeRow {
 			Taints:      taints(n),
 			UpToDate:    !needsUpdate && (!hasSpec || newest[group] == "" || spec == newest[group]),
 			Drain:       n.Annotations[model.DrainStateAnnotation],
+			Detached:    model.NodeDetached(n),
 			Progress:    model.NodeProgressOf(n),
 		})
 	}

@@ -205,6 +205,10 @@ type NodeRow struct {
 	// Drain is the state of the node's drain (DrainDraining, DrainBlocked,
 	// DrainDrained or DrainFailed), "" when none was asked.
 	Drain string
+	// Detached is set for a node its group no longer counts: a roll took
+	// it out so that the group launches its replacement first; it runs its
+	// pods until its turn to be drained comes.
+	Detached bool
 	// Progress is the drain and roll as the node's rollscope.dev
 	// annotations tell them.
 	Progress model.NodeProgress

@@ -248,6 +248,9 @@ func (p *Pane) rollLine(g cluster.GroupRoll) []string {
 	if g.Drained > 0 {
 		text += " · " + draw.Itoa(g.Drained) + " drained"
 	}
+	if g.AwaitsReady != "" {
+		text += " · waits for " + g.AwaitsReady + " to be Ready"
+	}
 	switch g.State {
 	case model.RollWaiting:
 		text += " — n next node · space pause · x stop"
@@ -384,6 +387,9 @@ func rollText(n cluster.NodeRow) string {
 		return "-"
 	case r.Step != "":
 		return r.Step
+	case r.Active() && n.Detached:
+		// Its replacement is launched; it is drained after the others.
+		return "detached"
 	case r.Active():
 		// Waiting its turn: the roll picks the order, and several may wait.
 		return "queued"
