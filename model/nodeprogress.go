@@ -42,6 +42,9 @@ type NodeRoll struct {
 	Stepping bool
 	// Count is how many nodes the roll replaces in all.
 	Count int
+	// Size is how many attached nodes the group had when the roll was
+	// asked: between nodes the roll waits until as many are Ready again.
+	Size int
 }
 
 // Active reports whether the roll still has work to do.
@@ -54,6 +57,7 @@ type rollSpec struct {
 	ID    string `json:"id"`
 	Step  bool   `json:"step"`
 	Count int    `json:"count"`
+	Size  int    `json:"size"`
 }
 
 // NodeProgressOf reads n's drain and roll annotations.
@@ -75,7 +79,7 @@ func NodeProgressOf(n *corev1.Node) NodeProgress {
 		// node in a roll: its state is shown as written.
 		_ = json.Unmarshal([]byte(raw), &sp)
 		p.Roll = NodeRoll{ID: sp.ID, State: a[RollStateAnnotation], Message: a[RollMessageAnnotation],
-			Step: a[RollNodeAnnotation], Stepping: sp.Step, Count: sp.Count}
+			Step: a[RollNodeAnnotation], Stepping: sp.Step, Count: sp.Count, Size: sp.Size}
 		if p.Roll.State == "" {
 			p.Roll.State = RollRunning
 		}

@@ -66,18 +66,20 @@ func TestConsoleStepsANodeGroupRoll(t *testing.T) {
 	c.waitFor("rollscope exited 0")
 }
 
-// Between nodes a roll waits for the replacement it launched to become
-// Ready: the roll line names it while it boots, and the node the roll
-// took out of its group for the surge reads detached, not queued.
+// Between nodes a roll waits for its group to launch a replacement and for
+// that node to become Ready: the roll line says which, and the node the
+// roll took out of its group for the surge reads detached, not queued.
 func TestConsoleRollSaysWhichNodeItWaitsFor(t *testing.T) {
 	t.Parallel() // its own tmux server and binary: waits on real time beside the others
-	c := startConsole(t, 160, 30, "--scenario", "node-upgrade", "--speed", "10")
+	// Each wait lasts 10 virtual seconds or more: two real ones at ×5.
+	c := startConsole(t, 160, 30, "--scenario", "node-upgrade", "--speed", "5")
 	c.waitFor("deploy api")
 	c.keys("Tab", "Tab")
 	s := c.waitFor("roll nodes: running · 0/4 replaced · waits for nodes-4 to be Ready")
 	if !regexp.MustCompile(`nodes-3 .* detached`).MatchString(s) || !regexp.MustCompile(`nodes-4 +nodes +NotReady`).MatchString(s) {
 		t.Errorf("while the surge node boots, nodes-3 is not detached or nodes-4 not NotReady:\n%s", s)
 	}
+	c.waitFor("roll nodes: running · 1/4 replaced · waits for 1 more Ready node (3 of 4)")
 	c.waitFor("roll nodes: running · 1/4 replaced · waits for nodes-5 to be Ready")
 	c.keys("q")
 	c.waitFor("rollscope exited 0")

@@ -18,6 +18,11 @@ type GroupRoll struct {
 	// replacement it launched, booting), that node holds it. Left ""
 	// while another group's roll is active, which may hold it first.
 	AwaitsReady string
+	// AwaitsNodes is, when every node is Ready, how many more Ready nodes
+	// the group needs before the roll goes on (validation's next check:
+	// the group back at Size, not counting nodes detached or left drained),
+	// under the same conditions; Ready is how many it has.
+	AwaitsNodes, Ready, Size int
 }
 
 // Active reports whether the roll still has work to do.
@@ -41,7 +46,7 @@ func GroupRolls(rows []NodeRow) []GroupRoll {
 		if !ok {
 			i = len(out)
 			index[r.Group] = i
-			out = append(out, GroupRoll{Group: r.Group, ID: roll.ID, Stepping: roll.Stepping, Count: roll.Count})
+			out = append(out, GroupRoll{Group: r.Group, ID: roll.ID, Stepping: roll.Stepping, Count: roll.Count, Size: roll.Size})
 			votes[r.Group] = map[string]int{}
 		}
 		g := &out[i]
@@ -67,14 +72,36 @@ func GroupRolls(rows []NodeRow) []GroupRoll {
 		}
 		out[i].State = best
 	}
-	if notReady := firstNotReady(rows); notReady != "" && activeRolls(out) == 1 {
-		for i := range out {
-			if g := &out[i]; g.State == model.RollRunning && g.Draining == 0 {
-				g.AwaitsReady = notReady
-			}
+	if activeRolls(out) != 1 {
+		return out
+	}
+	notReady := firstNotReady(rows)
+	for i := range out {
+		g := &out[i]
+		if g.State != model.RollRunning || g.Draining > 0 {
+			continue
+		}
+		g.Ready = groupCapacity(rows, g.Group)
+		switch {
+		case notReady != "":
+			g.AwaitsReady = notReady
+		case g.Ready < g.Size:
+			g.AwaitsNodes = g.Size - g.Ready
 		}
 	}
 	return out
+}
+
+// groupCapacity counts the group's nodes the roll's validation counts
+// toward its size: Ready, attached, and not left drained by the roll.
+func groupCapacity(rows []NodeRow, group string) int {
+	n := 0
+	for _, r := range rows {
+		if r.Group == group && r.Ready && !r.Detached && r.Progress.Roll.Step != model.RollStepDrained {
+			n++
+		}
+	}
+	return n
 }
 
 // firstNotReady is the first node by name that is not Ready, as the roll's

@@ -84,39 +84,46 @@ func TestGroupRollNamesTheNodeItWaitsToSeeReady(t *testing.T) {
 		return model.NodeProgress{Roll: model.NodeRoll{State: state, Step: step}}
 	}
 	for _, tc := range []struct {
-		name string
-		rows []cluster.NodeRow
-		want string
+		name      string
+		rows      []cluster.NodeRow
+		want      string
+		wantNodes int // how many more Ready nodes it waits for
 	}{
 		{"a replacement booting", []cluster.NodeRow{
 			{Name: "nodes-1", Group: "nodes", Ready: true, Progress: in("running", "")},
 			{Name: "nodes-5", Group: "nodes"},
 			{Name: "nodes-4", Group: "nodes"},
-		}, "nodes-4"},
+		}, "nodes-4", 0},
 		{"a node of another group", []cluster.NodeRow{
 			{Name: "b-1", Group: "b"},
 			{Name: "nodes-1", Group: "nodes", Ready: true, Progress: in("running", "")},
-		}, "b-1"},
+		}, "b-1", 0},
 		{"every node Ready", []cluster.NodeRow{
 			{Name: "nodes-1", Group: "nodes", Ready: true, Progress: in("running", "")},
-		}, ""},
+		}, "", 0},
+		// On a live cluster without --delete-nodes a drained node stays,
+		// cordoned, for the user's machinery to replace: it no longer counts.
+		{"a node left drained, its replacement not yet there", []cluster.NodeRow{
+			{Name: "nodes-1", Group: "nodes", Ready: true, Progress: model.NodeProgress{Roll: model.NodeRoll{State: "running", Size: 2}}},
+			{Name: "nodes-2", Group: "nodes", Ready: true, Progress: model.NodeProgress{Roll: model.NodeRoll{State: "running", Step: "drained", Size: 2}}},
+		}, "", 1},
 		{"a node draining", []cluster.NodeRow{
 			{Name: "nodes-1", Group: "nodes", Ready: true, Progress: in("running", "draining")},
 			{Name: "nodes-4", Group: "nodes"},
-		}, ""},
+		}, "", 0},
 		{"paused", []cluster.NodeRow{
 			{Name: "nodes-1", Group: "nodes", Ready: true, Progress: in("paused", "")},
 			{Name: "nodes-4", Group: "nodes"},
-		}, ""},
+		}, "", 0},
 		{"another group rolling", []cluster.NodeRow{
 			{Name: "a-1", Group: "a", Ready: true, Progress: in("running", "")},
 			{Name: "nodes-1", Group: "nodes", Ready: true, Progress: in("running", "")},
 			{Name: "nodes-4", Group: "nodes"},
-		}, ""},
+		}, "", 0},
 	} {
 		g, _ := cluster.RollOf(tc.rows, "nodes")
-		if g.AwaitsReady != tc.want {
-			t.Errorf("%s: awaits %q, want %q", tc.name, g.AwaitsReady, tc.want)
+		if g.AwaitsReady != tc.want || g.AwaitsNodes != tc.wantNodes {
+			t.Errorf("%s: awaits %q and %d more Ready nodes, want %q and %d", tc.name, g.AwaitsReady, g.AwaitsNodes, tc.want, tc.wantNodes)
 		}
 	}
 }

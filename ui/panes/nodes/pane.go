@@ -248,8 +248,11 @@ func (p *Pane) rollLine(g cluster.GroupRoll) []string {
 	if g.Drained > 0 {
 		text += " · " + draw.Itoa(g.Drained) + " drained"
 	}
-	if g.AwaitsReady != "" {
+	switch {
+	case g.AwaitsReady != "":
 		text += " · waits for " + g.AwaitsReady + " to be Ready"
+	case g.AwaitsNodes > 0:
+		text += " · waits for " + model.Plural(g.AwaitsNodes, "more Ready node") + " (" + draw.Itoa(g.Ready) + " of " + draw.Itoa(g.Size) + ")"
 	}
 	switch g.State {
 	case model.RollWaiting:

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"rollscope/model"
+	"rollscope/model/cluster"
 	"rollscope/ui/internal/uitest"
 	"rollscope/ui/screen"
 )
@@ -75,3 +77,39 @@ func TestNodeKeysSayWhereTheyWork(t *testing.T) {
 }
 
 func names(nodes []string) string { return strings.Join(nodes, ",") }
+
+// The roll line says what the roll waits for between nodes, and the node
+// a surge took out of its group reads detached in the ROLL column.
+func TestTheRollLineSaysWhatTheRollWaitsFor(t *testing.T) {
+	running := model.NodeProgress{Roll: model.NodeRoll{State: model.RollRunning, Count: 3, Size: 3}}
+	for _, tc := range []struct {
+		name string
+		rows []cluster.NodeRow
+		want []string
+	}{
+		{"a replacement booting", []cluster.NodeRow{
+			{Name: "a-1", Group: "a", Ready: true, Progress: running},
+			{Name: "a-2", Group: "a", Ready: true, Detached: true, Progress: running},
+			{Name: "a-3", Group: "a", Ready: true},
+			{Name: "a-4", Group: "a"},
+		}, []string{"roll a: running · 1/3 replaced · waits for a-4 to be Ready", "detached", "queued"}},
+		{"a replacement not yet launched", []cluster.NodeRow{
+			{Name: "a-1", Group: "a", Ready: true, Progress: running},
+			{Name: "a-2", Group: "a", Ready: true, Detached: true, Progress: running},
+			{Name: "a-3", Group: "a", Ready: true},
+		}, []string{"roll a: running · 1/3 replaced · waits for 1 more Ready node (2 of 3)"}},
+	} {
+		src := uitest.MidRollout()
+		src.NodeRows = tc.rows
+		s := uitest.NewScreen(src, nil)
+		p := New(s)
+		uitest.Focused(p, 120, 10)
+		p.Update(screen.Refreshed{})
+		out := uitest.Plain(p.View())
+		for _, want := range tc.want {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: the pane lacks %q:\n%s", tc.name, want, out)
+			}
+		}
+	}
+}
