@@ -45,6 +45,8 @@ type NodeRoll struct {
 	// Size is how many attached nodes the group had when the roll was
 	// asked: between nodes the roll waits until as many are Ready again.
 	Size int
+	// Role is the group's kops role, which places its roll in RollOrder.
+	Role string
 }
 
 // Active reports whether the roll still has work to do.
@@ -58,6 +60,7 @@ type rollSpec struct {
 	Step  bool   `json:"step"`
 	Count int    `json:"count"`
 	Size  int    `json:"size"`
+	Role  string `json:"role"`
 }
 
 // NodeProgressOf reads n's drain and roll annotations.
@@ -79,7 +82,7 @@ func NodeProgressOf(n *corev1.Node) NodeProgress {
 		// node in a roll: its state is shown as written.
 		_ = json.Unmarshal([]byte(raw), &sp)
 		p.Roll = NodeRoll{ID: sp.ID, State: a[RollStateAnnotation], Message: a[RollMessageAnnotation],
-			Step: a[RollNodeAnnotation], Stepping: sp.Step, Count: sp.Count, Size: sp.Size}
+			Step: a[RollNodeAnnotation], Stepping: sp.Step, Count: sp.Count, Size: sp.Size, Role: sp.Role}
 		if p.Roll.State == "" {
 			p.Roll.State = RollRunning
 		}

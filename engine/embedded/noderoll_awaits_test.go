@@ -21,48 +21,66 @@ import (
 )
 
 // The Nodes pane's roll line says what the roll waits for between nodes:
-// a node to be Ready (GroupRoll.AwaitsReady), or more Ready nodes in the
-// group (AwaitsNodes). Held against what the roll then does: from every
-// node change at which the line says so until it no longer holds, the roll
-// starts no drain and detaches no node — and it does say so, for each
-// replacement the roll waits for while it boots, and while the group
-// launches one: one node surged at a time, and two drained at once (where a drain
-// can still run while a replacement boots).
+// a node to be Ready (GroupRoll.AwaitsReady), more Ready nodes in the
+// group (AwaitsNodes), or another group's roll (AwaitsRoll). Held against
+// what the roll then does: from every node change at which the line says
+// so until it no longer holds, the group starts no drain and detaches no
+// node — and it does say so, for each replacement the roll waits for while
+// it boots, and while the group launches one: one node surged at a time,
+// two drained at once (where a drain can still run while a replacement
+// boots), and a control-plane group and a node group asked to roll at once.
 func TestTheRollWaitsForWhatTheConsoleSays(t *testing.T) {
 	for _, tc := range []struct {
-		name                       string
-		nodes, replicas, available int
-		surge, unavailable         string
-		// awaited is how many replacements the roll waits for: every one
-		// launched before its last old node is gone. A surged node's is
-		// launched up front; without surge the last node's replacement
+		name   string
+		src    string
+		groups []string
+		// awaited is how many replacements the rolls wait for: every one
+		// launched before a roll's last old node is gone. A surged node's
+		// is launched up front; without surge the last node's replacement
 		// comes once the roll is over.
 		awaited int
+		// afterRoll: the node group waits for the control plane's roll.
+		afterRoll bool
 	}{
-		{"surge 1, unavailable 0", 4, 8, 6, "1", "0", 4},
-		{"no surge, unavailable 2", 6, 4, 3, "0", "2", 5},
+		{"surge 1, unavailable 0", groupScenario("Node", 4, 10, 8, 6, "1", "0"), []string{"pool"}, 4, false},
+		{"no surge, unavailable 2", groupScenario("Node", 6, 10, 4, 3, "0", "2"), []string{"pool"}, 5, false},
+		{"the control plane first", twoGroupScenario, []string{"pool", "masters"}, 4, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			seen := rollAgainstTheConsole(t, groupScenario("Node", tc.nodes, 10, tc.replicas, tc.available, tc.surge, tc.unavailable))
+			seen := rollAgainstTheConsole(t, tc.src, tc.groups...)
 			if seen.named != tc.awaited {
-				t.Errorf("the console named %d booting nodes; want each of the %d replacements the roll waited for", seen.named, tc.awaited)
+				t.Errorf("the console named %d booting nodes; want each of the %d replacements the rolls waited for", seen.named, tc.awaited)
 			}
 			// While a drain of the pair runs the line says nothing of it,
 			// so not every launch is seen short.
 			if seen.short == 0 {
-				t.Error("the console never said the group was short of Ready nodes while the group launched a replacement")
+				t.Error("the console never said a group was short of Ready nodes while it launched a replacement")
+			}
+			if tc.afterRoll != (seen.afterRoll > 0) {
+				t.Errorf("the console said %d times a roll waits for another group's; want it said: %v", seen.afterRoll, tc.afterRoll)
 			}
 		})
 	}
 }
 
-// awaited is what the console said a roll waited for: how many nodes it
-// named, and how many times it said the group was short of Ready nodes.
-type awaited struct{ named, short int }
+// twoGroupScenario is a control-plane group and a node group, both
+// outdated, with no surge for either.
+const twoGroupScenario = `name: roll
+seed: 3
+nodeGroups:
+  - {name: pool, role: Node, size: 2, capacity: {pods: 10, cpu: "64", memory: 256Gi}, initialSpec: v1, spec: v2, bootTime: 20s, maxSurge: 0, maxUnavailable: 1}
+  - {name: masters, role: ControlPlane, size: 3, capacity: {pods: 10, cpu: "64", memory: 256Gi}, initialSpec: v1, spec: v2, bootTime: 20s}
+`
 
-// rollAgainstTheConsole rolls the scenario's group "pool" and fails for
-// every moment what the console said the roll waits for was false.
-func rollAgainstTheConsole(t *testing.T, src string) awaited {
+// awaited is what the console said rolls waited for: how many nodes it
+// named, and how many times it said a group was short of Ready nodes or a
+// roll waited for another group's.
+type awaited struct{ named, short, afterRoll int }
+
+// rollAgainstTheConsole asks the scenario's groups to roll, in that order,
+// and fails for every moment what the console said a roll waits for was
+// false.
+func rollAgainstTheConsole(t *testing.T, src string, groups ...string) awaited {
 	sc, err := scenario.Parse("roll.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
@@ -71,9 +89,10 @@ func rollAgainstTheConsole(t *testing.T, src string) awaited {
 	api := memapi.New(memapi.Options{Clock: clock, Seed: sc.Seed})
 	var c *embedded.Cluster
 	var seen awaited
-	// holds reports whether what the console said last still holds of nodes.
-	holds := func([]*corev1.Node) bool { return false }
-	said := ""
+	// said is what the console says each group's roll waits for, and
+	// holds whether that still holds of the nodes.
+	said := map[string]string{}
+	holds := map[string]func([]*corev1.Node) bool{}
 	moving := map[string]bool{} // nodes draining or detached
 	var untrue []string
 	observe := func(now time.Time, ev watch.Event) {
@@ -85,34 +104,45 @@ func rollAgainstTheConsole(t *testing.T, src string) awaited {
 		for _, n := range nodes {
 			objs = append(objs, n)
 			if n.Annotations[model.RollNodeAnnotation] == model.RollStepDraining || model.NodeDetached(n) {
-				if !moving[n.Name] && holds(nodes) {
-					untrue = append(untrue, fmt.Sprintf("at %s %s started draining or was detached while the console said the roll %s", now.Sub(epoch), n.Name, said))
+				group := n.Labels[model.NodeGroupLabel]
+				if h := holds[group]; !moving[n.Name] && h != nil && h(nodes) {
+					untrue = append(untrue, fmt.Sprintf("at %s %s started draining or was detached while the console said the roll of %s %s", now.Sub(epoch), n.Name, group, said[group]))
 				}
 				moving[n.Name] = true
 			}
 		}
 		view := cluster.NewCluster()
 		view.Apply(cluster.Batch{Objects: objs})
-		g, _ := cluster.RollOf(view.Nodes(), "pool")
-		before := said
-		switch {
-		case g.AwaitsReady != "":
-			said = "waits for " + g.AwaitsReady + " to be Ready"
-			holds = func(nodes []*corev1.Node) bool { return !nodeReady(nodes, g.AwaitsReady) }
-		case g.AwaitsNodes > 0:
-			said = fmt.Sprintf("waits for %d more Ready nodes (%d of %d)", g.AwaitsNodes, g.Ready, g.Size)
-			holds = func(nodes []*corev1.Node) bool { return poolCapacity(nodes) < g.Size }
-		default:
-			said, holds = "", func([]*corev1.Node) bool { return false }
-		}
-		if said != "" && !holds(nodes) {
-			untrue = append(untrue, fmt.Sprintf("at %s the console said the roll %s, which is not so", now.Sub(epoch), said))
-		}
-		if said != before && g.AwaitsReady != "" {
-			seen.named++
-		}
-		if said != before && g.AwaitsNodes > 0 {
-			seen.short++
+		clear(holds)
+		for _, g := range cluster.GroupRolls(view.Nodes()) {
+			before := said[g.Group]
+			switch {
+			case g.AwaitsRoll != "":
+				said[g.Group] = "waits for the roll of group " + g.AwaitsRoll
+				holds[g.Group] = func(nodes []*corev1.Node) bool { return rolling(nodes, g.AwaitsRoll) }
+			case g.AwaitsReady != "":
+				said[g.Group] = "waits for " + g.AwaitsReady + " to be Ready"
+				holds[g.Group] = func(nodes []*corev1.Node) bool { return !nodeReady(nodes, g.AwaitsReady) }
+			case g.AwaitsNodes > 0:
+				said[g.Group] = fmt.Sprintf("waits for %d more Ready nodes (%d of %d)", g.AwaitsNodes, g.Ready, g.Size)
+				holds[g.Group] = func(nodes []*corev1.Node) bool { return capacity(nodes, g.Group) < g.Size }
+			default:
+				said[g.Group] = ""
+				continue
+			}
+			if !holds[g.Group](nodes) {
+				untrue = append(untrue, fmt.Sprintf("at %s the console said the roll of %s %s, which is not so", now.Sub(epoch), g.Group, said[g.Group]))
+			}
+			if said[g.Group] != before {
+				switch {
+				case g.AwaitsRoll != "":
+					seen.afterRoll++
+				case g.AwaitsReady != "":
+					seen.named++
+				default:
+					seen.short++
+				}
+			}
 		}
 	}
 	c, err = embedded.Start(context.Background(), api, clock, sc, embedded.Options{Observers: []sim.Observer{observe}})
@@ -122,8 +152,10 @@ func rollAgainstTheConsole(t *testing.T, src string) awaited {
 	if _, err := c.Runner.Run(context.Background(), sim.RunOptions{Until: time.Minute}); err != nil {
 		t.Fatal(err)
 	}
-	if err := noderoll.Request(context.Background(), api.Client(), "pool", noderoll.Options{}, clock.Now()); err != nil {
-		t.Fatal(err)
+	for _, g := range groups {
+		if err := noderoll.Request(context.Background(), api.Client(), g, noderoll.Options{}, clock.Now()); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if end, err := c.Run(context.Background(), 0); err != nil || end != sim.EndQuiescent {
 		t.Fatalf("run ended %q: %v", end, err)
@@ -143,12 +175,22 @@ func nodeReady(nodes []*corev1.Node, name string) bool {
 	return false
 }
 
-// poolCapacity is what the roll's validation counts toward group pool's
-// size: its Ready nodes, not detached, not left drained.
-func poolCapacity(nodes []*corev1.Node) int {
+// rolling reports whether a node of group carries an active roll.
+func rolling(nodes []*corev1.Node, group string) bool {
+	for _, n := range nodes {
+		if _, in := n.Annotations[model.RollAnnotation]; in && n.Labels[model.NodeGroupLabel] == group && model.RollActive(n.Annotations[model.RollStateAnnotation]) {
+			return true
+		}
+	}
+	return false
+}
+
+// capacity is what the roll's validation counts toward group's size: its
+// Ready nodes, not detached, not left drained.
+func capacity(nodes []*corev1.Node, group string) int {
 	n := 0
 	for _, node := range nodes {
-		if node.Labels[model.NodeGroupLabel] == "pool" && model.NodeReady(node) && !model.NodeDetached(node) &&
+		if node.Labels[model.NodeGroupLabel] == group && model.NodeReady(node) && !model.NodeDetached(node) &&
 			node.Annotations[model.RollNodeAnnotation] != model.RollStepDrained {
 			n++
 		}

@@ -3,21 +3,14 @@ package noderoll
 import (
 	"fmt"
 
-	"rollscope/engine/nodegroup"
+	"rollscope/model"
 )
 
-// rank is a role's place in kops' order: bastions, then the control plane,
-// then API servers, then nodes.
+// rank is a role's place in kops' order (model.RollOrder), or why the role
+// is not one.
 func rank(role string) (int, error) {
-	switch role {
-	case nodegroup.RoleBastion:
-		return 0, nil
-	case nodegroup.RoleMaster, nodegroup.RoleControlPlane:
-		return 1, nil
-	case nodegroup.RoleAPIServer:
-		return 2, nil
-	case nodegroup.RoleNode, "":
-		return 3, nil
+	if r, ok := model.RollOrder(role); ok {
+		return r, nil
 	}
 	return 0, fmt.Errorf("unknown group type for group %q: role %q (use Bastion, Master, ControlPlane, APIServer or Node)", role, role)
 }

@@ -15,14 +15,19 @@ type GroupRoll struct {
 	// on, "" when it waits for none. Between nodes the roll validates the
 	// cluster as kops does, and its first check is every node Ready: while
 	// it runs, drains nothing and a node is NotReady (most often the
-	// replacement it launched, booting), that node holds it. Left ""
-	// while another group's roll is active, which may hold it first.
+	// replacement it launched, booting), that node holds it. Left "" for a
+	// roll that waits for another group's first (AwaitsRoll).
 	AwaitsReady string
 	// AwaitsNodes is, when every node is Ready, how many more Ready nodes
 	// the group needs before the roll goes on (validation's next check:
 	// the group back at Size, not counting nodes detached or left drained),
 	// under the same conditions; Ready is how many it has.
 	AwaitsNodes, Ready, Size int
+	// AwaitsRoll is the group whose roll this running one waits for: the
+	// active one first in kops' order (model.RollOrder) of the group's
+	// Role and name.
+	AwaitsRoll string
+	Role       string
 }
 
 // Active reports whether the roll still has work to do.
@@ -46,7 +51,7 @@ func GroupRolls(rows []NodeRow) []GroupRoll {
 		if !ok {
 			i = len(out)
 			index[r.Group] = i
-			out = append(out, GroupRoll{Group: r.Group, ID: roll.ID, Stepping: roll.Stepping, Count: roll.Count, Size: roll.Size})
+			out = append(out, GroupRoll{Group: r.Group, ID: roll.ID, Stepping: roll.Stepping, Count: roll.Count, Size: roll.Size, Role: roll.Role})
 			votes[r.Group] = map[string]int{}
 		}
 		g := &out[i]
@@ -72,13 +77,20 @@ func GroupRolls(rows []NodeRow) []GroupRoll {
 		}
 		out[i].State = best
 	}
-	if activeRolls(out) != 1 {
+	first, known := firstRolling(out)
+	if !known {
 		return out
 	}
 	notReady := firstNotReady(rows)
 	for i := range out {
 		g := &out[i]
-		if g.State != model.RollRunning || g.Draining > 0 {
+		switch {
+		case g.State != model.RollRunning:
+			continue
+		case first != nil && first.Group != g.Group:
+			g.AwaitsRoll = first.Group
+			continue
+		case g.Draining > 0:
 			continue
 		}
 		g.Ready = groupCapacity(rows, g.Group)
@@ -116,14 +128,26 @@ func firstNotReady(rows []NodeRow) string {
 	return first
 }
 
-func activeRolls(rolls []GroupRoll) int {
-	n := 0
-	for _, g := range rolls {
-		if g.Active() {
-			n++
+// firstRolling is the active roll that goes first in kops' order, the
+// one no other waits for (nil when none is active); false when an active
+// roll's role is not kops' (that roll fails, and the order is not known).
+func firstRolling(rolls []GroupRoll) (*GroupRoll, bool) {
+	var first *GroupRoll
+	firstAt := 0
+	for i := range rolls {
+		g := &rolls[i]
+		if !g.Active() {
+			continue
+		}
+		at, ok := model.RollOrder(g.Role)
+		if !ok {
+			return nil, false
+		}
+		if first == nil || at < firstAt || (at == firstAt && g.Group < first.Group) {
+			first, firstAt = g, at
 		}
 	}
-	return n
+	return first, true
 }
 
 // preferState reports whether state a wins over b: more nodes carry it,

@@ -77,8 +77,8 @@ func TestGroupRollPrefersTheActiveStateOnATie(t *testing.T) {
 
 // A running roll that drains nothing waits, between nodes, for every node
 // to be Ready (kops' validation): the first NotReady node by name is the
-// one it names. Not while it drains, nor paused, nor while another group's
-// roll may hold it first.
+// one it names. Not while it drains, nor paused; behind another group's
+// roll, that roll is what it waits for.
 func TestGroupRollNamesTheNodeItWaitsToSeeReady(t *testing.T) {
 	in := func(state, step string) model.NodeProgress {
 		return model.NodeProgress{Roll: model.NodeRoll{State: state, Step: step}}
@@ -124,6 +124,9 @@ func TestGroupRollNamesTheNodeItWaitsToSeeReady(t *testing.T) {
 		g, _ := cluster.RollOf(tc.rows, "nodes")
 		if g.AwaitsReady != tc.want || g.AwaitsNodes != tc.wantNodes {
 			t.Errorf("%s: awaits %q and %d more Ready nodes, want %q and %d", tc.name, g.AwaitsReady, g.AwaitsNodes, tc.want, tc.wantNodes)
+		}
+		if tc.name == "another group rolling" && g.AwaitsRoll != "a" {
+			t.Errorf("%s: awaits the roll of %q, want a's (the same role, an earlier name)", tc.name, g.AwaitsRoll)
 		}
 	}
 }

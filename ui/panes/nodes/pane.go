@@ -249,6 +249,8 @@ func (p *Pane) rollLine(g cluster.GroupRoll) []string {
 		text += " · " + draw.Itoa(g.Drained) + " drained"
 	}
 	switch {
+	case g.AwaitsRoll != "":
+		text += " · waits for the roll of group " + g.AwaitsRoll
 	case g.AwaitsReady != "":
 		text += " · waits for " + g.AwaitsReady + " to be Ready"
 	case g.AwaitsNodes > 0:

@@ -98,6 +98,10 @@ func TestTheRollLineSaysWhatTheRollWaitsFor(t *testing.T) {
 			{Name: "a-2", Group: "a", Ready: true, Detached: true, Progress: running},
 			{Name: "a-3", Group: "a", Ready: true},
 		}, []string{"roll a: running · 1/3 replaced · waits for 1 more Ready node (2 of 3)"}},
+		{"behind the control plane's roll", []cluster.NodeRow{
+			{Name: "a-1", Group: "a", Ready: true, Progress: running},
+			{Name: "cp-1", Group: "cp", Ready: true, Progress: model.NodeProgress{Roll: model.NodeRoll{State: model.RollRunning, Count: 1, Size: 1, Role: "ControlPlane"}}},
+		}, []string{"roll a: running · 2/3 replaced · waits for the roll of group cp", "roll cp: running · 0/1 replaced —"}},
 	} {
 		src := uitest.MidRollout()
 		src.NodeRows = tc.rows
