@@ -130,9 +130,13 @@ func (v *View) statefulSet(w int) []string {
 			cell = v.s.Paints.Pod[i].On(draw.PodGlyphs[i])
 		}
 		strip.WriteString(" " + cell)
-		mark := st.Muted.Render("o")
-		if o.Updated {
+		// An ordinal without a pod runs no revision yet: no mark.
+		mark := " "
+		switch {
+		case o.Exists && o.Updated:
 			mark = st.OK.Render("u")
+		case o.Exists:
+			mark = st.Muted.Render("o")
 		}
 		marks.WriteString(" " + mark)
 	}

@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -192,6 +193,30 @@ func TestFooterOffersOnlyThisPagesKeys(t *testing.T) {
 			if len(base.Keys) > 0 {
 				t.Errorf("%s page: the footer offers %q, which goes to the page under it", kind.kind, b.Help().Key)
 			}
+		}
+	}
+}
+
+// An ordinal whose pod is not there yet (OrderedReady creating them one at
+// a time, or a scale-up) runs no revision: the strip shows it missing and
+// the revision row marks nothing under it.
+func TestStatefulSetOrdinalWithoutAPodHasNoRevisionMark(t *testing.T) {
+	src := midRollout()
+	set := src.Sets["shop/db"]
+	set.Ordinals = append([]cluster.OrdinalCell(nil), set.Ordinals...)
+	set.Ordinals[4].Exists, set.Ordinals[4].Updated = false, false
+	src.Sets["shop/db"] = set
+	s := uitest.NewScreen(src, nil)
+	p := NewPage(s, &uitest.Base{}, action.OnStatefulSet, "shop", "db")
+	p.SetSize(100, 30)
+	out := uitest.Plain(p.View())
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		lines = append(lines, strings.TrimRight(l, " "))
+	}
+	for _, want := range []string{"ordinals  ● ● ●┃ ◐ ·", "revision  o o o  u"} {
+		if !slices.Contains(lines, want) {
+			t.Errorf("the StatefulSet page lacks the line %q:\n%s", want, out)
 		}
 	}
 }
