@@ -11,23 +11,10 @@ type GroupRoll struct {
 	// are still in the group carrying the roll (not yet replaced), and
 	// Draining and Drained how many of those are at that step.
 	Count, Left, Draining, Drained int
-	// AwaitsReady is the node the roll waits to see Ready before it goes
-	// on, "" when it waits for none. Between nodes the roll validates the
-	// cluster as kops does, and its first check is every node Ready: while
-	// it runs, drains nothing and a node is NotReady (most often the
-	// replacement it launched, booting), that node holds it. Left "" for a
-	// roll that waits for another group's first (AwaitsRoll).
-	AwaitsReady string
-	// AwaitsNodes is, when every node is Ready, how many more Ready nodes
-	// the group needs before the roll goes on (validation's next check:
-	// the group back at Size, not counting nodes detached or left drained),
-	// under the same conditions; Ready is how many it has.
-	AwaitsNodes, Ready, Size int
-	// AwaitsRoll is the group whose roll this running one waits for: the
-	// active one first in kops' order (model.RollOrder) of the group's
-	// Role and name.
-	AwaitsRoll string
-	Role       string
+	Size                           int    // attached nodes when the roll was asked
+	Role                           string // the group's kops role
+	// What the roll waits for, when it says (rollwaits.go).
+	Waits
 }
 
 // Active reports whether the roll still has work to do.
@@ -77,77 +64,8 @@ func GroupRolls(rows []NodeRow) []GroupRoll {
 		}
 		out[i].State = best
 	}
-	first, known := firstRolling(out)
-	if !known {
-		return out
-	}
-	notReady := firstNotReady(rows)
-	for i := range out {
-		g := &out[i]
-		switch {
-		case g.State != model.RollRunning:
-			continue
-		case first != nil && first.Group != g.Group:
-			g.AwaitsRoll = first.Group
-			continue
-		case g.Draining > 0:
-			continue
-		}
-		g.Ready = groupCapacity(rows, g.Group)
-		switch {
-		case notReady != "":
-			g.AwaitsReady = notReady
-		case g.Ready < g.Size:
-			g.AwaitsNodes = g.Size - g.Ready
-		}
-	}
+	setWaits(out, rows)
 	return out
-}
-
-// groupCapacity counts the group's nodes the roll's validation counts
-// toward its size: Ready, attached, and not left drained by the roll.
-func groupCapacity(rows []NodeRow, group string) int {
-	n := 0
-	for _, r := range rows {
-		if r.Group == group && r.Ready && !r.Detached && r.Progress.Roll.Step != model.RollStepDrained {
-			n++
-		}
-	}
-	return n
-}
-
-// firstNotReady is the first node by name that is not Ready, as the roll's
-// validation names it; "" when every node is Ready.
-func firstNotReady(rows []NodeRow) string {
-	first := ""
-	for _, r := range rows {
-		if !r.Ready && (first == "" || r.Name < first) {
-			first = r.Name
-		}
-	}
-	return first
-}
-
-// firstRolling is the active roll that goes first in kops' order, the
-// one no other waits for (nil when none is active); false when an active
-// roll's role is not kops' (that roll fails, and the order is not known).
-func firstRolling(rolls []GroupRoll) (*GroupRoll, bool) {
-	var first *GroupRoll
-	firstAt := 0
-	for i := range rolls {
-		g := &rolls[i]
-		if !g.Active() {
-			continue
-		}
-		at, ok := model.RollOrder(g.Role)
-		if !ok {
-			return nil, false
-		}
-		if first == nil || at < firstAt || (at == firstAt && g.Group < first.Group) {
-			first, firstAt = g, at
-		}
-	}
-	return first, true
 }
 
 // preferState reports whether state a wins over b: more nodes carry it,

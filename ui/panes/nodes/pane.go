@@ -30,8 +30,11 @@ type Pane struct {
 	// marked are the nodes m marked, by name.
 	marked map[string]bool
 	notes  cluster.NodeProgressNotes
-	// rolls are the group rolls of the nodes, gathered once per refresh.
+	// rolls are the group rolls of the nodes, gathered once per refresh,
+	// and short the Deployment each roll between nodes waits to see
+	// available, by group.
 	rolls []cluster.GroupRoll
+	short map[string]cluster.DeploymentSummary
 	// full is set by enter: the roll lines and the selected node's detail
 	// are shown whole, as many lines as they take, instead of cut.
 	full bool
@@ -96,6 +99,7 @@ func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
 		return p, nil
 	case screen.Refreshed:
 		p.rolls = cluster.GroupRolls(nodes)
+		p.findShortDeployments()
 		for _, e := range p.notes.Changes(p.s.Nodes, p.s.Now) {
 			p.s.Src.AddAction(p.s.Namespace, p.s.Deployment, e)
 		}
@@ -234,6 +238,28 @@ func (p *Pane) lineCap(n int) int {
 	return n
 }
 
+// findShortDeployments reads the Deployments only for a roll that waits
+// between nodes with its nodes all there: a refresh of a large fleet would
+// otherwise summarise every Deployment for nothing.
+func (p *Pane) findShortDeployments() {
+	clear(p.short)
+	var deps []cluster.DeploymentSummary
+	for _, g := range p.rolls {
+		if !g.ChecksDeployments() {
+			continue
+		}
+		if deps == nil {
+			deps = p.s.Src.Deployments()
+		}
+		if d, ok := g.ShortDeployment(deps); ok {
+			if p.short == nil {
+				p.short = map[string]cluster.DeploymentSummary{}
+			}
+			p.short[g.Group] = d
+		}
+	}
+}
+
 func (p *Pane) rollLine(g cluster.GroupRoll) []string {
 	text := "roll " + g.Group + ": " + g.State
 	if g.Stepping {
@@ -255,6 +281,11 @@ func (p *Pane) rollLine(g cluster.GroupRoll) []string {
 		text += " · waits for " + g.AwaitsReady + " to be Ready"
 	case g.AwaitsNodes > 0:
 		text += " · waits for " + model.Plural(g.AwaitsNodes, "more Ready node") + " (" + draw.Itoa(g.Ready) + " of " + draw.Itoa(g.Size) + ")"
+	default:
+		if d, ok := p.short[g.Group]; ok {
+			text += " · waits for deployment " + d.Namespace + "/" + d.Name + " to be available (" +
+				draw.Itoa(int(d.Available)) + " of " + draw.Itoa(int(d.Replicas)) + ")"
+		}
 	}
 	switch g.State {
 	case model.RollWaiting:

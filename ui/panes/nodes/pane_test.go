@@ -83,28 +83,37 @@ func names(nodes []string) string { return strings.Join(nodes, ",") }
 func TestTheRollLineSaysWhatTheRollWaitsFor(t *testing.T) {
 	running := model.NodeProgress{Roll: model.NodeRoll{State: model.RollRunning, Count: 3, Size: 3}}
 	for _, tc := range []struct {
-		name string
-		rows []cluster.NodeRow
-		want []string
+		name      string
+		rows      []cluster.NodeRow
+		want      []string
+		available int32 // shop/frontend's available pods, of 4 (0: all 4)
 	}{
 		{"a replacement booting", []cluster.NodeRow{
 			{Name: "a-1", Group: "a", Ready: true, Progress: running},
 			{Name: "a-2", Group: "a", Ready: true, Detached: true, Progress: running},
 			{Name: "a-3", Group: "a", Ready: true},
 			{Name: "a-4", Group: "a"},
-		}, []string{"roll a: running · 1/3 replaced · waits for a-4 to be Ready", "detached", "queued"}},
+		}, []string{"roll a: running · 1/3 replaced · waits for a-4 to be Ready", "detached", "queued"}, 0},
 		{"a replacement not yet launched", []cluster.NodeRow{
 			{Name: "a-1", Group: "a", Ready: true, Progress: running},
 			{Name: "a-2", Group: "a", Ready: true, Detached: true, Progress: running},
 			{Name: "a-3", Group: "a", Ready: true},
-		}, []string{"roll a: running · 1/3 replaced · waits for 1 more Ready node (2 of 3)"}},
+		}, []string{"roll a: running · 1/3 replaced · waits for 1 more Ready node (2 of 3)"}, 0},
+		{"a deployment's pods evicted", []cluster.NodeRow{
+			{Name: "a-1", Group: "a", Ready: true, Progress: running},
+			{Name: "a-2", Group: "a", Ready: true, Progress: running},
+			{Name: "a-3", Group: "a", Ready: true},
+		}, []string{"roll a: running · 1/3 replaced · waits for deployment shop/frontend to be available (3 of 4)"}, 3},
 		{"behind the control plane's roll", []cluster.NodeRow{
 			{Name: "a-1", Group: "a", Ready: true, Progress: running},
 			{Name: "cp-1", Group: "cp", Ready: true, Progress: model.NodeProgress{Roll: model.NodeRoll{State: model.RollRunning, Count: 1, Size: 1, Role: "ControlPlane"}}},
-		}, []string{"roll a: running · 2/3 replaced · waits for the roll of group cp", "roll cp: running · 0/1 replaced —"}},
+		}, []string{"roll a: running · 2/3 replaced · waits for the roll of group cp", "roll cp: running · 0/1 replaced —"}, 0},
 	} {
 		src := uitest.MidRollout()
 		src.NodeRows = tc.rows
+		if tc.available > 0 {
+			src.Summaries[0].Available = tc.available
+		}
 		s := uitest.NewScreen(src, nil)
 		p := New(s)
 		uitest.Focused(p, 120, 10)
