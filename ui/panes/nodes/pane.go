@@ -309,8 +309,9 @@ func (p *Pane) rollLine(g cluster.GroupRoll) []string {
 	case model.RollFinished:
 		paint = p.s.Paints.OK
 	}
-	// Two lines at most (enter shows the rest): what to press next comes
-	// first, and a cut ends in "…".
+	// Two lines at most (enter shows the rest): the state, what the roll
+	// waits for and what to press next come before the message, and a cut
+	// ends in "…".
 	lines := draw.WrapAtMost(text, p.w-3, p.lineCap(2))
 	out := make([]string, len(lines))
 	for i, l := range lines {
