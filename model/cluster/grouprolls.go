@@ -27,21 +27,25 @@ func (g GroupRoll) Active() bool {
 // most of its nodes carry, an active one on a tie.
 func GroupRolls(rows []NodeRow) []GroupRoll {
 	var out []GroupRoll
+	var votes []stateVotes // votes[i] are out[i]'s
 	index := map[string]int{}
-	votes := map[string]map[string]int{}
+	cur := -1 // out's index of the last row's group: rows come by group
 	for _, r := range rows {
 		roll := r.Progress.Roll
 		if roll.State == "" {
 			continue
 		}
-		i, ok := index[r.Group]
-		if !ok {
-			i = len(out)
-			index[r.Group] = i
-			out = append(out, GroupRoll{Group: r.Group, ID: roll.ID, Stepping: roll.Stepping, Count: roll.Count, Size: roll.Size, Role: roll.Role})
-			votes[r.Group] = map[string]int{}
+		if cur < 0 || out[cur].Group != r.Group {
+			i, ok := index[r.Group]
+			if !ok {
+				i = len(out)
+				index[r.Group] = i
+				out = append(out, GroupRoll{Group: r.Group, ID: roll.ID, Stepping: roll.Stepping, Count: roll.Count, Size: roll.Size, Role: roll.Role})
+				votes = append(votes, nil)
+			}
+			cur = i
 		}
-		g := &out[i]
+		g := &out[cur]
 		g.Left++
 		switch roll.Step {
 		case model.RollStepDraining:
@@ -52,33 +56,55 @@ func GroupRolls(rows []NodeRow) []GroupRoll {
 		if g.Message == "" {
 			g.Message = roll.Message
 		}
-		votes[r.Group][roll.State]++
+		votes[cur].add(roll.State)
 	}
 	for i := range out {
-		v := votes[out[i].Group]
-		best := ""
-		for state := range v {
-			if best == "" || preferState(v, state, best) {
-				best = state
-			}
-		}
-		out[i].State = best
+		out[i].State = votes[i].winner()
 	}
 	setWaits(out, rows)
 	return out
 }
 
-// preferState reports whether state a wins over b: more nodes carry it,
-// or as many and it is active while b is not, or the first by name.
-func preferState(votes map[string]int, a, b string) bool {
-	if votes[a] != votes[b] {
-		return votes[a] > votes[b]
+// stateVotes counts how many of a group's nodes carry each roll state: a
+// handful of states, so a slice, not a map looked up once per node.
+type stateVotes []stateVote
+
+type stateVote struct {
+	state string
+	n     int
+}
+
+func (v *stateVotes) add(state string) {
+	for i := range *v {
+		if (*v)[i].state == state {
+			(*v)[i].n++
+			return
+		}
 	}
-	aa, ab := (model.NodeRoll{State: a}).Active(), (model.NodeRoll{State: b}).Active()
+	*v = append(*v, stateVote{state, 1})
+}
+
+// winner is the state most nodes carry; on a tie an active one, then the
+// first by name.
+func (v stateVotes) winner() string {
+	var best stateVote
+	for _, c := range v {
+		if best.state == "" || beats(c, best) {
+			best = c
+		}
+	}
+	return best.state
+}
+
+func beats(a, b stateVote) bool {
+	if a.n != b.n {
+		return a.n > b.n
+	}
+	aa, ab := (model.NodeRoll{State: a.state}).Active(), (model.NodeRoll{State: b.state}).Active()
 	if aa != ab {
 		return aa
 	}
-	return a < b
+	return a.state < b.state
 }
 
 // RollOf is the roll of group, if its nodes carry one.

@@ -29,7 +29,7 @@ type Waits struct {
 // setWaits fills in what each of rolls waits for, from every node's row.
 func setWaits(rolls []GroupRoll, rows []NodeRow) {
 	first, known := firstRolling(rolls)
-	if !known {
+	if first == nil || !known {
 		return
 	}
 	notReady := firstNotReady(rows)
