@@ -33,10 +33,21 @@ func (n *NodeProgressNotes) Changes(rows []NodeRow, at time.Time) []TimelineEntr
 	add := func(object, message string, warning bool) {
 		out = append(out, TimelineEntry{Time: at, Kind: TimelineAction, Object: object, Message: message, Warning: warning})
 	}
-	seen := map[string]bool{}
+	// Only nodes with a drain state are remembered, and looked up: a
+	// refresh of thousands of nodes, none draining, costs one pass.
+	var seen map[string]bool // the remembered nodes still listed
 	for _, node := range rows {
-		seen[node.Name] = true
 		state := node.Drain
+		if state == "" {
+			if len(n.drains) > 0 {
+				delete(n.drains, node.Name)
+			}
+			continue
+		}
+		if seen == nil {
+			seen = map[string]bool{}
+		}
+		seen[node.Name] = true
 		if state == n.drains[node.Name] {
 			continue
 		}

@@ -66,6 +66,18 @@ func TestNodeProgressNotesNoteEachChangeOnce(t *testing.T) {
 		}, []string{
 			"node/a-2: drain failed !",
 		}},
+		{"a drain's state cleared says nothing", []cluster.NodeRow{
+			node("a-1", "a", "", model.NodeProgress{}),
+			node("a-2", "a", model.DrainFailed, model.NodeProgress{}),
+			node("z-1", "z", "", roll(model.RollRunning, "", "")),
+		}, nil},
+		{"the same node drained again is noted again", []cluster.NodeRow{
+			node("a-1", "a", model.DrainDraining, model.NodeProgress{}),
+			node("a-2", "a", model.DrainFailed, model.NodeProgress{}),
+			node("z-1", "z", "", roll(model.RollRunning, "", "")),
+		}, []string{
+			"node/a-1: drain draining",
+		}},
 	}
 	var notes cluster.NodeProgressNotes
 	at := time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
