@@ -1,7 +1,6 @@
 package embedded_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -15,9 +14,6 @@ import (
 
 	"rollscope/engine/embedded"
 	"rollscope/engine/noderoll"
-	"rollscope/engine/scenario"
-	"rollscope/engine/sim"
-	"rollscope/kube/memapi"
 	"rollscope/model"
 	"rollscope/model/cluster"
 )
@@ -92,13 +88,8 @@ type awaited struct{ named, short, deployment, afterRoll int }
 // and fails for every moment what the console said a roll waits for was
 // false.
 func rollAgainstTheConsole(t *testing.T, src string, groups ...string) awaited {
-	sc, err := scenario.Parse("roll.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	clock := sim.NewClock(epoch)
-	api := memapi.New(memapi.Options{Clock: clock, Seed: sc.Seed})
-	var c *embedded.Cluster
+	r := startRollRun(t, src)
+	c := r.cluster
 	var seen awaited
 	// said is what the console says each group's roll waits for, and
 	// holds whether that still holds of the cluster now.
@@ -110,9 +101,6 @@ func rollAgainstTheConsole(t *testing.T, src string, groups ...string) awaited {
 		switch ev.Object.(type) {
 		case *corev1.Node, *appsv1.Deployment:
 		default:
-			return
-		}
-		if c == nil {
 			return
 		}
 		l := c.Runner.Listers()
@@ -172,21 +160,13 @@ func rollAgainstTheConsole(t *testing.T, src string, groups ...string) awaited {
 			}
 		}
 	}
-	c, err = embedded.Start(context.Background(), api, clock, sc, embedded.Options{Observers: []sim.Observer{observe}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Runner.Run(context.Background(), sim.RunOptions{Until: time.Minute}); err != nil {
-		t.Fatal(err)
-	}
+	r.also = observe
+	r.runFor(time.Minute)
 	for _, g := range groups {
-		if err := noderoll.Request(context.Background(), api.Client(), g, noderoll.Options{}, clock.Now()); err != nil {
-			t.Fatal(err)
-		}
+		r.requestRoll(g, noderoll.Options{})
 	}
-	if end, err := c.Run(context.Background(), 0); err != nil || end != sim.EndQuiescent {
-		t.Fatalf("run ended %q: %v", end, err)
-	}
+	r.finish()
+	r.requireNoBudgetViolations()
 	for _, u := range untrue {
 		t.Error(u)
 	}

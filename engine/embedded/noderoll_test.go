@@ -60,6 +60,8 @@ type rollRun struct {
 	// when an up-to-date node was first Ready.
 	detachedAt      []time.Time
 	firstFreshReady time.Time
+	// also, when set, sees every change after the run's own observer.
+	also sim.Observer
 }
 
 func startRollRun(t testing.TB, src string) *rollRun {
@@ -134,6 +136,9 @@ func (p replay) Subscribe(fn func(watch.Event)) func() {
 }
 
 func (r *rollRun) observe(now time.Time, ev watch.Event) {
+	if r.also != nil {
+		defer r.also(now, ev)
+	}
 	l := r.cluster.Runner.Listers()
 	switch o := ev.Object.(type) {
 	case *corev1.Node:
