@@ -44,6 +44,12 @@ const (
 	// RollNodeAnnotation is the node's own step in the roll: "" (not
 	// started), RollStepDraining or RollStepDrained.
 	RollNodeAnnotation = Prefix + "roll-node"
+	// RollFailsAtAnnotation is when the roll fails unless the cluster
+	// validates first (RFC 3339): its validation timeout from when the
+	// validation began to fail. It is on one node of the roll while the
+	// validation fails, and gone once it passes or the roll ends; a roll
+	// restarted meanwhile keeps the deadline, as a drain keeps its start.
+	RollFailsAtAnnotation = Prefix + "roll-fails-at"
 )
 
 // Drain states, the values of DrainStateAnnotation.

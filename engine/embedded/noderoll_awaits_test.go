@@ -63,6 +63,11 @@ func TestTheRollWaitsForWhatTheConsoleSays(t *testing.T) {
 			if tc.afterRoll != (seen.afterRoll > 0) {
 				t.Errorf("the console said %d times a roll waits for another group's; want it said: %v", seen.afterRoll, tc.afterRoll)
 			}
+			// Every wait here is a validation failing until the
+			// replacement is Ready: the roll's deadline is on a node.
+			if seen.deadlines == 0 {
+				t.Error("no node ever said when the roll fails unless the cluster validates")
+			}
 			if tc.deployment != (seen.deployment > 0) {
 				t.Errorf("the console said %d times a roll waits for a Deployment's pods; want it said: %v", seen.deployment, tc.deployment)
 			}
@@ -81,8 +86,9 @@ nodeGroups:
 
 // awaited is what the console said rolls waited for: how many nodes it
 // named, and how many times it said a group was short of Ready nodes, a
-// Deployment short of available pods, or a roll behind another group's.
-type awaited struct{ named, short, deployment, afterRoll int }
+// Deployment short of available pods, or a roll behind another group's;
+// and at how many changes a roll's deadline was on a node.
+type awaited struct{ named, short, deployment, afterRoll, deadlines int }
 
 // rollAgainstTheConsole asks the scenario's groups to roll, in that order,
 // and fails for every moment what the console said a roll waits for was
@@ -107,6 +113,12 @@ func rollAgainstTheConsole(t *testing.T, src string, groups ...string) awaited {
 		nodes, _ := l.Nodes.List(labels.Everything())
 		deps, _ := l.Deployments.List(labels.Everything())
 		objs := make([]runtime.Object, 0, len(nodes)+len(deps))
+		failing := map[string]string{} // a deadline of each group's roll, while its validation fails
+		for _, n := range nodes {
+			if at := n.Annotations[model.RollFailsAtAnnotation]; at != "" {
+				failing[n.Labels[model.NodeGroupLabel]] = at
+			}
+		}
 		for _, n := range nodes {
 			objs = append(objs, n)
 			if n.Annotations[model.RollNodeAnnotation] == model.RollStepDraining || model.NodeDetached(n) {
@@ -114,9 +126,13 @@ func rollAgainstTheConsole(t *testing.T, src string, groups ...string) awaited {
 				if h := holds[group]; !moving[n.Name] && h != nil && h() {
 					untrue = append(untrue, fmt.Sprintf("at %s %s started draining or was detached while the console said the roll of %s %s", now.Sub(epoch), n.Name, group, said[group]))
 				}
+				if at := failing[group]; !moving[n.Name] && at != "" {
+					untrue = append(untrue, fmt.Sprintf("at %s %s started draining or was detached while the console said the roll of %s fails at %s unless the cluster validates", now.Sub(epoch), n.Name, group, at))
+				}
 				moving[n.Name] = true
 			}
 		}
+		seen.deadlines += len(failing)
 		for _, d := range deps {
 			objs = append(objs, d)
 		}

@@ -38,8 +38,11 @@ type memo struct {
 	// gateFrom is when the last node was terminated or detached: the roll
 	// waits the interval after it, then validates, before the next node.
 	gateFrom time.Time
-	// failingSince is when the current validation first failed.
+	// failingSince is when the current validation first failed;
+	// deadlineOn the node this controller wrote its deadline on, which
+	// its cache may not show yet.
 	failingSince time.Time
+	deadlineOn   string
 	// draining are the nodes seen draining and not yet terminated by the
 	// roll: one that leaves the cache was deleted by someone else.
 	draining map[string]bool
@@ -71,8 +74,12 @@ func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEve
 	}
 	return map[control.Kind]cache.ResourceEventHandler{
 		control.Nodes: cache.ResourceEventHandlerFuncs{
-			AddFunc:    onNode,
-			UpdateFunc: func(_, newObj any) { onNode(newObj) },
+			AddFunc: onNode,
+			UpdateFunc: func(oldObj, newObj any) {
+				if !deadlineOnly(oldObj, newObj) {
+					onNode(newObj)
+				}
+			},
 			DeleteFunc: onNode,
 		},
 	}
@@ -170,6 +177,9 @@ func (c *Controller) Sync(ctx context.Context, group string) error {
 			return c.validationFailed(ctx, &r, m, now, "before the roll", reason)
 		}
 		m.failingSince = time.Time{}
+		if err := c.clearDeadline(ctx, &r, m, todo, inFlight); err != nil {
+			return err
+		}
 		// Validated only once every node is tainted: a failed taint is
 		// retried with the check before it.
 		tainted, err := c.taint(ctx, todo)
@@ -194,6 +204,9 @@ func (c *Controller) Sync(ctx context.Context, group string) error {
 			return c.validationFailed(ctx, &r, m, now, "after the last node", reason)
 		}
 		m.failingSince = time.Time{}
+		if err := c.clearDeadline(ctx, &r, m, todo, inFlight); err != nil {
+			return err
+		}
 		m.gateFrom = time.Time{}
 		if r.spec.Step && len(inFlight) == 0 && r.state == model.RollRunning {
 			return c.setState(ctx, &r, model.RollWaiting, "")
@@ -358,14 +371,22 @@ func (c *Controller) forget(group string) {
 // validationFailed keeps waiting for the cluster to validate, and fails the
 // roll once it has not validated for the validation timeout.
 func (c *Controller) validationFailed(ctx context.Context, r *roll, m *memo, now time.Time, when, reason string) error {
+	timeout := r.spec.validationTimeout()
 	if m.failingSince.IsZero() {
 		m.failingSince = now
+		if at := failsAt(r); !at.IsZero() {
+			// Restarted while the cluster did not validate: the wait
+			// goes on to the deadline the console shows.
+			m.failingSince = at.Add(-timeout)
+		}
 	}
-	timeout := r.spec.validationTimeout()
 	if now.Sub(m.failingSince) >= timeout {
 		msg := fmt.Sprintf("cluster did not validate within %v %s: %s — the roll stopped (fail on validate); nodes already replaced stay replaced, the rest are untouched", timeout, when, reason)
 		c.env.Events.Eventf(r.inRoll[0], corev1.EventTypeWarning, "RollFailed", "Group %s: %s", r.spec.Group, msg)
 		return c.setState(ctx, r, model.RollFailed, msg)
+	}
+	if err := c.recordDeadline(ctx, r, m, m.failingSince.Add(timeout)); err != nil {
+		return err
 	}
 	c.queue.AddAfter(r.spec.Group, min(ValidateTick, m.failingSince.Add(timeout).Sub(now)))
 	return nil
@@ -376,8 +397,14 @@ func (c *Controller) validationFailed(ctx context.Context, r *roll, m *memo, now
 func (c *Controller) setState(ctx context.Context, r *roll, state, message string) error {
 	for _, n := range r.inRoll {
 		err := annotate(ctx, c.env.Client, n.Name, func(ann map[string]string) bool {
-			if _, ok := ann[model.RollAnnotation]; !ok || (ann[model.RollStateAnnotation] == state && ann[model.RollMessageAnnotation] == message) {
+			_, deadline := ann[model.RollFailsAtAnnotation]
+			deadline = deadline && !model.RollActive(state)
+			if _, ok := ann[model.RollAnnotation]; !ok || (ann[model.RollStateAnnotation] == state && ann[model.RollMessageAnnotation] == message && !deadline) {
 				return false
+			}
+			if deadline {
+				// A roll that ended has no validation to wait for.
+				delete(ann, model.RollFailsAtAnnotation)
 			}
 			ann[model.RollStateAnnotation] = state
 			if message == "" {

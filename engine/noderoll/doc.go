@@ -9,7 +9,9 @@
 // A roll is requested by writing annotations on the group's outdated nodes
 // (Request): rollscope.dev/roll holds the roll's settings, rollscope.dev/roll-state
 // its state (running, paused, waiting for the operator in step mode,
-// stopped, failed) and rollscope.dev/roll-node each node's step. Nothing else
+// stopped, failed), rollscope.dev/roll-node each node's step, and, while the
+// cluster does not validate, rollscope.dev/roll-fails-at on one of the nodes
+// when that fails the roll. Nothing else
 // is needed to continue: a restarted rollscope reads them and goes on from
 // where the roll was. The annotations live on the outdated nodes because a
 // roll is exactly about them: when the last one is terminated, the roll is

@@ -278,7 +278,15 @@ func roleOf(n *corev1.Node) string {
 // annotate changes a node's annotations (change returns false to leave the
 // node as it is), retrying on conflicts.
 func annotate(ctx context.Context, c kubernetes.Interface, node string, change func(map[string]string) bool) error {
-	return control.RetryOnConflict(func() error {
+	_, err := annotated(ctx, c, node, change)
+	return err
+}
+
+// annotated is annotate that also gives the node as stored after the
+// change, nil when nothing changed.
+func annotated(ctx context.Context, c kubernetes.Interface, node string, change func(map[string]string) bool) (*corev1.Node, error) {
+	var stored *corev1.Node
+	err := control.RetryOnConflict(func() error {
 		n, err := c.CoreV1().Nodes().Get(ctx, node, metav1.GetOptions{})
 		if err != nil {
 			return fmt.Errorf("read node %s: %w", node, err)
@@ -289,9 +297,10 @@ func annotate(ctx context.Context, c kubernetes.Interface, node string, change f
 		if !change(n.Annotations) {
 			return nil
 		}
-		if _, err := c.CoreV1().Nodes().Update(ctx, n, metav1.UpdateOptions{}); err != nil {
+		if stored, err = c.CoreV1().Nodes().Update(ctx, n, metav1.UpdateOptions{}); err != nil {
 			return fmt.Errorf("write node %s: %w", node, err)
 		}
 		return nil
 	})
+	return stored, err
 }

@@ -58,6 +58,10 @@ type seen struct {
 	rollMessages []string
 	// blocked are the drain-blocked annotations seen, in order.
 	blocked []string
+	// deadlines are the roll-fails-at annotations seen, in order: when
+	// the roll fails unless the cluster validates first. untrue are the
+	// moments a drain started while one was on a node.
+	deadlines, untrue []string
 	// armed: the budget has been met once; from then on, fewer healthy
 	// pods than minimum is a violation.
 	armed      bool
@@ -117,7 +121,16 @@ func observe(t *testing.T, c kubernetes.Interface, group, namespace string, mini
 		}
 	}
 	// Shutdown waits for the informers, which stop with ctx.
-	t.Cleanup(func() { stop(); nodes.Shutdown(); pods.Shutdown() })
+	t.Cleanup(func() {
+		stop()
+		nodes.Shutdown()
+		pods.Shutdown()
+		s := o.snapshot()
+		for _, u := range s.untrue {
+			t.Error(u)
+		}
+		t.Logf("the roll's nodes carried %d validation deadlines", len(s.deadlines))
+	})
 	return o
 }
 
@@ -128,10 +141,18 @@ func (o *observer) sawNodes(objs []any, deleted string) {
 		o.seen.deleted = append(o.seen.deleted, deleted)
 	}
 	draining, detached, tainted, ready := 0, 0, 0, 0
+	deadline := ""
 	for _, obj := range objs {
-		if model.NodeReady(obj.(*corev1.Node)) {
+		n := obj.(*corev1.Node)
+		if model.NodeReady(n) {
 			ready++
 		}
+		if at := n.Annotations[model.RollFailsAtAnnotation]; at != "" {
+			deadline = at
+		}
+	}
+	if deadline != "" && (len(o.seen.deadlines) == 0 || o.seen.deadlines[len(o.seen.deadlines)-1] != deadline) {
+		o.seen.deadlines = append(o.seen.deadlines, deadline)
 	}
 	for _, obj := range objs {
 		n := obj.(*corev1.Node)
@@ -140,6 +161,11 @@ func (o *observer) sawNodes(objs []any, deleted string) {
 			if !slices.Contains(o.seen.drainStarted, n.Name) {
 				o.seen.drainStarted = append(o.seen.drainStarted, n.Name)
 				o.seen.readyAtStart[n.Name] = ready
+				// The roll clears its deadline once the cluster
+				// validates, before it drains the next node.
+				if deadline != "" {
+					o.seen.untrue = append(o.seen.untrue, fmt.Sprintf("the drain of %s started while a node said the roll fails at %s unless the cluster validates", n.Name, deadline))
+				}
 			}
 		}
 		if n.Annotations[model.DetachedAnnotation] == "true" {
