@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 )
@@ -47,6 +48,10 @@ type NodeRoll struct {
 	Size int
 	// Role is the group's kops role, which places its roll in RollOrder.
 	Role string
+	// FailsAt is when the roll fails unless the cluster validates first;
+	// zero unless this node carries the deadline of a failing validation
+	// (RollFailsAtAnnotation).
+	FailsAt time.Time
 }
 
 // Active reports whether the roll still has work to do.
@@ -85,6 +90,9 @@ func NodeProgressOf(n *corev1.Node) NodeProgress {
 			Step: a[RollNodeAnnotation], Stepping: sp.Step, Count: sp.Count, Size: sp.Size, Role: sp.Role}
 		if p.Roll.State == "" {
 			p.Roll.State = RollRunning
+		}
+		if at, err := time.Parse(time.RFC3339Nano, a[RollFailsAtAnnotation]); err == nil {
+			p.Roll.FailsAt = at
 		}
 	}
 	return p

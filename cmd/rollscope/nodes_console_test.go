@@ -67,20 +67,30 @@ func TestConsoleStepsANodeGroupRoll(t *testing.T) {
 }
 
 // Between nodes a roll waits for its group to launch a replacement and for
-// that node to become Ready: the roll line says which, and the node the
-// roll took out of its group for the surge reads detached, not queued.
+// that node to become Ready: the roll line says which, and when the roll
+// fails unless the cluster validates; the node the roll took out of its
+// group for the surge reads detached, not queued.
 func TestConsoleRollSaysWhichNodeItWaitsFor(t *testing.T) {
 	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	// Each wait lasts 10 virtual seconds or more: two real ones at ×5.
 	c := startConsole(t, 160, 30, "--scenario", "node-upgrade", "--speed", "5")
 	c.waitFor("deploy api")
 	c.keys("Tab", "Tab")
-	s := c.waitFor("roll nodes: running · 0/4 replaced · waits for nodes-4 to be Ready")
+	// Once the roll's validation fails, the line counts down to when the
+	// roll fails unless the cluster validates (15 minutes, kops' default),
+	// on the roll line's second line in this pane.
+	s := c.WaitMatch(untilFails("roll nodes: running · 0/4 replaced · waits for nodes-4 to be Ready", "14m"))
 	if !regexp.MustCompile(`nodes-3 .* detached`).MatchString(s) || !regexp.MustCompile(`nodes-4 +nodes +NotReady`).MatchString(s) {
 		t.Errorf("while the surge node boots, nodes-3 is not detached or nodes-4 not NotReady:\n%s", s)
 	}
 	c.waitFor("roll nodes: running · 1/4 replaced · waits for 1 more Ready node (3 of 4)")
-	c.waitFor("roll nodes: running · 1/4 replaced · waits for nodes-5 to be Ready")
+	c.WaitMatch(untilFails("roll nodes: running · 1/4 replaced · waits for nodes-5 to be Ready", "14m"))
 	c.keys("q")
 	c.waitFor("rollscope exited 0")
+}
+
+// untilFails matches a roll line that says what the roll waits for and in
+// how long it fails, on one line or wrapped onto the pane's next one.
+func untilFails(waits, in string) *regexp.Regexp {
+	return regexp.MustCompile(regexp.QuoteMeta(waits+" · fails in") + `(?: |\s*\n.*│\s*)` + regexp.QuoteMeta(in))
 }

@@ -1,6 +1,10 @@
 package cluster
 
-import "rollscope/model"
+import (
+	"time"
+
+	"rollscope/model"
+)
 
 // GroupRoll is a node group's roll as the console shows it, gathered from
 // the nodes still in it.
@@ -13,6 +17,10 @@ type GroupRoll struct {
 	Count, Left, Draining, Drained int
 	Size                           int    // attached nodes when the roll was asked
 	Role                           string // the group's kops role
+	// FailsAt is when the roll fails unless the cluster validates first,
+	// while its validation fails (as the roll wrote it on a node); zero
+	// otherwise.
+	FailsAt time.Time
 	// What the roll waits for, when it says (rollwaits.go).
 	Waits
 }
@@ -55,6 +63,9 @@ func GroupRolls(rows []NodeRow) []GroupRoll {
 		}
 		if g.Message == "" {
 			g.Message = roll.Message
+		}
+		if g.FailsAt.IsZero() {
+			g.FailsAt = roll.FailsAt
 		}
 		votes[cur].add(roll.State)
 	}

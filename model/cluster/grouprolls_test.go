@@ -3,6 +3,7 @@ package cluster_test
 import (
 	"reflect"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -27,8 +28,9 @@ func TestNodeProgressIsReadFromTheAnnotations(t *testing.T) {
 		annotatedNode("nodes-1", "nodes", map[string]string{
 			model.DrainRequestAnnotation: "{}", model.DrainStateAnnotation: "blocked", model.DrainPodsLeftAnnotation: "2",
 			model.DrainBlockedAnnotation: blocked, model.RollAnnotation: roll, model.RollStateAnnotation: "waiting",
-			model.RollNodeAnnotation: "draining"}),
-		annotatedNode("nodes-2", "nodes", map[string]string{model.RollAnnotation: roll, model.RollStateAnnotation: "waiting"}),
+			model.RollNodeAnnotation: "draining", model.RollFailsAtAnnotation: "soon"}),
+		annotatedNode("nodes-2", "nodes", map[string]string{model.RollAnnotation: roll, model.RollStateAnnotation: "waiting",
+			model.RollFailsAtAnnotation: "2026-11-21T09:15:00Z"}),
 		annotatedNode("nodes-3", "nodes", map[string]string{model.RollAnnotation: roll, model.RollStateAnnotation: "running",
 			model.RollNodeAnnotation: "drained", model.RollMessageAnnotation: "left cordoned"}),
 		annotatedNode("other-1", "other", map[string]string{model.DrainStateAnnotation: "failed",
@@ -50,7 +52,7 @@ func TestNodeProgressIsReadFromTheAnnotations(t *testing.T) {
 
 	rolls := cluster.GroupRolls(rows)
 	wantRolls := []cluster.GroupRoll{{Group: "nodes", ID: "2026-11-21T09:00:00Z", State: "waiting", Message: "left cordoned",
-		Stepping: true, Count: 3, Left: 3, Draining: 1, Drained: 1}}
+		Stepping: true, Count: 3, Left: 3, Draining: 1, Drained: 1, FailsAt: time.Date(2026, 11, 21, 9, 15, 0, 0, time.UTC)}}
 	if !reflect.DeepEqual(rolls, wantRolls) {
 		t.Errorf("GroupRolls\n got %+v\nwant %+v", rolls, wantRolls)
 	}

@@ -260,6 +260,42 @@ func (p *Pane) findShortDeployments() {
 	}
 }
 
+// waitWords say what g waits for before it goes on, and when it fails
+// unless the cluster validates first: the deadline the roll wrote while its
+// validation fails — then the roll waits for the cluster to validate even
+// when what holds it is not among what the console watches (a Deployment
+// of another namespace).
+func (p *Pane) waitWords(g cluster.GroupRoll) string {
+	waits := ""
+	switch {
+	case g.AwaitsRoll != "":
+		waits = "the roll of group " + g.AwaitsRoll
+	case g.AwaitsReady != "":
+		waits = g.AwaitsReady + " to be Ready"
+	case g.AwaitsNodes > 0:
+		waits = model.Plural(g.AwaitsNodes, "more Ready node") + " (" + draw.Itoa(g.Ready) + " of " + draw.Itoa(g.Size) + ")"
+	default:
+		if d, ok := p.short[g.Group]; ok {
+			waits = "deployment " + d.Namespace + "/" + d.Name + " to be available (" +
+				draw.Itoa(int(d.Available)) + " of " + draw.Itoa(int(d.Replicas)) + ")"
+		}
+	}
+	failing := !g.FailsAt.IsZero() && g.Active() && p.s.Now.Before(g.FailsAt)
+	if failing && waits == "" {
+		waits = "the cluster to validate"
+	}
+	out := ""
+	if waits != "" {
+		out = " · waits for " + waits
+	}
+	if failing {
+		// Age counts from its second time to its first: here, from now
+		// to the deadline.
+		out += " · fails in " + draw.Age(g.FailsAt, p.s.Now)
+	}
+	return out
+}
+
 func (p *Pane) rollLine(g cluster.GroupRoll) []string {
 	text := "roll " + g.Group + ": " + g.State
 	if g.Stepping {
@@ -274,19 +310,7 @@ func (p *Pane) rollLine(g cluster.GroupRoll) []string {
 	if g.Drained > 0 {
 		text += " · " + draw.Itoa(g.Drained) + " drained"
 	}
-	switch {
-	case g.AwaitsRoll != "":
-		text += " · waits for the roll of group " + g.AwaitsRoll
-	case g.AwaitsReady != "":
-		text += " · waits for " + g.AwaitsReady + " to be Ready"
-	case g.AwaitsNodes > 0:
-		text += " · waits for " + model.Plural(g.AwaitsNodes, "more Ready node") + " (" + draw.Itoa(g.Ready) + " of " + draw.Itoa(g.Size) + ")"
-	default:
-		if d, ok := p.short[g.Group]; ok {
-			text += " · waits for deployment " + d.Namespace + "/" + d.Name + " to be available (" +
-				draw.Itoa(int(d.Available)) + " of " + draw.Itoa(int(d.Replicas)) + ")"
-		}
-	}
+	text += p.waitWords(g)
 	switch g.State {
 	case model.RollWaiting:
 		text += " — n next node · space pause · x stop"

@@ -3,6 +3,7 @@ package nodes
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"rollscope/model"
 	"rollscope/model/cluster"
@@ -82,6 +83,11 @@ func names(nodes []string) string { return strings.Join(nodes, ",") }
 // a surge took out of its group reads detached in the ROLL column.
 func TestTheRollLineSaysWhatTheRollWaitsFor(t *testing.T) {
 	running := model.NodeProgress{Roll: model.NodeRoll{State: model.RollRunning, Count: 3, Size: 3}}
+	failing := func(in time.Duration) model.NodeProgress {
+		p := running
+		p.Roll.FailsAt = uitest.T0.Add(in)
+		return p
+	}
 	for _, tc := range []struct {
 		name      string
 		rows      []cluster.NodeRow
@@ -108,6 +114,27 @@ func TestTheRollLineSaysWhatTheRollWaitsFor(t *testing.T) {
 			{Name: "a-1", Group: "a", Ready: true, Progress: running},
 			{Name: "cp-1", Group: "cp", Ready: true, Progress: model.NodeProgress{Roll: model.NodeRoll{State: model.RollRunning, Count: 1, Size: 1, Role: "ControlPlane"}}},
 		}, []string{"roll a: running · 2/3 replaced · waits for the roll of group cp", "roll cp: running · 0/1 replaced —"}, 0},
+		// The roll wrote when its failing validation fails it.
+		{"a replacement booting, the roll's deadline on a node", []cluster.NodeRow{
+			{Name: "a-1", Group: "a", Ready: true, Progress: failing(14*time.Minute + 20*time.Second)},
+			{Name: "a-2", Group: "a", Ready: true, Progress: running},
+			{Name: "a-3", Group: "a"},
+		}, []string{"roll a: running · 1/3 replaced · waits for a-3 to be Ready · fails in 14m"}, 0},
+		// Nothing the console watches is short: what holds the roll is
+		// elsewhere (a Deployment of another namespace), and the deadline
+		// says the roll waits all the same.
+		{"held by what the console does not watch", []cluster.NodeRow{
+			{Name: "a-1", Group: "a", Ready: true, Progress: failing(95 * time.Second)},
+			{Name: "a-2", Group: "a", Ready: true, Progress: running},
+			{Name: "a-3", Group: "a", Ready: true},
+		}, []string{"roll a: running · 1/3 replaced · waits for the cluster to validate · fails in 95s —"}, 0},
+		// A deadline gone by is the roll's to act on (it fails at its next
+		// check): the line counts down to nothing.
+		{"the deadline gone by", []cluster.NodeRow{
+			{Name: "a-1", Group: "a", Ready: true, Progress: failing(-time.Second)},
+			{Name: "a-2", Group: "a", Ready: true, Progress: running},
+			{Name: "a-3", Group: "a", Ready: true},
+		}, []string{"roll a: running · 1/3 replaced — space pause"}, 0},
 	} {
 		src := uitest.MidRollout()
 		src.NodeRows = tc.rows
