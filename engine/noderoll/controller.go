@@ -40,9 +40,12 @@ type memo struct {
 	gateFrom time.Time
 	// failingSince is when the current validation first failed;
 	// deadlineOn the node this controller wrote its deadline on, which
-	// its cache may not show yet.
-	failingSince time.Time
-	deadlineOn   string
+	// its cache may not show yet. wroteDeadline: it has written or
+	// cleared one since it started, so a deadline its cache shows may be
+	// one it has cleared since, not one to adopt.
+	failingSince  time.Time
+	deadlineOn    string
+	wroteDeadline bool
 	// draining are the nodes seen draining and not yet terminated by the
 	// roll: one that leaves the cache was deleted by someone else.
 	draining map[string]bool
@@ -374,7 +377,7 @@ func (c *Controller) validationFailed(ctx context.Context, r *roll, m *memo, now
 	timeout := r.spec.validationTimeout()
 	if m.failingSince.IsZero() {
 		m.failingSince = now
-		if at := failsAt(r); !at.IsZero() {
+		if at := failsAt(r); !at.IsZero() && !m.wroteDeadline {
 			// Restarted while the cluster did not validate: the wait
 			// goes on to the deadline the console shows.
 			m.failingSince = at.Add(-timeout)

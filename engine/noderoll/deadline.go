@@ -55,7 +55,7 @@ func (c *Controller) recordDeadline(ctx context.Context, r *roll, m *memo, at ti
 	if err != nil && !apierrors.IsNotFound(err) {
 		return fmt.Errorf("node roll %s: record when the roll fails (it is retried): %w", r.spec.Group, err)
 	}
-	m.deadlineOn = holder.Name
+	m.deadlineOn, m.wroteDeadline = holder.Name, true
 	return nil
 }
 
@@ -76,6 +76,7 @@ func (c *Controller) clearDeadline(ctx context.Context, r *roll, m *memo, lists 
 		}
 	}
 	for _, name := range carriers {
+		m.wroteDeadline = true
 		stored, err := annotated(ctx, c.env.Client, name, dropDeadline)
 		if err != nil && !apierrors.IsNotFound(err) {
 			return fmt.Errorf("node roll %s: clear the validation deadline (it is retried): %w", r.spec.Group, err)
