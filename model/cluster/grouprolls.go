@@ -27,7 +27,7 @@ type GroupRoll struct {
 
 // Active reports whether the roll still has work to do.
 func (g GroupRoll) Active() bool {
-	return model.NodeRoll{State: g.State}.Active()
+	return model.RollActive(g.State)
 }
 
 // GroupRolls gathers the rolls of the rows' groups, in group order. A group
@@ -111,7 +111,7 @@ func beats(a, b stateVote) bool {
 	if a.n != b.n {
 		return a.n > b.n
 	}
-	aa, ab := (model.NodeRoll{State: a.state}).Active(), (model.NodeRoll{State: b.state}).Active()
+	aa, ab := model.RollActive(a.state), model.RollActive(b.state)
 	if aa != ab {
 		return aa
 	}
