@@ -143,10 +143,15 @@ func apiRows(ctx context.Context, admin kubernetes.Interface, namespace string) 
 	}
 	rows := map[string][4]int{}
 	for _, rs := range list.Items {
-		rows[rs.Labels[appsv1.DefaultDeploymentUniqueLabelKey]] = [4]int{
-			int(*rs.Spec.Replicas), int(rs.Status.Replicas), int(rs.Status.ReadyReplicas), int(rs.Status.AvailableReplicas)}
+		rows[rs.Labels[appsv1.DefaultDeploymentUniqueLabelKey]] = rsCounts(&rs)
 	}
 	return rows, nil
+}
+
+// rsCounts are a ReplicaSet's row as the consoles show it: desired,
+// current, ready, available.
+func rsCounts(rs *appsv1.ReplicaSet) [4]int {
+	return [4]int{int(*rs.Spec.Replicas), int(rs.Status.Replicas), int(rs.Status.ReadyReplicas), int(rs.Status.AvailableReplicas)}
 }
 
 // listTime is how long the API takes to list the namespace's pods in pages

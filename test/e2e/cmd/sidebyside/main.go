@@ -24,7 +24,11 @@
 //
 // During each rollout, whenever the API's ReplicaSet rows have stood still
 // for 700 ms, every row on rollscope's screen must be the API's; the table's
-// last column counts those settled moments.
+// last column counts those settled moments. A screen found behind is
+// watched until it shows the API's rows, and the harness's own ReplicaSet
+// watch says when the API server sent them (a console cannot show rows its
+// watch has not brought): each such moment is printed after the table, and
+// the command fails.
 //
 // -kubelet-events has the hollow kubelets record a real kubelet's Normal
 // events, four a container, which the consoles that watch events then read.
@@ -46,6 +50,7 @@ import (
 	"strings"
 	"time"
 
+	"rollscope/model"
 	"rollscope/test/e2e/controlplane"
 	"rollscope/test/e2e/cpbuild"
 )
@@ -203,6 +208,16 @@ func run(sizes, k9s, rollscope, baseline, fleetFlag string) error {
 		results = append(results, r...)
 	}
 	printTable(os.Stdout, results)
+	behind := 0
+	for _, r := range results {
+		for _, why := range r.settled.behind {
+			fmt.Printf("%d pods, %s: %s\n", r.replicas, r.console, why)
+			behind++
+		}
+	}
+	if behind > 0 {
+		return fmt.Errorf("ReplicaSet rows differed from the API's at %s of the rollouts", model.Plural(behind, "settled moment"))
+	}
 	return nil
 }
 
