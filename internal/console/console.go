@@ -44,11 +44,16 @@ func Run(ctx context.Context, opts ui.Options, feed func(context.Context, func(t
 		return ui.Switch{}, false, err
 	}
 	defer con.Close()
-	model, unwrap, stopKeys, err := profile.Keys(con.Model(ui.New(opts)))
+	model, unwrapKeys, stopKeys, err := profile.Keys(con.Model(ui.New(opts)))
 	if err != nil {
 		return ui.Switch{}, false, badInput{err}
 	}
 	defer stopKeys()
+	model, unwrapBatches, stopBatches, err := profile.Batches(model)
+	if err != nil {
+		return ui.Switch{}, false, badInput{err}
+	}
+	defer stopBatches()
 	p := tea.NewProgram(model, append(con.Options(), tea.WithContext(ctx))...)
 	con.Resizes(ctx, p.Send)
 	feed(ctx, p.Send)
@@ -56,7 +61,7 @@ func Run(ctx context.Context, opts ui.Options, feed func(context.Context, func(t
 	if err != nil && ctx.Err() == nil {
 		return ui.Switch{}, false, fmt.Errorf("the console stopped: %w", err)
 	}
-	if m, ok := terminal.Unwrap(unwrap(final)).(ui.Model); ok && ctx.Err() == nil {
+	if m, ok := terminal.Unwrap(unwrapKeys(unwrapBatches(final))).(ui.Model); ok && ctx.Err() == nil {
 		next, again := m.Switch()
 		return next, again, nil
 	}
