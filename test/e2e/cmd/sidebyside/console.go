@@ -45,6 +45,9 @@ type session struct {
 	// keyTimes is the file a rollscope console writes each key's Update
 	// and frame time into (ROLLSCOPE_KEYTIMES), in microseconds.
 	keyTimes string
+	// batchTimes is the file it writes each ReplicaSet its batches bring
+	// into, with when (ROLLSCOPE_BATCHTIMES), which received reads.
+	batchTimes string
 	// blind is set once a k9s never showed the deployment complete
 	// (waitScreens): its CPU and memory are still measured.
 	blind bool
@@ -89,16 +92,16 @@ func start(c console, kubeconfig, namespace, home string, i int) (*session, erro
 		}
 		env = append(env, "ROLLSCOPE_CPUPROFILE="+filepath.Join(profileDir, fmt.Sprintf("%s-%d.prof", name, i)))
 	}
-	keyTimes := ""
+	keyTimes, batchTimes := "", ""
 	if c.kind == rollscopeKind || c.kind == rollscopeFleet {
-		keyTimes = filepath.Join(home, "keys.txt")
-		env = append(env, "ROLLSCOPE_KEYTIMES="+keyTimes)
+		keyTimes, batchTimes = filepath.Join(home, "keys.txt"), filepath.Join(home, "batches.txt")
+		env = append(env, "ROLLSCOPE_KEYTIMES="+keyTimes, "ROLLSCOPE_BATCHTIMES="+batchTimes)
 	}
 	line := "exec env " + strings.Join(env, " ")
 	for _, a := range argv {
 		line += " '" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 	}
-	s := &session{console: c, socket: fmt.Sprintf("rollscope-sidebyside-%d-%d", os.Getpid(), i), keyTimes: keyTimes}
+	s := &session{console: c, socket: fmt.Sprintf("rollscope-sidebyside-%d-%d", os.Getpid(), i), keyTimes: keyTimes, batchTimes: batchTimes}
 	if _, err := s.tmux("new-session", "-d", "-s", "console", "-x", "200", "-y", "50", line); err != nil {
 		return nil, err
 	}

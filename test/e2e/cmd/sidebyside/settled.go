@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"k8s.io/client-go/kubernetes"
@@ -109,8 +112,29 @@ func (f *mismatch) explain(ctx context.Context, admin kubernetes.Interface, name
 			break
 		}
 	}
-	return fmt.Sprintf("ReplicaSet %s shown as %v while the API held %v for %.2f s (all: %v): %s; %s",
-		f.hash, f.shown, f.want, read.Sub(since).Seconds(), f.all, watch, caught)
+	return fmt.Sprintf("ReplicaSet %s shown as %v while the API held %v for %.2f s (all: %v): %s; %s; %s",
+		f.hash, f.shown, f.want, read.Sub(since).Seconds(), f.all, watch, f.received(s, since), caught)
+}
+
+// received says when the console's model received the API's counts, from
+// its batch log (ROLLSCOPE_BATCHTIMES): the last time a batch brought
+// them, and how long that batch waited between the console's watch
+// caches and its model.
+func (f *mismatch) received(s *session, since time.Time) string {
+	b, err := os.ReadFile(s.batchTimes)
+	if err != nil {
+		return "the console's batches were not logged"
+	}
+	for _, line := range slices.Backward(strings.Split(string(b), "\n")) {
+		var at, waited int64
+		var hash string
+		var counts [4]int
+		if n, _ := fmt.Sscan(line, &at, &waited, &hash, &counts[0], &counts[1], &counts[2], &counts[3]); n == 7 && hash == f.hash && counts == f.want {
+			return fmt.Sprintf("the console's model received them %s the list showed them (the batch %d ms from its watch's caches)",
+				relative(time.UnixMilli(at).Sub(since)), waited)
+		}
+	}
+	return "the console's model never received them"
 }
 
 // screenMismatches reads each rollscope session's screen against the API's
