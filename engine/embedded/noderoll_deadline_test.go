@@ -1,6 +1,7 @@
 package embedded_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -89,5 +90,59 @@ func TestTheRollFailsWhenItsDeadlineSays(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A paused roll is the operator's to hold: while it is paused no node
+// carries a deadline and the roll does not fail, however long the cluster
+// fails to validate; resumed, it waits a whole timeout again before it
+// fails.
+func TestAPausedRollNeitherCountsDownNorFails(t *testing.T) {
+	const timeout = 2 * time.Minute
+	r := startRollRun(t, strings.Replace(groupScenario("Node", 3, 10, 4, 3, "0", "1"), "bootTime: 20s", "bootTime: 10m", 1))
+	var pausedAt, resumedAt, failedAt time.Time
+	var untrue []string
+	deadline := ""
+	r.also = func(now time.Time, ev watch.Event) {
+		if _, ok := ev.Object.(*corev1.Node); !ok {
+			return
+		}
+		nodes, _ := r.cluster.Runner.Listers().Nodes.List(labels.Everything())
+		deadline = ""
+		for _, n := range nodes {
+			if at := n.Annotations[model.RollFailsAtAnnotation]; at != "" {
+				deadline = at
+			}
+			if n.Annotations[model.RollStateAnnotation] == model.RollFailed && failedAt.IsZero() {
+				failedAt = now
+			}
+		}
+		// The pause's own node writes come first; the roll's sync after them.
+		if paused := !pausedAt.IsZero() && resumedAt.IsZero() && now.Sub(pausedAt) > 5*time.Second; paused && (deadline != "" || !failedAt.IsZero()) {
+			untrue = append(untrue, fmt.Sprintf("at %s, paused since %s: deadline %q, failed %v", now.Sub(epoch), pausedAt.Sub(epoch), deadline, !failedAt.IsZero()))
+		}
+	}
+	r.runFor(time.Minute)
+	r.requestRoll("pool", noderoll.Options{ValidationTimeout: drain.Duration(timeout)})
+	r.runUntil(10*time.Minute, "a deadline on a node", func() bool { return deadline != "" })
+	ctx := context.Background()
+	if err := noderoll.Pause(ctx, r.api.Client(), "pool"); err != nil {
+		t.Fatal(err)
+	}
+	pausedAt = r.clock.Now()
+	r.runFor(4 * timeout)
+	if err := noderoll.Resume(ctx, r.api.Client(), "pool"); err != nil {
+		t.Fatal(err)
+	}
+	resumedAt = r.clock.Now()
+	r.finish()
+	for _, u := range untrue {
+		t.Error(u)
+	}
+	if failedAt.IsZero() {
+		t.Fatal("the roll never failed; its replacements boot for longer than its validation timeout")
+	}
+	if failedAt.Before(resumedAt.Add(timeout)) {
+		t.Errorf("resumed at %s, the roll failed at %s: before a whole timeout (%s) of waiting again", resumedAt.Sub(epoch), failedAt.Sub(epoch), timeout)
 	}
 }

@@ -169,6 +169,14 @@ func (c *Controller) Sync(ctx context.Context, group string) error {
 	if len(todo) == 0 && len(inFlight) == 0 {
 		return c.finish(ctx, &r)
 	}
+	if r.state == model.RollPaused {
+		// A paused roll is the operator's to hold: it validates nothing,
+		// so it cannot fail meanwhile, and shows no deadline. On resume
+		// the validation starts again with its whole timeout, as a new
+		// wait.
+		m.failingSince = time.Time{}
+		return c.clearDeadline(ctx, &r, m)
+	}
 	if !m.validated && begun && m.gateFrom.IsZero() {
 		// Restarted mid-roll: check the cluster before going on.
 		m.gateFrom = now.Add(-r.spec.interval())
