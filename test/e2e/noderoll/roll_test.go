@@ -32,7 +32,7 @@ var (
 // TestNodeRollsOnARealControlPlane runs issue 6's cases one after the other
 // on one control plane: each case rolls its own group.
 func TestNodeRollsOnARealControlPlane(t *testing.T) {
-	c := startCluster(t, []nodegroup.Group{budgetGroup, aloneGroup, twentyGroup, mastersGroup, resumeGroup, stuckGroup, vanishGroup})
+	c := startCluster(t, []nodegroup.Group{budgetGroup, aloneGroup, twentyGroup, mastersGroup, resumeGroup, stuckGroup, vanishGroup, pauseGroup})
 	t.Run("budget makes the drain wait, then it proceeds", c.budgetWaits)
 	t.Run("first node alone", c.firstNodeAlone)
 	t.Run("twenty nodes, maxSurge 2, maxUnavailable 10%", c.twentyNodes)
@@ -40,6 +40,7 @@ func TestNodeRollsOnARealControlPlane(t *testing.T) {
 	t.Run("killed mid-node, resumed from the annotations", c.killAndResume)
 	t.Run("roll goes on when someone else deletes the node it drains", c.nodeDeletedMidRoll)
 	t.Run("drain that times out, and a node deleted mid-drain", c.drainTimesOutAndNodeGoes)
+	t.Run("paused while the cluster fails validation, then resumed", c.pausedWhileFailing)
 }
 
 // Six pods on three nodes of three slots, minAvailable 5: whenever a node
