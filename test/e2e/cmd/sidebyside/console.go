@@ -94,8 +94,14 @@ func start(c console, kubeconfig, namespace, home string, i int) (*session, erro
 	}
 	keyTimes, batchTimes := "", ""
 	if c.kind == rollscopeKind || c.kind == rollscopeFleet {
-		keyTimes, batchTimes = filepath.Join(home, "keys.txt"), filepath.Join(home, "batches.txt")
-		env = append(env, "ROLLSCOPE_KEYTIMES="+keyTimes, "ROLLSCOPE_BATCHTIMES="+batchTimes)
+		keyTimes = filepath.Join(home, "keys.txt")
+		env = append(env, "ROLLSCOPE_KEYTIMES="+keyTimes)
+	}
+	if c.kind == rollscopeKind {
+		// Only a console whose rows are checked at settled moments: a
+		// fleet's log would cost it CPU beside k9s for nothing.
+		batchTimes = filepath.Join(home, "batches.txt")
+		env = append(env, "ROLLSCOPE_BATCHTIMES="+batchTimes)
 	}
 	line := "exec env " + strings.Join(env, " ")
 	for _, a := range argv {
