@@ -142,37 +142,45 @@ func drawers(w, h int) map[string]func() (draw func(string), wrote func() int) {
 }
 
 func BenchmarkFrame(b *testing.B) {
-	const n, w, h = 3000, 200, 50
-	for name, newDrawer := range drawers(w, h) {
-		// A refresh with nothing new: the views are read again, the same
-		// frame.
-		b.Run("3000pods/200x50/unchanged/"+name, func(b *testing.B) {
-			m, _, _ := frameModel(b, n, w, h)
-			draw, wrote := newDrawer()
-			draw(m.View().Content)
-			b.ReportAllocs()
-			for b.Loop() {
-				m = send(m, paceMsg{})
-				draw(m.View().Content)
+	const w, h = 200, 50
+	// 30,000 pods: the live harness's largest namespace, drawn the way
+	// the console draws (ui/terminal) only.
+	for _, n := range []int{3000, 30000} {
+		for name, newDrawer := range drawers(w, h) {
+			if n > 3000 && name != "lines" {
+				continue
 			}
-			b.ReportMetric(float64(wrote()), "B/write")
-		})
-		// One pod turns ready and back, a batch per frame: counts and one
-		// row change, the rest of the screen does not.
-		b.Run("3000pods/200x50/one-pod/"+name, func(b *testing.B) {
-			m, c, rs := frameModel(b, n, w, h)
-			m = send(m, press("tab")) // the new ReplicaSet's pods
-			draw, wrote := newDrawer()
-			draw(m.View().Content)
-			pods := [2]*corev1.Pod{apiPod(rs, "0", "node-1", nil), apiPod(rs, "0", "node-1", notReady)}
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				m = send(m, cluster.Batch{At: t0, Objects: []runtime.Object{pods[i%2]}, Watch: c.Watch()}, paceMsg{})
+			size := draw.Itoa(n) + "pods/200x50/"
+			// A refresh with nothing new: the views are read again, the
+			// same frame.
+			b.Run(size+"unchanged/"+name, func(b *testing.B) {
+				m, _, _ := frameModel(b, n, w, h)
+				draw, wrote := newDrawer()
 				draw(m.View().Content)
-				i++
-			}
-			b.ReportMetric(float64(wrote()), "B/write")
-		})
+				b.ReportAllocs()
+				for b.Loop() {
+					m = send(m, paceMsg{})
+					draw(m.View().Content)
+				}
+				b.ReportMetric(float64(wrote()), "B/write")
+			})
+			// One pod turns ready and back, a batch per frame: counts and
+			// one row change, the rest of the screen does not.
+			b.Run(size+"one-pod/"+name, func(b *testing.B) {
+				m, c, rs := frameModel(b, n, w, h)
+				m = send(m, press("tab")) // the new ReplicaSet's pods
+				draw, wrote := newDrawer()
+				draw(m.View().Content)
+				pods := [2]*corev1.Pod{apiPod(rs, "0", "node-1", nil), apiPod(rs, "0", "node-1", notReady)}
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					m = send(m, cluster.Batch{At: t0, Objects: []runtime.Object{pods[i%2]}, Watch: c.Watch()}, paceMsg{})
+					draw(m.View().Content)
+					i++
+				}
+				b.ReportMetric(float64(wrote()), "B/write")
+			})
+		}
 	}
 }
