@@ -181,6 +181,29 @@ func BenchmarkFrame(b *testing.B) {
 				}
 				b.ReportMetric(float64(wrote()), "B/write")
 			})
+			// 25 pods across the ReplicaSet turn ready and back, a batch
+			// per frame: what a refresh meets four times a second while
+			// the live harness's rollout churns.
+			b.Run(size+"spread/"+name, func(b *testing.B) {
+				m, c, rs := frameModel(b, n, w, h)
+				m = send(m, press("tab"))
+				var batches [2][]runtime.Object
+				for i := range 25 {
+					name := draw.Itoa(i * (n / 2 / 25))
+					batches[0] = append(batches[0], apiPod(rs, name, "node-1", nil))
+					batches[1] = append(batches[1], apiPod(rs, name, "node-1", notReady))
+				}
+				draw, wrote := newDrawer()
+				draw(m.View().Content)
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					m = send(m, cluster.Batch{At: t0, Objects: batches[i%2], Watch: c.Watch()}, paceMsg{})
+					draw(m.View().Content)
+					i++
+				}
+				b.ReportMetric(float64(wrote()), "B/write")
+			})
 		}
 	}
 }

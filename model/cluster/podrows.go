@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"slices"
+	"strings"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -81,29 +82,27 @@ func (c *Cluster) podRowsOf(uid types.UID, namespace string) []PodRow {
 
 // patchRows is rows, by name, with the pods named in changed as they are
 // now: each one's current row if it is still the owner's, none if not. It
-// builds a new slice, as readers may hold rows.
+// builds a new slice, as readers may hold rows. Each changed name is found
+// by binary search and the rows between two of them are copied whole: at
+// 30,000 pods, comparing every row's name with the next changed one was a
+// tenth of a live console's CPU.
 func (c *Cluster) patchRows(key tallyKey, rows []PodRow, changed []string) []PodRow {
 	slices.Sort(changed)
 	changed = slices.Compact(changed)
 	out := make([]PodRow, 0, len(rows)+len(changed))
-	current := func(name string) {
+	from := 0 // rows before it are in out
+	for _, name := range changed {
+		at, found := slices.BinarySearchFunc(rows[from:], name, func(r PodRow, name string) int { return strings.Compare(r.Name, name) })
+		at += from
+		out = append(out, rows[from:at]...)
 		if pe := c.pods[objectKey(key.namespace, name)]; pe != nil && pe.facts.owner == key.owner {
 			out = append(out, pe.row)
 		}
-	}
-	j := 0
-	for _, r := range rows {
-		noted := false
-		for ; j < len(changed) && changed[j] <= r.Name; j++ {
-			noted = noted || changed[j] == r.Name
-			current(changed[j])
-		}
-		if !noted {
-			out = append(out, r)
+		from = at
+		if found {
+			from++
 		}
 	}
-	for ; j < len(changed); j++ {
-		current(changed[j])
-	}
+	out = append(out, rows[from:]...)
 	return slices.Clip(out)
 }

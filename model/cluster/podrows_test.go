@@ -1,6 +1,7 @@
 package cluster_test
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -44,4 +45,35 @@ func TestKeptPodRowsFollowEveryBatch(t *testing.T) {
 	check("a pod moving to another ReplicaSet")
 	w.apply(t, 12, nil, m.pods[0])
 	check("a pod's deletion")
+
+	// Many pods, and batches that change a few of them at once: before
+	// the first row, between rows, after the last; new, changed and gone.
+	// (Past a quarter of an owner's pods changed, the rows are gathered
+	// again instead of patched: these stay under it.)
+	named := func(name, version string) *corev1.Pod {
+		p := m.pods[3].DeepCopy()
+		p.Name, p.ResourceVersion = name, version
+		return p
+	}
+	var many []runtime.Object
+	for i := 10; i < 90; i += 2 {
+		many = append(many, named(fmt.Sprintf("web-new-%02d", i), "1"))
+	}
+	w.apply(t, 12, many)
+	check("forty more pods")
+	snap(w.c) // rows kept from here on
+	for step, batch := range [][]string{
+		{"web-new-00", "web-new-11", "web-new-95"}, // new: first, between, last
+		{"web-new-10", "web-new-50", "web-new-88"}, // changed: the first, one between, the last
+		{"web-new-01", "web-new-02", "web-new-03"}, // new, side by side
+	} {
+		var put []runtime.Object
+		for _, name := range batch {
+			put = append(put, named(name, fmt.Sprint("v", step)))
+		}
+		w.apply(t, 12, put)
+		check(fmt.Sprintf("batch %d of pods %v", step, batch))
+	}
+	w.apply(t, 12, nil, named("web-new-00", ""), named("web-new-52", ""), named("web-new-95", ""))
+	check("the first, one between and the last pod gone")
 }
