@@ -81,7 +81,7 @@ func (c *cluster) drainTimesOutAndNodeGoes(t *testing.T) {
 	// Rolls refused before anything is written: an unknown group, and more
 	// than the whole group unavailable.
 	if err := noderoll.Request(ctx, c.Admin, "gpu", noderoll.Options{}, time.Now()); err == nil ||
-		!strings.Contains(err.Error(), `node group "gpu" has no nodes (groups: alone, budget, masters, resume, stuck, twenty, vanish)`) {
+		!strings.Contains(err.Error(), `node group "gpu" has no nodes (groups: alone, budget, masters, pause, resume, stuck, twenty, vanish)`) {
 		t.Errorf("rolling a group that does not exist: %v", err)
 	}
 	over := intstr.FromString("150%")

@@ -56,9 +56,20 @@ func (c *cluster) pausedWhileFailing(t *testing.T) {
 		t.Fatalf("paused for twice its validation timeout, the roll's nodes say %s(deadline %q, %v); want it paused, with no deadline", said, at, err)
 	}
 	dropHold()
-	poll(t, "deployment pause-hold/hold gone", func(ctx context.Context) (bool, string, error) {
-		_, err := c.Admin.AppsV1().Deployments("pause-hold").Get(ctx, "hold", metav1.GetOptions{})
-		return err != nil, fmt.Sprint(err), nil
+	// The earlier cases' workloads go with their namespaces, which nothing
+	// waited for: resumed, the roll validates at once only when every
+	// Deployment of the cluster has its pods.
+	poll(t, "every Deployment of the cluster available", func(ctx context.Context) (bool, string, error) {
+		ds, err := c.Admin.AppsV1().Deployments("").List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return false, "", err
+		}
+		for _, d := range ds.Items {
+			if want := *d.Spec.Replicas; d.Status.AvailableReplicas < want {
+				return false, fmt.Sprintf("deployment %s/%s has %d of %d available", d.Namespace, d.Name, d.Status.AvailableReplicas, want), nil
+			}
+		}
+		return true, "", nil
 	})
 	if err := noderoll.Resume(ctx, c.Admin, pauseGroup.Name); err != nil {
 		t.Fatal(err)
