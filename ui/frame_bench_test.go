@@ -164,46 +164,36 @@ func BenchmarkFrame(b *testing.B) {
 				}
 				b.ReportMetric(float64(wrote()), "B/write")
 			})
-			// One pod turns ready and back, a batch per frame: counts and
-			// one row change, the rest of the screen does not.
-			b.Run(size+"one-pod/"+name, func(b *testing.B) {
-				m, c, rs := frameModel(b, n, w, h)
-				m = send(m, press("tab")) // the new ReplicaSet's pods
-				draw, wrote := newDrawer()
-				draw(m.View().Content)
-				pods := [2]*corev1.Pod{apiPod(rs, "0", "node-1", nil), apiPod(rs, "0", "node-1", notReady)}
-				b.ReportAllocs()
-				i := 0
-				for b.Loop() {
-					m = send(m, cluster.Batch{At: t0, Objects: []runtime.Object{pods[i%2]}, Watch: c.Watch()}, paceMsg{})
+			// Pods of the new ReplicaSet turn ready and back, a batch per
+			// frame: one pod (counts and one row change, the rest of the
+			// screen does not), or 25 across the ReplicaSet (what a refresh
+			// meets four times a second while the live harness's rollout
+			// churns).
+			for _, batch := range []struct {
+				name string
+				pods int
+			}{{"one-pod", 1}, {"spread", 25}} {
+				b.Run(size+batch.name+"/"+name, func(b *testing.B) {
+					m, c, rs := frameModel(b, n, w, h)
+					m = send(m, press("tab")) // the new ReplicaSet's pods
+					var batches [2][]runtime.Object
+					for i := range batch.pods {
+						pod := draw.Itoa(i * (n / 2 / batch.pods))
+						batches[0] = append(batches[0], apiPod(rs, pod, "node-1", nil))
+						batches[1] = append(batches[1], apiPod(rs, pod, "node-1", notReady))
+					}
+					draw, wrote := newDrawer()
 					draw(m.View().Content)
-					i++
-				}
-				b.ReportMetric(float64(wrote()), "B/write")
-			})
-			// 25 pods across the ReplicaSet turn ready and back, a batch
-			// per frame: what a refresh meets four times a second while
-			// the live harness's rollout churns.
-			b.Run(size+"spread/"+name, func(b *testing.B) {
-				m, c, rs := frameModel(b, n, w, h)
-				m = send(m, press("tab"))
-				var batches [2][]runtime.Object
-				for i := range 25 {
-					name := draw.Itoa(i * (n / 2 / 25))
-					batches[0] = append(batches[0], apiPod(rs, name, "node-1", nil))
-					batches[1] = append(batches[1], apiPod(rs, name, "node-1", notReady))
-				}
-				draw, wrote := newDrawer()
-				draw(m.View().Content)
-				b.ReportAllocs()
-				i := 0
-				for b.Loop() {
-					m = send(m, cluster.Batch{At: t0, Objects: batches[i%2], Watch: c.Watch()}, paceMsg{})
-					draw(m.View().Content)
-					i++
-				}
-				b.ReportMetric(float64(wrote()), "B/write")
-			})
+					b.ReportAllocs()
+					i := 0
+					for b.Loop() {
+						m = send(m, cluster.Batch{At: t0, Objects: batches[i%2], Watch: c.Watch()}, paceMsg{})
+						draw(m.View().Content)
+						i++
+					}
+					b.ReportMetric(float64(wrote()), "B/write")
+				})
+			}
 		}
 	}
 }
