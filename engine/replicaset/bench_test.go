@@ -55,7 +55,7 @@ func BenchmarkSyncSteadyReplicaSet10000Pods(b *testing.B) {
 func BenchmarkOwnedIndexObserve100000Pods(b *testing.B) {
 	const n = 100000
 	rs := newRS("web", n)
-	x := newOwnedIndex()
+	x := newOwnedIndex("ReplicaSet")
 	pods := make([]*corev1.Pod, n)
 	for i := range pods {
 		pods[i] = podOf(rs, "ReplicaSet", fmt.Sprintf("web-6d4cf56db5-%05x", i*7919%(1<<20)), fmt.Sprintf("node-%04d", i%5000), corev1.PodRunning, ago(time.Hour))

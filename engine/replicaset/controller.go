@@ -60,7 +60,7 @@ func newController(env *control.Env, kind kindAdapter, name string) *Controller 
 		gates:   defaultGates,
 		burst:   burstReplicas,
 		orphans: newOrphanSet(),
-		owned:   newOwnedIndex(),
+		owned:   newOwnedIndex(kind.gvk().Kind),
 	}
 }
 

@@ -38,7 +38,7 @@ func TestOwnedIndexFollowsPodEvents(t *testing.T) {
 	a, b := newRS("a", 2), newRS("b", 2)
 	web := newLabelMatcher(labels.SelectorFromSet(labels.Set{"app": "web"}))
 	front := newLabelMatcher(labels.SelectorFromSet(labels.Set{"tier": "frontend"}))
-	x := newOwnedIndex()
+	x := newOwnedIndex("ReplicaSet")
 
 	p1 := podOf(a, "ReplicaSet", "p1", "n1", corev1.PodRunning, nil)
 	p2 := podOf(a, "ReplicaSet", "p2", "n1", corev1.PodSucceeded, nil)
@@ -89,6 +89,30 @@ func TestOwnedIndexFollowsPodEvents(t *testing.T) {
 	check("a, other namespace left out", seen(x, a.UID, web, true), []string{"p1:no"})
 }
 
+// Each index files its own kind's pods only: the ReplicationController
+// controller's holds none of a ReplicaSet's, and a pod taken over by a
+// controller of another kind leaves the index it was in, so its former
+// owner no longer counts it.
+func TestOwnedIndexFilesOnlyItsOwnKind(t *testing.T) {
+	rs := newRS("a", 2)
+	web := newLabelMatcher(labels.SelectorFromSet(labels.Set{"app": "web"}))
+	replicaSets, controllers := newOwnedIndex("ReplicaSet"), newOwnedIndex("ReplicationController")
+	p1 := podOf(rs, "ReplicaSet", "p1", "n1", corev1.PodRunning, nil)
+	p2 := podOf(rs, "ReplicaSet", "p2", "n1", corev1.PodRunning, nil)
+	for _, p := range []*corev1.Pod{p1, p2} {
+		replicaSets.observe(p)
+		controllers.observe(p)
+	}
+	if n := controllers.count(rs.UID); n != 0 {
+		t.Errorf("the ReplicationController index filed %d of a ReplicaSet's pods", n)
+	}
+	taken := podOf(rs, "StatefulSet", "p2", "n1", corev1.PodRunning, nil)
+	replicaSets.observe(taken)
+	if got := seen(replicaSets, rs.UID, web, true); !slices.Equal(got, []string{"p1:yes"}) {
+		t.Errorf("after p2 was taken over by a StatefulSet the ReplicaSet's pods are %v, want [p1:yes]", got)
+	}
+}
+
 // Through any sequence of creations, status updates, moves between owners,
 // releases and deletions, every owner's entries are exactly the pods last
 // filed under it, as a plain map from pod to owner says, each the object
@@ -98,7 +122,7 @@ func TestOwnedIndexFollowsPodEvents(t *testing.T) {
 func TestOwnedIndexAgreesWithAMapThroughChurn(t *testing.T) {
 	owners := []*appsv1.ReplicaSet{newRS("a", 1), newRS("b", 1), newRS("c", 1)}
 	web := newLabelMatcher(labels.SelectorFromSet(labels.Set{"app": "web"}))
-	x := newOwnedIndex()
+	x := newOwnedIndex("ReplicaSet")
 	want := map[string]types.UID{} // pod name → owner
 	latest := map[string]*corev1.Pod{}
 	r := rand.New(rand.NewPCG(3, 17))
@@ -164,7 +188,7 @@ func TestTallyEqualsARecountThroughChurn(t *testing.T) {
 		{"app": "web"}, {"app": "web", "tier": "frontend"}, {"tier": "frontend"}, {"app": "api"}, nil,
 	}
 	phases := []corev1.PodPhase{corev1.PodPending, corev1.PodRunning, corev1.PodRunning, corev1.PodSucceeded, corev1.PodFailed}
-	x := newOwnedIndex()
+	x := newOwnedIndex("ReplicaSet")
 	latest := map[string]*corev1.Pod{}
 	asked := map[types.UID][2]int{} // owner → selector, template (indexes into sels)
 	r := rand.New(rand.NewPCG(5, 23))
