@@ -310,16 +310,14 @@ func (p *Pane) rollLine(g cluster.GroupRoll) []string {
 	if g.Drained > 0 {
 		text += " · " + draw.Itoa(g.Drained) + " drained"
 	}
-	text += p.waitWords(g)
-	switch g.State {
-	case model.RollWaiting:
-		text += " — n next node · space pause · x stop"
-	case model.RollPaused:
-		text += " — space or n resume · x stop"
-	case model.RollRunning:
-		text += " — space pause · x stop"
-	case model.RollStopped, model.RollFailed:
-		text += " — n resumes it (the outdated nodes left, same settings)"
+	width, most := p.w-3, p.lineCap(2)
+	waits, keys := p.waitWords(g), rollKeys(g.State)
+	if waits != "" && keys != "" && len(draw.Wrap(text+waits+keys, width)) > most {
+		// Too narrow for both: what to press comes first, and the wait
+		// words are what a cut shortens (enter shows them whole).
+		text += keys + " — " + strings.TrimPrefix(waits, " · ")
+	} else {
+		text += waits + keys
 	}
 	if g.Message != "" {
 		text += " — " + g.Message
@@ -334,9 +332,9 @@ func (p *Pane) rollLine(g cluster.GroupRoll) []string {
 		paint = p.s.Paints.OK
 	}
 	// Two lines at most (enter shows the rest): the state, what the roll
-	// waits for and what to press next come before the message, and a cut
-	// ends in "…".
-	lines := draw.WrapAtMost(text, p.w-3, p.lineCap(2))
+	// waits for and what to press next (before the wait words when both do
+	// not fit) come before the message, and a cut ends in "…".
+	lines := draw.WrapAtMost(text, width, most)
 	out := make([]string, len(lines))
 	for i, l := range lines {
 		if i > 0 {
@@ -345,6 +343,21 @@ func (p *Pane) rollLine(g cluster.GroupRoll) []string {
 		out[i] = draw.Fit(paint.On(" "+l), p.w)
 	}
 	return out
+}
+
+// rollKeys say what the keys do to a roll in state.
+func rollKeys(state string) string {
+	switch state {
+	case model.RollWaiting:
+		return " — n next node · space pause · x stop"
+	case model.RollPaused:
+		return " — space or n resume · x stop"
+	case model.RollRunning:
+		return " — space pause · x stop"
+	case model.RollStopped, model.RollFailed:
+		return " — n resumes it (the outdated nodes left, same settings)"
+	}
+	return ""
 }
 
 // detailLines say why the selected node's drain waits or failed: the pods

@@ -153,3 +153,41 @@ func TestTheRollLineSaysWhatTheRollWaitsFor(t *testing.T) {
 		}
 	}
 }
+
+// In a narrow pane the roll line keeps what to press in sight: the keys
+// come before the wait words, which the cut shortens, and enter shows the
+// line whole. A wide pane keeps the wait words first.
+func TestANarrowRollLineKeepsItsKeys(t *testing.T) {
+	waiting := model.NodeProgress{Roll: model.NodeRoll{State: model.RollWaiting, Count: 3, Size: 3, FailsAt: uitest.T0.Add(14 * time.Minute)}}
+	src := uitest.MidRollout()
+	src.NodeRows = []cluster.NodeRow{
+		{Name: "a-1", Group: "a", Ready: true, Progress: waiting},
+		{Name: "a-2", Group: "a", Ready: true, Progress: waiting},
+		{Name: "a-3", Group: "a", Ready: true},
+	}
+	// The pane's text as one line: wrapped lines joined, padding dropped.
+	flat := func(view string) string { return strings.Join(strings.Fields(uitest.Plain(view)), " ") }
+	for _, tc := range []struct {
+		width      int
+		want, lack string
+	}{
+		{120, "replaced · waits for the cluster to validate · fails in 14m — n next node · space pause · x stop", ""},
+		{50, "replaced — n next node · space pause · x stop — waits for the cluster", "fails in 14m"},
+	} {
+		s := uitest.NewScreen(src, nil)
+		p := New(s)
+		uitest.Focused(p, tc.width, 10)
+		p.Update(screen.Refreshed{})
+		out := flat(p.View())
+		if !strings.Contains(out, tc.want) {
+			t.Errorf("at %d columns the pane lacks %q:\n%s", tc.width, tc.want, uitest.Plain(p.View()))
+		}
+		if tc.lack != "" && strings.Contains(out, tc.lack) {
+			t.Errorf("at %d columns the pane has %q, which the cut should have shortened:\n%s", tc.width, tc.lack, uitest.Plain(p.View()))
+		}
+		uitest.Keys[screen.Pane](p, "enter")
+		if out := flat(p.View()); !strings.Contains(out, "fails in 14m") || !strings.Contains(out, "x stop") {
+			t.Errorf("at %d columns enter does not show the line whole:\n%s", tc.width, uitest.Plain(p.View()))
+		}
+	}
+}
