@@ -3,6 +3,7 @@ package cluster_test
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -76,4 +77,47 @@ func TestKeptPodRowsFollowEveryBatch(t *testing.T) {
 	}
 	w.apply(t, 12, nil, named("web-new-00", ""), named("web-new-52", ""), named("web-new-95", ""))
 	check("the first, one between and the last pod gone")
+}
+
+// A reader may hold the rows of one read through the next one: the screen
+// draws a view while its next refresh reads, and the plain output compares
+// a line with the last one printed. A patch writes into the rows returned
+// before that, never into what the latest read returned.
+func TestAReadLeavesTheRowsOfTheReadBeforeAlone(t *testing.T) {
+	m := newMidRollout()
+	w := &world{c: cluster.NewCluster(), objects: map[cluster.ObjectRef]runtime.Object{}}
+	w.apply(t, 0, []runtime.Object{m.d, m.oldRS, m.newRS, m.pods[0], m.pods[1], m.pods[2], m.pods[3], m.pods[4], m.nodes[0], m.nodes[1], m.nodes[2]})
+	var many []runtime.Object
+	for i := range 40 {
+		p := m.pods[3].DeepCopy()
+		p.Name, p.ResourceVersion = fmt.Sprintf("web-new-%02d", i), "1"
+		many = append(many, p)
+	}
+	w.apply(t, 1, many)
+	read := func() []cluster.PodRow {
+		v, _ := w.c.Rollout(m.d.Namespace, m.d.Name, at(30))
+		for _, rs := range v.ReplicaSets {
+			if rs.Name == m.newRS.Name {
+				return rs.Pods
+			}
+		}
+		t.Fatal("the new ReplicaSet is not in the view")
+		return nil
+	}
+	held := read()
+	for step := range 4 {
+		kept := slices.Clone(held)
+		changed := many[step*3].(*corev1.Pod).DeepCopy()
+		changed.ResourceVersion = fmt.Sprint("v", step)
+		changed.Status.ContainerStatuses[0].State = corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: fmt.Sprint("Step", step)}}
+		w.apply(t, 2, []runtime.Object{changed})
+		next := read()
+		if !reflect.DeepEqual(held, kept) {
+			t.Fatalf("step %d: the rows of the read before changed under their reader", step)
+		}
+		if reflect.DeepEqual(next, kept) {
+			t.Fatalf("step %d: the read after a pod's change shows the rows before it", step)
+		}
+		held = next
+	}
 }
