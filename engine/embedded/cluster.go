@@ -7,6 +7,7 @@ package embedded
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -55,6 +56,13 @@ type Cluster struct {
 	Logs     *kubelet.Logs
 	clock    *sim.Clock
 	onAction []ActionResult
+	// acting counts scripted actions whose writes the runner's caches may
+	// not hold yet: from the action's start until the runner has applied
+	// what it wrote. Finished reads the caches from any goroutine, and an
+	// action reports itself (OnAction) before the runner applies its
+	// writes: without this, a run that had finished before a set image
+	// could be judged finished again in between, and --plain exit 0.
+	acting atomic.Int32
 	// exitStatus: Run answers as `kubectl rollout status` (Options).
 	exitStatus bool
 }
@@ -174,9 +182,10 @@ func createObjects(ctx context.Context, client kubernetes.Interface, sc *scenari
 }
 
 // Finished reports whether every rollout in the cluster has finished or
-// failed and nothing is in flight (play.Finished, shared with live runs).
+// failed and nothing is in flight (play.Finished, shared with live runs):
+// never while a scripted action's writes are on their way to the caches.
 func (c *Cluster) Finished() bool {
-	return play.Finished(c.Runner.Listers(), c.Scenario.NodeGroups)
+	return c.acting.Load() == 0 && play.Finished(c.Runner.Listers(), c.Scenario.NodeGroups)
 }
 
 // Run runs the scenario at full speed until it is finished, until the
