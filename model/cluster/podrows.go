@@ -55,12 +55,13 @@ func (pc *podRowCache) note(owner types.UID, has bool, namespace, name string) {
 
 // podRowsOf returns the rows of the pods owned by uid in namespace, in
 // name order. Readers must not modify them (the slice is clipped, so
-// appending copies), and may hold them until their next read but one: a
+// appending copies), and may hold them through one more read, not two: a
 // patch writes into the rows returned before the latest read, two slices
 // an owner taking turns, because a new slice each patch was 82 % of what
 // a console watching a 30,000-pod rollout allocated, and its collector a
-// third of its CPU. The console reads once a refresh and keeps only the
-// latest view.
+// third of its CPU. The one reader, the console's screen, reads once a
+// refresh and keeps only the latest view; a second reader of the same
+// Cluster would need slices of its own.
 func (c *Cluster) podRowsOf(uid types.UID, namespace string) []PodRow {
 	pc := &c.podRows
 	pc.mu.Lock()
