@@ -35,7 +35,7 @@ type ownedIndex struct {
 	// kind can never be one of theirs (an owner's pods are found by its UID),
 	// so each files only its own kind's pods, as upstream's managers drop
 	// such a pod at its kind before resolving it. Filing every controlled
-	// pod twice was a tenth of a 100,000-replica rehearsal.
+	// pod twice was a twelfth of a 100,000-replica rehearsal.
 	kind    string
 	byOwner map[types.UID]*ownerPods
 	byPod   map[podRef]slot

@@ -112,6 +112,9 @@ func (c *Cluster) patchRows(key tallyKey, rows []PodRow, changed []string, buf [
 		}
 	}
 	out = append(out, rows[from:]...)
-	clear(out[len(out):cap(out)]) // what buf held past them: not kept alive
+	// The rows buf held past them keep no pod's strings alive; past
+	// len(buf) it holds none already, so a ReplicaSet scaling down does
+	// not clear its whole former size on every patch.
+	clear(out[len(out):max(len(out), len(buf))])
 	return out
 }
