@@ -20,14 +20,29 @@ import (
 // ReplicaSet taken the same way again later keeps both, and an event whose
 // step the watch folded into a larger scale line stays.
 func StepsOnce(tl []TimelineEntry) []TimelineEntry {
-	lines := map[string][]int{} // ReplicaSet → its scale lines
+	// A ReplicaSet's scale lines by the size they reached, each line
+	// leading to the next of its kind: an event can repeat only a line of
+	// its own size, and a full timeline of a large rollout holds hundreds
+	// of lines of each ReplicaSet, which each event would otherwise be
+	// compared with.
+	type reached struct {
+		rs string
+		to int64
+	}
+	first := make(map[reached]int, len(tl)/2)
 	steps := make([]scaleStep, len(tl))
-	for i, e := range tl {
-		s, ok := scaleLineStep(e)
-		if ok {
-			steps[i] = s
-			lines[s.rs] = append(lines[s.rs], i)
+	next := make([]int, len(tl))
+	for i := len(tl) - 1; i >= 0; i-- {
+		s, ok := scaleLineStep(tl[i])
+		if !ok {
+			continue
 		}
+		steps[i], next[i] = s, -1
+		k := reached{s.rs, s.to}
+		if j, ok := first[k]; ok {
+			next[i] = j
+		}
+		first[k] = i
 	}
 	type pair struct {
 		event, line int
@@ -39,7 +54,8 @@ func StepsOnce(tl []TimelineEntry) []TimelineEntry {
 		if !ok {
 			continue
 		}
-		for _, j := range lines[s.rs] {
+		j, ok := first[reached{s.rs, s.to}]
+		for ; ok && j >= 0; j = next[j] {
 			if s.repeats(steps[j]) {
 				pairs = append(pairs, pair{i, j, absDuration(e.Time.Sub(tl[j].Time))})
 			}
@@ -49,13 +65,15 @@ func StepsOnce(tl []TimelineEntry) []TimelineEntry {
 		return tl
 	}
 	slices.SortStableFunc(pairs, func(a, b pair) int { return cmp.Compare(a.apart, b.apart) })
-	told, used := map[int]bool{}, map[int]bool{}
+	told, used := make([]bool, len(tl)), make([]bool, len(tl))
+	n := 0
 	for _, p := range pairs {
 		if !told[p.event] && !used[p.line] {
 			told[p.event], used[p.line] = true, true
+			n++
 		}
 	}
-	out := make([]TimelineEntry, 0, len(tl)-len(told))
+	out := make([]TimelineEntry, 0, len(tl)-n)
 	for i, e := range tl {
 		if !told[i] {
 			out = append(out, e)

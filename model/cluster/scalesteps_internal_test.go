@@ -1,9 +1,12 @@
 package cluster
 
 import (
+	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"rollscope/model"
 )
@@ -115,4 +118,69 @@ func BenchmarkScaleStepOfAScaleLine(b *testing.B) {
 			byExpression(e)
 		}
 	})
+}
+
+// stepsOncePairwise is StepsOnce read from its definition, every event
+// beside every scale line: again and again, the nearest event and line of
+// one step not yet paired (the earlier event, then the earlier line, when
+// as near) are paired, and the paired events left out.
+func stepsOncePairwise(tl []TimelineEntry) []TimelineEntry {
+	told, used := map[int]bool{}, map[int]bool{}
+	for {
+		best, bestLine, apart := -1, -1, time.Duration(0)
+		for i, e := range tl {
+			s, ok := scaleEventStep(e)
+			for j, l := range tl {
+				ls, isLine := scaleLineStep(l)
+				if !ok || !isLine || told[i] || used[j] || !s.repeats(ls) {
+					continue
+				}
+				if d := absDuration(e.Time.Sub(l.Time)); best < 0 || d < apart {
+					best, bestLine, apart = i, j, d
+				}
+			}
+		}
+		if best < 0 {
+			break
+		}
+		told[best], used[bestLine] = true, true
+	}
+	var out []TimelineEntry
+	for i, e := range tl {
+		if !told[i] {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Timelines where the same steps come back again and again (a ReplicaSet
+// scaled between a few sizes, events with and without their "from", late
+// and early, folded lines): StepsOnce tells each exactly as comparing every
+// event with every line of its ReplicaSet does.
+func TestStepsOnceAsComparingEveryEventWithEveryLine(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 35))
+	at := time.Date(2026, 12, 6, 22, 0, 0, 0, time.UTC)
+	for round := range 300 {
+		var tl []TimelineEntry
+		for range rng.IntN(80) {
+			rs := []string{"web-a", "web-b", "web-c"}[rng.IntN(3)]
+			from, to := int64(rng.IntN(4)), int64(rng.IntN(4))
+			when := at.Add(time.Duration(rng.IntN(20_000)) * time.Millisecond)
+			switch rng.IntN(4) {
+			case 0:
+				tl = append(tl, TimelineEntry{Time: when, Kind: TimelineScale, Message: "replicaset/" + rs + " scaled from " + strconv.FormatInt(from, 10) + " to " + strconv.FormatInt(to, 10)})
+			case 1:
+				tl = append(tl, TimelineEntry{Time: when, Kind: TimelineScale, Message: "replicaset/" + rs + " created with " + strconv.FormatInt(to, 10) + " replicas"})
+			case 2:
+				tl = append(tl, TimelineEntry{Time: when, Kind: TimelineEvent, Message: model.EventScalingReplicaSet + ": Scaled up replica set " + rs + " from " + strconv.FormatInt(from, 10) + " to " + strconv.FormatInt(to, 10)})
+			default:
+				tl = append(tl, TimelineEntry{Time: when, Kind: TimelineEvent, Message: model.EventScalingReplicaSet + ": Scaled down replica set " + rs + " to " + strconv.FormatInt(to, 10)})
+			}
+		}
+		got, want := StepsOnce(tl), stepsOncePairwise(tl)
+		if len(got) != len(want) || !slices.Equal(got, want) {
+			t.Fatalf("round %d: StepsOnce kept %d entries, the pairwise reading %d:\n%v\n%v", round, len(got), len(want), got, want)
+		}
+	}
 }
