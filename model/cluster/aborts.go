@@ -67,6 +67,6 @@ func (t *timeline) replaceSeenAbort(e TimelineEntry) {
 			e.Message != o.Message && strings.HasSuffix(e.Message, o.Message)
 	})
 	if i >= 0 {
-		t.entries = append(t.entries[:i], t.entries[i+1:]...)
+		t.entries, t.shown = append(t.entries[:i], t.entries[i+1:]...), nil
 	}
 }

@@ -81,7 +81,7 @@ func (c *Cluster) notePodWarning(e *corev1.Event, at time.Time) {
 func (t *timeline) drop(e TimelineEntry) {
 	for i := len(t.entries) - 1; i >= 0; i-- {
 		if t.entries[i] == e {
-			t.entries = slices.Delete(t.entries, i, i+1)
+			t.entries, t.shown = slices.Delete(t.entries, i, i+1), nil
 			return
 		}
 	}

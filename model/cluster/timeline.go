@@ -12,6 +12,10 @@ const timelineLimit = 1000
 // limit before it is cut back, so that trimming costs nothing per entry.
 type timeline struct {
 	entries []TimelineEntry
+	// shown is last()'s copy, handed out again until the entries change
+	// (every change sets it to nil): a console reads the timeline on every
+	// refresh and tells its story only when the slice it gets is new.
+	shown []TimelineEntry
 	// abortSeen is the highest aborted revision the deployment's
 	// annotations have named (see noteAbort).
 	abortSeen int64
@@ -27,25 +31,30 @@ func (t *timeline) add(e TimelineEntry) {
 	for i > 0 && t.entries[i-1].Time.After(e.Time) {
 		i--
 	}
-	t.entries = slices.Insert(t.entries, i, e)
+	t.entries, t.shown = slices.Insert(t.entries, i, e), nil
 	if len(t.entries) >= 2*timelineLimit {
 		t.entries = slices.Clone(t.entries[len(t.entries)-timelineLimit:])
 	}
 }
 
-// last is a copy of the newest timelineLimit entries, oldest first.
+// last is a copy of the newest timelineLimit entries, oldest first: the
+// same copy until the entries change, which its readers never change.
 func (t *timeline) last() []TimelineEntry {
-	return slices.Clone(t.entries[max(0, len(t.entries)-timelineLimit):])
+	if t.shown == nil {
+		t.shown = slices.Clone(t.entries[max(0, len(t.entries)-timelineLimit):])
+	}
+	return t.shown
 }
 
 // Timeline is what happened to the deployment, oldest first: its
 // ReplicaSets' scaling, its condition changes, events about it and its
 // ReplicaSets, its pods' Warning events (one line per reason, with counts)
 // and actions taken from the console. It keeps the last
-// timelineLimit entries; an unknown deployment has none.
+// timelineLimit entries; an unknown deployment has none. The same slice
+// comes back until the timeline changes: the caller must not change it.
 func (c *Cluster) Timeline(namespace, name string) []TimelineEntry {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
+	c.mu.Lock() // a read that may keep its copy (timeline.shown)
+	defer c.mu.Unlock()
 	t := c.timelines[objectKey(namespace, name)]
 	if t == nil {
 		return nil

@@ -159,3 +159,23 @@ func TestTimelineEventBeforeItsObject(t *testing.T) {
 		t.Errorf("Timeline:\n got %+v\nwant %+v", got, want)
 	}
 }
+
+// A timeline once read is the reader's: what comes after is in the next
+// read, never in the slice read before. Until something comes, the same
+// slice is read again, which lets the console tell its story once.
+func TestATimelineReadStaysAsRead(t *testing.T) {
+	c := cluster.NewCluster()
+	c.AddAction(shop, "frontend", cluster.TimelineEntry{Time: at(1), Object: "deployment/frontend", Message: "paused"})
+	first := c.Timeline(shop, "frontend")
+	if again := c.Timeline(shop, "frontend"); len(again) != 1 || &again[0] != &first[0] {
+		t.Fatalf("an unchanged timeline read again is a new copy (%d entries)", len(again))
+	}
+	c.AddAction(shop, "frontend", cluster.TimelineEntry{Time: at(2), Object: "deployment/frontend", Message: "resumed"})
+	next := c.Timeline(shop, "frontend")
+	if len(next) != 2 || next[1].Message != "resumed" {
+		t.Fatalf("the read after an action: %+v", next)
+	}
+	if len(first) != 1 || first[0].Message != "paused" {
+		t.Fatalf("the read before the action changed under its reader: %+v", first)
+	}
+}

@@ -24,6 +24,7 @@ type Pane struct {
 	rows   draw.List
 	follow bool
 	filter filter
+	told   told
 	// detail shows the selected entry whole under the list (enter).
 	detail bool
 }
@@ -86,7 +87,7 @@ func timelineKind(k cluster.TimelineKind) string {
 }
 
 func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
-	tl := story(p.s.Timeline, p.filter)
+	tl := p.story()
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(k, p.s.Keys.Select):
@@ -98,7 +99,7 @@ func (p *Pane) Update(msg tea.Msg) (screen.Pane, tea.Cmd) {
 		case key.Matches(k, p.s.Keys.TimelineFilter):
 			p.filter = (p.filter + 1) % filterCount
 			p.follow = true
-			p.rows.Cursor = len(story(p.s.Timeline, p.filter)) - 1
+			p.rows.Cursor = len(p.story()) - 1
 			p.s.Toast = "timeline: " + p.filter.String()
 			return p, nil
 		}
@@ -125,7 +126,7 @@ func (p *Pane) View() string {
 	if p.h <= 0 {
 		return ""
 	}
-	tl := story(p.s.Timeline, p.filter)
+	tl := p.story()
 	empty := "nothing has happened yet"
 	if p.filter != showAll {
 		empty = "no " + p.filter.String() + " yet — f shows more"

@@ -1,9 +1,11 @@
 package timeline
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
+	"rollscope/model/cluster"
 	"rollscope/ui/draw"
 	"rollscope/ui/internal/uitest"
 	"rollscope/ui/screen"
@@ -51,5 +53,28 @@ func TestFilterCyclesAndSaysSo(t *testing.T) {
 		if s.Toast != "timeline: "+tc.word || !strings.Contains(out, tc.keeps) || tc.drops != "" && strings.Contains(out, tc.drops) {
 			t.Errorf("filter %s (toast %q):\n%s", tc.word, s.Toast, out)
 		}
+	}
+}
+
+// The pane tells the story again whenever the screen reads a timeline that
+// is not the one it told — longer, or as long with other entries — and
+// never from the timeline read before.
+func TestANewTimelineIsToldAtOnce(t *testing.T) {
+	p, s := newPane(t)
+	src := s.Src.(*uitest.Source)
+	grown := append(slices.Clip(src.Entries), cluster.TimelineEntry{Time: uitest.T0, Kind: cluster.TimelineAction, Object: "deployment/frontend", Message: "paused"})
+	src.Entries = grown
+	s.Read()
+	p.Update(screen.Refreshed{})
+	if out := uitest.Plain(p.View()); !strings.Contains(out, "paused") {
+		t.Fatalf("a longer timeline is not told:\n%s", out)
+	}
+	same := slices.Clone(grown)
+	same[len(same)-1].Message = "resumed"
+	src.Entries = same
+	s.Read()
+	p.Update(screen.Refreshed{})
+	if out := uitest.Plain(p.View()); !strings.Contains(out, "resumed") || strings.Contains(out, "paused") {
+		t.Fatalf("a timeline as long as the last, with another entry, is not told:\n%s", out)
 	}
 }
