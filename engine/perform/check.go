@@ -68,22 +68,56 @@ func (c *Cluster) checkScale(r action.Request) error {
 }
 
 // checkRehearsal refuses a forecast whose rehearsal, on a copy in this
-// process whichever cluster the console shows, would hold more replicas
-// than the process has memory left for: the replicas a scale asks for, or
-// the workload's own. The action itself is not refused for it.
+// process whichever cluster the console shows, would hold more pods than
+// the process has memory left for: the replicas a scale asks for, or the
+// workload's own and, when the request rolls them, its surge. The action
+// itself is not refused for it.
 func (c *Cluster) checkRehearsal(ctx context.Context, r action.Request) error {
 	if c.cfg.Room == nil {
 		return nil
 	}
-	n, ok := r.Replicas, true
+	n, surge := r.Replicas, int32(0)
 	if r.Spec().Verb != kind.Scale && r.Action != action.Scale {
-		n, ok = c.replicasNow(ctx, r)
+		w, ok := c.workloadNow(ctx, r)
+		if !ok {
+			return nil
+		}
+		if n, ok = w.Replicas(); !ok {
+			return nil
+		}
+		if r.Spec().StartsRollout {
+			surge = w.Surge()
+		}
 	}
+	if err := c.cfg.Room(int(n + surge)); err != nil {
+		what := model.Plural(n, "replica")
+		if surge > 0 {
+			what += " and the " + model.Plural(surge, "pod") + " of its surge"
+		}
+		return fmt.Errorf("a rehearsal of %s does not fit in this process: %w — y still sends it", what, err)
+	}
+	return nil
+}
+
+// checkSurge refuses, on a cluster in this process, a request that rolls
+// the pods when the rollout's surge — the pods a new template brings up at
+// once above those the workload runs (maxSurge, a blue/green preview set)
+// — needs more memory than the process has left: the embedded cluster
+// would be killed half way through the rollout, saying nothing. The pods
+// it runs now are held already.
+func (c *Cluster) checkSurge(r action.Request) error {
+	if !r.Spec().StartsRollout || !c.cfg.InProcess || c.cfg.Room == nil {
+		return nil
+	}
+	w, ok := c.workloadNow(context.Background(), r)
 	if !ok {
 		return nil
 	}
-	if err := c.cfg.Room(int(n)); err != nil {
-		return fmt.Errorf("a rehearsal of %s does not fit in this process: %w — y still sends it", model.Plural(n, "replica"), err)
+	if surge := w.Surge(); surge > 0 {
+		if err := c.cfg.Room(int(surge)); err != nil {
+			return fmt.Errorf("rolling %s brings up to %s more at once in the embedded cluster, which runs in this process: %w — lower its maxSurge or scale it down first",
+				r.Object(), model.Plural(surge, "pod"), err)
+		}
 	}
 	return nil
 }
@@ -92,13 +126,23 @@ func (c *Cluster) checkRehearsal(ctx context.Context, r action.Request) error {
 // serves it now; false for a kind without it (a DaemonSet) or a workload
 // that cannot be read (what reads it next says why).
 func (c *Cluster) replicasNow(ctx context.Context, r action.Request) (int32, bool) {
-	row, ok := objects.For(kind.Kind(r.Spec().On))
+	w, ok := c.workloadNow(ctx, r)
 	if !ok {
 		return 0, false
 	}
+	return w.Replicas()
+}
+
+// workloadNow is the workload r acts on, as the API serves it now; false
+// for a request on another object or a workload that cannot be read.
+func (c *Cluster) workloadNow(ctx context.Context, r action.Request) (kind.Workload, bool) {
+	row, ok := objects.For(kind.Kind(r.Spec().On))
+	if !ok {
+		return nil, false
+	}
 	w, err := row.Get(ctx, c.cfg.Client, r.Namespace, r.Name)
 	if err != nil {
-		return 0, false
+		return nil, false
 	}
-	return w.Replicas()
+	return w, true
 }

@@ -37,7 +37,7 @@ func (o op) refuse() error {
 // nothing was sent because nothing needed to be.
 func (c *Cluster) Send(ctx context.Context, r action.Request) (string, error) {
 	op := c.dispatch(r)
-	if err := op.refuse(); err != nil {
+	if err := c.refuse(r, op); err != nil {
 		return "", c.cfg.Explain(err)
 	}
 	out, err := op.send(ctx)
@@ -46,9 +46,19 @@ func (c *Cluster) Send(ctx context.Context, r action.Request) (string, error) {
 
 // Check refuses bad input before anything is sent: a malformed image, an
 // env name the API server rejects, replicas out of range, a revision below
-// 1, roll settings such as "150%".
+// 1, roll settings such as "150%" — and, on the embedded cluster, a scale
+// or a rollout this process has not the memory for.
 func (c *Cluster) Check(r action.Request) error {
-	return c.dispatch(r).refuse()
+	return c.refuse(r, c.dispatch(r))
+}
+
+// refuse is what is refused of r before it is sent: its own checks, then
+// whether its rollout fits in this process (checkSurge).
+func (c *Cluster) refuse(r action.Request, o op) error {
+	if err := o.refuse(); err != nil {
+		return err
+	}
+	return c.checkSurge(r)
 }
 
 // Send sends a scenario's scripted request on client, as the console

@@ -7,6 +7,10 @@ import (
 	"testing"
 	"time"
 
+	appsv1 "k8s.io/api/apps/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+
 	"rollscope/engine/embedded"
 	"rollscope/engine/perform"
 	"rollscope/model/action"
@@ -44,6 +48,46 @@ func TestScaleOfTheEmbeddedClusterFitsInItsProcess(t *testing.T) {
 	}
 }
 
+// A rollout of the embedded cluster brings up its surge beside the pods it
+// runs (maxSurge, 25 % unless set): one whose surge this process has not
+// the memory left for is refused before anything is sent, saying what to
+// change; one without a surge, or on a cluster elsewhere, is not.
+func TestARolloutOfTheEmbeddedClusterFitsInItsProcess(t *testing.T) {
+	if embedded.MemoryAvailable() == 0 {
+		t.Skip("this machine's available memory cannot be read")
+	}
+	big := web()
+	big.Spec.Replicas = ptrTo(int32(50_000_000))
+	setImage := action.Request{Action: action.SetImage, Namespace: "default", Name: "web", Container: "app", Image: "a:2"}
+	c, _ := memCluster(t, big)
+	embeddedCluster := perform.New(perform.Config{Client: c, Room: embedded.Room, InProcess: true})
+	err := embeddedCluster.Check(setImage)
+	if err == nil || !strings.HasPrefix(err.Error(), "rolling deployment/web brings up to 12500000 pods more at once in the embedded cluster, which runs in this process: 12500000 more replicas need about ") ||
+		!strings.HasSuffix(err.Error(), " — lower its maxSurge or scale it down first") {
+		t.Errorf("set image on 50,000,000 replicas at maxSurge 25%%: %v", err)
+	}
+	if _, err := embeddedCluster.Send(context.Background(), setImage); err == nil {
+		t.Error("the refused set image was sent")
+	}
+	if d, err := c.AppsV1().Deployments("default").Get(context.Background(), "web", metav1.GetOptions{}); err != nil || d.Spec.Template.Spec.Containers[0].Image != "a:1" {
+		t.Errorf("after the refusal the Deployment runs %v (%v)", d.Spec.Template.Spec.Containers, err)
+	}
+	elsewhere := perform.New(perform.Config{Client: c, Room: embedded.Room})
+	if err := elsewhere.Check(setImage); err != nil {
+		t.Errorf("the same set image on a cluster elsewhere: %v", err)
+	}
+	// Without a surge the rollout replaces pods it holds already.
+	noSurge := big.DeepCopy()
+	zero, quarter := intstr.FromInt32(0), intstr.FromString("25%")
+	noSurge.Spec.Strategy = appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType,
+		RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &zero, MaxUnavailable: &quarter}}
+	c, _ = memCluster(t, noSurge)
+	embeddedCluster = perform.New(perform.Config{Client: c, Room: embedded.Room, InProcess: true})
+	if err := embeddedCluster.Check(setImage); err != nil {
+		t.Errorf("set image on 50,000,000 replicas at maxSurge 0: %v", err)
+	}
+}
+
 // A forecast's rehearsal runs in this process whichever cluster the console
 // shows: one of more replicas than fit is not attempted (the console was
 // killed for want of memory while it showed "working out"), and the line
@@ -67,7 +111,7 @@ func TestForecastOfAScalePastTheProcesssMemorySaysSo(t *testing.T) {
 	c, _ = memCluster(t, big)
 	cl = perform.New(perform.Config{Client: c, Room: embedded.Room, Rehearsal: rehearsal})
 	setImage := action.Request{Action: action.SetImage, Namespace: "default", Name: "web", Container: "app", Image: "a:2"}
-	if _, err := cl.Forecast(context.Background(), setImage); err == nil || !strings.HasPrefix(err.Error(), "a rehearsal of 50000000 replicas does not fit in this process") {
+	if _, err := cl.Forecast(context.Background(), setImage); err == nil || !strings.HasPrefix(err.Error(), "a rehearsal of 50000000 replicas and the 12500000 pods of its surge does not fit in this process") {
 		t.Errorf("forecast of a set image on 50,000,000 replicas: %v", err)
 	}
 	c, _ = memCluster(t, web())

@@ -103,6 +103,16 @@ func (w daemonSet) OnDelete() bool {
 	return w.Spec.UpdateStrategy.Type == appsv1.OnDeleteDaemonSetStrategyType
 }
 
+// Surge is maxSurge over the nodes the DaemonSet runs on: each of that many
+// nodes runs the new pod beside the old until it is available.
+func (w daemonSet) Surge() int32 {
+	surge, _, err := model.DaemonSetBudget(w.DaemonSet, int(w.Status.DesiredNumberScheduled))
+	if err != nil {
+		return 0
+	}
+	return int32(surge)
+}
+
 func (daemonSet) Kind() Kind                          { return DaemonSet }
 func (w daemonSet) Template() *corev1.PodTemplateSpec { return &w.Spec.Template }
 func (w daemonSet) Selector() *metav1.LabelSelector   { return w.Spec.Selector }

@@ -108,6 +108,8 @@ func (w deployment) MinReadySeconds() int32 { return w.Spec.MinReadySeconds }
 
 func (deployment) OnDelete() bool { return false }
 
+func (w deployment) Surge() int32 { return model.MaxSurge(w.Deployment) }
+
 func (deployment) Kind() Kind                          { return Deployment }
 func (w deployment) Template() *corev1.PodTemplateSpec { return &w.Spec.Template }
 func (w deployment) Selector() *metav1.LabelSelector   { return w.Spec.Selector }

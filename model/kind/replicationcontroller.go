@@ -84,6 +84,10 @@ func (w replicationController) MinReadySeconds() int32 { return w.Spec.MinReadyS
 // reaches only the pods it makes in place of deleted ones.
 func (replicationController) OnDelete() bool { return true }
 
+// Surge is 0: a ReplicationController's template reaches only the pods
+// made after it (a rolling update's surge is its own plan's).
+func (replicationController) Surge() int32 { return 0 }
+
 func (replicationController) Kind() Kind                          { return ReplicationController }
 func (w replicationController) Template() *corev1.PodTemplateSpec { return w.Spec.Template }
 func (w replicationController) Selector() *metav1.LabelSelector {

@@ -37,6 +37,20 @@ func (w rollout) MinReadySeconds() int32            { return w.Spec.MinReadySeco
 func (w rollout) OnDelete() bool                    { return false }
 func (w rollout) Object() any                       { return w.Rollout }
 
+// Surge is a canary's maxSurge, or a blue/green Rollout's preview set,
+// brought up whole beside the active one (previewReplicaCount, or every
+// replica).
+func (w rollout) Surge() int32 {
+	if bg := w.Spec.Strategy.BlueGreen; bg != nil {
+		if bg.PreviewReplicaCount != nil {
+			return *bg.PreviewReplicaCount
+		}
+		r, _ := w.Replicas()
+		return r
+	}
+	return argo.MaxSurge(w.Rollout)
+}
+
 // Revisions are the stable ReplicaSet's pod-template hash and the one the
 // Rollout is rolling to: equal once it is fully promoted.
 func (w rollout) Revisions() (current, update string) {

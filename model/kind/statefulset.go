@@ -113,6 +113,9 @@ func (w statefulSet) OnDelete() bool {
 	return w.Spec.UpdateStrategy.Type == appsv1.OnDeleteStatefulSetStrategyType
 }
 
+// Surge is 0: a StatefulSet deletes a pod before it makes its successor.
+func (statefulSet) Surge() int32 { return 0 }
+
 func (statefulSet) Kind() Kind                          { return StatefulSet }
 func (w statefulSet) Template() *corev1.PodTemplateSpec { return &w.Spec.Template }
 func (w statefulSet) Selector() *metav1.LabelSelector   { return w.Spec.Selector }

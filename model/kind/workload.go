@@ -45,6 +45,12 @@ type Workload interface {
 	// OnDelete reports whether a new template reaches the pods only as
 	// they are deleted, the workload replacing none of its own accord.
 	OnDelete() bool
+	// Surge is how many pods above what it runs now a new template may
+	// bring up at once, as its controller resolves it: a Deployment's or
+	// a canary's maxSurge (rounded up), a blue/green Rollout's preview
+	// set, the nodes a DaemonSet's maxSurge lets run two pods; 0 where
+	// old pods go before new ones come (Recreate, StatefulSets, OnDelete).
+	Surge() int32
 	// Figures are the progress figures the fleet compares to tell whether
 	// the rollout moved.
 	Figures() [4]int64

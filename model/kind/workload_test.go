@@ -7,7 +7,9 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 
+	"rollscope/model/argo"
 	"rollscope/model/kind"
 )
 
@@ -71,6 +73,56 @@ func TestCopyTakesTheStatusItsControllerWrote(t *testing.T) {
 		}
 		if got := reflect.ValueOf(cp.Object()).Elem().FieldByName("Status").FieldByName("ObservedGeneration").Int(); got != 1 {
 			t.Errorf("%s: copy observed generation %d, want its own 1", w.Kind(), got)
+		}
+	}
+}
+
+// Surge is how many pods above those running a new template brings up at
+// once, as each kind's controller resolves it: the memory an in-process
+// cluster needs for a rollout beyond the pods it holds.
+func TestSurgeIsWhatANewTemplateBringsUpAtOnce(t *testing.T) {
+	ten, twentyFive := int32(10), int32(25)
+	pct := func(s string) *intstr.IntOrString { v := intstr.FromString(s); return &v }
+	rolling := func(surge, unavailable string) appsv1.DeploymentStrategy {
+		return appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType,
+			RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: pct(surge), MaxUnavailable: pct(unavailable)}}
+	}
+	daemons := func(strategy appsv1.DaemonSetUpdateStrategyType, surge string) *appsv1.DaemonSet {
+		ds := &appsv1.DaemonSet{Spec: appsv1.DaemonSetSpec{UpdateStrategy: appsv1.DaemonSetUpdateStrategy{Type: strategy}},
+			Status: appsv1.DaemonSetStatus{DesiredNumberScheduled: twentyFive}}
+		if strategy == appsv1.RollingUpdateDaemonSetStrategyType {
+			ds.Spec.UpdateStrategy.RollingUpdate = &appsv1.RollingUpdateDaemonSet{MaxSurge: pct(surge), MaxUnavailable: pct("0%")}
+		}
+		return ds
+	}
+	cases := []struct {
+		name string
+		obj  any
+		want int32
+	}{
+		{"a Deployment of 10 at 25%/25%: rounded up", &appsv1.Deployment{Spec: appsv1.DeploymentSpec{Replicas: &ten, Strategy: rolling("25%", "25%")}}, 3},
+		{"a Deployment of 10 at maxSurge 100%", &appsv1.Deployment{Spec: appsv1.DeploymentSpec{Replicas: &ten, Strategy: rolling("100%", "0%")}}, 10},
+		{"a Deployment of 10 at maxSurge 0", &appsv1.Deployment{Spec: appsv1.DeploymentSpec{Replicas: &ten, Strategy: rolling("0%", "25%")}}, 0},
+		{"a Recreate Deployment", &appsv1.Deployment{Spec: appsv1.DeploymentSpec{Replicas: &ten, Strategy: appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType}}}, 0},
+		{"a StatefulSet", &appsv1.StatefulSet{Spec: appsv1.StatefulSetSpec{Replicas: &ten}}, 0},
+		{"a ReplicationController", &corev1.ReplicationController{Spec: corev1.ReplicationControllerSpec{Replicas: &ten}}, 0},
+		{"a DaemonSet on 25 nodes at maxSurge 10%: rounded up", daemons(appsv1.RollingUpdateDaemonSetStrategyType, "10%"), 3},
+		{"an OnDelete DaemonSet", daemons(appsv1.OnDeleteDaemonSetStrategyType, ""), 0},
+		{"a canary Rollout of 3 at Argo's default 25%", rolloutAt(nil), 1},
+		{"a blue/green Rollout of 3: its preview set whole", rolloutAt(func(r *argo.Rollout) {
+			r.Spec.Strategy = argo.RolloutStrategy{BlueGreen: &argo.BlueGreenStrategy{ActiveService: "active"}}
+		}), 3},
+		{"a blue/green Rollout with a preview of 1", rolloutAt(func(r *argo.Rollout) {
+			r.Spec.Strategy = argo.RolloutStrategy{BlueGreen: &argo.BlueGreenStrategy{ActiveService: "active", PreviewReplicaCount: int32p(1)}}
+		}), 1},
+	}
+	for _, c := range cases {
+		w, ok := kind.Of(c.obj)
+		if !ok {
+			t.Fatalf("%s: not a workload", c.name)
+		}
+		if got := w.Surge(); got != c.want {
+			t.Errorf("%s: surge %d, want %d", c.name, got, c.want)
 		}
 	}
 }
