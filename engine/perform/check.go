@@ -113,11 +113,19 @@ func (c *Cluster) checkSurge(r action.Request) error {
 	if !ok {
 		return nil
 	}
-	if surge := w.Surge(); surge > 0 {
-		if err := c.cfg.Room(int(surge)); err != nil {
-			return fmt.Errorf("rolling %s brings up to %s more at once in the embedded cluster, which runs in this process: %w — lower its maxSurge or scale it down first",
-				r.Object(), model.Plural(surge, "pod"), err)
-		}
+	return c.roomForSurge(r.Object(), w.Surge())
+}
+
+// roomForSurge refuses, on a cluster in this process, a rollout of object
+// that brings up surge pods at once beside those it runs when the process
+// has not the memory left for them.
+func (c *Cluster) roomForSurge(object string, surge int32) error {
+	if surge <= 0 || !c.cfg.InProcess || c.cfg.Room == nil {
+		return nil
+	}
+	if err := c.cfg.Room(int(surge)); err != nil {
+		return fmt.Errorf("rolling %s brings up to %s more at once in the embedded cluster, which runs in this process: %w — lower its maxSurge or scale it down first",
+			object, model.Plural(surge, "pod"), err)
 	}
 	return nil
 }

@@ -27,7 +27,8 @@ func rcUpdate(r action.Request) model.RCUpdateRequest {
 }
 
 // PlanRCUpdate checks the rolling update dialog's fields and works out the
-// update, writing nothing.
+// update, writing nothing; on the embedded cluster, an update whose surge
+// this process has not the memory for is refused.
 func (c *Cluster) PlanRCUpdate(ctx context.Context, namespace string, in action.RCUpdateInput) (action.RCPlan, error) {
 	if err := model.CheckImage(in.Image); err != nil {
 		return action.RCPlan{}, err
@@ -47,6 +48,9 @@ func (c *Cluster) PlanRCUpdate(ctx context.Context, namespace string, in action.
 	req := model.RCUpdateRequest{Old: in.Name, Image: in.Image, MaxSurge: &surge, MaxUnavailable: &unavailable, UpdatePeriod: model.Duration(period)}
 	p, err := rollingupdate.MakePlan(ctx, c.cfg.Client, namespace, req)
 	if err != nil {
+		return action.RCPlan{}, err
+	}
+	if err := c.roomForSurge("replicationcontroller/"+in.Name, p.Limits.MaxSurge); err != nil {
 		return action.RCPlan{}, err
 	}
 	return action.RCPlan{Request: p.Request, Next: p.Next, Rename: p.Rename, Container: p.Container, FromImage: p.FromImage,

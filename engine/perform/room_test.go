@@ -140,3 +140,24 @@ func TestForecastPastItsDeadlineSaysItWasStopped(t *testing.T) {
 		t.Errorf("the same forecast with time to run: %v", err)
 	}
 }
+
+// A ReplicationController's rolling update on the embedded cluster is
+// planned only when this process has the memory for its surge.
+func TestAnRCUpdateOfTheEmbeddedClusterFitsInItsProcess(t *testing.T) {
+	if embedded.MemoryAvailable() == 0 {
+		t.Skip("this machine's available memory cannot be read")
+	}
+	big := frontendRC()
+	big.Spec.Replicas = ptrTo(int32(50_000_000))
+	c, _ := memCluster(t, big)
+	p := perform.New(perform.Config{Client: c, Room: embedded.Room, InProcess: true})
+	in := action.RCUpdateInput{Name: "frontend", Image: "a:2", MaxSurge: "100%", MaxUnavailable: "0", UpdatePeriod: "1m"}
+	_, err := p.PlanRCUpdate(context.Background(), "default", in)
+	if err == nil || !strings.HasPrefix(err.Error(), "rolling replicationcontroller/frontend brings up to 50000000 pods more at once in the embedded cluster") {
+		t.Errorf("an update at maxSurge 100%% of 50,000,000 pods: %v", err)
+	}
+	in.MaxSurge, in.MaxUnavailable = "0", "1"
+	if _, err := p.PlanRCUpdate(context.Background(), "default", in); err != nil {
+		t.Errorf("the same update at maxSurge 0: %v", err)
+	}
+}
