@@ -36,6 +36,9 @@ type Source interface {
 	FirstDeployment(namespace string) (ns, name string, ok bool)
 	Rollout(namespace, name string, now time.Time) (cluster.RolloutView, bool)
 	Nodes() []cluster.NodeRow
+	// Timeline is the deployment's story. The same slice comes back until
+	// the timeline changes, and no one changes a slice once handed out:
+	// the Timeline pane tells its story again only from a new one.
 	Timeline(namespace, name string) []cluster.TimelineEntry
 	RevisionDiff(namespace, name string, revision int64) ([]cluster.DiffLine, error)
 	RCUpdate(namespace, name string) (cluster.RCUpdateView, bool)
