@@ -106,6 +106,8 @@ func (c *Cluster) checkRehearsal(ctx context.Context, r action.Request) error {
 // would be killed half way through the rollout, saying nothing. The pods
 // it runs now are held already.
 func (c *Cluster) checkSurge(r action.Request) error {
+	// Asked before roomForSurge does, so that a cluster elsewhere is not
+	// read for nothing on every check a dialog makes.
 	if !r.Spec().StartsRollout || !c.cfg.InProcess || c.cfg.Room == nil {
 		return nil
 	}

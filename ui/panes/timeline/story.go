@@ -38,7 +38,10 @@ func (f filter) keeps(e cluster.TimelineEntry) bool {
 // of a large rollout takes a quarter of a millisecond to tell; a source
 // hands the same slice back until the timeline changes (screen.Source).
 type told struct {
-	first  *cluster.TimelineEntry // the timeline's first entry; nil when empty
+	// first is the timeline's first entry (nil when empty). Holding it
+	// keeps that slice alive, so no later copy can be allocated at its
+	// address and pass for the timeline told.
+	first  *cluster.TimelineEntry
 	n      int
 	filter filter
 	story  []cluster.TimelineEntry
