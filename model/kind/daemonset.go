@@ -113,6 +113,13 @@ func (w daemonSet) Surge() int32 {
 	return int32(surge)
 }
 
+// At is the DaemonSet scheduled on size nodes.
+func (w daemonSet) At(size int32) Workload {
+	ds := *w.DaemonSet
+	ds.Status.DesiredNumberScheduled = size
+	return daemonSet{&ds}
+}
+
 func (daemonSet) Kind() Kind                          { return DaemonSet }
 func (w daemonSet) Template() *corev1.PodTemplateSpec { return &w.Spec.Template }
 func (w daemonSet) Selector() *metav1.LabelSelector   { return w.Spec.Selector }

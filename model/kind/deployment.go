@@ -110,6 +110,12 @@ func (deployment) OnDelete() bool { return false }
 
 func (w deployment) Surge() int32 { return model.MaxSurge(w.Deployment) }
 
+func (w deployment) At(size int32) Workload {
+	d := *w.Deployment
+	d.Spec.Replicas = &size
+	return deployment{&d}
+}
+
 func (deployment) Kind() Kind                          { return Deployment }
 func (w deployment) Template() *corev1.PodTemplateSpec { return &w.Spec.Template }
 func (w deployment) Selector() *metav1.LabelSelector   { return w.Spec.Selector }

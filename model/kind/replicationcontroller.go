@@ -88,6 +88,12 @@ func (replicationController) OnDelete() bool { return true }
 // made after it (a rolling update's surge is its own plan's).
 func (replicationController) Surge() int32 { return 0 }
 
+func (w replicationController) At(size int32) Workload {
+	rc := *w.ReplicationController
+	rc.Spec.Replicas = &size
+	return replicationController{&rc}
+}
+
 func (replicationController) Kind() Kind                          { return ReplicationController }
 func (w replicationController) Template() *corev1.PodTemplateSpec { return w.Spec.Template }
 func (w replicationController) Selector() *metav1.LabelSelector {

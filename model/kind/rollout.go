@@ -51,6 +51,12 @@ func (w rollout) Surge() int32 {
 	return argo.MaxSurge(w.Rollout)
 }
 
+func (w rollout) At(size int32) Workload {
+	r := *w.Rollout
+	r.Spec.Replicas = &size
+	return rollout{&r}
+}
+
 // Revisions are the stable ReplicaSet's pod-template hash and the one the
 // Rollout is rolling to: equal once it is fully promoted.
 func (w rollout) Revisions() (current, update string) {

@@ -116,6 +116,12 @@ func (w statefulSet) OnDelete() bool {
 // Surge is 0: a StatefulSet deletes a pod before it makes its successor.
 func (statefulSet) Surge() int32 { return 0 }
 
+func (w statefulSet) At(size int32) Workload {
+	set := *w.StatefulSet
+	set.Spec.Replicas = &size
+	return statefulSet{&set}
+}
+
 func (statefulSet) Kind() Kind                          { return StatefulSet }
 func (w statefulSet) Template() *corev1.PodTemplateSpec { return &w.Spec.Template }
 func (w statefulSet) Selector() *metav1.LabelSelector   { return w.Spec.Selector }

@@ -51,6 +51,11 @@ type Workload interface {
 	// set, the nodes a DaemonSet's maxSurge lets run two pods; 0 where
 	// old pods go before new ones come (Recreate, StatefulSets, OnDelete).
 	Surge() int32
+	// At is the workload as it would be running size pods: spec.replicas
+	// size, or a DaemonSet scheduled on size nodes. It shares all else with
+	// the workload, to be read, not written: what a rollout would bring up
+	// at a size the workload is scaled to later (a scenario's scale).
+	At(size int32) Workload
 	// Figures are the progress figures the fleet compares to tell whether
 	// the rollout moved.
 	Figures() [4]int64

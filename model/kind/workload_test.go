@@ -126,3 +126,40 @@ func TestSurgeIsWhatANewTemplateBringsUpAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// At resolves the surge at another size, as the controller would once the
+// workload is scaled there: a percentage grows with it, a count does not,
+// and a DaemonSet's is over the nodes it would run on. The workload itself
+// is left as it was.
+func TestSurgeAtAnotherSize(t *testing.T) {
+	ten, five := int32(10), intstr.FromInt32(5)
+	hundred := intstr.FromString("100%")
+	deploy := func(surge intstr.IntOrString) *appsv1.Deployment {
+		return &appsv1.Deployment{Spec: appsv1.DeploymentSpec{Replicas: &ten, Strategy: appsv1.DeploymentStrategy{
+			Type: appsv1.RollingUpdateDeploymentStrategyType, RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &surge}}}}
+	}
+	ds := &appsv1.DaemonSet{Spec: appsv1.DaemonSetSpec{UpdateStrategy: appsv1.DaemonSetUpdateStrategy{
+		Type: appsv1.RollingUpdateDaemonSetStrategyType, RollingUpdate: &appsv1.RollingUpdateDaemonSet{MaxSurge: &hundred}}}}
+	cases := []struct {
+		name     string
+		obj      any
+		at       int32
+		was, now int32
+	}{
+		{"a Deployment of 10 at maxSurge 100%, scaled to 4,000", deploy(hundred), 4000, 10, 4000},
+		{"a Deployment of 10 at maxSurge 5, scaled to 4,000", deploy(five), 4000, 5, 5},
+		{"a DaemonSet at maxSurge 100%, on 300 nodes", ds, 300, 0, 300},
+		{"a blue/green Rollout of 3, scaled to 7", rolloutAt(func(r *argo.Rollout) {
+			r.Spec.Strategy = argo.RolloutStrategy{BlueGreen: &argo.BlueGreenStrategy{ActiveService: "active"}}
+		}), 7, 3, 7},
+	}
+	for _, c := range cases {
+		w, _ := kind.Of(c.obj)
+		if got := w.At(c.at).Surge(); got != c.now {
+			t.Errorf("%s: surge %d, want %d", c.name, got, c.now)
+		}
+		if got := w.Surge(); got != c.was {
+			t.Errorf("%s: At changed the workload: its own surge is %d, want %d", c.name, got, c.was)
+		}
+	}
+}
