@@ -19,7 +19,8 @@ import (
 const watchedPerReplica = 22 << 10
 
 // CheckCapacity refuses a scenario whose workloads ask for more replicas
-// (as declared, or as a scale action takes them) than a machine with
+// (as declared, or as a scale action takes them, and the surge of its
+// scripted rollouts: asked) than a machine with
 // available bytes of memory can hold: heapPerReplica
 // each for a headless run (simulate, whose heap is held to that: about its
 // peak RSS, 1.1 GB for 100,000 replicas), watchedPerReplica for one a
@@ -32,17 +33,20 @@ func CheckCapacity(sc *scenario.Scenario, available uint64, headless bool) error
 	if headless {
 		perReplica = heapPerReplica
 	}
-	n := declaredReplicas(sc)
-	what := "asks for"
+	n := declared(sc)
+	what := fmt.Sprintf("asks for %d replicas", n.replicas)
 	if len(sc.Clusters) > 0 {
-		what = "asks in its clusters for"
+		what = fmt.Sprintf("asks in its clusters for %d replicas", n.replicas)
 	}
-	if available == 0 || uint64(n)*perReplica <= available {
+	if n.surge > 0 {
+		what += fmt.Sprintf(" and %d more pods its rollouts bring up at once", n.surge)
+	}
+	if available == 0 || uint64(n.pods())*perReplica <= available {
 		return nil
 	}
 	return &scenario.Error{File: sc.File, Message: fmt.Sprintf(
-		"scenario %q %s %d replicas; this machine can hold about %d (%.1f GB of memory available, about %d KiB a replica) — ask for fewer replicas or run on a machine with more memory",
-		sc.Name, what, n, available/perReplica, float64(available)/1e9, perReplica>>10)}
+		"scenario %q %s; this machine can hold about %d (%.1f GB of memory available, about %d KiB a replica) — ask for fewer replicas or run on a machine with more memory",
+		sc.Name, what, available/perReplica, float64(available)/1e9, perReplica>>10)}
 }
 
 // Room refuses replicas more than this process has the memory left to

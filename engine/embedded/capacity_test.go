@@ -67,34 +67,14 @@ func TestCapacityCountsEveryCluster(t *testing.T) {
 // replicas that scales to 200,000 a minute in is refused at the start, not
 // killed for want of memory half way; scaling down asks for no more.
 func TestCapacityCountsScaleActions(t *testing.T) {
-	src := []byte(`name: scaled
-nodeGroups:
-  - {name: nodes, size: 10, capacity: {pods: 110, cpu: "32", memory: 128Gi}}
-objects: |
-  apiVersion: apps/v1
-  kind: Deployment
-  metadata: {name: app}
-  spec:
-    replicas: 1000
-    selector: {matchLabels: {app: app}}
-    template:
-      metadata: {labels: {app: app}}
-      spec:
-        containers: [{name: app, image: example.com/app:v1}]
-actions:
-  - {at: 60s, scale: {target: deployment/app, replicas: 200000}}
-  - {at: 90s, scale: {target: deployment/app, replicas: 10}}
-`)
-	sc, err := scenario.Parse("scaled.yaml", src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := appScenario(t, "", "{at: 60s, scale: {target: deployment/app, replicas: 200000}}",
+		"{at: 90s, scale: {target: deployment/app, replicas: 10}}")
 	const perReplica = 11 << 10
 	if err := embedded.CheckCapacity(sc, 200000*perReplica, true); err != nil {
 		t.Errorf("room for 200,000 replicas: %v", err)
 	}
-	err = embedded.CheckCapacity(sc, 1000*perReplica, true)
-	if err == nil || !strings.Contains(err.Error(), `scenario "scaled" asks for 200000 replicas; this machine can hold about 1000 `) {
+	err := embedded.CheckCapacity(sc, 1000*perReplica, true)
+	if err == nil || !strings.Contains(err.Error(), `scenario "app" asks for 200000 replicas; this machine can hold about 1000 `) {
 		t.Errorf("room for 1,000 replicas: got %v, want a refusal counting the scale to 200,000", err)
 	}
 }
@@ -115,4 +95,60 @@ func TestRoomIsWhatIsLeftNow(t *testing.T) {
 		!strings.HasSuffix(err.Error(), "GB available (about 22 KiB a replica)") {
 		t.Errorf("2147483647 more replicas: %v", err)
 	}
+}
+
+// A scripted rollout brings up its surge beside the pods it replaces: at
+// maxSurge 100 % a Deployment scaled to 4,000 runs up to 8,000 pods at once,
+// 3,000 more than the quarter the per-replica figure holds, and a machine
+// that cannot hold them refuses the scenario at the start rather than being
+// killed half way through the rollout. Without the rollout 4,000 fit.
+func TestCapacityCountsARolloutsSurge(t *testing.T) {
+	const strategy = "{type: RollingUpdate, rollingUpdate: {maxSurge: 100%, maxUnavailable: 0}}"
+	const scale = "{at: 60s, scale: {target: deployment/app, replicas: 4000}}"
+	const perReplica = 11 << 10
+	if err := embedded.CheckCapacity(appScenario(t, strategy, scale), 4000*perReplica, true); err != nil {
+		t.Errorf("room for 4,000 pods, no rollout: %v", err)
+	}
+	rolled := appScenario(t, strategy, scale, "{at: 90s, setImage: {target: deployment/app, container: app, image: example.com/app:v2}}")
+	if err := embedded.CheckCapacity(rolled, 7000*perReplica, true); err != nil {
+		t.Errorf("room for 7,000 pods: %v", err)
+	}
+	err := embedded.CheckCapacity(rolled, 6999*perReplica, true)
+	want := `app.yaml: scenario "app" asks for 4000 replicas and 3000 more pods its rollouts bring up at once; this machine can hold about 6999 `
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("room for 6,999 pods:\n got %v\nwant %s…", err, want)
+	}
+}
+
+// appScenario is a scenario of one Deployment, app, of 1,000 replicas on
+// ten roomy nodes, with strategy (its spec.strategy, or "") and actions.
+func appScenario(t *testing.T, strategy string, actions ...string) *scenario.Scenario {
+	t.Helper()
+	src := `name: app
+nodeGroups:
+  - {name: nodes, size: 10, capacity: {pods: 110, cpu: "32", memory: 128Gi}}
+objects: |
+  apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: app}
+  spec:
+    replicas: 1000
+    selector: {matchLabels: {app: app}}
+    template:
+      metadata: {labels: {app: app}}
+      spec:
+        containers: [{name: app, image: example.com/app:v1}]
+`
+	if strategy != "" {
+		src = strings.Replace(src, "    replicas: 1000\n", "    replicas: 1000\n    strategy: "+strategy+"\n", 1)
+	}
+	src += "actions:\n"
+	for _, a := range actions {
+		src += "  - " + a + "\n"
+	}
+	sc, err := scenario.Parse("app.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
 }

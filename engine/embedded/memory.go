@@ -6,8 +6,8 @@ import (
 	"runtime/debug"
 
 	appsv1 "k8s.io/api/apps/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 
+	"rollscope/engine/play"
 	"rollscope/engine/scenario"
 	"rollscope/model/kind"
 )
@@ -38,7 +38,7 @@ const memoryLimitFloor = 512 << 20
 // before a collection; for scenarios large enough for that to matter the
 // limit holds it to heapPerReplica a replica instead.
 func SimulationMemoryLimit(sc *scenario.Scenario) int64 {
-	limit := int64(declaredReplicas(sc)) * heapPerReplica
+	limit := int64(declared(sc).pods()) * heapPerReplica
 	if limit < memoryLimitFloor {
 		return 0
 	}
@@ -61,48 +61,65 @@ func SetSimulationCollector(sc *scenario.Scenario) (restore func()) {
 	}
 }
 
-// declaredReplicas counts the pods sc's workloads ask for: replicas of
-// Deployments, ReplicaSets, ReplicationControllers and StatefulSets (or
-// what a scale action takes them to, if more), and one per node for each
-// DaemonSet; those of every cluster of a scenario of several, which one
-// process runs side by side.
-func declaredReplicas(sc *scenario.Scenario) int {
-	n := 0
+// asked is what a scenario asks of the process's memory, in pods: the
+// replicas its workloads declare, each at the most a scale action takes it
+// to (one per node for a DaemonSet), and the surge its scripted rollouts
+// bring up beside them beyond the quarter more that heapPerReplica and
+// watchedPerReplica hold already (they were measured through rollouts at
+// the default maxSurge of 25 %): a rollout at maxSurge 100 % or a
+// blue/green preview brings up its whole size again. Those of every cluster
+// of a scenario of several, which one process runs side by side.
+type asked struct{ replicas, surge int }
+
+func (a asked) pods() int { return a.replicas + a.surge }
+
+func declared(sc *scenario.Scenario) asked {
+	var n asked
 	for _, c := range sc.Clusters {
-		n += declaredReplicas(c)
+		cn := declared(c)
+		n.replicas += cn.replicas
+		n.surge += cn.surge
 	}
-	return n + ownReplicas(sc)
+	own := ownPods(sc)
+	n.replicas += own.replicas
+	n.surge += own.surge
+	return n
 }
 
-// ownReplicas counts the pods sc's own workloads ask for, each at the
-// most its scale actions take it to.
-func ownReplicas(sc *scenario.Scenario) int {
+// ownPods is what sc's own workloads ask for.
+func ownPods(sc *scenario.Scenario) asked {
 	nodes := 0
 	for _, g := range sc.NodeGroups {
 		nodes += g.Size
 	}
 	scaledTo := map[scenario.Target]int32{}
+	rolled := map[scenario.Target]bool{}
 	for _, a := range sc.Actions {
+		t := a.Target
+		t.Namespace = cmp.Or(t.Namespace, sc.Namespace)
 		if a.Kind == scenario.ActionScale {
-			t := a.Target
-			t.Namespace = cmp.Or(t.Namespace, sc.Namespace)
 			scaledTo[t] = max(scaledTo[t], a.Replicas)
 		}
+		if play.StartsRollout(a) {
+			rolled[t] = true
+		}
 	}
-	n := 0
+	var n asked
 	for _, obj := range sc.Objects {
 		if w, ok := kind.Of(obj); ok {
-			if r, scaled := w.Replicas(); scaled {
-				if m, err := meta.Accessor(obj); err == nil {
-					t := scenario.Target{Kind: w.Kind(), Name: m.GetName(), Namespace: cmp.Or(m.GetNamespace(), sc.Namespace)}
-					r = max(r, scaledTo[t])
-				}
-				n += int(r)
+			t := scenario.Target{Kind: w.Kind(), Name: w.GetName(), Namespace: cmp.Or(w.GetNamespace(), sc.Namespace)}
+			size, scaled := w.Replicas()
+			if scaled {
+				size = max(size, scaledTo[t])
 			} else { // one pod per node
-				n += nodes
+				size = int32(nodes)
+			}
+			n.replicas += int(size)
+			if rolled[t] {
+				n.surge += max(0, int(w.At(size).Surge())-(int(size)+3)/4)
 			}
 		} else if rs, ok := obj.(*appsv1.ReplicaSet); ok {
-			n += replicas(rs.Spec.Replicas)
+			n.replicas += replicas(rs.Spec.Replicas)
 		}
 	}
 	return n

@@ -71,6 +71,22 @@ func (p Player) requests(a scenario.Action) ([]action.Request, error) {
 	return []action.Request{r}, nil
 }
 
+// StartsRollout reports whether a scripted action brings its target a new
+// pod template, and with it the target's surge: pods brought up beside those
+// it runs.
+func StartsRollout(a scenario.Action) bool {
+	rs, err := Player{}.requests(a)
+	if err != nil {
+		return false
+	}
+	for _, r := range rs {
+		if r.Spec().StartsRollout {
+			return true
+		}
+	}
+	return false
+}
+
 // envRequests are setEnv's variables as kubectl set env's NAME=value, or
 // NAME- for an empty value, which removes the variable; in name order so
 // that a run does not depend on map order.
