@@ -26,13 +26,7 @@ import (
 func (c *Cluster) Nodes() []NodeRow {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	kept := c.nodeRows.of(c.nodes)
-	rows := make([]NodeRow, len(kept))
-	for i, r := range kept {
-		r.Pods = c.activeOnNode[r.Name]
-		rows[i] = r
-	}
-	return rows
+	return c.nodeRows.counted(c.nodes, c.activeOnNode)
 }
 
 // nodeRowCache keeps the node list but for its pod counts between node
@@ -44,20 +38,59 @@ func (c *Cluster) Nodes() []NodeRow {
 type nodeRowCache struct {
 	mu   sync.Mutex
 	rows []NodeRow // nil: a node came, changed or went since
+	// withPods are the rows with their pod counts, two slices taking
+	// turns; latest is the one the last read returned, current while
+	// fresh. A new slice each read was the largest allocation of a console
+	// watching a 30,000-pod rollout (0.94 GB through it).
+	withPods [2][]NodeRow
+	latest   int
+	fresh    bool
 }
 
 // forget drops the rows: a node came, changed or went.
 func (nc *nodeRowCache) forget() {
 	nc.mu.Lock()
-	nc.rows = nil
+	nc.rows, nc.fresh = nil, false
 	nc.mu.Unlock()
 }
 
-// of returns the rows of nodes, without pod counts, by group then name.
-// They are shared: readers copy them and must not modify their slices.
-func (nc *nodeRowCache) of(nodes map[string]*corev1.Node) []NodeRow {
+// counted returns the rows of nodes with the count of active pods on each.
+// Readers must not modify them (the slice is clipped, so appending
+// copies), and may hold them through one more read, not two: when a count
+// moved, a read writes into the rows returned before the latest read. The
+// one reader, the console's screen, reads once a refresh and keeps only the
+// latest view; a second reader of the same Cluster would need rows of its
+// own.
+func (nc *nodeRowCache) counted(nodes map[string]*corev1.Node, active map[string]int) []NodeRow {
 	nc.mu.Lock()
 	defer nc.mu.Unlock()
+	kept := nc.of(nodes)
+	if last := nc.withPods[nc.latest]; nc.fresh && samePods(last, active) {
+		return last
+	}
+	nc.latest ^= 1
+	rows := append(nc.withPods[nc.latest][:0], kept...)
+	for i := range rows {
+		rows[i].Pods = active[rows[i].Name]
+	}
+	rows = rows[:len(rows):len(rows)]
+	nc.withPods[nc.latest], nc.fresh = rows, true
+	return rows
+}
+
+// samePods reports whether every row's count is still active's.
+func samePods(rows []NodeRow, active map[string]int) bool {
+	for i := range rows {
+		if rows[i].Pods != active[rows[i].Name] {
+			return false
+		}
+	}
+	return true
+}
+
+// of returns the rows of nodes, without pod counts, by group then name,
+// kept until a node changes; nc.mu is held.
+func (nc *nodeRowCache) of(nodes map[string]*corev1.Node) []NodeRow {
 	if nc.rows != nil {
 		return nc.rows
 	}

@@ -1,7 +1,10 @@
 package cluster_test
 
 import (
+	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -68,5 +71,59 @@ func TestNeedsUpdateMarksANodeOutdated(t *testing.T) {
 	rows := c.Nodes()
 	if len(rows) != 2 || rows[0].UpToDate || !rows[1].UpToDate {
 		t.Fatalf("rows %+v: want a outdated (marked), b up to date", rows)
+	}
+}
+
+// A reader may hold the node rows of one read through the next: the screen
+// draws a view while its next refresh reads. As pods land on nodes and
+// leave them, each read counts them as they are then, and never changes
+// the rows the latest read before it returned; a node's change shows with
+// its pods counted.
+func TestANodeReadStaysAsReadThroughTheNext(t *testing.T) {
+	m := newMidRollout()
+	w := &world{c: cluster.NewCluster(), objects: map[cluster.ObjectRef]runtime.Object{}}
+	w.apply(t, 0, m.objects())
+	pods := func(rows []cluster.NodeRow) map[string]int {
+		out := map[string]int{}
+		for _, r := range rows {
+			out[r.Name] = r.Pods
+		}
+		return out
+	}
+	held := w.c.Nodes()
+	before := pods(held)
+	if again := pods(w.c.Nodes()); !reflect.DeepEqual(again, before) {
+		t.Fatalf("a read with nothing changed counts %v, the one before %v", again, before)
+	}
+	for i, node := range []string{"node-3", "node-1", "node-3", "node-2"} {
+		p := runningPod(m.newRS, fmt.Sprintf("extra-%d", i), node)
+		p.ResourceVersion = "1"
+		w.apply(t, 1+i, []runtime.Object{p})
+		read := w.c.Nodes()
+		if got := pods(held); !reflect.DeepEqual(got, before) {
+			t.Fatalf("pod %d on %s: the rows held from the read before now count %v, they counted %v", i, node, got, before)
+		}
+		want := maps.Clone(before)
+		want[node]++
+		if got := pods(read); !reflect.DeepEqual(got, want) {
+			t.Fatalf("pod %d on %s: counted %v, want %v", i, node, got, want)
+		}
+		held, before = read, want
+	}
+	leaving := w.objects[cluster.ObjectRef{Kind: "Pod", Namespace: m.d.Namespace, Name: runningPod(m.newRS, "extra-0", "node-3").Name}]
+	w.apply(t, 6, nil, leaving)
+	before["node-3"]--
+	if got := pods(w.c.Nodes()); !reflect.DeepEqual(got, before) {
+		t.Errorf("a pod gone: counted %v, want %v", got, before)
+	}
+	node := m.nodes[0].DeepCopy()
+	node.Spec.Unschedulable, node.ResourceVersion = true, "2"
+	w.apply(t, 7, []runtime.Object{node})
+	read := w.c.Nodes()
+	if got := pods(read); !reflect.DeepEqual(got, before) {
+		t.Errorf("a node cordoned: counted %v, want %v", got, before)
+	}
+	if i := slices.IndexFunc(read, func(r cluster.NodeRow) bool { return r.Name == node.Name }); i < 0 || read[i].Schedulable {
+		t.Errorf("the cordoned %s reads schedulable, or is gone: %+v", node.Name, read)
 	}
 }
