@@ -73,16 +73,13 @@ type asked struct{ replicas, surge int }
 
 func (a asked) pods() int { return a.replicas + a.surge }
 
+func (a asked) and(b asked) asked { return asked{a.replicas + b.replicas, a.surge + b.surge} }
+
 func declared(sc *scenario.Scenario) asked {
-	var n asked
+	n := ownPods(sc)
 	for _, c := range sc.Clusters {
-		cn := declared(c)
-		n.replicas += cn.replicas
-		n.surge += cn.surge
+		n = n.and(declared(c))
 	}
-	own := ownPods(sc)
-	n.replicas += own.replicas
-	n.surge += own.surge
 	return n
 }
 

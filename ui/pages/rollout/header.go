@@ -14,8 +14,8 @@ import (
 // headroom bars.
 func (p *Page) Header(w int, clock string) []string {
 	// The styles by reference: the memo's closures capture them, and a copy
-	// they capture is made on the heap on every frame (a fifth of what a
-	// console watching a 30,000-pod rollout allocated besides the node rows).
+	// they capture (24 KB) is made on the heap on every frame, 0.29 GB of
+	// the 5.2 GB a console watching a 30,000-pod rollout allocated.
 	s, st := p.s, &p.s.Styles
 	var out []string
 
