@@ -13,7 +13,10 @@ import (
 // console's picture of the cluster (Cluster, in this package) and the screen
 // (ui): the bridge delivers Batches, Cluster.Apply folds them in, and the
 // screen renders the views below. Views are plain values: rendering never
-// reads a Kubernetes object.
+// reads a Kubernetes object. Their slices are shared, never to be written,
+// and the rows of pods and nodes only last through one more read: a read
+// writes into the rows returned before the latest (podRowsOf, Nodes), as
+// the one reader, the screen, keeps only its latest view.
 
 // Batch is one coalesced update from the watch bridge: the current version
 // of every object that changed since the last batch, read from the informer
