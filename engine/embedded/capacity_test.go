@@ -121,9 +121,13 @@ func TestCapacityCountsARolloutsSurge(t *testing.T) {
 }
 
 // appScenario is a scenario of one Deployment, app, of 1,000 replicas on
-// ten roomy nodes, with strategy (its spec.strategy, or "") and actions.
+// ten roomy nodes, with strategy (its spec.strategy, or "" for the
+// default) and actions.
 func appScenario(t *testing.T, strategy string, actions ...string) *scenario.Scenario {
 	t.Helper()
+	if strategy != "" {
+		strategy = "    strategy: " + strategy + "\n"
+	}
 	src := `name: app
 nodeGroups:
   - {name: nodes, size: 10, capacity: {pods: 110, cpu: "32", memory: 128Gi}}
@@ -133,16 +137,13 @@ objects: |
   metadata: {name: app}
   spec:
     replicas: 1000
-    selector: {matchLabels: {app: app}}
+` + strategy + `    selector: {matchLabels: {app: app}}
     template:
       metadata: {labels: {app: app}}
       spec:
         containers: [{name: app, image: example.com/app:v1}]
+actions:
 `
-	if strategy != "" {
-		src = strings.Replace(src, "    replicas: 1000\n", "    replicas: 1000\n    strategy: "+strategy+"\n", 1)
-	}
-	src += "actions:\n"
 	for _, a := range actions {
 		src += "  - " + a + "\n"
 	}

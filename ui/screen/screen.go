@@ -35,6 +35,8 @@ type Source interface {
 	// namespace ("": any), which the console shows when none was named.
 	FirstDeployment(namespace string) (ns, name string, ok bool)
 	Rollout(namespace, name string, now time.Time) (cluster.RolloutView, bool)
+	// Nodes is the node list. Its rows last through one more read: the
+	// next read but one writes into them (model/cluster/view.go).
 	Nodes() []cluster.NodeRow
 	// Timeline is the deployment's story. The same slice comes back until
 	// the timeline changes, and no one changes a slice once handed out:
