@@ -19,6 +19,8 @@ type process struct {
 	path    string
 	args    []string
 	logPath string
+	// nice > 0 starts it through nice(1), every thread at that niceness.
+	nice int
 
 	cmd  *exec.Cmd
 	log  *os.File
@@ -41,6 +43,13 @@ func (p *process) start() error {
 	}
 	fmt.Fprintf(log, "\n===== %s starting at %s: %s %q\n", p.name, time.Now().Format(time.RFC3339Nano), filepath.Base(p.path), p.args)
 	cmd := exec.Command(p.path, p.args...)
+	if p.nice > 0 {
+		// nice(1) execs the component: the same pid and process group,
+		// and every thread it ever starts inherits the niceness, which a
+		// setpriority after the start would not give the threads already
+		// running.
+		cmd = exec.Command("nice", append([]string{"-n", strconv.Itoa(p.nice), p.path}, p.args...)...)
+	}
 	cmd.Stdout, cmd.Stderr = log, log
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {

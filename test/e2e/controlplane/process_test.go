@@ -109,3 +109,66 @@ func TestStopEndsTheWholeProcessGroup(t *testing.T) {
 		t.Errorf("the log does not record the exit:\n%s", log)
 	}
 }
+
+// TestANicedComponentRunsAtItsNiceness: Config.Nice puts a component, and
+// whatever it starts, below the consoles a harness measures beside it; the
+// pid kept is the component's own (nice(1) execs it), so stopping it still
+// stops the component.
+func TestANicedComponentRunsAtItsNiceness(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "child.pid")
+	p := &process{name: "wrapper", path: "/bin/sh", args: []string{"-c", "sleep 300 & echo $! > " + pidFile + "; wait"}, logPath: filepath.Join(dir, "wrapper.log"), nice: 7}
+	if err := p.start(); err != nil {
+		t.Fatal(err)
+	}
+	defer p.stop(5 * time.Second)
+	var child int
+	for deadline := time.Now().Add(5 * time.Second); child == 0; {
+		if data, err := os.ReadFile(pidFile); err == nil && strings.HasSuffix(string(data), "\n") {
+			child, _ = strconv.Atoi(strings.TrimSpace(string(data)))
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the wrapper never wrote its child's pid")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	base := niceness(t, os.Getpid())
+	for _, pid := range []int{p.cmd.Process.Pid, child} {
+		if got := niceness(t, pid); got != base+7 {
+			t.Errorf("pid %d runs at niceness %d, want %d (the harness's %d and 7 more)", pid, got, base+7, base)
+		}
+	}
+	if comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", p.cmd.Process.Pid)); strings.TrimSpace(string(comm)) != "sh" {
+		t.Errorf("the pid kept runs %q, want the component itself (sh)", strings.TrimSpace(string(comm)))
+	}
+	p.stop(5 * time.Second)
+	if !p.exited() || alive(child) && !waitGone(child) {
+		t.Error("stop left the niced component or its child running")
+	}
+}
+
+// niceness reads a process's nice value, the 19th field of /proc/PID/stat.
+func niceness(t *testing.T, pid int) int {
+	t.Helper()
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(stat)
+	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	n, err := strconv.Atoi(fields[16]) // fields[0] is the 3rd, the state
+	if err != nil {
+		t.Fatalf("/proc/%d/stat: %v", pid, err)
+	}
+	return n
+}
+
+func waitGone(pid int) bool {
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if !alive(pid) {
+			return true
+		}
+	}
+	_ = syscall.Kill(pid, syscall.SIGKILL)
+	return false
+}

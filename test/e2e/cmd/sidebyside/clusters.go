@@ -29,7 +29,7 @@ func fleetRun(ctx context.Context, cp *controlplane.ControlPlane, admin kubernet
 	clusters := []*fleetCluster{first}
 	planes := []*controlplane.ControlPlane{cp}
 	for i := 1; i < k; i++ {
-		more, err := controlplane.Start(ctx, controlplane.Config{Binaries: bins, APIQPS: apiQPS})
+		more, err := controlplane.Start(ctx, controlplane.Config{Binaries: bins, APIQPS: apiQPS, Nice: controlPlaneNice})
 		if err != nil {
 			return nil, fmt.Errorf("control plane %d: %w", i, err)
 		}
