@@ -14,10 +14,12 @@ import (
 // how test/e2e/cmd/sidebyside measures that keys are answered at once while
 // tens of thousands of pods churn. An environment variable, as ConsoleEnv.
 //
-// Each line is "WALL CPU GCS": the wall time, the CPU time the whole process
-// used meanwhile, and how many collections ended meanwhile. A key slow on the
-// wall clock but not on the CPU waited for a processor the machine did not
-// give; one slow on both did work, its own or the collector's.
+// Each line is "WALL CPU GCS WAIT": the wall time, the CPU time the whole
+// process used meanwhile, how many collections ended meanwhile, and how long
+// its threads waited, runnable, for a processor (Linux; 0 elsewhere). A key
+// slow on the wall clock and in WAIT waited for a processor the machine gave
+// to others; one slow on the CPU did work, its own or the collector's; one
+// slow on neither was blocked on something else.
 const KeysEnv = "ROLLSCOPE_KEYTIMES"
 
 // Keys wraps the console's model m to time its keys when KeysEnv asks for
@@ -52,6 +54,7 @@ type keyLog struct {
 	start   time.Time
 	cpu     time.Duration // processCPU at the key's start
 	gcs     uint64        // collections ended before it
+	wait    time.Duration // runQueueWait at the key's start
 }
 
 type keyTimed struct {
@@ -62,7 +65,7 @@ type keyTimed struct {
 func (k keyTimed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, key := msg.(tea.KeyPressMsg); key {
 		k.log.pending = true
-		k.log.start, k.log.cpu, k.log.gcs = time.Now(), processCPU(), gcCycles()
+		k.log.start, k.log.cpu, k.log.gcs, k.log.wait = time.Now(), processCPU(), gcCycles(), runQueueWait()
 	}
 	m, cmd := k.Model.Update(msg)
 	return keyTimed{Model: m, log: k.log}, cmd
@@ -75,7 +78,7 @@ func (k keyTimed) View() tea.View {
 	}
 	v := k.Model.View()
 	l := k.log
-	fmt.Fprintln(l.w, time.Since(l.start).Microseconds(), (processCPU() - l.cpu).Microseconds(), gcCycles()-l.gcs)
+	fmt.Fprintln(l.w, time.Since(l.start).Microseconds(), (processCPU() - l.cpu).Microseconds(), gcCycles()-l.gcs, (runQueueWait() - l.wait).Microseconds())
 	l.pending = false
 	return v
 }

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -34,8 +35,8 @@ func TestEachKeyIsTimedWithItsFrame(t *testing.T) {
 	}
 	for _, l := range lines {
 		f := strings.Fields(l)
-		if len(f) != 3 {
-			t.Errorf("line %q: want wall µs, CPU µs, collections", l)
+		if len(f) != 4 {
+			t.Errorf("line %q: want wall µs, CPU µs, collections, µs waited for a processor", l)
 			continue
 		}
 		for _, v := range f {
@@ -57,8 +58,8 @@ func TestAKeysCPUTimeAndCollectionsAreLogged(t *testing.T) {
 	m.View()
 	b := logged()
 	f := strings.Fields(string(b))
-	if len(f) != 3 {
-		t.Fatalf("%q: want one line of three figures", b)
+	if len(f) != 4 {
+		t.Fatalf("%q: want one line of four figures", b)
 	}
 	wall, _ := strconv.Atoi(f[0])
 	cpu, _ := strconv.Atoi(f[1])
@@ -70,6 +71,45 @@ func TestAKeysCPUTimeAndCollectionsAreLogged(t *testing.T) {
 		t.Errorf("%d collections counted for a key that forced one", gcs)
 	}
 }
+
+// A key during which the process's threads outnumber the processors is
+// logged with the time they waited for one: what tells a key that waited for
+// the machine from one that worked or was blocked.
+func TestAKeysWaitForAProcessorIsLogged(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the wait is read from Linux's schedstat")
+	}
+	m, _, logged := timeKeys(t, crowded{})
+	m, _ = m.Update(tea.KeyPressMsg{Code: 'j'})
+	m.View()
+	f := strings.Fields(string(logged()))
+	if len(f) != 4 {
+		t.Fatalf("%q: want one line of four figures", f)
+	}
+	if wait, _ := strconv.Atoi(f[3]); wait < 10_000 {
+		t.Errorf("%d µs waited for a processor while %d threads spun 100 ms on %d processors", wait, 2*runtime.NumCPU(), runtime.NumCPU())
+	}
+}
+
+// crowded spins twice as many threads as there are processors for 100 ms of
+// wall time each, so that they wait for one another.
+type crowded struct{}
+
+func (crowded) Init() tea.Cmd { return nil }
+func (c crowded) Update(tea.Msg) (tea.Model, tea.Cmd) {
+	n := 2 * runtime.NumCPU()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(n))
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			for start := time.Now(); time.Since(start) < 100*time.Millisecond; {
+			}
+		})
+	}
+	wg.Wait()
+	return c, nil
+}
+func (crowded) View() tea.View { return tea.NewView("") }
 
 // timeKeys wraps model as the console is wrapped when KeysEnv names a file
 // (one in the test's directory); logged stops the timing and returns what

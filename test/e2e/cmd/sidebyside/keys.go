@@ -36,10 +36,11 @@ func pressKeys(ctx context.Context, sessions []*session) {
 
 // keyFigures reads a console's key times: how many keys, the median, the
 // 99th percentile and the slowest wall time, in milliseconds; how many took
-// over 50 ms; for the slowest, the CPU the console used meanwhile and the
-// collections that ended; and the most CPU any key took and how many took
-// over 50 ms of it — which tell keys that worked from keys that waited for a
-// processor. "—" for a console that does not time its keys.
+// over 50 ms; for the slowest, the CPU the console used meanwhile, the
+// collections that ended and how long its threads waited for a processor;
+// and the most CPU any key took and how many took over 50 ms of it — which
+// tell keys that worked from keys that waited for a processor and keys
+// blocked on something else. "—" for a console that does not time its keys.
 func keyFigures(s *session) string {
 	if s.keyTimes == "" {
 		return "—"
@@ -48,11 +49,13 @@ func keyFigures(s *session) string {
 	if err != nil {
 		return "unread: " + err.Error()
 	}
-	type key struct{ wall, cpu, gcs int }
+	type key struct{ wall, cpu, gcs, wait int }
 	var keys []key
 	for _, line := range strings.Split(string(b), "\n") {
 		var k key
-		if n, _ := fmt.Sscan(line, &k.wall, &k.cpu, &k.gcs); n == 3 {
+		// The wait is the fourth figure since December 2026; older
+		// consoles (-baseline) write three.
+		if n, _ := fmt.Sscan(line, &k.wall, &k.cpu, &k.gcs, &k.wait); n >= 3 {
 			keys = append(keys, k)
 		}
 	}
@@ -72,6 +75,6 @@ func keyFigures(s *session) string {
 	}
 	ms := func(us int) float64 { return float64(us) / 1000 }
 	last := keys[len(keys)-1]
-	return fmt.Sprintf("%d keys: %.1f / %.1f / %.1f ms, %d over 50 ms; the slowest %.1f ms on the CPU, %d collections; at most %.1f ms on the CPU, %d over 50 ms",
-		len(keys), ms(keys[len(keys)/2].wall), ms(keys[len(keys)*99/100].wall), ms(last.wall), over, ms(last.cpu), last.gcs, ms(mostCPU), overCPU)
+	return fmt.Sprintf("%d keys: %.1f / %.1f / %.1f ms, %d over 50 ms; the slowest %.1f ms on the CPU, %.1f ms waiting for one, %d collections; at most %.1f ms on the CPU, %d over 50 ms",
+		len(keys), ms(keys[len(keys)/2].wall), ms(keys[len(keys)*99/100].wall), ms(last.wall), over, ms(last.cpu), ms(last.wait), last.gcs, ms(mostCPU), overCPU)
 }

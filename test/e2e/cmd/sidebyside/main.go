@@ -85,6 +85,15 @@ var apiQPS int
 // controlPlaneNice is -nice.
 var controlPlaneNice int
 
+// niceNote says in the log how the components ran, so that a run's figures
+// say under which conditions they were taken.
+func niceNote() string {
+	if controlPlaneNice == 0 {
+		return " (its components beside the consoles, at their priority)"
+	}
+	return fmt.Sprintf(" (its components at niceness %d, below the consoles)", controlPlaneNice)
+}
+
 // profileDir is -profile.
 var profileDir string
 
@@ -164,7 +173,7 @@ func run(sizes, k9s, rollscope, baseline, fleetFlag string) error {
 		return err
 	}
 	defer cp.Stop()
-	say("control plane at %s", cp.URL)
+	say("control plane at %s%s", cp.URL, niceNote())
 	admin, err := cp.AdminClient()
 	if err != nil {
 		return err
