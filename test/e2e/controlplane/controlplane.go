@@ -61,8 +61,7 @@ type Config struct {
 	// Nice, when set, runs every component at that niceness (nice(1)):
 	// below the consoles a harness measures beside it on the same two
 	// cores, as a cluster's control plane runs on machines other than its
-	// operator's, so that a console's key waits for its own work and not
-	// for the API server's.
+	// operator's.
 	Nice int
 }
 

@@ -66,7 +66,7 @@ func main() {
 	flag.BoolVar(&record, "record", false, "also run rollscope with --record-to, for the flight recorder's cost; the recording's size is printed")
 	fleet := flag.String("fleet", "", "also measure the fleet: `rollscope -A` beside k9s -A :deploy while DEPLOYMENTSxREPLICAS/NAMESPACES (e.g. 200x5/10) Deployments roll at once")
 	flag.IntVar(&apiQPS, "qps", 0, "the controller manager's and scheduler's request rate (default theirs: 20 and 50 a second); 200 creates 30,000 pods in minutes, not 25")
-	flag.IntVar(&controlPlaneNice, "nice", 0, "run the control plane's components at this niceness (e.g. 10), below the consoles, as a cluster runs on other machines than its operator's console: a key then waits for the console's work, not the API server's")
+	flag.IntVar(&controlPlaneNice, "nice", 0, "run the control plane's components at this niceness (e.g. 10), below the consoles, as a cluster runs on other machines than its operator's console")
 	flag.BoolVar(&kubeletEvents, "kubelet-events", false, "hollow kubelets record a real kubelet's Normal events (Pulling, Pulled, Created, Started) for each container, as on a real cluster; without, only Warnings")
 	flag.IntVar(&clusters, "clusters", 1, "with -fleet: run the fleet in this many clusters, each its own control plane, and measure rollscope over all of them beside one rollscope per cluster")
 	flag.Parse()
