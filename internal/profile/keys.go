@@ -82,7 +82,7 @@ func (k keyTimed) View() tea.View {
 	}
 	v := k.Model.View()
 	l := k.log
-	fmt.Fprintln(l.w, time.Since(l.start).Microseconds(), (processCPU() - l.cpu).Microseconds(), gcCycles()-l.gcs, (runQueueWait() - l.wait).Microseconds())
+	fmt.Fprintln(l.w, time.Since(l.start).Microseconds(), (processCPU() - l.cpu).Microseconds(), gcCycles()-l.gcs, max(0, runQueueWait()-l.wait).Microseconds())
 	l.pending = false
 	return v
 }

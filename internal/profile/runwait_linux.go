@@ -9,8 +9,9 @@ import (
 
 // runQueueWait is how long the process's threads have waited, runnable, for
 // a processor the kernel gave to something else: the second figure of each
-// /proc/self/task/TID/schedstat. A thread that ended between two reads takes
-// its share with it, so a difference can only be short of the truth.
+// /proc/self/task/TID/schedstat. A thread that ends between two reads takes
+// its whole share with it, so a difference is short of the truth, and may
+// even fall below zero (the key's line then says 0).
 func runQueueWait() time.Duration {
 	tasks, err := os.ReadDir("/proc/self/task")
 	if err != nil {

@@ -82,28 +82,13 @@ func TestStopEndsTheWholeProcessGroup(t *testing.T) {
 	if err := p.start(); err != nil {
 		t.Fatal(err)
 	}
-	var child int
-	for deadline := time.Now().Add(5 * time.Second); child == 0; {
-		if data, err := os.ReadFile(pidFile); err == nil && strings.HasSuffix(string(data), "\n") {
-			child, _ = strconv.Atoi(strings.TrimSpace(string(data)))
-		}
-		if time.Now().After(deadline) {
-			p.stop(time.Second)
-			t.Fatal("the wrapper never wrote its child's pid")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	child := childPID(t, p, pidFile)
 	p.stop(5 * time.Second)
 	if !p.exited() {
 		t.Fatal("stop returned with the process still running")
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for alive(child) {
-		if time.Now().After(deadline) {
-			_ = syscall.Kill(child, syscall.SIGKILL)
-			t.Fatalf("the wrapper's child %d survived stop", child)
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !waitGone(child) {
+		t.Fatalf("the wrapper's child %d survived stop", child)
 	}
 	if log := p.tail(5); !strings.Contains(log, "wrapper exited") {
 		t.Errorf("the log does not record the exit:\n%s", log)
@@ -122,16 +107,7 @@ func TestANicedComponentRunsAtItsNiceness(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.stop(5 * time.Second)
-	var child int
-	for deadline := time.Now().Add(5 * time.Second); child == 0; {
-		if data, err := os.ReadFile(pidFile); err == nil && strings.HasSuffix(string(data), "\n") {
-			child, _ = strconv.Atoi(strings.TrimSpace(string(data)))
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the wrapper never wrote its child's pid")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	child := childPID(t, p, pidFile)
 	base := niceness(t, os.Getpid())
 	for _, pid := range []int{p.cmd.Process.Pid, child} {
 		if got := niceness(t, pid); got != base+7 {
@@ -142,7 +118,7 @@ func TestANicedComponentRunsAtItsNiceness(t *testing.T) {
 		t.Errorf("the pid kept runs %q, want the component itself (sh)", strings.TrimSpace(string(comm)))
 	}
 	p.stop(5 * time.Second)
-	if !p.exited() || alive(child) && !waitGone(child) {
+	if !p.exited() || !waitGone(child) {
 		t.Error("stop left the niced component or its child running")
 	}
 }
@@ -163,6 +139,24 @@ func niceness(t *testing.T, pid int) int {
 	return n
 }
 
+// childPID waits for the wrapper p to write its child's pid into pidFile
+// (stopping p if it never does).
+func childPID(t *testing.T, p *process, pidFile string) int {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if data, err := os.ReadFile(pidFile); err == nil && strings.HasSuffix(string(data), "\n") {
+			if child, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil {
+				return child
+			}
+		}
+		if time.Now().After(deadline) {
+			p.stop(time.Second)
+			t.Fatal("the wrapper never wrote its child's pid")
+		}
+	}
+}
+
+// waitGone waits up to 5 s for pid to end, and kills it if it does not.
 func waitGone(pid int) bool {
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if !alive(pid) {
