@@ -341,13 +341,21 @@ func (cp *ControlPlane) AdminConfig() *rest.Config { return cp.restConfig(cp.adm
 // ViewerConfig returns a REST config for the view-only user.
 func (cp *ControlPlane) ViewerConfig() *rest.Config { return cp.restConfig(cp.viewerToken) }
 
+// ClientQPS and ClientBurst are the request rate of the clients the control
+// plane hands out, which the tests' hollow nodes share: client-go's default
+// of 5 a second would leave most of a large rollout's pods waiting.
+const (
+	ClientQPS   = 200
+	ClientBurst = 400
+)
+
 func (cp *ControlPlane) restConfig(token string) *rest.Config {
 	return &rest.Config{
 		Host:            cp.URL,
 		BearerToken:     token,
 		TLSClientConfig: rest.TLSClientConfig{CAData: cp.CAData},
-		QPS:             200,
-		Burst:           400,
+		QPS:             ClientQPS,
+		Burst:           ClientBurst,
 	}
 }
 

@@ -16,39 +16,11 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes"
 
-	"rollscope/engine/kubelet"
-	"rollscope/engine/live"
-	"rollscope/engine/nodegroup"
 	"rollscope/test/e2e/e2etest"
 )
 
 func signalContext() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-}
-
-// podsPerNode is the hollow nodes' capacity.
-const podsPerNode = 110
-
-// startNodes runs enough hollow nodes for n replicas and their 25% surge.
-func startNodes(ctx context.Context, admin kubernetes.Interface, n int) (stop func(), err error) {
-	size := (n+n/4)/podsPerNode + 2
-	nodes := live.Nodes{
-		Groups:        []nodegroup.Group{e2etest.HollowGroup(size, time.Second, e2etest.Capacity(fmt.Sprint(podsPerNode), "64", "256Gi"))},
-		Images:        []kubelet.ImageRule{{Match: "*", Pull: time.Second, Start: time.Second, Ready: 2 * time.Second, Jitter: time.Second}},
-		OnError:       e2etest.IgnoreErrors, // retried; not what is measured
-		RoutineEvents: kubeletEvents,
-	}
-	nctx, cancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- nodes.Run(nctx, admin) }()
-	say("running %d hollow nodes", size)
-	return func() {
-		cancel()
-		<-done
-		cleanup, c := context.WithTimeout(context.Background(), 10*time.Second)
-		defer c()
-		_ = nodes.Delete(cleanup, admin)
-	}, nil
 }
 
 const appName = "app"

@@ -39,7 +39,7 @@ func fleetRun(ctx context.Context, cp *controlplane.ControlPlane, admin kubernet
 		if err != nil {
 			return nil, err
 		}
-		stopNodes, err := startNodes(ctx, client, f.pods())
+		stopNodes, err := startNodes(ctx, client, more.AdminKubeconfig, f.pods())
 		if err != nil {
 			return nil, err
 		}

@@ -33,6 +33,10 @@
 // -kubelet-events has the hollow kubelets record a real kubelet's Normal
 // events, four a container, which the consoles that watch events then read.
 //
+// -nice N starts the control plane's components at niceness N, and
+// -nodes-nice N runs the hollow nodes in a process of their own at niceness
+// N: both below the consoles, as a cluster's machines are not its operator's.
+//
 // -baseline adds another rollscope binary (an older build, say) as one more
 // console in the same rollouts; -record adds rollscope recording with
 // --record-to, the flight recorder's cost beside the console without it.
@@ -69,7 +73,15 @@ func main() {
 	flag.IntVar(&controlPlaneNice, "nice", 0, "run the control plane's components at this niceness (e.g. 10), below the consoles, as a cluster runs on other machines than its operator's console")
 	flag.BoolVar(&kubeletEvents, "kubelet-events", false, "hollow kubelets record a real kubelet's Normal events (Pulling, Pulled, Created, Started) for each container, as on a real cluster; without, only Warnings")
 	flag.IntVar(&clusters, "clusters", 1, "with -fleet: run the fleet in this many clusters, each its own control plane, and measure rollscope over all of them beside one rollscope per cluster")
+	flag.IntVar(&nodesNice, "nodes-nice", 0, "run the hollow nodes in a process of their own at this niceness (e.g. 10), below the consoles, as -nice does the control plane")
 	flag.Parse()
+	if n := os.Getenv(nodesEnv); n != "" {
+		if err := serveNodes(n); err != nil {
+			fmt.Fprintf(os.Stderr, "sidebyside (hollow nodes): %v\n", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*sizes, *k9s, *rollscope, *baseline, *fleet); err != nil {
 		fmt.Fprintf(os.Stderr, "sidebyside: %v\n", err)
 		os.Exit(1)
@@ -182,7 +194,7 @@ func run(sizes, k9s, rollscope, baseline, fleetFlag string) error {
 	for _, n := range ns {
 		largest = max(largest, n)
 	}
-	stopNodes, err := startNodes(ctx, admin, largest)
+	stopNodes, err := startNodes(ctx, admin, cp.AdminKubeconfig, largest)
 	if err != nil {
 		return err
 	}
