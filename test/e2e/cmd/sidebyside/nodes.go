@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -79,9 +80,17 @@ func startNodesProcess(kubeconfig string, n int) (stop func(), err error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("-nodes-nice: starting the nodes' process: %w", err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	// nice(1) execs the command: the pid is the nodes' own once it has.
+	done, stopping := make(chan error, 1), new(atomic.Bool)
+	go func() {
+		err := cmd.Wait()
+		if !stopping.Load() {
+			// Without its nodes the rollout cannot end: say why the
+			// harness waits, rather than let it wait in silence.
+			say("the hollow nodes' process ended before the run did (%v): pods will not start", err)
+		}
+		done <- err
+	}()
+	// nice(1) sets the niceness, then execs the command in the same pid.
 	time.Sleep(200 * time.Millisecond)
 	nice, err := niceness(cmd.Process.Pid)
 	if err != nil {
@@ -89,6 +98,7 @@ func startNodesProcess(kubeconfig string, n int) (stop func(), err error) {
 	}
 	say("the hollow nodes in process %d at niceness %d", cmd.Process.Pid, nice)
 	return func() {
+		stopping.Store(true)
 		_ = cmd.Process.Signal(syscall.SIGTERM)
 		select {
 		case <-done:
