@@ -259,19 +259,30 @@ func baselines(flag string) []string {
 
 // cpuSeconds is utime+stime of a process, from /proc/PID/stat.
 func cpuSeconds(pid int) (float64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	f, err := statFields(pid, 15)
 	if err != nil {
 		return 0, err
 	}
-	// The command name may hold spaces; the fields after it do not.
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-	if len(f) < 13 {
-		return 0, fmt.Errorf("/proc/%d/stat: too few fields", pid)
-	}
-	ut, _ := strconv.ParseFloat(f[11], 64)
-	st, _ := strconv.ParseFloat(f[12], 64)
+	ut, _ := strconv.ParseFloat(f[14], 64)
+	st, _ := strconv.ParseFloat(f[15], 64)
 	return (ut + st) / clockTicks, nil
+}
+
+// statFields are the fields of /proc/PID/stat, numbered as proc(5) numbers
+// them from 1 (f[3] is the state, f[14] utime), at least through field last.
+func statFields(pid, last int) ([]string, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return nil, err
+	}
+	// The command name (field 2) may hold spaces; the fields after it do
+	// not. Fields 1 and 2 are left empty: nothing here reads them.
+	s := string(b)
+	f := append(make([]string, 3), strings.Fields(s[strings.LastIndexByte(s, ')')+1:])...)
+	if len(f) <= last {
+		return nil, fmt.Errorf("/proc/%d/stat: too few fields", pid)
+	}
+	return f, nil
 }
 
 // clockTicks is USER_HZ, 100 on every Linux this runs on.

@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"os/signal"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -139,16 +138,11 @@ func serveNodes(replicas string) error {
 	return nodes.Delete(cleanup, admin)
 }
 
-// niceness is a process's nice value, the 19th field of /proc/PID/stat.
+// niceness is a process's nice value, field 19 of /proc/PID/stat.
 func niceness(pid int) (int, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	f, err := statFields(pid, 19)
 	if err != nil {
 		return 0, err
 	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-	if len(f) < 17 {
-		return 0, fmt.Errorf("/proc/%d/stat: too few fields", pid)
-	}
-	return strconv.Atoi(f[16])
+	return strconv.Atoi(f[19])
 }
