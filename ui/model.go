@@ -157,7 +157,7 @@ func member(o Options, km *KeyMap, readOnly bool) screen.Member {
 	if context == "" {
 		context = "-"
 	}
-	return screen.Member{Context: context, Src: src, Actions: o.Actions, Logs: o.Logs, PodEvents: o.PodEvents, Keys: km, Problem: o.Problem, Tried: o.Tried}
+	return screen.Member{Context: context, Src: src, Actions: o.Actions, Logs: o.Logs, PodEvents: o.PodEvents, Pods: o.Pods, Keys: km, Problem: o.Problem, Tried: o.Tried}
 }
 
 // Reached is news of a cluster the console opened without: connected at
@@ -401,6 +401,7 @@ func (m *Model) refresh() {
 	for _, p := range append([]screen.Page(nil), m.pages...) {
 		p.Read()
 	}
+	m.askPods()
 	if r, ok := m.overlay.(screen.Refresher); ok {
 		r.Refresh()
 	}

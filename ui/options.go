@@ -68,6 +68,11 @@ type Options struct {
 	// (kube/watch.PodEvents, the same handle as its watch's); nil when the
 	// watch has them all.
 	PodEvents screen.PodEventSource
+	// Pods chooses whose pods the watch brings (kube/watch.PodNamespaces,
+	// the same handle as its watch's): only those the fleet needs while it
+	// is shown alone, every pod once anything else is. nil when the watch
+	// brings every pod in scope.
+	Pods screen.PodScope
 	// RollDefaults are the roll dialog's starting values (--step) and what
 	// it says about the nodes a roll replaces.
 	RollDefaults action.RollDefaults

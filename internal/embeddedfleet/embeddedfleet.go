@@ -75,6 +75,7 @@ type notRecording struct{}
 
 func (notRecording) Watch(opts *ui.Options, t watch.Target) watch.Target {
 	t, opts.PodEvents = t.Describing()
+	t, opts.Pods = t.ChoosingPods()
 	return t
 }
 

@@ -83,11 +83,14 @@ func (r *Recorder) Console(opts *ui.Options, feed Feed) Feed {
 }
 
 // Watch is the console's watch of t: pods' Normal events only for the pod
-// whose detail is open (opts.PodEvents, kube/watch.PodEvents), unless the
-// console records, which keeps them all.
+// whose detail is open (opts.PodEvents, kube/watch.PodEvents), and across
+// every namespace only the pods the console asks for (opts.Pods,
+// kube/watch.PodNamespaces) — unless the console records, which keeps them
+// all.
 func (r *Recorder) Watch(opts *ui.Options, t watch.Target) watch.Target {
 	if r == nil {
 		t, opts.PodEvents = t.Describing()
+		t, opts.Pods = t.ChoosingPods()
 	}
 	return t
 }

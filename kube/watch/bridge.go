@@ -57,6 +57,10 @@ type Options struct {
 	// bridge watches pods' Normal events only for the pod it follows
 	// (eventwatches.go). nil watches every event, as a recording keeps them.
 	PodEvents *PodEvents
+	// Pods is a cluster-wide console's handle on whose pods are watched
+	// (podscope.go): given one with Scope.Namespace "", the bridge watches
+	// only the pods the console asks for. nil watches every pod in scope.
+	Pods *PodNamespaces
 }
 
 // DefaultInterval keeps the screen at most 20 updates a second behind the
@@ -90,6 +94,12 @@ type Bridge struct {
 	// them, started and stopped by Run's loop (eventwatches.go).
 	podEvents *PodEvents
 	followed  *following
+	// pods asks for namespaces' pods; podWatches are their watches, started
+	// by Run's loop (podscope.go). nil when every pod in scope is watched.
+	pods       *PodNamespaces
+	podWatches *podWatches
+	// reserved counts the ranks kept for sources Run starts later.
+	reserved int
 	// addServed adds the custom resources' sources the cluster serves
 	// (bridge_custom.go), once, as Run starts: asking is I/O.
 	addServed func(context.Context)
@@ -161,19 +171,32 @@ func New(client kubernetes.Interface, scope Scope, clk clock.PassiveClock, send 
 	// Pods from a live cluster come slim from the wire (podwire.go), so the
 	// transform has nothing left to do for them: slimming them again would
 	// only copy them.
-	pods, podTrim := calls[*corev1.PodList](client.CoreV1().Pods(ns)), cache.TransformFunc(trim)
+	podTrim := cache.TransformFunc(trim)
+	podsIn := func(ns string) calls[*corev1.PodList] { return client.CoreV1().Pods(ns) }
 	podsSeen := new(atomic.Int64)
 	if opts.Config != nil {
 		if slim, err := newSlimPods(opts.Config, client, ns, podsSeen); err != nil {
 			b.setupErr = errors.Join(b.setupErr, err)
 		} else {
-			pods, podTrim = slim, nil
+			podTrim = nil
+			podsIn = func(ns string) calls[*corev1.PodList] { return slim.in(ns) }
 		}
 	}
-	b.add("Pod", &corev1.Pod{}, podTrim, func(s *source) cache.ListerWatcher {
-		s.listed = podsSeen // the pods count themselves as they stream
-		return observed(s, pods, client)
-	})
+	podsOf := func(ns string) func(*source) cache.ListerWatcher {
+		return func(s *source) cache.ListerWatcher {
+			s.listed = podsSeen // the pods count themselves as they stream
+			return observed(s, podsIn(ns), client)
+		}
+	}
+	if opts.Pods != nil && ns == "" {
+		// The console chooses whose pods (podscope.go); they come where
+		// the pod source would have.
+		b.pods = opts.Pods
+		b.podWatches = &podWatches{rank: len(b.sources) + b.reserved, of: podsOf, transform: podTrim, byNS: map[string]*watched{}}
+		b.reserved++
+	} else {
+		b.add("Pod", &corev1.Pod{}, podTrim, podsOf(ns))
+	}
 	b.add("PodDisruptionBudget", &policyv1.PodDisruptionBudget{}, trim, func(s *source) cache.ListerWatcher {
 		return observed[*policyv1.PodDisruptionBudgetList](s, client.PolicyV1().PodDisruptionBudgets(ns), client)
 	})
@@ -195,7 +218,7 @@ func (b *Bridge) add(kind string, obj runtime.Object, transform cache.TransformF
 }
 
 func (b *Bridge) newSource(kind string, obj runtime.Object, transform cache.TransformFunc, watchOf func(*source) cache.ListerWatcher) *source {
-	s := &source{kind: kind, rank: len(b.sources), pageTimeout: b.pageTimeout, listed: new(atomic.Int64)}
+	s := &source{kind: kind, rank: len(b.sources) + b.reserved, pageTimeout: b.pageTimeout, listed: new(atomic.Int64)}
 	s.feed = newFeed(s, b.dirty, transform)
 	s.reflector = cache.NewReflectorWithOptions(watchOf(s), obj, s.feed, cache.ReflectorOptions{Name: "rollscope " + kind})
 	s.reflector.WatchListPageSize = b.pageSize
@@ -237,10 +260,17 @@ func (b *Bridge) Run(ctx context.Context) error {
 		asked = b.podEvents.wake
 	}
 	var closed <-chan struct{} // the followed pod's detail closed
+	var podsAsked <-chan struct{}
+	if b.pods != nil {
+		podsAsked = b.pods.wake
+		b.widenPods(ctx, &watching) // what the console asked before Run
+	}
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
+		case <-podsAsked:
+			b.widenPods(ctx, &watching)
 		case <-asked:
 			closed = b.follow(ctx, &watching)
 		case <-closed:

@@ -73,6 +73,9 @@ func newSlimPods(cfg *rest.Config, client kubernetes.Interface, ns string, seen 
 	return &slimPods{rc: rc, ns: ns}, nil
 }
 
+// in is the same client's pods of another namespace ("": all).
+func (p *slimPods) in(ns string) *slimPods { return &slimPods{rc: p.rc, ns: ns} }
+
 func (p *slimPods) List(ctx context.Context, opts metav1.ListOptions) (*corev1.PodList, error) {
 	list := &corev1.PodList{}
 	err := p.request(opts).Do(ctx).Into(list)

@@ -31,6 +31,7 @@ func (b *Bridge) pump(waited bool) {
 // refreshStatus works out whether the caches are synced and the watches
 // healthy.
 func (b *Bridge) refreshStatus() {
+	b.podsStatus()
 	synced := true
 	for _, s := range b.sources {
 		// A kind the user may not list cannot sync; waiting for it would
@@ -45,8 +46,10 @@ func (b *Bridge) refreshStatus() {
 		b.status.Listing, b.status.ListedSoFar = b.listing()
 	}
 	problem := b.problem()
-	// Synced never goes back: caches stay filled through a disconnection,
-	// and Connected says whether they are still current.
+	// Synced does not go back for a disconnection: caches stay filled
+	// through it, and Connected says whether they are still current. Only
+	// every pod listing after the console watched some (podsStatus) makes
+	// the picture incomplete again.
 	b.status.Synced = b.status.Synced || synced
 	connected := problem == ""
 	if connected != b.status.Connected {

@@ -58,6 +58,9 @@ type fleetBook struct {
 	readsPods map[types.UID]bool
 	// nsCount is how many rows each namespace has.
 	nsCount map[string]int
+	// warned are the namespaces a pod's Warning event was seen in
+	// (podsneeded.go).
+	warned map[string]bool
 
 	// version counts changes to the rows; views are the sorted rows of
 	// each namespace asked for, kept until the version moves.
@@ -81,6 +84,7 @@ func newFleetBook() *fleetBook {
 		clocked:      map[fleetKey]bool{},
 		nsCount:      map[string]int{},
 		readsPods:    map[types.UID]bool{},
+		warned:       map[string]bool{},
 	}
 }
 
@@ -271,6 +275,9 @@ func (c *Cluster) fleetEvent(e *corev1.Event) {
 	if e.InvolvedObject.Kind != "Pod" {
 		return
 	}
+	if e.Type == corev1.EventTypeWarning {
+		c.fleetBook.warned[e.InvolvedObject.Namespace] = true
+	}
 	pe := c.pods[objectKey(e.InvolvedObject.Namespace, e.InvolvedObject.Name)]
 	if pe != nil && pe.facts.owner != "" && (podFlagged(pe) || c.fleetBook.podsMatter(pe.facts.owner)) {
 		c.markOwner(pe.facts.owner)
@@ -311,4 +318,18 @@ type lostPod struct {
 // roll: it was seen short and is no longer, or it never was for a while.
 func (l *lostPod) over(now time.Time) bool {
 	return l.short || now.Sub(l.at) >= fleetStuckAfter
+}
+
+// podsHeldMoved marks the rows of the namespaces whose pods the picture
+// came to hold (or, never, stopped holding): a row derived without its
+// pods read kubectl's sentence, and reads them now.
+func (c *Cluster) podsHeldMoved(was, now WatchStatus) {
+	if was.PodsNarrowed == now.PodsNarrowed && was.PodNamespaces == now.PodNamespaces {
+		return
+	}
+	for k := range c.fleetBook.entries {
+		if was.HoldsPods(k.namespace) != now.HoldsPods(k.namespace) {
+			c.markRow(k)
+		}
+	}
 }

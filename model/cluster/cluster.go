@@ -21,6 +21,10 @@ import (
 type Cluster struct {
 	mu    sync.RWMutex
 	watch WatchStatus
+	// listed is set once a batch said every watch had listed: what
+	// appears after it is new. The watch status may say unsynced again
+	// later (every pod listing for a console that watched only some).
+	listed bool
 	// name is the kubeconfig context the picture is of, stamped on its
 	// fleet rows (FleetRow.Cluster); "" for an unnamed one.
 	name string
@@ -139,11 +143,13 @@ func (c *Cluster) apply(b Batch) (changed bool) {
 
 	// Scale entries for ReplicaSets that appear only make sense once the
 	// initial listing is in; before that every ReplicaSet is "new".
-	u := update{at: b.At, synced: c.watch.Synced}
+	u := update{at: b.At, synced: c.listed}
 	if b.Watch != c.watch {
+		c.podsHeldMoved(c.watch, b.Watch)
 		c.watch = b.Watch
 		changed = true
 	}
+	c.listed = c.listed || b.Watch.Synced
 	for _, ref := range b.Deleted {
 		changed = c.delete(ref, b.At) || changed
 		changed = c.noteGone(ref, b.At) || changed

@@ -186,9 +186,11 @@ func (c *Cluster) deploymentFleet(k fleetKey, d *appsv1.Deployment, now time.Tim
 	e := fleetEntry{d: d, rss: rss, newRS: newRS, uid: d.UID}
 	var line string
 	var why hold
-	if !isCanary {
+	if !isCanary && c.watch.HoldsPods(d.Namespace) {
 		// A canary's hold is its technique, not a blocker (RolloutView does
-		// the same).
+		// the same). Without the namespace's pods (a fleet that watches
+		// only the pods it needs) the line would read pods it does not
+		// have as none: kubectl's own sentence says what is known.
 		line, why = c.diagnose(d, rss, newRS, now)
 		e.podsMatter = !done
 	}

@@ -41,7 +41,10 @@ type ObjectRef struct {
 
 // WatchStatus says whether the console's picture can be trusted.
 type WatchStatus struct {
-	// Synced is true once every informer has listed what it watches.
+	// Synced is true once every informer has listed what it watches. It
+	// goes false again only while a console that watched some
+	// namespaces' pods lists every pod (PodsNarrowed), which it then
+	// shows as it shows the first list.
 	Synced bool
 	// Connected is false while a watch is failing; Problem says why.
 	Connected bool
@@ -61,6 +64,26 @@ type WatchStatus struct {
 	// that is empty only because the list has not ended.
 	Listing     string
 	ListedSoFar int
+	// PodsNarrowed is set while the console watches pods only in the
+	// namespaces it asked for (the fleet of every namespace, kube/watch's
+	// PodNamespaces); PodNamespaces then names those whose pods the picture
+	// holds, sorted and joined by ",". A namespace not named has pods the
+	// picture does not know, not none.
+	PodsNarrowed  bool
+	PodNamespaces string
+}
+
+// HoldsPods reports whether the picture holds the namespace's pods.
+func (w WatchStatus) HoldsPods(namespace string) bool {
+	if !w.PodsNarrowed {
+		return true
+	}
+	for ns := range strings.SplitSeq(w.PodNamespaces, ",") {
+		if ns == namespace {
+			return true
+		}
+	}
+	return false
 }
 
 // Stale reports whether the picture is only the last one known: the

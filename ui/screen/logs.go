@@ -26,6 +26,19 @@ type PodEventSource interface {
 	Follow(ctx context.Context, namespace, name string)
 }
 
+// PodScope asks a cluster-wide watch for namespaces' pods
+// (kube/watch.PodNamespaces): the fleet of every namespace, shown alone,
+// needs only some. What it watches only widens.
+type PodScope interface {
+	Want(all bool, namespaces ...string)
+}
+
+// PodsNeeder is a Source that says whose pods its fleet rows need;
+// cluster.Cluster does.
+type PodsNeeder interface {
+	PodsNeeded() (all bool, namespaces []string)
+}
+
 // PodSource is the pod detail a Source may also answer; cluster.Cluster does.
 // It is asked in Update only, like every Source method.
 type PodSource interface {

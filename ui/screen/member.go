@@ -20,6 +20,9 @@ type Member struct {
 	Logs    LogSource
 	// PodEvents brings a pod's Normal events while its detail is open.
 	PodEvents PodEventSource
+	// Pods chooses whose pods the watch brings; nil when it brings every
+	// pod in scope.
+	Pods PodScope
 	// Keys are the key map with this cluster's refusals (its RBAC,
 	// --read-only).
 	Keys *keys.Map

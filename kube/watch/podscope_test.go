@@ -1,0 +1,104 @@
+package watch_test
+
+import (
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"rollscope/kube/memapi"
+	"rollscope/kube/watch"
+	"rollscope/model/cluster"
+)
+
+// A fleet of every namespace watches pods only where the console asks: none
+// at first, then each namespace asked for, then every namespace — and the
+// watch status says at each moment whose pods the picture holds, so that no
+// row reads a namespace it does not hold as having none.
+func TestPodsComeOnlyFromTheNamespacesAskedFor(t *testing.T) {
+	client := memapi.New(memapi.Options{}).Client()
+	for _, ns := range []string{"shop", "pay", "ads"} {
+		must(client.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}))(t)
+		must(client.CoreV1().Pods(ns).Create(ctx, pod(ns, "web-1"), metav1.CreateOptions{}))(t)
+	}
+	ref := func(ns string) cluster.ObjectRef { return cluster.ObjectRef{Kind: "Pod", Namespace: ns, Name: "web-1"} }
+	status := func(r *received) cluster.WatchStatus {
+		b, _ := r.snapshot()
+		if len(b) == 0 {
+			return cluster.WatchStatus{}
+		}
+		return b[len(b)-1].Watch
+	}
+
+	pods := watch.NewPodNamespaces()
+	r := run(t, client, watch.Scope{}, watch.Options{Pods: pods})
+	eventually(t, "the synced first batch", func() bool { return status(r).Synced })
+	if w := status(r); !w.PodsNarrowed || w.PodNamespaces != "" || w.HoldsPods("shop") {
+		t.Fatalf("before any namespace is asked for the status is %+v, want pods narrowed to none", w)
+	}
+	for _, ns := range []string{"shop", "pay", "ads"} {
+		if o, _ := r.find(ref(ns)); o != nil {
+			t.Errorf("pod %s/web-1 came before its namespace was asked for", ns)
+		}
+	}
+
+	pods.Want(false, "shop")
+	eventually(t, "shop's pod, and the status holding shop", func() bool {
+		o, _ := r.find(ref("shop"))
+		return o != nil && status(r).PodNamespaces == "shop"
+	})
+	if w := status(r); !w.HoldsPods("shop") || w.HoldsPods("pay") {
+		t.Errorf("status %+v, want shop's pods held and pay's not", w)
+	}
+	// A pod created in a namespace being watched arrives; one elsewhere does not.
+	must(client.CoreV1().Pods("shop").Create(ctx, pod("shop", "web-2"), metav1.CreateOptions{}))(t)
+	must(client.CoreV1().Pods("pay").Create(ctx, pod("pay", "web-2"), metav1.CreateOptions{}))(t)
+	eventually(t, "shop's new pod", func() bool {
+		o, _ := r.find(cluster.ObjectRef{Kind: "Pod", Namespace: "shop", Name: "web-2"})
+		return o != nil
+	})
+	if o, _ := r.find(cluster.ObjectRef{Kind: "Pod", Namespace: "pay", Name: "web-2"}); o != nil {
+		t.Error("a pod of pay, which was not asked for, came")
+	}
+
+	// What was asked for stays: a narrower wish changes nothing.
+	pods.Want(false, "ads", "shop")
+	eventually(t, "ads's pod, and both held", func() bool {
+		o, _ := r.find(ref("ads"))
+		return o != nil && status(r).PodNamespaces == "ads,shop"
+	})
+
+	pods.Want(true)
+	eventually(t, "every pod, and the status no longer narrowed", func() bool {
+		o, _ := r.find(ref("pay"))
+		w := status(r)
+		return o != nil && !w.PodsNarrowed && w.Synced && w.HoldsPods("pay")
+	})
+	// The namespaces' own watches gave way to the one of every namespace
+	// without their pods leaving the picture.
+	for _, ns := range []string{"shop", "ads", "pay"} {
+		if o, deleted := r.find(ref(ns)); o == nil || deleted {
+			t.Errorf("pod %s/web-1 is not in the picture after every namespace was asked for", ns)
+		}
+	}
+	if err := client.CoreV1().Pods("shop").Delete(ctx, "web-1", metav1.DeleteOptions{GracePeriodSeconds: new(int64)}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "shop's deleted pod gone", func() bool { _, gone := r.find(ref("shop")); return gone })
+}
+
+// A console of one namespace watches every pod in it, handle or not: the
+// handle chooses among namespaces.
+func TestEveryPodInScopeWithoutTheHandle(t *testing.T) {
+	client := memapi.New(memapi.Options{}).Client()
+	must(client.CoreV1().Pods("default").Create(ctx, pod("default", "web-1"), metav1.CreateOptions{}))(t)
+	r := run(t, client, watch.Scope{Namespace: "default"}, watch.Options{Pods: watch.NewPodNamespaces()})
+	eventually(t, "the pod", func() bool {
+		o, _ := r.find(cluster.ObjectRef{Kind: "Pod", Namespace: "default", Name: "web-1"})
+		return o != nil
+	})
+	b, _ := r.snapshot()
+	if w := b[len(b)-1].Watch; w.PodsNarrowed {
+		t.Errorf("a namespace's console narrowed its pods: %+v", w)
+	}
+}
