@@ -10,11 +10,13 @@ type writer interface{ Writes() bool }
 // about the same cluster, and on the embedded one the operator reading the
 // plan is what the clock waits for. A clock the operator paused stays
 // theirs; a live cluster's is not ours to hold (its dialogs re-check the
-// plan on y instead).
+// plan on y instead). Then the watch is told whose pods what is now shown
+// needs (pods.go), before the page opened reads them.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := m.update(msg)
 	if nm, ok := next.(Model); ok {
 		nm.holdClock()
+		nm.askPods()
 		return nm, cmd
 	}
 	return next, cmd

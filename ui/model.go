@@ -401,7 +401,6 @@ func (m *Model) refresh() {
 	for _, p := range append([]screen.Page(nil), m.pages...) {
 		p.Read()
 	}
-	m.askPods()
 	if r, ok := m.overlay.(screen.Refresher); ok {
 		r.Refresh()
 	}

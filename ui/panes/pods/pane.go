@@ -70,9 +70,11 @@ func (p *Pane) View() string {
 		return ""
 	}
 	pods := p.pods()
-	// Before the first list has ended, no pods is not "no pods".
+	// Before the first list has ended, no pods is not "no pods"; nor while
+	// the namespace's pods are still to be listed, in a console that
+	// watched only some (the fleet of every namespace).
 	none := "no pods"
-	if !p.s.Watch.Synced {
+	if !p.s.Watch.Synced || !p.s.Watch.HoldsPods(p.s.Namespace) {
 		none = "listing " + draw.Listing(p.s.Watch, "Pod")
 	}
 	return strings.Join(p.rows.Table(p.s.Paints, podColumns, p.w, len(pods), none, func(i int, widths []int, w int, sel bool) string {

@@ -56,6 +56,14 @@ func TestNoPodsYetIsNotNoPods(t *testing.T) {
 	if strings.Contains(out, "no pods") || !strings.Contains(out, "listing pods… 12,000 so far") {
 		t.Errorf("while the pods are listed the pane shows:\n%s", out)
 	}
+	// A console that watched only some namespaces' pods (the fleet of
+	// every namespace) and has yet to list shop's.
+	src.Status = cluster.WatchStatus{Synced: true, Connected: true, PodsNarrowed: true, PodNamespaces: "billing"}
+	s.Read()
+	p.Update(screen.Refreshed{})
+	if out := uitest.Plain(p.View()); strings.Contains(out, "no pods") || !strings.Contains(out, "listing pods") {
+		t.Errorf("while shop's pods are yet to be listed the pane shows:\n%s", out)
+	}
 	src.Status = cluster.WatchStatus{Synced: true, Connected: true}
 	s.Read()
 	p.Update(screen.Refreshed{})

@@ -1,0 +1,55 @@
+package ui
+
+import (
+	"slices"
+	"testing"
+
+	"rollscope/ui/overlays/help"
+)
+
+// askedPods records what the console asks its watch for.
+type askedPods struct {
+	all        bool
+	namespaces []string
+}
+
+func (a *askedPods) Want(all bool, namespaces ...string) {
+	a.all = a.all || all
+	for _, ns := range namespaces {
+		if !slices.Contains(a.namespaces, ns) {
+			a.namespaces = append(a.namespaces, ns)
+		}
+	}
+}
+
+// needing is a fleet whose rows need billing's pods.
+type needing struct{ *fleetSource }
+
+func (needing) PodsNeeded() (bool, []string) { return false, []string{"billing"} }
+
+// The fleet of every namespace, shown alone or under the help, asks only
+// for the pods its rows need; opening a workload asks for every pod, as its
+// pages read them freely.
+func TestTheFleetAsksOnlyForThePodsItsRowsNeed(t *testing.T) {
+	asked := &askedPods{}
+	m := newFleetModel(t, needing{newFleetSource()}, 160, 48, func(o *Options) { o.Pods = asked })
+	if asked.all || !slices.Equal(asked.namespaces, []string{"billing"}) {
+		t.Fatalf("the fleet asked for (all %v) %v, want billing's pods only", asked.all, asked.namespaces)
+	}
+	m = send(m, press("j"))
+	m = send(m, press("?"))
+	if _, ok := m.overlay.(*help.Help); !ok {
+		t.Fatalf("? opened %T, want the help", m.overlay)
+	}
+	if asked.all {
+		t.Fatal("moving down the fleet or opening the help asked for every pod")
+	}
+	m = send(m, press("esc"))
+	m = send(m, press("enter"))
+	if m.top() == m.home {
+		t.Fatal("enter did not open the row")
+	}
+	if !asked.all {
+		t.Error("a workload's page did not ask for every pod")
+	}
+}
