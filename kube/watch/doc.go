@@ -44,8 +44,10 @@
 //     third for the pod described, while its detail is open.
 //   - podscope.go: with a cluster-wide console's handle (PodNamespaces),
 //     no pods until it asks, then a watch per namespace asked for, or one
-//     of every namespace; the watch status names the namespaces held, so
-//     that no row reads one it does not hold as having no pods.
+//     of every namespace (and then the events about other objects, which
+//     only a workload's timeline reads); the watch status names the
+//     namespaces held, so that no row reads one it does not hold as having
+//     no pods.
 //   - pump.go: at most once an Interval, one cluster.Batch of the current
 //     objects, the deletions and the watch status — failing watches, kinds
 //     the user may not list, and, live, whether the API server answers its

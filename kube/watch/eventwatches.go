@@ -72,15 +72,21 @@ func onePodsNormalEvents(namespace, name string) string {
 }
 
 // addEvents watches the namespace's events: all in one watch without a
-// PodEvents, else pods' Normal ones left out.
+// PodEvents, else pods' Normal ones left out. A console that chooses whose
+// pods it watches (podscope.go) has the events about other objects — the
+// Deployments' and ReplicaSets' Normal ones, which only a workload's
+// timeline shows — only once it asks for every pod.
 func (b *Bridge) addEvents(client kubernetes.Interface, ns string, narrow bool) {
-	selectors := []string{""}
-	if narrow {
-		selectors = []string{notAboutPods, podWarnings}
+	if !narrow {
+		b.add("Event", &corev1.Event{}, trim, eventsWhere(client, ns, ""))
+		return
 	}
-	for _, sel := range selectors {
-		b.add("Event", &corev1.Event{}, trim, eventsWhere(client, ns, sel))
+	b.add("Event", &corev1.Event{}, trim, eventsWhere(client, ns, podWarnings))
+	if pw := b.podWatches; pw != nil {
+		pw.withAll = append(pw.withAll, later{"Event", &corev1.Event{}, trim, eventsWhere(client, ns, notAboutPods)})
+		return
 	}
+	b.add("Event", &corev1.Event{}, trim, eventsWhere(client, ns, notAboutPods))
 }
 
 // eventsWhere lists and watches the namespace's events that selector

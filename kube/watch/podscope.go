@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -17,7 +18,11 @@ import (
 // drained node, and on a cluster where hundreds of workloads roll at once
 // receiving every pod is most of what the fleet costs. A bridge given one
 // (Options.Pods) watches no pods until the console asks, then each asked
-// namespace in a watch of its own, or every namespace in one.
+// namespace in a watch of its own, or every namespace in one. With a pod
+// detail's handle as well (PodEvents), the events about objects other than
+// pods — the Deployments' and ReplicaSets' Normal ones, which only a
+// workload's timeline shows — come with every namespace's pods; pods'
+// Warnings, which tell the console where to look, come from the start.
 //
 // What is watched only widens: a namespace once listed stays watched, and
 // every namespace once asked for replaces them all. Narrowing would list
@@ -76,6 +81,17 @@ type podWatches struct {
 	transform cache.TransformFunc
 	byNS      map[string]*watched
 	all       *watched
+	// withAll are the sources started with every pod's: what only the
+	// pages other than the fleet read.
+	withAll []later
+}
+
+// later is a source made when it is started.
+type later struct {
+	kind      string
+	obj       runtime.Object
+	transform cache.TransformFunc
+	watchOf   func(*source) cache.ListerWatcher
 }
 
 // watched is one running pod source.
@@ -94,6 +110,9 @@ func (b *Bridge) widenPods(ctx context.Context, watching *sync.WaitGroup) {
 	}
 	if all {
 		pw.all = b.startPods(ctx, watching, "")
+		for _, l := range pw.withAll {
+			b.start(ctx, watching, b.newSource(l.kind, l.obj, l.transform, l.watchOf))
+		}
 		return
 	}
 	for _, ns := range namespaces {
@@ -107,11 +126,19 @@ func (b *Bridge) startPods(ctx context.Context, watching *sync.WaitGroup, ns str
 	pw := b.podWatches
 	s := b.newSource("Pod", &corev1.Pod{}, pw.transform, pw.of(ns))
 	s.rank = pw.rank
-	b.sources = append(b.sources, s)
-	b.byKind["Pod"] = append(b.byKind["Pod"], s)
 	ctx, cancel := context.WithCancel(ctx)
-	watching.Go(func() { s.run(ctx) })
+	b.start(ctx, watching, s)
 	return &watched{src: s, cancel: cancel}
+}
+
+// start runs s among the bridge's sources, in its kind's place in a batch.
+func (b *Bridge) start(ctx context.Context, watching *sync.WaitGroup, s *source) {
+	if first := b.byKind[s.kind]; len(first) > 0 {
+		s.rank = first[0].rank
+	}
+	b.sources = append(b.sources, s)
+	b.byKind[s.kind] = append(b.byKind[s.kind], s)
+	watching.Go(func() { s.run(ctx) })
 }
 
 // podsStatus is the watch status's word on the pods while the console

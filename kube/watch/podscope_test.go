@@ -102,3 +102,21 @@ func TestEveryPodInScopeWithoutTheHandle(t *testing.T) {
 		t.Errorf("a namespace's console narrowed its pods: %+v", w)
 	}
 }
+
+// With a pod detail's handle too, the fleet hears pods' Warnings from the
+// start — they say where to look — and the other objects' events, which
+// only a workload's timeline shows, once every pod is asked for.
+func TestWorkloadsEventsComeWithEveryPod(t *testing.T) {
+	client := memapi.New(memapi.Options{}).Client()
+	scaled := eventAbout(client, t, "web.1", "Deployment", "web", corev1.EventTypeNormal, "ScalingReplicaSet")
+	backOff := eventAbout(client, t, "web-7b-a.1", "Pod", "web-7b-a", corev1.EventTypeWarning, "BackOff")
+
+	pods := watch.NewPodNamespaces()
+	r := run(t, client, watch.Scope{}, watch.Options{Pods: pods, PodEvents: watch.NewPodEvents()})
+	eventually(t, "the pod's Warning", func() bool { o, _ := r.find(backOff); return o != nil })
+	if o, _ := r.find(scaled); o != nil {
+		t.Fatal("a Deployment's Normal event came before every pod was asked for")
+	}
+	pods.Want(true)
+	eventually(t, "the Deployment's event", func() bool { o, _ := r.find(scaled); return o != nil })
+}
