@@ -2,11 +2,13 @@ package ui
 
 import (
 	"rollscope/ui/overlays/help"
+	"rollscope/ui/overlays/picker"
 	"rollscope/ui/screen"
 )
 
 // askPods tells each cluster's watch whose pods the screen needs. The
-// fleet of every namespace, shown alone (or under the help), needs only
+// fleet of every namespace, shown alone (or under the help or the command
+// line, which read no pods), needs only
 // the pods its rows read (cluster.Cluster's PodsNeeded); a row whose pods
 // are not watched says kubectl's sentence on the why line. Every other
 // page, pane and dialog reads pods freely — the nodes' counts, a forecast,
@@ -15,7 +17,9 @@ import (
 // for, as moving the cursor down the fleet would soon have asked for all.
 func (m *Model) askPods() {
 	fleetAlone := m.home != nil && m.top() == screen.Page(m.home)
-	if _, isHelp := m.overlay.(*help.Help); m.overlay != nil && !isHelp {
+	switch m.overlay.(type) {
+	case nil, *help.Help, *picker.Picker:
+	default:
 		fleetAlone = false
 	}
 	for _, mem := range m.s.Members {

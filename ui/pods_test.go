@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"rollscope/ui/overlays/help"
+	"rollscope/ui/overlays/picker"
 )
 
 // askedPods records what the console asks its watch for.
@@ -27,9 +28,9 @@ type needing struct{ *fleetSource }
 
 func (needing) PodsNeeded() (bool, []string) { return false, []string{"billing"} }
 
-// The fleet of every namespace, shown alone or under the help, asks only
-// for the pods its rows need; opening a workload asks for every pod, as its
-// pages read them freely.
+// The fleet of every namespace, shown alone or under the help or the
+// command line, asks only for the pods its rows need; opening a workload
+// asks for every pod, as its pages read them freely.
 func TestTheFleetAsksOnlyForThePodsItsRowsNeed(t *testing.T) {
 	asked := &askedPods{}
 	m := newFleetModel(t, needing{newFleetSource()}, 160, 48, func(o *Options) { o.Pods = asked })
@@ -43,6 +44,11 @@ func TestTheFleetAsksOnlyForThePodsItsRowsNeed(t *testing.T) {
 	}
 	if asked.all {
 		t.Fatal("moving down the fleet or opening the help asked for every pod")
+	}
+	m = send(m, press("esc"))
+	m = send(m, press(":"))
+	if _, ok := m.overlay.(*picker.Picker); !ok || asked.all {
+		t.Fatalf("the command line (%T) asked for every pod: %v", m.overlay, asked.all)
 	}
 	m = send(m, press("esc"))
 	m = send(m, press("enter"))

@@ -14,8 +14,7 @@ import (
 // PodNamespaces is a cluster-wide console's say in whose pods its bridge
 // watches. The fleet of every namespace reads a pod only to name what holds
 // a row (a crash loop, an image that cannot be pulled, pods that fit
-// nowhere, the selected row's blocker line) or to see pods move off a
-// drained node, and on a cluster where hundreds of workloads roll at once
+// nowhere) or to see pods move off a drained node, and on a cluster where hundreds of workloads roll at once
 // receiving every pod is most of what the fleet costs. A bridge given one
 // (Options.Pods) watches no pods until the console asks, then each asked
 // namespace in a watch of its own, or every namespace in one. With a pod

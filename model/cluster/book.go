@@ -321,8 +321,8 @@ func (l *lostPod) over(now time.Time) bool {
 }
 
 // podsHeldMoved marks the rows of the namespaces whose pods the picture
-// came to hold (or, never, stopped holding): a row derived without its
-// pods read kubectl's sentence, and reads them now.
+// came to hold: derived without them, a row said kubectl's sentence; now
+// it reads them. (The watch only widens: no namespace stops being held.)
 func (c *Cluster) podsHeldMoved(was, now WatchStatus) {
 	if was.PodsNarrowed == now.PodsNarrowed && was.PodNamespaces == now.PodNamespaces {
 		return
