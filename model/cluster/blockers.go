@@ -13,8 +13,14 @@ import (
 
 // blocker is the deployment's blocker line from what the picture holds: the
 // tallies of its ReplicaSets' pods, the nodes, and the events about each
-// pod. newRS is d's new ReplicaSet among rss, found by the caller.
+// pod. newRS is d's new ReplicaSet among rss, found by the caller. It is
+// "" while the picture does not hold the namespace's pods (a console that
+// watched only some, until they are listed): a line read from pods it does
+// not have would name what is not so.
 func (c *Cluster) blocker(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, newRS *appsv1.ReplicaSet, now time.Time) string {
+	if !c.watch.HoldsPods(d.Namespace) {
+		return ""
+	}
 	scan := c.scanTallies(d.Namespace, rss)
 	isOurs := func(pod string) bool {
 		pe := c.pods[objectKey(d.Namespace, pod)]

@@ -92,3 +92,25 @@ func TestAReplicaSetMadeWhileEveryPodListsIsNew(t *testing.T) {
 		t.Errorf("the new ReplicaSet's creation is not on the timeline: %+v", c.Timeline(shop, "frontend"))
 	}
 }
+
+// The rollout page opened before its namespace's pods are listed has no
+// blocker line rather than one read from pods the picture does not have.
+func TestNoBlockerLineWithoutTheNamespacesPods(t *testing.T) {
+	m := rolling()
+	narrowed := synced
+	narrowed.PodsNarrowed = true
+	c := cluster.NewCluster()
+	c.Apply(cluster.Batch{At: at(11), Objects: []runtime.Object{m.d, m.oldRS, m.newRS}, Watch: narrowed})
+	if v, _ := c.Rollout(shop, "frontend", at(11)); v.Blocker != "" {
+		t.Errorf("without shop's pods the blocker line is %q, want none", v.Blocker)
+	}
+	var pods []runtime.Object
+	for _, p := range m.pods {
+		pods = append(pods, p)
+	}
+	narrowed.PodNamespaces = shop
+	c.Apply(cluster.Batch{At: at(11), Objects: pods, Watch: narrowed})
+	if v, _ := c.Rollout(shop, "frontend", at(11)); v.Blocker == "" {
+		t.Error("with shop's pods held the rollout has no blocker line")
+	}
+}
