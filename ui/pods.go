@@ -22,6 +22,7 @@ func (m *Model) askPods() {
 	default:
 		fleetAlone = false
 	}
+	awaited := false
 	for _, mem := range m.s.Members {
 		if mem.Pods == nil {
 			continue
@@ -29,9 +30,18 @@ func (m *Model) askPods() {
 		need, ok := mem.Src.(screen.PodsNeeder)
 		if !fleetAlone || !ok {
 			mem.Pods.Want(true)
+			if ws := mem.Src.Watch(); ok && ws.PodsNarrowed && ws.Synced {
+				// The page shown reads pods the picture does not hold
+				// yet: it says so from this frame on.
+				need.AwaitAllPods()
+				awaited = true
+			}
 			continue
 		}
 		all, namespaces := need.PodsNeeded()
 		mem.Pods.Want(all, namespaces...)
+	}
+	if awaited {
+		m.refresh()
 	}
 }

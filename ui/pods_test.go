@@ -2,7 +2,10 @@ package ui
 
 import (
 	"slices"
+	"strings"
 	"testing"
+
+	"rollscope/model/cluster"
 
 	"rollscope/ui/overlays/help"
 	"rollscope/ui/overlays/picker"
@@ -23,17 +26,31 @@ func (a *askedPods) Want(all bool, namespaces ...string) {
 	}
 }
 
-// needing is a fleet whose rows need billing's pods.
-type needing struct{ *fleetSource }
+// needing is a fleet whose rows need billing's pods, watched alone; told
+// the console awaits every pod, it says it is listing them, as
+// cluster.Cluster does.
+type needing struct {
+	*fleetSource
+	awaited bool
+}
 
-func (needing) PodsNeeded() (bool, []string) { return false, []string{"billing"} }
+func (*needing) PodsNeeded() (bool, []string) { return false, []string{"billing"} }
+func (n *needing) AwaitAllPods()              { n.awaited = true }
+func (n *needing) Watch() cluster.WatchStatus {
+	w := cluster.WatchStatus{Synced: !n.awaited, Connected: true, PodsNarrowed: true, PodNamespaces: "billing"}
+	if n.awaited {
+		w.Listing = "Pod"
+	}
+	return w
+}
 
 // The fleet of every namespace, shown alone or under the help or the
 // command line, asks only for the pods its rows need; opening a workload
 // asks for every pod, as its pages read them freely.
 func TestTheFleetAsksOnlyForThePodsItsRowsNeed(t *testing.T) {
 	asked := &askedPods{}
-	m := newFleetModel(t, needing{newFleetSource()}, 160, 48, func(o *Options) { o.Pods = asked })
+	src := &needing{fleetSource: newFleetSource()}
+	m := newFleetModel(t, src, 160, 48, func(o *Options) { o.Pods = asked })
 	if asked.all || !slices.Equal(asked.namespaces, []string{"billing"}) {
 		t.Fatalf("the fleet asked for (all %v) %v, want billing's pods only", asked.all, asked.namespaces)
 	}
@@ -57,5 +74,10 @@ func TestTheFleetAsksOnlyForThePodsItsRowsNeed(t *testing.T) {
 	}
 	if !asked.all {
 		t.Error("a workload's page did not ask for every pod")
+	}
+	// The page says its picture is incomplete from the frame it opens
+	// on, not only once the watch's next batch says so.
+	if s := plain(m); !strings.Contains(s, "listing pods") {
+		t.Errorf("the page opened before every pod was listed does not say so:\n%s", s)
 	}
 }

@@ -25,6 +25,9 @@ type Cluster struct {
 	// appears after it is new. The watch status may say unsynced again
 	// later (every pod listing for a console that watched only some).
 	listed bool
+	// awaitingPods is set while the console has asked for every pod and
+	// the watch has yet to bring them (AwaitAllPods).
+	awaitingPods bool
 	// name is the kubeconfig context the picture is of, stamped on its
 	// fleet rows (FleetRow.Cluster); "" for an unnamed one.
 	name string
@@ -125,11 +128,16 @@ func (c *Cluster) Named(name string) *Cluster {
 // Name is the kubeconfig context the picture is of.
 func (c *Cluster) Name() string { return c.name }
 
-// Watch is the watch status the last batch carried.
+// Watch is the watch status the last batch carried — listing its pods
+// while the console awaits every pod (AwaitAllPods).
 func (c *Cluster) Watch() WatchStatus {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	return c.watch
+	w := c.watch
+	if c.awaitingPods && w.Synced {
+		w.Synced, w.Listing = false, "Pod"
+	}
+	return w
 }
 
 // apply folds a batch into the picture (but its ReplicationControllers,
@@ -149,6 +157,7 @@ func (c *Cluster) apply(b Batch) (changed bool) {
 		c.watch = b.Watch
 		changed = true
 	}
+	c.awaitingPods = c.awaitingPods && b.Watch.PodsNarrowed
 	c.listed = c.listed || b.Watch.Synced
 	for _, ref := range b.Deleted {
 		changed = c.delete(ref, b.At) || changed

@@ -24,3 +24,13 @@ func (c *Cluster) PodsNeeded() (all bool, namespaces []string) {
 	}
 	return false, slices.Sorted(maps.Keys(b.warned))
 }
+
+// AwaitAllPods says the console has asked for every pod, for a page that
+// reads them: until the watch says it holds them all, Watch reports the
+// picture as listing its pods, as before the first list — from the frame
+// the page opens on, not only from the watch's next batch.
+func (c *Cluster) AwaitAllPods() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.awaitingPods = c.watch.PodsNarrowed
+}

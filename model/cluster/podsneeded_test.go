@@ -114,3 +114,29 @@ func TestNoBlockerLineWithoutTheNamespacesPods(t *testing.T) {
 		t.Error("with shop's pods held the rollout has no blocker line")
 	}
 }
+
+// Once the console asks for every pod the picture says it is listing them
+// until the watch holds them all, whatever batches come meanwhile; a
+// picture that watched every pod all along has nothing to await.
+func TestAwaitingEveryPodIsListing(t *testing.T) {
+	narrowed := synced
+	narrowed.PodsNarrowed = true
+	c := cluster.NewCluster()
+	c.Apply(cluster.Batch{At: at(1), Watch: narrowed})
+	c.AwaitAllPods()
+	if w := c.Watch(); w.Synced || w.Listing != "Pod" {
+		t.Fatalf("awaiting every pod the status is %+v, want listing pods", w)
+	}
+	c.Apply(cluster.Batch{At: at(2), Watch: narrowed})
+	if w := c.Watch(); w.Synced {
+		t.Fatal("a batch still narrowed ended the wait")
+	}
+	c.Apply(cluster.Batch{At: at(3), Watch: synced})
+	if w := c.Watch(); !w.Synced || w.Listing != "" {
+		t.Fatalf("with every pod held the status is %+v, want synced", w)
+	}
+	c.AwaitAllPods()
+	if w := c.Watch(); !w.Synced {
+		t.Error("a picture holding every pod awaits them")
+	}
+}

@@ -33,10 +33,12 @@ type PodScope interface {
 	Want(all bool, namespaces ...string)
 }
 
-// PodsNeeder is a Source that says whose pods its fleet rows need;
-// cluster.Cluster does.
+// PodsNeeder is a Source that says whose pods its fleet rows need, and is
+// told when the console has asked for every pod, until which its picture
+// is incomplete; cluster.Cluster does.
 type PodsNeeder interface {
 	PodsNeeded() (all bool, namespaces []string)
+	AwaitAllPods()
 }
 
 // PodSource is the pod detail a Source may also answer; cluster.Cluster does.
