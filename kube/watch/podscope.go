@@ -99,6 +99,12 @@ type watched struct {
 	cancel context.CancelFunc
 }
 
+// mostNamespaceWatches is how many namespaces' pods are watched one by
+// one: each is a connection of its own to the API server (the pods'
+// HTTP/1.1, podclient.go), and past a handful one watch of every
+// namespace costs the server and the console less.
+const mostNamespaceWatches = 8
+
 // widenPods starts the pod watches the console asked for since the last
 // call: each new namespace's, or every namespace's.
 func (b *Bridge) widenPods(ctx context.Context, watching *sync.WaitGroup) {
@@ -107,7 +113,7 @@ func (b *Bridge) widenPods(ctx context.Context, watching *sync.WaitGroup) {
 	if pw.all != nil {
 		return
 	}
-	if all {
+	if all || len(namespaces) > mostNamespaceWatches {
 		pw.all = b.startPods(ctx, watching, "")
 		for _, l := range pw.withAll {
 			b.start(ctx, watching, b.newSource(l.kind, l.obj, l.transform, l.watchOf))

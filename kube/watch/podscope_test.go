@@ -1,6 +1,8 @@
 package watch_test
 
 import (
+	"strconv"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -119,4 +121,30 @@ func TestWorkloadsEventsComeWithEveryPod(t *testing.T) {
 	}
 	pods.Want(true)
 	eventually(t, "the Deployment's event", func() bool { o, _ := r.find(scaled); return o != nil })
+}
+
+// Past a handful of namespaces, each a connection of its own, the pods of
+// every namespace come in one watch.
+func TestManyNamespacesAreWatchedAsOne(t *testing.T) {
+	client := memapi.New(memapi.Options{}).Client()
+	var many []string
+	for i := range 9 {
+		ns := "team-" + strconv.Itoa(i)
+		many = append(many, ns)
+		must(client.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{}))(t)
+	}
+	must(client.CoreV1().Pods("default").Create(ctx, pod("default", "web-1"), metav1.CreateOptions{}))(t)
+	pods := watch.NewPodNamespaces()
+	r := run(t, client, watch.Scope{}, watch.Options{Pods: pods})
+	pods.Want(false, many[:8]...)
+	eventually(t, "eight namespaces held one by one", func() bool {
+		b, _ := r.snapshot()
+		return len(b) > 0 && b[len(b)-1].Watch.PodsNarrowed && len(strings.Split(b[len(b)-1].Watch.PodNamespaces, ",")) == 8
+	})
+	pods.Want(false, many[8])
+	eventually(t, "every pod, default's among them", func() bool {
+		o, _ := r.find(cluster.ObjectRef{Kind: "Pod", Namespace: "default", Name: "web-1"})
+		b, _ := r.snapshot()
+		return o != nil && !b[len(b)-1].Watch.PodsNarrowed
+	})
 }
