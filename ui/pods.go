@@ -8,13 +8,13 @@ import (
 
 // askPods tells each cluster's watch whose pods the screen needs. The
 // fleet of every namespace, shown alone (or under the help or the command
-// line, which read no pods), needs only
-// the pods its rows read (cluster.Cluster's PodsNeeded); a row whose pods
-// are not watched says kubectl's sentence on the why line. Every other
-// page, pane and dialog reads pods freely — the nodes' counts, a forecast,
-// a pod's detail — and asks for every pod. The watch only widens, so
-// asking again costs nothing; the selected row's namespace is not asked
-// for, as moving the cursor down the fleet would soon have asked for all.
+// line, which read no pods), needs only the pods its rows read
+// (cluster.Cluster's PodsNeeded); a row whose pods are not watched says
+// kubectl's sentence on the why line. Every other page, pane and dialog
+// reads pods freely — the nodes' counts, a forecast, a pod's detail — and
+// asks for every pod. The watch only widens, so asking again costs
+// nothing; the selected row's namespace is not asked for, as moving the
+// cursor down the fleet would soon have asked for all.
 func (m *Model) askPods() {
 	fleetAlone := m.home != nil && m.top() == screen.Page(m.home)
 	switch m.overlay.(type) {

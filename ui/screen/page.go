@@ -5,7 +5,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"rollscope/model/action"
-	"rollscope/model/cluster"
 )
 
 // Page is one of the console's screens: the fleet, a Deployment's rollout,
@@ -51,10 +50,8 @@ type Home interface {
 	// shows another.
 	Namespace() string
 	SetNamespace(namespace string)
-	// SelectedNamespace is the namespace of the row under the cursor;
-	// Selected the row.
+	// SelectedNamespace is the namespace of the row under the cursor.
 	SelectedNamespace() (string, bool)
-	Selected() (cluster.FleetRow, bool)
 }
 
 // Act asks the rollout page to open the dialog of an action on the
