@@ -77,7 +77,11 @@ func (w *Wiring) member(ctx context.Context, conn *connect.Connection) (ui.Optio
 		return opts, watch.Target{}, err
 	}
 	if !w.ReadOnly {
-		stop, err := live.StartConsoleControllers(ctx, conn.Client, gates)
+		client, err := watch.AppsFromWire(conn.Client, conn.RESTConfig())
+		if err != nil {
+			return opts, watch.Target{}, err
+		}
+		stop, err := live.StartConsoleControllers(ctx, client, gates)
 		if err != nil {
 			return opts, watch.Target{}, err
 		}

@@ -148,7 +148,7 @@ func New(client kubernetes.Interface, scope Scope, clk clock.PassiveClock, send 
 		// Watches without the request timeout, lists in pages under it
 		// (firstlist.go).
 		var err error
-		if client, b.pageTimeout, err = untimed(client, opts.Config); err != nil {
+		if client, b.pageTimeout, err = watching(client, opts.Config); err != nil {
 			b.setupErr = err
 		}
 		b.pageSize = firstListPage

@@ -32,6 +32,11 @@
 //     the goroutine that decodes them; a frozen API server, which HTTP/2's
 //     pings would have noticed on that connection, is noticed by the
 //     /readyz probe.
+//   - appswire.go: a live cluster's Deployments and ReplicaSets are read
+//     from protobuf with their pod template decoded once for each distinct
+//     template and shared by the versions that carry it — a rollout's
+//     status writes decoded it again every time — and their managed fields
+//     stepped over (TestWireAppsAreClientGos: client-go's objects, trimmed).
 //   - firstlist.go: a live cluster is watched through a client without
 //     --request-timeout, which client-go would apply to every watch, and
 //     listed in pages of 2,000, each page bounded by it, so that no timeout

@@ -30,29 +30,37 @@ import (
 // lets through in about a second.
 const firstListPage = 2000
 
-// untimed is client for watching, built anew from cfg without its request
-// timeout when it has one (the page timeout is then applied to each list
-// page instead). It shares client's rate limit, so the console's requests
-// keep one budget. The page timeout is 0 when there is none.
-func untimed(client kubernetes.Interface, cfg *rest.Config) (kubernetes.Interface, time.Duration, error) {
-	if cfg == nil || cfg.Timeout <= 0 {
+// watching is the client the bridge watches through, built anew from cfg:
+// without its request timeout when it has one (the page timeout is then
+// applied to each list page instead), and reading Deployments and
+// ReplicaSets without decoding an unchanged template again (appswire.go).
+// It shares client's rate limit, so the console's requests keep one budget,
+// and client's connections (client-go shares a transport between configs
+// that differ only so). The page timeout is 0 when there is none.
+func watching(client kubernetes.Interface, cfg *rest.Config) (kubernetes.Interface, time.Duration, error) {
+	if cfg == nil {
 		return client, 0, nil
 	}
 	c := rest.CopyConfig(cfg)
 	c.Timeout = 0
 	shareRateLimit(c, client)
+	var typed kubernetes.Interface
 	typed, err := kubernetes.NewForConfig(c)
+	if err == nil {
+		typed, err = withWireApps(typed, c)
+	}
 	if err != nil {
 		return nil, 0, fmt.Errorf("cannot make a client to watch %s: %w", cfg.Host, err)
 	}
+	timeout := max(cfg.Timeout, 0)
 	if _, custom := client.(objects.Dynamic); !custom {
-		return typed, cfg.Timeout, nil
+		return typed, timeout, nil
 	}
 	dyn, err := dynamic.NewForConfig(c)
 	if err != nil {
 		return nil, 0, fmt.Errorf("cannot make a client to watch %s: %w", cfg.Host, err)
 	}
-	return objects.WithDynamic(typed, dyn), cfg.Timeout, nil
+	return objects.WithDynamic(typed, dyn), timeout, nil
 }
 
 // shareRateLimit gives c the rate limiter of client's requests, when c has

@@ -39,13 +39,7 @@ type slimPods struct {
 // Each pod decoded from a watch adds one to seen, which counts the pods a
 // streaming first list has brought so far.
 func newSlimPods(cfg *rest.Config, client kubernetes.Interface, ns string, seen *atomic.Int64) (*slimPods, error) {
-	c := rest.CopyConfig(cfg)
-	c.GroupVersion = &corev1.SchemeGroupVersion
-	c.APIPath = "/api"
-	c.NegotiatedSerializer = newSlimPodCodecs(rest.CodecFactoryForGeneratedClient(scheme.Scheme, scheme.Codecs).WithoutConversion(), seen)
-	if c.UserAgent == "" {
-		c.UserAgent = rest.DefaultKubernetesUserAgent()
-	}
+	c := wireConfig(cfg, corev1.SchemeGroupVersion, newWireCodecs(generatedCodecs(), seen, nil))
 	if c.ContentType == "" {
 		c.ContentType = protobufMediaType
 		c.AcceptContentTypes = protobufMediaType + ",application/json"
@@ -96,39 +90,64 @@ func (p *slimPods) request(opts metav1.ListOptions) *rest.Request {
 		VersionedParams(&opts, scheme.ParameterCodec).Timeout(timeout)
 }
 
-// slimPodCodecs is client-go's codecs with every media type's decoder
-// wrapped by slimPodDecoder, and protobuf watch events' frames read by
+// wireConfig is cfg for a REST client of gv (a group of /apis, or the core
+// group of /api) decoding through codecs, as client-go makes its own.
+func wireConfig(cfg *rest.Config, gv schema.GroupVersion, codecs wireCodecs) *rest.Config {
+	c := rest.CopyConfig(cfg)
+	c.GroupVersion, c.APIPath = &gv, "/apis"
+	if gv.Group == "" {
+		c.APIPath = "/api"
+	}
+	c.NegotiatedSerializer = codecs
+	if c.UserAgent == "" {
+		c.UserAgent = rest.DefaultKubernetesUserAgent()
+	}
+	return c
+}
+
+// generatedCodecs are the codecs client-go's generated clients decode with.
+func generatedCodecs() runtime.NegotiatedSerializer {
+	return rest.CodecFactoryForGeneratedClient(scheme.Scheme, scheme.Codecs).WithoutConversion()
+}
+
+// wireCodecs is client-go's codecs with every media type's decoder wrapped
+// by wireDecoder, and protobuf watch events' frames read by
 // watchEventFrames.
-type slimPodCodecs struct {
+type wireCodecs struct {
 	runtime.NegotiatedSerializer
 	infos []runtime.SerializerInfo
 }
 
-func newSlimPodCodecs(base runtime.NegotiatedSerializer, seen *atomic.Int64) slimPodCodecs {
+// newWireCodecs reads pods slim, counting them in seen (nil: not counted),
+// and Deployments and ReplicaSets with their templates from tmpl (nil: as
+// client-go does; appswire.go).
+func newWireCodecs(base runtime.NegotiatedSerializer, seen *atomic.Int64, tmpl *templates) wireCodecs {
 	infos := append([]runtime.SerializerInfo(nil), base.SupportedMediaTypes()...)
 	for i := range infos {
 		// The stream serializer only reads a watch event's frame; the
 		// object inside is decoded by Serializer.
-		infos[i].Serializer = slimPodDecoder{Serializer: infos[i].Serializer, protobuf: infos[i].MediaType == protobufMediaType, seen: seen}
+		infos[i].Serializer = wireDecoder{Serializer: infos[i].Serializer, protobuf: infos[i].MediaType == protobufMediaType, seen: seen, templates: tmpl}
 		if ss := infos[i].StreamSerializer; ss != nil && infos[i].MediaType == protobufMediaType {
 			frames := *ss
 			frames.Serializer = watchEventFrames{Serializer: ss.Serializer}
 			infos[i].StreamSerializer = &frames
 		}
 	}
-	return slimPodCodecs{NegotiatedSerializer: base, infos: infos}
+	return wireCodecs{NegotiatedSerializer: base, infos: infos}
 }
 
-func (c slimPodCodecs) SupportedMediaTypes() []runtime.SerializerInfo { return c.infos }
+func (c wireCodecs) SupportedMediaTypes() []runtime.SerializerInfo { return c.infos }
 
-// slimPodDecoder decodes Pods and PodLists into slim pods: from protobuf by
+// wireDecoder decodes Pods and PodLists into slim pods: from protobuf by
 // reading only the fields kept, from any other encoding by decoding fully and
-// slimming. Everything else (a Status carrying an error) is the wrapped
-// serializer's.
-type slimPodDecoder struct {
+// slimming; and, given templates, Deployments and ReplicaSets from protobuf
+// without decoding a template twice. Everything else (a Status carrying an
+// error) is the wrapped serializer's.
+type wireDecoder struct {
 	runtime.Serializer
-	protobuf bool
-	seen     *atomic.Int64 // nil counts nothing
+	protobuf  bool
+	seen      *atomic.Int64 // nil counts nothing
+	templates *templates
 }
 
 var (
@@ -136,9 +155,9 @@ var (
 	podListKind = corev1.SchemeGroupVersion.WithKind("PodList")
 )
 
-func (d slimPodDecoder) Decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
+func (d wireDecoder) Decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
 	if d.protobuf {
-		if obj, gvk, ok, err := decodeSlimProtobuf(data, into); ok {
+		if obj, gvk, ok, err := decodeWireProtobuf(data, into, d.templates); ok {
 			d.count(obj, err)
 			return obj, gvk, err
 		}
@@ -161,7 +180,7 @@ func (d slimPodDecoder) Decode(data []byte, defaults *schema.GroupVersionKind, i
 
 // count adds a pod decoded from a watch to seen; a bookmark, which has no
 // name, is no pod, and a list's pages are counted whole by the bridge.
-func (d slimPodDecoder) count(obj runtime.Object, err error) {
+func (d wireDecoder) count(obj runtime.Object, err error) {
 	if p, ok := obj.(*corev1.Pod); ok && err == nil && d.seen != nil && p.Name != "" {
 		d.seen.Add(1)
 	}
@@ -178,10 +197,11 @@ func slimPodKeepingBookmark(p *corev1.Pod) *corev1.Pod {
 	return s
 }
 
-// decodeSlimProtobuf decodes a protobuf Pod or PodList; ok is false for any
-// other object, and for an envelope it does not read (an encoded or nested
-// content type), which the protobuf serializer then decodes as before.
-func decodeSlimProtobuf(data []byte, into runtime.Object) (obj runtime.Object, gvk *schema.GroupVersionKind, ok bool, err error) {
+// decodeWireProtobuf decodes a protobuf Pod or PodList, and with tmpl a
+// Deployment, ReplicaSet or list of either; ok is false for any other
+// object, and for an envelope it does not read (an encoded or nested content
+// type), which the protobuf serializer then decodes as before.
+func decodeWireProtobuf(data []byte, into runtime.Object, tmpl *templates) (obj runtime.Object, gvk *schema.GroupVersionKind, ok bool, err error) {
 	if !bytes.HasPrefix(data, protobufPrefix) {
 		return nil, nil, false, nil
 	}
@@ -220,6 +240,11 @@ func decodeSlimProtobuf(data []byte, into runtime.Object) (obj runtime.Object, g
 		}
 		gvk := podListKind
 		return l, &gvk, true, nil
+	}
+	if tmpl != nil {
+		if obj, ok := tmpl.decodeProtobuf(kind, raw, into); ok {
+			return obj, &kind, true, nil
+		}
 	}
 	return nil, nil, false, nil
 }
@@ -265,15 +290,26 @@ func envelope(b []byte) (gvk schema.GroupVersionKind, raw []byte, plain bool) {
 	if w.err != nil {
 		return gvk, nil, false
 	}
-	// Comparing bytes makes no strings: only the pod kinds are ours.
-	if string(apiVersion) != "v1" {
-		return gvk, raw, plain
-	}
-	switch string(kind) {
-	case "Pod":
-		gvk = podKind
-	case "PodList":
-		gvk = podListKind
+	// Comparing bytes makes no strings: only the kinds read here are ours.
+	switch string(apiVersion) {
+	case "v1":
+		switch string(kind) {
+		case "Pod":
+			gvk = podKind
+		case "PodList":
+			gvk = podListKind
+		}
+	case "apps/v1":
+		switch string(kind) {
+		case "Deployment":
+			gvk = deploymentKind
+		case "DeploymentList":
+			gvk = deploymentListKind
+		case "ReplicaSet":
+			gvk = replicaSetKind
+		case "ReplicaSetList":
+			gvk = replicaSetListKind
+		}
 	}
 	return gvk, raw, plain
 }

@@ -11,7 +11,7 @@ import (
 // metav1.WatchEvent: its type and the object's bytes) without the scheme:
 // the protobuf serializer would look the WatchEvent's kind up in the scheme
 // and copy the object's bytes for every event, only for client-go to decode
-// them at once (slimPodDecoder) and drop them. The object's bytes are
+// them at once (wireDecoder) and drop them. The object's bytes are
 // viewed in the stream's buffer, which client-go's watch decoder reads
 // before it reads the next frame.
 type watchEventFrames struct {

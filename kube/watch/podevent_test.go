@@ -180,7 +180,7 @@ func TestSlimPodWatchStream(t *testing.T) {
 			want[i].Object = slimPodKeepingBookmark(p)
 		}
 	}
-	got := read(newSlimPodCodecs(base, nil))
+	got := read(newWireCodecs(base, nil, nil))
 	if len(got) != len(want) {
 		t.Fatalf("read %d events, want %d", len(got), len(want))
 	}
@@ -203,7 +203,7 @@ func BenchmarkDecodePodWatchEvent(b *testing.B) {
 		b.Fatal(err)
 	}
 	frame := watchFrames(b, apiwatch.Event{Type: apiwatch.Modified, Object: real})[0]
-	objects, err := runtime.NewClientNegotiator(newSlimPodCodecs(scheme.Codecs.WithoutConversion(), nil), corev1.SchemeGroupVersion).Decoder(protobufMediaType, nil)
+	objects, err := runtime.NewClientNegotiator(newWireCodecs(scheme.Codecs.WithoutConversion(), nil, nil), corev1.SchemeGroupVersion).Decoder(protobufMediaType, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -262,7 +262,7 @@ func TestWireKeepsTheEndOfInitialEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := scheme.Codecs.WithoutConversion()
-	dec, err := runtime.NewClientNegotiator(newSlimPodCodecs(base, nil), corev1.SchemeGroupVersion).Decoder(runtime.ContentTypeJSON, nil)
+	dec, err := runtime.NewClientNegotiator(newWireCodecs(base, nil, nil), corev1.SchemeGroupVersion).Decoder(runtime.ContentTypeJSON, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -381,7 +381,7 @@ func TestSlimPodCodecs(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := scheme.Codecs.WithoutConversion()
-	codecs := newSlimPodCodecs(base, nil)
+	codecs := newWireCodecs(base, nil, nil)
 	want := slimPod(real.DeepCopy())
 	want.TypeMeta = metav1.TypeMeta{}
 	for _, mediaType := range []string{protobufMediaType, runtime.ContentTypeJSON} {
