@@ -38,9 +38,9 @@
 // # Frames
 //
 // A batch from the watch (cluster.Batch) is applied to the read model at
-// once; with Options.Pace set (250 ms in the console) the views are read
-// again and the screen redrawn at most once a Pace while the watch churns
-// (pace.go). What an operator waits for is not held back: a deployment
+// once; with Options.Pace set (250 ms in the console; FleetPace, a second,
+// while the fleet is shown alone) the views are read again and the screen
+// redrawn at most once a Pace while the watch churns (pace.go). What an operator waits for is not held back: a deployment
 // finishing, failing its deadline, pausing or resuming, and the watch
 // failing or recovering, refresh at once. A batch that changed nothing, or
 // one held back until the end of the Pace, leaves the frame drawn last,

@@ -120,7 +120,7 @@ func New(opts Options) Model {
 	s.Focus(context)
 	src := s.Src
 	m := Model{s: s, context: context, embedded: opts.Embedded, replay: opts.Replay, forkedAt: opts.ForkedAt, keys0: &pristine,
-		pace: &pacer{every: opts.Pace}, flow: &clockFlow{now: time.Now}, frame: &frame{}, memo: &draw.Memo{},
+		pace: &pacer{every: opts.Pace, fleet: opts.FleetPace}, flow: &clockFlow{now: time.Now}, frame: &frame{}, memo: &draw.Memo{},
 		scope: &scope{watchAll: opts.AllNamespaces, namespace: opts.Namespace, context: memberNames(members), contexts: opts.Contexts,
 			scenario: opts.Embedded != nil}}
 	if fleet.Answers(src) {

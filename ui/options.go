@@ -105,7 +105,8 @@ type Options struct {
 	Unreachable []Options
 	// Pace is the least time between two redraws while the watch churns
 	// (pace.go); 0 redraws after every batch that changed something.
-	Pace time.Duration
+	// FleetPace is Pace while the fleet is shown alone; 0 is Pace.
+	Pace, FleetPace time.Duration
 }
 
 // Actions is everything the console's keys send or ask before sending;

@@ -21,6 +21,8 @@ import (
 // fails or recovers, are shown as soon as their batch arrives.
 type pacer struct {
 	every time.Duration
+	// fleet is the pace while the fleet is shown alone (Options.FleetPace).
+	fleet time.Duration
 	last  time.Time // the last refresh, on the wall clock: pacing is about the terminal
 	due   bool      // a paceMsg is on its way
 	// rollouts are the flags of every Deployment as batches last brought
@@ -53,8 +55,12 @@ func (m Model) batch(b cluster.Batch) (tea.Model, tea.Cmd) {
 	}
 	p := m.pace
 	turned := p.turned(b) // first, so that every batch keeps the flags current
-	wait := p.every - time.Since(p.last)
-	if p.every <= 0 || wait <= 0 || turned || src.Watch() != watched {
+	every := p.every
+	if p.fleet > 0 && m.fleetAlone() {
+		every = p.fleet
+	}
+	wait := every - time.Since(p.last)
+	if every <= 0 || wait <= 0 || turned || src.Watch() != watched {
 		m.refresh()
 		return m, nil
 	}

@@ -49,6 +49,49 @@ func TestPacedBatchesWaitForTheEndOfThePace(t *testing.T) {
 	}
 }
 
+// TestTheFleetAloneHasItsOwnPace: with the fleet shown alone a batch that
+// moves a row's counts waits for the fleet's pace, a finished rollout does
+// not, and a workload's page opened from it redraws at the console's pace.
+func TestTheFleetAloneHasItsOwnPace(t *testing.T) {
+	c := cluster.NewCluster()
+	m := New(Options{Cluster: c, AllNamespaces: true, Context: "prod-eu", Clock: fixedClock, Pace: time.Nanosecond, FleetPace: time.Hour})
+	objs := stuckRollout()
+	web := objs[0].(*appsv1.Deployment).DeepCopy()
+	web.Name, web.UID = "web", "uid-web"
+	m = send(m, tea.WindowSizeMsg{Width: 160, Height: 48},
+		cluster.Batch{At: t0, Objects: append(objs, web), Watch: cluster.WatchStatus{Synced: true, Connected: true, Since: t0}})
+	before := drawnPlain(m)
+	if !strings.Contains(before, "web") || !strings.Contains(before, "1/4/4") {
+		t.Fatalf("the fleet does not show both rollouts at 1 of 4 updated:\n%s", before)
+	}
+	web = web.DeepCopy()
+	web.Status.UpdatedReplicas = 2
+	next, cmd := m.Update(cluster.Batch{At: t0.Add(time.Second), Objects: []runtime.Object{web}, Watch: c.Watch()})
+	m = next.(Model)
+	if drawnPlain(m) != before || cmd == nil {
+		t.Fatalf("a row's counts were drawn before the end of the fleet's pace:\n%s", drawnPlain(m))
+	}
+	m = send(m, paceMsg{})
+	if out := drawnPlain(m); !strings.Contains(out, "2/4/4") {
+		t.Errorf("the held row is not shown at the end of the fleet's pace:\n%s", out)
+	}
+
+	web = web.DeepCopy()
+	web.Status.UpdatedReplicas, web.Status.Replicas, web.Status.ReadyReplicas = 4, 4, 4
+	m = send(m, cluster.Batch{At: t0.Add(2 * time.Second), Objects: []runtime.Object{web}, Watch: c.Watch()})
+	if out := drawnPlain(m); !strings.Contains(out, "complete") {
+		t.Errorf("a finished rollout waited for the end of the fleet's pace:\n%s", out)
+	}
+
+	m = send(m, press("enter")) // the most urgent row: api, crash-looping
+	api := objs[0].(*appsv1.Deployment).DeepCopy()
+	api.Status.UpdatedReplicas = 2
+	next, _ = m.Update(cluster.Batch{At: t0.Add(3 * time.Second), Objects: []runtime.Object{api}, Watch: c.Watch()})
+	if out := drawnPlain(next.(Model)); !strings.Contains(out, "2 out of 4 new replicas") {
+		t.Errorf("the workload's page waited for the fleet's pace:\n%s", out)
+	}
+}
+
 func TestAFinishedRolloutIsShownAtOnce(t *testing.T) {
 	m, c := pacedModel(t)
 	d := stuckRollout()[0].(*appsv1.Deployment)

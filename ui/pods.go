@@ -16,12 +16,7 @@ import (
 // nothing; the selected row's namespace is not asked for, as moving the
 // cursor down the fleet would soon have asked for all.
 func (m *Model) askPods() {
-	fleetAlone := m.home != nil && m.top() == screen.Page(m.home)
-	switch m.overlay.(type) {
-	case nil, *help.Help, *picker.Picker:
-	default:
-		fleetAlone = false
-	}
+	fleetAlone := m.fleetAlone()
 	awaited := false
 	for _, mem := range m.s.Members {
 		if mem.Pods == nil {
@@ -44,4 +39,17 @@ func (m *Model) askPods() {
 	if awaited {
 		m.refresh()
 	}
+}
+
+// fleetAlone reports whether the screen shows the fleet and nothing over it
+// but the help or the command line, which read nothing of the clusters.
+func (m Model) fleetAlone() bool {
+	if m.home == nil || m.top() != screen.Page(m.home) {
+		return false
+	}
+	switch m.overlay.(type) {
+	case nil, *help.Help, *picker.Picker:
+		return true
+	}
+	return false
 }

@@ -23,6 +23,14 @@ import (
 // is shown at once.
 const Pace = 250 * time.Millisecond
 
+// FleetPace is Pace while the fleet is shown alone. Its rows count in
+// seconds (the age of each rollout, "no progress for 2m10s") and re-sort
+// by urgency and recency as they move: with hundreds of rollouts at once,
+// four times a second reshuffled the rows faster than they could be read,
+// at a sixth of the console's CPU (docs/performance.md). A rollout that
+// finishes, fails or pauses is still shown at once.
+const FleetPace = time.Second
+
 // Run runs the Bubble Tea program with feed (the clusters' watches)
 // sending to it until the program ends, and returns the scope the operator
 // asked to switch to, if they did.
