@@ -36,7 +36,7 @@ func CanaryHolder() string {
 // are picked up where they were. metrics reads a canary's metric gates.
 // stop ends them and waits.
 func StartConsoleControllers(ctx context.Context, client kubernetes.Interface, metrics canary.Metrics) (stop func(), err error) {
-	r, err := NewScopedRunner(client, Scope{Trim: true, PodsNeeded: consoleNeedsPods}, nil)
+	r, err := NewScopedRunner(client, Scope{Trim: true, PodsNeeded: consoleNeedsPods, ReplicaSetsNeeded: consoleNeedsReplicaSets}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("cannot start the drain, node-roll, rolling-update and canary controllers: %w", err)
 	}
@@ -57,11 +57,37 @@ func StartConsoleControllers(ctx context.Context, client kubernetes.Interface, m
 	return func() { cancel(); wg.Wait() }, nil
 }
 
+// consoleNeedsReplicaSets says whether the console's controllers have work
+// that reads ReplicaSets: a canary on a Deployment, or a node roll (which
+// waits for every ownerless ReplicaSet to be available between nodes).
+// Every rollout writes its ReplicaSets' status many times a second: until
+// one of these appears the controllers do not watch them.
+func consoleNeedsReplicaSets(l control.Listers) bool {
+	nodes, _ := l.Nodes.List(labels.Everything())
+	for _, n := range nodes {
+		if _, rolling := n.Annotations[model.RollAnnotation]; rolling {
+			return true
+		}
+	}
+	return anyCanary(l)
+}
+
+// anyCanary reports whether a Deployment has a canary's annotations.
+func anyCanary(l control.Listers) bool {
+	deployments, _ := l.Deployments.List(labels.Everything())
+	for _, d := range deployments {
+		if model.HasCanaryAnnotations(d) {
+			return true
+		}
+	}
+	return false
+}
+
 // consoleNeedsPods says whether the console's controllers have work that
 // reads pods: a drain not over (a node roll drains its nodes through the
 // same annotations) or a canary on a Deployment. An RC rolling update
-// reads its pods from the API server, and a node roll reads only nodes
-// and Deployments. Until one of these appears the console's controllers
+// reads its pods from the API server, and a node roll reads only nodes,
+// Deployments and ReplicaSets. Until one of these appears the console's controllers
 // watch no pods at all.
 func consoleNeedsPods(l control.Listers) bool {
 	nodes, _ := l.Nodes.List(labels.Everything())
@@ -70,11 +96,5 @@ func consoleNeedsPods(l control.Listers) bool {
 			return true
 		}
 	}
-	deployments, _ := l.Deployments.List(labels.Everything())
-	for _, d := range deployments {
-		if model.HasCanaryAnnotations(d) {
-			return true
-		}
-	}
-	return false
+	return anyCanary(l)
 }

@@ -22,10 +22,11 @@
 // annotation, emptyDir volumes, phase, deletion, conditions and container
 // restarts and exits, a DaemonSet to its name, and only Warning events
 // about pods (the canary's gates) are listed at all. With Scope.PodsNeeded
-// pods are watched only while a drain or a canary needs them
-// (podsondemand.go): a read with work pending starts the pod informer and
-// waits for its full list, and a minute after the last read with no work
-// left it stops.
+// pods are watched only while a drain or a canary needs them, and with
+// Scope.ReplicaSetsNeeded ReplicaSets only while a canary or a node roll
+// does (ondemand.go): a read with work pending starts the kind's informer
+// and waits for its full list, and a minute after the last read with no
+// work left it stops.
 //
 // A live `simulate` run also follows every workload kind and the
 // ControllerRevisions (Scope.Workloads), so its trace has their lines, and ends only once the

@@ -34,9 +34,10 @@ type Runner struct {
 	listers   control.Listers
 	onError   func(controller, key string, err error)
 
-	// pods, when the runner watches pods on demand, is their cache;
-	// informers then has no pod informer.
-	pods *podsOnDemand
+	// onDemand are the kinds the runner watches only while its
+	// controllers have work (Scope.PodsNeeded, ReplicaSetsNeeded);
+	// informers then has none of them.
+	onDemand map[control.Kind]*onDemand
 
 	mu          sync.Mutex
 	controllers []control.Controller
@@ -71,9 +72,9 @@ type Scope struct {
 	// the hollow kubelet reads its containers — need a runner without it.
 	Trim bool
 	// PodsNeeded, when set, makes pods watched only while it says the
-	// controllers have work that reads them (podsondemand.go). It reads
-	// the runner's other caches.
-	PodsNeeded func(control.Listers) bool
+	// controllers have work that reads them (ondemand.go), and
+	// ReplicaSetsNeeded ReplicaSets. Each reads the runner's other caches.
+	PodsNeeded, ReplicaSetsNeeded func(control.Listers) bool
 }
 
 // NewScopedRunner is NewRunner watching only what scope selects. A run that
@@ -109,7 +110,6 @@ func NewScopedRunner(client kubernetes.Interface, scope Scope, onError func(cont
 		synced:  make(chan struct{}),
 		informers: map[control.Kind]cache.SharedIndexInformer{
 			control.Nodes:                factory.Core().V1().Nodes().Informer(),
-			control.ReplicaSets:          factory.Apps().V1().ReplicaSets().Informer(),
 			control.PodDisruptionBudgets: factory.Policy().V1().PodDisruptionBudgets().Informer(),
 			control.Events:               factory.Core().V1().Events().Informer(),
 		},
@@ -128,14 +128,20 @@ func NewScopedRunner(client kubernetes.Interface, scope Scope, onError func(cont
 			}
 		}
 	}
+	var transform cache.TransformFunc
+	if scope.Trim {
+		transform = trimForControllers
+	}
+	r.onDemand = map[control.Kind]*onDemand{}
 	if scope.PodsNeeded != nil {
-		var transform cache.TransformFunc
-		if scope.Trim {
-			transform = trimForControllers
-		}
-		r.pods = newPodsOnDemand(client, scope.Namespace, transform, func() bool { return scope.PodsNeeded(r.listers) })
+		r.onDemand[control.Pods] = podsOnDemand(client, scope.Namespace, transform, func() bool { return scope.PodsNeeded(r.listers) })
 	} else {
 		r.informers[control.Pods] = factory.Core().V1().Pods().Informer()
+	}
+	if scope.ReplicaSetsNeeded != nil {
+		r.onDemand[control.ReplicaSets] = replicaSetsOnDemand(client, scope.Namespace, transform, func() bool { return scope.ReplicaSetsNeeded(r.listers) })
+	} else {
+		r.informers[control.ReplicaSets] = factory.Apps().V1().ReplicaSets().Informer()
 	}
 	if scope.Workloads {
 		r.informers[control.ControllerRevisions] = factory.Apps().V1().ControllerRevisions().Informer()
@@ -155,8 +161,8 @@ func NewScopedRunner(client kubernetes.Interface, scope Scope, onError func(cont
 		}
 	}
 	idx := func(k control.Kind) cache.Indexer {
-		if k == control.Pods && r.pods != nil {
-			return r.pods
+		if c, ok := r.onDemand[k]; ok {
+			return c
 		}
 		return r.informers[k].GetIndexer()
 	}
@@ -267,8 +273,8 @@ func (r *Runner) Run(ctx context.Context) error {
 			workqueue.TypedRateLimitingQueueConfig[string]{Name: c.Name()})
 		queues = append(queues, q)
 		for kind, handler := range c.Watches(liveQueue{q}) {
-			if kind == control.Pods && r.pods != nil {
-				r.pods.AddEventHandler(handler)
+			if c, ok := r.onDemand[kind]; ok {
+				c.AddEventHandler(handler)
 				continue
 			}
 			inf, ok := r.informers[kind]
@@ -287,8 +293,8 @@ func (r *Runner) Run(ctx context.Context) error {
 		}
 	}
 
-	if r.pods != nil {
-		r.pods.serve(ctx)
+	for _, c := range r.onDemand {
+		c.serve(ctx)
 	}
 	close(r.synced)
 
@@ -305,8 +311,8 @@ func (r *Runner) Run(ctx context.Context) error {
 		q.ShutDown()
 	}
 	wg.Wait()
-	if r.pods != nil {
-		r.pods.done.Wait()
+	for _, c := range r.onDemand {
+		c.done.Wait()
 	}
 	r.factory.Shutdown()
 	return nil
