@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"rollscope/internal/tmuxtest"
 )
@@ -23,6 +24,22 @@ func fleetRows(screen string) []string {
 		}
 	}
 	return out
+}
+
+// rankingStill waits until the fleet's rows stay as they are for longer
+// than the fleet's pace (a second): what the watch brought as the clock
+// stopped may still re-sort them once.
+func (c *tmuxConsole) rankingStill() {
+	c.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for before := ""; time.Now().Before(deadline); time.Sleep(1500 * time.Millisecond) {
+		rows := strings.Join(fleetRows(c.Screen()), "\n")
+		if rows != "" && rows == before {
+			return
+		}
+		before = rows
+	}
+	c.t.Fatalf("the fleet's rows kept moving with the clock held:\n%s", c.Screen())
 }
 
 // The built-in fleet scenario through the real binary: the start screen
@@ -91,6 +108,7 @@ func TestConsoleFleetMarksTheSelectedRowWithoutColour(t *testing.T) {
 	// The clock held, the ranking keeps still while the marker is read.
 	c.keys("Space")
 	c.waitFor("CLOCK PAUSED")
+	c.rankingStill()
 	c.keys("Down", "Down")
 	c.WaitUntil("the marker on the third row only", func(s string) bool {
 		rows := fleetRows(s)
