@@ -20,16 +20,16 @@ import (
 // protobuf without decoding their pod template again when it has not
 // changed. While a rollout runs, the controllers write their status many
 // times a second, and each write comes to the console whole: the template,
-// its containers, resources and probes, and the managed fields — two thirds
-// of the object — decoded anew every time, only to equal what the cache
-// already held. The template is kept whole (trim.go: the console diffs
+// its containers, resources and probes, and the managed fields — most of
+// the object — decoded anew every time, only to equal what the cache
+// already held; and the console's controllers watch the same objects. The template is kept whole (trim.go: the console diffs
 // revisions), so it is decoded once for each distinct template's bytes and
 // shared by the versions that carry the same bytes; the managed fields,
 // which trim drops, are stepped over.
 //
 // Everything else is decoded by the types' own generated Unmarshal methods,
 // field by field as the whole object's would, so the result is the object
-// client-go decodes, trimmed (TestWireAppsAreClientGosTrimmed). Anything
+// client-go decodes, trimmed (TestWireAppsAreClientGos). Anything
 // this does not expect — a field repeated that the API server writes once,
 // a malformed message — is left to the protobuf serializer, errors
 // included.
