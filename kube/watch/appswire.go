@@ -43,21 +43,15 @@ type wireApps struct {
 
 func (c wireApps) AppsV1() appsclient.AppsV1Interface { return c.apps }
 
-// AppsFromWire is client (made from cfg) with its apps/v1 group decoding
-// Deployments and ReplicaSets as the bridge does: for the console's
-// controllers, whose informers watch them beside the bridge's. The
-// templates decoded are the process's, so the second watch of an object
-// finds its template decoded by the first.
-func AppsFromWire(client kubernetes.Interface, cfg *rest.Config) (kubernetes.Interface, error) {
-	return withWireApps(client, cfg)
-}
-
 // decoded are the templates every apps client of the process shares.
 var decoded = newTemplates()
 
-// withWireApps is client with its apps/v1 group made from cfg (as client-go
-// makes it) but for the decoder.
-func withWireApps(client kubernetes.Interface, cfg *rest.Config) (kubernetes.Interface, error) {
+// AppsFromWire is client (made from cfg) with its apps/v1 group decoding
+// Deployments and ReplicaSets through newWireCodecs: the bridge's watch
+// client, and the console's controllers', whose informers watch the same
+// objects. The templates decoded are the process's, so the second watch of
+// an object finds its template decoded by the first.
+func AppsFromWire(client kubernetes.Interface, cfg *rest.Config) (kubernetes.Interface, error) {
 	rc, err := rest.RESTClientFor(wireConfig(cfg, appsv1.SchemeGroupVersion, newWireCodecs(generatedCodecs(), nil, decoded)))
 	if err != nil {
 		return nil, err
@@ -259,8 +253,8 @@ func (t *templates) list(b []byte, meta *metav1.ListMeta, size func(int), item f
 	return w.err == nil
 }
 
-// once finds the values of the length-delimited fields nums in message b,
-// nil for an absent one; false when one comes twice (the whole decode would
+// once finds the values of the length-delimited fields nums (at most
+// three) in message b, nil for an absent one; false when one comes twice (the whole decode would
 // merge them) or with another wire type, or b is malformed.
 func once(b []byte, nums ...int32) ([3][]byte, bool) {
 	var found [3][]byte

@@ -47,7 +47,7 @@ func watching(client kubernetes.Interface, cfg *rest.Config) (kubernetes.Interfa
 	var typed kubernetes.Interface
 	typed, err := kubernetes.NewForConfig(c)
 	if err == nil {
-		typed, err = withWireApps(typed, c)
+		typed, err = AppsFromWire(typed, c)
 	}
 	if err != nil {
 		return nil, 0, fmt.Errorf("cannot make a client to watch %s: %w", cfg.Host, err)
