@@ -81,6 +81,8 @@ type ControlPlane struct {
 	keepDir                 bool
 
 	etcd, apiserver, controllerManager, scheduler *process
+	// controllerManagerHealth is its /healthz, for a restart.
+	controllerManagerHealth string
 }
 
 // Start writes the key material and starts etcd, the API server, the
@@ -276,6 +278,7 @@ func startOnce(ctx context.Context, cfg Config) (cp *ControlPlane, err error) {
 			return cp, err
 		}
 	}
+	cp.controllerManagerHealth = "https://" + hostPort(kcmPort) + "/healthz"
 	return cp, nil
 }
 
@@ -315,6 +318,22 @@ func (cp *ControlPlane) StartAPIServer(ctx context.Context) error {
 		return err
 	}
 	return waitHealthy(ctx, cp.apiserver, cp.URL+"/readyz", cp.CAData, &cp.adminToken)
+}
+
+// StopControllerManager stops the controller manager and waits until it
+// has exited; StartControllerManager starts it again, and it lists every
+// object anew: objects written meanwhile are first seen together, each
+// controller's caches consistent with one another when it begins, as when
+// a cluster's controller manager restarts.
+func (cp *ControlPlane) StopControllerManager() { cp.controllerManager.stop(15 * time.Second) }
+
+// StartControllerManager starts the controller manager again after
+// StopControllerManager and waits until it is healthy.
+func (cp *ControlPlane) StartControllerManager(ctx context.Context) error {
+	if err := cp.controllerManager.start(); err != nil {
+		return err
+	}
+	return waitHealthy(ctx, cp.controllerManager, cp.controllerManagerHealth, nil, nil)
 }
 
 // StopAPIServer stops the API server and waits until it has exited, leaving

@@ -166,6 +166,11 @@ func measureFleet(ctx context.Context, clusters []*fleetCluster, kubeconfig stri
 	if err := spent(results, sessions, before, done.Sub(set), counted); err != nil {
 		return nil, err
 	}
+	if others > 0 {
+		if err := openFromFleet(ctx, clusters[0].admin, sessions); err != nil {
+			return nil, err
+		}
+	}
 	// A console's CPU per event is over the events of the clusters it
 	// watches.
 	for i, s := range sessions {

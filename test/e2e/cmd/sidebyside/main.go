@@ -73,6 +73,7 @@ func main() {
 	flag.IntVar(&controlPlaneNice, "nice", 0, "run the control plane's components at this niceness (e.g. 10), below the consoles, as a cluster runs on other machines than its operator's console")
 	flag.BoolVar(&kubeletEvents, "kubelet-events", false, "hollow kubelets record a real kubelet's Normal events (Pulling, Pulled, Created, Started) for each container, as on a real cluster; without, only Warnings")
 	flag.IntVar(&clusters, "clusters", 1, "with -fleet: run the fleet in this many clusters, each its own control plane, and measure rollscope over all of them beside one rollscope per cluster")
+	flag.IntVar(&others, "others", 0, "first fill the rest of the cluster with this many ready pods in other namespaces, created bound to the hollow nodes (e.g. 150000 with -fleet: the fleet of a cluster at Kubernetes' envelope)")
 	flag.IntVar(&nodesNice, "nodes-nice", 0, "run the hollow nodes in a process of their own at this niceness (e.g. 10), below the consoles, as -nice does the control plane")
 	flag.Parse()
 	if n := os.Getenv(nodesEnv); n != "" {
@@ -194,11 +195,19 @@ func run(sizes, k9s, rollscope, baseline, fleetFlag string) error {
 	for _, n := range ns {
 		largest = max(largest, n)
 	}
-	stopNodes, err := startNodes(ctx, admin, cp.AdminKubeconfig, largest)
+	stopNodes, err := startNodes(ctx, admin, cp.AdminKubeconfig, largest+others)
 	if err != nil {
 		return err
 	}
 	defer stopNodes()
+	if others > 0 {
+		_, size := hollowNodes(largest + others)
+		namespaces, err := fillOthers(ctx, cp, admin, others, size)
+		defer dropNamespaces(admin, namespaces)
+		if err != nil {
+			return err
+		}
+	}
 
 	var results []result
 	for _, n := range ns {

@@ -50,6 +50,16 @@ func startNodes(ctx context.Context, admin kubernetes.Interface, kubeconfig stri
 	if nodesNice > 0 {
 		return startNodesProcess(kubeconfig, n)
 	}
+	if others > 0 {
+		// The rest of the cluster's pods start at the API server's pace.
+		config, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+		if err != nil {
+			return nil, err
+		}
+		if admin, err = bulkClient(config); err != nil {
+			return nil, err
+		}
+	}
 	nodes, size := hollowNodes(n)
 	nctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
@@ -71,7 +81,7 @@ func startNodesProcess(kubeconfig string, n int) (stop func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("-nodes-nice: finding this command to start the nodes' process: %w", err)
 	}
-	cmd := exec.Command("nice", "-n", strconv.Itoa(nodesNice), self, "-kubelet-events="+strconv.FormatBool(kubeletEvents))
+	cmd := exec.Command("nice", "-n", strconv.Itoa(nodesNice), self, "-kubelet-events="+strconv.FormatBool(kubeletEvents), "-others="+strconv.Itoa(others))
 	cmd.Env = append(os.Environ(), nodesEnv+"="+strconv.Itoa(n), "KUBECONFIG="+kubeconfig)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	// The nodes end with the harness, however it ends.
@@ -122,6 +132,9 @@ func serveNodes(replicas string) error {
 	}
 	// The rate the nodes have in the harness's process.
 	config.QPS, config.Burst = controlplane.ClientQPS, controlplane.ClientBurst
+	if others > 0 {
+		config.QPS, config.Burst = bulkQPS, bulkQPS
+	}
 	admin, err := kubernetes.NewForConfig(config)
 	if err != nil {
 		return err
