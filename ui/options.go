@@ -70,8 +70,9 @@ type Options struct {
 	PodEvents screen.PodEventSource
 	// Pods chooses whose pods the watch brings (kube/watch.PodNamespaces,
 	// the same handle as its watch's): only those the fleet needs while it
-	// is shown alone, every pod once anything else is. nil when the watch
-	// brings every pod in scope.
+	// is shown alone, a workload's namespace's besides while its page is,
+	// every pod for anything else (askPods). nil when the watch brings
+	// every pod in scope.
 	Pods screen.PodScope
 	// RollDefaults are the roll dialog's starting values (--step) and what
 	// it says about the nodes a roll replaces.

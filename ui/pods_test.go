@@ -9,6 +9,7 @@ import (
 
 	"rollscope/ui/overlays/help"
 	"rollscope/ui/overlays/picker"
+	"rollscope/ui/screen"
 )
 
 // askedPods records what the console asks its watch for.
@@ -27,26 +28,27 @@ func (a *askedPods) Want(all bool, namespaces ...string) {
 }
 
 // needing is a fleet whose rows need billing's pods, watched alone; told
-// the console awaits every pod, it says it is listing them, as
+// the console awaits pods it does not hold, it says it is listing them, as
 // cluster.Cluster does.
 type needing struct {
 	*fleetSource
-	awaited bool
+	awaited *string
 }
 
 func (*needing) PodsNeeded() (bool, []string) { return false, []string{"billing"} }
-func (n *needing) AwaitAllPods()              { n.awaited = true }
+func (n *needing) AwaitPods(namespace string) { n.awaited = &namespace }
 func (n *needing) Watch() cluster.WatchStatus {
-	w := cluster.WatchStatus{Synced: !n.awaited, Connected: true, PodsNarrowed: true, PodNamespaces: "billing"}
-	if n.awaited {
-		w.Listing = "Pod"
+	w := cluster.WatchStatus{Synced: true, Connected: true, PodsNarrowed: true, PodNamespaces: "billing"}
+	if n.awaited != nil && (*n.awaited == "" || !w.HoldsPods(*n.awaited)) {
+		w.Synced, w.Listing = false, "Pod"
 	}
 	return w
 }
 
 // The fleet of every namespace, shown alone or under the help or the
 // command line, asks only for the pods its rows need; opening a workload
-// asks for every pod, as its pages read them freely.
+// asks for its namespace's besides, and focusing the Nodes pane, which
+// counts every pod on each node, for every pod.
 func TestTheFleetAsksOnlyForThePodsItsRowsNeed(t *testing.T) {
 	asked := &askedPods{}
 	src := &needing{fleetSource: newFleetSource()}
@@ -72,12 +74,46 @@ func TestTheFleetAsksOnlyForThePodsItsRowsNeed(t *testing.T) {
 	if m.top() == m.home {
 		t.Fatal("enter did not open the row")
 	}
-	if !asked.all {
-		t.Error("a workload's page did not ask for every pod")
+	opened, _ := m.top().(screen.PodReader).PodsRead()
+	if asked.all || !slices.Equal(asked.namespaces, []string{"billing", opened}) {
+		t.Fatalf("a workload's page in %s asked for (all %v) %v, want billing's and its own namespace's pods", opened, asked.all, asked.namespaces)
 	}
 	// The page says its picture is incomplete from the frame it opens
 	// on, not only once the watch's next batch says so.
 	if s := plain(m); !strings.Contains(s, "listing pods") {
-		t.Errorf("the page opened before every pod was listed does not say so:\n%s", s)
+		t.Errorf("the page opened before %s's pods were listed does not say so:\n%s", opened, s)
 	}
+}
+
+// A Deployment's page under -A reads its namespace's pods; its Nodes pane
+// counts every pod on each node, and says no count while the picture holds
+// only some namespaces' pods, until focusing it has asked for them all.
+func TestTheNodesPaneCountsPodsOnlyWithEveryPod(t *testing.T) {
+	asked := &askedPods{}
+	src := &needing{fleetSource: newFleetSource()}
+	m := newFleetModel(t, src, 160, 48, func(o *Options) { o.Pods, o.Deployment = asked, "frontend" })
+	if asked.all || !slices.Equal(asked.namespaces, []string{"billing", "shop"}) {
+		t.Fatalf("frontend's page asked for (all %v) %v, want billing's and shop's pods", asked.all, asked.namespaces)
+	}
+	// NAME READY SCHED PODS VERSION …: node-0 holds 5 pods of every namespace.
+	if rows := nodeRows(plain(m)); len(rows) != 4 || strings.Fields(rows[0])[3] != "-" {
+		t.Fatalf("with only some namespaces' pods held the Nodes pane counts pods:\n%s", strings.Join(rows, "\n"))
+	}
+	for range 2 {
+		m = send(m, press("tab"))
+	}
+	if !asked.all {
+		t.Fatalf("the Nodes pane, focused, did not ask for every pod:\n%s", plain(m))
+	}
+}
+
+// nodeRows are the screen's lines that name a node of the fixture.
+func nodeRows(screen string) []string {
+	var out []string
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, "node-") && strings.Contains(l, "Ready") {
+			out = append(out, l)
+		}
+	}
+	return out
 }

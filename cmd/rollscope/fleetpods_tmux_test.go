@@ -43,15 +43,17 @@ func twoReplicas(namespace, name string) string {
 // The fleet of every namespace watches pods only where its rows need them:
 // pay's api, whose pods' Warnings (BackOff) ask for them, is crash-looping
 // and names its pod; shop's web, rolling without a Warning, says kubectl's
-// sentence. Opening web asks for every pod: its page shows them and the
-// blocker line read from them.
+// sentence. Opening web asks for shop's pods, and the events about shop's
+// Deployments and ReplicaSets: its page shows the pods, the blocker line
+// read from them and its timeline. Its Nodes pane counts no pods while only
+// some namespaces' are held; focused, it asks for every pod and counts them.
 func TestTheFleetReadsPodsWhereItsRowsNeedThem(t *testing.T) {
 	t.Parallel() // its own tmux server and binary: waits on real time beside the others
 	path := filepath.Join(t.TempDir(), "two-namespaces.yaml")
 	if err := os.WriteFile(path, []byte(twoNamespaces), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c := startConsole(t, 200, 40, "--scenario", path, "--speed", "5", "-A")
+	c := startConsole(t, 260, 40, "--scenario", path, "--speed", "5", "-A")
 	c.waitFor("1 crash-looping")
 	c.keys("/", "ns:pay")
 	c.keys("Enter")
@@ -64,4 +66,8 @@ func TestTheFleetReadsPodsWhereItsRowsNeedThem(t *testing.T) {
 	c.keys("Enter")
 	c.WaitMatch(regexp.MustCompile(`web-\w+-\w+ +0/1 +Running`))
 	c.WaitMatch(regexp.MustCompile(`web-\w+-\w+ running but not ready for \d+`))
+	c.WaitMatch(regexp.MustCompile(`ScalingReplicaSet: Scaled up replica set web-`))
+	c.WaitMatch(regexp.MustCompile(`nodes-0 +nodes +Ready +yes +- +current`))
+	c.keys("Tab", "Tab")
+	c.WaitMatch(regexp.MustCompile(`nodes-0 +nodes +Ready +yes +\d+ +current`))
 }

@@ -75,7 +75,7 @@ func onePodsNormalEvents(namespace, name string) string {
 // PodEvents, else pods' Normal ones left out. A console that chooses whose
 // pods it watches (podscope.go) has the events about other objects — the
 // Deployments' and ReplicaSets' Normal ones, which only a workload's
-// timeline shows — only once it asks for every pod.
+// timeline shows — with each namespace's pods, or every namespace's.
 func (b *Bridge) addEvents(client kubernetes.Interface, ns string, narrow bool) {
 	if !narrow {
 		b.add("Event", &corev1.Event{}, trim, eventsWhere(client, ns, ""))
@@ -83,7 +83,9 @@ func (b *Bridge) addEvents(client kubernetes.Interface, ns string, narrow bool) 
 	}
 	b.add("Event", &corev1.Event{}, trim, eventsWhere(client, ns, podWarnings))
 	if pw := b.podWatches; pw != nil {
-		pw.withAll = append(pw.withAll, later{"Event", &corev1.Event{}, trim, eventsWhere(client, ns, notAboutPods)})
+		pw.withPods = append(pw.withPods, later{"Event", &corev1.Event{}, trim, func(in string) func(*source) cache.ListerWatcher {
+			return eventsWhere(client, in, notAboutPods)
+		}})
 		return
 	}
 	b.add("Event", &corev1.Event{}, trim, eventsWhere(client, ns, notAboutPods))

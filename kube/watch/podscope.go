@@ -80,23 +80,38 @@ type podWatches struct {
 	transform cache.TransformFunc
 	byNS      map[string]*watched
 	all       *watched
-	// withAll are the sources started with every pod's: what only the
-	// pages other than the fleet read.
-	withAll []later
+	// withPods are the sources started with a namespace's pods, or every
+	// namespace's: what only a workload's page reads (its timeline's
+	// events about the Deployment and its ReplicaSets), which the fleet
+	// does not.
+	withPods []later
 }
 
-// later is a source made when it is started.
+// later is a source made when it is started, of one namespace or every
+// one ("").
 type later struct {
 	kind      string
 	obj       runtime.Object
 	transform cache.TransformFunc
-	watchOf   func(*source) cache.ListerWatcher
+	watchIn   func(ns string) func(*source) cache.ListerWatcher
 }
 
-// watched is one running pod source.
+// watched is one running pod source, and the sources started with it
+// (withPods).
 type watched struct {
 	src    *source
+	with   []*source
 	cancel context.CancelFunc
+}
+
+// synced reports whether w and the sources started with it have listed.
+func (w *watched) synced() bool {
+	for _, s := range append([]*source{w.src}, w.with...) {
+		if !s.feed.synced.Load() {
+			return false
+		}
+	}
+	return true
 }
 
 // mostNamespaceWatches is how many namespaces' pods are watched one by
@@ -115,9 +130,6 @@ func (b *Bridge) widenPods(ctx context.Context, watching *sync.WaitGroup) {
 	}
 	if all || len(namespaces) > mostNamespaceWatches {
 		pw.all = b.startPods(ctx, watching, "")
-		for _, l := range pw.withAll {
-			b.start(ctx, watching, b.newSource(l.kind, l.obj, l.transform, l.watchOf))
-		}
 		return
 	}
 	for _, ns := range namespaces {
@@ -133,7 +145,13 @@ func (b *Bridge) startPods(ctx context.Context, watching *sync.WaitGroup, ns str
 	s.rank = pw.rank
 	ctx, cancel := context.WithCancel(ctx)
 	b.start(ctx, watching, s)
-	return &watched{src: s, cancel: cancel}
+	w := &watched{src: s, cancel: cancel}
+	for _, l := range pw.withPods {
+		with := b.newSource(l.kind, l.obj, l.transform, l.watchIn(ns))
+		b.start(ctx, watching, with)
+		w.with = append(w.with, with)
+	}
+	return w
 }
 
 // start runs s among the bridge's sources, in its kind's place in a batch.
@@ -147,16 +165,18 @@ func (b *Bridge) start(ctx context.Context, watching *sync.WaitGroup, s *source)
 }
 
 // podsStatus is the watch status's word on the pods while the console
-// chooses them. Once every namespace's watch has listed, the namespaces'
-// own watches stop: their pods are all in it.
+// chooses them. Once every namespace's watches have listed, the
+// namespaces' own watches stop: their objects are all in them.
 func (b *Bridge) podsStatus() {
 	pw := b.podWatches
 	if pw == nil {
 		return
 	}
-	if a := pw.all; a != nil && a.src.feed.synced.Load() {
+	if a := pw.all; a != nil && a.synced() {
 		for ns, w := range pw.byNS {
-			b.dropSource(w.src)
+			for _, s := range append([]*source{w.src}, w.with...) {
+				b.dropSource(s)
+			}
 			w.cancel()
 			delete(pw.byNS, ns)
 		}
@@ -165,7 +185,7 @@ func (b *Bridge) podsStatus() {
 	}
 	var held []string
 	for ns, w := range pw.byNS {
-		if w.src.feed.synced.Load() {
+		if w.synced() {
 			held = append(held, ns)
 		}
 	}

@@ -107,20 +107,46 @@ func TestEveryPodInScopeWithoutTheHandle(t *testing.T) {
 
 // With a pod detail's handle too, the fleet hears pods' Warnings from the
 // start — they say where to look — and the other objects' events, which
-// only a workload's timeline shows, once every pod is asked for.
-func TestWorkloadsEventsComeWithEveryPod(t *testing.T) {
+// only a workload's timeline shows, with their namespace's pods: a
+// workload's page opened from the fleet asks for its namespace's, and its
+// timeline has them; the namespace's pods are not held until they have
+// come. Asked for every pod later, the events stay through the change of
+// watches.
+func TestWorkloadsEventsComeWithTheirNamespacesPods(t *testing.T) {
 	client := memapi.New(memapi.Options{}).Client()
 	scaled := eventAbout(client, t, "web.1", "Deployment", "web", corev1.EventTypeNormal, "ScalingReplicaSet")
 	backOff := eventAbout(client, t, "web-7b-a.1", "Pod", "web-7b-a", corev1.EventTypeWarning, "BackOff")
+	must(client.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "pay"}}, metav1.CreateOptions{}))(t)
+	elsewhere := cluster.ObjectRef{Kind: "Event", Namespace: "pay", Name: "api.1"}
+	must(client.CoreV1().Events("pay").Create(ctx, &corev1.Event{ObjectMeta: metav1.ObjectMeta{Namespace: "pay", Name: "api.1"},
+		InvolvedObject: corev1.ObjectReference{Kind: "Deployment", Namespace: "pay", Name: "api"},
+		Type:           corev1.EventTypeNormal, Reason: "ScalingReplicaSet"}, metav1.CreateOptions{}))(t)
 
 	pods := watch.NewPodNamespaces()
 	r := run(t, client, watch.Scope{}, watch.Options{Pods: pods, PodEvents: watch.NewPodEvents()})
 	eventually(t, "the pod's Warning", func() bool { o, _ := r.find(backOff); return o != nil })
 	if o, _ := r.find(scaled); o != nil {
-		t.Fatal("a Deployment's Normal event came before every pod was asked for")
+		t.Fatal("a Deployment's Normal event came before its namespace's pods were asked for")
+	}
+	pods.Want(false, "default")
+	eventually(t, "the Deployment's event, with default's pods held", func() bool {
+		b, _ := r.snapshot()
+		o, _ := r.find(scaled)
+		return o != nil && len(b) > 0 && b[len(b)-1].Watch.HoldsPods("default")
+	})
+	if o, _ := r.find(elsewhere); o != nil {
+		t.Error("pay's Deployment's event came with default's pods")
 	}
 	pods.Want(true)
-	eventually(t, "the Deployment's event", func() bool { o, _ := r.find(scaled); return o != nil })
+	eventually(t, "pay's event", func() bool { o, _ := r.find(elsewhere); return o != nil })
+	b, _ := r.snapshot()
+	for _, batch := range b {
+		for _, gone := range batch.Deleted {
+			if gone == scaled {
+				t.Fatal("default's Deployment's event left the picture as every namespace's watches took over")
+			}
+		}
+	}
 }
 
 // Past a handful of namespaces, each a connection of its own, the pods of

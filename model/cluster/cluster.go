@@ -25,9 +25,11 @@ type Cluster struct {
 	// appears after it is new. The watch status may say unsynced again
 	// later (every pod listing for a console that watched only some).
 	listed bool
-	// awaitingPods is set while the console has asked for every pod and
-	// the watch has yet to bring them (AwaitAllPods).
-	awaitingPods bool
+	// awaitingPods is set while the console has asked for pods the watch
+	// has yet to bring: awaitedNamespace's, or every pod's when it is ""
+	// (AwaitPods).
+	awaitingPods     bool
+	awaitedNamespace string
 	// name is the kubeconfig context the picture is of, stamped on its
 	// fleet rows (FleetRow.Cluster); "" for an unnamed one.
 	name string
@@ -129,7 +131,7 @@ func (c *Cluster) Named(name string) *Cluster {
 func (c *Cluster) Name() string { return c.name }
 
 // Watch is the watch status the last batch carried — listing its pods
-// while the console awaits every pod (AwaitAllPods).
+// while the console awaits pods it does not hold (AwaitPods).
 func (c *Cluster) Watch() WatchStatus {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
@@ -157,7 +159,7 @@ func (c *Cluster) apply(b Batch) (changed bool) {
 		c.watch = b.Watch
 		changed = true
 	}
-	c.awaitingPods = c.awaitingPods && b.Watch.PodsNarrowed
+	c.awaitingPods = c.awaitingPods && lacksPods(b.Watch, c.awaitedNamespace)
 	c.listed = c.listed || b.Watch.Synced
 	for _, ref := range b.Deleted {
 		changed = c.delete(ref, b.At) || changed

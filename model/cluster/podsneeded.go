@@ -25,12 +25,23 @@ func (c *Cluster) PodsNeeded() (all bool, namespaces []string) {
 	return false, slices.Sorted(maps.Keys(b.warned))
 }
 
-// AwaitAllPods says the console has asked for every pod, for a page that
-// reads them: until the watch says it holds them all, Watch reports the
-// picture as listing its pods, as before the first list — from the frame
-// the page opens on, not only from the watch's next batch.
-func (c *Cluster) AwaitAllPods() {
+// AwaitPods says the console has asked for the namespace's pods, or every
+// pod ("") — for a page that reads them: until the watch says it holds
+// them, Watch reports the picture as listing its pods, as before the first
+// list — from the frame the page opens on, not only from the watch's next
+// batch.
+func (c *Cluster) AwaitPods(namespace string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.awaitingPods = c.watch.PodsNarrowed
+	c.awaitedNamespace = namespace
+	c.awaitingPods = lacksPods(c.watch, namespace)
+}
+
+// lacksPods reports whether a picture of watch w lacks the namespace's
+// pods, or some pod at all for "".
+func lacksPods(w WatchStatus, namespace string) bool {
+	if namespace == "" {
+		return w.PodsNarrowed
+	}
+	return !w.HoldsPods(namespace)
 }

@@ -115,28 +115,47 @@ func TestNoBlockerLineWithoutTheNamespacesPods(t *testing.T) {
 	}
 }
 
-// Once the console asks for every pod the picture says it is listing them
-// until the watch holds them all, whatever batches come meanwhile; a
-// picture that watched every pod all along has nothing to await.
-func TestAwaitingEveryPodIsListing(t *testing.T) {
+// Once the console asks for every pod, or for a namespace's for a page
+// that reads only those, the picture says it is listing them until the
+// watch holds them, whatever batches come meanwhile; pods held already are
+// not awaited.
+func TestAwaitingPodsIsListingUntilTheyCome(t *testing.T) {
 	narrowed := synced
-	narrowed.PodsNarrowed = true
+	narrowed.PodsNarrowed, narrowed.PodNamespaces = true, "billing"
+	withShop := narrowed
+	withShop.PodNamespaces = "billing,shop"
+	for _, tc := range []struct {
+		name, awaited string
+		holding       cluster.WatchStatus
+	}{
+		{"every pod", "", synced},
+		{"shop's pods", "shop", withShop},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := cluster.NewCluster()
+			c.Apply(cluster.Batch{At: at(1), Watch: narrowed})
+			c.AwaitPods(tc.awaited)
+			if w := c.Watch(); w.Synced || w.Listing != "Pod" {
+				t.Fatalf("awaiting them the status is %+v, want listing pods", w)
+			}
+			c.Apply(cluster.Batch{At: at(2), Watch: narrowed})
+			if w := c.Watch(); w.Synced {
+				t.Fatal("a batch without them ended the wait")
+			}
+			c.Apply(cluster.Batch{At: at(3), Watch: tc.holding})
+			if w := c.Watch(); !w.Synced || w.Listing != "" {
+				t.Fatalf("with them held the status is %+v, want synced", w)
+			}
+			c.AwaitPods(tc.awaited)
+			if w := c.Watch(); !w.Synced {
+				t.Error("a picture holding them awaits them")
+			}
+		})
+	}
 	c := cluster.NewCluster()
 	c.Apply(cluster.Batch{At: at(1), Watch: narrowed})
-	c.AwaitAllPods()
-	if w := c.Watch(); w.Synced || w.Listing != "Pod" {
-		t.Fatalf("awaiting every pod the status is %+v, want listing pods", w)
-	}
-	c.Apply(cluster.Batch{At: at(2), Watch: narrowed})
-	if w := c.Watch(); w.Synced {
-		t.Fatal("a batch still narrowed ended the wait")
-	}
-	c.Apply(cluster.Batch{At: at(3), Watch: synced})
-	if w := c.Watch(); !w.Synced || w.Listing != "" {
-		t.Fatalf("with every pod held the status is %+v, want synced", w)
-	}
-	c.AwaitAllPods()
+	c.AwaitPods("billing")
 	if w := c.Watch(); !w.Synced {
-		t.Error("a picture holding every pod awaits them")
+		t.Errorf("awaiting billing's pods, which the picture holds, the status is %+v", w)
 	}
 }

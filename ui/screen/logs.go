@@ -34,11 +34,19 @@ type PodScope interface {
 }
 
 // PodsNeeder is a Source that says whose pods its fleet rows need, and is
-// told when the console has asked for every pod, until which its picture
-// is incomplete; cluster.Cluster does.
+// told when the console has asked for a namespace's pods or every pod
+// (""), until which its picture is incomplete; cluster.Cluster does.
 type PodsNeeder interface {
 	PodsNeeded() (all bool, namespaces []string)
-	AwaitAllPods()
+	AwaitPods(namespace string)
+}
+
+// PodReader is a page that reads the pods of one namespace, its
+// workload's: a console that watches pods only where it must asks for that
+// namespace's while the page is shown, and for every pod while all is set
+// (the rollout page's Nodes pane, focused, counts every pod on each node).
+type PodReader interface {
+	PodsRead() (namespace string, all bool)
 }
 
 // PodSource is the pod detail a Source may also answer; cluster.Cluster does.

@@ -207,6 +207,9 @@ func (o *Over[V]) toBase(msg tea.Msg) (Page, tea.Cmd) {
 	return o, cmd
 }
 
+// PodsRead is the body's namespace: a workload's page reads its own pods.
+func (o *Over[V]) PodsRead() (string, bool) { return o.body.Namespace(), false }
+
 func (o *Over[V]) View() string        { return o.body.View() }
 func (o *Over[V]) SetSize(w, h int)    { o.body.SetSize(w, h) }
 func (o *Over[V]) KeyMap() help.KeyMap { return o.body.KeyMap() }

@@ -179,6 +179,10 @@ func (p *Page) KeyMap() help.KeyMap {
 // Title names the Deployment shown.
 func (p *Page) Title() string { return "rollscope " + p.s.Namespace + "/" + p.s.Deployment }
 
+// PodsRead is the Deployment's namespace, and every pod while the Nodes
+// pane, which counts each node's pods, is focused.
+func (p *Page) PodsRead() (string, bool) { return p.s.Namespace, p.focus == focusNodes }
+
 // Typing is false: the page's keys are never text.
 func (p *Page) Typing() bool { return false }
 

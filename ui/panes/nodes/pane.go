@@ -370,7 +370,7 @@ func (p *Pane) detailLines() []string {
 	}
 	var texts []string
 	if p.full {
-		texts = append(texts, nodeFields(n))
+		texts = append(texts, p.nodeFields(n))
 	}
 	for _, b := range model.GroupBlocked(n.Progress.Blocked) {
 		texts = append(texts, n.Name+" waits: "+b)
@@ -411,15 +411,30 @@ func (p *Pane) detailLines() []string {
 	return out
 }
 
+// podCount is a node's PODS cell: "-" while the picture holds only some
+// namespaces' pods (a console of every namespace watching only the pods
+// its page reads), where a count would leave out the others' pods on the
+// node. Focusing the pane asks for every pod.
+func (p *Pane) podCount(n cluster.NodeRow) string {
+	if p.s.Watch.PodsNarrowed {
+		return "-"
+	}
+	return draw.Itoa(n.Pods)
+}
+
 // nodeFields is every column of a node in one sentence, for the detail
 // enter shows: what a narrow pane left out.
-func nodeFields(n cluster.NodeRow) string {
+func (p *Pane) nodeFields(n cluster.NodeRow) string {
 	ready, version := nodeWords(n)
 	sched := "schedulable"
 	if !n.Schedulable {
 		sched = "cordoned"
 	}
-	return n.Name + ": group " + draw.OrDash(n.Group) + " · " + ready + " · " + sched + " · " + model.Plural(n.Pods, "pod") +
+	pods := model.Plural(n.Pods, "pod")
+	if p.s.Watch.PodsNarrowed {
+		pods = "pods not counted yet"
+	}
+	return n.Name + ": group " + draw.OrDash(n.Group) + " · " + ready + " · " + sched + " · " + pods +
 		" · version " + version + " · drain " + drainText(n) + " · roll " + rollText(n) + " · taints " +
 		draw.OrDash(strings.Join(n.Taints, ","))
 }
@@ -484,7 +499,7 @@ func (p *Pane) nodeRow(n cluster.NodeRow, widths []int, w int, sel bool) string 
 	if p.marked[n.Name] {
 		name = "* " + n.Name
 	}
-	cells := []string{name, n.Group, ready, sched, draw.Itoa(n.Pods), version, drainText(n), rollText(n), taints}
+	cells := []string{name, n.Group, ready, sched, p.podCount(n), version, drainText(n), rollText(n), taints}
 	return p.rows.Render(n.Name, strings.Join(cells, "|"), w, sel, func() string {
 		line := draw.Row(widths, nodeColumns, cells, w)
 		switch {
