@@ -37,6 +37,11 @@
 // -nodes-nice N runs the hollow nodes in a process of their own at niceness
 // N: both below the consoles, as a cluster's machines are not its operator's.
 //
+// -others N first fills the rest of the cluster with N ready pods in
+// namespaces of their own, created bound to the hollow nodes (others.go):
+// with -fleet, the fleet of a cluster at Kubernetes' envelope, and then a
+// workload opened from it.
+//
 // -baseline adds another rollscope binary (an older build, say) as one more
 // console in the same rollouts; -record adds rollscope recording with
 // --record-to, the flight recorder's cost beside the console without it.
