@@ -30,24 +30,23 @@ const othersPerDeployment = 5000
 func othersNamespace(i int) string { return fmt.Sprintf("others-%02d", i) }
 
 // fillOthers makes the rest of a large cluster: n ready pods, in
-// Deployments of othersPerDeployment, one a namespace. The test control
-// plane's scheduler places about 35 pods a second (150,000 would take 71
-// minutes), so the pods are created already bound to the hollow nodes,
-// spread evenly over them as the scheduler's spreading would, and owned
-// by their Deployment's ReplicaSet, which then has nothing to create. The
-// Deployments are made with no replicas; once the controller manager has
-// made their ReplicaSets it is stopped, the ReplicaSets and Deployments
-// are scaled and the pods created, and started again once the kubelets
-// have started them all it finds every ReplicaSet full. Left running, or
-// frozen and thawed, it would delete the pods of a ReplicaSet it had not
-// yet seen scaled (its pods and ReplicaSets come in watches of their own),
-// or create pods for one scaled before its pods came; a controller manager
-// that starts lists both before it acts. And while it runs, each pod's
-// status write has the ReplicaSet controller count the ReplicaSet's
-// thousands of pods again: it took most of a processor, and the pods
-// started at 5 a second. The namespaces made
-// are returned, even on failure. nodeCount is how many hollow nodes to
+// Deployments of othersPerDeployment, one a namespace, and returns the
+// namespaces made, even on failure. nodeCount is how many hollow nodes to
 // wait for.
+//
+// The test control plane's scheduler places about 35 pods a second
+// (150,000 would take 71 minutes), so the pods are created bound to the
+// hollow nodes, spread evenly as the scheduler's spreading would, and
+// owned by their Deployment's ReplicaSet, which then has nothing to
+// create. The Deployments are made with no replicas; once the controller
+// manager has made their ReplicaSets it is stopped, the ReplicaSets and
+// Deployments are scaled, the pods created, and it starts again once the
+// kubelets have started them all. Left running, or frozen and thawed, it
+// deleted the pods of ReplicaSets it had not yet seen scaled (pods and
+// ReplicaSets come in watches of their own; a controller manager that
+// starts lists both before it acts), and its ReplicaSet controller,
+// counting a ReplicaSet's thousands of pods again at each status write,
+// held the kubelets to 5 pods a second.
 func fillOthers(ctx context.Context, cp *controlplane.ControlPlane, admin kubernetes.Interface, n, nodeCount int) ([]string, error) {
 	var nodes *corev1.NodeList
 	if err := until(ctx, 10*time.Minute, fmt.Sprintf("%d hollow nodes", nodeCount), func() (bool, error) {
