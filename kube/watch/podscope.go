@@ -14,13 +14,14 @@ import (
 // PodNamespaces is a cluster-wide console's say in whose pods its bridge
 // watches. The fleet of every namespace reads a pod only to name what holds
 // a row (a crash loop, an image that cannot be pulled, pods that fit
-// nowhere) or to see pods move off a drained node, and on a cluster where hundreds of workloads roll at once
-// receiving every pod is most of what the fleet costs. A bridge given one
-// (Options.Pods) watches no pods until the console asks, then each asked
-// namespace in a watch of its own, or every namespace in one. With a pod
-// detail's handle as well (PodEvents), the events about objects other than
-// pods — the Deployments' and ReplicaSets' Normal ones, which only a
-// workload's timeline shows — come with every namespace's pods; pods'
+// nowhere) or to see pods move off a drained node, and on a cluster where
+// hundreds of workloads roll at once receiving every pod is most of what
+// the fleet costs; a workload's page reads its own namespace's. A bridge
+// given one (Options.Pods) watches no pods until the console asks, then
+// each asked namespace in a watch of its own, or every namespace in one.
+// With a pod detail's handle as well (PodEvents), the events about objects
+// other than pods — the Deployments' and ReplicaSets' Normal ones, which
+// only a workload's timeline shows — come with each namespace's pods; pods'
 // Warnings, which tell the console where to look, come from the start.
 //
 // What is watched only widens: a namespace once listed stays watched, and
