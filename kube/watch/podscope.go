@@ -107,7 +107,10 @@ type watched struct {
 
 // synced reports whether w and the sources started with it have listed.
 func (w *watched) synced() bool {
-	for _, s := range append([]*source{w.src}, w.with...) {
+	if !w.src.feed.synced.Load() {
+		return false
+	}
+	for _, s := range w.with {
 		if !s.feed.synced.Load() {
 			return false
 		}
