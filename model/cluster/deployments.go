@@ -10,6 +10,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
@@ -110,10 +111,14 @@ var _ = addKind(kind.Deployment, workloadKind{
 
 // newReplicaSet is FindNewReplicaSet, from e when d and rss hold the same
 // templates as when it was found: the same objects, or the same ones (by
-// UID) at the same generations. The API server moves an object's
+// UID) whose templates are unchanged. The API server moves an object's
 // generation on every change of its spec, template included, and never on
 // a status write, so a rollout's stream of status updates — new objects
-// each time — does not compare templates again; the ReplicaSet returned is
+// each time — does not compare templates again. A ReplicaSet scaled (a new
+// generation) is compared with its own last version only: the watch shares
+// one decoded template between the versions that carry it, so that
+// comparison ends at the first shared slice, where comparing it with the
+// Deployment's template walks every container. The ReplicaSet returned is
 // always one of rss, with its status as it is now.
 func (e *fleetEntry) newReplicaSet(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) *appsv1.ReplicaSet {
 	if e == nil || e.d == nil || !sameSpec(&e.d.ObjectMeta, &d.ObjectMeta) || len(e.rss) != len(rss) {
@@ -121,7 +126,8 @@ func (e *fleetEntry) newReplicaSet(d *appsv1.Deployment, rss []*appsv1.ReplicaSe
 	}
 	var found *appsv1.ReplicaSet
 	for i, rs := range rss {
-		if rs == nil || e.rss[i] == nil || !sameSpec(&e.rss[i].ObjectMeta, &rs.ObjectMeta) {
+		was := e.rss[i]
+		if rs == nil || was == nil || !sameSpec(&was.ObjectMeta, &rs.ObjectMeta) && !sameTemplate(was, rs) {
 			return model.FindNewReplicaSet(d, rss)
 		}
 		if e.newRS != nil && rs.UID == e.newRS.UID {
@@ -129,6 +135,12 @@ func (e *fleetEntry) newReplicaSet(d *appsv1.Deployment, rss []*appsv1.ReplicaSe
 		}
 	}
 	return found
+}
+
+// sameTemplate reports whether rs is a later version of was (the same UID)
+// running the same pod template.
+func sameTemplate(was, rs *appsv1.ReplicaSet) bool {
+	return was.UID != "" && was.UID == rs.UID && equality.Semantic.DeepEqual(&was.Spec.Template, &rs.Spec.Template)
 }
 
 // sameSpec reports whether b is a (the same or a later) version of a with

@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	rt "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
 
 	"rollscope/model"
 	"rollscope/model/cluster"
@@ -87,15 +88,18 @@ func watchedPod(rs metav1.Object, kind, name, image, node string, ready bool, cr
 
 // fleetCluster loads the fleet; it returns the cluster, every pod, and the
 // time of the load.
-func fleetCluster() (*cluster.Cluster, []*corev1.Pod, time.Time) { return loadFleet(false) }
+func fleetCluster() (*cluster.Cluster, []*corev1.Pod, time.Time) {
+	c, pods, _, now := loadFleet(false)
+	return c, pods, now
+}
 
 // loadFleet loads the fleet; slim pods are cut as the watch's slim pods
 // keep them (kube/watch/slim.go: the controller reference, names, images,
-// states, conditions without probe times).
-func loadFleet(slim bool) (*cluster.Cluster, []*corev1.Pod, time.Time) {
-	now := at(60)
+// states, conditions without probe times). rolling are the new
+// ReplicaSets of the Deployments rolling out.
+func loadFleet(slim bool) (c *cluster.Cluster, pods []*corev1.Pod, rolling []*appsv1.ReplicaSet, now time.Time) {
+	now = at(60)
 	var objs []rt.Object
-	var pods []*corev1.Pod
 	for i := range fleetNodes {
 		n := groupNode(fmt.Sprintf("node-%04d", i), "nodes", "v1", at(0))
 		n.ResourceVersion = "1"
@@ -139,6 +143,7 @@ func loadFleet(slim bool) (*cluster.Cluster, []*corev1.Pod, time.Time) {
 		if rollingOut {
 			*old.Spec.Replicas, old.Status.Replicas, old.Status.AvailableReplicas, old.Status.ReadyReplicas = 15, 15, 15, 15
 			*cur.Spec.Replicas, cur.Status.Replicas, cur.Status.AvailableReplicas, cur.Status.ReadyReplicas = 10, 10, 5, 5
+			rolling = append(rolling, cur)
 			d.Status = appsv1.DeploymentStatus{ObservedGeneration: 2, Replicas: 25, UpdatedReplicas: 10, ReadyReplicas: 20, AvailableReplicas: 20,
 				Conditions: []appsv1.DeploymentCondition{{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionTrue, Reason: "ReplicaSetUpdated", LastUpdateTime: metav1.NewTime(now)}}}
 		}
@@ -165,9 +170,9 @@ func loadFleet(slim bool) (*cluster.Cluster, []*corev1.Pod, time.Time) {
 			objs, pods = append(objs, p), append(pods, p)
 		}
 	}
-	c := cluster.NewCluster()
+	c = cluster.NewCluster()
 	c.Apply(cluster.Batch{At: at(59), Objects: objs, Watch: synced})
-	return c, pods, now
+	return c, pods, rolling, now
 }
 
 func fleetStatefulSet(ns, name string) *appsv1.StatefulSet {
@@ -255,6 +260,26 @@ func BenchmarkFleetRefreshAfterFiveThousandPods(b *testing.B) {
 		func(int) { wantRows(b, c.Fleet("", now), fleetWorkloads) })
 }
 
+// The refresh after a scale step of every rolling Deployment's new
+// ReplicaSet (100 of the 2,000 rows): a new generation each, its template
+// shared with the version before as the watch shares it.
+func BenchmarkFleetRefreshAfterAScaleStep(b *testing.B) {
+	c, _, rolling, now := loadFleet(false)
+	wantRows(b, c.Fleet("", now), fleetWorkloads)
+	var steps [2][]rt.Object
+	for v := range steps {
+		for _, rs := range rolling {
+			step := *rs
+			step.Generation, step.ResourceVersion = rs.Generation+1+int64(v), strconv.Itoa(2+v)
+			step.Spec.Replicas = ptr.To(*rs.Spec.Replicas + int32(v))
+			steps[v] = append(steps[v], &step)
+		}
+	}
+	cpuLoop(b,
+		func(i int) { c.Apply(cluster.Batch{At: now, Objects: steps[i%2], Watch: synced}) },
+		func(int) { wantRows(b, c.Fleet("", now), fleetWorkloads) })
+}
+
 // What an -A console whose kubeconfig namespace holds no Deployment asks
 // on every refresh: the first Deployment there (none).
 func BenchmarkFirstDeploymentWhereThereIsNone(b *testing.B) {
@@ -294,7 +319,7 @@ func BenchmarkFleetHeap(b *testing.B) {
 				runtime.GC()
 				var before runtime.MemStats
 				runtime.ReadMemStats(&before)
-				c, _, now := loadFleet(slim)
+				c, _, _, now := loadFleet(slim)
 				if len(c.Fleet("", now)) != fleetWorkloads {
 					b.Fatal("rows went missing")
 				}

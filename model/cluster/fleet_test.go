@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
 
 	"rollscope/model"
 	"rollscope/model/cluster"
@@ -669,10 +670,21 @@ func TestFleetFindsTheNewReplicaSetAgainWhenASpecMoves(t *testing.T) {
 		t.Fatalf("after the new ReplicaSet's status write: change-cause %q, want %q", r.ChangeCause, cause)
 	}
 
-	// Its template edited (generation 2): it runs the Deployment's template
+	// Scaled up (generation 2, the template as it was): still the new
+	// ReplicaSet, read as it now is.
+	scaled := rs.DeepCopy()
+	scaled.Generation = 2
+	scaled.Spec.Replicas = ptr.To[int32](4)
+	scaled.Annotations[model.ChangeCauseAnnotation] = cause + " # scaled"
+	c.Apply(cluster.Batch{At: at(11), Objects: []runtime.Object{scaled}, Watch: synced})
+	if r := c.Fleet(shop, at(11))[0]; r.ChangeCause != cause+" # scaled" || r.Revision != 2 {
+		t.Fatalf("after the new ReplicaSet was scaled: revision %d, change-cause %q, want 2 and %q", r.Revision, r.ChangeCause, cause+" # scaled")
+	}
+
+	// Its template edited (generation 3): it runs the Deployment's template
 	// no more, and the Deployment has no new ReplicaSet.
-	edited := rs.DeepCopy()
-	edited.Generation = 2
+	edited := scaled.DeepCopy()
+	edited.Generation = 3
 	edited.Spec.Template.Spec.Containers[0].Image = "web:v3"
 	c.Apply(cluster.Batch{At: at(12), Objects: []runtime.Object{edited}, Watch: synced})
 	if r := c.Fleet(shop, at(12))[0]; r.ChangeCause != "" {
