@@ -25,8 +25,12 @@ func TestArgoBlueGreenBuiltinHoldsV3ForAPromote(t *testing.T) {
 	wantRow(t, s, "checkout-"+v3, "preview")
 	wantRow(t, s, "checkout-"+v2, "stable active")
 	c.keys("P")
-	s = c.waitFor("y send")
-	// The forecast wraps in the dialog: read it as one line.
+	// The dialog asks at once and works the forecast out behind it: wait
+	// for the forecast, not the send key. It wraps in the dialog: read it
+	// as one line.
+	s = c.WaitUntil("P's forecast", func(s string) bool {
+		return strings.Contains(s, "y send") && !strings.Contains(strings.Join(strings.Fields(s), " "), "working out what the rollout will do")
+	})
 	wantAll(t, strings.Join(strings.Fields(s), " "), "P's forecast", "the active Service switches to checkout-"+v3+" after about 20s (autoPromotionSeconds 20)",
 		"checkout-"+v2+" scales to 0 after about 35s (scaleDownDelaySeconds 15)")
 	c.keys("y")
