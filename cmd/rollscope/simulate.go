@@ -64,7 +64,7 @@ func newSimulate() *cobra.Command {
 	cmd.Flags().StringVarP(&f.file, "file", "f", "", "scenario file, or the name of a built-in scenario (rollscope scenarios lists them)")
 	cmd.Flags().StringVar(&f.format, "format", "jsonl", "trace format: jsonl or table")
 	cmd.Flags().DurationVar(&f.until, "until", 0, "stop after this much virtual time (wall time on a live cluster), for example 5m; 0 runs until every rollout has finished")
-	cmd.Flags().Int64Var(&f.seed, "seed", 0, "jitter seed; overrides the scenario's seed (embedded cluster)")
+	cmd.Flags().Int64Var(&f.seed, "seed", 0, "jitter seed; overrides the scenario's seed")
 	cmd.Flags().BoolVar(&f.exitStatus, "exit-status", false, "exit as kubectl rollout status would at the end: 1 when a rollout exceeded its progress deadline or had not finished")
 	cmd.Flags().BoolVar(&f.noHollowNodes, "no-hollow-nodes", false, "live cluster: run the pods on the cluster's own nodes (real kubelets, real images) instead of hollow nodes")
 	cmd.Flags().Float64Var(&f.speed, "speed", 0, "")

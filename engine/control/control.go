@@ -44,6 +44,7 @@ package control
 
 import (
 	"context"
+	"hash/fnv"
 	"math/rand"
 	"time"
 
@@ -170,6 +171,17 @@ type Env struct {
 	// Rand is private to one controller and seeded by the runner, so that
 	// jitter is reproducible. It is only used from Sync.
 	Rand *rand.Rand
+}
+
+// RandFor is the random source of the controller named component in a run
+// seeded with seed. The embedded runner and a live run of a scenario both
+// use it, so a scenario's hollow kubelets draw the same readiness jitter
+// on either: a live run of a scenario then times its pods as the embedded
+// one does, and the two can be compared step by step.
+func RandFor(seed int64, component string) *rand.Rand {
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(component))
+	return rand.New(rand.NewSource(seed ^ int64(h.Sum64())))
 }
 
 // Queue is a controller's work queue. Keys are deduplicated while waiting.

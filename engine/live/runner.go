@@ -3,7 +3,6 @@ package live
 import (
 	"context"
 	"fmt"
-	"math/rand"
 	"sync"
 	"time"
 
@@ -41,8 +40,9 @@ type Runner struct {
 
 	mu          sync.Mutex
 	controllers []control.Controller
-	seed        int64
-	synced      chan struct{}
+	// seed is the scenario's in a live run of one (Scope.Seed).
+	seed   int64
+	synced chan struct{}
 }
 
 // NewRunner prepares informers for every kind a controller may watch or list.
@@ -71,6 +71,10 @@ type Scope struct {
 	// the events the canary reads. Controllers that read more of a pod —
 	// the hollow kubelet reads its containers — need a runner without it.
 	Trim bool
+	// Seed seeds each controller's random source with its name as the
+	// embedded runner does (control.RandFor): a live run of a scenario
+	// gives its own.
+	Seed int64
 	// PodsNeeded, when set, makes pods watched only while it says the
 	// controllers have work that reads them (ondemand.go), and
 	// ReplicaSetsNeeded ReplicaSets. Each reads the runner's other caches.
@@ -107,6 +111,7 @@ func NewScopedRunner(client kubernetes.Interface, scope Scope, onError func(cont
 		client:  client,
 		factory: factory,
 		onError: onError,
+		seed:    scope.Seed,
 		synced:  make(chan struct{}),
 		informers: map[control.Kind]cache.SharedIndexInformer{
 			control.Nodes:                factory.Core().V1().Nodes().Informer(),
@@ -236,16 +241,12 @@ func (r *Runner) Synced() <-chan struct{} { return r.synced }
 // listers, the wall clock, an event recorder writing through the API under
 // component, and a random source of its own.
 func (r *Runner) Env(component string) *control.Env {
-	r.mu.Lock()
-	r.seed++
-	seed := r.seed
-	r.mu.Unlock()
 	return &control.Env{
 		Client:  r.client,
 		Listers: r.listers,
 		Clock:   clock.RealClock{},
 		Events:  &control.APIRecorder{Client: r.client, Clock: clock.RealClock{}, Component: component},
-		Rand:    rand.New(rand.NewSource(seed)),
+		Rand:    control.RandFor(r.seed, component),
 	}
 }
 

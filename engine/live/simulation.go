@@ -143,7 +143,8 @@ func (r *Run) setUp(ctx context.Context) error {
 	// run's drain or roll controller must not act on this run's nodes.
 	// It follows StatefulSets and DaemonSets with their ControllerRevisions,
 	// so the trace has their lines and the run ends when they are done.
-	scope := Scope{Namespace: r.Namespace, NodeSelector: labels.Set{LabelSimulation: r.Namespace}.String(), Workloads: true}
+	scope := Scope{Namespace: r.Namespace, NodeSelector: labels.Set{LabelSimulation: r.Namespace}.String(), Workloads: true,
+		Seed: r.sim.Scenario.Seed}
 	runner, err := NewScopedRunner(r.client, scope, r.sim.OnError)
 	if err != nil {
 		return err

@@ -34,8 +34,6 @@ package sim
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
-	"math/rand"
 	"sync"
 	"time"
 
@@ -179,8 +177,6 @@ func (r *Runner) Listers() control.Listers { return r.listers }
 // Env builds the environment for a controller named name: its own seeded
 // random source and an event recorder that writes through the API.
 func (r *Runner) Env(name string) *control.Env {
-	h := fnv.New64a()
-	_, _ = h.Write([]byte(name))
 	var dyn dynamic.Interface
 	if d, ok := r.client.(interface{ Dynamic() dynamic.Interface }); ok {
 		dyn = d.Dynamic()
@@ -191,7 +187,7 @@ func (r *Runner) Env(name string) *control.Env {
 		Listers: r.listers,
 		Clock:   r.clock,
 		Events:  &control.APIRecorder{Client: r.client, Clock: r.clock, Component: name},
-		Rand:    rand.New(rand.NewSource(r.seed ^ int64(h.Sum64()))),
+		Rand:    control.RandFor(r.seed, name),
 	}
 }
 
