@@ -32,6 +32,8 @@ type Runner struct {
 	informers map[control.Kind]cache.SharedIndexInformer
 	listers   control.Listers
 	onError   func(controller, key string, err error)
+	// seed seeds each controller's random source (Scope.Seed).
+	seed int64
 
 	// onDemand are the kinds the runner watches only while its
 	// controllers have work (Scope.PodsNeeded, ReplicaSetsNeeded);
@@ -40,9 +42,7 @@ type Runner struct {
 
 	mu          sync.Mutex
 	controllers []control.Controller
-	// seed is the scenario's in a live run of one (Scope.Seed).
-	seed   int64
-	synced chan struct{}
+	synced      chan struct{}
 }
 
 // NewRunner prepares informers for every kind a controller may watch or list.
