@@ -36,16 +36,9 @@ func runLiveSimulate(ctx context.Context, f *simulateFlags, sc *scenario.Scenari
 	held := trace.NewHeld(os.Stdout)
 	tw := trace.New(held, trace.Format(f.format), epoch, sc.NodeGroups)
 	tw.Script(sc.Actions)
-	if f.seed != 0 {
-		// The hollow kubelets draw their jitter from it, as the embedded
-		// run's do.
-		copied := *sc
-		copied.Seed = f.seed
-		sc = &copied
-	}
 	s := &live.Simulation{
 		Scenario:    sc,
-		HollowNodes: !f.noHollowNodes, ExitStatus: f.exitStatus,
+		HollowNodes: !f.noHollowNodes, ExitStatus: f.exitStatus, Seed: f.seed,
 		Until: f.until,
 		Epoch: epoch,
 		Observe: func(at time.Time, ev watch.Event) {

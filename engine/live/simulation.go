@@ -1,6 +1,7 @@
 package live
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -60,6 +61,9 @@ type Simulation struct {
 	OnError func(controller, key string, err error)
 	// Rand picks the run's id; nil uses a random one.
 	Rand *rand.Rand
+	// Seed, when not 0, stands for the scenario's: the hollow kubelets
+	// draw their jitter from it, as an embedded run with it does.
+	Seed int64
 	// ReadyTimeout bounds each wait of the setup (the namespace's service
 	// account, the hollow nodes); 0 means 2 minutes.
 	ReadyTimeout time.Duration
@@ -144,7 +148,7 @@ func (r *Run) setUp(ctx context.Context) error {
 	// It follows StatefulSets and DaemonSets with their ControllerRevisions,
 	// so the trace has their lines and the run ends when they are done.
 	scope := Scope{Namespace: r.Namespace, NodeSelector: labels.Set{LabelSimulation: r.Namespace}.String(), Workloads: true,
-		Seed: r.sim.Scenario.Seed}
+		Seed: cmp.Or(r.sim.Seed, r.sim.Scenario.Seed)}
 	runner, err := NewScopedRunner(r.client, scope, r.sim.OnError)
 	if err != nil {
 		return err
