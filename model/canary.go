@@ -8,6 +8,7 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"rollscope/model/argo"
 )
@@ -28,6 +29,11 @@ const (
 	// canaryLeaseAnnotation names the one rollscope driving the canary and
 	// when it last said so (CanaryLease as JSON).
 	canaryLeaseAnnotation = Prefix + "canary-lease"
+	// CanaryLabel marks a Deployment that carries a canary's annotations:
+	// a console's controllers watch only the Deployments it selects (the
+	// API server filters a label selector), not every Deployment's status
+	// writes while a fleet rolls.
+	CanaryLabel = Prefix + "canary"
 )
 
 // What a Deployment carries while a canary step holds. A new pod becomes
@@ -225,11 +231,12 @@ func HasCanaryAnnotations(d *appsv1.Deployment) bool {
 	return false
 }
 
-// DropCanaryAnnotations removes the canary's annotations from a.
-func DropCanaryAnnotations(a map[string]string) {
-	delete(a, CanaryAnnotation)
-	delete(a, canaryStateAnnotation)
-	delete(a, canaryLeaseAnnotation)
+// DropCanary removes the canary's annotations and its label from m.
+func DropCanary(m *metav1.ObjectMeta) {
+	delete(m.Annotations, CanaryAnnotation)
+	delete(m.Annotations, canaryStateAnnotation)
+	delete(m.Annotations, canaryLeaseAnnotation)
+	delete(m.Labels, CanaryLabel)
 }
 
 // ReadCanary reads d's canary. ok is false when d runs none; err says
@@ -258,8 +265,16 @@ func ReadCanary(d *appsv1.Deployment) (c Canary, ok bool, err error) {
 	return c, true, nil
 }
 
-// Write stores c on annotations a.
-func (c Canary) Write(a map[string]string) {
+// Write stores c on m's annotations, and labels m as a canary's.
+func (c Canary) Write(m *metav1.ObjectMeta) {
+	if m.Labels == nil {
+		m.Labels = map[string]string{}
+	}
+	m.Labels[CanaryLabel] = "true"
+	if m.Annotations == nil {
+		m.Annotations = map[string]string{}
+	}
+	a := m.Annotations
 	a[CanaryAnnotation] = mustJSON(c.Plan)
 	a[canaryStateAnnotation] = mustJSON(c.State)
 	if c.Lease.Holder != "" {

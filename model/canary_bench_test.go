@@ -40,7 +40,7 @@ func BenchmarkReadCurrentCanary(b *testing.B) {
 		Template: model.PodTemplateHash(&d.Spec.Template, nil)},
 		State: model.CanaryState{Step: 2, Phase: model.CanaryHolding},
 		Lease: model.CanaryLease{Holder: "rollscope@host/1", Renewed: time.Now()}}
-	c.Write(d.Annotations)
+	c.Write(&d.ObjectMeta)
 	model.HoldCanaryStep(d, 50)
 	b.ReportAllocs()
 	for b.Loop() {

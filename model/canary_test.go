@@ -178,7 +178,7 @@ func TestCanaryAnnotationsRoundTripAndTellStaleCopies(t *testing.T) {
 		Template: PodTemplateHash(&d.Spec.Template, nil)},
 		State: CanaryState{Step: 1, Phase: CanaryHolding, Since: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)},
 		Lease: CanaryLease{Holder: "a", Renewed: time.Date(2026, 1, 1, 0, 0, 5, 0, time.UTC)}}
-	c.Write(d.Annotations)
+	c.Write(&d.ObjectMeta)
 	HoldCanaryStep(d, 1)
 	got, ok, err := ReadCanary(d)
 	if err != nil || !ok || got.State != c.State || got.Lease != c.Lease || got.Plan.Steps[1] != c.Plan.Steps[1] || *got.Plan.Original.ProgressDeadlineSeconds != 600 {
@@ -186,6 +186,16 @@ func TestCanaryAnnotationsRoundTripAndTellStaleCopies(t *testing.T) {
 	}
 	if !CanaryCurrent(d, got) || !CanaryHeld(d) {
 		t.Error("the canary written is not the current one")
+	}
+	// The label is how a console's controllers find canaries (they watch
+	// only the Deployments it selects); ending the canary takes it too.
+	if d.Labels[CanaryLabel] == "" {
+		t.Errorf("a canary's Deployment is not labelled %s: %v", CanaryLabel, d.Labels)
+	}
+	ended := d.DeepCopy()
+	DropCanary(&ended.ObjectMeta)
+	if HasCanaryAnnotations(ended) || len(ended.Labels) != 0 {
+		t.Errorf("an ended canary left %v, %v", ended.Annotations, ended.Labels)
 	}
 	stale := d.DeepCopy()
 	stale.Spec.Template.Spec.Containers[0].Image = "web:v1"

@@ -201,7 +201,7 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 	}
 	if renew {
 		u := d.DeepCopy()
-		cn.Write(u.Annotations)
+		cn.Write(&u.ObjectMeta)
 		if err := c.write(ctx, u); err != nil {
 			return err
 		}

@@ -22,7 +22,7 @@ func heldWeb(t *testing.T, start time.Time, l model.CanaryLease) *appsv1.Deploym
 		t.Fatal(err)
 	}
 	cn.Lease = l
-	cn.Write(d.Annotations)
+	cn.Write(&d.ObjectMeta)
 	d.UID = "uid-web"
 	return d
 }

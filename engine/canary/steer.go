@@ -78,7 +78,7 @@ func Plan(d *appsv1.Deployment, a Ask, now time.Time) (model.Canary, *appsv1.Dep
 	if a.ChangeCause != "" {
 		u.Annotations[model.ChangeCauseAnnotation] = a.ChangeCause
 	}
-	c.Write(u.Annotations)
+	c.Write(&u.ObjectMeta)
 	return c, u, nil
 }
 
@@ -141,7 +141,7 @@ func advance(d *appsv1.Deployment, c model.Canary, k int, now time.Time) *appsv1
 	} else {
 		model.HoldCanaryStep(u, c.Plan.Step(k).Pods)
 	}
-	c.Write(u.Annotations)
+	c.Write(&u.ObjectMeta)
 	return u
 }
 
@@ -155,7 +155,7 @@ func fail(d *appsv1.Deployment, c model.Canary, gate string) *appsv1.Deployment 
 func hold(d *appsv1.Deployment, c model.Canary, phase, why string) *appsv1.Deployment {
 	u := d.DeepCopy()
 	c.State.Phase, c.State.Gate = phase, why
-	c.Write(u.Annotations)
+	c.Write(&u.ObjectMeta)
 	return u
 }
 
@@ -166,7 +166,7 @@ func end(d *appsv1.Deployment, c model.Canary, restore bool) *appsv1.Deployment 
 	if restore {
 		c.Plan.Original.Restore(u)
 	}
-	model.DropCanaryAnnotations(u.Annotations)
+	model.DropCanary(&u.ObjectMeta)
 	return u
 }
 
@@ -189,7 +189,7 @@ func rollBack(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, c model.Canary) (*
 	}
 	// The stable ReplicaSet may carry an earlier canary's annotations,
 	// copied onto it by the deployment controller back then.
-	model.DropCanaryAnnotations(u.Annotations)
+	model.DropCanary(&u.ObjectMeta)
 	done.Annotate(u.Annotations)
 	return u, done, nil
 }

@@ -36,7 +36,7 @@ func CanaryHolder() string {
 // are picked up where they were. metrics reads a canary's metric gates.
 // stop ends them and waits.
 func StartConsoleControllers(ctx context.Context, client kubernetes.Interface, metrics canary.Metrics) (stop func(), err error) {
-	r, err := NewScopedRunner(client, Scope{Trim: true, PodsNeeded: consoleNeedsPods, ReplicaSetsNeeded: consoleNeedsReplicaSets}, nil)
+	r, err := NewScopedRunner(client, consoleScope, nil)
 	if err != nil {
 		return nil, fmt.Errorf("cannot start the drain, node-roll, rolling-update and canary controllers: %w", err)
 	}
@@ -54,7 +54,39 @@ func StartConsoleControllers(ctx context.Context, client kubernetes.Interface, m
 		// when ctx ends: the watch banner reports a broken connection.
 		_ = r.Run(ctx)
 	}()
+	wg.Go(func() {
+		// Best effort: where the list or a label is refused, a canary an
+		// earlier rollscope left is driven only by that rollscope, while
+		// it runs; nothing else changes.
+		_, _ = canary.LabelEarlierCanaries(ctx, client, "")
+	})
 	return func() { cancel(); wg.Wait() }, nil
+}
+
+// consoleScope is what the console's controllers watch: everything they
+// read, trimmed, and the kinds a rollout writes many times a second only
+// while they have work that reads them.
+var consoleScope = Scope{Trim: true, PodsNeeded: consoleNeedsPods, ReplicaSetsNeeded: consoleNeedsReplicaSets,
+	DeploymentsNeeded: consoleNeedsDeployments}
+
+// consoleNeedsDeployments says whether the console's controllers have work
+// that reads every Deployment: a node roll (which waits for each to be
+// available between nodes). A canary reads only its own, which the runner
+// watches all along by its label; every other Deployment's status writes
+// while a fleet rolls are not watched until a roll appears.
+func consoleNeedsDeployments(l control.Listers) bool {
+	return anyRoll(l)
+}
+
+// anyRoll reports whether a node carries a roll request.
+func anyRoll(l control.Listers) bool {
+	nodes, _ := l.Nodes.List(labels.Everything())
+	for _, n := range nodes {
+		if _, rolling := n.Annotations[model.RollAnnotation]; rolling {
+			return true
+		}
+	}
+	return false
 }
 
 // consoleNeedsReplicaSets says whether the console's controllers have work
@@ -63,16 +95,12 @@ func StartConsoleControllers(ctx context.Context, client kubernetes.Interface, m
 // Every rollout writes its ReplicaSets' status many times a second: until
 // one of these appears the controllers do not watch them.
 func consoleNeedsReplicaSets(l control.Listers) bool {
-	nodes, _ := l.Nodes.List(labels.Everything())
-	for _, n := range nodes {
-		if _, rolling := n.Annotations[model.RollAnnotation]; rolling {
-			return true
-		}
-	}
-	return anyCanary(l)
+	return anyRoll(l) || anyCanary(l)
 }
 
-// anyCanary reports whether a Deployment has a canary's annotations.
+// anyCanary reports whether a Deployment has a canary's annotations: of
+// those the runner watches, which are all of them only while a node roll
+// is on, and the canaries' the rest of the time.
 func anyCanary(l control.Listers) bool {
 	deployments, _ := l.Deployments.List(labels.Everything())
 	for _, d := range deployments {

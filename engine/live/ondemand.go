@@ -12,6 +12,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
+	"rollscope/kube/objects"
+	"rollscope/model/kind"
 )
 
 // onDemand is a runner's cache of one kind when its controllers read it
@@ -35,6 +37,11 @@ type onDemand struct {
 	transform   cache.TransformFunc
 	needed      func() bool
 	idle        time.Duration
+	// fallback, when set, is a narrower informer of the kind that runs
+	// all along (the Deployments labelled as canaries'): reads go to it
+	// while the kind is not watched in full, and the controllers' handlers
+	// watch it too, so that what it holds is work they hear of.
+	fallback cache.SharedIndexInformer
 
 	mu       sync.Mutex
 	ctx      context.Context // the runner's; nil before Run
@@ -67,17 +74,33 @@ func replicaSetsOnDemand(client kubernetes.Interface, namespace string, transfor
 	}, transform, needed)
 }
 
+// deploymentsOnDemand is every Deployment of namespace ("" for all) on
+// demand.
+func deploymentsOnDemand(client kubernetes.Interface, namespace string, transform cache.TransformFunc, needed func() bool) *onDemand {
+	row, _ := objects.For(kind.Deployment)
+	return newOnDemand(control.Deployments, func() cache.SharedIndexInformer {
+		return cache.NewSharedIndexInformerWithOptions(row.ListerWatcher(client, namespace, ""), row.New(),
+			cache.SharedIndexInformerOptions{Indexers: control.Indexers(control.Deployments)})
+	}, transform, needed)
+}
+
 func newOnDemand(kind control.Kind, newInformer func() cache.SharedIndexInformer, transform cache.TransformFunc, needed func() bool) *onDemand {
 	return &onDemand{kind: kind, newInformer: newInformer, transform: transform, needed: needed, idle: idleAfterWork,
 		empty: cache.NewIndexer(cache.MetaNamespaceKeyFunc, control.Indexers(kind))}
 }
 
 // AddEventHandler registers a controller's handler of the kind on every
-// informer this cache starts. Call it before serve.
-func (p *onDemand) AddEventHandler(h cache.ResourceEventHandler) {
+// informer this cache starts, and on its fallback. Call it before serve.
+func (p *onDemand) AddEventHandler(h cache.ResourceEventHandler) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.handlers = append(p.handlers, h)
+	if p.fallback != nil {
+		if _, err := p.fallback.AddEventHandler(h); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // serve lets reads start the informer from now on, and stops it when
@@ -125,22 +148,27 @@ func (p *onDemand) stopLocked() {
 }
 
 // current is the cache a read is served from: the running informer's,
-// started and synced first when there is work; an empty one when there is
-// none (no drain, canary or node roll to read it for) or the runner has
-// ended.
+// started and synced first when there is work; the fallback's, or an empty
+// one, when there is none (no drain, canary or node roll to read it for)
+// or the runner has ended.
 func (p *onDemand) current() cache.Indexer {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.inf == nil {
-		if p.ctx == nil || p.ctx.Err() != nil || !p.needed() {
-			return p.empty
-		}
-		if !p.startLocked() {
-			return p.empty
+		if p.ctx == nil || p.ctx.Err() != nil || !p.needed() || !p.startLocked() {
+			return p.narrow()
 		}
 	}
 	p.lastRead = time.Now()
 	return p.inf.GetIndexer()
+}
+
+// narrow is the cache reads go to while the kind is not watched in full.
+func (p *onDemand) narrow() cache.Indexer {
+	if p.fallback != nil {
+		return p.fallback.GetIndexer()
+	}
+	return p.empty
 }
 
 func (p *onDemand) startLocked() bool {

@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/kubernetes/fake"
+	k8stesting "k8s.io/client-go/testing"
 
 	"rollscope/engine/control"
 	"rollscope/engine/drain"
@@ -103,21 +105,99 @@ func TestConsoleWatchesReplicaSetsOnlyWhileACanaryOrARollNeedsThem(t *testing.T)
 	waitFor(ctx, t, "the ReplicaSet watch to end once the canary is gone", func() bool { return !rss.running() })
 }
 
+// The console's controllers list and watch only the Deployments labelled
+// as a canary's, however many others roll; a node roll, which waits for
+// every Deployment between nodes, lists them all, and once it is over and no
+// one has read them for a while the watch of every Deployment ends.
+func TestConsoleWatchesOnlyCanariesDeploymentsUntilANodeRoll(t *testing.T) {
+	canary := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "canary", Namespace: "shop"}}
+	(model.Canary{}).Write(&canary.ObjectMeta)
+	client := fake.NewClientset(
+		&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1"}},
+		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "shop"}},
+		canary,
+	)
+	r, err := NewScopedRunner(client, consoleScope, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := r.onDemand[control.Deployments]
+	all.idle = 100 * time.Millisecond
+	ctx := runForTest(t, r)
+	names := func() []string {
+		ds, _ := r.Listers().Deployments.List(labels.Everything())
+		var out []string
+		for _, d := range ds {
+			out = append(out, d.Name)
+		}
+		slices.Sort(out)
+		return out
+	}
+	// unselected counts the lists and watches of every Deployment.
+	unselected := func() int {
+		n := 0
+		for _, a := range client.Actions() {
+			if a.GetResource().Resource != "deployments" {
+				continue
+			}
+			var sel labels.Selector
+			switch a := a.(type) {
+			case k8stesting.ListAction:
+				sel = a.GetListRestrictions().Labels
+			case k8stesting.WatchAction:
+				sel = a.GetWatchRestrictions().Labels
+			default:
+				continue
+			}
+			if sel == nil || sel.String() != model.CanaryLabel {
+				n++
+			}
+		}
+		return n
+	}
+	if got := names(); !slices.Equal(got, []string{"canary"}) || unselected() != 0 || all.running() {
+		t.Fatalf("with no node roll the controllers read Deployments %v, listed or watched all of them %d times", got, unselected())
+	}
+	if canaries, _ := r.Listers().DeploymentIndex.IndexKeys(control.IndexCanaries, control.Canary); len(canaries) != 1 {
+		t.Errorf("the index of canaries holds %v, want the one", canaries)
+	}
+
+	n, _ := client.CoreV1().Nodes().Get(ctx, "n1", metav1.GetOptions{})
+	n.Annotations = map[string]string{model.RollAnnotation: "{}"}
+	if _, err := client.CoreV1().Nodes().Update(ctx, n, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(ctx, t, "the node roll to be work", func() bool { return consoleNeedsDeployments(r.Listers()) })
+	if got := names(); !slices.Equal(got, []string{"canary", "web"}) || unselected() == 0 || !all.running() {
+		t.Fatalf("a node roll read Deployments %v (watching all: %v), want both", got, all.running())
+	}
+
+	n.Annotations = nil
+	if _, err := client.CoreV1().Nodes().Update(ctx, n, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(ctx, t, "the watch of every Deployment to end once the roll is over", func() bool { return !all.running() })
+	if got := names(); !slices.Equal(got, []string{"canary"}) {
+		t.Errorf("after the roll the controllers read Deployments %v, want the canary's", got)
+	}
+}
+
 // A canary on a Deployment is work that reads pods and ReplicaSets, a drain
-// pods, a node roll ReplicaSets; a Deployment without a canary, a node
-// whose drain is over or never asked for are neither.
+// pods, a node roll ReplicaSets and every Deployment; a Deployment without a
+// canary, a node whose drain is over or never asked for are none of these.
 func TestConsoleNeedsPodsAndReplicaSetsForItsWork(t *testing.T) {
 	for _, c := range []struct {
 		name              string
 		objs              []any
 		pods, replicaSets bool
+		deployments       bool
 	}{
-		{"nothing", []any{&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1"}}, &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "shop"}}}, false, false},
-		{"drain requested", []any{&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1", Annotations: map[string]string{model.DrainRequestAnnotation: "{}"}}}}, true, false},
+		{"nothing", []any{&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1"}}, &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "shop"}}}, false, false, false},
+		{"drain requested", []any{&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1", Annotations: map[string]string{model.DrainRequestAnnotation: "{}"}}}}, true, false, false},
 		{"drain over", []any{&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1", Annotations: map[string]string{
-			model.DrainRequestAnnotation: "{}", model.DrainStateAnnotation: model.DrainDrained}}}}, false, false},
-		{"node roll", []any{&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1", Annotations: map[string]string{model.RollAnnotation: "{}"}}}}, false, true},
-		{"canary", []any{&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "shop", Annotations: map[string]string{model.CanaryAnnotation: "{}"}}}}, true, true},
+			model.DrainRequestAnnotation: "{}", model.DrainStateAnnotation: model.DrainDrained}}}}, false, false, false},
+		{"node roll", []any{&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1", Annotations: map[string]string{model.RollAnnotation: "{}"}}}}, false, true, true},
+		{"canary", []any{&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "shop", Annotations: map[string]string{model.CanaryAnnotation: "{}"}}}}, true, true, false},
 	} {
 		r, err := NewScopedRunner(fake.NewClientset(), Scope{}, nil)
 		if err != nil {
@@ -136,6 +216,9 @@ func TestConsoleNeedsPodsAndReplicaSetsForItsWork(t *testing.T) {
 		}
 		if got := consoleNeedsReplicaSets(r.Listers()); got != c.replicaSets {
 			t.Errorf("%s: ReplicaSets needed %v, want %v", c.name, got, c.replicaSets)
+		}
+		if got := consoleNeedsDeployments(r.Listers()); got != c.deployments {
+			t.Errorf("%s: every Deployment needed %v, want %v", c.name, got, c.deployments)
 		}
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"rollscope/engine/drain"
 	"rollscope/kube/objects"
 	"rollscope/kube/watch"
+	"rollscope/model"
 	"rollscope/model/kind"
 )
 
@@ -79,6 +80,11 @@ type Scope struct {
 	// controllers have work that reads them (ondemand.go), and
 	// ReplicaSetsNeeded ReplicaSets. Each reads the runner's other caches.
 	PodsNeeded, ReplicaSetsNeeded func(control.Listers) bool
+	// DeploymentsNeeded, when set, makes every Deployment watched only
+	// while it says so; the rest of the time the runner watches only the
+	// Deployments labelled as a canary's (model.CanaryLabel), which a
+	// canary reads, and it must not read the Deployments itself.
+	DeploymentsNeeded func(control.Listers) bool
 }
 
 // NewScopedRunner is NewRunner watching only what scope selects. A run that
@@ -121,7 +127,7 @@ func NewScopedRunner(client kubernetes.Interface, scope Scope, onError func(cont
 	}
 	for _, row := range objects.Builtin() {
 		if scope.watches(row.Kind) {
-			r.informers[control.Workload(row.Kind)] = workloadInformer(factory, row, scope.Namespace)
+			r.informers[control.Workload(row.Kind)] = workloadInformer(factory, row, scope.Namespace, scope.selects(row.Kind))
 		}
 	}
 	if scope.Workloads {
@@ -129,7 +135,7 @@ func NewScopedRunner(client kubernetes.Interface, scope Scope, onError func(cont
 		// serves them: a run of a scenario that declares one follows it.
 		for _, row := range objects.All() {
 			if e, _ := row.Kind.Entry(); e.Custom != "" && servesCustom(client, row.Kind, scope.Namespace) {
-				r.informers[control.Workload(row.Kind)] = workloadInformer(factory, row, scope.Namespace)
+				r.informers[control.Workload(row.Kind)] = workloadInformer(factory, row, scope.Namespace, "")
 			}
 		}
 	}
@@ -147,6 +153,11 @@ func NewScopedRunner(client kubernetes.Interface, scope Scope, onError func(cont
 		r.onDemand[control.ReplicaSets] = replicaSetsOnDemand(client, scope.Namespace, transform, func() bool { return scope.ReplicaSetsNeeded(r.listers) })
 	} else {
 		r.informers[control.ReplicaSets] = factory.Apps().V1().ReplicaSets().Informer()
+	}
+	if scope.DeploymentsNeeded != nil {
+		all := deploymentsOnDemand(client, scope.Namespace, transform, func() bool { return scope.DeploymentsNeeded(r.listers) })
+		all.fallback = r.informers[control.Deployments]
+		r.onDemand[control.Deployments] = all
 	}
 	if scope.Workloads {
 		r.informers[control.ControllerRevisions] = factory.Apps().V1().ControllerRevisions().Informer()
@@ -205,6 +216,15 @@ func (s Scope) watches(k kind.Kind) bool {
 	return s.Workloads || k == kind.Deployment || k == kind.ReplicationController || k == drain.Reads
 }
 
+// selects is the label selector of the runner's informer of kind k, ""
+// for all: with DeploymentsNeeded, the canaries' Deployments.
+func (s Scope) selects(k kind.Kind) string {
+	if k == kind.Deployment && s.DeploymentsNeeded != nil {
+		return model.CanaryLabel
+	}
+	return ""
+}
+
 // servesCustom reports whether client reaches custom resources and the
 // cluster serves k's to list and watch in ns.
 func servesCustom(client kubernetes.Interface, k kind.Kind, ns string) bool {
@@ -219,10 +239,11 @@ func servesCustom(client kubernetes.Interface, k kind.Kind, ns string) bool {
 // workloadInformer is the factory's informer of row's kind in namespace ns,
 // made as the factory makes its own: namespace-indexed, transformed by the
 // factory's transform (InformerFor), listed with streaming lists where the
-// client supports them.
-func workloadInformer(factory informers.SharedInformerFactory, row objects.Row, ns string) cache.SharedIndexInformer {
+// client supports them; selector, when not "", narrows it to the objects
+// it selects.
+func workloadInformer(factory informers.SharedInformerFactory, row objects.Row, ns, selector string) cache.SharedIndexInformer {
 	return factory.InformerFor(row.New(), func(c kubernetes.Interface, resync time.Duration) cache.SharedIndexInformer {
-		return cache.NewSharedIndexInformerWithOptions(row.ListerWatcher(c, ns), row.New(), cache.SharedIndexInformerOptions{
+		return cache.NewSharedIndexInformerWithOptions(row.ListerWatcher(c, ns, selector), row.New(), cache.SharedIndexInformerOptions{
 			ResyncPeriod: resync,
 			Indexers:     cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
 			Identifier:   factory.InformerName().WithResource(row.Kind.Resource()),
@@ -274,8 +295,10 @@ func (r *Runner) Run(ctx context.Context) error {
 			workqueue.TypedRateLimitingQueueConfig[string]{Name: c.Name()})
 		queues = append(queues, q)
 		for kind, handler := range c.Watches(liveQueue{q}) {
-			if c, ok := r.onDemand[kind]; ok {
-				c.AddEventHandler(handler)
+			if od, ok := r.onDemand[kind]; ok {
+				if err := od.AddEventHandler(handler); err != nil {
+					return fmt.Errorf("registering %s's %s handler: %w", c.Name(), kind, err)
+				}
 				continue
 			}
 			inf, ok := r.informers[kind]

@@ -135,7 +135,7 @@ func (c *Cluster) endHold(ctx context.Context, t actions.Target, o model.CanaryO
 		}
 		u := d.DeepCopy()
 		o.Restore(u)
-		model.DropCanaryAnnotations(u.Annotations)
+		model.DropCanary(&u.ObjectMeta)
 		_, err = api.Update(ctx, u, metav1.UpdateOptions{})
 		return err
 	})

@@ -64,7 +64,7 @@ func TestForecastsOfAHeldCanaryUseTheDeploymentsOwnSettings(t *testing.T) {
 
 	// The same Deployment with no hold: its own settings, no canary.
 	own := model.CanaryUnheld(held)
-	model.DropCanaryAnnotations(own.Annotations)
+	model.DropCanary(&own.ObjectMeta)
 	if _, err := api.Update(ctx, own, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}

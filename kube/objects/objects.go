@@ -70,12 +70,23 @@ type ListWatch interface {
 
 // ListerWatcher is the kind's list and watch in ns as an informer takes
 // them: with streaming lists where c supports them, as client-go's own
-// informers are made.
-func (r Row) ListerWatcher(c kubernetes.Interface, ns string) cache.ListerWatcher {
+// informers are made. A selector, when not "", is a label selector the API
+// server applies.
+func (r Row) ListerWatcher(c kubernetes.Interface, ns, selector string) cache.ListerWatcher {
 	lw := r.ListWatch(c, ns)
+	selected := func(o metav1.ListOptions) metav1.ListOptions {
+		if selector != "" {
+			o.LabelSelector = selector
+		}
+		return o
+	}
 	return cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
-		ListWithContextFunc:  lw.List,
-		WatchFuncWithContext: lw.Watch,
+		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+			return lw.List(ctx, selected(o))
+		},
+		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+			return lw.Watch(ctx, selected(o))
+		},
 	}, c)
 }
 

@@ -27,7 +27,7 @@ func heldCanary(gate string) []runtime.Object {
 	if gate != "" {
 		c.State.Phase, c.State.Gate = model.CanaryFailed, gate
 	}
-	c.Write(d.Annotations)
+	c.Write(&d.ObjectMeta)
 	model.HoldCanaryStep(d, 1)
 	old := ownedReplicaSet(d, "aaa", "1", "web:v1", 8, 8, at(0))
 	canary := ownedReplicaSet(d, "bbb", "2", "web:v2", 1, 0, at(1))
