@@ -110,8 +110,8 @@ func (b *spamRecord) allow(t time.Time) bool {
 
 // filtered is EventSourceObjectSpamFilter.Filter: true when the event's
 // object has used up its burst.
-func (c *correlator) filtered(e *corev1.Event) bool {
-	return !c.spam.touch(spamKeyOf(e)).allow(c.clock.Now())
+func (c *correlator) filtered(k spamKey) bool {
+	return !c.spam.touch(k).allow(c.clock.Now())
 }
 
 // aggregateKey is EventAggregatorByReasonFunc's aggregate key.

@@ -47,14 +47,23 @@ const (
 	spamCacheSize = 4096
 )
 
-// Eventf implements Recorder. Failures to record are ignored, as upstream does.
+// Eventf implements Recorder. Failures to record are ignored, as upstream
+// does.
 func (r *APIRecorder) Eventf(obj runtime.Object, eventType, reason, messageFmt string, args ...any) {
 	if ev := r.event(obj, eventType, reason, messageFmt, args...); ev != nil {
 		r.send(ev)
 	}
 }
 
-// event is the event Eventf sends, nil for an object without metadata.
+// event is the event Eventf sends: nil for an object without metadata, and
+// for one the spam filter drops, which is never built. The filter is asked
+// first, on its own: upstream asks it last, after building a patch for every
+// event it then drops, but it keys on source, object and type, which neither
+// the event's name and message nor aggregation change, so it takes the same
+// decisions. A ReplicaSet's events past its burst of 25 are most of those a
+// big rollout records (its pods' are never dropped). Upstream's correlator
+// has a second filter of its own, opened wide by the broadcaster's defaults;
+// it never drops, so it is left out.
 func (r *APIRecorder) event(obj runtime.Object, eventType, reason, messageFmt string, args ...any) *corev1.Event {
 	m, err := meta.Accessor(obj)
 	if err != nil {
@@ -65,9 +74,15 @@ func (r *APIRecorder) event(obj runtime.Object, eventType, reason, messageFmt st
 	if kind.Kind == "" {
 		kind = r.kindOf(obj)
 	}
+	// Counted even when dropped: the names of the events that follow do
+	// not depend on the filter.
 	r.n++
 	n := r.n
 	r.mu.Unlock()
+	apiVersion := r.apiVersion(kind)
+	if r.spammed(spamKey{r.Component, "", kind.Kind, m.GetNamespace(), m.GetName(), string(m.GetUID()), apiVersion, eventType}) {
+		return nil
+	}
 	now := metav1.NewTime(r.Clock.Now())
 	ns := m.GetNamespace()
 	if ns == "" {
@@ -80,7 +95,7 @@ func (r *APIRecorder) event(obj runtime.Object, eventType, reason, messageFmt st
 		},
 		InvolvedObject: corev1.ObjectReference{
 			Kind:            kind.Kind,
-			APIVersion:      r.apiVersion(kind),
+			APIVersion:      apiVersion,
 			Namespace:       m.GetNamespace(),
 			Name:            m.GetName(),
 			UID:             m.GetUID(),
@@ -160,25 +175,31 @@ func message(format string, args []any) string {
 	return fmt.Sprintf(format, args...)
 }
 
+// spammed reports whether the spam filter drops an event with key k now,
+// counting it against the object's burst.
+func (r *APIRecorder) spammed(k spamKey) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.correlatorLocked().filtered(k)
+}
+
+// correlatorLocked is the recorder's correlator, made on first use with
+// the event client it needs. The caller holds mu.
+func (r *APIRecorder) correlatorLocked() *correlator {
+	if r.correlator == nil {
+		r.correlator = newCorrelator(r.Clock)
+		r.events = NewNamespaced(func(ns string) corev1client.EventInterface { return r.Client.CoreV1().Events(ns) })
+	}
+	return r.correlator
+}
+
 // send is client-go's recordToSink for one event: correlate, then create a
 // new event or patch the count of the one it repeats. Failures are dropped,
 // as upstream drops events the server rejects.
 func (r *APIRecorder) send(ev *corev1.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.correlator == nil {
-		r.correlator = newCorrelator(r.Clock)
-		r.events = NewNamespaced(func(ns string) corev1client.EventInterface { return r.Client.CoreV1().Events(ns) })
-	}
-	// The spam filter runs first, on its own: upstream runs it last, after
-	// building a patch for every event it then drops, but it keys on source,
-	// object and type, which aggregation never changes, so it takes the same
-	// decisions. Upstream's correlator has a second filter of its own, opened
-	// wide by the broadcaster's defaults; it never drops, so it is left out.
-	if r.correlator.filtered(ev) {
-		return
-	}
-	ev, patch, err := r.correlator.correlate(ev)
+	ev, patch, err := r.correlatorLocked().correlate(ev)
 	if err != nil {
 		return
 	}
