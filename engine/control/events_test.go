@@ -92,6 +92,10 @@ func TestRecorderWritesWhatClientGoWrites(t *testing.T) {
 		switch rnd.Intn(4) {
 		case 0: // hot objects, rate-limited: one aggregated, one bumped
 			obj, typ, reason = hot[rnd.Intn(len(hot))], corev1.EventTypeWarning, "BackOff"
+			if rnd.Intn(4) == 0 {
+				// A burst of each type: the spam filter keys on it.
+				typ, reason = corev1.EventTypeNormal, "Pulling"
+			}
 			// The aggregator forgets a random one of ten messages (a set's
 			// PopAny), so only messages never seen before, or fewer than
 			// ten, aggregate the same way twice.
