@@ -72,7 +72,11 @@
 //
 // The plan (with the settings it replaced) and the step live in
 // rollscope.dev/ annotations on the Deployment (model.CanaryAnnotation and
-// its siblings): a rollscope started again reads them and goes on. Every
+// its siblings): a rollscope started again reads them and goes on. The
+// Deployment is labelled model.CanaryLabel as long as they are there, so a
+// console's controllers watch only canaries' Deployments, not every
+// rollout's status writes (LabelEarlierCanaries labels a canary an earlier
+// rollscope left without it). Every
 // write is an update with the resourceVersion read, so it never overwrites
 // a change it did not see. The one that drives — evaluates the gates,
 // times holds, fails steps — holds a lease in rollscope.dev/canary-lease

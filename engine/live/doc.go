@@ -22,9 +22,11 @@
 // annotation, emptyDir volumes, phase, deletion, conditions and container
 // restarts and exits, a DaemonSet to its name, and only Warning events
 // about pods (the canary's gates) are listed at all. With Scope.PodsNeeded
-// pods are watched only while a drain or a canary needs them, and with
+// pods are watched only while a drain or a canary needs them, with
 // Scope.ReplicaSetsNeeded ReplicaSets only while a canary or a node roll
-// does (ondemand.go): a read with work pending starts the kind's informer
+// does, and with Scope.DeploymentsNeeded every Deployment only while a node
+// roll does — the rest of the time only those labelled model.CanaryLabel
+// (ondemand.go): a read with work pending starts the kind's informer
 // and waits for its full list, and a minute after the last read with no
 // work left it stops.
 //
