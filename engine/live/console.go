@@ -70,16 +70,12 @@ var consoleScope = Scope{Trim: true, PodsNeeded: consoleNeedsPods, ReplicaSetsNe
 	DeploymentsNeeded: consoleNeedsDeployments}
 
 // consoleNeedsDeployments says whether the console's controllers have work
-// that reads every Deployment: a node roll (which waits for each to be
-// available between nodes). A canary reads only its own, which the runner
-// watches all along by its label; every other Deployment's status writes
-// while a fleet rolls are not watched until a roll appears.
+// that reads every Deployment: a node roll request on a node (a roll waits
+// for each Deployment to be available between nodes). A canary reads only
+// its own, which the runner watches all along by its label; every other
+// Deployment's status writes while a fleet rolls are not watched until a
+// roll appears. It reads nodes only: Deployments are what it decides on.
 func consoleNeedsDeployments(l control.Listers) bool {
-	return anyRoll(l)
-}
-
-// anyRoll reports whether a node carries a roll request.
-func anyRoll(l control.Listers) bool {
 	nodes, _ := l.Nodes.List(labels.Everything())
 	for _, n := range nodes {
 		if _, rolling := n.Annotations[model.RollAnnotation]; rolling {
@@ -95,7 +91,7 @@ func anyRoll(l control.Listers) bool {
 // Every rollout writes its ReplicaSets' status many times a second: until
 // one of these appears the controllers do not watch them.
 func consoleNeedsReplicaSets(l control.Listers) bool {
-	return anyRoll(l) || anyCanary(l)
+	return consoleNeedsDeployments(l) || anyCanary(l)
 }
 
 // anyCanary reports whether a Deployment has a canary's annotations: of

@@ -12,8 +12,6 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"rollscope/engine/control"
-	"rollscope/kube/objects"
-	"rollscope/model/kind"
 )
 
 // onDemand is a runner's cache of one kind when its controllers read it
@@ -77,10 +75,8 @@ func replicaSetsOnDemand(client kubernetes.Interface, namespace string, transfor
 // deploymentsOnDemand is every Deployment of namespace ("" for all) on
 // demand.
 func deploymentsOnDemand(client kubernetes.Interface, namespace string, transform cache.TransformFunc, needed func() bool) *onDemand {
-	row, _ := objects.For(kind.Deployment)
 	return newOnDemand(control.Deployments, func() cache.SharedIndexInformer {
-		return cache.NewSharedIndexInformerWithOptions(row.ListerWatcher(client, namespace, ""), row.New(),
-			cache.SharedIndexInformerOptions{Indexers: control.Indexers(control.Deployments)})
+		return appsinformers.NewFilteredDeploymentInformer(client, namespace, 0, control.Indexers(control.Deployments), nil)
 	}, transform, needed)
 }
 

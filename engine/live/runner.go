@@ -36,9 +36,10 @@ type Runner struct {
 	// seed seeds each controller's random source (Scope.Seed).
 	seed int64
 
-	// onDemand are the kinds the runner watches only while its
-	// controllers have work (Scope.PodsNeeded, ReplicaSetsNeeded);
-	// informers then has none of them.
+	// onDemand are the kinds the runner watches in full only while its
+	// controllers have work (Scope.PodsNeeded, ReplicaSetsNeeded,
+	// DeploymentsNeeded); informers then holds only their fallbacks (the
+	// canaries' Deployments).
 	onDemand map[control.Kind]*onDemand
 
 	mu          sync.Mutex
