@@ -76,7 +76,8 @@
 // Deployment is labelled model.CanaryLabel as long as they are there, so a
 // console's controllers watch only canaries' Deployments, not every
 // rollout's status writes (LabelEarlierCanaries labels a canary an earlier
-// rollscope left without it). Every
+// rollscope left without it; the controller puts the label back when
+// someone takes it off, which such a watch reports as a deletion). Every
 // write is an update with the resourceVersion read, so it never overwrites
 // a change it did not see. The one that drives — evaluates the gates,
 // times holds, fails steps — holds a lease in rollscope.dev/canary-lease

@@ -10,6 +10,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"rollscope/internal/tmuxtest"
@@ -30,7 +31,8 @@ func console(t *testing.T, argv []string) *tmuxtest.Session {
 // The console drives a canary on a live cluster while it is open: killed
 // mid-canary, nobody drives it (a timed hold that has passed does not
 // advance); started again, it shows the canary from the Deployment's
-// annotations, takes over once the dead console's lease has lapsed, and
+// annotations, takes over once the dead console's lease has lapsed, puts
+// back the label it finds canaries by when someone takes it off, and
 // finishes it. A view-only user finds the canary keys disabled with the
 // permission missing.
 func TestConsoleKilledMidCanaryIsContinuedByTheNextOne(t *testing.T) {
@@ -87,6 +89,20 @@ func TestConsoleKilledMidCanaryIsContinuedByTheNextOne(t *testing.T) {
 	e2etest.Poll(t, patience, "the restarted console driving the canary to step 2", func(ctx context.Context) (bool, string, error) {
 		cn := c.canaryOf(t)
 		return cn.State.Step >= 2, fmt.Sprintf("step %d %s, lease %+v", cn.State.Step, cn.State.Phase, cn.Lease), nil
+	})
+	// The label the consoles find canaries by, taken off by hand mid-canary:
+	// the console's watch of labelled Deployments drops the Deployment, and
+	// the console puts the label back rather than lose the canary.
+	unlabel := fmt.Appendf(nil, `{"metadata":{"labels":{%q:null}}}`, model.CanaryLabel)
+	if _, err := c.Admin.AppsV1().Deployments(consoleNS).Patch(t.Context(), "web", types.MergePatchType, unlabel, metav1.PatchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	e2etest.Poll(t, patience, "the console labelling its canary again", func(ctx context.Context) (bool, string, error) {
+		d, err := c.Admin.AppsV1().Deployments(consoleNS).Get(ctx, "web", metav1.GetOptions{})
+		if err != nil {
+			return false, "", err
+		}
+		return d.Labels[model.CanaryLabel] == "true", fmt.Sprintf("labels %v", d.Labels), nil
 	})
 	var final *appsv1.Deployment
 	e2etest.Poll(t, patience, "the canary finished and cleared", func(ctx context.Context) (bool, string, error) {
