@@ -56,12 +56,12 @@ type spamKey struct {
 	component, host, kind, namespace, name, uid, apiVersion, typ string
 }
 
-func spamKeyOf(e *corev1.Event) spamKey {
-	return spamKey{
-		e.Source.Component, e.Source.Host,
-		e.InvolvedObject.Kind, e.InvolvedObject.Namespace, e.InvolvedObject.Name,
-		string(e.InvolvedObject.UID), e.InvolvedObject.APIVersion, e.Type,
-	}
+func spamKeyOf(e *corev1.Event) spamKey { return spamKeyFor(&e.Source, &e.InvolvedObject, e.Type) }
+
+// spamKeyFor is the spam key of an event of type typ from src about ref,
+// before the event is built.
+func spamKeyFor(src *corev1.EventSource, ref *corev1.ObjectReference, typ string) spamKey {
+	return spamKey{src.Component, src.Host, ref.Kind, ref.Namespace, ref.Name, string(ref.UID), ref.APIVersion, typ}
 }
 
 // spamRecord is an object's token bucket: client-go's

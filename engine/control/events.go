@@ -79,8 +79,16 @@ func (r *APIRecorder) event(obj runtime.Object, eventType, reason, messageFmt st
 	r.n++
 	n := r.n
 	r.mu.Unlock()
-	apiVersion := r.apiVersion(kind)
-	if r.spammed(spamKey{r.Component, "", kind.Kind, m.GetNamespace(), m.GetName(), string(m.GetUID()), apiVersion, eventType}) {
+	about := corev1.ObjectReference{
+		Kind:            kind.Kind,
+		APIVersion:      r.apiVersion(kind),
+		Namespace:       m.GetNamespace(),
+		Name:            m.GetName(),
+		UID:             m.GetUID(),
+		ResourceVersion: m.GetResourceVersion(),
+	}
+	source := corev1.EventSource{Component: r.Component}
+	if r.spammed(spamKeyFor(&source, &about, eventType)) {
 		return nil
 	}
 	now := metav1.NewTime(r.Clock.Now())
@@ -93,18 +101,11 @@ func (r *APIRecorder) event(obj runtime.Object, eventType, reason, messageFmt st
 			Name:      eventName(m.GetName(), now.UnixNano(), n),
 			Namespace: ns,
 		},
-		InvolvedObject: corev1.ObjectReference{
-			Kind:            kind.Kind,
-			APIVersion:      apiVersion,
-			Namespace:       m.GetNamespace(),
-			Name:            m.GetName(),
-			UID:             m.GetUID(),
-			ResourceVersion: m.GetResourceVersion(),
-		},
+		InvolvedObject: about,
 		Reason:         reason,
 		Message:        message(messageFmt, args),
 		Type:           eventType,
-		Source:         corev1.EventSource{Component: r.Component},
+		Source:         source,
 		FirstTimestamp: now,
 		LastTimestamp:  now,
 		Count:          1,
