@@ -126,8 +126,8 @@ func runSimulate(ctx context.Context, f *simulateFlags) error {
 	tw.Home(sc.Namespace) // lines about other namespaces name theirs
 	cl, err := startEmbedded(ctx, sc, embedded.Options{
 		Seed: f.seed, ExitStatus: f.exitStatus,
-		Observers: []sim.Observer{tw.Observe},
-		OnAction:  tw.Action, Headless: true,
+		ChangeObservers: []sim.ChangeObserver{tw.ObserveChange},
+		OnAction:        tw.Action, Headless: true,
 	})
 	if err != nil {
 		// Nothing has been written: bad input leaves no partial trace.

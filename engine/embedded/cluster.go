@@ -85,8 +85,11 @@ const SimulationGCPercent = 200
 type Options struct {
 	// Seed overrides the scenario's seed when non-zero.
 	Seed int64
-	// Observers see every change from the first object on (the trace).
+	// Observers see every change from the first object on.
 	Observers []sim.Observer
+	// ChangeObservers do too, with the version each change replaced (the
+	// trace).
+	ChangeObservers []sim.ChangeObserver
 	// OnAction is told the result of every scripted action.
 	OnAction ActionResult
 	// ExitStatus makes Run answer as `kubectl rollout status` would at the
@@ -119,6 +122,9 @@ func Start(ctx context.Context, b Backend, clock *sim.Clock, sc *scenario.Scenar
 	r.Window = ReactionWindow
 	for _, obs := range o.Observers {
 		r.Observe(obs)
+	}
+	for _, obs := range o.ChangeObservers {
+		r.ObserveChanges(obs)
 	}
 	c := &Cluster{Runner: r, Client: client, Scenario: sc, clock: clock, exitStatus: o.ExitStatus}
 	if !o.Headless {

@@ -72,6 +72,11 @@ type ChangeSource interface {
 // commit order, stamped with the virtual time it was applied at.
 type Observer func(now time.Time, ev watch.Event)
 
+// ChangeObserver is an Observer also handed the version of the object the
+// change replaced in the controllers' caches: nil for an Added or Deleted
+// change, and for events, which the runner keeps only by name.
+type ChangeObserver func(now time.Time, ev watch.Event, prev runtime.Object)
+
 // Runner is the deterministic controller runner of the embedded cluster.
 type Runner struct {
 	client kubernetes.Interface
@@ -89,7 +94,7 @@ type Runner struct {
 	events    *eventCache
 	listers   control.Listers
 	handlers  map[control.Kind][]cache.ResourceEventHandler
-	observers []Observer
+	observers []ChangeObserver
 	ctrls     []*controllerState
 	next      int // round-robin position among controllers
 	timers    timerHeap
@@ -203,7 +208,13 @@ func (r *Runner) Add(c control.Controller) {
 }
 
 // Observe registers an observer of every applied change.
-func (r *Runner) Observe(o Observer) { r.observers = append(r.observers, o) }
+func (r *Runner) Observe(o Observer) {
+	r.ObserveChanges(func(now time.Time, ev watch.Event, _ runtime.Object) { o(now, ev) })
+}
+
+// ObserveChanges registers an observer of every applied change and of the
+// version it replaced.
+func (r *Runner) ObserveChanges(o ChangeObserver) { r.observers = append(r.observers, o) }
 
 // At runs fn on the runner's goroutine when the virtual clock reaches
 // Start()+d. Scripted actions use it, so they interleave reproducibly.
@@ -307,6 +318,7 @@ func (r *Runner) drain() {
 
 func (r *Runner) apply(now time.Time, rc received) {
 	ev := rc.Event
+	var replaced runtime.Object
 	kind, ok := KindOf(ev.Object)
 	if kind == control.Events {
 		r.applyEvent(rc)
@@ -320,6 +332,9 @@ func (r *Runner) apply(now time.Time, rc received) {
 		switch ev.Type {
 		case watch.Added, watch.Modified:
 			old, exists, _ := st.put(obj)
+			if exists {
+				replaced, _ = old.(runtime.Object)
+			}
 			for _, h := range hs {
 				if exists {
 					h.OnUpdate(old, obj)
@@ -335,7 +350,7 @@ func (r *Runner) apply(now time.Time, rc received) {
 		}
 	}
 	for _, o := range r.observers {
-		o(now, ev)
+		o(now, ev, replaced)
 	}
 }
 

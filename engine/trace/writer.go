@@ -10,6 +10,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
 	"rollscope/engine/nodegroup"
@@ -94,7 +95,13 @@ func New(w io.Writer, f Format, start time.Time, groups []nodegroup.Group) *Writ
 // A deletion writes one line with type, namespace, name and "deleted":true
 // (nodes have no namespace and their line none); an expired event writes
 // nothing.
-func (w *Writer) Observe(now time.Time, ev watch.Event) {
+func (w *Writer) Observe(now time.Time, ev watch.Event) { w.ObserveChange(now, ev, nil) }
+
+// ObserveChange is Observe told the version of the object the change
+// replaced (nil when not known): most of a big rollout's changes are pods'
+// status writes, which move no pod between nodes, and then cost no lookup
+// of the pod's node.
+func (w *Writer) ObserveChange(now time.Time, ev watch.Event, prev runtime.Object) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	deleted := ev.Type == watch.Deleted
@@ -107,7 +114,8 @@ func (w *Writer) Observe(now time.Time, ev watch.Event) {
 	switch o := ev.Object.(type) {
 	case *corev1.Pod:
 		if o != nil {
-			w.observePod(t, o, deleted)
+			was, _ := prev.(*corev1.Pod)
+			w.observePod(t, o, was, deleted)
 		}
 	case *appsv1.Deployment:
 		w.deployments.observe(w, t, o, deleted)
@@ -185,8 +193,12 @@ func (w *Writer) updateNode(t time.Duration, name string, l nodeLine) nodeLine {
 }
 
 // observePod moves the pod's count between nodes when its binding changes,
-// and rewrites the lines of the nodes whose count changed.
-func (w *Writer) observePod(t time.Duration, p *corev1.Pod, deleted bool) {
+// and rewrites the lines of the nodes whose count changed. prev, when
+// known, is the version p replaced, whose binding podNode holds.
+func (w *Writer) observePod(t time.Duration, p, prev *corev1.Pod, deleted bool) {
+	if prev != nil && !deleted && podBinding(prev) == podBinding(p) {
+		return
+	}
 	key := objectKey{p.Namespace, p.Name}
 	was := w.podNode[key]
 	now := ""

@@ -404,3 +404,64 @@ func TestLinesNameOtherNamespaces(t *testing.T) {
 		}
 	}
 }
+
+// Told the version each change replaced, as the embedded runner tells it,
+// the writer counts a node's pods exactly as when it looks each pod up:
+// through creation, binding, status writes, a move to a terminal phase,
+// graceful deletion and removal, of pods on two nodes.
+func TestNodeCountsAreTheSameToldWhatEachChangeReplaced(t *testing.T) {
+	type change struct {
+		ev   watch.Event
+		prev runtime.Object
+	}
+	var changes []change
+	latest := map[string]*corev1.Pod{}
+	add := func(typ watch.EventType, p *corev1.Pod) {
+		c := change{ev: watch.Event{Type: typ, Object: p}}
+		if typ == watch.Modified {
+			c.prev = latest[p.Name]
+		}
+		latest[p.Name] = p
+		changes = append(changes, c)
+	}
+	for i, nodeName := range []string{"nodes-0", "nodes-1", "nodes-0"} {
+		name := fmt.Sprintf("web-%d", i)
+		add(watch.Added, pod(name, "", corev1.PodPending))
+		add(watch.Modified, pod(name, nodeName, corev1.PodPending))
+		add(watch.Modified, pod(name, nodeName, corev1.PodRunning))
+		running := pod(name, nodeName, corev1.PodRunning)
+		running.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}
+		add(watch.Modified, running)
+	}
+	add(watch.Modified, pod("web-1", "nodes-1", corev1.PodSucceeded))
+	deleting := terminating(pod("web-0", "nodes-0", corev1.PodRunning))
+	add(watch.Modified, deleting)
+	add(watch.Deleted, deleting)
+	add(watch.Deleted, pod("web-2", "nodes-0", corev1.PodRunning))
+
+	write := func(told bool) string {
+		var out bytes.Buffer
+		w := trace.New(&out, trace.JSONL, start, groups)
+		for _, n := range []string{"nodes-0", "nodes-1"} {
+			w.Observe(start, watch.Event{Type: watch.Added, Object: node(n, "v2", true, false)})
+		}
+		for i, c := range changes {
+			if told {
+				w.ObserveChange(at(float64(i)), c.ev, c.prev)
+			} else {
+				w.Observe(at(float64(i)), c.ev)
+			}
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	looked, told := write(false), write(true)
+	if told != looked {
+		t.Errorf("told what each change replaced, the trace is\n%s\nlooking each pod up, it is\n%s", told, looked)
+	}
+	if n := strings.Count(looked, `"pods":`); n < 6 {
+		t.Errorf("the trace moved node counts %d times, want every bind and removal:\n%s", n, looked)
+	}
+}

@@ -46,7 +46,7 @@ func Simulate(ctx context.Context, out io.Writer, sc *scenario.Scenario, live bo
 	}
 	cs, err := embedded.BootClusters(ctx, sc, Backend, func(name string) embedded.Options {
 		tw := writers[name]
-		return embedded.Options{Seed: o.Seed, ExitStatus: o.ExitStatus, Observers: []sim.Observer{tw.Observe}, OnAction: tw.Action, Headless: true}
+		return embedded.Options{Seed: o.Seed, ExitStatus: o.ExitStatus, ChangeObservers: []sim.ChangeObserver{tw.ObserveChange}, OnAction: tw.Action, Headless: true}
 	})
 	if err != nil {
 		// As a scenario that cannot start on one cluster: bad input.

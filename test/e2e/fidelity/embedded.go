@@ -70,7 +70,7 @@ func playInProcess(ctx context.Context, sc *scenario.Scenario, seed int64) ([]by
 	tw.Script(sc.Actions) // as rollscope simulate does: action lines say what they set
 	tw.NodeLinesPerInstant()
 	api := memapi.New(memapi.Options{Clock: clock, Seed: apiSeed})
-	cl, err := embedded.Start(ctx, api, clock, sc, embedded.Options{Seed: seed, Observers: []sim.Observer{tw.Observe}, OnAction: tw.Action})
+	cl, err := embedded.Start(ctx, api, clock, sc, embedded.Options{Seed: seed, ChangeObservers: []sim.ChangeObserver{tw.ObserveChange}, OnAction: tw.Action})
 	if err != nil {
 		return nil, nil, fmt.Errorf("starting %s in process: %w", sc.Name, err)
 	}
