@@ -36,11 +36,6 @@ type Controller struct {
 	// simulator's queue keeps every delay it is given, so asking again on
 	// every pod event would pile timers up.
 	wakes map[string]time.Time
-	// gone are the canaries' Deployments the watch said were deleted,
-	// until Sync has asked the API whether they were: a watch of the
-	// labelled Deployments (a console's) says so too when only the label
-	// was taken off, and the canary runs on.
-	gone map[string]bool
 }
 
 // New returns a canary controller that drives as holder: a name no other
@@ -48,8 +43,7 @@ type Controller struct {
 // and process). metrics reads the plans' metric gates; nil errs each of
 // their measurements, so a gated step fails rather than passes unread.
 func New(env *control.Env, holder string, metrics Metrics) *Controller {
-	return &Controller{env: env, holder: holder, metrics: metrics, warnings: map[string]map[string]model.CanaryWarning{},
-		wakes: map[string]time.Time{}, gone: map[string]bool{}}
+	return &Controller{env: env, holder: holder, metrics: metrics, warnings: map[string]map[string]model.CanaryWarning{}, wakes: map[string]time.Time{}}
 }
 
 // Name implements control.Controller.
@@ -61,14 +55,6 @@ func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEve
 	c.queue = q
 	onDeployment := func(obj any) {
 		if d, ok := control.Deleted[*appsv1.Deployment](obj); ok && model.HasCanaryAnnotations(d) {
-			q.Add(control.Key(d))
-		}
-	}
-	onDeploymentGone := func(obj any) {
-		if d, ok := control.Deleted[*appsv1.Deployment](obj); ok && model.HasCanaryAnnotations(d) {
-			c.mu.Lock()
-			c.gone[control.Key(d)] = true
-			c.mu.Unlock()
 			q.Add(control.Key(d))
 		}
 	}
@@ -106,8 +92,7 @@ func (c *Controller) Watches(q control.Queue) map[control.Kind]cache.ResourceEve
 		return cache.ResourceEventHandlerFuncs{AddFunc: f, UpdateFunc: func(_, n any) { f(n) }, DeleteFunc: f}
 	}
 	return map[control.Kind]cache.ResourceEventHandler{
-		control.Deployments: cache.ResourceEventHandlerFuncs{AddFunc: onDeployment, UpdateFunc: func(_, n any) { onDeployment(n) },
-			DeleteFunc: onDeploymentGone},
+		control.Deployments: both(onDeployment),
 		control.ReplicaSets: both(onReplicaSet),
 		control.Pods:        both(onPod),
 		control.Events:      cache.ResourceEventHandlerFuncs{AddFunc: onEvent, UpdateFunc: func(_, n any) { onEvent(n) }},
@@ -136,16 +121,6 @@ func (c *Controller) enqueueOwner(ns string, ref *metav1.OwnerReference) {
 	c.queue.Add(ns + "/" + ref.Name)
 }
 
-// takeGone reports whether the watch said key's canary Deployment was
-// deleted since the last look, and forgets it.
-func (c *Controller) takeGone(key string) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	gone := c.gone[key]
-	delete(c.gone, key)
-	return gone
-}
-
 // noCanary reports whether no Deployment has canary annotations, in which
 // case no pod or ReplicaSet change concerns this controller: nearly always,
 // and asked before two lister reads that allocate on every pod write.
@@ -160,11 +135,11 @@ func (c *Controller) Sync(ctx context.Context, key string) error {
 		return nil
 	}
 	d, err := c.env.Listers.Deployments.Deployments(ns).Get(name)
-	if wentOut := c.takeGone(key); err != nil {
-		if wentOut {
-			return relabel(ctx, c.env, ns, name)
-		}
-		return nil
+	if err != nil {
+		// Only a canary's Deployment is queued, so one gone from the
+		// cache was deleted, its canary ended — or, on a console, only
+		// its label was taken off: the API tells which.
+		return relabel(ctx, c.env, ns, name)
 	}
 	if !model.HasCanaryAnnotations(d) {
 		return nil
